@@ -1,0 +1,213 @@
+package io.wanshuffle.scheduler;
+
+import java.util.Arrays;
+
+/**
+ * An immutable traffic matrix: {@code rows()} sender nodes by {@code cols()} receiver nodes, entry
+ * (i, j) the amount sender i must move to receiver j. In this library amounts are seconds at base
+ * speed; the CLI and the plugin convert bytes with {@link #scaled(double)} (1 / bytes-per-second).
+ *
+ * <p>Stored dense, row-major, so that a 1000 x 1000 matrix takes 8 MB; {@link #nonZeroCount()} and
+ * the per-node degrees let algorithms work on the bipartite graph of its non-zero entries (the
+ * graph G of the GGP/OGGP paper, sec. 2.2: an edge per non-zero entry, weighted by its amount).
+ */
+public final class TrafficMatrix {
+  private final int rows;
+  private final int cols;
+  private final double[] amounts;
+
+  private TrafficMatrix(int rows, int cols, double[] amounts) {
+    this.rows = rows;
+    this.cols = cols;
+    this.amounts = amounts;
+  }
+
+  /**
+   * Builds a matrix from rows of amounts.
+   *
+   * @param amounts {@code amounts[i][j]} = amount from sender i to receiver j (seconds), at least
+   *     one row and one column, all rows the same length
+   * @return the matrix (the array is copied)
+   * @throws IllegalArgumentException if the matrix is empty, ragged, or holds a negative, NaN or
+   *     infinite amount (the message names the row and column, zero-based)
+   */
+  public static TrafficMatrix of(double[][] amounts) {
+    if (amounts.length == 0 || amounts[0].length == 0) {
+      throw new IllegalArgumentException("traffic matrix is empty");
+    }
+    int r = amounts.length;
+    int c = amounts[0].length;
+    double[] flat = new double[r * c];
+    for (int i = 0; i < r; i++) {
+      if (amounts[i].length != c) {
+        throw new IllegalArgumentException(
+            "traffic matrix row " + i + " has " + amounts[i].length + " columns, expected " + c);
+      }
+      for (int j = 0; j < c; j++) {
+        double a = amounts[i][j];
+        checkAmount(a, i, j);
+        flat[i * c + j] = a;
+      }
+    }
+    return new TrafficMatrix(r, c, flat);
+  }
+
+  /**
+   * Builds a matrix from a row-major array.
+   *
+   * @param rows number of senders, at least 1
+   * @param cols number of receivers, at least 1
+   * @param rowMajor {@code rows * cols} amounts in seconds, entry (i, j) at {@code i * cols + j}
+   * @return the matrix (the array is copied)
+   * @throws IllegalArgumentException on a size mismatch or a negative, NaN or infinite amount
+   */
+  public static TrafficMatrix ofRowMajor(int rows, int cols, double[] rowMajor) {
+    if (rows < 1 || cols < 1) {
+      throw new IllegalArgumentException("traffic matrix is empty");
+    }
+    if (rowMajor.length != rows * cols) {
+      throw new IllegalArgumentException(
+          "traffic matrix needs " + rows * cols + " amounts, got " + rowMajor.length);
+    }
+    for (int i = 0; i < rowMajor.length; i++) {
+      checkAmount(rowMajor[i], i / cols, i % cols);
+    }
+    return new TrafficMatrix(rows, cols, rowMajor.clone());
+  }
+
+  private static void checkAmount(double a, int i, int j) {
+    if (!(a >= 0) || Double.isInfinite(a)) {
+      throw new IllegalArgumentException(
+          "traffic matrix entry (" + i + ", " + j + ") must be a finite non-negative number, got "
+              + a);
+    }
+  }
+
+  /** @return number of senders (rows, V1 in the papers) */
+  public int rows() {
+    return rows;
+  }
+
+  /** @return number of receivers (columns, V2 in the papers) */
+  public int cols() {
+    return cols;
+  }
+
+  /**
+   * @param i sender index, 0 ≤ i &lt; rows()
+   * @param j receiver index, 0 ≤ j &lt; cols()
+   * @return amount from i to j in seconds (0 when there is no transfer)
+   */
+  public double amount(int i, int j) {
+    return amounts[i * cols + j];
+  }
+
+  /** @return a copy of the amounts, row-major ({@code i * cols() + j}) */
+  public double[] toRowMajor() {
+    return amounts.clone();
+  }
+
+  /** @return w(i): the total amount sender i sends (seconds) */
+  public double rowSum(int i) {
+    double s = 0;
+    for (int j = 0; j < cols; j++) {
+      s += amounts[i * cols + j];
+    }
+    return s;
+  }
+
+  /** @return w(j): the total amount receiver j receives (seconds) */
+  public double colSum(int j) {
+    double s = 0;
+    for (int i = 0; i < rows; i++) {
+      s += amounts[i * cols + j];
+    }
+    return s;
+  }
+
+  /** @return the number of non-zero entries of row i (degree of sender i in G) */
+  public int rowDegree(int i) {
+    int d = 0;
+    for (int j = 0; j < cols; j++) {
+      if (amounts[i * cols + j] > 0) {
+        d++;
+      }
+    }
+    return d;
+  }
+
+  /** @return the number of non-zero entries of column j (degree of receiver j in G) */
+  public int colDegree(int j) {
+    int d = 0;
+    for (int i = 0; i < rows; i++) {
+      if (amounts[i * cols + j] > 0) {
+        d++;
+      }
+    }
+    return d;
+  }
+
+  /** @return P(G): the sum of all amounts (seconds) */
+  public double total() {
+    double s = 0;
+    for (double a : amounts) {
+      s += a;
+    }
+    return s;
+  }
+
+  /** @return the largest single amount (seconds), 0 for an all-zero matrix */
+  public double maxAmount() {
+    double m = 0;
+    for (double a : amounts) {
+      m = Math.max(m, a);
+    }
+    return m;
+  }
+
+  /** @return m(G): the number of non-zero entries (transfers) */
+  public int nonZeroCount() {
+    int n = 0;
+    for (double a : amounts) {
+      if (a > 0) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * @param factor a finite positive factor, e.g. {@code 1 / rate} to turn bytes into seconds
+   * @return a matrix with every amount multiplied by {@code factor}
+   * @throws IllegalArgumentException if the factor is not finite and positive
+   */
+  public TrafficMatrix scaled(double factor) {
+    if (!(factor > 0) || Double.isInfinite(factor)) {
+      throw new IllegalArgumentException("scale factor must be finite and positive, got " + factor);
+    }
+    double[] s = new double[amounts.length];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = amounts[i] * factor;
+    }
+    return new TrafficMatrix(rows, cols, s);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TrafficMatrix t
+        && t.rows == rows
+        && t.cols == cols
+        && Arrays.equals(t.amounts, amounts);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * (31 * rows + cols) + Arrays.hashCode(amounts);
+  }
+
+  @Override
+  public String toString() {
+    return "TrafficMatrix[" + rows + "x" + cols + ", " + nonZeroCount() + " transfers, total "
+        + total() + " s]";
+  }
+}
