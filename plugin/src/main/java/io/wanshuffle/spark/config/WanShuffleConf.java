@@ -3,6 +3,7 @@ package io.wanshuffle.spark.config;
 import io.wanshuffle.scheduler.BaseSpeed;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,10 +78,10 @@ public final class WanShuffleConf {
   private final long maxGrantWaitMs;
   private final List<String> listeners;
 
-  private WanShuffleConf(SparkConf c) {
+  private WanShuffleConf(SparkConf c, Collection<String> algorithms) {
     algorithm = c.get(ALGORITHM, "auto").trim().toLowerCase(Locale.ROOT);
-    if (!algorithm.equals(NONE) && !Algorithms.names().contains(algorithm)) {
-      List<String> known = new ArrayList<>(Algorithms.names());
+    if (!algorithm.equals(NONE) && !algorithms.contains(algorithm)) {
+      List<String> known = new ArrayList<>(algorithms);
       known.add(NONE);
       throw new ConfigValueException(ALGORITHM, algorithm,
           "unknown algorithm; known: " + String.join(", ", known));
@@ -141,7 +142,20 @@ public final class WanShuffleConf {
    * @throws ConfigValueException naming the first wrong key and its value
    */
   public static WanShuffleConf from(SparkConf conf) {
-    return new WanShuffleConf(conf);
+    return new WanShuffleConf(conf, Algorithms.names());
+  }
+
+  /**
+   * Reads and validates every {@value #PREFIX} key, accepting the given algorithm names (for an
+   * embedding that supplies its own {@code StepScheduler}, and for tests).
+   *
+   * @param conf the Spark configuration
+   * @param algorithms accepted algorithm names besides {@value #NONE}, lower case
+   * @return the validated configuration
+   * @throws ConfigValueException naming the first wrong key and its value
+   */
+  public static WanShuffleConf from(SparkConf conf, Collection<String> algorithms) {
+    return new WanShuffleConf(conf, algorithms);
   }
 
   private static Map<String, Long> parseNicRates(String text) {
