@@ -81,12 +81,14 @@ public final class ClusterTopology {
     if (script != null && !script.isEmpty() && !Files.isExecutable(Path.of(script))) {
       throw new ConfigValueException(SCRIPT_KEY, script, "topology script is not executable");
     }
-    Class<? extends DNSToSwitchMapping> dflt =
+    // core-default.xml names ScriptBasedMapping, so only an explicit setting overrides the table
+    Class<? extends DNSToSwitchMapping> impl =
         table != null && !table.isEmpty() ? TableMapping.class : ScriptBasedMapping.class;
-    Class<? extends DNSToSwitchMapping> impl;
     try {
-      impl = hc.getClass(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY,
-          dflt, DNSToSwitchMapping.class);
+      if (conf.contains(IMPL_KEY)) {
+        impl = hc.getClass(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY,
+            impl, DNSToSwitchMapping.class);
+      }
     } catch (RuntimeException e) {
       throw new ConfigValueException(IMPL_KEY,
           hc.get(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY),
