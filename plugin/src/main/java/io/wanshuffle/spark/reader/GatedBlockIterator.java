@@ -52,9 +52,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private static final long CHUNK_SECONDS_MS = 200;
 
   private final TaskContext context;
-  private final Fetchers fetchers;
+  private final BlockOpener fetchers;
   private final CrossClusterBlocks blocks;
-  private final CoordinatorChannel channel;
+  private final DemandClient channel;
   private final WanShuffleConf conf;
   private final ShuffleReadMetricsReporter metrics;
   private final RegisterDemand demand;
@@ -71,8 +71,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private long[] ungatedBytes;
   private long ungatedStartMs;
 
-  GatedBlockIterator(TaskContext context, Fetchers fetchers, CrossClusterBlocks blocks,
-      CoordinatorChannel channel, WanShuffleConf conf, ShuffleReadMetricsReporter metrics,
+  GatedBlockIterator(TaskContext context, BlockOpener fetchers, CrossClusterBlocks blocks,
+      DemandClient channel, WanShuffleConf conf, ShuffleReadMetricsReporter metrics,
       RegisterDemand demand) {
     this.context = context;
     this.fetchers = fetchers;
