@@ -16,6 +16,7 @@ public final class Algorithms {
 
   static {
     // One line per algorithm; keep "auto" first (the default).
+    BY_NAME.put("liquid", LiquidStepScheduler::new);
   }
 
   private Algorithms() {}

@@ -224,6 +224,50 @@ public final class LinkNetwork {
     }
   }
 
+  /**
+   * This network with a platform's KPBS limits added as links: a "k" link on every route (capacity
+   * k, outermost on the sender side) and per-node δ links (innermost), so that steps valid on the
+   * result are valid both on this network and for the platform ({@code Schedule.validate}).
+   *
+   * @param p platform of the same shape
+   * @return the constrained network (same base speed and KPBS view)
+   * @throws IllegalArgumentException if shapes differ
+   */
+  public LinkNetwork constrainedBy(Platform p) {
+    if (p.senders() != rows || p.receivers() != cols) {
+      throw new IllegalArgumentException("platform is " + p.senders() + " x " + p.receivers()
+          + " but the link network describes " + rows + " x " + cols);
+    }
+    Builder b = new Builder(rows, cols);
+    for (int l = 0; l < capacity.length; l++) {
+      b.addLink(linkNames[l], capacity[l]);
+    }
+    int kLink = b.addLink("kpbs.k", p.k());
+    int[] ds = new int[rows];
+    int[] dr = new int[cols];
+    for (int i = 0; i < rows; i++) {
+      ds[i] = b.addLink("kpbs.delta.sender[" + i + "]", p.senderPorts(i));
+    }
+    for (int j = 0; j < cols; j++) {
+      dr[j] = b.addLink("kpbs.delta.receiver[" + j + "]", p.receiverPorts(j));
+    }
+    for (int i = 0; i < rows; i++) {
+      for (int j = 0; j < cols; j++) {
+        int[] r = routes[i * cols + j];
+        int s = senderSide[i * cols + j];
+        int[] sl = new int[s + 2];
+        sl[0] = ds[i];
+        System.arraycopy(r, 0, sl, 1, s);
+        sl[s + 1] = kLink;
+        int[] rl = new int[r.length - s + 1];
+        System.arraycopy(r, s, rl, 0, r.length - s);
+        rl[rl.length - 1] = dr[j];
+        b.route(i, j, sl, rl);
+      }
+    }
+    return b.build(k, senderDelta, receiverDelta, baseSpeed);
+  }
+
   @Override
   public String toString() {
     return "LinkNetwork[" + rows + "x" + cols + ", " + capacity.length + " links, k=" + k
