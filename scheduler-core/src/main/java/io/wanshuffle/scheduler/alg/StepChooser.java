@@ -152,7 +152,7 @@ final class StepChooser {
       int pairNode = 2 + 2 * links + p;
       g.addVertex(pairNode);
       int innerSender = r[0];
-      int innerReceiver = r[senderSide[p]];
+      int innerReceiver = r[r.length - 1];
       DefaultWeightedEdge e = g.addEdge(outNode(innerSender), pairNode);
       g.setEdgeWeight(e, wMax - weight[p]);
       cap.put(e, 1);
