@@ -22,6 +22,7 @@ public final class Algorithms {
     BY_NAME.put(HeuristicOnWeights.NAME, HeuristicOnWeights::new);
     BY_NAME.put(HeuristicOnDegrees.NAME, HeuristicOnDegrees::new);
     BY_NAME.put(ExactScheduler.NAME, ExactScheduler::new);
+    BY_NAME.put("liquid", LiquidStepScheduler::new);
   }
 
   private Algorithms() {}
