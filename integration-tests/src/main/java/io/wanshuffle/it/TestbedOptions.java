@@ -4,7 +4,7 @@ import io.wanshuffle.it.net.TestbedSpec;
 import picocli.CommandLine.Option;
 
 /** Command-line options describing the testbed (shared by testbed, demo and e2e-bench). */
-final class TestbedOptions {
+public final class TestbedOptions {
   @Option(names = "--nodes-a", defaultValue = "3", description = "hosts in cluster A (map side), default ${DEFAULT-VALUE}")
   int nodesA;
 
@@ -21,10 +21,10 @@ final class TestbedOptions {
   int rttMillis;
 
   @Option(names = "--loopback", description = "use the unshaped loopback variant (same as -Dwanshuffle.testbed=loopback)")
-  boolean loopback;
+  public boolean loopback;
 
   /** @return the spec these options describe (and selects the loopback variant when asked) */
-  TestbedSpec spec() {
+  public TestbedSpec spec() {
     if (loopback) {
       System.setProperty(io.wanshuffle.it.net.Testbed.MODE_PROPERTY, "loopback");
     }
