@@ -9,6 +9,14 @@ final class PluginConf {
   static final String MANAGER = "io.wanshuffle.spark.WanShuffleManager";
   static final String CAPTURE = "io.wanshuffle.spark.capture.CaptureListener";
 
+  /**
+   * System property: {@code true} also puts the plugin jar on the executors' system class path
+   * ({@code spark.executor.extraClassPath}). Off by default: users ship the plugin with
+   * {@code --jars} only, and so do the tests. Only for telling a class-loading problem of the
+   * {@code --jars} path apart from other failures.
+   */
+  static final String EXECUTOR_CLASS_PATH = "wanshuffle.it.pluginOnExecutorClassPath";
+
   private PluginConf() {}
 
   /** Common settings: placement, AQE on, the job jar (and the plugin jar) shipped to executors. */
@@ -34,11 +42,16 @@ final class PluginConf {
    * δ = 1), capture files under the run folder.
    */
   static SparkConf plugin(LoopbackCluster cluster, String app) {
-    return base(cluster, app, true)
+    SparkConf conf = base(cluster, app, true)
         .set("spark.shuffle.manager", MANAGER)
         .set("spark.wanshuffle.backbone.rate", "200mbit")
         .set("spark.wanshuffle.nic.rate", "100mbit")
         .set("spark.wanshuffle.listeners", CAPTURE)
         .set("spark.wanshuffle.capture.dir", cluster.runDir().resolve("capture").toString());
+    if (Boolean.getBoolean(EXECUTOR_CLASS_PATH)) {
+      // diagnosis only: also put the plugin on the executors' system class path
+      conf.set("spark.executor.extraClassPath", AppJars.pluginJar().toString());
+    }
+    return conf;
   }
 }

@@ -20,6 +20,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The loopback two-cluster harness with Spark's own {@code sort} shuffle manager: one executor
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * (sortByKey and SQL under the sort manager are checked against their oracles in
  * {@code WanShuffleJobsIT}.)
  */
+@ExtendWith(SharedLoopbackCluster.class)
 class SortShuffleLoopbackIT {
   static LoopbackCluster cluster;
   static SparkSession spark;
@@ -36,8 +38,8 @@ class SortShuffleLoopbackIT {
   static JobLayout layout;
 
   @BeforeAll
-  static void start() throws Exception {
-    cluster = LoopbackCluster.start(ClusterSpec.twoClusters(2, 2));
+  static void start(LoopbackCluster shared) throws Exception {
+    cluster = shared;
     Path work = cluster.runDir().resolve("app");
     spark = SparkSession.builder().config(Placement.configure(cluster.driverConf("sort-loopback"))
         .set("spark.shuffle.manager", "sort")
@@ -56,9 +58,7 @@ class SortShuffleLoopbackIT {
         spark.stop();
       }
     } finally {
-      if (cluster != null) {
-        cluster.close();
-      }
+      spark = null;
     }
   }
 

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@ExtendWith(SharedLoopbackCluster.class)
 class WanShuffleJobsIT {
   static final int K = 2;
   static final int DELTA = 1;
@@ -52,8 +54,8 @@ class WanShuffleJobsIT {
   static final Map<String, List<String>> sortRows = new HashMap<>();
 
   @BeforeAll
-  static void start() throws Exception {
-    cluster = LoopbackCluster.start(ClusterSpec.twoClusters(2, 2));
+  static void start(LoopbackCluster shared) throws Exception {
+    cluster = shared;
     cluster.nodes().forEach(n -> clusterOf.put(n.host(), n.cluster()));
     // maps on all four nodes, reduces on cluster B: A->B blocks are gated, B->B blocks are not
     layout = new JobLayout(cluster.allHosts(), cluster.hosts("clusterB"), 8, 4, 4000);
@@ -82,9 +84,7 @@ class WanShuffleJobsIT {
         spark.stop();
       }
     } finally {
-      if (cluster != null) {
-        cluster.close();
-      }
+      spark = null;
     }
   }
 
