@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.CoordinatorInfo;
+import io.wanshuffle.spark.coordinator.CoordinatorListener;
+import io.wanshuffle.spark.coordinator.DemandEvent;
+import io.wanshuffle.spark.coordinator.StepEvent;
+import io.wanshuffle.spark.coordinator.TransferRecord;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
@@ -37,6 +42,35 @@ import scala.Tuple2;
  * an unreachable coordinator fails fast instead of hanging.
  */
 class WanShuffleManagerLocalTest {
+  /** Listener instantiated by the coordinator from {@code spark.wanshuffle.listeners}. */
+  public static final class Probe implements CoordinatorListener {
+    static final List<String> EVENTS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    public Probe(SparkConf conf) {
+      EVENTS.add("new:" + conf.get(WanShuffleConf.ALGORITHM));
+    }
+
+    @Override
+    public void onCoordinatorStart(CoordinatorInfo info) {
+      EVENTS.add("start:" + (info.sparkContext() != null));
+    }
+
+    @Override
+    public void onDemandRegistered(DemandEvent e) {
+      EVENTS.add("demand:" + e.dstHost() + "<" + e.srcHosts());
+    }
+
+    @Override
+    public void onStepGranted(StepEvent e) {
+      EVENTS.add("step:" + e.flows());
+    }
+
+    @Override
+    public void onTransferRealised(TransferRecord r) {
+      EVENTS.add("realised:" + r.bytes()[0]);
+    }
+  }
+
   @TempDir
   static Path dir;
   static Path table;
@@ -90,7 +124,7 @@ class WanShuffleManagerLocalTest {
     }
     try (JavaSparkContext sc = new JavaSparkContext(base(WanShuffleManager.class.getName())
         .set(WanShuffleConf.ALGORITHM, "oggp").set(WanShuffleConf.GATHER_WINDOW, "0ms")
-        .set(WanShuffleConf.K, "2"))) {
+        .set(WanShuffleConf.K, "2").set(WanShuffleConf.LISTENERS, Probe.class.getName()))) {
       assertTrue(SparkEnv.get().shuffleManager() instanceof WanShuffleManager);
       assertEquals(expected, jobs(sc));
       // the endpoint exists on the driver's RpcEnv and long-polls as documented
@@ -108,7 +142,27 @@ class WanShuffleManagerLocalTest {
           new long[] {1000}, new long[] {0}, 1, 2)).get(30, TimeUnit.SECONDS);
       assertEquals(GrantReply.Status.FINISHED, done.status());
       ch.release(new ReleaseDemand(r.demandId(), "test"));
+      assertEquals(List.of("new:oggp", "start:true", "demand:hostB<[hostA]",
+          "step:[FlowGrant[srcHost=hostA, dstHost=hostB, bytes=1000]]", "realised:1000"),
+          Probe.EVENTS);
     }
+  }
+
+  @Test
+  void unloadableListenerStopsStartUpNamingTheKey() {
+    Exception e = assertThrows(Exception.class, () -> new JavaSparkContext(
+        base(WanShuffleManager.class.getName()).set(WanShuffleConf.LISTENERS, "no.such.Listener"))
+        .close());
+    assertTrue(chain(e).contains("spark.wanshuffle.listeners = 'no.such.Listener'"), chain(e));
+  }
+
+  private static String chain(Throwable t) {
+    StringBuilder messages = new StringBuilder();
+    while (t != null) {
+      messages.append(t.getMessage()).append('\n');
+      t = t.getCause();
+    }
+    return messages.toString();
   }
 
   @Test
