@@ -266,6 +266,23 @@ public final class StepCoordinator {
     StageAccount acc = stages.remove(ref);
     if (acc != null) {
       StageSummary s = acc.summary(clock.getAsLong());
+      if (LOG.isInfoEnabled()) {
+        StringBuilder m = new StringBuilder();
+        long total = 0;
+        for (int i = 0; i < s.hosts().size(); i++) {
+          for (int j = 0; j < s.hosts().size(); j++) {
+            if (s.registeredBytes()[i][j] > 0 || s.realisedBytes()[i][j] > 0) {
+              m.append("\n  ").append(s.hosts().get(i)).append(" -> ").append(s.hosts().get(j))
+                  .append(": registered ").append(s.registeredBytes()[i][j])
+                  .append(" B, realised ").append(s.realisedBytes()[i][j]).append(" B");
+              total += s.realisedBytes()[i][j];
+            }
+          }
+        }
+        LOG.info("wan-shuffle stage {} done: {} B across clusters in {} step(s), shuffles {}; "
+            + "cross-cluster traffic matrix:{}", ref, total, s.steps(),
+            Arrays.toString(s.shuffleIds()), m);
+      }
       fire(l -> l.onStageDone(s));
     }
   }
@@ -651,6 +668,16 @@ public final class StepCoordinator {
     openFlows.put(stepId, flowCounts);
     current = new ActiveStep(ev, outstanding,
         timer.schedule(() -> deadlineReached(stepId), deadlineMs - now));
+    if (LOG.isInfoEnabled()) {
+      StringBuilder f = new StringBuilder();
+      for (FlowGrant g : flows) {
+        f.append(f.length() == 0 ? "" : ", ").append(g.srcHost()).append("->").append(g.dstHost())
+            .append(' ').append(g.bytes()).append(" B");
+      }
+      LOG.info("wan-shuffle step {} (plan {}, {}): {} flow(s) [{}] to {} task(s), {} flow(s) "
+          + "still open from earlier steps, deadline in {} ms", stepId, planId, scheduler.name(),
+          flows.size(), f, outstanding.size(), leases.total() - flows.size(), deadlineMs - now);
+    }
     fire(l -> l.onStepGranted(ev));
     for (Long id : outstanding) {
       Demand d = demands.get(id);
