@@ -562,16 +562,22 @@ public final class StepCoordinator {
     long planNanos = System.nanoTime() - t0;
     long planId = nextPlanId++;
     long now = clock.getAsLong();
-    Schedule sch = schedule;
+    Schedule planned = schedule;
     PlanEvent pe = new PlanEvent(planId, now, scheduler.name(), List.of(sNames), List.of(rNames),
-        bytes, conf.baseSpeed(), platform, sch, planNanos);
+        bytes, conf.baseSpeed(), platform, planned, planNanos);
     fire(l -> l.onPlanComputed(pe));
+    Schedule sch = planned;
     if (sch.steps().isEmpty()) {
-      LOG.error("wan-shuffle scheduler {} returned no step for a non-empty matrix {}",
-          scheduler.name(), matrix);
-      return;
+      LOG.error("wan-shuffle scheduler {} returned no step for a non-empty matrix {}; granting "
+          + "the largest transfer alone", scheduler.name(), matrix);
+      sch = largestTransferOnly(matrix);
     }
-    grant(planId, sch.steps().get(0), sNames, rNames, bytes, eligible, now);
+    if (!grant(planId, sch.steps().get(0), sNames, rNames, bytes, eligible, now)
+        && leases.total() == 0) {
+      // nothing could be granted and no flow will end to trigger the next plan: never stall
+      grant(planId, largestTransferOnly(matrix).steps().get(0), sNames, rNames, bytes, eligible,
+          now);
+    }
   }
 
   private static Schedule largestTransferOnly(TrafficMatrix m) {
@@ -588,7 +594,8 @@ public final class StepCoordinator {
     return new Schedule(List.of(Step.of(List.of(new Transfer(bi, bj, m.amount(bi, bj))))));
   }
 
-  private void grant(long planId, Step step, String[] sNames, String[] rNames, long[][] bytes,
+  /** Grants one step; returns false when nothing could be granted. */
+  private boolean grant(long planId, Step step, String[] sNames, String[] rNames, long[][] bytes,
       List<Demand> eligible, long now) {
     long stepId = nextStepId++;
     Map<Long, List<long[]>> parts = new LinkedHashMap<>();
@@ -634,7 +641,7 @@ public final class StepCoordinator {
       flows.add(new FlowGrant(s, r, budget));
     }
     if (parts.isEmpty()) {
-      return;
+      return false;
     }
     Set<Long> outstanding = new LinkedHashSet<>();
     long[] tasks = new long[parts.size()];
@@ -689,6 +696,7 @@ public final class StepCoordinator {
         }
       }
     }
+    return true;
   }
 
   private void fire(Consumer<CoordinatorListener> call) {

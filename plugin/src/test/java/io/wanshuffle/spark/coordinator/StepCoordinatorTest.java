@@ -280,6 +280,38 @@ class StepCoordinatorTest {
     assertFalse(c.register(demand(2, "e1", "b1", "a1", 10)).gated());
   }
 
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"throws", "empty"})
+  void brokenSchedulerNeverStallsTheShuffle(String failure) {
+    WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
+        .set(WanShuffleConf.ALGORITHM, "broken").set(WanShuffleConf.K, "2"), Set.of("broken"));
+    io.wanshuffle.scheduler.StepScheduler broken = new io.wanshuffle.scheduler.StepScheduler() {
+      @Override
+      public String name() {
+        return "broken";
+      }
+
+      @Override
+      public io.wanshuffle.scheduler.Schedule schedule(TrafficMatrix m,
+          io.wanshuffle.scheduler.Platform p) {
+        if (failure.equals("throws")) {
+          throw new IllegalArgumentException("instance too large");
+        }
+        return new io.wanshuffle.scheduler.Schedule(List.of());
+      }
+    };
+    StepCoordinator c = new StepCoordinator(conf, broken, List.of(events), timer, timer::now);
+    RegisterDemand x = demand(1, "e1", "b1", "a1", 10, "a2", 30);
+    long i = c.register(x).demandId();
+    CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
+    timer.advance(conf.gatherWindowMs());
+    assertEquals(Status.GRANT, p.join().status(), "the largest transfer is granted alone");
+    assertArrayEquals(new String[] {"a2"}, p.join().srcHosts());
+    CompletableFuture<GrantReply> n = report(c, i, x, p.join(), new long[] {10, 30});
+    assertArrayEquals(new String[] {"a1"}, n.join().srcHosts());
+    assertEquals(Status.FINISHED, report(c, i, x, n.join(), new long[] {10, 0}).join().status());
+  }
+
   @Test
   void listenerFailureDoesNotBreakTheCoordinator() {
     WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
