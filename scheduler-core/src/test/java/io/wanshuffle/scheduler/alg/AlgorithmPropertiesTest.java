@@ -70,13 +70,18 @@ class AlgorithmPropertiesTest {
     }
   }
 
+  /**
+   * 1500 instances of 2-8 nodes per side. The exact solver, slow by design, runs on every 10th
+   * (it has the tiny instances of {@link #exactOptimumLiesBetweenLowerBoundAndEveryAlgorithm}).
+   */
   @Test
   void everyAlgorithmGivesValidSchedulesOnSmallInstances() {
-    List<Instance> instances = RandomInstances.mixed(1_000, 250, Size.SMALL); // 1500 instances
+    List<Instance> instances = RandomInstances.mixed(1_000, 250, Size.SMALL);
     for (String name : Algorithms.names()) {
       StepScheduler s = Algorithms.byName(name);
-      for (Instance in : instances) {
-        validSchedule(s, in);
+      int stride = s instanceof ExactScheduler ? 10 : 1;
+      for (int n = 0; n < instances.size(); n += stride) {
+        validSchedule(s, instances.get(n));
       }
     }
   }
