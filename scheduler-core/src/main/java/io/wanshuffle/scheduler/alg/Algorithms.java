@@ -20,6 +20,10 @@ public final class Algorithms {
     BY_NAME.put(Ggp.NAME, Ggp::new);
     BY_NAME.put(Oggp.NAME, Oggp::new);
     BY_NAME.put(Dggp.NAME, Dggp::new);
+    BY_NAME.put(HeuristicOnWeights.NAME, HeuristicOnWeights::new);
+    BY_NAME.put(HeuristicOnDegrees.NAME, HeuristicOnDegrees::new);
+    BY_NAME.put(ExactScheduler.NAME, ExactScheduler::new);
+    BY_NAME.put("liquid", LiquidStepScheduler::new);
   }
 
   private Algorithms() {}
