@@ -17,6 +17,7 @@ import java.util.List;
  *   <li>DGGP on δ-port platforms (DGGP paper, Fig. 5);
  *   <li>{@link SortedBatching}, largest-first batches of k without preemption (wins on
  *       backbone-bound instances, where OGGP's virtual nodes cost extra steps);
+ *   <li>the exact solver ({@link ExactScheduler}) when the instance is tiny enough for it;
  *   <li>each of them after {@link Compaction}, which moves pieces into idle slots of other steps
  *       and removes or shortens steps.
  * </ul>
@@ -33,6 +34,12 @@ public final class Auto implements StepScheduler {
 
   /** Largest transfer count for which auto also runs the peeling algorithms. */
   public static final int PEELING_LIMIT = 20_000;
+
+  /**
+   * Largest transfer count for which auto also runs the exact solver (its branch and bound can
+   * take seconds near {@link ExactScheduler#MAX_TRANSFERS}; the plugin re-plans at every step).
+   */
+  public static final int EXACT_LIMIT = 6;
 
   @Override
   public String name() {
@@ -60,6 +67,14 @@ public final class Auto implements StepScheduler {
       }
     }
     raw.add(SortedBatching.schedule(matrix, platform));
+    ExactScheduler exact = new ExactScheduler();
+    if (nz <= EXACT_LIMIT && exact.accepts(matrix, platform)) {
+      try {
+        raw.add(exact.schedule(matrix, platform));
+      } catch (RuntimeException e) {
+        // A failing candidate must not fail auto: the others still give a valid schedule.
+      }
+    }
     long budget = 400L * nz + 100_000;
     Schedule best = null;
     double bestCost = Double.POSITIVE_INFINITY;

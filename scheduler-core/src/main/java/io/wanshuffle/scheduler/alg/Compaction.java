@@ -164,28 +164,24 @@ final class Compaction {
             levels[nl++] = a;
           }
         }
-        List<Move> best = null;
+        // Removal, then each lower level; keep the plan with the largest net gain.
+        Plan best = null;
         double bestLevel = x.dur;
-        // Try removal first, then the levels from the highest down (stop at the first failure).
-        List<Move> moves = tryLevel(x, 0, byPair, open, cols, k, platform, work);
-        if (moves != null) {
-          best = moves;
-          bestLevel = 0;
-        } else {
-          for (int li = nl - 1; li >= 1; li--) {
-            moves = tryLevel(x, levels[li], byPair, open, cols, k, platform, work);
-            if (moves == null) {
-              break;
-            }
-            best = moves;
-            bestLevel = levels[li];
+        double bestGain = EPS * Math.max(1, x.dur);
+        for (int li = 0; li < nl; li++) {
+          double level = levels[li];
+          Plan plan = tryLevel(x, level, byPair, open, cols, k, platform, work);
+          if (plan == null) {
+            continue;
+          }
+          double gain = (level == 0 ? beta + x.dur : x.dur - level) - plan.growth();
+          if (gain > bestGain) {
+            best = plan;
+            bestGain = gain;
+            bestLevel = level;
           }
         }
         if (best == null) {
-          continue;
-        }
-        double gain = bestLevel == 0 ? beta + x.dur : x.dur - bestLevel;
-        if (gain <= EPS * Math.max(1, x.dur)) {
           continue;
         }
         commit(x, bestLevel, best, byPair, cols);
@@ -213,8 +209,15 @@ final class Compaction {
     return new Schedule(out);
   }
 
-  /** Plans moving every piece of x above {@code level} elsewhere; null if it does not fit. */
-  private static List<Move> tryLevel(
+  /** A plan: the moves and how much the receiving steps' durations grow in total. */
+  private record Plan(List<Move> moves, double growth, IdentityHashMap<MStep, Double> durs) {}
+
+  /**
+   * Plans moving every piece of x above {@code level} elsewhere: first into idle time (steps that
+   * carry the pair, then free slots), then, for what is left, into the single candidate whose
+   * duration grows least. Returns null when some piece finds no candidate at all.
+   */
+  private static Plan tryLevel(
       MStep x,
       double level,
       Map<Long, List<MStep>> byPair,
@@ -225,6 +228,8 @@ final class Compaction {
       long[] work) {
     List<Move> moves = new ArrayList<>();
     IdentityHashMap<MStep, List<int[]>> added = new IdentityHashMap<>();
+    IdentityHashMap<MStep, Double> durs = new IdentityHashMap<>();
+    double growth = 0;
     for (int i = 0; i < x.n; i++) {
       double excess = x.amt[i] - level;
       if (excess <= 0) {
@@ -232,36 +237,45 @@ final class Compaction {
       }
       int s = x.src[i];
       int d = x.dst[i];
+      MStep bestY = null;
+      int bestSlot = -1;
+      double bestGrowth = Double.POSITIVE_INFINITY;
       // 1. Steps that already carry the pair: fill up to their duration.
       List<MStep> carriers = byPair.getOrDefault(s * cols + d, List.of());
       for (MStep y : carriers) {
         work[0]++;
-        if (y == x || !y.alive || excess <= 0) {
+        if (y == x || !y.alive) {
           continue;
         }
         int slot = y.find(s, d);
         if (slot < 0) {
           continue;
         }
-        double room = y.dur - y.amt[slot] - pending(moves, y, slot);
-        if (room > EPS * Math.max(1, y.dur)) {
+        double dur = durs.getOrDefault(y, y.dur);
+        double have = y.amt[slot] + pending(moves, y, slot);
+        double room = dur - have;
+        if (excess > 0 && room > EPS * Math.max(1, dur)) {
           double mv = Math.min(room, excess);
           moves.add(new Move(y, slot, s, d, mv));
           excess -= mv;
+          have += mv;
+        }
+        double g = have + excess - dur;
+        if (g < bestGrowth) {
+          bestGrowth = g;
+          bestY = y;
+          bestSlot = slot;
         }
       }
       // 2. Steps with a free slot and free ports at both ends.
       for (int oi = 0; oi < open.size() && excess > 0; oi++) {
         MStep y = open.get(oi);
         work[0] += y.n + 1;
-        if (y == x || !y.alive || y.dur <= EPS || y.find(s, d) >= 0) {
+        if (y == x || !y.alive || y.find(s, d) >= 0) {
           continue;
         }
         List<int[]> extra = added.getOrDefault(y, List.of());
-        if (alreadyAdded(extra, s, d)) {
-          continue;
-        }
-        if (y.live() + extra.size() >= k) {
+        if (alreadyAdded(extra, s, d) || y.live() + extra.size() >= k) {
           continue;
         }
         int su = y.senderUse(s);
@@ -277,16 +291,61 @@ final class Compaction {
         if (su >= p.senderPorts(s) || ru >= p.receiverPorts(d)) {
           continue;
         }
-        double mv = Math.min(y.dur, excess);
-        moves.add(new Move(y, -1, s, d, mv));
-        added.computeIfAbsent(y, z -> new ArrayList<>()).add(new int[] {s, d});
-        excess -= mv;
+        double dur = durs.getOrDefault(y, y.dur);
+        if (dur > EPS) {
+          double mv = Math.min(dur, excess);
+          moves.add(new Move(y, -1, s, d, mv));
+          added.computeIfAbsent(y, z -> new ArrayList<>()).add(new int[] {s, d});
+          excess -= mv;
+        } else if (excess - dur < bestGrowth) {
+          bestGrowth = excess - dur;
+          bestY = y;
+          bestSlot = -2; // new slot with growth
+        }
+        if (excess > 0 && excess - 0 < bestGrowth && dur > EPS) {
+          // the slot just added can also grow
+          bestGrowth = excess;
+          bestY = y;
+          bestSlot = -3;
+        }
       }
       if (excess > EPS * Math.max(1, x.amt[i])) {
-        return null;
+        if (bestY == null) {
+          return null;
+        }
+        double dur = durs.getOrDefault(bestY, bestY.dur);
+        if (bestSlot >= 0) {
+          double have = bestY.amt[bestSlot] + pending(moves, bestY, bestSlot);
+          moves.add(new Move(bestY, bestSlot, s, d, excess));
+          double nd = Math.max(dur, have + excess);
+          growth += nd - dur;
+          durs.put(bestY, nd);
+        } else {
+          // Grow the slot of (s, d) added to bestY (or add it now).
+          int idx = -1;
+          for (int mi = moves.size() - 1; mi >= 0; mi--) {
+            Move m = moves.get(mi);
+            if (m.y() == bestY && m.slot() == -1 && m.s() == s && m.d() == d) {
+              idx = mi;
+              break;
+            }
+          }
+          double have = 0;
+          if (idx >= 0) {
+            Move m = moves.get(idx);
+            have = m.amount();
+            moves.set(idx, new Move(bestY, -1, s, d, m.amount() + excess));
+          } else {
+            moves.add(new Move(bestY, -1, s, d, excess));
+            added.computeIfAbsent(bestY, z -> new ArrayList<>()).add(new int[] {s, d});
+          }
+          double nd = Math.max(dur, have + excess);
+          growth += nd - dur;
+          durs.put(bestY, nd);
+        }
       }
     }
-    return moves;
+    return new Plan(moves, growth, durs);
   }
 
   private static boolean alreadyAdded(List<int[]> extra, int s, int d) {
@@ -309,8 +368,11 @@ final class Compaction {
   }
 
   private static void commit(
-      MStep x, double level, List<Move> moves, Map<Long, List<MStep>> byPair, long cols) {
-    for (Move m : moves) {
+      MStep x, double level, Plan plan, Map<Long, List<MStep>> byPair, long cols) {
+    for (var e : plan.durs().entrySet()) {
+      e.getKey().dur = Math.max(e.getKey().dur, e.getValue());
+    }
+    for (Move m : plan.moves()) {
       if (m.slot() >= 0) {
         m.y().amt[m.slot()] += m.amount();
       } else {
