@@ -75,6 +75,7 @@ class WanShuffleJobsIT {
     Path eventLogs = java.nio.file.Files.createDirectories(cluster.runDir().resolve("event-logs"));
     spark = SparkSession.builder().config(PluginConf.plugin(cluster, "jobs-wanshuffle")
         .set("spark.eventLog.enabled", "true")
+        .set("spark.eventLog.compress", "false") // read back while the application runs
         .set("spark.eventLog.dir", eventLogs.toUri().toString())).getOrCreate();
     events = CaptureEvents.install(spark.sparkContext());
     cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
@@ -200,9 +201,10 @@ class WanShuffleJobsIT {
     spark.sparkContext().listenerBus().waitUntilEmpty();
     Path dir = cluster.runDir().resolve("event-logs");
     List<String> lines = new java.util.ArrayList<>();
-    try (var files = java.nio.file.Files.list(dir)) {
-      for (Path f : files.filter(p -> p.getFileName().toString()
-          .contains(spark.sparkContext().applicationId())).toList()) {
+    // one file <app>.inprogress, or eventlog_v2_<app>/events_<n>_<app> when rolling is on
+    try (var files = java.nio.file.Files.walk(dir)) {
+      for (Path f : files.filter(java.nio.file.Files::isRegularFile).filter(p -> p.getFileName()
+          .toString().contains(spark.sparkContext().applicationId())).toList()) {
         lines.addAll(java.nio.file.Files.readAllLines(f));
       }
     }
