@@ -16,9 +16,14 @@ public final class Algorithms {
 
   static {
     // One line per algorithm; keep "auto" first (the default).
+    BY_NAME.put(Auto.NAME, Auto::new);
+    BY_NAME.put(Ggp.NAME, Ggp::new);
+    BY_NAME.put(Oggp.NAME, Oggp::new);
+    BY_NAME.put(Dggp.NAME, Dggp::new);
     BY_NAME.put(HeuristicOnWeights.NAME, HeuristicOnWeights::new);
     BY_NAME.put(HeuristicOnDegrees.NAME, HeuristicOnDegrees::new);
     BY_NAME.put(ExactScheduler.NAME, ExactScheduler::new);
+    BY_NAME.put("liquid", LiquidStepScheduler::new);
   }
 
   private Algorithms() {}

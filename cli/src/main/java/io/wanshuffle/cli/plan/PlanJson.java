@@ -1,0 +1,55 @@
+package io.wanshuffle.cli.plan;
+
+import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.scheduler.Transfer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The JSON document {@code plan --format json} prints (one object, Jackson serialises the record
+ * components in this order):
+ *
+ * <pre>
+ * {"algorithm": str, "k": int, "beta": num, "cost": num, "lowerBound": num,
+ *  "steps": [{"duration": num, "transfers": [{"src": int, "dst": int, "amount": num}]}]}
+ * </pre>
+ *
+ * Amounts, durations, β, cost and the lower bound are seconds; src/dst are zero-based row and
+ * column indices of the matrix. This shape is a contract other tools depend on.
+ *
+ * @param algorithm the scheduler's name
+ * @param k maximum transfers per step
+ * @param beta setup delay per step, seconds
+ * @param cost Σ (β + duration), seconds
+ * @param lowerBound η, seconds
+ * @param steps the steps in execution order
+ */
+public record PlanJson(String algorithm, int k, double beta, double cost, double lowerBound,
+    List<StepJson> steps) {
+
+  /**
+   * @param duration step duration (without β), seconds
+   * @param transfers transfers of the step
+   */
+  public record StepJson(double duration, List<TransferJson> transfers) {}
+
+  /**
+   * @param src zero-based sender (row) index
+   * @param dst zero-based receiver (column) index
+   * @param amount seconds at base speed
+   */
+  public record TransferJson(int src, int dst, double amount) {}
+
+  static PlanJson of(Plan p) {
+    List<StepJson> steps = new ArrayList<>(p.schedule().stepCount());
+    for (Step s : p.schedule().steps()) {
+      List<TransferJson> ts = new ArrayList<>(s.transfers().size());
+      for (Transfer t : s.transfers()) {
+        ts.add(new TransferJson(t.src(), t.dst(), t.amount()));
+      }
+      steps.add(new StepJson(s.duration(), ts));
+    }
+    return new PlanJson(p.algorithm(), p.platform().k(), p.platform().beta(), p.cost(),
+        p.bound().eta(), steps);
+  }
+}

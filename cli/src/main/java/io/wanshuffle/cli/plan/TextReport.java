@@ -1,0 +1,70 @@
+package io.wanshuffle.cli.plan;
+
+import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.scheduler.Transfer;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+
+/** The human-readable output of {@code plan --format text}: a summary, then one line per step. */
+final class TextReport {
+  private TextReport() {}
+
+  static void print(Plan p, String matrixName, PrintWriter out) {
+    var m = p.seconds();
+    var pf = p.platform();
+    double cost = p.cost();
+    double eta = p.bound().eta();
+    out.printf(Locale.ROOT, "algorithm   %s%n", p.algorithm());
+    out.printf(Locale.ROOT, "matrix      %s: %d senders x %d receivers, %d transfers, %s s in total%n",
+        matrixName, m.rows(), m.cols(), m.nonZeroCount(), num(m.total()));
+    out.printf(Locale.ROOT, "platform    k = %d, beta = %s s, %s%n", pf.k(), num(pf.beta()),
+        pf.isOnePort() ? "1-port" : "delta-port");
+    out.printf(Locale.ROOT, "cost        %s s  (%d steps: %s s setup + %s s transfer)%n",
+        num(cost), p.schedule().stepCount(), num(pf.beta() * p.schedule().stepCount()),
+        num(p.schedule().transmissionTime()));
+    out.printf(Locale.ROOT, "eta         %s s  (lower bound: eta_d = %s s, eta_s = %d steps)%n",
+        num(eta), num(p.bound().etaD()), p.bound().etaS());
+    out.printf(Locale.ROOT, "ratio       %s  (cost / eta)%n",
+        eta > 0 ? String.format(Locale.ROOT, "%.4f", cost / eta) : "n/a (nothing to send)");
+    out.printf(Locale.ROOT, "steps       %d%n", p.schedule().stepCount());
+    if (p.schedule().stepCount() == 0) {
+      out.flush();
+      return;
+    }
+    out.println();
+    out.println("step      start   duration  transfers (sender -> receiver: seconds)");
+    List<String> snd = p.input().senderNames();
+    List<String> rcv = p.input().receiverNames();
+    double start = 0;
+    int i = 1;
+    for (Step s : p.schedule().steps()) {
+      StringBuilder ts = new StringBuilder();
+      for (Transfer t : s.transfers()) {
+        if (ts.length() > 0) {
+          ts.append(", ");
+        }
+        ts.append(snd.isEmpty() ? Integer.toString(t.src()) : snd.get(t.src()))
+            .append(" -> ")
+            .append(rcv.isEmpty() ? Integer.toString(t.dst()) : rcv.get(t.dst()))
+            .append(": ")
+            .append(num(t.amount()));
+      }
+      out.printf(Locale.ROOT, "%4d %10s %10s  %s%n", i++, num(start), num(s.duration()), ts);
+      start += pf.beta() + s.duration();
+    }
+    out.flush();
+  }
+
+  /** Up to 6 significant decimals, no trailing zeros. */
+  private static String num(double v) {
+    String s = String.format(Locale.ROOT, "%.6f", v);
+    if (Math.abs(v) >= 1e12) {
+      s = String.format(Locale.ROOT, "%.6g", v);
+    }
+    if (s.contains(".") && !s.contains("e")) {
+      s = s.replaceAll("0+$", "").replaceAll("\\.$", "");
+    }
+    return s;
+  }
+}

@@ -1,0 +1,130 @@
+package io.wanshuffle.cli.liquid;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wanshuffle.cli.WanShuffle;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+
+class LiquidCommandTest {
+  @TempDir Path dir;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    String[] all = new String[args.length + 1];
+    all[0] = "liquid";
+    System.arraycopy(args, 0, all, 1, args.length);
+    return WanShuffle.execute(new PrintWriter(out, true), new PrintWriter(err, true), all);
+  }
+
+  /** The paper's Fig. 1 traffic in the CLI's format. */
+  private Path paperFile() throws IOException {
+    StringBuilder sb = new StringBuilder("# liquid-schedules paper, Fig. 1\n");
+    for (int i = 1; i <= 5; i++) {
+      for (int j = 1; j <= 5; j++) {
+        sb.append("T").append(i).append("R").append(j).append(": l").append(i);
+        if (i <= 3 && j > 3) {
+          sb.append(" l12");
+        } else if (i > 3 && j <= 3) {
+          sb.append(" l11");
+        }
+        sb.append(" l").append(5 + j).append('\n');
+      }
+    }
+    Path p = dir.resolve("paper.txt");
+    Files.writeString(p, sb);
+    return p;
+  }
+
+  @Test
+  void paperExampleGivesSixFramesAsJson() throws IOException {
+    Path f = paperFile();
+    assertEquals(0, run("--transfers", f.toString(), "--format", "json"), err.toString());
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertEquals(6, j.get("duration").asInt());
+    assertEquals(6, j.get("lowerBound").asInt());
+    assertTrue(j.get("optimal").asBoolean());
+    assertEquals(6, j.get("frames").size());
+    // recompute: every transfer exactly once, no link twice in a frame
+    Map<String, List<String>> links = new HashMap<>();
+    for (String line : Files.readAllLines(f)) {
+      if (!line.startsWith("#")) {
+        String[] kv = line.split(":");
+        links.put(kv[0].strip(), List.of(kv[1].strip().split(" ")));
+      }
+    }
+    Set<String> seen = new HashSet<>();
+    for (JsonNode frame : j.get("frames")) {
+      Set<String> used = new HashSet<>();
+      for (JsonNode t : frame) {
+        assertTrue(seen.add(t.asText()));
+        for (String l : links.get(t.asText())) {
+          assertTrue(used.add(l), "link " + l + " used twice in a frame");
+        }
+      }
+    }
+    assertEquals(25, seen.size());
+  }
+
+  @Test
+  void textOutputListsFrames() throws IOException {
+    assertEquals(0, run("--transfers", paperFile().toString()));
+    assertTrue(out.toString().contains("frame 6:"), out.toString());
+    assertTrue(out.toString().contains("25 transfers"));
+  }
+
+  @Test
+  void oddCycleIsOptimalButNotLiquid() throws IOException {
+    Path f = dir.resolve("c5.txt");
+    Files.writeString(f, "a: e0 e1\nb: e1 e2\nc: e2 e3\nd: e3 e4\ne: e4 e0\n");
+    assertEquals(0, run("--transfers", f.toString(), "--format", "json"));
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertEquals(3, j.get("duration").asInt());
+    assertEquals(2, j.get("lowerBound").asInt());
+    assertTrue(j.get("optimal").asBoolean());
+  }
+
+  @Test
+  void badLinesGiveStatusTwoAndOneLineNamingFileAndLine() throws IOException {
+    Path f = dir.resolve("bad.txt");
+    Files.writeString(f, "# header\na: l1 l2\nb l1\n");
+    assertEquals(2, run("--transfers", f.toString()));
+    String e = err.toString().strip();
+    assertEquals(1, e.lines().count(), e);
+    assertTrue(e.contains(f + ": line 3"), e);
+    assertEquals("", out.toString());
+
+    Files.writeString(f, "a: l1\na: l2\n");
+    err.getBuffer().setLength(0);
+    assertEquals(2, run("--transfers", f.toString()));
+    assertTrue(err.toString().contains("line 2") && err.toString().contains("already defined"));
+
+    Files.writeString(f, "a:\n");
+    err.getBuffer().setLength(0);
+    assertEquals(2, run("--transfers", f.toString()));
+    assertTrue(err.toString().contains("line 1") && err.toString().contains("no link"));
+
+    err.getBuffer().setLength(0);
+    assertEquals(2, run("--transfers", dir.resolve("missing.txt").toString()));
+    assertTrue(err.toString().contains("missing.txt"));
+
+    err.getBuffer().setLength(0);
+    assertEquals(2, run("--transfers", paperFile().toString(), "--time-limit", "-1"));
+    assertTrue(err.toString().contains("--time-limit"));
+  }
+}

@@ -1,0 +1,189 @@
+package io.wanshuffle.cli.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bad input to {@code plan}: status 2, exactly one stderr line naming the file, 1-based line and
+ * column or the option at fault, and nothing on stdout.
+ */
+class PlanCommandErrorsTest {
+  @TempDir Path dir;
+
+  private Path csv(String text) throws IOException {
+    Path p = dir.resolve("m.csv");
+    Files.writeString(p, text);
+    return p;
+  }
+
+  /** Runs plan on the CSV text (default --k 2 --beta 1 unless given) and checks the error. */
+  private String fails(String csv, String... extra) throws IOException {
+    List<String> args = new ArrayList<>(
+        List.of("plan", "--matrix", csv(csv).toString(), "--algorithm", "one-per-step"));
+    List<String> given = List.of(extra);
+    if (!given.contains("--k")) {
+      args.addAll(List.of("--k", "2"));
+    }
+    if (!given.contains("--beta")) {
+      args.addAll(List.of("--beta", "1"));
+    }
+    args.addAll(given);
+    return failsWith(args.toArray(String[]::new));
+  }
+
+  private static String failsWith(String... args) {
+    CliRun r = CliRun.of(args);
+    assertEquals(2, r.status(), "status; stderr: " + r.err());
+    assertEquals("", r.out(), "nothing on stdout");
+    assertEquals(1, r.errLines().size(), "one stderr line: " + r.err());
+    return r.errLines().get(0);
+  }
+
+  @Test
+  void raggedRow() throws IOException {
+    String e = fails("1,2,3\n# comment\n4,5\n");
+    assertEquals("plan: " + dir.resolve("m.csv")
+        + ": line 3, column 3 (1-based): ragged row: 2 columns, but line 1 has 3", e);
+  }
+
+  @Test
+  void longerRowIsRaggedToo() throws IOException {
+    String e = fails("1,2\n4,5,6\n");
+    assertTrue(e.endsWith("m.csv: line 2, column 3 (1-based): ragged row: 3 columns, but line 1 has 2"),
+        e);
+  }
+
+  @Test
+  void negativeCell() throws IOException {
+    assertTrue(fails("1,2\n3,-4\n").endsWith("m.csv: line 2, column 2 (1-based): '-4' is negative"));
+  }
+
+  @Test
+  void nanCell() throws IOException {
+    assertTrue(fails("1,NaN\n3,4\n")
+        .endsWith("m.csv: line 1, column 2 (1-based): 'NaN' is not a finite number"));
+    assertTrue(fails("1,2\n3, Infinity\n")
+        .endsWith("m.csv: line 2, column 2 (1-based): 'Infinity' is not a finite number"));
+  }
+
+  @Test
+  void nonNumericCell() throws IOException {
+    assertTrue(fails("1,2\nabc,4\n")
+        .endsWith("m.csv: line 2, column 1 (1-based): 'abc' is not a number"));
+    // Java would accept "1d" and "0x10" as doubles; a CSV cell must be a plain decimal number
+    assertTrue(fails("1d,2\n").endsWith("line 1, column 1 (1-based): '1d' is not a number"));
+    assertTrue(fails("1,2,,4\n").endsWith("line 1, column 3 (1-based): empty cell"));
+  }
+
+  @Test
+  void emptyMatrix() throws IOException {
+    assertTrue(fails("# only a comment\n\n").endsWith(
+        "m.csv: empty matrix: no data rows (only comments or blank lines)"));
+    assertTrue(fails("").endsWith("m.csv: empty matrix: no data rows (only comments or blank lines)"));
+  }
+
+  @Test
+  void headerFaults() throws IOException {
+    assertTrue(fails("#senders: a,b\n#receivers: x\n1,2\n3,4\n").endsWith(
+        "m.csv: line 2 (1-based): #receivers: names 1 hosts, but the matrix has 2 columns"));
+    assertTrue(fails("#senders: a\n#receivers: x,y\n1,2\n3,4\n").endsWith(
+        "m.csv: line 1 (1-based): #senders: names 1 hosts, but the matrix has 2 rows"));
+    assertTrue(fails("#senders: a,b\n1,2\n3,4\n").endsWith("m.csv: line 2 (1-based): line 1 is a"
+        + " #senders: header, so this line must be '#receivers: h1,h2,...'"));
+    assertTrue(fails("#senders: a,a\n#receivers: x,y\n1,2\n3,4\n").endsWith(
+        "m.csv: line 1, column 2 (1-based): #senders: host 'a' appears twice"));
+  }
+
+  @Test
+  void kBelowOne() throws IOException {
+    assertEquals("plan: option --k: must be an integer >= 1, got 0", fails("1\n", "--k", "0"));
+    assertEquals("plan: option --k: must be an integer >= 1, got -3", fails("1\n", "--k", "-3"));
+  }
+
+  @Test
+  void kNotAnInteger() throws IOException {
+    String e = fails("1\n", "--k", "two");
+    assertTrue(e.startsWith("plan: Invalid value for option '--k': 'two' is not an int"), e);
+  }
+
+  @Test
+  void betaNegativeOrNotFinite() throws IOException {
+    assertEquals("plan: option --beta: must be a finite number of seconds >= 0, got -1.0",
+        fails("1\n", "--beta", "-1"));
+    assertEquals("plan: option --beta: must be a finite number of seconds >= 0, got NaN",
+        fails("1\n", "--beta", "NaN"));
+  }
+
+  @Test
+  void rateNotPositive() throws IOException {
+    assertEquals("plan: option --rate: must be a finite number of bytes/s > 0, got 0.0",
+        fails("1\n", "--rate", "0"));
+  }
+
+  @Test
+  void deltaListOfTheWrongLength() throws IOException {
+    assertEquals("plan: option --delta-senders: has 3 values but the matrix has 2 senders (rows)",
+        fails("1,2\n3,4\n", "--delta-senders", "1,2,3"));
+    assertEquals("plan: option --delta-receivers: has 1 values but the matrix has 2 receivers"
+            + " (columns)",
+        fails("1,2\n3,4\n", "--delta-receivers", "2"));
+  }
+
+  @Test
+  void deltaValuesNotPositiveIntegers() throws IOException {
+    assertEquals("plan: option --delta-senders: value 2 (1-based) must be >= 1, got 0",
+        fails("1,2\n3,4\n", "--delta-senders", "1,0"));
+    assertEquals("plan: option --delta-receivers: value 1 (1-based) 'x' is not an integer",
+        fails("1,2\n3,4\n", "--delta-receivers", "x,1"));
+  }
+
+  @Test
+  void unknownAlgorithm() throws IOException {
+    Path p = csv("1\n");
+    String e = failsWith("plan", "--matrix", p.toString(), "--k", "1", "--beta", "0",
+        "--algorithm", "no-such-algorithm");
+    assertTrue(e.startsWith("plan: option --algorithm: unknown algorithm 'no-such-algorithm'"), e);
+  }
+
+  @Test
+  void missingFile() {
+    Path p = dir.resolve("absent.csv");
+    assertEquals("plan: " + p + ": no such file", failsWith("plan", "--matrix", p.toString(),
+        "--k", "1", "--beta", "0", "--algorithm", "one-per-step"));
+  }
+
+  @Test
+  void missingRequiredOptionAndBadFormat() throws IOException {
+    Path p = csv("1\n");
+    assertEquals("plan: Missing required option: '--k=K'",
+        failsWith("plan", "--matrix", p.toString(), "--beta", "0"));
+    String e = failsWith("plan", "--matrix", p.toString(), "--k", "1", "--beta", "0",
+        "--format", "xml");
+    assertTrue(e.contains("--format") && e.contains("xml"), e);
+  }
+
+  @Test
+  void missingSubcommand() {
+    assertEquals("wan-shuffle: missing subcommand; try 'wan-shuffle plan --help'", failsWith());
+  }
+
+  @Test
+  void invalidScheduleIsAnInternalError() throws IOException {
+    Path p = csv("1,2\n3,4\n");
+    CliRun r = CliRun.of("plan", "--matrix", p.toString(), "--k", "2", "--beta", "1",
+        "--algorithm", "broken");
+    assertEquals(1, r.status(), r.err());
+    assertEquals("", r.out());
+    assertEquals(1, r.errLines().size());
+    assertTrue(r.err().startsWith("plan: internal error: java.lang.IllegalStateException: algorithm"
+        + " broken returned an invalid schedule: "), r.err());
+  }
+}

@@ -1,0 +1,62 @@
+package io.wanshuffle.it;
+
+import io.wanshuffle.it.net.BackboneTrace;
+import io.wanshuffle.it.net.FlowProbe;
+import io.wanshuffle.it.net.NamespaceTestbed;
+import io.wanshuffle.it.net.Testbed;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code wan-shuffle testbed up|probe|down}: build, measure, or clean up the two-cluster network testbed. */
+@Command(name = "testbed", mixinStandardHelpOptions = true,
+    description = {"Builds the two-cluster network testbed (root + iproute2), measures it, or removes it.",
+        "  up     build it and keep it until Ctrl-C (prints the hosts and the topology table)",
+        "  probe  build it, send TCP from every A host to every B host, report backbone throughput, tear down",
+        "  down   remove the namespaces (wst-*) a crashed run left behind"})
+final class TestbedCommand implements Callable<Integer> {
+  @Parameters(index = "0", description = "up, probe or down")
+  String action;
+
+  @Mixin
+  TestbedOptions net;
+
+  @Option(names = "--seconds", defaultValue = "8", description = "probe duration, s (default ${DEFAULT-VALUE})")
+  int seconds;
+
+  @Override
+  public Integer call() throws Exception {
+    switch (action) {
+      case "down":
+        NamespaceTestbed.removeLeftovers();
+        System.out.println("removed every wst-* namespace");
+        return 0;
+      case "up":
+        try (Testbed t = Testbed.open(net.spec())) {
+          System.out.println(t.describe());
+          System.out.println("control " + t.control());
+          t.workers().forEach(n -> System.out.println("worker  " + n));
+          System.out.println("topology table: " + t.writeTopologyTable(java.nio.file.Path.of("run", "topology.txt")));
+          System.out.println("Ctrl-C tears it down.");
+          Thread.sleep(Long.MAX_VALUE);
+        }
+        return 0;
+      case "probe":
+        try (Testbed t = Testbed.open(net.spec())) {
+          System.out.println(t.describe());
+          BackboneTrace tr = FlowProbe.run(t, seconds, System.getProperty("java.class.path"));
+          double secs = (tr.end().epochMillis() - tr.start().epochMillis()) / 1000.0;
+          System.out.printf("A->B %.1f MB in %.1f s: mean %.1f Mbit/s, peak (1 s) %.1f Mbit/s, backbone %.0f Mbit/s;"
+              + " TCP retransmitted %d of %d segments; tbf drops %d%n", tr.aToBBytes() / 1e6, secs,
+              tr.aToBBytes() * 8 / secs / 1e6, tr.peakBitsPerSecond(1000) / 1e6, tr.rateBitsPerSecond() / 1e6,
+              tr.retransmittedSegments(), tr.sentSegments(), tr.tbfDrops());
+        }
+        return 0;
+      default:
+        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+            "testbed: unknown action '" + action + "' (use up, probe or down)");
+    }
+  }
+}

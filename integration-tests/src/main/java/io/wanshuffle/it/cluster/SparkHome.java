@@ -1,0 +1,94 @@
+package io.wanshuffle.it.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.launcher.JavaModuleOptions;
+
+/**
+ * A Spark home assembled by the build from Maven jars: a folder whose {@code jars/} holds the
+ * runtime jars of spark-core and spark-sql 4.1.3 (no Spark distribution needed). The
+ * integration-tests build fills {@code integration-tests/target/spark-home/jars} with
+ * {@code maven-dependency-plugin:copy-dependencies} (phase {@code generate-resources}).
+ *
+ * <p>Facts from the testbed prototype (ARCHITECTURE section 4): a Worker needs
+ * {@code SPARK_SCALA_VERSION=2.13} in its environment (the launcher's command builder asks for
+ * it unconditionally), and every JVM started by hand needs Spark's {@code --add-opens} list
+ * ({@link JavaModuleOptions}).
+ */
+public final class SparkHome {
+  /** System property naming the Spark home folder (set by the failsafe configuration). */
+  public static final String PROPERTY = "wanshuffle.it.sparkHome";
+  /** Scala binary version of the Spark jars; exported as {@code SPARK_SCALA_VERSION}. */
+  public static final String SCALA_VERSION = "2.13";
+
+  private final Path dir;
+
+  private SparkHome(Path dir) {
+    this.dir = dir;
+  }
+
+  /**
+   * Opens and checks a Spark home.
+   *
+   * @param dir folder containing {@code jars/} with a {@code spark-core_2.13-*.jar}
+   * @return the Spark home
+   * @throws IllegalStateException if the folder or the Spark core jar is missing (the message
+   *     says how to build it)
+   */
+  public static SparkHome at(Path dir) {
+    Path jars = dir.resolve("jars");
+    if (!Files.isDirectory(jars)) {
+      throw new IllegalStateException("Spark home " + dir + " has no jars/ folder; build it with "
+          + "'mvn -pl integration-tests -am package -DskipTests' (copy-dependencies fills "
+          + "integration-tests/target/spark-home/jars)");
+    }
+    try (Stream<Path> files = Files.list(jars)) {
+      if (files.noneMatch(p -> p.getFileName().toString().startsWith("spark-core_" + SCALA_VERSION))) {
+        throw new IllegalStateException("Spark home " + dir + ": jars/ holds no spark-core_"
+            + SCALA_VERSION + " jar; rebuild integration-tests");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + jars, e);
+    }
+    return new SparkHome(dir.toAbsolutePath());
+  }
+
+  /**
+   * The Spark home named by the system property {@value #PROPERTY}, else
+   * {@code integration-tests/target/spark-home} relative to the working directory (the module
+   * folder under Maven, the project root for the launcher).
+   *
+   * @return the checked Spark home
+   * @throws IllegalStateException if none is found (see {@link #at(Path)})
+   */
+  public static SparkHome locate() {
+    String prop = System.getProperty(PROPERTY);
+    if (prop != null && !prop.isBlank()) {
+      return at(Path.of(prop));
+    }
+    Path here = Path.of("target", "spark-home");
+    if (Files.isDirectory(here.resolve("jars"))) {
+      return at(here);
+    }
+    return at(Path.of("integration-tests", "target", "spark-home"));
+  }
+
+  /** @return the absolute Spark home folder */
+  public Path dir() {
+    return dir;
+  }
+
+  /** @return the Java class path of a Spark daemon: {@code <home>/jars/*} */
+  public String classPath() {
+    return dir.resolve("jars") + "/*";
+  }
+
+  /** @return Spark's JVM module options, one argument per element ({@link JavaModuleOptions}) */
+  public static List<String> javaModuleOptions() {
+    return List.of(JavaModuleOptions.defaultModuleOptionArray());
+  }
+}

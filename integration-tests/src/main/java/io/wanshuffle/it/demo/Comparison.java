@@ -1,0 +1,156 @@
+package io.wanshuffle.it.demo;
+
+import io.wanshuffle.it.job.RunResult;
+import io.wanshuffle.it.net.BackboneTrace;
+import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.it.testbed.Experiment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Side-by-side figures of runs of the same job (default shuffle and wan-shuffle): reduce-stage time, shuffle
+ * fetch wait, bytes across the backbone, achieved backbone throughput against the physical limit, TCP
+ * retransmissions.
+ */
+public final class Comparison {
+  private Comparison() {}
+
+  /**
+   * Figures of one measured run.
+   *
+   * @param name run name
+   * @param reduceSeconds reduce-stage wall time, s
+   * @param fetchWaitSeconds sum over reduce tasks of shuffle fetch wait, s
+   * @param matrixCrossBytes shuffle bytes from A hosts to B hosts (map output statistics)
+   * @param backboneBytes bytes A to B on the backbone interface during the reduce stage (-1 when not shaped)
+   * @param meanBitsPerSecond backbone bytes x 8 / reduce time (-1 when not shaped)
+   * @param peakBitsPerSecond highest 1 s backbone rate during the run (-1 when not shaped)
+   * @param physicalLimitSeconds max(total bytes / backbone rate, max host bytes / NIC rate), s
+   * @param retransPercent TCP segments retransmitted by A hosts, % of sent (-1 when not shaped)
+   */
+  public record Figures(String name, double reduceSeconds, double fetchWaitSeconds, long matrixCrossBytes,
+      long backboneBytes, double meanBitsPerSecond, double peakBitsPerSecond, double physicalLimitSeconds,
+      double retransPercent) {}
+
+  /**
+   * @param name run name
+   * @param run the driver's run result
+   * @param trace backbone recording around the driver run, or null
+   * @param spec testbed spec (rates)
+   * @return the figures
+   */
+  public static Figures of(String name, RunResult run, BackboneTrace trace, TestbedSpec spec) {
+    double secs = run.reduceSeconds();
+    long bb = -1;
+    double mean = -1;
+    double peak = -1;
+    double retrans = -1;
+    if (trace != null) {
+      bb = trace.aToBBytes(run.reduceStageStartMs(), run.reduceStageEndMs());
+      mean = bb * 8 / Math.max(secs, 1e-3);
+      peak = trace.peakBitsPerSecond(1000);
+      retrans = trace.sentSegments() == 0 ? 0 : 100.0 * trace.retransmittedSegments() / trace.sentSegments();
+    }
+    return new Figures(name, secs, run.fetchWaitMs() / 1000.0, run.matrixTotal(), bb, mean, peak,
+        physicalLimitSeconds(run.matrixBytes(), spec), retrans);
+  }
+
+  /**
+   * The physical limit of a cross-cluster shuffle: max(total bytes / backbone rate, max per-host bytes / NIC
+   * rate).
+   *
+   * @param bytes {@code [senders][receivers]} bytes
+   * @param spec rates
+   * @return seconds
+   */
+  public static double physicalLimitSeconds(long[][] bytes, TestbedSpec spec) {
+    double total = 0;
+    double maxHost = 0;
+    double[] col = new double[bytes.length == 0 ? 0 : bytes[0].length];
+    for (long[] row : bytes) {
+      double r = 0;
+      for (int j = 0; j < row.length; j++) {
+        r += row[j];
+        col[j] += row[j];
+      }
+      total += r;
+      maxHost = Math.max(maxHost, r);
+    }
+    for (double c : col) {
+      maxHost = Math.max(maxHost, c);
+    }
+    return Math.max(total / spec.backboneBytesPerSecond(), maxHost / spec.nicBytesPerSecond());
+  }
+
+  /**
+   * @param figures runs to put side by side
+   * @param shaped whether the backbone is shaped (otherwise backbone rows say so)
+   * @return table rows: metric name then one cell per run
+   */
+  public static List<List<String>> rows(List<Figures> figures, boolean shaped) {
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(row("reduce stage (s)", figures, f -> fmt("%.2f", f.reduceSeconds())));
+    rows.add(row("shuffle fetch wait, sum over tasks (s)", figures, f -> fmt("%.2f", f.fetchWaitSeconds())));
+    rows.add(row("shuffle bytes A→B, map output stats (MB)", figures, f -> fmt("%.1f", f.matrixCrossBytes() / 1e6)));
+    rows.add(row("physical limit (s)", figures, f -> fmt("%.2f", f.physicalLimitSeconds())));
+    rows.add(row("reduce stage / physical limit", figures,
+        f -> fmt("%.2f", f.reduceSeconds() / Math.max(f.physicalLimitSeconds(), 1e-9))));
+    if (shaped) {
+      rows.add(row("backbone bytes A→B in reduce stage (MB)", figures, f -> fmt("%.1f", f.backboneBytes() / 1e6)));
+      rows.add(row("backbone throughput, mean (Mbit/s)", figures, f -> fmt("%.1f", f.meanBitsPerSecond() / 1e6)));
+      rows.add(row("backbone throughput, peak 1 s (Mbit/s)", figures, f -> fmt("%.1f", f.peakBitsPerSecond() / 1e6)));
+      rows.add(row("TCP retransmitted segments (%)", figures, f -> fmt("%.2f", f.retransPercent())));
+    } else {
+      rows.add(row("backbone", figures, f -> "not shaped (loopback)"));
+    }
+    return rows;
+  }
+
+  private static List<String> row(String name, List<Figures> fs, java.util.function.Function<Figures, String> cell) {
+    List<String> r = new ArrayList<>();
+    r.add(name);
+    fs.forEach(f -> r.add(cell.apply(f)));
+    return r;
+  }
+
+  static String fmt(String f, double v) {
+    return String.format(Locale.ROOT, f, v);
+  }
+
+  /**
+   * Renders rows as a fixed-width text table.
+   *
+   * @param header column headings
+   * @param rows rows of cells
+   * @return the table text
+   */
+  public static String text(List<String> header, List<List<String>> rows) {
+    int[] w = new int[header.size()];
+    List<List<String>> all = new ArrayList<>();
+    all.add(header);
+    all.addAll(rows);
+    for (List<String> r : all) {
+      for (int i = 0; i < r.size(); i++) {
+        w[i] = Math.max(w[i], r.get(i).length());
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    for (List<String> r : all) {
+      for (int i = 0; i < r.size(); i++) {
+        String c = r.get(i);
+        sb.append(i == 0 ? String.format("%-" + w[i] + "s", c) : String.format("  %" + w[i] + "s", c));
+      }
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+
+  static Class<?> pluginClass() {
+    try {
+      return Class.forName(Experiment.WAN_SHUFFLE_MANAGER);
+    } catch (ClassNotFoundException e) {
+      return null;
+    }
+  }
+}

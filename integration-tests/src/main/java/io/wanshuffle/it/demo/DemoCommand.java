@@ -1,0 +1,70 @@
+package io.wanshuffle.it.demo;
+
+import io.wanshuffle.it.job.JobRequest;
+import io.wanshuffle.it.job.RunResult;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.it.report.Charts;
+import io.wanshuffle.it.report.HtmlReport;
+import io.wanshuffle.it.testbed.Experiment;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code wan-shuffle demo}: the TPC-H join on the two-cluster testbed, with Spark's default shuffle and with
+ * wan-shuffle, then the Facebook-trace replay; checks the answers are identical, prints the side-by-side table,
+ * writes the HTML report.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = {"Runs the TPC-H join (lineitem JOIN orders, grouped by order priority and ship mode) with "
+        + "data generated on cluster A and the reduce side on cluster B, first with Spark's default shuffle, then "
+        + "with wan-shuffle; then replays a large shuffle of the Facebook coflow trace the same way. Checks that "
+        + "the answers are identical and writes an HTML report.",
+        "Needs root + iproute2 for the shaped testbed; --loopback runs unshaped on loopback addresses."})
+public final class DemoCommand implements Callable<Integer> {
+  @Mixin
+  DemoOptions opt;
+
+  @Override
+  public Integer call() throws Exception {
+    return new Demo(opt).run();
+  }
+
+  /** Options of the demo. */
+  static final class DemoOptions {
+    @Mixin
+    io.wanshuffle.it.TestbedOptions net;
+
+    @Option(names = "--scale", defaultValue = "0.2", description = "TPC-H scale factor (default ${DEFAULT-VALUE}: "
+        + "lineitem of 1.2 million rows, about 170 MB shuffled)")
+    double scale;
+
+    @Option(names = "--algorithm", defaultValue = "auto", description = "wan-shuffle algorithm (default ${DEFAULT-VALUE})")
+    String algorithm;
+
+    @Option(names = "--trace-mb", defaultValue = "240", description = "bytes of the trace replay, MB (0 = skip it; default ${DEFAULT-VALUE})")
+    int traceMb;
+
+    @Option(names = "--trace-dir", description = "Facebook coflow trace file or folder (default: shared/data/coflow-benchmark/ in the working folder or a parent, or -Dwanshuffle.coflowTrace)")
+    Path traceDir;
+
+    @Option(names = "--out", defaultValue = "run/demo", description = "folder for logs, results and report.html (default ${DEFAULT-VALUE})")
+    Path out;
+
+    @Option(names = "--executor-memory", defaultValue = "640m", description = "executor memory (default ${DEFAULT-VALUE})")
+    String executorMemory;
+
+    @Option(names = "--shuffle-compress", description = "compress shuffle blocks (off by default so the bytes on the backbone are the rows' bytes)")
+    boolean compress;
+
+    @Option(names = "--default-only", description = "run only Spark's default shuffle (when the plugin is not built)")
+    boolean defaultOnly;
+  }
+}

@@ -1,0 +1,119 @@
+package io.wanshuffle.it.demo;
+
+import io.wanshuffle.scheduler.TrafficMatrix;
+import io.wanshuffle.scheduler.workload.Coflow;
+import io.wanshuffle.scheduler.workload.CoflowTrace;
+import io.wanshuffle.scheduler.workload.CrossClusterShuffle;
+import io.wanshuffle.scheduler.workload.TwoClusterSplit;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A shuffle of the Facebook coflow trace replayed on the testbed: the trace's racks are split into two clusters
+ * ({@link TwoClusterSplit#halves}), the A-to-B part of a coflow is taken ({@link CrossClusterShuffle}), its
+ * sender racks are folded onto the testbed's A hosts (row i onto host {@code i mod nA}) and its receiver racks
+ * onto the B hosts the same way, and the bytes are scaled to the wanted total, keeping the shape.
+ *
+ * @param name short name ({@code coflow <id>})
+ * @param bytes {@code [nA][nB]} bytes
+ * @param description how it was made, for the report
+ */
+public record TraceInput(String name, double[][] bytes, String description) {
+  /** File name of the Facebook trace. */
+  public static final String FILE = "FB2010-1Hr-150-0.txt";
+  /** System property naming the trace file. */
+  public static final String PROPERTY = "wanshuffle.coflowTrace";
+
+  /** @return how the replay input was made */
+  public String describe() {
+    return description;
+  }
+
+  /**
+   * Finds the trace: the given file or folder, else system property {@value #PROPERTY}, else
+   * {@code shared/data/coflow-benchmark/} in the working directory or a parent.
+   *
+   * @param given a file or folder, or null
+   * @return the trace file, if found
+   */
+  public static Optional<Path> locate(Path given) {
+    if (given != null) {
+      Path p = Files.isDirectory(given) ? given.resolve(FILE) : given;
+      return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
+    }
+    String prop = System.getProperty(PROPERTY);
+    if (prop != null) {
+      return Optional.of(Path.of(prop)).filter(Files::isRegularFile);
+    }
+    for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+      for (String rel : new String[] {"shared/data/coflow-benchmark", "../shared/data/coflow-benchmark"}) {
+        Path p = d.resolve(rel).resolve(FILE).normalize();
+        if (Files.isRegularFile(p)) {
+          return Optional.of(p);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The coflow with the most A-to-B bytes among those with at least {@code nA} sender and {@code nB} receiver
+   * racks (so every testbed host takes part), folded and scaled.
+   *
+   * @param traceFile the trace
+   * @param nA testbed hosts in cluster A
+   * @param nB testbed hosts in cluster B
+   * @param totalBytes total bytes of the replay
+   * @return the replay input
+   * @throws IllegalArgumentException if no coflow is large enough
+   * @throws UncheckedIOException if the file cannot be read (format errors name file, line and field)
+   */
+  public static TraceInput largestShuffle(Path traceFile, int nA, int nB, double totalBytes) {
+    CoflowTrace trace;
+    try {
+      trace = CoflowTrace.parse(traceFile);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the coflow trace " + traceFile, e);
+    }
+    TwoClusterSplit split = TwoClusterSplit.halves(trace.racks());
+    CrossClusterShuffle best = null;
+    double bestTotal = 0;
+    for (Coflow c : trace.coflows()) {
+      Optional<CrossClusterShuffle> s = split.crossCluster(c, TwoClusterSplit.Direction.A_TO_B);
+      if (s.isEmpty() || s.get().senderRacks().length < nA || s.get().receiverRacks().length < nB) {
+        continue;
+      }
+      double t = s.get().bytes().total();
+      if (t > bestTotal) {
+        bestTotal = t;
+        best = s.get();
+      }
+    }
+    if (best == null) {
+      throw new IllegalArgumentException(traceFile + ": no coflow has " + nA + " sender and " + nB
+          + " receiver racks across the split");
+    }
+    TrafficMatrix m = best.bytes();
+    double[][] folded = new double[nA][nB];
+    for (int i = 0; i < m.rows(); i++) {
+      for (int j = 0; j < m.cols(); j++) {
+        folded[i % nA][j % nB] += m.amount(i, j);
+      }
+    }
+    double f = totalBytes / bestTotal;
+    for (double[] row : folded) {
+      for (int j = 0; j < row.length; j++) {
+        row[j] *= f;
+      }
+    }
+    String d = String.format(Locale.ROOT, "Trace replay: coflow %d of %s (A-to-B part after splitting the %d racks in"
+        + " halves: %d sender x %d receiver racks, %.0f MB in the trace), racks folded onto %d x %d hosts, scaled"
+        + " to %.0f MB.", best.coflowId(), traceFile.getFileName(), trace.racks(), m.rows(), m.cols(),
+        bestTotal / 1e6, nA, nB, totalBytes / 1e6);
+    return new TraceInput("coflow " + best.coflowId(), folded, d);
+  }
+}

@@ -1,0 +1,29 @@
+package io.wanshuffle.it.job;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one driver run does (written as JSON by the orchestrator, read by {@link DriverMain} in the control
+ * host's namespace).
+ *
+ * @param appName Spark application name
+ * @param sparkConf every Spark setting of the driver (master URL, driver host, shuffle manager, plugin keys,
+ *     {@code spark.jars}, ...)
+ * @param aHosts cluster A executor hosts (map tasks run here)
+ * @param bHosts cluster B executor hosts (reduce tasks run here)
+ * @param job {@code tpch} ({@link TpchJoinQuery}) or {@code matrix} ({@link MatrixShuffleJob})
+ * @param tpchScale TPC-H scale factor for {@code tpch} (1.0 = lineitem of 6 million rows)
+ * @param mapPartitions map tasks per shuffle input (spread round-robin over {@code aHosts})
+ * @param reducePartitions reduce tasks (spread round-robin over {@code bHosts})
+ * @param matrixBytes for {@code matrix}: bytes from A host i to B host j ({@code [aHosts][bHosts]})
+ * @param recordBytes for {@code matrix}: value size of one record, bytes
+ * @param runs how many times the query runs in this application (a warm-up run comes first when
+ *     {@code warmup})
+ * @param warmup run a small warm-up job first (JIT, connections), not reported
+ * @param killExecutorOnB kill the executor of the first B host once the reduce stage of the first measured run
+ *     has read some data (fault test); 0 = no
+ */
+public record JobRequest(String appName, Map<String, String> sparkConf, List<String> aHosts, List<String> bHosts,
+    String job, double tpchScale, int mapPartitions, int reducePartitions, double[][] matrixBytes,
+    int recordBytes, int runs, boolean warmup, int killExecutorOnB) {}

@@ -1,0 +1,228 @@
+package io.wanshuffle.it.jobs;
+
+import io.wanshuffle.it.cluster.Placement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.CRC32;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import scala.Tuple2;
+
+/**
+ * The shuffle jobs of the end-to-end tests, each returning its result as rows of text in a
+ * deterministic order, so two runs (Spark's {@code sort} shuffle manager and wan-shuffle) can be
+ * compared row by row, and each with a plain-Java oracle computing the same rows without Spark.
+ * RDD jobs generate data in map tasks pinned to {@link JobLayout#mapHosts()} and read the shuffle
+ * in tasks pinned to {@link JobLayout#reduceHosts()} ({@link Placement}); the SQL job lets Spark
+ * place its tasks.
+ */
+public final class ShuffleJobs {
+  private ShuffleJobs() {}
+
+  /** Key range of the aggregation jobs. */
+  static final long KEYS = 4096;
+  /** Payload length of groupByKey and sortByKey records (characters). */
+  static final int PAYLOAD = 64;
+
+  private static JavaPairRDD<Long, TestData.Rec> generate(JavaSparkContext jsc, JobLayout l,
+      long seed, long keys, int payload) {
+    int n = l.recordsPerMap();
+    return Placement.seeds(jsc, l.maps(), l.mapHosts())
+        .flatMapToPair(m -> TestData.records(seed, m, n, keys, payload).stream()
+            .map(r -> new Tuple2<>(r.key(), r))
+            .iterator());
+  }
+
+  private static <T> List<T> pinnedCollect(JavaSparkContext jsc, JavaRDD<T> rdd, JobLayout l) {
+    return Placement.onHosts(jsc, rdd, l.reduceHosts()).collect();
+  }
+
+  /**
+   * reduceByKey: sum of values per key. Rows {@code key,sum} ordered by key.
+   *
+   * @param jsc the driver
+   * @param l layout
+   * @param seed data seed
+   * @return result rows
+   */
+  public static List<String> reduceByKey(JavaSparkContext jsc, JobLayout l, long seed) {
+    JavaPairRDD<Long, Long> sums = generate(jsc, l, seed, KEYS, 0)
+        .mapValues(TestData.Rec::value)
+        .reduceByKey(new HashPartitioner(l.reduces()), Long::sum);
+    List<String> rows = new ArrayList<>(pinnedCollect(jsc, sums.map(t -> t._1() + "," + t._2()), l));
+    rows.sort(ShuffleJobs::byLeadingNumber);
+    return rows;
+  }
+
+  /** Oracle of {@link #reduceByKey}. @param l layout @param seed seed @return expected rows */
+  public static List<String> reduceByKeyOracle(JobLayout l, long seed) {
+    Map<Long, Long> sums = new TreeMap<>();
+    for (int m = 0; m < l.maps(); m++) {
+      for (TestData.Rec r : TestData.records(seed, m, l.recordsPerMap(), KEYS, 0)) {
+        sums.merge(r.key(), r.value(), Long::sum);
+      }
+    }
+    List<String> rows = new ArrayList<>();
+    sums.forEach((k, v) -> rows.add(k + "," + v));
+    return rows;
+  }
+
+  /**
+   * groupByKey: per key the number of records and a CRC32 of its sorted payloads. Rows
+   * {@code key,count,crc} ordered by key.
+   *
+   * @param jsc the driver
+   * @param l layout
+   * @param seed data seed
+   * @return result rows
+   */
+  public static List<String> groupByKey(JavaSparkContext jsc, JobLayout l, long seed) {
+    JavaPairRDD<Long, Iterable<String>> groups = generate(jsc, l, seed, KEYS, PAYLOAD)
+        .mapValues(TestData.Rec::payload)
+        .groupByKey(new HashPartitioner(l.reduces()));
+    List<String> rows = new ArrayList<>(pinnedCollect(jsc, groups.map(t -> {
+      List<String> vs = new ArrayList<>();
+      t._2().forEach(vs::add);
+      return t._1() + "," + digest(vs);
+    }), l));
+    rows.sort(ShuffleJobs::byLeadingNumber);
+    return rows;
+  }
+
+  /** Oracle of {@link #groupByKey}. @param l layout @param seed seed @return expected rows */
+  public static List<String> groupByKeyOracle(JobLayout l, long seed) {
+    Map<Long, List<String>> groups = new TreeMap<>();
+    for (int m = 0; m < l.maps(); m++) {
+      for (TestData.Rec r : TestData.records(seed, m, l.recordsPerMap(), KEYS, PAYLOAD)) {
+        groups.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.payload());
+      }
+    }
+    List<String> rows = new ArrayList<>();
+    groups.forEach((k, vs) -> rows.add(k + "," + digest(vs)));
+    return rows;
+  }
+
+  /**
+   * sortByKey over the full 64-bit key range (range partitioning, so the reducers' outputs
+   * concatenate to one sorted sequence). Rows {@code key:payload} in the collected order; equal
+   * keys are rare but possible, so rows with equal keys are ordered by payload.
+   *
+   * @param jsc the driver
+   * @param l layout
+   * @param seed data seed
+   * @return result rows
+   */
+  public static List<String> sortByKey(JavaSparkContext jsc, JobLayout l, long seed) {
+    JavaPairRDD<Long, String> sorted = generate(jsc, l, seed, Long.MAX_VALUE, PAYLOAD)
+        .mapValues(TestData.Rec::payload)
+        .sortByKey(true, l.reduces());
+    List<String> rows = new ArrayList<>(pinnedCollect(jsc, sorted.map(t -> t._1() + ":" + t._2()), l));
+    return stableTies(rows);
+  }
+
+  /** Oracle of {@link #sortByKey}. @param l layout @param seed seed @return expected rows */
+  public static List<String> sortByKeyOracle(JobLayout l, long seed) {
+    List<TestData.Rec> all = new ArrayList<>();
+    for (int m = 0; m < l.maps(); m++) {
+      all.addAll(TestData.records(seed, m, l.recordsPerMap(), Long.MAX_VALUE, PAYLOAD));
+    }
+    all.sort((a, b) -> a.key() != b.key() ? Long.compare(a.key(), b.key())
+        : a.payload().compareTo(b.payload()));
+    List<String> rows = new ArrayList<>();
+    for (TestData.Rec r : all) {
+      rows.add(r.key() + ":" + r.payload());
+    }
+    return rows;
+  }
+
+  /**
+   * Spark SQL join and aggregation (run it with {@code spark.sql.adaptive.enabled=true}): orders
+   * {@code (o_id, cust)} for {@code o_id < orders}, lineitems {@code (o_id = i mod orders, qty =
+   * i mod 7 + 1, price = i mod 101)} for {@code i < lineitems}; joined on {@code o_id}, grouped
+   * by {@code cust = o_id mod 97}: {@code cust, count(*), sum(qty*price), max(price)} ordered by
+   * {@code cust}. Rows are {@link Row#toString()}.
+   *
+   * @param spark the session
+   * @param orders number of orders
+   * @param lineitems number of line items
+   * @param partitions partitions of the generated tables
+   * @return result rows
+   */
+  public static List<String> sqlJoinAggregate(SparkSession spark, long orders, long lineitems,
+      int partitions) {
+    Dataset<Row> o = spark.range(0, orders, 1, partitions)
+        .selectExpr("id AS o_id", "id % 97 AS cust");
+    Dataset<Row> li = spark.range(0, lineitems, 1, partitions)
+        .selectExpr("id % " + orders + " AS o_id", "id % 7 + 1 AS qty", "id % 101 AS price");
+    Dataset<Row> r = li.join(o, "o_id")
+        .groupBy("cust")
+        .agg(functions.count("*").as("n"), functions.sum(functions.expr("qty * price")).as("revenue"),
+            functions.max("price").as("maxprice"))
+        .orderBy("cust");
+    List<String> rows = new ArrayList<>();
+    for (Row row : r.collectAsList()) {
+      rows.add(row.toString());
+    }
+    return rows;
+  }
+
+  /** Oracle of {@link #sqlJoinAggregate}. @param orders orders @param lineitems line items @return expected rows */
+  public static List<String> sqlJoinAggregateOracle(long orders, long lineitems) {
+    Map<Long, long[]> agg = new TreeMap<>();
+    for (long i = 0; i < lineitems; i++) {
+      long oid = i % orders;
+      long cust = oid % 97;
+      long qty = i % 7 + 1;
+      long price = i % 101;
+      long[] a = agg.computeIfAbsent(cust, k -> new long[] {0, 0, Long.MIN_VALUE});
+      a[0]++;
+      a[1] += qty * price;
+      a[2] = Math.max(a[2], price);
+    }
+    List<String> rows = new ArrayList<>();
+    agg.forEach((c, a) -> rows.add("[" + c + "," + a[0] + "," + a[1] + "," + a[2] + "]"));
+    return rows;
+  }
+
+  private static String digest(List<String> values) {
+    List<String> vs = new ArrayList<>(values);
+    Collections.sort(vs);
+    CRC32 crc = new CRC32();
+    for (String v : vs) {
+      crc.update(v.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      crc.update('\n');
+    }
+    return vs.size() + "," + Long.toHexString(crc.getValue());
+  }
+
+  private static int byLeadingNumber(String a, String b) {
+    return Long.compare(Long.parseLong(a.substring(0, a.indexOf(','))),
+        Long.parseLong(b.substring(0, b.indexOf(','))));
+  }
+
+  /** Orders runs of rows with equal keys by payload; keeps the order of distinct keys as collected. */
+  private static List<String> stableTies(List<String> rows) {
+    int i = 0;
+    while (i < rows.size()) {
+      String k = rows.get(i).substring(0, rows.get(i).indexOf(':'));
+      int j = i + 1;
+      while (j < rows.size() && rows.get(j).startsWith(k + ":")) {
+        j++;
+      }
+      if (j - i > 1) {
+        Collections.sort(rows.subList(i, j));
+      }
+      i = j;
+    }
+    return rows;
+  }
+}

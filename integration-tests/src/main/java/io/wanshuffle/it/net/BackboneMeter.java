@@ -1,0 +1,167 @@
+package io.wanshuffle.it.net;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Measures the backbone from outside Spark: the byte counters of the backbone interface (A to B is the
+ * transmit side of {@code bbA}), the statistics of its tbf qdisc (bytes sent, drops, overlimits), and TCP
+ * segment and retransmission counters ({@code nstat}) summed over the sending hosts' namespaces.
+ *
+ * <p>{@link #read()} takes one snapshot; {@link #record(long)} samples the byte counters in the background
+ * until {@link Recording#stop()}.
+ */
+public final class BackboneMeter {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final String ns;
+  private final String dev;
+  private final List<String> senderNamespaces;
+  private final long rateBitsPerSecond;
+
+  BackboneMeter(String ns, String dev, List<String> senderNamespaces, long rateBitsPerSecond) {
+    this.ns = ns;
+    this.dev = dev;
+    this.senderNamespaces = List.copyOf(senderNamespaces);
+    this.rateBitsPerSecond = rateBitsPerSecond;
+  }
+
+  /**
+   * One reading of all counters.
+   *
+   * @param nanos {@link System#nanoTime()} of the reading
+   * @param epochMillis wall-clock time of the reading, ms since the epoch
+   * @param aToBBytes bytes sent from cluster A to cluster B over the backbone since it was created
+   * @param bToABytes bytes sent from cluster B to cluster A
+   * @param tbfDrops packets the backbone's A-to-B tbf dropped
+   * @param tbfOverlimits times the A-to-B tbf had to hold a packet back (the backbone was saturated)
+   * @param tcpOutSegs TCP segments sent by the cluster A hosts (nstat TcpOutSegs)
+   * @param tcpRetransSegs TCP segments retransmitted by the cluster A hosts (nstat TcpRetransSegs)
+   */
+  public record Counters(long nanos, long epochMillis, long aToBBytes, long bToABytes, long tbfDrops,
+      long tbfOverlimits, long tcpOutSegs, long tcpRetransSegs) {}
+
+  /** @return the backbone rate, bits/s */
+  public long rateBitsPerSecond() {
+    return rateBitsPerSecond;
+  }
+
+  /**
+   * Reads every counter (one {@code ip}, one {@code tc} and one {@code nstat} per sending host).
+   *
+   * @return the snapshot
+   * @throws IllegalStateException if a command fails or prints unexpected output
+   */
+  public Counters read() {
+    long t = System.nanoTime();
+    long wall = System.currentTimeMillis();
+    long[] link = linkBytes();
+    JsonNode q = qdisc();
+    long out = 0;
+    long retrans = 0;
+    for (String s : senderNamespaces) {
+      JsonNode k = parse(Exec.check("ip", "netns", "exec", s, "nstat", "-asz", "-j", "TcpOutSegs", "TcpRetransSegs"),
+          "nstat in " + s).path("kernel");
+      out += k.path("TcpOutSegs").asLong();
+      retrans += k.path("TcpRetransSegs").asLong();
+    }
+    return new Counters(t, wall, link[0], link[1], q.path("drops").asLong(), q.path("overlimits").asLong(), out,
+        retrans);
+  }
+
+  /** @return {A-to-B bytes, B-to-A bytes} of the backbone interface */
+  long[] linkBytes() {
+    JsonNode l = parse(Exec.check("ip", "-n", ns, "-j", "-s", "link", "show", "dev", dev), "ip link " + dev);
+    JsonNode s = l.path(0).path("stats64");
+    if (s.isMissingNode()) {
+      throw new IllegalStateException("ip -j -s link show " + dev + " in " + ns + " printed no stats64: " + l);
+    }
+    return new long[] {s.path("tx").path("bytes").asLong(), s.path("rx").path("bytes").asLong()};
+  }
+
+  private JsonNode qdisc() {
+    JsonNode qs = parse(Exec.check("tc", "-n", ns, "-s", "-j", "qdisc", "show", "dev", dev), "tc qdisc " + dev);
+    for (JsonNode q : qs) {
+      if ("tbf".equals(q.path("kind").asText())) {
+        return q;
+      }
+    }
+    throw new IllegalStateException("no tbf qdisc on the backbone " + dev + " in " + ns + ": " + qs);
+  }
+
+  private static JsonNode parse(String text, String what) {
+    try {
+      return JSON.readTree(text);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("unexpected output of " + what + ": " + text, e);
+    }
+  }
+
+  /**
+   * Starts sampling the backbone byte counters every {@code intervalMillis} in a daemon thread.
+   *
+   * @param intervalMillis sampling period, ms (at least 20)
+   * @return the running recording
+   */
+  public Recording record(long intervalMillis) {
+    if (intervalMillis < 20) {
+      throw new IllegalArgumentException("sampling interval must be at least 20 ms, got " + intervalMillis);
+    }
+    return new Recording(intervalMillis);
+  }
+
+  /** A background sampling of the backbone byte counters, with full counters at its start and end. */
+  public final class Recording {
+    private final Counters start;
+    private final List<BackboneTrace.Sample> samples = new ArrayList<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    private Recording(long intervalMillis) {
+      this.start = read();
+      synchronized (samples) {
+        samples.add(new BackboneTrace.Sample(start.epochMillis(), start.aToBBytes(), start.bToABytes()));
+      }
+      thread = new Thread(() -> {
+        while (running) {
+          try {
+            Thread.sleep(intervalMillis);
+            long wall = System.currentTimeMillis();
+            long[] b = linkBytes();
+            synchronized (samples) {
+              samples.add(new BackboneTrace.Sample(wall, b[0], b[1]));
+            }
+          } catch (InterruptedException e) {
+            return;
+          } catch (IllegalStateException e) {
+            // the testbed is being torn down: stop sampling
+            return;
+          }
+        }
+      }, "backbone-meter");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    /**
+     * Stops sampling and takes the final counters.
+     *
+     * @return the trace of the recording
+     */
+    public BackboneTrace stop() {
+      running = false;
+      thread.interrupt();
+      try {
+        thread.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      Counters end = read();
+      synchronized (samples) {
+        samples.add(new BackboneTrace.Sample(end.epochMillis(), end.aToBBytes(), end.bToABytes()));
+        return new BackboneTrace(start, end, samples, rateBitsPerSecond);
+      }
+    }
+  }
+}

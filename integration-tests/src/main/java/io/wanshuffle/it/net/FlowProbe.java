@@ -1,0 +1,135 @@
+package io.wanshuffle.it.net;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Raw TCP throughput probe of the testbed, independent of Spark: every cluster A host sends to every cluster B
+ * host for a few seconds over one TCP connection per pair, while {@link BackboneMeter} records the backbone.
+ * Shows that the shaping works (aggregate close to the backbone rate, never above it plus the tbf burst).
+ *
+ * <p>{@code main} is the per-host program: {@code sink <address> <port> <seconds>} accepts and discards, and
+ * {@code source <seconds> <address:port>...} sends zeros to each sink.
+ */
+public final class FlowProbe {
+  private static final int PORT = 5301;
+
+  private FlowProbe() {}
+
+  /**
+   * Runs the probe on a testbed.
+   *
+   * @param testbed a running shaped testbed
+   * @param seconds how long the sources send
+   * @param javaClassPath class path holding this class
+   * @return the backbone trace over the probe
+   * @throws IllegalStateException if a probe process fails
+   */
+  public static BackboneTrace run(Testbed testbed, int seconds, String javaClassPath) {
+    BackboneMeter meter = testbed.backbone().orElseThrow(
+        () -> new IllegalStateException("the probe needs the shaped testbed (its backbone is measured)"));
+    List<Process> procs = new ArrayList<>();
+    try {
+      for (Node b : testbed.clusterB()) {
+        procs.add(start(testbed, b, List.of("sink", b.address(), Integer.toString(PORT),
+            Integer.toString(seconds + 10)), javaClassPath));
+      }
+      Thread.sleep(1500);
+      BackboneMeter.Recording rec = meter.record(100);
+      List<Process> sources = new ArrayList<>();
+      for (Node a : testbed.clusterA()) {
+        List<String> args = new ArrayList<>(List.of("source", Integer.toString(seconds)));
+        testbed.clusterB().forEach(b -> args.add(b.address() + ":" + PORT));
+        sources.add(start(testbed, a, args, javaClassPath));
+      }
+      for (Process p : sources) {
+        if (!p.waitFor(seconds + 30L, TimeUnit.SECONDS) || p.exitValue() != 0) {
+          throw new IllegalStateException("probe source failed: " + new String(p.getInputStream().readAllBytes()));
+        }
+      }
+      return rec.stop();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run the probe: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("probe interrupted", e);
+    } finally {
+      procs.forEach(Process::destroy);
+    }
+  }
+
+  private static Process start(Testbed t, Node n, List<String> args, String cp) throws IOException {
+    List<String> cmd = new ArrayList<>(t.launchPrefix(n));
+    cmd.addAll(List.of(javaBinary(), "-Xmx64m", "-cp", cp, FlowProbe.class.getName()));
+    cmd.addAll(args);
+    return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+  }
+
+  static String javaBinary() {
+    return ProcessHandle.current().info().command().orElse("java");
+  }
+
+  /**
+   * Per-host program (see the class comment).
+   *
+   * @param args {@code sink <address> <port> <seconds>} or {@code source <seconds> <address:port>...}
+   * @throws Exception on a socket error
+   */
+  public static void main(String[] args) throws Exception {
+    if (args.length >= 4 && args[0].equals("sink")) {
+      try (ServerSocket ss = new ServerSocket()) {
+        ss.bind(new InetSocketAddress(args[1], Integer.parseInt(args[2])));
+        ss.setSoTimeout(Integer.parseInt(args[3]) * 1000);
+        while (true) {
+          Socket s = ss.accept();
+          Thread t = new Thread(() -> {
+            byte[] buf = new byte[1 << 16];
+            try (InputStream in = s.getInputStream()) {
+              while (in.read(buf) >= 0) {
+                // discard
+              }
+            } catch (IOException ignored) {
+              // sender gone
+            }
+          });
+          t.setDaemon(true);
+          t.start();
+        }
+      } catch (java.net.SocketTimeoutException done) {
+        return;
+      }
+    }
+    if (args.length >= 3 && args[0].equals("source")) {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(Integer.parseInt(args[1]));
+      List<Thread> ts = new ArrayList<>();
+      for (int i = 2; i < args.length; i++) {
+        String[] hp = args[i].split(":");
+        Thread t = new Thread(() -> {
+          byte[] buf = new byte[1 << 16];
+          try (Socket s = new Socket(hp[0], Integer.parseInt(hp[1])); OutputStream out = s.getOutputStream()) {
+            while (System.nanoTime() < end) {
+              out.write(buf);
+            }
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+        t.start();
+        ts.add(t);
+      }
+      for (Thread t : ts) {
+        t.join();
+      }
+      return;
+    }
+    System.err.println("usage: FlowProbe sink <address> <port> <seconds> | source <seconds> <address:port>...");
+    System.exit(2);
+  }
+}

@@ -1,0 +1,311 @@
+package io.wanshuffle.it.net;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The shaped testbed: one network namespace per host, a Linux bridge per cluster (each in its own switch
+ * namespace), one veth pair as the backbone between the two bridges, and a tbf qdisc on every NIC (both
+ * directions: the host's {@code eth0} for upload, the switch port for download) and on both ends of the
+ * backbone. With a WAN RTT the backbone runs through a third namespace where {@link DelayLine} forwards frames
+ * after half the RTT in each direction (this kernel has no netem).
+ *
+ * <pre>
+ *  wst-a1 eth0 ─ v-a1 ┐                                        ┌ v-b1 ─ eth0 wst-b1
+ *  wst-a2 eth0 ─ v-a2 ┼ br0 (wst-swA) bbA ══ backbone ══ bbB (wst-swB) br0 ┼ v-b2 ─ eth0 wst-b2
+ *  wst-ctl eth0 ─ v-ctl┘        [optional: bbA ─ wA (wst-wan, delay line) wB ─ bbB]
+ * </pre>
+ *
+ * <p>Addresses (one /16, all layer 2): control 10.77.0.2, cluster A 10.77.1.11.., cluster B 10.77.2.11...
+ * Every namespace is named {@value #PREFIX}*, and {@link #start} first removes such leftovers of a crashed run
+ * (terminating the processes a previous run left inside them). Nothing is created in the root namespace.
+ */
+public final class NamespaceTestbed implements Testbed {
+  /** Prefix of every namespace this class creates. */
+  public static final String PREFIX = "wst-";
+  static final String SWITCH_A = PREFIX + "swA";
+  static final String SWITCH_B = PREFIX + "swB";
+  static final String WAN = PREFIX + "wan";
+  private static final String BURST = "64kb";
+  private static final String TBF_LATENCY = "20ms";
+
+  private final TestbedSpec spec;
+  private final Node control;
+  private final List<Node> a = new ArrayList<>();
+  private final List<Node> b = new ArrayList<>();
+  private final Thread hook;
+  private DelayLine delayLine;
+  private BackboneMeter meter;
+  private volatile boolean closed;
+
+  private NamespaceTestbed(TestbedSpec spec) {
+    this.spec = spec;
+    this.control = new Node("ctl", "A", "10.77.0.2", PREFIX + "ctl");
+    for (int i = 0; i < spec.nodesA(); i++) {
+      a.add(new Node("a" + (i + 1), "A", "10.77.1." + (11 + i), PREFIX + "a" + (i + 1)));
+    }
+    for (int i = 0; i < spec.nodesB(); i++) {
+      b.add(new Node("b" + (i + 1), "B", "10.77.2." + (11 + i), PREFIX + "b" + (i + 1)));
+    }
+    this.hook = new Thread(this::teardown, "testbed-teardown");
+  }
+
+  /**
+   * Checks the prerequisites, removes leftovers of a previous run, and builds the testbed.
+   *
+   * @param spec sizes, rates and WAN RTT
+   * @return the running testbed (close it; a shutdown hook also tears it down on exit or interrupt)
+   * @throws TestbedUnavailableException if not root, iproute2 is missing, or python3 is missing while a
+   *     WAN RTT is asked for; the message names the loopback flag
+   * @throws IllegalStateException if an {@code ip}/{@code tc} command fails (everything built so far is
+   *     torn down first)
+   */
+  public static NamespaceTestbed start(TestbedSpec spec) {
+    requirePrerequisites(spec);
+    claimLock();
+    removeLeftovers();
+    NamespaceTestbed t = new NamespaceTestbed(spec);
+    Runtime.getRuntime().addShutdownHook(t.hook);
+    try {
+      t.build();
+    } catch (RuntimeException e) {
+      t.close();
+      throw e;
+    }
+    return t;
+  }
+
+  /**
+   * @param spec the spec (python3 is only needed with a WAN RTT)
+   * @return null when the shaped testbed can be built here, otherwise what is missing
+   */
+  public static String missingPrerequisite(TestbedSpec spec) {
+    String user = System.getProperty("user.name");
+    boolean root = "root".equals(user) || Exec.quiet("sh", "-c", "[ \"$(id -u)\" = 0 ]");
+    if (!root) {
+      return "not running as root (user " + user + ")";
+    }
+    for (String p : List.of("ip", "tc", "nstat")) {
+      if (!Exec.onPath(p)) {
+        return "'" + p + "' (iproute2) is not installed";
+      }
+    }
+    if (spec.wanRttMillis() > 0 && !Exec.onPath("python3")) {
+      return "python3 is needed for the WAN delay line (--rtt " + spec.wanRttMillis() + " ms)";
+    }
+    return null;
+  }
+
+  private static void requirePrerequisites(TestbedSpec spec) {
+    String missing = missingPrerequisite(spec);
+    if (missing != null) {
+      throw new TestbedUnavailableException("the shaped two-cluster testbed needs root and iproute2 (ip, tc, "
+          + "nstat): " + missing + ". Run as root (.ci/run installs iproute2), or pass -D" + MODE_PROPERTY
+          + "=loopback for the unshaped loopback variant (results are checked, times are not comparable).");
+    }
+  }
+
+  private static final java.nio.file.Path LOCK =
+      java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "wan-shuffle-testbed.pid");
+
+  /** One testbed per machine (fixed addresses and namespace names): refuse while another live JVM holds it. */
+  private static synchronized void claimLock() {
+    long me = ProcessHandle.current().pid();
+    try {
+      if (java.nio.file.Files.exists(LOCK)) {
+        String held = java.nio.file.Files.readString(LOCK).strip();
+        long pid = held.isEmpty() ? -1 : Long.parseLong(held);
+        if (pid != me && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+          throw new IllegalStateException("another wan-shuffle testbed is running (process " + pid + ", lock "
+              + LOCK + "); wait for it to finish or stop that process");
+        }
+      }
+      java.nio.file.Files.writeString(LOCK, Long.toString(me));
+    } catch (java.io.IOException | NumberFormatException e) {
+      throw new IllegalStateException("cannot use the testbed lock file " + LOCK + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void releaseLock() {
+    try {
+      String held = java.nio.file.Files.exists(LOCK) ? java.nio.file.Files.readString(LOCK).strip() : "";
+      if (held.equals(Long.toString(ProcessHandle.current().pid()))) {
+        java.nio.file.Files.delete(LOCK);
+      }
+    } catch (java.io.IOException e) {
+      // a stale lock names a dead process and is taken over by the next run
+    }
+  }
+
+  /** Deletes every {@value #PREFIX}* namespace, first terminating the processes still running inside it. */
+  public static void removeLeftovers() {
+    for (String ns : listNamespaces()) {
+      killInside(ns);
+      Exec.quiet("ip", "netns", "del", ns);
+    }
+  }
+
+  static List<String> listNamespaces() {
+    List<String> out = new ArrayList<>();
+    for (String line : Exec.check("ip", "netns", "list").split("\n")) {
+      String name = line.strip().split("\\s+")[0];
+      if (name.startsWith(PREFIX)) {
+        out.add(name);
+      }
+    }
+    return out;
+  }
+
+  private static void killInside(String ns) {
+    Exec.Result r = Exec.run(List.of("ip", "netns", "pids", ns));
+    List<ProcessHandle> procs = new ArrayList<>();
+    for (String pid : r.stdout().split("\\s+")) {
+      if (!pid.isBlank()) {
+        ProcessHandle.of(Long.parseLong(pid.strip())).ifPresent(procs::add);
+      }
+    }
+    procs.forEach(ProcessHandle::destroy);
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    for (ProcessHandle p : procs) {
+      while (p.isAlive() && System.nanoTime() < deadline) {
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+      if (p.isAlive()) {
+        p.destroyForcibly();
+      }
+    }
+  }
+
+  private void build() {
+    for (String sw : List.of(SWITCH_A, SWITCH_B)) {
+      addNamespace(sw);
+      Exec.check("ip", "-n", sw, "link", "add", "br0", "type", "bridge", "stp_state", "0", "forward_delay", "0");
+      Exec.check("ip", "-n", sw, "link", "set", "br0", "up");
+    }
+    if (spec.wanRttMillis() > 0) {
+      addNamespace(WAN);
+      Exec.check("ip", "link", "add", "bbA", "netns", SWITCH_A, "type", "veth", "peer", "name", "wA", "netns", WAN);
+      Exec.check("ip", "link", "add", "bbB", "netns", SWITCH_B, "type", "veth", "peer", "name", "wB", "netns", WAN);
+      for (String i : List.of("wA", "wB")) {
+        Exec.check("ip", "-n", WAN, "link", "set", i, "promisc", "on", "up");
+      }
+      delayLine = DelayLine.start(WAN, "wA", "wB", spec.wanRttMillis() / 2.0);
+    } else {
+      Exec.check("ip", "link", "add", "bbA", "netns", SWITCH_A, "type", "veth", "peer", "name", "bbB", "netns",
+          SWITCH_B);
+    }
+    Exec.check("ip", "-n", SWITCH_A, "link", "set", "bbA", "master", "br0", "up");
+    Exec.check("ip", "-n", SWITCH_B, "link", "set", "bbB", "master", "br0", "up");
+    shape(SWITCH_A, "bbA", spec.backboneBitsPerSecond());
+    shape(SWITCH_B, "bbB", spec.backboneBitsPerSecond());
+    addHost(control, SWITCH_A, false);
+    for (Node n : a) {
+      addHost(n, SWITCH_A, true);
+    }
+    for (Node n : b) {
+      addHost(n, SWITCH_B, true);
+    }
+    List<String> senders = a.stream().map(Node::namespace).toList();
+    meter = new BackboneMeter(SWITCH_A, "bbA", senders, spec.backboneBitsPerSecond());
+  }
+
+  private static void addNamespace(String ns) {
+    Exec.check("ip", "netns", "add", ns);
+    // no IPv6 chatter (router solicitations, DAD) on the measured links
+    Exec.check("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+        "net.ipv6.conf.default.disable_ipv6=1");
+    Exec.check("ip", "-n", ns, "link", "set", "lo", "up");
+  }
+
+  private void addHost(Node n, String sw, boolean shaped) {
+    addNamespace(n.namespace());
+    String port = "v-" + n.name();
+    Exec.check("ip", "link", "add", "eth0", "netns", n.namespace(), "type", "veth", "peer", "name", port, "netns", sw);
+    Exec.check("ip", "-n", sw, "link", "set", port, "master", "br0", "up");
+    Exec.check("ip", "-n", n.namespace(), "addr", "add", n.address() + "/16", "dev", "eth0");
+    Exec.check("ip", "-n", n.namespace(), "link", "set", "eth0", "up");
+    if (shaped) {
+      shape(n.namespace(), "eth0", spec.nicBitsPerSecond()); // upload
+      shape(sw, port, spec.nicBitsPerSecond()); // download
+    }
+  }
+
+  private static void shape(String ns, String dev, long bitsPerSecond) {
+    Exec.check("tc", "-n", ns, "qdisc", "replace", "dev", dev, "root", "tbf", "rate", bitsPerSecond + "bit",
+        "burst", BURST, "latency", TBF_LATENCY);
+  }
+
+  @Override
+  public TestbedSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public boolean shaped() {
+    return true;
+  }
+
+  @Override
+  public Node control() {
+    return control;
+  }
+
+  @Override
+  public List<Node> clusterA() {
+    return List.copyOf(a);
+  }
+
+  @Override
+  public List<Node> clusterB() {
+    return List.copyOf(b);
+  }
+
+  @Override
+  public List<String> launchPrefix(Node node) {
+    return List.of("ip", "netns", "exec", node.namespace());
+  }
+
+  @Override
+  public Optional<BackboneMeter> backbone() {
+    return Optional.ofNullable(meter);
+  }
+
+  @Override
+  public String describe() {
+    return String.format("network-namespace testbed, %d + %d hosts, NIC %s, backbone %s, WAN RTT %d ms "
+        + "(tbf-shaped)", spec.nodesA(), spec.nodesB(), mbit(spec.nicBitsPerSecond()),
+        mbit(spec.backboneBitsPerSecond()), spec.wanRttMillis());
+  }
+
+  static String mbit(long bits) {
+    return bits % 1_000_000 == 0 ? bits / 1_000_000 + " Mbit/s" : String.format("%.3f Mbit/s", bits / 1e6);
+  }
+
+  @Override
+  public void close() {
+    teardown();
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException | IllegalArgumentException alreadyShuttingDown) {
+      // the hook is running or gone: nothing to remove
+    }
+  }
+
+  private synchronized void teardown() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (delayLine != null) {
+      delayLine.close();
+    }
+    removeLeftovers();
+    releaseLock();
+  }
+}

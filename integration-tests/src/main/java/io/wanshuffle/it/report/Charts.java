@@ -1,0 +1,188 @@
+package io.wanshuffle.it.report;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.SymbolAxis;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.LookupPaintScale;
+import org.jfree.chart.renderer.xy.XYBarRenderer;
+import org.jfree.chart.renderer.xy.XYBlockRenderer;
+import org.jfree.chart.title.PaintScaleLegend;
+import org.jfree.chart.ui.RectangleEdge;
+import org.jfree.data.xy.DefaultXYZDataset;
+import org.jfree.data.xy.XYIntervalSeries;
+import org.jfree.data.xy.XYIntervalSeriesCollection;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/** The report's charts, drawn by JFreeChart and returned as PNG bytes. */
+public final class Charts {
+  static {
+    System.setProperty("java.awt.headless", "true");
+  }
+
+  private Charts() {}
+
+  /**
+   * One bar of a Gantt chart.
+   *
+   * @param lane row of the chart (a step, a host)
+   * @param series legend entry (bars of one series share a colour)
+   * @param startSeconds start, seconds from the chart's origin
+   * @param endSeconds end, seconds from the chart's origin (at least {@code startSeconds})
+   */
+  public record Bar(String lane, String series, double startSeconds, double endSeconds) {}
+
+  /**
+   * Heat map of a traffic matrix: senders as rows, receivers as columns, colour = bytes.
+   *
+   * @param title chart title
+   * @param senders row labels (hosts)
+   * @param receivers column labels (hosts)
+   * @param bytes {@code [senders][receivers]} bytes
+   * @return PNG image
+   */
+  public static byte[] heatMap(String title, List<String> senders, List<String> receivers, long[][] bytes) {
+    int n = senders.size() * receivers.size();
+    double[][] xyz = new double[3][n];
+    double max = 1;
+    int k = 0;
+    for (int i = 0; i < senders.size(); i++) {
+      for (int j = 0; j < receivers.size(); j++) {
+        xyz[0][k] = j;
+        xyz[1][k] = i;
+        xyz[2][k] = bytes[i][j] / 1e6;
+        max = Math.max(max, xyz[2][k]);
+        k++;
+      }
+    }
+    DefaultXYZDataset ds = new DefaultXYZDataset();
+    ds.addSeries("MB", xyz);
+    SymbolAxis x = new SymbolAxis("receiver (cluster B)", receivers.toArray(new String[0]));
+    SymbolAxis y = new SymbolAxis("sender (cluster A)", senders.toArray(new String[0]));
+    LookupPaintScale scale = new LookupPaintScale(0, max * 1.0001, Color.WHITE);
+    int steps = 32;
+    for (int s = 0; s < steps; s++) {
+      float f = s / (float) (steps - 1);
+      scale.add(max * s / steps, new Color(1f - 0.8f * f, 1f - 0.55f * f, 1f - 0.1f * f));
+    }
+    XYBlockRenderer r = new XYBlockRenderer();
+    r.setPaintScale(scale);
+    XYPlot plot = new XYPlot(ds, x, y, r);
+    plot.setBackgroundPaint(Color.WHITE);
+    JFreeChart chart = new JFreeChart(title, plot);
+    chart.removeLegend();
+    NumberAxis legendAxis = new NumberAxis("MB");
+    legendAxis.setRange(0, max);
+    PaintScaleLegend legend = new PaintScaleLegend(scale, legendAxis);
+    legend.setPosition(RectangleEdge.RIGHT);
+    legend.setMargin(4, 4, 40, 4);
+    chart.addSubtitle(legend);
+    chart.setBackgroundPaint(Color.WHITE);
+    return png(chart, 560, 420);
+  }
+
+  /**
+   * Gantt chart: one horizontal bar per {@link Bar}, lanes in first-appearance order.
+   *
+   * @param title chart title
+   * @param bars the bars
+   * @return PNG image
+   */
+  public static byte[] gantt(String title, List<Bar> bars) {
+    Map<String, Integer> lanes = new LinkedHashMap<>();
+    Map<String, XYIntervalSeries> series = new LinkedHashMap<>();
+    for (Bar b : bars) {
+      lanes.putIfAbsent(b.lane(), lanes.size());
+      series.computeIfAbsent(b.series(), XYIntervalSeries::new);
+    }
+    for (Bar b : bars) {
+      int lane = lanes.get(b.lane());
+      series.get(b.series()).add(lane, lane - 0.35, lane + 0.35, b.startSeconds(), b.startSeconds(),
+          Math.max(b.endSeconds(), b.startSeconds()));
+    }
+    XYIntervalSeriesCollection ds = new XYIntervalSeriesCollection();
+    series.values().forEach(ds::addSeries);
+    XYBarRenderer r = new XYBarRenderer();
+    r.setUseYInterval(true);
+    r.setShadowVisible(false);
+    r.setDrawBarOutline(false);
+    r.setBarPainter(new org.jfree.chart.renderer.xy.StandardXYBarPainter());
+    SymbolAxis laneAxis = new SymbolAxis("", lanes.keySet().toArray(new String[0]));
+    laneAxis.setGridBandsVisible(false);
+    NumberAxis time = new NumberAxis("seconds since the reduce stage started");
+    XYPlot plot = new XYPlot(ds, laneAxis, time, r);
+    plot.setOrientation(PlotOrientation.HORIZONTAL);
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    JFreeChart chart = new JFreeChart(title, plot);
+    chart.setBackgroundPaint(Color.WHITE);
+    int height = Math.max(260, 120 + 18 * lanes.size());
+    return png(chart, 900, Math.min(height, 1600));
+  }
+
+  /**
+   * Backbone throughput over time, one line per run, with the backbone rate as a marker.
+   *
+   * @param title chart title
+   * @param lines legend name to (seconds, bits/s) points
+   * @param limitBitsPerSecond backbone rate, bits/s (drawn as a dashed line; 0 = none)
+   * @return PNG image
+   */
+  public static byte[] throughput(String title, Map<String, List<double[]>> lines, double limitBitsPerSecond) {
+    XYSeriesCollection ds = new XYSeriesCollection();
+    lines.forEach((name, pts) -> {
+      XYSeries s = new XYSeries(name, false, true);
+      for (double[] p : pts) {
+        s.add(p[0], p[1] / 1e6);
+      }
+      ds.addSeries(s);
+    });
+    JFreeChart chart = ChartFactory.createXYLineChart(title, "seconds since the reduce stage started",
+        "A→B Mbit/s", ds, PlotOrientation.VERTICAL, true, false, false);
+    XYPlot plot = chart.getXYPlot();
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    if (limitBitsPerSecond > 0) {
+      ValueMarker m = new ValueMarker(limitBitsPerSecond / 1e6, Color.RED, new BasicStroke(1.5f,
+          BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {6f, 4f}, 0f));
+      m.setLabel("backbone rate");
+      plot.addRangeMarker(m);
+    }
+    chart.setBackgroundPaint(Color.WHITE);
+    return png(chart, 900, 360);
+  }
+
+  private static byte[] png(JFreeChart chart, int w, int h) {
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ChartUtils.writeChartAsPNG(out, chart, w, h);
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot render chart '" + chart.getTitle().getText() + "'", e);
+    }
+  }
+
+  static List<String> lanes(List<Bar> bars) {
+    List<String> l = new ArrayList<>();
+    bars.forEach(b -> {
+      if (!l.contains(b.lane())) {
+        l.add(b.lane());
+      }
+    });
+    return l;
+  }
+}

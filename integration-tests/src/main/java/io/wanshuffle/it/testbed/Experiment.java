@@ -1,0 +1,269 @@
+package io.wanshuffle.it.testbed;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wanshuffle.it.job.DriverMain;
+import io.wanshuffle.it.job.JobRequest;
+import io.wanshuffle.it.job.JobResult;
+import io.wanshuffle.it.net.BackboneMeter;
+import io.wanshuffle.it.net.BackboneTrace;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.net.Testbed;
+import io.wanshuffle.it.net.TestbedSpec;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+
+/**
+ * A testbed with Spark standalone on it, running driver programs ({@link DriverMain}) on the control host and
+ * measuring the backbone around each run. The unit the demo, the end-to-end benchmark and the integration tests
+ * share.
+ */
+public final class Experiment implements AutoCloseable {
+  /** Shuffle manager class of the plugin. */
+  public static final String WAN_SHUFFLE_MANAGER = "io.wanshuffle.spark.WanShuffleManager";
+  /** The plugin's capture listener (transfer matrix, plans, steps, flow log). */
+  public static final String CAPTURE_LISTENER = "io.wanshuffle.spark.capture.CaptureListener";
+  /** The plugin's capture folder key. */
+  public static final String CAPTURE_DIR = "spark.wanshuffle.capture.dir";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Testbed testbed;
+  private final SparkStandalone spark;
+  private final Path runDir;
+  private final Path topology;
+  private final List<String> sparkJars;
+  private int seq;
+
+  private Experiment(Testbed testbed, SparkStandalone spark, Path runDir) {
+    this.testbed = testbed;
+    this.spark = spark;
+    this.runDir = runDir;
+    this.topology = testbed.writeTopologyTable(runDir.resolve("topology.table"));
+    this.sparkJars = appJars(runDir);
+  }
+
+  /**
+   * Builds the testbed (variant from {@code -Dwanshuffle.testbed}), starts Spark on it.
+   *
+   * @param spec testbed sizes and rates
+   * @param runDir folder for logs and results (created)
+   * @param workerMemory memory each Worker offers (Spark size)
+   * @return the experiment; close it to tear everything down
+   * @throws io.wanshuffle.it.net.TestbedUnavailableException when the shaped testbed cannot be built here
+   */
+  public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory) {
+    Path dir = runDir.toAbsolutePath();
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + dir, e);
+    }
+    Testbed t = Testbed.open(spec);
+    try {
+      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), workerMemory);
+      return new Experiment(t, s, dir);
+    } catch (RuntimeException e) {
+      t.close();
+      throw e;
+    }
+  }
+
+  /** @return the testbed */
+  public Testbed testbed() {
+    return testbed;
+  }
+
+  /** @return the Spark cluster */
+  public SparkStandalone spark() {
+    return spark;
+  }
+
+  /** @return the topology table the plugin reads (Hadoop TableMapping format) */
+  public Path topologyTable() {
+    return topology;
+  }
+
+  /**
+   * The Spark settings every run gets: master, driver address, one 1-core executor per Worker, the job jars
+   * ({@code spark.jars}), the topology table, UI off.
+   *
+   * @param executorMemory executor memory (Spark size)
+   * @return a new mutable map
+   */
+  public Map<String, String> baseConf(String executorMemory) {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("spark.master", spark.masterUrl());
+    c.put("spark.driver.host", testbed.control().address());
+    c.put("spark.driver.bindAddress", testbed.control().address());
+    c.put("spark.executor.cores", "1");
+    c.put("spark.cores.max", Integer.toString(testbed.workers().size()));
+    c.put("spark.executor.memory", executorMemory);
+    c.put("spark.ui.enabled", "false");
+    c.put("spark.jars", String.join(",", sparkJars));
+    c.put("spark.hadoop.net.topology.table.file.name", topology.toString());
+    c.put("spark.hadoop.net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
+    return c;
+  }
+
+  /**
+   * The settings that turn wan-shuffle on, with the testbed's rates.
+   *
+   * @param algorithm {@code spark.wanshuffle.algorithm} (auto, oggp, ...)
+   * @return a new mutable map to add to {@link #baseConf(String)}
+   */
+  public Map<String, String> wanShuffleConf(String algorithm) {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("spark.wanshuffle.listeners", CAPTURE_LISTENER);
+    c.put("spark.shuffle.manager", WAN_SHUFFLE_MANAGER);
+    c.put("spark.wanshuffle.algorithm", algorithm);
+    c.put("spark.wanshuffle.backbone.rate", testbed.spec().backboneBitsPerSecond() + "bit");
+    c.put("spark.wanshuffle.nic.rate", testbed.spec().nicBitsPerSecond() + "bit");
+    return c;
+  }
+
+  /**
+   * What one driver run produced, with the backbone measured around it.
+   *
+   * @param name run name
+   * @param result the driver's result
+   * @param backbone the backbone recording over the whole driver run (null on the loopback testbed)
+   * @param driverLog the driver's log file
+   * @param captureDir the plugin's capture folder of the run (stage captures, flow log), or null without the
+   *     plugin's capture listener
+   */
+  public record Measured(String name, JobResult result, BackboneTrace backbone, Path driverLog, Path captureDir) {}
+
+  /**
+   * Runs a driver program on the control host and waits for it.
+   *
+   * @param name run name (log and file names)
+   * @param request the job (its {@code sparkConf} should start from {@link #baseConf(String)})
+   * @param killDelayMs when {@code request.killExecutorOnB() > 0}: kill the executor of the first B host this
+   *     long after the first reduce task started
+   * @return the measurement
+   * @throws IllegalStateException if the driver fails or runs longer than 30 min (the message quotes its log)
+   */
+  public Measured run(String name, JobRequest request, long killDelayMs) {
+    String tag = String.format("%02d-%s", ++seq, name.replaceAll("[^A-Za-z0-9_.-]", "_"));
+    Path req = runDir.resolve(tag + ".request.json");
+    Path res = runDir.resolve(tag + ".result.json");
+    Path log = runDir.resolve("spark").resolve("driver-" + tag + ".log");
+    Path capture = null;
+    if (CAPTURE_LISTENER.equals(request.sparkConf().get("spark.wanshuffle.listeners"))) {
+      capture = runDir.resolve("capture-" + tag);
+      Map<String, String> c = new LinkedHashMap<>(request.sparkConf());
+      c.put(CAPTURE_DIR, capture.toString());
+      request = new JobRequest(request.appName(), c, request.aHosts(), request.bHosts(), request.job(),
+          request.tpchScale(), request.mapPartitions(), request.reducePartitions(), request.matrixBytes(),
+          request.recordBytes(), request.runs(), request.warmup(), request.killExecutorOnB());
+    }
+    try {
+      JSON.writeValue(req.toFile(), request);
+      Files.deleteIfExists(res);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    BackboneMeter.Recording rec = testbed.backbone().map(m -> m.record(200)).orElse(null);
+    Process driver = spark.launchJava(testbed.control(), "driver-" + tag, List.of("-Xmx768m"),
+        System.getProperty("java.class.path"), DriverMain.class.getName(), List.of(req.toString(), res.toString()));
+    BackboneTrace trace = null;
+    try {
+      boolean killed = request.killExecutorOnB() == 0;
+      long deadline = System.currentTimeMillis() + TimeUnit.MINUTES.toMillis(30);
+      while (driver.isAlive()) {
+        if (System.currentTimeMillis() > deadline) {
+          driver.destroyForcibly();
+          throw new IllegalStateException("driver " + tag + " ran longer than 30 min; see " + log);
+        }
+        if (!killed && Files.exists(log) && Files.readString(log).contains(DriverMain.REDUCE_STARTED)) {
+          Thread.sleep(killDelayMs);
+          Node victim = testbed.clusterB().get(0);
+          int n = spark.killExecutors(victim);
+          Files.writeString(runDir.resolve(tag + ".fault.txt"), "killed " + n + " executor(s) on " + victim.name()
+              + " (" + victim.address() + ") at " + System.currentTimeMillis() + "\n");
+          killed = true;
+        }
+        driver.waitFor(200, TimeUnit.MILLISECONDS);
+      }
+      if (rec != null) {
+        trace = rec.stop();
+        rec = null;
+      }
+      if (driver.exitValue() != 0 || !Files.exists(res)) {
+        throw new IllegalStateException("driver " + tag + " failed (exit " + driver.exitValue() + "); end of " + log
+            + ":\n" + SparkStandalone.tail(Files.readString(log)));
+      }
+      return new Measured(name, JSON.readValue(res.toFile(), JobResult.class), trace, log, capture);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      driver.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } finally {
+      if (rec != null) {
+        rec.stop();
+      }
+      if (driver.isAlive()) {
+        driver.destroyForcibly();
+      }
+    }
+  }
+
+  /**
+   * The jars executors need: our own modules (installed jars or class folders, jarred into the run folder) and
+   * the TPC-H generator, taken from this JVM's class path.
+   */
+  private static List<String> appJars(Path runDir) {
+    List<String> out = new ArrayList<>();
+    int i = 0;
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      Path p = Path.of(entry);
+      boolean ours = entry.contains("/io/wanshuffle/") || entry.contains("/tpch/")
+          || (Files.isDirectory(p) && entry.endsWith("classes") && !entry.endsWith("test-classes"));
+      if (!ours || !Files.exists(p)) {
+        continue;
+      }
+      if (Files.isDirectory(p)) {
+        out.add(jarFolder(p, runDir.resolve("app-" + (i++) + ".jar")).toString());
+      } else {
+        out.add(p.toAbsolutePath().toString());
+      }
+    }
+    return out;
+  }
+
+  private static Path jarFolder(Path dir, Path jar) {
+    try (OutputStream os = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(os);
+        Stream<Path> files = Files.walk(dir)) {
+      for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+        out.putNextEntry(new JarEntry(dir.relativize(f).toString().replace('\\', '/')));
+        Files.copy(f, out);
+        out.closeEntry();
+      }
+      return jar;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot jar " + dir, e);
+    }
+  }
+
+  /** Stops Spark, then tears the testbed down. */
+  @Override
+  public void close() {
+    try {
+      spark.close();
+    } finally {
+      testbed.close();
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package io.wanshuffle.spark;
+
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.CoordinatorService;
+import io.wanshuffle.spark.reader.CoordinatorChannel;
+import io.wanshuffle.spark.reader.WanShuffleReader;
+import io.wanshuffle.spark.topology.ClusterTopology;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
+import org.apache.spark.SparkContext$;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.TaskContext;
+import org.apache.spark.shuffle.BaseShuffleHandle;
+import org.apache.spark.shuffle.ShuffleHandle;
+import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
+import org.apache.spark.shuffle.ShuffleReader;
+import org.apache.spark.shuffle.sort.SortShuffleManager;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.BlockManagerId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Option;
+import scala.Tuple2;
+import scala.Tuple3;
+import scala.collection.Iterator;
+import scala.collection.Seq;
+
+/**
+ * wan-shuffle's shuffle manager ({@code spark.shuffle.manager=io.wanshuffle.spark.WanShuffleManager}).
+ *
+ * <p>Map side: Spark's sort shuffle, unchanged. Reduce side: a {@link WanShuffleReader} that
+ * fetches same-cluster blocks at once and cross-cluster blocks inside steps granted by the driver's
+ * step coordinator (KPBS steps: at most k flows over the backbone, δ(h) per host). Push-based
+ * (merged) shuffles are read by Spark's own reader.
+ *
+ * <p>Start-up validates every {@code spark.wanshuffle.*} key and the topology files and fails fast
+ * with a {@link io.wanshuffle.spark.config.ConfigValueException} naming the key and value. On the
+ * driver the coordinator is a Spark RPC endpoint (no port of its own).
+ */
+public class WanShuffleManager extends SortShuffleManager {
+  private static final Logger LOG = LoggerFactory.getLogger(WanShuffleManager.class);
+
+  private final SparkConf sparkConf;
+  private final boolean isDriver;
+  private final WanShuffleConf conf;
+  private final ClusterTopology topology;
+  private volatile CoordinatorService driver;
+  private volatile CoordinatorChannel channel;
+
+  /**
+   * Called by Spark (it looks for {@code (SparkConf, boolean)} first).
+   *
+   * @param sparkConf the configuration
+   * @param isDriver true in the driver (and in local mode)
+   * @throws io.wanshuffle.spark.config.ConfigValueException on a wrong {@code spark.wanshuffle.*}
+   *     or topology value
+   */
+  public WanShuffleManager(SparkConf sparkConf, boolean isDriver) {
+    super(sparkConf);
+    this.sparkConf = sparkConf;
+    this.isDriver = isDriver;
+    this.conf = WanShuffleConf.from(sparkConf);
+    this.topology = ClusterTopology.from(sparkConf);
+    if (isDriver && SparkEnv.get() != null) {
+      driverSide();
+    }
+  }
+
+  private CoordinatorService driverSide() {
+    CoordinatorService d = driver;
+    if (d == null) {
+      synchronized (this) {
+        d = driver;
+        if (d == null) {
+          d = new CoordinatorService(sparkConf, conf, SparkEnv.get().rpcEnv());
+          driver = d;
+        }
+      }
+    }
+    return d;
+  }
+
+  private CoordinatorChannel channel() {
+    CoordinatorChannel c = channel;
+    if (c == null) {
+      synchronized (this) {
+        c = channel;
+        if (c == null) {
+          SparkEnv env = SparkEnv.get();
+          c = new CoordinatorChannel(env.conf(), env.rpcEnv(), conf);
+          channel = c;
+        }
+      }
+    }
+    return c;
+  }
+
+  @Override
+  public <K, V, C> ShuffleHandle registerShuffle(int shuffleId, ShuffleDependency<K, V, C> dep) {
+    if (isDriver) {
+      Option<SparkContext> sc = SparkContext$.MODULE$.getActive();
+      if (sc.isDefined()) {
+        driverSide().attach(sc.get());
+      }
+    }
+    return super.registerShuffle(shuffleId, dep);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <K, C> ShuffleReader<K, C> getReader(ShuffleHandle handle, int startMapIndex,
+      int endMapIndex, int startPartition, int endPartition, TaskContext context,
+      ShuffleReadMetricsReporter metrics) {
+    BaseShuffleHandle<K, ?, C> h = (BaseShuffleHandle<K, ?, C>) handle;
+    if (h.dependency().isShuffleMergeFinalizedMarked()) {
+      return super.getReader(handle, startMapIndex, endMapIndex, startPartition, endPartition,
+          context, metrics);
+    }
+    Iterator<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks =
+        SparkEnv.get().mapOutputTracker().getMapSizesByExecutorId(handle.shuffleId(),
+            startMapIndex, endMapIndex, startPartition, endPartition);
+    boolean batch = SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context);
+    return new WanShuffleReader<>(h, blocks, context, metrics, batch, conf, topology, channel());
+  }
+
+  @Override
+  public void stop() {
+    CoordinatorService d = driver;
+    if (d != null) {
+      try {
+        d.stop();
+      } catch (RuntimeException e) {
+        LOG.warn("wan-shuffle coordinator did not stop cleanly", e);
+      }
+    }
+    super.stop();
+  }
+}

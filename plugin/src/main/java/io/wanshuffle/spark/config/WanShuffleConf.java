@@ -1,0 +1,317 @@
+package io.wanshuffle.spark.config;
+
+import io.wanshuffle.scheduler.BaseSpeed;
+import io.wanshuffle.scheduler.alg.Algorithms;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.SparkConf;
+
+/**
+ * The validated configuration of wan-shuffle: every key lives under {@value #PREFIX} and is read
+ * once, at start-up, from the {@link SparkConf}. A wrong value fails fast with a {@link
+ * ConfigValueException} naming the key and the value. All keys, defaults and units are listed in
+ * {@code docs/configuration.md}.
+ *
+ * <p>k, δ and the base speed follow the base-speed rule of the DGGP paper (Jeannot and Wagner,
+ * sec. 2.2, {@link BaseSpeed}): base speed b = gcd(backbone rate, NIC rates), k = backbone / b,
+ * δ(h) = min(k, NIC(h) / b). Setting {@value #K} (and optionally {@value #DELTA}) overrides the
+ * rule; b is then backbone / k.
+ *
+ * <p>Instances are immutable and serialisable-free; build one per JVM with {@link #from}.
+ */
+public final class WanShuffleConf {
+  /** Prefix of every key. */
+  public static final String PREFIX = "spark.wanshuffle.";
+  /** Step scheduler name ({@code auto}, {@code oggp}, ...) or {@code none} (no gating). */
+  public static final String ALGORITHM = PREFIX + "algorithm";
+  /** Backbone rate between the clusters (rate, e.g. {@code 1gbit}). */
+  public static final String BACKBONE_RATE = PREFIX + "backbone.rate";
+  /** NIC rate of every host not listed in {@value #NIC_RATES} (rate). */
+  public static final String NIC_RATE = PREFIX + "nic.rate";
+  /** Per-host NIC rates: {@code host=rate,host=rate}. */
+  public static final String NIC_RATES = PREFIX + "nic.rates";
+  /** k set directly (integer ≥ 1); overrides the base-speed rule. */
+  public static final String K = PREFIX + "k";
+  /** δ set directly for every host (integer ≥ 1); overrides the base-speed rule. */
+  public static final String DELTA = PREFIX + "delta";
+  /** β, setup delay of a step (time, e.g. {@code 50ms}). */
+  public static final String BETA = PREFIX + "beta";
+  /** Optional per-flow rate cap (rate, or {@code base} for the base speed; unset = off). */
+  public static final String FLOW_RATE_CAP = PREFIX + "flow.rateCap";
+  /** Step deadline = max(minDeadline, factor × (β + planned step duration)). */
+  public static final String STEP_DEADLINE_FACTOR = PREFIX + "step.deadlineFactor";
+  /** Lower bound of a step deadline (time). */
+  public static final String STEP_MIN_DEADLINE = PREFIX + "step.minDeadline";
+  /** How long the coordinator gathers registrations before planning when idle (time). */
+  public static final String GATHER_WINDOW = PREFIX + "coordinator.gatherWindow";
+  /** Timeout of a short coordinator call (registration) before falling back (time). */
+  public static final String ASK_TIMEOUT = PREFIX + "coordinator.askTimeout";
+  /** How long the driver holds one long-poll grant request before answering "not yet" (time). */
+  public static final String POLL_INTERVAL = PREFIX + "grant.pollInterval";
+  /** Longest total time a task waits for grants before fetching ungated (time). */
+  public static final String MAX_GRANT_WAIT = PREFIX + "grant.maxWait";
+  /** Comma-separated {@code CoordinatorListener} classes instantiated on the driver. */
+  public static final String LISTENERS = PREFIX + "listeners";
+
+  /** The algorithm name that turns gating off. */
+  public static final String NONE = "none";
+
+  private final String algorithm;
+  private final long backboneRate;
+  private final long defaultNicRate;
+  private final Map<String, Long> nicRates;
+  private final int k;
+  private final int deltaOverride;
+  private final long baseSpeed;
+  private final double betaSeconds;
+  private final long flowRateCap;
+  private final double deadlineFactor;
+  private final long minDeadlineMs;
+  private final long gatherWindowMs;
+  private final long askTimeoutMs;
+  private final long pollIntervalMs;
+  private final long maxGrantWaitMs;
+  private final List<String> listeners;
+
+  private WanShuffleConf(SparkConf c, Collection<String> algorithms) {
+    algorithm = c.get(ALGORITHM, defaultAlgorithm(algorithms)).trim().toLowerCase(Locale.ROOT);
+    if (!algorithm.equals(NONE) && !algorithms.contains(algorithm)) {
+      List<String> known = new ArrayList<>(algorithms);
+      known.add(NONE);
+      throw new ConfigValueException(ALGORITHM, algorithm,
+          "unknown algorithm; known: " + String.join(", ", known));
+    }
+    backboneRate = Rates.parse(BACKBONE_RATE, c.get(BACKBONE_RATE, "10gbit"));
+    defaultNicRate = Rates.parse(NIC_RATE, c.get(NIC_RATE, "1gbit"));
+    nicRates = parseNicRates(c.get(NIC_RATES, ""));
+    deltaOverride = c.contains(DELTA) ? positiveInt(DELTA, c.get(DELTA)) : 0;
+    if (c.contains(K)) {
+      k = positiveInt(K, c.get(K));
+      baseSpeed = Math.max(1, backboneRate / k);
+    } else {
+      long[] nics = new long[nicRates.size() + 1];
+      nics[0] = defaultNicRate;
+      int i = 1;
+      for (long r : nicRates.values()) {
+        nics[i++] = r;
+      }
+      BaseSpeed b;
+      try {
+        b = BaseSpeed.of(backboneRate, nics, nics);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigValueException(BACKBONE_RATE, c.get(BACKBONE_RATE, "10gbit"),
+            e.getMessage() + " (set " + K + " directly, or round the rates)");
+      }
+      k = b.k();
+      baseSpeed = b.bytesPerSecond();
+    }
+    betaSeconds = timeMs(c, BETA, "50ms", 0) / 1000.0;
+    String cap = c.get(FLOW_RATE_CAP, "").trim();
+    if (cap.isEmpty() || cap.equalsIgnoreCase("off")) {
+      flowRateCap = 0;
+    } else if (cap.equalsIgnoreCase("base")) {
+      flowRateCap = baseSpeed;
+    } else {
+      flowRateCap = Rates.parse(FLOW_RATE_CAP, cap);
+    }
+    deadlineFactor = positiveDouble(STEP_DEADLINE_FACTOR, c.get(STEP_DEADLINE_FACTOR, "3"), 1.0);
+    minDeadlineMs = timeMs(c, STEP_MIN_DEADLINE, "5s", 1);
+    gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
+    askTimeoutMs = timeMs(c, ASK_TIMEOUT, "30s", 1);
+    pollIntervalMs = timeMs(c, POLL_INTERVAL, "10s", 1);
+    maxGrantWaitMs = timeMs(c, MAX_GRANT_WAIT, "30min", 1);
+    List<String> ls = new ArrayList<>();
+    for (String s : c.get(LISTENERS, "").split(",")) {
+      if (!s.isBlank()) {
+        ls.add(s.trim());
+      }
+    }
+    listeners = Collections.unmodifiableList(ls);
+  }
+
+  /**
+   * Reads and validates every {@value #PREFIX} key.
+   *
+   * @param conf the Spark configuration
+   * @return the validated configuration
+   * @throws ConfigValueException naming the first wrong key and its value
+   */
+  public static WanShuffleConf from(SparkConf conf) {
+    return new WanShuffleConf(conf, Algorithms.names());
+  }
+
+  /**
+   * Reads and validates every {@value #PREFIX} key, accepting the given algorithm names (for an
+   * embedding that supplies its own {@code StepScheduler}, and for tests).
+   *
+   * @param conf the Spark configuration
+   * @param algorithms accepted algorithm names besides {@value #NONE}, lower case
+   * @return the validated configuration
+   * @throws ConfigValueException naming the first wrong key and its value
+   */
+  public static WanShuffleConf from(SparkConf conf, Collection<String> algorithms) {
+    return new WanShuffleConf(conf, algorithms);
+  }
+
+  /** @return {@code auto} when the registry has it, else {@code oggp} */
+  private static String defaultAlgorithm(Collection<String> algorithms) {
+    return algorithms.contains("auto") || !algorithms.contains("oggp") ? "auto" : "oggp";
+  }
+
+  private static Map<String, Long> parseNicRates(String text) {
+    Map<String, Long> m = new LinkedHashMap<>();
+    if (text.isBlank()) {
+      return Collections.unmodifiableMap(m);
+    }
+    for (String entry : text.split(",")) {
+      String e = entry.trim();
+      int eq = e.indexOf('=');
+      if (eq <= 0 || eq == e.length() - 1) {
+        throw new ConfigValueException(NIC_RATES, text,
+            "entry '" + e + "' is not host=rate (e.g. node1=10gbit,node2=1gbit)");
+      }
+      m.put(e.substring(0, eq).trim(), Rates.parse(NIC_RATES, e.substring(eq + 1).trim()));
+    }
+    return Collections.unmodifiableMap(m);
+  }
+
+  private static int positiveInt(String key, String v) {
+    try {
+      int n = Integer.parseInt(v.trim());
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the error below
+    }
+    throw new ConfigValueException(key, v, "must be an integer >= 1");
+  }
+
+  private static double positiveDouble(String key, String v, double min) {
+    try {
+      double d = Double.parseDouble(v.trim());
+      if (d >= min && !Double.isInfinite(d)) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the error below
+    }
+    throw new ConfigValueException(key, v, "must be a finite number >= " + min);
+  }
+
+  private static long timeMs(SparkConf c, String key, String dflt, long min) {
+    String v = c.get(key, dflt);
+    long ms;
+    try {
+      ms = c.getTimeAsMs(key, dflt);
+    } catch (RuntimeException e) {
+      throw new ConfigValueException(key, v, "expected a time such as 200ms, 5s, 2min");
+    }
+    if (ms < min) {
+      throw new ConfigValueException(key, v, "must be at least " + min + " ms");
+    }
+    return ms;
+  }
+
+  /** @return the algorithm name, lower case; {@value #NONE} means no gating */
+  public String algorithm() {
+    return algorithm;
+  }
+
+  /** @return true unless the algorithm is {@value #NONE} */
+  public boolean gated() {
+    return !algorithm.equals(NONE);
+  }
+
+  /** @return k: most cross-cluster flows open at once across the application */
+  public int k() {
+    return k;
+  }
+
+  /**
+   * @param host a host name
+   * @return δ(host): most cross-cluster flows the host may send (or receive) at once, 1..k
+   */
+  public int delta(String host) {
+    if (deltaOverride > 0) {
+      return Math.min(k, deltaOverride);
+    }
+    long nic = nicRates.getOrDefault(host, defaultNicRate);
+    return (int) Math.max(1, Math.min(k, nic / baseSpeed));
+  }
+
+  /** @return base speed b in bytes/s: one flow's share, amounts in seconds = bytes / b */
+  public long baseSpeed() {
+    return baseSpeed;
+  }
+
+  /** @return backbone rate, bytes/s */
+  public long backboneRate() {
+    return backboneRate;
+  }
+
+  /**
+   * @param host a host name
+   * @return the host's NIC rate, bytes/s
+   */
+  public long nicRate(String host) {
+    return nicRates.getOrDefault(host, defaultNicRate);
+  }
+
+  /** @return β, setup delay per step, seconds */
+  public double betaSeconds() {
+    return betaSeconds;
+  }
+
+  /** @return per-flow rate cap in bytes/s, 0 when off */
+  public long flowRateCap() {
+    return flowRateCap;
+  }
+
+  /** @return step deadline factor (≥ 1) applied to β + planned step duration */
+  public double deadlineFactor() {
+    return deadlineFactor;
+  }
+
+  /** @return minimum step deadline, ms */
+  public long minDeadlineMs() {
+    return minDeadlineMs;
+  }
+
+  /** @return gather window before planning from idle, ms */
+  public long gatherWindowMs() {
+    return gatherWindowMs;
+  }
+
+  /** @return timeout of short coordinator calls, ms */
+  public long askTimeoutMs() {
+    return askTimeoutMs;
+  }
+
+  /** @return how long the driver holds a long-poll grant request, ms */
+  public long pollIntervalMs() {
+    return pollIntervalMs;
+  }
+
+  /** @return longest total wait for grants of one task before fetching ungated, ms */
+  public long maxGrantWaitMs() {
+    return maxGrantWaitMs;
+  }
+
+  /** @return class names of the coordinator listeners to instantiate on the driver */
+  public List<String> listeners() {
+    return listeners;
+  }
+
+  @Override
+  public String toString() {
+    return "wan-shuffle[algorithm=" + algorithm + ", k=" + k + ", base speed=" + baseSpeed
+        + " B/s, backbone=" + backboneRate + " B/s, default NIC=" + defaultNicRate
+        + " B/s, beta=" + betaSeconds + " s, flow cap=" + flowRateCap + " B/s]";
+  }
+}

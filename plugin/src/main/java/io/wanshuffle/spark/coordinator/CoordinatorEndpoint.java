@@ -1,0 +1,118 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import io.wanshuffle.spark.coordinator.protocol.ReleaseDemand;
+import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
+import java.util.concurrent.CompletableFuture;
+import org.apache.spark.rpc.RpcCallContext;
+import org.apache.spark.rpc.RpcEnv;
+import org.apache.spark.rpc.ThreadSafeRpcEndpoint;
+import scala.Function1;
+import scala.PartialFunction;
+import scala.runtime.AbstractPartialFunction;
+import scala.runtime.BoxedUnit;
+
+/**
+ * Thin Spark RPC glue around a {@link StepCoordinator}, registered on the driver's {@code
+ * SparkEnv.rpcEnv()} under {@value #NAME}. It uses Spark's RPC (so {@code spark.authenticate} and
+ * {@code spark.network.crypto.enabled} apply) and opens no port of its own.
+ *
+ * <p>{@link AwaitGrant} is a long-poll: the reply is sent later, from whichever thread grants the
+ * step, or after {@code spark.wanshuffle.grant.pollInterval} with {@code NOT_YET}. This is why the
+ * coordinator is a {@link ThreadSafeRpcEndpoint} of its own and not a {@code DriverPlugin}, whose
+ * single shared dispatcher thread cannot reply later.
+ */
+public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
+  /** Endpoint name on the driver's RpcEnv. */
+  public static final String NAME = "wan-shuffle-step-coordinator";
+
+  private final RpcEnv rpcEnv;
+  private final StepCoordinator coordinator;
+  private final CoordinatorTimer pollTimer;
+
+  /**
+   * @param rpcEnv the driver's RpcEnv
+   * @param coordinator the coordinator logic
+   * @param pollTimer timer for long-poll expiry
+   */
+  public CoordinatorEndpoint(RpcEnv rpcEnv, StepCoordinator coordinator,
+      CoordinatorTimer pollTimer) {
+    this.rpcEnv = rpcEnv;
+    this.coordinator = coordinator;
+    this.pollTimer = pollTimer;
+  }
+
+  @Override
+  public RpcEnv rpcEnv() {
+    return rpcEnv;
+  }
+
+  @Override
+  public PartialFunction<Object, BoxedUnit> receiveAndReply(RpcCallContext ctx) {
+    return new AbstractPartialFunction<>() {
+      @Override
+      public boolean isDefinedAt(Object msg) {
+        return msg instanceof RegisterDemand || msg instanceof AwaitGrant;
+      }
+
+      @Override
+      @SuppressWarnings("unchecked")
+      public <A1, B1> B1 applyOrElse(A1 msg, Function1<A1, B1> dflt) {
+        if (msg instanceof RegisterDemand m) {
+          ctx.reply(coordinator.register(m));
+        } else if (msg instanceof AwaitGrant m) {
+          CompletableFuture<GrantReply> f = coordinator.awaitGrant(m);
+          if (f.isDone()) {
+            ctx.reply(f.join());
+          } else {
+            CoordinatorTimer.Cancellable expiry = pollTimer.schedule(
+                () -> coordinator.pollExpired(m.demandId(), f),
+                coordinator.conf().pollIntervalMs());
+            f.whenComplete((r, e) -> {
+              expiry.cancel();
+              if (e != null) {
+                ctx.sendFailure(e);
+              } else {
+                ctx.reply(r);
+              }
+            });
+          }
+        } else {
+          return dflt.apply(msg);
+        }
+        return (B1) BoxedUnit.UNIT;
+      }
+    };
+  }
+
+  @Override
+  public PartialFunction<Object, BoxedUnit> receive() {
+    return new AbstractPartialFunction<>() {
+      @Override
+      public boolean isDefinedAt(Object msg) {
+        return msg instanceof ReleaseDemand || msg instanceof UngatedReport;
+      }
+
+      @Override
+      @SuppressWarnings("unchecked")
+      public <A1, B1> B1 applyOrElse(A1 msg, Function1<A1, B1> dflt) {
+        if (msg instanceof ReleaseDemand m) {
+          coordinator.release(m.demandId(), m.reason());
+        } else if (msg instanceof UngatedReport m) {
+          coordinator.ungatedRealised(m);
+        } else {
+          return dflt.apply(msg);
+        }
+        return (B1) BoxedUnit.UNIT;
+      }
+    };
+  }
+
+  @Override
+  public void onStop() {
+    coordinator.stop();
+    pollTimer.shutdown();
+  }
+}

@@ -1,0 +1,127 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.scheduler.StepScheduler;
+import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.spark.config.ConfigValueException;
+import io.wanshuffle.spark.config.WanShuffleConf;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
+import org.apache.spark.rpc.RpcEndpointRef;
+import org.apache.spark.rpc.RpcEnv;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver side of wan-shuffle: builds the {@link StepCoordinator} (scheduler by name; the
+ * capture listener when present, then the listeners named by {@value WanShuffleConf#LISTENERS}),
+ * registers its {@link CoordinatorEndpoint} on the
+ * driver's RpcEnv and, once the SparkContext is up, its {@link CoordinatorSparkListener}.
+ */
+public final class CoordinatorService {
+  private static final Logger LOG = LoggerFactory.getLogger(CoordinatorService.class);
+
+  private final SparkConf sparkConf;
+  private final WanShuffleConf conf;
+  private final StepCoordinator coordinator;
+  private final RpcEnv rpcEnv;
+  private final RpcEndpointRef endpoint;
+  private boolean attached;
+
+  /**
+   * Creates the coordinator and registers its endpoint.
+   *
+   * @param sparkConf the application's configuration
+   * @param conf validated wan-shuffle configuration
+   * @param rpcEnv the driver's RpcEnv
+   * @throws ConfigValueException if a listener class cannot be instantiated
+   */
+  public CoordinatorService(SparkConf sparkConf, WanShuffleConf conf, RpcEnv rpcEnv) {
+    this.sparkConf = sparkConf;
+    this.conf = conf;
+    this.rpcEnv = rpcEnv;
+    StepScheduler scheduler = conf.gated() ? Algorithms.byName(conf.algorithm()) : null;
+    this.coordinator = new StepCoordinator(conf, scheduler, instantiate(sparkConf, conf),
+        CoordinatorTimer.daemon("wan-shuffle-coordinator"), System::currentTimeMillis);
+    this.endpoint = rpcEnv.setupEndpoint(CoordinatorEndpoint.NAME,
+        new CoordinatorEndpoint(rpcEnv, coordinator, CoordinatorTimer.daemon("wan-shuffle-poll")));
+    LOG.info("wan-shuffle coordinator started on the driver: {}", conf);
+  }
+
+  /**
+   * The built-in capture listener, always instantiated when it is on the classpath (it writes
+   * files only when {@code spark.wanshuffle.capture.dir} is set).
+   */
+  static final String CAPTURE_LISTENER = "io.wanshuffle.spark.capture.CaptureListener";
+
+  private static List<CoordinatorListener> instantiate(SparkConf sparkConf, WanShuffleConf conf) {
+    List<CoordinatorListener> out = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    if (loader().getResource(CAPTURE_LISTENER.replace('.', '/') + ".class") != null
+        && !conf.listeners().contains(CAPTURE_LISTENER)) {
+      names.add(CAPTURE_LISTENER);
+    }
+    names.addAll(conf.listeners());
+    for (String name : names) {
+      try {
+        Class<?> c = Class.forName(name, true, loader());
+        Object o;
+        try {
+          o = c.getConstructor(SparkConf.class).newInstance(sparkConf);
+        } catch (NoSuchMethodException e) {
+          o = c.getConstructor().newInstance();
+        }
+        if (!(o instanceof CoordinatorListener l)) {
+          throw new ConfigValueException(WanShuffleConf.LISTENERS, name,
+              "class does not implement " + CoordinatorListener.class.getName());
+        }
+        out.add(l);
+      } catch (java.lang.reflect.InvocationTargetException e) {
+        if (e.getCause() instanceof ConfigValueException cve) {
+          throw cve;
+        }
+        throw new ConfigValueException(WanShuffleConf.LISTENERS, name,
+            "the listener's constructor failed: " + e.getCause());
+      } catch (ReflectiveOperationException | LinkageError e) {
+        throw new ConfigValueException(WanShuffleConf.LISTENERS, name,
+            "cannot instantiate the listener: " + e);
+      }
+    }
+    return out;
+  }
+
+  private static ClassLoader loader() {
+    ClassLoader cl = Thread.currentThread().getContextClassLoader();
+    return cl != null ? cl : CoordinatorService.class.getClassLoader();
+  }
+
+  /**
+   * Registers the driver-side SparkListener and starts the listeners; idempotent.
+   *
+   * @param sc the running SparkContext
+   */
+  public synchronized void attach(SparkContext sc) {
+    if (attached) {
+      return;
+    }
+    attached = true;
+    sc.addSparkListener(new CoordinatorSparkListener(coordinator));
+    coordinator.start(new CoordinatorInfo(sparkConf, conf, sc));
+  }
+
+  /** @return the coordinator (for tests and metrics) */
+  public StepCoordinator coordinator() {
+    return coordinator;
+  }
+
+  /** Stops the endpoint and the coordinator. */
+  public void stop() {
+    try {
+      rpcEnv.stop(endpoint);
+    } catch (RuntimeException e) {
+      LOG.debug("wan-shuffle endpoint stop", e);
+    }
+    coordinator.stop();
+  }
+}

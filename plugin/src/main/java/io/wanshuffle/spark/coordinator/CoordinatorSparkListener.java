@@ -1,0 +1,41 @@
+package io.wanshuffle.spark.coordinator;
+
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerApplicationEnd;
+import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
+import org.apache.spark.scheduler.SparkListenerStageCompleted;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+
+/**
+ * Driver-side SparkListener feeding scheduler events to the coordinator: a task end releases what
+ * is left of its demand (covers tasks whose executor died before they could say so), a removed
+ * executor releases the demand of its tasks and re-plans, a completed stage publishes its matrix.
+ */
+public final class CoordinatorSparkListener extends SparkListener {
+  private final StepCoordinator coordinator;
+
+  /** @param coordinator the coordinator to notify */
+  public CoordinatorSparkListener(StepCoordinator coordinator) {
+    this.coordinator = coordinator;
+  }
+
+  @Override
+  public void onTaskEnd(SparkListenerTaskEnd e) {
+    coordinator.releaseTask(e.taskInfo().taskId(), "task-end");
+  }
+
+  @Override
+  public void onExecutorRemoved(SparkListenerExecutorRemoved e) {
+    coordinator.executorLost(e.executorId());
+  }
+
+  @Override
+  public void onStageCompleted(SparkListenerStageCompleted e) {
+    coordinator.stageCompleted(e.stageInfo().stageId(), e.stageInfo().attemptNumber());
+  }
+
+  @Override
+  public void onApplicationEnd(SparkListenerApplicationEnd e) {
+    coordinator.stop();
+  }
+}

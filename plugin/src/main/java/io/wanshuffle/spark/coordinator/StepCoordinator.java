@@ -1,0 +1,777 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.scheduler.Platform;
+import io.wanshuffle.scheduler.Schedule;
+import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.scheduler.StepScheduler;
+import io.wanshuffle.scheduler.TrafficMatrix;
+import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import io.wanshuffle.spark.coordinator.protocol.Registered;
+import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver-side step coordinator: keeps the cross-cluster traffic matrix of the running stages
+ * (host x host, bytes) as reduce tasks register their demand, plans KPBS steps over the residual
+ * demand with a scheduler-core {@link StepScheduler}, and grants one step at a time to the
+ * receiving tasks.
+ *
+ * <p>Model (KPBS, Bampis et al. / Jeannot and Wagner; ARCHITECTURE.md sec. 1):
+ * <ul>
+ *   <li>A flow is one (source host, destination host) pair of a step; the tasks on the destination
+ *       host that need bytes from the source host share its byte budget.</li>
+ *   <li>Steps are barriers: the next step is planned and granted when every receiver of the current
+ *       one reported, or when its deadline passed ({@code max(minDeadline, factor × (β +
+ *       duration))}). A receiver that misses the deadline keeps its flows open until it reports;
+ *       later steps are planned with k and δ reduced by those flows, so at no instant are more than
+ *       k flows open across the application nor more than δ(h) at one host (sending and receiving
+ *       counted separately).</li>
+ *   <li>Online re-planning: every step boundary re-plans the residual demand of all registered,
+ *       unfinished demands that are not still fetching; only the first step of each plan is
+ *       granted. When idle, the first registration starts a short gather window so that a wave of
+ *       tasks is planned together.</li>
+ *   <li>Algorithm {@code none} (the A/B baseline): registrations are answered "ungated"; a poll is
+ *       answered at once with a grant of everything; no flow is counted.</li>
+ * </ul>
+ *
+ * <p>Failure handling: {@link #release} (task end, from the executor or the driver's listener),
+ * {@link #executorLost} and {@link #stageCompleted} drop residual demand and free flows; every
+ * change re-plans. Unknown or released demands are answered {@link GrantReply.Status#UNGATED} so a
+ * task that lost its coordinator state never waits.
+ *
+ * <p>Thread-safe: every public method takes the coordinator's lock; listener callbacks run under
+ * it. No Spark dependency beyond the config object, so it is unit-tested without RPC.
+ */
+public final class StepCoordinator {
+  private static final Logger LOG = LoggerFactory.getLogger(StepCoordinator.class);
+
+  private final WanShuffleConf conf;
+  private final StepScheduler scheduler;
+  private final List<CoordinatorListener> listeners;
+  private final CoordinatorTimer timer;
+  private final LongSupplier clock;
+
+  private final Map<Long, Demand> demands = new LinkedHashMap<>();
+  private final Map<Long, Set<Long>> demandsByTask = new HashMap<>();
+  private final Map<StageRef, StageAccount> stages = new HashMap<>();
+  private final FlowLeases leases = new FlowLeases();
+  /** step id -> open pair -> number of its demands still fetching that pair. */
+  private final Map<Long, Map<Pair, Integer>> openFlows = new HashMap<>();
+  private ActiveStep current;
+  private CoordinatorTimer.Cancellable gatherTimer;
+  private long nextDemandId = 1;
+  private long nextStepId = 1;
+  private long nextPlanId = 1;
+  private boolean stopped;
+
+  /**
+   * @param conf validated configuration (k, δ, β, base speed, deadlines)
+   * @param scheduler the step scheduler; null iff {@code conf.gated()} is false
+   * @param listeners observers (capture); may be empty
+   * @param timer delayed actions (deadlines, gather window)
+   * @param clock epoch milliseconds
+   * @throws IllegalArgumentException if a gated configuration comes without a scheduler
+   */
+  public StepCoordinator(WanShuffleConf conf, StepScheduler scheduler,
+      List<CoordinatorListener> listeners, CoordinatorTimer timer, LongSupplier clock) {
+    if (conf.gated() && scheduler == null) {
+      throw new IllegalArgumentException("algorithm " + conf.algorithm() + " needs a scheduler");
+    }
+    this.conf = conf;
+    this.scheduler = scheduler;
+    this.listeners = List.copyOf(listeners);
+    this.timer = timer;
+    this.clock = clock;
+  }
+
+  /** @return the configuration this coordinator runs with */
+  public WanShuffleConf conf() {
+    return conf;
+  }
+
+  /**
+   * Announces the start to the listeners.
+   *
+   * @param info what the listeners learn
+   */
+  public synchronized void start(CoordinatorInfo info) {
+    fire(l -> l.onCoordinatorStart(info));
+  }
+
+  /**
+   * Registers a reduce task attempt's cross-cluster demand.
+   *
+   * @param m the demand (bytes per source host)
+   * @return its id and whether the task must wait for grants
+   */
+  public synchronized Registered register(RegisterDemand m) {
+    if (stopped) {
+      return new Registered(0, false);
+    }
+    long now = clock.getAsLong();
+    StageRef stage = new StageRef(m.stageId(), m.stageAttempt());
+    Demand d = new Demand(nextDemandId++, stage, m.shuffleId(), m.taskAttemptId(),
+        m.executorId(), m.dstHost(), m.srcHosts(), m.bytes());
+    demands.put(d.id, d);
+    demandsByTask.computeIfAbsent(d.taskAttemptId, t -> new LinkedHashSet<>()).add(d.id);
+    StageAccount acc = account(stage, now);
+    acc.shuffleIds.add(d.shuffleId);
+    for (int i = 0; i < d.src.length; i++) {
+      acc.add(new Pair(d.src[i], d.dst), d.registered[i], 0);
+    }
+    DemandEvent ev = new DemandEvent(d.id, stage, d.shuffleId, d.taskAttemptId, d.executorId,
+        d.dst, List.of(d.src), d.registered.clone(), now);
+    fire(l -> l.onDemandRegistered(ev));
+    if (conf.gated() && current == null && gatherTimer == null) {
+      gatherTimer = timer.schedule(this::gatherElapsed, conf.gatherWindowMs());
+    }
+    return new Registered(d.id, conf.gated());
+  }
+
+  /**
+   * Processes a task's report of its finished step (if any) and returns its next grant: a
+   * completed future when the answer is known now, else a pending one completed when a step
+   * grants the demand (the long-poll; expire it with {@link #pollExpired}).
+   *
+   * @param m the request
+   * @return the reply, now or later
+   */
+  public synchronized CompletableFuture<GrantReply> awaitGrant(AwaitGrant m) {
+    Demand d = demands.get(m.demandId());
+    if (d == null || stopped) {
+      return CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.UNGATED));
+    }
+    applyReport(d, m);
+    if (d.released) {
+      return CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.UNGATED));
+    }
+    if (d.grant != null) {
+      d.delivered = true;
+      return CompletableFuture.completedFuture(d.grant.reply(d));
+    }
+    if (d.remainingTotal() == 0) {
+      forget(d);
+      return CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.FINISHED));
+    }
+    if (!conf.gated()) {
+      int[] idx = new int[d.src.length];
+      for (int i = 0; i < idx.length; i++) {
+        idx[i] = i;
+      }
+      d.grant = new Demand.Grant(0, idx, d.remaining.clone());
+      d.delivered = true;
+      return CompletableFuture.completedFuture(d.grant.reply(d));
+    }
+    if (d.waiter != null) {
+      d.waiter.complete(GrantReply.of(GrantReply.Status.NOT_YET));
+    }
+    d.waiter = new CompletableFuture<>();
+    CompletableFuture<GrantReply> f = d.waiter;
+    if (current == null && gatherTimer == null) {
+      planIfIdle();
+    }
+    return f;
+  }
+
+  /**
+   * Ends a parked long-poll that saw no grant: completes it with {@link
+   * GrantReply.Status#NOT_YET} unless a grant completed it first (a grant that loses this race
+   * stays pending and is returned by the next poll).
+   *
+   * @param demandId the demand
+   * @param poll the future returned by {@link #awaitGrant}
+   */
+  public synchronized void pollExpired(long demandId, CompletableFuture<GrantReply> poll) {
+    if (poll.complete(GrantReply.of(GrantReply.Status.NOT_YET))) {
+      Demand d = demands.get(demandId);
+      if (d != null && d.waiter == poll) {
+        d.waiter = null;
+      }
+    }
+  }
+
+  /**
+   * Drops a demand (its task ended, failed or was killed before finishing): frees its flows,
+   * forgets its residual demand and re-plans.
+   *
+   * @param demandId the demand; unknown ids are ignored
+   * @param reason for the log and the capture
+   */
+  public synchronized void release(long demandId, String reason) {
+    Demand d = demands.get(demandId);
+    if (d != null) {
+      releaseLocked(d, reason);
+    }
+  }
+
+  /**
+   * Drops every demand of a task attempt (driver listener: task end).
+   *
+   * @param taskAttemptId Spark's task attempt id
+   * @param reason for the log and the capture
+   */
+  public synchronized void releaseTask(long taskAttemptId, String reason) {
+    Set<Long> ids = demandsByTask.get(taskAttemptId);
+    if (ids != null) {
+      for (Long id : new ArrayList<>(ids)) {
+        release(id, reason);
+      }
+    }
+  }
+
+  /**
+   * Drops every demand of tasks that ran on a lost executor and re-plans.
+   *
+   * @param executorId the executor
+   */
+  public synchronized void executorLost(String executorId) {
+    for (Demand d : new ArrayList<>(demands.values())) {
+      if (d.executorId.equals(executorId)) {
+        releaseLocked(d, "executor-lost");
+      }
+    }
+  }
+
+  /**
+   * A stage attempt completed: drops what is left of its demand and publishes its final matrix.
+   *
+   * @param stageId Spark's stage id
+   * @param attempt stage attempt number
+   */
+  public synchronized void stageCompleted(int stageId, int attempt) {
+    StageRef ref = new StageRef(stageId, attempt);
+    for (Demand d : new ArrayList<>(demands.values())) {
+      if (d.stage.equals(ref)) {
+        releaseLocked(d, "stage-done");
+      }
+    }
+    StageAccount acc = stages.remove(ref);
+    if (acc != null) {
+      StageSummary s = acc.summary(clock.getAsLong());
+      if (LOG.isInfoEnabled()) {
+        StringBuilder m = new StringBuilder();
+        long total = 0;
+        for (int i = 0; i < s.hosts().size(); i++) {
+          for (int j = 0; j < s.hosts().size(); j++) {
+            if (s.registeredBytes()[i][j] > 0 || s.realisedBytes()[i][j] > 0) {
+              m.append("\n  ").append(s.hosts().get(i)).append(" -> ").append(s.hosts().get(j))
+                  .append(": registered ").append(s.registeredBytes()[i][j])
+                  .append(" B, realised ").append(s.realisedBytes()[i][j]).append(" B");
+              total += s.realisedBytes()[i][j];
+            }
+          }
+        }
+        LOG.info("wan-shuffle stage {} done: {} B across clusters in {} step(s), shuffles {}; "
+            + "cross-cluster traffic matrix:{}", ref, total, s.steps(),
+            Arrays.toString(s.shuffleIds()), m);
+      }
+      fire(l -> l.onStageDone(s));
+    }
+  }
+
+  /**
+   * Records a cross-cluster fetch that ran without gating (algorithm none or fallback).
+   *
+   * @param r the report
+   */
+  public synchronized void ungatedRealised(UngatedReport r) {
+    long now = clock.getAsLong();
+    RegisterDemand m = r.demand();
+    StageRef stage = new StageRef(m.stageId(), m.stageAttempt());
+    StageAccount acc = account(stage, now);
+    acc.shuffleIds.add(m.shuffleId());
+    for (int i = 0; i < m.srcHosts().length; i++) {
+      acc.add(new Pair(m.srcHosts()[i], m.dstHost()), r.demandId() == 0 ? m.bytes()[i] : 0,
+          m.bytes()[i]);
+    }
+    if (r.demandId() == 0) {
+      DemandEvent ev = new DemandEvent(0, stage, m.shuffleId(), m.taskAttemptId(),
+          m.executorId(), m.dstHost(), List.of(m.srcHosts()), m.bytes().clone(), now);
+      fire(l -> l.onDemandRegistered(ev));
+    }
+    TransferRecord rec = new TransferRecord(0, stage, m.shuffleId(), m.taskAttemptId(),
+        m.dstHost(), List.of(m.srcHosts()), m.bytes().clone(), r.startMs(), r.endMs());
+    fire(l -> l.onTransferRealised(rec));
+  }
+
+  /** Stops: every parked task is told to fetch ungated; listeners get {@code onCoordinatorStop}. */
+  public synchronized void stop() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    if (gatherTimer != null) {
+      gatherTimer.cancel();
+    }
+    if (current != null) {
+      current.deadline.cancel();
+    }
+    for (Demand d : demands.values()) {
+      if (d.waiter != null) {
+        d.waiter.complete(GrantReply.of(GrantReply.Status.UNGATED));
+      }
+    }
+    fire(CoordinatorListener::onCoordinatorStop);
+    timer.shutdown();
+  }
+
+  /** @return flows open now (granted and not yet reported), for tests and metrics */
+  public synchronized int openFlowCount() {
+    return leases.total();
+  }
+
+  /** @return demands registered and not yet finished or released */
+  public synchronized int pendingDemandCount() {
+    return demands.size();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private synchronized void gatherElapsed() {
+    gatherTimer = null;
+    planIfIdle();
+  }
+
+  private synchronized void deadlineReached(long stepId) {
+    if (current != null && current.event.stepId() == stepId) {
+      LOG.warn("wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; "
+          + "their flows stay counted until they report", stepId, current.outstanding.size());
+      finishStep(true);
+    }
+  }
+
+  private StageAccount account(StageRef stage, long now) {
+    return stages.computeIfAbsent(stage, s -> new StageAccount(s, now));
+  }
+
+  private void applyReport(Demand d, AwaitGrant m) {
+    if (m.doneStepId() == 0) {
+      return;
+    }
+    if (d.grant == null || d.grant.stepId() != m.doneStepId()) {
+      LOG.debug("ignoring stale report of step {} for demand {}", m.doneStepId(), d.id);
+      return;
+    }
+    Demand.Grant g = d.grant;
+    long[] fetched = new long[d.src.length];
+    for (int i = 0; i < m.srcHosts().length; i++) {
+      int idx = d.indexOf(m.srcHosts()[i]);
+      if (idx < 0) {
+        continue;
+      }
+      fetched[idx] = Math.max(0, m.fetchedBytes()[i]);
+      d.remaining[idx] = Math.max(0, m.remainingBytes()[i]);
+      d.realised[idx] += fetched[idx];
+    }
+    StageAccount acc = stages.get(d.stage);
+    String[] hosts = new String[g.srcIdx().length];
+    long[] bytes = new long[g.srcIdx().length];
+    for (int i = 0; i < hosts.length; i++) {
+      int idx = g.srcIdx()[i];
+      hosts[i] = d.src[idx];
+      bytes[i] = fetched[idx];
+      if (acc != null) {
+        acc.add(new Pair(d.src[idx], d.dst), 0, fetched[idx]);
+      }
+    }
+    TransferRecord rec = new TransferRecord(g.stepId(), d.stage, d.shuffleId, d.taskAttemptId,
+        d.dst, List.of(hosts), bytes, m.startMs(), m.endMs());
+    fire(l -> l.onTransferRealised(rec));
+    endGrant(d);
+  }
+
+  /** Closes the current grant of {@code d}: frees its flows, ends the step if it was the last. */
+  private void endGrant(Demand d) {
+    Demand.Grant g = d.grant;
+    d.grant = null;
+    d.delivered = false;
+    if (g == null || g.stepId() == 0) {
+      return;
+    }
+    Map<Pair, Integer> flows = openFlows.get(g.stepId());
+    if (flows != null) {
+      for (int idx : g.srcIdx()) {
+        Pair p = new Pair(d.src[idx], d.dst);
+        Integer n = flows.get(p);
+        if (n == null) {
+          continue;
+        }
+        if (n == 1) {
+          flows.remove(p);
+          leases.close(p.src, p.dst);
+        } else {
+          flows.put(p, n - 1);
+        }
+      }
+      if (flows.isEmpty()) {
+        openFlows.remove(g.stepId());
+      }
+    }
+    if (current != null && current.event.stepId() == g.stepId()) {
+      current.outstanding.remove(d.id);
+      if (current.outstanding.isEmpty()) {
+        finishStep(false);
+      }
+    } else if (current == null) {
+      planIfIdle();
+    }
+  }
+
+  private void finishStep(boolean deadlinePassed) {
+    ActiveStep s = current;
+    current = null;
+    s.deadline.cancel();
+    long now = clock.getAsLong();
+    fire(l -> l.onStepDone(s.event, now, deadlinePassed));
+    planIfIdle();
+  }
+
+  private void releaseLocked(Demand d, String reason) {
+    if (d.released) {
+      return;
+    }
+    d.released = true;
+    long unrealised = d.remainingTotal();
+    forget(d);
+    if (d.waiter != null) {
+      d.waiter.complete(GrantReply.of(GrantReply.Status.UNGATED));
+      d.waiter = null;
+    }
+    LOG.debug("wan-shuffle demand {} of task {} released ({}), {} bytes unrealised", d.id,
+        d.taskAttemptId, reason, unrealised);
+    fire(l -> l.onDemandReleased(d.id, d.taskAttemptId, unrealised, reason));
+    if (d.grant != null) {
+      endGrant(d);
+    } else if (current == null) {
+      planIfIdle();
+    }
+  }
+
+  private void forget(Demand d) {
+    demands.remove(d.id);
+    Set<Long> ids = demandsByTask.get(d.taskAttemptId);
+    if (ids != null) {
+      ids.remove(d.id);
+      if (ids.isEmpty()) {
+        demandsByTask.remove(d.taskAttemptId);
+      }
+    }
+  }
+
+  private int freeSend(String h) {
+    return conf.delta(h) - leases.sending(h);
+  }
+
+  private int freeReceive(String h) {
+    return conf.delta(h) - leases.receiving(h);
+  }
+
+  /** Plans over the residual demand and grants the plan's first step, if nothing is running. */
+  private void planIfIdle() {
+    if (stopped || current != null || !conf.gated()) {
+      return;
+    }
+    if (gatherTimer != null) {
+      gatherTimer.cancel();
+      gatherTimer = null;
+    }
+    int freeK = conf.k() - leases.total();
+    if (freeK <= 0) {
+      return;
+    }
+    List<Demand> eligible = new ArrayList<>();
+    Map<String, Integer> senders = new LinkedHashMap<>();
+    Map<String, Integer> receivers = new LinkedHashMap<>();
+    for (Demand d : demands.values()) {
+      if (d.released || d.grant != null || freeReceive(d.dst) <= 0) {
+        continue;
+      }
+      boolean any = false;
+      for (int i = 0; i < d.src.length; i++) {
+        if (d.remaining[i] > 0 && freeSend(d.src[i]) > 0) {
+          senders.putIfAbsent(d.src[i], senders.size());
+          any = true;
+        }
+      }
+      if (any) {
+        receivers.putIfAbsent(d.dst, receivers.size());
+        eligible.add(d);
+      }
+    }
+    if (eligible.isEmpty()) {
+      return;
+    }
+    int rows = senders.size();
+    int cols = receivers.size();
+    long[][] bytes = new long[rows][cols];
+    for (Demand d : eligible) {
+      int j = receivers.get(d.dst);
+      for (int i = 0; i < d.src.length; i++) {
+        Integer r = senders.get(d.src[i]);
+        if (r != null && d.remaining[i] > 0) {
+          bytes[r][j] += d.remaining[i];
+        }
+      }
+    }
+    String[] sNames = senders.keySet().toArray(new String[0]);
+    String[] rNames = receivers.keySet().toArray(new String[0]);
+    double b = conf.baseSpeed();
+    double[] seconds = new double[rows * cols];
+    for (int i = 0; i < rows; i++) {
+      for (int j = 0; j < cols; j++) {
+        seconds[i * cols + j] = bytes[i][j] / b;
+      }
+    }
+    int[] sd = new int[rows];
+    int[] rd = new int[cols];
+    for (int i = 0; i < rows; i++) {
+      sd[i] = freeSend(sNames[i]);
+    }
+    for (int j = 0; j < cols; j++) {
+      rd[j] = freeReceive(rNames[j]);
+    }
+    Platform platform = Platform.of(freeK, conf.betaSeconds(), sd, rd);
+    TrafficMatrix matrix = TrafficMatrix.ofRowMajor(rows, cols, seconds);
+    long t0 = System.nanoTime();
+    Schedule schedule;
+    try {
+      schedule = scheduler.schedule(matrix, platform);
+    } catch (RuntimeException e) {
+      LOG.error("wan-shuffle scheduler {} failed on a {} x {} matrix; granting the largest "
+          + "transfer alone this step", scheduler.name(), rows, cols, e);
+      schedule = largestTransferOnly(matrix);
+    }
+    long planNanos = System.nanoTime() - t0;
+    long planId = nextPlanId++;
+    long now = clock.getAsLong();
+    Schedule planned = schedule;
+    PlanEvent pe = new PlanEvent(planId, now, scheduler.name(), List.of(sNames), List.of(rNames),
+        bytes, conf.baseSpeed(), platform, planned, planNanos);
+    fire(l -> l.onPlanComputed(pe));
+    Schedule sch = planned;
+    if (sch.steps().isEmpty()) {
+      LOG.error("wan-shuffle scheduler {} returned no step for a non-empty matrix {}; granting "
+          + "the largest transfer alone", scheduler.name(), matrix);
+      sch = largestTransferOnly(matrix);
+    }
+    if (!grant(planId, sch.steps().get(0), sNames, rNames, bytes, eligible, now)
+        && leases.total() == 0) {
+      // nothing could be granted and no flow will end to trigger the next plan: never stall
+      grant(planId, largestTransferOnly(matrix).steps().get(0), sNames, rNames, bytes, eligible,
+          now);
+    }
+  }
+
+  private static Schedule largestTransferOnly(TrafficMatrix m) {
+    int bi = 0;
+    int bj = 0;
+    for (int i = 0; i < m.rows(); i++) {
+      for (int j = 0; j < m.cols(); j++) {
+        if (m.amount(i, j) > m.amount(bi, bj)) {
+          bi = i;
+          bj = j;
+        }
+      }
+    }
+    return new Schedule(List.of(Step.of(List.of(new Transfer(bi, bj, m.amount(bi, bj))))));
+  }
+
+  /** Grants one step; returns false when nothing could be granted. */
+  private boolean grant(long planId, Step step, String[] sNames, String[] rNames, long[][] bytes,
+      List<Demand> eligible, long now) {
+    long stepId = nextStepId++;
+    Map<Long, List<long[]>> parts = new LinkedHashMap<>();
+    Map<Pair, Integer> flowCounts = new HashMap<>();
+    List<FlowGrant> flows = new ArrayList<>();
+    for (Transfer t : step.transfers()) {
+      String s = sNames[t.src()];
+      String r = rNames[t.dst()];
+      if (leases.total() >= conf.k() || freeSend(s) <= 0 || freeReceive(r) <= 0) {
+        LOG.error("wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; skipped",
+            scheduler.name(), s, r);
+        continue;
+      }
+      long pairBytes = bytes[t.src()][t.dst()];
+      long budget = (long) Math.ceil(t.amount() * conf.baseSpeed());
+      if (budget >= pairBytes - 1) {
+        budget = pairBytes;
+      }
+      budget = Math.max(1, budget);
+      long left = budget;
+      int receiversOfPair = 0;
+      for (Demand d : eligible) {
+        if (left <= 0) {
+          break;
+        }
+        if (!d.dst.equals(r)) {
+          continue;
+        }
+        int idx = d.indexOf(s);
+        if (idx < 0 || d.remaining[idx] <= 0) {
+          continue;
+        }
+        long give = Math.min(d.remaining[idx], left);
+        left -= give;
+        parts.computeIfAbsent(d.id, x -> new ArrayList<>()).add(new long[] {idx, give});
+        receiversOfPair++;
+      }
+      if (receiversOfPair == 0) {
+        continue;
+      }
+      leases.open(s, r);
+      flowCounts.put(new Pair(s, r), receiversOfPair);
+      flows.add(new FlowGrant(s, r, budget));
+    }
+    if (parts.isEmpty()) {
+      return false;
+    }
+    Set<Long> outstanding = new LinkedHashSet<>();
+    long[] tasks = new long[parts.size()];
+    Set<StageRef> stagesOfStep = new HashSet<>();
+    int n = 0;
+    for (Map.Entry<Long, List<long[]>> e : parts.entrySet()) {
+      Demand d = demands.get(e.getKey());
+      List<long[]> ps = e.getValue();
+      int[] idx = new int[ps.size()];
+      long[] budgets = new long[ps.size()];
+      for (int i = 0; i < idx.length; i++) {
+        idx[i] = (int) ps.get(i)[0];
+        budgets[i] = ps.get(i)[1];
+      }
+      d.grant = new Demand.Grant(stepId, idx, budgets);
+      d.delivered = false;
+      outstanding.add(d.id);
+      tasks[n++] = d.taskAttemptId;
+      stagesOfStep.add(d.stage);
+    }
+    for (StageRef sr : stagesOfStep) {
+      StageAccount acc = stages.get(sr);
+      if (acc != null) {
+        acc.steps++;
+      }
+    }
+    double planned = conf.betaSeconds() + step.duration();
+    long deadlineMs = now
+        + Math.max(conf.minDeadlineMs(), (long) Math.ceil(conf.deadlineFactor() * planned * 1000));
+    StepEvent ev = new StepEvent(stepId, planId, List.copyOf(flows), tasks, now, deadlineMs);
+    openFlows.put(stepId, flowCounts);
+    current = new ActiveStep(ev, outstanding,
+        timer.schedule(() -> deadlineReached(stepId), deadlineMs - now));
+    if (LOG.isInfoEnabled()) {
+      StringBuilder f = new StringBuilder();
+      for (FlowGrant g : flows) {
+        f.append(f.length() == 0 ? "" : ", ").append(g.srcHost()).append("->").append(g.dstHost())
+            .append(' ').append(g.bytes()).append(" B");
+      }
+      LOG.info("wan-shuffle step {} (plan {}, {}): {} flow(s) [{}] to {} task(s), {} flow(s) "
+          + "still open from earlier steps, deadline in {} ms", stepId, planId, scheduler.name(),
+          flows.size(), f, outstanding.size(), leases.total() - flows.size(), deadlineMs - now);
+    }
+    fire(l -> l.onStepGranted(ev));
+    for (Long id : outstanding) {
+      Demand d = demands.get(id);
+      if (d.waiter != null) {
+        CompletableFuture<GrantReply> w = d.waiter;
+        d.waiter = null;
+        if (w.complete(d.grant.reply(d))) {
+          d.delivered = true;
+        }
+      }
+    }
+    return true;
+  }
+
+  private void fire(Consumer<CoordinatorListener> call) {
+    for (CoordinatorListener l : listeners) {
+      try {
+        call.accept(l);
+      } catch (RuntimeException e) {
+        LOG.warn("wan-shuffle coordinator listener {} failed", l.getClass().getName(), e);
+      }
+    }
+  }
+
+  /** A directed host pair. */
+  private record Pair(String src, String dst) {}
+
+  /** The step being run. */
+  private static final class ActiveStep {
+    final StepEvent event;
+    final Set<Long> outstanding;
+    final CoordinatorTimer.Cancellable deadline;
+
+    ActiveStep(StepEvent event, Set<Long> outstanding, CoordinatorTimer.Cancellable deadline) {
+      this.event = event;
+      this.outstanding = outstanding;
+      this.deadline = deadline;
+    }
+  }
+
+  /** Per stage attempt: registered and realised bytes per host pair, steps, shuffles. */
+  private static final class StageAccount {
+    final StageRef stage;
+    final long firstDemandMs;
+    final TreeSet<Integer> shuffleIds = new TreeSet<>();
+    final Map<Pair, long[]> bytes = new LinkedHashMap<>();
+    int steps;
+
+    StageAccount(StageRef stage, long firstDemandMs) {
+      this.stage = stage;
+      this.firstDemandMs = firstDemandMs;
+    }
+
+    void add(Pair p, long registered, long realised) {
+      long[] v = bytes.computeIfAbsent(p, x -> new long[2]);
+      v[0] += registered;
+      v[1] += realised;
+    }
+
+    StageSummary summary(long endMs) {
+      TreeSet<String> hostSet = new TreeSet<>();
+      for (Pair p : bytes.keySet()) {
+        hostSet.add(p.src);
+        hostSet.add(p.dst);
+      }
+      List<String> hosts = List.copyOf(hostSet);
+      Map<String, Integer> index = new HashMap<>();
+      for (String h : hosts) {
+        index.put(h, index.size());
+      }
+      long[][] reg = new long[hosts.size()][hosts.size()];
+      long[][] real = new long[hosts.size()][hosts.size()];
+      for (Map.Entry<Pair, long[]> e : bytes.entrySet()) {
+        int i = index.get(e.getKey().src);
+        int j = index.get(e.getKey().dst);
+        reg[i][j] += e.getValue()[0];
+        real[i][j] += e.getValue()[1];
+      }
+      int[] ids = shuffleIds.stream().mapToInt(Integer::intValue).toArray();
+      return new StageSummary(stage, ids, hosts, reg, real, steps, firstDemandMs, endMs);
+    }
+  }
+
+  @Override
+  public synchronized String toString() {
+    return "StepCoordinator[" + conf.algorithm() + ", demands=" + demands.size() + ", open flows="
+        + leases.total() + ", step=" + (current == null ? "-" : current.event.stepId())
+        + ", stages=" + Arrays.toString(stages.keySet().toArray()) + "]";
+  }
+}

@@ -1,0 +1,95 @@
+package io.wanshuffle.spark.reader;
+
+import java.io.InputStream;
+import java.util.List;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.TaskContext;
+import org.apache.spark.internal.config.package$;
+import org.apache.spark.io.CompressionCodec$;
+import org.apache.spark.serializer.SerializerManager;
+import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.BlockManager;
+import org.apache.spark.storage.BlockManagerId;
+import org.apache.spark.storage.ShuffleBlockFetcherIterator;
+import org.apache.spark.util.SystemClock;
+import scala.Tuple2;
+import scala.Tuple3;
+import scala.collection.Iterator;
+import scala.collection.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * Opens {@link ShuffleBlockFetcherIterator}s exactly as Spark's {@code BlockStoreShuffleReader}
+ * does (same configuration values, same batch-fetch decision), one per block subset. A fetcher
+ * sends its remote requests when it is created.
+ */
+final class Fetchers implements BlockOpener {
+  private final TaskContext context;
+  private final ShuffleReadMetricsReporter metrics;
+  private final boolean batchFetch;
+
+  /**
+   * @param context the task
+   * @param metrics shuffle read metrics of the task
+   * @param dep the shuffle dependency (its serializer decides relocation support)
+   * @param shouldBatchFetch {@code SortShuffleManager.canUseBatchFetch(start, end, context)}
+   */
+  Fetchers(TaskContext context, ShuffleReadMetricsReporter metrics, ShuffleDependency<?, ?, ?> dep,
+      boolean shouldBatchFetch) {
+    this.context = context;
+    this.metrics = metrics;
+    this.batchFetch = fetchContinuousBlocksInBatch(SparkEnv.get().conf(), dep, shouldBatchFetch);
+  }
+
+  /**
+   * Spark's conditions for fetching continuous blocks in one request (SPARK-9853, SPARK-34790):
+   * the task reads several partitions, the serializer supports relocation, the codec supports
+   * concatenation (or compression is off), the old fetch protocol and I/O encryption are off.
+   */
+  static boolean fetchContinuousBlocksInBatch(SparkConf c, ShuffleDependency<?, ?, ?> dep,
+      boolean shouldBatchFetch) {
+    package$ cfg = package$.MODULE$;
+    boolean compressed = (Boolean) c.get(cfg.SHUFFLE_COMPRESS());
+    boolean concat = !compressed || CompressionCodec$.MODULE$
+        .supportsConcatenationOfSerializedStreams(CompressionCodec$.MODULE$.createCodec(c));
+    return shouldBatchFetch && dep.serializer().supportsRelocationOfSerializedObjects() && concat
+        && !(Boolean) c.get(cfg.SHUFFLE_USE_OLD_FETCH_PROTOCOL())
+        && !(Boolean) c.get(cfg.IO_ENCRYPTION_ENABLED());
+  }
+
+  /**
+   * @param blocks blocks by address to fetch
+   * @return an iterator of (block id, stream) that cleans up when exhausted
+   */
+  @Override
+  public Iterator<Tuple2<BlockId, InputStream>> open(
+      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
+    SparkEnv env = SparkEnv.get();
+    SparkConf c = env.conf();
+    BlockManager bm = env.blockManager();
+    SerializerManager sm = env.serializerManager();
+    package$ cfg = package$.MODULE$;
+    return new ShuffleBlockFetcherIterator(
+        context,
+        bm.blockStoreClient(),
+        bm,
+        env.mapOutputTracker(),
+        CollectionConverters.asScala(blocks.iterator()),
+        (bid, in) -> sm.wrapStream(bid, in),
+        (Long) c.get(cfg.REDUCER_MAX_SIZE_IN_FLIGHT()) * 1024L * 1024L,
+        (Integer) c.get(cfg.REDUCER_MAX_REQS_IN_FLIGHT()),
+        (Integer) c.get(cfg.REDUCER_MAX_BLOCKS_IN_FLIGHT_PER_ADDRESS()),
+        (Long) c.get(cfg.MAX_REMOTE_BLOCK_SIZE_FETCH_TO_MEM()),
+        (Integer) c.get(cfg.SHUFFLE_MAX_ATTEMPTS_ON_NETTY_OOM()),
+        (Boolean) c.get(cfg.SHUFFLE_DETECT_CORRUPT()),
+        (Boolean) c.get(cfg.SHUFFLE_DETECT_CORRUPT_MEMORY()),
+        (Boolean) c.get(cfg.SHUFFLE_CHECKSUM_ENABLED()),
+        c.get(cfg.SHUFFLE_CHECKSUM_ALGORITHM()),
+        metrics,
+        batchFetch,
+        new SystemClock()).toCompletionIterator();
+  }
+}

@@ -1,0 +1,353 @@
+package io.wanshuffle.spark.reader;
+
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import io.wanshuffle.spark.coordinator.protocol.Registered;
+import io.wanshuffle.spark.coordinator.protocol.ReleaseDemand;
+import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.spark.TaskContext;
+import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.BlockManagerId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Tuple2;
+import scala.Tuple3;
+import scala.collection.AbstractIterator;
+import scala.collection.Iterator;
+import scala.collection.Seq;
+
+/**
+ * The reduce task's stream of (block, input stream) pairs over a chain of fetchers: one for the
+ * same-cluster blocks, opened at once and never gated, and one per granted step for the
+ * cross-cluster blocks (ARCHITECTURE.md sec. 3: gating happens between fetchers, never inside one,
+ * so requests held by a fetcher cannot deadlock a step barrier).
+ *
+ * <p>The conversation with the coordinator is asynchronous: registration and long-polls run while
+ * the task consumes same-cluster blocks; the blocks of a granted step are consumed first (the step
+ * barrier waits on them). The task blocks only when nothing else is left to read; that wait counts
+ * as shuffle fetch wait time, checks for task kill every 100 ms, and ends in ungated fetching
+ * (with a warning saying why) when the coordinator fails, times out, releases the demand, or the
+ * total wait passes {@code spark.wanshuffle.grant.maxWait}.
+ *
+ * <p>With {@code spark.wanshuffle.flow.rateCap} set, a step's blocks are fetched in chunks paced so
+ * that the task's bytes in the step never run ahead of (rate cap × flows of the step) — pacing at
+ * block granularity.
+ *
+ * <p>Fetch failures surface unchanged as Spark's {@code FetchFailedException} from the fetchers.
+ */
+final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStream>> {
+  private static final Logger LOG = LoggerFactory.getLogger(GatedBlockIterator.class);
+  private static final long CHUNK_MS = 200;
+
+  private final TaskContext context;
+  private final BlockOpener fetchers;
+  private final CrossClusterBlocks blocks;
+  private final DemandClient channel;
+  private final WanShuffleConf conf;
+  private final ShuffleReadMetricsReporter metrics;
+  private final RegisterDemand demand;
+  private final String[] hosts;
+
+  private final Iterator<Tuple2<BlockId, InputStream>> local;
+  private Iterator<Tuple2<BlockId, InputStream>> source;
+  private CompletableFuture<?> pending;
+  private long demandId;
+  private long waitedMs;
+
+  private StepRun step;
+  private Iterator<Tuple2<BlockId, InputStream>> ungated;
+  private long[] ungatedBytes;
+  private long ungatedStartMs;
+
+  GatedBlockIterator(TaskContext context, BlockOpener fetchers, CrossClusterBlocks blocks,
+      DemandClient channel, WanShuffleConf conf, ShuffleReadMetricsReporter metrics,
+      RegisterDemand demand) {
+    this.context = context;
+    this.fetchers = fetchers;
+    this.blocks = blocks;
+    this.channel = channel;
+    this.conf = conf;
+    this.metrics = metrics;
+    this.demand = demand;
+    this.hosts = demand.srcHosts();
+    this.local = fetchers.open(blocks.sameCluster());
+    if (!blocks.isEmpty()) {
+      pending = channel.register(demand);
+      context.addTaskCompletionListener((org.apache.spark.util.TaskCompletionListener) this::onTaskEnd);
+    }
+  }
+
+  private void onTaskEnd(TaskContext ctx) {
+    if (demandId > 0 && ungated == null && (step != null || !blocks.isEmpty())) {
+      String reason = ctx.isInterrupted() ? "task-killed" : ctx.isFailed() ? "task-failed"
+          : "task-end";
+      channel.release(new ReleaseDemand(demandId, reason));
+    }
+  }
+
+  @Override
+  public boolean hasNext() {
+    while (true) {
+      pump();
+      if (step != null) {
+        if (step.current.hasNext()) {
+          source = step.current;
+          return true;
+        }
+        if (!step.openNextChunk()) {
+          finishStep();
+        }
+        continue;
+      }
+      if (local.hasNext()) {
+        source = local;
+        return true;
+      }
+      if (ungated != null) {
+        if (ungated.hasNext()) {
+          source = ungated;
+          return true;
+        }
+        finishUngated();
+      }
+      if (blocks.isEmpty()) {
+        return false;
+      }
+      if (pending == null) {
+        goUngated("no coordinator call outstanding");
+        continue;
+      }
+      waitForCoordinator();
+    }
+  }
+
+  @Override
+  public Tuple2<BlockId, InputStream> next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    return source.next();
+  }
+
+  /** Handles a completed coordinator call, without blocking. */
+  private void pump() {
+    if (pending == null || !pending.isDone()) {
+      return;
+    }
+    CompletableFuture<?> p = pending;
+    pending = null;
+    Object r;
+    try {
+      r = p.join();
+    } catch (CompletionException | java.util.concurrent.CancellationException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      goUngated("coordinator call failed: " + cause);
+      return;
+    }
+    if (r instanceof Registered reg) {
+      if (!reg.gated() || reg.demandId() <= 0) {
+        goUngated("the coordinator does not gate (algorithm none or stopping)");
+        return;
+      }
+      demandId = reg.demandId();
+      pending = channel.await(AwaitGrant.poll(demandId));
+    } else if (r instanceof GrantReply g) {
+      switch (g.status()) {
+        case GRANT -> startStep(g);
+        case NOT_YET -> pending = channel.await(AwaitGrant.poll(demandId));
+        case FINISHED -> {
+          if (!blocks.isEmpty()) {
+            goUngated("the coordinator considers the demand complete but blocks are left");
+          }
+        }
+        case UNGATED -> goUngated("the coordinator released the demand");
+        default -> throw new IllegalStateException("unknown grant status " + g.status());
+      }
+    }
+  }
+
+  private void waitForCoordinator() {
+    long t0 = System.nanoTime();
+    try {
+      while (pending != null && !pending.isDone()) {
+        context.killTaskIfInterrupted();
+        if (waitedMs + (System.nanoTime() - t0) / 1_000_000 > conf.maxGrantWaitMs()) {
+          goUngated("waited longer than " + WanShuffleConf.MAX_GRANT_WAIT + " = "
+              + conf.maxGrantWaitMs() + " ms for grants");
+          return;
+        }
+        try {
+          pending.get(100, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+          // timeout: poll again; failure: handled by pump()
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          context.killTaskIfInterrupted();
+          throw new IllegalStateException("interrupted while waiting for a wan-shuffle grant", e);
+        }
+      }
+    } finally {
+      long ms = (System.nanoTime() - t0) / 1_000_000;
+      waitedMs += ms;
+      metrics.incFetchWaitTime(ms);
+    }
+  }
+
+  private void startStep(GrantReply g) {
+    step = new StepRun(g.stepId());
+    long cap = conf.flowRateCap();
+    int flows = Math.max(1, g.srcHosts().length);
+    // per source host, a chunk is about CHUNK_MS of data at the cap
+    long chunk = cap <= 0 ? Long.MAX_VALUE : Math.max(1, cap * CHUNK_MS / 1000);
+    long[] taken = new long[g.srcHosts().length];
+    boolean more = true;
+    while (more) {
+      more = false;
+      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out = new ArrayList<>();
+      long chunkBytes = 0;
+      for (int i = 0; i < g.srcHosts().length; i++) {
+        long left = g.budgets()[i] - taken[i];
+        if (left <= 0 && taken[i] > 0) {
+          continue;
+        }
+        long b = blocks.take(g.srcHosts()[i], Math.min(chunk, Math.max(1, left)), out);
+        taken[i] += b;
+        chunkBytes += b;
+        int idx = indexOf(g.srcHosts()[i]);
+        if (idx >= 0) {
+          step.fetched[idx] += b;
+        }
+        if (b > 0 && taken[i] < g.budgets()[i]) {
+          more = true;
+        }
+      }
+      if (!out.isEmpty()) {
+        step.chunks.add(out);
+        step.chunkBytes.add(chunkBytes);
+      }
+    }
+    step.paceBytesPerSecond = cap <= 0 ? 0 : cap * flows;
+    step.startMs = System.currentTimeMillis();
+    if (!step.openNextChunk()) {
+      finishStep();
+    }
+  }
+
+  private int indexOf(String host) {
+    for (int i = 0; i < hosts.length; i++) {
+      if (hosts[i].equals(host)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private void finishStep() {
+    StepRun s = step;
+    step = null;
+    pending = channel.await(new AwaitGrant(demandId, s.stepId, hosts, s.fetched,
+        blocks.remainingBytes(), s.startMs, System.currentTimeMillis()));
+  }
+
+  private void goUngated(String reason) {
+    if (ungated != null) {
+      return;
+    }
+    pending = null;
+    LOG.warn("wan-shuffle: task {} (stage {}.{}, shuffle {}) fetches its remaining cross-cluster "
+            + "blocks without gating: {}", demand.taskAttemptId(), demand.stageId(),
+        demand.stageAttempt(), demand.shuffleId(), reason);
+    if (demandId > 0) {
+      channel.release(new ReleaseDemand(demandId, "ungated"));
+    }
+    List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out = new ArrayList<>();
+    ungatedBytes = blocks.takeAll(out);
+    ungatedStartMs = System.currentTimeMillis();
+    ungated = fetchers.open(out);
+  }
+
+  private void finishUngated() {
+    if (ungatedBytes == null) {
+      return;
+    }
+    List<String> h = new ArrayList<>();
+    List<Long> b = new ArrayList<>();
+    for (int i = 0; i < hosts.length; i++) {
+      if (ungatedBytes[i] > 0) {
+        h.add(hosts[i]);
+        b.add(ungatedBytes[i]);
+      }
+    }
+    ungatedBytes = null;
+    if (!h.isEmpty()) {
+      RegisterDemand what = new RegisterDemand(demand.stageId(), demand.stageAttempt(),
+          demand.shuffleId(), demand.taskAttemptId(), demand.executorId(), demand.dstHost(),
+          h.toArray(new String[0]), b.stream().mapToLong(Long::longValue).toArray());
+      channel.report(new UngatedReport(demandId, what, ungatedStartMs, System.currentTimeMillis()));
+    }
+  }
+
+  /** The fetch of one granted step: its block chunks, opened one after the other. */
+  private final class StepRun {
+    final long stepId;
+    final long[] fetched = new long[hosts.length];
+    final List<List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>>> chunks =
+        new ArrayList<>();
+    final List<Long> chunkBytes = new ArrayList<>();
+    long paceBytesPerSecond;
+    long startMs;
+    int next;
+    long issuedBytes;
+    Iterator<Tuple2<BlockId, InputStream>> current;
+
+    StepRun(long stepId) {
+      this.stepId = stepId;
+    }
+
+    /** Opens the next chunk (after pacing); false when the step has no chunk left. */
+    boolean openNextChunk() {
+      if (next >= chunks.size()) {
+        return false;
+      }
+      if (paceBytesPerSecond > 0 && issuedBytes > 0) {
+        long due = startMs + issuedBytes * 1000 / paceBytesPerSecond;
+        long wait = due - System.currentTimeMillis();
+        if (wait > 0) {
+          pace(wait);
+        }
+      }
+      issuedBytes += chunkBytes.get(next);
+      current = fetchers.open(chunks.get(next++));
+      return true;
+    }
+
+    private void pace(long ms) {
+      long t0 = System.nanoTime();
+      try {
+        long end = System.currentTimeMillis() + ms;
+        while (System.currentTimeMillis() < end) {
+          context.killTaskIfInterrupted();
+          Thread.sleep(Math.min(100, Math.max(1, end - System.currentTimeMillis())));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        context.killTaskIfInterrupted();
+        throw new IllegalStateException("interrupted while pacing a wan-shuffle step", e);
+      } finally {
+        metrics.incFetchWaitTime((System.nanoTime() - t0) / 1_000_000);
+      }
+    }
+  }
+}

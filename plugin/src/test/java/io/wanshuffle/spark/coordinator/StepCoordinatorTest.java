@@ -1,0 +1,477 @@
+package io.wanshuffle.spark.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.coordinator.protocol.GrantReply.Status;
+import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import io.wanshuffle.spark.coordinator.protocol.Registered;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.spark.SparkConf;
+import io.wanshuffle.scheduler.TrafficMatrix;
+import io.wanshuffle.scheduler.alg.Algorithms;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class StepCoordinatorTest {
+  private final ManualTimer timer = new ManualTimer();
+  private final RecordingListener events = new RecordingListener();
+
+  private StepCoordinator coordinator(String... kv) {
+    SparkConf c = new SparkConf(false)
+        .set(WanShuffleConf.ALGORITHM, "greedy-test")
+        .set(WanShuffleConf.BETA, "0ms")
+        .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+        .set(WanShuffleConf.GATHER_WINDOW, "100ms");
+    for (int i = 0; i < kv.length; i += 2) {
+      c.set(kv[i], kv[i + 1]);
+    }
+    WanShuffleConf conf = WanShuffleConf.from(c, Set.of("greedy-test"));
+    return new StepCoordinator(conf, conf.gated() ? new GreedyTestScheduler() : null,
+        List.of(events), timer, timer::now);
+  }
+
+  private static RegisterDemand demand(long task, String exec, String dst, Object... srcBytes) {
+    String[] src = new String[srcBytes.length / 2];
+    long[] bytes = new long[src.length];
+    for (int i = 0; i < src.length; i++) {
+      src[i] = (String) srcBytes[2 * i];
+      bytes[i] = ((Number) srcBytes[2 * i + 1]).longValue();
+    }
+    return new RegisterDemand(3, 0, 7, task, exec, dst, src, bytes);
+  }
+
+  /** Reports the whole grant as fetched and asks for the next one. */
+  private static CompletableFuture<GrantReply> report(StepCoordinator c, long demandId,
+      RegisterDemand d, GrantReply g, long[] remaining) {
+    long[] fetched = new long[d.srcHosts().length];
+    for (int i = 0; i < g.srcHosts().length; i++) {
+      for (int s = 0; s < d.srcHosts().length; s++) {
+        if (d.srcHosts()[s].equals(g.srcHosts()[i])) {
+          long f = Math.min(g.budgets()[i], remaining[s]);
+          fetched[s] = f;
+          remaining[s] -= f;
+        }
+      }
+    }
+    return c.awaitGrant(new AwaitGrant(demandId, g.stepId(), d.srcHosts(), fetched,
+        remaining.clone(), 1, 2));
+  }
+
+  @Test
+  void noneGrantsEverythingAtOnceWithoutCountingFlows() {
+    StepCoordinator c = coordinator(WanShuffleConf.ALGORITHM, "none");
+    RegisterDemand d = demand(1, "e1", "b1", "a1", 100, "a2", 50);
+    Registered r = c.register(d);
+    assertFalse(r.gated());
+    CompletableFuture<GrantReply> g = c.awaitGrant(AwaitGrant.poll(r.demandId()));
+    assertTrue(g.isDone());
+    assertEquals(Status.GRANT, g.join().status());
+    assertArrayEquals(new String[] {"a1", "a2"}, g.join().srcHosts());
+    assertArrayEquals(new long[] {100, 50}, g.join().budgets());
+    assertEquals(0, c.openFlowCount());
+    assertTrue(events.steps.isEmpty());
+  }
+
+  @Test
+  void firstStepIsGrantedAfterTheGatherWindowWithinKAndDelta() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    RegisterDemand d1 = demand(1, "e1", "b1", "a1", 300, "a2", 100);
+    RegisterDemand d2 = demand(2, "e2", "b2", "a1", 200, "a2", 400);
+    RegisterDemand d3 = demand(3, "e3", "b3", "a1", 50);
+    long id1 = c.register(d1).demandId();
+    long id2 = c.register(d2).demandId();
+    long id3 = c.register(d3).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(id1));
+    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(id2));
+    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(id3));
+    assertFalse(p1.isDone() || p2.isDone() || p3.isDone(), "nothing before the gather window");
+    timer.advance(100);
+    assertEquals(1, events.steps.size());
+    StepEvent step = events.steps.get(0);
+    // greedy: largest first: a2->b2 (400), a1->b1 (300); k = 2, delta = 1 -> exactly those
+    assertEquals(List.of(new FlowGrant("a2", "b2", 400), new FlowGrant("a1", "b1", 300)),
+        step.flows());
+    assertEquals(2, c.openFlowCount());
+    assertEquals(Status.GRANT, p1.join().status());
+    assertArrayEquals(new String[] {"a1"}, p1.join().srcHosts());
+    assertArrayEquals(new long[] {300}, p1.join().budgets());
+    assertArrayEquals(new String[] {"a2"}, p2.join().srcHosts());
+    assertFalse(p3.isDone(), "b3 gets nothing in step 1");
+    PlanEvent plan = events.plans.get(0);
+    assertEquals(2, plan.platform().k());
+    assertEquals(400L, plan.residualBytes()[plan.senders().indexOf("a2")][plan.receivers()
+        .indexOf("b2")]);
+  }
+
+  @Test
+  void stepIsABarrierAndEveryDemandIsEventuallyRealised() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    RegisterDemand d1 = demand(1, "e1", "b1", "a1", 300, "a2", 100);
+    RegisterDemand d2 = demand(2, "e2", "b2", "a1", 200, "a2", 400);
+    long id1 = c.register(d1).demandId();
+    long id2 = c.register(d2).demandId();
+    GrantReply g1 = waitFor(c.awaitGrant(AwaitGrant.poll(id1)));
+    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(id2));
+    timer.advance(100);
+    g1 = p1orNow(g1, c, id1);
+    GrantReply g2 = p2.join();
+    long[] rem1 = {300, 100};
+    long[] rem2 = {200, 400};
+    CompletableFuture<GrantReply> n1 = report(c, id1, d1, g1, rem1);
+    assertFalse(n1.isDone(), "the step is a barrier: task 1 waits for task 2");
+    assertEquals(1, c.openFlowCount(), "task 1's flow is closed");
+    CompletableFuture<GrantReply> n2 = report(c, id2, d2, g2, rem2);
+    assertTrue(n1.isDone() && n2.isDone(), "step 2 granted when the last receiver reported");
+    assertEquals(2, events.steps.size());
+    assertEquals(List.of(new FlowGrant("a1", "b2", 200), new FlowGrant("a2", "b1", 100)),
+        events.steps.get(1).flows());
+    CompletableFuture<GrantReply> f1 = report(c, id1, d1, n1.join(), rem1);
+    CompletableFuture<GrantReply> f2 = report(c, id2, d2, n2.join(), rem2);
+    assertEquals(Status.FINISHED, f1.join().status());
+    assertEquals(Status.FINISHED, f2.join().status());
+    assertEquals(0, c.openFlowCount());
+    assertEquals(0, c.pendingDemandCount());
+    c.stageCompleted(3, 0);
+    StageSummary s = events.stages.get(0);
+    assertEquals(List.of("a1", "a2", "b1", "b2"), s.hosts());
+    assertEquals(300, s.realisedBytes()[0][2]);
+    assertEquals(200, s.realisedBytes()[0][3]);
+    assertEquals(100, s.realisedBytes()[1][2]);
+    assertEquals(400, s.realisedBytes()[1][3]);
+    assertEquals(1000, sum(s.registeredBytes()));
+    assertEquals(2, s.steps());
+  }
+
+  private GrantReply waitFor(CompletableFuture<GrantReply> f) {
+    return f.isDone() ? f.join() : null;
+  }
+
+  private GrantReply p1orNow(GrantReply g, StepCoordinator c, long id) {
+    return g != null ? g : c.awaitGrant(AwaitGrant.poll(id)).join();
+  }
+
+  private static long sum(long[][] m) {
+    long s = 0;
+    for (long[] r : m) {
+      for (long v : r) {
+        s += v;
+      }
+    }
+    return s;
+  }
+
+  @Test
+  void deadlineEndsTheStepButTheLaggardKeepsItsFlow() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1",
+        WanShuffleConf.BACKBONE_RATE, "2000", WanShuffleConf.STEP_MIN_DEADLINE, "1s");
+    RegisterDemand x = demand(1, "e1", "b1", "a1", 500);
+    RegisterDemand y = demand(2, "e2", "b2", "a2", 400);
+    RegisterDemand z = demand(3, "e3", "b2", "a1", 300);
+    long ix = c.register(x).demandId();
+    long iy = c.register(y).demandId();
+    long iz = c.register(z).demandId();
+    CompletableFuture<GrantReply> px = c.awaitGrant(AwaitGrant.poll(ix));
+    CompletableFuture<GrantReply> py = c.awaitGrant(AwaitGrant.poll(iy));
+    CompletableFuture<GrantReply> pz = c.awaitGrant(AwaitGrant.poll(iz));
+    timer.advance(100);
+    assertTrue(px.isDone() && py.isDone());
+    assertFalse(pz.isDone());
+    // x finishes, y hangs
+    CompletableFuture<GrantReply> nx = report(c, ix, x, px.join(), new long[] {500});
+    assertEquals(Status.FINISHED, nx.join().status());
+    assertEquals(1, events.steps.size(), "barrier: y still fetching");
+    StepEvent s1 = events.steps.get(0);
+    timer.advance(s1.deadlineMs() - timer.now());
+    assertEquals(List.<Object>of(1L, true), List.of(events.done.get(0)));
+    // z (a1 -> b2) cannot start: b2 still receives y's flow (delta = 1)
+    assertFalse(pz.isDone());
+    assertEquals(1, c.openFlowCount());
+    report(c, iy, y, py.join(), new long[] {400});
+    assertTrue(pz.isDone(), "z granted once the laggard's flow closed");
+    assertEquals(List.of(new FlowGrant("a1", "b2", 300)), events.steps.get(1).flows());
+  }
+
+  @Test
+  void taskEndReleasesDemandAndFreesItsFlows() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "1");
+    RegisterDemand x = demand(1, "e1", "b1", "a1", 500);
+    RegisterDemand y = demand(2, "e2", "b2", "a2", 400);
+    long ix = c.register(x).demandId();
+    long iy = c.register(y).demandId();
+    CompletableFuture<GrantReply> px = c.awaitGrant(AwaitGrant.poll(ix));
+    CompletableFuture<GrantReply> py = c.awaitGrant(AwaitGrant.poll(iy));
+    timer.advance(100);
+    assertTrue(px.isDone());
+    assertFalse(py.isDone(), "k = 1");
+    c.release(ix, "task-end");
+    assertEquals(List.of("1:task-end:500"), events.released);
+    assertTrue(py.isDone(), "the freed flow goes to the next demand at once");
+    assertEquals(1, c.openFlowCount());
+    assertEquals(Status.UNGATED, c.awaitGrant(AwaitGrant.poll(ix)).join().status(),
+        "a released demand never waits");
+  }
+
+  @Test
+  void executorLossAndDriverTaskEndReleaseDemands() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "4");
+    long a = c.register(demand(1, "e1", "b1", "a1", 10)).demandId();
+    c.register(demand(2, "e1", "b1", "a2", 10));
+    c.register(demand(3, "e2", "b2", "a1", 10));
+    CompletableFuture<GrantReply> pa = c.awaitGrant(AwaitGrant.poll(a));
+    c.executorLost("e1");
+    assertEquals(Status.UNGATED, pa.join().status());
+    assertEquals(1, c.pendingDemandCount());
+    c.releaseTask(3, "task-end");
+    assertEquals(0, c.pendingDemandCount());
+    assertEquals(List.of("1:executor-lost:10", "2:executor-lost:10", "3:task-end:10"),
+        events.released);
+  }
+
+  @Test
+  void speculativeAttemptHasItsOwnDemand() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "4", WanShuffleConf.DELTA, "2");
+    RegisterDemand first = demand(10, "e1", "b1", "a1", 100);
+    RegisterDemand spec = demand(11, "e2", "b2", "a1", 100);
+    long i1 = c.register(first).demandId();
+    long i2 = c.register(spec).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
+    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
+    timer.advance(100);
+    assertTrue(p1.isDone() && p2.isDone(), "delta(a1) = 2 serves both attempts");
+    c.releaseTask(10, "task-end");
+    assertEquals(1, c.openFlowCount());
+    assertEquals(Status.FINISHED, report(c, i2, spec, p2.join(), new long[] {100}).join().status());
+  }
+
+  @Test
+  void expiredPollDoesNotLoseAGrant() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "1");
+    long i = c.register(demand(1, "e1", "b1", "a1", 10)).demandId();
+    CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
+    c.pollExpired(i, p);
+    assertEquals(Status.NOT_YET, p.join().status());
+    timer.advance(100); // grant issued while nobody polls
+    GrantReply g = c.awaitGrant(AwaitGrant.poll(i)).join();
+    assertEquals(Status.GRANT, g.status());
+    assertEquals(1, g.stepId());
+  }
+
+  @Test
+  void stopUngatesParkedTasks() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "1");
+    long i = c.register(demand(1, "e1", "b1", "a1", 10)).demandId();
+    CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
+    c.stop();
+    assertEquals(Status.UNGATED, p.join().status());
+    assertFalse(c.register(demand(2, "e1", "b1", "a1", 10)).gated());
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"throws", "empty"})
+  void brokenSchedulerNeverStallsTheShuffle(String failure) {
+    WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
+        .set(WanShuffleConf.ALGORITHM, "broken").set(WanShuffleConf.K, "2"), Set.of("broken"));
+    io.wanshuffle.scheduler.StepScheduler broken = new io.wanshuffle.scheduler.StepScheduler() {
+      @Override
+      public String name() {
+        return "broken";
+      }
+
+      @Override
+      public io.wanshuffle.scheduler.Schedule schedule(TrafficMatrix m,
+          io.wanshuffle.scheduler.Platform p) {
+        if (failure.equals("throws")) {
+          throw new IllegalArgumentException("instance too large");
+        }
+        return new io.wanshuffle.scheduler.Schedule(List.of());
+      }
+    };
+    StepCoordinator c = new StepCoordinator(conf, broken, List.of(events), timer, timer::now);
+    RegisterDemand x = demand(1, "e1", "b1", "a1", 10, "a2", 30);
+    long i = c.register(x).demandId();
+    CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
+    timer.advance(conf.gatherWindowMs());
+    assertEquals(Status.GRANT, p.join().status(), "the largest transfer is granted alone");
+    assertArrayEquals(new String[] {"a2"}, p.join().srcHosts());
+    CompletableFuture<GrantReply> n = report(c, i, x, p.join(), new long[] {10, 30});
+    assertArrayEquals(new String[] {"a1"}, n.join().srcHosts());
+    assertEquals(Status.FINISHED, report(c, i, x, n.join(), new long[] {10, 0}).join().status());
+  }
+
+  @Test
+  void listenerFailureDoesNotBreakTheCoordinator() {
+    WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
+        .set(WanShuffleConf.ALGORITHM, "greedy-test").set(WanShuffleConf.K, "1"),
+        Set.of("greedy-test"));
+    CoordinatorListener bad = new CoordinatorListener() {
+      @Override
+      public void onStepGranted(StepEvent e) {
+        throw new IllegalStateException("boom");
+      }
+    };
+    StepCoordinator c = new StepCoordinator(conf, new GreedyTestScheduler(), List.of(bad), timer,
+        timer::now);
+    long i = c.register(demand(1, "e1", "b1", "a1", 10)).demandId();
+    CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
+    timer.advance(conf.gatherWindowMs());
+    assertEquals(Status.GRANT, p.join().status());
+  }
+
+  /**
+   * Random demands, random report order, random laggards: at every instant at most k flows are
+   * open and at most δ per host (sending and receiving), and every byte is eventually realised.
+   */
+  static List<String> schedulers() {
+    List<String> names = new ArrayList<>(List.of("greedy-test"));
+    for (String n : Algorithms.names()) {
+      if (!n.equals("exact")) {
+        names.add(n);
+      }
+    }
+    return names;
+  }
+
+  @ParameterizedTest
+  @MethodSource("schedulers")
+  void randomWorkloadsRespectKAndDeltaAndFinish(String algorithm) {
+    Random rnd = new Random(42);
+    for (int round = 0; round < 30; round++) {
+      int k = 1 + rnd.nextInt(4);
+      int delta = 1 + rnd.nextInt(3);
+      RecordingListener ev = new RecordingListener();
+      List<String> invalid = new ArrayList<>();
+      CoordinatorListener validator = new CoordinatorListener() {
+        @Override
+        public void onPlanComputed(PlanEvent p) {
+          double[][] sec = new double[p.senders().size()][p.receivers().size()];
+          for (int i = 0; i < sec.length; i++) {
+            for (int j = 0; j < sec[i].length; j++) {
+              sec[i][j] = p.residualBytes()[i][j] / (double) p.bytesPerSecond();
+            }
+          }
+          try {
+            p.schedule().validate(TrafficMatrix.of(sec), p.platform());
+          } catch (RuntimeException e) {
+            invalid.add(e.getMessage());
+          }
+        }
+      };
+      ManualTimer t = new ManualTimer();
+      WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
+          .set(WanShuffleConf.ALGORITHM, algorithm).set(WanShuffleConf.K, "" + k)
+          .set(WanShuffleConf.DELTA, "" + delta).set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+          .set(WanShuffleConf.BACKBONE_RATE, "" + 1000 * k),
+          Set.copyOf(schedulers()));
+      StepCoordinator c = new StepCoordinator(conf, algorithm.equals("greedy-test")
+          ? new GreedyTestScheduler() : Algorithms.byName(algorithm), List.of(ev, validator), t,
+          t::now);
+      int tasks = 2 + rnd.nextInt(10);
+      Map<Long, RegisterDemand> regs = new HashMap<>();
+      Map<Long, long[]> rem = new HashMap<>();
+      Map<Long, CompletableFuture<GrantReply>> polls = new HashMap<>();
+      long total = 0;
+      for (int task = 0; task < tasks; task++) {
+        List<Object> sb = new ArrayList<>();
+        for (int s = 0; s < 4; s++) {
+          if (rnd.nextBoolean()) {
+            long b = 1 + rnd.nextInt(1000);
+            sb.add("a" + s);
+            sb.add(b);
+            total += b;
+          }
+        }
+        if (sb.isEmpty()) {
+          continue;
+        }
+        RegisterDemand d = demand(task, "e" + task, "b" + rnd.nextInt(3), sb.toArray());
+        long id = c.register(d).demandId();
+        regs.put(id, d);
+        rem.put(id, d.bytes().clone());
+        polls.put(id, c.awaitGrant(AwaitGrant.poll(id)));
+      }
+      t.advance(200);
+      Map<Long, GrantReply> holding = new HashMap<>();
+      int guard = 0;
+      while (!polls.isEmpty() || !holding.isEmpty()) {
+        assertTrue(++guard < 10_000, "no progress");
+        for (Map.Entry<Long, CompletableFuture<GrantReply>> e : new ArrayList<>(polls.entrySet())) {
+          if (e.getValue().isDone()) {
+            GrantReply g = e.getValue().join();
+            polls.remove(e.getKey());
+            if (g.status() == Status.GRANT) {
+              holding.put(e.getKey(), g);
+            } else {
+              assertEquals(Status.FINISHED, g.status());
+            }
+          }
+        }
+        checkFlows(holding, regs, k, delta);
+        assertTrue(c.openFlowCount() <= k);
+        if (holding.isEmpty()) {
+          t.advance(1000);
+          continue;
+        }
+        // one random holder reports (others lag); sometimes time passes a deadline instead
+        if (rnd.nextInt(5) == 0) {
+          t.advance(5000);
+          continue;
+        }
+        List<Long> ids = new ArrayList<>(holding.keySet());
+        long id = ids.get(rnd.nextInt(ids.size()));
+        GrantReply g = holding.remove(id);
+        polls.put(id, report(c, id, regs.get(id), g, rem.get(id)));
+      }
+      assertEquals(0, c.openFlowCount());
+      long realised = 0;
+      for (TransferRecord r : ev.transfers) {
+        for (long b : r.bytes()) {
+          realised += b;
+        }
+      }
+      assertEquals(total, realised, "every registered byte was granted and realised");
+      for (StepEvent s : ev.steps) {
+        assertTrue(s.flows().size() <= k);
+      }
+      assertEquals(List.of(), invalid, algorithm + " produced an invalid plan");
+    }
+  }
+
+  private static void checkFlows(Map<Long, GrantReply> holding, Map<Long, RegisterDemand> regs,
+      int k, int delta) {
+    Set<String> pairs = new java.util.HashSet<>();
+    for (Map.Entry<Long, GrantReply> e : holding.entrySet()) {
+      for (String s : e.getValue().srcHosts()) {
+        pairs.add(s + ">" + regs.get(e.getKey()).dstHost());
+      }
+    }
+    assertTrue(pairs.size() <= k, "open flows " + pairs + " exceed k = " + k);
+    Map<String, Integer> out = new HashMap<>();
+    Map<String, Integer> in = new HashMap<>();
+    for (String p : pairs) {
+      String[] sd = p.split(">");
+      out.merge(sd[0], 1, Integer::sum);
+      in.merge(sd[1], 1, Integer::sum);
+    }
+    for (int v : out.values()) {
+      assertTrue(v <= delta, "sender delta exceeded: " + pairs);
+    }
+    for (int v : in.values()) {
+      assertTrue(v <= delta, "receiver delta exceeded: " + pairs);
+    }
+    assertNotNull(regs);
+  }
+}

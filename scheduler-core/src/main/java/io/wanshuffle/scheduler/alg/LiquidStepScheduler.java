@@ -1,0 +1,227 @@
+package io.wanshuffle.scheduler.alg;
+
+import io.wanshuffle.scheduler.Platform;
+import io.wanshuffle.scheduler.Schedule;
+import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.scheduler.StepScheduler;
+import io.wanshuffle.scheduler.TrafficMatrix;
+import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.scheduler.topology.LinkNetwork;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * {@code liquid}: weighted, preemptive KPBS steps on a topology in which no link carries more
+ * flows than its capacity, each step chosen to keep the bottleneck links busy. It carries the idea
+ * of liquid schedules (Gabrielyan and Hersch, liquid-schedules paper, sec. 3: every time frame
+ * uses every bottleneck) over to weighted transfers and multi-flow links.
+ *
+ * <p>Each step: a pair's priority is 2·max over its links of load(l)/c(l) divided by the largest
+ * such ratio (the bottleneck links) plus its remaining amount over the largest remaining amount;
+ * {@link StepChooser} picks a capacity-respecting set of pairs of maximum Σ (1 + priority) (an
+ * integral min-cost flow on host / rack / cluster trees); the step lasts the minimum, median or
+ * maximum remaining amount of the chosen pairs (one schedule is built per rule) and every chosen
+ * pair sends min(remaining, duration). The cheapest of these schedules is kept, together with a
+ * schedule derived from the registered {@code auto} algorithm (rack-blind) whose steps are split,
+ * first fit by decreasing amount, until no link is overloaded; on a network with only NIC and
+ * backbone links (or without a network) that schedule is auto's own, so {@code liquid} never costs
+ * more than {@code auto} there.
+ *
+ * <p>Cost: at most m steps per rule (each step completes a pair), each a min-cost flow on
+ * O(links + pairs) vertices. The result is validated by {@link Schedule#validate} for the platform
+ * and by {@link io.wanshuffle.scheduler.topology.LinkCapacityValidator} for the network.
+ */
+public final class LiquidStepScheduler implements StepScheduler {
+  private static final double EPS = 1e-12;
+  private final LinkNetwork network;
+
+  /** A liquid scheduler without a topology: the links are the platform's NICs and backbone. */
+  public LiquidStepScheduler() {
+    this(null);
+  }
+
+  /**
+   * @param network the links of the matrices this scheduler will get (rows = senders, columns =
+   *     receivers), or null for the platform's NICs and backbone only
+   */
+  public LiquidStepScheduler(LinkNetwork network) {
+    this.network = network;
+  }
+
+  @Override
+  public String name() {
+    return "liquid";
+  }
+
+  /**
+   * @param matrix amounts in seconds at base speed
+   * @param platform k, β, δ (also enforced: steps respect them and the network's capacities)
+   * @return the cheapest schedule found, valid for the platform and every link capacity
+   * @throws IllegalArgumentException if the shapes of matrix, platform and network differ
+   */
+  @Override
+  public Schedule schedule(TrafficMatrix matrix, Platform platform) {
+    platform.requireShape(matrix);
+    LinkNetwork net = network == null ? LinkNetwork.flat(platform) : network.constrainedBy(platform);
+    net.requireShape(matrix);
+    if (matrix.nonZeroCount() == 0) {
+      return new Schedule(List.of());
+    }
+    StepChooser chooser = new StepChooser(net);
+    Schedule best = null;
+    for (DurationRule rule : DurationRule.values()) {
+      Schedule s = build(matrix, platform.beta(), net, chooser, rule);
+      if (best == null || s.cost(platform.beta()) < best.cost(platform.beta())) {
+        best = s;
+      }
+    }
+    if (Algorithms.names().contains("auto")) {
+      Schedule auto = split(Algorithms.byName("auto").schedule(matrix, platform), net);
+      if (auto.cost(platform.beta()) <= best.cost(platform.beta())) {
+        best = auto;
+      }
+    }
+    return best;
+  }
+
+  /** How long a step lasts, from the remaining amounts of its chosen pairs. */
+  enum DurationRule {
+    MIN, MEDIAN, MAX
+  }
+
+  static Schedule build(TrafficMatrix m, double beta, LinkNetwork net, StepChooser chooser,
+      DurationRule rule) {
+    int rows = m.rows();
+    int cols = m.cols();
+    int pairs = rows * cols;
+    double[] rem = m.toRowMajor();
+    int[][] routes = new int[pairs][];
+    for (int p = 0; p < pairs; p++) {
+      routes[p] = net.route(p / cols, p % cols);
+    }
+    double scale = m.maxAmount();
+    double[] load = new double[net.linkCount()];
+    double[] weight = new double[pairs];
+    boolean[] enabled = new boolean[pairs];
+    List<Step> steps = new ArrayList<>();
+    int left = m.nonZeroCount();
+    while (left > 0) {
+      Arrays.fill(load, 0);
+      double maxRem = 0;
+      for (int p = 0; p < pairs; p++) {
+        enabled[p] = rem[p] > 0;
+        if (enabled[p]) {
+          maxRem = Math.max(maxRem, rem[p]);
+          for (int l : routes[p]) {
+            load[l] += rem[p];
+          }
+        }
+      }
+      double maxRatio = 0;
+      for (int l = 0; l < load.length; l++) {
+        load[l] /= net.capacity(l);
+        maxRatio = Math.max(maxRatio, load[l]);
+      }
+      for (int p = 0; p < pairs; p++) {
+        if (enabled[p]) {
+          double r = 0;
+          for (int l : routes[p]) {
+            r = Math.max(r, load[l]);
+          }
+          weight[p] = 2 * r / maxRatio + rem[p] / maxRem;
+        }
+      }
+      boolean[] chosen = chooser.choose(weight, enabled);
+      double[] amounts = new double[pairs];
+      int n = 0;
+      for (int p = 0; p < pairs; p++) {
+        if (chosen[p]) {
+          amounts[n++] = rem[p];
+        }
+      }
+      if (n == 0) {
+        throw new IllegalStateException("no pair fits a step; a link has capacity 0");
+      }
+      double[] a = Arrays.copyOf(amounts, n);
+      Arrays.sort(a);
+      double d = switch (rule) {
+        case MIN -> a[0];
+        case MEDIAN -> a[(n - 1) / 2];
+        case MAX -> a[n - 1];
+      };
+      List<Transfer> ts = new ArrayList<>();
+      double longest = 0;
+      for (int p = 0; p < pairs; p++) {
+        if (!chosen[p]) {
+          continue;
+        }
+        double send;
+        if (rem[p] <= d + EPS * Math.max(1, scale)) {
+          send = rem[p];
+          rem[p] = 0;
+          left--;
+        } else {
+          send = d;
+          rem[p] -= d;
+        }
+        longest = Math.max(longest, send);
+        ts.add(new Transfer(p / cols, p % cols, send));
+      }
+      steps.add(new Step(longest, ts));
+    }
+    return new Schedule(steps);
+  }
+
+  /**
+   * Splits every step of a schedule, first fit by decreasing amount, into sub-steps in which no
+   * link of {@code net} is overloaded; each sub-step lasts its longest transfer.
+   */
+  static Schedule split(Schedule s, LinkNetwork net) {
+    List<Step> out = new ArrayList<>();
+    for (Step step : s.steps()) {
+      List<Transfer> ts = new ArrayList<>(step.transfers());
+      ts.sort(Comparator.comparingDouble(Transfer::amount).reversed());
+      List<List<Transfer>> parts = new ArrayList<>();
+      List<int[]> use = new ArrayList<>();
+      for (Transfer t : ts) {
+        int[] r = net.route(t.src(), t.dst());
+        int f = 0;
+        while (f < parts.size() && !fits(use.get(f), r, net)) {
+          f++;
+        }
+        if (f == parts.size()) {
+          parts.add(new ArrayList<>());
+          use.add(new int[net.linkCount()]);
+        }
+        parts.get(f).add(t);
+        for (int l : r) {
+          use.get(f)[l]++;
+        }
+      }
+      if (parts.size() == 1) {
+        out.add(step);
+      } else {
+        for (List<Transfer> part : parts) {
+          out.add(Step.of(part));
+        }
+      }
+    }
+    return new Schedule(out);
+  }
+
+  private static boolean fits(int[] use, int[] route, LinkNetwork net) {
+    for (int l : route) {
+      if (use[l] >= net.capacity(l)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public String toString() {
+    return "liquid" + (network == null ? "" : " on " + network);
+  }
+}

@@ -1,0 +1,263 @@
+package io.wanshuffle.scheduler.topology;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.apache.hadoop.net.DNSToSwitchMapping;
+
+/**
+ * A host / rack / cluster tree: hosts map to network paths {@code /cluster/rack} through Hadoop's
+ * {@link DNSToSwitchMapping}, and the links (NIC up and down per host, uplink and downlink per
+ * rack, each cluster's outgoing and incoming side of the backbone) get their rates (bytes/s) from a
+ * {@link TopologyConfig}. A transfer from host s to host d uses the links of its route
+ * ({@link LinkKind}); {@link #network} turns the hosts of a traffic matrix into a {@link
+ * LinkNetwork} with capacities in flows by the base-speed rule of the DGGP paper (Jeannot and
+ * Wagner, sec. 2.2): base speed = gcd of the rates of every link in use.
+ *
+ * <p>Not thread-safe (it caches resolved hosts).
+ */
+public final class Topology {
+  private final TopologyConfig config;
+  private final HostMapping mapping;
+  private final Map<String, String> pathOf = new HashMap<>();
+
+  private Topology(TopologyConfig config, HostMapping mapping) {
+    this.config = config;
+    this.mapping = mapping;
+  }
+
+  /**
+   * Reads a topology configuration file and the host mapping it names.
+   *
+   * @param configFile the topology configuration (format: docs/topology.md)
+   * @return the topology
+   * @throws TopologyException naming file and line for bad input
+   */
+  public static Topology load(Path configFile) {
+    TopologyConfig c = TopologyConfig.load(configFile);
+    return new Topology(c, HostMapping.of(c));
+  }
+
+  /**
+   * A topology over any {@link DNSToSwitchMapping} (for tests and embedders such as the Spark
+   * plugin, which may already hold one).
+   *
+   * @param config the rates (its mapping keys are ignored)
+   * @param mapping host name to {@code /cluster/rack}
+   * @param source how messages name the mapping
+   * @return the topology
+   */
+  public static Topology of(TopologyConfig config, DNSToSwitchMapping mapping, String source) {
+    return new Topology(config, new HostMapping(mapping, source));
+  }
+
+  /** @return the configuration the rates come from */
+  public TopologyConfig config() {
+    return config;
+  }
+
+  /**
+   * @param host a host name
+   * @return its network path {@code /cluster/rack}
+   * @throws TopologyException if the mapping does not know the host
+   */
+  public String pathOf(String host) {
+    resolveAll(List.of(host));
+    return pathOf.get(host);
+  }
+
+  private void resolveAll(List<String> hosts) {
+    List<String> missing = new ArrayList<>();
+    for (String h : hosts) {
+      if (!pathOf.containsKey(h) && !missing.contains(h)) {
+        missing.add(h);
+      }
+    }
+    if (!missing.isEmpty()) {
+      List<String> paths = mapping.resolve(missing);
+      for (int i = 0; i < missing.size(); i++) {
+        pathOf.put(missing.get(i), paths.get(i));
+      }
+    }
+  }
+
+  private static String clusterOf(String path) {
+    return path.substring(0, path.indexOf('/', 1));
+  }
+
+  /**
+   * The links a transfer from {@code src} to {@code dst} uses, in route order, leaving out links
+   * configured as {@code none}.
+   *
+   * @param src sending host
+   * @param dst receiving host
+   * @return the links with their rates
+   * @throws TopologyException for an unknown host or a link without a configured rate
+   */
+  public List<Link> route(String src, String dst) {
+    resolveAll(List.of(src, dst));
+    List<Link> out = new ArrayList<>();
+    for (LinkKind kind : kindsOnRoute(src, dst)) {
+      String owner = owner(kind, src, dst);
+      OptionalLong r = config.rate(kind, owner);
+      if (r.isPresent()) {
+        out.add(new Link(kind, owner, r.getAsLong()));
+      }
+    }
+    return out;
+  }
+
+  private List<LinkKind> kindsOnRoute(String src, String dst) {
+    String ps = pathOf.get(src);
+    String pd = pathOf.get(dst);
+    List<LinkKind> kinds = new ArrayList<>();
+    kinds.add(LinkKind.NIC_UP);
+    boolean otherRack = !ps.equals(pd);
+    boolean otherCluster = !clusterOf(ps).equals(clusterOf(pd));
+    if (otherRack) {
+      kinds.add(LinkKind.RACK_UPLINK);
+    }
+    if (otherCluster) {
+      kinds.add(LinkKind.BACKBONE_OUT);
+      kinds.add(LinkKind.BACKBONE_IN);
+    }
+    if (otherRack) {
+      kinds.add(LinkKind.RACK_DOWNLINK);
+    }
+    kinds.add(LinkKind.NIC_DOWN);
+    return kinds;
+  }
+
+  private String owner(LinkKind kind, String src, String dst) {
+    return switch (kind) {
+      case NIC_UP -> src;
+      case NIC_DOWN -> dst;
+      case RACK_UPLINK -> pathOf.get(src);
+      case RACK_DOWNLINK -> pathOf.get(dst);
+      case BACKBONE_OUT -> clusterOf(pathOf.get(src));
+      case BACKBONE_IN -> clusterOf(pathOf.get(dst));
+    };
+  }
+
+  /**
+   * The link network of a traffic matrix whose rows are the {@code senders} and whose columns are
+   * the {@code receivers}. Base speed b = gcd of the rates of all links on the routes; capacity of
+   * a link = rate / b flows. The KPBS view ({@link LinkNetwork#platform}) has k = the backbone's
+   * capacity (min of the summed outgoing sides of the sender clusters and the summed incoming sides
+   * of the receiver clusters; without a backbone on any route, the summed NIC capacities) and
+   * δ(v) = min(k, NIC capacity of v).
+   *
+   * @param senders host of each row
+   * @param receivers host of each column
+   * @return the network
+   * @throws TopologyException for an unknown host, a link without a rate, or if no link has a rate
+   * @throws IllegalArgumentException if a capacity in flows exceeds {@link Integer#MAX_VALUE}
+   */
+  public LinkNetwork network(List<String> senders, List<String> receivers) {
+    List<String> all = new ArrayList<>(senders);
+    all.addAll(receivers);
+    resolveAll(all);
+    Map<String, Link> links = new LinkedHashMap<>();
+    List<List<Link>> routes = new ArrayList<>();
+    long g = 0;
+    for (String s : senders) {
+      for (String d : receivers) {
+        List<Link> r = route(s, d);
+        routes.add(r);
+        for (Link l : r) {
+          if (links.putIfAbsent(l.name(), l) == null) {
+            g = gcd(g, l.rate());
+          }
+        }
+      }
+    }
+    if (g == 0) {
+      throw new TopologyException(config.file() + ": no link on any route has a rate (all 'none')");
+    }
+    LinkNetwork.Builder b = new LinkNetwork.Builder(senders.size(), receivers.size());
+    Map<String, Integer> id = new HashMap<>();
+    long backboneOut = 0;
+    long backboneIn = 0;
+    for (Link l : links.values()) {
+      long flows = l.rate() / g;
+      if (flows > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("link " + l.name() + " is " + flows
+            + " times the base speed " + g + " B/s; round the rates in " + config.file());
+      }
+      id.put(l.name(), b.addLink(l.name(), (int) flows));
+      if (l.kind() == LinkKind.BACKBONE_OUT) {
+        backboneOut += flows;
+      } else if (l.kind() == LinkKind.BACKBONE_IN) {
+        backboneIn += flows;
+      }
+    }
+    long nicUp = 0;
+    long[] up = new long[senders.size()];
+    long[] down = new long[receivers.size()];
+    for (int i = 0; i < senders.size(); i++) {
+      up[i] = nicFlows(LinkKind.NIC_UP, senders.get(i), g);
+      nicUp = Math.min(Integer.MAX_VALUE, nicUp + up[i]);
+    }
+    long nicDown = 0;
+    for (int j = 0; j < receivers.size(); j++) {
+      down[j] = nicFlows(LinkKind.NIC_DOWN, receivers.get(j), g);
+      nicDown = Math.min(Integer.MAX_VALUE, nicDown + down[j]);
+    }
+    long k = Math.min(nicUp, nicDown);
+    if (backboneOut > 0 && backboneIn > 0) {
+      k = Math.min(k, Math.min(backboneOut, backboneIn));
+    } else if (backboneOut > 0 || backboneIn > 0) {
+      k = Math.min(k, Math.max(backboneOut, backboneIn));
+    }
+    k = Math.max(1, Math.min(k, Integer.MAX_VALUE));
+    int[] ds = new int[up.length];
+    int[] dr = new int[down.length];
+    for (int i = 0; i < ds.length; i++) {
+      ds[i] = (int) Math.max(1, Math.min(k, up[i]));
+    }
+    for (int j = 0; j < dr.length; j++) {
+      dr[j] = (int) Math.max(1, Math.min(k, down[j]));
+    }
+    int p = 0;
+    for (int i = 0; i < senders.size(); i++) {
+      for (int j = 0; j < receivers.size(); j++) {
+        List<Link> r = routes.get(p++);
+        int s = 0;
+        while (s < r.size() && r.get(s).kind().senderSide()) {
+          s++;
+        }
+        int[] sl = new int[s];
+        int[] rl = new int[r.size() - s];
+        for (int x = 0; x < r.size(); x++) {
+          int lid = id.get(r.get(x).name());
+          if (x < s) {
+            sl[x] = lid;
+          } else {
+            rl[x - s] = lid;
+          }
+        }
+        b.route(i, j, sl, rl);
+      }
+    }
+    return b.build((int) k, ds, dr, g);
+  }
+
+  /** NIC capacity in flows, Integer.MAX_VALUE when the NIC is 'none'. */
+  private long nicFlows(LinkKind kind, String host, long g) {
+    OptionalLong r = config.rate(kind, host);
+    return r.isPresent() ? Math.min(Integer.MAX_VALUE, r.getAsLong() / g) : Integer.MAX_VALUE;
+  }
+
+  private static long gcd(long a, long b) {
+    while (b != 0) {
+      long t = a % b;
+      a = b;
+      b = t;
+    }
+    return a;
+  }
+}

@@ -1,0 +1,233 @@
+package io.wanshuffle.scheduler.topology;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The parsed topology configuration file (format in docs/topology.md): which host mapping to use
+ * (a Hadoop {@code TableMapping} file or a {@code ScriptBasedMapping} script) and the link rates in
+ * bytes/s, as defaults per link kind and overrides per host, rack or cluster.
+ *
+ * <p>One {@code key = value} per line; {@code #} starts a comment. Keys: {@code mapping.table},
+ * {@code mapping.script}, {@code mapping.script.args}, and rate keys {@code nic.rate}, {@code
+ * nic.up.rate}, {@code nic.down.rate}, {@code rack.rate}, {@code rack.uplink.rate}, {@code
+ * rack.downlink.rate}, {@code backbone.rate}, {@code backbone.out.rate}, {@code backbone.in.rate},
+ * each optionally followed by {@code [owner]} (a host name, {@code /cluster/rack} or {@code
+ * /cluster}). A rate is a positive integer of bytes/s with an optional decimal suffix {@code k},
+ * {@code M}, {@code G}, {@code T} (10^3 .. 10^12), or {@code none} for a link that is not a
+ * constraint.
+ */
+public final class TopologyConfig {
+  private static final Pattern LINE = Pattern.compile("([A-Za-z.]+)(?:\\[([^\\]]+)\\])?\\s*=\\s*(.*)");
+  private static final Set<String> RATE_KEYS = Set.of(
+      "nic.rate", "nic.up.rate", "nic.down.rate", "rack.rate", "rack.uplink.rate",
+      "rack.downlink.rate", "backbone.rate", "backbone.out.rate", "backbone.in.rate");
+  /** Rate value meaning "not a constraint". */
+  static final long UNLIMITED = Long.MAX_VALUE;
+
+  private final Path file;
+  private final Path table;
+  private final Path script;
+  private final int scriptArgs;
+  /** key or key[owner] -> rate (UNLIMITED for none). */
+  private final Map<String, Long> rates;
+
+  private TopologyConfig(Path file, Path table, Path script, int scriptArgs, Map<String, Long> rates) {
+    this.file = file;
+    this.table = table;
+    this.script = script;
+    this.scriptArgs = scriptArgs;
+    this.rates = rates;
+  }
+
+  /**
+   * Reads a topology configuration file.
+   *
+   * @param file the file; relative mapping paths in it are resolved against its directory
+   * @return the configuration
+   * @throws TopologyException naming the file and line for a malformed line, an unknown key, a bad
+   *     rate, a key given twice, or a missing/double mapping; or if the file cannot be read
+   */
+  public static TopologyConfig load(Path file) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new TopologyException(file + ": cannot read topology configuration: " + e, e);
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    Path table = null;
+    Path script = null;
+    int scriptArgs = 100;
+    Map<String, Long> rates = new HashMap<>();
+    Map<String, Integer> seenAt = new HashMap<>();
+    for (int n = 1; n <= lines.size(); n++) {
+      String raw = lines.get(n - 1);
+      int hash = raw.indexOf('#');
+      String line = (hash >= 0 ? raw.substring(0, hash) : raw).trim();
+      if (line.isEmpty()) {
+        continue;
+      }
+      String where = file + ":" + n + ": ";
+      Matcher m = LINE.matcher(line);
+      if (!m.matches()) {
+        throw new TopologyException(where + "expected 'key = value' or 'key[owner] = value', got '"
+            + line + "'");
+      }
+      String key = m.group(1);
+      String owner = m.group(2);
+      String value = m.group(3).trim();
+      String full = owner == null ? key : key + "[" + owner.trim() + "]";
+      Integer before = seenAt.put(full, n);
+      if (before != null) {
+        throw new TopologyException(where + "'" + full + "' is already set on line " + before);
+      }
+      if (value.isEmpty()) {
+        throw new TopologyException(where + "'" + full + "' has no value");
+      }
+      switch (key) {
+        case "mapping.table" -> {
+          requireNoOwner(where, key, owner);
+          table = dir.resolve(value);
+        }
+        case "mapping.script" -> {
+          requireNoOwner(where, key, owner);
+          script = dir.resolve(value);
+        }
+        case "mapping.script.args" -> {
+          requireNoOwner(where, key, owner);
+          try {
+            scriptArgs = Integer.parseInt(value);
+          } catch (NumberFormatException e) {
+            scriptArgs = 0;
+          }
+          if (scriptArgs < 1) {
+            throw new TopologyException(where + "mapping.script.args must be a positive integer, got '"
+                + value + "'");
+          }
+        }
+        default -> {
+          if (!RATE_KEYS.contains(key)) {
+            throw new TopologyException(where + "unknown key '" + key + "'; known: mapping.table, "
+                + "mapping.script, mapping.script.args, " + String.join(", ", RATE_KEYS.stream().sorted().toList()));
+          }
+          rates.put(full, parseRate(where, full, value));
+        }
+      }
+    }
+    if (table == null && script == null) {
+      throw new TopologyException(file + ": no host mapping: set mapping.table (a Hadoop TableMapping "
+          + "file) or mapping.script (a ScriptBasedMapping script)");
+    }
+    if (table != null && script != null) {
+      throw new TopologyException(file + ": set only one of mapping.table (line "
+          + seenAt.get("mapping.table") + ") and mapping.script (line " + seenAt.get("mapping.script") + ")");
+    }
+    return new TopologyConfig(file, table, script, scriptArgs, rates);
+  }
+
+  private static void requireNoOwner(String where, String key, String owner) {
+    if (owner != null) {
+      throw new TopologyException(where + "'" + key + "' takes no [owner]");
+    }
+  }
+
+  /**
+   * @param where file:line: prefix for errors
+   * @param key the key, for errors
+   * @param value {@code none} or a positive integer with optional suffix k, M, G, T
+   * @return bytes/s, or {@link #UNLIMITED} for none
+   */
+  static long parseRate(String where, String key, String value) {
+    if (value.equalsIgnoreCase("none")) {
+      return UNLIMITED;
+    }
+    long mult = 1;
+    String digits = value;
+    char last = value.charAt(value.length() - 1);
+    switch (Character.toLowerCase(last)) {
+      case 'k' -> mult = 1_000L;
+      case 'm' -> mult = 1_000_000L;
+      case 'g' -> mult = 1_000_000_000L;
+      case 't' -> mult = 1_000_000_000_000L;
+      default -> mult = 1;
+    }
+    if (mult != 1) {
+      digits = value.substring(0, value.length() - 1).trim();
+    }
+    long v;
+    try {
+      v = Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      v = -1;
+    }
+    if (v <= 0 || v > Long.MAX_VALUE / 2 / mult) {
+      throw new TopologyException(where + "'" + key + "' must be a positive rate in bytes/s (integer, "
+          + "optional suffix k, M, G, T) or 'none', got '" + value + "'");
+    }
+    return v * mult;
+  }
+
+  /** @return the configuration file this was read from */
+  public Path file() {
+    return file;
+  }
+
+  /** @return the TableMapping file, or null when a script is used */
+  public Path table() {
+    return table;
+  }
+
+  /** @return the ScriptBasedMapping script, or null when a table is used */
+  public Path script() {
+    return script;
+  }
+
+  /** @return how many host names the script is given per call (Hadoop's net.topology.script.number.args) */
+  public int scriptArgs() {
+    return scriptArgs;
+  }
+
+  /**
+   * The rate of one link: the most specific setting wins: {@code kind.key[owner]}, then the
+   * two-direction key with owner ({@code nic.rate[owner]}, ...), then {@code kind.key}, then the
+   * two-direction default.
+   *
+   * @param kind the link kind
+   * @param owner host, rack path or cluster path
+   * @return the rate in bytes/s; empty when the link is set to {@code none} (not a constraint)
+   * @throws TopologyException naming the configuration file and the keys to set when no rate applies
+   */
+  public OptionalLong rate(LinkKind kind, String owner) {
+    String both = switch (kind) {
+      case NIC_UP, NIC_DOWN -> "nic.rate";
+      case RACK_UPLINK, RACK_DOWNLINK -> "rack.rate";
+      case BACKBONE_OUT, BACKBONE_IN -> "backbone.rate";
+    };
+    for (String k : new String[] {kind.key() + "[" + owner + "]", both + "[" + owner + "]", kind.key(), both}) {
+      Long r = rates.get(k);
+      if (r != null) {
+        return r == UNLIMITED ? OptionalLong.empty() : OptionalLong.of(r);
+      }
+    }
+    throw new TopologyException(file + ": link " + new Link(kind, owner, 1).name()
+        + " has no capacity: set " + kind.key() + " or " + kind.key() + "[" + owner + "] (or "
+        + both + "), in bytes/s or 'none'");
+  }
+
+  @Override
+  public String toString() {
+    return "TopologyConfig[" + file + ", " + (table != null ? "table " + table : "script " + script)
+        + ", " + rates.size() + " rates]";
+  }
+
+}

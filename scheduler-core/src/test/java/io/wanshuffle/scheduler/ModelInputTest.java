@@ -1,0 +1,90 @@
+package io.wanshuffle.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class ModelInputTest {
+  @Test
+  void matrixRejectsBadInputNamingTheEntry() {
+    assertThrows(IllegalArgumentException.class, () -> TrafficMatrix.of(new double[0][]));
+    IllegalArgumentException ragged = assertThrows(IllegalArgumentException.class,
+        () -> TrafficMatrix.of(new double[][] {{1, 2}, {3}}));
+    assertTrue(ragged.getMessage().contains("row 1"), ragged.getMessage());
+    IllegalArgumentException neg = assertThrows(IllegalArgumentException.class,
+        () -> TrafficMatrix.of(new double[][] {{1, -2}}));
+    assertTrue(neg.getMessage().contains("(0, 1)"), neg.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> TrafficMatrix.of(new double[][] {{Double.NaN}}));
+    assertThrows(IllegalArgumentException.class,
+        () -> TrafficMatrix.of(new double[][] {{Double.POSITIVE_INFINITY}}));
+  }
+
+  @Test
+  void matrixAggregates() {
+    TrafficMatrix m = TrafficMatrix.of(new double[][] {{7, 3}, {0, 1}});
+    assertEquals(11, m.total(), 0);
+    assertEquals(10, m.rowSum(0), 0);
+    assertEquals(4, m.colSum(1), 0);
+    assertEquals(3, m.nonZeroCount());
+    assertEquals(2, m.colDegree(1));
+    assertEquals(1, m.rowDegree(1));
+    assertEquals(7, m.maxAmount(), 0);
+    assertEquals(0.7, m.scaled(0.1).amount(0, 0), 1e-12);
+  }
+
+  @Test
+  void platformRejectsBadParameters() {
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Platform.onePort(0, 1, 2, 2))
+        .getMessage().contains("k must be at least 1"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Platform.onePort(2, -1, 2, 2))
+        .getMessage().contains("beta"));
+    assertThrows(IllegalArgumentException.class, () -> Platform.onePort(2, Double.NaN, 2, 2));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> Platform.of(2, 1, new int[] {1, 0}, new int[] {1})).getMessage().contains("delta[1]"));
+    Platform p = Platform.onePort(2, 1, 2, 3);
+    assertThrows(IllegalArgumentException.class,
+        () -> p.requireShape(TrafficMatrix.of(new double[][] {{1, 1}, {1, 1}})));
+  }
+
+  @Test
+  void lowerBoundOfDggpExampleIsNine() {
+    // paper-examples sec. 1: eta_d = max(5.5, 7, 7) = 7, eta_s = 2
+    LowerBound b = LowerBound.of(TrafficMatrix.of(new double[][] {{7, 3}, {0, 1}}),
+        Platform.of(2, 1.0, new int[] {3, 2}, new int[] {1, 3}));
+    assertEquals(7.0, b.etaD(), 1e-12);
+    assertEquals(2, b.etaS());
+    assertEquals(9.0, b.eta(), 1e-12);
+  }
+
+  @Test
+  void lowerBoundOnePortUsesDegreeAndKTerms() {
+    // GGP/OGGP paper Prop. 1 with 1-port: W = 5, P/k = 11/2, Delta = 2, m/k = ceil(4/2) = 2
+    TrafficMatrix m = TrafficMatrix.of(new double[][] {{2, 3}, {4, 2}});
+    LowerBound b = LowerBound.of(m, Platform.onePort(2, 1.0, 2, 2));
+    assertEquals(6.0, b.etaD(), 1e-12); // w(row 1) = 6
+    assertEquals(2, b.etaS());
+    LowerBound k1 = LowerBound.of(m, Platform.onePort(1, 2.0, 2, 2));
+    assertEquals(11.0, k1.etaD(), 1e-12);
+    assertEquals(4, k1.etaS());
+    assertEquals(19.0, k1.eta(), 1e-12);
+  }
+
+  @Test
+  void baseSpeedFollowsTheDggpExample() {
+    long mbit = 125_000L; // bytes/s
+    BaseSpeed b = BaseSpeed.of(200 * mbit, new long[] {300 * mbit, 200 * mbit},
+        new long[] {100 * mbit, 300 * mbit});
+    assertEquals(100 * mbit, b.bytesPerSecond());
+    assertEquals(2, b.k());
+    assertArrayEquals(new int[] {2, 2}, b.senderDelta());
+    assertArrayEquals(new int[] {1, 2}, b.receiverDelta());
+    // 700 Mbit at 100 Mbit/s = 7 s
+    TrafficMatrix sec = b.toSeconds(TrafficMatrix.of(new double[][] {{700 * mbit, 0}, {0, 0}}));
+    assertEquals(7.0, sec.amount(0, 0), 1e-12);
+    assertThrows(IllegalArgumentException.class, () -> BaseSpeed.of(0, new long[] {1}, new long[] {1}));
+    assertThrows(IllegalArgumentException.class, () -> BaseSpeed.of(1, new long[] {-1}, new long[] {1}));
+  }
+}

@@ -1,0 +1,152 @@
+package io.wanshuffle.scheduler.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.scheduler.Platform;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TopologyTest {
+  @TempDir Path dir;
+
+  private Path write(String name, String text) throws IOException {
+    Path p = dir.resolve(name);
+    Files.writeString(p, text);
+    return p;
+  }
+
+  private Topology twoClusters(String extra) throws IOException {
+    write("racks.table", """
+        # host  /cluster/rack
+        a1 /dcA/r1
+        a2 /dcA/r1
+        a3 /dcA/r2
+        b1 /dcB/r1
+        b2 /dcB/r2
+        """);
+    return Topology.load(write("topology.conf", """
+        mapping.table = racks.table
+        nic.rate = 100M          # both directions
+        rack.uplink.rate = 100M
+        rack.downlink.rate = 200M
+        backbone.rate = 200M
+        """ + extra));
+  }
+
+  @Test
+  void routesFollowTheTree() throws IOException {
+    Topology t = twoClusters("");
+    assertEquals("/dcA/r1", t.pathOf("a1"));
+    List<String> cross = t.route("a1", "b2").stream().map(Link::name).toList();
+    assertEquals(List.of("nic.up[a1]", "rack.uplink[/dcA/r1]", "backbone.out[/dcA]",
+        "backbone.in[/dcB]", "rack.downlink[/dcB/r2]", "nic.down[b2]"), cross);
+    assertEquals(List.of("nic.up[a1]", "nic.down[a2]"),
+        t.route("a1", "a2").stream().map(Link::name).toList());
+    assertEquals(List.of("nic.up[a1]", "rack.uplink[/dcA/r1]", "rack.downlink[/dcA/r2]",
+        "nic.down[a3]"), t.route("a1", "a3").stream().map(Link::name).toList());
+  }
+
+  @Test
+  void capacitiesFollowTheBaseSpeed() throws IOException {
+    Topology t = twoClusters("nic.up.rate[a3] = 300M\nrack.rate[/dcB/r1] = none\n");
+    LinkNetwork n = t.network(List.of("a1", "a2", "a3"), List.of("b1", "b2"));
+    assertEquals(100_000_000L, n.baseSpeed());
+    int[] r = n.route(2, 0);
+    // a3 -> b1: nic up 3 (capped nowhere), rack uplink 1, backbone 2 + 2, no rack downlink, nic down 1
+    assertEquals(5, r.length);
+    assertEquals(3, n.capacity(r[0]));
+    assertEquals("rack.uplink[/dcA/r2]", n.linkName(r[1]));
+    assertEquals(1, n.capacity(r[1]));
+    assertEquals(2, n.capacity(r[2]));
+    assertEquals(3, n.senderSideLength(2, 0));
+    Platform p = n.platform(0.5);
+    assertEquals(2, p.k());
+    assertEquals(2, p.senderPorts(2), "δ = min(k, NIC / base)");
+    assertEquals(1, p.receiverPorts(0));
+  }
+
+  @Test
+  void hostMissingFromTheTableIsNamed() throws IOException {
+    Topology t = twoClusters("");
+    TopologyException e = assertThrows(TopologyException.class,
+        () -> t.network(List.of("a1", "zz9"), List.of("b1")));
+    assertTrue(e.getMessage().contains("zz9") && e.getMessage().contains("racks.table"),
+        e.getMessage());
+  }
+
+  @Test
+  void linkWithoutCapacityIsNamed() throws IOException {
+    write("racks.table", "a1 /dcA/r1\nb1 /dcB/r1\n");
+    Path conf = write("t.conf", "mapping.table = racks.table\nnic.rate = 1G\nbackbone.rate = 1G\n");
+    Topology t = Topology.load(conf);
+    TopologyException e = assertThrows(TopologyException.class,
+        () -> t.network(List.of("a1"), List.of("b1")));
+    assertTrue(e.getMessage().startsWith(conf.toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("rack.uplink[/dcA/r1]"), e.getMessage());
+  }
+
+  @Test
+  void malformedConfigurationLinesNameFileAndLine() throws IOException {
+    write("racks.table", "a1 /dcA/r1\n");
+    Path p1 = write("c1.conf", "mapping.table = racks.table\n\nnic.rate 100M\n");
+    TopologyException e = assertThrows(TopologyException.class, () -> Topology.load(p1));
+    assertTrue(e.getMessage().startsWith(p1 + ":3: "), e.getMessage());
+    Path p2 = write("c2.conf", "mapping.table = racks.table\nnic.rate = fast\n");
+    e = assertThrows(TopologyException.class, () -> Topology.load(p2));
+    assertTrue(e.getMessage().startsWith(p2 + ":2: ") && e.getMessage().contains("fast"));
+    Path p3 = write("c3.conf", "mapping.table = racks.table\nnic.speed = 1G\n");
+    e = assertThrows(TopologyException.class, () -> Topology.load(p3));
+    assertTrue(e.getMessage().startsWith(p3 + ":2: unknown key 'nic.speed'"), e.getMessage());
+    Path p4 = write("c4.conf", "mapping.table = racks.table\nnic.rate = 1G\nnic.rate = 2G\n");
+    e = assertThrows(TopologyException.class, () -> Topology.load(p4));
+    assertTrue(e.getMessage().startsWith(p4 + ":3: ") && e.getMessage().contains("line 2"));
+    Path p5 = write("c5.conf", "nic.rate = 1G\n");
+    e = assertThrows(TopologyException.class, () -> Topology.load(p5));
+    assertTrue(e.getMessage().contains("mapping.table"));
+  }
+
+  @Test
+  void malformedTableLinesNameFileAndLine() throws IOException {
+    Path table = write("bad.table", "a1 /dcA/r1\n# comment\na2\n");
+    Path conf = write("c.conf", "mapping.table = bad.table\nnic.rate = 1G\n");
+    TopologyException e = assertThrows(TopologyException.class, () -> Topology.load(conf));
+    assertTrue(e.getMessage().startsWith(table + ":3: "), e.getMessage());
+    write("bad.table", "a1 /dcA\n");
+    e = assertThrows(TopologyException.class, () -> Topology.load(conf));
+    assertTrue(e.getMessage().startsWith(table + ":1: ") && e.getMessage().contains("/cluster/rack"),
+        e.getMessage());
+  }
+
+  @Test
+  void scriptBasedMappingIsAccepted() throws IOException {
+    Path script = write("topo.sh", """
+        #!/bin/sh
+        for h in "$@"; do
+          case "$h" in a*) echo "/dcA/r1";; b*) echo "/dcB/r9";; *) echo "/default-rack";; esac
+        done
+        """);
+    assertTrue(script.toFile().setExecutable(true));
+    Path conf = write("s.conf", "mapping.script = topo.sh\nnic.rate = 1G\nrack.rate = none\n"
+        + "backbone.rate = 2G\n");
+    Topology t = Topology.load(conf);
+    assertEquals("/dcB/r9", t.pathOf("b7"));
+    LinkNetwork n = t.network(List.of("a1", "a2"), List.of("b1", "b2"));
+    assertEquals(2, n.platform(0).k());
+    assertThrows(TopologyException.class, () -> t.pathOf("c1"));
+  }
+
+  @Test
+  void flatNetworkHasThePlatformsLimits() {
+    Platform p = Platform.of(3, 1, new int[] {1, 2}, new int[] {2, 2, 1});
+    LinkNetwork n = LinkNetwork.flat(p);
+    assertEquals(1 + 2 + 3, n.linkCount());
+    assertEquals(3, n.route(1, 2).length);
+    assertEquals(p.toString(), n.platform(1).toString());
+  }
+}
