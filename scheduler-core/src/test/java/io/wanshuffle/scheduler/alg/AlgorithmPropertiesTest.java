@@ -71,12 +71,12 @@ class AlgorithmPropertiesTest {
   }
 
   /**
-   * 1500 instances of 2-8 nodes per side. The exact solver, slow by design, runs on every 10th
+   * 900 instances of 2-8 nodes per side. The exact solver, slow by design, runs on every 10th
    * (it has the tiny instances of {@link #exactOptimumLiesBetweenLowerBoundAndEveryAlgorithm}).
    */
   @Test
   void everyAlgorithmGivesValidSchedulesOnSmallInstances() {
-    List<Instance> instances = RandomInstances.mixed(1_000, 250, Size.SMALL);
+    List<Instance> instances = RandomInstances.mixed(1_000, 150, Size.SMALL);
     for (String name : Algorithms.names()) {
       StepScheduler s = Algorithms.byName(name);
       int stride = s instanceof ExactScheduler ? 10 : 1;
@@ -88,7 +88,7 @@ class AlgorithmPropertiesTest {
 
   @Test
   void everyAlgorithmGivesValidSchedulesOnLargeInstances() {
-    List<Instance> instances = RandomInstances.mixed(2_000, 2, Size.LARGE); // 12 of 20 x 20
+    List<Instance> instances = RandomInstances.mixed(2_000, 1, Size.LARGE); // 6 of 20 x 20
     for (String name : Algorithms.names()) {
       StepScheduler s = Algorithms.byName(name);
       for (Instance in : instances) {
