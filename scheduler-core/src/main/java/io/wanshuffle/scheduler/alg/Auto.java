@@ -33,7 +33,10 @@ public final class Auto implements StepScheduler {
   public static final String NAME = "auto";
 
   /** Largest transfer count for which auto also runs the peeling algorithms. */
-  public static final int PEELING_LIMIT = 20_000;
+  public static final int PEELING_LIMIT = 10_000;
+
+  /** Compaction work budget per transfer above {@link #PEELING_LIMIT} (keeps large plans fast). */
+  static final long COMPACTION_WORK_PER_TRANSFER = 20;
 
   /**
    * Largest transfer count for which auto also runs the exact solver (its branch and bound can
@@ -75,20 +78,21 @@ public final class Auto implements StepScheduler {
         // A failing candidate must not fail auto: the others still give a valid schedule.
       }
     }
-    long budget = 400L * nz + 100_000;
-    Schedule best = null;
-    double bestCost = Double.POSITIVE_INFINITY;
-    double beta = platform.beta();
+    long budget = nz <= PEELING_LIMIT ? 100L * nz + 100_000 : COMPACTION_WORK_PER_TRANSFER * nz;
+    List<Schedule> all = new ArrayList<>();
     for (Schedule s : raw) {
-      for (Schedule cand : new Schedule[] {s, Compaction.improve(s, platform, budget)}) {
-        double c = cand.cost(beta);
-        if (c < bestCost && isValid(cand, matrix, platform)) {
-          best = cand;
-          bestCost = c;
-        }
+      all.add(s);
+      all.add(Compaction.improve(s, platform, budget));
+    }
+    // Cheapest first (stable: ties keep the earlier candidate); validate until one passes.
+    double beta = platform.beta();
+    all.sort(java.util.Comparator.comparingDouble(s -> s.cost(beta)));
+    for (Schedule s : all) {
+      if (isValid(s, matrix, platform)) {
+        return s;
       }
     }
-    return best;
+    throw new IllegalStateException("no candidate schedule is valid for " + matrix);
   }
 
   private static boolean isValid(Schedule s, TrafficMatrix m, Platform p) {
