@@ -15,6 +15,8 @@ import java.util.List;
  * <ul>
  *   <li>OGGP (GGP/OGGP paper, Fig. 9) as published, so that auto never costs more than OGGP;
  *   <li>DGGP on δ-port platforms (DGGP paper, Fig. 5);
+ *   <li>{@link LoadGreedy} with its three duration rules (wins on node-bound instances, where
+ *       the busiest nodes must work in every step);
  *   <li>{@link SortedBatching}, largest-first batches of k without preemption (wins on
  *       backbone-bound instances, where OGGP's virtual nodes cost extra steps);
  *   <li>the exact solver ({@link ExactScheduler}) when the instance is tiny enough for it;
@@ -22,7 +24,7 @@ import java.util.List;
  *       and removes or shortens steps.
  * </ul>
  *
- * <p>Size rule (speed): OGGP and DGGP are run only while the instance has at most {@link
+ * <p>Size rule (speed): OGGP, DGGP and the load-aware greedy are run only while the instance has at most {@link
  * #PEELING_LIMIT} transfers (non-zero entries); above that, peeling every step costs seconds
  * (hundreds of hosts per side) and auto keeps the O(m log m) batching plus compaction. The "never
  * worse than OGGP" guarantee therefore holds up to that size; above it, see
@@ -65,6 +67,9 @@ public final class Auto implements StepScheduler {
     List<Schedule> raw = new ArrayList<>();
     if (nz <= PEELING_LIMIT) {
       raw.add(new Oggp().schedule(matrix, platform));
+      for (LoadGreedy.Rule r : LoadGreedy.Rule.values()) {
+        raw.add(LoadGreedy.schedule(matrix, platform, r));
+      }
       if (!platform.isOnePort()) {
         raw.add(new Dggp().schedule(matrix, platform));
       }
