@@ -1,5 +1,6 @@
 package io.wanshuffle.bench;
 
+import io.wanshuffle.bench.liquid.LiquidBenchCommand;
 import io.wanshuffle.bench.speed.SpeedCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -7,7 +8,8 @@ import picocli.CommandLine.Command;
 
 /**
  * The top command of {@code ./wan-shuffle bench}: {@code speed} (JMH time and memory of the step
- * schedulers, {@link SpeedCommand}); other reports are added as subcommands.
+ * schedulers, {@link SpeedCommand}), {@code liquid} (liquid schedules and topologies, {@link
+ * LiquidBenchCommand}); other reports are added as subcommands.
  *
  * <p>Exit status: 0 success, 1 failure while benchmarking, 2 bad options (one stderr line).
  */
@@ -15,7 +17,7 @@ import picocli.CommandLine.Command;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Scheduler benchmark reports (written under docs/benchmarks/).",
-    subcommands = {SpeedCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {SpeedCommand.class, LiquidBenchCommand.class, CommandLine.HelpCommand.class})
 public final class Bench implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
