@@ -54,7 +54,7 @@ public final class SpeedCommand implements Callable<Integer> {
           + " exact).")
   List<String> algorithms;
 
-  @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "120",
+  @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "60",
       description = "Cold probe time limit per (algorithm, n), seconds (default ${DEFAULT-VALUE}).")
   double timeLimit;
 

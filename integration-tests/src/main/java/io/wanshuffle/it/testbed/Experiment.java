@@ -31,6 +31,10 @@ import java.util.stream.Stream;
 public final class Experiment implements AutoCloseable {
   /** Shuffle manager class of the plugin. */
   public static final String WAN_SHUFFLE_MANAGER = "io.wanshuffle.spark.WanShuffleManager";
+  /** The plugin's capture listener (transfer matrix, plans, steps, flow log). */
+  public static final String CAPTURE_LISTENER = "io.wanshuffle.spark.capture.CaptureListener";
+  /** The plugin's capture folder key. */
+  public static final String CAPTURE_DIR = "spark.wanshuffle.capture.dir";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Testbed testbed;
@@ -119,6 +123,7 @@ public final class Experiment implements AutoCloseable {
    */
   public Map<String, String> wanShuffleConf(String algorithm) {
     Map<String, String> c = new LinkedHashMap<>();
+    c.put("spark.wanshuffle.listeners", CAPTURE_LISTENER);
     c.put("spark.shuffle.manager", WAN_SHUFFLE_MANAGER);
     c.put("spark.wanshuffle.algorithm", algorithm);
     c.put("spark.wanshuffle.backbone.rate", testbed.spec().backboneBitsPerSecond() + "bit");
@@ -133,8 +138,10 @@ public final class Experiment implements AutoCloseable {
    * @param result the driver's result
    * @param backbone the backbone recording over the whole driver run (null on the loopback testbed)
    * @param driverLog the driver's log file
+   * @param captureDir the plugin's capture folder of the run (stage captures, flow log), or null without the
+   *     plugin's capture listener
    */
-  public record Measured(String name, JobResult result, BackboneTrace backbone, Path driverLog) {}
+  public record Measured(String name, JobResult result, BackboneTrace backbone, Path driverLog, Path captureDir) {}
 
   /**
    * Runs a driver program on the control host and waits for it.
@@ -151,6 +158,15 @@ public final class Experiment implements AutoCloseable {
     Path req = runDir.resolve(tag + ".request.json");
     Path res = runDir.resolve(tag + ".result.json");
     Path log = runDir.resolve("spark").resolve("driver-" + tag + ".log");
+    Path capture = null;
+    if (CAPTURE_LISTENER.equals(request.sparkConf().get("spark.wanshuffle.listeners"))) {
+      capture = runDir.resolve("capture-" + tag);
+      Map<String, String> c = new LinkedHashMap<>(request.sparkConf());
+      c.put(CAPTURE_DIR, capture.toString());
+      request = new JobRequest(request.appName(), c, request.aHosts(), request.bHosts(), request.job(),
+          request.tpchScale(), request.mapPartitions(), request.reducePartitions(), request.matrixBytes(),
+          request.recordBytes(), request.runs(), request.warmup(), request.killExecutorOnB());
+    }
     try {
       JSON.writeValue(req.toFile(), request);
       Files.deleteIfExists(res);
@@ -187,7 +203,7 @@ public final class Experiment implements AutoCloseable {
         throw new IllegalStateException("driver " + tag + " failed (exit " + driver.exitValue() + "); end of " + log
             + ":\n" + SparkStandalone.tail(Files.readString(log)));
       }
-      return new Measured(name, JSON.readValue(res.toFile(), JobResult.class), trace, log);
+      return new Measured(name, JSON.readValue(res.toFile(), JobResult.class), trace, log, capture);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

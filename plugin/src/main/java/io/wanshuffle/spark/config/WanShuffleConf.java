@@ -79,7 +79,7 @@ public final class WanShuffleConf {
   private final List<String> listeners;
 
   private WanShuffleConf(SparkConf c, Collection<String> algorithms) {
-    algorithm = c.get(ALGORITHM, "auto").trim().toLowerCase(Locale.ROOT);
+    algorithm = c.get(ALGORITHM, defaultAlgorithm(algorithms)).trim().toLowerCase(Locale.ROOT);
     if (!algorithm.equals(NONE) && !algorithms.contains(algorithm)) {
       List<String> known = new ArrayList<>(algorithms);
       known.add(NONE);
@@ -156,6 +156,11 @@ public final class WanShuffleConf {
    */
   public static WanShuffleConf from(SparkConf conf, Collection<String> algorithms) {
     return new WanShuffleConf(conf, algorithms);
+  }
+
+  /** @return {@code auto} when the registry has it, else {@code oggp} */
+  private static String defaultAlgorithm(Collection<String> algorithms) {
+    return algorithms.contains("auto") || !algorithms.contains("oggp") ? "auto" : "oggp";
   }
 
   private static Map<String, Long> parseNicRates(String text) {

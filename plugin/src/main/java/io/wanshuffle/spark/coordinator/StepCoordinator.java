@@ -266,6 +266,23 @@ public final class StepCoordinator {
     StageAccount acc = stages.remove(ref);
     if (acc != null) {
       StageSummary s = acc.summary(clock.getAsLong());
+      if (LOG.isInfoEnabled()) {
+        StringBuilder m = new StringBuilder();
+        long total = 0;
+        for (int i = 0; i < s.hosts().size(); i++) {
+          for (int j = 0; j < s.hosts().size(); j++) {
+            if (s.registeredBytes()[i][j] > 0 || s.realisedBytes()[i][j] > 0) {
+              m.append("\n  ").append(s.hosts().get(i)).append(" -> ").append(s.hosts().get(j))
+                  .append(": registered ").append(s.registeredBytes()[i][j])
+                  .append(" B, realised ").append(s.realisedBytes()[i][j]).append(" B");
+              total += s.realisedBytes()[i][j];
+            }
+          }
+        }
+        LOG.info("wan-shuffle stage {} done: {} B across clusters in {} step(s), shuffles {}; "
+            + "cross-cluster traffic matrix:{}", ref, total, s.steps(),
+            Arrays.toString(s.shuffleIds()), m);
+      }
       fire(l -> l.onStageDone(s));
     }
   }
@@ -545,16 +562,22 @@ public final class StepCoordinator {
     long planNanos = System.nanoTime() - t0;
     long planId = nextPlanId++;
     long now = clock.getAsLong();
-    Schedule sch = schedule;
+    Schedule planned = schedule;
     PlanEvent pe = new PlanEvent(planId, now, scheduler.name(), List.of(sNames), List.of(rNames),
-        bytes, conf.baseSpeed(), platform, sch, planNanos);
+        bytes, conf.baseSpeed(), platform, planned, planNanos);
     fire(l -> l.onPlanComputed(pe));
+    Schedule sch = planned;
     if (sch.steps().isEmpty()) {
-      LOG.error("wan-shuffle scheduler {} returned no step for a non-empty matrix {}",
-          scheduler.name(), matrix);
-      return;
+      LOG.error("wan-shuffle scheduler {} returned no step for a non-empty matrix {}; granting "
+          + "the largest transfer alone", scheduler.name(), matrix);
+      sch = largestTransferOnly(matrix);
     }
-    grant(planId, sch.steps().get(0), sNames, rNames, bytes, eligible, now);
+    if (!grant(planId, sch.steps().get(0), sNames, rNames, bytes, eligible, now)
+        && leases.total() == 0) {
+      // nothing could be granted and no flow will end to trigger the next plan: never stall
+      grant(planId, largestTransferOnly(matrix).steps().get(0), sNames, rNames, bytes, eligible,
+          now);
+    }
   }
 
   private static Schedule largestTransferOnly(TrafficMatrix m) {
@@ -571,7 +594,8 @@ public final class StepCoordinator {
     return new Schedule(List.of(Step.of(List.of(new Transfer(bi, bj, m.amount(bi, bj))))));
   }
 
-  private void grant(long planId, Step step, String[] sNames, String[] rNames, long[][] bytes,
+  /** Grants one step; returns false when nothing could be granted. */
+  private boolean grant(long planId, Step step, String[] sNames, String[] rNames, long[][] bytes,
       List<Demand> eligible, long now) {
     long stepId = nextStepId++;
     Map<Long, List<long[]>> parts = new LinkedHashMap<>();
@@ -617,7 +641,7 @@ public final class StepCoordinator {
       flows.add(new FlowGrant(s, r, budget));
     }
     if (parts.isEmpty()) {
-      return;
+      return false;
     }
     Set<Long> outstanding = new LinkedHashSet<>();
     long[] tasks = new long[parts.size()];
@@ -651,6 +675,16 @@ public final class StepCoordinator {
     openFlows.put(stepId, flowCounts);
     current = new ActiveStep(ev, outstanding,
         timer.schedule(() -> deadlineReached(stepId), deadlineMs - now));
+    if (LOG.isInfoEnabled()) {
+      StringBuilder f = new StringBuilder();
+      for (FlowGrant g : flows) {
+        f.append(f.length() == 0 ? "" : ", ").append(g.srcHost()).append("->").append(g.dstHost())
+            .append(' ').append(g.bytes()).append(" B");
+      }
+      LOG.info("wan-shuffle step {} (plan {}, {}): {} flow(s) [{}] to {} task(s), {} flow(s) "
+          + "still open from earlier steps, deadline in {} ms", stepId, planId, scheduler.name(),
+          flows.size(), f, outstanding.size(), leases.total() - flows.size(), deadlineMs - now);
+    }
     fire(l -> l.onStepGranted(ev));
     for (Long id : outstanding) {
       Demand d = demands.get(id);
@@ -662,6 +696,7 @@ public final class StepCoordinator {
         }
       }
     }
+    return true;
   }
 
   private void fire(Consumer<CoordinatorListener> call) {

@@ -30,7 +30,7 @@ import scala.reflect.ClassTag$;
  *
  * <p>One instance per executor JVM; thread-safe.
  */
-public final class CoordinatorChannel {
+public final class CoordinatorChannel implements DemandClient {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorChannel.class);
 
   private final SparkConf sparkConf;
@@ -72,6 +72,7 @@ public final class CoordinatorChannel {
    * @param m the demand
    * @return the registration, or a failed future (coordinator unreachable, timeout)
    */
+  @Override
   public CompletableFuture<Registered> register(RegisterDemand m) {
     RpcTimeout t = timeout(conf.askTimeoutMs(), WanShuffleConf.ASK_TIMEOUT);
     return ref().orTimeout(conf.askTimeoutMs(), TimeUnit.MILLISECONDS).thenCompose(r ->
@@ -83,6 +84,7 @@ public final class CoordinatorChannel {
    * @param m the long-poll request (with the previous step's report)
    * @return the grant reply, or a failed future
    */
+  @Override
   public CompletableFuture<GrantReply> await(AwaitGrant m) {
     RpcTimeout t = timeout(conf.pollIntervalMs() + conf.askTimeoutMs(),
         WanShuffleConf.POLL_INTERVAL + " + " + WanShuffleConf.ASK_TIMEOUT);
@@ -96,6 +98,7 @@ public final class CoordinatorChannel {
    *
    * @param m the release
    */
+  @Override
   public void release(ReleaseDemand m) {
     send(m);
   }
@@ -105,6 +108,7 @@ public final class CoordinatorChannel {
    *
    * @param m the report
    */
+  @Override
   public void report(UngatedReport m) {
     send(m);
   }

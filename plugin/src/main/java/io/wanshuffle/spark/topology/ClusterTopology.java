@@ -78,21 +78,50 @@ public final class ClusterTopology {
     if (table != null && !table.isEmpty() && !Files.isReadable(Path.of(table))) {
       throw new ConfigValueException(TABLE_KEY, table, "topology table file is not readable");
     }
+    if (table != null && !table.isEmpty()) {
+      checkTable(table);
+    }
     if (script != null && !script.isEmpty() && !Files.isExecutable(Path.of(script))) {
       throw new ConfigValueException(SCRIPT_KEY, script, "topology script is not executable");
     }
-    Class<? extends DNSToSwitchMapping> dflt =
+    // core-default.xml names ScriptBasedMapping, so only an explicit setting overrides the table
+    Class<? extends DNSToSwitchMapping> impl =
         table != null && !table.isEmpty() ? TableMapping.class : ScriptBasedMapping.class;
-    Class<? extends DNSToSwitchMapping> impl;
     try {
-      impl = hc.getClass(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY,
-          dflt, DNSToSwitchMapping.class);
+      if (conf.contains(IMPL_KEY)) {
+        impl = hc.getClass(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY,
+            impl, DNSToSwitchMapping.class);
+      }
     } catch (RuntimeException e) {
       throw new ConfigValueException(IMPL_KEY,
           hc.get(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY),
           "cannot load a DNSToSwitchMapping class: " + e.getMessage());
     }
     return new ClusterTopology(ReflectionUtils.newInstance(impl, hc));
+  }
+
+  /**
+   * Hadoop's TableMapping skips malformed lines with a log warning; a skipped host would silently
+   * become "unknown" (never gated), so malformed lines are rejected here, naming file and line.
+   */
+  private static void checkTable(String table) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(Path.of(table));
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new ConfigValueException(TABLE_KEY, table, "cannot read the topology table: " + e);
+    }
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).trim();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      String[] cols = line.split("\\s+");
+      if (cols.length != 2 || !cols[1].startsWith("/") || cols[1].length() < 2) {
+        throw new ConfigValueException(TABLE_KEY, table, "line " + (i + 1) + ": expected "
+            + "'host /cluster/rack' (two columns, the path starting with /), got '" + line + "'");
+      }
+    }
   }
 
   /**

@@ -1,0 +1,102 @@
+package io.wanshuffle.scheduler.alg;
+
+import io.wanshuffle.scheduler.InvalidScheduleException;
+import io.wanshuffle.scheduler.Platform;
+import io.wanshuffle.scheduler.Schedule;
+import io.wanshuffle.scheduler.StepScheduler;
+import io.wanshuffle.scheduler.TrafficMatrix;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code auto}, our default: a portfolio that keeps the cheapest valid schedule among several
+ * candidates, each improved by {@link Compaction}. Candidates:
+ *
+ * <ul>
+ *   <li>OGGP (GGP/OGGP paper, Fig. 9) as published, so that auto never costs more than OGGP;
+ *   <li>DGGP on δ-port platforms (DGGP paper, Fig. 5);
+ *   <li>{@link SortedBatching}, largest-first batches of k without preemption (wins on
+ *       backbone-bound instances, where OGGP's virtual nodes cost extra steps);
+ *   <li>the exact solver ({@link ExactScheduler}) when the instance is tiny enough for it;
+ *   <li>each of them after {@link Compaction}, which moves pieces into idle slots of other steps
+ *       and removes or shortens steps.
+ * </ul>
+ *
+ * <p>Size rule (speed): OGGP and DGGP are run only while the instance has at most {@link
+ * #PEELING_LIMIT} transfers (non-zero entries); above that, peeling every step costs seconds
+ * (hundreds of hosts per side) and auto keeps the O(m log m) batching plus compaction. The "never
+ * worse than OGGP" guarantee therefore holds up to that size; above it, see
+ * docs/scheduler-algorithms.md for the measured comparison.
+ */
+public final class Auto implements StepScheduler {
+  /** Name in {@link Algorithms}. */
+  public static final String NAME = "auto";
+
+  /** Largest transfer count for which auto also runs the peeling algorithms. */
+  public static final int PEELING_LIMIT = 20_000;
+
+  /**
+   * Largest transfer count for which auto also runs the exact solver (its branch and bound can
+   * take seconds near {@link ExactScheduler#MAX_TRANSFERS}; the plugin re-plans at every step).
+   */
+  public static final int EXACT_LIMIT = 6;
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /**
+   * @param matrix seconds at base speed
+   * @param platform k, β, δ
+   * @return the cheapest of the candidates (valid; ties keep the earlier candidate)
+   * @throws IllegalArgumentException if shapes differ
+   */
+  @Override
+  public Schedule schedule(TrafficMatrix matrix, Platform platform) {
+    platform.requireShape(matrix);
+    int nz = matrix.nonZeroCount();
+    if (nz == 0) {
+      return new Schedule(List.of());
+    }
+    List<Schedule> raw = new ArrayList<>();
+    if (nz <= PEELING_LIMIT) {
+      raw.add(new Oggp().schedule(matrix, platform));
+      if (!platform.isOnePort()) {
+        raw.add(new Dggp().schedule(matrix, platform));
+      }
+    }
+    raw.add(SortedBatching.schedule(matrix, platform));
+    ExactScheduler exact = new ExactScheduler();
+    if (nz <= EXACT_LIMIT && exact.accepts(matrix, platform)) {
+      try {
+        raw.add(exact.schedule(matrix, platform));
+      } catch (RuntimeException e) {
+        // A failing candidate must not fail auto: the others still give a valid schedule.
+      }
+    }
+    long budget = 400L * nz + 100_000;
+    Schedule best = null;
+    double bestCost = Double.POSITIVE_INFINITY;
+    double beta = platform.beta();
+    for (Schedule s : raw) {
+      for (Schedule cand : new Schedule[] {s, Compaction.improve(s, platform, budget)}) {
+        double c = cand.cost(beta);
+        if (c < bestCost && isValid(cand, matrix, platform)) {
+          best = cand;
+          bestCost = c;
+        }
+      }
+    }
+    return best;
+  }
+
+  private static boolean isValid(Schedule s, TrafficMatrix m, Platform p) {
+    try {
+      s.validate(m, p);
+      return true;
+    } catch (InvalidScheduleException e) {
+      return false;
+    }
+  }
+}
