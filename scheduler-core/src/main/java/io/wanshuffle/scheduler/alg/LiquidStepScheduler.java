@@ -24,10 +24,10 @@ import java.util.List;
  * integral min-cost flow on host / rack / cluster trees); the step lasts the minimum, median or
  * maximum remaining amount of the chosen pairs (one schedule is built per rule) and every chosen
  * pair sends min(remaining, duration). The cheapest of these schedules is kept, together with a
- * schedule derived from the registered {@code auto} algorithm (rack-blind) whose steps are split,
- * first fit by decreasing amount, until no link is overloaded; on a network with only NIC and
- * backbone links (or without a network) that schedule is auto's own, so {@code liquid} never costs
- * more than {@code auto} there.
+ * schedule derived from the registered {@code auto} algorithm (rack-blind; OGGP and DGGP while
+ * {@code auto} is not registered) whose steps are split, first fit by decreasing amount, until no
+ * link is overloaded; on a network with only NIC and backbone links (or without a network) that
+ * schedule is auto's own, so {@code liquid} never costs more than {@code auto} there.
  *
  * <p>Cost: at most m steps per rule (each step completes a pair), each a min-cost flow on
  * O(links + pairs) vertices. The result is validated by {@link Schedule#validate} for the platform
@@ -77,13 +77,31 @@ public final class LiquidStepScheduler implements StepScheduler {
         best = s;
       }
     }
-    if (Algorithms.names().contains("auto")) {
-      Schedule auto = split(Algorithms.byName("auto").schedule(matrix, platform), net);
-      if (auto.cost(platform.beta()) <= best.cost(platform.beta())) {
-        best = auto;
+    for (String name : rackBlindCandidates()) {
+      Schedule blind = split(Algorithms.byName(name).schedule(matrix, platform), net);
+      if (blind.cost(platform.beta()) <= best.cost(platform.beta())) {
+        best = blind;
       }
     }
     return best;
+  }
+
+  /**
+   * @return the registered KPBS algorithms whose (split) schedules are candidates: {@code auto}
+   *     when it is registered, else OGGP and DGGP where registered
+   */
+  static List<String> rackBlindCandidates() {
+    List<String> names = Algorithms.names();
+    if (names.contains("auto")) {
+      return List.of("auto");
+    }
+    List<String> c = new ArrayList<>();
+    for (String n : List.of("oggp", "dggp")) {
+      if (names.contains(n)) {
+        c.add(n);
+      }
+    }
+    return c;
   }
 
   /** How long a step lasts, from the remaining amounts of its chosen pairs. */

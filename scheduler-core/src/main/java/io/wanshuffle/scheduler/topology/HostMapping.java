@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.net.DNSToSwitchMapping;
+import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.net.ScriptBasedMapping;
 import org.apache.hadoop.net.TableMapping;
 
@@ -19,7 +20,9 @@ import org.apache.hadoop.net.TableMapping;
  * net.topology.table.file.name}) or a {@link ScriptBasedMapping} script ({@code
  * net.topology.script.file.name}).
  *
- * <p>Hadoop's TableMapping skips malformed lines with a warning; this class checks the table first
+ * <p>As in Hadoop, names are first turned into IP addresses by DNS where they resolve ({@code
+ * CachedDNSToSwitchMapping}), so a table lists the addresses of resolvable hosts (or IP literals).
+ * Hadoop's TableMapping skips malformed lines with a warning; this class checks the table first
  * and rejects them, naming file and line. Paths must have exactly two levels, cluster and rack.
  */
 final class HostMapping {
@@ -115,7 +118,10 @@ final class HostMapping {
     for (int i = 0; i < hosts.size(); i++) {
       String p = paths.get(i);
       if (p == null || p.equals(org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK)) {
-        throw new TopologyException(source + ": host '" + hosts.get(i) + "' is not in the topology");
+        String ip = NetUtils.normalizeHostName(hosts.get(i));
+        throw new TopologyException(source + ": host '" + hosts.get(i) + "' is not in the topology"
+            + (ip.equals(hosts.get(i)) ? "" : " (Hadoop's mapping looks it up as its address "
+                + ip + ": list that address)"));
       }
       String problem = pathProblem(p);
       if (problem != null) {
