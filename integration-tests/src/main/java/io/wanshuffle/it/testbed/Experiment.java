@@ -229,7 +229,7 @@ public final class Experiment implements AutoCloseable {
     int i = 0;
     for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
       Path p = Path.of(entry);
-      boolean ours = entry.contains("/io/wanshuffle/") || entry.contains("/tpch/")
+      boolean ours = SparkStandalone.isProjectJar(p) || entry.contains("/tpch/")
           || (Files.isDirectory(p) && entry.endsWith("classes") && !entry.endsWith("test-classes"));
       if (!ours || !Files.exists(p)) {
         continue;
