@@ -24,7 +24,8 @@ import java.util.List;
  *       and removes or shortens steps.
  * </ul>
  *
- * <p>Size rule (speed): OGGP, DGGP and the load-aware greedy are run only while the instance has at most {@link
+ * <p>Size rule (speed): the load-aware greedy runs up to {@link #GREEDY_LIMIT} transfers; OGGP
+ * and DGGP are run only while the instance has at most {@link
  * #PEELING_LIMIT} transfers (non-zero entries); above that, peeling every step costs seconds
  * (hundreds of hosts per side) and auto keeps the O(m log m) batching plus compaction. The "never
  * worse than OGGP" guarantee therefore holds up to that size; above it, see
@@ -36,6 +37,12 @@ public final class Auto implements StepScheduler {
 
   /** Largest transfer count for which auto also runs the peeling algorithms. */
   public static final int PEELING_LIMIT = 10_000;
+
+  /**
+   * Largest transfer count for which auto also runs {@link LoadGreedy} (O(steps · m log m): about
+   * 0.1 s at 1000 transfers, seconds beyond).
+   */
+  public static final int GREEDY_LIMIT = 1000;
 
   /** Compaction work budget per transfer above {@link #PEELING_LIMIT} (keeps large plans fast). */
   static final long COMPACTION_WORK_PER_TRANSFER = 20;
@@ -67,8 +74,10 @@ public final class Auto implements StepScheduler {
     List<Schedule> raw = new ArrayList<>();
     if (nz <= PEELING_LIMIT) {
       raw.add(new Oggp().schedule(matrix, platform));
-      for (LoadGreedy.Rule r : LoadGreedy.Rule.values()) {
-        raw.add(LoadGreedy.schedule(matrix, platform, r));
+      if (nz <= GREEDY_LIMIT) {
+        for (LoadGreedy.Rule r : LoadGreedy.Rule.values()) {
+          raw.add(LoadGreedy.schedule(matrix, platform, r));
+        }
       }
       if (!platform.isOnePort()) {
         raw.add(new Dggp().schedule(matrix, platform));
