@@ -35,11 +35,16 @@ final class LoadGreedy {
    * @param p platform
    * @param rule how long each step lasts
    * @return a valid schedule
+   * @throws IllegalArgumentException with 2^20 transfers or more
    */
   static Schedule schedule(TrafficMatrix m, Platform p, Rule rule) {
     int rows = m.rows();
     int cols = m.cols();
     int nz = m.nonZeroCount();
+    if (nz >= 1 << 20) {
+      // Sort keys pack the pair index in 20 bits; auto calls this far below that size.
+      throw new IllegalArgumentException("load-aware greedy takes at most 2^20 transfers, got " + nz);
+    }
     int[] src = new int[nz];
     int[] dst = new int[nz];
     double[] rem = new double[nz];
