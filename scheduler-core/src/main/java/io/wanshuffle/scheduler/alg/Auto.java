@@ -25,7 +25,8 @@ import java.util.List;
  *       and removes or shortens steps.
  * </ul>
  *
- * <p>Size rule (speed): the load-aware greedy runs up to {@link #GREEDY_LIMIT} transfers; OGGP
+ * <p>Size rule (speed): the load-aware greedy runs up to {@link #GREEDY_LIMIT} transfers (up to
+ * {@link #MEDIAN_GREEDY_LIMIT} with the median rule only); OGGP
  * and DGGP are run while the instance has at most {@link #PEELING_LIMIT} transfers (non-zero
  * entries) or its peeling work estimate is at most {@link #PEELING_WORK_LIMIT}; otherwise (large
  * backbone-bound instances: hundreds of hosts per side and k ≪ n, where peeling takes seconds)
@@ -53,6 +54,12 @@ public final class Auto implements StepScheduler {
    * 0.1 s at 1000 transfers, seconds beyond).
    */
   public static final int GREEDY_LIMIT = 1000;
+
+  /**
+   * Up to this many transfers auto still runs {@link LoadGreedy} with the median rule (the best of
+   * the three on the large Facebook-trace instances; a few tenths of a second at 5000 transfers).
+   */
+  public static final int MEDIAN_GREEDY_LIMIT = 6000;
 
   /** Compaction work budget per transfer above {@link #PEELING_LIMIT} (keeps large plans fast). */
   static final long COMPACTION_WORK_PER_TRANSFER = 20;
@@ -90,6 +97,8 @@ public final class Auto implements StepScheduler {
         for (LoadGreedy.Rule r : LoadGreedy.Rule.values()) {
           raw.add(LoadGreedy.schedule(matrix, platform, r));
         }
+      } else if (nz <= MEDIAN_GREEDY_LIMIT) {
+        raw.add(LoadGreedy.schedule(matrix, platform, LoadGreedy.Rule.MEDIAN));
       }
       if (!platform.isOnePort()) {
         raw.add(new Dggp().schedule(matrix, platform));
