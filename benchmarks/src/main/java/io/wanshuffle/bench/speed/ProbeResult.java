@@ -9,10 +9,11 @@ import java.util.regex.Pattern;
  *
  * @param outcome whether the probe finished, hit the time limit, or failed
  * @param seconds wall time of the one schedule call, seconds (NaN unless finished)
- * @param cpuSeconds CPU time of the calling thread during the call, seconds (NaN unless finished)
+ * @param cpuSeconds CPU time of the probe JVM (all its threads) during the call, seconds (NaN
+ *     unless finished)
  * @param warmSeconds fastest wall time of the repeated (warm) calls in the same JVM, seconds (NaN
  *     if none ran)
- * @param warmCpuSeconds smallest thread CPU time of the warm calls, seconds (NaN if none ran)
+ * @param warmCpuSeconds smallest process CPU time of the warm calls, seconds (NaN if none ran)
  * @param warmRuns number of warm calls
  * @param peakHeapBytes heap high-water mark (sum of pool peaks), bytes (-1 unless finished)
  * @param steps number of steps of the schedule (-1 unless finished)

@@ -9,7 +9,6 @@ import io.wanshuffle.scheduler.alg.Algorithms;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 
 /**
@@ -22,8 +21,9 @@ import java.util.Locale;
  * warmCpu=&lt;min warm CPU s&gt; warmRuns=&lt;n&gt; peakHeap=&lt;bytes&gt; steps=&lt;n&gt; ratio=&lt;cost/η&gt;
  * </pre>
  *
- * (on one line; warm figures are NaN when no warm run fitted). CPU time is that of the calling
- * thread, less disturbed than wall time when other processes load the machine. The peak heap is
+ * (on one line; warm figures are NaN when no warm run fitted). CPU time is the CPU time of the
+ * whole probe JVM during the call (the scheduling thread plus the garbage collector and JIT
+ * threads it keeps busy), less disturbed than wall time when other processes load the machine. The peak heap is
  * the sum of the heap memory pools' peak usage from just before the cold call to the end (an upper
  * bound of the high-water mark, garbage included). The parent kills the probe at its time limit.
  *
@@ -46,7 +46,6 @@ public final class SpeedProbe {
     TrafficMatrix m = DenseInstances.matrix(n, seed);
     Platform p = DenseInstances.platform(n);
     StepScheduler scheduler = Algorithms.byName(algorithm);
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     System.gc();
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       if (pool.getType() == MemoryType.HEAP) {
@@ -54,10 +53,10 @@ public final class SpeedProbe {
       }
     }
     long start = System.nanoTime();
-    long c0 = threads.getCurrentThreadCpuTime();
+    long c0 = processCpuNanos();
     Schedule s = scheduler.schedule(m, p);
     long t1 = System.nanoTime();
-    long c1 = threads.getCurrentThreadCpuTime();
+    long c1 = processCpuNanos();
     double coldWall = (t1 - start) / 1e9;
     double coldCpu = (c1 - c0) / 1e9;
     s.validate(m, p);
@@ -68,12 +67,12 @@ public final class SpeedProbe {
     double last = coldWall;
     while (warm < MAX_WARM && (System.nanoTime() - start) / 1e9 + last < budget) {
       long w0 = System.nanoTime();
-      long wc0 = threads.getCurrentThreadCpuTime();
+      long wc0 = processCpuNanos();
       if (scheduler.schedule(m, p).stepCount() != s.stepCount()) {
         throw new IllegalStateException(algorithm + " is not deterministic");
       }
       last = (System.nanoTime() - w0) / 1e9;
-      double cpu = (threads.getCurrentThreadCpuTime() - wc0) / 1e9;
+      double cpu = (processCpuNanos() - wc0) / 1e9;
       warmWall = warm == 0 ? last : Math.min(warmWall, last);
       warmCpu = warm == 0 ? cpu : Math.min(warmCpu, cpu);
       warm++;
@@ -88,5 +87,14 @@ public final class SpeedProbe {
         "seconds=%.6f cpu=%.6f warmSeconds=%.6f warmCpu=%.6f warmRuns=%d peakHeap=%d steps=%d"
             + " ratio=%.6f%n",
         coldWall, coldCpu, warmWall, warmCpu, warm, peak, s.stepCount(), ratio);
+  }
+
+  /** @return CPU time of this JVM process so far, nanoseconds */
+  private static long processCpuNanos() {
+    var os = ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.OperatingSystemMXBean hotspot) {
+      return hotspot.getProcessCpuTime();
+    }
+    throw new IllegalStateException("process CPU time is not available on this JVM");
   }
 }
