@@ -1,6 +1,7 @@
 package io.wanshuffle.bench;
 
 import io.wanshuffle.bench.liquid.LiquidBenchCommand;
+import io.wanshuffle.bench.quality.QualityCommand;
 import io.wanshuffle.bench.speed.SpeedCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -8,8 +9,9 @@ import picocli.CommandLine.Command;
 
 /**
  * The top command of {@code ./wan-shuffle bench}: {@code speed} (JMH time and memory of the step
- * schedulers, {@link SpeedCommand}), {@code liquid} (liquid schedules and topologies, {@link
- * LiquidBenchCommand}); other reports are added as subcommands.
+ * schedulers, {@link SpeedCommand}), {@code quality} (cost/η per algorithm and k, {@link
+ * QualityCommand}) and {@code liquid} (liquid schedules and topologies, {@link
+ * LiquidBenchCommand}).
  *
  * <p>Exit status: 0 success, 1 failure while benchmarking, 2 bad options (one stderr line).
  */
@@ -17,7 +19,12 @@ import picocli.CommandLine.Command;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Scheduler benchmark reports (written under docs/benchmarks/).",
-    subcommands = {SpeedCommand.class, LiquidBenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      SpeedCommand.class,
+      QualityCommand.class,
+      LiquidBenchCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class Bench implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -124,7 +124,8 @@ class WanShuffleManagerLocalTest {
     }
     try (JavaSparkContext sc = new JavaSparkContext(base(WanShuffleManager.class.getName())
         .set(WanShuffleConf.ALGORITHM, "oggp").set(WanShuffleConf.GATHER_WINDOW, "0ms")
-        .set(WanShuffleConf.K, "2").set(WanShuffleConf.LISTENERS, Probe.class.getName()))) {
+        .set(WanShuffleConf.K, "2").set(WanShuffleConf.LISTENERS, Probe.class.getName())
+        .set(WanShuffleConf.POLL_INTERVAL, "500ms"))) {
       assertTrue(SparkEnv.get().shuffleManager() instanceof WanShuffleManager);
       assertEquals(expected, jobs(sc));
       // the endpoint exists on the driver's RpcEnv and long-polls as documented
@@ -138,12 +139,23 @@ class WanShuffleManagerLocalTest {
       assertEquals(GrantReply.Status.GRANT, g.status());
       assertEquals(List.of("hostA"), List.of(g.srcHosts()));
       assertEquals(1000, g.budgets()[0]);
+      // a second demand waits for the step boundary: its long-poll expires with NOT_YET
+      Registered r2 = ch.register(new RegisterDemand(99, 0, 99, 123457L, "driver", "hostD",
+          new String[] {"hostC"}, new long[] {500})).get(30, TimeUnit.SECONDS);
+      long t0 = System.nanoTime();
+      GrantReply wait = ch.await(AwaitGrant.poll(r2.demandId())).get(30, TimeUnit.SECONDS);
+      assertEquals(GrantReply.Status.NOT_YET, wait.status());
+      assertTrue((System.nanoTime() - t0) / 1e6 >= 400, "held for the poll interval");
       GrantReply done = ch.await(new AwaitGrant(r.demandId(), g.stepId(), new String[] {"hostA"},
           new long[] {1000}, new long[] {0}, 1, 2)).get(30, TimeUnit.SECONDS);
       assertEquals(GrantReply.Status.FINISHED, done.status());
+      GrantReply g2 = ch.await(AwaitGrant.poll(r2.demandId())).get(30, TimeUnit.SECONDS);
+      assertEquals(GrantReply.Status.GRANT, g2.status(), "granted at the step boundary");
+      ch.release(new ReleaseDemand(r2.demandId(), "test"));
       ch.release(new ReleaseDemand(r.demandId(), "test"));
       assertEquals(List.of("new:oggp", "start:true", "demand:hostB<[hostA]",
-          "step:[FlowGrant[srcHost=hostA, dstHost=hostB, bytes=1000]]", "realised:1000"),
+          "step:[FlowGrant[srcHost=hostA, dstHost=hostB, bytes=1000]]", "demand:hostD<[hostC]",
+          "realised:1000", "step:[FlowGrant[srcHost=hostC, dstHost=hostD, bytes=500]]"),
           Probe.EVENTS);
     }
   }

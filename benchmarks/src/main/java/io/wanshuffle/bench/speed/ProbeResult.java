@@ -9,12 +9,13 @@ import java.util.regex.Pattern;
  *
  * @param outcome whether the probe finished, hit the time limit, or failed
  * @param seconds wall time of the one schedule call, seconds (NaN unless finished)
+ * @param cpuSeconds CPU time of the calling thread during the call, seconds (NaN unless finished)
  * @param peakHeapBytes heap high-water mark (sum of pool peaks), bytes (-1 unless finished)
  * @param steps number of steps of the schedule (-1 unless finished)
  * @param ratio cost / η of the schedule (NaN unless finished)
  * @param detail why it failed (last stderr line), empty otherwise
  */
-record ProbeResult(Outcome outcome, double seconds, long peakHeapBytes, int steps, double ratio,
+record ProbeResult(Outcome outcome, double seconds, double cpuSeconds, long peakHeapBytes, int steps, double ratio,
     String detail) {
 
   /** How a probe ended. */
@@ -30,7 +31,7 @@ record ProbeResult(Outcome outcome, double seconds, long peakHeapBytes, int step
   }
 
   private static final Pattern LINE = Pattern.compile(
-      "seconds=(\\S+) peakHeap=(\\d+) steps=(\\d+) ratio=(\\S+)");
+      "seconds=(\\S+) cpu=(\\S+) peakHeap=(\\d+) steps=(\\d+) ratio=(\\S+)");
 
   static ProbeResult parse(String line) {
     Matcher m = LINE.matcher(line.strip());
@@ -38,21 +39,21 @@ record ProbeResult(Outcome outcome, double seconds, long peakHeapBytes, int step
       return failed("unexpected probe output: " + line);
     }
     return new ProbeResult(Outcome.FINISHED, Double.parseDouble(m.group(1)),
-        Long.parseLong(m.group(2)), Integer.parseInt(m.group(3)), Double.parseDouble(m.group(4)),
-        "");
+        Double.parseDouble(m.group(2)), Long.parseLong(m.group(3)), Integer.parseInt(m.group(4)),
+        Double.parseDouble(m.group(5)), "");
   }
 
   static ProbeResult failed(String why) {
-    return new ProbeResult(Outcome.FAILED, Double.NaN, -1, -1, Double.NaN, why);
+    return new ProbeResult(Outcome.FAILED, Double.NaN, Double.NaN, -1, -1, Double.NaN, why);
   }
 
   static ProbeResult timeLimit(double limitSeconds) {
-    return new ProbeResult(Outcome.TIME_LIMIT, Double.NaN, -1, -1, Double.NaN,
+    return new ProbeResult(Outcome.TIME_LIMIT, Double.NaN, Double.NaN, -1, -1, Double.NaN,
         String.format(Locale.ROOT, "over the %.0f s time limit", limitSeconds));
   }
 
   static ProbeResult skipped(String why) {
-    return new ProbeResult(Outcome.SKIPPED, Double.NaN, -1, -1, Double.NaN, why);
+    return new ProbeResult(Outcome.SKIPPED, Double.NaN, Double.NaN, -1, -1, Double.NaN, why);
   }
 
   boolean finished() {

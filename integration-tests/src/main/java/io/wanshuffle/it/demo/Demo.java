@@ -27,6 +27,15 @@ final class Demo {
       throw new IllegalStateException("the wan-shuffle plugin (" + Experiment.WAN_SHUFFLE_MANAGER + ") is not on the"
           + " class path: build the project (mvn -pl integration-tests -am install -DskipTests) or pass --default-only");
     }
+    if (withPlugin && !"none".equals(opt.algorithm)
+        && !io.wanshuffle.scheduler.alg.Algorithms.names().contains(opt.algorithm)) {
+      if (!"auto".equals(opt.algorithm)) {
+        throw new IllegalArgumentException("--algorithm " + opt.algorithm + ": unknown; known: "
+            + io.wanshuffle.scheduler.alg.Algorithms.names());
+      }
+      System.out.println("NOTE: 'auto' is not in this build's scheduler registry; using oggp.");
+      opt.algorithm = "oggp";
+    }
     Path out = opt.out.toAbsolutePath();
     HtmlReport report = new HtmlReport("wan-shuffle demo");
     boolean identical = true;

@@ -88,7 +88,7 @@ public final class SparkStandalone implements AutoCloseable {
       Files.createDirectories(jars);
       for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
         Path p = Path.of(entry);
-        if (!entry.endsWith(".jar") || entry.contains("/io/wanshuffle/") || !Files.isRegularFile(p)) {
+        if (!entry.endsWith(".jar") || isProjectJar(p) || !Files.isRegularFile(p)) {
           continue;
         }
         Path link = jars.resolve(p.getFileName());
@@ -105,6 +105,17 @@ public final class SparkStandalone implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot build the Spark home links in " + jars, e);
     }
+  }
+
+  /**
+   * @param p a class path entry
+   * @return true for a jar of this project's modules (installed under {@code io/wanshuffle/} or built in a
+   *     module's {@code target/}): those go to executors with {@code spark.jars}, never into the Spark home
+   */
+  static boolean isProjectJar(Path p) {
+    String name = p.getFileName().toString();
+    return p.toString().contains("/io/wanshuffle/") || name.startsWith("wan-shuffle-")
+        || name.startsWith("scheduler-core-");
   }
 
   private void startDaemons() {

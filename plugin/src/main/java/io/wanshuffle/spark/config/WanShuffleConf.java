@@ -132,6 +132,23 @@ public final class WanShuffleConf {
       }
     }
     listeners = Collections.unmodifiableList(ls);
+    warnUnknownKeys(c);
+  }
+
+  private static final List<String> KNOWN = List.of(ALGORITHM, BACKBONE_RATE, NIC_RATE, NIC_RATES,
+      K, DELTA, BETA, FLOW_RATE_CAP, STEP_DEADLINE_FACTOR, STEP_MIN_DEADLINE, GATHER_WINDOW,
+      ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS);
+
+  /** A misspelt key would silently fall back to its default: say so once at start-up. */
+  private static void warnUnknownKeys(SparkConf c) {
+    for (scala.Tuple2<String, String> kv : c.getAllWithPrefix(PREFIX)) {
+      String key = PREFIX + kv._1();
+      if (!KNOWN.contains(key) && !key.startsWith(PREFIX + "capture.")) {
+        org.slf4j.LoggerFactory.getLogger(WanShuffleConf.class).warn(
+            "unknown configuration key {} = '{}' is ignored; known keys: {} and {}capture.*",
+            key, kv._2(), String.join(", ", KNOWN), PREFIX);
+      }
+    }
   }
 
   /**

@@ -15,6 +15,8 @@ import java.util.List;
  * <ul>
  *   <li>OGGP (GGP/OGGP paper, Fig. 9) as published, so that auto never costs more than OGGP;
  *   <li>DGGP on δ-port platforms (DGGP paper, Fig. 5);
+ *   <li>{@link LoadGreedy} with its three duration rules (wins on node-bound instances, where
+ *       the busiest nodes must work in every step);
  *   <li>{@link SortedBatching}, largest-first batches of k without preemption (wins on
  *       backbone-bound instances, where OGGP's virtual nodes cost extra steps);
  *   <li>the exact solver ({@link ExactScheduler}) when the instance is tiny enough for it;
@@ -22,7 +24,7 @@ import java.util.List;
  *       and removes or shortens steps.
  * </ul>
  *
- * <p>Size rule (speed): OGGP and DGGP are run only while the instance has at most {@link
+ * <p>Size rule (speed): OGGP, DGGP and the load-aware greedy are run only while the instance has at most {@link
  * #PEELING_LIMIT} transfers (non-zero entries); above that, peeling every step costs seconds
  * (hundreds of hosts per side) and auto keeps the O(m log m) batching plus compaction. The "never
  * worse than OGGP" guarantee therefore holds up to that size; above it, see
@@ -33,7 +35,10 @@ public final class Auto implements StepScheduler {
   public static final String NAME = "auto";
 
   /** Largest transfer count for which auto also runs the peeling algorithms. */
-  public static final int PEELING_LIMIT = 20_000;
+  public static final int PEELING_LIMIT = 10_000;
+
+  /** Compaction work budget per transfer above {@link #PEELING_LIMIT} (keeps large plans fast). */
+  static final long COMPACTION_WORK_PER_TRANSFER = 20;
 
   /**
    * Largest transfer count for which auto also runs the exact solver (its branch and bound can
@@ -62,6 +67,9 @@ public final class Auto implements StepScheduler {
     List<Schedule> raw = new ArrayList<>();
     if (nz <= PEELING_LIMIT) {
       raw.add(new Oggp().schedule(matrix, platform));
+      for (LoadGreedy.Rule r : LoadGreedy.Rule.values()) {
+        raw.add(LoadGreedy.schedule(matrix, platform, r));
+      }
       if (!platform.isOnePort()) {
         raw.add(new Dggp().schedule(matrix, platform));
       }
@@ -75,20 +83,21 @@ public final class Auto implements StepScheduler {
         // A failing candidate must not fail auto: the others still give a valid schedule.
       }
     }
-    long budget = 400L * nz + 100_000;
-    Schedule best = null;
-    double bestCost = Double.POSITIVE_INFINITY;
-    double beta = platform.beta();
+    long budget = nz <= PEELING_LIMIT ? 100L * nz + 100_000 : COMPACTION_WORK_PER_TRANSFER * nz;
+    List<Schedule> all = new ArrayList<>();
     for (Schedule s : raw) {
-      for (Schedule cand : new Schedule[] {s, Compaction.improve(s, platform, budget)}) {
-        double c = cand.cost(beta);
-        if (c < bestCost && isValid(cand, matrix, platform)) {
-          best = cand;
-          bestCost = c;
-        }
+      all.add(s);
+      all.add(Compaction.improve(s, platform, budget));
+    }
+    // Cheapest first (stable: ties keep the earlier candidate); validate until one passes.
+    double beta = platform.beta();
+    all.sort(java.util.Comparator.comparingDouble(s -> s.cost(beta)));
+    for (Schedule s : all) {
+      if (isValid(s, matrix, platform)) {
+        return s;
       }
     }
-    return best;
+    throw new IllegalStateException("no candidate schedule is valid for " + matrix);
   }
 
   private static boolean isValid(Schedule s, TrafficMatrix m, Platform p) {
