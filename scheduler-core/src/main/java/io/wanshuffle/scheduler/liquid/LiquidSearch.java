@@ -78,8 +78,16 @@ public final class LiquidSearch {
     /** No liquid schedule exists; the returned schedule is optimal (search completed). */
     OPTIMAL_NOT_LIQUID,
     /** The time limit passed first; the returned schedule is the best found. */
-    TIME_LIMIT
+    TIME_LIMIT,
+    /**
+     * More than {@value LiquidSearch#SEARCH_LIMIT} transfers: the search's bit matrices would not
+     * fit in memory; the returned schedule is DSatur's.
+     */
+    TOO_LARGE
   }
+
+  /** Most transfers the exact search takes (its conflict matrix has n²/64 words). */
+  public static final int SEARCH_LIMIT = 20_000;
 
   /**
    * The result of a search.
@@ -106,6 +114,9 @@ public final class LiquidSearch {
     int lambda = traffic.duration();
     if (dsatur.length() == lambda) {
       return new Result(dsatur, Outcome.LIQUID, dsatur.length(), System.nanoTime() - start, 0);
+    }
+    if (traffic.size() > SEARCH_LIMIT) {
+      return new Result(dsatur, Outcome.TOO_LARGE, dsatur.length(), System.nanoTime() - start, 0);
     }
     LiquidSearch s = new LiquidSearch(traffic);
     long limit = timeLimit.toNanos();
@@ -136,10 +147,15 @@ public final class LiquidSearch {
   /**
    * Decides whether the traffic has a liquid schedule (length Λ), without a time limit.
    *
-   * @param traffic the traffic
+   * @param traffic the traffic, at most {@link #SEARCH_LIMIT} transfers
    * @return a liquid schedule, or null when none exists (the search proved it)
+   * @throws IllegalArgumentException for a traffic above {@link #SEARCH_LIMIT} transfers
    */
   public static LiquidSchedule findLiquid(Traffic traffic) {
+    if (traffic.size() > SEARCH_LIMIT) {
+      throw new IllegalArgumentException("traffic has " + traffic.size() + " transfers, more than"
+          + " the search takes (" + SEARCH_LIMIT + ")");
+    }
     LiquidSearch s = new LiquidSearch(traffic);
     s.deadline = Long.MAX_VALUE;
     long[] all = new long[s.words];
