@@ -4,6 +4,7 @@ import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,8 +50,9 @@ public final class ReplanCommand implements Callable<Integer> {
   List<Integer> ks;
 
   @Option(names = "--algorithms", split = ",", paramLabel = "NAME,...",
-      defaultValue = "auto,oggp,heuristic-weights,heuristic-degrees",
-      description = "Algorithms (default ${DEFAULT-VALUE}).")
+      defaultValue = "auto,oggp,greedy",
+      description = "Algorithms: registered names, or greedy (the plugin's planning fallback,"
+          + " GreedyFirstStep); default ${DEFAULT-VALUE}.")
   List<String> algorithms;
 
   @Option(names = "--warmup", defaultValue = "2",
@@ -103,7 +105,8 @@ public final class ReplanCommand implements Callable<Integer> {
     List<StepScheduler> schedulers = new ArrayList<>();
     for (String a : algorithms) {
       try {
-        schedulers.add(Algorithms.byName(a));
+        schedulers.add(a.trim().equalsIgnoreCase(GreedyFirstStep.NAME) ? new GreedyFirstStep()
+            : Algorithms.byName(a));
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(),
             "option --algorithms: " + e.getMessage());

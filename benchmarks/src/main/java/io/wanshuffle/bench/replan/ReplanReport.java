@@ -53,7 +53,9 @@ final class ReplanReport {
     b.append("\n\"plan / first step\" is the re-plan's median wall time as a share of the step it"
         + " grants: above a few percent the backbone idles noticeably between steps (the"
         + " coordinator grants the next step only when the plan is ready). The coordinator"
-        + " bounds this with `spark.wanshuffle.planning.budget` (see docs/configuration.md).\n");
+        + " bounds this with `spark.wanshuffle.planning.budget` (see docs/configuration.md); past"
+        + " the budget it plans the step with `greedy` (`GreedyFirstStep`: only its first step is"
+        + " a real step, the rest is one transfer per step, hence its step count and cost/η).\n");
     return b.toString();
   }
 

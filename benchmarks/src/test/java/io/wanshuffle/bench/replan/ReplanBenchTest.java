@@ -68,17 +68,17 @@ class ReplanBenchTest {
   void smallRunWritesAReportWithValidatedPlans(@TempDir Path dir) throws Exception {
     Path md = dir.resolve("replan.md");
     String[] r = run("replan", "--sizes", "6,12", "--shapes", "dense,skewed", "--k", "3,50",
-        "--algorithms", "oggp,ggp", "--warmup", "0", "--runs", "2", "--output", md.toString());
+        "--algorithms", "oggp,greedy", "--warmup", "0", "--runs", "2", "--output", md.toString());
     assertEquals("0", r[0], r[2]);
     String text = Files.readString(md);
     assertTrue(text.contains("    ./wan-shuffle bench replan --sizes 6,12 --shapes dense,skewed"
-        + " --k 3,50 --algorithms oggp,ggp --warmup 0 --runs 2"), text);
+        + " --k 3,50 --algorithms oggp,greedy --warmup 0 --runs 2"), text);
     // 2 shapes x 2 sizes x 2 k x 2 algorithms = 16 rows
     long rows = text.lines().filter(l -> l.startsWith("| dense |") || l.startsWith("| skewed |"))
         .count();
     assertEquals(16, rows, text);
     assertTrue(text.contains("| dense | 6 | 3 | 36 | oggp |"), text);
-    assertTrue(text.contains("| dense | 12 | 12 | 144 | ggp |"), text);
+    assertTrue(text.contains("| dense | 12 | 12 | 144 | greedy |"), text);
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
+
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;

@@ -1,5 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

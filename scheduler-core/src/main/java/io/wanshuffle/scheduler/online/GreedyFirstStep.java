@@ -1,4 +1,4 @@
-package io.wanshuffle.spark.coordinator;
+package io.wanshuffle.scheduler.online;
 
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
@@ -11,9 +11,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The fast planning fallback ({@code spark.wanshuffle.planning.fallback=greedy}): the coordinator
- * grants only the first step of a plan and re-plans at the next boundary, so this scheduler spends
- * its effort on the first step only.
+ * The fast re-planning fallback (the Spark plugin's {@code
+ * spark.wanshuffle.planning.fallback=greedy}): the plugin's coordinator grants only the first step
+ * of a plan and re-plans at the next boundary, so this scheduler spends its effort on the first
+ * step only.
  *
  * <p>First step: the largest-first greedy maximal b-matching of the traffic matrix (pairs sorted by
  * amount, descending; a pair is taken whole while fewer than k are taken and its sender and
@@ -23,8 +24,8 @@ import java.util.List;
  * follow one per step, which keeps the whole schedule valid ({@link Schedule#validate}) but is
  * not meant to be run: it is replaced by the next re-plan. Non-preemptive (every transfer whole).
  *
- * <p>Time O(e log e) for e non-zero pairs (one sort of primitive keys), memory O(e); a 300 x 300
- * dense matrix takes a few milliseconds.
+ * <p>Time O(e log e) for e non-zero pairs (one sort of primitive keys), memory O(e); measured in
+ * {@code docs/benchmarks/replan.md} ({@code ./wan-shuffle bench replan}).
  */
 public final class GreedyFirstStep implements StepScheduler {
   /** Name used in the configuration and in plan events. */
