@@ -48,6 +48,7 @@ final class FacebookRacks {
    * @param bound generalised lower bound η on the link network
    * @param kpbsBound the KPBS η (backbone and NICs only)
    * @param liquid cost of liquid
+   * @param flowOnly cost of liquid's flow-chosen steps alone (without the split rack-blind candidate)
    * @param blind cost of the rack-blind algorithm as planned (ignoring its overloads)
    * @param blindSplit cost of the rack-blind schedule with overloaded steps split
    * @param overloads (step, link) pairs of the rack-blind schedule over capacity
@@ -55,7 +56,7 @@ final class FacebookRacks {
    * @param liquidSeconds wall time of liquid
    */
   record Row(long coflowId, int rows, int cols, double bound, double kpbsBound, double liquid,
-      double blind, double blindSplit, int overloads, int blindSteps, double liquidSeconds) {}
+      double flowOnly, double blind, double blindSplit, int overloads, int blindSteps, double liquidSeconds) {}
 
   private FacebookRacks() {}
 
@@ -101,12 +102,14 @@ final class FacebookRacks {
       double secs = (System.nanoTime() - t0) / 1e9;
       liquid.validate(m, p);
       LinkCapacityValidator.validate(liquid, m, net);
+      Schedule flow = LiquidStepScheduler.flowStepsOnly(net).schedule(m, p);
+      LinkCapacityValidator.validate(flow, m, net);
       Schedule b = blind.schedule(m, p);
       b.validate(m, p);
       Schedule bs = splitOverloaded(b, net);
       LinkCapacityValidator.validate(bs, m, net);
       rows.add(new Row(c.id(), r, k, LinkLowerBound.of(m, net, beta).eta(),
-          LowerBound.of(m, p).eta(), liquid.cost(beta), b.cost(beta), bs.cost(beta),
+          LowerBound.of(m, p).eta(), liquid.cost(beta), flow.cost(beta), b.cost(beta), bs.cost(beta),
           LinkCapacityValidator.overloads(b, net), b.stepCount(), secs));
     }
     return rows;

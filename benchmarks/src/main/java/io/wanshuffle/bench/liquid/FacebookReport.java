@@ -37,6 +37,9 @@ final class FacebookReport {
       return sb.append("No instance.\n\n").toString();
     }
     double[] liqRatio = new double[n];
+    double[] flowRatio = new double[n];
+    int flowBeatsSplit = 0;
+    int flowLosesToSplit = 0;
     double[] blindRatio = new double[n];
     double[] splitRatio = new double[n];
     double[] liqVsSplit = new double[n];
@@ -55,6 +58,12 @@ final class FacebookReport {
       FacebookRacks.Row r = rows.get(i);
       liqRatio[i] = r.liquid() / r.bound();
       blindRatio[i] = r.blind() / r.bound();
+      flowRatio[i] = r.flowOnly() / r.bound();
+      if (r.flowOnly() < r.blindSplit() - 1e-9) {
+        flowBeatsSplit++;
+      } else if (r.flowOnly() > r.blindSplit() + 1e-9) {
+        flowLosesToSplit++;
+      }
       splitRatio[i] = r.blindSplit() / r.bound();
       liqVsSplit[i] = r.liquid() / r.blindSplit();
       secs[i] = r.liquidSeconds();
@@ -83,6 +92,10 @@ final class FacebookReport {
     sb.append(row("overloaded (step, link) pairs of `" + blind + "` / its steps",
         overloads + " / " + blindSteps));
     sb.append(row("cost / bound, `liquid`: mean, median, max", stats(liqRatio)));
+    sb.append(row("cost / bound, `liquid` flow-chosen steps alone (no split `" + blind
+        + "` candidate)", stats(flowRatio)));
+    sb.append(row("flow-chosen steps alone cheaper / dearer than split `" + blind + "`",
+        flowBeatsSplit + " / " + flowLosesToSplit));
     sb.append(row("cost / bound, `" + blind + "` as planned (infeasible where overloaded)",
         stats(blindRatio)));
     sb.append(row("cost / bound, `" + blind + "` split to respect the links", stats(splitRatio)));
@@ -96,14 +109,14 @@ final class FacebookReport {
         "%.3f s, %.3f s", median(secs), Arrays.stream(secs).max().orElse(0))));
     sb.append("\n<details><summary>largest 25 instances</summary>\n\n");
     sb.append("| coflow | senders x receivers | bound | KPBS η | liquid | ").append(blind)
-        .append(" | split | overloads |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        .append(" | split | flow steps alone | overloads |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     rows.stream()
         .sorted((a, b) -> Integer.compare(b.rows() * b.cols(), a.rows() * a.cols()))
         .limit(25)
         .forEach(r -> sb.append(String.format(Locale.ROOT,
-            "| %d | %d x %d | %.1f | %.1f | %.1f | %.1f | %.1f | %d |%n", r.coflowId(), r.rows(),
-            r.cols(), r.bound(), r.kpbsBound(), r.liquid(), r.blind(), r.blindSplit(),
-            r.overloads())));
+            "| %d | %d x %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %d |%n", r.coflowId(),
+            r.rows(), r.cols(), r.bound(), r.kpbsBound(), r.liquid(), r.blind(), r.blindSplit(),
+            r.flowOnly(), r.overloads())));
     sb.append("\n</details>\n\n");
     return sb.toString();
   }

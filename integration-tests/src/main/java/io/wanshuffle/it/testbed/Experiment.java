@@ -128,6 +128,10 @@ public final class Experiment implements AutoCloseable {
     c.put("spark.wanshuffle.algorithm", algorithm);
     c.put("spark.wanshuffle.backbone.rate", testbed.spec().backboneBitsPerSecond() + "bit");
     c.put("spark.wanshuffle.nic.rate", testbed.spec().nicBitsPerSecond() + "bit");
+    // RPC replies of the step coordinator are deserialised by the executor's system class loader, which does
+    // not see spark.jars: the plugin jar must also be on the executors' own class path
+    sparkJars.stream().filter(j -> Path.of(j).getFileName().toString().startsWith("wan-shuffle-plugin")).findFirst()
+        .ifPresent(j -> c.put("spark.executor.extraClassPath", j));
     return c;
   }
 

@@ -39,7 +39,8 @@ final class PluginConf {
 
   /**
    * wan-shuffle with a 200 Mbit/s backbone and 100 Mbit/s NICs (base speed 100 Mbit/s: k = 2,
-   * δ = 1), capture files under the run folder.
+   * δ = 1), capture files under the run folder (the capture listener is also started without
+   * being listed; listing it checks that a duplicate entry is harmless).
    */
   static SparkConf plugin(LoopbackCluster cluster, String app) {
     SparkConf conf = base(cluster, app, true)
@@ -47,6 +48,9 @@ final class PluginConf {
         .set("spark.wanshuffle.backbone.rate", "200mbit")
         .set("spark.wanshuffle.nic.rate", "100mbit")
         .set("spark.wanshuffle.listeners", CAPTURE)
+        // a sort-merge join reads two gated shuffles; a step whose receiver reads the other side
+        // first runs to its deadline (plugin note): keep that short on an unshaped loopback
+        .set("spark.wanshuffle.step.minDeadline", "1s")
         .set("spark.wanshuffle.capture.dir", cluster.runDir().resolve("capture").toString());
     if (Boolean.getBoolean(EXECUTOR_CLASS_PATH)) {
       // diagnosis only: also put the plugin on the executors' system class path

@@ -72,7 +72,11 @@ class WanShuffleJobsIT {
     } finally {
       sort.stop();
     }
-    spark = SparkSession.builder().config(PluginConf.plugin(cluster, "jobs-wanshuffle")).getOrCreate();
+    Path eventLogs = java.nio.file.Files.createDirectories(cluster.runDir().resolve("event-logs"));
+    spark = SparkSession.builder().config(PluginConf.plugin(cluster, "jobs-wanshuffle")
+        .set("spark.eventLog.enabled", "true")
+        .set("spark.eventLog.compress", "false") // read back while the application runs
+        .set("spark.eventLog.dir", eventLogs.toUri().toString())).getOrCreate();
     events = CaptureEvents.install(spark.sparkContext());
     cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
   }
@@ -188,6 +192,39 @@ class WanShuffleJobsIT {
       var m = CaptureFiles.readMatrix(app.resolve("stage-" + c.stageId() + "." + c.stageAttempt()
           + ".matrix.csv"));
       assertEquals(c.totalRegisteredBytes(), m.total());
+    }
+  }
+
+  @Test
+  @Order(6)
+  void captureEventsLandInTheEventLog() throws Exception {
+    spark.sparkContext().listenerBus().waitUntilEmpty();
+    Path dir = cluster.runDir().resolve("event-logs");
+    List<String> lines = new java.util.ArrayList<>();
+    // one file <app>.inprogress, or eventlog_v2_<app>/events_<n>_<app> when rolling is on
+    try (var files = java.nio.file.Files.walk(dir)) {
+      for (Path f : files.filter(java.nio.file.Files::isRegularFile).filter(p -> p.getFileName()
+          .toString().contains(spark.sparkContext().applicationId())).toList()) {
+        lines.addAll(java.nio.file.Files.readAllLines(f));
+      }
+    }
+    List<WanShuffleStageCaptured> logged = new java.util.ArrayList<>();
+    int steps = 0;
+    for (String l : lines) {
+      if (l.contains("\"Event\":\"io.wanshuffle.spark.capture.")) {
+        var e = org.apache.spark.util.JsonProtocol.sparkEventFromJson(l);
+        if (e instanceof WanShuffleStageCaptured s) {
+          logged.add(s);
+        } else {
+          steps++;
+        }
+      }
+    }
+    // the four jobs' reduce stages, with the matrices the capture files hold
+    assertTrue(logged.size() >= 4, "stage events in the event log: " + logged.size());
+    assertTrue(steps >= logged.size(), "step events in the event log: " + steps);
+    for (WanShuffleStageCaptured e : logged) {
+      assertArrayEquals(CaptureEvents.load(e).registeredBytes(), e.registeredBytes());
     }
   }
 }

@@ -36,6 +36,7 @@ import java.util.List;
 public final class LiquidStepScheduler implements StepScheduler {
   private static final double EPS = 1e-12;
   private final LinkNetwork network;
+  private final boolean withRackBlind;
 
   /** A liquid scheduler without a topology: the links are the platform's NICs and backbone. */
   public LiquidStepScheduler() {
@@ -47,7 +48,24 @@ public final class LiquidStepScheduler implements StepScheduler {
    *     receivers), or null for the platform's NICs and backbone only
    */
   public LiquidStepScheduler(LinkNetwork network) {
+    this(network, true);
+  }
+
+  private LiquidStepScheduler(LinkNetwork network, boolean withRackBlind) {
     this.network = network;
+    this.withRackBlind = withRackBlind;
+  }
+
+  /**
+   * For measurements: only the flow-chosen steps (the three duration rules), without the split
+   * rack-blind candidate, so that benchmarks can tell what the bottleneck-driven steps give alone.
+   * Its schedules are valid but may cost more than {@code auto}'s.
+   *
+   * @param network as for {@link #LiquidStepScheduler(LinkNetwork)}
+   * @return the scheduler
+   */
+  public static LiquidStepScheduler flowStepsOnly(LinkNetwork network) {
+    return new LiquidStepScheduler(network, false);
   }
 
   @Override
@@ -77,7 +95,7 @@ public final class LiquidStepScheduler implements StepScheduler {
         best = s;
       }
     }
-    for (String name : rackBlindCandidates()) {
+    for (String name : withRackBlind ? rackBlindCandidates() : List.<String>of()) {
       Schedule blind = split(Algorithms.byName(name).schedule(matrix, platform), net);
       if (blind.cost(platform.beta()) <= best.cost(platform.beta())) {
         best = blind;

@@ -32,11 +32,11 @@ import java.util.Set;
  * ConflictGraphColoring#dsatur DSatur} one), with {@code optimal = false}.
  *
  * <p>Worst-case time is exponential in the number of transfers (optimal scheduling is graph
- * colouring, NP-hard); memory O(n·(n + links)/64) words plus the dead-node memo.
+ * colouring, NP-hard); memory O(n·(n + links)/64) words plus the dead-node memo (at most 32 MB).
  */
 public final class LiquidSearch {
-  /** Largest number of dead sub-traffics remembered. */
-  private static final int MEMO_LIMIT = 1 << 20;
+  /** Words of memory (longs) the dead-node memo may hold: 4M longs = 32 MB. */
+  private static final int MEMO_WORDS = 1 << 22;
 
   private final Traffic traffic;
   private final int n;
@@ -241,7 +241,7 @@ public final class LiquidSearch {
     if (coverTight(Arrays.copyOf(tight, tightCount), new boolean[linkCount], team, avail, visitor)) {
       return true;
     }
-    if (dead.size() < MEMO_LIMIT) {
+    if ((long) dead.size() * (words + 4) < MEMO_WORDS) {
       dead.add(key);
     }
     return false;
