@@ -669,39 +669,67 @@ public final class StepCoordinator {
    * it, grant under it, complete the parked polls without it.
    */
   private void planLoop() {
-    while (true) {
-      PlanInput in;
-      synchronized (this) {
-        if (!planRequested || stopped) {
+    boolean normalExit = false;
+    try {
+      while (planOnce()) {
+        // loop while plans are requested
+      }
+      normalExit = true;
+    } finally {
+      if (!normalExit) {
+        // an Error escaped: let the next request start a new planner run instead of waiting
+        synchronized (this) {
           plannerQueued = false;
-          return;
+          planning = false;
         }
-        planRequested = false;
-        in = snapshotLocked();
-        if (in == null) {
-          continue;
-        }
-        planning = true;
-      }
-      PlanOutput out;
-      try {
-        out = computePlan(in);
-      } catch (RuntimeException | Error e) {
-        LOG.error("wan-shuffle planner failed on a {} x {} matrix; granting the largest transfer "
-            + "alone this step", in.matrix.rows(), in.matrix.cols(), e);
-        out = new PlanOutput(largestTransferOnly(in.matrix), scheduler.name(), 0);
-      }
-      List<Runnable> replies = new ArrayList<>();
-      synchronized (this) {
-        planning = false;
-        if (!stopped) {
-          applyLocked(in, out, replies);
-        }
-      }
-      for (Runnable r : replies) {
-        r.run();
       }
     }
+  }
+
+  /** @return false when no plan is requested (the planner went idle) */
+  private boolean planOnce() {
+    PlanInput in;
+    synchronized (this) {
+      if (!planRequested || stopped) {
+        plannerQueued = false;
+        return false;
+      }
+      planRequested = false;
+      try {
+        in = snapshotLocked();
+      } catch (RuntimeException e) {
+        LOG.error("wan-shuffle planner could not read the residual demand", e);
+        return true;
+      }
+      if (in == null) {
+        return true;
+      }
+      planning = true;
+    }
+    PlanOutput out;
+    try {
+      out = computePlan(in);
+    } catch (RuntimeException e) {
+      LOG.error("wan-shuffle planner failed on a {} x {} matrix; granting the largest transfer "
+          + "alone this step", in.matrix.rows(), in.matrix.cols(), e);
+      out = new PlanOutput(largestTransferOnly(in.matrix), scheduler.name(), 0);
+    }
+    List<Runnable> replies = new ArrayList<>();
+    synchronized (this) {
+      planning = false;
+      if (!stopped) {
+        try {
+          applyLocked(in, out, replies);
+        } catch (RuntimeException e) {
+          LOG.error("wan-shuffle planner could not grant plan of {}; the next step boundary or "
+              + "release re-plans", out.algorithm, e);
+        }
+      }
+    }
+    for (Runnable r : replies) {
+      r.run();
+    }
+    return true;
   }
 
   /** What the planner plans on: a snapshot of the residual demand and the free capacity. */
