@@ -2,7 +2,10 @@ package io.wanshuffle.bench.liquid;
 
 import io.wanshuffle.scheduler.liquid.LiquidSchedule;
 import io.wanshuffle.scheduler.liquid.LiquidSearch;
+import io.wanshuffle.scheduler.liquid.RoundRobin;
 import io.wanshuffle.scheduler.liquid.Traffic;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,9 +34,27 @@ final class KRingComparison {
    * @param search frames of the search's schedule
    * @param outcome what the search proved
    * @param seconds search wall time (includes the DSatur colouring it starts from)
+   * @param roundRobin frames of the topology-unaware round-robin schedule (sec. 1.1)
+   * @param cpuSeconds CPU time of the search thread (the machine may be shared: wall time then
+   *     includes waiting for a core)
    */
   record Row(int[] nodes, int transfers, int lambda, int dsatur, int search,
-      LiquidSearch.Outcome outcome, double seconds) {}
+      LiquidSearch.Outcome outcome, double seconds, int roundRobin, double cpuSeconds) {}
+
+  /** Round robin over the all-to-all of {@link SwissT1Ring#allToAll}: transfer a>b has id a·n+b. */
+  static int roundRobin(Traffic t, int nodes) {
+    int[][] grid = new int[nodes][nodes];
+    for (int a = 0; a < nodes; a++) {
+      for (int b = 0; b < nodes; b++) {
+        grid[a][b] = a * nodes + b;
+      }
+    }
+    LiquidSchedule rr = RoundRobin.schedule(t, grid);
+    rr.validate();
+    return rr.length();
+  }
+
+  private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
   private KRingComparison() {}
 
@@ -67,11 +88,13 @@ final class KRingComparison {
         continue;
       }
       Traffic t = SwissT1Ring.allToAll(nodes);
+      long cpu0 = CPU.getCurrentThreadCpuTime();
       LiquidSearch.Result r = LiquidSearch.solve(t, timeLimit);
+      double cpu = (CPU.getCurrentThreadCpuTime() - cpu0) / 1e9;
       LiquidSchedule s = r.schedule();
       s.validate();
       rows.add(new Row(nodes, t.size(), t.duration(), r.dsaturLength(), s.length(), r.outcome(),
-          r.nanos() / 1e9));
+          r.nanos() / 1e9, roundRobin(t, total), cpu));
     }
     return rows;
   }

@@ -6,6 +6,7 @@ import io.wanshuffle.spark.config.ConfigValueException;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.rpc.RpcEndpointRef;
@@ -27,6 +28,8 @@ public final class CoordinatorService {
   private final StepCoordinator coordinator;
   private final RpcEnv rpcEnv;
   private final RpcEndpointRef endpoint;
+  /** The coordinator's planner thread (runs the scheduler off the RPC threads). */
+  private final ExecutorService planner;
   private boolean attached;
 
   /**
@@ -42,8 +45,9 @@ public final class CoordinatorService {
     this.conf = conf;
     this.rpcEnv = rpcEnv;
     StepScheduler scheduler = conf.gated() ? Algorithms.byName(conf.algorithm()) : null;
+    this.planner = StepCoordinator.plannerThread("wan-shuffle-planner");
     this.coordinator = new StepCoordinator(conf, scheduler, instantiate(sparkConf, conf),
-        CoordinatorTimer.daemon("wan-shuffle-coordinator"), System::currentTimeMillis);
+        CoordinatorTimer.daemon("wan-shuffle-coordinator"), System::currentTimeMillis, planner);
     this.endpoint = rpcEnv.setupEndpoint(CoordinatorEndpoint.NAME,
         new CoordinatorEndpoint(rpcEnv, coordinator, CoordinatorTimer.daemon("wan-shuffle-poll")));
     LOG.info("wan-shuffle coordinator started on the driver: {}", conf);
@@ -123,5 +127,6 @@ public final class CoordinatorService {
       LOG.debug("wan-shuffle endpoint stop", e);
     }
     coordinator.stop();
+    planner.shutdownNow();
   }
 }

@@ -6,10 +6,8 @@ import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A post-pass that never raises the cost of a valid schedule: it moves transfer pieces into the
@@ -40,6 +38,7 @@ final class Compaction {
     double[] amt;
     boolean alive = true;
     int index;
+    int liveCount;
 
     MStep(Step s, int index) {
       this.index = index;
@@ -54,6 +53,7 @@ final class Compaction {
         amt[i] = t.amount();
       }
       dur = s.duration();
+      liveCount = n;
     }
 
     int find(int s, int d) {
@@ -75,6 +75,9 @@ final class Compaction {
       dst[n] = d;
       amt[n] = a;
       n++;
+      if (a > 0) {
+        liveCount++;
+      }
     }
 
     int senderUse(int s) {
@@ -98,13 +101,44 @@ final class Compaction {
     }
 
     int live() {
-      int u = 0;
-      for (int i = 0; i < n; i++) {
-        if (amt[i] > 0) {
-          u++;
-        }
+      return liveCount;
+    }
+  }
+
+  /** Per traffic-matrix pair, the steps that carry it: linked lists on int arrays. */
+  private static final class PairIndex {
+    private final int[] head;
+    private int[] next = new int[64];
+    private int[] stepOf = new int[64];
+    private int size;
+    private final List<MStep> steps;
+
+    PairIndex(long pairs, List<MStep> steps) {
+      head = new int[(int) pairs];
+      Arrays.fill(head, -1);
+      this.steps = steps;
+    }
+
+    void add(long pair, MStep s) {
+      if (size == next.length) {
+        next = Arrays.copyOf(next, size * 2);
+        stepOf = Arrays.copyOf(stepOf, size * 2);
       }
-      return u;
+      next[size] = head[(int) pair];
+      stepOf[size] = s.index;
+      head[(int) pair] = size++;
+    }
+
+    int head(long pair) {
+      return head[(int) pair];
+    }
+
+    int next(int ent) {
+      return next[ent];
+    }
+
+    MStep step(int ent) {
+      return steps.get(stepOf[ent]);
     }
   }
 
@@ -119,13 +153,13 @@ final class Compaction {
    */
   static Schedule improve(Schedule schedule, Platform platform, long budget) {
     List<MStep> steps = new ArrayList<>();
-    Map<Long, List<MStep>> byPair = new HashMap<>();
     long cols = platform.receivers();
+    PairIndex byPair = new PairIndex(platform.senders() * cols, steps);
     for (Step s : schedule.steps()) {
       MStep ms = new MStep(s, steps.size());
       steps.add(ms);
       for (int i = 0; i < ms.n; i++) {
-        byPair.computeIfAbsent(ms.src[i] * cols + ms.dst[i], x -> new ArrayList<>()).add(ms);
+        byPair.add(ms.src[i] * cols + ms.dst[i], ms);
       }
     }
     int k = platform.k();
@@ -220,7 +254,7 @@ final class Compaction {
   private static Plan tryLevel(
       MStep x,
       double level,
-      Map<Long, List<MStep>> byPair,
+      PairIndex byPair,
       List<MStep> open,
       long cols,
       int k,
@@ -241,8 +275,8 @@ final class Compaction {
       int bestSlot = -1;
       double bestGrowth = Double.POSITIVE_INFINITY;
       // 1. Steps that already carry the pair: fill up to their duration.
-      List<MStep> carriers = byPair.getOrDefault(s * cols + d, List.of());
-      for (MStep y : carriers) {
+      for (int ent = byPair.head(s * cols + d); ent >= 0; ent = byPair.next(ent)) {
+        MStep y = byPair.step(ent);
         work[0]++;
         if (y == x || !y.alive) {
           continue;
@@ -368,7 +402,7 @@ final class Compaction {
   }
 
   private static void commit(
-      MStep x, double level, Plan plan, Map<Long, List<MStep>> byPair, long cols) {
+      MStep x, double level, Plan plan, PairIndex byPair, long cols) {
     for (var e : plan.durs().entrySet()) {
       e.getKey().dur = Math.max(e.getKey().dur, e.getValue());
     }
@@ -377,7 +411,7 @@ final class Compaction {
         m.y().amt[m.slot()] += m.amount();
       } else {
         m.y().add(m.s(), m.d(), m.amount());
-        byPair.computeIfAbsent(m.s() * cols + m.d(), z -> new ArrayList<>()).add(m.y());
+        byPair.add(m.s() * cols + m.d(), m.y());
       }
     }
     for (int i = 0; i < x.n; i++) {
@@ -388,6 +422,7 @@ final class Compaction {
     if (level == 0) {
       x.alive = false;
       x.n = 0;
+      x.liveCount = 0;
     } else {
       x.dur = level;
     }

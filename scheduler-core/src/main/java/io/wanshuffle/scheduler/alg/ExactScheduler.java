@@ -35,8 +35,8 @@ import java.util.stream.IntStream;
  * incumbent is the support of LP(all).
  *
  * <p>Complexity: exponential (2^m(G) to enumerate the matchings, then a search over their subsets,
- * capped as above). Instances with a small β relative to the amounts are
- * the hardest (many steps are affordable).
+ * capped as above). Instances with a small β relative to the amounts are the hardest (many steps
+ * are affordable, so many sets must be priced).
  */
 public final class ExactScheduler implements StepScheduler {
   /** The name the registry and the CLI use. */
@@ -53,6 +53,7 @@ public final class ExactScheduler implements StepScheduler {
 
   /** Largest number of linear programs the search solves before it gives up. */
   public static final long MAX_LP_SOLVES = 10_000;
+
   /** Relative gap under which a branch cannot improve the incumbent. */
   private static final double PRUNE = 1e-9;
 

@@ -48,15 +48,7 @@ final class SortedBatching {
         }
       }
     }
-    // Indices by amount descending, ties by index.
-    Integer[] order = new Integer[nz];
-    for (int e = 0; e < nz; e++) {
-      order[e] = e;
-    }
-    java.util.Arrays.sort(order, (x, y) -> {
-      int cmp = Double.compare(amount[y], amount[x]);
-      return cmp != 0 ? cmp : Integer.compare(x, y);
-    });
+    int[] order = byAmountDescending(amount);
     int[] next = new int[nz + 1]; // linked list over sorted positions; nz = end
     int[] prev = new int[nz + 1];
     for (int i = 0; i < nz; i++) {
@@ -69,6 +61,14 @@ final class SortedBatching {
     int[] sStamp = new int[rows];
     int[] rStamp = new int[cols];
     int k = p.k();
+    int[] sPorts = new int[rows];
+    int[] rPorts = new int[cols];
+    for (int i = 0; i < rows; i++) {
+      sPorts[i] = p.senderPorts(i);
+    }
+    for (int j = 0; j < cols; j++) {
+      rPorts[j] = p.receiverPorts(j);
+    }
     List<Step> steps = new ArrayList<>();
     int stepNo = 0;
     int[] chosen = new int[k];
@@ -81,7 +81,7 @@ final class SortedBatching {
         int r = dst[e];
         int su = sStamp[s] == stepNo ? sUse[s] : 0;
         int ru = rStamp[r] == stepNo ? rUse[r] : 0;
-        if (su >= p.senderPorts(s) || ru >= p.receiverPorts(r)) {
+        if (su >= sPorts[s] || ru >= rPorts[r]) {
           continue;
         }
         sStamp[s] = stepNo;
@@ -106,5 +106,56 @@ final class SortedBatching {
       steps.add(Step.of(ts));
     }
     return new Schedule(steps);
+  }
+
+  /**
+   * Indices of {@code amount} (positive, finite) sorted by amount descending, ties by index: an
+   * LSD radix sort on the IEEE bits (order-preserving for positive doubles), O(8·n).
+   */
+  static int[] byAmountDescending(double[] amount) {
+    int n = amount.length;
+    long[] key = new long[n];
+    int[] idx = new int[n];
+    for (int i = 0; i < n; i++) {
+      key[i] = ~Double.doubleToLongBits(amount[i]) & Long.MAX_VALUE; // larger amount, smaller key
+      idx[i] = i;
+    }
+    long[] key2 = new long[n];
+    int[] idx2 = new int[n];
+    int[] count = new int[257];
+    for (int shift = 0; shift < 64; shift += 8) {
+      java.util.Arrays.fill(count, 0);
+      for (int i = 0; i < n; i++) {
+        count[(int) ((key[i] >>> shift) & 0xFF) + 1]++;
+      }
+      if (count[1] == n && shift > 0 && allZeroAbove(key, shift)) {
+        break;
+      }
+      for (int b = 0; b < 256; b++) {
+        count[b + 1] += count[b];
+      }
+      for (int i = 0; i < n; i++) {
+        int b = (int) ((key[i] >>> shift) & 0xFF);
+        int d = count[b]++;
+        key2[d] = key[i];
+        idx2[d] = idx[i];
+      }
+      long[] tk = key;
+      key = key2;
+      key2 = tk;
+      int[] ti = idx;
+      idx = idx2;
+      idx2 = ti;
+    }
+    return idx;
+  }
+
+  private static boolean allZeroAbove(long[] key, int shift) {
+    for (long k : key) {
+      if ((k >>> shift) != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 }
