@@ -33,7 +33,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Issue 4's end-to-end contract on a loopback two-cluster deployment (2 + 2 nodes): each job's
+ * Issue 4's end-to-end contract on a loopback two-cluster deployment (2 + 2 nodes), and the
+ * harness itself (topology table read by Hadoop's TableMapping, one executor per node on its own
+ * address, map and reduce tasks where they are pinned, under Spark's sort manager): each job's
  * rows under wan-shuffle equal, row by row, the rows of the same job under Spark's {@code sort}
  * manager (which equal the plain-Java oracle), and the capture shows that only cross-cluster
  * pairs were gated, every registered byte was fetched, and at most k = 2 cross-cluster flows (at
@@ -52,6 +54,9 @@ class WanShuffleJobsIT {
   static final Map<String, String> clusterOf = new HashMap<>();
   static final Map<String, Function<SparkSession, List<String>>> jobs = new LinkedHashMap<>();
   static final Map<String, List<String>> sortRows = new HashMap<>();
+  static final java.util.Set<String> sortExecutorHosts = new java.util.TreeSet<>();
+  static final java.util.Set<String> sortMapHosts = new java.util.TreeSet<>();
+  static final java.util.Set<String> sortReduceHosts = new java.util.TreeSet<>();
 
   @BeforeAll
   static void start(LoopbackCluster shared) throws Exception {
@@ -65,9 +70,17 @@ class WanShuffleJobsIT {
     jobs.put("sql", s -> ShuffleJobs.sqlJoinAggregate(s, 20_000, 100_000, 4));
     SparkSession sort = SparkSession.builder().config(PluginConf.sort(cluster, "jobs-sort")).getOrCreate();
     try {
+      TaskPlacementListener placement = TaskPlacementListener.install(sort.sparkContext());
       cluster.awaitExecutors(sort.sparkContext(), Duration.ofSeconds(120));
+      for (var ex : sort.sparkContext().statusTracker().getExecutorInfos()) {
+        sortExecutorHosts.add(ex.host());
+      }
       for (var e : jobs.entrySet()) {
         sortRows.put(e.getKey(), e.getValue().apply(sort));
+        if (e.getKey().equals("reduceByKey")) {
+          sortMapHosts.addAll(placement.lastJobHosts(sort.sparkContext(), "ShuffleMapTask"));
+          sortReduceHosts.addAll(placement.lastJobHosts(sort.sparkContext(), "ResultTask"));
+        }
       }
     } finally {
       sort.stop();
@@ -144,6 +157,38 @@ class WanShuffleJobsIT {
     for (FlowCapture f : c.flows()) {
       assertNotEquals(clusterOf.get(f.srcHost()), clusterOf.get(f.dstHost()), "flow " + f);
     }
+  }
+
+  @Test
+  @Order(0)
+  void topologyTableMapsEveryNodeToItsClusterRack() throws Exception {
+    org.apache.hadoop.conf.Configuration hc = new org.apache.hadoop.conf.Configuration(false);
+    hc.set("net.topology.table.file.name", cluster.topologyFile().toString());
+    org.apache.hadoop.net.TableMapping mapping = new org.apache.hadoop.net.TableMapping();
+    mapping.setConf(hc);
+    List<String> hosts = cluster.allHosts();
+    assertEquals(List.of("127.0.1.1", "127.0.1.2", "127.0.2.1", "127.0.2.2"), hosts);
+    assertEquals(List.of("/clusterA/rack1", "/clusterA/rack1", "/clusterB/rack1", "/clusterB/rack1"),
+        mapping.resolve(hosts));
+  }
+
+  @Test
+  @Order(0)
+  void harnessRanOneExecutorPerNodeAndPlacedMapsAndReducesAsPinned() {
+    // executors plus the driver (127.0.0.1)
+    java.util.Set<String> expected = new java.util.TreeSet<>(cluster.allHosts());
+    expected.add(LoopbackCluster.CONTROL_HOST);
+    assertEquals(expected, sortExecutorHosts);
+    assertEquals(java.util.Set.copyOf(cluster.allHosts()), sortMapHosts, "map tasks on all nodes");
+    assertEquals(java.util.Set.copyOf(cluster.hosts("clusterB")), sortReduceHosts, "reduce tasks on B");
+  }
+
+  @Test
+  @Order(0)
+  void oraclesDependOnTheData() {
+    assertFalse(ShuffleJobs.reduceByKeyOracle(layout, 11).isEmpty());
+    assertNotEquals(ShuffleJobs.reduceByKeyOracle(layout, 11), ShuffleJobs.reduceByKeyOracle(layout, 12));
+    assertNotEquals(ShuffleJobs.sortByKeyOracle(layout, 13), ShuffleJobs.sortByKeyOracle(layout, 14));
   }
 
   @Test
