@@ -51,7 +51,8 @@ final class ReplanTiming {
     if (firstSeconds > timeLimitSeconds) {
       return new ReplanRow(shape.label(), n, p.k(), m.nonZeroCount(), s.name(), 0,
           firstSeconds * 1000, firstSeconds * 1000, Double.NaN, schedule.stepCount(), firstStep,
-          ratio, String.format(java.util.Locale.ROOT, "first run %.1f s > time limit", firstSeconds));
+          ratio, String.format(java.util.Locale.ROOT, "first run %.1f s > time limit",
+              firstSeconds));
     }
     for (int i = 0; i < warmup; i++) {
       s.schedule(m, p);
