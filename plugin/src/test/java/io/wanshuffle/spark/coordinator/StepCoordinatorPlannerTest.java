@@ -232,7 +232,7 @@ class StepCoordinatorPlannerTest {
     };
     ManualTimer timer = new ManualTimer();
     RecordingListener events = new RecordingListener();
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.PLANNING_BUDGET, "20ms");
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.PLANNING_BUDGET, "1s");
     StepCoordinator c = new StepCoordinator(conf, slow, List.of(events), timer, timer::now,
         Runnable::run, new GreedyFirstStep());
     RegisterDemand d1 = demand(1, "b1", "a1", 300);
@@ -258,6 +258,7 @@ class StepCoordinatorPlannerTest {
     assertEquals(Status.GRANT, g2.status());
     proceed.countDown();
     assertTrue(exited.await(WAIT_S, TimeUnit.SECONDS));
+    assertTrue(c.awaitLatePlan(WAIT_S * 1000), "the late plan has ended");
     // the late plan is gone: plan 3 is the configured scheduler's again
     c.awaitGrant(new AwaitGrant(id2, g2.stepId(), new String[] {"a2"}, new long[] {200},
         new long[] {0}, 1, 2));
