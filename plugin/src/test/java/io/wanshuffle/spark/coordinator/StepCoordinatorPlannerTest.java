@@ -57,7 +57,9 @@ class StepCoordinatorPlannerTest {
     SparkConf c = new SparkConf(false)
         .set(WanShuffleConf.ALGORITHM, "greedy-test")
         .set(WanShuffleConf.BETA, "0ms")
-        .set(WanShuffleConf.GATHER_WINDOW, "100ms");
+        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+        // unbounded planning unless a test sets a budget: a blocked scheduler stays blocked
+        .set(WanShuffleConf.PLANNING_BUDGET, "0");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
