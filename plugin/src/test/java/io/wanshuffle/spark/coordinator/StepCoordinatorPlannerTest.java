@@ -31,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.AfterEach;
@@ -206,7 +207,7 @@ class StepCoordinatorPlannerTest {
   void planOverTheBudgetFallsBackWithoutPilingUpSlowRuns() throws Exception {
     CountDownLatch proceed = new CountDownLatch(1);
     CountDownLatch exited = new CountDownLatch(1);
-    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger calls = new AtomicInteger();
     StepScheduler slow = new StepScheduler() {
       final GreedyTestScheduler greedy = new GreedyTestScheduler();
 
