@@ -90,7 +90,7 @@ class AutoTest {
   @Test
   void largeInstancesUseTheFastPathAndStayValid() {
     Random rnd = new Random(12L);
-    int n = 110; // 12 100 transfers, above Auto.PEELING_LIMIT
+    int n = 250; // 62 500 transfers, k = 25: backbone-bound, peeling work estimate 2500 x 500
     double[] a = new double[n * n];
     for (int i = 0; i < a.length; i++) {
       a[i] = 1 + rnd.nextInt(100);
