@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
  * Entry point of the integration-tests module: {@code ./wan-shuffle demo | e2e-bench | testbed}.
  */
 @Command(name = "wan-shuffle", mixinStandardHelpOptions = true,
-    subcommands = {io.wanshuffle.it.demo.DemoCommand.class, TestbedCommand.class},
+    subcommands = {io.wanshuffle.it.demo.DemoCommand.class, io.wanshuffle.it.bench.E2eBenchCommand.class,
+        TestbedCommand.class},
     description = "Two-cluster WAN testbed, the demo job and the end-to-end benchmark.")
 public final class Main {
   private Main() {}

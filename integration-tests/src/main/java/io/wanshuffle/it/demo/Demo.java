@@ -22,10 +22,28 @@ final class Demo {
 
   int run() {
     TestbedSpec spec = opt.net.spec();
+    if (!io.wanshuffle.it.net.Testbed.loopbackRequested()) {
+      String missing = io.wanshuffle.it.net.NamespaceTestbed.missingPrerequisite(spec);
+      if (missing != null) {
+        System.out.println("NOTE: the shaped testbed needs root and iproute2 (" + missing + "): running the same "
+            + "jobs on loopback addresses instead. The backbone is NOT shaped, so times are not comparable; the "
+            + "answers are still checked.");
+        System.setProperty(io.wanshuffle.it.net.Testbed.MODE_PROPERTY, "loopback");
+      }
+    }
     boolean withPlugin = !opt.defaultOnly;
     if (withPlugin && Comparison.pluginClass() == null) {
       throw new IllegalStateException("the wan-shuffle plugin (" + Experiment.WAN_SHUFFLE_MANAGER + ") is not on the"
           + " class path: build the project (mvn -pl integration-tests -am install -DskipTests) or pass --default-only");
+    }
+    if (withPlugin && !"none".equals(opt.algorithm)
+        && !io.wanshuffle.scheduler.alg.Algorithms.names().contains(opt.algorithm)) {
+      if (!"auto".equals(opt.algorithm)) {
+        throw new IllegalArgumentException("--algorithm " + opt.algorithm + ": unknown; known: "
+            + io.wanshuffle.scheduler.alg.Algorithms.names());
+      }
+      System.out.println("NOTE: 'auto' is not in this build's scheduler registry; using oggp.");
+      opt.algorithm = "oggp";
     }
     Path out = opt.out.toAbsolutePath();
     HtmlReport report = new HtmlReport("wan-shuffle demo");
@@ -75,6 +93,17 @@ final class Demo {
     return c;
   }
 
+  private static List<String> rename(List<String> hosts, Map<String, String> names) {
+    return hosts.stream().map(h -> names.getOrDefault(h, h)).toList();
+  }
+
+  private static void addRow(List<List<String>> rows, String name, List<Captured> caps,
+      java.util.function.Function<Captured, String> cell) {
+    List<String> r = new ArrayList<>(List.of(name));
+    caps.forEach(c -> r.add(cell.apply(c)));
+    rows.add(r);
+  }
+
   private static List<String> hosts(List<io.wanshuffle.it.net.Node> nodes) {
     return nodes.stream().map(io.wanshuffle.it.net.Node::address).toList();
   }
@@ -95,10 +124,12 @@ final class Demo {
     }
     List<Comparison.Figures> figs = new ArrayList<>();
     List<String> header = new ArrayList<>(List.of(title));
+    List<Captured> caps = new ArrayList<>();
     for (Experiment.Measured m : ms) {
       RunResult r = m.result().runs().get(0);
       figs.add(Comparison.of(m.name(), r, m.backbone(), spec));
-      header.add(m.name().endsWith("default") ? "default shuffle" : "wan-shuffle (" + opt.algorithm + ")");
+      caps.add(Captured.read(m.captureDir(), r));
+      header.add(m.captureDir() == null ? "default shuffle" : "wan-shuffle (" + opt.algorithm + ")");
     }
     List<List<String>> rows = Comparison.rows(figs, ex.testbed().shaped());
     List<String> answer0 = ms.get(0).result().runs().get(0).answer();
@@ -106,22 +137,60 @@ final class Demo {
     List<String> idRow = new ArrayList<>(List.of("answer rows (identical: " + (identical ? "yes" : "NO") + ")"));
     ms.forEach(m -> idRow.add(Integer.toString(m.result().runs().get(0).answer().size())));
     rows.add(0, idRow);
+    addRow(rows, "steps granted (k)", caps, c -> c.stages().isEmpty() ? "-" : c.steps().size() + " (k=" + c.k() + ")");
+    addRow(rows, "most cross-cluster flows open at once", caps,
+        c -> c.stages().isEmpty() ? "-" : Integer.toString(c.gatedOverlap().maxPairs()));
+    double beta = caps.stream().filter(c -> !c.stages().isEmpty()).mapToDouble(Captured::betaSeconds).findFirst()
+        .orElse(0.05);
+    List<Prediction> preds = new ArrayList<>();
+    for (Experiment.Measured m : ms) {
+      RunResult r = m.result().runs().get(0);
+      preds.add(r.matrixTotal() > 0 ? Prediction.of(r.matrixBytes(), spec, opt.algorithm, beta) : null);
+    }
+    List<String> p1 = new ArrayList<>(List.of("predicted: step schedule cost (s)"));
+    List<String> p2 = new ArrayList<>(List.of("predicted: η lower bound (s)"));
+    List<String> p3 = new ArrayList<>(List.of("predicted: η_o, all at once with fair sharing (s)"));
+    for (Prediction p : preds) {
+      p1.add(p == null ? "-" : Comparison.fmt("%.2f", p.scheduleSeconds()) + " (" + p.algorithm() + ", " + p.steps()
+          + " steps)");
+      p2.add(p == null ? "-" : Comparison.fmt("%.2f", p.etaSeconds()));
+      p3.add(p == null ? "-" : Comparison.fmt("%.2f", p.etaOSeconds()));
+    }
+    rows.addAll(List.of(p1, p2, p3));
     System.out.print(Comparison.text(header, rows));
     report.heading(title);
     report.table(header, rows);
+    Map<String, String> names = new LinkedHashMap<>();
+    ex.testbed().workers().forEach(n -> names.put(n.address(), n.name()));
     RunResult first = ms.get(0).result().runs().get(0);
-    report.image("Captured traffic matrix (" + ms.get(0).name() + "): shuffle bytes per (sender, receiver) host",
-        Charts.heatMap("traffic matrix, MB", first.senders(), first.receivers(), first.matrixBytes()));
+    report.image("Captured traffic matrix (" + ms.get(0).name() + "): shuffle bytes per (sender, receiver) host, "
+        + "from Spark's map output statistics",
+        Charts.heatMap("traffic matrix, MB", rename(first.senders(), names), rename(first.receivers(), names),
+            first.matrixBytes()));
     Map<String, List<double[]>> lines = new LinkedHashMap<>();
-    for (Experiment.Measured m : ms) {
+    for (int x = 0; x < ms.size(); x++) {
+      Experiment.Measured m = ms.get(x);
       RunResult r = m.result().runs().get(0);
+      long t0 = r.reduceStageStartMs();
       List<Charts.Bar> bars = new ArrayList<>();
       for (RunResult.TaskSpan s : r.tasks()) {
-        bars.add(new Charts.Bar(s.host(), "reduce task", (s.launchMs() - r.reduceStageStartMs()) / 1000.0,
-            (s.finishMs() - r.reduceStageStartMs()) / 1000.0));
+        bars.add(new Charts.Bar(names.getOrDefault(s.host(), s.host()), "reduce task", (s.launchMs() - t0) / 1000.0,
+            (s.finishMs() - t0) / 1000.0));
       }
-      report.image("Reduce tasks over time per receiving host (" + m.name() + ")",
-          Charts.gantt("reduce tasks, " + m.name(), bars));
+      Captured c = caps.get(x);
+      for (io.wanshuffle.spark.capture.StepCapture st : c.steps()) {
+        long end = st.endMs() > 0 ? st.endMs() : r.reduceStageEndMs();
+        bars.add(new Charts.Bar("step " + st.stepId() + " (" + st.flows().size() + " flows)", "step",
+            (st.grantedAtMs() - t0) / 1000.0, (end - t0) / 1000.0));
+      }
+      for (io.wanshuffle.spark.capture.FlowCapture f : c.flows()) {
+        bars.add(new Charts.Bar(names.getOrDefault(f.srcHost(), f.srcHost()) + "→"
+            + names.getOrDefault(f.dstHost(), f.dstHost()), f.stepId() > 0 ? "gated flow" : "ungated flow",
+            (f.startMs() - t0) / 1000.0, (f.endMs() - t0) / 1000.0));
+      }
+      report.image("Gantt chart of " + m.name() + ": reduce tasks per receiving host"
+          + (c.stages().isEmpty() ? "" : ", granted steps, and realised cross-cluster flows per host pair"),
+          Charts.gantt(m.name(), bars));
       if (m.backbone() != null) {
         lines.put(m.name(), m.backbone().rateSeries(r.reduceStageStartMs(), r.reduceStageEndMs()));
       }

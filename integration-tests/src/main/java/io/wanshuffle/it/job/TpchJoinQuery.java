@@ -82,7 +82,7 @@ final class TpchJoinQuery {
         @Override
         public Tuple2<Long, String> next() {
           LineItem l = it.next();
-          return new Tuple2<>(l.getOrderKey(), l.toLine());
+          return new Tuple2<>(l.getOrderKey(), "L|" + l.toLine());
         }
       };
     });
@@ -98,23 +98,33 @@ final class TpchJoinQuery {
         @Override
         public Tuple2<Long, String> next() {
           Order o = it.next();
-          return new Tuple2<>(o.getOrderKey(), o.toLine());
+          return new Tuple2<>(o.getOrderKey(), "O|" + o.toLine());
         }
       };
     });
-    JavaPairRDD<Long, Tuple2<Iterable<String>, Iterable<String>>> joined =
-        lineitem.cogroup(orders, new HashPartitioner(reduceParts));
+    JavaPairRDD<Long, Iterable<String>> joined =
+        lineitem.union(orders).groupByKey(new HashPartitioner(reduceParts));
     return Pinning.seeds(jsc, reduceParts, bHosts).zipPartitions(joined, (pin, rows) -> {
       Map<String, long[]> agg = new HashMap<>();
+      List<String> lines = new ArrayList<>();
       while (rows.hasNext()) {
-        Tuple2<Long, Tuple2<Iterable<String>, Iterable<String>>> r = rows.next();
-        for (String o : r._2()._2()) {
-          String priority = field(o, 5);
-          for (String l : r._2()._1()) {
-            long qty = Long.parseLong(field(l, 4));
-            long price = cents(field(l, 5));
-            long discount = cents(field(l, 6));
-            long[] a = agg.computeIfAbsent(priority + "|" + field(l, 14), k -> new long[4]);
+        Tuple2<Long, Iterable<String>> r = rows.next();
+        String o = null;
+        lines.clear();
+        for (String row : r._2()) {
+          if (row.charAt(0) == 'O') {
+            o = row;
+          } else {
+            lines.add(row);
+          }
+        }
+        if (o != null) {
+          String priority = field(o, 6);
+          for (String l : lines) {
+            long qty = Long.parseLong(field(l, 5));
+            long price = cents(field(l, 6));
+            long discount = cents(field(l, 7));
+            long[] a = agg.computeIfAbsent(priority + "|" + field(l, 15), k -> new long[4]);
             a[0]++;
             a[1] += qty;
             a[2] += price;

@@ -31,6 +31,10 @@ import java.util.stream.Stream;
 public final class Experiment implements AutoCloseable {
   /** Shuffle manager class of the plugin. */
   public static final String WAN_SHUFFLE_MANAGER = "io.wanshuffle.spark.WanShuffleManager";
+  /** The plugin's capture listener (transfer matrix, plans, steps, flow log). */
+  public static final String CAPTURE_LISTENER = "io.wanshuffle.spark.capture.CaptureListener";
+  /** The plugin's capture folder key. */
+  public static final String CAPTURE_DIR = "spark.wanshuffle.capture.dir";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Testbed testbed;
@@ -58,6 +62,20 @@ public final class Experiment implements AutoCloseable {
    * @throws io.wanshuffle.it.net.TestbedUnavailableException when the shaped testbed cannot be built here
    */
   public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory) {
+    return start(spec, runDir, workerMemory, null);
+  }
+
+  /**
+   * Like {@link #start(TestbedSpec, Path, String)}; with a secret, the Master and Workers require Spark
+   * authentication and {@link #baseConf(String)} sets {@code spark.authenticate} and the secret.
+   *
+   * @param spec testbed sizes and rates
+   * @param runDir folder for logs and results
+   * @param workerMemory memory each Worker offers
+   * @param authSecret shared secret, or null for no authentication
+   * @return the experiment
+   */
+  public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory, String authSecret) {
     Path dir = runDir.toAbsolutePath();
     try {
       Files.createDirectories(dir);
@@ -66,7 +84,7 @@ public final class Experiment implements AutoCloseable {
     }
     Testbed t = Testbed.open(spec);
     try {
-      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), workerMemory);
+      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), workerMemory, authSecret);
       return new Experiment(t, s, dir);
     } catch (RuntimeException e) {
       t.close();
@@ -108,6 +126,10 @@ public final class Experiment implements AutoCloseable {
     c.put("spark.jars", String.join(",", sparkJars));
     c.put("spark.hadoop.net.topology.table.file.name", topology.toString());
     c.put("spark.hadoop.net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
+    if (spark.authSecret() != null) {
+      c.put("spark.authenticate", "true");
+      c.put("spark.authenticate.secret", spark.authSecret());
+    }
     return c;
   }
 
@@ -119,10 +141,15 @@ public final class Experiment implements AutoCloseable {
    */
   public Map<String, String> wanShuffleConf(String algorithm) {
     Map<String, String> c = new LinkedHashMap<>();
+    c.put("spark.wanshuffle.listeners", CAPTURE_LISTENER);
     c.put("spark.shuffle.manager", WAN_SHUFFLE_MANAGER);
     c.put("spark.wanshuffle.algorithm", algorithm);
     c.put("spark.wanshuffle.backbone.rate", testbed.spec().backboneBitsPerSecond() + "bit");
     c.put("spark.wanshuffle.nic.rate", testbed.spec().nicBitsPerSecond() + "bit");
+    // RPC replies of the step coordinator are deserialised by the executor's system class loader, which does
+    // not see spark.jars: the plugin jar must also be on the executors' own class path
+    sparkJars.stream().filter(j -> Path.of(j).getFileName().toString().startsWith("wan-shuffle-plugin")).findFirst()
+        .ifPresent(j -> c.put("spark.executor.extraClassPath", j));
     return c;
   }
 
@@ -133,8 +160,10 @@ public final class Experiment implements AutoCloseable {
    * @param result the driver's result
    * @param backbone the backbone recording over the whole driver run (null on the loopback testbed)
    * @param driverLog the driver's log file
+   * @param captureDir the plugin's capture folder of the run (stage captures, flow log), or null without the
+   *     plugin's capture listener
    */
-  public record Measured(String name, JobResult result, BackboneTrace backbone, Path driverLog) {}
+  public record Measured(String name, JobResult result, BackboneTrace backbone, Path driverLog, Path captureDir) {}
 
   /**
    * Runs a driver program on the control host and waits for it.
@@ -151,6 +180,15 @@ public final class Experiment implements AutoCloseable {
     Path req = runDir.resolve(tag + ".request.json");
     Path res = runDir.resolve(tag + ".result.json");
     Path log = runDir.resolve("spark").resolve("driver-" + tag + ".log");
+    Path capture = null;
+    if (CAPTURE_LISTENER.equals(request.sparkConf().get("spark.wanshuffle.listeners"))) {
+      capture = runDir.resolve("capture-" + tag);
+      Map<String, String> c = new LinkedHashMap<>(request.sparkConf());
+      c.put(CAPTURE_DIR, capture.toString());
+      request = new JobRequest(request.appName(), c, request.aHosts(), request.bHosts(), request.job(),
+          request.tpchScale(), request.mapPartitions(), request.reducePartitions(), request.matrixBytes(),
+          request.recordBytes(), request.runs(), request.warmup(), request.killExecutorOnB());
+    }
     try {
       JSON.writeValue(req.toFile(), request);
       Files.deleteIfExists(res);
@@ -187,7 +225,7 @@ public final class Experiment implements AutoCloseable {
         throw new IllegalStateException("driver " + tag + " failed (exit " + driver.exitValue() + "); end of " + log
             + ":\n" + SparkStandalone.tail(Files.readString(log)));
       }
-      return new Measured(name, JSON.readValue(res.toFile(), JobResult.class), trace, log);
+      return new Measured(name, JSON.readValue(res.toFile(), JobResult.class), trace, log, capture);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -213,7 +251,7 @@ public final class Experiment implements AutoCloseable {
     int i = 0;
     for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
       Path p = Path.of(entry);
-      boolean ours = entry.contains("/io/wanshuffle/") || entry.contains("/tpch/")
+      boolean ours = SparkStandalone.isProjectJar(p) || entry.contains("/tpch/")
           || (Files.isDirectory(p) && entry.endsWith("classes") && !entry.endsWith("test-classes"));
       if (!ours || !Files.exists(p)) {
         continue;

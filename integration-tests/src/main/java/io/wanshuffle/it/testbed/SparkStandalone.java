@@ -37,11 +37,14 @@ public final class SparkStandalone implements AutoCloseable {
   private final Thread hook = new Thread(this::stopAll, "spark-standalone-teardown");
   private volatile boolean closed;
 
-  private SparkStandalone(Testbed testbed, Path runDir, String workerMemory) {
+  private final String authSecret;
+
+  private SparkStandalone(Testbed testbed, Path runDir, String workerMemory, String authSecret) {
     this.testbed = testbed;
     this.runDir = runDir.toAbsolutePath();
     this.sparkHome = this.runDir.resolve("spark-home");
     this.workerMemory = workerMemory;
+    this.authSecret = authSecret;
   }
 
   /**
@@ -55,9 +58,25 @@ public final class SparkStandalone implements AutoCloseable {
    *     log)
    */
   public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory) {
-    SparkStandalone s = new SparkStandalone(testbed, runDir, workerMemory);
+    return start(testbed, runDir, workerMemory, null);
+  }
+
+  /**
+   * Like {@link #start(Testbed, Path, String)}, with Spark authentication on the Master and Workers
+   * ({@code spark.authenticate=true} and the shared secret in {@code spark-defaults.conf}); applications must then
+   * set the same secret.
+   *
+   * @param testbed the hosts
+   * @param runDir run folder
+   * @param workerMemory memory each Worker offers
+   * @param authSecret shared secret, or null for no authentication
+   * @return the running cluster
+   */
+  public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory, String authSecret) {
+    SparkStandalone s = new SparkStandalone(testbed, runDir, workerMemory, authSecret);
     Runtime.getRuntime().addShutdownHook(s.hook);
     try {
+      s.writeDefaults();
       s.linkSparkHome();
       s.startDaemons();
     } catch (RuntimeException e) {
@@ -82,13 +101,30 @@ public final class SparkStandalone implements AutoCloseable {
     return runDir;
   }
 
+  private void writeDefaults() {
+    try {
+      Path conf = runDir.resolve("conf");
+      Files.createDirectories(conf);
+      String text = authSecret == null ? ""
+          : "spark.authenticate true\nspark.authenticate.secret " + authSecret + "\n";
+      Files.writeString(conf.resolve("spark-defaults.conf"), text);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write spark-defaults.conf in " + runDir, e);
+    }
+  }
+
+  /** @return the shared secret the daemons require, or null without authentication */
+  public String authSecret() {
+    return authSecret;
+  }
+
   private void linkSparkHome() {
     Path jars = sparkHome.resolve("jars");
     try {
       Files.createDirectories(jars);
       for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
         Path p = Path.of(entry);
-        if (!entry.endsWith(".jar") || entry.contains("/io/wanshuffle/") || !Files.isRegularFile(p)) {
+        if (!entry.endsWith(".jar") || isProjectJar(p) || !Files.isRegularFile(p)) {
           continue;
         }
         Path link = jars.resolve(p.getFileName());
@@ -105,6 +141,17 @@ public final class SparkStandalone implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot build the Spark home links in " + jars, e);
     }
+  }
+
+  /**
+   * @param p a class path entry
+   * @return true for a jar of this project's modules (installed under {@code io/wanshuffle/} or built in a
+   *     module's {@code target/}): those go to executors with {@code spark.jars}, never into the Spark home
+   */
+  static boolean isProjectJar(Path p) {
+    String name = p.getFileName().toString();
+    return p.toString().contains("/io/wanshuffle/") || name.startsWith("wan-shuffle-")
+        || name.startsWith("scheduler-core-");
   }
 
   private void startDaemons() {

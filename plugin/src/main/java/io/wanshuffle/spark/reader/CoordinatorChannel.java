@@ -8,6 +8,7 @@ import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.ReleaseDemand;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
+import io.wanshuffle.spark.coordinator.protocol.WireCodec;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkConf;
@@ -30,7 +31,7 @@ import scala.reflect.ClassTag$;
  *
  * <p>One instance per executor JVM; thread-safe.
  */
-public final class CoordinatorChannel {
+public final class CoordinatorChannel implements DemandClient {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorChannel.class);
 
   private final SparkConf sparkConf;
@@ -72,23 +73,25 @@ public final class CoordinatorChannel {
    * @param m the demand
    * @return the registration, or a failed future (coordinator unreachable, timeout)
    */
+  @Override
   public CompletableFuture<Registered> register(RegisterDemand m) {
     RpcTimeout t = timeout(conf.askTimeoutMs(), WanShuffleConf.ASK_TIMEOUT);
     return ref().orTimeout(conf.askTimeoutMs(), TimeUnit.MILLISECONDS).thenCompose(r ->
-        FutureConverters.asJava(r.<Registered>ask(m, t, ClassTag$.MODULE$.apply(Registered.class)))
-            .toCompletableFuture());
+        FutureConverters.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
+            .toCompletableFuture().thenApply(WireCodec::decodeRegistered));
   }
 
   /**
    * @param m the long-poll request (with the previous step's report)
    * @return the grant reply, or a failed future
    */
+  @Override
   public CompletableFuture<GrantReply> await(AwaitGrant m) {
     RpcTimeout t = timeout(conf.pollIntervalMs() + conf.askTimeoutMs(),
         WanShuffleConf.POLL_INTERVAL + " + " + WanShuffleConf.ASK_TIMEOUT);
     return ref().thenCompose(r ->
-        FutureConverters.asJava(r.<GrantReply>ask(m, t, ClassTag$.MODULE$.apply(GrantReply.class)))
-            .toCompletableFuture());
+        FutureConverters.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
+            .toCompletableFuture().thenApply(WireCodec::decodeGrantReply));
   }
 
   /**
@@ -96,6 +99,7 @@ public final class CoordinatorChannel {
    *
    * @param m the release
    */
+  @Override
   public void release(ReleaseDemand m) {
     send(m);
   }
@@ -105,6 +109,7 @@ public final class CoordinatorChannel {
    *
    * @param m the report
    */
+  @Override
   public void report(UngatedReport m) {
     send(m);
   }

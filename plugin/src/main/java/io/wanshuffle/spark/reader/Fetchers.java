@@ -26,7 +26,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * does (same configuration values, same batch-fetch decision), one per block subset. A fetcher
  * sends its remote requests when it is created.
  */
-final class Fetchers {
+final class Fetchers implements BlockOpener {
   private final TaskContext context;
   private final ShuffleReadMetricsReporter metrics;
   private final boolean batchFetch;
@@ -64,7 +64,8 @@ final class Fetchers {
    * @param blocks blocks by address to fetch
    * @return an iterator of (block id, stream) that cleans up when exhausted
    */
-  Iterator<Tuple2<BlockId, InputStream>> open(
+  @Override
+  public Iterator<Tuple2<BlockId, InputStream>> open(
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
     SparkEnv env = SparkEnv.get();
     SparkConf c = env.conf();

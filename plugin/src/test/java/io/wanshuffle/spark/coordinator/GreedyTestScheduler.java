@@ -14,7 +14,7 @@ import java.util.List;
  * a maximal set within k and δ). Lets the coordinator tests pin exact steps independent of the
  * production algorithms, which have their own tests in scheduler-core.
  */
-final class GreedyTestScheduler implements StepScheduler {
+public final class GreedyTestScheduler implements StepScheduler {
   @Override
   public String name() {
     return "greedy-test";

@@ -4,14 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Test listener that keeps every event. */
-final class RecordingListener implements CoordinatorListener {
-  final List<DemandEvent> demands = new ArrayList<>();
-  final List<PlanEvent> plans = new ArrayList<>();
-  final List<StepEvent> steps = new ArrayList<>();
-  final List<TransferRecord> transfers = new ArrayList<>();
-  final List<Object[]> done = new ArrayList<>();
-  final List<String> released = new ArrayList<>();
-  final List<StageSummary> stages = new ArrayList<>();
+public final class RecordingListener implements CoordinatorListener {
+  public final List<DemandEvent> demands = new ArrayList<>();
+  public final List<PlanEvent> plans = new ArrayList<>();
+  public final List<StepEvent> steps = new ArrayList<>();
+  public final List<TransferRecord> transfers = new ArrayList<>();
+  public final List<Object[]> done = new ArrayList<>();
+  public final List<String> released = new ArrayList<>();
+  public final List<StageSummary> stages = new ArrayList<>();
 
   @Override
   public void onDemandRegistered(DemandEvent e) {

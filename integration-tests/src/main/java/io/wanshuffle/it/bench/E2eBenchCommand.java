@@ -1,0 +1,198 @@
+package io.wanshuffle.it.bench;
+
+import io.wanshuffle.it.TestbedOptions;
+import io.wanshuffle.it.demo.Comparison;
+import io.wanshuffle.it.demo.TraceInput;
+import io.wanshuffle.it.job.JobRequest;
+import io.wanshuffle.it.job.RunResult;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.it.testbed.Experiment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code wan-shuffle e2e-bench}: Spark's default shuffle against wan-shuffle on the shaped testbed, for several
+ * traffic patterns and WAN round-trip times, several runs each; writes {@code docs/benchmarks/end-to-end.md}.
+ */
+@Command(name = "e2e-bench", mixinStandardHelpOptions = true,
+    description = {"End-to-end benchmark on the two-cluster testbed: default shuffle vs wan-shuffle on uniform,"
+        + " Zipf-skewed, fair-sharing-poor and trace-replay traffic, at each --rtts value; reports medians and"
+        + " spread of the reduce-stage time, backbone utilisation and the ratio to the physical limit.",
+        "Writes a Markdown report (default docs/benchmarks/end-to-end.md)."})
+public final class E2eBenchCommand implements Callable<Integer> {
+  @Mixin
+  TestbedOptions net;
+
+  @Option(names = "--patterns", split = ",", defaultValue = "uniform,zipf,fair-poor,trace",
+      description = "patterns (default ${DEFAULT-VALUE})")
+  List<String> patterns;
+
+  @Option(names = "--variants", split = ",", defaultValue = "default,auto,oggp",
+      description = "default = Spark's sort shuffle; other names are wan-shuffle algorithms (default ${DEFAULT-VALUE})")
+  List<String> variants;
+
+  @Option(names = "--rtts", split = ",", defaultValue = "0,40", description = "WAN RTTs, ms (default ${DEFAULT-VALUE})")
+  List<Integer> rtts;
+
+  @Option(names = "--runs", defaultValue = "3", description = "measured runs per variant (default ${DEFAULT-VALUE})")
+  int runs;
+
+  @Option(names = "--mb", defaultValue = "150", description = "bytes shuffled per run, MB (default ${DEFAULT-VALUE})")
+  int mb;
+
+  @Option(names = "--report", defaultValue = "docs/benchmarks/end-to-end.md", description = "Markdown output")
+  Path report;
+
+  @Option(names = "--out", defaultValue = "run/e2e-bench", description = "folder for logs and results")
+  Path out;
+
+  /** One measured cell: a pattern, an RTT, a variant, its runs. */
+  record Cell(String pattern, int rtt, String variant, List<Comparison.Figures> runs) {}
+
+  @Override
+  public Integer call() {
+    List<Cell> cells = new ArrayList<>();
+    List<String> known = io.wanshuffle.scheduler.alg.Algorithms.names();
+    List<String> skipped = variants.stream().filter(v -> !v.equals("default") && !v.equals("none")
+        && !known.contains(v)).toList();
+    if (!skipped.isEmpty()) {
+      System.out.println("NOTE: not in this build's scheduler registry, skipped: " + skipped + " (known: " + known
+          + ")");
+      variants = variants.stream().filter(v -> !skipped.contains(v)).toList();
+    }
+    long t0 = System.currentTimeMillis();
+    String described = "";
+    for (int rtt : rtts) {
+      TestbedSpec base = net.spec();
+      TestbedSpec spec = new TestbedSpec(base.nodesA(), base.nodesB(), base.nicBitsPerSecond(),
+          base.backboneBitsPerSecond(), rtt);
+      try (Experiment ex = Experiment.start(spec, out.resolve("rtt-" + rtt), "1g")) {
+        described = ex.testbed().describe();
+        if (!ex.testbed().shaped()) {
+          System.out.println("NOTE: loopback variant: the backbone is not shaped; times are not comparable.");
+        }
+        for (String pattern : patterns) {
+          double[][] m = matrix(pattern, spec);
+          for (String variant : variants) {
+            Map<String, String> conf = ex.baseConf("640m");
+            conf.put("spark.shuffle.compress", "false");
+            if (!variant.equals("default")) {
+              conf.putAll(ex.wanShuffleConf(variant));
+            }
+            JobRequest req = new JobRequest(pattern + "-" + variant, conf, hosts(ex.testbed().clusterA()),
+                hosts(ex.testbed().clusterB()), "matrix", 0, 2 * spec.nodesA(), 2 * spec.nodesB(), m, 64 * 1024, runs,
+                true, 0);
+            Experiment.Measured r = ex.run(pattern + "-" + variant + "-rtt" + rtt, req, 0);
+            List<Comparison.Figures> figs = new ArrayList<>();
+            for (RunResult run : r.result().runs()) {
+              figs.add(Comparison.of(variant, run, r.backbone(), spec));
+            }
+            Cell c = new Cell(pattern, rtt, variant, figs);
+            cells.add(c);
+            System.out.println(line(c));
+          }
+        }
+      }
+    }
+    String command = String.format(Locale.ROOT, "./wan-shuffle e2e-bench --patterns %s --variants %s --rtts %s"
+        + " --runs %d --mb %d --nodes-a %d --nodes-b %d --nic %s --backbone %s", String.join(",", patterns),
+        String.join(",", variants), rtts.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""), runs,
+        mb, net.nodesA, net.nodesB, net.nic, net.backbone);
+    String md = markdown(cells, described + "; command: `" + command + "`",
+        (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond());
+    if (!skipped.isEmpty()) {
+      md += "\nVariants asked for but not in this build's scheduler registry (not run): " + skipped + ".\n";
+    }
+    try {
+      Files.createDirectories(report.toAbsolutePath().getParent());
+      Files.writeString(report, md);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot write " + report, e);
+    }
+    System.out.println("wrote " + report);
+    return 0;
+  }
+
+  private double[][] matrix(String pattern, TestbedSpec spec) {
+    double total = mb * 1e6;
+    switch (pattern) {
+      case "uniform":
+        return Patterns.uniform(spec.nodesA(), spec.nodesB(), total);
+      case "zipf":
+        return Patterns.zipf(spec.nodesA(), spec.nodesB(), total, 1.0);
+      case "fair-poor":
+        return Patterns.fairSharingPoor(spec.nodesA(), spec.nodesB(), total);
+      case "trace":
+        Path f = TraceInput.locate(null).orElseThrow(() -> new IllegalArgumentException(
+            "pattern trace: " + TraceInput.FILE + " not found (-D" + TraceInput.PROPERTY + "=FILE)"));
+        return TraceInput.largestShuffle(f, spec.nodesA(), spec.nodesB(), total).bytes();
+      default:
+        throw new IllegalArgumentException("--patterns: unknown pattern '" + pattern
+            + "' (uniform, zipf, fair-poor, trace)");
+    }
+  }
+
+  private static List<String> hosts(List<Node> nodes) {
+    return nodes.stream().map(Node::address).toList();
+  }
+
+  static double median(double[] v) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  private static String line(Cell c) {
+    double[] t = c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray();
+    return String.format(Locale.ROOT, "%-10s rtt=%3d ms %-8s reduce stage median %.2f s (runs %s)", c.pattern(),
+        c.rtt(), c.variant(), median(t), Arrays.toString(t));
+  }
+
+  static String markdown(List<Cell> cells, String testbed, double seconds, double backboneBits) {
+    StringBuilder sb = new StringBuilder("# End-to-end benchmark: default shuffle vs wan-shuffle\n\n");
+    sb.append("Generated by `./wan-shuffle e2e-bench` on ").append(Instant.now()).append(" (took ")
+        .append(String.format(Locale.ROOT, "%.0f", seconds)).append(" s). Testbed: ").append(testbed).append(".\n\n")
+        .append("Each cell: median over the measured runs of one Spark application (after a warm-up run); spread ="
+            + " (max - min) / median of the reduce-stage time. Backbone utilisation = bytes on the backbone"
+            + " interface during the reduce stage x 8 / reduce-stage time / backbone rate. Physical limit ="
+            + " max(total bytes / backbone rate, max host bytes / NIC rate) over the measured traffic matrix.\n\n")
+        .append("| pattern | RTT (ms) | variant | reduce stage median (s) | spread | vs default | backbone"
+            + " utilisation | reduce / physical limit | TCP retrans (%) |\n|---|---|---|---|---|---|---|---|---|\n");
+    Map<String, Double> defaults = new LinkedHashMap<>();
+    for (Cell c : cells) {
+      if (c.variant().equals("default")) {
+        defaults.put(c.pattern() + "/" + c.rtt(), median(c.runs().stream()
+            .mapToDouble(Comparison.Figures::reduceSeconds).toArray()));
+      }
+    }
+    for (Cell c : cells) {
+      double[] t = c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray();
+      double med = median(t);
+      double spread = (Arrays.stream(t).max().orElse(0) - Arrays.stream(t).min().orElse(0)) / med;
+      double util = median(c.runs().stream().mapToDouble(f -> f.meanBitsPerSecond()).toArray());
+      double limit = median(c.runs().stream().mapToDouble(Comparison.Figures::physicalLimitSeconds).toArray());
+      double retrans = median(c.runs().stream().mapToDouble(Comparison.Figures::retransPercent).toArray());
+      Double d = defaults.get(c.pattern() + "/" + c.rtt());
+      String vs = d == null || c.variant().equals("default") ? "-" : String.format(Locale.ROOT, "%+.1f%%",
+          100 * (med - d) / d);
+      sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %.2f | %.1f%% | %s | %s | %.2f | %s |%n", c.pattern(),
+          c.rtt(), c.variant(), med, 100 * spread, vs, util < 0 ? "not shaped" : String.format(Locale.ROOT,
+              "%.0f%%", 100 * util / backboneBits),
+          med / limit, retrans < 0 ? "-" : String.format(Locale.ROOT, "%.2f", retrans)));
+    }
+    return sb.toString();
+  }
+
+}

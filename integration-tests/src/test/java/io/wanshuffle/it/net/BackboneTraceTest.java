@@ -1,0 +1,80 @@
+package io.wanshuffle.it.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BackboneTraceTest {
+  private static BackboneMeter.Counters counters(long ms, long bytes, long retrans, long out) {
+    return new BackboneMeter.Counters(0, ms, bytes, 0, 0, 0, out, retrans);
+  }
+
+  /** 10 s at 1 MB/s sampled every 100 ms, with one second at 3 MB/s in the middle. */
+  private static BackboneTrace trace() {
+    List<BackboneTrace.Sample> s = new ArrayList<>();
+    long bytes = 0;
+    for (int i = 0; i <= 100; i++) {
+      s.add(new BackboneTrace.Sample(1000L * 1000 + i * 100L, bytes, 0));
+      bytes += (i >= 40 && i < 50) ? 300_000 : 100_000;
+    }
+    long last = s.get(s.size() - 1).aToBBytes();
+    return new BackboneTrace(counters(1_000_000, 0, 10, 1000), counters(1_010_000, last, 30, 3000), s, 8_000_000);
+  }
+
+  @Test
+  void peakOverOneSecondFindsTheBurst() {
+    assertEquals(3_000_000 * 8.0, trace().peakBitsPerSecond(1000), 1e-6);
+  }
+
+  @Test
+  void peakOverTheWholeRecordingIsTheMean() {
+    BackboneTrace t = trace();
+    assertEquals(t.samples().get(100).aToBBytes() * 8 / 10.0, t.peakBitsPerSecond(10_000), 1e-6);
+  }
+
+  @Test
+  void windowBytesWidenToSampleBoundaries() {
+    BackboneTrace t = trace();
+    assertEquals(100_000 * 10, t.aToBBytes(1_000_000, 1_001_000));
+    assertEquals(100_000 * 11, t.aToBBytes(1_000_000, 1_001_050));
+  }
+
+  @Test
+  void countersDifferences() {
+    BackboneTrace t = trace();
+    assertEquals(20, t.retransmittedSegments());
+    assertEquals(2000, t.sentSegments());
+  }
+
+  @Test
+  void rateParsing() {
+    assertEquals(100_000_000L, TestbedSpec.parseRate("100mbit", "--nic"));
+    assertEquals(1_500_000_000L, TestbedSpec.parseRate("1.5gbit", "--nic"));
+    assertEquals(64_000L, TestbedSpec.parseRate("64000", "--nic"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> TestbedSpec.parseRate("fast", "--backbone"));
+    assertEquals("--backbone: 'fast' is not a rate (examples: 100mbit, 1gbit, 5000000)", e.getMessage());
+  }
+
+  @Test
+  void specRejectsEmptyClusters() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new TestbedSpec(0, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0));
+    assertEquals("nodes in cluster A must be 1..200, got 0", e.getMessage());
+  }
+
+  @Test
+  void loopbackTopologyTableNamesEveryHostsCluster() throws Exception {
+    java.nio.file.Path f = java.nio.file.Files.createTempFile("topo", ".table");
+    try (Testbed t = LoopbackTestbed.start(new TestbedSpec(2, 1, 1_000_000, 1_000_000, 0))) {
+      t.writeTopologyTable(f);
+      assertEquals("127.0.1.2 /A/rack0\n127.0.1.11 /A/rack0\n127.0.1.12 /A/rack0\n127.0.2.11 /B/rack0\n",
+          java.nio.file.Files.readString(f));
+    } finally {
+      java.nio.file.Files.delete(f);
+    }
+  }
+}

@@ -1,0 +1,181 @@
+package io.wanshuffle.it.testbed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.wanshuffle.it.demo.Captured;
+import io.wanshuffle.it.demo.TraceInput;
+import io.wanshuffle.it.job.JobRequest;
+import io.wanshuffle.it.job.RunResult;
+import io.wanshuffle.it.net.BackboneTrace;
+import io.wanshuffle.it.net.FlowProbe;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.spark.capture.FlowOverlap;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * End-to-end checks on the shaped two-cluster testbed (2 + 2 hosts, NIC 100 Mbit/s, backbone 200 Mbit/s): the
+ * backbone really is rate-limited, the TPC-H join and the trace replay give identical answers with Spark's
+ * default shuffle and with wan-shuffle, the step contract holds when measured from outside Spark (backbone
+ * counters) and from the plugin's flow log (at most k cross-cluster flows at once), a killed executor on the
+ * receiving cluster mid-stage does not change the answer, and the job runs with authentication and encryption.
+ *
+ * <p>Needs root and iproute2; without them every test fails with the reason. {@code -Dwanshuffle.testbed=loopback}
+ * runs the same jobs on loopback addresses instead (the throughput checks are then skipped, visibly).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TwoClusterTestbedIT {
+  static final double SCALE = 0.01;
+  static final String ALGORITHM = "oggp";
+  /** Allowed excess of the measured 1 s peak over the backbone rate (tbf burst + sampling jitter). */
+  static final double MARGIN = 0.06;
+
+  Experiment ex;
+  TestbedSpec spec = new TestbedSpec(2, 2, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0);
+  List<String> defaultAnswer;
+
+  @BeforeAll
+  void start() {
+    String runs = System.getProperty("wanshuffle.it.runDir", "target/it-runs");
+    ex = Experiment.start(spec, Path.of(runs, "testbed-" + System.currentTimeMillis()), "1g");
+  }
+
+  @AfterAll
+  void stop() {
+    if (ex != null) {
+      ex.close();
+    }
+  }
+
+  private List<String> hosts(List<Node> nodes) {
+    return nodes.stream().map(Node::address).toList();
+  }
+
+  private JobRequest tpch(String name, Map<String, String> conf, int kill) {
+    return new JobRequest(name, conf, hosts(ex.testbed().clusterA()), hosts(ex.testbed().clusterB()), "tpch", SCALE,
+        4, 4, null, 0, 1, false, kill);
+  }
+
+  private Map<String, String> wanConf() {
+    Map<String, String> c = ex.baseConf("512m");
+    c.putAll(ex.wanShuffleConf(ALGORITHM));
+    return c;
+  }
+
+  private synchronized List<String> defaultAnswer() {
+    if (defaultAnswer == null) {
+      RunResult r = ex.run("tpch-default", tpch("tpch-default", ex.baseConf("512m"), 0), 0).result().runs().get(0);
+      defaultAnswer = r.answer();
+      assertEquals(35, defaultAnswer.size(), "5 order priorities x 7 ship modes: " + defaultAnswer);
+    }
+    return defaultAnswer;
+  }
+
+  @Test
+  @Order(1)
+  void backboneIsRateLimitedAndIsTheBottleneck() {
+    assumeTrue(ex.testbed().shaped(), "loopback variant: nothing is shaped, throughput not checked");
+    BackboneTrace t = FlowProbe.run(ex.testbed(), 4, System.getProperty("java.class.path"));
+    double rate = spec.backboneBitsPerSecond();
+    assertTrue(t.peakBitsPerSecond(1000) <= rate * (1 + MARGIN),
+        "peak " + t.peakBitsPerSecond(1000) / 1e6 + " Mbit/s over the " + rate / 1e6 + " Mbit/s backbone");
+    double secs = (t.end().epochMillis() - t.start().epochMillis()) / 1000.0;
+    assertTrue(t.aToBBytes() * 8 / secs > 0.5 * rate,
+        "4 flows from 2 hosts at 100 Mbit/s should fill most of the backbone: " + t.aToBBytes() * 8 / secs / 1e6);
+  }
+
+  @Test
+  @Order(2)
+  void tpchJoinIdenticalWithWanShuffleAndStepContractHolds() {
+    List<String> expected = defaultAnswer();
+    Experiment.Measured m = ex.run("tpch-wan", tpch("tpch-wan", wanConf(), 0), 0);
+    RunResult r = m.result().runs().get(0);
+    assertEquals(expected, r.answer());
+    Captured c = Captured.read(m.captureDir(), r);
+    assertFalse(c.stages().isEmpty(), "the plugin captured no cross-cluster stage in " + m.captureDir());
+    assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
+    FlowOverlap o = c.gatedOverlap();
+    assertTrue(o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
+        "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
+    if (ex.testbed().shaped()) {
+      double peak = m.backbone().peakBitsPerSecond(1000);
+      assertTrue(peak <= spec.backboneBitsPerSecond() * (1 + MARGIN), "backbone peak " + peak / 1e6 + " Mbit/s");
+      long across = m.backbone().aToBBytes(r.reduceStageStartMs(), r.reduceStageEndMs());
+      assertTrue(across >= 0.9 * r.matrixTotal(), "backbone carried " + across + " bytes of a "
+          + r.matrixTotal() + "-byte cross-cluster shuffle");
+    }
+  }
+
+  @Test
+  @Order(3)
+  void traceReplayIdenticalWithAndWithoutWanShuffle() {
+    Optional<Path> trace = TraceInput.locate(null);
+    assumeTrue(trace.isPresent(), "Facebook trace " + TraceInput.FILE + " not found (-D" + TraceInput.PROPERTY + ")");
+    TraceInput in = TraceInput.largestShuffle(trace.get(), 2, 2, 24e6);
+    JobRequest base = new JobRequest("trace-default", ex.baseConf("512m"), hosts(ex.testbed().clusterA()),
+        hosts(ex.testbed().clusterB()), "matrix", 0, 2, 4, in.bytes(), 32 * 1024, 1, false, 0);
+    RunResult d = ex.run("trace-default", base, 0).result().runs().get(0);
+    JobRequest wan = new JobRequest("trace-wan", wanConf(), base.aHosts(), base.bHosts(), "matrix", 0, 2, 4,
+        in.bytes(), 32 * 1024, 1, false, 0);
+    RunResult w = ex.run("trace-wan", wan, 0).result().runs().get(0);
+    assertEquals(4, d.answer().size());
+    assertEquals(d.answer(), w.answer());
+    long bytes = d.answer().stream().mapToLong(l -> Long.parseLong(l.split("\\|")[2])).sum();
+    assertEquals(24e6, bytes, 24e6 * 0.01, "replayed bytes");
+  }
+
+  @Test
+  @Order(4)
+  void executorKilledOnReceivingClusterMidStageStillGivesTheAnswer() throws Exception {
+    List<String> expected = defaultAnswer();
+    Experiment.Measured m = ex.run("tpch-wan-kill", tpch("tpch-wan-kill", wanConf(), 1), 1500);
+    RunResult r = m.result().runs().get(0);
+    assertEquals(expected, r.answer());
+    Path fault = m.driverLog().getParent().getParent();
+    try (var files = Files.list(fault)) {
+      String text = files.filter(p -> p.getFileName().toString().endsWith("tpch-wan-kill.fault.txt")).findFirst()
+          .map(p -> {
+            try {
+              return Files.readString(p);
+            } catch (java.io.IOException e) {
+              return "";
+            }
+          }).orElse("");
+      assertTrue(text.startsWith("killed 1 executor"), "the executor of b1 was not killed: '" + text + "'");
+    }
+  }
+
+  @Test
+  @Order(5)
+  void runsWithAuthenticationAndEncryption() {
+    List<String> expected = defaultAnswer();
+    ex.close(); // one testbed per machine: the secure one replaces it
+    ex = null;
+    String runs = System.getProperty("wanshuffle.it.runDir", "target/it-runs");
+    ex = Experiment.start(spec, Path.of(runs, "testbed-secure-" + System.currentTimeMillis()), "1g",
+        "wan-shuffle-it-" + System.nanoTime());
+    Map<String, String> c = new LinkedHashMap<>(wanConf());
+    assertEquals("true", c.get("spark.authenticate"));
+    c.put("spark.network.crypto.enabled", "true");
+    Experiment.Measured m = ex.run("tpch-wan-secure", tpch("tpch-wan-secure", c, 0), 0);
+    assertEquals(expected, m.result().runs().get(0).answer());
+    assertFalse(Captured.read(m.captureDir(), m.result().runs().get(0)).steps().isEmpty(),
+        "with authentication and encryption on, wan-shuffle granted no step");
+  }
+}

@@ -1,0 +1,195 @@
+package io.wanshuffle.spark.capture;
+
+import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The capture files of one application and their reader (docs/capture.md). Layout under
+ * {@code spark.wanshuffle.capture.dir}:
+ *
+ * <pre>
+ * &lt;capture.dir&gt;/&lt;application id&gt;/
+ *   stage-&lt;id&gt;.&lt;attempt&gt;.kryo        {@link StageCapture}, Kryo 4 (magic "WSCP", version 1)
+ *   stage-&lt;id&gt;.&lt;attempt&gt;.matrix.csv  transfer matrix, bytes ({@link HostMatrix} CSV)
+ *   flows.csv                         flow log of the whole application ({@link FlowCapture} rows)
+ * </pre>
+ */
+public final class CaptureFiles {
+  /** First four bytes of a stage capture file: ASCII "WSCP". */
+  public static final int MAGIC = 0x57534350;
+  /** Format version written after the magic. */
+  public static final int VERSION = 1;
+  /** Header line of {@code flows.csv}. */
+  public static final String FLOW_LOG_HEADER =
+      "stepId,stageId,stageAttempt,shuffleId,taskAttemptId,srcHost,dstHost,bytes,startMs,endMs";
+  /** File name of the flow log. */
+  public static final String FLOW_LOG = "flows.csv";
+
+  private static final Pattern STAGE_FILE = Pattern.compile("stage-(\\d+)\\.(\\d+)\\.kryo");
+
+  private CaptureFiles() {}
+
+  /**
+   * @param captureDir the configured capture folder
+   * @param appId Spark application id
+   * @return the application's capture folder
+   */
+  public static Path appDir(Path captureDir, String appId) {
+    return captureDir.resolve(appId.replaceAll("[^A-Za-z0-9_.-]", "_"));
+  }
+
+  /** @return {@code stage-<id>.<attempt>.kryo} under {@code appDir} */
+  static Path stageFile(Path appDir, int stageId, int attempt) {
+    return appDir.resolve("stage-" + stageId + "." + attempt + ".kryo");
+  }
+
+  /** @return {@code stage-<id>.<attempt>.matrix.csv} under {@code appDir} */
+  static Path matrixFile(Path appDir, int stageId, int attempt) {
+    return appDir.resolve("stage-" + stageId + "." + attempt + ".matrix.csv");
+  }
+
+  /**
+   * Writes a stage capture atomically (temporary file, then rename).
+   *
+   * @param file destination
+   * @param capture the capture
+   * @throws IOException on write errors
+   */
+  public static void writeStage(Path file, StageCapture capture) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    try (OutputStream os = Files.newOutputStream(tmp); Output out = new Output(os, 64 * 1024)) {
+      out.writeInt(MAGIC);
+      out.writeVarInt(VERSION, true);
+      CaptureKryo.newKryo().writeObject(out, capture);
+    }
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * Reads a stage capture file.
+   *
+   * @param file a {@code stage-*.kryo} file
+   * @return the capture
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException naming the file if it is not a capture file, has another
+   *     version, or is truncated
+   */
+  public static StageCapture readStage(Path file) throws IOException {
+    try (InputStream is = Files.newInputStream(file); Input in = new Input(is, 64 * 1024)) {
+      int magic;
+      try {
+        magic = in.readInt();
+      } catch (KryoException e) {
+        throw new IllegalArgumentException(file + ": empty or truncated capture file", e);
+      }
+      if (magic != MAGIC) {
+        throw new IllegalArgumentException(file + ": not a wan-shuffle stage capture (magic "
+            + Integer.toHexString(magic) + ", expected " + Integer.toHexString(MAGIC) + ")");
+      }
+      int version = in.readVarInt(true);
+      if (version != VERSION) {
+        throw new IllegalArgumentException(file + ": capture format version " + version
+            + ", this reader knows version " + VERSION);
+      }
+      try {
+        return CaptureKryo.newKryo().readObject(in, StageCapture.class);
+      } catch (KryoException e) {
+        throw new IllegalArgumentException(file + ": truncated or corrupt capture: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /**
+   * Reads every {@code stage-*.kryo} of an application folder.
+   *
+   * @param appDir {@link #appDir(Path, String)}
+   * @return the captures ordered by stage id, then attempt (empty if the folder has none)
+   * @throws IOException on read errors
+   */
+  public static List<StageCapture> readStages(Path appDir) throws IOException {
+    List<StageCapture> out = new ArrayList<>();
+    if (!Files.isDirectory(appDir)) {
+      return out;
+    }
+    try (Stream<Path> files = Files.list(appDir)) {
+      for (Path p : files.filter(f -> STAGE_FILE.matcher(f.getFileName().toString()).matches())
+          .toList()) {
+        out.add(readStage(p));
+      }
+    }
+    out.sort(Comparator.comparingInt(StageCapture::stageId).thenComparingInt(StageCapture::stageAttempt));
+    return out;
+  }
+
+  /**
+   * Reads a stage's transfer matrix CSV.
+   *
+   * @param file a {@code stage-*.matrix.csv}
+   * @return the matrix in bytes
+   * @throws IOException on read errors
+   */
+  public static HostMatrix readMatrix(Path file) throws IOException {
+    try (var r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      return HostMatrix.readCsv(r, file.toString());
+    }
+  }
+
+  /** Appends one flow log row (no header). */
+  static void appendFlow(Writer w, FlowCapture f) throws IOException {
+    w.write(f.stepId() + "," + f.stageId() + "," + f.stageAttempt() + "," + f.shuffleId() + ","
+        + f.taskAttemptId() + "," + f.srcHost() + "," + f.dstHost() + "," + f.bytes() + ","
+        + f.startMs() + "," + f.endMs() + "\n");
+  }
+
+  /**
+   * Reads a flow log.
+   *
+   * @param file {@code flows.csv}
+   * @return its rows in file order
+   * @throws IOException on read errors
+   * @throws IllegalArgumentException naming file and 1-based line of a malformed row
+   */
+  public static List<FlowCapture> readFlowLog(Path file) throws IOException {
+    List<FlowCapture> out = new ArrayList<>();
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    for (int i = 0; i < lines.size(); i++) {
+      String l = lines.get(i).trim();
+      if (l.isEmpty() || l.equals(FLOW_LOG_HEADER)) {
+        continue;
+      }
+      String[] c = l.split(",", -1);
+      try {
+        if (c.length != 10) {
+          throw new IllegalArgumentException("expected 10 columns, got " + c.length);
+        }
+        out.add(new FlowCapture(Long.parseLong(c[0]), Integer.parseInt(c[1]),
+            Integer.parseInt(c[2]), Integer.parseInt(c[3]), Long.parseLong(c[4]), c[5], c[6],
+            Long.parseLong(c[7]), Long.parseLong(c[8]), Long.parseLong(c[9])));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(file + ": line " + (i + 1) + ": " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
+  /** @return stage id and attempt of a stage file name, or null */
+  static int[] stageOf(String fileName) {
+    Matcher m = STAGE_FILE.matcher(fileName);
+    return m.matches() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : null;
+  }
+}

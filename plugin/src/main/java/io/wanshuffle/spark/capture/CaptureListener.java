@@ -1,0 +1,430 @@
+package io.wanshuffle.spark.capture;
+
+import io.wanshuffle.scheduler.Schedule;
+import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.spark.config.ConfigValueException;
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.CoordinatorInfo;
+import io.wanshuffle.spark.coordinator.CoordinatorListener;
+import io.wanshuffle.spark.coordinator.DemandEvent;
+import io.wanshuffle.spark.coordinator.FlowGrant;
+import io.wanshuffle.spark.coordinator.PlanEvent;
+import io.wanshuffle.spark.coordinator.StageRef;
+import io.wanshuffle.spark.coordinator.StageSummary;
+import io.wanshuffle.spark.coordinator.StepEvent;
+import io.wanshuffle.spark.coordinator.TransferRecord;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The capture: a {@link CoordinatorListener} that records, for every reduce stage with
+ * cross-cluster traffic, the transfer matrix, the plans, the realised steps and flows, and
+ * publishes them three ways (docs/capture.md):
+ * <ol>
+ *   <li>files under {@value #DIR} when set: per stage a Kryo {@link StageCapture} and the matrix
+ *       CSV that {@code ./wan-shuffle plan --rate} reads, plus the application's flow log
+ *       ({@link CaptureFiles});</li>
+ *   <li>SparkListener events {@link WanShuffleStepCompleted} and {@link WanShuffleStageCaptured}
+ *       on the driver's listener bus (event log, History Server), unless {@value #EVENTS} is
+ *       {@code false};</li>
+ *   <li>metrics in Spark's metrics system ({@link WanShuffleMetricsSource}), unless
+ *       {@value #METRICS} is {@code false}.</li>
+ * </ol>
+ * Callbacks run on the coordinator thread (see {@link CoordinatorListener}); they only update
+ * in-memory state, post events and hand file writes to a single background thread, which
+ * {@link #onCoordinatorStop()} drains (at most 30 s). A failing file write is logged once and
+ * the capture carries on without files; it never affects the shuffle.
+ */
+public final class CaptureListener implements CoordinatorListener {
+  /** Folder for capture files (created if missing); unset = no files. */
+  public static final String DIR = WanShuffleConf.PREFIX + "capture.dir";
+  /** {@code true} (default) / {@code false}: post SparkListener events. */
+  public static final String EVENTS = WanShuffleConf.PREFIX + "capture.events";
+  /** {@code true} (default) / {@code false}: register the metrics source. */
+  public static final String METRICS = WanShuffleConf.PREFIX + "capture.metrics";
+
+  private static final Logger LOG = LoggerFactory.getLogger(CaptureListener.class);
+  private static final int KEEP = 4096;
+
+  private final Path captureDir;
+  private final boolean postEvents;
+  private final boolean registerMetrics;
+  private final WanShuffleMetricsSource metrics = new WanShuffleMetricsSource();
+
+  private SparkContext sc;
+  private String appId = "app";
+  private String algorithm = "";
+  private int k;
+  private long baseSpeed;
+  private long backboneRate;
+  private Path appDir;
+  private ExecutorService writer;
+  private Writer flowLog;
+  private volatile boolean fileErrorLogged;
+
+  private final Map<Long, StageRef> stageOfTask = new HashMap<>();
+  private final Map<Long, Long> waitingSince = new HashMap<>();
+  private final Map<Long, PlanCapture> plans = bounded();
+  private final Map<Long, StepState> steps = bounded();
+  private final Map<StageRef, StageState> stages = new HashMap<>();
+
+  private static final class StepState {
+    final StepEvent granted;
+    long endMs;
+    boolean deadlinePassed;
+    long realised;
+
+    StepState(StepEvent granted) {
+      this.granted = granted;
+    }
+
+    StepCapture toCapture() {
+      List<StepCapture.Grant> g = new ArrayList<>();
+      for (FlowGrant f : granted.flows()) {
+        g.add(new StepCapture.Grant(f.srcHost(), f.dstHost(), f.bytes()));
+      }
+      return new StepCapture(granted.stepId(), granted.planId(), g, granted.grantedAtMs(),
+          granted.deadlineMs(), endMs, deadlinePassed, realised);
+    }
+  }
+
+  private static final class StageState {
+    final TreeSet<Long> stepIds = new TreeSet<>();
+    final List<FlowCapture> flows = new ArrayList<>();
+  }
+
+  private static <K, V> Map<K, V> bounded() {
+    return new LinkedHashMap<>() {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<K, V> e) {
+        return size() > KEEP;
+      }
+    };
+  }
+
+  /**
+   * Reads and validates the {@code spark.wanshuffle.capture.*} keys.
+   *
+   * @param conf the application's configuration
+   * @throws ConfigValueException naming the key and value if a boolean key is not
+   *     {@code true}/{@code false} or the capture folder cannot be created
+   */
+  public CaptureListener(SparkConf conf) {
+    postEvents = bool(conf, EVENTS);
+    registerMetrics = bool(conf, METRICS);
+    String dir = conf.get(DIR, "").trim();
+    if (dir.isEmpty()) {
+      captureDir = null;
+    } else {
+      try {
+        captureDir = Files.createDirectories(Path.of(dir)).toAbsolutePath();
+      } catch (IOException | RuntimeException e) {
+        throw new ConfigValueException(DIR, dir, "a folder that can be created and written ("
+            + e + ")");
+      }
+      if (!Files.isWritable(captureDir)) {
+        throw new ConfigValueException(DIR, dir, "a writable folder");
+      }
+    }
+  }
+
+  private static boolean bool(SparkConf conf, String key) {
+    String v = conf.get(key, "true").trim().toLowerCase(Locale.ROOT);
+    if (!v.equals("true") && !v.equals("false")) {
+      throw new ConfigValueException(key, conf.get(key), "true or false");
+    }
+    return v.equals("true");
+  }
+
+  /** @return the metrics source (registered with Spark unless {@value #METRICS} is false) */
+  public WanShuffleMetricsSource metrics() {
+    return metrics;
+  }
+
+  /** @return this application's capture folder, or null when no files are written */
+  public Path appDir() {
+    return appDir;
+  }
+
+  @Override
+  public void onCoordinatorStart(CoordinatorInfo info) {
+    sc = info.sparkContext();
+    WanShuffleConf c = info.conf();
+    algorithm = c.algorithm();
+    k = c.k();
+    baseSpeed = c.baseSpeed();
+    backboneRate = c.backboneRate();
+    if (sc != null) {
+      appId = sc.applicationId();
+    } else {
+      appId = info.sparkConf().get("spark.app.id", "app");
+    }
+    if (registerMetrics && sc != null) {
+      sc.env().metricsSystem().registerSource(metrics);
+    }
+    if (captureDir != null) {
+      appDir = CaptureFiles.appDir(captureDir, appId);
+      writer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "wan-shuffle-capture-writer");
+        t.setDaemon(true);
+        return t;
+      });
+      io(() -> {
+        Files.createDirectories(appDir);
+        flowLog = Files.newBufferedWriter(appDir.resolve(CaptureFiles.FLOW_LOG),
+            StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+        flowLog.write(CaptureFiles.FLOW_LOG_HEADER + "\n");
+      });
+      LOG.info("wan-shuffle capture: writing {}", appDir);
+    }
+  }
+
+  @Override
+  public void onDemandRegistered(DemandEvent e) {
+    stageOfTask.put(e.taskAttemptId(), e.stage());
+    waitingSince.putIfAbsent(e.taskAttemptId(), e.atMs());
+    stages.computeIfAbsent(e.stage(), s -> new StageState());
+    metrics.demands.inc();
+    metrics.registeredBytes.inc(e.totalBytes());
+  }
+
+  @Override
+  public void onPlanComputed(PlanEvent e) {
+    plans.put(e.planId(), toCapture(e));
+    metrics.plans.inc();
+    metrics.planTimeMicros.update(e.planNanos() / 1000);
+  }
+
+  static PlanCapture toCapture(PlanEvent e) {
+    List<PlanCapture.PlannedStep> ps = new ArrayList<>();
+    Schedule s = e.schedule();
+    if (s != null) {
+      for (Step st : s.steps()) {
+        List<Transfer> ts = st.transfers();
+        int[] src = new int[ts.size()];
+        int[] dst = new int[ts.size()];
+        double[] sec = new double[ts.size()];
+        for (int i = 0; i < ts.size(); i++) {
+          src[i] = ts.get(i).src();
+          dst[i] = ts.get(i).dst();
+          sec[i] = ts.get(i).amount();
+        }
+        ps.add(new PlanCapture.PlannedStep(st.duration(), src, dst, sec));
+      }
+    }
+    int pk = e.platform() != null ? e.platform().k() : 0;
+    double beta = e.platform() != null ? e.platform().beta() : 0;
+    return new PlanCapture(e.planId(), e.atMs(), e.algorithm(), e.senders(), e.receivers(),
+        e.residualBytes(), e.bytesPerSecond(), pk, beta, ps, e.planNanos());
+  }
+
+  @Override
+  public void onStepGranted(StepEvent e) {
+    steps.put(e.stepId(), new StepState(e));
+    for (long t : e.taskAttemptIds()) {
+      Long since = waitingSince.remove(t);
+      if (since != null) {
+        metrics.grantWaitMs.update(Math.max(0, e.grantedAtMs() - since));
+      }
+      StageRef st = stageOfTask.get(t);
+      if (st != null) {
+        stages.computeIfAbsent(st, x -> new StageState()).stepIds.add(e.stepId());
+      }
+    }
+  }
+
+  @Override
+  public void onTransferRealised(TransferRecord r) {
+    stageOfTask.put(r.taskAttemptId(), r.stage());
+    StageState st = stages.computeIfAbsent(r.stage(), x -> new StageState());
+    StepState step = r.stepId() > 0 ? steps.get(r.stepId()) : null;
+    if (r.stepId() > 0) {
+      st.stepIds.add(r.stepId());
+    }
+    List<FlowCapture> fresh = new ArrayList<>();
+    for (int i = 0; i < r.srcHosts().size(); i++) {
+      long b = r.bytes()[i];
+      FlowCapture f = new FlowCapture(r.stepId(), r.stage().stageId(), r.stage().attempt(),
+          r.shuffleId(), r.taskAttemptId(), r.srcHosts().get(i), r.dstHost(), b, r.startMs(),
+          r.endMs());
+      st.flows.add(f);
+      fresh.add(f);
+      if (step != null) {
+        step.realised += b;
+      }
+      if (r.stepId() > 0) {
+        metrics.realisedBytes.inc(b);
+      } else {
+        metrics.ungatedBytes.inc(b);
+      }
+    }
+    if (writer != null) {
+      io(() -> {
+        for (FlowCapture f : fresh) {
+          CaptureFiles.appendFlow(flowLog, f);
+        }
+      });
+    }
+  }
+
+  @Override
+  public void onStepDone(StepEvent e, long endMs, boolean deadlinePassed) {
+    StepState s = steps.computeIfAbsent(e.stepId(), x -> new StepState(e));
+    s.endMs = endMs;
+    s.deadlinePassed = deadlinePassed;
+    long durMs = Math.max(1, endMs - e.grantedAtMs());
+    double util = backboneRate > 0 ? s.realised / (backboneRate * (durMs / 1000.0)) : 0;
+    metrics.steps.inc();
+    if (deadlinePassed) {
+      metrics.stepsClosedByDeadline.inc();
+    }
+    metrics.stepBytes.update(s.realised);
+    metrics.stepDurationMs.update(durMs);
+    metrics.recordUtilisation(util);
+    if (postEvents && sc != null) {
+      StepCapture c = s.toCapture();
+      sc.listenerBus().post(new WanShuffleStepCompleted(appId, e.stepId(), e.planId(), c.flows(),
+          e.grantedAtMs(), e.deadlineMs(), endMs, deadlinePassed, s.realised, util));
+    }
+  }
+
+  @Override
+  public void onDemandReleased(long demandId, long taskAttemptId, long unrealisedBytes,
+      String reason) {
+    waitingSince.remove(taskAttemptId);
+  }
+
+  @Override
+  public void onStageDone(StageSummary sum) {
+    StageCapture cap = stageCapture(sum);
+    stageOfTask.values().removeIf(sum.stage()::equals);
+    boolean traffic = cap.totalRegisteredBytes() > 0 || cap.totalRealisedBytes() > 0
+        || !cap.flows().isEmpty();
+    if (!traffic) {
+      return;
+    }
+    Path file = appDir != null
+        ? CaptureFiles.stageFile(appDir, cap.stageId(), cap.stageAttempt()) : null;
+    if (postEvents && sc != null) {
+      long[] stepIds = cap.steps().stream().mapToLong(StepCapture::stepId).toArray();
+      long[] planIds = cap.plans().stream().mapToLong(PlanCapture::planId).toArray();
+      sc.listenerBus().post(new WanShuffleStageCaptured(appId, cap.stageId(), cap.stageAttempt(),
+          cap.shuffleIds(), cap.algorithm(), cap.k(), cap.hosts(), cap.registeredBytes(),
+          cap.realisedBytes(), stepIds, planIds, cap.firstDemandMs(), cap.endMs(),
+          file != null ? file.toString() : null));
+    }
+    if (writer != null) {
+      io(() -> {
+        CaptureFiles.writeStage(file, cap);
+        HostMatrix m = cap.transferMatrix();
+        if (m.total() > 0) {
+          Path csv = CaptureFiles.matrixFile(appDir, cap.stageId(), cap.stageAttempt());
+          try (Writer w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
+            m.writeCsv(w, List.of("wan-shuffle transfer matrix, bytes, stage " + cap.stageId()
+                + "." + cap.stageAttempt() + " of " + appId,
+                "plan it: ./wan-shuffle plan --matrix <this file> --rate " + baseSpeed
+                    + " --k " + k + " --beta <beta seconds>"));
+          }
+        }
+        flowLog.flush();
+      });
+    }
+  }
+
+  /** Assembles the stage's capture from the summary and what was recorded for it. */
+  StageCapture stageCapture(StageSummary sum) {
+    StageState st = stages.remove(sum.stage());
+    if (st == null) {
+      st = new StageState();
+    }
+    List<StepCapture> stepList = new ArrayList<>();
+    TreeSet<Long> planIds = new TreeSet<>();
+    for (long id : st.stepIds) {
+      StepState s = steps.get(id);
+      if (s != null) {
+        stepList.add(s.toCapture());
+        planIds.add(s.granted.planId());
+      }
+    }
+    List<PlanCapture> planList = new ArrayList<>();
+    for (long id : planIds) {
+      PlanCapture p = plans.get(id);
+      if (p != null) {
+        planList.add(p);
+      }
+    }
+    List<FlowCapture> flows = new ArrayList<>(st.flows);
+    flows.sort(Comparator.comparingLong(FlowCapture::startMs).thenComparingLong(FlowCapture::stepId));
+    return new StageCapture(appId, sum.stage().stageId(), sum.stage().attempt(), sum.shuffleIds(),
+        algorithm, k, baseSpeed, backboneRate, sum.hosts(), sum.registeredBytes(),
+        sum.realisedBytes(), sum.firstDemandMs(), sum.endMs(), planList, stepList, flows);
+  }
+
+  @Override
+  public void onCoordinatorStop() {
+    if (registerMetrics && sc != null) {
+      try {
+        sc.env().metricsSystem().removeSource(metrics);
+      } catch (RuntimeException e) {
+        LOG.debug("metrics source already gone", e);
+      }
+    }
+    if (writer != null) {
+      io(() -> {
+        if (flowLog != null) {
+          flowLog.close();
+        }
+      });
+      writer.shutdown();
+      try {
+        if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
+          LOG.warn("wan-shuffle capture: files in {} not completely written after 30 s", appDir);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private interface IoTask {
+    void run() throws IOException;
+  }
+
+  private void io(IoTask t) {
+    try {
+      writer.execute(() -> {
+        try {
+          t.run();
+        } catch (IOException | RuntimeException e) {
+          if (!fileErrorLogged) {
+            fileErrorLogged = true;
+            LOG.warn("wan-shuffle capture: cannot write to {} (further errors not logged): {}",
+                appDir, e.toString());
+          }
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      LOG.debug("capture writer stopped", e);
+    }
+  }
+}

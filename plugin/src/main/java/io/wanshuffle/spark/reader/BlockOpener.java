@@ -1,0 +1,20 @@
+package io.wanshuffle.spark.reader;
+
+import java.io.InputStream;
+import java.util.List;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.BlockManagerId;
+import scala.Tuple2;
+import scala.Tuple3;
+import scala.collection.Iterator;
+import scala.collection.Seq;
+
+/** Opens a fetch over a subset of a task's blocks ({@link Fetchers} in production). */
+interface BlockOpener {
+  /**
+   * @param blocks blocks by address, Spark's (block id, size in bytes, map index) triples
+   * @return (block id, stream) pairs; requests are sent when this is called
+   */
+  Iterator<Tuple2<BlockId, InputStream>> open(
+      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks);
+}

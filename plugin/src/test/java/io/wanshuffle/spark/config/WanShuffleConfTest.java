@@ -1,0 +1,122 @@
+package io.wanshuffle.spark.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Set;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class WanShuffleConfTest {
+  private static final Set<String> ALGS = Set.of("oggp", "ggp");
+
+  private static WanShuffleConf conf(String... kv) {
+    SparkConf c = new SparkConf(false).set(WanShuffleConf.ALGORITHM, "oggp");
+    for (int i = 0; i < kv.length; i += 2) {
+      c.set(kv[i], kv[i + 1]);
+    }
+    return WanShuffleConf.from(c, ALGS);
+  }
+
+  @Test
+  void defaultsFollowTheBaseSpeedRule() {
+    WanShuffleConf c = conf();
+    assertTrue(c.gated());
+    assertEquals(125_000_000L, c.baseSpeed(), "gcd(10 gbit/s, 1 gbit/s) = 1 gbit/s in bytes");
+    assertEquals(10, c.k());
+    assertEquals(1, c.delta("any"));
+    assertEquals(0.05, c.betaSeconds(), 1e-12);
+    assertEquals(0, c.flowRateCap());
+  }
+
+  @Test
+  void perHostNicRatesGiveDeltaByTheBaseSpeedRule() {
+    WanShuffleConf c = conf(WanShuffleConf.BACKBONE_RATE, "1gbit",
+        WanShuffleConf.NIC_RATE, "100mbit", WanShuffleConf.NIC_RATES, "fast=300mbit, huge=10gbit");
+    assertEquals(12_500_000L, c.baseSpeed());
+    assertEquals(10, c.k());
+    assertEquals(3, c.delta("fast"));
+    assertEquals(10, c.delta("huge"), "delta is capped by k");
+    assertEquals(1, c.delta("other"));
+    assertEquals(37_500_000L, c.nicRate("fast"));
+  }
+
+  @Test
+  void planningBudgetAndFallbackAreValidated() {
+    WanShuffleConf d = conf();
+    assertEquals(500, d.planningBudgetMs());
+    assertEquals("greedy", d.planningFallback());
+    WanShuffleConf c = conf(WanShuffleConf.PLANNING_BUDGET, "2s",
+        WanShuffleConf.PLANNING_FALLBACK, "GGP");
+    assertEquals(2000, c.planningBudgetMs());
+    assertEquals("ggp", c.planningFallback());
+    assertEquals(0, conf(WanShuffleConf.PLANNING_BUDGET, "0").planningBudgetMs(), "0 = unbounded");
+    ConfigValueException e = assertThrows(ConfigValueException.class,
+        () -> conf(WanShuffleConf.PLANNING_FALLBACK, "fastest"));
+    assertEquals("spark.wanshuffle.planning.fallback = 'fastest': unknown algorithm; known: "
+        + "greedy, " + String.join(", ", ALGS), e.getMessage());
+    e = assertThrows(ConfigValueException.class,
+        () -> conf(WanShuffleConf.PLANNING_BUDGET, "soon"));
+    assertTrue(e.getMessage().startsWith("spark.wanshuffle.planning.budget = 'soon'"),
+        e.getMessage());
+  }
+
+  @Test
+  void kAndDeltaCanBeSetDirectly() {
+    WanShuffleConf c = conf(WanShuffleConf.BACKBONE_RATE, "800mbit", WanShuffleConf.K, "4",
+        WanShuffleConf.DELTA, "2", WanShuffleConf.FLOW_RATE_CAP, "base");
+    assertEquals(4, c.k());
+    assertEquals(25_000_000L, c.baseSpeed(), "base speed = backbone / k");
+    assertEquals(2, c.delta("h"));
+    assertEquals(25_000_000L, c.flowRateCap());
+  }
+
+  @Test
+  void rateUnits() {
+    assertEquals(12_500_000L, Rates.parse("k", "100mbit/s"));
+    assertEquals(312_500_000L, Rates.parse("k", "2.5gbps"));
+    assertEquals(1_048_576L, Rates.parse("k", "1m"));
+    assertEquals(42L, Rates.parse("k", "42"));
+  }
+
+  @Test
+  void noneTurnsGatingOff() {
+    assertFalse(conf(WanShuffleConf.ALGORITHM, "NONE").gated());
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "spark.wanshuffle.algorithm|bogus|known: ",
+      "spark.wanshuffle.k|0|integer >= 1",
+      "spark.wanshuffle.k|many|integer >= 1",
+      "spark.wanshuffle.delta|-1|integer >= 1",
+      "spark.wanshuffle.beta|fast|expected a time",
+      "spark.wanshuffle.backbone.rate|12 parsecs|rate",
+      "spark.wanshuffle.nic.rate|0|rate must be between",
+      "spark.wanshuffle.nic.rates|nodeA|host=rate",
+      "spark.wanshuffle.step.deadlineFactor|0.5|>= 1",
+      "spark.wanshuffle.step.minDeadline|0ms|at least 1 ms",
+      "spark.wanshuffle.flow.rateCap|quick|rate",
+      "spark.wanshuffle.grant.maxWait|-5s|at least 1 ms",
+  })
+  void badValuesFailFastNamingKeyAndValue(String key, String value, String expected) {
+    ConfigValueException e = assertThrows(ConfigValueException.class, () -> conf(key, value));
+    assertEquals(key, e.key());
+    assertEquals(value, e.value().trim().isEmpty() ? value : e.value());
+    assertTrue(e.getMessage().startsWith(key + " = '"), e.getMessage());
+    assertTrue(e.getMessage().contains(value) || key.endsWith("algorithm"), e.getMessage());
+    assertTrue(e.getMessage().contains(expected), e.getMessage());
+  }
+
+  @Test
+  void unknownAlgorithmListsTheKnownOnes() {
+    ConfigValueException e = assertThrows(ConfigValueException.class,
+        () -> conf(WanShuffleConf.ALGORITHM, "fastest"));
+    assertTrue(e.getMessage().contains("none"), e.getMessage());
+    assertTrue(e.getMessage().contains("oggp"), e.getMessage());
+  }
+}

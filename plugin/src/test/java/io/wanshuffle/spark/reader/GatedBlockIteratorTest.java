@@ -1,0 +1,377 @@
+package io.wanshuffle.spark.reader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.CoordinatorTimer;
+import io.wanshuffle.spark.coordinator.GreedyTestScheduler;
+import io.wanshuffle.spark.coordinator.RecordingListener;
+import io.wanshuffle.spark.coordinator.StepCoordinator;
+import io.wanshuffle.spark.coordinator.StepEvent;
+import io.wanshuffle.spark.coordinator.TransferRecord;
+import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import io.wanshuffle.spark.coordinator.protocol.Registered;
+import io.wanshuffle.spark.coordinator.protocol.ReleaseDemand;
+import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
+import io.wanshuffle.spark.topology.ClusterTopology;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.hadoop.net.DNSToSwitchMapping;
+import org.apache.spark.SparkConf;
+import org.apache.spark.TaskContext$;
+import org.apache.spark.TaskContextImpl;
+import org.apache.spark.TaskKilledException;
+import org.apache.spark.executor.TempShuffleReadMetrics;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.BlockManagerId;
+import org.apache.spark.storage.BlockManagerId$;
+import org.apache.spark.storage.ShuffleBlockId;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import scala.Option;
+import scala.Tuple2;
+import scala.Tuple3;
+import scala.collection.Iterator;
+import scala.collection.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The gated reader's fetch order and its failure paths, with a real {@link StepCoordinator}
+ * in-process and fake fetchers that log which blocks were requested and when.
+ */
+class GatedBlockIteratorTest {
+  /** Hosts a* are cluster A, b* cluster B. */
+  private static final ClusterTopology TOPOLOGY = new ClusterTopology(new DNSToSwitchMapping() {
+    @Override
+    public List<String> resolve(List<String> names) {
+      List<String> r = new ArrayList<>();
+      for (String n : names) {
+        r.add(n.startsWith("a") ? "/A/r1" : n.startsWith("b") ? "/B/r1" : "/default-rack");
+      }
+      return r;
+    }
+
+    @Override
+    public void reloadCachedMappings() {}
+
+    @Override
+    public void reloadCachedMappings(List<String> names) {}
+  });
+
+  private final TaskContextImpl context = TaskContext$.MODULE$.empty();
+  private final TempShuffleReadMetrics metrics = new TempShuffleReadMetrics();
+  private final RecordingListener events = new RecordingListener();
+  /** Every opened fetch: the host of each requested block, in order; "|" separates fetches. */
+  private final List<String> opened = new CopyOnWriteArrayList<>();
+  private StepCoordinator coordinator;
+
+  @AfterEach
+  void stop() {
+    if (coordinator != null) {
+      coordinator.stop();
+    }
+  }
+
+  private WanShuffleConf conf(String... kv) {
+    SparkConf c = new SparkConf(false).set(WanShuffleConf.ALGORITHM, "greedy-test")
+        .set(WanShuffleConf.GATHER_WINDOW, "0ms").set(WanShuffleConf.BETA, "0ms");
+    for (int i = 0; i < kv.length; i += 2) {
+      c.set(kv[i], kv[i + 1]);
+    }
+    return WanShuffleConf.from(c, Set.of("greedy-test"));
+  }
+
+  private DemandClient inProcess(WanShuffleConf conf) {
+    coordinator = new StepCoordinator(conf, new GreedyTestScheduler(), List.of(events),
+        CoordinatorTimer.daemon("test-coordinator"), System::currentTimeMillis);
+    StepCoordinator c = coordinator;
+    return new DemandClient() {
+      @Override
+      public CompletableFuture<Registered> register(RegisterDemand m) {
+        return CompletableFuture.completedFuture(c.register(m));
+      }
+
+      @Override
+      public CompletableFuture<GrantReply> await(AwaitGrant m) {
+        return c.awaitGrant(m);
+      }
+
+      @Override
+      public void release(ReleaseDemand m) {
+        c.release(m.demandId(), m.reason());
+      }
+
+      @Override
+      public void report(UngatedReport m) {
+        c.ungatedRealised(m);
+      }
+    };
+  }
+
+  /** A client whose calls never answer, counting releases. */
+  private static final class SilentClient implements DemandClient {
+    final List<ReleaseDemand> released = new CopyOnWriteArrayList<>();
+    final List<UngatedReport> reports = new CopyOnWriteArrayList<>();
+    final boolean failRegistration;
+
+    SilentClient(boolean failRegistration) {
+      this.failRegistration = failRegistration;
+    }
+
+    @Override
+    public CompletableFuture<Registered> register(RegisterDemand m) {
+      return failRegistration
+          ? CompletableFuture.failedFuture(new java.io.IOException("connection refused"))
+          : CompletableFuture.completedFuture(new Registered(7, true));
+    }
+
+    @Override
+    public CompletableFuture<GrantReply> await(AwaitGrant m) {
+      return new CompletableFuture<>();
+    }
+
+    @Override
+    public void release(ReleaseDemand m) {
+      released.add(m);
+    }
+
+    @Override
+    public void report(UngatedReport m) {
+      reports.add(m);
+    }
+  }
+
+  private final BlockOpener fakeFetch = blocks -> {
+    List<Tuple2<BlockId, InputStream>> out = new ArrayList<>();
+    StringBuilder log = new StringBuilder();
+    for (Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> t : blocks) {
+      for (Tuple3<BlockId, Object, Object> b : CollectionConverters.asJava(t._2())) {
+        out.add(new Tuple2<>(b._1(), new ByteArrayInputStream(new byte[0])));
+        log.append(t._1().host()).append(' ');
+      }
+    }
+    opened.add(log.toString().trim());
+    return CollectionConverters.asScala(out.iterator());
+  };
+
+  /** Blocks for a reducer: {host, bytes} pairs, one block each (map index = position). */
+  private static CrossClusterBlocks blocks(String reducerHost, Object... hostBytes) {
+    Map<String, List<Tuple3<BlockId, Object, Object>>> by = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < hostBytes.length; i += 2) {
+      by.computeIfAbsent((String) hostBytes[i], h -> new ArrayList<>()).add(new Tuple3<>(
+          new ShuffleBlockId(7, i, 0), ((Number) hostBytes[i + 1]).longValue(), i));
+    }
+    List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> list = new ArrayList<>();
+    for (Map.Entry<String, List<Tuple3<BlockId, Object, Object>>> e : by.entrySet()) {
+      BlockManagerId id = BlockManagerId$.MODULE$.apply("exec-" + e.getKey(), e.getKey(), 7337,
+          Option.empty());
+      list.add(new Tuple2<>(id, CollectionConverters.asScala(e.getValue()).toSeq()));
+    }
+    Iterator<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> it =
+        CollectionConverters.asScala(list.iterator());
+    return new CrossClusterBlocks(it, reducerHost, TOPOLOGY);
+  }
+
+  private static RegisterDemand demandOf(CrossClusterBlocks b) {
+    return new RegisterDemand(3, 0, 7, 42, "exec-b1", "b1", b.hosts(), b.registeredBytes());
+  }
+
+  private static int drain(GatedBlockIterator it) {
+    int n = 0;
+    while (it.hasNext()) {
+      it.next();
+      n++;
+    }
+    return n;
+  }
+
+  @Test
+  void sameClusterBlocksAreFetchedAtOnceAndCrossClusterOnlyInGrantedSteps() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    CrossClusterBlocks b = blocks("b1", "b2", 10, "b1", 5, "a1", 100, "a1", 50, "a2", 70);
+    GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, inProcess(conf), conf,
+        metrics, demandOf(b));
+    assertEquals(List.of("b2 b1"), opened, "same-cluster fetch opened at construction, alone");
+    assertEquals(5, drain(it));
+    // k = 1, delta = 1: one flow per step -> a1 (150 bytes) first, then a2
+    assertEquals(List.of("b2 b1", "a1 a1", "a2"), opened);
+    assertEquals(2, events.steps.size());
+    for (StepEvent s : events.steps) {
+      assertEquals(1, s.flows().size());
+    }
+    long realised = 0;
+    for (TransferRecord r : events.transfers) {
+      assertTrue(r.stepId() > 0);
+      assertTrue(r.endMs() >= r.startMs());
+      for (long x : r.bytes()) {
+        realised += x;
+      }
+    }
+    assertEquals(220, realised);
+    context.markTaskCompleted(Option.empty());
+    assertEquals(0, coordinator.openFlowCount());
+    assertEquals(0, coordinator.pendingDemandCount());
+  }
+
+  /** Preemptive test scheduler: the first step carries half of the largest transfer. */
+  private static final class HalvingScheduler implements io.wanshuffle.scheduler.StepScheduler {
+    @Override
+    public String name() {
+      return "halving";
+    }
+
+    @Override
+    public io.wanshuffle.scheduler.Schedule schedule(io.wanshuffle.scheduler.TrafficMatrix m,
+        io.wanshuffle.scheduler.Platform p) {
+      io.wanshuffle.scheduler.Transfer t = new io.wanshuffle.scheduler.Transfer(0, 0,
+          m.amount(0, 0) / 2);
+      return new io.wanshuffle.scheduler.Schedule(List.of(
+          io.wanshuffle.scheduler.Step.of(List.of(t)), io.wanshuffle.scheduler.Step.of(List.of(t))));
+    }
+  }
+
+  @Test
+  void budgetsSplitAHostsBlocksOverStepsAtBlockGranularity() {
+    WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
+        .set(WanShuffleConf.ALGORITHM, "halving").set(WanShuffleConf.GATHER_WINDOW, "0ms")
+        .set(WanShuffleConf.K, "1"), Set.of("halving"));
+    coordinator = new StepCoordinator(conf, new HalvingScheduler(), List.of(events),
+        CoordinatorTimer.daemon("test-coordinator"), System::currentTimeMillis);
+    StepCoordinator c = coordinator;
+    DemandClient client = new DemandClient() {
+      @Override
+      public CompletableFuture<Registered> register(RegisterDemand m) {
+        return CompletableFuture.completedFuture(c.register(m));
+      }
+
+      @Override
+      public CompletableFuture<GrantReply> await(AwaitGrant m) {
+        return c.awaitGrant(m);
+      }
+
+      @Override
+      public void release(ReleaseDemand m) {
+        c.release(m.demandId(), m.reason());
+      }
+
+      @Override
+      public void report(UngatedReport m) {
+        c.ungatedRealised(m);
+      }
+    };
+    CrossClusterBlocks b = blocks("b1", "a1", 40, "a1", 40, "a1", 40);
+    GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
+        demandOf(b));
+    assertEquals(3, drain(it));
+    // step 1: budget 60 of 120 -> blocks while fetched < 60: 40 + 40; step 2: budget 20 of 40 ->
+    // at least one block: the last 40
+    assertEquals(List.of("", "a1 a1", "a1"), opened);
+    assertEquals(60, events.steps.get(0).flows().get(0).bytes());
+    assertEquals(80, events.transfers.get(0).bytes()[0]);
+    assertEquals(40, events.transfers.get(1).bytes()[0]);
+  }
+
+  @Test
+  void rateCapPacesAStepInChunks() {
+    // cap 1000 B/s: chunks of ~200 B per source host; the second chunk may start only once the
+    // first 200 B are "due" at the cap, i.e. 200 ms after the step started
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.FLOW_RATE_CAP, "1000");
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 100, "a1", 100);
+    GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, inProcess(conf), conf,
+        metrics, demandOf(b));
+    assertEquals(3, drain(it));
+    assertEquals(List.of("", "a1 a1", "a1"), opened, "one step, fetched in two paced chunks");
+    TransferRecord r = events.transfers.get(0);
+    assertEquals(300, r.bytes()[0]);
+    assertTrue(r.endMs() - r.startMs() >= 190, "step took " + (r.endMs() - r.startMs()) + " ms");
+  }
+
+  @Test
+  void unreachableCoordinatorFallsBackToUngatedFetching() {
+    WanShuffleConf conf = conf();
+    CrossClusterBlocks b = blocks("b1", "b2", 10, "a1", 100);
+    SilentClient client = new SilentClient(true);
+    GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
+        demandOf(b));
+    assertEquals(2, drain(it));
+    assertEquals(List.of("b2", "a1"), opened);
+    assertEquals(1, client.reports.size(), "the ungated bytes are reported for the capture");
+    assertEquals(100, client.reports.get(0).demand().bytes()[0]);
+    assertTrue(client.released.isEmpty(), "nothing registered, nothing to release");
+  }
+
+  @Test
+  void grantWaitIsBoundedByMaxWaitAndCountsAsFetchWait() {
+    WanShuffleConf conf = conf(WanShuffleConf.MAX_GRANT_WAIT, "300ms");
+    CrossClusterBlocks b = blocks("b1", "a1", 100);
+    SilentClient client = new SilentClient(false);
+    GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
+        demandOf(b));
+    assertEquals(1, drain(it));
+    assertEquals(List.of("", "a1"), opened);
+    assertTrue(metrics.fetchWaitTime() >= 250, "waited " + metrics.fetchWaitTime() + " ms");
+    assertEquals(1, client.released.size(), "the registered demand is released");
+    assertEquals("ungated", client.released.get(0).reason());
+  }
+
+  @Test
+  void killedTaskStopsWaitingForAGrant() throws Exception {
+    WanShuffleConf conf = conf();
+    CrossClusterBlocks b = blocks("b1", "a1", 100);
+    SilentClient client = new SilentClient(false);
+    GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
+        demandOf(b));
+    Thread killer = new Thread(() -> {
+      try {
+        Thread.sleep(300);
+      } catch (InterruptedException e) {
+        return;
+      }
+      context.markInterrupted("killed by test");
+    });
+    killer.start();
+    assertThrows(TaskKilledException.class, it::hasNext);
+    killer.join();
+    context.markTaskCompleted(Option.empty());
+    assertEquals(1, client.released.size());
+    assertEquals("task-killed", client.released.get(0).reason());
+  }
+
+  @Test
+  void taskEndingEarlyReleasesItsDemand() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    CrossClusterBlocks b = blocks("b1", "b2", 10, "a1", 100);
+    DemandClient client = inProcess(conf);
+    GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
+        demandOf(b));
+    assertTrue(it.hasNext());
+    it.next(); // the local block only, e.g. a take(1)
+    assertEquals(1, coordinator.pendingDemandCount());
+    context.markTaskCompleted(Option.empty());
+    assertEquals(0, coordinator.pendingDemandCount());
+    assertEquals(0, coordinator.openFlowCount());
+    assertFalse(events.released.isEmpty());
+  }
+
+  @Test
+  void unknownHostsAreNotGated() {
+    WanShuffleConf conf = conf();
+    CrossClusterBlocks b = blocks("b1", "zz", 10, "b3", 10);
+    SilentClient client = new SilentClient(false);
+    GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
+        demandOf(b));
+    assertEquals(2, drain(it));
+    assertEquals(List.of("zz b3"), opened);
+  }
+}

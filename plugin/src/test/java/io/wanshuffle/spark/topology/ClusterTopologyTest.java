@@ -1,0 +1,98 @@
+package io.wanshuffle.spark.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.spark.config.ConfigValueException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClusterTopologyTest {
+  @TempDir
+  Path dir;
+
+  private ClusterTopology table(String content) throws IOException {
+    Path f = dir.resolve("topology.table");
+    Files.writeString(f, content);
+    return ClusterTopology.from(new SparkConf(false).set(ClusterTopology.TABLE_KEY, f.toString()));
+  }
+
+  @Test
+  void tableMappingGivesClusterFromTheFirstPathComponent() throws IOException {
+    ClusterTopology t = table("127.0.1.1 /siteA/rack1\n127.0.1.2 /siteA/rack2\n"
+        + "127.0.2.1 /siteB/rack1\nnode9 /siteB\n");
+    assertEquals(Optional.of("/siteA/rack1"), t.pathOf("127.0.1.1"));
+    assertEquals(Optional.of("siteA"), t.clusterOf("127.0.1.2"));
+    assertEquals(Optional.of("siteB"), t.clusterOf("node9"));
+    assertTrue(t.sameCluster("127.0.1.1", "127.0.1.2"), "racks of one cluster");
+    assertFalse(t.sameCluster("127.0.1.1", "127.0.2.1"));
+    assertFalse(t.sameCluster("node9", "127.0.1.1"));
+  }
+
+  @Test
+  void unknownHostsAreSameClusterWithEveryone() throws IOException {
+    ClusterTopology t = table("127.0.1.1 /siteA/rack1\n127.0.2.1 /siteB/rack1\n");
+    assertEquals(Optional.empty(), t.clusterOf("10.9.9.9"));
+    assertTrue(t.sameCluster("10.9.9.9", "127.0.1.1"));
+    assertTrue(t.sameCluster("127.0.2.1", "10.9.9.9"));
+  }
+
+  @Test
+  void missingTableFileFailsFastNamingTheKey() {
+    String missing = dir.resolve("nope.table").toString();
+    ConfigValueException e = assertThrows(ConfigValueException.class, () ->
+        ClusterTopology.from(new SparkConf(false).set(ClusterTopology.TABLE_KEY, missing)));
+    assertEquals("spark.hadoop.net.topology.table.file.name", e.key());
+    assertTrue(e.getMessage().contains(missing));
+  }
+
+  @Test
+  void theShippedExampleTableIsValid() {
+    Path example = Path.of("..", "conf", "topology.table");
+    ClusterTopology t = ClusterTopology.from(
+        new SparkConf(false).set(ClusterTopology.TABLE_KEY, example.toString()));
+    assertEquals(Optional.of("siteA"), t.clusterOf("127.0.1.3"));
+    assertEquals(Optional.of("siteB"), t.clusterOf("127.0.2.1"));
+  }
+
+  @Test
+  void malformedTableLineFailsFastNamingFileAndLine() {
+    ConfigValueException e = assertThrows(ConfigValueException.class,
+        () -> table("# sites\n127.0.1.1 /siteA/rack1\n127.0.2.1 siteB\n"));
+    assertEquals(ClusterTopology.TABLE_KEY, e.key());
+    assertTrue(e.getMessage().contains("topology.table:3: host 127.0.2.1"), e.getMessage());
+  }
+
+  @Test
+  void nonExecutableScriptFailsFast() throws IOException {
+    Path s = Files.writeString(dir.resolve("topo.sh"), "#!/bin/sh\necho /a\n");
+    ConfigValueException e = assertThrows(ConfigValueException.class, () ->
+        ClusterTopology.from(new SparkConf(false).set(ClusterTopology.SCRIPT_KEY, s.toString())));
+    assertEquals(ClusterTopology.SCRIPT_KEY, e.key());
+  }
+
+  @Test
+  void scriptMappingIsUsedWhenConfigured() throws IOException {
+    Path s = dir.resolve("topo.sh");
+    Files.writeString(s, "#!/bin/sh\nfor h in \"$@\"; do case $h in 127.0.1.*) echo /east/r1;;"
+        + " *) echo /west/r1;; esac; done\n");
+    assertTrue(s.toFile().setExecutable(true));
+    ClusterTopology t =
+        ClusterTopology.from(new SparkConf(false).set(ClusterTopology.SCRIPT_KEY, s.toString()));
+    assertEquals(Optional.of("east"), t.clusterOf("127.0.1.7"));
+    assertEquals(Optional.of("west"), t.clusterOf("127.0.2.7"));
+  }
+
+  @Test
+  void noTopologyMeansEverythingIsOneCluster() {
+    ClusterTopology t = ClusterTopology.from(new SparkConf(false));
+    assertTrue(t.sameCluster("a", "b"));
+  }
+}
