@@ -39,7 +39,7 @@ public final class Auto implements StepScheduler {
   public static final String NAME = "auto";
 
   /** Auto runs the peeling algorithms up to this many transfers, whatever the instance. */
-  public static final int PEELING_LIMIT = 2_000;
+  public static final int PEELING_LIMIT = 6_000;
 
   /**
    * Above {@link #PEELING_LIMIT}, auto still runs OGGP/DGGP on instances that are not
@@ -94,15 +94,15 @@ public final class Auto implements StepScheduler {
     long peelWork = lb.etaS() * (matrix.rows() + matrix.cols());
     boolean peel = nz <= PEELING_LIMIT
         || (peelWork <= PEELING_WORK_LIMIT && !backboneBound(matrix, platform));
+    if (nz <= GREEDY_LIMIT) {
+      for (LoadGreedy.Rule r : LoadGreedy.Rule.values()) {
+        raw.add(LoadGreedy.schedule(matrix, platform, r));
+      }
+    } else if (nz <= MEDIAN_GREEDY_LIMIT) {
+      raw.add(LoadGreedy.schedule(matrix, platform, LoadGreedy.Rule.MEDIAN));
+    }
     if (peel) {
       raw.add(new Oggp().schedule(matrix, platform));
-      if (nz <= GREEDY_LIMIT) {
-        for (LoadGreedy.Rule r : LoadGreedy.Rule.values()) {
-          raw.add(LoadGreedy.schedule(matrix, platform, r));
-        }
-      } else if (nz <= MEDIAN_GREEDY_LIMIT) {
-        raw.add(LoadGreedy.schedule(matrix, platform, LoadGreedy.Rule.MEDIAN));
-      }
       if (!platform.isOnePort()) {
         raw.add(new Dggp().schedule(matrix, platform));
       }

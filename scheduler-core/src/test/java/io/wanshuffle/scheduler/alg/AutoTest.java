@@ -122,8 +122,8 @@ class AutoTest {
 
   @Test
   void largeNodeBoundInstancesStillGetOggpOrBetter() {
-    TrafficMatrix m = dense(60, 6); // 3600 transfers > PEELING_LIMIT, k = n: node-bound
-    Platform p = Platform.onePort(60, 1.0, 60, 60);
+    TrafficMatrix m = dense(80, 6); // 6400 transfers > PEELING_LIMIT, k = n: node-bound
+    Platform p = Platform.onePort(80, 1.0, 80, 80);
     assertTrue(m.nonZeroCount() > Auto.PEELING_LIMIT && !Auto.backboneBound(m, p));
     Schedule s = new Auto().schedule(m, p);
     s.validate(m, p);
