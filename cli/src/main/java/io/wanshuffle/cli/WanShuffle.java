@@ -1,12 +1,14 @@
 package io.wanshuffle.cli;
 
+import io.wanshuffle.cli.liquid.LiquidCommand;
 import io.wanshuffle.cli.plan.PlanCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The top command of {@code ./wan-shuffle}. Subcommands: {@code plan} ({@link PlanCommand}).
+ * The top command of {@code ./wan-shuffle}. Subcommands: {@code plan} ({@link PlanCommand}),
+ * {@code liquid} ({@link LiquidCommand}).
  *
  * <p>Exit status: {@link #EXIT_OK} on success, {@link #EXIT_BAD_INPUT} for bad input or usage (a
  * single line on stderr naming the file, line and column or the option at fault; nothing on
@@ -18,7 +20,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "wan-shuffle 0.1.0",
     description = "Cross-cluster shuffle scheduling over a WAN backbone (KPBS steps).",
-    subcommands = {PlanCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {PlanCommand.class, LiquidCommand.class, CommandLine.HelpCommand.class})
 public final class WanShuffle implements Runnable {
   /** Exit status of a successful run. */
   public static final int EXIT_OK = 0;

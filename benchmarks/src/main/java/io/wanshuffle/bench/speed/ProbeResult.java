@@ -9,12 +9,19 @@ import java.util.regex.Pattern;
  *
  * @param outcome whether the probe finished, hit the time limit, or failed
  * @param seconds wall time of the one schedule call, seconds (NaN unless finished)
+ * @param cpuSeconds CPU time of the probe JVM (all its threads) during the call, seconds (NaN
+ *     unless finished)
+ * @param warmSeconds fastest wall time of the repeated (warm) calls in the same JVM, seconds (NaN
+ *     if none ran)
+ * @param warmCpuSeconds smallest process CPU time of the warm calls, seconds (NaN if none ran)
+ * @param warmRuns number of warm calls
  * @param peakHeapBytes heap high-water mark (sum of pool peaks), bytes (-1 unless finished)
  * @param steps number of steps of the schedule (-1 unless finished)
  * @param ratio cost / η of the schedule (NaN unless finished)
  * @param detail why it failed (last stderr line), empty otherwise
  */
-record ProbeResult(Outcome outcome, double seconds, long peakHeapBytes, int steps, double ratio,
+record ProbeResult(Outcome outcome, double seconds, double cpuSeconds, double warmSeconds,
+    double warmCpuSeconds, int warmRuns, long peakHeapBytes, int steps, double ratio,
     String detail) {
 
   /** How a probe ended. */
@@ -30,7 +37,8 @@ record ProbeResult(Outcome outcome, double seconds, long peakHeapBytes, int step
   }
 
   private static final Pattern LINE = Pattern.compile(
-      "seconds=(\\S+) peakHeap=(\\d+) steps=(\\d+) ratio=(\\S+)");
+      "seconds=(\\S+) cpu=(\\S+) warmSeconds=(\\S+) warmCpu=(\\S+) warmRuns=(\\d+)"
+          + " peakHeap=(\\d+) steps=(\\d+) ratio=(\\S+)");
 
   static ProbeResult parse(String line) {
     Matcher m = LINE.matcher(line.strip());
@@ -38,21 +46,22 @@ record ProbeResult(Outcome outcome, double seconds, long peakHeapBytes, int step
       return failed("unexpected probe output: " + line);
     }
     return new ProbeResult(Outcome.FINISHED, Double.parseDouble(m.group(1)),
-        Long.parseLong(m.group(2)), Integer.parseInt(m.group(3)), Double.parseDouble(m.group(4)),
-        "");
+        Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)),
+        Double.parseDouble(m.group(4)), Integer.parseInt(m.group(5)), Long.parseLong(m.group(6)),
+        Integer.parseInt(m.group(7)), Double.parseDouble(m.group(8)), "");
   }
 
   static ProbeResult failed(String why) {
-    return new ProbeResult(Outcome.FAILED, Double.NaN, -1, -1, Double.NaN, why);
+    return new ProbeResult(Outcome.FAILED, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, -1, -1, Double.NaN, why);
   }
 
   static ProbeResult timeLimit(double limitSeconds) {
-    return new ProbeResult(Outcome.TIME_LIMIT, Double.NaN, -1, -1, Double.NaN,
+    return new ProbeResult(Outcome.TIME_LIMIT, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, -1, -1, Double.NaN,
         String.format(Locale.ROOT, "over the %.0f s time limit", limitSeconds));
   }
 
   static ProbeResult skipped(String why) {
-    return new ProbeResult(Outcome.SKIPPED, Double.NaN, -1, -1, Double.NaN, why);
+    return new ProbeResult(Outcome.SKIPPED, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, -1, -1, Double.NaN, why);
   }
 
   boolean finished() {

@@ -24,7 +24,8 @@ final class ProbeRunner {
     try {
       Process p = new ProcessBuilder(List.of(java, "-Xmx" + heap, "-cp",
           System.getProperty("java.class.path"), SpeedProbe.class.getName(), algorithm,
-          Integer.toString(n), Long.toString(seed)))
+          Integer.toString(n), Long.toString(seed),
+          Double.toString(timeLimitSeconds / 2)))
           .redirectOutput(out.toFile())
           .redirectError(err.toFile())
           .start();

@@ -54,7 +54,7 @@ public final class SpeedCommand implements Callable<Integer> {
           + " exact).")
   List<String> algorithms;
 
-  @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "120",
+  @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "60",
       description = "Cold probe time limit per (algorithm, n), seconds (default ${DEFAULT-VALUE}).")
   double timeLimit;
 
@@ -153,15 +153,16 @@ public final class SpeedCommand implements Callable<Integer> {
           }
         }
         jmh.put(e.getKey() + "/" + n,
-            new double[] {primary.getScore(), primary.getScoreError(), alloc});
+            new double[] {primary.getScore(), primary.getScoreError(),
+                primary.getStatistics().getMin(), alloc});
       }
     }
     List<SpeedRow> rows = new ArrayList<>();
     for (int n : ns) {
       for (String a : algs) {
-        double[] j = jmh.getOrDefault(a + "/" + n, new double[] {Double.NaN, Double.NaN, Double.NaN});
+        double[] j = jmh.getOrDefault(a + "/" + n, new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
         rows.add(new SpeedRow(a, n, DenseInstances.k(n), probed.get(a + "/" + n), j[0],
-            Double.isFinite(j[1]) ? j[1] : Double.NaN, j[2]));
+            Double.isFinite(j[1]) ? j[1] : Double.NaN, j[2], j[3]));
       }
     }
     String settings = String.format(Locale.ROOT,

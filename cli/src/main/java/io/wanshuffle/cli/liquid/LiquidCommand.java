@@ -1,6 +1,7 @@
 package io.wanshuffle.cli.liquid;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wanshuffle.cli.InputException;
 import io.wanshuffle.scheduler.liquid.LiquidSchedule;
 import io.wanshuffle.scheduler.liquid.LiquidSearch;
 import io.wanshuffle.scheduler.liquid.Traffic;
@@ -35,9 +36,6 @@ import picocli.CommandLine.Spec;
         + " which no link carries two transfers (liquid schedules).",
     sortOptions = false)
 public final class LiquidCommand implements Callable<Integer> {
-  /** Exit status of bad input. */
-  static final int EXIT_BAD_INPUT = 2;
-
   @Spec CommandSpec spec;
 
   @Option(names = "--transfers", required = true, paramLabel = "FILE",
@@ -72,26 +70,18 @@ public final class LiquidCommand implements Callable<Integer> {
   public record Result(int duration, int lowerBound, boolean optimal, List<List<String>> frames) {}
 
   /**
-   * @return 0 on success, 2 on bad input (after printing one stderr line)
+   * @return 0 on success
+   * @throws InputException on bad input (file and line, or the option); {@link
+   *     io.wanshuffle.cli.WanShuffle} prints it as one stderr line and exits with status 2
    * @throws Exception if the output cannot be written
    */
   @Override
   public Integer call() throws Exception {
-    PrintWriter err = spec.commandLine().getErr();
     if (!(timeLimit >= 0) || Double.isInfinite(timeLimit)) {
-      err.println("liquid: option --time-limit: must be a finite number of seconds >= 0, got "
+      throw InputException.option("--time-limit", "must be a finite number of seconds >= 0, got "
           + timeLimit);
-      err.flush();
-      return EXIT_BAD_INPUT;
     }
-    Traffic traffic;
-    try {
-      traffic = TransfersFile.read(transfers, transfers.toString());
-    } catch (TransfersFile.BadInput e) {
-      err.println("liquid: " + e.getMessage());
-      err.flush();
-      return EXIT_BAD_INPUT;
-    }
+    Traffic traffic = TransfersFile.read(transfers, transfers.toString());
     LiquidSearch.Result r = LiquidSearch.solve(traffic,
         Duration.ofNanos((long) Math.min(Long.MAX_VALUE / 2.0, timeLimit * 1e9)));
     LiquidSchedule s = r.schedule();
@@ -120,6 +110,7 @@ public final class LiquidCommand implements Callable<Integer> {
       case LIQUID -> "liquid";
       case OPTIMAL_NOT_LIQUID -> "no liquid schedule exists";
       case TIME_LIMIT -> "time limit reached";
+      case TOO_LARGE -> "too many transfers to search, DSatur only";
     };
   }
 }

@@ -1,5 +1,6 @@
 package io.wanshuffle.cli.liquid;
 
+import io.wanshuffle.cli.InputException;
 import io.wanshuffle.scheduler.liquid.Traffic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,20 +20,11 @@ import java.util.Map;
 final class TransfersFile {
   private TransfersFile() {}
 
-  /** Bad input in a transfers file; the message names file and line. */
-  static final class BadInput extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    BadInput(String message) {
-      super(message);
-    }
-  }
-
   /**
    * @param file the transfers file
    * @param shownAs how messages name the file (as the user typed it)
    * @return the traffic, transfers in file order
-   * @throws BadInput for an unreadable file, a line without {@code NAME:}, a transfer without
+   * @throws InputException for an unreadable file, a line without {@code NAME:}, a transfer without
    *     links, a name given twice, or a file without transfers
    */
   static Traffic read(Path file, String shownAs) {
@@ -40,7 +32,7 @@ final class TransfersFile {
     try {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new BadInput(shownAs + ": cannot read transfers file: " + e.getMessage());
+      throw new InputException(shownAs + ": cannot read transfers file: " + e.getMessage());
     }
     Map<String, List<String>> transfers = new LinkedHashMap<>();
     Map<String, Integer> lineOf = new LinkedHashMap<>();
@@ -52,24 +44,24 @@ final class TransfersFile {
       String where = shownAs + ": line " + n + " (1-based): ";
       int colon = line.indexOf(':');
       if (colon < 0) {
-        throw new BadInput(where + "expected 'NAME: link link ...', no ':' in '" + line + "'");
+        throw new InputException(where + "expected 'NAME: link link ...', no ':' in '" + line + "'");
       }
       String name = line.substring(0, colon).strip();
       if (name.isEmpty() || name.chars().anyMatch(Character::isWhitespace)) {
-        throw new BadInput(where + "transfer name '" + name + "' must be one non-blank word");
+        throw new InputException(where + "transfer name '" + name + "' must be one non-blank word");
       }
       String rest = line.substring(colon + 1).strip();
       if (rest.isEmpty()) {
-        throw new BadInput(where + "transfer " + name + " names no link");
+        throw new InputException(where + "transfer " + name + " names no link");
       }
       Integer before = lineOf.putIfAbsent(name, n);
       if (before != null) {
-        throw new BadInput(where + "transfer " + name + " is already defined on line " + before);
+        throw new InputException(where + "transfer " + name + " is already defined on line " + before);
       }
       transfers.put(name, Arrays.asList(rest.split("\\s+")));
     }
     if (transfers.isEmpty()) {
-      throw new BadInput(shownAs + ": no transfers (expected lines 'NAME: link link ...')");
+      throw new InputException(shownAs + ": no transfers (expected lines 'NAME: link link ...')");
     }
     return Traffic.of(transfers);
   }

@@ -10,11 +10,17 @@ import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.scheduler.alg.LiquidStepScheduler;
+import io.wanshuffle.scheduler.topology.LinkCapacityValidator;
+import io.wanshuffle.scheduler.topology.LinkLowerBound;
+import io.wanshuffle.scheduler.topology.LinkNetwork;
+import io.wanshuffle.scheduler.topology.Topology;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,6 +33,8 @@ import picocli.CommandLine.Spec;
  * ./wan-shuffle plan --matrix FILE.csv --k K --beta SECONDS [--rate BYTES_PER_S]
  *   [--delta-senders d1,d2,...] [--delta-receivers d1,d2,...] [--algorithm NAME]
  *   [--format json|text]
+ * ./wan-shuffle plan --matrix FILE.csv --topology TOPOLOGY.conf --beta SECONDS
+ *   [--algorithm liquid|NAME] [--format json|text]
  * </pre>
  *
  * Amounts in the CSV ({@link MatrixCsv}) are seconds at base speed, or bytes when {@code --rate}
@@ -63,9 +71,17 @@ public final class PlanCommand implements Callable<Integer> {
           + " '#' lines ignored; optional '#senders: h1,...' and '#receivers: h1,...' header.")
   Path matrix;
 
-  @Option(names = "--k", required = true, paramLabel = "K",
-      description = "Maximum number of transfers per step (backbone capacity in flows), >= 1.")
-  int k;
+  @Option(names = "--k", paramLabel = "K",
+      description = "Maximum number of transfers per step (backbone capacity in flows), >= 1."
+          + " Required unless --topology gives it.")
+  Integer k;
+
+  @Option(names = "--topology", paramLabel = "FILE",
+      description = "Topology configuration (docs/topology.md): hosts -> /cluster/rack and link"
+          + " rates. The matrix then names its hosts ('#senders:'/'#receivers:' lines) and holds"
+          + " bytes; k, δ and the base speed come from the topology; --algorithm liquid keeps"
+          + " every link within its capacity.")
+  Path topology;
 
   @Option(names = "--beta", required = true, paramLabel = "SECONDS",
       description = "Setup delay paid once per step, seconds, >= 0.")
@@ -125,6 +141,12 @@ public final class PlanCommand implements Callable<Integer> {
 
   /** Validates the options, reads the input and computes the plan; prints nothing. */
   Plan plan() {
+    if (topology != null) {
+      return planOnTopology();
+    }
+    if (k == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--k=K'");
+    }
     if (k < 1) {
       throw InputException.option("--k", "must be an integer >= 1, got " + k);
     }
@@ -159,6 +181,60 @@ public final class PlanCommand implements Callable<Integer> {
     }
     return new Plan(input, seconds, platform, scheduler.name(), schedule,
         LowerBound.of(seconds, platform));
+  }
+
+  /**
+   * {@code --topology}: hosts from the matrix header, k, δ and base speed from the topology; the
+   * {@code liquid} algorithm gets the link network, others the rack-blind KPBS platform.
+   */
+  private Plan planOnTopology() {
+    for (Object[] o : new Object[][] {{"--k", k}, {"--rate", rate}, {"--delta-senders", deltaSenders},
+        {"--delta-receivers", deltaReceivers}}) {
+      if (o[1] != null) {
+        throw InputException.option((String) o[0], "cannot be combined with --topology (the"
+            + " topology's link rates give k, δ and the base speed)");
+      }
+    }
+    if (!(beta >= 0) || Double.isInfinite(beta)) {
+      throw InputException.option("--beta", "must be a finite number of seconds >= 0, got " + beta);
+    }
+    MatrixFile input = MatrixCsv.read(matrix);
+    if (!input.hasHostNames()) {
+      throw InputException.at(matrix.toString(), 1, "with --topology the matrix must name its hosts:"
+          + " line 1 '#senders: h1,h2,...', line 2 '#receivers: h1,h2,...'");
+    }
+    LinkNetwork network;
+    try {
+      network = Topology.load(topology).network(input.senderNames(), input.receiverNames());
+    } catch (IllegalArgumentException e) {
+      throw new InputException(e.getMessage());
+    }
+    TrafficMatrix seconds = input.amounts().scaled(1.0 / network.baseSpeed());
+    Platform platform = network.platform(beta);
+    boolean liquid = algorithm.equalsIgnoreCase("liquid");
+    StepScheduler scheduler;
+    try {
+      scheduler = liquid ? new LiquidStepScheduler(network) : algorithms.apply(algorithm);
+    } catch (IllegalArgumentException e) {
+      throw InputException.option("--algorithm", e.getMessage());
+    }
+    Schedule schedule;
+    try {
+      schedule = scheduler.schedule(seconds, platform);
+    } catch (IllegalArgumentException e) {
+      throw InputException.option("--algorithm", scheduler.name() + ": " + e.getMessage());
+    }
+    try {
+      schedule.validate(seconds, platform);
+      if (liquid) {
+        LinkCapacityValidator.validate(schedule, seconds, network);
+      }
+    } catch (InvalidScheduleException e) {
+      throw new IllegalStateException(
+          "algorithm " + scheduler.name() + " returned an invalid schedule: " + e.getMessage(), e);
+    }
+    return new Plan(input, seconds, platform, scheduler.name(), schedule,
+        liquid ? LinkLowerBound.of(seconds, network, beta) : LowerBound.of(seconds, platform));
   }
 
   private static int[] deltas(String option, String list, int n, String what) {

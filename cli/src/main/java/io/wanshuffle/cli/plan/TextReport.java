@@ -33,9 +33,10 @@ final class TextReport {
       return;
     }
     out.println();
-    out.println("step      start   duration  transfers (sender -> receiver: seconds)");
     List<String> snd = p.input().senderNames();
     List<String> rcv = p.input().receiverNames();
+    out.println("step      start   duration  transfers (sender -> receiver: seconds"
+        + (snd.isEmpty() ? "; zero-based row -> column)" : ")"));
     double start = 0;
     int i = 1;
     for (Step s : p.schedule().steps()) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wanshuffle.cli.WanShuffle;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -17,7 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
+
 
 class LiquidCommandTest {
   @TempDir Path dir;
@@ -25,10 +26,10 @@ class LiquidCommandTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    CommandLine cl = new CommandLine(new LiquidCommand());
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    return cl.execute(args);
+    String[] all = new String[args.length + 1];
+    all[0] = "liquid";
+    System.arraycopy(args, 0, all, 1, args.length);
+    return WanShuffle.execute(new PrintWriter(out, true), new PrintWriter(err, true), all);
   }
 
   /** The paper's Fig. 1 traffic in the CLI's format. */

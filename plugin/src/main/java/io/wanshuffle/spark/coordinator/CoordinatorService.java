@@ -6,6 +6,7 @@ import io.wanshuffle.spark.config.ConfigValueException;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.rpc.RpcEndpointRef;
@@ -14,8 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The driver side of wan-shuffle: builds the {@link StepCoordinator} (scheduler by name, listeners
- * from {@value WanShuffleConf#LISTENERS}), registers its {@link CoordinatorEndpoint} on the
+ * The driver side of wan-shuffle: builds the {@link StepCoordinator} (scheduler by name; the
+ * capture listener when present, then the listeners named by {@value WanShuffleConf#LISTENERS}),
+ * registers its {@link CoordinatorEndpoint} on the
  * driver's RpcEnv and, once the SparkContext is up, its {@link CoordinatorSparkListener}.
  */
 public final class CoordinatorService {
@@ -26,6 +28,8 @@ public final class CoordinatorService {
   private final StepCoordinator coordinator;
   private final RpcEnv rpcEnv;
   private final RpcEndpointRef endpoint;
+  /** The coordinator's planner thread (runs the scheduler off the RPC threads). */
+  private final ExecutorService planner;
   private boolean attached;
 
   /**
@@ -41,20 +45,31 @@ public final class CoordinatorService {
     this.conf = conf;
     this.rpcEnv = rpcEnv;
     StepScheduler scheduler = conf.gated() ? Algorithms.byName(conf.algorithm()) : null;
+    this.planner = StepCoordinator.plannerThread("wan-shuffle-planner");
     this.coordinator = new StepCoordinator(conf, scheduler, instantiate(sparkConf, conf),
-        CoordinatorTimer.daemon("wan-shuffle-coordinator"), System::currentTimeMillis);
+        CoordinatorTimer.daemon("wan-shuffle-coordinator"), System::currentTimeMillis, planner);
     this.endpoint = rpcEnv.setupEndpoint(CoordinatorEndpoint.NAME,
         new CoordinatorEndpoint(rpcEnv, coordinator, CoordinatorTimer.daemon("wan-shuffle-poll")));
     LOG.info("wan-shuffle coordinator started on the driver: {}", conf);
   }
 
+  /**
+   * The built-in capture listener, always instantiated when it is on the classpath (it writes
+   * files only when {@code spark.wanshuffle.capture.dir} is set).
+   */
+  static final String CAPTURE_LISTENER = "io.wanshuffle.spark.capture.CaptureListener";
+
   private static List<CoordinatorListener> instantiate(SparkConf sparkConf, WanShuffleConf conf) {
     List<CoordinatorListener> out = new ArrayList<>();
-    for (String name : conf.listeners()) {
+    List<String> names = new ArrayList<>();
+    if (loader().getResource(CAPTURE_LISTENER.replace('.', '/') + ".class") != null
+        && !conf.listeners().contains(CAPTURE_LISTENER)) {
+      names.add(CAPTURE_LISTENER);
+    }
+    names.addAll(conf.listeners());
+    for (String name : names) {
       try {
-        ClassLoader cl = Thread.currentThread().getContextClassLoader();
-        Class<?> c = Class.forName(name, true,
-            cl != null ? cl : CoordinatorService.class.getClassLoader());
+        Class<?> c = Class.forName(name, true, loader());
         Object o;
         try {
           o = c.getConstructor(SparkConf.class).newInstance(sparkConf);
@@ -66,12 +81,23 @@ public final class CoordinatorService {
               "class does not implement " + CoordinatorListener.class.getName());
         }
         out.add(l);
+      } catch (java.lang.reflect.InvocationTargetException e) {
+        if (e.getCause() instanceof ConfigValueException cve) {
+          throw cve;
+        }
+        throw new ConfigValueException(WanShuffleConf.LISTENERS, name,
+            "the listener's constructor failed: " + e.getCause());
       } catch (ReflectiveOperationException | LinkageError e) {
         throw new ConfigValueException(WanShuffleConf.LISTENERS, name,
             "cannot instantiate the listener: " + e);
       }
     }
     return out;
+  }
+
+  private static ClassLoader loader() {
+    ClassLoader cl = Thread.currentThread().getContextClassLoader();
+    return cl != null ? cl : CoordinatorService.class.getClassLoader();
   }
 
   /**
@@ -101,5 +127,6 @@ public final class CoordinatorService {
       LOG.debug("wan-shuffle endpoint stop", e);
     }
     coordinator.stop();
+    planner.shutdownNow();
   }
 }

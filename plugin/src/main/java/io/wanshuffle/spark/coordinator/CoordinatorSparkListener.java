@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.coordinator;
 
+import org.apache.spark.Success$;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerApplicationEnd;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
@@ -7,8 +8,8 @@ import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 
 /**
- * Driver-side SparkListener feeding scheduler events to the coordinator: a task end releases what
- * is left of its demand (covers tasks whose executor died before they could say so), a removed
+ * Driver-side SparkListener feeding scheduler events to the coordinator: a task that ends without
+ * success releases what is left of its demand (covers tasks whose executor died before they could say so), a removed
  * executor releases the demand of its tasks and re-plans, a completed stage publishes its matrix.
  */
 public final class CoordinatorSparkListener extends SparkListener {
@@ -19,9 +20,16 @@ public final class CoordinatorSparkListener extends SparkListener {
     this.coordinator = coordinator;
   }
 
+  /**
+   * Releases the demand of a task that did not succeed (failed, killed, lost, fetch failure). A
+   * successful task finished or released its demand itself; skipping it avoids racing its last
+   * step report, which travels on another path.
+   */
   @Override
   public void onTaskEnd(SparkListenerTaskEnd e) {
-    coordinator.releaseTask(e.taskInfo().taskId(), "task-end");
+    if (e.reason() != Success$.MODULE$) {
+      coordinator.releaseTask(e.taskInfo().taskId(), "task-end");
+    }
   }
 
   @Override

@@ -19,10 +19,8 @@ final class Demand {
   final long[] remaining;
   final long[] realised;
 
-  /** Current grant (delivered or not), null when none. */
+  /** Current grant (handed to the task or waiting for its next poll), null when none. */
   Grant grant;
-  /** True once {@link #grant} was handed to the task. */
-  boolean delivered;
   /** Parked long-poll, null when the task is not waiting. */
   CompletableFuture<GrantReply> waiter;
   boolean released;

@@ -1,11 +1,14 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
+
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
@@ -23,6 +26,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -57,8 +64,18 @@ import org.slf4j.LoggerFactory;
  * change re-plans. Unknown or released demands are answered {@link GrantReply.Status#UNGATED} so a
  * task that lost its coordinator state never waits.
  *
- * <p>Thread-safe: every public method takes the coordinator's lock; listener callbacks run under
- * it. No Spark dependency beyond the config object, so it is unit-tested without RPC.
+ * <p>Threading: every public method takes the coordinator's lock only to record what happened
+ * (demand, report, release) and returns; it never runs a scheduler. Planning runs on the
+ * <em>planner</em> (an {@link Executor}; in production one dedicated daemon thread): it snapshots
+ * the residual matrix under the lock, runs the {@link StepScheduler} with the lock released, then
+ * takes the lock again to grant the plan's first step, and completes the parked long-polls after
+ * releasing it. While a plan is being computed, registrations, reports and releases proceed;
+ * capacity can only grow in that time (flows close, demands go away; only the planner opens
+ * flows), so a plan computed on the snapshot still respects k and δ when it is granted, and
+ * grants to demands released meanwhile are skipped. A request to plan is a flag set under the
+ * lock and the planner re-checks it under the same lock before it goes idle, so no wake-up is
+ * lost. Listener callbacks run under the lock. No Spark dependency beyond the config object, so
+ * it is unit-tested without RPC.
  */
 public final class StepCoordinator {
   private static final Logger LOG = LoggerFactory.getLogger(StepCoordinator.class);
@@ -75,14 +92,26 @@ public final class StepCoordinator {
   private final FlowLeases leases = new FlowLeases();
   /** step id -> open pair -> number of its demands still fetching that pair. */
   private final Map<Long, Map<Pair, Integer>> openFlows = new HashMap<>();
+  private final Executor planner;
+  /** The scheduler behind the planning time budget; null when not gated. */
+  private final BudgetedPlanner budgeted;
   private ActiveStep current;
   private CoordinatorTimer.Cancellable gatherTimer;
+  /** A plan was asked for since the planner last took a snapshot. */
+  private boolean planRequested;
+  /** A planner run is queued or running (at most one at a time). */
+  private boolean plannerQueued;
+  /** The planner holds a snapshot and is running the scheduler (lock released). */
+  private boolean planning;
   private long nextDemandId = 1;
   private long nextStepId = 1;
   private long nextPlanId = 1;
   private boolean stopped;
 
   /**
+   * A coordinator that plans on the thread that triggers planning, after that thread released the
+   * lock (deterministic; for tests and single-threaded embeddings).
+   *
    * @param conf validated configuration (k, δ, β, base speed, deadlines)
    * @param scheduler the step scheduler; null iff {@code conf.gated()} is false
    * @param listeners observers (capture); may be empty
@@ -92,6 +121,42 @@ public final class StepCoordinator {
    */
   public StepCoordinator(WanShuffleConf conf, StepScheduler scheduler,
       List<CoordinatorListener> listeners, CoordinatorTimer timer, LongSupplier clock) {
+    this(conf, scheduler, listeners, timer, clock, Runnable::run);
+  }
+
+  /**
+   * A coordinator whose planning fallback is the one {@code conf.planningFallback()} names
+   * ({@link GreedyFirstStep} for {@value WanShuffleConf#GREEDY_FALLBACK}).
+   *
+   * @param conf validated configuration (k, δ, β, base speed, deadlines, planning budget)
+   * @param scheduler the step scheduler; null iff {@code conf.gated()} is false
+   * @param listeners observers (capture); may be empty
+   * @param timer delayed actions (deadlines, gather window)
+   * @param clock epoch milliseconds
+   * @param planner runs the planning loop (one run at a time is submitted); production: one
+   *     dedicated daemon thread, see {@link #plannerThread}
+   * @throws IllegalArgumentException if a gated configuration comes without a scheduler
+   */
+  public StepCoordinator(WanShuffleConf conf, StepScheduler scheduler,
+      List<CoordinatorListener> listeners, CoordinatorTimer timer, LongSupplier clock,
+      Executor planner) {
+    this(conf, scheduler, listeners, timer, clock, planner, fallbackOf(conf));
+  }
+
+  /**
+   * @param conf validated configuration (k, δ, β, base speed, deadlines, planning budget)
+   * @param scheduler the step scheduler; null iff {@code conf.gated()} is false
+   * @param listeners observers (capture); may be empty
+   * @param timer delayed actions (deadlines, gather window)
+   * @param clock epoch milliseconds
+   * @param planner runs the planning loop (one run at a time is submitted)
+   * @param fallback scheduler for a step whose re-plan exceeds {@code conf.planningBudgetMs()};
+   *     null = no budget
+   * @throws IllegalArgumentException if a gated configuration comes without a scheduler
+   */
+  public StepCoordinator(WanShuffleConf conf, StepScheduler scheduler,
+      List<CoordinatorListener> listeners, CoordinatorTimer timer, LongSupplier clock,
+      Executor planner, StepScheduler fallback) {
     if (conf.gated() && scheduler == null) {
       throw new IllegalArgumentException("algorithm " + conf.algorithm() + " needs a scheduler");
     }
@@ -100,6 +165,30 @@ public final class StepCoordinator {
     this.listeners = List.copyOf(listeners);
     this.timer = timer;
     this.clock = clock;
+    this.planner = planner;
+    this.budgeted = scheduler == null ? null
+        : new BudgetedPlanner(scheduler, fallback, conf.planningBudgetMs());
+  }
+
+  private static StepScheduler fallbackOf(WanShuffleConf conf) {
+    String f = conf.planningFallback();
+    if (f.equals(GreedyFirstStep.NAME)) {
+      return new GreedyFirstStep();
+    }
+    return Algorithms.names().contains(f) ? Algorithms.byName(f) : null;
+  }
+
+  /**
+   * @param name thread name
+   * @return a single daemon thread for {@link #StepCoordinator(WanShuffleConf, StepScheduler,
+   *     List, CoordinatorTimer, LongSupplier, Executor)}; shut it down after {@link #stop}
+   */
+  public static ExecutorService plannerThread(String name) {
+    return Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   /** @return the configuration this coordinator runs with */
@@ -122,7 +211,16 @@ public final class StepCoordinator {
    * @param m the demand (bytes per source host)
    * @return its id and whether the task must wait for grants
    */
-  public synchronized Registered register(RegisterDemand m) {
+  public Registered register(RegisterDemand m) {
+    Registered out;
+    synchronized (this) {
+      out = registerLocked(m);
+    }
+    kickPlanner();
+    return out;
+  }
+
+  private Registered registerLocked(RegisterDemand m) {
     if (stopped) {
       return new Registered(0, false);
     }
@@ -140,7 +238,7 @@ public final class StepCoordinator {
     DemandEvent ev = new DemandEvent(d.id, stage, d.shuffleId, d.taskAttemptId, d.executorId,
         d.dst, List.of(d.src), d.registered.clone(), now);
     fire(l -> l.onDemandRegistered(ev));
-    if (conf.gated() && current == null && gatherTimer == null) {
+    if (conf.gated() && current == null && gatherTimer == null && !planning) {
       gatherTimer = timer.schedule(this::gatherElapsed, conf.gatherWindowMs());
     }
     return new Registered(d.id, conf.gated());
@@ -154,7 +252,16 @@ public final class StepCoordinator {
    * @param m the request
    * @return the reply, now or later
    */
-  public synchronized CompletableFuture<GrantReply> awaitGrant(AwaitGrant m) {
+  public CompletableFuture<GrantReply> awaitGrant(AwaitGrant m) {
+    CompletableFuture<GrantReply> out;
+    synchronized (this) {
+      out = awaitGrantLocked(m);
+    }
+    kickPlanner();
+    return out;
+  }
+
+  private CompletableFuture<GrantReply> awaitGrantLocked(AwaitGrant m) {
     Demand d = demands.get(m.demandId());
     if (d == null || stopped) {
       return CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.UNGATED));
@@ -164,7 +271,6 @@ public final class StepCoordinator {
       return CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.UNGATED));
     }
     if (d.grant != null) {
-      d.delivered = true;
       return CompletableFuture.completedFuture(d.grant.reply(d));
     }
     if (d.remainingTotal() == 0) {
@@ -177,7 +283,6 @@ public final class StepCoordinator {
         idx[i] = i;
       }
       d.grant = new Demand.Grant(0, idx, d.remaining.clone());
-      d.delivered = true;
       return CompletableFuture.completedFuture(d.grant.reply(d));
     }
     if (d.waiter != null) {
@@ -215,7 +320,14 @@ public final class StepCoordinator {
    * @param demandId the demand; unknown ids are ignored
    * @param reason for the log and the capture
    */
-  public synchronized void release(long demandId, String reason) {
+  public void release(long demandId, String reason) {
+    synchronized (this) {
+      releaseLocked(demandId, reason);
+    }
+    kickPlanner();
+  }
+
+  private void releaseLocked(long demandId, String reason) {
     Demand d = demands.get(demandId);
     if (d != null) {
       releaseLocked(d, reason);
@@ -228,11 +340,18 @@ public final class StepCoordinator {
    * @param taskAttemptId Spark's task attempt id
    * @param reason for the log and the capture
    */
-  public synchronized void releaseTask(long taskAttemptId, String reason) {
+  public void releaseTask(long taskAttemptId, String reason) {
+    synchronized (this) {
+      releaseTaskLocked(taskAttemptId, reason);
+    }
+    kickPlanner();
+  }
+
+  private void releaseTaskLocked(long taskAttemptId, String reason) {
     Set<Long> ids = demandsByTask.get(taskAttemptId);
     if (ids != null) {
       for (Long id : new ArrayList<>(ids)) {
-        release(id, reason);
+        releaseLocked(id, reason);
       }
     }
   }
@@ -242,7 +361,14 @@ public final class StepCoordinator {
    *
    * @param executorId the executor
    */
-  public synchronized void executorLost(String executorId) {
+  public void executorLost(String executorId) {
+    synchronized (this) {
+      executorLostLocked(executorId);
+    }
+    kickPlanner();
+  }
+
+  private void executorLostLocked(String executorId) {
     for (Demand d : new ArrayList<>(demands.values())) {
       if (d.executorId.equals(executorId)) {
         releaseLocked(d, "executor-lost");
@@ -256,7 +382,14 @@ public final class StepCoordinator {
    * @param stageId Spark's stage id
    * @param attempt stage attempt number
    */
-  public synchronized void stageCompleted(int stageId, int attempt) {
+  public void stageCompleted(int stageId, int attempt) {
+    synchronized (this) {
+      stageCompletedLocked(stageId, attempt);
+    }
+    kickPlanner();
+  }
+
+  private void stageCompletedLocked(int stageId, int attempt) {
     StageRef ref = new StageRef(stageId, attempt);
     for (Demand d : new ArrayList<>(demands.values())) {
       if (d.stage.equals(ref)) {
@@ -266,6 +399,23 @@ public final class StepCoordinator {
     StageAccount acc = stages.remove(ref);
     if (acc != null) {
       StageSummary s = acc.summary(clock.getAsLong());
+      if (LOG.isInfoEnabled()) {
+        StringBuilder m = new StringBuilder();
+        long total = 0;
+        for (int i = 0; i < s.hosts().size(); i++) {
+          for (int j = 0; j < s.hosts().size(); j++) {
+            if (s.registeredBytes()[i][j] > 0 || s.realisedBytes()[i][j] > 0) {
+              m.append("\n  ").append(s.hosts().get(i)).append(" -> ").append(s.hosts().get(j))
+                  .append(": registered ").append(s.registeredBytes()[i][j])
+                  .append(" B, realised ").append(s.realisedBytes()[i][j]).append(" B");
+              total += s.realisedBytes()[i][j];
+            }
+          }
+        }
+        LOG.info("wan-shuffle stage {} done: {} B across clusters in {} step(s), shuffles {}; "
+            + "cross-cluster traffic matrix:{}", ref, total, s.steps(),
+            Arrays.toString(s.shuffleIds()), m);
+      }
       fire(l -> l.onStageDone(s));
     }
   }
@@ -275,7 +425,14 @@ public final class StepCoordinator {
    *
    * @param r the report
    */
-  public synchronized void ungatedRealised(UngatedReport r) {
+  public void ungatedRealised(UngatedReport r) {
+    synchronized (this) {
+      ungatedRealisedLocked(r);
+    }
+    kickPlanner();
+  }
+
+  private void ungatedRealisedLocked(UngatedReport r) {
     long now = clock.getAsLong();
     RegisterDemand m = r.demand();
     StageRef stage = new StageRef(m.stageId(), m.stageAttempt());
@@ -314,6 +471,9 @@ public final class StepCoordinator {
     }
     fire(CoordinatorListener::onCoordinatorStop);
     timer.shutdown();
+    if (budgeted != null) {
+      budgeted.shutdown();
+    }
   }
 
   /** @return flows open now (granted and not yet reported), for tests and metrics */
@@ -328,17 +488,23 @@ public final class StepCoordinator {
 
   // ---------------------------------------------------------------------------------------------
 
-  private synchronized void gatherElapsed() {
-    gatherTimer = null;
-    planIfIdle();
+  private void gatherElapsed() {
+    synchronized (this) {
+      gatherTimer = null;
+      planIfIdle();
+    }
+    kickPlanner();
   }
 
-  private synchronized void deadlineReached(long stepId) {
-    if (current != null && current.event.stepId() == stepId) {
-      LOG.warn("wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; "
-          + "their flows stay counted until they report", stepId, current.outstanding.size());
-      finishStep(true);
+  private void deadlineReached(long stepId) {
+    synchronized (this) {
+      if (current != null && current.event.stepId() == stepId) {
+        LOG.warn("wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; "
+            + "their flows stay counted until they report", stepId, current.outstanding.size());
+        finishStep(true);
+      }
     }
+    kickPlanner();
   }
 
   private StageAccount account(StageRef stage, long now) {
@@ -385,7 +551,6 @@ public final class StepCoordinator {
   private void endGrant(Demand d) {
     Demand.Grant g = d.grant;
     d.grant = null;
-    d.delivered = false;
     if (g == null || g.stepId() == 0) {
       return;
     }
@@ -467,10 +632,117 @@ public final class StepCoordinator {
     return conf.delta(h) - leases.receiving(h);
   }
 
-  /** Plans over the residual demand and grants the plan's first step, if nothing is running. */
+  /**
+   * Asks for a plan (under the lock): the planner picks it up once the caller released the lock
+   * ({@link #kickPlanner}).
+   */
   private void planIfIdle() {
     if (stopped || current != null || !conf.gated()) {
       return;
+    }
+    planRequested = true;
+  }
+
+  /**
+   * Hands a requested plan to the planner unless a planner run is already queued or running (that
+   * run re-checks {@link #planRequested} under the lock before it ends). Called without the lock.
+   */
+  private void kickPlanner() {
+    synchronized (this) {
+      if (!planRequested || plannerQueued || stopped) {
+        return;
+      }
+      plannerQueued = true;
+    }
+    try {
+      planner.execute(this::planLoop);
+    } catch (RejectedExecutionException e) {
+      synchronized (this) {
+        plannerQueued = false;
+      }
+      LOG.debug("wan-shuffle planner stopped; plan request dropped", e);
+    }
+  }
+
+  /**
+   * The planner: while plans are requested, snapshot under the lock, run the scheduler without
+   * it, grant under it, complete the parked polls without it.
+   */
+  private void planLoop() {
+    boolean normalExit = false;
+    try {
+      while (planOnce()) {
+        // loop while plans are requested
+      }
+      normalExit = true;
+    } finally {
+      if (!normalExit) {
+        // an Error escaped: let the next request start a new planner run instead of waiting
+        synchronized (this) {
+          plannerQueued = false;
+          planning = false;
+        }
+      }
+    }
+  }
+
+  /** @return false when no plan is requested (the planner went idle) */
+  private boolean planOnce() {
+    PlanInput in;
+    synchronized (this) {
+      if (!planRequested || stopped) {
+        plannerQueued = false;
+        return false;
+      }
+      planRequested = false;
+      try {
+        in = snapshotLocked();
+      } catch (RuntimeException e) {
+        LOG.error("wan-shuffle planner could not read the residual demand", e);
+        return true;
+      }
+      if (in == null) {
+        return true;
+      }
+      planning = true;
+    }
+    PlanOutput out;
+    try {
+      out = computePlan(in);
+    } catch (RuntimeException e) {
+      LOG.error("wan-shuffle planner failed on a {} x {} matrix; granting the largest transfer "
+          + "alone this step", in.matrix.rows(), in.matrix.cols(), e);
+      out = new PlanOutput(largestTransferOnly(in.matrix), scheduler.name(), 0);
+    }
+    List<Runnable> replies = new ArrayList<>();
+    synchronized (this) {
+      planning = false;
+      if (!stopped) {
+        try {
+          applyLocked(in, out, replies);
+        } catch (RuntimeException e) {
+          LOG.error("wan-shuffle planner could not grant plan of {}; the next step boundary or "
+              + "release re-plans", out.algorithm, e);
+        }
+      }
+    }
+    for (Runnable r : replies) {
+      r.run();
+    }
+    return true;
+  }
+
+  /** What the planner plans on: a snapshot of the residual demand and the free capacity. */
+  private record PlanInput(List<Demand> eligible, String[] sNames, String[] rNames,
+      long[][] bytes, TrafficMatrix matrix, Platform platform) {}
+
+  /** A computed schedule, the name of the algorithm that produced it and its cost in ns. */
+  private record PlanOutput(Schedule schedule, String algorithm, long planNanos) {}
+
+  /** @return the residual demand to plan over, or null when nothing can be planned now */
+  private PlanInput snapshotLocked() {
+    if (stopped || current != null || !conf.gated()) {
+      return null;
     }
     if (gatherTimer != null) {
       gatherTimer.cancel();
@@ -478,7 +750,7 @@ public final class StepCoordinator {
     }
     int freeK = conf.k() - leases.total();
     if (freeK <= 0) {
-      return;
+      return null;
     }
     List<Demand> eligible = new ArrayList<>();
     Map<String, Integer> senders = new LinkedHashMap<>();
@@ -500,7 +772,7 @@ public final class StepCoordinator {
       }
     }
     if (eligible.isEmpty()) {
-      return;
+      return null;
     }
     int rows = senders.size();
     int cols = receivers.size();
@@ -533,28 +805,48 @@ public final class StepCoordinator {
     }
     Platform platform = Platform.of(freeK, conf.betaSeconds(), sd, rd);
     TrafficMatrix matrix = TrafficMatrix.ofRowMajor(rows, cols, seconds);
+    return new PlanInput(eligible, sNames, rNames, bytes, matrix, platform);
+  }
+
+  /**
+   * Runs the scheduler within the planning budget (else the fallback); called by the planner
+   * without the lock.
+   */
+  private PlanOutput computePlan(PlanInput in) {
     long t0 = System.nanoTime();
     Schedule schedule;
+    String algorithm = budgeted.name();
     try {
-      schedule = scheduler.schedule(matrix, platform);
+      BudgetedPlanner.Plan p = budgeted.plan(in.matrix, in.platform);
+      schedule = p.schedule();
+      algorithm = p.algorithm();
     } catch (RuntimeException e) {
       LOG.error("wan-shuffle scheduler {} failed on a {} x {} matrix; granting the largest "
-          + "transfer alone this step", scheduler.name(), rows, cols, e);
-      schedule = largestTransferOnly(matrix);
+          + "transfer alone this step", algorithm, in.matrix.rows(), in.matrix.cols(), e);
+      schedule = largestTransferOnly(in.matrix);
     }
-    long planNanos = System.nanoTime() - t0;
+    return new PlanOutput(schedule, algorithm, System.nanoTime() - t0);
+  }
+
+  /** Publishes the plan and grants its first step (under the lock); replies go to {@code out}. */
+  private void applyLocked(PlanInput in, PlanOutput out, List<Runnable> replies) {
     long planId = nextPlanId++;
     long now = clock.getAsLong();
-    Schedule sch = schedule;
-    PlanEvent pe = new PlanEvent(planId, now, scheduler.name(), List.of(sNames), List.of(rNames),
-        bytes, conf.baseSpeed(), platform, sch, planNanos);
+    TrafficMatrix matrix = in.matrix;
+    PlanEvent pe = new PlanEvent(planId, now, out.algorithm, List.of(in.sNames),
+        List.of(in.rNames), in.bytes, conf.baseSpeed(), in.platform, out.schedule, out.planNanos);
     fire(l -> l.onPlanComputed(pe));
+    Schedule sch = out.schedule;
     if (sch.steps().isEmpty()) {
-      LOG.error("wan-shuffle scheduler {} returned no step for a non-empty matrix {}",
-          scheduler.name(), matrix);
-      return;
+      LOG.error("wan-shuffle scheduler {} returned no step for a non-empty matrix {}; granting "
+          + "the largest transfer alone", out.algorithm, matrix);
+      sch = largestTransferOnly(matrix);
     }
-    grant(planId, sch.steps().get(0), sNames, rNames, bytes, eligible, now);
+    if (!grant(planId, out.algorithm, sch.steps().get(0), in, now, replies)
+        && leases.total() == 0) {
+      // nothing could be granted and no flow will end to trigger the next plan: never stall
+      grant(planId, out.algorithm, largestTransferOnly(matrix).steps().get(0), in, now, replies);
+    }
   }
 
   private static Schedule largestTransferOnly(TrafficMatrix m) {
@@ -571,8 +863,12 @@ public final class StepCoordinator {
     return new Schedule(List.of(Step.of(List.of(new Transfer(bi, bj, m.amount(bi, bj))))));
   }
 
-  private void grant(long planId, Step step, String[] sNames, String[] rNames, long[][] bytes,
-      List<Demand> eligible, long now) {
+  /** Grants one step; returns false when nothing could be granted. */
+  private boolean grant(long planId, String algorithm, Step step, PlanInput in, long now,
+      List<Runnable> replies) {
+    String[] sNames = in.sNames;
+    String[] rNames = in.rNames;
+    long[][] bytes = in.bytes;
     long stepId = nextStepId++;
     Map<Long, List<long[]>> parts = new LinkedHashMap<>();
     Map<Pair, Integer> flowCounts = new HashMap<>();
@@ -581,8 +877,8 @@ public final class StepCoordinator {
       String s = sNames[t.src()];
       String r = rNames[t.dst()];
       if (leases.total() >= conf.k() || freeSend(s) <= 0 || freeReceive(r) <= 0) {
-        LOG.error("wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; skipped",
-            scheduler.name(), s, r);
+          LOG.error("wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; skipped",
+            algorithm, s, r);
         continue;
       }
       long pairBytes = bytes[t.src()][t.dst()];
@@ -593,11 +889,11 @@ public final class StepCoordinator {
       budget = Math.max(1, budget);
       long left = budget;
       int receiversOfPair = 0;
-      for (Demand d : eligible) {
+      for (Demand d : in.eligible) {
         if (left <= 0) {
           break;
         }
-        if (!d.dst.equals(r)) {
+        if (d.released || d.grant != null || !d.dst.equals(r)) {
           continue;
         }
         int idx = d.indexOf(s);
@@ -617,7 +913,7 @@ public final class StepCoordinator {
       flows.add(new FlowGrant(s, r, budget));
     }
     if (parts.isEmpty()) {
-      return;
+      return false;
     }
     Set<Long> outstanding = new LinkedHashSet<>();
     long[] tasks = new long[parts.size()];
@@ -633,7 +929,6 @@ public final class StepCoordinator {
         budgets[i] = ps.get(i)[1];
       }
       d.grant = new Demand.Grant(stepId, idx, budgets);
-      d.delivered = false;
       outstanding.add(d.id);
       tasks[n++] = d.taskAttemptId;
       stagesOfStep.add(d.stage);
@@ -651,17 +946,29 @@ public final class StepCoordinator {
     openFlows.put(stepId, flowCounts);
     current = new ActiveStep(ev, outstanding,
         timer.schedule(() -> deadlineReached(stepId), deadlineMs - now));
+    if (LOG.isInfoEnabled()) {
+      StringBuilder f = new StringBuilder();
+      for (FlowGrant g : flows) {
+        f.append(f.length() == 0 ? "" : ", ").append(g.srcHost()).append("->").append(g.dstHost())
+            .append(' ').append(g.bytes()).append(" B");
+      }
+      LOG.info("wan-shuffle step {} (plan {}, {}): {} flow(s) [{}] to {} task(s), {} flow(s) "
+          + "still open from earlier steps, deadline in {} ms", stepId, planId, algorithm,
+          flows.size(), f, outstanding.size(), leases.total() - flows.size(), deadlineMs - now);
+    }
     fire(l -> l.onStepGranted(ev));
     for (Long id : outstanding) {
       Demand d = demands.get(id);
       if (d.waiter != null) {
+        // completed after the lock is released; a poll that expires first gets the grant from
+        // d.grant on its next call
         CompletableFuture<GrantReply> w = d.waiter;
         d.waiter = null;
-        if (w.complete(d.grant.reply(d))) {
-          d.delivered = true;
-        }
+        GrantReply reply = d.grant.reply(d);
+        replies.add(() -> w.complete(reply));
       }
     }
+    return true;
   }
 
   private void fire(Consumer<CoordinatorListener> call) {

@@ -49,7 +49,7 @@ import scala.collection.Seq;
  */
 final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStream>> {
   private static final Logger LOG = LoggerFactory.getLogger(GatedBlockIterator.class);
-  private static final long CHUNK_SECONDS_MS = 200;
+  private static final long CHUNK_MS = 200;
 
   private final TaskContext context;
   private final BlockOpener fetchers;
@@ -209,8 +209,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     step = new StepRun(g.stepId());
     long cap = conf.flowRateCap();
     int flows = Math.max(1, g.srcHosts().length);
-    long chunk = cap <= 0 ? Long.MAX_VALUE
-        : Math.max(1, cap * flows * CHUNK_SECONDS_MS / 1000 / flows);
+    // per source host, a chunk is about CHUNK_MS of data at the cap
+    long chunk = cap <= 0 ? Long.MAX_VALUE : Math.max(1, cap * CHUNK_MS / 1000);
     long[] taken = new long[g.srcHosts().length];
     boolean more = true;
     while (more) {

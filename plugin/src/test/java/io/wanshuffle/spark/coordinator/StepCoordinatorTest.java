@@ -1,5 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,7 +22,11 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.spark.SparkConf;
+import io.wanshuffle.scheduler.TrafficMatrix;
+import io.wanshuffle.scheduler.alg.Algorithms;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class StepCoordinatorTest {
   private final ManualTimer timer = new ManualTimer();
@@ -31,7 +37,9 @@ class StepCoordinatorTest {
         .set(WanShuffleConf.ALGORITHM, "greedy-test")
         .set(WanShuffleConf.BETA, "0ms")
         .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-        .set(WanShuffleConf.GATHER_WINDOW, "100ms");
+        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+        // plan on the calling thread, unbounded: exact steps whatever the machine's load
+        .set(WanShuffleConf.PLANNING_BUDGET, "0");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
@@ -276,6 +284,38 @@ class StepCoordinatorTest {
     assertFalse(c.register(demand(2, "e1", "b1", "a1", 10)).gated());
   }
 
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"throws", "empty"})
+  void brokenSchedulerNeverStallsTheShuffle(String failure) {
+    WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
+        .set(WanShuffleConf.ALGORITHM, "broken").set(WanShuffleConf.K, "2"), Set.of("broken"));
+    io.wanshuffle.scheduler.StepScheduler broken = new io.wanshuffle.scheduler.StepScheduler() {
+      @Override
+      public String name() {
+        return "broken";
+      }
+
+      @Override
+      public io.wanshuffle.scheduler.Schedule schedule(TrafficMatrix m,
+          io.wanshuffle.scheduler.Platform p) {
+        if (failure.equals("throws")) {
+          throw new IllegalArgumentException("instance too large");
+        }
+        return new io.wanshuffle.scheduler.Schedule(List.of());
+      }
+    };
+    StepCoordinator c = new StepCoordinator(conf, broken, List.of(events), timer, timer::now);
+    RegisterDemand x = demand(1, "e1", "b1", "a1", 10, "a2", 30);
+    long i = c.register(x).demandId();
+    CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
+    timer.advance(conf.gatherWindowMs());
+    assertEquals(Status.GRANT, p.join().status(), "the largest transfer is granted alone");
+    assertArrayEquals(new String[] {"a2"}, p.join().srcHosts());
+    CompletableFuture<GrantReply> n = report(c, i, x, p.join(), new long[] {10, 30});
+    assertArrayEquals(new String[] {"a1"}, n.join().srcHosts());
+    assertEquals(Status.FINISHED, report(c, i, x, n.join(), new long[] {10, 0}).join().status());
+  }
+
   @Test
   void listenerFailureDoesNotBreakTheCoordinator() {
     WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
@@ -299,19 +339,50 @@ class StepCoordinatorTest {
    * Random demands, random report order, random laggards: at every instant at most k flows are
    * open and at most δ per host (sending and receiving), and every byte is eventually realised.
    */
-  @Test
-  void randomWorkloadsRespectKAndDeltaAndFinish() {
+  static List<String> schedulers() {
+    List<String> names = new ArrayList<>(List.of("greedy-test", GreedyFirstStep.NAME));
+    for (String n : Algorithms.names()) {
+      if (!n.equals("exact")) {
+        names.add(n);
+      }
+    }
+    return names;
+  }
+
+  @ParameterizedTest
+  @MethodSource("schedulers")
+  void randomWorkloadsRespectKAndDeltaAndFinish(String algorithm) {
     Random rnd = new Random(42);
     for (int round = 0; round < 30; round++) {
       int k = 1 + rnd.nextInt(4);
       int delta = 1 + rnd.nextInt(3);
       RecordingListener ev = new RecordingListener();
+      List<String> invalid = new ArrayList<>();
+      CoordinatorListener validator = new CoordinatorListener() {
+        @Override
+        public void onPlanComputed(PlanEvent p) {
+          double[][] sec = new double[p.senders().size()][p.receivers().size()];
+          for (int i = 0; i < sec.length; i++) {
+            for (int j = 0; j < sec[i].length; j++) {
+              sec[i][j] = p.residualBytes()[i][j] / (double) p.bytesPerSecond();
+            }
+          }
+          try {
+            p.schedule().validate(TrafficMatrix.of(sec), p.platform());
+          } catch (RuntimeException e) {
+            invalid.add(e.getMessage());
+          }
+        }
+      };
       ManualTimer t = new ManualTimer();
       WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
-          .set(WanShuffleConf.ALGORITHM, "greedy-test").set(WanShuffleConf.K, "" + k)
-          .set(WanShuffleConf.DELTA, "" + delta).set(WanShuffleConf.STEP_MIN_DEADLINE, "1s"),
-          Set.of("greedy-test"));
-      StepCoordinator c = new StepCoordinator(conf, new GreedyTestScheduler(), List.of(ev), t,
+          .set(WanShuffleConf.ALGORITHM, algorithm).set(WanShuffleConf.K, "" + k)
+          .set(WanShuffleConf.DELTA, "" + delta).set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+          .set(WanShuffleConf.BACKBONE_RATE, "" + 1000 * k),
+          Set.copyOf(schedulers()));
+      StepCoordinator c = new StepCoordinator(conf, algorithm.equals("greedy-test")
+          ? new GreedyTestScheduler() : algorithm.equals(GreedyFirstStep.NAME)
+          ? new GreedyFirstStep() : Algorithms.byName(algorithm), List.of(ev, validator), t,
           t::now);
       int tasks = 2 + rnd.nextInt(10);
       Map<Long, RegisterDemand> regs = new HashMap<>();
@@ -380,6 +451,7 @@ class StepCoordinatorTest {
       for (StepEvent s : ev.steps) {
         assertTrue(s.flows().size() <= k);
       }
+      assertEquals(List.of(), invalid, algorithm + " produced an invalid plan");
     }
   }
 

@@ -283,6 +283,21 @@ class GatedBlockIteratorTest {
   }
 
   @Test
+  void rateCapPacesAStepInChunks() {
+    // cap 1000 B/s: chunks of ~200 B per source host; the second chunk may start only once the
+    // first 200 B are "due" at the cap, i.e. 200 ms after the step started
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.FLOW_RATE_CAP, "1000");
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 100, "a1", 100);
+    GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, inProcess(conf), conf,
+        metrics, demandOf(b));
+    assertEquals(3, drain(it));
+    assertEquals(List.of("", "a1 a1", "a1"), opened, "one step, fetched in two paced chunks");
+    TransferRecord r = events.transfers.get(0);
+    assertEquals(300, r.bytes()[0]);
+    assertTrue(r.endMs() - r.startMs() >= 190, "step took " + (r.endMs() - r.startMs()) + " ms");
+  }
+
+  @Test
   void unreachableCoordinatorFallsBackToUngatedFetching() {
     WanShuffleConf conf = conf();
     CrossClusterBlocks b = blocks("b1", "b2", 10, "a1", 100);

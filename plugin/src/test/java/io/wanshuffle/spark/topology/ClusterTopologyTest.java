@@ -54,6 +54,23 @@ class ClusterTopologyTest {
   }
 
   @Test
+  void theShippedExampleTableIsValid() {
+    Path example = Path.of("..", "conf", "topology.table");
+    ClusterTopology t = ClusterTopology.from(
+        new SparkConf(false).set(ClusterTopology.TABLE_KEY, example.toString()));
+    assertEquals(Optional.of("siteA"), t.clusterOf("127.0.1.3"));
+    assertEquals(Optional.of("siteB"), t.clusterOf("127.0.2.1"));
+  }
+
+  @Test
+  void malformedTableLineFailsFastNamingFileAndLine() {
+    ConfigValueException e = assertThrows(ConfigValueException.class,
+        () -> table("# sites\n127.0.1.1 /siteA/rack1\n127.0.2.1 siteB\n"));
+    assertEquals(ClusterTopology.TABLE_KEY, e.key());
+    assertTrue(e.getMessage().contains("topology.table:3: host 127.0.2.1"), e.getMessage());
+  }
+
+  @Test
   void nonExecutableScriptFailsFast() throws IOException {
     Path s = Files.writeString(dir.resolve("topo.sh"), "#!/bin/sh\necho /a\n");
     ConfigValueException e = assertThrows(ConfigValueException.class, () ->

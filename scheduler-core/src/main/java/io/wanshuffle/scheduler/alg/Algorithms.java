@@ -16,6 +16,7 @@ public final class Algorithms {
 
   static {
     // One line per algorithm; keep "auto" first (the default).
+    BY_NAME.put(Auto.NAME, Auto::new);
     BY_NAME.put(Ggp.NAME, Ggp::new);
     BY_NAME.put(Oggp.NAME, Oggp::new);
     BY_NAME.put(Dggp.NAME, Dggp::new);

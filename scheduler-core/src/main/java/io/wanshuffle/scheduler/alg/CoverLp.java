@@ -14,9 +14,9 @@ import org.apache.commons.math3.optim.linear.SimplexSolver;
 import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
 
 /**
- * The transmission-time linear program of a fixed set S of matchings: minimise Σ d_s over s ∈ S
- * subject to Σ_{s ∋ e} d_s ≥ w(e) for every edge e and d ≥ 0 (the time each matching runs when
- * every edge must receive its amount). Solved with Apache Commons Math's {@link SimplexSolver}
+ * The transmission-time linear program of a set S of matchings: minimise Σ d_s over s ∈ S subject
+ * to Σ_{s ∋ e} d_s ≥ w(e) for every edge e and d ≥ 0 (how long each matching runs so that every
+ * edge receives its amount). Solved with Apache Commons Math's {@link SimplexSolver}
  * (Bland's rule, so degenerate programs cannot cycle).
  */
 final class CoverLp {
@@ -29,9 +29,10 @@ final class CoverLp {
 
   /**
    * @param masks edge masks of all matchings (bit e = edge e)
-   * @param use which matchings are in S (indices into masks), non-empty, covering every edge
-   * @return d per matching, indexed like {@code masks} (0 for matchings not in S); its sum is the
-   *     optimum
+   * @param use which matchings are in S (indices into masks); together they cover every edge
+   * @param useCount how many entries of {@code use} are meaningful, ≥ 1
+   * @return an optimal d per matching, indexed like {@code masks} (0 for matchings not in S); its
+   *     sum is LP(S)
    */
   double[] solve(int[] masks, int[] use, int useCount) {
     double[] ones = new double[useCount];
@@ -62,6 +63,7 @@ final class CoverLp {
     return d;
   }
 
+  /** @return Σ d */
   static double sum(double[] d) {
     double s = 0;
     for (double v : d) {

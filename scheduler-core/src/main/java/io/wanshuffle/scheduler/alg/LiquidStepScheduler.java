@@ -24,18 +24,25 @@ import java.util.List;
  * integral min-cost flow on host / rack / cluster trees); the step lasts the minimum, median or
  * maximum remaining amount of the chosen pairs (one schedule is built per rule) and every chosen
  * pair sends min(remaining, duration). The cheapest of these schedules is kept, together with a
- * schedule derived from the registered {@code auto} algorithm (rack-blind) whose steps are split,
- * first fit by decreasing amount, until no link is overloaded; on a network with only NIC and
- * backbone links (or without a network) that schedule is auto's own, so {@code liquid} never costs
- * more than {@code auto} there.
+ * schedule derived from the registered {@code auto} algorithm (rack-blind; OGGP and DGGP while
+ * {@code auto} is not registered) whose steps are split, first fit by decreasing amount, until no
+ * link is overloaded; on a network with only NIC and backbone links (or without a network) that
+ * schedule is auto's own, so {@code liquid} never costs more than {@code auto} there.
  *
  * <p>Cost: at most m steps per rule (each step completes a pair), each a min-cost flow on
- * O(links + pairs) vertices. The result is validated by {@link Schedule#validate} for the platform
+ * O(links + pairs) vertices for m ≤ {@value #FLOW_LIMIT} transfers, a greedy pass in priority
+ * order (O(pairs log pairs)) up to {@value #OWN_STEPS_LIMIT}; above that only the split {@code
+ * auto} schedule is computed (still valid for every link, no longer bottleneck-driven). The result is validated by {@link Schedule#validate} for the platform
  * and by {@link io.wanshuffle.scheduler.topology.LinkCapacityValidator} for the network.
  */
 public final class LiquidStepScheduler implements StepScheduler {
   private static final double EPS = 1e-12;
+  /** Up to this many transfers (non-zero entries) steps are chosen by min-cost flow. */
+  static final int FLOW_LIMIT = 1_000;
+  /** Up to this many transfers the scheduler builds its own steps (greedy above FLOW_LIMIT). */
+  static final int OWN_STEPS_LIMIT = 20_000;
   private final LinkNetwork network;
+  private final boolean withRackBlind;
 
   /** A liquid scheduler without a topology: the links are the platform's NICs and backbone. */
   public LiquidStepScheduler() {
@@ -47,7 +54,24 @@ public final class LiquidStepScheduler implements StepScheduler {
    *     receivers), or null for the platform's NICs and backbone only
    */
   public LiquidStepScheduler(LinkNetwork network) {
+    this(network, true);
+  }
+
+  private LiquidStepScheduler(LinkNetwork network, boolean withRackBlind) {
     this.network = network;
+    this.withRackBlind = withRackBlind;
+  }
+
+  /**
+   * For measurements: only the flow-chosen steps (the three duration rules), without the split
+   * rack-blind candidate, so that benchmarks can tell what the bottleneck-driven steps give alone.
+   * Its schedules are valid but may cost more than {@code auto}'s.
+   *
+   * @param network as for {@link #LiquidStepScheduler(LinkNetwork)}
+   * @return the scheduler
+   */
+  public static LiquidStepScheduler flowStepsOnly(LinkNetwork network) {
+    return new LiquidStepScheduler(network, false);
   }
 
   @Override
@@ -64,26 +88,53 @@ public final class LiquidStepScheduler implements StepScheduler {
   @Override
   public Schedule schedule(TrafficMatrix matrix, Platform platform) {
     platform.requireShape(matrix);
-    LinkNetwork net = network == null ? LinkNetwork.flat(platform) : network.constrainedBy(platform);
-    net.requireShape(matrix);
-    if (matrix.nonZeroCount() == 0) {
+    int transfers = matrix.nonZeroCount();
+    if (transfers == 0) {
       return new Schedule(List.of());
     }
-    StepChooser chooser = new StepChooser(net);
+    List<String> candidates = withRackBlind ? rackBlindCandidates() : List.of();
+    boolean ownSteps = transfers <= OWN_STEPS_LIMIT || candidates.isEmpty();
+    if (network == null && !ownSteps) {
+      // NIC and backbone links only: auto's schedule is valid as it is
+      return Algorithms.byName(candidates.get(0)).schedule(matrix, platform);
+    }
+    LinkNetwork net = network == null ? LinkNetwork.flat(platform) : network.constrainedBy(platform);
+    net.requireShape(matrix);
     Schedule best = null;
-    for (DurationRule rule : DurationRule.values()) {
-      Schedule s = build(matrix, platform.beta(), net, chooser, rule);
-      if (best == null || s.cost(platform.beta()) < best.cost(platform.beta())) {
-        best = s;
+    if (ownSteps) {
+      StepChooser chooser = new StepChooser(net, transfers <= FLOW_LIMIT);
+      for (DurationRule rule : DurationRule.values()) {
+        Schedule s = build(matrix, platform.beta(), net, chooser, rule);
+        if (best == null || s.cost(platform.beta()) < best.cost(platform.beta())) {
+          best = s;
+        }
       }
     }
-    if (Algorithms.names().contains("auto")) {
-      Schedule auto = split(Algorithms.byName("auto").schedule(matrix, platform), net);
-      if (auto.cost(platform.beta()) <= best.cost(platform.beta())) {
-        best = auto;
+    for (String name : candidates) {
+      Schedule blind = split(Algorithms.byName(name).schedule(matrix, platform), net);
+      if (best == null || blind.cost(platform.beta()) <= best.cost(platform.beta())) {
+        best = blind;
       }
     }
     return best;
+  }
+
+  /**
+   * @return the registered KPBS algorithms whose (split) schedules are candidates: {@code auto}
+   *     when it is registered, else OGGP and DGGP where registered
+   */
+  static List<String> rackBlindCandidates() {
+    List<String> names = Algorithms.names();
+    if (names.contains("auto")) {
+      return List.of("auto");
+    }
+    List<String> c = new ArrayList<>();
+    for (String n : List.of("oggp", "dggp")) {
+      if (names.contains(n)) {
+        c.add(n);
+      }
+    }
+    return c;
   }
 
   /** How long a step lasts, from the remaining amounts of its chosen pairs. */

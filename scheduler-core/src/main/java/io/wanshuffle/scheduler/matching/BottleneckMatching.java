@@ -29,9 +29,13 @@ final class BottleneckMatching {
     int c = 0;
     for (int x = 0; x < n; x++) {
       for (int p = g.adjStart[x], end = p + g.deg[x]; p < end; p++) {
-        ws[c++] = g.weight[g.adj[p]];
+        long w = g.weight[g.adj[p]];
+        if (w > 0) {
+          ws[c++] = w;
+        }
       }
     }
+    ws = Arrays.copyOf(ws, c);
     Arrays.sort(ws);
     int d = 0;
     for (int i = 0; i < ws.length; i++) {

@@ -46,6 +46,7 @@ final class HopcroftKarp {
     int[] right = g.right;
     int[] left = g.left;
     long[] w = g.weight;
+    long[] initial = g.initial;
     while (true) {
       // BFS layering from free left vertices.
       int qh = 0;
@@ -66,6 +67,9 @@ final class HopcroftKarp {
         for (int p = start[x], end = start[x] + deg[x]; p < end; p++) {
           int e = adj[p];
           if (w[e] < minWeight) {
+            if (initial[e] < minWeight) {
+              break; // lists are sorted by initial weight, which bounds the current one
+            }
             continue;
           }
           int me = mateR[right[e]];
@@ -103,6 +107,10 @@ final class HopcroftKarp {
           while (iter[x] < end) {
             int e = adj[iter[x]];
             if (w[e] < minWeight) {
+              if (initial[e] < minWeight) {
+                iter[x] = end;
+                break;
+              }
               iter[x]++;
               continue;
             }

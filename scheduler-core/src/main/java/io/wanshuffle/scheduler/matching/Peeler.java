@@ -40,8 +40,6 @@ public final class Peeler {
   private int cur;
   private final int[] parentEdge;
   private final int[] queue;
-  private int[] heap = new int[16];
-  private int heapSize;
 
   /**
    * @param g a square weight-regular graph (every vertex has the same total weight); it is
@@ -145,11 +143,17 @@ public final class Peeler {
     }
   }
 
-  /** Widest (or plain) augmenting-path search from a free left vertex; returns the free right end. */
+  /**
+   * Augmenting-path search (BFS) from a free left vertex over the edges of weight ≥ the threshold;
+   * in bottleneck mode, when the tree is exhausted, the threshold drops to the heaviest edge from
+   * the tree to a right vertex outside it (the widest way to grow it) and the search goes on.
+   * Returns the free right vertex reached, or -1.
+   */
   private int search(int root) {
     int[] left = g.left;
     int[] right = g.right;
     long[] w = g.weight;
+    long[] initial = g.initial;
     int[] start = g.adjStart;
     int[] deg = g.deg;
     int[] adj = g.adj;
@@ -160,52 +164,54 @@ public final class Peeler {
     int qh = 0;
     int qt = 0;
     queue[qt++] = root;
-    heapSize = 0;
     long t = threshold;
     while (true) {
       while (qh < qt) {
         int x = queue[qh++];
         for (int p = start[x], end = p + deg[x]; p < end; p++) {
           int e = adj[p];
+          if (w[e] < t) {
+            if (initial[e] < t) {
+              break; // sorted by initial weight: nothing further reaches t
+            }
+            continue;
+          }
           int y = right[e];
           if (stamp[y] == cur) {
             continue;
           }
-          if (w[e] >= t) {
-            stamp[y] = cur;
-            parentEdge[y] = e;
-            int me = mateR[y];
-            if (me < 0) {
-              threshold = t;
-              return y;
-            }
-            queue[qt++] = left[me];
-          } else if (bottleneck) {
-            heapPush(e);
+          stamp[y] = cur;
+          parentEdge[y] = e;
+          int me = mateR[y];
+          if (me < 0) {
+            threshold = t;
+            return y;
+          }
+          queue[qt++] = left[me];
+        }
+      }
+      if (!bottleneck) {
+        return -1;
+      }
+      // The tree proves (Hall) that no perfect matching uses only edges ≥ t: lower t to the
+      // heaviest edge leaving the tree. Lowerings are rare (t never rises during a peeling), so
+      // re-scanning the tree here is cheap overall.
+      long next = -1;
+      for (int i = 0; i < qt; i++) {
+        int x = queue[i];
+        for (int p = start[x], end = p + deg[x]; p < end; p++) {
+          int e = adj[p];
+          long we = w[e];
+          if (we < t && we > next && stamp[right[e]] != cur) {
+            next = we;
           }
         }
       }
-      // No augmenting path at threshold t: lower it to the widest edge leaving the tree.
-      int e;
-      int y;
-      do {
-        if (heapSize == 0) {
-          return -1;
-        }
-        e = heapPop();
-        y = right[e];
-      } while (stamp[y] == cur);
-      if (w[e] < t) {
-        t = w[e];
+      if (next < 0) {
+        return -1;
       }
-      stamp[y] = cur;
-      parentEdge[y] = e;
-      int me = mateR[y];
-      if (me < 0) {
-        threshold = t;
-        return y;
-      }
-      queue[qt++] = left[me];
+      t = next;
+      qh = 0;
     }
   }
 
@@ -221,49 +227,5 @@ public final class Peeler {
       }
       y = g.right[prev];
     }
-  }
-
-  private void heapPush(int e) {
-    if (heapSize == heap.length) {
-      heap = Arrays.copyOf(heap, heapSize * 2);
-    }
-    long[] w = g.weight;
-    int i = heapSize++;
-    long we = w[e];
-    while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      if (w[heap[parent]] >= we) {
-        break;
-      }
-      heap[i] = heap[parent];
-      i = parent;
-    }
-    heap[i] = e;
-  }
-
-  private int heapPop() {
-    long[] w = g.weight;
-    int top = heap[0];
-    int last = heap[--heapSize];
-    long wl = w[last];
-    int i = 0;
-    while (true) {
-      int c = 2 * i + 1;
-      if (c >= heapSize) {
-        break;
-      }
-      if (c + 1 < heapSize && w[heap[c + 1]] > w[heap[c]]) {
-        c++;
-      }
-      if (w[heap[c]] <= wl) {
-        break;
-      }
-      heap[i] = heap[c];
-      i = c;
-    }
-    if (heapSize > 0) {
-      heap[i] = last;
-    }
-    return top;
   }
 }

@@ -28,7 +28,7 @@ class PaperExamplesTest {
   }
 
   @Test
-  void dggpRunningExampleEveryAlgorithmIsValid() {
+  void dggpRunningExampleGgpFamilyAndAutoAreValid() {
     BaseSpeed b = dggpBaseSpeed();
     Platform p = b.platform(1.0);
     TrafficMatrix m = dggpExampleSeconds(b);
@@ -36,7 +36,7 @@ class PaperExamplesTest {
     assertEquals(7.0, m.amount(0, 0), 1e-12);
     double eta = LowerBound.of(m, p).eta();
     assertEquals(9.0, eta, 1e-9);
-    for (String name : Algorithms.names()) {
+    for (String name : new String[] {"auto", "ggp", "oggp", "dggp"}) {
       Schedule s = Algorithms.byName(name).schedule(m, p);
       s.validate(m, p);
       assertTrue(s.cost(1.0) >= eta - 1e-9, name + " beats the lower bound?");

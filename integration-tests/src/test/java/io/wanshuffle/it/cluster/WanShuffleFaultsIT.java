@@ -1,0 +1,191 @@
+package io.wanshuffle.it.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.it.jobs.JobLayout;
+import io.wanshuffle.it.jobs.ShuffleJobs;
+import io.wanshuffle.spark.capture.FlowCapture;
+import io.wanshuffle.spark.capture.FlowOverlap;
+import io.wanshuffle.spark.capture.StageCapture;
+import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
+import io.wanshuffle.spark.coordinator.CoordinatorEndpoint;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.rpc.RpcEnv;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Faults during gated stages on the loopback two-cluster deployment (maps on cluster A, reduces
+ * on cluster B, k = 2): a killed reduce task and a killed executor still give the exact result;
+ * with the coordinator gone, executors fall back to ungated fetching after the ask timeout and the
+ * job completes; a bad configuration value stops start-up with an error naming key and value.
+ */
+@ExtendWith(SharedLoopbackCluster.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class WanShuffleFaultsIT {
+  static LoopbackCluster cluster;
+  static SparkSession spark;
+  static JavaSparkContext jsc;
+  static CaptureEvents events;
+  static JobLayout aToB;
+  static Exception badConfError;
+  static long badConfSeconds;
+
+  @BeforeAll
+  static void start(LoopbackCluster shared) throws Exception {
+    cluster = shared;
+    aToB = new JobLayout(cluster.hosts("clusterA"), cluster.hosts("clusterB"), 4, 4, 6000);
+    // a bad value must stop the driver's start-up (SparkEnv builds the shuffle manager)
+    long t0 = System.nanoTime();
+    try {
+      SparkSession.builder().config(PluginConf.plugin(cluster, "bad-conf")
+          .set("spark.wanshuffle.k", "zero")).getOrCreate().stop();
+    } catch (Exception e) {
+      badConfError = e;
+    }
+    badConfSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+    spark = SparkSession.builder().config(PluginConf.plugin(cluster, "faults")
+        .set("spark.wanshuffle.coordinator.askTimeout", "5s")).getOrCreate();
+    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    events = CaptureEvents.install(spark.sparkContext());
+    cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (spark != null) {
+      spark.stop();
+    }
+  }
+
+  /** Calls {@code action} once, with the host, when the first reduce (result) task starts. */
+  private static SparkListener onFirstReduceTask(java.util.function.BiConsumer<Long, String> action) {
+    AtomicReference<Boolean> fired = new AtomicReference<>(false);
+    return new SparkListener() {
+      @Override
+      public void onTaskStart(SparkListenerTaskStart e) {
+        if (cluster.hosts("clusterB").contains(e.taskInfo().host())
+            && fired.compareAndSet(false, true)) {
+          long id = e.taskInfo().taskId();
+          String host = e.taskInfo().host();
+          new Thread(() -> {
+            try {
+              Thread.sleep(300); // inside the gated read: demand registered, waiting or fetching
+            } catch (InterruptedException ie) {
+              return;
+            }
+            action.accept(id, host);
+          }, "fault-injector").start();
+        }
+      }
+    };
+  }
+
+  private static void assertStepContract(List<WanShuffleStageCaptured> stageEvents) throws Exception {
+    List<FlowCapture> gated = new ArrayList<>();
+    for (WanShuffleStageCaptured e : stageEvents) {
+      StageCapture c = CaptureEvents.load(e);
+      c.flows().stream().filter(f -> f.stepId() > 0).forEach(gated::add);
+    }
+    FlowOverlap o = FlowOverlap.of(gated);
+    assertTrue(o.maxPairs() <= 2, "at most k flows even with the fault: " + o);
+  }
+
+  @Test
+  @Order(1)
+  void badConfigurationValueStopsStartUpNamingKeyAndValue() {
+    assertTrue(badConfError != null, "a SparkSession started with spark.wanshuffle.k=zero");
+    StringBuilder chain = new StringBuilder();
+    for (Throwable t = badConfError; t != null; t = t.getCause()) {
+      chain.append(t).append('\n');
+    }
+    assertTrue(chain.toString().contains("spark.wanshuffle.k = 'zero'"), chain.toString());
+    assertTrue(badConfSeconds < 60, "fails fast, took " + badConfSeconds + " s");
+  }
+
+  @Test
+  @Order(2)
+  void killedReduceTaskIsRetriedAndTheResultIsExact() throws Exception {
+    List<Long> killed = new ArrayList<>();
+    SparkListener l = onFirstReduceTask((id, host) -> {
+      if (spark.sparkContext().killTaskAttempt(id, true, "wan-shuffle fault test")) {
+        synchronized (killed) {
+          killed.add(id);
+        }
+      }
+    });
+    spark.sparkContext().addSparkListener(l);
+    events.clear();
+    try {
+      assertEquals(ShuffleJobs.groupByKeyOracle(aToB, 21), ShuffleJobs.groupByKey(jsc, aToB, 21));
+    } finally {
+      spark.sparkContext().removeSparkListener(l);
+    }
+    synchronized (killed) {
+      assertEquals(1, killed.size(), "the fault was injected");
+    }
+    assertStepContract(events.stages(spark.sparkContext()));
+  }
+
+  @Test
+  @Order(3)
+  void lostExecutorOnTheReceivingClusterAndTheResultIsExact() throws Exception {
+    List<String> lost = new ArrayList<>();
+    SparkListener l = onFirstReduceTask((id, host) -> {
+      if (cluster.killExecutors(host) > 0) {
+        synchronized (lost) {
+          lost.add(host);
+        }
+      }
+    });
+    spark.sparkContext().addSparkListener(l);
+    events.clear();
+    try {
+      assertEquals(ShuffleJobs.reduceByKeyOracle(aToB, 22), ShuffleJobs.reduceByKey(jsc, aToB, 22));
+    } finally {
+      spark.sparkContext().removeSparkListener(l);
+    }
+    synchronized (lost) {
+      assertEquals(1, lost.size(), "an executor was killed");
+    }
+    assertStepContract(events.stages(spark.sparkContext()));
+    // the Worker starts a replacement executor, so the application carries on
+    cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
+    assertEquals(ShuffleJobs.reduceByKeyOracle(aToB, 23), ShuffleJobs.reduceByKey(jsc, aToB, 23));
+  }
+
+  @Test
+  @Order(4)
+  void unreachableCoordinatorFallsBackToUngatedFetchingAndTheJobCompletes() throws Exception {
+    // the coordinator endpoint exists once a shuffle was registered (earlier tests); remove it
+    RpcEnv rpc = SparkEnv.get().rpcEnv();
+    rpc.stop(rpc.setupEndpointRef(rpc.address(), CoordinatorEndpoint.NAME));
+    events.clear();
+    long t0 = System.nanoTime();
+    assertEquals(ShuffleJobs.reduceByKeyOracle(aToB, 24), ShuffleJobs.reduceByKey(jsc, aToB, 24));
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+    assertTrue(seconds < 240, "the job must not hang without its coordinator: " + seconds + " s");
+    for (WanShuffleStageCaptured e : events.stages(spark.sparkContext())) {
+      for (FlowCapture f : CaptureEvents.load(e).flows()) {
+        assertEquals(0, f.stepId(), "no gated flow without a coordinator: " + f);
+      }
+    }
+  }
+}

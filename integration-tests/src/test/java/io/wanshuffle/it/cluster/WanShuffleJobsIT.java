@@ -1,0 +1,230 @@
+package io.wanshuffle.it.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.it.jobs.JobLayout;
+import io.wanshuffle.it.jobs.ShuffleJobs;
+import io.wanshuffle.spark.capture.CaptureFiles;
+import io.wanshuffle.spark.capture.FlowCapture;
+import io.wanshuffle.spark.capture.FlowOverlap;
+import io.wanshuffle.spark.capture.StageCapture;
+import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 4's end-to-end contract on a loopback two-cluster deployment (2 + 2 nodes): each job's
+ * rows under wan-shuffle equal, row by row, the rows of the same job under Spark's {@code sort}
+ * manager (which equal the plain-Java oracle), and the capture shows that only cross-cluster
+ * pairs were gated, every registered byte was fetched, and at most k = 2 cross-cluster flows (at
+ * most δ = 1 per host) were open at any instant.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@ExtendWith(SharedLoopbackCluster.class)
+class WanShuffleJobsIT {
+  static final int K = 2;
+  static final int DELTA = 1;
+  static LoopbackCluster cluster;
+  static SparkSession spark;
+  static CaptureEvents events;
+  static JobLayout layout;
+  static final Map<String, String> clusterOf = new HashMap<>();
+  static final Map<String, Function<SparkSession, List<String>>> jobs = new LinkedHashMap<>();
+  static final Map<String, List<String>> sortRows = new HashMap<>();
+
+  @BeforeAll
+  static void start(LoopbackCluster shared) throws Exception {
+    cluster = shared;
+    cluster.nodes().forEach(n -> clusterOf.put(n.host(), n.cluster()));
+    // maps on all four nodes, reduces on cluster B: A->B blocks are gated, B->B blocks are not
+    layout = new JobLayout(cluster.allHosts(), cluster.hosts("clusterB"), 8, 4, 4000);
+    jobs.put("reduceByKey", s -> ShuffleJobs.reduceByKey(jsc(s), layout, 11));
+    jobs.put("groupByKey", s -> ShuffleJobs.groupByKey(jsc(s), layout, 12));
+    jobs.put("sortByKey", s -> ShuffleJobs.sortByKey(jsc(s), layout, 13));
+    jobs.put("sql", s -> ShuffleJobs.sqlJoinAggregate(s, 20_000, 100_000, 4));
+    SparkSession sort = SparkSession.builder().config(PluginConf.sort(cluster, "jobs-sort")).getOrCreate();
+    try {
+      cluster.awaitExecutors(sort.sparkContext(), Duration.ofSeconds(120));
+      for (var e : jobs.entrySet()) {
+        sortRows.put(e.getKey(), e.getValue().apply(sort));
+      }
+    } finally {
+      sort.stop();
+    }
+    Path eventLogs = java.nio.file.Files.createDirectories(cluster.runDir().resolve("event-logs"));
+    spark = SparkSession.builder().config(PluginConf.plugin(cluster, "jobs-wanshuffle")
+        .set("spark.eventLog.enabled", "true")
+        .set("spark.eventLog.compress", "false") // read back while the application runs
+        .set("spark.eventLog.dir", eventLogs.toUri().toString())).getOrCreate();
+    events = CaptureEvents.install(spark.sparkContext());
+    cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
+  }
+
+  @AfterAll
+  static void stop() {
+    try {
+      if (spark != null) {
+        spark.stop();
+      }
+    } finally {
+      spark = null;
+    }
+  }
+
+  static JavaSparkContext jsc(SparkSession s) {
+    return JavaSparkContext.fromSparkContext(s.sparkContext());
+  }
+
+  /** Runs the job under wan-shuffle, compares rows, checks the captures of its stages. */
+  private List<StageCapture> runAndCheck(String job, List<String> oracle) throws Exception {
+    assertEquals(oracle, sortRows.get(job), "sort manager vs oracle");
+    events.clear();
+    List<String> rows = jobs.get(job).apply(spark);
+    assertEquals(sortRows.get(job).size(), rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      assertEquals(sortRows.get(job).get(i), rows.get(i), "row " + i);
+    }
+    List<WanShuffleStageCaptured> stageEvents = events.stages(spark.sparkContext());
+    assertFalse(stageEvents.isEmpty(), "no capture event for a shuffle with cross-cluster blocks");
+    List<StageCapture> captures = new java.util.ArrayList<>();
+    for (WanShuffleStageCaptured e : stageEvents) {
+      StageCapture c = CaptureEvents.load(e);
+      captures.add(c);
+      assertArrayEquals(e.registeredBytes(), c.registeredBytes(), "event and file agree");
+      checkOnlyCrossClusterPairs(c);
+      assertEquals(c.totalRegisteredBytes(), c.totalRealisedBytes(),
+          "every registered cross-cluster byte fetched, stage " + c.stageId());
+      for (FlowCapture f : c.flows()) {
+        assertTrue(f.stepId() > 0, "ungated cross-cluster flow " + f);
+      }
+      assertFalse(c.steps().isEmpty(), "stage " + c.stageId() + " had steps");
+      FlowOverlap o = FlowOverlap.of(c.flows());
+      assertTrue(o.maxPairs() <= K, "at most k flows: " + o);
+      o.maxPerSender().values().forEach(v -> assertTrue(v <= DELTA, "δ per sender: " + o));
+      o.maxPerReceiver().values().forEach(v -> assertTrue(v <= DELTA, "δ per receiver: " + o));
+    }
+    return captures;
+  }
+
+  private static void checkOnlyCrossClusterPairs(StageCapture c) {
+    long cross = 0;
+    for (int i = 0; i < c.hosts().size(); i++) {
+      for (int j = 0; j < c.hosts().size(); j++) {
+        if (c.registeredBytes()[i][j] > 0 || c.realisedBytes()[i][j] > 0) {
+          String src = c.hosts().get(i);
+          String dst = c.hosts().get(j);
+          assertNotEquals(clusterOf.get(src), clusterOf.get(dst),
+              "same-cluster pair gated: " + src + " -> " + dst);
+          cross += c.registeredBytes()[i][j];
+        }
+      }
+    }
+    assertTrue(cross > 0, "stage " + c.stageId() + " registered no cross-cluster bytes");
+    for (FlowCapture f : c.flows()) {
+      assertNotEquals(clusterOf.get(f.srcHost()), clusterOf.get(f.dstHost()), "flow " + f);
+    }
+  }
+
+  @Test
+  @Order(1)
+  void reduceByKey() throws Exception {
+    List<StageCapture> caps = runAndCheck("reduceByKey", ShuffleJobs.reduceByKeyOracle(layout, 11));
+    for (StageCapture c : caps) {
+      for (FlowCapture f : c.flows()) {
+        assertEquals("clusterA", clusterOf.get(f.srcHost()));
+        assertEquals("clusterB", clusterOf.get(f.dstHost()));
+      }
+    }
+  }
+
+  @Test
+  @Order(2)
+  void groupByKey() throws Exception {
+    runAndCheck("groupByKey", ShuffleJobs.groupByKeyOracle(layout, 12));
+  }
+
+  @Test
+  @Order(3)
+  void sortByKey() throws Exception {
+    runAndCheck("sortByKey", ShuffleJobs.sortByKeyOracle(layout, 13));
+  }
+
+  @Test
+  @Order(4)
+  void sqlJoinAndAggregationWithAqe() throws Exception {
+    runAndCheck("sql", ShuffleJobs.sqlJoinAggregateOracle(20_000, 100_000));
+  }
+
+  @Test
+  @Order(5)
+  void applicationFlowLogNeverHadMoreThanKFlowsOpen() throws Exception {
+    Path app = CaptureFiles.appDir(cluster.runDir().resolve("capture"),
+        spark.sparkContext().applicationId());
+    List<FlowCapture> log = CaptureFiles.readFlowLog(app.resolve(CaptureFiles.FLOW_LOG));
+    List<FlowCapture> gated = log.stream().filter(f -> f.stepId() > 0).toList();
+    assertFalse(gated.isEmpty());
+    FlowOverlap o = FlowOverlap.of(gated);
+    assertTrue(o.maxPairs() <= K, o.toString());
+    assertTrue(o.maxPairs() >= 1);
+    // the matrix CSV of every captured stage is there for ./wan-shuffle plan
+    for (StageCapture c : CaptureFiles.readStages(app)) {
+      var m = CaptureFiles.readMatrix(app.resolve("stage-" + c.stageId() + "." + c.stageAttempt()
+          + ".matrix.csv"));
+      assertEquals(c.totalRegisteredBytes(), m.total());
+    }
+  }
+
+  @Test
+  @Order(6)
+  void captureEventsLandInTheEventLog() throws Exception {
+    spark.sparkContext().listenerBus().waitUntilEmpty();
+    Path dir = cluster.runDir().resolve("event-logs");
+    List<String> lines = new java.util.ArrayList<>();
+    // one file <app>.inprogress, or eventlog_v2_<app>/events_<n>_<app> when rolling is on
+    try (var files = java.nio.file.Files.walk(dir)) {
+      for (Path f : files.filter(java.nio.file.Files::isRegularFile).filter(p -> p.getFileName()
+          .toString().contains(spark.sparkContext().applicationId())).toList()) {
+        lines.addAll(java.nio.file.Files.readAllLines(f));
+      }
+    }
+    List<WanShuffleStageCaptured> logged = new java.util.ArrayList<>();
+    int steps = 0;
+    for (String l : lines) {
+      if (l.contains("\"Event\":\"io.wanshuffle.spark.capture.")) {
+        var e = org.apache.spark.util.JsonProtocol.sparkEventFromJson(l);
+        if (e instanceof WanShuffleStageCaptured s) {
+          logged.add(s);
+        } else {
+          steps++;
+        }
+      }
+    }
+    // the four jobs' reduce stages, with the matrices the capture files hold
+    assertTrue(logged.size() >= 4, "stage events in the event log: " + logged.size());
+    assertTrue(steps >= logged.size(), "step events in the event log: " + steps);
+    for (WanShuffleStageCaptured e : logged) {
+      assertArrayEquals(CaptureEvents.load(e).registeredBytes(), e.registeredBytes());
+    }
+  }
+}

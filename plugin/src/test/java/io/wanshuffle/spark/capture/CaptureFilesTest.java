@@ -1,0 +1,116 @@
+package io.wanshuffle.spark.capture;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CaptureFilesTest {
+  @TempDir
+  Path dir;
+
+  static StageCapture sample() {
+    PlanCapture plan = new PlanCapture(3, 1000, "oggp", List.of("a1", "a2"), List.of("b1"),
+        new long[][] {{700}, {300}}, 100, 2, 0.05,
+        List.of(new PlanCapture.PlannedStep(7.0, new int[] {0, 1}, new int[] {0, 0},
+            new double[] {7.0, 3.0})), 12345);
+    StepCapture step = new StepCapture(5, 3, List.of(new StepCapture.Grant("a1", "b1", 700),
+        new StepCapture.Grant("a2", "b1", 300)), 1001, 9001, 1500, false, 1000);
+    FlowCapture f1 = new FlowCapture(5, 7, 0, 2, 41, "a1", "b1", 700, 1002, 1400);
+    FlowCapture f2 = new FlowCapture(0, 7, 0, 2, 42, "a2", "b1", 300, 1003, 1450);
+    return new StageCapture("app-1", 7, 0, new int[] {2}, "oggp", 2, 100, 200,
+        List.of("a1", "a2", "b1"), new long[][] {{0, 0, 700}, {0, 0, 300}, {0, 0, 0}},
+        new long[][] {{0, 0, 700}, {0, 0, 300}, {0, 0, 0}}, 990, 1600, List.of(plan),
+        List.of(step), List.of(f1, f2));
+  }
+
+  @Test
+  void stageCaptureSurvivesAKryoRoundTrip() throws Exception {
+    StageCapture c = sample();
+    Path f = CaptureFiles.stageFile(dir, 7, 0);
+    CaptureFiles.writeStage(f, c);
+    StageCapture r = CaptureFiles.readStage(f);
+    assertEquals(c.appId(), r.appId());
+    assertEquals(c.stageId(), r.stageId());
+    assertArrayEquals(c.shuffleIds(), r.shuffleIds());
+    assertEquals(c.hosts(), r.hosts());
+    assertArrayEquals(c.registeredBytes(), r.registeredBytes());
+    assertArrayEquals(c.realisedBytes(), r.realisedBytes());
+    assertEquals(c.steps(), r.steps());
+    assertEquals(c.flows(), r.flows());
+    PlanCapture p = r.plans().get(0);
+    assertEquals("oggp", p.algorithm());
+    assertArrayEquals(new long[][] {{700}, {300}}, p.residualBytes());
+    assertArrayEquals(new double[] {7.0, 3.0}, p.steps().get(0).seconds());
+    assertArrayEquals(new int[] {0, 1}, p.steps().get(0).src());
+    assertEquals(7.05, p.costSeconds(), 1e-12);
+    assertEquals(12345, p.planNanos());
+    assertEquals(List.of(r.stageId()), CaptureFiles.readStages(dir).stream().map(StageCapture::stageId).toList());
+  }
+
+  @Test
+  void readerNamesTheFileOfAForeignOrTruncatedCapture() throws Exception {
+    Path foreign = dir.resolve("stage-1.0.kryo");
+    Files.writeString(foreign, "hello world, not kryo");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CaptureFiles.readStage(foreign));
+    assertTrue(e.getMessage().startsWith(foreign + ": not a wan-shuffle stage capture"), e.getMessage());
+
+    Path good = dir.resolve("stage-2.0.kryo");
+    CaptureFiles.writeStage(good, sample());
+    byte[] all = Files.readAllBytes(good);
+    Path cut = dir.resolve("stage-3.0.kryo");
+    Files.write(cut, java.util.Arrays.copyOf(all, all.length / 2));
+    e = assertThrows(IllegalArgumentException.class, () -> CaptureFiles.readStage(cut));
+    assertTrue(e.getMessage().startsWith(cut + ": truncated or corrupt"), e.getMessage());
+  }
+
+  @Test
+  void matrixCsvHasTheHeaderThePlanCommandReadsAndRoundTrips() throws Exception {
+    HostMatrix m = sample().transferMatrix();
+    assertEquals(List.of("a1", "a2"), m.senders());
+    assertEquals(List.of("b1"), m.receivers());
+    StringWriter w = new StringWriter();
+    m.writeCsv(w, List.of("stage 7.0"));
+    assertEquals("#senders: a1,a2\n#receivers: b1\n# stage 7.0\n700\n300\n", w.toString());
+    HostMatrix back = HostMatrix.readCsv(new StringReader(w.toString()), "m.csv");
+    assertArrayEquals(m.bytes(), back.bytes());
+    assertEquals(1000, back.total());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> HostMatrix.readCsv(new StringReader("#senders: a\n#receivers: b\nx\n"), "m.csv"));
+    assertEquals("m.csv: line 3, column 1: not a byte count: 'x'", e.getMessage());
+  }
+
+  @Test
+  void compactDropsHostsThatNeitherSendNorReceive() {
+    HostMatrix m = HostMatrix.compact(List.of("a", "b", "c", "d"),
+        new long[][] {{0, 0, 5, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 1, 0, 0}});
+    assertEquals(List.of("a", "d"), m.senders());
+    assertEquals(List.of("b", "c"), m.receivers());
+    assertArrayEquals(new long[][] {{0, 5}, {1, 0}}, m.bytes());
+  }
+
+  @Test
+  void flowLogRoundTripsAndReportsBadLines() throws Exception {
+    Path log = dir.resolve(CaptureFiles.FLOW_LOG);
+    StringWriter w = new StringWriter();
+    w.write(CaptureFiles.FLOW_LOG_HEADER + "\n");
+    for (FlowCapture f : sample().flows()) {
+      CaptureFiles.appendFlow(w, f);
+    }
+    Files.writeString(log, w.toString());
+    assertEquals(sample().flows(), CaptureFiles.readFlowLog(log));
+    Files.writeString(log, w + "1,2,3\n");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CaptureFiles.readFlowLog(log));
+    assertEquals(log + ": line 4: expected 10 columns, got 3", e.getMessage());
+  }
+}

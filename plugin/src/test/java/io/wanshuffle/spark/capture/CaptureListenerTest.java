@@ -1,0 +1,154 @@
+package io.wanshuffle.spark.capture;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.scheduler.Platform;
+import io.wanshuffle.scheduler.Schedule;
+import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.spark.config.ConfigValueException;
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.CoordinatorInfo;
+import io.wanshuffle.spark.coordinator.DemandEvent;
+import io.wanshuffle.spark.coordinator.FlowGrant;
+import io.wanshuffle.spark.coordinator.PlanEvent;
+import io.wanshuffle.spark.coordinator.StageRef;
+import io.wanshuffle.spark.coordinator.StageSummary;
+import io.wanshuffle.spark.coordinator.StepEvent;
+import io.wanshuffle.spark.coordinator.TransferRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Drives the capture with the callback sequence of one gated stage (coordinator contract order). */
+class CaptureListenerTest {
+  @TempDir
+  Path dir;
+
+  static final StageRef STAGE = new StageRef(5, 0);
+
+  private CaptureListener start(SparkConf c) {
+    c.set(WanShuffleConf.ALGORITHM, "t").set(WanShuffleConf.K, "2")
+        .set(WanShuffleConf.BACKBONE_RATE, "2000b").set("spark.app.id", "app-42");
+    CaptureListener l = new CaptureListener(c);
+    l.onCoordinatorStart(new CoordinatorInfo(c, WanShuffleConf.from(c, Set.of("t")), null));
+    return l;
+  }
+
+  private static PlanEvent plan(long id, long at, long[][] residual) {
+    Schedule s = new Schedule(List.of(Step.of(List.of(new Transfer(0, 0, 1.0), new Transfer(1, 1, 0.5)))));
+    return new PlanEvent(id, at, "t", List.of("a1", "a2"), List.of("b1", "b2"), residual, 100,
+        Platform.onePort(2, 0.05, 2, 2), s, 5000);
+  }
+
+  /** Two tasks on b1/b2 fetch from a1/a2 over two steps; one ungated record. */
+  private static void runStage(CaptureListener l) {
+    l.onDemandRegistered(new DemandEvent(1, STAGE, 3, 11, "e1", "b1", List.of("a1", "a2"),
+        new long[] {100, 50}, 1000));
+    l.onDemandRegistered(new DemandEvent(2, STAGE, 3, 12, "e2", "b2", List.of("a2"),
+        new long[] {80}, 1010));
+    l.onPlanComputed(plan(1, 1100, new long[][] {{100, 0}, {50, 80}}));
+    StepEvent s1 = new StepEvent(1, 1, List.of(new FlowGrant("a1", "b1", 100),
+        new FlowGrant("a2", "b2", 80)), new long[] {11, 12}, 1200, 5000);
+    l.onStepGranted(s1);
+    l.onTransferRealised(new TransferRecord(1, STAGE, 3, 11, "b1", List.of("a1"), new long[] {100}, 1210, 1300));
+    l.onTransferRealised(new TransferRecord(1, STAGE, 3, 12, "b2", List.of("a2"), new long[] {80}, 1205, 1320));
+    l.onStepDone(s1, 1400, false);
+    l.onPlanComputed(plan(2, 1400, new long[][] {{0, 0}, {50, 0}}));
+    StepEvent s2 = new StepEvent(2, 2, List.of(new FlowGrant("a2", "b1", 50)), new long[] {11}, 1410, 6000);
+    l.onStepGranted(s2);
+    l.onTransferRealised(new TransferRecord(2, STAGE, 3, 11, "b1", List.of("a2"), new long[] {50}, 1420, 1500));
+    l.onStepDone(s2, 6000, true);
+    l.onTransferRealised(new TransferRecord(0, STAGE, 3, 13, "b1", List.of("a1"), new long[] {7}, 1600, 1650));
+    List<String> hosts = List.of("a1", "a2", "b1", "b2");
+    long[][] reg = {{0, 0, 100, 0}, {0, 0, 50, 80}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+    long[][] real = {{0, 0, 107, 0}, {0, 0, 50, 80}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+    l.onStageDone(new StageSummary(STAGE, new int[] {3}, hosts, reg, real, 2, 1000, 7000));
+  }
+
+  @Test
+  void writesTheStageCaptureMatrixCsvAndFlowLog() throws Exception {
+    CaptureListener l = start(new SparkConf(false).set(CaptureListener.DIR, dir.toString()));
+    runStage(l);
+    // a stage without cross-cluster traffic leaves no file
+    l.onStageDone(new StageSummary(new StageRef(6, 0), new int[] {4}, List.of("a1"),
+        new long[][] {{0}}, new long[][] {{0}}, 0, 0, 7100));
+    l.onCoordinatorStop();
+
+    Path app = dir.resolve("app-42");
+    assertEquals(app, l.appDir());
+    List<StageCapture> stages = CaptureFiles.readStages(app);
+    assertEquals(1, stages.size());
+    StageCapture c = stages.get(0);
+    assertEquals(5, c.stageId());
+    assertEquals("app-42", c.appId());
+    assertEquals(2, c.k());
+    assertEquals(230, c.totalRegisteredBytes());
+    assertEquals(List.of(1L, 2L), c.plans().stream().map(PlanCapture::planId).toList());
+    assertEquals(List.of(1L, 2L), c.steps().stream().map(StepCapture::stepId).toList());
+    assertEquals(180, c.steps().get(0).realisedBytes());
+    assertTrue(c.steps().get(1).deadlinePassed());
+    assertEquals(4, c.flows().size());
+    assertEquals(0, c.flows().get(3).stepId(), "the ungated record is kept with step 0");
+
+    HostMatrix m = CaptureFiles.readMatrix(app.resolve("stage-5.0.matrix.csv"));
+    assertEquals(List.of("a1", "a2"), m.senders());
+    assertEquals(List.of("b1", "b2"), m.receivers());
+    assertArrayEquals(new long[][] {{100, 0}, {50, 80}}, m.bytes());
+    assertTrue(Files.readString(app.resolve("stage-5.0.matrix.csv")).contains("--rate 1000 --k 2"));
+
+    List<FlowCapture> log = CaptureFiles.readFlowLog(app.resolve(CaptureFiles.FLOW_LOG));
+    assertEquals(4, log.size());
+    assertEquals(Set.copyOf(c.flows()), Set.copyOf(log));
+    // step 1 had two pairs open at once, step 2 one
+    assertEquals(2, FlowOverlap.of(log.stream().filter(f -> f.stepId() > 0).toList()).maxPairs());
+    assertFalse(Files.exists(app.resolve("stage-6.0.kryo")));
+  }
+
+  @Test
+  void metricsCountStepsBytesUtilisationAndGrantWait() {
+    CaptureListener l = start(new SparkConf(false));
+    runStage(l);
+    WanShuffleMetricsSource m = l.metrics();
+    assertEquals(2, m.steps.getCount());
+    assertEquals(1, m.stepsClosedByDeadline.getCount());
+    assertEquals(2, m.plans.getCount());
+    assertEquals(2, m.demands.getCount());
+    assertEquals(230, m.registeredBytes.getCount());
+    assertEquals(230, m.realisedBytes.getCount());
+    assertEquals(7, m.ungatedBytes.getCount());
+    // task 11 waited 1200-1000, task 12 1200-1010; step 2 is not a first grant
+    long[] waits = m.grantWaitMs.getSnapshot().getValues();
+    Arrays.sort(waits);
+    assertArrayEquals(new long[] {190, 200}, waits);
+    long[] stepBytes = m.stepBytes.getSnapshot().getValues();
+    Arrays.sort(stepBytes);
+    assertArrayEquals(new long[] {50, 180}, stepBytes);
+    // last step: 50 bytes in 4590 ms on a 2000 B/s backbone
+    assertEquals(50 / (2000 * 4.59), (Double) m.metricRegistry().getGauges().get("backboneUtilisation").getValue(), 1e-9);
+    // first step: 180 bytes in 200 ms = 900 B/s of 2000 -> 450 per mille
+    assertTrue(Arrays.stream(m.backboneUtilisationPermille.getSnapshot().getValues()).anyMatch(v -> v == 450));
+    assertEquals(null, l.appDir(), "no files without capture.dir");
+  }
+
+  @Test
+  void badCaptureKeysFailWithKeyAndValue() throws Exception {
+    ConfigValueException e = assertThrows(ConfigValueException.class,
+        () -> new CaptureListener(new SparkConf(false).set(CaptureListener.EVENTS, "yes")));
+    assertEquals("spark.wanshuffle.capture.events = 'yes': true or false", e.getMessage());
+    Path file = Files.writeString(dir.resolve("plain-file"), "x");
+    e = assertThrows(ConfigValueException.class, () -> new CaptureListener(
+        new SparkConf(false).set(CaptureListener.DIR, file.resolve("sub").toString())));
+    assertTrue(e.getMessage().startsWith("spark.wanshuffle.capture.dir = '" + file.resolve("sub")
+        + "': a folder that can be created and written"), e.getMessage());
+  }
+}

@@ -1,0 +1,106 @@
+package io.wanshuffle.scheduler.alg;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.scheduler.LowerBound;
+import io.wanshuffle.scheduler.Platform;
+import io.wanshuffle.scheduler.Schedule;
+import io.wanshuffle.scheduler.TrafficMatrix;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** {@code auto}: never costlier than OGGP (nor DGGP on δ-port), reaches η on the DGGP example. */
+class AutoTest {
+
+  @Test
+  void autoIsTheDefault() {
+    assertEquals("auto", Algorithms.names().get(0));
+  }
+
+  @Test
+  void dggpRunningExampleReachesTheLowerBound() {
+    // DGGP paper sec. 2.3: weights 7, 3, 1 s at base speed, k = 2, δ = (2, 2) / (1, 2), β = 1.
+    TrafficMatrix m = TrafficMatrix.of(new double[][] {{7, 3}, {0, 1}});
+    Platform p = Platform.of(2, 1.0, new int[] {3, 2}, new int[] {1, 3});
+    Schedule s = Algorithms.byName("auto").schedule(m, p);
+    s.validate(m, p);
+    assertEquals(9.0, LowerBound.of(m, p).eta(), 1e-12);
+    assertEquals(9.0, s.cost(1.0), 1e-9);
+  }
+
+  @Test
+  void autoNeverCostsMoreThanOggpOnOnePort() {
+    Random rnd = new Random(31337L);
+    int strictlyBetter = 0;
+    for (int it = 0; it < 1500; it++) {
+      int rows = 1 + rnd.nextInt(8);
+      int cols = 1 + rnd.nextInt(8);
+      TrafficMatrix m = Instances.matrix(rnd, rows, cols, 1 + rnd.nextInt(40), rnd.nextBoolean());
+      double beta = rnd.nextInt(5) == 0 ? 0 : 0.1 + 2 * rnd.nextDouble();
+      Platform p = Platform.onePort(1 + rnd.nextInt(8), beta, rows, cols);
+      Schedule auto = new Auto().schedule(m, p);
+      auto.validate(m, p);
+      double oggp = new Oggp().schedule(m, p).cost(beta);
+      double a = auto.cost(beta);
+      assertTrue(a <= oggp * (1 + 1e-12), "auto " + a + " > oggp " + oggp + " on instance " + it);
+      if (a < oggp * (1 - 1e-9)) {
+        strictlyBetter++;
+      }
+    }
+    // Not a tie-breaker: auto must actually improve on OGGP on a good share of instances.
+    assertTrue(strictlyBetter > 300, "auto better than OGGP on only " + strictlyBetter);
+  }
+
+  @Test
+  void autoNeverCostsMoreThanOggpOrDggpOnDeltaPort() {
+    Random rnd = new Random(4711L);
+    for (int it = 0; it < 1000; it++) {
+      int rows = 1 + rnd.nextInt(6);
+      int cols = 1 + rnd.nextInt(6);
+      TrafficMatrix m = Instances.matrix(rnd, rows, cols, 1 + rnd.nextInt(40), rnd.nextBoolean());
+      Platform p = Instances.deltaPort(rnd, 1 + rnd.nextInt(8), 0.1 + 2 * rnd.nextDouble(), rows,
+          cols, 4);
+      Schedule auto = new Auto().schedule(m, p);
+      auto.validate(m, p);
+      double a = auto.cost(p.beta());
+      assertTrue(a <= new Oggp().schedule(m, p).cost(p.beta()) * (1 + 1e-12), "vs oggp " + it);
+      assertTrue(a <= new Dggp().schedule(m, p).cost(p.beta()) * (1 + 1e-12), "vs dggp " + it);
+    }
+  }
+
+  @Test
+  void compactionNeverRaisesTheCostAndKeepsSchedulesValid() {
+    Random rnd = new Random(8L);
+    for (int it = 0; it < 1000; it++) {
+      int rows = 1 + rnd.nextInt(7);
+      int cols = 1 + rnd.nextInt(7);
+      TrafficMatrix m = Instances.matrix(rnd, rows, cols, 1 + rnd.nextInt(40), rnd.nextBoolean());
+      Platform p = rnd.nextBoolean()
+          ? Platform.onePort(1 + rnd.nextInt(8), 0.1 + 2 * rnd.nextDouble(), rows, cols)
+          : Instances.deltaPort(rnd, 1 + rnd.nextInt(8), 0.1 + 2 * rnd.nextDouble(), rows, cols, 3);
+      for (Schedule s : new Schedule[] {new Ggp().schedule(m, p), SortedBatching.schedule(m, p)}) {
+        Schedule c = Compaction.improve(s, p, Long.MAX_VALUE);
+        c.validate(m, p);
+        assertTrue(c.cost(p.beta()) <= s.cost(p.beta()) * (1 + 1e-12));
+      }
+    }
+  }
+
+  @Test
+  void largeInstancesUseTheFastPathAndStayValid() {
+    Random rnd = new Random(12L);
+    int n = 250; // 62 500 transfers, k = 25: backbone-bound, peeling work estimate 2500 x 500
+    double[] a = new double[n * n];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = 1 + rnd.nextInt(100);
+    }
+    TrafficMatrix m = TrafficMatrix.ofRowMajor(n, n, a);
+    assertTrue(m.nonZeroCount() > Auto.PEELING_LIMIT);
+    Platform p = Platform.onePort(n / 10, 1.0, n, n);
+    Schedule s = new Auto().schedule(m, p);
+    s.validate(m, p);
+    assertTrue(s.cost(1.0) <= 1.02 * LowerBound.of(m, p).eta(), "ratio " + s.cost(1.0)
+        / LowerBound.of(m, p).eta());
+  }
+}
