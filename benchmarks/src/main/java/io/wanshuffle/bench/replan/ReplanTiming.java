@@ -36,6 +36,7 @@ final class ReplanTiming {
       StepScheduler s) {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     Schedule schedule;
+    long firstCpu0 = threads.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     try {
       schedule = s.schedule(m, p);
@@ -45,13 +46,15 @@ final class ReplanTiming {
           Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN, "error: " + e.getMessage());
     }
     double firstSeconds = (System.nanoTime() - t0) / 1e9;
+    double firstCpuMs = (threads.getCurrentThreadCpuTime() - firstCpu0) / 1e6;
     double ratio = schedule.cost(p.beta()) / LowerBound.of(m, p).eta();
     double firstStep = schedule.steps().isEmpty() ? 0
         : p.beta() + schedule.steps().get(0).duration();
     if (firstSeconds > timeLimitSeconds) {
       return new ReplanRow(shape.label(), n, p.k(), m.nonZeroCount(), s.name(), 0,
-          firstSeconds * 1000, firstSeconds * 1000, Double.NaN, schedule.stepCount(), firstStep,
-          ratio, String.format(java.util.Locale.ROOT, "first run %.1f s > time limit", firstSeconds));
+          firstSeconds * 1000, firstSeconds * 1000, firstCpuMs, schedule.stepCount(), firstStep,
+          ratio, String.format(java.util.Locale.ROOT, "first run %.1f s > time limit",
+              firstSeconds));
     }
     for (int i = 0; i < warmup; i++) {
       s.schedule(m, p);

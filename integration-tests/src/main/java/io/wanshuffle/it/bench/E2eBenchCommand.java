@@ -102,6 +102,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
             Cell c = new Cell(pattern, rtt, variant, figs);
             cells.add(c);
             System.out.println(line(c));
+            write(markdown(cells, described + " (PARTIAL: the benchmark is still running or was interrupted)",
+                (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond()));
           }
         }
       }
@@ -115,14 +117,18 @@ public final class E2eBenchCommand implements Callable<Integer> {
     if (!skipped.isEmpty()) {
       md += "\nVariants asked for but not in this build's scheduler registry (not run): " + skipped + ".\n";
     }
+    write(md);
+    System.out.println("wrote " + report);
+    return 0;
+  }
+
+  private void write(String md) {
     try {
       Files.createDirectories(report.toAbsolutePath().getParent());
       Files.writeString(report, md);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot write " + report, e);
     }
-    System.out.println("wrote " + report);
-    return 0;
   }
 
   private double[][] matrix(String pattern, TestbedSpec spec) {

@@ -21,8 +21,11 @@ import org.slf4j.LoggerFactory;
  * the backbone does not idle while a large instance is planned. The late plan is discarded (it is
  * for a residual matrix that is already out of date). While a late plan is still running, later
  * step boundaries go straight to the fallback, so slow runs never pile up: at most one runs at a
- * time. Without a budget (0) or without a distinct fallback, the scheduler runs on the calling
- * thread with no bound.
+ * time. After t consecutive plans over the budget, the next 2^(t-1) boundaries (at most {@value
+ * #MAX_SKIP}, those waiting for the late run included) are planned by the fallback without trying
+ * the scheduler, so a scheduler that is always too slow for the current matrices costs the
+ * driver a bounded share of a core; one plan within the budget resets t. Without a budget (0) or
+ * without a distinct fallback, the scheduler runs on the calling thread with no bound.
  *
  * <p>Used by the coordinator's planner thread only (not thread-safe).
  */
@@ -36,8 +39,15 @@ final class BudgetedPlanner {
   private final StepScheduler fallback;
   private final long budgetMs;
   private final ExecutorService worker;
+  /** Longest run of boundaries planned by the fallback without trying the scheduler. */
+  static final int MAX_SKIP = 32;
+
   private Future<Schedule> late;
   private long fallbacks;
+  /** Consecutive plans over the budget. */
+  private int overBudget;
+  /** Boundaries still to plan with the fallback before the scheduler is tried again. */
+  private int skip;
 
   /**
    * @param primary the configured scheduler
@@ -77,9 +87,10 @@ final class BudgetedPlanner {
     if (worker == null) {
       return new Plan(primary.schedule(m, p), primary.name());
     }
-    if (late != null && !late.isDone()) {
+    if (skip > 0 || late != null && !late.isDone()) {
+      skip = Math.max(0, skip - 1);
       fallbacks++;
-      LOG.debug("wan-shuffle: {} is still planning an earlier step; planning this one with {}",
+      LOG.debug("wan-shuffle: {} was over the planning budget lately; planning this step with {}",
           primary.name(), fallback.name());
       return new Plan(fallback.schedule(m, p), fallback.name());
     }
@@ -92,10 +103,13 @@ final class BudgetedPlanner {
     try {
       Schedule s = f.get(budgetMs, TimeUnit.MILLISECONDS);
       late = null;
+      overBudget = 0;
       return new Plan(s, primary.name());
     } catch (TimeoutException e) {
       late = f;
       fallbacks++;
+      overBudget++;
+      skip = Math.min(MAX_SKIP, 1 << Math.min(overBudget - 1, 30));
       if (fallbacks == 1) {
         LOG.warn("wan-shuffle: {} did not plan a {} x {} residual matrix within the planning "
             + "budget of {} ms; this step is planned with {} (spark.wanshuffle.planning.budget, "
@@ -117,6 +131,28 @@ final class BudgetedPlanner {
       late = f;
       return new Plan(fallback.schedule(m, p), fallback.name());
     }
+  }
+
+  /**
+   * Waits for the late run, if any, to end (for tests).
+   *
+   * @param timeoutMs longest wait, ms
+   * @return true when no late run is left
+   * @throws InterruptedException if interrupted while waiting
+   */
+  boolean awaitLateRun(long timeoutMs) throws InterruptedException {
+    Future<Schedule> f = late;
+    if (f == null) {
+      return true;
+    }
+    try {
+      f.get(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    }
+    return true;
   }
 
   /** Stops the worker thread (a running plan is interrupted and discarded). */

@@ -481,6 +481,17 @@ public final class StepCoordinator {
     return leases.total();
   }
 
+  /**
+   * Waits until a plan that ran over the planning budget has ended (for tests).
+   *
+   * @param timeoutMs longest wait, ms
+   * @return true when no such plan is running
+   * @throws InterruptedException if interrupted while waiting
+   */
+  boolean awaitLatePlan(long timeoutMs) throws InterruptedException {
+    return budgeted == null || budgeted.awaitLateRun(timeoutMs);
+  }
+
   /** @return demands registered and not yet finished or released */
   public synchronized int pendingDemandCount() {
     return demands.size();

@@ -31,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.AfterEach;
@@ -56,7 +57,9 @@ class StepCoordinatorPlannerTest {
     SparkConf c = new SparkConf(false)
         .set(WanShuffleConf.ALGORITHM, "greedy-test")
         .set(WanShuffleConf.BETA, "0ms")
-        .set(WanShuffleConf.GATHER_WINDOW, "100ms");
+        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+        // unbounded planning unless a test sets a budget: a blocked scheduler stays blocked
+        .set(WanShuffleConf.PLANNING_BUDGET, "0");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
@@ -206,7 +209,7 @@ class StepCoordinatorPlannerTest {
   void planOverTheBudgetFallsBackWithoutPilingUpSlowRuns() throws Exception {
     CountDownLatch proceed = new CountDownLatch(1);
     CountDownLatch exited = new CountDownLatch(1);
-    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger calls = new AtomicInteger();
     StepScheduler slow = new StepScheduler() {
       final GreedyTestScheduler greedy = new GreedyTestScheduler();
 
@@ -231,7 +234,7 @@ class StepCoordinatorPlannerTest {
     };
     ManualTimer timer = new ManualTimer();
     RecordingListener events = new RecordingListener();
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.PLANNING_BUDGET, "20ms");
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.PLANNING_BUDGET, "1s");
     StepCoordinator c = new StepCoordinator(conf, slow, List.of(events), timer, timer::now,
         Runnable::run, new GreedyFirstStep());
     RegisterDemand d1 = demand(1, "b1", "a1", 300);
@@ -257,6 +260,7 @@ class StepCoordinatorPlannerTest {
     assertEquals(Status.GRANT, g2.status());
     proceed.countDown();
     assertTrue(exited.await(WAIT_S, TimeUnit.SECONDS));
+    assertTrue(c.awaitLatePlan(WAIT_S * 1000), "the late plan has ended");
     // the late plan is gone: plan 3 is the configured scheduler's again
     c.awaitGrant(new AwaitGrant(id2, g2.stepId(), new String[] {"a2"}, new long[] {200},
         new long[] {0}, 1, 2));

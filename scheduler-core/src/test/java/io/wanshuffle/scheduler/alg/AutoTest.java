@@ -103,4 +103,30 @@ class AutoTest {
     assertTrue(s.cost(1.0) <= 1.02 * LowerBound.of(m, p).eta(), "ratio " + s.cost(1.0)
         / LowerBound.of(m, p).eta());
   }
+
+  private static TrafficMatrix dense(int n, long seed) {
+    Random rnd = new Random(seed);
+    double[] a = new double[n * n];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = 1 + rnd.nextInt(100);
+    }
+    return TrafficMatrix.ofRowMajor(n, n, a);
+  }
+
+  @Test
+  void backboneBoundMeansTheBackboneTermsDominateEta() {
+    TrafficMatrix m = dense(40, 5);
+    assertTrue(Auto.backboneBound(m, Platform.onePort(4, 1, 40, 40)));
+    assertTrue(!Auto.backboneBound(m, Platform.onePort(40, 1, 40, 40)));
+  }
+
+  @Test
+  void largeNodeBoundInstancesStillGetOggpOrBetter() {
+    TrafficMatrix m = dense(80, 6); // 6400 transfers > PEELING_LIMIT, k = n: node-bound
+    Platform p = Platform.onePort(80, 1.0, 80, 80);
+    assertTrue(m.nonZeroCount() > Auto.PEELING_LIMIT && !Auto.backboneBound(m, p));
+    Schedule s = new Auto().schedule(m, p);
+    s.validate(m, p);
+    assertTrue(s.cost(1.0) <= new Oggp().schedule(m, p).cost(1.0) * (1 + 1e-12));
+  }
 }

@@ -84,7 +84,8 @@ class GreedyFirstStepTest {
     int[] ru = new int[a[0].length];
     Set<String> out = new HashSet<>();
     for (int[] c : cells) {
-      if (out.size() < p.k() && su[c[0]] < p.senderPorts(c[0]) && ru[c[1]] < p.receiverPorts(c[1])) {
+      if (out.size() < p.k() && su[c[0]] < p.senderPorts(c[0])
+          && ru[c[1]] < p.receiverPorts(c[1])) {
         su[c[0]]++;
         ru[c[1]]++;
         out.add(c[0] + ">" + c[1]);
