@@ -2,6 +2,7 @@ package io.wanshuffle.bench;
 
 import io.wanshuffle.bench.liquid.LiquidBenchCommand;
 import io.wanshuffle.bench.quality.QualityCommand;
+import io.wanshuffle.bench.replan.ReplanCommand;
 import io.wanshuffle.bench.speed.SpeedCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -10,8 +11,9 @@ import picocli.CommandLine.Command;
 /**
  * The top command of {@code ./wan-shuffle bench}: {@code speed} (JMH time and memory of the step
  * schedulers, {@link SpeedCommand}), {@code quality} (cost/η per algorithm and k, {@link
- * QualityCommand}) and {@code liquid} (liquid schedules and topologies, {@link
- * LiquidBenchCommand}).
+ * QualityCommand}), {@code liquid} (liquid schedules and topologies, {@link
+ * LiquidBenchCommand}) and {@code replan} (time of one re-plan of the plugin's coordinator on
+ * residual matrices of 50..300 hosts per cluster, {@link ReplanCommand}).
  *
  * <p>Exit status: 0 success, 1 failure while benchmarking, 2 bad options (one stderr line).
  */
@@ -23,6 +25,7 @@ import picocli.CommandLine.Command;
       SpeedCommand.class,
       QualityCommand.class,
       LiquidBenchCommand.class,
+      ReplanCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Bench implements Runnable {

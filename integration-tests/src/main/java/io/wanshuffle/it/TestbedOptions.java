@@ -6,19 +6,19 @@ import picocli.CommandLine.Option;
 /** Command-line options describing the testbed (shared by testbed, demo and e2e-bench). */
 public final class TestbedOptions {
   @Option(names = "--nodes-a", defaultValue = "3", description = "hosts in cluster A (map side), default ${DEFAULT-VALUE}")
-  int nodesA;
+  public int nodesA;
 
   @Option(names = "--nodes-b", defaultValue = "3", description = "hosts in cluster B (reduce side), default ${DEFAULT-VALUE}")
-  int nodesB;
+  public int nodesB;
 
   @Option(names = "--nic", defaultValue = "100mbit", description = "NIC rate of every host, default ${DEFAULT-VALUE}")
-  String nic;
+  public String nic;
 
   @Option(names = "--backbone", defaultValue = "200mbit", description = "backbone rate, default ${DEFAULT-VALUE}")
-  String backbone;
+  public String backbone;
 
   @Option(names = "--rtt", defaultValue = "0", description = "WAN round-trip time added on the backbone, ms (default ${DEFAULT-VALUE})")
-  int rttMillis;
+  public int rttMillis;
 
   @Option(names = "--loopback", description = "use the unshaped loopback variant (same as -Dwanshuffle.testbed=loopback)")
   public boolean loopback;

@@ -2,6 +2,7 @@ package io.wanshuffle.bench.liquid;
 
 import io.wanshuffle.scheduler.liquid.LiquidSchedule;
 import io.wanshuffle.scheduler.liquid.LiquidSearch;
+import io.wanshuffle.scheduler.liquid.RoundRobin;
 import io.wanshuffle.scheduler.liquid.Traffic;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -33,11 +34,25 @@ final class KRingComparison {
    * @param search frames of the search's schedule
    * @param outcome what the search proved
    * @param seconds search wall time (includes the DSatur colouring it starts from)
+   * @param roundRobin frames of the topology-unaware round-robin schedule (sec. 1.1)
    * @param cpuSeconds CPU time of the search thread (the machine may be shared: wall time then
    *     includes waiting for a core)
    */
   record Row(int[] nodes, int transfers, int lambda, int dsatur, int search,
-      LiquidSearch.Outcome outcome, double seconds, double cpuSeconds) {}
+      LiquidSearch.Outcome outcome, double seconds, int roundRobin, double cpuSeconds) {}
+
+  /** Round robin over the all-to-all of {@link SwissT1Ring#allToAll}: transfer a>b has id a·n+b. */
+  static int roundRobin(Traffic t, int nodes) {
+    int[][] grid = new int[nodes][nodes];
+    for (int a = 0; a < nodes; a++) {
+      for (int b = 0; b < nodes; b++) {
+        grid[a][b] = a * nodes + b;
+      }
+    }
+    LiquidSchedule rr = RoundRobin.schedule(t, grid);
+    rr.validate();
+    return rr.length();
+  }
 
   private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
@@ -79,7 +94,7 @@ final class KRingComparison {
       LiquidSchedule s = r.schedule();
       s.validate();
       rows.add(new Row(nodes, t.size(), t.duration(), r.dsaturLength(), s.length(), r.outcome(),
-          r.nanos() / 1e9, cpu));
+          r.nanos() / 1e9, roundRobin(t, total), cpu));
     }
     return rows;
   }

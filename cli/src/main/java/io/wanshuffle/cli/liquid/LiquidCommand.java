@@ -110,6 +110,7 @@ public final class LiquidCommand implements Callable<Integer> {
       case LIQUID -> "liquid";
       case OPTIMAL_NOT_LIQUID -> "no liquid schedule exists";
       case TIME_LIMIT -> "time limit reached";
+      case TOO_LARGE -> "too many transfers to search, DSatur only";
     };
   }
 }

@@ -64,6 +64,14 @@ public final class E2eBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<Cell> cells = new ArrayList<>();
+    List<String> known = io.wanshuffle.scheduler.alg.Algorithms.names();
+    List<String> skipped = variants.stream().filter(v -> !v.equals("default") && !v.equals("none")
+        && !known.contains(v)).toList();
+    if (!skipped.isEmpty()) {
+      System.out.println("NOTE: not in this build's scheduler registry, skipped: " + skipped + " (known: " + known
+          + ")");
+      variants = variants.stream().filter(v -> !skipped.contains(v)).toList();
+    }
     long t0 = System.currentTimeMillis();
     String described = "";
     for (int rtt : rtts) {
@@ -94,20 +102,33 @@ public final class E2eBenchCommand implements Callable<Integer> {
             Cell c = new Cell(pattern, rtt, variant, figs);
             cells.add(c);
             System.out.println(line(c));
+            write(markdown(cells, described + " (PARTIAL: the benchmark is still running or was interrupted)",
+                (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond()));
           }
         }
       }
     }
-    String md = markdown(cells, described, (System.currentTimeMillis() - t0) / 1000.0,
-        net.spec().backboneBitsPerSecond());
+    String command = String.format(Locale.ROOT, "./wan-shuffle e2e-bench --patterns %s --variants %s --rtts %s"
+        + " --runs %d --mb %d --nodes-a %d --nodes-b %d --nic %s --backbone %s", String.join(",", patterns),
+        String.join(",", variants), rtts.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""), runs,
+        mb, net.nodesA, net.nodesB, net.nic, net.backbone);
+    String md = markdown(cells, described + "; command: `" + command + "`",
+        (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond());
+    if (!skipped.isEmpty()) {
+      md += "\nVariants asked for but not in this build's scheduler registry (not run): " + skipped + ".\n";
+    }
+    write(md);
+    System.out.println("wrote " + report);
+    return 0;
+  }
+
+  private void write(String md) {
     try {
       Files.createDirectories(report.toAbsolutePath().getParent());
       Files.writeString(report, md);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot write " + report, e);
     }
-    System.out.println("wrote " + report);
-    return 0;
   }
 
   private double[][] matrix(String pattern, TestbedSpec spec) {

@@ -54,6 +54,12 @@ import org.apache.spark.SparkContext;
  * {@code topology.table}.
  */
 public final class LoopbackCluster implements AutoCloseable {
+  /**
+   * JVM system property set on every daemon this class starts, value = its {@link #runDir()}: find
+   * a cluster's processes with {@code ps -ef | grep wanshuffle.loopback.runDir}.
+   */
+  public static final String RUN_DIR_PROPERTY = "wanshuffle.loopback.runDir";
+
   /** Address of the Master (and the natural driver address). */
   public static final String CONTROL_HOST = "127.0.0.1";
 
@@ -165,6 +171,7 @@ public final class LoopbackCluster implements AutoCloseable {
       Map<String, String> extraEnv) throws IOException {
     List<String> jvm = new ArrayList<>();
     jvm.add("-Xmx" + spec.daemonHeap());
+    jvm.add("-D" + RUN_DIR_PROPERTY + "=" + runDir); // marks the process as ours (ps, leak checks)
     jvm.addAll(SparkHome.javaModuleOptions());
     Map<String, String> env = new java.util.HashMap<>(extraEnv);
     env.put("SPARK_HOME", sparkHome.dir().toString());
@@ -329,6 +336,16 @@ public final class LoopbackCluster implements AutoCloseable {
         .toList();
     execs.forEach(ProcessHandle::destroyForcibly);
     return execs.size();
+  }
+
+  /** @return the live daemon processes and their descendants (executors), for leak checks */
+  List<ProcessHandle> processes() {
+    List<ProcessHandle> all = new ArrayList<>();
+    for (Daemon d : daemons) {
+      d.handle().descendants().forEach(all::add);
+      all.add(d.handle());
+    }
+    return all.stream().filter(ProcessHandle::isAlive).toList();
   }
 
   /**

@@ -42,14 +42,14 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     io.wanshuffle.it.TestbedOptions net;
 
-    @Option(names = "--scale", defaultValue = "0.2", description = "TPC-H scale factor (default ${DEFAULT-VALUE}: "
-        + "lineitem of 1.2 million rows, about 170 MB shuffled)")
+    @Option(names = "--scale", defaultValue = "0.1", description = "TPC-H scale factor (default ${DEFAULT-VALUE}: "
+        + "lineitem of 600,572 rows, about 110 MB shuffled)")
     double scale;
 
     @Option(names = "--algorithm", defaultValue = "auto", description = "wan-shuffle algorithm (default ${DEFAULT-VALUE})")
     String algorithm;
 
-    @Option(names = "--trace-mb", defaultValue = "240", description = "bytes of the trace replay, MB (0 = skip it; default ${DEFAULT-VALUE})")
+    @Option(names = "--trace-mb", defaultValue = "120", description = "bytes of the trace replay, MB (0 = skip it; default ${DEFAULT-VALUE})")
     int traceMb;
 
     @Option(names = "--trace-dir", description = "Facebook coflow trace file or folder (default: shared/data/coflow-benchmark/ in the working folder or a parent, or -Dwanshuffle.coflowTrace)")

@@ -38,7 +38,7 @@ public final class DriverMain {
     long t0 = System.currentTimeMillis();
     SparkConf conf = new SparkConf(false).setAppName(req.appName());
     req.sparkConf().forEach(conf::set);
-    conf.set("spark.locality.wait", "1h").set("spark.shuffle.reduceLocality.enabled", "false");
+    io.wanshuffle.it.cluster.Placement.configure(conf); // map tasks stay on A, reduce tasks on B
     try (JavaSparkContext jsc = new JavaSparkContext(conf)) {
       awaitExecutors(jsc, req);
       long startup = System.currentTimeMillis() - t0;

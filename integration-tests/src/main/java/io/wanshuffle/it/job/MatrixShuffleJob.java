@@ -47,7 +47,7 @@ final class MatrixShuffleJob {
       throw new IllegalArgumentException("need at least one map task per A host and one reduce task per B host");
     }
     double[][] m = matrix;
-    JavaPairRDD<Integer, byte[]> data = Pinning.seeds(jsc, mapParts, aHosts).flatMapToPair(t -> {
+    JavaPairRDD<Integer, byte[]> data = io.wanshuffle.it.cluster.Placement.seeds(jsc, mapParts, aHosts).flatMapToPair(t -> {
       int i = t % nA;
       int mapsOnHost = (mapParts - i + nA - 1) / nA;
       return new Iterator<Tuple2<Integer, byte[]>>() {
@@ -92,7 +92,7 @@ final class MatrixShuffleJob {
       };
     });
     JavaPairRDD<Integer, byte[]> shuffled = data.partitionBy(new HashPartitioner(reduceParts));
-    return Pinning.seeds(jsc, reduceParts, bHosts).zipPartitions(shuffled, (pin, it) -> {
+    return io.wanshuffle.it.cluster.Placement.seeds(jsc, reduceParts, bHosts).zipPartitions(shuffled, (pin, it) -> {
       int part = pin.next();
       long n = 0;
       long bytes = 0;

@@ -70,7 +70,7 @@ final class TpchJoinQuery {
    */
   static JavaRDD<Map<String, long[]>> build(JavaSparkContext jsc, double scale, int mapParts, int reduceParts,
       List<String> aHosts, List<String> bHosts) {
-    JavaPairRDD<Long, String> lineitem = Pinning.seeds(jsc, mapParts, aHosts).flatMapToPair(part -> {
+    JavaPairRDD<Long, String> lineitem = io.wanshuffle.it.cluster.Placement.seeds(jsc, mapParts, aHosts).flatMapToPair(part -> {
       Iterator<LineItem> it = new LineItemGenerator(scale, part + 1, mapParts, Distributions.getDefaultDistributions(),
           textPool()).iterator();
       return new Iterator<Tuple2<Long, String>>() {
@@ -86,7 +86,7 @@ final class TpchJoinQuery {
         }
       };
     });
-    JavaPairRDD<Long, String> orders = Pinning.seeds(jsc, mapParts, aHosts).flatMapToPair(part -> {
+    JavaPairRDD<Long, String> orders = io.wanshuffle.it.cluster.Placement.seeds(jsc, mapParts, aHosts).flatMapToPair(part -> {
       Iterator<Order> it = new OrderGenerator(scale, part + 1, mapParts, Distributions.getDefaultDistributions(),
           textPool()).iterator();
       return new Iterator<Tuple2<Long, String>>() {
@@ -104,7 +104,7 @@ final class TpchJoinQuery {
     });
     JavaPairRDD<Long, Iterable<String>> joined =
         lineitem.union(orders).groupByKey(new HashPartitioner(reduceParts));
-    return Pinning.seeds(jsc, reduceParts, bHosts).zipPartitions(joined, (pin, rows) -> {
+    return io.wanshuffle.it.cluster.Placement.seeds(jsc, reduceParts, bHosts).zipPartitions(joined, (pin, rows) -> {
       Map<String, long[]> agg = new HashMap<>();
       List<String> lines = new ArrayList<>();
       while (rows.hasNext()) {

@@ -62,6 +62,20 @@ public final class Experiment implements AutoCloseable {
    * @throws io.wanshuffle.it.net.TestbedUnavailableException when the shaped testbed cannot be built here
    */
   public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory) {
+    return start(spec, runDir, workerMemory, null);
+  }
+
+  /**
+   * Like {@link #start(TestbedSpec, Path, String)}; with a secret, the Master and Workers require Spark
+   * authentication and {@link #baseConf(String)} sets {@code spark.authenticate} and the secret.
+   *
+   * @param spec testbed sizes and rates
+   * @param runDir folder for logs and results
+   * @param workerMemory memory each Worker offers
+   * @param authSecret shared secret, or null for no authentication
+   * @return the experiment
+   */
+  public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory, String authSecret) {
     Path dir = runDir.toAbsolutePath();
     try {
       Files.createDirectories(dir);
@@ -70,7 +84,7 @@ public final class Experiment implements AutoCloseable {
     }
     Testbed t = Testbed.open(spec);
     try {
-      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), workerMemory);
+      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), workerMemory, authSecret);
       return new Experiment(t, s, dir);
     } catch (RuntimeException e) {
       t.close();
@@ -112,6 +126,10 @@ public final class Experiment implements AutoCloseable {
     c.put("spark.jars", String.join(",", sparkJars));
     c.put("spark.hadoop.net.topology.table.file.name", topology.toString());
     c.put("spark.hadoop.net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
+    if (spark.authSecret() != null) {
+      c.put("spark.authenticate", "true");
+      c.put("spark.authenticate.secret", spark.authSecret());
+    }
     return c;
   }
 

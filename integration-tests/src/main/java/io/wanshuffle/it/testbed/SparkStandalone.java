@@ -37,11 +37,14 @@ public final class SparkStandalone implements AutoCloseable {
   private final Thread hook = new Thread(this::stopAll, "spark-standalone-teardown");
   private volatile boolean closed;
 
-  private SparkStandalone(Testbed testbed, Path runDir, String workerMemory) {
+  private final String authSecret;
+
+  private SparkStandalone(Testbed testbed, Path runDir, String workerMemory, String authSecret) {
     this.testbed = testbed;
     this.runDir = runDir.toAbsolutePath();
     this.sparkHome = this.runDir.resolve("spark-home");
     this.workerMemory = workerMemory;
+    this.authSecret = authSecret;
   }
 
   /**
@@ -55,9 +58,25 @@ public final class SparkStandalone implements AutoCloseable {
    *     log)
    */
   public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory) {
-    SparkStandalone s = new SparkStandalone(testbed, runDir, workerMemory);
+    return start(testbed, runDir, workerMemory, null);
+  }
+
+  /**
+   * Like {@link #start(Testbed, Path, String)}, with Spark authentication on the Master and Workers
+   * ({@code spark.authenticate=true} and the shared secret in {@code spark-defaults.conf}); applications must then
+   * set the same secret.
+   *
+   * @param testbed the hosts
+   * @param runDir run folder
+   * @param workerMemory memory each Worker offers
+   * @param authSecret shared secret, or null for no authentication
+   * @return the running cluster
+   */
+  public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory, String authSecret) {
+    SparkStandalone s = new SparkStandalone(testbed, runDir, workerMemory, authSecret);
     Runtime.getRuntime().addShutdownHook(s.hook);
     try {
+      s.writeDefaults();
       s.linkSparkHome();
       s.startDaemons();
     } catch (RuntimeException e) {
@@ -80,6 +99,23 @@ public final class SparkStandalone implements AutoCloseable {
   /** @return the run folder */
   public Path runDir() {
     return runDir;
+  }
+
+  private void writeDefaults() {
+    try {
+      Path conf = runDir.resolve("conf");
+      Files.createDirectories(conf);
+      String text = authSecret == null ? ""
+          : "spark.authenticate true\nspark.authenticate.secret " + authSecret + "\n";
+      Files.writeString(conf.resolve("spark-defaults.conf"), text);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write spark-defaults.conf in " + runDir, e);
+    }
+  }
+
+  /** @return the shared secret the daemons require, or null without authentication */
+  public String authSecret() {
+    return authSecret;
   }
 
   private void linkSparkHome() {

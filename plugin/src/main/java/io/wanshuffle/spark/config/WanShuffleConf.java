@@ -55,6 +55,17 @@ public final class WanShuffleConf {
   public static final String POLL_INTERVAL = PREFIX + "grant.pollInterval";
   /** Longest total time a task waits for grants before fetching ungated (time). */
   public static final String MAX_GRANT_WAIT = PREFIX + "grant.maxWait";
+  /**
+   * Planning time budget of one re-plan (time; {@code 0} = unbounded): past it the step is planned
+   * with {@value #PLANNING_FALLBACK}.
+   */
+  public static final String PLANNING_BUDGET = PREFIX + "planning.budget";
+  /** Fast scheduler used for a step whose re-plan exceeded {@value #PLANNING_BUDGET}. */
+  public static final String PLANNING_FALLBACK = PREFIX + "planning.fallback";
+  /** Default of {@value #PLANNING_BUDGET}. */
+  static final String DEFAULT_PLANNING_BUDGET = "500ms";
+  /** Default of {@value #PLANNING_FALLBACK}: the greedy first step built into the plugin. */
+  public static final String GREEDY_FALLBACK = "greedy";
   /** Comma-separated {@code CoordinatorListener} classes instantiated on the driver. */
   public static final String LISTENERS = PREFIX + "listeners";
 
@@ -77,6 +88,8 @@ public final class WanShuffleConf {
   private final long pollIntervalMs;
   private final long maxGrantWaitMs;
   private final List<String> listeners;
+  private final long planningBudgetMs;
+  private final String planningFallback;
 
   private WanShuffleConf(SparkConf c, Collection<String> algorithms) {
     algorithm = c.get(ALGORITHM, defaultAlgorithm(algorithms)).trim().toLowerCase(Locale.ROOT);
@@ -132,12 +145,25 @@ public final class WanShuffleConf {
       }
     }
     listeners = Collections.unmodifiableList(ls);
+    planningBudgetMs = timeMs(c, PLANNING_BUDGET, DEFAULT_PLANNING_BUDGET, 0);
+    planningFallback = c.get(PLANNING_FALLBACK, GREEDY_FALLBACK).trim().toLowerCase(Locale.ROOT);
+    if (!planningFallback.equals(GREEDY_FALLBACK) && !algorithms.contains(planningFallback)) {
+      List<String> known = new ArrayList<>();
+      known.add(GREEDY_FALLBACK);
+      known.addAll(algorithms);
+      throw new ConfigValueException(PLANNING_FALLBACK, planningFallback,
+          "unknown algorithm; known: " + String.join(", ", known));
+    }
+    if (planningFallback.equals("exact")) {
+      throw new ConfigValueException(PLANNING_FALLBACK, planningFallback,
+          "exact is for tiny instances only; a fallback must be fast (e.g. greedy)");
+    }
     warnUnknownKeys(c);
   }
 
   private static final List<String> KNOWN = List.of(ALGORITHM, BACKBONE_RATE, NIC_RATE, NIC_RATES,
       K, DELTA, BETA, FLOW_RATE_CAP, STEP_DEADLINE_FACTOR, STEP_MIN_DEADLINE, GATHER_WINDOW,
-      ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS);
+      ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
 
   /** A misspelt key would silently fall back to its default: say so once at start-up. */
   private static void warnUnknownKeys(SparkConf c) {
@@ -325,10 +351,24 @@ public final class WanShuffleConf {
     return listeners;
   }
 
+  /** @return planning time budget of one re-plan, ms; 0 = unbounded */
+  public long planningBudgetMs() {
+    return planningBudgetMs;
+  }
+
+  /**
+   * @return the scheduler used for a step whose re-plan exceeded the budget: {@value
+   *     #GREEDY_FALLBACK} or a registered algorithm name, lower case
+   */
+  public String planningFallback() {
+    return planningFallback;
+  }
+
   @Override
   public String toString() {
     return "wan-shuffle[algorithm=" + algorithm + ", k=" + k + ", base speed=" + baseSpeed
         + " B/s, backbone=" + backboneRate + " B/s, default NIC=" + defaultNicRate
-        + " B/s, beta=" + betaSeconds + " s, flow cap=" + flowRateCap + " B/s]";
+        + " B/s, beta=" + betaSeconds + " s, flow cap=" + flowRateCap + " B/s, planning budget="
+        + planningBudgetMs + " ms then " + planningFallback + "]";
   }
 }

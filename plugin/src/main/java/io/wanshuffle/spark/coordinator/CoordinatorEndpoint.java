@@ -5,6 +5,7 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.ReleaseDemand;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
+import io.wanshuffle.spark.coordinator.protocol.WireCodec;
 import java.util.concurrent.CompletableFuture;
 import org.apache.spark.rpc.RpcCallContext;
 import org.apache.spark.rpc.RpcEnv;
@@ -61,11 +62,11 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
       @SuppressWarnings("unchecked")
       public <A1, B1> B1 applyOrElse(A1 msg, Function1<A1, B1> dflt) {
         if (msg instanceof RegisterDemand m) {
-          ctx.reply(coordinator.register(m));
+          ctx.reply(WireCodec.encode(coordinator.register(m)));
         } else if (msg instanceof AwaitGrant m) {
           CompletableFuture<GrantReply> f = coordinator.awaitGrant(m);
           if (f.isDone()) {
-            ctx.reply(f.join());
+            ctx.reply(WireCodec.encode(f.join()));
           } else {
             CoordinatorTimer.Cancellable expiry = pollTimer.schedule(
                 () -> coordinator.pollExpired(m.demandId(), f),
@@ -75,7 +76,7 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
               if (e != null) {
                 ctx.sendFailure(e);
               } else {
-                ctx.reply(r);
+                ctx.reply(WireCodec.encode(r));
               }
             });
           }

@@ -6,10 +6,13 @@ package io.wanshuffle.spark.coordinator;
  *
  * <p>Contract:
  * <ul>
- *   <li>Every callback runs on the coordinator's own thread while it holds its lock, in causal
- *       order (a demand is registered before it is planned, a step is granted before its transfers
- *       are realised, a stage is done after its last step). Callbacks must return quickly and must
- *       not call back into the coordinator; hand heavy work (file writing) to another thread.</li>
+ *   <li>Every callback runs while the coordinator holds its lock, in causal order (a demand is
+ *       registered before it is planned, a step is granted before its transfers are realised, a
+ *       stage is done after its last step). Plan and grant callbacks come from the coordinator's
+ *       planner thread, the others from the thread that reported the event (RPC, SparkListener,
+ *       timer); the scheduler itself never runs under the lock. Callbacks must return quickly
+ *       and must not call back into the coordinator; hand heavy work (file writing) to another
+ *       thread.</li>
  *   <li>An exception thrown by a callback is logged and swallowed: a listener can never break or
  *       stall a shuffle.</li>
  *   <li>Amounts are bytes, times are epoch milliseconds ({@link System#currentTimeMillis()} of the

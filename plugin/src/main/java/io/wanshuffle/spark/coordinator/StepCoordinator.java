@@ -1,11 +1,14 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
+
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
@@ -90,6 +93,8 @@ public final class StepCoordinator {
   /** step id -> open pair -> number of its demands still fetching that pair. */
   private final Map<Long, Map<Pair, Integer>> openFlows = new HashMap<>();
   private final Executor planner;
+  /** The scheduler behind the planning time budget; null when not gated. */
+  private final BudgetedPlanner budgeted;
   private ActiveStep current;
   private CoordinatorTimer.Cancellable gatherTimer;
   /** A plan was asked for since the planner last took a snapshot. */
@@ -120,7 +125,10 @@ public final class StepCoordinator {
   }
 
   /**
-   * @param conf validated configuration (k, δ, β, base speed, deadlines)
+   * A coordinator whose planning fallback is the one {@code conf.planningFallback()} names
+   * ({@link GreedyFirstStep} for {@value WanShuffleConf#GREEDY_FALLBACK}).
+   *
+   * @param conf validated configuration (k, δ, β, base speed, deadlines, planning budget)
    * @param scheduler the step scheduler; null iff {@code conf.gated()} is false
    * @param listeners observers (capture); may be empty
    * @param timer delayed actions (deadlines, gather window)
@@ -132,6 +140,23 @@ public final class StepCoordinator {
   public StepCoordinator(WanShuffleConf conf, StepScheduler scheduler,
       List<CoordinatorListener> listeners, CoordinatorTimer timer, LongSupplier clock,
       Executor planner) {
+    this(conf, scheduler, listeners, timer, clock, planner, fallbackOf(conf));
+  }
+
+  /**
+   * @param conf validated configuration (k, δ, β, base speed, deadlines, planning budget)
+   * @param scheduler the step scheduler; null iff {@code conf.gated()} is false
+   * @param listeners observers (capture); may be empty
+   * @param timer delayed actions (deadlines, gather window)
+   * @param clock epoch milliseconds
+   * @param planner runs the planning loop (one run at a time is submitted)
+   * @param fallback scheduler for a step whose re-plan exceeds {@code conf.planningBudgetMs()};
+   *     null = no budget
+   * @throws IllegalArgumentException if a gated configuration comes without a scheduler
+   */
+  public StepCoordinator(WanShuffleConf conf, StepScheduler scheduler,
+      List<CoordinatorListener> listeners, CoordinatorTimer timer, LongSupplier clock,
+      Executor planner, StepScheduler fallback) {
     if (conf.gated() && scheduler == null) {
       throw new IllegalArgumentException("algorithm " + conf.algorithm() + " needs a scheduler");
     }
@@ -141,6 +166,16 @@ public final class StepCoordinator {
     this.timer = timer;
     this.clock = clock;
     this.planner = planner;
+    this.budgeted = scheduler == null ? null
+        : new BudgetedPlanner(scheduler, fallback, conf.planningBudgetMs());
+  }
+
+  private static StepScheduler fallbackOf(WanShuffleConf conf) {
+    String f = conf.planningFallback();
+    if (f.equals(GreedyFirstStep.NAME)) {
+      return new GreedyFirstStep();
+    }
+    return Algorithms.names().contains(f) ? Algorithms.byName(f) : null;
   }
 
   /**
@@ -436,11 +471,25 @@ public final class StepCoordinator {
     }
     fire(CoordinatorListener::onCoordinatorStop);
     timer.shutdown();
+    if (budgeted != null) {
+      budgeted.shutdown();
+    }
   }
 
   /** @return flows open now (granted and not yet reported), for tests and metrics */
   public synchronized int openFlowCount() {
     return leases.total();
+  }
+
+  /**
+   * Waits until a plan that ran over the planning budget has ended (for tests).
+   *
+   * @param timeoutMs longest wait, ms
+   * @return true when no such plan is running
+   * @throws InterruptedException if interrupted while waiting
+   */
+  boolean awaitLatePlan(long timeoutMs) throws InterruptedException {
+    return budgeted == null || budgeted.awaitLateRun(timeoutMs);
   }
 
   /** @return demands registered and not yet finished or released */
@@ -631,39 +680,67 @@ public final class StepCoordinator {
    * it, grant under it, complete the parked polls without it.
    */
   private void planLoop() {
-    while (true) {
-      PlanInput in;
-      synchronized (this) {
-        if (!planRequested || stopped) {
+    boolean normalExit = false;
+    try {
+      while (planOnce()) {
+        // loop while plans are requested
+      }
+      normalExit = true;
+    } finally {
+      if (!normalExit) {
+        // an Error escaped: let the next request start a new planner run instead of waiting
+        synchronized (this) {
           plannerQueued = false;
-          return;
+          planning = false;
         }
-        planRequested = false;
-        in = snapshotLocked();
-        if (in == null) {
-          continue;
-        }
-        planning = true;
-      }
-      PlanOutput out;
-      try {
-        out = computePlan(in);
-      } catch (RuntimeException | Error e) {
-        LOG.error("wan-shuffle planner failed on a {} x {} matrix; granting the largest transfer "
-            + "alone this step", in.matrix.rows(), in.matrix.cols(), e);
-        out = new PlanOutput(largestTransferOnly(in.matrix), scheduler.name(), 0);
-      }
-      List<Runnable> replies = new ArrayList<>();
-      synchronized (this) {
-        planning = false;
-        if (!stopped) {
-          applyLocked(in, out, replies);
-        }
-      }
-      for (Runnable r : replies) {
-        r.run();
       }
     }
+  }
+
+  /** @return false when no plan is requested (the planner went idle) */
+  private boolean planOnce() {
+    PlanInput in;
+    synchronized (this) {
+      if (!planRequested || stopped) {
+        plannerQueued = false;
+        return false;
+      }
+      planRequested = false;
+      try {
+        in = snapshotLocked();
+      } catch (RuntimeException e) {
+        LOG.error("wan-shuffle planner could not read the residual demand", e);
+        return true;
+      }
+      if (in == null) {
+        return true;
+      }
+      planning = true;
+    }
+    PlanOutput out;
+    try {
+      out = computePlan(in);
+    } catch (RuntimeException e) {
+      LOG.error("wan-shuffle planner failed on a {} x {} matrix; granting the largest transfer "
+          + "alone this step", in.matrix.rows(), in.matrix.cols(), e);
+      out = new PlanOutput(largestTransferOnly(in.matrix), scheduler.name(), 0);
+    }
+    List<Runnable> replies = new ArrayList<>();
+    synchronized (this) {
+      planning = false;
+      if (!stopped) {
+        try {
+          applyLocked(in, out, replies);
+        } catch (RuntimeException e) {
+          LOG.error("wan-shuffle planner could not grant plan of {}; the next step boundary or "
+              + "release re-plans", out.algorithm, e);
+        }
+      }
+    }
+    for (Runnable r : replies) {
+      r.run();
+    }
+    return true;
   }
 
   /** What the planner plans on: a snapshot of the residual demand and the free capacity. */
@@ -742,18 +819,24 @@ public final class StepCoordinator {
     return new PlanInput(eligible, sNames, rNames, bytes, matrix, platform);
   }
 
-  /** Runs the scheduler; called by the planner without the lock. */
+  /**
+   * Runs the scheduler within the planning budget (else the fallback); called by the planner
+   * without the lock.
+   */
   private PlanOutput computePlan(PlanInput in) {
     long t0 = System.nanoTime();
     Schedule schedule;
+    String algorithm = budgeted.name();
     try {
-      schedule = scheduler.schedule(in.matrix, in.platform);
+      BudgetedPlanner.Plan p = budgeted.plan(in.matrix, in.platform);
+      schedule = p.schedule();
+      algorithm = p.algorithm();
     } catch (RuntimeException e) {
       LOG.error("wan-shuffle scheduler {} failed on a {} x {} matrix; granting the largest "
-          + "transfer alone this step", scheduler.name(), in.matrix.rows(), in.matrix.cols(), e);
+          + "transfer alone this step", algorithm, in.matrix.rows(), in.matrix.cols(), e);
       schedule = largestTransferOnly(in.matrix);
     }
-    return new PlanOutput(schedule, scheduler.name(), System.nanoTime() - t0);
+    return new PlanOutput(schedule, algorithm, System.nanoTime() - t0);
   }
 
   /** Publishes the plan and grants its first step (under the lock); replies go to {@code out}. */

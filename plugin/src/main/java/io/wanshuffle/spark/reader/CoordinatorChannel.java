@@ -8,6 +8,7 @@ import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.ReleaseDemand;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
+import io.wanshuffle.spark.coordinator.protocol.WireCodec;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkConf;
@@ -76,8 +77,8 @@ public final class CoordinatorChannel implements DemandClient {
   public CompletableFuture<Registered> register(RegisterDemand m) {
     RpcTimeout t = timeout(conf.askTimeoutMs(), WanShuffleConf.ASK_TIMEOUT);
     return ref().orTimeout(conf.askTimeoutMs(), TimeUnit.MILLISECONDS).thenCompose(r ->
-        FutureConverters.asJava(r.<Registered>ask(m, t, ClassTag$.MODULE$.apply(Registered.class)))
-            .toCompletableFuture());
+        FutureConverters.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
+            .toCompletableFuture().thenApply(WireCodec::decodeRegistered));
   }
 
   /**
@@ -89,8 +90,8 @@ public final class CoordinatorChannel implements DemandClient {
     RpcTimeout t = timeout(conf.pollIntervalMs() + conf.askTimeoutMs(),
         WanShuffleConf.POLL_INTERVAL + " + " + WanShuffleConf.ASK_TIMEOUT);
     return ref().thenCompose(r ->
-        FutureConverters.asJava(r.<GrantReply>ask(m, t, ClassTag$.MODULE$.apply(GrantReply.class)))
-            .toCompletableFuture());
+        FutureConverters.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
+            .toCompletableFuture().thenApply(WireCodec::decodeGrantReply));
   }
 
   /**

@@ -46,6 +46,26 @@ class WanShuffleConfTest {
   }
 
   @Test
+  void planningBudgetAndFallbackAreValidated() {
+    WanShuffleConf d = conf();
+    assertEquals(500, d.planningBudgetMs());
+    assertEquals("greedy", d.planningFallback());
+    WanShuffleConf c = conf(WanShuffleConf.PLANNING_BUDGET, "2s",
+        WanShuffleConf.PLANNING_FALLBACK, "GGP");
+    assertEquals(2000, c.planningBudgetMs());
+    assertEquals("ggp", c.planningFallback());
+    assertEquals(0, conf(WanShuffleConf.PLANNING_BUDGET, "0").planningBudgetMs(), "0 = unbounded");
+    ConfigValueException e = assertThrows(ConfigValueException.class,
+        () -> conf(WanShuffleConf.PLANNING_FALLBACK, "fastest"));
+    assertEquals("spark.wanshuffle.planning.fallback = 'fastest': unknown algorithm; known: "
+        + "greedy, " + String.join(", ", ALGS), e.getMessage());
+    e = assertThrows(ConfigValueException.class,
+        () -> conf(WanShuffleConf.PLANNING_BUDGET, "soon"));
+    assertTrue(e.getMessage().startsWith("spark.wanshuffle.planning.budget = 'soon'"),
+        e.getMessage());
+  }
+
+  @Test
   void kAndDeltaCanBeSetDirectly() {
     WanShuffleConf c = conf(WanShuffleConf.BACKBONE_RATE, "800mbit", WanShuffleConf.K, "4",
         WanShuffleConf.DELTA, "2", WanShuffleConf.FLOW_RATE_CAP, "base");

@@ -1,5 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.AfterEach;
@@ -54,7 +57,9 @@ class StepCoordinatorPlannerTest {
     SparkConf c = new SparkConf(false)
         .set(WanShuffleConf.ALGORITHM, "greedy-test")
         .set(WanShuffleConf.BETA, "0ms")
-        .set(WanShuffleConf.GATHER_WINDOW, "100ms");
+        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+        // unbounded planning unless a test sets a budget: a blocked scheduler stays blocked
+        .set(WanShuffleConf.PLANNING_BUDGET, "0");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
@@ -193,6 +198,75 @@ class StepCoordinatorPlannerTest {
         new long[] {0}, 1, 2));
     assertEquals(Status.GRANT, other.join().status(), "re-planned from the report");
     assertEquals(List.of(), lockHeldWhilePlanning);
+  }
+
+  /**
+   * A re-plan that exceeds spark.wanshuffle.planning.budget is replaced by the fallback for that
+   * step; while the late plan still runs, later boundaries use the fallback without starting
+   * another run; once it ended, the configured scheduler plans again.
+   */
+  @Test
+  void planOverTheBudgetFallsBackWithoutPilingUpSlowRuns() throws Exception {
+    CountDownLatch proceed = new CountDownLatch(1);
+    CountDownLatch exited = new CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    StepScheduler slow = new StepScheduler() {
+      final GreedyTestScheduler greedy = new GreedyTestScheduler();
+
+      @Override
+      public String name() {
+        return "greedy-test";
+      }
+
+      @Override
+      public Schedule schedule(TrafficMatrix m, Platform p) {
+        if (calls.getAndIncrement() == 0) {
+          try {
+            proceed.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            exited.countDown();
+          }
+        }
+        return greedy.schedule(m, p);
+      }
+    };
+    ManualTimer timer = new ManualTimer();
+    RecordingListener events = new RecordingListener();
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.PLANNING_BUDGET, "1s");
+    StepCoordinator c = new StepCoordinator(conf, slow, List.of(events), timer, timer::now,
+        Runnable::run, new GreedyFirstStep());
+    RegisterDemand d1 = demand(1, "b1", "a1", 300);
+    RegisterDemand d2 = demand(2, "b2", "a2", 200);
+    RegisterDemand d3 = demand(3, "b3", "a3", 100);
+    long id1 = c.register(d1).demandId();
+    long id2 = c.register(d2).demandId();
+    long id3 = c.register(d3).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(id1));
+    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(id2));
+    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(id3));
+    timer.advance(100); // plan 1: the scheduler blocks past the budget
+    assertEquals(GreedyFirstStep.NAME, events.plans.get(0).algorithm());
+    assertEquals(List.of(new FlowGrant("a1", "b1", 300)), events.steps.get(0).flows(),
+        "the fallback grants the largest pair (k = 1)");
+    GrantReply g1 = p1.get(WAIT_S, TimeUnit.SECONDS);
+    // step 1 ends; the slow run is still going: plan 2 comes from the fallback, no second run
+    c.awaitGrant(new AwaitGrant(id1, g1.stepId(), new String[] {"a1"}, new long[] {300},
+        new long[] {0}, 1, 2));
+    assertEquals(GreedyFirstStep.NAME, events.plans.get(1).algorithm());
+    assertEquals(1, calls.get(), "no second run of the slow scheduler while the first runs");
+    GrantReply g2 = p2.get(WAIT_S, TimeUnit.SECONDS);
+    assertEquals(Status.GRANT, g2.status());
+    proceed.countDown();
+    assertTrue(exited.await(WAIT_S, TimeUnit.SECONDS));
+    assertTrue(c.awaitLatePlan(WAIT_S * 1000), "the late plan has ended");
+    // the late plan is gone: plan 3 is the configured scheduler's again
+    c.awaitGrant(new AwaitGrant(id2, g2.stepId(), new String[] {"a2"}, new long[] {200},
+        new long[] {0}, 1, 2));
+    assertEquals("greedy-test", events.plans.get(2).algorithm());
+    assertEquals(Status.GRANT, p3.get(WAIT_S, TimeUnit.SECONDS).status());
+    c.stop();
   }
 
   /**

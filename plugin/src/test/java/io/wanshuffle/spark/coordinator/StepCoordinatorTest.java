@@ -1,5 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,7 +37,9 @@ class StepCoordinatorTest {
         .set(WanShuffleConf.ALGORITHM, "greedy-test")
         .set(WanShuffleConf.BETA, "0ms")
         .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-        .set(WanShuffleConf.GATHER_WINDOW, "100ms");
+        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+        // plan on the calling thread, unbounded: exact steps whatever the machine's load
+        .set(WanShuffleConf.PLANNING_BUDGET, "0");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
@@ -336,7 +340,7 @@ class StepCoordinatorTest {
    * open and at most δ per host (sending and receiving), and every byte is eventually realised.
    */
   static List<String> schedulers() {
-    List<String> names = new ArrayList<>(List.of("greedy-test"));
+    List<String> names = new ArrayList<>(List.of("greedy-test", GreedyFirstStep.NAME));
     for (String n : Algorithms.names()) {
       if (!n.equals("exact")) {
         names.add(n);
@@ -377,7 +381,8 @@ class StepCoordinatorTest {
           .set(WanShuffleConf.BACKBONE_RATE, "" + 1000 * k),
           Set.copyOf(schedulers()));
       StepCoordinator c = new StepCoordinator(conf, algorithm.equals("greedy-test")
-          ? new GreedyTestScheduler() : Algorithms.byName(algorithm), List.of(ev, validator), t,
+          ? new GreedyTestScheduler() : algorithm.equals(GreedyFirstStep.NAME)
+          ? new GreedyFirstStep() : Algorithms.byName(algorithm), List.of(ev, validator), t,
           t::now);
       int tasks = 2 + rnd.nextInt(10);
       Map<Long, RegisterDemand> regs = new HashMap<>();

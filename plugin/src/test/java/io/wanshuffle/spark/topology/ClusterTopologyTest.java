@@ -66,8 +66,8 @@ class ClusterTopologyTest {
   void malformedTableLineFailsFastNamingFileAndLine() {
     ConfigValueException e = assertThrows(ConfigValueException.class,
         () -> table("# sites\n127.0.1.1 /siteA/rack1\n127.0.2.1 siteB\n"));
-    assertTrue(e.getMessage().contains("topology.table"), e.getMessage());
-    assertTrue(e.getMessage().contains("line 3"), e.getMessage());
+    assertEquals(ClusterTopology.TABLE_KEY, e.key());
+    assertTrue(e.getMessage().contains("topology.table:3: host 127.0.2.1"), e.getMessage());
   }
 
   @Test

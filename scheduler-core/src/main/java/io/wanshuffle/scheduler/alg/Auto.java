@@ -1,6 +1,7 @@
 package io.wanshuffle.scheduler.alg;
 
 import io.wanshuffle.scheduler.InvalidScheduleException;
+import io.wanshuffle.scheduler.LowerBound;
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.StepScheduler;
@@ -24,18 +25,42 @@ import java.util.List;
  *       and removes or shortens steps.
  * </ul>
  *
- * <p>Size rule (speed): OGGP, DGGP and the load-aware greedy are run only while the instance has at most {@link
- * #PEELING_LIMIT} transfers (non-zero entries); above that, peeling every step costs seconds
- * (hundreds of hosts per side) and auto keeps the O(m log m) batching plus compaction. The "never
- * worse than OGGP" guarantee therefore holds up to that size; above it, see
- * docs/scheduler-algorithms.md for the measured comparison.
+ * <p>Size rule (speed): the load-aware greedy runs up to {@link #GREEDY_LIMIT} transfers (up to
+ * {@link #MEDIAN_GREEDY_LIMIT} with the median rule only); OGGP
+ * and DGGP are run while the instance has at most {@link #PEELING_LIMIT} transfers (non-zero
+ * entries), or when it is not backbone-bound and its peeling work estimate is at most {@link
+ * #PEELING_WORK_LIMIT}; otherwise (large backbone-bound instances, e.g. hundreds of hosts per side
+ * and k ≪ n, where peeling takes seconds) auto keeps the O(m) batching plus compaction. The "never worse than OGGP" guarantee holds
+ * whenever OGGP runs; for the other case see docs/scheduler-algorithms.md for the measured
+ * comparison (batching is better than OGGP there).
  */
 public final class Auto implements StepScheduler {
   /** Name in {@link Algorithms}. */
   public static final String NAME = "auto";
 
-  /** Largest transfer count for which auto also runs the peeling algorithms. */
-  public static final int PEELING_LIMIT = 10_000;
+  /** Auto runs the peeling algorithms up to this many transfers, whatever the instance. */
+  public static final int PEELING_LIMIT = 6_000;
+
+  /**
+   * Above {@link #PEELING_LIMIT}, auto still runs OGGP/DGGP on instances that are not
+   * backbone-bound when η_s·(senders + receivers), a proxy for the peeling work (about η_s peels,
+   * each repairing up to one matched edge per node), is at most this. Node-bound instances (k close
+   * to the node count) peel in few steps and OGGP beats batching there; backbone-bound ones (P/k
+   * and m/k dominate η) are batched better and faster.
+   */
+  public static final long PEELING_WORK_LIMIT = 1_000_000;
+
+  /**
+   * Largest transfer count for which auto also runs {@link LoadGreedy} (O(steps · m log m): about
+   * 0.1 s at 1000 transfers, seconds beyond).
+   */
+  public static final int GREEDY_LIMIT = 1000;
+
+  /**
+   * Up to this many transfers auto still runs {@link LoadGreedy} with the median rule (the best of
+   * the three on the large Facebook-trace instances; a few tenths of a second at 5000 transfers).
+   */
+  public static final int MEDIAN_GREEDY_LIMIT = 6000;
 
   /** Compaction work budget per transfer above {@link #PEELING_LIMIT} (keeps large plans fast). */
   static final long COMPACTION_WORK_PER_TRANSFER = 20;
@@ -65,11 +90,19 @@ public final class Auto implements StepScheduler {
       return new Schedule(List.of());
     }
     List<Schedule> raw = new ArrayList<>();
-    if (nz <= PEELING_LIMIT) {
-      raw.add(new Oggp().schedule(matrix, platform));
+    LowerBound lb = LowerBound.of(matrix, platform);
+    long peelWork = lb.etaS() * (matrix.rows() + matrix.cols());
+    boolean peel = nz <= PEELING_LIMIT
+        || (peelWork <= PEELING_WORK_LIMIT && !backboneBound(matrix, platform));
+    if (nz <= GREEDY_LIMIT) {
       for (LoadGreedy.Rule r : LoadGreedy.Rule.values()) {
         raw.add(LoadGreedy.schedule(matrix, platform, r));
       }
+    } else if (nz <= MEDIAN_GREEDY_LIMIT) {
+      raw.add(LoadGreedy.schedule(matrix, platform, LoadGreedy.Rule.MEDIAN));
+    }
+    if (peel) {
+      raw.add(new Oggp().schedule(matrix, platform));
       if (!platform.isOnePort()) {
         raw.add(new Dggp().schedule(matrix, platform));
       }
@@ -98,6 +131,29 @@ public final class Auto implements StepScheduler {
       }
     }
     throw new IllegalStateException("no candidate schedule is valid for " + matrix);
+  }
+
+  /**
+   * @return true when the backbone terms dominate both parts of η: P/k ≥ every w(v)/δ(v) and
+   *     ⌈m/k⌉ ≥ every ⌈deg(v)/δ(v)⌉ (largest-first batching then reaches η closely)
+   */
+  static boolean backboneBound(TrafficMatrix m, Platform p) {
+    int k = p.k();
+    double perStep = m.total() / k;
+    long steps = (m.nonZeroCount() + k - 1) / k;
+    for (int i = 0; i < m.rows(); i++) {
+      int d = p.senderPorts(i);
+      if (m.rowSum(i) / d > perStep || (m.rowDegree(i) + d - 1) / d > steps) {
+        return false;
+      }
+    }
+    for (int j = 0; j < m.cols(); j++) {
+      int d = p.receiverPorts(j);
+      if (m.colSum(j) / d > perStep || (m.colDegree(j) + d - 1) / d > steps) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean isValid(Schedule s, TrafficMatrix m, Platform p) {

@@ -42,6 +42,7 @@ public final class Ggp implements StepScheduler {
     return GraphPeeling.peelMatrix(matrix, platform.k(), Quantum.of(matrix, onePort(platform)), false);
   }
 
+  /** @return p itself if it is 1-port, else the same k and β with δ = 1 everywhere */
   static Platform onePort(Platform p) {
     return p.isOnePort() ? p : Platform.onePort(p.k(), p.beta(), p.senders(), p.receivers());
   }

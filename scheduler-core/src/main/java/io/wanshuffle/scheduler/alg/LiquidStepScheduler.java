@@ -30,11 +30,17 @@ import java.util.List;
  * schedule is auto's own, so {@code liquid} never costs more than {@code auto} there.
  *
  * <p>Cost: at most m steps per rule (each step completes a pair), each a min-cost flow on
- * O(links + pairs) vertices. The result is validated by {@link Schedule#validate} for the platform
+ * O(links + pairs) vertices for m ≤ {@value #FLOW_LIMIT} transfers, a greedy pass in priority
+ * order (O(pairs log pairs)) up to {@value #OWN_STEPS_LIMIT}; above that only the split {@code
+ * auto} schedule is computed (still valid for every link, no longer bottleneck-driven). The result is validated by {@link Schedule#validate} for the platform
  * and by {@link io.wanshuffle.scheduler.topology.LinkCapacityValidator} for the network.
  */
 public final class LiquidStepScheduler implements StepScheduler {
   private static final double EPS = 1e-12;
+  /** Up to this many transfers (non-zero entries) steps are chosen by min-cost flow. */
+  static final int FLOW_LIMIT = 1_000;
+  /** Up to this many transfers the scheduler builds its own steps (greedy above FLOW_LIMIT). */
+  static final int OWN_STEPS_LIMIT = 20_000;
   private final LinkNetwork network;
   private final boolean withRackBlind;
 
@@ -82,22 +88,31 @@ public final class LiquidStepScheduler implements StepScheduler {
   @Override
   public Schedule schedule(TrafficMatrix matrix, Platform platform) {
     platform.requireShape(matrix);
-    LinkNetwork net = network == null ? LinkNetwork.flat(platform) : network.constrainedBy(platform);
-    net.requireShape(matrix);
-    if (matrix.nonZeroCount() == 0) {
+    int transfers = matrix.nonZeroCount();
+    if (transfers == 0) {
       return new Schedule(List.of());
     }
-    StepChooser chooser = new StepChooser(net);
+    List<String> candidates = withRackBlind ? rackBlindCandidates() : List.of();
+    boolean ownSteps = transfers <= OWN_STEPS_LIMIT || candidates.isEmpty();
+    if (network == null && !ownSteps) {
+      // NIC and backbone links only: auto's schedule is valid as it is
+      return Algorithms.byName(candidates.get(0)).schedule(matrix, platform);
+    }
+    LinkNetwork net = network == null ? LinkNetwork.flat(platform) : network.constrainedBy(platform);
+    net.requireShape(matrix);
     Schedule best = null;
-    for (DurationRule rule : DurationRule.values()) {
-      Schedule s = build(matrix, platform.beta(), net, chooser, rule);
-      if (best == null || s.cost(platform.beta()) < best.cost(platform.beta())) {
-        best = s;
+    if (ownSteps) {
+      StepChooser chooser = new StepChooser(net, transfers <= FLOW_LIMIT);
+      for (DurationRule rule : DurationRule.values()) {
+        Schedule s = build(matrix, platform.beta(), net, chooser, rule);
+        if (best == null || s.cost(platform.beta()) < best.cost(platform.beta())) {
+          best = s;
+        }
       }
     }
-    for (String name : withRackBlind ? rackBlindCandidates() : List.<String>of()) {
+    for (String name : candidates) {
       Schedule blind = split(Algorithms.byName(name).schedule(matrix, platform), net);
-      if (blind.cost(platform.beta()) <= best.cost(platform.beta())) {
+      if (best == null || blind.cost(platform.beta()) <= best.cost(platform.beta())) {
         best = blind;
       }
     }

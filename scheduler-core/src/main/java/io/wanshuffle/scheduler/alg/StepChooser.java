@@ -38,8 +38,15 @@ final class StepChooser {
   /** Capacity of the arcs joining links: the number of enabled pairs of the current choice. */
   private int joinCap;
 
-  StepChooser(LinkNetwork net) {
+  private final boolean useFlow;
+
+  /**
+   * @param net the network
+   * @param useFlow choose steps by min-cost flow when the routes form a tree (else greedy)
+   */
+  StepChooser(LinkNetwork net, boolean useFlow) {
     this.net = net;
+    this.useFlow = useFlow;
     this.rows = net.rows();
     this.cols = net.cols();
     this.routes = new int[rows * cols][];
@@ -94,7 +101,7 @@ final class StepChooser {
    * @return chosen[p] for every pair; at least one pair if any is enabled
    */
   boolean[] choose(double[] weight, boolean[] enabled) {
-    return tree ? chooseByFlow(weight, enabled) : chooseGreedy(weight, enabled);
+    return tree && useFlow ? chooseByFlow(weight, enabled) : chooseGreedy(weight, enabled);
   }
 
   boolean[] chooseGreedy(double[] weight, boolean[] enabled) {

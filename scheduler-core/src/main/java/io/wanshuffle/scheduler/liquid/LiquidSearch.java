@@ -78,8 +78,16 @@ public final class LiquidSearch {
     /** No liquid schedule exists; the returned schedule is optimal (search completed). */
     OPTIMAL_NOT_LIQUID,
     /** The time limit passed first; the returned schedule is the best found. */
-    TIME_LIMIT
+    TIME_LIMIT,
+    /**
+     * More than {@value LiquidSearch#SEARCH_LIMIT} transfers: the search's bit matrices would not
+     * fit in memory; the returned schedule is DSatur's.
+     */
+    TOO_LARGE
   }
+
+  /** Most transfers the exact search takes (its conflict matrix has n²/64 words). */
+  public static final int SEARCH_LIMIT = 20_000;
 
   /**
    * The result of a search.
@@ -106,6 +114,9 @@ public final class LiquidSearch {
     int lambda = traffic.duration();
     if (dsatur.length() == lambda) {
       return new Result(dsatur, Outcome.LIQUID, dsatur.length(), System.nanoTime() - start, 0);
+    }
+    if (traffic.size() > SEARCH_LIMIT) {
+      return new Result(dsatur, Outcome.TOO_LARGE, dsatur.length(), System.nanoTime() - start, 0);
     }
     LiquidSearch s = new LiquidSearch(traffic);
     long limit = timeLimit.toNanos();
@@ -136,10 +147,15 @@ public final class LiquidSearch {
   /**
    * Decides whether the traffic has a liquid schedule (length Λ), without a time limit.
    *
-   * @param traffic the traffic
+   * @param traffic the traffic, at most {@link #SEARCH_LIMIT} transfers
    * @return a liquid schedule, or null when none exists (the search proved it)
+   * @throws IllegalArgumentException for a traffic above {@link #SEARCH_LIMIT} transfers
    */
   public static LiquidSchedule findLiquid(Traffic traffic) {
+    if (traffic.size() > SEARCH_LIMIT) {
+      throw new IllegalArgumentException("traffic has " + traffic.size() + " transfers, more than"
+          + " the search takes (" + SEARCH_LIMIT + ")");
+    }
     LiquidSearch s = new LiquidSearch(traffic);
     s.deadline = Long.MAX_VALUE;
     long[] all = new long[s.words];
@@ -236,9 +252,11 @@ public final class LiquidSearch {
       }
       return false;
     };
+    int[] order = order(rest, load);
     long[] team = new long[words];
     long[] avail = rest.clone();
-    if (coverTight(Arrays.copyOf(tight, tightCount), new boolean[linkCount], team, avail, visitor)) {
+    if (coverTight(Arrays.copyOf(tight, tightCount), new boolean[linkCount], team, avail, order,
+        visitor)) {
       return true;
     }
     if ((long) dead.size() * (words + 4) < MEMO_WORDS) {
@@ -255,7 +273,7 @@ public final class LiquidSearch {
 
   /** Phase 1: choose one transfer on each tight link (bottleneck of the current sub-traffic). */
   private boolean coverTight(int[] tight, boolean[] covered, long[] team, long[] avail,
-      TeamVisitor v) {
+      int[] order, TeamVisitor v) {
     int best = -1;
     int bestCount = Integer.MAX_VALUE;
     for (int l : tight) {
@@ -269,17 +287,14 @@ public final class LiquidSearch {
       }
     }
     if (best < 0) {
-      return extendToFull(team, avail, new long[words], v);
+      return extendToFull(team, avail, new long[words], order, 0, v);
     }
     if (bestCount == 0) {
       return false;
     }
     long[] cands = and(avail, linkMask[best]);
-    for (int w = 0; w < words; w++) {
-      long b = cands[w];
-      while (b != 0) {
-        int t = (w << 6) + Long.numberOfTrailingZeros(b);
-        b &= b - 1;
+    for (int t : order) {
+      if ((cands[t >>> 6] & (1L << t)) != 0) {
         tick();
         long[] team2 = team.clone();
         team2[t >>> 6] |= 1L << t;
@@ -289,7 +304,7 @@ public final class LiquidSearch {
         for (int l : links[t]) {
           covered[l] = true;
         }
-        boolean stop = coverTight(tight, covered, team2, avail2, v);
+        boolean stop = coverTight(tight, covered, team2, avail2, order, v);
         for (int l : links[t]) {
           covered[l] = false;
         }
@@ -302,15 +317,42 @@ public final class LiquidSearch {
   }
 
   /**
+   * Transfers of {@code rest}, most constrained first: by decreasing total load of their links
+   * (transfers on nearly tight links go into a frame early, which keeps later sub-traffics
+   * schedulable); ties by id. A value-ordering heuristic: it changes which team is tried first,
+   * never which teams are tried.
+   */
+  private int[] order(long[] rest, int[] load) {
+    int[] ids = toIds(rest);
+    long[] key = new long[ids.length];
+    for (int x = 0; x < ids.length; x++) {
+      long sum = 0;
+      for (int l : links[ids[x]]) {
+        sum += load[l];
+      }
+      key[x] = (-sum << 32) | ids[x];
+    }
+    Arrays.sort(key);
+    for (int x = 0; x < ids.length; x++) {
+      ids[x] = (int) (key[x] & 0xffffffffL);
+    }
+    return ids;
+  }
+
+  /**
    * Phase 2: extend a team to every full team containing it, by including or excluding the
    * remaining compatible transfers one at a time (sec. 3.2); {@code excluded} holds excluded
    * transfers that no team transfer blocks yet: each needs a later blocker.
    */
-  private boolean extendToFull(long[] team, long[] avail, long[] excluded, TeamVisitor v) {
-    int t = first(avail);
-    if (t < 0) {
+  private boolean extendToFull(long[] team, long[] avail, long[] excluded, int[] order, int pos,
+      TeamVisitor v) {
+    while (pos < order.length && (avail[order[pos] >>> 6] & (1L << order[pos])) == 0) {
+      pos++;
+    }
+    if (pos == order.length) {
       return isEmpty(excluded) && v.visit(team);
     }
+    int t = order[pos];
     tick();
     // include t
     long[] team2 = team.clone();
@@ -320,7 +362,7 @@ public final class LiquidSearch {
     avail2[t >>> 6] &= ~(1L << t);
     long[] excl2 = excluded.clone();
     andNot(excl2, conflicts[t]);
-    if (stillBlockable(excl2, avail2) && extendToFull(team2, avail2, excl2, v)) {
+    if (stillBlockable(excl2, avail2) && extendToFull(team2, avail2, excl2, order, pos + 1, v)) {
       return true;
     }
     // exclude t: some later included transfer must block it
@@ -328,7 +370,7 @@ public final class LiquidSearch {
     avail3[t >>> 6] &= ~(1L << t);
     long[] excl3 = excluded.clone();
     excl3[t >>> 6] |= 1L << t;
-    return stillBlockable(excl3, avail3) && extendToFull(team, avail3, excl3, v);
+    return stillBlockable(excl3, avail3) && extendToFull(team, avail3, excl3, order, pos + 1, v);
   }
 
   /** Every excluded, unblocked transfer still conflicts with some available one. */
@@ -350,15 +392,6 @@ public final class LiquidSearch {
     if ((++nodes & 1023) == 0 && System.nanoTime() > deadline) {
       throw new TimeUp();
     }
-  }
-
-  private int first(long[] s) {
-    for (int w = 0; w < words; w++) {
-      if (s[w] != 0) {
-        return (w << 6) + Long.numberOfTrailingZeros(s[w]);
-      }
-    }
-    return -1;
   }
 
   private static boolean isEmpty(long[] s) {

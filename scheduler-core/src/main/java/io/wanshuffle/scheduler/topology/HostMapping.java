@@ -6,12 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.net.DNSToSwitchMapping;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.net.ScriptBasedMapping;
 import org.apache.hadoop.net.TableMapping;
+import org.apache.hadoop.util.ReflectionUtils;
 
 /**
  * Host name to network path {@code /cluster/rack}, through Hadoop's {@link DNSToSwitchMapping}:
@@ -24,14 +26,140 @@ import org.apache.hadoop.net.TableMapping;
  * CachedDNSToSwitchMapping}), so a table lists the addresses of resolvable hosts (or IP literals).
  * Hadoop's TableMapping skips malformed lines with a warning; this class checks the table first
  * and rejects them, naming file and line. Paths must have exactly two levels, cluster and rack.
+ *
+ * <p>Public surface (for the Spark plugin, which takes the same mapping from {@code
+ * spark.hadoop.net.topology.*} keys): {@link #fromHadoopConfiguration} builds the mapping from a
+ * Hadoop {@link Configuration}, {@link #pathOf} answers one host leniently (empty when unknown),
+ * {@link #clusterOf} names the cluster of a path. Thread-safe as the underlying Hadoop mapping is
+ * ({@link TableMapping} and {@link ScriptBasedMapping} cache their answers).
  */
-final class HostMapping {
+public final class HostMapping {
   private final DNSToSwitchMapping mapping;
   private final String source;
 
   HostMapping(DNSToSwitchMapping mapping, String source) {
     this.mapping = mapping;
     this.source = source;
+  }
+
+  /**
+   * Wraps an already configured mapping.
+   *
+   * @param mapping any Hadoop host to network-path mapping
+   * @param source what it is, for messages (e.g. "topology table /etc/t.table")
+   * @return the host mapping
+   */
+  public static HostMapping of(DNSToSwitchMapping mapping, String source) {
+    return new HostMapping(mapping, source);
+  }
+
+  /**
+   * Builds the mapping Hadoop would build from its own keys:
+   * {@code net.topology.table.file.name} (a {@link TableMapping} file, chosen when this key is
+   * set), {@code net.topology.script.file.name} ({@link ScriptBasedMapping}, the default of
+   * Hadoop's core-default.xml), or {@code net.topology.node.switch.mapping.impl} (any {@link
+   * DNSToSwitchMapping} class; it overrides the table when it is set anywhere other than Hadoop's
+   * {@code *-default.xml}). The table is checked first (every line blank, a {@code #} comment, or
+   * {@code host /cluster[/rack]}; one or two path levels are accepted here, the first naming the
+   * cluster), because Hadoop's TableMapping would skip a malformed line and leave the host
+   * unknown. With none of the keys, every host is unknown.
+   *
+   * @param conf a Hadoop configuration (e.g. Spark's {@code SparkHadoopUtil.newConfiguration})
+   * @return the mapping
+   * @throws TopologyException with {@link TopologyException#configKey()} set: the table is not
+   *     readable or has a malformed line (file and line named), the script is not executable, or
+   *     the mapping class cannot be loaded
+   */
+  public static HostMapping fromHadoopConfiguration(Configuration conf) {
+    String tableKey = CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY;
+    String scriptKey = CommonConfigurationKeysPublic.NET_TOPOLOGY_SCRIPT_FILE_NAME_KEY;
+    String implKey = CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY;
+    String table = conf.getTrimmed(tableKey, "");
+    String script = conf.getTrimmed(scriptKey, "");
+    String source = "no topology (every host unknown)";
+    if (!table.isEmpty()) {
+      Path t = Path.of(table);
+      if (!Files.isReadable(t)) {
+        throw new TopologyException(tableKey, table + ": topology table file is not readable");
+      }
+      try {
+        checkTable(t, false);
+      } catch (TopologyException e) {
+        throw new TopologyException(tableKey, e.getMessage());
+      }
+      source = "topology table " + table;
+    }
+    if (!script.isEmpty()) {
+      if (!Files.isExecutable(Path.of(script))) {
+        throw new TopologyException(scriptKey, script + ": topology script is not executable");
+      }
+      if (table.isEmpty()) {
+        source = "topology script " + script;
+      }
+    }
+    Class<? extends DNSToSwitchMapping> impl =
+        table.isEmpty() ? ScriptBasedMapping.class : TableMapping.class;
+    if (setExplicitly(conf, implKey)) {
+      try {
+        impl = conf.getClass(implKey, impl, DNSToSwitchMapping.class);
+      } catch (RuntimeException e) {
+        throw new TopologyException(implKey, conf.get(implKey)
+            + ": cannot load a DNSToSwitchMapping class: " + e.getMessage());
+      }
+      source = impl.getName();
+    }
+    return new HostMapping(ReflectionUtils.newInstance(impl, conf), source);
+  }
+
+  /** @return true when {@code key} comes from somewhere other than Hadoop's *-default.xml */
+  private static boolean setExplicitly(Configuration conf, String key) {
+    if (conf.get(key) == null) {
+      return false;
+    }
+    String[] sources = conf.getPropertySources(key);
+    if (sources == null) {
+      return true;
+    }
+    for (String s : sources) {
+      if (!s.endsWith("-default.xml")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @param host a host name or address
+   * @return its network path (e.g. {@code /clusterA/rack1}), or empty when the mapping does not
+   *     know the host (Hadoop's default rack, no answer, or a path not starting with {@code /}) or
+   *     fails on it
+   */
+  public Optional<String> pathOf(String host) {
+    List<String> r;
+    try {
+      r = mapping.resolve(new ArrayList<>(List.of(host)));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+    if (r == null || r.size() != 1 || r.get(0) == null
+        || org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK.equals(r.get(0))
+        || !r.get(0).startsWith("/") || r.get(0).length() < 2) {
+      return Optional.empty();
+    }
+    return Optional.of(r.get(0));
+  }
+
+  /**
+   * @param path a network path such as {@code /clusterA/rack1} or {@code /clusterA}
+   * @return its first component, the cluster ({@code clusterA})
+   * @throws IllegalArgumentException if the path does not start with {@code /} and a name
+   */
+  public static String clusterOf(String path) {
+    if (path == null || !path.startsWith("/") || path.length() < 2 || path.charAt(1) == '/') {
+      throw new IllegalArgumentException("network path '" + path + "' has no cluster component");
+    }
+    int end = path.indexOf('/', 1);
+    return end < 0 ? path.substring(1) : path.substring(1, end);
   }
 
   /**
@@ -63,6 +191,14 @@ final class HostMapping {
 
   /** Checks every line of a TableMapping file: blank, comment, or "host /cluster/rack". */
   static void checkTable(Path table) {
+    checkTable(table, true);
+  }
+
+  /**
+   * Checks every line of a TableMapping file: blank, comment, or "host PATH" where PATH is
+   * {@code /cluster/rack} ({@code twoLevels}) or starts with {@code /cluster} (otherwise).
+   */
+  static void checkTable(Path table, boolean twoLevels) {
     List<String> lines;
     try {
       lines = Files.readAllLines(table, StandardCharsets.UTF_8);
@@ -79,11 +215,19 @@ final class HostMapping {
         throw new TopologyException(table + ":" + n + ": expected two columns 'host /cluster/rack', got "
             + cols.length + ": '" + line + "'");
       }
-      String problem = pathProblem(cols[1]);
+      String problem = twoLevels ? pathProblem(cols[1]) : clusterPathProblem(cols[1]);
       if (problem != null) {
         throw new TopologyException(table + ":" + n + ": host " + cols[0] + ": " + problem);
       }
     }
+  }
+
+  /** @return null if {@code path} is "/cluster" or "/cluster/...", else what is wrong with it */
+  static String clusterPathProblem(String path) {
+    if (!path.startsWith("/") || path.length() < 2 || path.charAt(1) == '/') {
+      return "network path '" + path + "' must start with /cluster (e.g. /cluster/rack)";
+    }
+    return null;
   }
 
   /** @return null if {@code path} is "/cluster/rack", else what is wrong with it */

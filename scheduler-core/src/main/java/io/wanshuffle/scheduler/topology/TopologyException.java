@@ -8,9 +8,31 @@ package io.wanshuffle.scheduler.topology;
 public final class TopologyException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
+  /** The Hadoop configuration key at fault, or null. */
+  private final String configKey;
+
   /** @param message the problem, starting with the file (and line) it comes from */
   public TopologyException(String message) {
     super(message);
+    this.configKey = null;
+  }
+
+  /**
+   * @param configKey the Hadoop configuration key whose value is at fault (e.g. {@code
+   *     net.topology.table.file.name})
+   * @param message the problem, starting with the file (and line) it comes from
+   */
+  public TopologyException(String configKey, String message) {
+    super(message);
+    this.configKey = configKey;
+  }
+
+  /**
+   * @return the Hadoop configuration key whose value is at fault, or null when the problem is not
+   *     tied to one key (see {@link HostMapping#fromHadoopConfiguration})
+   */
+  public String configKey() {
+    return configKey;
   }
 
   /**
@@ -19,5 +41,6 @@ public final class TopologyException extends IllegalArgumentException {
    */
   public TopologyException(String message, Throwable cause) {
     super(message, cause);
+    this.configKey = null;
   }
 }

@@ -90,7 +90,7 @@ class AutoTest {
   @Test
   void largeInstancesUseTheFastPathAndStayValid() {
     Random rnd = new Random(12L);
-    int n = 110; // 12 100 transfers, above Auto.PEELING_LIMIT
+    int n = 250; // 62 500 transfers, k = 25: backbone-bound, peeling work estimate 2500 x 500
     double[] a = new double[n * n];
     for (int i = 0; i < a.length; i++) {
       a[i] = 1 + rnd.nextInt(100);
@@ -102,5 +102,31 @@ class AutoTest {
     s.validate(m, p);
     assertTrue(s.cost(1.0) <= 1.02 * LowerBound.of(m, p).eta(), "ratio " + s.cost(1.0)
         / LowerBound.of(m, p).eta());
+  }
+
+  private static TrafficMatrix dense(int n, long seed) {
+    Random rnd = new Random(seed);
+    double[] a = new double[n * n];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = 1 + rnd.nextInt(100);
+    }
+    return TrafficMatrix.ofRowMajor(n, n, a);
+  }
+
+  @Test
+  void backboneBoundMeansTheBackboneTermsDominateEta() {
+    TrafficMatrix m = dense(40, 5);
+    assertTrue(Auto.backboneBound(m, Platform.onePort(4, 1, 40, 40)));
+    assertTrue(!Auto.backboneBound(m, Platform.onePort(40, 1, 40, 40)));
+  }
+
+  @Test
+  void largeNodeBoundInstancesStillGetOggpOrBetter() {
+    TrafficMatrix m = dense(80, 6); // 6400 transfers > PEELING_LIMIT, k = n: node-bound
+    Platform p = Platform.onePort(80, 1.0, 80, 80);
+    assertTrue(m.nonZeroCount() > Auto.PEELING_LIMIT && !Auto.backboneBound(m, p));
+    Schedule s = new Auto().schedule(m, p);
+    s.validate(m, p);
+    assertTrue(s.cost(1.0) <= new Oggp().schedule(m, p).cost(1.0) * (1 + 1e-12));
   }
 }

@@ -234,4 +234,55 @@ class LiquidStepSchedulerTest {
     LinkCapacityValidator.validate(s, m, net);
     assertEquals(2, s.stepCount());
   }
+
+  @Test
+  void largeInstancesUseTheGreedyChoiceAndStayValid() {
+    // 40 x 40 = 1600 transfers > FLOW_LIMIT: 4 racks per side, uplinks of 3 flows, backbone 12
+    int n = 40;
+    LinkNetwork.Builder b = new LinkNetwork.Builder(n, n);
+    int out = b.addLink("backbone.out", 12);
+    int in = b.addLink("backbone.in", 12);
+    int[] up = new int[4];
+    int[] down = new int[4];
+    for (int r = 0; r < 4; r++) {
+      up[r] = b.addLink("up" + r, 3);
+      down[r] = b.addLink("down" + r, 3);
+    }
+    int[] nicUp = new int[n];
+    int[] nicDown = new int[n];
+    for (int i = 0; i < n; i++) {
+      nicUp[i] = b.addLink("nu" + i, 1);
+      nicDown[i] = b.addLink("nd" + i, 1);
+    }
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        b.route(i, j, new int[] {nicUp[i], up[i % 4], out}, new int[] {in, down[j % 4], nicDown[j]});
+      }
+    }
+    int[] ones = new int[n];
+    java.util.Arrays.fill(ones, 1);
+    LinkNetwork net = b.build(12, ones, ones, 0);
+    Random rnd = new Random(5);
+    TrafficMatrix m = randomMatrix(rnd, n, n);
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        if (m.amount(i, j) == 0) {
+          m = TrafficMatrix.ofRowMajor(n, n, set(m.toRowMajor(), i * n + j, 1));
+        }
+      }
+    }
+    assertTrue(m.nonZeroCount() > LiquidStepScheduler.FLOW_LIMIT);
+    Platform p = net.platform(0.2);
+    Schedule s = new LiquidStepScheduler(net).schedule(m, p);
+    LinkCapacityValidator.validate(s, m, net);
+    s.validate(m, p);
+    assertTrue(s.cost(0.2) >= LinkLowerBound.of(m, net, 0.2).eta() - 1e-9);
+    Schedule own = LiquidStepScheduler.flowStepsOnly(net).schedule(m, p);
+    LinkCapacityValidator.validate(own, m, net);
+  }
+
+  private static double[] set(double[] a, int i, double v) {
+    a[i] = v;
+    return a;
+  }
 }

@@ -45,7 +45,7 @@ class StepChooserTest {
       int rows = 1 + rnd.nextInt(3);
       int cols = 1 + rnd.nextInt(4);
       LinkNetwork net = randomTree(rnd, rows, cols);
-      StepChooser c = new StepChooser(net);
+      StepChooser c = new StepChooser(net, true);
       assertTrue(c.isTree());
       int pairs = rows * cols;
       double[] w = new double[pairs];

@@ -62,4 +62,21 @@ class LiquidSearchOracleTest {
     r.schedule().validate();
     assertEquals(3, r.schedule().length());
   }
+
+  @Test
+  void trafficAboveTheSearchLimitGetsDsatur() {
+    int copies = LiquidSearch.SEARCH_LIMIT / 5 + 1;
+    int[][] tr = new int[copies * 5][];
+    for (int c = 0; c < copies; c++) {
+      for (int i = 0; i < 5; i++) {
+        tr[c * 5 + i] = new int[] {c * 5 + i, c * 5 + (i + 1) % 5};
+      }
+    }
+    Traffic t = Traffic.ofLinkIds(tr, copies * 5);
+    LiquidSearch.Result r = LiquidSearch.solve(t, Duration.ofSeconds(10));
+    assertEquals(LiquidSearch.Outcome.TOO_LARGE, r.outcome());
+    r.schedule().validate();
+    assertEquals(3, r.schedule().length());
+    assertTrue(!r.schedule().optimal());
+  }
 }

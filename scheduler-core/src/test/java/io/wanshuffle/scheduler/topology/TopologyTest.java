@@ -149,4 +149,39 @@ class TopologyTest {
     assertEquals(3, n.route(1, 2).length);
     assertEquals(p.toString(), n.platform(1).toString());
   }
+
+  @Test
+  void ratesTakeDecimalSuffixesAndNone() throws IOException {
+    write("racks.table", "a1 /dcA/r1\nb1 /dcB/r1\n");
+    Path conf = write("r.conf", "mapping.table = racks.table\nnic.up.rate = 2500k\n"
+        + "nic.down.rate = 5M\nrack.rate = none\nbackbone.rate = 1G\n");
+    TopologyConfig c = TopologyConfig.load(conf);
+    assertEquals(2_500_000L, c.rate(LinkKind.NIC_UP, "a1").getAsLong());
+    assertEquals(5_000_000L, c.rate(LinkKind.NIC_DOWN, "b1").getAsLong());
+    assertTrue(c.rate(LinkKind.RACK_UPLINK, "/dcA/r1").isEmpty());
+    LinkNetwork n = Topology.load(conf).network(List.of("a1"), List.of("b1"));
+    assertEquals(2_500_000L, n.baseSpeed());
+    assertEquals(4, n.route(0, 0).length, "rack links set to none are left out");
+    assertEquals(400, n.capacity(n.route(0, 0)[1]), "backbone 1G / 2.5M");
+  }
+
+  @Test
+  void everyLinkNoneIsAnError() throws IOException {
+    write("racks.table", "a1 /dcA/r1\nb1 /dcB/r1\n");
+    Path conf = write("n.conf", "mapping.table = racks.table\nnic.rate = none\nrack.rate = none\n"
+        + "backbone.rate = none\n");
+    TopologyException e = assertThrows(TopologyException.class,
+        () -> Topology.load(conf).network(List.of("a1"), List.of("b1")));
+    assertTrue(e.getMessage().startsWith(conf.toString()), e.getMessage());
+  }
+
+  @Test
+  void failingScriptNamesTheScript() throws IOException {
+    Path script = write("broken.sh", "#!/bin/sh\nexit 3\n");
+    assertTrue(script.toFile().setExecutable(true));
+    Path conf = write("b.conf", "mapping.script = broken.sh\nnic.rate = 1G\n");
+    TopologyException e = assertThrows(TopologyException.class,
+        () -> Topology.load(conf).pathOf("h1"));
+    assertTrue(e.getMessage().contains("broken.sh"), e.getMessage());
+  }
 }

@@ -1,0 +1,64 @@
+package io.wanshuffle.bench.quality;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.bench.Bench;
+import io.wanshuffle.scheduler.TrafficMatrix;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class QualityCommandTest {
+
+  @Test
+  void paperProtocolInstancesAre20x20WithWeightsInRange() {
+    Random rnd = new Random(1);
+    for (int i = 0; i < 200; i++) {
+      TrafficMatrix m = PaperProtocol.instance(rnd, 20);
+      assertEquals(20, m.rows());
+      assertEquals(20, m.cols());
+      assertTrue(m.nonZeroCount() >= 1 && m.nonZeroCount() <= 400);
+      assertTrue(m.maxAmount() <= 20);
+    }
+  }
+
+  @Test
+  void reportHasOneRowPerKAndAutoNeverAboveOggp(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("q.md");
+    StringWriter so = new StringWriter();
+    StringWriter se = new StringWriter();
+    int status = Bench.commandLine(new PrintWriter(so), new PrintWriter(se)).execute(
+        "quality", "--samples", "3", "--k", "2,7", "--algorithms", "auto,oggp", "--trace", "none",
+        "--output", out.toString());
+    assertEquals(0, status, se.toString());
+    String md = Files.readString(out);
+    // "| k | n | auto mean / max | oggp mean / max | ..." rows for k = 2 and 7, in both tables.
+    Pattern row = Pattern.compile("\\| (\\d+) \\| 3 \\| ([0-9.]+) / ([0-9.]+) \\| ([0-9.]+) / ");
+    Matcher m = row.matcher(md);
+    int rows = 0;
+    while (m.find()) {
+      rows++;
+      double autoMean = Double.parseDouble(m.group(2));
+      double oggpMean = Double.parseDouble(m.group(4));
+      assertTrue(autoMean >= 1.0 && autoMean <= oggpMean, md);
+    }
+    assertEquals(4, rows, md);
+    assertTrue(md.contains("bench quality --samples 3"), "regeneration command is in the report");
+  }
+
+  @Test
+  void unknownAlgorithmIsAUsageError(@TempDir Path dir) {
+    StringWriter se = new StringWriter();
+    int status = Bench.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(se))
+        .execute("quality", "--algorithms", "nope", "--output", dir.resolve("x.md").toString());
+    assertEquals(2, status);
+    assertTrue(se.toString().contains("unknown algorithm 'nope'"), se.toString());
+  }
+}
