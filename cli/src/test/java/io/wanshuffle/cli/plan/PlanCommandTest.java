@@ -134,6 +134,21 @@ class PlanCommandTest {
   }
 
   @Test
+  void textReportUsesZeroBasedIndicesWithoutHostNames() throws IOException {
+    Path p = dir.resolve("plain.csv");
+    Files.writeString(p, "0,5\n2,0\n");
+    CliRun r = CliRun.of("plan", "--matrix", p.toString(), "--k", "1", "--beta", "0.5",
+        "--algorithm", "one-per-step");
+    assertEquals(0, r.status(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertTrue(lines.contains("step      start   duration  transfers (sender -> receiver: seconds;"
+        + " zero-based row -> column)"), r.out());
+    assertTrue(lines.contains("   1          0          5  0 -> 1: 5"), r.out());
+    assertTrue(lines.contains("   2        5.5          2  1 -> 0: 2"), r.out());
+    assertTrue(lines.contains("platform    k = 1, beta = 0.5 s, 1-port"), r.out());
+  }
+
+  @Test
   void headerNamesAreKept() throws IOException {
     MatrixFile f = MatrixCsv.read(DGGP);
     assertEquals(List.of("s1", "s2"), f.senderNames());
