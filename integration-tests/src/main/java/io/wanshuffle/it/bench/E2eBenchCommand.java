@@ -79,7 +79,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
       TestbedSpec spec = new TestbedSpec(base.nodesA(), base.nodesB(), base.nicBitsPerSecond(),
           base.backboneBitsPerSecond(), rtt);
       try (Experiment ex = Experiment.start(spec, out.resolve("rtt-" + rtt), "1g")) {
-        described = ex.testbed().describe();
+        described = ex.testbed().describe().replace("WAN RTT " + rtt + " ms", "WAN RTT as in the RTT column");
         if (!ex.testbed().shaped()) {
           System.out.println("NOTE: loopback variant: the backbone is not shaped; times are not comparable.");
         }
