@@ -65,6 +65,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private CompletableFuture<?> pending;
   private long demandId;
   private long waitedMs;
+  private boolean registered;
 
   private StepRun step;
   private Iterator<Tuple2<BlockId, InputStream>> ungated;
@@ -84,8 +85,22 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     this.hosts = demand.srcHosts();
     this.local = fetchers.open(blocks.sameCluster());
     if (!blocks.isEmpty()) {
-      pending = channel.register(demand);
       context.addTaskCompletionListener((org.apache.spark.util.TaskCompletionListener) this::onTaskEnd);
+    }
+  }
+
+  /**
+   * Registers the cross-cluster demand when the task first asks this reader for a block, not when
+   * the reader is created: a task that creates the readers of several shuffles and reads them one
+   * after the other (CoGroupedRDD) must not be granted flows for a shuffle it is not reading yet.
+   */
+  private void registerOnFirstRead() {
+    if (registered) {
+      return;
+    }
+    registered = true;
+    if (!blocks.isEmpty()) {
+      pending = channel.register(demand);
     }
   }
 
@@ -99,6 +114,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
   @Override
   public boolean hasNext() {
+    registerOnFirstRead();
     while (true) {
       pump();
       if (step != null) {
