@@ -270,6 +270,13 @@ public final class StepCoordinator {
     if (d.released) {
       return CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.UNGATED));
     }
+    d.idle = m.idle() && conf.gated();
+    if (d.idle && d.grant != null) {
+      // the task ignores any grant it has not started once it says idle: take the flows back
+      LOG.debug("wan-shuffle demand {} of task {} is idle; step {} grant taken back unused", d.id,
+          d.taskAttemptId, d.grant.stepId());
+      endGrant(d);
+    }
     if (d.grant != null) {
       return CompletableFuture.completedFuture(d.grant.reply(d));
     }
@@ -767,7 +774,7 @@ public final class StepCoordinator {
     Map<String, Integer> senders = new LinkedHashMap<>();
     Map<String, Integer> receivers = new LinkedHashMap<>();
     for (Demand d : demands.values()) {
-      if (d.released || d.grant != null || freeReceive(d.dst) <= 0) {
+      if (d.released || d.idle || d.grant != null || freeReceive(d.dst) <= 0) {
         continue;
       }
       boolean any = false;
@@ -904,7 +911,7 @@ public final class StepCoordinator {
         if (left <= 0) {
           break;
         }
-        if (d.released || d.grant != null || !d.dst.equals(r)) {
+        if (d.released || d.idle || d.grant != null || !d.dst.equals(r)) {
           continue;
         }
         int idx = d.indexOf(s);
