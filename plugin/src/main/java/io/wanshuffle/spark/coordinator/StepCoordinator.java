@@ -55,6 +55,9 @@ import org.slf4j.LoggerFactory;
  *       unfinished demands that are not still fetching; only the first step of each plan is
  *       granted. When idle, the first registration starts a short gather window so that a wave of
  *       tasks is planned together.</li>
+ *   <li>Idle demands: a poll marked idle (the task waits on another shuffle it reads) takes back
+ *       the demand's grant, which the task has not started, and keeps the demand out of planning
+ *       until a poll without the mark; see {@link AwaitGrant#idle()}.</li>
  *   <li>Algorithm {@code none} (the A/B baseline): registrations are answered "ungated"; a poll is
  *       answered at once with a grant of everything; no flow is counted.</li>
  * </ul>

@@ -41,6 +41,12 @@ import scala.collection.Seq;
  * (with a warning saying why) when the coordinator fails, times out, releases the demand, or the
  * total wait passes {@code spark.wanshuffle.grant.maxWait}.
  *
+ * <p>A task may read several gated shuffles (cogroup, sort-merge join), one reader each, on its
+ * task thread. A reader registers its demand on its first read, not at creation, and a reader about
+ * to wait for a grant makes the task's other readers {@linkplain #standAside stand aside}, so a
+ * grant never sits unstarted with a shuffle the task is not reading while the one it reads waits
+ * (docs/plugin.md, "Tasks that read several shuffles").
+ *
  * <p>With {@code spark.wanshuffle.flow.rateCap} set, a step's blocks are fetched in chunks paced so
  * that the task's bytes in the step never run ahead of (rate cap × flows of the step) — pacing at
  * block granularity.
