@@ -193,6 +193,51 @@ public final class ShuffleJobs {
     return rows;
   }
 
+  /**
+   * cogroup of two shuffled RDDs (seeds {@code seed} and {@code seed + 1}) on one hash partitioner:
+   * each reduce task reads the first shuffle to its end, then the second (Spark's CoGroupedRDD),
+   * so one task holds two gated shuffles. Rows {@code key,count1,crc1,count2,crc2} ordered by
+   * key, over the union of both key sets (a side without the key has {@code 0,0}).
+   *
+   * @param jsc the driver
+   * @param l layout
+   * @param seed data seed of the first RDD; the second uses {@code seed + 1}
+   * @return result rows
+   */
+  public static List<String> cogroup(JavaSparkContext jsc, JobLayout l, long seed) {
+    JavaPairRDD<Long, String> left = generate(jsc, l, seed, KEYS, PAYLOAD)
+        .mapValues(TestData.Rec::payload);
+    JavaPairRDD<Long, String> right = generate(jsc, l, seed + 1, KEYS, PAYLOAD)
+        .mapValues(TestData.Rec::payload);
+    JavaPairRDD<Long, Tuple2<Iterable<String>, Iterable<String>>> groups =
+        left.cogroup(right, new HashPartitioner(l.reduces()));
+    List<String> rows = new ArrayList<>(pinnedCollect(jsc, groups.map(t -> {
+      List<String> a = new ArrayList<>();
+      t._2()._1().forEach(a::add);
+      List<String> b = new ArrayList<>();
+      t._2()._2().forEach(b::add);
+      return t._1() + "," + digest(a) + "," + digest(b);
+    }), l));
+    rows.sort(ShuffleJobs::byLeadingNumber);
+    return rows;
+  }
+
+  /** Oracle of {@link #cogroup}. @param l layout @param seed seed @return expected rows */
+  public static List<String> cogroupOracle(JobLayout l, long seed) {
+    Map<Long, List<List<String>>> groups = new TreeMap<>();
+    for (int side = 0; side < 2; side++) {
+      for (int m = 0; m < l.maps(); m++) {
+        for (TestData.Rec r : TestData.records(seed + side, m, l.recordsPerMap(), KEYS, PAYLOAD)) {
+          groups.computeIfAbsent(r.key(), k -> List.of(new ArrayList<>(), new ArrayList<>()))
+              .get(side).add(r.payload());
+        }
+      }
+    }
+    List<String> rows = new ArrayList<>();
+    groups.forEach((k, vs) -> rows.add(k + "," + digest(vs.get(0)) + "," + digest(vs.get(1))));
+    return rows;
+  }
+
   private static String digest(List<String> values) {
     List<String> vs = new ArrayList<>(values);
     Collections.sort(vs);

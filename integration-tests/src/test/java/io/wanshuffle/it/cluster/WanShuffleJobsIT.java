@@ -68,6 +68,7 @@ class WanShuffleJobsIT {
     jobs.put("groupByKey", s -> ShuffleJobs.groupByKey(jsc(s), layout, 12));
     jobs.put("sortByKey", s -> ShuffleJobs.sortByKey(jsc(s), layout, 13));
     jobs.put("sql", s -> ShuffleJobs.sqlJoinAggregate(s, 20_000, 100_000, 4));
+    jobs.put("cogroup", s -> ShuffleJobs.cogroup(jsc(s), layout, 15));
     SparkSession sort = SparkSession.builder().config(PluginConf.sort(cluster, "jobs-sort")).getOrCreate();
     try {
       TaskPlacementListener placement = TaskPlacementListener.install(sort.sparkContext());
@@ -221,8 +222,27 @@ class WanShuffleJobsIT {
     runAndCheck("sql", ShuffleJobs.sqlJoinAggregateOracle(20_000, 100_000));
   }
 
+  /**
+   * Two gated shuffles in one reduce task (CoGroupedRDD reads shuffle 0 to the end, then shuffle
+   * 1): both shuffles' stages are captured with every byte in granted steps and at most k flows,
+   * and the job ends well within the method's timeout (it used to wait for {@code grant.maxWait}).
+   */
   @Test
   @Order(5)
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void cogroupReadsTwoGatedShufflesInOneTask() throws Exception {
+    List<StageCapture> caps = runAndCheck("cogroup", ShuffleJobs.cogroupOracle(layout, 15));
+    java.util.Set<Integer> shuffles = new java.util.TreeSet<>();
+    for (StageCapture c : caps) {
+      for (int id : c.shuffleIds()) {
+        shuffles.add(id);
+      }
+    }
+    assertTrue(shuffles.size() >= 2, "both shuffles gated in the reduce stage: " + shuffles);
+  }
+
+  @Test
+  @Order(6)
   void applicationFlowLogNeverHadMoreThanKFlowsOpen() throws Exception {
     Path app = CaptureFiles.appDir(cluster.runDir().resolve("capture"),
         spark.sparkContext().applicationId());
@@ -241,7 +261,7 @@ class WanShuffleJobsIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void captureEventsLandInTheEventLog() throws Exception {
     spark.sparkContext().listenerBus().waitUntilEmpty();
     Path dir = cluster.runDir().resolve("event-logs");

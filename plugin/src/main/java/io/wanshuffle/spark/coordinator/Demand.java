@@ -24,6 +24,11 @@ final class Demand {
   /** Parked long-poll, null when the task is not waiting. */
   CompletableFuture<GrantReply> waiter;
   boolean released;
+  /**
+   * The task is reading another shuffle and waits for a grant there (its last poll said idle):
+   * not planned until a poll says otherwise.
+   */
+  boolean idle;
 
   Demand(long id, StageRef stage, int shuffleId, long taskAttemptId, String executorId, String dst,
       String[] src, long[] bytes) {

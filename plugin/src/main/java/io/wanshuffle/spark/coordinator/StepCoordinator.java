@@ -55,6 +55,9 @@ import org.slf4j.LoggerFactory;
  *       unfinished demands that are not still fetching; only the first step of each plan is
  *       granted. When idle, the first registration starts a short gather window so that a wave of
  *       tasks is planned together.</li>
+ *   <li>Idle demands: a poll marked idle (the task waits on another shuffle it reads) takes back
+ *       the demand's grant, which the task has not started, and keeps the demand out of planning
+ *       until a poll without the mark; see {@link AwaitGrant#idle()}.</li>
  *   <li>Algorithm {@code none} (the A/B baseline): registrations are answered "ungated"; a poll is
  *       answered at once with a grant of everything; no flow is counted.</li>
  * </ul>
@@ -269,6 +272,13 @@ public final class StepCoordinator {
     applyReport(d, m);
     if (d.released) {
       return CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.UNGATED));
+    }
+    d.idle = m.idle() && conf.gated();
+    if (d.idle && d.grant != null) {
+      // the task ignores any grant it has not started once it says idle: take the flows back
+      LOG.debug("wan-shuffle demand {} of task {} is idle; step {} grant taken back unused", d.id,
+          d.taskAttemptId, d.grant.stepId());
+      endGrant(d);
     }
     if (d.grant != null) {
       return CompletableFuture.completedFuture(d.grant.reply(d));
@@ -767,7 +777,7 @@ public final class StepCoordinator {
     Map<String, Integer> senders = new LinkedHashMap<>();
     Map<String, Integer> receivers = new LinkedHashMap<>();
     for (Demand d : demands.values()) {
-      if (d.released || d.grant != null || freeReceive(d.dst) <= 0) {
+      if (d.released || d.idle || d.grant != null || freeReceive(d.dst) <= 0) {
         continue;
       }
       boolean any = false;
@@ -904,7 +914,7 @@ public final class StepCoordinator {
         if (left <= 0) {
           break;
         }
-        if (d.released || d.grant != null || !d.dst.equals(r)) {
+        if (d.released || d.idle || d.grant != null || !d.dst.equals(r)) {
           continue;
         }
         int idx = d.indexOf(s);

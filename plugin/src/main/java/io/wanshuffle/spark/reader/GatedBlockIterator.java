@@ -41,6 +41,12 @@ import scala.collection.Seq;
  * (with a warning saying why) when the coordinator fails, times out, releases the demand, or the
  * total wait passes {@code spark.wanshuffle.grant.maxWait}.
  *
+ * <p>A task may read several gated shuffles (cogroup, sort-merge join), one reader each, on its
+ * task thread. A reader registers its demand on its first read, not at creation, and a reader about
+ * to wait for a grant makes the task's other readers {@linkplain #standAside stand aside}, so a
+ * grant never sits unstarted with a shuffle the task is not reading while the one it reads waits
+ * (docs/plugin.md, "Tasks that read several shuffles").
+ *
  * <p>With {@code spark.wanshuffle.flow.rateCap} set, a step's blocks are fetched in chunks paced so
  * that the task's bytes in the step never run ahead of (rate cap × flows of the step) — pacing at
  * block granularity.
@@ -65,6 +71,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private CompletableFuture<?> pending;
   private long demandId;
   private long waitedMs;
+  private boolean registered;
+  /** A sibling reader of the task waits for a grant; this one told the coordinator it is idle. */
+  private boolean idle;
 
   private StepRun step;
   private Iterator<Tuple2<BlockId, InputStream>> ungated;
@@ -84,12 +93,63 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     this.hosts = demand.srcHosts();
     this.local = fetchers.open(blocks.sameCluster());
     if (!blocks.isEmpty()) {
-      pending = channel.register(demand);
       context.addTaskCompletionListener((org.apache.spark.util.TaskCompletionListener) this::onTaskEnd);
     }
   }
 
+  /**
+   * Registers the cross-cluster demand when the task first asks this reader for a block, not when
+   * the reader is created: a task that creates the readers of several shuffles and reads them one
+   * after the other (CoGroupedRDD) must not be granted flows for a shuffle it is not reading yet.
+   */
+  private void registerOnFirstRead() {
+    if (registered) {
+      return;
+    }
+    registered = true;
+    if (!blocks.isEmpty()) {
+      pending = channel.register(demand);
+      TaskReaders.add(context, this);
+    }
+  }
+
+  /**
+   * Called (on the task thread) by another reader of the same task that is about to wait for a
+   * grant: this reader says it is idle, so the coordinator takes back a grant it has not started
+   * and does not plan it until it is read again. Does nothing while this reader fetches a step
+   * or ungated. An idle reader's own next read says it is active again.
+   */
+  void standAside() {
+    if (step != null || ungated != null || blocks.isEmpty()) {
+      return;
+    }
+    if (idle) {
+      pump();
+      return;
+    }
+    if (demandId <= 0) {
+      if (pending != null && pending.isDone()) {
+        pump(); // the registration: the next call goes idle
+      }
+      return;
+    }
+    idle = true;
+    pending = channel.await(AwaitGrant.idle(demandId));
+  }
+
+  /** This reader is read again: a poll without the idle mark replaces the idle one. */
+  private void resumeIfIdle() {
+    if (!idle) {
+      return;
+    }
+    idle = false;
+    if (demandId > 0 && ungated == null) {
+      pending = channel.await(AwaitGrant.poll(demandId));
+    }
+  }
+
   private void onTaskEnd(TaskContext ctx) {
+    TaskReaders.remove(ctx);
     if (demandId > 0 && ungated == null && (step != null || !blocks.isEmpty())) {
       String reason = ctx.isInterrupted() ? "task-killed" : ctx.isFailed() ? "task-failed"
           : "task-end";
@@ -99,6 +159,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
   @Override
   public boolean hasNext() {
+    registerOnFirstRead();
+    resumeIfIdle();
     while (true) {
       pump();
       if (step != null) {
@@ -162,11 +224,19 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         return;
       }
       demandId = reg.demandId();
-      pending = channel.await(AwaitGrant.poll(demandId));
+      pending = channel.await(idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
     } else if (r instanceof GrantReply g) {
       switch (g.status()) {
-        case GRANT -> startStep(g);
-        case NOT_YET -> pending = channel.await(AwaitGrant.poll(demandId));
+        case GRANT -> {
+          if (idle) {
+            // raced with the idle poll; the coordinator takes it back on that poll
+            pending = channel.await(AwaitGrant.idle(demandId));
+          } else {
+            startStep(g);
+          }
+        }
+        case NOT_YET -> pending = channel.await(
+            idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
         case FINISHED -> {
           if (!blocks.isEmpty()) {
             goUngated("the coordinator considers the demand complete but blocks are left");
@@ -183,6 +253,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     try {
       while (pending != null && !pending.isDone()) {
         context.killTaskIfInterrupted();
+        for (GatedBlockIterator other : TaskReaders.siblings(context, this)) {
+          other.standAside();
+        }
         if (waitedMs + (System.nanoTime() - t0) / 1_000_000 > conf.maxGrantWaitMs()) {
           goUngated("waited longer than " + WanShuffleConf.MAX_GRANT_WAIT + " = "
               + conf.maxGrantWaitMs() + " ms for grants");

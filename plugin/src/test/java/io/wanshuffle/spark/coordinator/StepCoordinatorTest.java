@@ -479,4 +479,45 @@ class StepCoordinatorTest {
     }
     assertNotNull(regs);
   }
+
+  /**
+   * An idle poll (the task reads another shuffle and waits there) takes back the demand's unstarted
+   * grant: its flow is free at once, the step ends, the other demand is granted, and the idle
+   * demand is not planned again until a poll without the idle mark; its bytes stay to fetch.
+   */
+  @Test
+  void idlePollTakesBackAnUnstartedGrantAndHoldsTheDemandUntilReadAgain() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "1");
+    RegisterDemand big = demand(1, "e1", "b1", "a2", 500);
+    RegisterDemand small = new RegisterDemand(3, 0, 8, 1, "e1", "b1", new String[] {"a1"},
+        new long[] {100});
+    long idBig = c.register(big).demandId();
+    long idSmall = c.register(small).demandId();
+    CompletableFuture<GrantReply> pBig = c.awaitGrant(AwaitGrant.poll(idBig));
+    CompletableFuture<GrantReply> pSmall = c.awaitGrant(AwaitGrant.poll(idSmall));
+    timer.advance(100);
+    assertEquals(Status.GRANT, pBig.join().status(), "k = 1: the larger demand goes first");
+    assertFalse(pSmall.isDone());
+    assertEquals(1, c.openFlowCount());
+
+    CompletableFuture<GrantReply> idle = c.awaitGrant(AwaitGrant.idle(idBig));
+    assertFalse(idle.isDone(), "an idle demand gets no grant");
+    assertEquals(Status.GRANT, pSmall.join().status(), "the freed flow goes to the other demand");
+    assertArrayEquals(new String[] {"a1"}, pSmall.join().srcHosts());
+    assertEquals(1, c.openFlowCount(), "never more than k flows");
+    CompletableFuture<GrantReply> done = report(c, idSmall, small, pSmall.join(), new long[] {100});
+    assertEquals(Status.FINISHED, done.join().status());
+    assertEquals(0, c.openFlowCount());
+    assertFalse(idle.isDone(), "still idle: not planned");
+
+    CompletableFuture<GrantReply> again = c.awaitGrant(AwaitGrant.poll(idBig));
+    assertEquals(Status.NOT_YET, idle.join().status(), "the idle poll is superseded");
+    timer.advance(100);
+    GrantReply g = again.join();
+    assertEquals(Status.GRANT, g.status());
+    assertArrayEquals(new long[] {500}, g.budgets(), "the taken-back bytes are planned again");
+    assertEquals(Status.FINISHED, report(c, idBig, big, g, new long[] {500}).join().status());
+    assertEquals(0, c.openFlowCount());
+    assertEquals(0, c.pendingDemandCount());
+  }
 }

@@ -14,9 +14,38 @@ import java.io.Serializable;
  * @param remainingBytes bytes still to fetch from each source host after that step
  * @param startMs when the task started fetching the step, epoch ms (0 if none)
  * @param endMs when its last block of the step arrived, epoch ms (0 if none)
+ * @param idle true when the task is not reading this demand's shuffle now because it waits for a
+ *     grant of another shuffle it reads (a sort-merge join reads two shuffles interleaved): the
+ *     coordinator then takes back a grant the task has not started ({@code doneStepId} reports
+ *     such a grant with zero fetched bytes) and plans the demand again only after a poll with
+ *     {@code idle = false}
  */
 public record AwaitGrant(long demandId, long doneStepId, String[] srcHosts, long[] fetchedBytes,
-    long[] remainingBytes, long startMs, long endMs) implements Serializable {
+    long[] remainingBytes, long startMs, long endMs, boolean idle) implements Serializable {
+
+  /**
+   * A request from a task reading this demand's shuffle ({@code idle = false}).
+   *
+   * @param demandId the demand
+   * @param doneStepId the step the task finished since its last request, 0 if none
+   * @param srcHosts source hosts of the demand (as registered)
+   * @param fetchedBytes bytes fetched from each source host in {@code doneStepId}
+   * @param remainingBytes bytes still to fetch from each source host after that step
+   * @param startMs when the task started fetching the step, epoch ms (0 if none)
+   * @param endMs when its last block of the step arrived, epoch ms (0 if none)
+   */
+  public AwaitGrant(long demandId, long doneStepId, String[] srcHosts, long[] fetchedBytes,
+      long[] remainingBytes, long startMs, long endMs) {
+    this(demandId, doneStepId, srcHosts, fetchedBytes, remainingBytes, startMs, endMs, false);
+  }
+
+  /**
+   * @param demandId the demand
+   * @return a request without a step report saying the task does not read this shuffle now
+   */
+  public static AwaitGrant idle(long demandId) {
+    return new AwaitGrant(demandId, 0, new String[0], new long[0], new long[0], 0, 0, true);
+  }
 
   /**
    * @param demandId the demand
