@@ -7,6 +7,7 @@ import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.scheduler.alg.LiquidStepScheduler;
+import io.wanshuffle.scheduler.topology.LinkCapacitySplit;
 import io.wanshuffle.scheduler.topology.LinkCapacityValidator;
 import io.wanshuffle.scheduler.topology.LinkLowerBound;
 import io.wanshuffle.scheduler.topology.LinkNetwork;
@@ -174,7 +175,7 @@ final class FacebookRacks {
 
   /** Splits each step, first fit by decreasing amount, until no link is overloaded. */
   static Schedule splitOverloaded(Schedule s, LinkNetwork net) {
-    return RackSplit.split(s, net);
+    return LinkCapacitySplit.split(s, net);
   }
 
   /**

@@ -9,6 +9,7 @@ import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.scheduler.alg.LiquidStepScheduler;
+import io.wanshuffle.scheduler.topology.LinkCapacitySplit;
 import io.wanshuffle.scheduler.topology.LinkCapacityValidator;
 import io.wanshuffle.scheduler.topology.LinkNetwork;
 import io.wanshuffle.scheduler.topology.Topology;
@@ -54,7 +55,7 @@ class FacebookRacksTest {
         new Transfer(1, 1, 1), new Transfer(2, 2, 1)))));
     blind.validate(m, p);
     assertEquals(1, LinkCapacityValidator.overloads(blind, net));
-    Schedule split = RackSplit.split(blind, net);
+    Schedule split = LinkCapacitySplit.split(blind, net);
     LinkCapacityValidator.validate(split, m, net);
     split.validate(m, p);
     assertEquals(2, split.stepCount());

@@ -6,6 +6,7 @@ import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.scheduler.topology.LinkCapacitySplit;
 import io.wanshuffle.scheduler.topology.LinkNetwork;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -111,7 +112,7 @@ public final class LiquidStepScheduler implements StepScheduler {
       }
     }
     for (String name : candidates) {
-      Schedule blind = split(Algorithms.byName(name).schedule(matrix, platform), net);
+      Schedule blind = LinkCapacitySplit.split(Algorithms.byName(name).schedule(matrix, platform), net);
       if (best == null || blind.cost(platform.beta()) <= best.cost(platform.beta())) {
         best = blind;
       }
@@ -223,52 +224,6 @@ public final class LiquidStepScheduler implements StepScheduler {
       steps.add(new Step(longest, ts));
     }
     return new Schedule(steps);
-  }
-
-  /**
-   * Splits every step of a schedule, first fit by decreasing amount, into sub-steps in which no
-   * link of {@code net} is overloaded; each sub-step lasts its longest transfer.
-   */
-  static Schedule split(Schedule s, LinkNetwork net) {
-    List<Step> out = new ArrayList<>();
-    for (Step step : s.steps()) {
-      List<Transfer> ts = new ArrayList<>(step.transfers());
-      ts.sort(Comparator.comparingDouble(Transfer::amount).reversed());
-      List<List<Transfer>> parts = new ArrayList<>();
-      List<int[]> use = new ArrayList<>();
-      for (Transfer t : ts) {
-        int[] r = net.route(t.src(), t.dst());
-        int f = 0;
-        while (f < parts.size() && !fits(use.get(f), r, net)) {
-          f++;
-        }
-        if (f == parts.size()) {
-          parts.add(new ArrayList<>());
-          use.add(new int[net.linkCount()]);
-        }
-        parts.get(f).add(t);
-        for (int l : r) {
-          use.get(f)[l]++;
-        }
-      }
-      if (parts.size() == 1) {
-        out.add(step);
-      } else {
-        for (List<Transfer> part : parts) {
-          out.add(Step.of(part));
-        }
-      }
-    }
-    return new Schedule(out);
-  }
-
-  private static boolean fits(int[] use, int[] route, LinkNetwork net) {
-    for (int l : route) {
-      if (use[l] >= net.capacity(l)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   @Override
