@@ -1,5 +1,6 @@
 package io.wanshuffle.cli.liquid;
 
+import io.wanshuffle.cli.OutputFormat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.cli.InputException;
 import io.wanshuffle.scheduler.liquid.LiquidSchedule;
@@ -49,15 +50,7 @@ public final class LiquidCommand implements Callable<Integer> {
 
   @Option(names = "--format", paramLabel = "json|text", defaultValue = "text",
       description = "Output: text (default) or json (one JSON object).")
-  Format format;
-
-  /** Output formats. */
-  public enum Format {
-    /** one JSON object */
-    json,
-    /** summary and frames for people */
-    text
-  }
+  OutputFormat format;
 
   /**
    * The JSON document printed with {@code --format json}.
@@ -88,7 +81,7 @@ public final class LiquidCommand implements Callable<Integer> {
     s.validate();
     Result out = new Result(s.length(), s.lowerBound(), s.optimal(), s.frameNames());
     PrintWriter w = spec.commandLine().getOut();
-    if (format == Format.json) {
+    if (format == OutputFormat.json) {
       w.println(new ObjectMapper().writeValueAsString(out));
     } else {
       w.printf("%d transfers, %d links, bottleneck load (lower bound) %d, liquid throughput %.3f"

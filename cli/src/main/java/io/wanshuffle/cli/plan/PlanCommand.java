@@ -1,5 +1,6 @@
 package io.wanshuffle.cli.plan;
 
+import io.wanshuffle.cli.OutputFormat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.wanshuffle.cli.InputException;
@@ -108,15 +109,7 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Option(names = "--format", paramLabel = "json|text", defaultValue = "text",
       description = "Output: text (default, for people) or json (one JSON object).")
-  Format format;
-
-  /** Output formats. */
-  public enum Format {
-    /** one JSON object, see {@link PlanJson} */
-    json,
-    /** summary and step table for people */
-    text
-  }
+  OutputFormat format;
 
   /**
    * Reads the matrix, schedules it and prints the result to the command's stdout.
@@ -129,7 +122,7 @@ public final class PlanCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Plan plan = plan();
     PrintWriter out = spec.commandLine().getOut();
-    if (format == Format.json) {
+    if (format == OutputFormat.json) {
       ObjectMapper json = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
       out.println(json.writeValueAsString(PlanJson.of(plan)));
     } else {
