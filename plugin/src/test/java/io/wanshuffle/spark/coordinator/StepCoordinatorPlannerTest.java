@@ -280,23 +280,7 @@ class StepCoordinatorPlannerTest {
     int delta = 2;
     CoordinatorTimer timer = CoordinatorTimer.daemon("test-coordinator-timer");
     RecordingListener events = new RecordingListener();
-    List<String> invalid = new CopyOnWriteArrayList<>();
-    CoordinatorListener validator = new CoordinatorListener() {
-      @Override
-      public void onPlanComputed(PlanEvent p) {
-        double[][] sec = new double[p.senders().size()][p.receivers().size()];
-        for (int i = 0; i < sec.length; i++) {
-          for (int j = 0; j < sec[i].length; j++) {
-            sec[i][j] = p.residualBytes()[i][j] / (double) p.bytesPerSecond();
-          }
-        }
-        try {
-          p.schedule().validate(TrafficMatrix.of(sec), p.platform());
-        } catch (RuntimeException e) {
-          invalid.add(e.getMessage());
-        }
-      }
-    };
+    PlanValidator validator = new PlanValidator();
     AtomicReference<StepCoordinator> owner = new AtomicReference<>();
     // deadlines far away: progress must come from reports and wake-ups, not from timeouts
     StepCoordinator c = new StepCoordinator(conf(WanShuffleConf.K, "" + k,
@@ -331,7 +315,7 @@ class StepCoordinatorPlannerTest {
       }
       assertEquals(total, realised, "every registered byte was granted and fetched");
       assertEquals(List.of(), open.violations);
-      assertEquals(List.of(), invalid);
+      assertEquals(List.of(), validator.invalid);
       assertEquals(List.of(), lockHeldWhilePlanning);
       assertEquals(0, c.openFlowCount());
       assertEquals(0, c.pendingDemandCount());

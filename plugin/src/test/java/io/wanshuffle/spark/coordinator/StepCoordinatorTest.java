@@ -357,23 +357,7 @@ class StepCoordinatorTest {
       int k = 1 + rnd.nextInt(4);
       int delta = 1 + rnd.nextInt(3);
       RecordingListener ev = new RecordingListener();
-      List<String> invalid = new ArrayList<>();
-      CoordinatorListener validator = new CoordinatorListener() {
-        @Override
-        public void onPlanComputed(PlanEvent p) {
-          double[][] sec = new double[p.senders().size()][p.receivers().size()];
-          for (int i = 0; i < sec.length; i++) {
-            for (int j = 0; j < sec[i].length; j++) {
-              sec[i][j] = p.residualBytes()[i][j] / (double) p.bytesPerSecond();
-            }
-          }
-          try {
-            p.schedule().validate(TrafficMatrix.of(sec), p.platform());
-          } catch (RuntimeException e) {
-            invalid.add(e.getMessage());
-          }
-        }
-      };
+      PlanValidator validator = new PlanValidator();
       ManualTimer t = new ManualTimer();
       WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
           .set(WanShuffleConf.ALGORITHM, algorithm).set(WanShuffleConf.K, "" + k)
@@ -451,7 +435,7 @@ class StepCoordinatorTest {
       for (StepEvent s : ev.steps) {
         assertTrue(s.flows().size() <= k);
       }
-      assertEquals(List.of(), invalid, algorithm + " produced an invalid plan");
+      assertEquals(List.of(), validator.invalid, algorithm + " produced an invalid plan");
     }
   }
 

@@ -95,7 +95,11 @@ class GatedBlockIteratorTest {
   private DemandClient inProcess(WanShuffleConf conf) {
     coordinator = new StepCoordinator(conf, new GreedyTestScheduler(), List.of(events),
         CoordinatorTimer.daemon("test-coordinator"), System::currentTimeMillis);
-    StepCoordinator c = coordinator;
+    return inProcess(coordinator);
+  }
+
+  /** A DemandClient that calls the coordinator directly, as the RPC endpoint would. */
+  private static DemandClient inProcess(StepCoordinator c) {
     return new DemandClient() {
       @Override
       public CompletableFuture<Registered> register(RegisterDemand m) {
@@ -248,28 +252,7 @@ class GatedBlockIteratorTest {
         .set(WanShuffleConf.K, "1"), Set.of("halving"));
     coordinator = new StepCoordinator(conf, new HalvingScheduler(), List.of(events),
         CoordinatorTimer.daemon("test-coordinator"), System::currentTimeMillis);
-    StepCoordinator c = coordinator;
-    DemandClient client = new DemandClient() {
-      @Override
-      public CompletableFuture<Registered> register(RegisterDemand m) {
-        return CompletableFuture.completedFuture(c.register(m));
-      }
-
-      @Override
-      public CompletableFuture<GrantReply> await(AwaitGrant m) {
-        return c.awaitGrant(m);
-      }
-
-      @Override
-      public void release(ReleaseDemand m) {
-        c.release(m.demandId(), m.reason());
-      }
-
-      @Override
-      public void report(UngatedReport m) {
-        c.ungatedRealised(m);
-      }
-    };
+    DemandClient client = inProcess(coordinator);
     CrossClusterBlocks b = blocks("b1", "a1", 40, "a1", 40, "a1", 40);
     GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
         demandOf(b));
