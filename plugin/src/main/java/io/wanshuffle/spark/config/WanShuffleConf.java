@@ -47,6 +47,16 @@ public final class WanShuffleConf {
   public static final String STEP_DEADLINE_FACTOR = PREFIX + "step.deadlineFactor";
   /** Lower bound of a step deadline (time). */
   public static final String STEP_MIN_DEADLINE = PREFIX + "step.minDeadline";
+  /**
+   * How steps follow each other: {@value #PIPELINED} (default; a flow's ports are re-used as soon
+   * as it ends) or {@value #BARRIER} (the papers' KPBS steps: the next step starts when every flow
+   * of the current one ended).
+   */
+  public static final String STEP_MODE = PREFIX + "step.mode";
+  /** {@value #STEP_MODE} value: pipelined steps. */
+  public static final String PIPELINED = "pipelined";
+  /** {@value #STEP_MODE} value: steps separated by barriers. */
+  public static final String BARRIER = "barrier";
   /** How long the coordinator gathers registrations before planning when idle (time). */
   public static final String GATHER_WINDOW = PREFIX + "coordinator.gatherWindow";
   /** Timeout of a short coordinator call (registration) before falling back (time). */
@@ -82,6 +92,7 @@ public final class WanShuffleConf {
   private final double betaSeconds;
   private final long flowRateCap;
   private final double deadlineFactor;
+  private final boolean barrierSteps;
   private final long minDeadlineMs;
   private final long gatherWindowMs;
   private final long askTimeoutMs;
@@ -134,6 +145,11 @@ public final class WanShuffleConf {
     }
     deadlineFactor = positiveDouble(STEP_DEADLINE_FACTOR, c.get(STEP_DEADLINE_FACTOR, "3"), 1.0);
     minDeadlineMs = timeMs(c, STEP_MIN_DEADLINE, "5s", 1);
+    String mode = c.get(STEP_MODE, PIPELINED).trim().toLowerCase(Locale.ROOT);
+    if (!mode.equals(PIPELINED) && !mode.equals(BARRIER)) {
+      throw new ConfigValueException(STEP_MODE, mode, "expected " + PIPELINED + " or " + BARRIER);
+    }
+    barrierSteps = mode.equals(BARRIER);
     gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
     askTimeoutMs = timeMs(c, ASK_TIMEOUT, "30s", 1);
     pollIntervalMs = timeMs(c, POLL_INTERVAL, "10s", 1);
@@ -162,8 +178,8 @@ public final class WanShuffleConf {
   }
 
   private static final List<String> KNOWN = List.of(ALGORITHM, BACKBONE_RATE, NIC_RATE, NIC_RATES,
-      K, DELTA, BETA, FLOW_RATE_CAP, STEP_DEADLINE_FACTOR, STEP_MIN_DEADLINE, GATHER_WINDOW,
-      ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
+      K, DELTA, BETA, FLOW_RATE_CAP, STEP_DEADLINE_FACTOR, STEP_MIN_DEADLINE, STEP_MODE,
+      GATHER_WINDOW, ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
 
   /** A misspelt key would silently fall back to its default: say so once at start-up. */
   private static void warnUnknownKeys(SparkConf c) {
@@ -316,6 +332,14 @@ public final class WanShuffleConf {
     return flowRateCap;
   }
 
+  /**
+   * @return true when steps are separated by barriers ({@value #STEP_MODE} = {@value #BARRIER}),
+   *     false when pipelined
+   */
+  public boolean barrierSteps() {
+    return barrierSteps;
+  }
+
   /** @return step deadline factor (≥ 1) applied to β + planned step duration */
   public double deadlineFactor() {
     return deadlineFactor;
@@ -368,7 +392,8 @@ public final class WanShuffleConf {
   public String toString() {
     return "wan-shuffle[algorithm=" + algorithm + ", k=" + k + ", base speed=" + baseSpeed
         + " B/s, backbone=" + backboneRate + " B/s, default NIC=" + defaultNicRate
-        + " B/s, beta=" + betaSeconds + " s, flow cap=" + flowRateCap + " B/s, planning budget="
+        + " B/s, beta=" + betaSeconds + " s, steps=" + (barrierSteps ? BARRIER : PIPELINED)
+        + ", flow cap=" + flowRateCap + " B/s, planning budget="
         + planningBudgetMs + " ms then " + planningFallback + "]";
   }
 }

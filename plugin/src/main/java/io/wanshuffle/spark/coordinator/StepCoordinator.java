@@ -38,23 +38,30 @@ import org.slf4j.LoggerFactory;
 /**
  * The driver-side step coordinator: keeps the cross-cluster traffic matrix of the running stages
  * (host x host, bytes) as reduce tasks register their demand, plans KPBS steps over the residual
- * demand with a scheduler-core {@link StepScheduler}, and grants one step at a time to the
- * receiving tasks.
+ * demand with a scheduler-core {@link StepScheduler}, and grants steps to the receiving tasks.
  *
  * <p>Model (KPBS, Bampis et al. / Jeannot and Wagner; ARCHITECTURE.md sec. 1):
  * <ul>
  *   <li>A flow is one (source host, destination host) pair of a step; the tasks on the destination
  *       host that need bytes from the source host share its byte budget.</li>
- *   <li>Steps are barriers: the next step is planned and granted when every receiver of the current
- *       one reported, or when its deadline passed ({@code max(minDeadline, factor × (β +
- *       duration))}). A receiver that misses the deadline keeps its flows open until it reports;
- *       later steps are planned with k and δ reduced by those flows, so at no instant are more than
- *       k flows open across the application nor more than δ(h) at one host (sending and receiving
- *       counted separately).</li>
- *   <li>Online re-planning: every step boundary re-plans the residual demand of all registered,
- *       unfinished demands that are not still fetching; only the first step of each plan is
- *       granted. When idle, the first registration starts a short gather window so that a wave of
- *       tasks is planned together.</li>
+ *   <li>Pipelined steps ({@code spark.wanshuffle.step.mode=pipelined}, the default): when a flow
+ *       ends, its ports are used again at once. The coordinator re-plans every demand's future
+ *       bytes (residual minus what running grants will fetch) with the {@link StepScheduler} on the
+ *       whole platform and list-schedules the plan: it walks the plan's steps in order and grants
+ *       each transfer whose sender and receiver have a free port while fewer than k flows are
+ *       open. The transfers granted together form one step (one {@link StepEvent}); steps overlap
+ *       in time, the k and δ limits hold at every instant. This removes the idle time a barrier
+ *       costs when a step's flows end at different times (block sizes, TCP, task speed).</li>
+ *   <li>Barrier steps ({@code spark.wanshuffle.step.mode=barrier}, the papers' KPBS model): the
+ *       next step is planned and granted when every receiver of the current one reported, or when
+ *       its deadline passed ({@code max(minDeadline, factor × (β + duration))}). A receiver that
+ *       misses the deadline keeps its flows open until it reports; later steps are planned with k
+ *       and δ reduced by those flows, so at no instant are more than k flows open across the
+ *       application nor more than δ(h) at one host (sending and receiving counted separately).
+ *       Every step boundary re-plans the residual demand of the registered, unfinished demands
+ *       that are not still fetching; only the first step of each plan is granted.</li>
+ *   <li>When idle, the first registration starts a short gather window so that a wave of tasks is
+ *       planned together.</li>
  *   <li>Idle demands: a poll marked idle (the task waits on another shuffle it reads) takes back
  *       the demand's grant, which the task has not started, and keeps the demand out of planning
  *       until a poll without the mark; see {@link AwaitGrant#idle()}.</li>
@@ -98,7 +105,8 @@ public final class StepCoordinator {
   private final Executor planner;
   /** The scheduler behind the planning time budget; null when not gated. */
   private final BudgetedPlanner budgeted;
-  private ActiveStep current;
+  /** Steps granted whose receivers have not all reported (and whose deadline has not passed). */
+  private final Map<Long, ActiveStep> active = new LinkedHashMap<>();
   private CoordinatorTimer.Cancellable gatherTimer;
   /** A plan was asked for since the planner last took a snapshot. */
   private boolean planRequested;
@@ -241,8 +249,14 @@ public final class StepCoordinator {
     DemandEvent ev = new DemandEvent(d.id, stage, d.shuffleId, d.taskAttemptId, d.executorId,
         d.dst, List.of(d.src), d.registered.clone(), now);
     fire(l -> l.onDemandRegistered(ev));
-    if (conf.gated() && current == null && gatherTimer == null && !planning) {
-      gatherTimer = timer.schedule(this::gatherElapsed, conf.gatherWindowMs());
+    if (conf.gated() && gatherTimer == null) {
+      boolean idleNow = active.isEmpty() && (conf.barrierSteps() || leases.total() == 0);
+      if (idleNow && !planning) {
+        // a wave of tasks starts: gather it so that it is planned together
+        gatherTimer = timer.schedule(this::gatherElapsed, conf.gatherWindowMs());
+      } else if (!conf.barrierSteps()) {
+        planIfIdle();
+      }
     }
     return new Registered(d.id, conf.gated());
   }
@@ -300,7 +314,7 @@ public final class StepCoordinator {
     }
     d.waiter = new CompletableFuture<>();
     CompletableFuture<GrantReply> f = d.waiter;
-    if (current == null && gatherTimer == null) {
+    if (gatherTimer == null) {
       planIfIdle();
     }
     return f;
@@ -471,8 +485,8 @@ public final class StepCoordinator {
     if (gatherTimer != null) {
       gatherTimer.cancel();
     }
-    if (current != null) {
-      current.deadline.cancel();
+    for (ActiveStep s : active.values()) {
+      s.deadline.cancel();
     }
     for (Demand d : demands.values()) {
       if (d.waiter != null) {
@@ -519,10 +533,11 @@ public final class StepCoordinator {
 
   private void deadlineReached(long stepId) {
     synchronized (this) {
-      if (current != null && current.event.stepId() == stepId) {
+      ActiveStep s = active.get(stepId);
+      if (s != null) {
         LOG.warn("wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; "
-            + "their flows stay counted until they report", stepId, current.outstanding.size());
-        finishStep(true);
+            + "their flows stay counted until they report", stepId, s.outstanding.size());
+        finishStep(s, true);
       }
     }
     kickPlanner();
@@ -594,19 +609,20 @@ public final class StepCoordinator {
         openFlows.remove(g.stepId());
       }
     }
-    if (current != null && current.event.stepId() == g.stepId()) {
-      current.outstanding.remove(d.id);
-      if (current.outstanding.isEmpty()) {
-        finishStep(false);
+    ActiveStep s = active.get(g.stepId());
+    if (s != null) {
+      s.outstanding.remove(d.id);
+      if (s.outstanding.isEmpty()) {
+        finishStep(s, false);
       }
-    } else if (current == null) {
-      planIfIdle();
     }
+    // flows closed: with pipelined steps their ports are re-planned at once; with barriers only
+    // when no step is running (a laggard past its deadline)
+    planIfIdle();
   }
 
-  private void finishStep(boolean deadlinePassed) {
-    ActiveStep s = current;
-    current = null;
+  private void finishStep(ActiveStep s, boolean deadlinePassed) {
+    active.remove(s.event.stepId());
     s.deadline.cancel();
     long now = clock.getAsLong();
     fire(l -> l.onStepDone(s.event, now, deadlinePassed));
@@ -629,7 +645,7 @@ public final class StepCoordinator {
     fire(l -> l.onDemandReleased(d.id, d.taskAttemptId, unrealised, reason));
     if (d.grant != null) {
       endGrant(d);
-    } else if (current == null) {
+    } else {
       planIfIdle();
     }
   }
@@ -658,7 +674,7 @@ public final class StepCoordinator {
    * ({@link #kickPlanner}).
    */
   private void planIfIdle() {
-    if (stopped || current != null || !conf.gated()) {
+    if (stopped || !conf.gated() || (conf.barrierSteps() && !active.isEmpty())) {
       return;
     }
     planRequested = true;
@@ -760,9 +776,16 @@ public final class StepCoordinator {
   /** A computed schedule, the name of the algorithm that produced it and its cost in ns. */
   private record PlanOutput(Schedule schedule, String algorithm, long planNanos) {}
 
-  /** @return the residual demand to plan over, or null when nothing can be planned now */
+  /**
+   * @return the residual demand to plan over, or null when nothing can be planned now. Barrier
+   *     steps plan what the free capacity can start now (k and δ reduced by open flows, only
+   *     demands not fetching). Pipelined steps plan every demand's future bytes (residual minus
+   *     what its running grant will fetch) on the whole platform; the grant then list-schedules
+   *     the plan on the free ports.
+   */
   private PlanInput snapshotLocked() {
-    if (stopped || current != null || !conf.gated()) {
+    boolean barrier = conf.barrierSteps();
+    if (stopped || !conf.gated() || (barrier && !active.isEmpty())) {
       return null;
     }
     if (gatherTimer != null) {
@@ -776,15 +799,23 @@ public final class StepCoordinator {
     List<Demand> eligible = new ArrayList<>();
     Map<String, Integer> senders = new LinkedHashMap<>();
     Map<String, Integer> receivers = new LinkedHashMap<>();
+    boolean startable = false;
     for (Demand d : demands.values()) {
-      if (d.released || d.idle || d.grant != null || freeReceive(d.dst) <= 0) {
+      if (d.released || d.idle) {
         continue;
       }
+      boolean free = d.grant == null && freeReceive(d.dst) > 0;
+      if (barrier && !free) {
+        continue;
+      }
+      long[] future = futureBytes(d);
       boolean any = false;
       for (int i = 0; i < d.src.length; i++) {
-        if (d.remaining[i] > 0 && freeSend(d.src[i]) > 0) {
+        boolean sendable = freeSend(d.src[i]) > 0;
+        if (future[i] > 0 && (!barrier || sendable)) {
           senders.putIfAbsent(d.src[i], senders.size());
           any = true;
+          startable |= free && sendable;
         }
       }
       if (any) {
@@ -792,7 +823,7 @@ public final class StepCoordinator {
         eligible.add(d);
       }
     }
-    if (eligible.isEmpty()) {
+    if (eligible.isEmpty() || !startable) {
       return null;
     }
     int rows = senders.size();
@@ -800,10 +831,11 @@ public final class StepCoordinator {
     long[][] bytes = new long[rows][cols];
     for (Demand d : eligible) {
       int j = receivers.get(d.dst);
+      long[] future = futureBytes(d);
       for (int i = 0; i < d.src.length; i++) {
         Integer r = senders.get(d.src[i]);
-        if (r != null && d.remaining[i] > 0) {
-          bytes[r][j] += d.remaining[i];
+        if (r != null && future[i] > 0) {
+          bytes[r][j] += future[i];
         }
       }
     }
@@ -819,14 +851,29 @@ public final class StepCoordinator {
     int[] sd = new int[rows];
     int[] rd = new int[cols];
     for (int i = 0; i < rows; i++) {
-      sd[i] = freeSend(sNames[i]);
+      sd[i] = barrier ? freeSend(sNames[i]) : conf.delta(sNames[i]);
     }
     for (int j = 0; j < cols; j++) {
-      rd[j] = freeReceive(rNames[j]);
+      rd[j] = barrier ? freeReceive(rNames[j]) : conf.delta(rNames[j]);
     }
-    Platform platform = Platform.of(freeK, conf.betaSeconds(), sd, rd);
+    Platform platform = Platform.of(barrier ? freeK : conf.k(), conf.betaSeconds(), sd, rd);
     TrafficMatrix matrix = TrafficMatrix.ofRowMajor(rows, cols, seconds);
     return new PlanInput(eligible, sNames, rNames, bytes, matrix, platform);
+  }
+
+  /**
+   * @return per source of {@code d}, the bytes still to grant: the residual, minus the budget of
+   *     the grant it is fetching (if any)
+   */
+  private static long[] futureBytes(Demand d) {
+    long[] f = d.remaining.clone();
+    if (d.grant != null) {
+      for (int i = 0; i < d.grant.srcIdx().length; i++) {
+        int idx = d.grant.srcIdx()[i];
+        f[idx] = Math.max(0, f[idx] - d.grant.budgets()[i]);
+      }
+    }
+    return f;
   }
 
   /**
@@ -863,10 +910,10 @@ public final class StepCoordinator {
           + "the largest transfer alone", out.algorithm, matrix);
       sch = largestTransferOnly(matrix);
     }
-    if (!grant(planId, out.algorithm, sch.steps().get(0), in, now, replies)
-        && leases.total() == 0) {
+    List<Step> steps = conf.barrierSteps() ? sch.steps().subList(0, 1) : sch.steps();
+    if (!grant(planId, out.algorithm, steps, in, now, replies) && leases.total() == 0) {
       // nothing could be granted and no flow will end to trigger the next plan: never stall
-      grant(planId, out.algorithm, largestTransferOnly(matrix).steps().get(0), in, now, replies);
+      grant(planId, out.algorithm, largestTransferOnly(matrix).steps(), in, now, replies);
     }
   }
 
@@ -884,58 +931,50 @@ public final class StepCoordinator {
     return new Schedule(List.of(Step.of(List.of(new Transfer(bi, bj, m.amount(bi, bj))))));
   }
 
-  /** Grants one step; returns false when nothing could be granted. */
-  private boolean grant(long planId, String algorithm, Step step, PlanInput in, long now,
+  /**
+   * Grants one step: the transfers of {@code steps}, in order, whose ports are free (list
+   * scheduling; with barrier steps {@code steps} is the plan's first step only, which fits the
+   * free capacity by construction). A host pair appears at most once in a step and is skipped
+   * while a flow of it is open. Returns false when nothing could be granted.
+   */
+  private boolean grant(long planId, String algorithm, List<Step> steps, PlanInput in, long now,
       List<Runnable> replies) {
     String[] sNames = in.sNames;
     String[] rNames = in.rNames;
     long[][] bytes = in.bytes;
-    long stepId = nextStepId++;
+    long stepId = nextStepId;
     Map<Long, List<long[]>> parts = new LinkedHashMap<>();
     Map<Pair, Integer> flowCounts = new HashMap<>();
     List<FlowGrant> flows = new ArrayList<>();
-    for (Transfer t : step.transfers()) {
-      String s = sNames[t.src()];
-      String r = rNames[t.dst()];
-      if (leases.total() >= conf.k() || freeSend(s) <= 0 || freeReceive(r) <= 0) {
-          LOG.error("wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; skipped",
-            algorithm, s, r);
-        continue;
-      }
-      long pairBytes = bytes[t.src()][t.dst()];
-      long budget = (long) Math.ceil(t.amount() * conf.baseSpeed());
-      if (budget >= pairBytes - 1) {
-        budget = pairBytes;
-      }
-      budget = Math.max(1, budget);
-      long left = budget;
-      int receiversOfPair = 0;
-      for (Demand d : in.eligible) {
-        if (left <= 0) {
+    Set<Pair> open = new HashSet<>();
+    for (Map<Pair, Integer> f : openFlows.values()) {
+      open.addAll(f.keySet());
+    }
+    double longest = 0;
+    for (Step step : steps) {
+      for (Transfer t : step.transfers()) {
+        if (leases.total() >= conf.k()) {
           break;
         }
-        if (d.released || d.idle || d.grant != null || !d.dst.equals(r)) {
+        String s = sNames[t.src()];
+        String r = rNames[t.dst()];
+        if (freeSend(s) <= 0 || freeReceive(r) <= 0 || open.contains(new Pair(s, r))) {
+          if (conf.barrierSteps()) {
+            LOG.error("wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; "
+                + "skipped", algorithm, s, r);
+          }
           continue;
         }
-        int idx = d.indexOf(s);
-        if (idx < 0 || d.remaining[idx] <= 0) {
-          continue;
+        if (grantTransfer(t, s, r, bytes[t.src()][t.dst()], in, parts, flowCounts, flows)) {
+          open.add(new Pair(s, r));
+          longest = Math.max(longest, t.amount());
         }
-        long give = Math.min(d.remaining[idx], left);
-        left -= give;
-        parts.computeIfAbsent(d.id, x -> new ArrayList<>()).add(new long[] {idx, give});
-        receiversOfPair++;
       }
-      if (receiversOfPair == 0) {
-        continue;
-      }
-      leases.open(s, r);
-      flowCounts.put(new Pair(s, r), receiversOfPair);
-      flows.add(new FlowGrant(s, r, budget));
     }
     if (parts.isEmpty()) {
       return false;
     }
+    nextStepId++;
     Set<Long> outstanding = new LinkedHashSet<>();
     long[] tasks = new long[parts.size()];
     Set<StageRef> stagesOfStep = new HashSet<>();
@@ -960,13 +999,13 @@ public final class StepCoordinator {
         acc.steps++;
       }
     }
-    double planned = conf.betaSeconds() + step.duration();
+    double planned = conf.betaSeconds() + longest;
     long deadlineMs = now
         + Math.max(conf.minDeadlineMs(), (long) Math.ceil(conf.deadlineFactor() * planned * 1000));
     StepEvent ev = new StepEvent(stepId, planId, List.copyOf(flows), tasks, now, deadlineMs);
     openFlows.put(stepId, flowCounts);
-    current = new ActiveStep(ev, outstanding,
-        timer.schedule(() -> deadlineReached(stepId), deadlineMs - now));
+    active.put(stepId, new ActiveStep(ev, outstanding,
+        timer.schedule(() -> deadlineReached(stepId), deadlineMs - now)));
     if (LOG.isInfoEnabled()) {
       StringBuilder f = new StringBuilder();
       for (FlowGrant g : flows) {
@@ -989,6 +1028,45 @@ public final class StepCoordinator {
         replies.add(() -> w.complete(reply));
       }
     }
+    return true;
+  }
+
+  /**
+   * Opens the flow {@code s -> r} for transfer {@code t} (seconds at the base speed): its byte
+   * budget goes to the demands on {@code r} that are not fetching, in registration order.
+   *
+   * @return false when no such demand needs bytes from {@code s} (nothing opened)
+   */
+  private boolean grantTransfer(Transfer t, String s, String r, long pairBytes, PlanInput in,
+      Map<Long, List<long[]>> parts, Map<Pair, Integer> flowCounts, List<FlowGrant> flows) {
+    long budget = (long) Math.ceil(t.amount() * conf.baseSpeed());
+    if (budget >= pairBytes - 1) {
+      budget = pairBytes;
+    }
+    long left = Math.max(1, budget);
+    int receiversOfPair = 0;
+    for (Demand d : in.eligible) {
+      if (left <= 0) {
+        break;
+      }
+      if (d.released || d.idle || d.grant != null || !d.dst.equals(r)) {
+        continue;
+      }
+      int idx = d.indexOf(s);
+      if (idx < 0 || d.remaining[idx] <= 0) {
+        continue;
+      }
+      long give = Math.min(d.remaining[idx], left);
+      left -= give;
+      parts.computeIfAbsent(d.id, x -> new ArrayList<>()).add(new long[] {idx, give});
+      receiversOfPair++;
+    }
+    if (receiversOfPair == 0) {
+      return false;
+    }
+    leases.open(s, r);
+    flowCounts.put(new Pair(s, r), receiversOfPair);
+    flows.add(new FlowGrant(s, r, Math.max(1, budget) - Math.max(0, left)));
     return true;
   }
 
@@ -1064,7 +1142,7 @@ public final class StepCoordinator {
   @Override
   public synchronized String toString() {
     return "StepCoordinator[" + conf.algorithm() + ", demands=" + demands.size() + ", open flows="
-        + leases.total() + ", step=" + (current == null ? "-" : current.event.stepId())
+        + leases.total() + ", steps=" + active.keySet()
         + ", stages=" + Arrays.toString(stages.keySet().toArray()) + "]";
   }
 }

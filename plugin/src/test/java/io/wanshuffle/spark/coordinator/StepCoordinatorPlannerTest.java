@@ -116,8 +116,10 @@ class StepCoordinatorPlannerTest {
     };
     ManualTimer timer = new ManualTimer();
     RecordingListener events = new RecordingListener();
-    StepCoordinator c = new StepCoordinator(conf(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1"),
-        lockChecking(owner, blocking), List.of(events), timer, timer::now, planner);
+    // barrier steps: a demand registered during planning waits for the step boundary
+    StepCoordinator c = new StepCoordinator(conf(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1",
+        WanShuffleConf.STEP_MODE, WanShuffleConf.BARRIER), lockChecking(owner, blocking),
+        List.of(events), timer, timer::now, planner);
     owner.set(c);
     RegisterDemand d1 = demand(1, "b1", "a1", 300);
     RegisterDemand d3 = demand(3, "b3", "a3", 200);

@@ -123,7 +123,8 @@ class StepCoordinatorTest {
 
   @Test
   void stepIsABarrierAndEveryDemandIsEventuallyRealised() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1",
+        WanShuffleConf.STEP_MODE, WanShuffleConf.BARRIER);
     RegisterDemand d1 = demand(1, "e1", "b1", "a1", 300, "a2", 100);
     RegisterDemand d2 = demand(2, "e2", "b2", "a1", 200, "a2", 400);
     long id1 = c.register(d1).demandId();
@@ -178,10 +179,85 @@ class StepCoordinatorTest {
     return s;
   }
 
+  /**
+   * Pipelined steps: when a short flow ends while a long one runs, the freed ports carry the next
+   * transfer at once (a second step overlapping the first); barrier steps make it wait for the
+   * long flow. Both keep at most k flows open.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {WanShuffleConf.PIPELINED,
+      WanShuffleConf.BARRIER})
+  void pipelinedStepsReuseFreedPortsAtOnceBarrierStepsWait(String mode) {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1",
+        WanShuffleConf.STEP_MODE, mode);
+    RegisterDemand x = demand(1, "e1", "b1", "a1", 500);
+    RegisterDemand y = demand(2, "e2", "b2", "a2", 200);
+    RegisterDemand z = demand(3, "e3", "b2", "a3", 150);
+    long ix = c.register(x).demandId();
+    long iy = c.register(y).demandId();
+    long iz = c.register(z).demandId();
+    CompletableFuture<GrantReply> px = c.awaitGrant(AwaitGrant.poll(ix));
+    CompletableFuture<GrantReply> py = c.awaitGrant(AwaitGrant.poll(iy));
+    CompletableFuture<GrantReply> pz = c.awaitGrant(AwaitGrant.poll(iz));
+    timer.advance(100);
+    assertEquals(List.of(new FlowGrant("a1", "b1", 500), new FlowGrant("a2", "b2", 200)),
+        events.steps.get(0).flows());
+    assertFalse(pz.isDone(), "b2 receives from a2 (delta = 1)");
+    assertEquals(Status.FINISHED,
+        report(c, iy, y, py.join(), new long[] {200}).join().status());
+    if (mode.equals(WanShuffleConf.PIPELINED)) {
+      assertTrue(pz.isDone(), "b2's port is free: a3 -> b2 starts while a1 -> b1 runs");
+      assertEquals(List.of(new FlowGrant("a3", "b2", 150)), events.steps.get(1).flows());
+      assertEquals(2, c.openFlowCount());
+      assertTrue(events.done.stream().noneMatch(d -> d[0].equals(1L)), "step 1 still runs");
+    } else {
+      assertFalse(pz.isDone(), "barrier: a3 -> b2 waits for step 1's last flow");
+      assertEquals(1, c.openFlowCount());
+      assertEquals(Status.FINISHED,
+          report(c, ix, x, px.join(), new long[] {500}).join().status());
+      assertTrue(pz.isDone());
+    }
+    assertArrayEquals(new long[] {150}, pz.join().budgets());
+    assertEquals(Status.FINISHED, report(c, iz, z, pz.join(), new long[] {150}).join().status());
+    if (mode.equals(WanShuffleConf.PIPELINED)) {
+      assertEquals(Status.FINISHED,
+          report(c, ix, x, px.join(), new long[] {500}).join().status());
+    }
+    assertEquals(0, c.openFlowCount());
+    assertEquals(0, c.pendingDemandCount());
+    assertEquals(2, events.steps.size());
+  }
+
+  /**
+   * Pipelined steps plan the future bytes of the fetching demands too: a pair whose receiver is
+   * busy is not granted on a free sender port ahead of what the plan puts first.
+   */
+  @Test
+  void pipelinedPlanCountsWhatRunningGrantsWillFetch() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    RegisterDemand x = demand(1, "e1", "b1", "a1", 400, "a2", 300);
+    long ix = c.register(x).demandId();
+    CompletableFuture<GrantReply> px = c.awaitGrant(AwaitGrant.poll(ix));
+    timer.advance(100);
+    assertArrayEquals(new String[] {"a1"}, px.join().srcHosts(), "delta(b1) = 1");
+    RegisterDemand y = demand(2, "e2", "b2", "a2", 100);
+    long iy = c.register(y).demandId();
+    CompletableFuture<GrantReply> py = c.awaitGrant(AwaitGrant.poll(iy));
+    assertTrue(py.isDone(), "a free port pair is used without waiting for step 1 to end");
+    PlanEvent plan = events.plans.get(events.plans.size() - 1);
+    int a1 = plan.senders().indexOf("a1");
+    int a2 = plan.senders().indexOf("a2");
+    int b1 = plan.receivers().indexOf("b1");
+    assertEquals(-1, a1, "a1 -> b1 is fully granted: no future bytes");
+    assertEquals(300L, plan.residualBytes()[a2][b1], "x's a2 bytes are still to come");
+    assertEquals(2, plan.platform().k(), "pipelined plans see the whole platform");
+  }
+
   @Test
   void deadlineEndsTheStepButTheLaggardKeepsItsFlow() {
     StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1",
-        WanShuffleConf.BACKBONE_RATE, "2000", WanShuffleConf.STEP_MIN_DEADLINE, "1s");
+        WanShuffleConf.BACKBONE_RATE, "2000", WanShuffleConf.STEP_MIN_DEADLINE, "1s",
+        WanShuffleConf.STEP_MODE, WanShuffleConf.BARRIER);
     RegisterDemand x = demand(1, "e1", "b1", "a1", 500);
     RegisterDemand y = demand(2, "e2", "b2", "a2", 400);
     RegisterDemand z = demand(3, "e3", "b2", "a1", 300);
@@ -349,9 +425,19 @@ class StepCoordinatorTest {
     return names;
   }
 
+  static List<org.junit.jupiter.params.provider.Arguments> schedulersAndModes() {
+    List<org.junit.jupiter.params.provider.Arguments> out = new ArrayList<>();
+    for (String n : schedulers()) {
+      for (String mode : List.of(WanShuffleConf.PIPELINED, WanShuffleConf.BARRIER)) {
+        out.add(org.junit.jupiter.params.provider.Arguments.of(n, mode));
+      }
+    }
+    return out;
+  }
+
   @ParameterizedTest
-  @MethodSource("schedulers")
-  void randomWorkloadsRespectKAndDeltaAndFinish(String algorithm) {
+  @MethodSource("schedulersAndModes")
+  void randomWorkloadsRespectKAndDeltaAndFinish(String algorithm, String mode) {
     Random rnd = new Random(42);
     for (int round = 0; round < 30; round++) {
       int k = 1 + rnd.nextInt(4);
@@ -362,6 +448,7 @@ class StepCoordinatorTest {
       WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
           .set(WanShuffleConf.ALGORITHM, algorithm).set(WanShuffleConf.K, "" + k)
           .set(WanShuffleConf.DELTA, "" + delta).set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+          .set(WanShuffleConf.STEP_MODE, mode)
           .set(WanShuffleConf.BACKBONE_RATE, "" + 1000 * k),
           Set.copyOf(schedulers()));
       StepCoordinator c = new StepCoordinator(conf, algorithm.equals("greedy-test")
