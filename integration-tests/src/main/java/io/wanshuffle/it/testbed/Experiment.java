@@ -134,7 +134,9 @@ public final class Experiment implements AutoCloseable {
   }
 
   /**
-   * The settings that turn wan-shuffle on, with the testbed's rates.
+   * The settings that turn wan-shuffle on, with the testbed's rates. The plugin reaches the executors only
+   * through {@code spark.jars} of {@link #baseConf(String)}, as a user ships it with {@code --jars}: nothing
+   * is put on the executors' own class path.
    *
    * @param algorithm {@code spark.wanshuffle.algorithm} (auto, oggp, ...)
    * @return a new mutable map to add to {@link #baseConf(String)}
@@ -146,10 +148,6 @@ public final class Experiment implements AutoCloseable {
     c.put("spark.wanshuffle.algorithm", algorithm);
     c.put("spark.wanshuffle.backbone.rate", testbed.spec().backboneBitsPerSecond() + "bit");
     c.put("spark.wanshuffle.nic.rate", testbed.spec().nicBitsPerSecond() + "bit");
-    // RPC replies of the step coordinator are deserialised by the executor's system class loader, which does
-    // not see spark.jars: the plugin jar must also be on the executors' own class path
-    sparkJars.stream().filter(j -> Path.of(j).getFileName().toString().startsWith("wan-shuffle-plugin")).findFirst()
-        .ifPresent(j -> c.put("spark.executor.extraClassPath", j));
     return c;
   }
 
