@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -13,7 +14,8 @@ import java.util.stream.Stream;
 
 /**
  * The jars a test or the demo ships to executors with {@code spark.jars}: the plugin's shaded jar
- * (as a user passes it to {@code spark-submit --jars}) and the jar holding the job code.
+ * (as a user passes it to {@code spark-submit --jars}) and the jar holding the job code, or this
+ * project's jars from the class path ({@link #classPathJars(Path)}).
  */
 public final class AppJars {
   /** System property with the plugin's shaded jar (set by the failsafe configuration). */
@@ -73,20 +75,65 @@ public final class AppJars {
     if (Files.isRegularFile(src)) {
       return src;
     }
+    return jarFolder(src, workDir.resolve("classes-" + Integer.toHexString(src.hashCode()) + ".jar"));
+  }
+
+  /**
+   * This project's jars and class folders on this JVM's class path (system property
+   * {@code java.class.path}), plus the TPC-H generator's jar: what executors need besides Spark
+   * when the job code runs from the class path (the testbed's drivers). Class folders
+   * ({@code .../classes}, not {@code test-classes}) are jarred into {@code workDir} as
+   * {@code app-<i>.jar}.
+   *
+   * @param workDir where to write jars built from class folders (created)
+   * @return absolute jar paths, in class path order
+   * @throws UncheckedIOException if a class folder cannot be jarred
+   */
+  public static List<String> classPathJars(Path workDir) {
+    List<String> out = new ArrayList<>();
+    int i = 0;
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      Path p = Path.of(entry);
+      boolean ours = isProjectJar(p) || entry.contains("/tpch/")
+          || (Files.isDirectory(p) && entry.endsWith("classes") && !entry.endsWith("test-classes"));
+      if (!ours || !Files.exists(p)) {
+        continue;
+      }
+      if (Files.isDirectory(p)) {
+        out.add(jarFolder(p, workDir.resolve("app-" + (i++) + ".jar")).toString());
+      } else {
+        out.add(p.toAbsolutePath().toString());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * @param p a class path entry
+   * @return true for a jar of this project's modules (installed under {@code io/wanshuffle/} or
+   *     built in a module's {@code target/}): those go to executors with {@code spark.jars}, never
+   *     into a Spark home
+   */
+  static boolean isProjectJar(Path p) {
+    String name = p.getFileName().toString();
+    return p.toString().contains("/io/wanshuffle/") || name.startsWith("wan-shuffle-")
+        || name.startsWith("scheduler-core-");
+  }
+
+  private static Path jarFolder(Path dir, Path jar) {
     try {
-      Files.createDirectories(workDir);
-      Path jar = workDir.resolve("classes-" + Integer.toHexString(src.hashCode()) + ".jar");
+      Files.createDirectories(jar.getParent());
       try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
-          Stream<Path> files = Files.walk(src)) {
+          Stream<Path> files = Files.walk(dir)) {
         for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
-          out.putNextEntry(new JarEntry(src.relativize(f).toString().replace('\\', '/')));
+          out.putNextEntry(new JarEntry(dir.relativize(f).toString().replace('\\', '/')));
           Files.copy(f, (OutputStream) out);
           out.closeEntry();
         }
       }
       return jar;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot jar " + src, e);
+      throw new UncheckedIOException("cannot jar " + dir, e);
     }
   }
 }

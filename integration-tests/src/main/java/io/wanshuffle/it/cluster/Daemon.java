@@ -29,15 +29,27 @@ final class Daemon {
   }
 
   /**
-   * Starts {@code java <jvmArgs> -cp <classPath> <mainClass> <args>}.
+   * Starts {@code <prefix> java <jvmArgs> -cp <classPath> <mainClass> <args>} as a daemon.
    *
-   * @param name name used in errors and the log file name
+   * @param name name used in errors
+   * @param prefix command prefix (e.g. {@code ip netns exec <ns>}), empty for none
    * @param env extra environment variables
    * @param log file receiving stdout and stderr
    */
-  static Daemon start(String name, List<String> jvmArgs, String classPath, String mainClass,
-      List<String> args, Map<String, String> env, Path log) throws IOException {
-    List<String> cmd = new ArrayList<>();
+  static Daemon start(String name, List<String> prefix, List<String> jvmArgs, String classPath,
+      String mainClass, List<String> args, Map<String, String> env, Path log) throws IOException {
+    return new Daemon(name, startJava(prefix, jvmArgs, classPath, mainClass, args, env, log), log);
+  }
+
+  /**
+   * Starts {@code <prefix> java <jvmArgs> -cp <classPath> <mainClass> <args>} with this JVM's
+   * {@code java}, stdin from {@code /dev/null}, stdout and stderr to {@code log}.
+   *
+   * @return the process
+   */
+  static Process startJava(List<String> prefix, List<String> jvmArgs, String classPath,
+      String mainClass, List<String> args, Map<String, String> env, Path log) throws IOException {
+    List<String> cmd = new ArrayList<>(prefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmArgs);
     cmd.add("-cp");
@@ -47,7 +59,7 @@ final class Daemon {
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(nullFile()));
     pb.environment().putAll(env);
-    return new Daemon(name, pb.start(), log);
+    return pb.start();
   }
 
   private static java.io.File nullFile() {
@@ -101,7 +113,7 @@ final class Daemon {
     }
   }
 
-  private static String tail(String text) {
+  static String tail(String text) {
     String[] lines = text.split("\n");
     int from = Math.max(0, lines.length - 30);
     return String.join("\n", java.util.Arrays.copyOfRange(lines, from, lines.length));

@@ -1,7 +1,6 @@
 package io.wanshuffle.it.cluster;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,12 +11,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 
@@ -63,10 +58,6 @@ public final class LoopbackCluster implements AutoCloseable {
   /** Address of the Master (and the natural driver address). */
   public static final String CONTROL_HOST = "127.0.0.1";
 
-  private static final Pattern MASTER_URL = Pattern.compile("Starting Spark master at (spark://\\S+)");
-  private static final Pattern LEADER = Pattern.compile("I have been elected leader");
-  private static final Pattern REGISTERED = Pattern.compile("Successfully registered with master");
-  private static final Duration KILL_GRACE = Duration.ofSeconds(5);
   private static final Set<LoopbackCluster> OPEN = Collections.synchronizedSet(new LinkedHashSet<>());
 
   static {
@@ -83,8 +74,7 @@ public final class LoopbackCluster implements AutoCloseable {
   private final SparkHome sparkHome;
   private final Path runDir;
   private final Path topologyFile;
-  private final List<Daemon> daemons = new ArrayList<>();
-  private final Map<String, Daemon> workers = new java.util.LinkedHashMap<>();
+  private final StandaloneProcesses processes;
   private String masterUrl;
   private boolean closed;
 
@@ -93,6 +83,9 @@ public final class LoopbackCluster implements AutoCloseable {
     this.sparkHome = sparkHome;
     this.runDir = runDir;
     this.topologyFile = runDir.resolve("topology.table");
+    // the marker property: a cluster's processes are found with ps, leak checks
+    this.processes = StandaloneProcesses.open(sparkHome, runDir, spec.daemonHeap(),
+        List.of("-D" + RUN_DIR_PROPERTY + "=" + runDir), true);
   }
 
   /**
@@ -120,7 +113,7 @@ public final class LoopbackCluster implements AutoCloseable {
   public static LoopbackCluster start(ClusterSpec spec, SparkHome sparkHome)
       throws IOException, InterruptedException {
     Files.createDirectories(spec.runRoot());
-    reapLeftovers(spec.runRoot());
+    StandaloneProcesses.reapLeftovers(spec.runRoot());
     String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC)
         .format(Instant.now());
     Path runDir = Files.createDirectories(
@@ -148,72 +141,12 @@ public final class LoopbackCluster implements AutoCloseable {
 
   private void startDaemons() throws IOException, InterruptedException {
     Duration timeout = spec.startTimeout();
-    Daemon master = launch("master", CONTROL_HOST, "org.apache.spark.deploy.master.Master",
-        List.of("--host", CONTROL_HOST, "--port", "0", "--webui-port", "0"), Map.of());
-    masterUrl = master.awaitLog(MASTER_URL, timeout);
-    master.awaitLog(LEADER, timeout);
+    masterUrl = processes.startMaster(List.of(), CONTROL_HOST, 0, null, timeout);
     for (Node n : spec.nodes()) {
-      Path work = Files.createDirectories(runDir.resolve("work").resolve(n.name()));
-      Path local = Files.createDirectories(runDir.resolve("local").resolve(n.name()));
-      Daemon w = launch("worker-" + n.name(), n.host(), "org.apache.spark.deploy.worker.Worker",
-          List.of("--host", n.host(), "--port", "0", "--webui-port", "0",
-              "--cores", String.valueOf(spec.workerCores()), "--memory", spec.workerMemory(),
-              "--work-dir", work.toString(), masterUrl),
-          Map.of("SPARK_LOCAL_DIRS", local.toString()));
-      workers.put(n.host(), w);
+      processes.startWorker(n.name(), List.of(), n.host(), spec.workerCores(), spec.workerMemory(),
+          runDir.resolve("work").resolve(n.name()), runDir.resolve("local").resolve(n.name()), masterUrl);
     }
-    for (Daemon w : workers.values()) {
-      w.awaitLog(REGISTERED, timeout);
-    }
-  }
-
-  private Daemon launch(String name, String host, String mainClass, List<String> args,
-      Map<String, String> extraEnv) throws IOException {
-    List<String> jvm = new ArrayList<>();
-    jvm.add("-Xmx" + spec.daemonHeap());
-    jvm.add("-D" + RUN_DIR_PROPERTY + "=" + runDir); // marks the process as ours (ps, leak checks)
-    jvm.addAll(SparkHome.javaModuleOptions());
-    Map<String, String> env = new java.util.HashMap<>(extraEnv);
-    env.put("SPARK_HOME", sparkHome.dir().toString());
-    env.put("SPARK_SCALA_VERSION", SparkHome.SCALA_VERSION);
-    env.put("SPARK_LOCAL_IP", host);
-    env.put("SPARK_LOCAL_HOSTNAME", host);
-    env.put("SPARK_CONF_DIR", runDir.resolve("conf").toString());
-    Daemon d = Daemon.start(name, jvm, sparkHome.classPath(), mainClass, args, env,
-        runDir.resolve(name + ".log"));
-    daemons.add(d);
-    recordPid(d.handle());
-    return d;
-  }
-
-  private void recordPid(ProcessHandle h) throws IOException {
-    long start = h.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
-    Files.writeString(runDir.resolve("daemons.pid"), h.pid() + " " + start + "\n",
-        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-  }
-
-  /** Kills daemons (and their children) recorded by clusters whose JVM died without closing. */
-  private static void reapLeftovers(Path runRoot) throws IOException {
-    try (Stream<Path> dirs = Files.list(runRoot)) {
-      for (Path pidFile : dirs.map(d -> d.resolve("daemons.pid")).filter(Files::exists).toList()) {
-        List<ProcessHandle> stale = new ArrayList<>();
-        for (String line : Files.readAllLines(pidFile)) {
-          String[] f = line.trim().split(" ");
-          if (f.length != 2) {
-            continue;
-          }
-          Optional<ProcessHandle> h = ProcessHandle.of(Long.parseLong(f[0]));
-          long start = Long.parseLong(f[1]);
-          if (h.isPresent() && h.get().info().startInstant().map(Instant::toEpochMilli)
-              .orElse(-1L) == start) {
-            h.get().descendants().forEach(stale::add);
-            stale.add(h.get());
-          }
-        }
-        Daemon.killAll(stale, KILL_GRACE);
-        Files.deleteIfExists(pidFile);
-      }
-    }
+    processes.awaitWorkers(timeout);
   }
 
   /** @return the Master URL, {@code spark://127.0.0.1:<port>} */
@@ -327,25 +260,12 @@ public final class LoopbackCluster implements AutoCloseable {
    * @throws IllegalArgumentException if no Worker runs on {@code host}
    */
   public int killExecutors(String host) {
-    Daemon w = workers.get(host);
-    if (w == null) {
-      throw new IllegalArgumentException("no Worker on " + host + "; hosts: " + allHosts());
-    }
-    List<ProcessHandle> execs = w.handle().descendants()
-        .filter(p -> p.info().commandLine().orElse("").contains("CoarseGrainedExecutorBackend"))
-        .toList();
-    execs.forEach(ProcessHandle::destroyForcibly);
-    return execs.size();
+    return processes.killExecutors(host);
   }
 
   /** @return the live daemon processes and their descendants (executors), for leak checks */
   List<ProcessHandle> processes() {
-    List<ProcessHandle> all = new ArrayList<>();
-    for (Daemon d : daemons) {
-      d.handle().descendants().forEach(all::add);
-      all.add(d.handle());
-    }
-    return all.stream().filter(ProcessHandle::isAlive).toList();
+    return processes.processes();
   }
 
   /**
@@ -358,16 +278,8 @@ public final class LoopbackCluster implements AutoCloseable {
       return;
     }
     closed = true;
-    List<ProcessHandle> all = new ArrayList<>();
-    for (Daemon d : daemons) {
-      d.handle().descendants().forEach(all::add);
-      all.add(d.handle());
-    }
-    Daemon.killAll(all, KILL_GRACE);
     try {
-      Files.deleteIfExists(runDir.resolve("daemons.pid"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      processes.close();
     } finally {
       OPEN.remove(this);
     }

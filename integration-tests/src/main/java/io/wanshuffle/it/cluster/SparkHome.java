@@ -3,16 +3,19 @@ package io.wanshuffle.it.cluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.spark.launcher.JavaModuleOptions;
 
 /**
- * A Spark home assembled by the build from Maven jars: a folder whose {@code jars/} holds the
- * runtime jars of spark-core and spark-sql 4.1.3 (no Spark distribution needed). The
+ * A Spark home made of Maven jars: a folder whose {@code jars/} holds the runtime jars of
+ * spark-core and spark-sql 4.1.3 (no Spark distribution needed). Two sources: the
  * integration-tests build fills {@code integration-tests/target/spark-home/jars} with
- * {@code maven-dependency-plugin:copy-dependencies} (phase {@code generate-resources}).
+ * {@code maven-dependency-plugin:copy-dependencies} (phase {@code generate-resources}; used by the
+ * loopback ITs, {@link #locate()}), and {@link #linkClassPath(Path)} links the jars this JVM runs
+ * with (used by the testbed, which runs from any working folder).
  *
  * <p>Facts from the testbed prototype (ARCHITECTURE section 4): a Worker needs
  * {@code SPARK_SCALA_VERSION=2.13} in its environment (the launcher's command builder asks for
@@ -75,6 +78,43 @@ public final class SparkHome {
       return at(here);
     }
     return at(Path.of("integration-tests", "target", "spark-home"));
+  }
+
+  /**
+   * Makes {@code dir} a Spark home of links to the jars on this JVM's class path (system property
+   * {@code java.class.path}), leaving out this project's own jars ({@link AppJars#isProjectJar}):
+   * those reach executors with {@code spark.jars}. Links that exist already are kept; nothing is
+   * copied or downloaded.
+   *
+   * @param dir the Spark home folder (created)
+   * @return the checked Spark home
+   * @throws IllegalStateException if no {@code spark-core_2.13} jar is on the class path
+   * @throws UncheckedIOException if the folder or a link cannot be written
+   */
+  public static SparkHome linkClassPath(Path dir) {
+    Path jars = dir.resolve("jars");
+    try {
+      Files.createDirectories(jars);
+      for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+        Path p = Path.of(entry);
+        if (!entry.endsWith(".jar") || AppJars.isProjectJar(p) || !Files.isRegularFile(p)) {
+          continue;
+        }
+        Path link = jars.resolve(p.getFileName());
+        if (!Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
+          Files.createSymbolicLink(link, p.toAbsolutePath());
+        }
+      }
+      try (Stream<Path> files = Files.list(jars)) {
+        if (files.noneMatch(f -> f.getFileName().toString().startsWith("spark-core_" + SCALA_VERSION))) {
+          throw new IllegalStateException("no spark-core_" + SCALA_VERSION + " jar on this JVM's class path:"
+              + " run through ./wan-shuffle or the integration-tests module so Spark's jars are on it");
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot build the Spark home links in " + jars, e);
+    }
+    return new SparkHome(dir.toAbsolutePath());
   }
 
   /** @return the absolute Spark home folder */

@@ -1,6 +1,8 @@
 package io.wanshuffle.it.testbed;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wanshuffle.it.cluster.AppJars;
+import io.wanshuffle.it.cluster.StandaloneProcesses;
 import io.wanshuffle.it.job.DriverMain;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.JobResult;
@@ -10,18 +12,13 @@ import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.Testbed;
 import io.wanshuffle.it.net.TestbedSpec;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
 
 /**
  * A testbed with Spark standalone on it, running driver programs ({@link DriverMain}) on the control host and
@@ -49,7 +46,7 @@ public final class Experiment implements AutoCloseable {
     this.spark = spark;
     this.runDir = runDir;
     this.topology = testbed.writeTopologyTable(runDir.resolve("topology.table"));
-    this.sparkJars = appJars(runDir);
+    this.sparkJars = AppJars.classPathJars(runDir);
   }
 
   /**
@@ -134,7 +131,9 @@ public final class Experiment implements AutoCloseable {
   }
 
   /**
-   * The settings that turn wan-shuffle on, with the testbed's rates.
+   * The settings that turn wan-shuffle on, with the testbed's rates. The plugin reaches the executors only
+   * through {@code spark.jars} of {@link #baseConf(String)}, as a user ships it with {@code --jars}: nothing
+   * is put on the executors' own class path.
    *
    * @param algorithm {@code spark.wanshuffle.algorithm} (auto, oggp, ...)
    * @return a new mutable map to add to {@link #baseConf(String)}
@@ -146,10 +145,6 @@ public final class Experiment implements AutoCloseable {
     c.put("spark.wanshuffle.algorithm", algorithm);
     c.put("spark.wanshuffle.backbone.rate", testbed.spec().backboneBitsPerSecond() + "bit");
     c.put("spark.wanshuffle.nic.rate", testbed.spec().nicBitsPerSecond() + "bit");
-    // RPC replies of the step coordinator are deserialised by the executor's system class loader, which does
-    // not see spark.jars: the plugin jar must also be on the executors' own class path
-    sparkJars.stream().filter(j -> Path.of(j).getFileName().toString().startsWith("wan-shuffle-plugin")).findFirst()
-        .ifPresent(j -> c.put("spark.executor.extraClassPath", j));
     return c;
   }
 
@@ -223,7 +218,7 @@ public final class Experiment implements AutoCloseable {
       }
       if (driver.exitValue() != 0 || !Files.exists(res)) {
         throw new IllegalStateException("driver " + tag + " failed (exit " + driver.exitValue() + "); end of " + log
-            + ":\n" + SparkStandalone.tail(Files.readString(log)));
+            + ":\n" + StandaloneProcesses.tail(Files.readString(log)));
       }
       return new Measured(name, JSON.readValue(res.toFile(), JobResult.class), trace, log, capture);
     } catch (IOException e) {
@@ -239,43 +234,6 @@ public final class Experiment implements AutoCloseable {
       if (driver.isAlive()) {
         driver.destroyForcibly();
       }
-    }
-  }
-
-  /**
-   * The jars executors need: our own modules (installed jars or class folders, jarred into the run folder) and
-   * the TPC-H generator, taken from this JVM's class path.
-   */
-  private static List<String> appJars(Path runDir) {
-    List<String> out = new ArrayList<>();
-    int i = 0;
-    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-      Path p = Path.of(entry);
-      boolean ours = SparkStandalone.isProjectJar(p) || entry.contains("/tpch/")
-          || (Files.isDirectory(p) && entry.endsWith("classes") && !entry.endsWith("test-classes"));
-      if (!ours || !Files.exists(p)) {
-        continue;
-      }
-      if (Files.isDirectory(p)) {
-        out.add(jarFolder(p, runDir.resolve("app-" + (i++) + ".jar")).toString());
-      } else {
-        out.add(p.toAbsolutePath().toString());
-      }
-    }
-    return out;
-  }
-
-  private static Path jarFolder(Path dir, Path jar) {
-    try (OutputStream os = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(os);
-        Stream<Path> files = Files.walk(dir)) {
-      for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
-        out.putNextEntry(new JarEntry(dir.relativize(f).toString().replace('\\', '/')));
-        Files.copy(f, out);
-        out.closeEntry();
-      }
-      return jar;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot jar " + dir, e);
     }
   }
 

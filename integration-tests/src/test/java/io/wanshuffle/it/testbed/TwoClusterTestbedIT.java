@@ -42,7 +42,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TwoClusterTestbedIT {
   static final double SCALE = 0.01;
-  static final String ALGORITHM = "oggp";
+  static final String ALGORITHM = "auto";
   /** Allowed excess of the measured 1 s peak over the backbone rate (tbf burst + sampling jitter). */
   static final double MARGIN = 0.06;
 
