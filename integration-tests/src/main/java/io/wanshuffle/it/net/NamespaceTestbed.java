@@ -28,7 +28,8 @@ public final class NamespaceTestbed implements Testbed {
   static final String SWITCH_B = PREFIX + "swB";
   static final String WAN = PREFIX + "wan";
   private static final String BURST = "64kb";
-  private static final String TBF_LATENCY = "20ms";
+  /** Queueing delay a tbf buffer holds at its rate when the WAN RTT is shorter (LAN-sized buffer), ms. */
+  private static final int MIN_TBF_LATENCY_MS = 20;
 
   private final TestbedSpec spec;
   private final Node control;
@@ -221,6 +222,10 @@ public final class NamespaceTestbed implements Testbed {
     Exec.check("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
         "net.ipv6.conf.default.disable_ipv6=1");
     Exec.check("ip", "-n", ns, "link", "set", "lo", "up");
+    // WAN host tuning (docs/testbed.md): an idle connection keeps its congestion window, so a fetch
+    // that re-uses a connection after a pause (a later step, a later task) does not restart in
+    // slow start; the same setting applies to every variant measured on the testbed
+    Exec.check("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv4.tcp_slow_start_after_idle=0");
   }
 
   private void addHost(Node n, String sw, boolean shaped) {
@@ -236,9 +241,14 @@ public final class NamespaceTestbed implements Testbed {
     }
   }
 
-  private static void shape(String ns, String dev, long bitsPerSecond) {
+  /**
+   * Shapes {@code dev} to {@code bitsPerSecond} with a tbf whose buffer holds max(20 ms, WAN RTT) of traffic at
+   * that rate: the bandwidth-delay-product rule for router buffers, so one TCP flow can keep the link busy.
+   */
+  private void shape(String ns, String dev, long bitsPerSecond) {
     Exec.check("tc", "-n", ns, "qdisc", "replace", "dev", dev, "root", "tbf", "rate", bitsPerSecond + "bit",
-        "burst", BURST, "latency", TBF_LATENCY);
+        "burst", BURST, "latency",
+        Math.max(MIN_TBF_LATENCY_MS, spec.wanRttMillis()) + "ms");
   }
 
   @Override
