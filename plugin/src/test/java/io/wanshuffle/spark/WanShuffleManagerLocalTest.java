@@ -124,7 +124,7 @@ class WanShuffleManagerLocalTest {
     }
     try (JavaSparkContext sc = new JavaSparkContext(base(WanShuffleManager.class.getName())
         .set(WanShuffleConf.ALGORITHM, "oggp").set(WanShuffleConf.GATHER_WINDOW, "0ms")
-        .set(WanShuffleConf.K, "2").set(WanShuffleConf.LISTENERS, Probe.class.getName())
+        .set(WanShuffleConf.K, "1").set(WanShuffleConf.LISTENERS, Probe.class.getName())
         .set(WanShuffleConf.POLL_INTERVAL, "500ms"))) {
       assertTrue(SparkEnv.get().shuffleManager() instanceof WanShuffleManager);
       assertEquals(expected, jobs(sc));
@@ -139,7 +139,7 @@ class WanShuffleManagerLocalTest {
       assertEquals(GrantReply.Status.GRANT, g.status());
       assertEquals(List.of("hostA"), List.of(g.srcHosts()));
       assertEquals(1000, g.budgets()[0]);
-      // a second demand waits for the step boundary: its long-poll expires with NOT_YET
+      // k = 1: a second demand waits until the first flow ends; its long-poll expires with NOT_YET
       Registered r2 = ch.register(new RegisterDemand(99, 0, 99, 123457L, "driver", "hostD",
           new String[] {"hostC"}, new long[] {500})).get(30, TimeUnit.SECONDS);
       long t0 = System.nanoTime();
@@ -150,7 +150,7 @@ class WanShuffleManagerLocalTest {
           new long[] {1000}, new long[] {0}, 1, 2)).get(30, TimeUnit.SECONDS);
       assertEquals(GrantReply.Status.FINISHED, done.status());
       GrantReply g2 = ch.await(AwaitGrant.poll(r2.demandId())).get(30, TimeUnit.SECONDS);
-      assertEquals(GrantReply.Status.GRANT, g2.status(), "granted at the step boundary");
+      assertEquals(GrantReply.Status.GRANT, g2.status(), "granted once the first flow ended");
       ch.release(new ReleaseDemand(r2.demandId(), "test"));
       ch.release(new ReleaseDemand(r.demandId(), "test"));
       assertEquals(List.of("new:oggp", "start:true", "demand:hostB<[hostA]",
