@@ -40,7 +40,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
   List<String> patterns;
 
   @Option(names = "--variants", split = ",", defaultValue = "default,auto,oggp",
-      description = "default = Spark's sort shuffle; other names are wan-shuffle algorithms (default ${DEFAULT-VALUE})")
+      description = "default = Spark's sort shuffle; other names are wan-shuffle algorithms, pipelined steps;"
+          + " ALGORITHM/barrier runs it with barrier steps (default ${DEFAULT-VALUE})")
   List<String> variants;
 
   @Option(names = "--rtts", split = ",", defaultValue = "0,40", description = "WAN RTTs, ms (default ${DEFAULT-VALUE})")
@@ -65,8 +66,14 @@ public final class E2eBenchCommand implements Callable<Integer> {
   public Integer call() {
     List<Cell> cells = new ArrayList<>();
     List<String> known = io.wanshuffle.scheduler.alg.Algorithms.names();
+    for (String v : variants) {
+      if (v.contains("/") && !v.endsWith("/" + io.wanshuffle.spark.config.WanShuffleConf.BARRIER)) {
+        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--variants: '" + v
+            + "': the only step mode suffix is /" + io.wanshuffle.spark.config.WanShuffleConf.BARRIER);
+      }
+    }
     List<String> skipped = variants.stream().filter(v -> !v.equals("default") && !v.equals("none")
-        && !known.contains(v)).toList();
+        && !known.contains(algorithmOf(v))).toList();
     if (!skipped.isEmpty()) {
       System.out.println("NOTE: not in this build's scheduler registry, skipped: " + skipped + " (known: " + known
           + ")");
@@ -89,12 +96,17 @@ public final class E2eBenchCommand implements Callable<Integer> {
             Map<String, String> conf = ex.baseConf("640m");
             conf.put("spark.shuffle.compress", "false");
             if (!variant.equals("default")) {
-              conf.putAll(ex.wanShuffleConf(variant));
+              conf.putAll(ex.wanShuffleConf(algorithmOf(variant)));
+              if (variant.contains("/")) {
+                conf.put(io.wanshuffle.spark.config.WanShuffleConf.STEP_MODE,
+                    io.wanshuffle.spark.config.WanShuffleConf.BARRIER);
+              }
             }
-            JobRequest req = new JobRequest(pattern + "-" + variant, conf, hosts(ex.testbed().clusterA()),
+            String runName = pattern + "-" + variant.replace('/', '-');
+            JobRequest req = new JobRequest(runName, conf, hosts(ex.testbed().clusterA()),
                 hosts(ex.testbed().clusterB()), "matrix", 0, 2 * spec.nodesA(), 2 * spec.nodesB(), m, 64 * 1024, runs,
                 true, 0);
-            Experiment.Measured r = ex.run(pattern + "-" + variant + "-rtt" + rtt, req, 0);
+            Experiment.Measured r = ex.run(runName + "-rtt" + rtt, req, 0);
             List<Comparison.Figures> figs = new ArrayList<>();
             for (RunResult run : r.result().runs()) {
               figs.add(Comparison.of(variant, run, r.backbone(), spec));
@@ -129,6 +141,12 @@ public final class E2eBenchCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot write " + report, e);
     }
+  }
+
+  /** @return the algorithm of a variant name ({@code auto/barrier} -> {@code auto}) */
+  private static String algorithmOf(String variant) {
+    int slash = variant.indexOf('/');
+    return slash < 0 ? variant : variant.substring(0, slash);
   }
 
   private double[][] matrix(String pattern, TestbedSpec spec) {
