@@ -17,4 +17,19 @@ interface BlockOpener {
    */
   Iterator<Tuple2<BlockId, InputStream>> open(
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks);
+
+  /**
+   * Opens the fetch of a granted step and runs {@code onArrived} once every block's bytes have
+   * reached this host, before the task has read them (from any thread; never if a block fails or
+   * the opener cannot tell). The default never runs it.
+   *
+   * @param blocks blocks by address, Spark's (block id, size in bytes, map index) triples
+   * @param onArrived what to do when the step's flow has ended on the network
+   * @return (block id, stream) pairs; requests are sent when this is called
+   */
+  default Iterator<Tuple2<BlockId, InputStream>> openStep(
+      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
+      Runnable onArrived) {
+    return open(blocks);
+  }
 }

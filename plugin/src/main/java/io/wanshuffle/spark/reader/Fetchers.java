@@ -8,6 +8,7 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.internal.config.package$;
 import org.apache.spark.io.CompressionCodec$;
+import org.apache.spark.network.shuffle.BlockStoreClient;
 import org.apache.spark.serializer.SerializerManager;
 import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
 import org.apache.spark.storage.BlockId;
@@ -67,6 +68,30 @@ final class Fetchers implements BlockOpener {
   @Override
   public Iterator<Tuple2<BlockId, InputStream>> open(
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
+    return fetcher(blocks, SparkEnv.get().blockManager().blockStoreClient());
+  }
+
+  /**
+   * A fetcher whose requests go through an {@link ArrivalTrackingClient}: {@code onArrived} runs
+   * when every block of the step is on this host.
+   */
+  @Override
+  public Iterator<Tuple2<BlockId, InputStream>> openStep(
+      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
+      Runnable onArrived) {
+    long expected = 0;
+    for (Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> t : blocks) {
+      for (Tuple3<BlockId, Object, Object> b : CollectionConverters.asJava(t._2())) {
+        expected += ArrivalTrackingClient.coverage(b._1());
+      }
+    }
+    return fetcher(blocks, new ArrivalTrackingClient(
+        SparkEnv.get().blockManager().blockStoreClient(), expected, onArrived));
+  }
+
+  private Iterator<Tuple2<BlockId, InputStream>> fetcher(
+      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
+      BlockStoreClient client) {
     SparkEnv env = SparkEnv.get();
     SparkConf c = env.conf();
     BlockManager bm = env.blockManager();
@@ -74,7 +99,7 @@ final class Fetchers implements BlockOpener {
     package$ cfg = package$.MODULE$;
     return new ShuffleBlockFetcherIterator(
         context,
-        bm.blockStoreClient(),
+        client,
         bm,
         env.mapOutputTracker(),
         CollectionConverters.asScala(blocks.iterator()),

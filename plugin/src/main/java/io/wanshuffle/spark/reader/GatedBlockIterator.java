@@ -76,6 +76,11 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private boolean idle;
 
   private StepRun step;
+  /**
+   * The blocks of a step already reported because its bytes all arrived: read before anything
+   * else, while the next step's flows may already run.
+   */
+  private Iterator<Tuple2<BlockId, InputStream>> draining;
   private Iterator<Tuple2<BlockId, InputStream>> ungated;
   private long[] ungatedBytes;
   private long ungatedStartMs;
@@ -163,6 +168,21 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     resumeIfIdle();
     while (true) {
       pump();
+      if (draining != null) {
+        if (draining.hasNext()) {
+          source = draining;
+          return true;
+        }
+        draining = null;
+      }
+      if (step != null && step.reportedEarly != null) {
+        // every byte of the step is here and the step is reported: read what is buffered while
+        // the coordinator hands the ports on
+        draining = step.current;
+        pending = step.reportedEarly;
+        step = null;
+        continue;
+      }
       if (step != null) {
         if (step.current.hasNext()) {
           source = step.current;
@@ -312,6 +332,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       }
     }
     step.paceBytesPerSecond = cap <= 0 ? 0 : cap * flows;
+    step.remaining = blocks.remainingBytes();
     step.startMs = System.currentTimeMillis();
     if (!step.openNextChunk()) {
       finishStep();
@@ -330,8 +351,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private void finishStep() {
     StepRun s = step;
     step = null;
-    pending = channel.await(new AwaitGrant(demandId, s.stepId, hosts, s.fetched,
-        blocks.remainingBytes(), s.startMs, System.currentTimeMillis()));
+    pending = s.reportOnce();
   }
 
   private void goUngated(String reason) {
@@ -376,6 +396,16 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private final class StepRun {
     final long stepId;
     final long[] fetched = new long[hosts.length];
+    /** Bytes not yet taken per host once this step's blocks were taken. */
+    long[] remaining;
+    /**
+     * Set (on a network thread) when the step's bytes all arrived and its report was sent: the
+     * reply to that report. Sent from the thread that saw the last block arrive, so it precedes any
+     * later call of this reader on the executor's connection to the driver.
+     */
+    volatile CompletableFuture<?> reportedEarly;
+    /** The step was reported (early or when read); guarded by this. */
+    private CompletableFuture<GrantReply> reply;
     final List<List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>>> chunks =
         new ArrayList<>();
     final List<Long> chunkBytes = new ArrayList<>();
@@ -402,8 +432,34 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         }
       }
       issuedBytes += chunkBytes.get(next);
-      current = fetchers.open(chunks.get(next++));
+      if (chunks.size() == 1 && paceBytesPerSecond <= 0) {
+        current = fetchers.openStep(chunks.get(next++), this::arrived);
+      } else {
+        current = fetchers.open(chunks.get(next++));
+      }
       return true;
+    }
+
+    /** The step's report: bytes fetched from each host and left to fetch, the flow's time span. */
+    AwaitGrant report(long endMs) {
+      return new AwaitGrant(demandId, stepId, hosts, fetched, remaining, startMs, endMs);
+    }
+
+    /**
+     * Reports the step unless it was reported already.
+     *
+     * @return the reply to the one report of this step
+     */
+    synchronized CompletableFuture<GrantReply> reportOnce() {
+      if (reply == null) {
+        reply = channel.await(report(System.currentTimeMillis()));
+      }
+      return reply;
+    }
+
+    /** Every block of the (single-chunk, unpaced) step is on this host: report it now. */
+    private void arrived() {
+      reportedEarly = reportOnce();
     }
 
     private void pace(long ms) {

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.reader;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -226,6 +227,111 @@ class GatedBlockIteratorTest {
     context.markTaskCompleted(Option.empty());
     assertEquals(0, coordinator.openFlowCount());
     assertEquals(0, coordinator.pendingDemandCount());
+  }
+
+  /** Like {@link #fakeFetch}, and every step's bytes "arrive" as soon as its fetch is opened. */
+  private final BlockOpener arrivingFetch = new BlockOpener() {
+    @Override
+    public Iterator<Tuple2<BlockId, InputStream>> open(
+        List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
+      return fakeFetch.open(blocks);
+    }
+
+    @Override
+    public Iterator<Tuple2<BlockId, InputStream>> openStep(
+        List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
+        Runnable onArrived) {
+      Iterator<Tuple2<BlockId, InputStream>> it = fakeFetch.open(blocks);
+      onArrived.run();
+      return it;
+    }
+  };
+
+  /**
+   * A step is reported when its bytes have arrived, not when the task has read them: the next
+   * step's fetch is opened before the task reads the first block, the task still gets every block
+   * once and a step's blocks before the next step's, and with k = 1 the flows do not overlap.
+   */
+  @Test
+  void stepIsReportedWhenItsBytesArriveAndTheNextFlowStartsBeforeTheTaskReadsThem() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 50, "a2", 70);
+    GatedBlockIterator it = new GatedBlockIterator(context, arrivingFetch, b, inProcess(conf),
+        conf, metrics, demandOf(b));
+    assertTrue(it.hasNext());
+    assertEquals(List.of("", "a1 a1", "a2"), opened,
+        "step 2 (a2) opened while step 1's blocks are still unread");
+    List<Long> maps = new ArrayList<>();
+    while (it.hasNext()) {
+      maps.add(((ShuffleBlockId) it.next()._1()).mapId());
+    }
+    assertEquals(List.of(0L, 2L, 4L), maps);
+    assertEquals(2, events.transfers.size());
+    TransferRecord first = events.transfers.get(0);
+    TransferRecord second = events.transfers.get(1);
+    assertEquals(List.of("a1"), first.srcHosts());
+    assertArrayEquals(new long[] {150}, first.bytes());
+    assertArrayEquals(new long[] {70}, second.bytes());
+    assertTrue(first.endMs() <= second.startMs(), "k = 1: one flow at a time");
+    context.markTaskCompleted(Option.empty());
+    assertEquals(0, coordinator.openFlowCount());
+    assertEquals(0, coordinator.pendingDemandCount());
+  }
+
+  /** A step whose arrival is signalled after the task read it is still reported exactly once. */
+  @Test
+  void lateArrivalSignalDoesNotReportAStepTwice() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    List<Runnable> signals = new CopyOnWriteArrayList<>();
+    BlockOpener lateFetch = new BlockOpener() {
+      @Override
+      public Iterator<Tuple2<BlockId, InputStream>> open(
+          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
+        return fakeFetch.open(blocks);
+      }
+
+      @Override
+      public Iterator<Tuple2<BlockId, InputStream>> openStep(
+          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
+          Runnable onArrived) {
+        signals.add(onArrived);
+        return fakeFetch.open(blocks);
+      }
+    };
+    DemandClient direct = inProcess(conf);
+    Map<Long, Integer> reportsPerStep = new java.util.concurrent.ConcurrentHashMap<>();
+    DemandClient counting = new DemandClient() {
+      @Override
+      public CompletableFuture<Registered> register(RegisterDemand m) {
+        return direct.register(m);
+      }
+
+      @Override
+      public CompletableFuture<GrantReply> await(AwaitGrant m) {
+        if (m.doneStepId() != 0) {
+          reportsPerStep.merge(m.doneStepId(), 1, Integer::sum);
+        }
+        return direct.await(m);
+      }
+
+      @Override
+      public void release(ReleaseDemand m) {
+        direct.release(m);
+      }
+
+      @Override
+      public void report(UngatedReport m) {
+        direct.report(m);
+      }
+    };
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 70);
+    GatedBlockIterator it = new GatedBlockIterator(context, lateFetch, b, counting, conf, metrics,
+        demandOf(b));
+    assertEquals(2, drain(it));
+    assertEquals(2, signals.size());
+    signals.forEach(Runnable::run);
+    assertEquals(Map.of(1L, 1, 2L, 1), reportsPerStep);
+    assertEquals(2, events.transfers.size());
   }
 
   /** Preemptive test scheduler: the first step carries half of the largest transfer. */
