@@ -44,6 +44,11 @@ public final class E2eBenchCommand implements Callable<Integer> {
           + " ALGORITHM/barrier runs it with barrier steps (default ${DEFAULT-VALUE})")
   List<String> variants;
 
+  @Option(names = "--conf", paramLabel = "KEY=VALUE",
+      description = "extra Spark configuration for the wan-shuffle variants (repeatable), e.g. "
+          + "spark.wanshuffle.coordinator.gatherWindow=0ms")
+  Map<String, String> extraConf = new LinkedHashMap<>();
+
   @Option(names = "--rtts", split = ",", defaultValue = "0,40", description = "WAN RTTs, ms (default ${DEFAULT-VALUE})")
   List<Integer> rtts;
 
@@ -97,6 +102,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
             conf.put("spark.shuffle.compress", "false");
             if (!variant.equals("default")) {
               conf.putAll(ex.wanShuffleConf(algorithmOf(variant)));
+              conf.putAll(extraConf);
               if (variant.contains("/")) {
                 conf.put(io.wanshuffle.spark.config.WanShuffleConf.STEP_MODE,
                     io.wanshuffle.spark.config.WanShuffleConf.BARRIER);
@@ -123,7 +129,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
     String command = String.format(Locale.ROOT, "./wan-shuffle e2e-bench --patterns %s --variants %s --rtts %s"
         + " --runs %d --mb %d --nodes-a %d --nodes-b %d --nic %s --backbone %s", String.join(",", patterns),
         String.join(",", variants), rtts.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""), runs,
-        mb, net.nodesA, net.nodesB, net.nic, net.backbone);
+        mb, net.nodesA, net.nodesB, net.nic, net.backbone) + extraConf.entrySet().stream()
+        .map(e -> " --conf " + e.getKey() + "=" + e.getValue()).reduce("", String::concat);
     String md = markdown(cells, described + "; command: `" + command + "`",
         (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond());
     if (!skipped.isEmpty()) {
