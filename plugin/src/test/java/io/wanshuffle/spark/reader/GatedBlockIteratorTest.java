@@ -259,9 +259,23 @@ class GatedBlockIteratorTest {
     GatedBlockIterator it = new GatedBlockIterator(context, arrivingFetch, b, inProcess(conf),
         conf, metrics, demandOf(b));
     assertTrue(it.hasNext());
-    assertEquals(List.of("", "a1 a1", "a2"), opened,
-        "step 2 (a2) opened while step 1's blocks are still unread");
     List<Long> maps = new ArrayList<>();
+    maps.add(((ShuffleBlockId) it.next()._1()).mapId());
+    // step 1 was reported when its bytes arrived: step 2 is granted while a block of step 1 is
+    // still unread (reported when read, it would wait for that block)
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (events.steps.size() < 2) {
+      assertTrue(System.currentTimeMillis() < deadline, "step 2 not granted before step 1 was read");
+      Thread.onSpinWait();
+    }
+    try {
+      Thread.sleep(100); // the planner answers the parked poll right after recording the step
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+    assertTrue(it.hasNext());
+    assertEquals(List.of("", "a1 a1", "a2"), opened,
+        "step 2 (a2) opened while step 1's second block is still unread");
     while (it.hasNext()) {
       maps.add(((ShuffleBlockId) it.next()._1()).mapId());
     }
