@@ -8,6 +8,7 @@ import io.wanshuffle.it.job.RunResult;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.testbed.Experiment;
+import io.wanshuffle.spark.config.WanShuffleConf;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -72,9 +73,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
     List<Cell> cells = new ArrayList<>();
     List<String> known = io.wanshuffle.scheduler.alg.Algorithms.names();
     for (String v : variants) {
-      if (v.contains("/") && !v.endsWith("/" + io.wanshuffle.spark.config.WanShuffleConf.BARRIER)) {
+      if (v.contains("/") && !v.endsWith("/" + WanShuffleConf.BARRIER)) {
         throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--variants: '" + v
-            + "': the only step mode suffix is /" + io.wanshuffle.spark.config.WanShuffleConf.BARRIER);
+            + "': the only step mode suffix is /" + WanShuffleConf.BARRIER);
       }
     }
     List<String> skipped = variants.stream().filter(v -> !v.equals("default") && !v.equals("none")
@@ -104,8 +105,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
               conf.putAll(ex.wanShuffleConf(algorithmOf(variant)));
               conf.putAll(extraConf);
               if (variant.contains("/")) {
-                conf.put(io.wanshuffle.spark.config.WanShuffleConf.STEP_MODE,
-                    io.wanshuffle.spark.config.WanShuffleConf.BARRIER);
+                conf.put(WanShuffleConf.STEP_MODE, WanShuffleConf.BARRIER);
               }
             }
             String runName = pattern + "-" + variant.replace('/', '-');

@@ -797,6 +797,7 @@ public final class StepCoordinator {
       return null;
     }
     List<Demand> eligible = new ArrayList<>();
+    List<long[]> futures = new ArrayList<>();
     Map<String, Integer> senders = new LinkedHashMap<>();
     Map<String, Integer> receivers = new LinkedHashMap<>();
     boolean startable = false;
@@ -821,6 +822,7 @@ public final class StepCoordinator {
       if (any) {
         receivers.putIfAbsent(d.dst, receivers.size());
         eligible.add(d);
+        futures.add(future);
       }
     }
     if (eligible.isEmpty() || !startable) {
@@ -829,9 +831,10 @@ public final class StepCoordinator {
     int rows = senders.size();
     int cols = receivers.size();
     long[][] bytes = new long[rows][cols];
-    for (Demand d : eligible) {
+    for (int e = 0; e < eligible.size(); e++) {
+      Demand d = eligible.get(e);
       int j = receivers.get(d.dst);
-      long[] future = futureBytes(d);
+      long[] future = futures.get(e);
       for (int i = 0; i < d.src.length; i++) {
         Integer r = senders.get(d.src[i]);
         if (r != null && future[i] > 0) {

@@ -175,11 +175,11 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         }
         draining = null;
       }
-      if (step != null && step.reportedEarly != null) {
+      if (step != null && step.reply != null) {
         // every byte of the step is here and the step is reported: read what is buffered while
         // the coordinator hands the ports on
         draining = step.current;
-        pending = step.reportedEarly;
+        pending = step.reply;
         step = null;
         continue;
       }
@@ -399,13 +399,13 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     /** Bytes not yet taken per host once this step's blocks were taken. */
     long[] remaining;
     /**
-     * Set (on a network thread) when the step's bytes all arrived and its report was sent: the
-     * reply to that report. Sent from the thread that saw the last block arrive, so it precedes any
-     * later call of this reader on the executor's connection to the driver.
+     * The reply to the step's one report, null until it is sent. Set under this object's lock by
+     * {@link #reportOnce}: on a network thread when the step's bytes all arrived (then it precedes
+     * any later call of this reader on the executor's connection to the driver), else on the task
+     * thread, which then drops the step at once; so while the step is current, non-null means
+     * "reported early".
      */
-    volatile CompletableFuture<?> reportedEarly;
-    /** The step was reported (early or when read); guarded by this. */
-    private CompletableFuture<GrantReply> reply;
+    volatile CompletableFuture<GrantReply> reply;
     final List<List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>>> chunks =
         new ArrayList<>();
     final List<Long> chunkBytes = new ArrayList<>();
@@ -459,7 +459,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
     /** Every block of the (single-chunk, unpaced) step is on this host: report it now. */
     private void arrived() {
-      reportedEarly = reportOnce();
+      reportOnce();
     }
 
     private void pace(long ms) {

@@ -229,23 +229,28 @@ class GatedBlockIteratorTest {
     assertEquals(0, coordinator.pendingDemandCount());
   }
 
-  /** Like {@link #fakeFetch}, and every step's bytes "arrive" as soon as its fetch is opened. */
-  private final BlockOpener arrivingFetch = new BlockOpener() {
-    @Override
-    public Iterator<Tuple2<BlockId, InputStream>> open(
-        List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
-      return fakeFetch.open(blocks);
-    }
+  /**
+   * Like {@link #fakeFetch}; a step's fetch, once opened, hands its arrival callback to
+   * {@code arrival} (run it: the bytes are here; keep it: they arrive later).
+   */
+  private BlockOpener signalling(java.util.function.Consumer<Runnable> arrival) {
+    return new BlockOpener() {
+      @Override
+      public Iterator<Tuple2<BlockId, InputStream>> open(
+          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
+        return fakeFetch.open(blocks);
+      }
 
-    @Override
-    public Iterator<Tuple2<BlockId, InputStream>> openStep(
-        List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
-        Runnable onArrived) {
-      Iterator<Tuple2<BlockId, InputStream>> it = fakeFetch.open(blocks);
-      onArrived.run();
-      return it;
-    }
-  };
+      @Override
+      public Iterator<Tuple2<BlockId, InputStream>> openStep(
+          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
+          Runnable onArrived) {
+        Iterator<Tuple2<BlockId, InputStream>> it = fakeFetch.open(blocks);
+        arrival.accept(onArrived);
+        return it;
+      }
+    };
+  }
 
   /**
    * A step is reported when its bytes have arrived, not when the task has read them: the next
@@ -256,8 +261,8 @@ class GatedBlockIteratorTest {
   void stepIsReportedWhenItsBytesArriveAndTheNextFlowStartsBeforeTheTaskReadsThem() {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 50, "a2", 70);
-    GatedBlockIterator it = new GatedBlockIterator(context, arrivingFetch, b, inProcess(conf),
-        conf, metrics, demandOf(b));
+    GatedBlockIterator it = new GatedBlockIterator(context, signalling(Runnable::run), b,
+        inProcess(conf), conf, metrics, demandOf(b));
     assertTrue(it.hasNext());
     List<Long> maps = new ArrayList<>();
     maps.add(((ShuffleBlockId) it.next()._1()).mapId());
@@ -297,21 +302,7 @@ class GatedBlockIteratorTest {
   void lateArrivalSignalDoesNotReportAStepTwice() {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1");
     List<Runnable> signals = new CopyOnWriteArrayList<>();
-    BlockOpener lateFetch = new BlockOpener() {
-      @Override
-      public Iterator<Tuple2<BlockId, InputStream>> open(
-          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
-        return fakeFetch.open(blocks);
-      }
-
-      @Override
-      public Iterator<Tuple2<BlockId, InputStream>> openStep(
-          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
-          Runnable onArrived) {
-        signals.add(onArrived);
-        return fakeFetch.open(blocks);
-      }
-    };
+    BlockOpener lateFetch = signalling(signals::add);
     DemandClient direct = inProcess(conf);
     Map<Long, Integer> reportsPerStep = new java.util.concurrent.ConcurrentHashMap<>();
     DemandClient counting = new DemandClient() {
