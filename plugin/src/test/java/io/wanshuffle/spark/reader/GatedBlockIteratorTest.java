@@ -94,13 +94,27 @@ class GatedBlockIteratorTest {
   }
 
   private DemandClient inProcess(WanShuffleConf conf) {
-    coordinator = new StepCoordinator(conf, new GreedyTestScheduler(), List.of(events),
-        CoordinatorTimer.daemon("test-coordinator"), System::currentTimeMillis);
-    return inProcess(coordinator);
+    return inProcess(conf, m -> { });
   }
 
-  /** A DemandClient that calls the coordinator directly, as the RPC endpoint would. */
+  /** Like {@link #inProcess(WanShuffleConf)}; {@code polls} sees every poll first. */
+  private DemandClient inProcess(WanShuffleConf conf,
+      java.util.function.Consumer<AwaitGrant> polls) {
+    coordinator = new StepCoordinator(conf, new GreedyTestScheduler(), List.of(events),
+        CoordinatorTimer.daemon("test-coordinator"), System::currentTimeMillis);
+    return inProcess(coordinator, polls);
+  }
+
   private static DemandClient inProcess(StepCoordinator c) {
+    return inProcess(c, m -> { });
+  }
+
+  /**
+   * A DemandClient that calls the coordinator directly, as the RPC endpoint would;
+   * {@code polls} sees every poll first.
+   */
+  private static DemandClient inProcess(StepCoordinator c,
+      java.util.function.Consumer<AwaitGrant> polls) {
     return new DemandClient() {
       @Override
       public CompletableFuture<Registered> register(RegisterDemand m) {
@@ -109,6 +123,7 @@ class GatedBlockIteratorTest {
 
       @Override
       public CompletableFuture<GrantReply> await(AwaitGrant m) {
+        polls.accept(m);
         return c.awaitGrant(m);
       }
 
@@ -303,32 +318,12 @@ class GatedBlockIteratorTest {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1");
     List<Runnable> signals = new CopyOnWriteArrayList<>();
     BlockOpener lateFetch = signalling(signals::add);
-    DemandClient direct = inProcess(conf);
     Map<Long, Integer> reportsPerStep = new java.util.concurrent.ConcurrentHashMap<>();
-    DemandClient counting = new DemandClient() {
-      @Override
-      public CompletableFuture<Registered> register(RegisterDemand m) {
-        return direct.register(m);
+    DemandClient counting = inProcess(conf, m -> {
+      if (m.doneStepId() != 0) {
+        reportsPerStep.merge(m.doneStepId(), 1, Integer::sum);
       }
-
-      @Override
-      public CompletableFuture<GrantReply> await(AwaitGrant m) {
-        if (m.doneStepId() != 0) {
-          reportsPerStep.merge(m.doneStepId(), 1, Integer::sum);
-        }
-        return direct.await(m);
-      }
-
-      @Override
-      public void release(ReleaseDemand m) {
-        direct.release(m);
-      }
-
-      @Override
-      public void report(UngatedReport m) {
-        direct.report(m);
-      }
-    };
+    });
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 70);
     GatedBlockIterator it = new GatedBlockIterator(context, lateFetch, b, counting, conf, metrics,
         demandOf(b));
