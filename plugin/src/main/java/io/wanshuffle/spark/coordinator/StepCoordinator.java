@@ -47,9 +47,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Pipelined steps ({@code spark.wanshuffle.step.mode=pipelined}, the default): when a flow
  *       ends, its ports are used again at once. The coordinator re-plans every demand's future
  *       bytes (residual minus what running grants will fetch) with the {@link StepScheduler} on the
- *       whole platform and list-schedules the plan: it walks the plan's steps in order and grants
- *       each transfer whose sender and receiver have a free port while fewer than k flows are
- *       open. The transfers granted together form one step (one {@link StepEvent}); steps overlap
+ *       whole platform and list-schedules the plan: it takes the plan's pairs bottleneck ports
+ *       first ({@link BottleneckFirstOrder}) and grants each transfer whose sender and receiver
+ *       have a free port while fewer than k flows are open. The transfers granted together form one step (one {@link StepEvent}); steps overlap
  *       in time, the k and δ limits hold at every instant. This removes the idle time a barrier
  *       costs when a step's flows end at different times (block sizes, TCP, task speed).</li>
  *   <li>Barrier steps ({@code spark.wanshuffle.step.mode=barrier}, the papers' KPBS model): the
@@ -954,24 +954,22 @@ public final class StepCoordinator {
       open.addAll(f.keySet());
     }
     double longest = 0;
-    for (Step step : steps) {
-      for (Transfer t : step.transfers()) {
-        if (leases.total() >= conf.k()) {
-          break;
+    for (Transfer t : listOrder(steps, in)) {
+      if (leases.total() >= conf.k()) {
+        break;
+      }
+      String s = sNames[t.src()];
+      String r = rNames[t.dst()];
+      if (freeSend(s) <= 0 || freeReceive(r) <= 0 || open.contains(new Pair(s, r))) {
+        if (conf.barrierSteps()) {
+          LOG.error("wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; "
+              + "skipped", algorithm, s, r);
         }
-        String s = sNames[t.src()];
-        String r = rNames[t.dst()];
-        if (freeSend(s) <= 0 || freeReceive(r) <= 0 || open.contains(new Pair(s, r))) {
-          if (conf.barrierSteps()) {
-            LOG.error("wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; "
-                + "skipped", algorithm, s, r);
-          }
-          continue;
-        }
-        if (grantTransfer(t, s, r, bytes[t.src()][t.dst()], in, parts, flowCounts, flows)) {
-          open.add(new Pair(s, r));
-          longest = Math.max(longest, t.amount());
-        }
+        continue;
+      }
+      if (grantTransfer(t, s, r, bytes[t.src()][t.dst()], in, parts, flowCounts, flows)) {
+        open.add(new Pair(s, r));
+        longest = Math.max(longest, t.amount());
       }
     }
     if (parts.isEmpty()) {
@@ -1032,6 +1030,25 @@ public final class StepCoordinator {
       }
     }
     return true;
+  }
+
+  /**
+   * @return the transfers {@code grant} walks: with barrier steps the first step as planned; with
+   *     pipelined steps the plan's pairs bottleneck ports first ({@link BottleneckFirstOrder})
+   */
+  private List<Transfer> listOrder(List<Step> steps, PlanInput in) {
+    if (conf.barrierSteps()) {
+      return steps.get(0).transfers();
+    }
+    int[] sd = new int[in.sNames.length];
+    int[] rd = new int[in.rNames.length];
+    for (int i = 0; i < sd.length; i++) {
+      sd[i] = conf.delta(in.sNames[i]);
+    }
+    for (int j = 0; j < rd.length; j++) {
+      rd[j] = conf.delta(in.rNames[j]);
+    }
+    return BottleneckFirstOrder.of(steps, in.bytes, sd, rd);
   }
 
   /**

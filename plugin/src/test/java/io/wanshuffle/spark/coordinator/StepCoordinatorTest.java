@@ -61,18 +61,7 @@ class StepCoordinatorTest {
   /** Reports the whole grant as fetched and asks for the next one. */
   private static CompletableFuture<GrantReply> report(StepCoordinator c, long demandId,
       RegisterDemand d, GrantReply g, long[] remaining) {
-    long[] fetched = new long[d.srcHosts().length];
-    for (int i = 0; i < g.srcHosts().length; i++) {
-      for (int s = 0; s < d.srcHosts().length; s++) {
-        if (d.srcHosts()[s].equals(g.srcHosts()[i])) {
-          long f = Math.min(g.budgets()[i], remaining[s]);
-          fetched[s] = f;
-          remaining[s] -= f;
-        }
-      }
-    }
-    return c.awaitGrant(new AwaitGrant(demandId, g.stepId(), d.srcHosts(), fetched,
-        remaining.clone(), 1, 2));
+    return c.awaitGrant(FlowSimulation.reportOf(demandId, d, g, remaining));
   }
 
   @Test
@@ -106,14 +95,16 @@ class StepCoordinatorTest {
     timer.advance(100);
     assertEquals(1, events.steps.size());
     StepEvent step = events.steps.get(0);
-    // greedy: largest first: a2->b2 (400), a1->b1 (300); k = 2, delta = 1 -> exactly those
-    assertEquals(List.of(new FlowGrant("a2", "b2", 400), new FlowGrant("a1", "b1", 300)),
+    // pipelined steps take the plan's pairs bottleneck ports first: b2 has the most bytes to
+    // receive (600), a1 the most to send (550): a1->b2, then a2->b1 (a2 500 > b1 400);
+    // k = 2, delta = 1 -> exactly those
+    assertEquals(List.of(new FlowGrant("a1", "b2", 200), new FlowGrant("a2", "b1", 100)),
         step.flows());
     assertEquals(2, c.openFlowCount());
     assertEquals(Status.GRANT, p1.join().status());
-    assertArrayEquals(new String[] {"a1"}, p1.join().srcHosts());
-    assertArrayEquals(new long[] {300}, p1.join().budgets());
-    assertArrayEquals(new String[] {"a2"}, p2.join().srcHosts());
+    assertArrayEquals(new String[] {"a2"}, p1.join().srcHosts());
+    assertArrayEquals(new long[] {100}, p1.join().budgets());
+    assertArrayEquals(new String[] {"a1"}, p2.join().srcHosts());
     assertFalse(p3.isDone(), "b3 gets nothing in step 1");
     PlanEvent plan = events.plans.get(0);
     assertEquals(2, plan.platform().k());

@@ -1,0 +1,125 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Test harness: runs a {@link StepCoordinator} against simulated reduce tasks and flows on a
+ * {@link ManualTimer}. Every granted flow moves its budget at the base speed b (bytes/s), so a
+ * grant of budgets {@code B_i} ends {@code max_i B_i / b} seconds after it was handed out; the
+ * task then reports it and polls again. Reduce tasks run in waves: each receiving host has one
+ * task slot, and the next task of a host registers when the previous one finished.
+ *
+ * <p>This is the coordinator's own time model (no RTT, no TCP), so the makespan it returns is
+ * what the coordinator's step logic alone achieves; tests compare it with the η lower bound.
+ */
+final class FlowSimulation {
+  /** A reduce task: its receiving host and bytes per source host. */
+  record Task(String dst, String[] src, long[] bytes) {}
+
+  private FlowSimulation() {}
+
+  /**
+   * Runs {@code tasks} (in order per receiving host, one slot per host) to completion.
+   *
+   * @return the makespan in ms, from the first registration to the last report
+   * @throws AssertionError when the run makes no progress
+   */
+  static long makespanMs(StepCoordinator c, ManualTimer timer, List<Task> tasks) {
+    WanShuffleConf conf = c.conf();
+    double bytesPerMs = conf.baseSpeed() / 1000.0;
+    Map<String, Deque<Task>> queues = new LinkedHashMap<>();
+    for (Task t : tasks) {
+      queues.computeIfAbsent(t.dst(), h -> new ArrayDeque<>()).add(t);
+    }
+    Map<Long, RegisterDemand> regs = new HashMap<>();
+    Map<Long, long[]> remaining = new HashMap<>();
+    Map<Long, CompletableFuture<GrantReply>> polls = new LinkedHashMap<>();
+    Map<Long, GrantReply> holding = new LinkedHashMap<>();
+    Map<Long, Long> endsAt = new HashMap<>();
+    long start = timer.now();
+    long[] nextTask = {1};
+    for (Deque<Task> q : queues.values()) {
+      startNext(c, q, nextTask, regs, remaining, polls);
+    }
+    timer.advance(conf.gatherWindowMs());
+    int guard = 0;
+    while (!polls.isEmpty() || !holding.isEmpty()) {
+      if (++guard > 1_000_000) {
+        throw new AssertionError("no progress: " + c);
+      }
+      for (Map.Entry<Long, CompletableFuture<GrantReply>> e : new ArrayList<>(polls.entrySet())) {
+        if (!e.getValue().isDone()) {
+          continue;
+        }
+        long id = e.getKey();
+        GrantReply g = e.getValue().join();
+        polls.remove(id);
+        if (g.status() == GrantReply.Status.GRANT) {
+          long longest = 0;
+          for (long b : g.budgets()) {
+            longest = Math.max(longest, b);
+          }
+          holding.put(id, g);
+          endsAt.put(id, timer.now() + Math.max(1, (long) Math.ceil(longest / bytesPerMs)));
+        } else {
+          RegisterDemand done = regs.get(id);
+          startNext(c, queues.get(done.dstHost()), nextTask, regs, remaining, polls);
+        }
+      }
+      if (holding.isEmpty()) {
+        if (!polls.isEmpty()) {
+          timer.advance(10);
+        }
+        continue;
+      }
+      long id = holding.keySet().stream().min((a, b) -> Long.compare(endsAt.get(a),
+          endsAt.get(b))).orElseThrow();
+      timer.advance(Math.max(0, endsAt.get(id) - timer.now()));
+      GrantReply g = holding.remove(id);
+      polls.put(id, c.awaitGrant(reportOf(id, regs.get(id), g, remaining.get(id))));
+    }
+    return timer.now() - start;
+  }
+
+  private static void startNext(StepCoordinator c, Deque<Task> q, long[] nextTask,
+      Map<Long, RegisterDemand> regs, Map<Long, long[]> remaining,
+      Map<Long, CompletableFuture<GrantReply>> polls) {
+    Task t = q.poll();
+    if (t == null) {
+      return;
+    }
+    long task = nextTask[0]++;
+    RegisterDemand d = new RegisterDemand(3, 0, 7, task, "e" + task, t.dst(), t.src(), t.bytes());
+    long id = c.register(d).demandId();
+    regs.put(id, d);
+    remaining.put(id, d.bytes().clone());
+    polls.put(id, c.awaitGrant(AwaitGrant.poll(id)));
+  }
+
+  /** The report of a grant fetched in full, asking for the next one. */
+  static AwaitGrant reportOf(long demandId, RegisterDemand d, GrantReply g,
+      long[] remaining) {
+    long[] fetched = new long[d.srcHosts().length];
+    for (int i = 0; i < g.srcHosts().length; i++) {
+      for (int s = 0; s < d.srcHosts().length; s++) {
+        if (d.srcHosts()[s].equals(g.srcHosts()[i])) {
+          long f = Math.min(g.budgets()[i], remaining[s]);
+          fetched[s] = f;
+          remaining[s] -= f;
+        }
+      }
+    }
+    return new AwaitGrant(demandId, g.stepId(), d.srcHosts(), fetched, remaining.clone(), 1, 2);
+  }
+}
