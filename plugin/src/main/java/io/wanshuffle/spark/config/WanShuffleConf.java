@@ -58,8 +58,9 @@ public final class WanShuffleConf {
   /** {@value #STEP_MODE} value: steps separated by barriers. */
   public static final String BARRIER = "barrier";
   /**
-   * How long the coordinator gathers registrations before planning when idle (time; default 0 with
-   * pipelined steps, 200 ms with barrier steps).
+   * Longest time the coordinator gathers registrations before planning when idle (time; default
+   * 200 ms). The window ends earlier, as soon as every task the driver launched in the stages with
+   * demand has registered or ended.
    */
   public static final String GATHER_WINDOW = PREFIX + "coordinator.gatherWindow";
   /** Timeout of a short coordinator call (registration) before falling back (time). */
@@ -155,7 +156,7 @@ public final class WanShuffleConf {
     barrierSteps = mode.equals(BARRIER);
     // pipelined steps plan a late registration at once, so waiting for a wave only delays the
     // first flows (measured: docs/benchmarks/end-to-end.md); barrier steps need the wave in step 1
-    gatherWindowMs = timeMs(c, GATHER_WINDOW, barrierSteps ? "200ms" : "0ms", 0);
+    gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
     askTimeoutMs = timeMs(c, ASK_TIMEOUT, "30s", 1);
     pollIntervalMs = timeMs(c, POLL_INTERVAL, "10s", 1);
     maxGrantWaitMs = timeMs(c, MAX_GRANT_WAIT, "30min", 1);

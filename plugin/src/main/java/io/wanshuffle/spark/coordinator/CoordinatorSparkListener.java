@@ -6,9 +6,11 @@ import org.apache.spark.scheduler.SparkListenerApplicationEnd;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
 
 /**
- * Driver-side SparkListener feeding scheduler events to the coordinator: a task that ends without
+ * Driver-side SparkListener feeding scheduler events to the coordinator: task starts and ends let
+ * the gather window end as soon as a wave of reduce tasks has registered, a task that ends without
  * success releases what is left of its demand (covers tasks whose executor died before they could say so), a removed
  * executor releases the demand of its tasks and re-plans, a completed stage publishes its matrix.
  */
@@ -27,9 +29,16 @@ public final class CoordinatorSparkListener extends SparkListener {
    */
   @Override
   public void onTaskEnd(SparkListenerTaskEnd e) {
+    coordinator.taskEnded(e.taskInfo().taskId());
     if (e.reason() != Success$.MODULE$) {
       coordinator.releaseTask(e.taskInfo().taskId(), "task-end");
     }
+  }
+
+  /** Tells the coordinator which tasks a gather window may wait for. */
+  @Override
+  public void onTaskStart(SparkListenerTaskStart e) {
+    coordinator.taskLaunched(e.stageId(), e.stageAttemptId(), e.taskInfo().taskId());
   }
 
   @Override

@@ -61,7 +61,8 @@ import org.slf4j.LoggerFactory;
  *       Every step boundary re-plans the residual demand of the registered, unfinished demands
  *       that are not still fetching; only the first step of each plan is granted.</li>
  *   <li>When idle, the first registration starts a short gather window so that a wave of tasks is
- *       planned together.</li>
+ *       planned together; it ends early once every task the driver launched in the stages with
+ *       demand has registered or ended ({@link #taskLaunched}, {@link #taskEnded}).</li>
  *   <li>Idle demands: a poll marked idle (the task waits on another shuffle it reads) takes back
  *       the demand's grant, which the task has not started, and keeps the demand out of planning
  *       until a poll without the mark; see {@link AwaitGrant#idle()}.</li>
@@ -108,6 +109,13 @@ public final class StepCoordinator {
   /** Steps granted whose receivers have not all reported (and whose deadline has not passed). */
   private final Map<Long, ActiveStep> active = new LinkedHashMap<>();
   private CoordinatorTimer.Cancellable gatherTimer;
+  /**
+   * Tasks the driver launched that have neither registered a demand nor ended (task attempt id ->
+   * stage); a gather window ends early once none of them belongs to a stage with demand.
+   */
+  private final Map<Long, StageRef> launched = new HashMap<>();
+  /** Stages whose task launches the driver listener reported (the early end relies on them). */
+  private final Set<StageRef> launchesSeen = new HashSet<>();
   /** A plan was asked for since the planner last took a snapshot. */
   private boolean planRequested;
   /** A planner run is queued or running (at most one at a time). */
@@ -249,6 +257,7 @@ public final class StepCoordinator {
     DemandEvent ev = new DemandEvent(d.id, stage, d.shuffleId, d.taskAttemptId, d.executorId,
         d.dst, List.of(d.src), d.registered.clone(), now);
     fire(l -> l.onDemandRegistered(ev));
+    launched.remove(d.taskAttemptId);
     if (conf.gated() && gatherTimer == null) {
       boolean idleNow = active.isEmpty() && (conf.barrierSteps() || leases.total() == 0);
       if (idleNow && !planning) {
@@ -258,7 +267,66 @@ public final class StepCoordinator {
         planIfIdle();
       }
     }
+    endGatherIfWaveRegistered();
     return new Registered(d.id, conf.gated());
+  }
+
+  /**
+   * Notes a task the driver launched (driver listener: task start). While the coordinator gathers
+   * a wave, it plans as soon as every launched task of the stages with demand has registered (or
+   * ended) instead of waiting for the whole window.
+   *
+   * @param stageId the task's stage
+   * @param attempt the stage attempt
+   * @param taskAttemptId Spark's task attempt id
+   */
+  public void taskLaunched(int stageId, int attempt, long taskAttemptId) {
+    synchronized (this) {
+      if (stopped || !conf.gated() || demandsByTask.containsKey(taskAttemptId)) {
+        return; // a registration that overtook the listener event: nothing to wait for
+      }
+      StageRef stage = new StageRef(stageId, attempt);
+      launchesSeen.add(stage);
+      launched.put(taskAttemptId, stage);
+    }
+  }
+
+  /**
+   * Notes that a task ended, whatever the reason (driver listener): the gather window no longer
+   * waits for it. Its demand, if any, is released by {@link #releaseTask} or by its own report.
+   *
+   * @param taskAttemptId Spark's task attempt id
+   */
+  public void taskEnded(long taskAttemptId) {
+    synchronized (this) {
+      if (launched.remove(taskAttemptId) == null) {
+        return;
+      }
+      endGatherIfWaveRegistered();
+    }
+    kickPlanner();
+  }
+
+  /** Ends the gather window (under the lock) when no launched task of a stage with demand is missing. */
+  private void endGatherIfWaveRegistered() {
+    if (gatherTimer == null) {
+      return;
+    }
+    Set<StageRef> withDemand = new HashSet<>();
+    for (Demand d : demands.values()) {
+      if (!launchesSeen.contains(d.stage)) {
+        return; // no task launches known for this stage (no listener): the window decides
+      }
+      withDemand.add(d.stage);
+    }
+    for (StageRef s : launched.values()) {
+      if (withDemand.contains(s)) {
+        return;
+      }
+    }
+    gatherTimer.cancel();
+    gatherTimer = null;
+    planIfIdle();
   }
 
   /**
@@ -415,6 +483,8 @@ public final class StepCoordinator {
 
   private void stageCompletedLocked(int stageId, int attempt) {
     StageRef ref = new StageRef(stageId, attempt);
+    launchesSeen.remove(ref);
+    launched.values().removeIf(ref::equals);
     for (Demand d : new ArrayList<>(demands.values())) {
       if (d.stage.equals(ref)) {
         releaseLocked(d, "stage-done");
@@ -482,6 +552,8 @@ public final class StepCoordinator {
       return;
     }
     stopped = true;
+    launched.clear();
+    launchesSeen.clear();
     if (gatherTimer != null) {
       gatherTimer.cancel();
     }

@@ -18,7 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * {@link ManualTimer}. Every granted flow moves its budget at the base speed b (bytes/s), so a
  * grant of budgets {@code B_i} ends {@code max_i B_i / b} seconds after it was handed out; the
  * task then reports it and polls again. Reduce tasks run in waves: each receiving host has one
- * task slot, and the next task of a host registers when the previous one finished.
+ * task slot, and the next task of a host registers when the previous one finished. Task launches
+ * are reported to the coordinator as the driver listener does.
  *
  * <p>This is the coordinator's own time model (no RTT, no TCP), so the makespan it returns is
  * what the coordinator's step logic alone achieves; tests compare it with the η lower bound.
@@ -26,6 +27,8 @@ import java.util.concurrent.CompletableFuture;
 final class FlowSimulation {
   /** A reduce task: its receiving host and bytes per source host. */
   record Task(String dst, String[] src, long[] bytes) {}
+
+  private static final int STAGE = 3;
 
   private FlowSimulation() {}
 
@@ -49,10 +52,14 @@ final class FlowSimulation {
     Map<Long, Long> endsAt = new HashMap<>();
     long start = timer.now();
     long[] nextTask = {1};
+    // the first wave is launched at once (the driver listener reports every launch), then its
+    // tasks register one by one: the gather window ends with the last registration
+    for (int i = 0; i < queues.size(); i++) {
+      c.taskLaunched(STAGE, 0, nextTask[0] + i);
+    }
     for (Deque<Task> q : queues.values()) {
       startNext(c, q, nextTask, regs, remaining, polls);
     }
-    timer.advance(conf.gatherWindowMs());
     int guard = 0;
     while (!polls.isEmpty() || !holding.isEmpty()) {
       if (++guard > 1_000_000) {
@@ -100,7 +107,8 @@ final class FlowSimulation {
       return;
     }
     long task = nextTask[0]++;
-    RegisterDemand d = new RegisterDemand(3, 0, 7, task, "e" + task, t.dst(), t.src(), t.bytes());
+    c.taskLaunched(STAGE, 0, task);
+    RegisterDemand d = new RegisterDemand(STAGE, 0, 7, task, "e" + task, t.dst(), t.src(), t.bytes());
     long id = c.register(d).demandId();
     regs.put(id, d);
     remaining.put(id, d.bytes().clone());

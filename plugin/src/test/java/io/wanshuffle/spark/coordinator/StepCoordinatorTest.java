@@ -112,6 +112,57 @@ class StepCoordinatorTest {
         .indexOf("b2")]);
   }
 
+  /**
+   * A wave of reduce tasks is planned as one: the gather window ends as soon as every task the
+   * driver launched in the stage has registered (a map task of another stage is not waited for),
+   * and the wave's bottleneck receiver is granted first even though it registered last.
+   */
+  @Test
+  void gatherEndsOnceTheLaunchedWaveRegisteredAndPlansItBottleneckFirst() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    c.taskLaunched(3, 0, 1);
+    c.taskLaunched(3, 0, 2);
+    c.taskLaunched(3, 0, 3);
+    c.taskLaunched(2, 0, 40); // a map task still running in another stage
+    long i1 = c.register(demand(1, "e1", "b1", "a1", 200)).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
+    long i2 = c.register(demand(2, "e2", "b2", "a2", 200)).demandId();
+    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
+    assertFalse(p1.isDone() || p2.isDone(), "task 3 of the wave has not registered yet");
+    long i3 = c.register(demand(3, "e3", "b3", "a3", 400)).demandId();
+    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
+    assertEquals(1, events.steps.size(), "planned without waiting for the window");
+    assertTrue(p3.isDone(), "b3 has the most bytes to receive: granted first");
+    assertEquals(new FlowGrant("a3", "b3", 400), events.steps.get(0).flows().get(0));
+    assertEquals(1, (p1.isDone() ? 1 : 0) + (p2.isDone() ? 1 : 0), "k = 2");
+  }
+
+  /** A launched task that has not registered holds the gather window until it ends or the window passes. */
+  @Test
+  void gatherWaitsForALaunchedTaskUntilItEndsOrTheWindowPasses() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    c.taskLaunched(3, 0, 1);
+    c.taskLaunched(3, 0, 2);
+    c.taskLaunched(3, 0, 3);
+    long i1 = c.register(demand(1, "e1", "b1", "a1", 200)).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
+    c.taskEnded(2); // e.g. a task with only same-cluster blocks: it never registers
+    timer.advance(99);
+    assertFalse(p1.isDone(), "task 3 is still expected");
+    timer.advance(1);
+    assertTrue(p1.isDone(), "the window is the longest wait");
+    c.taskEnded(3);
+    c.taskLaunched(3, 0, 4);
+    c.taskLaunched(3, 0, 5);
+    assertEquals(Status.FINISHED, report(c, i1, demand(1, "e1", "b1", "a1", 200), p1.join(),
+        new long[] {200}).join().status());
+    long i4 = c.register(demand(4, "e4", "b1", "a1", 100)).demandId();
+    CompletableFuture<GrantReply> p4 = c.awaitGrant(AwaitGrant.poll(i4));
+    assertFalse(p4.isDone(), "idle again: the next wave is gathered");
+    c.taskEnded(5);
+    assertTrue(p4.isDone(), "the last launched task ended: planned at once");
+  }
+
   @Test
   void stepIsABarrierAndEveryDemandIsEventuallyRealised() {
     StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1",
