@@ -90,4 +90,73 @@ class PipelinedMakespanTest {
     double mean = ratios / rounds;
     assertTrue(mean <= 1.02, algorithm + ": mean makespan / lower bound " + mean);
   }
+
+  /**
+   * Two and three waves of reduce tasks (one task slot per receiving host; a host's next task
+   * registers when its previous one ended) with the same skew per host pair in every wave, as when
+   * the partitioning is skewed. The coordinator only knows the demand of running tasks, so η is
+   * out of reach in general: a bottleneck host whose task is nearly done can wait behind a lighter
+   * host's new, larger task, and its next wave starts late. Measured when written: mean makespan /
+   * η 1.057-1.099 per algorithm. Ranking ports by the stage's bytes so far while tasks are still to
+   * launch gave 1.060-1.084 (no clear gain, not kept); adding them always gave 1.04-1.05 here but
+   * 1.024 instead of 1.003 with one wave.
+   */
+  @ParameterizedTest
+  @MethodSource("algorithms")
+  void skewedWavesStayCloseToTheLowerBound(String algorithm) {
+    Random rnd = new Random(11);
+    int rounds = 30;
+    double ratios = 0;
+    for (int round = 0; round < rounds; round++) {
+      int hosts = 3 + rnd.nextInt(3);
+      int waves = 2 + rnd.nextInt(2);
+      int k = 2;
+      ManualTimer timer = new ManualTimer();
+      WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
+          .set(WanShuffleConf.ALGORITHM, algorithm)
+          .set(WanShuffleConf.K, Integer.toString(k))
+          .set(WanShuffleConf.DELTA, "1")
+          .set(WanShuffleConf.BETA, "0ms")
+          .set(WanShuffleConf.STEP_MIN_DEADLINE, "1h")
+          .set(WanShuffleConf.PLANNING_BUDGET, "0")
+          .set(WanShuffleConf.BACKBONE_RATE, Long.toString((long) BASE_SPEED * k)),
+          Set.copyOf(Algorithms.names()));
+      StepCoordinator c = new StepCoordinator(conf, Algorithms.byName(algorithm), List.of(),
+          timer, timer::now);
+      double[][] skew = new double[hosts][hosts];
+      for (double[] row : skew) {
+        for (int r = 0; r < hosts; r++) {
+          row[r] = Math.pow(rnd.nextDouble(), 3);
+        }
+      }
+      long[] senderBytes = new long[hosts];
+      long[] receiverBytes = new long[hosts];
+      long total = 0;
+      List<FlowSimulation.Task> tasks = new ArrayList<>();
+      for (int w = 0; w < waves; w++) {
+        for (int r = 0; r < hosts; r++) {
+          String[] src = new String[hosts];
+          long[] bytes = new long[hosts];
+          for (int s = 0; s < hosts; s++) {
+            src[s] = "a" + s;
+            bytes[s] = 1 + (long) (3 * BASE_SPEED * skew[s][r]);
+            senderBytes[s] += bytes[s];
+            receiverBytes[r] += bytes[s];
+            total += bytes[s];
+          }
+          tasks.add(new FlowSimulation.Task("b" + r, src, bytes));
+        }
+      }
+      long busiestPort = 0;
+      for (int h = 0; h < hosts; h++) {
+        busiestPort = Math.max(busiestPort, Math.max(senderBytes[h], receiverBytes[h]));
+      }
+      double etaMs = 1000 * Math.max(busiestPort, (double) total / k) / BASE_SPEED;
+      long ms = FlowSimulation.makespanMs(c, timer, tasks);
+      assertTrue(ms >= etaMs - 1, "faster than the lower bound: " + ms + " < " + etaMs);
+      ratios += ms / etaMs;
+    }
+    double mean = ratios / rounds;
+    assertTrue(mean <= 1.12, algorithm + ": mean makespan / lower bound " + mean);
+  }
 }
