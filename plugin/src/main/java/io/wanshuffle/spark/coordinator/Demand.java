@@ -21,6 +21,8 @@ final class Demand {
 
   /** Current grant (handed to the task or waiting for its next poll), null when none. */
   Grant grant;
+  /** The task has been handed {@link #grant} (in a poll's reply); false while it waits for a poll. */
+  boolean grantDelivered;
   /** Parked long-poll, null when the task is not waiting. */
   CompletableFuture<GrantReply> waiter;
   boolean released;

@@ -63,6 +63,9 @@ import org.slf4j.LoggerFactory;
  *   <li>When idle, the first registration starts a short gather window so that a wave of tasks is
  *       planned together; it ends early once every task the driver launched in the stages with
  *       demand has registered or ended ({@link #taskLaunched}, {@link #taskEnded}).</li>
+ *   <li>Uncollected grants: a grant that no poll of its task has collected when its step's
+ *       deadline passes (the task stopped polling) is taken back, and the demand is held out of
+ *       planning until the task polls again; a collected grant is never taken back.</li>
  *   <li>Idle demands: a poll marked idle (the task waits on another shuffle it reads) takes back
  *       the demand's grant, which the task has not started, and keeps the demand out of planning
  *       until a poll without the mark; see {@link AwaitGrant#idle()}.</li>
@@ -363,6 +366,7 @@ public final class StepCoordinator {
       endGrant(d);
     }
     if (d.grant != null) {
+      d.grantDelivered = true;
       return CompletableFuture.completedFuture(d.grant.reply(d));
     }
     if (d.remainingTotal() == 0) {
@@ -401,6 +405,8 @@ public final class StepCoordinator {
       Demand d = demands.get(demandId);
       if (d != null && d.waiter == poll) {
         d.waiter = null;
+      } else if (d != null && d.grant != null) {
+        d.grantDelivered = false; // the grant meant for this poll did not reach it
       }
     }
   }
@@ -607,9 +613,22 @@ public final class StepCoordinator {
     synchronized (this) {
       ActiveStep s = active.get(stepId);
       if (s != null) {
-        LOG.warn("wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; "
-            + "their flows stay counted until they report", stepId, s.outstanding.size());
-        finishStep(s, true);
+        // a grant no poll has collected by now is not being fetched: take its flows back
+        for (Long id : List.copyOf(s.outstanding)) {
+          Demand d = demands.get(id);
+          if (d != null && d.grant != null && d.grant.stepId() == stepId && !d.grantDelivered) {
+            LOG.warn("wan-shuffle task {} did not collect its grant of step {} before the "
+                + "deadline; its flows are taken back and its demand waits for its next poll",
+                d.taskAttemptId, stepId);
+            d.idle = true; // out of planning until it polls again, like an idle poll
+            endGrant(d);
+          }
+        }
+        if (active.containsKey(stepId)) {
+          LOG.warn("wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; "
+              + "their flows stay counted until they report", stepId, s.outstanding.size());
+          finishStep(s, true);
+        }
       }
     }
     kickPlanner();
@@ -1062,6 +1081,7 @@ public final class StepCoordinator {
         budgets[i] = ps.get(i)[1];
       }
       d.grant = new Demand.Grant(stepId, idx, budgets);
+      d.grantDelivered = false;
       outstanding.add(d.id);
       tasks[n++] = d.taskAttemptId;
       stagesOfStep.add(d.stage);
@@ -1097,6 +1117,7 @@ public final class StepCoordinator {
         // d.grant on its next call
         CompletableFuture<GrantReply> w = d.waiter;
         d.waiter = null;
+        d.grantDelivered = true;
         GrantReply reply = d.grant.reply(d);
         replies.add(() -> w.complete(reply));
       }

@@ -163,6 +163,52 @@ class StepCoordinatorTest {
     assertTrue(p4.isDone(), "the last launched task ended: planned at once");
   }
 
+  /**
+   * A grant no poll collects by the step's deadline (the task stopped polling) is taken back: its
+   * flow is freed for another demand, and the task is planned again when it polls.
+   */
+  @Test
+  void uncollectedGrantIsTakenBackAtTheDeadline() {
+    // 1000 B/s: 300 B take 0.3 s, deadline max(1 s, 3 x 0.3 s) = 1 s
+    StepCoordinator c = coordinator(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1",
+        WanShuffleConf.BACKBONE_RATE, "1000");
+    RegisterDemand silent = demand(1, "e1", "b1", "a1", 300);
+    long is = c.register(silent).demandId();
+    timer.advance(100);
+    assertEquals(1, c.openFlowCount(), "granted to task 1, which is not polling");
+    long ib = c.register(demand(2, "e2", "b2", "a2", 200)).demandId();
+    CompletableFuture<GrantReply> pb = c.awaitGrant(AwaitGrant.poll(ib));
+    assertFalse(pb.isDone(), "k = 1 is taken by the uncollected grant");
+    timer.advance(999);
+    assertFalse(pb.isDone());
+    timer.advance(1);
+    assertTrue(pb.isDone(), "deadline (1 s): the uncollected grant is taken back, b2 is granted");
+    assertArrayEquals(new String[] {"a2"}, pb.join().srcHosts());
+    assertEquals(1, c.openFlowCount());
+    CompletableFuture<GrantReply> ps = c.awaitGrant(AwaitGrant.poll(is));
+    assertFalse(ps.isDone(), "task 1 polls again: planned anew, after b2's flow (k = 1)");
+    assertEquals(Status.FINISHED, report(c, ib, demand(2, "e2", "b2", "a2", 200), pb.join(),
+        new long[] {200}).join().status());
+    assertTrue(ps.isDone());
+    assertArrayEquals(new long[] {300}, ps.join().budgets());
+  }
+
+  /** A collected grant is never taken back: a slow task keeps its flow past the deadline. */
+  @Test
+  void collectedGrantOutlivesTheDeadline() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1",
+        WanShuffleConf.BACKBONE_RATE, "1000");
+    long i1 = c.register(demand(1, "e1", "b1", "a1", 300)).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
+    timer.advance(100);
+    assertTrue(p1.isDone());
+    long i2 = c.register(demand(2, "e2", "b2", "a2", 200)).demandId();
+    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
+    timer.advance(5000);
+    assertFalse(p2.isDone(), "task 1 is fetching: its flow stays counted (k = 1)");
+    assertEquals(1, c.openFlowCount());
+  }
+
   @Test
   void stepIsABarrierAndEveryDemandIsEventuallyRealised() {
     StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1",
