@@ -154,8 +154,6 @@ public final class WanShuffleConf {
       throw new ConfigValueException(STEP_MODE, mode, "expected " + PIPELINED + " or " + BARRIER);
     }
     barrierSteps = mode.equals(BARRIER);
-    // pipelined steps plan a late registration at once, so waiting for a wave only delays the
-    // first flows (measured: docs/benchmarks/end-to-end.md); barrier steps need the wave in step 1
     gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
     askTimeoutMs = timeMs(c, ASK_TIMEOUT, "30s", 1);
     pollIntervalMs = timeMs(c, POLL_INTERVAL, "10s", 1);

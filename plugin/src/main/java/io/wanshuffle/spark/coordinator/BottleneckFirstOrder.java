@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
 import java.util.ArrayList;
@@ -28,14 +29,13 @@ final class BottleneckFirstOrder {
   /**
    * @param steps the plan's steps, in plan order
    * @param bytes bytes still to move, sender x receiver, indexed like the plan's transfers
-   * @param senderDelta δ per sender row (≥ 1)
-   * @param receiverDelta δ per receiver column (≥ 1)
+   * @param platform the platform the plan was made for: its δ per sender and receiver divide the
+   *     ports' loads
    * @return one transfer per (sender, receiver) pair of the plan, highest priority first
    */
-  static List<Transfer> of(List<Step> steps, long[][] bytes, int[] senderDelta,
-      int[] receiverDelta) {
-    int rows = senderDelta.length;
-    int cols = receiverDelta.length;
+  static List<Transfer> of(List<Step> steps, long[][] bytes, Platform platform) {
+    int rows = platform.senders();
+    int cols = platform.receivers();
     double[] senderLoad = new double[rows];
     double[] receiverLoad = new double[cols];
     for (int i = 0; i < rows; i++) {
@@ -45,10 +45,10 @@ final class BottleneckFirstOrder {
       }
     }
     for (int i = 0; i < rows; i++) {
-      senderLoad[i] /= senderDelta[i];
+      senderLoad[i] /= platform.senderPorts(i);
     }
     for (int j = 0; j < cols; j++) {
-      receiverLoad[j] /= receiverDelta[j];
+      receiverLoad[j] /= platform.receiverPorts(j);
     }
     boolean[] seen = new boolean[rows * cols];
     List<Transfer> firstPieces = new ArrayList<>();

@@ -1133,15 +1133,8 @@ public final class StepCoordinator {
     if (conf.barrierSteps()) {
       return steps.get(0).transfers();
     }
-    int[] sd = new int[in.sNames.length];
-    int[] rd = new int[in.rNames.length];
-    for (int i = 0; i < sd.length; i++) {
-      sd[i] = conf.delta(in.sNames[i]);
-    }
-    for (int j = 0; j < rd.length; j++) {
-      rd[j] = conf.delta(in.rNames[j]);
-    }
-    return BottleneckFirstOrder.of(steps, in.bytes, sd, rd);
+    // pipelined plans are made on the whole platform: its δ are each host's configured δ
+    return BottleneckFirstOrder.of(steps, in.bytes, in.platform);
   }
 
   /**

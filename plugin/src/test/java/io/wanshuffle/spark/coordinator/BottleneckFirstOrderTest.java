@@ -2,6 +2,7 @@ package io.wanshuffle.spark.coordinator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
 import java.util.List;
@@ -20,8 +21,8 @@ class BottleneckFirstOrderTest {
         Step.of(List.of(new Transfer(0, 0, 0.3), new Transfer(1, 1, 0.01))),
         Step.of(List.of(new Transfer(0, 2, 0.05), new Transfer(1, 0, 0.3))),
         Step.of(List.of(new Transfer(1, 0, 0.3))));
-    List<Transfer> order = BottleneckFirstOrder.of(plan, bytes, new int[] {1, 1},
-        new int[] {1, 1, 1});
+    List<Transfer> order = BottleneckFirstOrder.of(plan, bytes,
+        Platform.onePort(2, 0, 2, 3));
     // loads: a0 400, a1 610, b0 900, b1 60, b2 50
     assertEquals(List.of(new Transfer(1, 0, 0.3), new Transfer(0, 0, 0.3),
         new Transfer(1, 1, 0.01), new Transfer(0, 2, 0.05)), order);
@@ -33,8 +34,9 @@ class BottleneckFirstOrderTest {
     long[][] bytes = {{500, 0}, {0, 300}};
     List<Step> plan = List.of(Step.of(List.of(new Transfer(0, 0, 0.5), new Transfer(1, 1, 0.3))));
     assertEquals(new Transfer(0, 0, 0.5),
-        BottleneckFirstOrder.of(plan, bytes, new int[] {1, 1}, new int[] {1, 1}).get(0));
+        BottleneckFirstOrder.of(plan, bytes, Platform.onePort(2, 0, 2, 2)).get(0));
     assertEquals(new Transfer(1, 1, 0.3),
-        BottleneckFirstOrder.of(plan, bytes, new int[] {2, 1}, new int[] {2, 1}).get(0));
+        BottleneckFirstOrder.of(plan, bytes,
+            Platform.of(2, 0, new int[] {2, 1}, new int[] {2, 1})).get(0));
   }
 }

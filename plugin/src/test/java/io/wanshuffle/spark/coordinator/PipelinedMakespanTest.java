@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.apache.spark.SparkConf;
@@ -44,21 +46,6 @@ class PipelinedMakespanTest {
       int senders = 3 + rnd.nextInt(4);
       int receivers = 3 + rnd.nextInt(4);
       int k = 2 + rnd.nextInt(Math.min(senders, receivers) - 2);
-      ManualTimer timer = new ManualTimer();
-      WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
-          .set(WanShuffleConf.ALGORITHM, algorithm)
-          .set(WanShuffleConf.K, Integer.toString(k))
-          .set(WanShuffleConf.DELTA, "1")
-          .set(WanShuffleConf.BETA, "0ms")
-          .set(WanShuffleConf.STEP_MIN_DEADLINE, "1h")
-          .set(WanShuffleConf.PLANNING_BUDGET, "0")
-          .set(WanShuffleConf.BACKBONE_RATE, Long.toString((long) BASE_SPEED * k)),
-          Set.copyOf(Algorithms.names()));
-      StepCoordinator c = new StepCoordinator(conf, Algorithms.byName(algorithm), List.of(),
-          timer, timer::now);
-      long[] senderBytes = new long[senders];
-      long[] receiverBytes = new long[receivers];
-      long total = 0;
       List<FlowSimulation.Task> tasks = new ArrayList<>();
       for (int r = 0; r < receivers; r++) {
         String[] src = new String[senders];
@@ -67,21 +54,12 @@ class PipelinedMakespanTest {
           double z = rnd.nextDouble();
           src[s] = "a" + s;
           bytes[s] = 1 + (long) (3 * BASE_SPEED * z * z); // skewed: a few large transfers
-          senderBytes[s] += bytes[s];
-          receiverBytes[r] += bytes[s];
-          total += bytes[s];
         }
         tasks.add(new FlowSimulation.Task("b" + r, src, bytes));
       }
-      long busiestPort = 0;
-      for (long b : senderBytes) {
-        busiestPort = Math.max(busiestPort, b);
-      }
-      for (long b : receiverBytes) {
-        busiestPort = Math.max(busiestPort, b);
-      }
-      double etaMs = 1000 * Math.max(busiestPort, (double) total / k) / BASE_SPEED;
-      long ms = FlowSimulation.makespanMs(c, timer, tasks);
+      double etaMs = etaMs(tasks, k);
+      ManualTimer timer = new ManualTimer();
+      long ms = FlowSimulation.makespanMs(coordinator(algorithm, k, timer), timer, tasks);
       assertTrue(ms >= etaMs - 1, "faster than the lower bound: " + ms + " < " + etaMs);
       ratios += ms / etaMs;
       assertTrue(ms <= 1.15 * etaMs, algorithm + ", round " + round + ", " + senders + " x "
@@ -112,27 +90,12 @@ class PipelinedMakespanTest {
       int hosts = 3 + rnd.nextInt(3);
       int waves = 2 + rnd.nextInt(2);
       int k = 2;
-      ManualTimer timer = new ManualTimer();
-      WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
-          .set(WanShuffleConf.ALGORITHM, algorithm)
-          .set(WanShuffleConf.K, Integer.toString(k))
-          .set(WanShuffleConf.DELTA, "1")
-          .set(WanShuffleConf.BETA, "0ms")
-          .set(WanShuffleConf.STEP_MIN_DEADLINE, "1h")
-          .set(WanShuffleConf.PLANNING_BUDGET, "0")
-          .set(WanShuffleConf.BACKBONE_RATE, Long.toString((long) BASE_SPEED * k)),
-          Set.copyOf(Algorithms.names()));
-      StepCoordinator c = new StepCoordinator(conf, Algorithms.byName(algorithm), List.of(),
-          timer, timer::now);
       double[][] skew = new double[hosts][hosts];
       for (double[] row : skew) {
         for (int r = 0; r < hosts; r++) {
           row[r] = Math.pow(rnd.nextDouble(), 3);
         }
       }
-      long[] senderBytes = new long[hosts];
-      long[] receiverBytes = new long[hosts];
-      long total = 0;
       List<FlowSimulation.Task> tasks = new ArrayList<>();
       for (int w = 0; w < waves; w++) {
         for (int r = 0; r < hosts; r++) {
@@ -141,23 +104,49 @@ class PipelinedMakespanTest {
           for (int s = 0; s < hosts; s++) {
             src[s] = "a" + s;
             bytes[s] = 1 + (long) (3 * BASE_SPEED * skew[s][r]);
-            senderBytes[s] += bytes[s];
-            receiverBytes[r] += bytes[s];
-            total += bytes[s];
           }
           tasks.add(new FlowSimulation.Task("b" + r, src, bytes));
         }
       }
-      long busiestPort = 0;
-      for (int h = 0; h < hosts; h++) {
-        busiestPort = Math.max(busiestPort, Math.max(senderBytes[h], receiverBytes[h]));
-      }
-      double etaMs = 1000 * Math.max(busiestPort, (double) total / k) / BASE_SPEED;
-      long ms = FlowSimulation.makespanMs(c, timer, tasks);
+      double etaMs = etaMs(tasks, k);
+      ManualTimer timer = new ManualTimer();
+      long ms = FlowSimulation.makespanMs(coordinator(algorithm, k, timer), timer, tasks);
       assertTrue(ms >= etaMs - 1, "faster than the lower bound: " + ms + " < " + etaMs);
       ratios += ms / etaMs;
     }
     double mean = ratios / rounds;
     assertTrue(mean <= 1.12, algorithm + ": mean makespan / lower bound " + mean);
+  }
+
+  /** A pipelined coordinator: k flows of {@link #BASE_SPEED} each, δ = 1, β = 0. */
+  private static StepCoordinator coordinator(String algorithm, int k, ManualTimer timer) {
+    WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
+        .set(WanShuffleConf.ALGORITHM, algorithm)
+        .set(WanShuffleConf.K, Integer.toString(k))
+        .set(WanShuffleConf.DELTA, "1")
+        .set(WanShuffleConf.BETA, "0ms")
+        .set(WanShuffleConf.STEP_MIN_DEADLINE, "1h")
+        .set(WanShuffleConf.PLANNING_BUDGET, "0")
+        .set(WanShuffleConf.BACKBONE_RATE, Long.toString((long) BASE_SPEED * k)),
+        Set.copyOf(Algorithms.names()));
+    return new StepCoordinator(conf, Algorithms.byName(algorithm), List.of(), timer, timer::now);
+  }
+
+  /**
+   * @return η in ms for the tasks' host x host matrix with β = 0: max(busiest port's bytes, all
+   *     bytes / k) at {@link #BASE_SPEED}
+   */
+  private static double etaMs(List<FlowSimulation.Task> tasks, int k) {
+    Map<String, Long> ports = new HashMap<>();
+    long total = 0;
+    for (FlowSimulation.Task t : tasks) {
+      for (int s = 0; s < t.src().length; s++) {
+        ports.merge("send " + t.src()[s], t.bytes()[s], Long::sum);
+        ports.merge("receive " + t.dst(), t.bytes()[s], Long::sum);
+        total += t.bytes()[s];
+      }
+    }
+    long busiestPort = ports.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    return 1000 * Math.max(busiestPort, (double) total / k) / BASE_SPEED;
   }
 }
