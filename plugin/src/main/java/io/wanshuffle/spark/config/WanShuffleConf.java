@@ -58,6 +58,16 @@ public final class WanShuffleConf {
   /** {@value #STEP_MODE} value: steps separated by barriers. */
   public static final String BARRIER = "barrier";
   /**
+   * When a task reports a granted step so the coordinator hands its ports on: {@value #PREDICTED}
+   * (default; about one coordinator round trip plus one fetch latency before the step's last block
+   * is due, from measured rates) or {@value #ARRIVAL} (when the last block has arrived).
+   */
+  public static final String STEP_HANDOVER = PREFIX + "step.handover";
+  /** {@value #STEP_HANDOVER} value: report when the step's end is near, as predicted. */
+  public static final String PREDICTED = "predicted";
+  /** {@value #STEP_HANDOVER} value: report when the step's last block arrived. */
+  public static final String ARRIVAL = "arrival";
+  /**
    * Longest time the coordinator gathers registrations before planning when idle (time; default
    * 200 ms). The window ends earlier, as soon as every task the driver launched in the stages with
    * demand has registered or ended.
@@ -97,6 +107,7 @@ public final class WanShuffleConf {
   private final long flowRateCap;
   private final double deadlineFactor;
   private final boolean barrierSteps;
+  private final boolean predictedHandover;
   private final long minDeadlineMs;
   private final long gatherWindowMs;
   private final long askTimeoutMs;
@@ -154,6 +165,12 @@ public final class WanShuffleConf {
       throw new ConfigValueException(STEP_MODE, mode, "expected " + PIPELINED + " or " + BARRIER);
     }
     barrierSteps = mode.equals(BARRIER);
+    String handover = c.get(STEP_HANDOVER, PREDICTED).trim().toLowerCase(Locale.ROOT);
+    if (!handover.equals(PREDICTED) && !handover.equals(ARRIVAL)) {
+      throw new ConfigValueException(STEP_HANDOVER, handover,
+          "expected " + PREDICTED + " or " + ARRIVAL);
+    }
+    predictedHandover = handover.equals(PREDICTED);
     gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
     askTimeoutMs = timeMs(c, ASK_TIMEOUT, "30s", 1);
     pollIntervalMs = timeMs(c, POLL_INTERVAL, "10s", 1);
@@ -182,7 +199,7 @@ public final class WanShuffleConf {
   }
 
   private static final List<String> KNOWN = List.of(ALGORITHM, BACKBONE_RATE, NIC_RATE, NIC_RATES,
-      K, DELTA, BETA, FLOW_RATE_CAP, STEP_DEADLINE_FACTOR, STEP_MIN_DEADLINE, STEP_MODE,
+      K, DELTA, BETA, FLOW_RATE_CAP, STEP_DEADLINE_FACTOR, STEP_MIN_DEADLINE, STEP_MODE, STEP_HANDOVER,
       GATHER_WINDOW, ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
 
   /** A misspelt key would silently fall back to its default: say so once at start-up. */
@@ -344,6 +361,14 @@ public final class WanShuffleConf {
     return barrierSteps;
   }
 
+  /**
+   * @return true when steps are reported ahead of their end as predicted ({@value #STEP_HANDOVER}
+   *     = {@value #PREDICTED}), false when on arrival of their last block
+   */
+  public boolean predictedHandover() {
+    return predictedHandover;
+  }
+
   /** @return step deadline factor (≥ 1) applied to β + planned step duration */
   public double deadlineFactor() {
     return deadlineFactor;
@@ -397,7 +422,7 @@ public final class WanShuffleConf {
     return "wan-shuffle[algorithm=" + algorithm + ", k=" + k + ", base speed=" + baseSpeed
         + " B/s, backbone=" + backboneRate + " B/s, default NIC=" + defaultNicRate
         + " B/s, beta=" + betaSeconds + " s, steps=" + (barrierSteps ? BARRIER : PIPELINED)
-        + ", flow cap=" + flowRateCap + " B/s, planning budget="
+        + ", hand-over=" + (predictedHandover ? PREDICTED : ARRIVAL) + ", flow cap=" + flowRateCap + " B/s, planning budget="
         + planningBudgetMs + " ms then " + planningFallback + "]";
   }
 }

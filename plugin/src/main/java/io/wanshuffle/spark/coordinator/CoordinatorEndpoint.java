@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.ReleaseDemand;
@@ -93,7 +94,8 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
     return new AbstractPartialFunction<>() {
       @Override
       public boolean isDefinedAt(Object msg) {
-        return msg instanceof ReleaseDemand || msg instanceof UngatedReport;
+        return msg instanceof ReleaseDemand || msg instanceof UngatedReport
+            || msg instanceof FlowArrived;
       }
 
       @Override
@@ -103,6 +105,8 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
           coordinator.release(m.demandId(), m.reason());
         } else if (msg instanceof UngatedReport m) {
           coordinator.ungatedRealised(m);
+        } else if (msg instanceof FlowArrived m) {
+          coordinator.flowArrived(m);
         } else {
           return dflt.apply(msg);
         }

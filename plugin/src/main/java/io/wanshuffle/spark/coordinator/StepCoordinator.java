@@ -11,6 +11,7 @@ import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
@@ -119,6 +120,11 @@ public final class StepCoordinator {
   private final Map<Long, StageRef> launched = new HashMap<>();
   /** Stages whose task launches the driver listener reported (the early end relies on them). */
   private final Set<StageRef> launchesSeen = new HashSet<>();
+  /**
+   * Transfers of steps reported ahead of their end (predicted hand-over), keyed by (demand id,
+   * step id), waiting for their {@link FlowArrived}; {@code endMs} holds the report time until then.
+   */
+  private final Map<List<Long>, TransferRecord> arriving = new LinkedHashMap<>();
   /** A plan was asked for since the planner last took a snapshot. */
   private boolean planRequested;
   /** A planner run is queued or running (at most one at a time). */
@@ -496,6 +502,7 @@ public final class StepCoordinator {
         releaseLocked(d, "stage-done");
       }
     }
+    flushArriving(ref);
     StageAccount acc = stages.remove(ref);
     if (acc != null) {
       StageSummary s = acc.summary(clock.getAsLong());
@@ -552,12 +559,49 @@ public final class StepCoordinator {
     fire(l -> l.onTransferRealised(rec));
   }
 
+  /**
+   * Records the end of a step that was reported ahead of it (predicted hand-over): its realised
+   * transfer goes to the listeners with {@code endMs}. Unknown or already recorded steps are
+   * ignored.
+   *
+   * @param m the arrival
+   */
+  public synchronized void flowArrived(FlowArrived m) {
+    TransferRecord r = arriving.remove(List.of(m.demandId(), m.stepId()));
+    if (r == null) {
+      return;
+    }
+    TransferRecord rec = new TransferRecord(r.stepId(), r.stage(), r.shuffleId(),
+        r.taskAttemptId(), r.dstHost(), r.srcHosts(), r.bytes(), r.startMs(),
+        Math.max(r.startMs(), m.endMs()));
+    fire(l -> l.onTransferRealised(rec));
+  }
+
+  /**
+   * Records the transfers reported ahead whose arrival never came (the task failed, the message was
+   * lost), with the report time as their end.
+   *
+   * @param stage the stage, or null for every stage
+   */
+  private void flushArriving(StageRef stage) {
+    for (java.util.Iterator<TransferRecord> it = arriving.values().iterator(); it.hasNext(); ) {
+      TransferRecord r = it.next();
+      if (stage == null || r.stage().equals(stage)) {
+        it.remove();
+        LOG.debug("wan-shuffle step {} of task {}: no arrival reported; recorded with its report "
+            + "time as its end", r.stepId(), r.taskAttemptId());
+        fire(l -> l.onTransferRealised(r));
+      }
+    }
+  }
+
   /** Stops: every parked task is told to fetch ungated; listeners get {@code onCoordinatorStop}. */
   public synchronized void stop() {
     if (stopped) {
       return;
     }
     stopped = true;
+    flushArriving(null);
     launched.clear();
     launchesSeen.clear();
     if (gatherTimer != null) {
@@ -668,9 +712,16 @@ public final class StepCoordinator {
         acc.add(new Pair(d.src[idx], d.dst), 0, fetched[idx]);
       }
     }
-    TransferRecord rec = new TransferRecord(g.stepId(), d.stage, d.shuffleId, d.taskAttemptId,
-        d.dst, List.of(hosts), bytes, m.startMs(), m.endMs());
-    fire(l -> l.onTransferRealised(rec));
+    if (m.reportsAhead()) {
+      // the ports are handed on now; the flow's record waits for the time its last block arrived
+      arriving.put(List.of(d.id, g.stepId()), new TransferRecord(g.stepId(), d.stage,
+          d.shuffleId, d.taskAttemptId, d.dst, List.of(hosts), bytes, m.startMs(),
+          Math.max(m.startMs(), clock.getAsLong())));
+    } else {
+      TransferRecord rec = new TransferRecord(g.stepId(), d.stage, d.shuffleId, d.taskAttemptId,
+          d.dst, List.of(hosts), bytes, m.startMs(), m.endMs());
+      fire(l -> l.onTransferRealised(rec));
+    }
     endGrant(d);
   }
 

@@ -1,8 +1,10 @@
 package io.wanshuffle.spark.reader;
 
 import com.codahale.metrics.MetricSet;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 import org.apache.spark.network.buffer.ManagedBuffer;
 import org.apache.spark.network.shuffle.BlockFetchingListener;
 import org.apache.spark.network.shuffle.BlockStoreClient;
@@ -26,6 +28,10 @@ import org.apache.spark.storage.ShuffleBlockBatchId;
  * task has read earlier blocks; the reader then reports the step when the task has read it, as
  * without this client.
  *
+ * <p>When the step completes, each source host whose blocks arrived two or more at a time on its
+ * connection gives the {@link HandoverPredictor} a rate sample: the bytes after the host's first
+ * block over the time from the first block's arrival to the last one's.
+ *
  * <p>Thread-safe: requests are sent from the task thread, results arrive on network threads.
  * {@link #close()} does not close Spark's shared client.
  */
@@ -33,6 +39,10 @@ final class ArrivalTrackingClient extends BlockStoreClient {
   private final BlockStoreClient delegate;
   private final long expectedBlocks;
   private final Runnable onArrived;
+  private final HandoverPredictor predictor;
+  private final LongSupplier clockMs;
+  /** Per source host: first arrival ms, first block bytes, last arrival ms, bytes, blocks. */
+  private final Map<String, long[]> arrivals = new HashMap<>();
   private long requestedBlocks;
   private int outstanding;
   private boolean failed;
@@ -42,11 +52,21 @@ final class ArrivalTrackingClient extends BlockStoreClient {
    * @param delegate Spark's block store client of the executor
    * @param expectedBlocks blocks of the step, counted with {@link #coverage(BlockId)}
    * @param onArrived runs once, on a network thread, when every block of the step arrived
+   * @param predictor receives the step's rate samples when it completes
    */
-  ArrivalTrackingClient(BlockStoreClient delegate, long expectedBlocks, Runnable onArrived) {
+  ArrivalTrackingClient(BlockStoreClient delegate, long expectedBlocks, Runnable onArrived,
+      HandoverPredictor predictor) {
+    this(delegate, expectedBlocks, onArrived, predictor, System::currentTimeMillis);
+  }
+
+  /** As above, with the clock that times block arrivals (ms). */
+  ArrivalTrackingClient(BlockStoreClient delegate, long expectedBlocks, Runnable onArrived,
+      HandoverPredictor predictor, LongSupplier clockMs) {
     this.delegate = delegate;
     this.expectedBlocks = expectedBlocks;
     this.onArrived = onArrived;
+    this.predictor = predictor;
+    this.clockMs = clockMs;
   }
 
   /**
@@ -83,14 +103,15 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     delegate.fetchBlocks(host, port, execId, blockIds, new BlockFetchingListener() {
       @Override
       public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {
+        long size = data.size();
         listener.onBlockFetchSuccess(blockId, data);
-        arrived(false);
+        arrived(host, size, false);
       }
 
       @Override
       public void onBlockFetchFailure(String blockId, Throwable exception) {
         listener.onBlockFetchFailure(blockId, exception);
-        arrived(true);
+        arrived(host, 0, true);
       }
 
       @Override
@@ -100,16 +121,28 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     }, downloadFileManager);
   }
 
-  private void arrived(boolean failure) {
+  private void arrived(String host, long bytes, boolean failure) {
     boolean fire;
+    long now = clockMs.getAsLong();
     synchronized (this) {
       outstanding--;
       failed |= failure;
+      if (!failure) {
+        long[] a = arrivals.computeIfAbsent(host, h -> new long[] {now, bytes, now, 0, 0});
+        a[2] = now;
+        a[3] += bytes;
+        a[4]++;
+      }
       fire = !fired && !failed && outstanding == 0 && requestedBlocks >= expectedBlocks;
       fired |= fire;
     }
     if (fire) {
       onArrived.run();
+      for (long[] a : arrivals.values()) {
+        if (a[4] >= 2) {
+          predictor.flowObserved(a[3] - a[1], a[2] - a[0]);
+        }
+      }
     }
   }
 

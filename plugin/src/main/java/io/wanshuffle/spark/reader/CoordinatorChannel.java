@@ -3,6 +3,7 @@ package io.wanshuffle.spark.reader;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorEndpoint;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
@@ -111,6 +112,17 @@ public final class CoordinatorChannel implements DemandClient {
    */
   @Override
   public void report(UngatedReport m) {
+    send(m);
+  }
+
+  /**
+   * One-way report for the capture (the end of a step reported ahead); failures are logged and
+   * ignored.
+   *
+   * @param m the arrival
+   */
+  @Override
+  public void arrived(FlowArrived m) {
     send(m);
   }
 

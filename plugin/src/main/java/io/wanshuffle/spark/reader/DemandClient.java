@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.reader;
 
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
@@ -24,4 +25,7 @@ interface DemandClient {
 
   /** One-way: bytes fetched without gating, for the capture. */
   void report(UngatedReport m);
+
+  /** One-way: the last block of a step reported ahead of its end arrived, for the capture. */
+  void arrived(FlowArrived m);
 }

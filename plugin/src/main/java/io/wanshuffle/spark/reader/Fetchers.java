@@ -73,7 +73,8 @@ final class Fetchers implements BlockOpener {
 
   /**
    * A fetcher whose requests go through an {@link ArrivalTrackingClient}: {@code onArrived} runs
-   * when every block of the step is on this host.
+   * when every block of the step is on this host; the step's flows feed the executor's
+   * {@link HandoverPredictor}.
    */
   @Override
   public Iterator<Tuple2<BlockId, InputStream>> openStep(
@@ -86,7 +87,8 @@ final class Fetchers implements BlockOpener {
       }
     }
     return fetcher(blocks, new ArrivalTrackingClient(
-        SparkEnv.get().blockManager().blockStoreClient(), expected, onArrived));
+        SparkEnv.get().blockManager().blockStoreClient(), expected, onArrived,
+        HandoverPredictor.executor()));
   }
 
   private Iterator<Tuple2<BlockId, InputStream>> fetcher(

@@ -2,6 +2,7 @@ package io.wanshuffle.spark.reader;
 
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
@@ -14,6 +15,7 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.TaskContext;
@@ -47,6 +49,11 @@ import scala.collection.Seq;
  * grant never sits unstarted with a shuffle the task is not reading while the one it reads waits
  * (docs/plugin.md, "Tasks that read several shuffles").
  *
+ * <p>A step is reported (its ports handed on) when its last block arrives, before the task reads it;
+ * with {@code spark.wanshuffle.step.handover = predicted} (default) earlier, when the
+ * {@link HandoverPredictor} says the next flow's first byte would meet this step's last one; the
+ * time the last block arrived then follows in a {@link FlowArrived}.
+ *
  * <p>With {@code spark.wanshuffle.flow.rateCap} set, a step's blocks are fetched in chunks paced so
  * that the task's bytes in the step never run ahead of (rate cap × flows of the step) — pacing at
  * block granularity.
@@ -65,6 +72,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private final ShuffleReadMetricsReporter metrics;
   private final RegisterDemand demand;
   private final String[] hosts;
+  private final HandoverPredictor predictor;
 
   private final Iterator<Tuple2<BlockId, InputStream>> local;
   private Iterator<Tuple2<BlockId, InputStream>> source;
@@ -81,13 +89,15 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
    * else, while the next step's flows may already run.
    */
   private Iterator<Tuple2<BlockId, InputStream>> draining;
+  private StepRun drainingStep;
   private Iterator<Tuple2<BlockId, InputStream>> ungated;
   private long[] ungatedBytes;
   private long ungatedStartMs;
 
   GatedBlockIterator(TaskContext context, BlockOpener fetchers, CrossClusterBlocks blocks,
       DemandClient channel, WanShuffleConf conf, ShuffleReadMetricsReporter metrics,
-      RegisterDemand demand) {
+      RegisterDemand demand, HandoverPredictor predictor) {
+    this.predictor = predictor;
     this.context = context;
     this.fetchers = fetchers;
     this.blocks = blocks;
@@ -113,7 +123,10 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
     registered = true;
     if (!blocks.isEmpty()) {
-      pending = channel.register(demand);
+      long sent = System.nanoTime();
+      CompletableFuture<Registered> r = channel.register(demand);
+      r.thenRun(() -> predictor.coordinatorRoundTrip((System.nanoTime() - sent) / 1_000_000));
+      pending = r;
       TaskReaders.add(context, this);
     }
   }
@@ -155,6 +168,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
   private void onTaskEnd(TaskContext ctx) {
     TaskReaders.remove(ctx);
+    if (step != null) {
+      step.cancelTimer();
+    }
     if (demandId > 0 && ungated == null && (step != null || !blocks.isEmpty())) {
       String reason = ctx.isInterrupted() ? "task-killed" : ctx.isFailed() ? "task-failed"
           : "task-end";
@@ -174,11 +190,14 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
           return true;
         }
         draining = null;
+        drainingStep.readAll();
+        drainingStep = null;
       }
       if (step != null && step.reply != null) {
-        // every byte of the step is here and the step is reported: read what is buffered while
-        // the coordinator hands the ports on
+        // the step is reported (its bytes are here, or due soon): read its blocks while the
+        // coordinator hands the ports on
         draining = step.current;
+        drainingStep = step;
         pending = step.reply;
         step = null;
         continue;
@@ -352,6 +371,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     StepRun s = step;
     step = null;
     pending = s.reportOnce();
+    s.readAll();
   }
 
   private void goUngated(String reason) {
@@ -406,6 +426,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
      * "reported early".
      */
     volatile CompletableFuture<GrantReply> reply;
+    /** The report went out before the last block arrived; its arrival is still to be sent. */
+    private boolean ahead;
+    private ScheduledFuture<?> timer;
     final List<List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>>> chunks =
         new ArrayList<>();
     final List<Long> chunkBytes = new ArrayList<>();
@@ -434,6 +457,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       issuedBytes += chunkBytes.get(next);
       if (chunks.size() == 1 && paceBytesPerSecond <= 0) {
         current = fetchers.openStep(chunks.get(next++), this::arrived);
+        scheduleAheadReport();
       } else {
         current = fetchers.open(chunks.get(next++));
       }
@@ -451,15 +475,79 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
      * @return the reply to the one report of this step
      */
     synchronized CompletableFuture<GrantReply> reportOnce() {
+      cancelTimer();
       if (reply == null) {
         reply = channel.await(report(System.currentTimeMillis()));
       }
       return reply;
     }
 
-    /** Every block of the (single-chunk, unpaced) step is on this host: report it now. */
+    /**
+     * With predicted hand-over, reports the step when the predictor says its end is near (never
+     * before its requests went out).
+     */
+    private void scheduleAheadReport() {
+      if (!conf.predictedHandover()) {
+        return;
+      }
+      long largest = 0;
+      for (long b : fetched) {
+        largest = Math.max(largest, b);
+      }
+      long delay = predictor.reportDelayMs(largest);
+      if (delay >= 0) {
+        synchronized (this) {
+          timer = HandoverPredictor.schedule(this::reportAhead, delay);
+        }
+      }
+    }
+
+    private synchronized void reportAhead() {
+      if (reply == null) {
+        ahead = true;
+        reply = channel.await(report(0));
+      }
+    }
+
+    synchronized void cancelTimer() {
+      if (timer != null) {
+        timer.cancel(false);
+      }
+    }
+
+    /**
+     * Every block of the (single-chunk, unpaced) step is on this host: report it now, or send the
+     * arrival time of a step reported ahead.
+     */
     private void arrived() {
-      reportOnce();
+      long now = System.currentTimeMillis();
+      synchronized (this) {
+        cancelTimer();
+        if (reply == null) {
+          reply = channel.await(report(now));
+          return;
+        }
+        if (!ahead) {
+          return;
+        }
+        ahead = false;
+      }
+      channel.arrived(new FlowArrived(demandId, stepId, now));
+    }
+
+    /**
+     * The task read every block of the step: a step reported ahead whose arrival was never
+     * signalled (the fetcher held requests back) gets its arrival time now.
+     */
+    void readAll() {
+      synchronized (this) {
+        cancelTimer();
+        if (!ahead) {
+          return;
+        }
+        ahead = false;
+      }
+      channel.arrived(new FlowArrived(demandId, stepId, System.currentTimeMillis()));
     }
 
     private void pace(long ms) {

@@ -93,7 +93,8 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
       if (demand == null) {
         return fetchers.open(split.sameCluster());
       }
-      return new GatedBlockIterator(context, fetchers, split, channel, conf, metrics, demand);
+      return new GatedBlockIterator(context, fetchers, split, channel, conf, metrics, demand,
+          HandoverPredictor.executor());
     }
     List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> all =
         new ArrayList<>(split.sameCluster());

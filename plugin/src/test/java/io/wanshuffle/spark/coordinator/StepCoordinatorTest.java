@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply.Status;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
@@ -191,6 +192,56 @@ class StepCoordinatorTest {
         new long[] {200}).join().status());
     assertTrue(ps.isDone());
     assertArrayEquals(new long[] {300}, ps.join().budgets());
+  }
+
+  /**
+   * Predicted hand-over: a step reported ahead of its end frees its ports at once (the next flow on
+   * them is granted), and its realised transfer is recorded when its arrival comes, with that end
+   * time; a transfer whose arrival never comes is recorded when its stage completes.
+   */
+  @Test
+  void stepReportedAheadHandsItsPortsOnAndIsRecordedWhenItsLastBlockArrives() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1");
+    long t0 = timer.now();
+    RegisterDemand d1 = demand(1, "e1", "b1", "a1", 300);
+    RegisterDemand d2 = demand(2, "e2", "b2", "a1", 200);
+    long i1 = c.register(d1).demandId();
+    long i2 = c.register(d2).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
+    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
+    timer.advance(100);
+    assertTrue(p1.isDone() ^ p2.isDone(), "k = 1");
+    boolean firstIs1 = p1.isDone();
+    long iFirst = firstIs1 ? i1 : i2;
+    long iNext = firstIs1 ? i2 : i1;
+    RegisterDemand dFirst = firstIs1 ? d1 : d2;
+    GrantReply g = (firstIs1 ? p1 : p2).join();
+    AwaitGrant full = FlowSimulation.reportOf(iFirst, dFirst, g, dFirst.bytes().clone());
+    timer.advance(400);
+    AwaitGrant ahead = new AwaitGrant(full.demandId(), full.doneStepId(), full.srcHosts(),
+        full.fetchedBytes(), full.remainingBytes(), t0 + 100, 0);
+    assertTrue(ahead.reportsAhead());
+    assertEquals(Status.FINISHED, c.awaitGrant(ahead).join().status());
+    assertTrue((firstIs1 ? p2 : p1).isDone(), "the ports went to the next flow at the report");
+    assertTrue(events.transfers.isEmpty(), "the first flow is still arriving");
+    timer.advance(50);
+    c.flowArrived(new FlowArrived(iFirst, g.stepId(), timer.now()));
+    assertEquals(1, events.transfers.size());
+    assertEquals(t0 + 100, events.transfers.get(0).startMs());
+    assertEquals(t0 + 550, events.transfers.get(0).endMs(), "the end is the arrival, not the report");
+    c.flowArrived(new FlowArrived(iFirst, g.stepId(), timer.now()));
+    assertEquals(1, events.transfers.size(), "a repeated arrival is ignored");
+
+    GrantReply g2 = (firstIs1 ? p2 : p1).join();
+    RegisterDemand dNext = firstIs1 ? d2 : d1;
+    AwaitGrant full2 = FlowSimulation.reportOf(iNext, dNext, g2, dNext.bytes().clone());
+    timer.advance(100);
+    c.awaitGrant(new AwaitGrant(full2.demandId(), full2.doneStepId(), full2.srcHosts(),
+        full2.fetchedBytes(), full2.remainingBytes(), t0 + 560, 0));
+    c.stageCompleted(3, 0);
+    assertEquals(2, events.transfers.size(), "recorded at stage end without its arrival");
+    assertEquals(t0 + 650, events.transfers.get(1).endMs(), "its report time stands for its end");
+    assertEquals(1, events.stages.size());
   }
 
   /** A collected grant is never taken back: a slow task keeps its flow past the deadline. */

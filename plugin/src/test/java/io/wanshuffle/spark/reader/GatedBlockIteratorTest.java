@@ -14,6 +14,7 @@ import io.wanshuffle.spark.coordinator.StepCoordinator;
 import io.wanshuffle.spark.coordinator.StepEvent;
 import io.wanshuffle.spark.coordinator.TransferRecord;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
@@ -73,6 +74,8 @@ class GatedBlockIteratorTest {
   private final TaskContextImpl context = TaskContext$.MODULE$.empty();
   private final TempShuffleReadMetrics metrics = new TempShuffleReadMetrics();
   private final RecordingListener events = new RecordingListener();
+  /** Without samples: steps are reported on arrival unless a test measures rates. */
+  private final HandoverPredictor predictor = new HandoverPredictor();
   /** Every opened fetch: the host of each requested block, in order; "|" separates fetches. */
   private final List<String> opened = new CopyOnWriteArrayList<>();
   private StepCoordinator coordinator;
@@ -136,6 +139,11 @@ class GatedBlockIteratorTest {
       public void report(UngatedReport m) {
         c.ungatedRealised(m);
       }
+
+      @Override
+      public void arrived(FlowArrived m) {
+        c.flowArrived(m);
+      }
     };
   }
 
@@ -170,6 +178,9 @@ class GatedBlockIteratorTest {
     public void report(UngatedReport m) {
       reports.add(m);
     }
+
+    @Override
+    public void arrived(FlowArrived m) {}
   }
 
   private final BlockOpener fakeFetch = blocks -> {
@@ -221,7 +232,7 @@ class GatedBlockIteratorTest {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1");
     CrossClusterBlocks b = blocks("b1", "b2", 10, "b1", 5, "a1", 100, "a1", 50, "a2", 70);
     GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, inProcess(conf), conf,
-        metrics, demandOf(b));
+        metrics, demandOf(b), predictor);
     assertEquals(List.of("b2 b1"), opened, "same-cluster fetch opened at construction, alone");
     assertEquals(5, drain(it));
     // k = 1, delta = 1: one flow per step -> a1 (150 bytes) first, then a2
@@ -277,7 +288,7 @@ class GatedBlockIteratorTest {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 50, "a2", 70);
     GatedBlockIterator it = new GatedBlockIterator(context, signalling(Runnable::run), b,
-        inProcess(conf), conf, metrics, demandOf(b));
+        inProcess(conf), conf, metrics, demandOf(b), predictor);
     assertTrue(it.hasNext());
     List<Long> maps = new ArrayList<>();
     maps.add(((ShuffleBlockId) it.next()._1()).mapId());
@@ -312,6 +323,66 @@ class GatedBlockIteratorTest {
     assertEquals(0, coordinator.pendingDemandCount());
   }
 
+  /**
+   * Predicted hand-over: with a measured rate (1000 B/s) step 1 (150 B from a1) is reported
+   * ahead, about 150 ms after its requests, while its last block has not arrived; with k = 1 the
+   * next step is granted then. The arrival signal later records step 1's real end; step 2, whose
+   * arrival is never signalled, gets its end when the task has read it.
+   */
+  @Test
+  void stepIsReportedAheadOfItsArrivalAsPredictedAndItsEndRecordedLater() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    predictor.flowObserved(1_000, 1_000);
+    List<Runnable> signals = new CopyOnWriteArrayList<>();
+    List<AwaitGrant> reports = new CopyOnWriteArrayList<>();
+    DemandClient client = inProcess(conf, m -> {
+      if (m.doneStepId() != 0) {
+        reports.add(m);
+      }
+    });
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 50, "a2", 70);
+    GatedBlockIterator it = new GatedBlockIterator(context, signalling(signals::add), b, client,
+        conf, metrics, demandOf(b), predictor);
+    assertTrue(it.hasNext());
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (events.steps.size() < 2) {
+      assertTrue(System.currentTimeMillis() < deadline, "step 2 not granted ahead of step 1's end");
+      Thread.onSpinWait();
+    }
+    assertEquals(1, signals.size(), "step 1's last block has not arrived");
+    assertTrue(reports.get(0).reportsAhead());
+    assertEquals(150, reports.get(0).fetchedBytes()[0], "the whole step is requested");
+    assertTrue(events.transfers.isEmpty(), "no record before the arrival");
+    long beforeArrival = System.currentTimeMillis();
+    signals.get(0).run();
+    assertEquals(1, events.transfers.size());
+    assertTrue(events.transfers.get(0).endMs() >= beforeArrival, "ends at its arrival");
+    assertEquals(3, drain(it));
+    assertEquals(List.of("", "a1 a1", "a2"), opened);
+    context.markTaskCompleted(Option.empty());
+    assertEquals(2, events.transfers.size(), "step 2's end recorded when the task read it");
+    assertArrayEquals(new long[] {70}, events.transfers.get(1).bytes());
+    assertEquals(0, coordinator.openFlowCount());
+  }
+
+  /** With {@code step.handover = arrival} a step is never reported before its bytes arrived. */
+  @Test
+  void arrivalHandoverNeverReportsAhead() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.STEP_HANDOVER, "arrival");
+    predictor.flowObserved(1_000, 1_000);
+    List<AwaitGrant> reports = new CopyOnWriteArrayList<>();
+    CrossClusterBlocks b = blocks("b1", "a1", 10, "a2", 10);
+    GatedBlockIterator it = new GatedBlockIterator(context, signalling(r -> { }), b,
+        inProcess(conf, m -> {
+          if (m.doneStepId() != 0) {
+            reports.add(m);
+          }
+        }), conf, metrics, demandOf(b), predictor);
+    assertEquals(2, drain(it));
+    assertEquals(2, reports.size());
+    assertTrue(reports.stream().noneMatch(AwaitGrant::reportsAhead));
+  }
+
   /** A step whose arrival is signalled after the task read it is still reported exactly once. */
   @Test
   void lateArrivalSignalDoesNotReportAStepTwice() {
@@ -326,7 +397,7 @@ class GatedBlockIteratorTest {
     });
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 70);
     GatedBlockIterator it = new GatedBlockIterator(context, lateFetch, b, counting, conf, metrics,
-        demandOf(b));
+        demandOf(b), predictor);
     assertEquals(2, drain(it));
     assertEquals(2, signals.size());
     signals.forEach(Runnable::run);
@@ -361,7 +432,7 @@ class GatedBlockIteratorTest {
     DemandClient client = inProcess(coordinator);
     CrossClusterBlocks b = blocks("b1", "a1", 40, "a1", 40, "a1", 40);
     GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
-        demandOf(b));
+        demandOf(b), predictor);
     assertEquals(3, drain(it));
     // step 1: budget 60 of 120 -> blocks while fetched < 60: 40 + 40; step 2: budget 20 of 40 ->
     // at least one block: the last 40
@@ -378,7 +449,7 @@ class GatedBlockIteratorTest {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.FLOW_RATE_CAP, "1000");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 100, "a1", 100);
     GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, inProcess(conf), conf,
-        metrics, demandOf(b));
+        metrics, demandOf(b), predictor);
     assertEquals(3, drain(it));
     assertEquals(List.of("", "a1 a1", "a1"), opened, "one step, fetched in two paced chunks");
     TransferRecord r = events.transfers.get(0);
@@ -392,7 +463,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "b2", 10, "a1", 100);
     SilentClient client = new SilentClient(true);
     GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
-        demandOf(b));
+        demandOf(b), predictor);
     assertEquals(2, drain(it));
     assertEquals(List.of("b2", "a1"), opened);
     assertEquals(1, client.reports.size(), "the ungated bytes are reported for the capture");
@@ -406,7 +477,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "a1", 100);
     SilentClient client = new SilentClient(false);
     GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
-        demandOf(b));
+        demandOf(b), predictor);
     assertEquals(1, drain(it));
     assertEquals(List.of("", "a1"), opened);
     assertTrue(metrics.fetchWaitTime() >= 250, "waited " + metrics.fetchWaitTime() + " ms");
@@ -420,7 +491,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "a1", 100);
     SilentClient client = new SilentClient(false);
     GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
-        demandOf(b));
+        demandOf(b), predictor);
     Thread killer = new Thread(() -> {
       try {
         Thread.sleep(300);
@@ -443,7 +514,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "b2", 10, "a1", 100);
     DemandClient client = inProcess(conf);
     GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
-        demandOf(b));
+        demandOf(b), predictor);
     assertTrue(it.hasNext());
     it.next(); // the local block only, e.g. a take(1)
     assertEquals(1, coordinator.pendingDemandCount());
@@ -459,7 +530,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "zz", 10, "b3", 10);
     SilentClient client = new SilentClient(false);
     GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
-        demandOf(b));
+        demandOf(b), predictor);
     assertEquals(2, drain(it));
     assertEquals(List.of("zz b3"), opened);
   }
@@ -479,11 +550,11 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b0 = blocks("b1", "b2", 10, "a1", 100, "a1", 100);
     CrossClusterBlocks b1 = blocks("b1", "a2", 500, "a2", 500);
     GatedBlockIterator first = new GatedBlockIterator(context, fakeFetch, b0, client, conf,
-        metrics, demandOf(b0));
+        metrics, demandOf(b0), predictor);
     assertTrue(first.hasNext(), "the task starts on shuffle 0 (its local block)");
     GatedBlockIterator second = new GatedBlockIterator(context, fakeFetch, b1, client, conf,
         metrics, new RegisterDemand(3, 0, 8, 42, "exec-b1", "b1", b1.hosts(),
-            b1.registeredBytes()));
+            b1.registeredBytes()), predictor);
     int n = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
         java.time.Duration.ofSeconds(10), () -> drain(first) + drain(second));
     assertEquals(5, n);
@@ -518,10 +589,10 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b0 = blocks("b1", "b2", 10, "a1", 100, "a1", 100);
     CrossClusterBlocks b1 = blocks("b1", "b3", 10, "a2", 500, "a2", 500);
     GatedBlockIterator left = new GatedBlockIterator(context, fakeFetch, b0, client, conf,
-        metrics, demandOf(b0));
+        metrics, demandOf(b0), predictor);
     GatedBlockIterator right = new GatedBlockIterator(context, fakeFetch, b1, client, conf,
         metrics, new RegisterDemand(3, 0, 8, 42, "exec-b1", "b1", b1.hosts(),
-            b1.registeredBytes()));
+            b1.registeredBytes()), predictor);
     int n = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
         java.time.Duration.ofSeconds(10), () -> {
           int c = 0;

@@ -13,7 +13,9 @@ import java.io.Serializable;
  * @param fetchedBytes bytes fetched from each source host in {@code doneStepId} (zeros if none)
  * @param remainingBytes bytes still to fetch from each source host after that step
  * @param startMs when the task started fetching the step, epoch ms (0 if none)
- * @param endMs when its last block of the step arrived, epoch ms (0 if none)
+ * @param endMs when its last block of the step arrived, epoch ms; 0 if none, or if the step is
+ *     reported ahead of its end (predicted hand-over: its blocks are all requested, and the time
+ *     its last one arrived follows in a {@link FlowArrived})
  * @param idle true when the task is not reading this demand's shuffle now because it waits for a
  *     grant of another shuffle it reads (a sort-merge join reads two shuffles interleaved): the
  *     coordinator then takes back a grant the task has not started ({@code doneStepId} reports
@@ -37,6 +39,14 @@ public record AwaitGrant(long demandId, long doneStepId, String[] srcHosts, long
   public AwaitGrant(long demandId, long doneStepId, String[] srcHosts, long[] fetchedBytes,
       long[] remainingBytes, long startMs, long endMs) {
     this(demandId, doneStepId, srcHosts, fetchedBytes, remainingBytes, startMs, endMs, false);
+  }
+
+  /**
+   * @return true when this reports a step whose blocks are still arriving (predicted hand-over):
+   *     {@code doneStepId != 0} and {@code endMs == 0}
+   */
+  public boolean reportsAhead() {
+    return doneStepId != 0 && endMs == 0;
   }
 
   /**

@@ -1,0 +1,14 @@
+package io.wanshuffle.spark.coordinator.protocol;
+
+import java.io.Serializable;
+
+/**
+ * One-way, for the capture: the last block of a step that the task reported ahead of its end
+ * ({@link AwaitGrant#reportsAhead()}, predicted hand-over) has arrived. The coordinator then
+ * records the step's realised transfer with this end time.
+ *
+ * @param demandId the demand
+ * @param stepId the step reported ahead
+ * @param endMs when the step's last block arrived on the task's host, epoch ms
+ */
+public record FlowArrived(long demandId, long stepId, long endMs) implements Serializable {}
