@@ -28,21 +28,44 @@ import org.apache.spark.storage.ShuffleBlockBatchId;
  * task has read earlier blocks; the reader then reports the step when the task has read it, as
  * without this client.
  *
- * <p>When the step completes, each source host whose blocks arrived two or more at a time on its
- * connection gives the {@link HandoverPredictor} a rate sample: the bytes after the host's first
- * block over the time from the first block's arrival to the last one's.
+ * <p>It also predicts when the step's ports can be handed on ahead of its end (predicted
+ * hand-over): once every source host of the step whose blocks are not all here has delivered its
+ * first block, {@code ahead} is told the latest of the hosts' hand-over times ({@link
+ * HandoverPredictor#handOverAt}); each later block refines it. A step with a host whose one block
+ * has not arrived gets no prediction (it is reported on arrival). When the step completes, each
+ * host gives the predictor its samples (transfer rate from two or more blocks; fetch latency).
  *
  * <p>Thread-safe: requests are sent from the task thread, results arrive on network threads.
  * {@link #close()} does not close Spark's shared client.
  */
 final class ArrivalTrackingClient extends BlockStoreClient {
+  /** Told the epoch ms at which the step may be reported ahead of its end; may be told again. */
+  interface AheadSignal {
+    void at(long epochMs);
+  }
+
+  /** One source host's flow in the step. */
+  private static final class Flow {
+    final long expectedBytes;
+    long requestMs = -1;
+    long firstMs = -1;
+    long firstBytes;
+    long lastMs;
+    long bytes;
+    int blocks;
+
+    Flow(long expectedBytes) {
+      this.expectedBytes = expectedBytes;
+    }
+  }
+
   private final BlockStoreClient delegate;
   private final long expectedBlocks;
   private final Runnable onArrived;
+  private final AheadSignal ahead;
   private final HandoverPredictor predictor;
   private final LongSupplier clockMs;
-  /** Per source host: first arrival ms, first block bytes, last arrival ms, bytes, blocks. */
-  private final Map<String, long[]> arrivals = new HashMap<>();
+  private final Map<String, Flow> flows = new HashMap<>();
   private long requestedBlocks;
   private int outstanding;
   private boolean failed;
@@ -51,22 +74,22 @@ final class ArrivalTrackingClient extends BlockStoreClient {
   /**
    * @param delegate Spark's block store client of the executor
    * @param expectedBlocks blocks of the step, counted with {@link #coverage(BlockId)}
+   * @param expectedBytes bytes of the step per source host (as Spark's map statuses give them)
    * @param onArrived runs once, on a network thread, when every block of the step arrived
-   * @param predictor receives the step's rate samples when it completes
+   * @param ahead told when the step may be reported ahead of its end; null for no prediction
+   * @param predictor the executor's estimates; receives the step's samples when it completes
+   * @param clockMs the clock that times requests and arrivals, epoch ms
    */
-  ArrivalTrackingClient(BlockStoreClient delegate, long expectedBlocks, Runnable onArrived,
-      HandoverPredictor predictor) {
-    this(delegate, expectedBlocks, onArrived, predictor, System::currentTimeMillis);
-  }
-
-  /** As above, with the clock that times block arrivals (ms). */
-  ArrivalTrackingClient(BlockStoreClient delegate, long expectedBlocks, Runnable onArrived,
+  ArrivalTrackingClient(BlockStoreClient delegate, long expectedBlocks,
+      Map<String, Long> expectedBytes, Runnable onArrived, AheadSignal ahead,
       HandoverPredictor predictor, LongSupplier clockMs) {
     this.delegate = delegate;
     this.expectedBlocks = expectedBlocks;
     this.onArrived = onArrived;
+    this.ahead = ahead;
     this.predictor = predictor;
     this.clockMs = clockMs;
+    expectedBytes.forEach((h, b) -> flows.put(h, new Flow(b)));
   }
 
   /**
@@ -96,9 +119,14 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     for (String id : blockIds) {
       covered += coverage(id);
     }
+    long now = clockMs.getAsLong();
     synchronized (this) {
       requestedBlocks += covered;
       outstanding += blockIds.length;
+      Flow f = flows.computeIfAbsent(host, h -> new Flow(0));
+      if (f.requestMs < 0) {
+        f.requestMs = now;
+      }
     }
     delegate.fetchBlocks(host, port, execId, blockIds, new BlockFetchingListener() {
       @Override
@@ -123,27 +151,66 @@ final class ArrivalTrackingClient extends BlockStoreClient {
 
   private void arrived(String host, long bytes, boolean failure) {
     boolean fire;
+    long aheadAt = -1;
     long now = clockMs.getAsLong();
     synchronized (this) {
       outstanding--;
       failed |= failure;
       if (!failure) {
-        long[] a = arrivals.computeIfAbsent(host, h -> new long[] {now, bytes, now, 0, 0});
-        a[2] = now;
-        a[3] += bytes;
-        a[4]++;
+        Flow f = flows.computeIfAbsent(host, h -> new Flow(0));
+        if (f.firstMs < 0) {
+          f.firstMs = now;
+          f.firstBytes = bytes;
+        }
+        f.lastMs = now;
+        f.bytes += bytes;
+        f.blocks++;
       }
       fire = !fired && !failed && outstanding == 0 && requestedBlocks >= expectedBlocks;
       fired |= fire;
+      if (!fire && !fired && !failed && ahead != null) {
+        aheadAt = handOverAt();
+      }
     }
     if (fire) {
       onArrived.run();
-      for (long[] a : arrivals.values()) {
-        if (a[4] >= 2) {
-          predictor.flowObserved(a[3] - a[1], a[2] - a[0]);
+      for (Flow f : flows.values()) {
+        if (f.blocks >= 2) {
+          predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs);
+        }
+        if (f.blocks >= 1 && f.requestMs >= 0) {
+          predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes);
         }
       }
+    } else if (aheadAt >= 0) {
+      ahead.at(aheadAt);
     }
+  }
+
+  /**
+   * @return the latest hand-over time over the hosts still sending, epoch ms; -1 when a host still
+   *     sending has not delivered a block or the predictor has no estimate
+   */
+  private long handOverAt() {
+    long at = -1;
+    for (Flow f : flows.values()) {
+      long left = f.expectedBytes - f.bytes;
+      if (f.requestMs < 0 || f.firstMs < 0) {
+        if (f.requestMs < 0 && f.expectedBytes == 0) {
+          continue; // nothing asked from this host
+        }
+        return -1;
+      }
+      if (left <= 0) {
+        continue;
+      }
+      long t = predictor.handOverAt(f.requestMs, f.firstMs, f.firstBytes, left);
+      if (t < 0) {
+        return -1;
+      }
+      at = Math.max(at, t);
+    }
+    return at;
   }
 
   @Override

@@ -21,15 +21,17 @@ interface BlockOpener {
   /**
    * Opens the fetch of a granted step and runs {@code onArrived} once every block's bytes have
    * reached this host, before the task has read them (from any thread; never if a block fails or
-   * the opener cannot tell). The default never runs it.
+   * the opener cannot tell), and tells {@code ahead} (if not null) when the step may be reported
+   * ahead of its end, as {@link HandoverPredictor} predicts. The default does neither.
    *
    * @param blocks blocks by address, Spark's (block id, size in bytes, map index) triples
    * @param onArrived what to do when the step's flow has ended on the network
+   * @param ahead told the predicted hand-over time (epoch ms), maybe several times; null for none
    * @return (block id, stream) pairs; requests are sent when this is called
    */
   default Iterator<Tuple2<BlockId, InputStream>> openStep(
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
-      Runnable onArrived) {
+      Runnable onArrived, ArrivalTrackingClient.AheadSignal ahead) {
     return open(blocks);
   }
 }

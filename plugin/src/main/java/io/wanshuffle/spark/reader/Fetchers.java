@@ -1,7 +1,9 @@
 package io.wanshuffle.spark.reader;
 
 import java.io.InputStream;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
@@ -73,22 +75,24 @@ final class Fetchers implements BlockOpener {
 
   /**
    * A fetcher whose requests go through an {@link ArrivalTrackingClient}: {@code onArrived} runs
-   * when every block of the step is on this host; the step's flows feed the executor's
-   * {@link HandoverPredictor}.
+   * when every block of the step is on this host, {@code ahead} when the executor's {@link
+   * HandoverPredictor} says the step may be reported ahead of its end.
    */
   @Override
   public Iterator<Tuple2<BlockId, InputStream>> openStep(
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
-      Runnable onArrived) {
+      Runnable onArrived, ArrivalTrackingClient.AheadSignal ahead) {
     long expected = 0;
+    Map<String, Long> bytes = new HashMap<>();
     for (Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> t : blocks) {
       for (Tuple3<BlockId, Object, Object> b : CollectionConverters.asJava(t._2())) {
         expected += ArrivalTrackingClient.coverage(b._1());
+        bytes.merge(t._1().host(), (Long) b._2(), Long::sum);
       }
     }
     return fetcher(blocks, new ArrivalTrackingClient(
-        SparkEnv.get().blockManager().blockStoreClient(), expected, onArrived,
-        HandoverPredictor.executor()));
+        SparkEnv.get().blockManager().blockStoreClient(), expected, bytes, onArrived, ahead,
+        HandoverPredictor.executor(), System::currentTimeMillis));
   }
 
   private Iterator<Tuple2<BlockId, InputStream>> fetcher(

@@ -456,8 +456,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       }
       issuedBytes += chunkBytes.get(next);
       if (chunks.size() == 1 && paceBytesPerSecond <= 0) {
-        current = fetchers.openStep(chunks.get(next++), this::arrived);
-        scheduleAheadReport();
+        current = fetchers.openStep(chunks.get(next++), this::arrived,
+            conf.predictedHandover() ? this::aheadAt : null);
       } else {
         current = fetchers.open(chunks.get(next++));
       }
@@ -483,23 +483,15 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
 
     /**
-     * With predicted hand-over, reports the step when the predictor says its end is near (never
-     * before its requests went out).
+     * Predicted hand-over: (re)schedules the report of this step ahead of its end at
+     * {@code epochMs}; nothing once it is reported.
      */
-    private void scheduleAheadReport() {
-      if (!conf.predictedHandover()) {
+    private synchronized void aheadAt(long epochMs) {
+      if (reply != null) {
         return;
       }
-      long largest = 0;
-      for (long b : fetched) {
-        largest = Math.max(largest, b);
-      }
-      long delay = predictor.reportDelayMs(largest);
-      if (delay >= 0) {
-        synchronized (this) {
-          timer = HandoverPredictor.schedule(this::reportAhead, delay);
-        }
-      }
+      cancelTimer();
+      timer = HandoverPredictor.schedule(this::reportAhead, epochMs - System.currentTimeMillis());
     }
 
     private synchronized void reportAhead() {

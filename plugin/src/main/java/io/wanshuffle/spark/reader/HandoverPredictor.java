@@ -7,31 +7,35 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * When to hand a granted step's ports on before its bytes have all arrived (predicted hand-over,
- * {@code spark.wanshuffle.step.handover = predicted}; docs/plugin.md, "Predicted hand-over").
+ * When a granted step's ports can be handed on before its bytes have all arrived (predicted
+ * hand-over, {@code spark.wanshuffle.step.handover = predicted}; docs/plugin.md, "Predicted
+ * hand-over").
  *
- * <p>A port changes hands in three delays: the report travels to the coordinator and the next
- * grant back (one coordinator round trip, {@code c}), then the new flow's fetch opens a stream and
- * asks for its chunks before its first byte comes back (the fetch latency {@code L}, about two
- * network round trips with Spark's fetch protocol). A flow of {@code B} bytes that starts at
- * {@code t0} ends at {@code t0 + L + B / r}, {@code r} its transfer rate; the next flow on its
- * ports delivers its first byte at {@code report + c + L}. Reporting at
- * {@code t0 + B / r - c} makes the two meet, whatever {@code L} is. This executor-wide estimator
- * measures the two unknowns:
+ * <p>A port changes hands in two delays: the report travels to the coordinator and the next grant
+ * back (one coordinator round trip, {@code c}), then the new flow's fetch opens a stream and asks
+ * for its chunks before its first byte comes back (the fetch latency {@code L}, about two network
+ * round trips with Spark's fetch protocol). A flow whose first block ({@code b1} bytes) arrived at
+ * {@code t1} and that still has {@code left} bytes to deliver at rate {@code r} ends at
+ * {@code t1 + left / r}; reporting it at {@code t1 + left / r - c - L} makes the next flow's
+ * first byte meet its last one. The estimates err on the late side, so a wrong one costs idle
+ * time rather than overlapping flows:
  * <ul>
- *   <li>{@code r}, bytes/s: from flows of two or more blocks on one connection, (bytes after the
- *       first block) / (time from the first block's arrival to the last one's), so the fetch
- *       latency is not counted; exponentially weighted over flows (weight {@value #RATE_WEIGHT}).
- *   <li>{@code c}, ms: the smallest of the last {@value #RTT_SAMPLES} coordinator round trips of a
- *       call the coordinator answers at once (a registration).
+ *   <li>{@code r}, bytes/s: exponentially weighted (weight {@value #RATE_WEIGHT}) over flows of
+ *       two or more blocks, (bytes after the first block) / (time from the first block's arrival
+ *       to the last one's), so latency is not counted; for one flow, the smaller of that and the
+ *       flow's own rate so far, {@code b1 / (t1 - request - L)};
+ *   <li>{@code L}, ms: the smallest of the last {@value #SAMPLES} first-block latencies less the
+ *       first block's transfer time at {@code r} (0 until measured);
+ *   <li>{@code c}, ms: the smallest of the last {@value #SAMPLES} round trips of a coordinator call
+ *       answered at once (a registration).
  * </ul>
- * Until both are measured, steps are reported when their bytes arrive.
+ * Until {@code r} and {@code c} are measured, steps are reported when their bytes arrive.
  *
- * <p>Thread-safe; the timers run on one daemon thread per executor.
+ * <p>Thread-safe; the timers of an executor's readers run on one daemon thread.
  */
 final class HandoverPredictor {
   static final double RATE_WEIGHT = 0.25;
-  static final int RTT_SAMPLES = 32;
+  static final int SAMPLES = 32;
   /** Shortest first-to-last arrival span that yields a rate sample, ms (clock resolution). */
   static final long MIN_SPAN_MS = 5;
 
@@ -39,6 +43,7 @@ final class HandoverPredictor {
   private static volatile ScheduledExecutorService timer;
 
   private final ArrayDeque<Long> roundTrips = new ArrayDeque<>();
+  private final ArrayDeque<Long> latencies = new ArrayDeque<>();
   private double bytesPerSecond;
 
   /** @return the estimator shared by the tasks of this executor */
@@ -52,13 +57,7 @@ final class HandoverPredictor {
    * @param ms elapsed from send to reply, ms (negative values are ignored)
    */
   synchronized void coordinatorRoundTrip(long ms) {
-    if (ms < 0) {
-      return;
-    }
-    roundTrips.addLast(ms);
-    if (roundTrips.size() > RTT_SAMPLES) {
-      roundTrips.removeFirst();
-    }
+    add(roundTrips, ms);
   }
 
   /**
@@ -78,17 +77,39 @@ final class HandoverPredictor {
   }
 
   /**
-   * @param flowBytes bytes of the step's largest flow (one source host)
-   * @return ms after the step's requests were sent at which to report it, ≥ 0; -1 while the rate
-   *     or the coordinator round trip is not measured yet (report on arrival)
+   * Records one flow's fetch latency: no sample before the rate is measured.
+   *
+   * @param firstBlockMs from the flow's request to its first block's arrival, ms
+   * @param firstBytes bytes of that block
    */
-  synchronized long reportDelayMs(long flowBytes) {
+  synchronized void fetchLatencyObserved(long firstBlockMs, long firstBytes) {
+    if (bytesPerSecond <= 0 || firstBlockMs < 0) {
+      return;
+    }
+    add(latencies, Math.max(0, firstBlockMs - (long) (firstBytes * 1000.0 / bytesPerSecond)));
+  }
+
+  /**
+   * @param requestMs when the flow's blocks were requested, epoch ms
+   * @param firstMs when its first block arrived, epoch ms
+   * @param firstBytes bytes of that block
+   * @param bytesLeft bytes still to arrive, &gt; 0
+   * @return epoch ms at which the flow's ports may be handed on (at least {@code firstMs}); -1
+   *     while the rate or the coordinator round trip is not measured
+   */
+  synchronized long handOverAt(long requestMs, long firstMs, long firstBytes, long bytesLeft) {
     if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
       return -1;
     }
-    long c = roundTrips.stream().mapToLong(Long::longValue).min().orElse(0);
-    long transferMs = (long) (flowBytes * 1000.0 / bytesPerSecond);
-    return Math.max(0, transferMs - c);
+    long c = min(roundTrips);
+    long latency = latencies.isEmpty() ? 0 : min(latencies);
+    double rate = bytesPerSecond;
+    long transferMs = firstMs - requestMs - latency;
+    if (transferMs > 0 && firstBytes > 0) {
+      rate = Math.min(rate, firstBytes * 1000.0 / transferMs);
+    }
+    long end = firstMs + (long) Math.ceil(bytesLeft * 1000.0 / rate);
+    return Math.max(firstMs, end - c - latency);
   }
 
   /** @return the current rate estimate, bytes/s (0 before the first sample) */
@@ -96,15 +117,33 @@ final class HandoverPredictor {
     return bytesPerSecond;
   }
 
+  private static void add(ArrayDeque<Long> window, long ms) {
+    if (ms < 0) {
+      return;
+    }
+    window.addLast(ms);
+    if (window.size() > SAMPLES) {
+      window.removeFirst();
+    }
+  }
+
+  private static long min(ArrayDeque<Long> window) {
+    long m = Long.MAX_VALUE;
+    for (long v : window) {
+      m = Math.min(m, v);
+    }
+    return m;
+  }
+
   /**
    * Runs {@code action} after {@code delayMs} on the executor's hand-over timer thread.
    *
    * @param action what to run (must not block)
-   * @param delayMs ms from now, ≥ 0
+   * @param delayMs ms from now (≤ 0: at once)
    * @return the scheduled run, cancellable
    */
   static ScheduledFuture<?> schedule(Runnable action, long delayMs) {
-    return timer().schedule(action, delayMs, TimeUnit.MILLISECONDS);
+    return timer().schedule(action, Math.max(0, delayMs), TimeUnit.MILLISECONDS);
   }
 
   private static ScheduledExecutorService timer() {

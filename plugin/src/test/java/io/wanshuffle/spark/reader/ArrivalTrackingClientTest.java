@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.network.buffer.ManagedBuffer;
 import org.apache.spark.network.buffer.NioManagedBuffer;
@@ -53,8 +54,8 @@ class ArrivalTrackingClientTest {
   void firesOnceWhenEveryBlockOfTheStepArrivedAcrossRequests() {
     HeldRequests spark = new HeldRequests();
     AtomicInteger fired = new AtomicInteger();
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 3, fired::incrementAndGet,
-        new HandoverPredictor());
+    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 3, Map.of(), fired::incrementAndGet,
+        null, new HandoverPredictor(), System::currentTimeMillis);
     Received fetcher = new Received();
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     String b1 = new ShuffleBlockId(1, 1, 5).name();
@@ -74,8 +75,8 @@ class ArrivalTrackingClientTest {
   void aFailedBlockNeverSignalsArrival() {
     HeldRequests spark = new HeldRequests();
     AtomicInteger fired = new AtomicInteger();
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 2, fired::incrementAndGet,
-        new HandoverPredictor());
+    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 2, Map.of(), fired::incrementAndGet,
+        null, new HandoverPredictor(), System::currentTimeMillis);
     Received fetcher = new Received();
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     String b1 = new ShuffleBlockId(1, 1, 5).name();
@@ -92,8 +93,8 @@ class ArrivalTrackingClientTest {
     assertEquals(1, ArrivalTrackingClient.coverage(new ShuffleBlockId(1, 0, 4)));
     HeldRequests spark = new HeldRequests();
     AtomicInteger fired = new AtomicInteger();
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 3, fired::incrementAndGet,
-        new HandoverPredictor());
+    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 3, Map.of(), fired::incrementAndGet,
+        null, new HandoverPredictor(), System::currentTimeMillis);
     String batch = new ShuffleBlockBatchId(1, 0, 4, 7).name();
     c.fetchBlocks("a1", 7337, "e1", new String[] {batch}, new Received(), null);
     spark.listeners.get(0).onBlockFetchSuccess(batch, DATA);
@@ -103,28 +104,71 @@ class ArrivalTrackingClientTest {
   /**
    * The rate sample leaves out the fetch latency: only the bytes after each host's first block,
    * over the time from that block's arrival to the host's last one; a host with one block gives no
-   * sample.
+   * rate sample. Each host's first block gives a latency sample once the rate is known.
    */
   @Test
   void aCompletedStepGivesOneRateSampleFromEachHostsSecondBlockOn() {
     HeldRequests spark = new HeldRequests();
     long[] now = {1_000};
     HandoverPredictor predictor = new HandoverPredictor();
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 3, () -> { }, predictor,
-        () -> now[0]);
+    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 3, Map.of("a1", 10_000L,
+        "a2", 1_000L), () -> { }, null, predictor, () -> now[0]);
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     String b1 = new ShuffleBlockId(1, 1, 5).name();
     String b2 = new ShuffleBlockId(1, 2, 5).name();
     c.fetchBlocks("a1", 7337, "e1", new String[] {b0, b1}, new Received(), null);
     c.fetchBlocks("a2", 7337, "e2", new String[] {b2}, new Received(), null);
-    now[0] = 1_160; // two round trips of fetch latency, then the first 4 bytes
+    now[0] = 1_160; // 80 ms of fetch latency, then the first 4000 bytes at 50000 B/s
     spark.listeners.get(0).onBlockFetchSuccess(b0, buffer(4_000));
     now[0] = 1_200;
     spark.listeners.get(1).onBlockFetchSuccess(b2, buffer(1_000));
     assertEquals(0, predictor.bytesPerSecond(), "no sample before the step completes");
-    now[0] = 1_400; // 6000 bytes in 240 ms after the first block: 25000 bytes/s
+    now[0] = 1_280; // 6000 bytes in 120 ms after the first block: 50000 bytes/s
     spark.listeners.get(0).onBlockFetchSuccess(b1, buffer(6_000));
-    assertEquals(25_000, predictor.bytesPerSecond(), 1e-6);
+    assertEquals(50_000, predictor.bytesPerSecond(), 1e-6);
+    predictor.coordinatorRoundTrip(10);
+    // latency samples: a1 160 - 80 = 80 ms, a2 200 - 20 = 180 ms; the smaller counts:
+    // a flow requested at 0 whose first 4000 B came at 160 with 6000 B left ends at 280
+    assertEquals(280 - 10 - 80, predictor.handOverAt(0, 160, 4_000, 6_000));
+  }
+
+  /**
+   * The hand-over is predicted only once every host still sending delivered a block, as the
+   * latest of their predictions, refined by later blocks; a completed step is not predicted.
+   */
+  @Test
+  void handOverIsPredictedOnceEveryHostStillSendingDeliveredABlock() {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {0};
+    HandoverPredictor predictor = new HandoverPredictor();
+    predictor.flowObserved(1_000_000, 1_000); // 1000 B/ms
+    predictor.coordinatorRoundTrip(20);
+    List<Long> told = new ArrayList<>();
+    AtomicInteger fired = new AtomicInteger();
+    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 5, Map.of("a1", 300_000L,
+        "a2", 500_000L), fired::incrementAndGet, told::add, predictor, () -> now[0]);
+    String[] a1 = {new ShuffleBlockId(1, 0, 5).name(), new ShuffleBlockId(1, 1, 5).name(),
+        new ShuffleBlockId(1, 2, 5).name()};
+    String[] a2 = {new ShuffleBlockId(1, 3, 5).name(), new ShuffleBlockId(1, 4, 5).name()};
+    c.fetchBlocks("a1", 7337, "e1", a1, new Received(), null);
+    c.fetchBlocks("a2", 7337, "e2", a2, new Received(), null);
+    now[0] = 100;
+    spark.listeners.get(0).onBlockFetchSuccess(a1[0], buffer(100_000));
+    assertEquals(List.of(), told, "a2 has not delivered a block yet");
+    now[0] = 250;
+    spark.listeners.get(1).onBlockFetchSuccess(a2[0], buffer(250_000));
+    // a1: 200 000 B left from 100 -> ends 300; a2: 250 000 B left from 250 -> ends 500
+    assertEquals(List.of(500L - 20), told);
+    now[0] = 200;
+    spark.listeners.get(0).onBlockFetchSuccess(a1[1], buffer(100_000));
+    now[0] = 300;
+    spark.listeners.get(0).onBlockFetchSuccess(a1[2], buffer(100_000));
+    assertEquals(500L - 20, told.get(told.size() - 1), "a1 done: a2 alone decides");
+    now[0] = 500;
+    int toldBefore = told.size();
+    spark.listeners.get(1).onBlockFetchSuccess(a2[1], buffer(250_000));
+    assertEquals(1, fired.get());
+    assertEquals(toldBefore, told.size(), "the completed step is reported on arrival");
   }
 
   private static ManagedBuffer buffer(int bytes) {

@@ -260,6 +260,14 @@ class GatedBlockIteratorTest {
    * {@code arrival} (run it: the bytes are here; keep it: they arrive later).
    */
   private BlockOpener signalling(java.util.function.Consumer<Runnable> arrival) {
+    return signalling(arrival, null);
+  }
+
+  /**
+   * An opener that hands each step's arrival signal to {@code arrival} and, when
+   * {@code aheadInMs} is set, predicts the hand-over that many ms after the step opened.
+   */
+  private BlockOpener signalling(java.util.function.Consumer<Runnable> arrival, Long aheadInMs) {
     return new BlockOpener() {
       @Override
       public Iterator<Tuple2<BlockId, InputStream>> open(
@@ -270,8 +278,11 @@ class GatedBlockIteratorTest {
       @Override
       public Iterator<Tuple2<BlockId, InputStream>> openStep(
           List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
-          Runnable onArrived) {
+          Runnable onArrived, ArrivalTrackingClient.AheadSignal ahead) {
         Iterator<Tuple2<BlockId, InputStream>> it = fakeFetch.open(blocks);
+        if (ahead != null && aheadInMs != null) {
+          ahead.at(System.currentTimeMillis() + aheadInMs);
+        }
         arrival.accept(onArrived);
         return it;
       }
@@ -324,15 +335,14 @@ class GatedBlockIteratorTest {
   }
 
   /**
-   * Predicted hand-over: with a measured rate (1000 B/s) step 1 (150 B from a1) is reported
-   * ahead, about 150 ms after its requests, while its last block has not arrived; with k = 1 the
-   * next step is granted then. The arrival signal later records step 1's real end; step 2, whose
+   * Predicted hand-over: told to report 150 ms after its requests, step 1 (150 B from a1) is
+   * reported then, while its last block has not arrived; with k = 1 the next step is granted
+   * then. The arrival signal later records step 1's real end; step 2, whose
    * arrival is never signalled, gets its end when the task has read it.
    */
   @Test
   void stepIsReportedAheadOfItsArrivalAsPredictedAndItsEndRecordedLater() {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1");
-    predictor.flowObserved(1_000, 1_000);
     List<Runnable> signals = new CopyOnWriteArrayList<>();
     List<AwaitGrant> reports = new CopyOnWriteArrayList<>();
     DemandClient client = inProcess(conf, m -> {
@@ -341,8 +351,8 @@ class GatedBlockIteratorTest {
       }
     });
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 50, "a2", 70);
-    GatedBlockIterator it = new GatedBlockIterator(context, signalling(signals::add), b, client,
-        conf, metrics, demandOf(b), predictor);
+    GatedBlockIterator it = new GatedBlockIterator(context, signalling(signals::add, 150L), b,
+        client, conf, metrics, demandOf(b), predictor);
     assertTrue(it.hasNext());
     long deadline = System.currentTimeMillis() + 10_000;
     while (events.steps.size() < 2) {
@@ -369,10 +379,9 @@ class GatedBlockIteratorTest {
   @Test
   void arrivalHandoverNeverReportsAhead() {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.STEP_HANDOVER, "arrival");
-    predictor.flowObserved(1_000, 1_000);
     List<AwaitGrant> reports = new CopyOnWriteArrayList<>();
     CrossClusterBlocks b = blocks("b1", "a1", 10, "a2", 10);
-    GatedBlockIterator it = new GatedBlockIterator(context, signalling(r -> { }), b,
+    GatedBlockIterator it = new GatedBlockIterator(context, signalling(r -> { }, 0L), b,
         inProcess(conf, m -> {
           if (m.doneStepId() != 0) {
             reports.add(m);

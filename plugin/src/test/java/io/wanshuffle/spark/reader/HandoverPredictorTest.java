@@ -6,29 +6,44 @@ import org.junit.jupiter.api.Test;
 
 class HandoverPredictorTest {
   @Test
-  void reportsOnArrivalUntilBothTheRateAndTheCoordinatorRoundTripAreMeasured() {
+  void noPredictionUntilBothTheRateAndTheCoordinatorRoundTripAreMeasured() {
     HandoverPredictor p = new HandoverPredictor();
-    assertEquals(-1, p.reportDelayMs(1_000_000));
+    assertEquals(-1, p.handOverAt(0, 100, 1_000, 1_000_000));
     p.flowObserved(1_000_000, 100);
-    assertEquals(-1, p.reportDelayMs(1_000_000), "no coordinator round trip yet");
+    assertEquals(-1, p.handOverAt(0, 100, 1_000, 1_000_000), "no coordinator round trip yet");
     HandoverPredictor q = new HandoverPredictor();
     q.coordinatorRoundTrip(40);
-    assertEquals(-1, q.reportDelayMs(1_000_000), "no rate yet");
+    assertEquals(-1, q.handOverAt(0, 100, 1_000, 1_000_000), "no rate yet");
   }
 
   /**
-   * The report is due one coordinator round trip before the flow's bytes would have crossed at
-   * the measured rate (the fetch latency cancels out), never before the requests went out.
+   * Hand-over at first block + bytes left / rate - coordinator round trip - fetch latency: the
+   * next flow's first byte meets this flow's last one.
    */
   @Test
-  void reportDelayIsTransferTimeLessOneCoordinatorRoundTrip() {
+  void handOverIsTheFlowsEndLessOneCoordinatorRoundTripAndOneFetchLatency() {
     HandoverPredictor p = new HandoverPredictor();
     p.flowObserved(10_000_000, 1_000); // 10 MB/s
     p.coordinatorRoundTrip(60);
     p.coordinatorRoundTrip(40);
-    p.coordinatorRoundTrip(90);
-    assertEquals(800 - 40, p.reportDelayMs(8_000_000), "smallest round trip");
-    assertEquals(0, p.reportDelayMs(100_000), "a flow shorter than the round trip: at once");
+    // first block 1 MB arrived 180 ms after the request: 100 ms transfer + 80 ms latency
+    p.fetchLatencyObserved(180, 1_000_000);
+    p.fetchLatencyObserved(250, 1_000_000); // a fresh connection: latency 150, not the minimum
+    // a flow requested at 1000, first 4 MB block at 1480 (80 + 400 ms), 4 MB left: ends at 1880
+    assertEquals(1_880 - 40 - 80, p.handOverAt(1_000, 1_480, 4_000_000, 4_000_000));
+    assertEquals(1_480, p.handOverAt(1_000, 1_480, 4_000_000, 100_000),
+        "never before the first block arrived");
+  }
+
+  /** A flow slower than the executor's rate so far is predicted at its own rate (later). */
+  @Test
+  void aSlowFlowIsPredictedAtItsOwnRate() {
+    HandoverPredictor p = new HandoverPredictor();
+    p.flowObserved(10_000_000, 1_000); // 10 MB/s
+    p.coordinatorRoundTrip(40);
+    p.fetchLatencyObserved(80, 0);
+    // first 4 MB block after 80 + 800 ms: 5 MB/s, so 4 MB left take 800 ms more
+    assertEquals(1_880 + 800 - 40 - 80, p.handOverAt(1_000, 1_880, 4_000_000, 4_000_000));
   }
 
   @Test
@@ -47,11 +62,11 @@ class HandoverPredictorTest {
     HandoverPredictor p = new HandoverPredictor();
     p.flowObserved(1_000_000, 1_000);
     p.coordinatorRoundTrip(5);
-    for (int i = 0; i < HandoverPredictor.RTT_SAMPLES; i++) {
+    for (int i = 0; i < HandoverPredictor.SAMPLES; i++) {
       p.coordinatorRoundTrip(50);
     }
-    assertEquals(1_000 - 50, p.reportDelayMs(1_000_000), "the 5 ms sample aged out");
+    assertEquals(2_000 - 50, p.handOverAt(0, 1_000, 0, 1_000_000), "the 5 ms sample aged out");
     p.coordinatorRoundTrip(-3);
-    assertEquals(1_000 - 50, p.reportDelayMs(1_000_000), "negative samples are ignored");
+    assertEquals(2_000 - 50, p.handOverAt(0, 1_000, 0, 1_000_000), "negative samples are ignored");
   }
 }
