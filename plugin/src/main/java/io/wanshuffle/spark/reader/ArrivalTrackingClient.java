@@ -29,11 +29,12 @@ import org.apache.spark.storage.ShuffleBlockBatchId;
  * without this client.
  *
  * <p>It also predicts when the step's ports can be handed on ahead of its end (predicted
- * hand-over): once every source host of the step whose blocks are not all here has delivered its
- * first block, {@code ahead} is told the latest of the hosts' hand-over times ({@link
- * HandoverPredictor#handOverAt}); each later block refines it. A step with a host whose one block
- * has not arrived gets no prediction (it is reported on arrival). When the step completes, each
- * host gives the predictor its samples (transfer rate from two or more blocks; fetch latency).
+ * hand-over): once every source host of the step has been sent its request, {@code ahead} is told
+ * the latest of the hosts' hand-over times ({@link HandoverPredictor#handOverAt(long, long)});
+ * a host whose first block shows it slower than predicted postpones it ({@link
+ * HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count.
+ * When the step completes, each host gives the predictor its samples (transfer rate from two or
+ * more blocks; fetch latency).
  *
  * <p>Thread-safe: requests are sent from the task thread, results arrive on network threads.
  * {@link #close()} does not close Spark's shared client.
@@ -66,6 +67,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
   private final HandoverPredictor predictor;
   private final LongSupplier clockMs;
   private final Map<String, Flow> flows = new HashMap<>();
+  private long toldAhead = -1;
   private long requestedBlocks;
   private int outstanding;
   private boolean failed;
@@ -128,6 +130,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         f.requestMs = now;
       }
     }
+    tellAhead();
     delegate.fetchBlocks(host, port, execId, blockIds, new BlockFetchingListener() {
       @Override
       public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {
@@ -151,7 +154,6 @@ final class ArrivalTrackingClient extends BlockStoreClient {
 
   private void arrived(String host, long bytes, boolean failure) {
     boolean fire;
-    long aheadAt = -1;
     long now = clockMs.getAsLong();
     synchronized (this) {
       outstanding--;
@@ -168,9 +170,9 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       }
       fire = !fired && !failed && outstanding == 0 && requestedBlocks >= expectedBlocks;
       fired |= fire;
-      if (!fire && !fired && !failed && ahead != null) {
-        aheadAt = handOverAt();
-      }
+    }
+    if (!fire) {
+      tellAhead();
     }
     if (fire) {
       onArrived.run();
@@ -182,31 +184,48 @@ final class ArrivalTrackingClient extends BlockStoreClient {
           predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes);
         }
       }
-    } else if (aheadAt >= 0) {
-      ahead.at(aheadAt);
     }
   }
 
+  /** Tells {@code ahead} the step's predicted hand-over when there is one and it changed. */
+  private void tellAhead() {
+    long at;
+    synchronized (this) {
+      if (ahead == null || fired || failed) {
+        return;
+      }
+      at = handOverAt();
+      if (at < 0 || at == toldAhead) {
+        return;
+      }
+      toldAhead = at;
+    }
+    ahead.at(at);
+  }
+
   /**
-   * @return the latest hand-over time over the hosts still sending, epoch ms; -1 when a host still
-   *     sending has not delivered a block or the predictor has no estimate
+   * @return the latest hand-over time over the hosts still sending, epoch ms; -1 while a host of
+   *     the step has not been sent its request or the predictor has no estimate
    */
   private long handOverAt() {
     long at = -1;
     for (Flow f : flows.values()) {
-      long left = f.expectedBytes - f.bytes;
-      if (f.requestMs < 0 || f.firstMs < 0) {
-        if (f.requestMs < 0 && f.expectedBytes == 0) {
+      if (f.requestMs < 0) {
+        if (f.expectedBytes == 0) {
           continue; // nothing asked from this host
         }
         return -1;
       }
-      if (left <= 0) {
-        continue;
+      long left = f.expectedBytes - f.bytes;
+      if (f.blocks > 0 && left <= 0) {
+        continue; // done sending
       }
-      long t = predictor.handOverAt(f.requestMs, f.firstMs, f.firstBytes, left);
+      long t = predictor.handOverAt(f.requestMs, f.expectedBytes);
       if (t < 0) {
         return -1;
+      }
+      if (f.firstMs >= 0) {
+        t = Math.max(t, predictor.handOverAt(f.requestMs, f.firstMs, f.firstBytes, left));
       }
       at = Math.max(at, t);
     }

@@ -14,11 +14,13 @@ import java.util.concurrent.TimeUnit;
  * <p>A port changes hands in two delays: the report travels to the coordinator and the next grant
  * back (one coordinator round trip, {@code c}), then the new flow's fetch opens a stream and asks
  * for its chunks before its first byte comes back (the fetch latency {@code L}, about two network
- * round trips with Spark's fetch protocol). A flow whose first block ({@code b1} bytes) arrived at
- * {@code t1} and that still has {@code left} bytes to deliver at rate {@code r} ends at
- * {@code t1 + left / r}; reporting it at {@code t1 + left / r - c - L} makes the next flow's
- * first byte meet its last one. The estimates err on the late side, so a wrong one costs idle
- * time rather than overlapping flows:
+ * round trips with Spark's fetch protocol). A flow of {@code B} bytes requested at {@code t0}
+ * ends at {@code t0 + L + B / r}, {@code r} its transfer rate; the next flow on its ports
+ * delivers its first byte at {@code report + c + L}, so reporting at {@code t0 + B / r - c} makes
+ * the two meet whatever {@code L} is ({@link #handOverAt(long, long)}). Once the flow's first
+ * block ({@code b1} bytes) arrived at {@code t1}, {@code t1 + left / r' - c - L} with the flow's
+ * own rate {@code r'} if slower ({@link #handOverAt(long, long, long, long)}) may postpone it.
+ * The estimates:
  * <ul>
  *   <li>{@code r}, bytes/s: exponentially weighted (weight {@value #RATE_WEIGHT}) over flows of
  *       two or more blocks, (bytes after the first block) / (time from the first block's arrival
@@ -90,6 +92,25 @@ final class HandoverPredictor {
   }
 
   /**
+   * The prediction at the request: the flow's bytes at the executor's rate, less one coordinator
+   * round trip (the fetch latency of this flow and of the next one cancel out).
+   *
+   * @param requestMs when the flow's blocks were requested, epoch ms
+   * @param bytes bytes of the flow
+   * @return epoch ms at which the flow's ports may be handed on (at least {@code requestMs}); -1
+   *     while the rate or the coordinator round trip is not measured
+   */
+  synchronized long handOverAt(long requestMs, long bytes) {
+    if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
+      return -1;
+    }
+    long transferMs = (long) Math.ceil(bytes * 1000.0 / bytesPerSecond);
+    return Math.max(requestMs, requestMs + transferMs - min(roundTrips));
+  }
+
+  /**
+   * The prediction once the flow's first block arrived, at the flow's own rate if it is slower.
+   *
    * @param requestMs when the flow's blocks were requested, epoch ms
    * @param firstMs when its first block arrived, epoch ms
    * @param firstBytes bytes of that block

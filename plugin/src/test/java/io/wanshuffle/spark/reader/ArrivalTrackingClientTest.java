@@ -133,11 +133,12 @@ class ArrivalTrackingClientTest {
   }
 
   /**
-   * The hand-over is predicted only once every host still sending delivered a block, as the
-   * latest of their predictions, refined by later blocks; a completed step is not predicted.
+   * The hand-over is predicted once every host of the step has its request, as the latest of the
+   * hosts' predictions; a host whose first block shows it slower postpones it; a completed step is
+   * not predicted.
    */
   @Test
-  void handOverIsPredictedOnceEveryHostStillSendingDeliveredABlock() {
+  void handOverIsPredictedAtTheRequestsAndPostponedByASlowHost() {
     HeldRequests spark = new HeldRequests();
     long[] now = {0};
     HandoverPredictor predictor = new HandoverPredictor();
@@ -151,24 +152,24 @@ class ArrivalTrackingClientTest {
         new ShuffleBlockId(1, 2, 5).name()};
     String[] a2 = {new ShuffleBlockId(1, 3, 5).name(), new ShuffleBlockId(1, 4, 5).name()};
     c.fetchBlocks("a1", 7337, "e1", a1, new Received(), null);
+    assertEquals(List.of(), told, "a2 has not been asked yet");
     c.fetchBlocks("a2", 7337, "e2", a2, new Received(), null);
+    // a1: 300 ms of bytes, a2: 500 ms; one coordinator round trip (20 ms) earlier
+    assertEquals(List.of(480L), told);
     now[0] = 100;
     spark.listeners.get(0).onBlockFetchSuccess(a1[0], buffer(100_000));
-    assertEquals(List.of(), told, "a2 has not delivered a block yet");
-    now[0] = 250;
+    assertEquals(List.of(480L), told, "a1 on time: nothing changes");
+    now[0] = 400; // a2's first 250 000 B took 400 ms: 625 B/ms, 250 000 B left end at 800
     spark.listeners.get(1).onBlockFetchSuccess(a2[0], buffer(250_000));
-    // a1: 200 000 B left from 100 -> ends 300; a2: 250 000 B left from 250 -> ends 500
-    assertEquals(List.of(500L - 20), told);
-    now[0] = 200;
+    assertEquals(List.of(480L, 780L), told, "postponed by the slow host");
+    now[0] = 450;
     spark.listeners.get(0).onBlockFetchSuccess(a1[1], buffer(100_000));
-    now[0] = 300;
     spark.listeners.get(0).onBlockFetchSuccess(a1[2], buffer(100_000));
-    assertEquals(500L - 20, told.get(told.size() - 1), "a1 done: a2 alone decides");
-    now[0] = 500;
-    int toldBefore = told.size();
+    assertEquals(List.of(480L, 780L), told);
+    now[0] = 800;
     spark.listeners.get(1).onBlockFetchSuccess(a2[1], buffer(250_000));
     assertEquals(1, fired.get());
-    assertEquals(toldBefore, told.size(), "the completed step is reported on arrival");
+    assertEquals(2, told.size(), "the completed step is reported on arrival");
   }
 
   private static ManagedBuffer buffer(int bytes) {

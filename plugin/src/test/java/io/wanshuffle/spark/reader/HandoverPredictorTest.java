@@ -9,6 +9,7 @@ class HandoverPredictorTest {
   void noPredictionUntilBothTheRateAndTheCoordinatorRoundTripAreMeasured() {
     HandoverPredictor p = new HandoverPredictor();
     assertEquals(-1, p.handOverAt(0, 100, 1_000, 1_000_000));
+    assertEquals(-1, p.handOverAt(0, 1_000_000));
     p.flowObserved(1_000_000, 100);
     assertEquals(-1, p.handOverAt(0, 100, 1_000, 1_000_000), "no coordinator round trip yet");
     HandoverPredictor q = new HandoverPredictor();
@@ -33,6 +34,17 @@ class HandoverPredictorTest {
     assertEquals(1_880 - 40 - 80, p.handOverAt(1_000, 1_480, 4_000_000, 4_000_000));
     assertEquals(1_480, p.handOverAt(1_000, 1_480, 4_000_000, 100_000),
         "never before the first block arrived");
+  }
+
+  /** At the request: the flow's bytes at the rate, one coordinator round trip earlier. */
+  @Test
+  void handOverAtTheRequestIsTransferTimeLessOneCoordinatorRoundTrip() {
+    HandoverPredictor p = new HandoverPredictor();
+    p.flowObserved(10_000_000, 1_000); // 10 MB/s
+    p.coordinatorRoundTrip(60);
+    p.coordinatorRoundTrip(40);
+    assertEquals(1_000 + 800 - 40, p.handOverAt(1_000, 8_000_000));
+    assertEquals(1_000, p.handOverAt(1_000, 100_000), "never before the request");
   }
 
   /** A flow slower than the executor's rate so far is predicted at its own rate (later). */
