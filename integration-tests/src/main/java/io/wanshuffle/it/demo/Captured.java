@@ -63,21 +63,9 @@ public record Captured(List<StageCapture> stages) {
     return l;
   }
 
-  /**
-   * Hand-over grace of the step-contract check, ms: with predicted hand-over (the plugin's default)
-   * a flow is requested about one fetch latency (two round trips) before the previous flow on its
-   * ports delivers its last block, so log intervals overlap by that much while bytes do not;
-   * overlaps up to this long are not counted ({@link FlowOverlap#of(java.util.Collection, long)}).
-   */
-  public static final long HANDOVER_GRACE_MS = 100;
-
-  /**
-   * @return most cross-cluster flows open at once among the gated flows (step id &gt; 0), not
-   *     counting the first {@value #HANDOVER_GRACE_MS} ms of each flow
-   */
+  /** @return most cross-cluster flows open at once among the gated flows (step id &gt; 0) */
   public FlowOverlap gatedOverlap() {
-    return FlowOverlap.of(flows().stream().filter(f -> f.stepId() > 0).toList(),
-        HANDOVER_GRACE_MS);
+    return FlowOverlap.of(flows().stream().filter(f -> f.stepId() > 0).toList());
   }
 
   /** @return the application's k (0 without captures) */

@@ -3,7 +3,6 @@ package io.wanshuffle.it.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.it.demo.Captured;
 import io.wanshuffle.it.jobs.JobLayout;
 import io.wanshuffle.it.jobs.ShuffleJobs;
 import io.wanshuffle.spark.capture.FlowCapture;
@@ -105,7 +104,7 @@ class WanShuffleFaultsIT {
       StageCapture c = CaptureEvents.load(e);
       c.flows().stream().filter(f -> f.stepId() > 0).forEach(gated::add);
     }
-    FlowOverlap o = FlowOverlap.of(gated, Captured.HANDOVER_GRACE_MS);
+    FlowOverlap o = FlowOverlap.of(gated);
     assertTrue(o.maxPairs() <= 2, "at most k flows even with the fault: " + o);
   }
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.it.demo.Captured;
 import io.wanshuffle.it.jobs.JobLayout;
 import io.wanshuffle.it.jobs.ShuffleJobs;
 import io.wanshuffle.spark.capture.CaptureFiles;
@@ -134,7 +133,7 @@ class WanShuffleJobsIT {
         assertTrue(f.stepId() > 0, "ungated cross-cluster flow " + f);
       }
       assertFalse(c.steps().isEmpty(), "stage " + c.stageId() + " had steps");
-      FlowOverlap o = FlowOverlap.of(c.flows(), Captured.HANDOVER_GRACE_MS);
+      FlowOverlap o = FlowOverlap.of(c.flows());
       assertTrue(o.maxPairs() <= K, "at most k flows: " + o);
       o.maxPerSender().values().forEach(v -> assertTrue(v <= DELTA, "δ per sender: " + o));
       o.maxPerReceiver().values().forEach(v -> assertTrue(v <= DELTA, "δ per receiver: " + o));
@@ -250,7 +249,7 @@ class WanShuffleJobsIT {
     List<FlowCapture> log = CaptureFiles.readFlowLog(app.resolve(CaptureFiles.FLOW_LOG));
     List<FlowCapture> gated = log.stream().filter(f -> f.stepId() > 0).toList();
     assertFalse(gated.isEmpty());
-    FlowOverlap o = FlowOverlap.of(gated, Captured.HANDOVER_GRACE_MS);
+    FlowOverlap o = FlowOverlap.of(gated);
     assertTrue(o.maxPairs() <= K, o.toString());
     assertTrue(o.maxPairs() >= 1);
     // the matrix CSV of every captured stage is there for ./wan-shuffle plan

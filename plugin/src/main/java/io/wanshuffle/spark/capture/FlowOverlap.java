@@ -30,31 +30,11 @@ public record FlowOverlap(int maxPairs, Map<String, Integer> maxPerSender,
    * @return the maxima (all zero for no flows)
    */
   public static FlowOverlap of(Collection<FlowCapture> flows) {
-    return of(flows, 0);
-  }
-
-  /**
-   * Measures the overlap of the given flows, each counted open from {@code graceMs} after its
-   * start: with predicted hand-over ({@code spark.wanshuffle.step.handover = predicted}) a flow is
-   * requested about one fetch latency before the previous flow on its ports delivers its last
-   * block, so its log interval overlaps that flow's by about that latency while its bytes do not.
-   * A grace of 0 counts whole intervals.
-   *
-   * @param flows realised flows, any order
-   * @param graceMs ms at the start of each flow not counted, ≥ 0
-   * @return the maxima (all zero for no flows)
-   * @throws IllegalArgumentException if {@code graceMs < 0}
-   */
-  public static FlowOverlap of(Collection<FlowCapture> flows, long graceMs) {
-    if (graceMs < 0) {
-      throw new IllegalArgumentException("graceMs must be >= 0, got " + graceMs);
-    }
     List<long[]> events = new ArrayList<>(); // time, +1/-1, pair index
     Map<String, Integer> pairIndex = new HashMap<>();
     List<String[]> pairs = new ArrayList<>();
     for (FlowCapture f : flows) {
-      long start = f.startMs() + graceMs;
-      if (f.endMs() <= start) {
+      if (f.endMs() <= f.startMs()) {
         continue;
       }
       String key = f.srcHost() + "\u0000" + f.dstHost();
@@ -64,7 +44,7 @@ public record FlowOverlap(int maxPairs, Map<String, Integer> maxPerSender,
         pairIndex.put(key, idx);
         pairs.add(new String[] {f.srcHost(), f.dstHost()});
       }
-      events.add(new long[] {start, 1, idx});
+      events.add(new long[] {f.startMs(), 1, idx});
       events.add(new long[] {f.endMs(), -1, idx});
     }
     // ends before starts at the same instant: [a,b) and [b,c) do not overlap

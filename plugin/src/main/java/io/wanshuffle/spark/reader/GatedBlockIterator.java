@@ -50,7 +50,7 @@ import scala.collection.Seq;
  * (docs/plugin.md, "Tasks that read several shuffles").
  *
  * <p>A step is reported (its ports handed on) when its last block arrives, before the task reads it;
- * with {@code spark.wanshuffle.step.handover = predicted} (default) earlier, when the
+ * with {@code spark.wanshuffle.step.handover = predicted} (experimental) earlier, when the
  * {@link HandoverPredictor} says the next flow's first byte would meet this step's last one; the
  * time the last block arrived then follows in a {@link FlowArrived}.
  *

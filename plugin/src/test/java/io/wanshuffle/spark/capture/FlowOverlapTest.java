@@ -57,17 +57,4 @@ class FlowOverlapTest {
       assertEquals(bruteSend, o.maxPerSender(), flows.toString());
     }
   }
-
-  /** With a grace, a hand-over overlap shorter than it is not counted; a longer one is. */
-  @Test
-  void graceLeavesOutShortHandOverOverlapsOnly() {
-    List<FlowCapture> handOver = List.of(f("a", "x", 0, 100), f("a", "y", 60, 200));
-    assertEquals(2, FlowOverlap.of(handOver).maxPairs());
-    assertEquals(1, FlowOverlap.of(handOver, 40).maxPairs(), "40 ms overlap, 40 ms grace");
-    assertEquals(2, FlowOverlap.of(handOver, 39).maxPairs());
-    assertEquals(0, FlowOverlap.of(List.of(f("a", "x", 0, 30)), 30).maxPairs(),
-        "a flow shorter than the grace");
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> FlowOverlap.of(handOver, -1));
-  }
 }

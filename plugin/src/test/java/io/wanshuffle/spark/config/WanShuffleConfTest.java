@@ -66,6 +66,16 @@ class WanShuffleConfTest {
   }
 
   @Test
+  void stepHandoverIsArrivalByDefaultAndValidated() {
+    assertFalse(conf().predictedHandover());
+    assertTrue(conf(WanShuffleConf.STEP_HANDOVER, "Predicted").predictedHandover());
+    ConfigValueException e = assertThrows(ConfigValueException.class,
+        () -> conf(WanShuffleConf.STEP_HANDOVER, "early"));
+    assertEquals("spark.wanshuffle.step.handover = 'early': expected predicted or arrival",
+        e.getMessage());
+  }
+
+  @Test
   void kAndDeltaCanBeSetDirectly() {
     WanShuffleConf c = conf(WanShuffleConf.BACKBONE_RATE, "800mbit", WanShuffleConf.K, "4",
         WanShuffleConf.DELTA, "2", WanShuffleConf.FLOW_RATE_CAP, "base");

@@ -342,7 +342,7 @@ class GatedBlockIteratorTest {
    */
   @Test
   void stepIsReportedAheadOfItsArrivalAsPredictedAndItsEndRecordedLater() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.STEP_HANDOVER, "predicted");
     List<Runnable> signals = new CopyOnWriteArrayList<>();
     List<AwaitGrant> reports = new CopyOnWriteArrayList<>();
     DemandClient client = inProcess(conf, m -> {
@@ -375,10 +375,10 @@ class GatedBlockIteratorTest {
     assertEquals(0, coordinator.openFlowCount());
   }
 
-  /** With {@code step.handover = arrival} a step is never reported before its bytes arrived. */
+  /** By default ({@code step.handover = arrival}) a step is never reported before its bytes arrived. */
   @Test
   void arrivalHandoverNeverReportsAhead() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.STEP_HANDOVER, "arrival");
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
     List<AwaitGrant> reports = new CopyOnWriteArrayList<>();
     CrossClusterBlocks b = blocks("b1", "a1", 10, "a2", 10);
     GatedBlockIterator it = new GatedBlockIterator(context, signalling(r -> { }, 0L), b,
