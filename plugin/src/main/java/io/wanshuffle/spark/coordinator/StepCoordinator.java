@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -121,10 +122,10 @@ public final class StepCoordinator {
   /** Stages whose task launches the driver listener reported (the early end relies on them). */
   private final Set<StageRef> launchesSeen = new HashSet<>();
   /**
-   * Transfers of steps reported ahead of their end (predicted hand-over), keyed by (demand id,
-   * step id), waiting for their {@link FlowArrived}; {@code endMs} holds the report time until then.
+   * Transfers of steps reported ahead of their end (predicted hand-over), by demand and step,
+   * waiting for their {@link FlowArrived}; {@code endMs} holds the report time until then.
    */
-  private final Map<List<Long>, TransferRecord> arriving = new LinkedHashMap<>();
+  private final Map<DemandStep, TransferRecord> arriving = new LinkedHashMap<>();
   /** A plan was asked for since the planner last took a snapshot. */
   private boolean planRequested;
   /** A planner run is queued or running (at most one at a time). */
@@ -567,7 +568,7 @@ public final class StepCoordinator {
    * @param m the arrival
    */
   public synchronized void flowArrived(FlowArrived m) {
-    TransferRecord r = arriving.remove(List.of(m.demandId(), m.stepId()));
+    TransferRecord r = arriving.remove(new DemandStep(m.demandId(), m.stepId()));
     if (r == null) {
       return;
     }
@@ -584,7 +585,7 @@ public final class StepCoordinator {
    * @param stage the stage, or null for every stage
    */
   private void flushArriving(StageRef stage) {
-    for (java.util.Iterator<TransferRecord> it = arriving.values().iterator(); it.hasNext(); ) {
+    for (Iterator<TransferRecord> it = arriving.values().iterator(); it.hasNext(); ) {
       TransferRecord r = it.next();
       if (stage == null || r.stage().equals(stage)) {
         it.remove();
@@ -714,7 +715,7 @@ public final class StepCoordinator {
     }
     if (m.reportsAhead()) {
       // the ports are handed on now; the flow's record waits for the time its last block arrived
-      arriving.put(List.of(d.id, g.stepId()), new TransferRecord(g.stepId(), d.stage,
+      arriving.put(new DemandStep(d.id, g.stepId()), new TransferRecord(g.stepId(), d.stage,
           d.shuffleId, d.taskAttemptId, d.dst, List.of(hosts), bytes, m.startMs(),
           Math.max(m.startMs(), clock.getAsLong())));
     } else {
@@ -1239,6 +1240,9 @@ public final class StepCoordinator {
 
   /** A directed host pair. */
   private record Pair(String src, String dst) {}
+
+  /** A step of one demand (the key of a transfer reported ahead of its end). */
+  private record DemandStep(long demandId, long stepId) {}
 
   /** The step being run. */
   private static final class ActiveStep {

@@ -34,7 +34,7 @@ import org.apache.spark.storage.ShuffleBlockBatchId;
  * a host whose first block shows it slower than predicted postpones it ({@link
  * HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count.
  * When the step completes, each host gives the predictor its samples (transfer rate from two or
- * more blocks; fetch latency).
+ * more blocks; fetch latency); without {@code ahead} nothing is predicted or measured.
  *
  * <p>Thread-safe: requests are sent from the task thread, results arrive on network threads.
  * {@link #close()} does not close Spark's shared client.
@@ -173,9 +173,10 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     }
     if (!fire) {
       tellAhead();
+      return;
     }
-    if (fire) {
-      onArrived.run();
+    onArrived.run();
+    if (ahead != null) {
       for (Flow f : flows.values()) {
         if (f.blocks >= 2) {
           predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs);

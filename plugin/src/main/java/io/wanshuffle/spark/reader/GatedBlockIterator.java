@@ -125,7 +125,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     if (!blocks.isEmpty()) {
       long sent = System.nanoTime();
       CompletableFuture<Registered> r = channel.register(demand);
-      r.thenRun(() -> predictor.coordinatorRoundTrip((System.nanoTime() - sent) / 1_000_000));
+      if (conf.predictedHandover()) {
+        r.thenRun(() -> predictor.coordinatorRoundTrip((System.nanoTime() - sent) / 1_000_000));
+      }
       pending = r;
       TaskReaders.add(context, this);
     }
@@ -514,17 +516,13 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     private void arrived() {
       long now = System.currentTimeMillis();
       synchronized (this) {
-        cancelTimer();
         if (reply == null) {
+          cancelTimer();
           reply = channel.await(report(now));
           return;
         }
-        if (!ahead) {
-          return;
-        }
-        ahead = false;
       }
-      channel.arrived(new FlowArrived(demandId, stepId, now));
+      sendArrivalIfAhead(now);
     }
 
     /**
@@ -532,6 +530,11 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
      * signalled (the fetcher held requests back) gets its arrival time now.
      */
     void readAll() {
+      sendArrivalIfAhead(System.currentTimeMillis());
+    }
+
+    /** Sends the arrival time of a step reported ahead, once. */
+    private void sendArrivalIfAhead(long endMs) {
       synchronized (this) {
         cancelTimer();
         if (!ahead) {
@@ -539,7 +542,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         }
         ahead = false;
       }
-      channel.arrived(new FlowArrived(demandId, stepId, System.currentTimeMillis()));
+      channel.arrived(new FlowArrived(demandId, stepId, endMs));
     }
 
     private void pace(long ms) {

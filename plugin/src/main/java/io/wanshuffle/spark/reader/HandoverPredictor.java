@@ -42,7 +42,6 @@ final class HandoverPredictor {
   static final long MIN_SPAN_MS = 5;
 
   private static final HandoverPredictor EXECUTOR = new HandoverPredictor();
-  private static volatile ScheduledExecutorService timer;
 
   private final ArrayDeque<Long> roundTrips = new ArrayDeque<>();
   private final ArrayDeque<Long> latencies = new ArrayDeque<>();
@@ -164,26 +163,21 @@ final class HandoverPredictor {
    * @return the scheduled run, cancellable
    */
   static ScheduledFuture<?> schedule(Runnable action, long delayMs) {
-    return timer().schedule(action, Math.max(0, delayMs), TimeUnit.MILLISECONDS);
+    return Timer.INSTANCE.schedule(action, Math.max(0, delayMs), TimeUnit.MILLISECONDS);
   }
 
-  private static ScheduledExecutorService timer() {
-    ScheduledExecutorService t = timer;
-    if (t == null) {
-      synchronized (HandoverPredictor.class) {
-        t = timer;
-        if (t == null) {
-          ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread th = new Thread(r, "wan-shuffle-handover");
-            th.setDaemon(true);
-            return th;
-          });
-          e.setRemoveOnCancelPolicy(true); // a step that arrived first cancels its timer
-          timer = e;
-          t = e;
-        }
-      }
+  /** The executor's hand-over timer thread, started on first use. */
+  private static final class Timer {
+    static final ScheduledExecutorService INSTANCE = start();
+
+    private static ScheduledExecutorService start() {
+      ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> {
+        Thread th = new Thread(r, "wan-shuffle-handover");
+        th.setDaemon(true);
+        return th;
+      });
+      e.setRemoveOnCancelPolicy(true); // a step that arrived first cancels its timer
+      return e;
     }
-    return t;
   }
 }

@@ -59,6 +59,14 @@ class StepCoordinatorTest {
     return new RegisterDemand(3, 0, 7, task, exec, dst, src, bytes);
   }
 
+  /** The report of the whole grant as fetched, sent ahead of its end (no end time). */
+  private static AwaitGrant reportAhead(long demandId, RegisterDemand d, GrantReply g,
+      long startMs) {
+    AwaitGrant full = FlowSimulation.reportOf(demandId, d, g, d.bytes().clone());
+    return new AwaitGrant(demandId, full.doneStepId(), full.srcHosts(), full.fetchedBytes(),
+        full.remainingBytes(), startMs, 0);
+  }
+
   /** Reports the whole grant as fetched and asks for the next one. */
   private static CompletableFuture<GrantReply> report(StepCoordinator c, long demandId,
       RegisterDemand d, GrantReply g, long[] remaining) {
@@ -210,34 +218,25 @@ class StepCoordinatorTest {
     CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
     CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
     timer.advance(100);
-    assertTrue(p1.isDone() ^ p2.isDone(), "k = 1");
-    boolean firstIs1 = p1.isDone();
-    long iFirst = firstIs1 ? i1 : i2;
-    long iNext = firstIs1 ? i2 : i1;
-    RegisterDemand dFirst = firstIs1 ? d1 : d2;
-    GrantReply g = (firstIs1 ? p1 : p2).join();
-    AwaitGrant full = FlowSimulation.reportOf(iFirst, dFirst, g, dFirst.bytes().clone());
+    // bottleneck first: b1 receives more (300 B) than b2, so a1 -> b1 goes first
+    assertTrue(p1.isDone() && !p2.isDone(), "k = 1");
+    GrantReply g = p1.join();
     timer.advance(400);
-    AwaitGrant ahead = new AwaitGrant(full.demandId(), full.doneStepId(), full.srcHosts(),
-        full.fetchedBytes(), full.remainingBytes(), t0 + 100, 0);
+    AwaitGrant ahead = reportAhead(i1, d1, g, t0 + 100);
     assertTrue(ahead.reportsAhead());
     assertEquals(Status.FINISHED, c.awaitGrant(ahead).join().status());
-    assertTrue((firstIs1 ? p2 : p1).isDone(), "the ports went to the next flow at the report");
+    assertTrue(p2.isDone(), "the ports went to the next flow at the report");
     assertTrue(events.transfers.isEmpty(), "the first flow is still arriving");
     timer.advance(50);
-    c.flowArrived(new FlowArrived(iFirst, g.stepId(), timer.now()));
+    c.flowArrived(new FlowArrived(i1, g.stepId(), timer.now()));
     assertEquals(1, events.transfers.size());
     assertEquals(t0 + 100, events.transfers.get(0).startMs());
     assertEquals(t0 + 550, events.transfers.get(0).endMs(), "the end is the arrival, not the report");
-    c.flowArrived(new FlowArrived(iFirst, g.stepId(), timer.now()));
+    c.flowArrived(new FlowArrived(i1, g.stepId(), timer.now()));
     assertEquals(1, events.transfers.size(), "a repeated arrival is ignored");
 
-    GrantReply g2 = (firstIs1 ? p2 : p1).join();
-    RegisterDemand dNext = firstIs1 ? d2 : d1;
-    AwaitGrant full2 = FlowSimulation.reportOf(iNext, dNext, g2, dNext.bytes().clone());
     timer.advance(100);
-    c.awaitGrant(new AwaitGrant(full2.demandId(), full2.doneStepId(), full2.srcHosts(),
-        full2.fetchedBytes(), full2.remainingBytes(), t0 + 560, 0));
+    c.awaitGrant(reportAhead(i2, d2, p2.join(), t0 + 560));
     c.stageCompleted(3, 0);
     assertEquals(2, events.transfers.size(), "recorded at stage end without its arrival");
     assertEquals(t0 + 650, events.transfers.get(1).endMs(), "its report time stands for its end");

@@ -112,7 +112,7 @@ class ArrivalTrackingClientTest {
     long[] now = {1_000};
     HandoverPredictor predictor = new HandoverPredictor();
     ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 3, Map.of("a1", 10_000L,
-        "a2", 1_000L), () -> { }, null, predictor, () -> now[0]);
+        "a2", 1_000L), () -> { }, at -> { }, predictor, () -> now[0]);
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     String b1 = new ShuffleBlockId(1, 1, 5).name();
     String b2 = new ShuffleBlockId(1, 2, 5).name();

@@ -5,6 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 class HandoverPredictorTest {
+  /** A predictor that measured 10 MB/s and the given coordinator round trips (ms). */
+  private static HandoverPredictor tenMegabytesPerSecond(long... roundTripsMs) {
+    HandoverPredictor p = new HandoverPredictor();
+    p.flowObserved(10_000_000, 1_000);
+    for (long ms : roundTripsMs) {
+      p.coordinatorRoundTrip(ms);
+    }
+    return p;
+  }
+
   @Test
   void noPredictionUntilBothTheRateAndTheCoordinatorRoundTripAreMeasured() {
     HandoverPredictor p = new HandoverPredictor();
@@ -23,10 +33,7 @@ class HandoverPredictorTest {
    */
   @Test
   void handOverIsTheFlowsEndLessOneCoordinatorRoundTripAndOneFetchLatency() {
-    HandoverPredictor p = new HandoverPredictor();
-    p.flowObserved(10_000_000, 1_000); // 10 MB/s
-    p.coordinatorRoundTrip(60);
-    p.coordinatorRoundTrip(40);
+    HandoverPredictor p = tenMegabytesPerSecond(60, 40);
     // first block 1 MB arrived 180 ms after the request: 100 ms transfer + 80 ms latency
     p.fetchLatencyObserved(180, 1_000_000);
     p.fetchLatencyObserved(250, 1_000_000); // a fresh connection: latency 150, not the minimum
@@ -39,10 +46,7 @@ class HandoverPredictorTest {
   /** At the request: the flow's bytes at the rate, one coordinator round trip earlier. */
   @Test
   void handOverAtTheRequestIsTransferTimeLessOneCoordinatorRoundTrip() {
-    HandoverPredictor p = new HandoverPredictor();
-    p.flowObserved(10_000_000, 1_000); // 10 MB/s
-    p.coordinatorRoundTrip(60);
-    p.coordinatorRoundTrip(40);
+    HandoverPredictor p = tenMegabytesPerSecond(60, 40);
     assertEquals(1_000 + 800 - 40, p.handOverAt(1_000, 8_000_000));
     assertEquals(1_000, p.handOverAt(1_000, 100_000), "never before the request");
   }
@@ -50,9 +54,7 @@ class HandoverPredictorTest {
   /** A flow slower than the executor's rate so far is predicted at its own rate (later). */
   @Test
   void aSlowFlowIsPredictedAtItsOwnRate() {
-    HandoverPredictor p = new HandoverPredictor();
-    p.flowObserved(10_000_000, 1_000); // 10 MB/s
-    p.coordinatorRoundTrip(40);
+    HandoverPredictor p = tenMegabytesPerSecond(40);
     p.fetchLatencyObserved(80, 0);
     // first 4 MB block after 80 + 800 ms: 5 MB/s, so 4 MB left take 800 ms more
     assertEquals(1_880 + 800 - 40 - 80, p.handOverAt(1_000, 1_880, 4_000_000, 4_000_000));
