@@ -42,7 +42,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(names = "--variants", split = ",", defaultValue = "default,auto,oggp",
       description = "default = Spark's sort shuffle; other names are wan-shuffle algorithms, pipelined steps;"
-          + " ALGORITHM/barrier runs it with barrier steps (default ${DEFAULT-VALUE})")
+          + " suffixes set a step option: ALGORITHM/barrier runs it with barrier steps, ALGORITHM/predicted with"
+          + " predicted hand-over (both may be given) (default ${DEFAULT-VALUE})")
   List<String> variants;
 
   @Option(names = "--conf", paramLabel = "KEY=VALUE",
@@ -73,9 +74,10 @@ public final class E2eBenchCommand implements Callable<Integer> {
     List<Cell> cells = new ArrayList<>();
     List<String> known = io.wanshuffle.scheduler.alg.Algorithms.names();
     for (String v : variants) {
-      if (v.contains("/") && !v.endsWith("/" + WanShuffleConf.BARRIER)) {
+      List<String> suffixes = suffixesOf(v);
+      if (!VARIANT_SUFFIXES.containsAll(suffixes)) {
         throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--variants: '" + v
-            + "': the only step mode suffix is /" + WanShuffleConf.BARRIER);
+            + "': unknown suffix; the suffixes are " + VARIANT_SUFFIXES.stream().map(x -> "/" + x).toList());
       }
     }
     List<String> skipped = variants.stream().filter(v -> !v.equals("default") && !v.equals("none")
@@ -104,8 +106,11 @@ public final class E2eBenchCommand implements Callable<Integer> {
             if (!variant.equals("default")) {
               conf.putAll(ex.wanShuffleConf(algorithmOf(variant)));
               conf.putAll(extraConf);
-              if (variant.contains("/")) {
+              if (suffixesOf(variant).contains(WanShuffleConf.BARRIER)) {
                 conf.put(WanShuffleConf.STEP_MODE, WanShuffleConf.BARRIER);
+              }
+              if (suffixesOf(variant).contains(WanShuffleConf.PREDICTED)) {
+                conf.put(WanShuffleConf.STEP_HANDOVER, WanShuffleConf.PREDICTED);
               }
             }
             String runName = pattern + "-" + variant.replace('/', '-');
@@ -148,6 +153,15 @@ public final class E2eBenchCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot write " + report, e);
     }
+  }
+
+  /** Variant name suffixes: step mode barrier, predicted hand-over. */
+  private static final List<String> VARIANT_SUFFIXES = List.of(WanShuffleConf.BARRIER, WanShuffleConf.PREDICTED);
+
+  /** @return the suffixes of a variant name ({@code auto/barrier/predicted} -> [barrier, predicted]) */
+  private static List<String> suffixesOf(String variant) {
+    List<String> parts = List.of(variant.split("/"));
+    return parts.subList(1, parts.size());
   }
 
   /** @return the algorithm of a variant name ({@code auto/barrier} -> {@code auto}) */

@@ -32,7 +32,9 @@ import org.apache.spark.storage.ShuffleBlockBatchId;
  * hand-over): once every source host of the step has been sent its request, {@code ahead} is told
  * the latest of the hosts' hand-over times ({@link HandoverPredictor#handOverAt(long, long)});
  * a host whose first block shows it slower than predicted postpones it ({@link
- * HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count.
+ * HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count; a
+ * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)})
+ * leaves the step to be reported on arrival.
  * When the step completes, each host gives the predictor its samples (transfer rate from two or
  * more blocks; fetch latency); without {@code ahead} nothing is predicted or measured.
  *
@@ -177,7 +179,11 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     }
     onArrived.run();
     if (ahead != null) {
-      for (Flow f : flows.values()) {
+      for (Map.Entry<String, Flow> e : flows.entrySet()) {
+        Flow f = e.getValue();
+        if (f.blocks >= 1) {
+          predictor.flowCompleted(e.getKey());
+        }
         if (f.blocks >= 2) {
           predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs);
         }
@@ -206,11 +212,13 @@ final class ArrivalTrackingClient extends BlockStoreClient {
 
   /**
    * @return the latest hand-over time over the hosts still sending, epoch ms; -1 while a host of
-   *     the step has not been sent its request or the predictor has no estimate
+   *     the step has not been sent its request, has no completed flow on this executor yet or the
+   *     predictor has no estimate
    */
   private long handOverAt() {
     long at = -1;
-    for (Flow f : flows.values()) {
+    for (Map.Entry<String, Flow> e : flows.entrySet()) {
+      Flow f = e.getValue();
       if (f.requestMs < 0) {
         if (f.expectedBytes == 0) {
           continue; // nothing asked from this host
@@ -220,6 +228,9 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       long left = f.expectedBytes - f.bytes;
       if (f.blocks > 0 && left <= 0) {
         continue; // done sending
+      }
+      if (!predictor.connected(e.getKey())) {
+        return -1; // a new connection: latency and slow start make the rate estimate wrong
       }
       long t = predictor.handOverAt(f.requestMs, f.expectedBytes);
       if (t < 0) {

@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.reader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -144,6 +145,8 @@ class ArrivalTrackingClientTest {
     HandoverPredictor predictor = new HandoverPredictor();
     predictor.flowObserved(1_000_000, 1_000); // 1000 B/ms
     predictor.coordinatorRoundTrip(20);
+    predictor.flowCompleted("a1");
+    predictor.flowCompleted("a2");
     List<Long> told = new ArrayList<>();
     AtomicInteger fired = new AtomicInteger();
     ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 5, Map.of("a1", 300_000L,
@@ -170,6 +173,41 @@ class ArrivalTrackingClientTest {
     spark.listeners.get(1).onBlockFetchSuccess(a2[1], buffer(250_000));
     assertEquals(1, fired.get());
     assertEquals(2, told.size(), "the completed step is reported on arrival");
+  }
+
+  /**
+   * A host that has not completed a flow to this executor (a new connection) is not predicted:
+   * the step is reported on arrival; once that flow completed, the host's next step is predicted.
+   */
+  @Test
+  void aHostOnANewConnectionIsNotPredictedUntilItsFirstFlowCompleted() {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {0};
+    HandoverPredictor predictor = new HandoverPredictor();
+    predictor.flowObserved(1_000_000, 1_000); // 1000 B/ms
+    predictor.coordinatorRoundTrip(20);
+    predictor.flowCompleted("a1");
+    List<Long> told = new ArrayList<>();
+    AtomicInteger fired = new AtomicInteger();
+    String b0 = new ShuffleBlockId(1, 0, 5).name();
+    String b1 = new ShuffleBlockId(1, 1, 5).name();
+    ArrivalTrackingClient first = new ArrivalTrackingClient(spark, 2, Map.of("a1", 100_000L,
+        "a2", 200_000L), fired::incrementAndGet, told::add, predictor, () -> now[0]);
+    first.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
+    first.fetchBlocks("a2", 7337, "e2", new String[] {b1}, new Received(), null);
+    assertEquals(List.of(), told, "a2's connection is new");
+    now[0] = 150;
+    spark.listeners.get(0).onBlockFetchSuccess(b0, buffer(100_000));
+    assertEquals(List.of(), told, "a2 still sends on its new connection");
+    now[0] = 400;
+    spark.listeners.get(1).onBlockFetchSuccess(b1, buffer(200_000));
+    assertEquals(1, fired.get());
+    assertTrue(predictor.connected("a2"));
+
+    ArrivalTrackingClient next = new ArrivalTrackingClient(spark, 1, Map.of("a2", 300_000L),
+        () -> { }, told::add, predictor, () -> now[0]);
+    next.fetchBlocks("a2", 7337, "e2", new String[] {b0}, new Received(), null);
+    assertEquals(List.of(400L + 300 - 20), told, "a2's next flow is predicted");
   }
 
   private static ManagedBuffer buffer(int bytes) {
