@@ -18,7 +18,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * The blocks of one reduce task split by the topology: same-cluster blocks (fetched at once) and,
  * per cross-cluster source host, a queue of blocks taken out step by step as grants arrive. Block
  * sizes are those the MapOutputTracker reports (bytes). Empty blocks go with the same-cluster ones.
- * Not thread-safe (one task thread).
+ * Thread-safe: the blocks of a granted step may be taken off the task thread (a step opened on
+ * its grant while the task reads the previous one).
  */
 final class CrossClusterBlocks {
   /** One block: where it lives and Spark's (block id, size, map index) triple. */
@@ -81,7 +82,7 @@ final class CrossClusterBlocks {
   }
 
   /** @return bytes not yet taken per host of {@link #hosts()} */
-  long[] remainingBytes() {
+  synchronized long[] remainingBytes() {
     String[] h = hosts();
     long[] r = new long[h.length];
     for (int i = 0; i < h.length; i++) {
@@ -91,7 +92,7 @@ final class CrossClusterBlocks {
   }
 
   /** @return true when every cross-cluster block has been taken */
-  boolean isEmpty() {
+  synchronized boolean isEmpty() {
     for (ArrayDeque<Block> q : cross.values()) {
       if (!q.isEmpty()) {
         return false;
@@ -109,7 +110,7 @@ final class CrossClusterBlocks {
    * @param out where the taken blocks are appended (grouped by block manager)
    * @return bytes taken
    */
-  long take(String host, long budget, List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
+  synchronized long take(String host, long budget, List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
     ArrayDeque<Block> q = cross.get(host);
     List<Block> taken = new ArrayList<>();
     long bytes = 0;
@@ -131,7 +132,7 @@ final class CrossClusterBlocks {
    * @param out where the blocks are appended
    * @return bytes taken per host of {@link #hosts()}
    */
-  long[] takeAll(List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
+  synchronized long[] takeAll(List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
     String[] h = hosts();
     long[] taken = new long[h.length];
     for (int i = 0; i < h.length; i++) {

@@ -54,6 +54,12 @@ import scala.collection.Seq;
  * {@link HandoverPredictor} says the next flow's first byte would meet this step's last one; the
  * time the last block arrived then follows in a {@link FlowArrived}.
  *
+ * <p>The grant that answers a reported step is acted on when it arrives: its blocks are taken and
+ * their fetch opened on a step-opener thread, while the task thread may still be blocked reading the
+ * reported step's last block or busy with its records (a task's next flow would otherwise start only
+ * after that, which with one task per receiving executor is the case at nearly every hand-over of a
+ * receiver's port). The task thread then reads the opened step after the reported one.
+ *
  * <p>With {@code spark.wanshuffle.flow.rateCap} set, a step's blocks are fetched in chunks paced so
  * that the task's bytes in the step never run ahead of (rate cap × flows of the step) — pacing at
  * block granularity.
@@ -81,7 +87,16 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private long waitedMs;
   private boolean registered;
   /** A sibling reader of the task waits for a grant; this one told the coordinator it is idle. */
-  private boolean idle;
+  private volatile boolean idle;
+  /**
+   * {@code pending} is the reply to a reported step, mapped by {@link #openGranted}: it may carry
+   * a step opened off the task thread, so the blocks taken for it are not lost to this reader.
+   */
+  private boolean openingOnGrant;
+  /** Guarded by this: a step opened off the task thread, not yet taken up by the task thread. */
+  private StepRun opened;
+  /** Guarded by this: no step may be opened off the task thread any more (ungated, task ended). */
+  private boolean closedToGrants;
 
   private StepRun step;
   /**
@@ -140,7 +155,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
    * or ungated. An idle reader's own next read says it is active again.
    */
   void standAside() {
-    if (step != null || ungated != null || blocks.isEmpty()) {
+    if (step != null || openingOnGrant || ungated != null || blocks.isEmpty()) {
       return;
     }
     if (idle) {
@@ -170,10 +185,17 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
   private void onTaskEnd(TaskContext ctx) {
     TaskReaders.remove(ctx);
-    if (step != null) {
-      step.cancelTimer();
+    StepRun unread;
+    synchronized (this) {
+      closedToGrants = true;
+      unread = opened;
     }
-    if (demandId > 0 && ungated == null && (step != null || !blocks.isEmpty())) {
+    for (StepRun s : new StepRun[] {step, unread}) {
+      if (s != null) {
+        s.cancelTimer();
+      }
+    }
+    if (demandId > 0 && ungated == null && (step != null || unread != null || !blocks.isEmpty())) {
       String reason = ctx.isInterrupted() ? "task-killed" : ctx.isFailed() ? "task-failed"
           : "task-end";
       channel.release(new ReleaseDemand(demandId, reason));
@@ -201,6 +223,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         draining = step.current;
         drainingStep = step;
         pending = step.reply;
+        openingOnGrant = true;
         step = null;
         continue;
       }
@@ -225,7 +248,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         }
         finishUngated();
       }
-      if (blocks.isEmpty()) {
+      if (blocks.isEmpty() && !openingOnGrant) {
         return false;
       }
       if (pending == null) {
@@ -251,6 +274,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
     CompletableFuture<?> p = pending;
     pending = null;
+    openingOnGrant = false;
     Object r;
     try {
       r = p.join();
@@ -259,7 +283,12 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       goUngated("coordinator call failed: " + cause);
       return;
     }
-    if (r instanceof Registered reg) {
+    if (r instanceof StepRun s) {
+      synchronized (this) {
+        opened = null;
+      }
+      step = s; // granted and opened while the task read the previous step
+    } else if (r instanceof Registered reg) {
       if (!reg.gated() || reg.demandId() <= 0) {
         goUngated("the coordinator does not gate (algorithm none or stopping)");
         return;
@@ -319,8 +348,41 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
   }
 
+  /**
+   * Opens the step a reported step's reply grants, on the step-opener thread: the task thread takes
+   * it up on its next read. Not while this reader is idle (the coordinator takes that grant back),
+   * ungated or its task ended.
+   *
+   * @param g the reply to the reported step
+   * @return the opened step, or {@code g} for the task thread to handle
+   */
+  private Object openGranted(GrantReply g) {
+    if (g.status() != GrantReply.Status.GRANT) {
+      return g;
+    }
+    synchronized (this) {
+      if (idle || closedToGrants) {
+        return g;
+      }
+      StepRun s = newStep(g);
+      if (!s.openNextChunk()) {
+        return g; // nothing taken: the task thread finishes the empty step
+      }
+      opened = s;
+      return s;
+    }
+  }
+
   private void startStep(GrantReply g) {
-    step = new StepRun(g.stepId());
+    step = newStep(g);
+    if (!step.openNextChunk()) {
+      finishStep();
+    }
+  }
+
+  /** @return the run of granted step {@code g} with its blocks taken in chunks, not opened */
+  private StepRun newStep(GrantReply g) {
+    StepRun run = new StepRun(g.stepId());
     long cap = conf.flowRateCap();
     int flows = Math.max(1, g.srcHosts().length);
     // per source host, a chunk is about CHUNK_MS of data at the cap
@@ -341,23 +403,21 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         chunkBytes += b;
         int idx = indexOf(g.srcHosts()[i]);
         if (idx >= 0) {
-          step.fetched[idx] += b;
+          run.fetched[idx] += b;
         }
         if (b > 0 && taken[i] < g.budgets()[i]) {
           more = true;
         }
       }
       if (!out.isEmpty()) {
-        step.chunks.add(out);
-        step.chunkBytes.add(chunkBytes);
+        run.chunks.add(out);
+        run.chunkBytes.add(chunkBytes);
       }
     }
-    step.paceBytesPerSecond = cap <= 0 ? 0 : cap * flows;
-    step.remaining = blocks.remainingBytes();
-    step.startMs = System.currentTimeMillis();
-    if (!step.openNextChunk()) {
-      finishStep();
-    }
+    run.paceBytesPerSecond = cap <= 0 ? 0 : cap * flows;
+    run.remaining = blocks.remainingBytes();
+    run.startMs = System.currentTimeMillis();
+    return run;
   }
 
   private int indexOf(String host) {
@@ -373,6 +433,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     StepRun s = step;
     step = null;
     pending = s.reportOnce();
+    openingOnGrant = true;
     s.readAll();
   }
 
@@ -380,7 +441,15 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     if (ungated != null) {
       return;
     }
+    synchronized (this) {
+      closedToGrants = true;
+      if (opened != null) {
+        step = opened; // its blocks were taken: read them before the ungated ones
+        opened = null;
+      }
+    }
     pending = null;
+    openingOnGrant = false;
     LOG.warn("wan-shuffle: task {} (stage {}.{}, shuffle {}) fetches its remaining cross-cluster "
             + "blocks without gating: {}", demand.taskAttemptId(), demand.stageId(),
         demand.stageAttempt(), demand.shuffleId(), reason);
@@ -414,6 +483,16 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
   }
 
+  /** Where steps granted while the task reads are opened: daemon threads, made on demand. */
+  private static final class StepOpener {
+    static final java.util.concurrent.ExecutorService INSTANCE =
+        java.util.concurrent.Executors.newCachedThreadPool(r -> {
+          Thread t = new Thread(r, "wan-shuffle-step-opener");
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
   /** The fetch of one granted step: its block chunks, opened one after the other. */
   private final class StepRun {
     final long stepId;
@@ -421,13 +500,14 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     /** Bytes not yet taken per host once this step's blocks were taken. */
     long[] remaining;
     /**
-     * The reply to the step's one report, null until it is sent. Set under this object's lock by
-     * {@link #reportOnce}: on a network thread when the step's bytes all arrived (then it precedes
-     * any later call of this reader on the executor's connection to the driver), else on the task
-     * thread, which then drops the step at once; so while the step is current, non-null means
-     * "reported early".
+     * The reply to the step's one report, null until it is sent, mapped by {@link #openGranted}
+     * (a grant in it is opened as soon as it arrives). Set under this object's lock by
+     * {@link #send}: on a network thread when the step's bytes all arrived (then it precedes any
+     * later call of this reader on the executor's connection to the driver), on the hand-over timer
+     * thread when reported ahead, else on the task thread, which then drops the step at once; so
+     * while the step is current, non-null means "reported early".
      */
-    volatile CompletableFuture<GrantReply> reply;
+    volatile CompletableFuture<Object> reply;
     /** The report went out before the last block arrived; its arrival is still to be sent. */
     private boolean ahead;
     private ScheduledFuture<?> timer;
@@ -474,14 +554,20 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     /**
      * Reports the step unless it was reported already.
      *
-     * @return the reply to the one report of this step
+     * @return the reply to the one report of this step, mapped by {@link #openGranted}
      */
-    synchronized CompletableFuture<GrantReply> reportOnce() {
+    synchronized CompletableFuture<Object> reportOnce() {
       cancelTimer();
       if (reply == null) {
-        reply = channel.await(report(System.currentTimeMillis()));
+        send(report(System.currentTimeMillis()));
       }
       return reply;
+    }
+
+    /** Sends the step's one report; a grant in its reply is opened when it arrives. */
+    private void send(AwaitGrant report) {
+      reply = channel.await(report).thenApplyAsync(GatedBlockIterator.this::openGranted,
+          StepOpener.INSTANCE);
     }
 
     /**
@@ -499,7 +585,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     private synchronized void reportAhead() {
       if (reply == null) {
         ahead = true;
-        reply = channel.await(report(0));
+        send(report(0));
       }
     }
 
@@ -518,7 +604,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       synchronized (this) {
         if (reply == null) {
           cancelTimer();
-          reply = channel.await(report(now));
+          send(report(now));
           return;
         }
       }

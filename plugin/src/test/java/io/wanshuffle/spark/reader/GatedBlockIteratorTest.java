@@ -335,9 +335,46 @@ class GatedBlockIteratorTest {
   }
 
   /**
+   * The grant answering a reported step is opened when it arrives, not when the task next reads:
+   * the task holds step 1's first block (busy with its records, or blocked on the next one) when
+   * step 1's bytes arrive; step 2's fetch is requested without the task calling the reader. The
+   * task then reads step 1's blocks before step 2's, each once, and k = 1 still holds.
+   */
+  @Test
+  void theNextStepOpensOnItsGrantWhileTheTaskIsBusyWithTheReportedOne() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 50, "a2", 70);
+    List<Runnable> arrivals = new CopyOnWriteArrayList<>();
+    GatedBlockIterator it = new GatedBlockIterator(context, signalling(arrivals::add), b,
+        inProcess(conf), conf, metrics, demandOf(b), predictor);
+    assertTrue(it.hasNext());
+    long first = ((ShuffleBlockId) it.next()._1()).mapId();
+    assertEquals(List.of("", "a1 a1"), opened);
+    arrivals.get(0).run(); // step 1's bytes arrive while the task is busy
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (!opened.contains("a2")) {
+      assertTrue(System.currentTimeMillis() < deadline,
+          "step 2 not opened while the task was busy: " + opened);
+      Thread.onSpinWait();
+    }
+    List<Long> maps = new ArrayList<>(List.of(first));
+    while (it.hasNext()) {
+      maps.add(((ShuffleBlockId) it.next()._1()).mapId());
+    }
+    assertEquals(List.of(0L, 2L, 4L), maps, "step 1's blocks, then step 2's, each once");
+    assertEquals(List.of("", "a1 a1", "a2"), opened);
+    assertEquals(2, events.transfers.size());
+    assertTrue(events.transfers.get(0).endMs() <= events.transfers.get(1).startMs(),
+        "k = 1: one flow at a time");
+    context.markTaskCompleted(Option.empty());
+    assertEquals(0, coordinator.openFlowCount());
+    assertEquals(0, coordinator.pendingDemandCount());
+  }
+
+  /**
    * Predicted hand-over: told to report 150 ms after its requests, step 1 (150 B from a1) is
-   * reported then, while its last block has not arrived; with k = 1 the next step is granted
-   * then. The arrival signal later records step 1's real end; step 2, whose
+   * reported then, while its last block has not arrived; with k = 1 the next step is granted and
+   * opened then. The arrival signal later records step 1's real end; step 2, whose
    * arrival is never signalled, gets its end when the task has read it.
    */
   @Test
@@ -359,7 +396,12 @@ class GatedBlockIteratorTest {
       assertTrue(System.currentTimeMillis() < deadline, "step 2 not granted ahead of step 1's end");
       Thread.onSpinWait();
     }
-    assertEquals(1, signals.size(), "step 1's last block has not arrived");
+    while (signals.size() < 2) {
+      assertTrue(System.currentTimeMillis() < deadline, "step 2 not opened on its grant");
+      Thread.onSpinWait();
+    }
+    assertEquals(List.of("", "a1 a1", "a2"), opened,
+        "step 2 opened on its grant, before step 1's last block arrived");
     assertTrue(reports.get(0).reportsAhead());
     assertEquals(150, reports.get(0).fetchedBytes()[0], "the whole step is requested");
     assertTrue(events.transfers.isEmpty(), "no record before the arrival");
