@@ -42,8 +42,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(names = "--variants", split = ",", defaultValue = "default,auto,oggp",
       description = "default = Spark's sort shuffle; other names are wan-shuffle algorithms, pipelined steps;"
-          + " suffixes set a step option: ALGORITHM/barrier runs it with barrier steps, ALGORITHM/predicted with"
-          + " predicted hand-over (both may be given) (default ${DEFAULT-VALUE})")
+          + " suffixes set a step option: ALGORITHM/barrier runs it with barrier steps, ALGORITHM/arrival with"
+          + " hand-over on arrival, ALGORITHM/predicted with predicted hand-over (the default), e.g."
+          + " auto/barrier/arrival (default ${DEFAULT-VALUE})")
   List<String> variants;
 
   @Option(names = "--conf", paramLabel = "KEY=VALUE",
@@ -109,8 +110,10 @@ public final class E2eBenchCommand implements Callable<Integer> {
               if (suffixesOf(variant).contains(WanShuffleConf.BARRIER)) {
                 conf.put(WanShuffleConf.STEP_MODE, WanShuffleConf.BARRIER);
               }
-              if (suffixesOf(variant).contains(WanShuffleConf.PREDICTED)) {
-                conf.put(WanShuffleConf.STEP_HANDOVER, WanShuffleConf.PREDICTED);
+              for (String handover : List.of(WanShuffleConf.PREDICTED, WanShuffleConf.ARRIVAL)) {
+                if (suffixesOf(variant).contains(handover)) {
+                  conf.put(WanShuffleConf.STEP_HANDOVER, handover);
+                }
               }
             }
             String runName = pattern + "-" + variant.replace('/', '-');
@@ -155,8 +158,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
     }
   }
 
-  /** Variant name suffixes: step mode barrier, predicted hand-over. */
-  private static final List<String> VARIANT_SUFFIXES = List.of(WanShuffleConf.BARRIER, WanShuffleConf.PREDICTED);
+  /** Variant name suffixes: step mode barrier, hand-over predicted or on arrival. */
+  private static final List<String> VARIANT_SUFFIXES = List.of(WanShuffleConf.BARRIER, WanShuffleConf.PREDICTED,
+      WanShuffleConf.ARRIVAL);
 
   /** @return the suffixes of a variant name ({@code auto/barrier/predicted} -> [barrier, predicted]) */
   private static List<String> suffixesOf(String variant) {

@@ -63,7 +63,10 @@ public record Captured(List<StageCapture> stages) {
     return l;
   }
 
-  /** @return most cross-cluster flows open at once among the gated flows (step id &gt; 0) */
+  /**
+   * @return most cross-cluster flows holding their ports at once among the gated flows (step id
+   *     &gt; 0), the step contract's count ({@link FlowOverlap#of})
+   */
   public FlowOverlap gatedOverlap() {
     return FlowOverlap.of(flows().stream().filter(f -> f.stepId() > 0).toList());
   }

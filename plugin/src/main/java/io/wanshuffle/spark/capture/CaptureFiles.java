@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * &lt;capture.dir&gt;/&lt;application id&gt;/
- *   stage-&lt;id&gt;.&lt;attempt&gt;.kryo        {@link StageCapture}, Kryo 4 (magic "WSCP", version 1)
+ *   stage-&lt;id&gt;.&lt;attempt&gt;.kryo        {@link StageCapture}, Kryo 4 (magic "WSCP", version 2)
  *   stage-&lt;id&gt;.&lt;attempt&gt;.matrix.csv  transfer matrix, bytes ({@link HostMatrix} CSV)
  *   flows.csv                         flow log of the whole application ({@link FlowCapture} rows)
  * </pre>
@@ -33,9 +33,13 @@ public final class CaptureFiles {
   /** First four bytes of a stage capture file: ASCII "WSCP". */
   public static final int MAGIC = 0x57534350;
   /** Format version written after the magic. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
   /** Header line of {@code flows.csv}. */
   public static final String FLOW_LOG_HEADER =
+      "stepId,stageId,stageAttempt,shuffleId,taskAttemptId,srcHost,dstHost,bytes,startMs,endMs,"
+          + "handedOnMs";
+  /** Header line of a flow log written before the {@code handedOnMs} column (read as well). */
+  static final String FLOW_LOG_HEADER_V1 =
       "stepId,stageId,stageAttempt,shuffleId,taskAttemptId,srcHost,dstHost,bytes,startMs,endMs";
   /** File name of the flow log. */
   public static final String FLOW_LOG = "flows.csv";
@@ -153,11 +157,12 @@ public final class CaptureFiles {
   static void appendFlow(Writer w, FlowCapture f) throws IOException {
     w.write(f.stepId() + "," + f.stageId() + "," + f.stageAttempt() + "," + f.shuffleId() + ","
         + f.taskAttemptId() + "," + f.srcHost() + "," + f.dstHost() + "," + f.bytes() + ","
-        + f.startMs() + "," + f.endMs() + "\n");
+        + f.startMs() + "," + f.endMs() + "," + f.handedOnMs() + "\n");
   }
 
   /**
-   * Reads a flow log.
+   * Reads a flow log, with or without the {@code handedOnMs} column (11 or 10 columns; without
+   * it, {@code handedOnMs} is 0 and a flow holds its ports until {@code endMs}).
    *
    * @param file {@code flows.csv}
    * @return its rows in file order
@@ -169,17 +174,19 @@ public final class CaptureFiles {
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     for (int i = 0; i < lines.size(); i++) {
       String l = lines.get(i).trim();
-      if (l.isEmpty() || l.equals(FLOW_LOG_HEADER)) {
+      if (l.isEmpty() || l.equals(FLOW_LOG_HEADER) || l.equals(FLOW_LOG_HEADER_V1)) {
         continue;
       }
       String[] c = l.split(",", -1);
       try {
-        if (c.length != 10) {
-          throw new IllegalArgumentException("expected 10 columns, got " + c.length);
+        if (c.length != 11 && c.length != 10) {
+          throw new IllegalArgumentException("expected 11 columns (" + FLOW_LOG_HEADER
+              + "), got " + c.length);
         }
         out.add(new FlowCapture(Long.parseLong(c[0]), Integer.parseInt(c[1]),
             Integer.parseInt(c[2]), Integer.parseInt(c[3]), Long.parseLong(c[4]), c[5], c[6],
-            Long.parseLong(c[7]), Long.parseLong(c[8]), Long.parseLong(c[9])));
+            Long.parseLong(c[7]), Long.parseLong(c[8]), Long.parseLong(c[9]),
+            c.length == 11 ? Long.parseLong(c[10]) : 0));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(file + ": line " + (i + 1) + ": " + e.getMessage(), e);
       }

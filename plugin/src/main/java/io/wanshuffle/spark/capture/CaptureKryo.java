@@ -77,13 +77,14 @@ final class CaptureKryo {
       o.writeVarLong(f.bytes(), true);
       o.writeVarLong(f.startMs(), true);
       o.writeVarLong(f.endMs(), true);
+      o.writeVarLong(f.handedOnMs(), true);
     }
 
     @Override
     public FlowCapture read(Kryo k, Input in, Class<FlowCapture> type) {
       return new FlowCapture(in.readVarLong(true), in.readVarInt(true), in.readVarInt(true),
           in.readVarInt(true), in.readVarLong(true), in.readString(), in.readString(),
-          in.readVarLong(true), in.readVarLong(true), in.readVarLong(true));
+          in.readVarLong(true), in.readVarLong(true), in.readVarLong(true), in.readVarLong(true));
     }
   }
 

@@ -266,7 +266,7 @@ public final class CaptureListener implements CoordinatorListener {
       long b = r.bytes()[i];
       FlowCapture f = new FlowCapture(r.stepId(), r.stage().stageId(), r.stage().attempt(),
           r.shuffleId(), r.taskAttemptId(), r.srcHosts().get(i), r.dstHost(), b, r.startMs(),
-          r.endMs());
+          r.endMs(), r.handedOnMs());
       st.flows.add(f);
       fresh.add(f);
       if (step != null) {

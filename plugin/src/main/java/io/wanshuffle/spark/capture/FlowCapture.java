@@ -15,6 +15,21 @@ package io.wanshuffle.spark.capture;
  * @param bytes bytes fetched from {@code srcHost} in this step
  * @param startMs when the task started fetching this step, epoch ms (executor clock)
  * @param endMs when the last block of this step arrived, epoch ms (executor clock)
+ * @param handedOnMs when the task handed the step's ports back to the coordinator, epoch ms
+ *     (executor clock): {@code endMs} when it reported the step on arrival or when read, earlier
+ *     with predicted hand-over (the next flow is requested while this one's last bytes are in
+ *     flight, so that its first byte meets them); 0 when not known (flow logs of version 1)
  */
 public record FlowCapture(long stepId, int stageId, int stageAttempt, int shuffleId,
-    long taskAttemptId, String srcHost, String dstHost, long bytes, long startMs, long endMs) {}
+    long taskAttemptId, String srcHost, String dstHost, long bytes, long startMs, long endMs,
+    long handedOnMs) {
+
+  /**
+   * @return until when the flow held its ports in the coordinator's count, epoch ms:
+   *     {@code handedOnMs} when it is known (not 0) and lies in [{@code startMs}, {@code endMs}],
+   *     else {@code endMs}
+   */
+  public long heldUntilMs() {
+    return handedOnMs != 0 && handedOnMs >= startMs && handedOnMs <= endMs ? handedOnMs : endMs;
+  }
+}

@@ -11,9 +11,12 @@ import java.util.TreeMap;
  * How many cross-cluster flows were open at once, measured from realised flows: the check of
  * the step contract "at most k flows cluster-wide and at most δ(h) per host at any instant".
  * A flow is a (source host, destination host) pair; several tasks fetching over the same pair at
- * the same time count as one flow, as the coordinator counts them. Each {@link FlowCapture} is
- * open over the half-open interval [{@code startMs}, {@code endMs}); zero-length records are
- * ignored. Sweep over 2n interval ends: O(n log n).
+ * the same time count as one flow, as the coordinator counts them. {@link #of} counts each
+ * {@link FlowCapture} over the half-open interval [{@code startMs}, {@link
+ * FlowCapture#heldUntilMs()}), the time it held its ports in the coordinator's count (the contract);
+ * {@link #onTheWire} over [{@code startMs}, {@code endMs}), until its last block arrived, which with
+ * predicted hand-over may pass the hand-over by the next flow's fetch latency (by design) or by a
+ * misprediction. Zero-length intervals are ignored. Sweep over 2n interval ends: O(n log n).
  *
  * @param maxPairs most distinct pairs open at one instant
  * @param maxPerSender per sending host, most distinct pairs it sent on at one instant
@@ -23,18 +26,34 @@ public record FlowOverlap(int maxPairs, Map<String, Integer> maxPerSender,
     Map<String, Integer> maxPerReceiver) {
 
   /**
-   * Measures the overlap of the given flows (pass only gated ones, {@code stepId > 0}, to check
-   * the step contract).
+   * Measures the overlap of the given flows while they held their ports (pass only gated ones,
+   * {@code stepId > 0}, to check the step contract).
    *
    * @param flows realised flows, any order
    * @return the maxima (all zero for no flows)
    */
   public static FlowOverlap of(Collection<FlowCapture> flows) {
+    return sweep(flows, FlowCapture::heldUntilMs);
+  }
+
+  /**
+   * Measures the overlap of the given flows from their request to their last block's arrival.
+   *
+   * @param flows realised flows, any order
+   * @return the maxima (all zero for no flows)
+   */
+  public static FlowOverlap onTheWire(Collection<FlowCapture> flows) {
+    return sweep(flows, FlowCapture::endMs);
+  }
+
+  private static FlowOverlap sweep(Collection<FlowCapture> flows,
+      java.util.function.ToLongFunction<FlowCapture> endOf) {
     List<long[]> events = new ArrayList<>(); // time, +1/-1, pair index
     Map<String, Integer> pairIndex = new HashMap<>();
     List<String[]> pairs = new ArrayList<>();
     for (FlowCapture f : flows) {
-      if (f.endMs() <= f.startMs()) {
+      long until = endOf.applyAsLong(f);
+      if (until <= f.startMs()) {
         continue;
       }
       String key = f.srcHost() + "\u0000" + f.dstHost();
@@ -45,7 +64,7 @@ public record FlowOverlap(int maxPairs, Map<String, Integer> maxPerSender,
         pairs.add(new String[] {f.srcHost(), f.dstHost()});
       }
       events.add(new long[] {f.startMs(), 1, idx});
-      events.add(new long[] {f.endMs(), -1, idx});
+      events.add(new long[] {until, -1, idx});
     }
     // ends before starts at the same instant: [a,b) and [b,c) do not overlap
     events.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));

@@ -58,10 +58,12 @@ public final class WanShuffleConf {
   /** {@value #STEP_MODE} value: steps separated by barriers. */
   public static final String BARRIER = "barrier";
   /**
-   * When a task reports a granted step so the coordinator hands its ports on: {@value #ARRIVAL}
-   * (default; when the step's last block has arrived) or {@value #PREDICTED} (experimental: when
-   * the next flow's first byte would meet the step's last one, from measured rates; wrong
-   * predictions overlap flows, so the flow log can show more than k flows for a while).
+   * When a task reports a granted step so the coordinator hands its ports on: {@value #PREDICTED}
+   * (default: when the next flow's first byte would meet the step's last one, from the rates and
+   * round trips the executor measured; until they are measured, and for a source host whose
+   * connection is new, on arrival) or {@value #ARRIVAL} (when the step's last block has arrived:
+   * flows never overlap on the wire, each hand-over leaves the ports idle for about three round
+   * trips).
    */
   public static final String STEP_HANDOVER = PREFIX + "step.handover";
   /** {@value #STEP_HANDOVER} value: report when the step's end is near, as predicted. */
@@ -166,7 +168,7 @@ public final class WanShuffleConf {
       throw new ConfigValueException(STEP_MODE, mode, "expected " + PIPELINED + " or " + BARRIER);
     }
     barrierSteps = mode.equals(BARRIER);
-    String handover = c.get(STEP_HANDOVER, ARRIVAL).trim().toLowerCase(Locale.ROOT);
+    String handover = c.get(STEP_HANDOVER, PREDICTED).trim().toLowerCase(Locale.ROOT);
     if (!handover.equals(PREDICTED) && !handover.equals(ARRIVAL)) {
       throw new ConfigValueException(STEP_HANDOVER, handover,
           "expected " + PREDICTED + " or " + ARRIVAL);

@@ -556,14 +556,14 @@ public final class StepCoordinator {
       fire(l -> l.onDemandRegistered(ev));
     }
     TransferRecord rec = new TransferRecord(0, stage, m.shuffleId(), m.taskAttemptId(),
-        m.dstHost(), List.of(m.srcHosts()), m.bytes().clone(), r.startMs(), r.endMs());
+        m.dstHost(), List.of(m.srcHosts()), m.bytes().clone(), r.startMs(), r.endMs(), r.endMs());
     fire(l -> l.onTransferRealised(rec));
   }
 
   /**
    * Records the end of a step that was reported ahead of it (predicted hand-over): its realised
-   * transfer goes to the listeners with {@code endMs}. Unknown or already recorded steps are
-   * ignored.
+   * transfer goes to the listeners with {@code endMs}, handed on at {@code reportedMs} (both on
+   * the task's clock). Unknown or already recorded steps are ignored.
    *
    * @param m the arrival
    */
@@ -572,9 +572,10 @@ public final class StepCoordinator {
     if (r == null) {
       return;
     }
+    long end = Math.max(r.startMs(), m.endMs());
     TransferRecord rec = new TransferRecord(r.stepId(), r.stage(), r.shuffleId(),
-        r.taskAttemptId(), r.dstHost(), r.srcHosts(), r.bytes(), r.startMs(),
-        Math.max(r.startMs(), m.endMs()));
+        r.taskAttemptId(), r.dstHost(), r.srcHosts(), r.bytes(), r.startMs(), end,
+        Math.max(r.startMs(), Math.min(end, m.reportedMs())));
     fire(l -> l.onTransferRealised(rec));
   }
 
@@ -715,12 +716,12 @@ public final class StepCoordinator {
     }
     if (m.reportsAhead()) {
       // the ports are handed on now; the flow's record waits for the time its last block arrived
+      long now = Math.max(m.startMs(), clock.getAsLong());
       arriving.put(new DemandStep(d.id, g.stepId()), new TransferRecord(g.stepId(), d.stage,
-          d.shuffleId, d.taskAttemptId, d.dst, List.of(hosts), bytes, m.startMs(),
-          Math.max(m.startMs(), clock.getAsLong())));
+          d.shuffleId, d.taskAttemptId, d.dst, List.of(hosts), bytes, m.startMs(), now, now));
     } else {
       TransferRecord rec = new TransferRecord(g.stepId(), d.stage, d.shuffleId, d.taskAttemptId,
-          d.dst, List.of(hosts), bytes, m.startMs(), m.endMs());
+          d.dst, List.of(hosts), bytes, m.startMs(), m.endMs(), m.endMs());
       fire(l -> l.onTransferRealised(rec));
     }
     endGrant(d);

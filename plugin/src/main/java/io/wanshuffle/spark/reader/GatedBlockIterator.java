@@ -510,6 +510,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     volatile CompletableFuture<Object> reply;
     /** The report went out before the last block arrived; its arrival is still to be sent. */
     private boolean ahead;
+    /** When the step was reported ahead, epoch ms. */
+    private long reportedMs;
     private ScheduledFuture<?> timer;
     final List<List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>>> chunks =
         new ArrayList<>();
@@ -585,6 +587,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     private synchronized void reportAhead() {
       if (reply == null) {
         ahead = true;
+        reportedMs = System.currentTimeMillis();
         send(report(0));
       }
     }
@@ -628,7 +631,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         }
         ahead = false;
       }
-      channel.arrived(new FlowArrived(demandId, stepId, endMs));
+      channel.arrived(new FlowArrived(demandId, stepId, reportedMs, endMs));
     }
 
     private void pace(long ms) {

@@ -24,8 +24,8 @@ class CaptureFilesTest {
             new double[] {7.0, 3.0})), 12345);
     StepCapture step = new StepCapture(5, 3, List.of(new StepCapture.Grant("a1", "b1", 700),
         new StepCapture.Grant("a2", "b1", 300)), 1001, 9001, 1500, false, 1000);
-    FlowCapture f1 = new FlowCapture(5, 7, 0, 2, 41, "a1", "b1", 700, 1002, 1400);
-    FlowCapture f2 = new FlowCapture(0, 7, 0, 2, 42, "a2", "b1", 300, 1003, 1450);
+    FlowCapture f1 = new FlowCapture(5, 7, 0, 2, 41, "a1", "b1", 700, 1002, 1400, 1330);
+    FlowCapture f2 = new FlowCapture(0, 7, 0, 2, 42, "a2", "b1", 300, 1003, 1450, 1450);
     return new StageCapture("app-1", 7, 0, new int[] {2}, "oggp", 2, 100, 200,
         List.of("a1", "a2", "b1"), new long[][] {{0, 0, 700}, {0, 0, 300}, {0, 0, 0}},
         new long[][] {{0, 0, 700}, {0, 0, 300}, {0, 0, 0}}, 990, 1600, List.of(plan),
@@ -111,6 +111,17 @@ class CaptureFilesTest {
     Files.writeString(log, w + "1,2,3\n");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> CaptureFiles.readFlowLog(log));
-    assertEquals(log + ": line 4: expected 10 columns, got 3", e.getMessage());
+    assertEquals(log + ": line 4: expected 11 columns (" + CaptureFiles.FLOW_LOG_HEADER
+        + "), got 3", e.getMessage());
+  }
+
+  /** A flow log written before the handedOnMs column reads with handedOnMs 0: held until its end. */
+  @Test
+  void flowLogWithoutTheHandedOnColumnStillReads() throws Exception {
+    Path log = dir.resolve(CaptureFiles.FLOW_LOG);
+    Files.writeString(log, CaptureFiles.FLOW_LOG_HEADER_V1 + "\n5,7,0,2,41,a1,b1,700,1002,1400\n");
+    List<FlowCapture> flows = CaptureFiles.readFlowLog(log);
+    assertEquals(List.of(new FlowCapture(5, 7, 0, 2, 41, "a1", "b1", 700, 1002, 1400, 0)), flows);
+    assertEquals(1400, flows.get(0).heldUntilMs());
   }
 }

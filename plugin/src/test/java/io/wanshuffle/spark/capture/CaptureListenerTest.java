@@ -60,15 +60,15 @@ class CaptureListenerTest {
     StepEvent s1 = new StepEvent(1, 1, List.of(new FlowGrant("a1", "b1", 100),
         new FlowGrant("a2", "b2", 80)), new long[] {11, 12}, 1200, 5000);
     l.onStepGranted(s1);
-    l.onTransferRealised(new TransferRecord(1, STAGE, 3, 11, "b1", List.of("a1"), new long[] {100}, 1210, 1300));
-    l.onTransferRealised(new TransferRecord(1, STAGE, 3, 12, "b2", List.of("a2"), new long[] {80}, 1205, 1320));
+    l.onTransferRealised(new TransferRecord(1, STAGE, 3, 11, "b1", List.of("a1"), new long[] {100}, 1210, 1300, 1300));
+    l.onTransferRealised(new TransferRecord(1, STAGE, 3, 12, "b2", List.of("a2"), new long[] {80}, 1205, 1320, 1320));
     l.onStepDone(s1, 1400, false);
     l.onPlanComputed(plan(2, 1400, new long[][] {{0, 0}, {50, 0}}));
     StepEvent s2 = new StepEvent(2, 2, List.of(new FlowGrant("a2", "b1", 50)), new long[] {11}, 1410, 6000);
     l.onStepGranted(s2);
-    l.onTransferRealised(new TransferRecord(2, STAGE, 3, 11, "b1", List.of("a2"), new long[] {50}, 1420, 1500));
+    l.onTransferRealised(new TransferRecord(2, STAGE, 3, 11, "b1", List.of("a2"), new long[] {50}, 1420, 1500, 1500));
     l.onStepDone(s2, 6000, true);
-    l.onTransferRealised(new TransferRecord(0, STAGE, 3, 13, "b1", List.of("a1"), new long[] {7}, 1600, 1650));
+    l.onTransferRealised(new TransferRecord(0, STAGE, 3, 13, "b1", List.of("a1"), new long[] {7}, 1600, 1650, 1650));
     List<String> hosts = List.of("a1", "a2", "b1", "b2");
     long[][] reg = {{0, 0, 100, 0}, {0, 0, 50, 80}, {0, 0, 0, 0}, {0, 0, 0, 0}};
     long[][] real = {{0, 0, 107, 0}, {0, 0, 50, 80}, {0, 0, 0, 0}, {0, 0, 0, 0}};

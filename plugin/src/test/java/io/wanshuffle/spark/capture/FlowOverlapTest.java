@@ -13,7 +13,25 @@ import org.junit.jupiter.api.Test;
 
 class FlowOverlapTest {
   static FlowCapture f(String src, String dst, long start, long end) {
-    return new FlowCapture(1, 1, 0, 0, 1, src, dst, 10, start, end);
+    return new FlowCapture(1, 1, 0, 0, 1, src, dst, 10, start, end, end);
+  }
+
+  /**
+   * A flow handed on before its last block arrived (predicted hand-over) holds its ports until the
+   * hand-over: the next flow on a port it shared does not overlap it in the contract's count, but
+   * does on the wire.
+   */
+  @Test
+  void aFlowHandedOnBeforeItsEndHoldsItsPortsUntilTheHandOver() {
+    FlowCapture ahead = new FlowCapture(1, 1, 0, 0, 1, "a", "x", 10, 0, 100, 80);
+    FlowCapture next = f("b", "x", 85, 200);
+    assertEquals(1, FlowOverlap.of(List.of(ahead, next)).maxPairs());
+    assertEquals(Map.of("x", 1), FlowOverlap.of(List.of(ahead, next)).maxPerReceiver());
+    assertEquals(2, FlowOverlap.onTheWire(List.of(ahead, next)).maxPairs());
+    assertEquals(Map.of("x", 2), FlowOverlap.onTheWire(List.of(ahead, next)).maxPerReceiver());
+    // a hand-over time outside [start, end] (not known) counts until the end
+    FlowCapture unknown = new FlowCapture(1, 1, 0, 0, 1, "a", "x", 10, 0, 100, 0);
+    assertEquals(2, FlowOverlap.of(List.of(unknown, next)).maxPairs());
   }
 
   @Test

@@ -66,9 +66,9 @@ class WanShuffleConfTest {
   }
 
   @Test
-  void stepHandoverIsArrivalByDefaultAndValidated() {
-    assertFalse(conf().predictedHandover());
-    assertTrue(conf(WanShuffleConf.STEP_HANDOVER, "Predicted").predictedHandover());
+  void stepHandoverIsPredictedByDefaultAndValidated() {
+    assertTrue(conf().predictedHandover());
+    assertFalse(conf(WanShuffleConf.STEP_HANDOVER, "Arrival").predictedHandover());
     ConfigValueException e = assertThrows(ConfigValueException.class,
         () -> conf(WanShuffleConf.STEP_HANDOVER, "early"));
     assertEquals("spark.wanshuffle.step.handover = 'early': expected predicted or arrival",

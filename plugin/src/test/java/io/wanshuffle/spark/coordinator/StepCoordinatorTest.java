@@ -228,11 +228,12 @@ class StepCoordinatorTest {
     assertTrue(p2.isDone(), "the ports went to the next flow at the report");
     assertTrue(events.transfers.isEmpty(), "the first flow is still arriving");
     timer.advance(50);
-    c.flowArrived(new FlowArrived(i1, g.stepId(), timer.now()));
+    c.flowArrived(new FlowArrived(i1, g.stepId(), t0 + 495, timer.now()));
     assertEquals(1, events.transfers.size());
     assertEquals(t0 + 100, events.transfers.get(0).startMs());
     assertEquals(t0 + 550, events.transfers.get(0).endMs(), "the end is the arrival, not the report");
-    c.flowArrived(new FlowArrived(i1, g.stepId(), timer.now()));
+    assertEquals(t0 + 495, events.transfers.get(0).handedOnMs(), "handed on at the task's report");
+    c.flowArrived(new FlowArrived(i1, g.stepId(), t0 + 495, timer.now()));
     assertEquals(1, events.transfers.size(), "a repeated arrival is ignored");
 
     timer.advance(100);
@@ -240,6 +241,7 @@ class StepCoordinatorTest {
     c.stageCompleted(3, 0);
     assertEquals(2, events.transfers.size(), "recorded at stage end without its arrival");
     assertEquals(t0 + 650, events.transfers.get(1).endMs(), "its report time stands for its end");
+    assertEquals(t0 + 650, events.transfers.get(1).handedOnMs());
     assertEquals(1, events.stages.size());
   }
 

@@ -417,10 +417,10 @@ class GatedBlockIteratorTest {
     assertEquals(0, coordinator.openFlowCount());
   }
 
-  /** By default ({@code step.handover = arrival}) a step is never reported before its bytes arrived. */
+  /** With {@code step.handover = arrival} a step is never reported before its bytes arrived. */
   @Test
   void arrivalHandoverNeverReportsAhead() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.STEP_HANDOVER, "arrival");
     List<AwaitGrant> reports = new CopyOnWriteArrayList<>();
     CrossClusterBlocks b = blocks("b1", "a1", 10, "a2", 10);
     GatedBlockIterator it = new GatedBlockIterator(context, signalling(r -> { }, 0L), b,
