@@ -49,10 +49,11 @@ import scala.collection.Seq;
  * grant never sits unstarted with a shuffle the task is not reading while the one it reads waits
  * (docs/plugin.md, "Tasks that read several shuffles").
  *
- * <p>A step is reported (its ports handed on) when its last block arrives, before the task reads it;
- * with {@code spark.wanshuffle.step.handover = predicted} (experimental) earlier, when the
- * {@link HandoverPredictor} says the next flow's first byte would meet this step's last one; the
- * time the last block arrived then follows in a {@link FlowArrived}.
+ * <p>A step is reported (its ports handed on) when the {@link HandoverPredictor} says the next
+ * flow's first byte would meet this step's last one ({@code spark.wanshuffle.step.handover =
+ * predicted}, the default; the time the last block arrived and the report time then follow in a
+ * {@link FlowArrived}), or at the latest when its last block arrives, before the task reads it
+ * ({@code arrival}: only then).
  *
  * <p>The grant that answers a reported step is acted on when it arrives: its blocks are taken and
  * their fetch opened on a step-opener thread, while the task thread may still be blocked reading the
