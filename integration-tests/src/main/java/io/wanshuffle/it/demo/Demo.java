@@ -138,7 +138,7 @@ final class Demo {
     ms.forEach(m -> idRow.add(Integer.toString(m.result().runs().get(0).answer().size())));
     rows.add(0, idRow);
     addRow(rows, "steps granted (k)", caps, c -> c.stages().isEmpty() ? "-" : c.steps().size() + " (k=" + c.k() + ")");
-    addRow(rows, "most cross-cluster flows open at once", caps,
+    addRow(rows, "most cross-cluster flows holding ports at once", caps,
         c -> c.stages().isEmpty() ? "-" : Integer.toString(c.gatedOverlap().maxPairs()));
     double beta = caps.stream().filter(c -> !c.stages().isEmpty()).mapToDouble(Captured::betaSeconds).findFirst()
         .orElse(0.05);

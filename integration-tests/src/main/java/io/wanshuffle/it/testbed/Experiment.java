@@ -185,6 +185,10 @@ public final class Experiment implements AutoCloseable {
           request.recordBytes(), request.runs(), request.warmup(), request.killExecutorOnB());
     }
     try {
+      if (capture != null) {
+        // a re-run replaces the previous run's capture: the demo and the benchmark read every application folder
+        org.apache.commons.io.FileUtils.deleteDirectory(capture.toFile());
+      }
       JSON.writeValue(req.toFile(), request);
       Files.deleteIfExists(res);
     } catch (IOException e) {
