@@ -105,7 +105,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
    * else, while the next step's flows may already run.
    */
   private Iterator<Tuple2<BlockId, InputStream>> draining;
-  private StepRun drainingStep;
+  /** Volatile: the step-opener thread reads it. */
+  private volatile StepRun drainingStep;
   private Iterator<Tuple2<BlockId, InputStream>> ungated;
   private long[] ungatedBytes;
   private long ungatedStartMs;
@@ -352,17 +353,22 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   /**
    * Opens the step a reported step's reply grants, on the step-opener thread: the task thread takes
    * it up on its next read. Not while this reader is idle (the coordinator takes that grant back),
-   * ungated or its task ended.
+   * ungated or its task ended, and not while the task still has another reported step to read or
+   * a step opened this way to take up: then the task is slower than the network, and opening more
+   * would only buffer more (at most two fetchers of a reader hold buffers: the reported step and
+   * the next, as when the task thread opens each step).
    *
+   * @param reported the step whose report {@code g} answers
    * @param g the reply to the reported step
    * @return the opened step, or {@code g} for the task thread to handle
    */
-  private Object openGranted(GrantReply g) {
+  private Object openGranted(StepRun reported, GrantReply g) {
     if (g.status() != GrantReply.Status.GRANT) {
       return g;
     }
     synchronized (this) {
-      if (idle || closedToGrants) {
+      StepRun unread = drainingStep;
+      if (idle || closedToGrants || opened != null || (unread != null && unread != reported)) {
         return g;
       }
       StepRun s = newStep(g);
@@ -569,8 +575,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
     /** Sends the step's one report; a grant in its reply is opened when it arrives. */
     private void send(AwaitGrant report) {
-      reply = channel.await(report).thenApplyAsync(GatedBlockIterator.this::openGranted,
-          StepOpener.INSTANCE);
+      reply = channel.await(report).thenApplyAsync(g -> openGranted(this, g), StepOpener.INSTANCE);
     }
 
     /**

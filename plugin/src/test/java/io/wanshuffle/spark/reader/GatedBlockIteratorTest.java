@@ -372,6 +372,35 @@ class GatedBlockIteratorTest {
   }
 
   /**
+   * Steps opened on their grant do not run ahead of a task that reads slower than the network:
+   * every step's bytes arrive at once here, yet while the task has not read anything only two
+   * steps are open (the one it reads and the next); the third opens when the task reads on.
+   */
+  @Test
+  void stepsOpenedOnTheirGrantStayOneAheadOfTheTask() throws InterruptedException {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 90, "a3", 80);
+    GatedBlockIterator it = new GatedBlockIterator(context, signalling(Runnable::run), b,
+        inProcess(conf), conf, metrics, demandOf(b), predictor);
+    assertTrue(it.hasNext());
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (!opened.contains("a2")) {
+      assertTrue(System.currentTimeMillis() < deadline, "step 2 not opened: " + opened);
+      Thread.onSpinWait();
+    }
+    Thread.sleep(300); // time for a third step to open if nothing held it back
+    assertEquals(List.of("", "a1", "a2"), opened, "one step ahead of the task, not more");
+    List<Long> maps = new ArrayList<>();
+    while (it.hasNext()) {
+      maps.add(((ShuffleBlockId) it.next()._1()).mapId());
+    }
+    assertEquals(List.of(0L, 2L, 4L), maps);
+    assertEquals(List.of("", "a1", "a2", "a3"), opened);
+    context.markTaskCompleted(Option.empty());
+    assertEquals(0, coordinator.openFlowCount());
+  }
+
+  /**
    * Predicted hand-over: told to report 150 ms after its requests, step 1 (150 B from a1) is
    * reported then, while its last block has not arrived; with k = 1 the next step is granted and
    * opened then. The arrival signal later records step 1's real end; step 2, whose
