@@ -285,7 +285,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       goUngated("coordinator call failed: " + cause);
       return;
     }
-    if (r instanceof StepRun s) {
+    if (r instanceof OpenFailed f) {
+      throw f.cause();
+    } else if (r instanceof StepRun s) {
       synchronized (this) {
         opened = null;
       }
@@ -360,7 +362,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
    *
    * @param reported the step whose report {@code g} answers
    * @param g the reply to the reported step
-   * @return the opened step, or {@code g} for the task thread to handle
+   * @return the opened step, {@code g} for the task thread to handle, or an {@link OpenFailed}
+   *     whose exception the task thread rethrows (the step's blocks were taken: the task must fail
+   *     as it would have had it opened the step itself, never carry on without them)
    */
   private Object openGranted(StepRun reported, GrantReply g) {
     if (g.status() != GrantReply.Status.GRANT) {
@@ -372,8 +376,12 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         return g;
       }
       StepRun s = newStep(g);
-      if (!s.openNextChunk()) {
-        return g; // nothing taken: the task thread finishes the empty step
+      try {
+        if (!s.openNextChunk()) {
+          return g; // nothing taken: the task thread finishes the empty step
+        }
+      } catch (RuntimeException e) {
+        return new OpenFailed(e);
       }
       opened = s;
       return s;
@@ -489,6 +497,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       channel.report(new UngatedReport(demandId, what, ungatedStartMs, System.currentTimeMillis()));
     }
   }
+
+  /** Opening a granted step off the task thread failed; the task thread rethrows {@code cause}. */
+  private record OpenFailed(RuntimeException cause) {}
 
   /** Where steps granted while the task reads are opened: daemon threads, made on demand. */
   private static final class StepOpener {

@@ -401,6 +401,42 @@ class GatedBlockIteratorTest {
   }
 
   /**
+   * A step whose opening fails on the step-opener thread (its blocks are taken) fails the task with
+   * that error on its next read, as when the task thread opens it; it never ends the read early.
+   */
+  @Test
+  void aStepThatFailsToOpenOnItsGrantFailsTheTask() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 90);
+    List<Runnable> arrivals = new CopyOnWriteArrayList<>();
+    BlockOpener failsSecond = new BlockOpener() {
+      @Override
+      public Iterator<Tuple2<BlockId, InputStream>> open(
+          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
+        return fakeFetch.open(blocks);
+      }
+
+      @Override
+      public Iterator<Tuple2<BlockId, InputStream>> openStep(
+          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
+          Runnable onArrived, ArrivalTrackingClient.AheadSignal ahead) {
+        if (!arrivals.isEmpty()) {
+          throw new IllegalStateException("block manager stopped");
+        }
+        arrivals.add(onArrived);
+        return fakeFetch.open(blocks);
+      }
+    };
+    GatedBlockIterator it = new GatedBlockIterator(context, failsSecond, b, inProcess(conf), conf,
+        metrics, demandOf(b), predictor);
+    assertTrue(it.hasNext());
+    it.next();
+    arrivals.get(0).run(); // step 1 arrived: step 2 is granted and fails to open off the task thread
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> drain(it));
+    assertEquals("block manager stopped", e.getMessage());
+  }
+
+  /**
    * Predicted hand-over: told to report 150 ms after its requests, step 1 (150 B from a1) is
    * reported then, while its last block has not arrived; with k = 1 the next step is granted and
    * opened then. The arrival signal later records step 1's real end; step 2, whose
