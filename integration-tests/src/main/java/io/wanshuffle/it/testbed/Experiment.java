@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.commons.io.FileUtils;
 
 /**
  * A testbed with Spark standalone on it, running driver programs ({@link DriverMain}) on the control host and
@@ -187,7 +188,7 @@ public final class Experiment implements AutoCloseable {
     try {
       if (capture != null) {
         // a re-run replaces the previous run's capture: the demo and the benchmark read every application folder
-        org.apache.commons.io.FileUtils.deleteDirectory(capture.toFile());
+        FileUtils.deleteDirectory(capture.toFile());
       }
       JSON.writeValue(req.toFile(), request);
       Files.deleteIfExists(res);

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /**
  * How many cross-cluster flows were open at once, measured from realised flows: the check of
@@ -47,7 +48,7 @@ public record FlowOverlap(int maxPairs, Map<String, Integer> maxPerSender,
   }
 
   private static FlowOverlap sweep(Collection<FlowCapture> flows,
-      java.util.function.ToLongFunction<FlowCapture> endOf) {
+      ToLongFunction<FlowCapture> endOf) {
     List<long[]> events = new ArrayList<>(); // time, +1/-1, pair index
     Map<String, Integer> pairIndex = new HashMap<>();
     List<String[]> pairs = new ArrayList<>();

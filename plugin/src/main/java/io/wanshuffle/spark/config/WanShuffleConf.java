@@ -425,7 +425,7 @@ public final class WanShuffleConf {
     return "wan-shuffle[algorithm=" + algorithm + ", k=" + k + ", base speed=" + baseSpeed
         + " B/s, backbone=" + backboneRate + " B/s, default NIC=" + defaultNicRate
         + " B/s, beta=" + betaSeconds + " s, steps=" + (barrierSteps ? BARRIER : PIPELINED)
-        + ", hand-over=" + (predictedHandover ? PREDICTED : ARRIVAL) + ", flow cap=" + flowRateCap + " B/s, planning budget="
-        + planningBudgetMs + " ms then " + planningFallback + "]";
+        + ", hand-over=" + (predictedHandover ? PREDICTED : ARRIVAL) + ", flow cap=" + flowRateCap
+        + " B/s, planning budget=" + planningBudgetMs + " ms then " + planningFallback + "]";
   }
 }

@@ -30,7 +30,8 @@ import org.apache.spark.storage.ShuffleBlockBatchId;
  *
  * <p>It also predicts when the step's ports can be handed on ahead of its end (predicted
  * hand-over): once every source host of the step has been sent its request, {@code ahead} is told
- * the latest of the hosts' hand-over times ({@link HandoverPredictor#handOverAt(long, long)});
+ * the latest of the hosts' hand-over times
+ * ({@link HandoverPredictor#handOverAt(String, long, long)});
  * a host whose first block shows it slower than predicted postpones it ({@link
  * HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count; a
  * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)})
@@ -181,13 +182,14 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     if (ahead != null) {
       for (Map.Entry<String, Flow> e : flows.entrySet()) {
         Flow f = e.getValue();
-        if (f.blocks >= 1) {
-          predictor.flowCompleted(e.getKey());
+        if (f.blocks == 0) {
+          continue;
         }
+        predictor.flowCompleted(e.getKey());
         if (f.blocks >= 2) {
           predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs);
         }
-        if (f.blocks >= 1 && f.requestMs >= 0) {
+        if (f.requestMs >= 0) {
           predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes);
         }
       }
@@ -229,10 +231,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       if (f.blocks > 0 && left <= 0) {
         continue; // done sending
       }
-      if (!predictor.connected(e.getKey())) {
-        return -1; // a new connection: latency and slow start make the rate estimate wrong
-      }
-      long t = predictor.handOverAt(f.requestMs, f.expectedBytes);
+      long t = predictor.handOverAt(e.getKey(), f.requestMs, f.expectedBytes);
       if (t < 0) {
         return -1;
       }

@@ -15,6 +15,8 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -56,10 +58,11 @@ import scala.collection.Seq;
  * ({@code arrival}: only then).
  *
  * <p>The grant that answers a reported step is acted on when it arrives: its blocks are taken and
- * their fetch opened on a step-opener thread, while the task thread may still be blocked reading the
- * reported step's last block or busy with its records (a task's next flow would otherwise start only
- * after that, which with one task per receiving executor is the case at nearly every hand-over of a
- * receiver's port). The task thread then reads the opened step after the reported one.
+ * their fetch opened on a step-opener thread, while the task thread may still be blocked reading
+ * the reported step's last block or busy with its records (a task's next flow would otherwise
+ * start only after that, which with one task per receiving executor is the case at nearly every
+ * hand-over of a receiver's port). The task thread then reads the opened step after the reported
+ * one.
  *
  * <p>With {@code spark.wanshuffle.flow.rateCap} set, a step's blocks are fetched in chunks paced so
  * that the task's bytes in the step never run ahead of (rate cap × flows of the step) — pacing at
@@ -447,7 +450,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private void finishStep() {
     StepRun s = step;
     step = null;
-    pending = s.reportOnce();
+    pending = s.reportOnce(System.currentTimeMillis());
     openingOnGrant = true;
     s.readAll();
   }
@@ -503,8 +506,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
   /** Where steps granted while the task reads are opened: daemon threads, made on demand. */
   private static final class StepOpener {
-    static final java.util.concurrent.ExecutorService INSTANCE =
-        java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    static final ExecutorService INSTANCE = Executors.newCachedThreadPool(r -> {
           Thread t = new Thread(r, "wan-shuffle-step-opener");
           t.setDaemon(true);
           return t;
@@ -574,12 +576,13 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     /**
      * Reports the step unless it was reported already.
      *
+     * @param endMs when its last block arrived (or the task read it), epoch ms
      * @return the reply to the one report of this step, mapped by {@link #openGranted}
      */
-    synchronized CompletableFuture<Object> reportOnce() {
+    synchronized CompletableFuture<Object> reportOnce(long endMs) {
       cancelTimer();
       if (reply == null) {
-        send(report(System.currentTimeMillis()));
+        send(report(endMs));
       }
       return reply;
     }
@@ -621,14 +624,14 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
      */
     private void arrived() {
       long now = System.currentTimeMillis();
+      boolean reportedNow;
       synchronized (this) {
-        if (reply == null) {
-          cancelTimer();
-          send(report(now));
-          return;
-        }
+        reportedNow = reply == null;
+        reportOnce(now);
       }
-      sendArrivalIfAhead(now);
+      if (!reportedNow) {
+        sendArrivalIfAhead(now);
+      }
     }
 
     /**

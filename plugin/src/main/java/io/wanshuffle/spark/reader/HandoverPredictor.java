@@ -19,9 +19,10 @@ import java.util.concurrent.TimeUnit;
  * round trips with Spark's fetch protocol). A flow of {@code B} bytes requested at {@code t0}
  * ends at {@code t0 + L + B / r}, {@code r} its transfer rate; the next flow on its ports
  * delivers its first byte at {@code report + c + L}, so reporting at {@code t0 + B / r - c} makes
- * the two meet whatever {@code L} is ({@link #handOverAt(long, long)}). Once the flow's first
- * block ({@code b1} bytes) arrived at {@code t1}, {@code t1 + left / r' - c - L} with the flow's
- * own rate {@code r'} if slower ({@link #handOverAt(long, long, long, long)}) may postpone it.
+ * the two meet whatever {@code L} is ({@link #handOverAt(String, long, long)}). Once the flow's
+ * first block ({@code b1} bytes) arrived at {@code t1}, {@code t1 + left / r' - c - L} with the
+ * flow's own rate {@code r'} if slower ({@link #handOverAt(long, long, long, long)}) may postpone
+ * it.
  * The estimates:
  * <ul>
  *   <li>{@code r}, bytes/s: exponentially weighted (weight {@value #RATE_WEIGHT}) over flows of
@@ -119,13 +120,15 @@ final class HandoverPredictor {
    * The prediction at the request: the flow's bytes at the executor's rate, less one coordinator
    * round trip (the fetch latency of this flow and of the next one cancel out).
    *
+   * @param host the flow's source host
    * @param requestMs when the flow's blocks were requested, epoch ms
    * @param bytes bytes of the flow
    * @return epoch ms at which the flow's ports may be handed on (at least {@code requestMs}); -1
-   *     while the rate or the coordinator round trip is not measured
+   *     while the rate or the coordinator round trip is not measured, or when no flow from
+   *     {@code host} has completed on this executor ({@link #connected})
    */
-  synchronized long handOverAt(long requestMs, long bytes) {
-    if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
+  synchronized long handOverAt(String host, long requestMs, long bytes) {
+    if (bytesPerSecond <= 0 || roundTrips.isEmpty() || !connectedHosts.contains(host)) {
       return -1;
     }
     long transferMs = (long) Math.ceil(bytes * 1000.0 / bytesPerSecond);

@@ -134,6 +134,20 @@ class ArrivalTrackingClientTest {
   }
 
   /**
+   * A predictor that measured 1000 B/ms and a 20 ms coordinator round trip, with completed flows
+   * from {@code connectedHosts}.
+   */
+  private static HandoverPredictor measured(String... connectedHosts) {
+    HandoverPredictor predictor = new HandoverPredictor();
+    predictor.flowObserved(1_000_000, 1_000); // 1000 B/ms
+    predictor.coordinatorRoundTrip(20);
+    for (String h : connectedHosts) {
+      predictor.flowCompleted(h);
+    }
+    return predictor;
+  }
+
+  /**
    * The hand-over is predicted once every host of the step has its request, as the latest of the
    * hosts' predictions; a host whose first block shows it slower postpones it; a completed step is
    * not predicted.
@@ -142,11 +156,7 @@ class ArrivalTrackingClientTest {
   void handOverIsPredictedAtTheRequestsAndPostponedByASlowHost() {
     HeldRequests spark = new HeldRequests();
     long[] now = {0};
-    HandoverPredictor predictor = new HandoverPredictor();
-    predictor.flowObserved(1_000_000, 1_000); // 1000 B/ms
-    predictor.coordinatorRoundTrip(20);
-    predictor.flowCompleted("a1");
-    predictor.flowCompleted("a2");
+    HandoverPredictor predictor = measured("a1", "a2");
     List<Long> told = new ArrayList<>();
     AtomicInteger fired = new AtomicInteger();
     ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 5, Map.of("a1", 300_000L,
@@ -183,10 +193,7 @@ class ArrivalTrackingClientTest {
   void aHostOnANewConnectionIsNotPredictedUntilItsFirstFlowCompleted() {
     HeldRequests spark = new HeldRequests();
     long[] now = {0};
-    HandoverPredictor predictor = new HandoverPredictor();
-    predictor.flowObserved(1_000_000, 1_000); // 1000 B/ms
-    predictor.coordinatorRoundTrip(20);
-    predictor.flowCompleted("a1");
+    HandoverPredictor predictor = measured("a1");
     List<Long> told = new ArrayList<>();
     AtomicInteger fired = new AtomicInteger();
     String b0 = new ShuffleBlockId(1, 0, 5).name();

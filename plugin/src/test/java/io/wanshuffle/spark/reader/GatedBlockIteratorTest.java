@@ -409,24 +409,12 @@ class GatedBlockIteratorTest {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 90);
     List<Runnable> arrivals = new CopyOnWriteArrayList<>();
-    BlockOpener failsSecond = new BlockOpener() {
-      @Override
-      public Iterator<Tuple2<BlockId, InputStream>> open(
-          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
-        return fakeFetch.open(blocks);
+    BlockOpener failsSecond = signalling(onArrived -> {
+      if (!arrivals.isEmpty()) {
+        throw new IllegalStateException("block manager stopped");
       }
-
-      @Override
-      public Iterator<Tuple2<BlockId, InputStream>> openStep(
-          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
-          Runnable onArrived, ArrivalTrackingClient.AheadSignal ahead) {
-        if (!arrivals.isEmpty()) {
-          throw new IllegalStateException("block manager stopped");
-        }
-        arrivals.add(onArrived);
-        return fakeFetch.open(blocks);
-      }
-    };
+      arrivals.add(onArrived);
+    });
     GatedBlockIterator it = new GatedBlockIterator(context, failsSecond, b, inProcess(conf), conf,
         metrics, demandOf(b), predictor);
     assertTrue(it.hasNext());

@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 class HandoverPredictorTest {
-  /** A predictor that measured 10 MB/s and the given coordinator round trips (ms). */
+  /**
+   * A predictor that measured 10 MB/s and the given coordinator round trips (ms), with a completed
+   * flow from host "a".
+   */
   private static HandoverPredictor tenMegabytesPerSecond(long... roundTripsMs) {
     HandoverPredictor p = new HandoverPredictor();
     p.flowObserved(10_000_000, 1_000);
+    p.flowCompleted("a");
     for (long ms : roundTripsMs) {
       p.coordinatorRoundTrip(ms);
     }
@@ -19,7 +23,8 @@ class HandoverPredictorTest {
   void noPredictionUntilBothTheRateAndTheCoordinatorRoundTripAreMeasured() {
     HandoverPredictor p = new HandoverPredictor();
     assertEquals(-1, p.handOverAt(0, 100, 1_000, 1_000_000));
-    assertEquals(-1, p.handOverAt(0, 1_000_000));
+    p.flowCompleted("a");
+    assertEquals(-1, p.handOverAt("a", 0, 1_000_000));
     p.flowObserved(1_000_000, 100);
     assertEquals(-1, p.handOverAt(0, 100, 1_000, 1_000_000), "no coordinator round trip yet");
     HandoverPredictor q = new HandoverPredictor();
@@ -47,8 +52,8 @@ class HandoverPredictorTest {
   @Test
   void handOverAtTheRequestIsTransferTimeLessOneCoordinatorRoundTrip() {
     HandoverPredictor p = tenMegabytesPerSecond(60, 40);
-    assertEquals(1_000 + 800 - 40, p.handOverAt(1_000, 8_000_000));
-    assertEquals(1_000, p.handOverAt(1_000, 100_000), "never before the request");
+    assertEquals(1_000 + 800 - 40, p.handOverAt("a", 1_000, 8_000_000));
+    assertEquals(1_000, p.handOverAt("a", 1_000, 100_000), "never before the request");
   }
 
   /** A flow slower than the executor's rate so far is predicted at its own rate (later). */
