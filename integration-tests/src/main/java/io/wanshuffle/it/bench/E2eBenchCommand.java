@@ -61,6 +61,10 @@ public final class E2eBenchCommand implements Callable<Integer> {
   @Option(names = "--mb", defaultValue = "150", description = "bytes shuffled per run, MB (default ${DEFAULT-VALUE})")
   int mb;
 
+  @Option(names = "--cores", defaultValue = "1", description = "cores per Worker and executor; with more than 1,"
+      + " several reduce tasks of a host fetch at once (default ${DEFAULT-VALUE})")
+  int cores;
+
   @Option(names = "--report", defaultValue = "docs/benchmarks/end-to-end.md", description = "Markdown output")
   Path report;
 
@@ -88,19 +92,27 @@ public final class E2eBenchCommand implements Callable<Integer> {
           + ")");
       variants = variants.stream().filter(v -> !skipped.contains(v)).toList();
     }
+    if (cores < 1) {
+      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--cores: must be >= 1, got "
+          + cores);
+    }
     long t0 = System.currentTimeMillis();
     String described = "";
+    List<String> wrongAnswers = new ArrayList<>();
     for (int rtt : rtts) {
       TestbedSpec base = net.spec();
       TestbedSpec spec = new TestbedSpec(base.nodesA(), base.nodesB(), base.nicBitsPerSecond(),
           base.backboneBitsPerSecond(), rtt);
-      try (Experiment ex = Experiment.start(spec, out.resolve("rtt-" + rtt), "1g")) {
-        described = ex.testbed().describe().replace("WAN RTT " + rtt + " ms", "WAN RTT as in the RTT column");
+      try (Experiment ex = Experiment.start(spec, out.resolve("rtt-" + rtt), "1g", null, cores)) {
+        described = ex.testbed().describe().replace("WAN RTT " + rtt + " ms", "WAN RTT as in the RTT column")
+            + (cores == 1 ? "" : ", " + cores + " cores per executor");
         if (!ex.testbed().shaped()) {
           System.out.println("NOTE: loopback variant: the backbone is not shaped; times are not comparable.");
         }
         for (String pattern : patterns) {
           double[][] m = matrix(pattern, spec);
+          List<String> expected = null;
+          String expectedFrom = null;
           for (String variant : variants) {
             Map<String, String> conf = ex.baseConf("640m");
             conf.put("spark.shuffle.compress", "false");
@@ -122,8 +134,19 @@ public final class E2eBenchCommand implements Callable<Integer> {
                 true, 0);
             Experiment.Measured r = ex.run(runName + "-rtt" + rtt, req, 0);
             List<Comparison.Figures> figs = new ArrayList<>();
+            int runNo = 0;
             for (RunResult run : r.result().runs()) {
               figs.add(Comparison.of(variant, run, r.backbone(), spec));
+              runNo++;
+              // every variant and run of a pattern shuffles the same records: the answers must be identical
+              if (expected == null) {
+                expected = run.answer();
+                expectedFrom = variant + " run " + runNo;
+              } else if (!expected.equals(run.answer())) {
+                wrongAnswers.add(pattern + " at RTT " + rtt + " ms: " + variant + " run " + runNo
+                    + " answered differently from " + expectedFrom);
+                System.out.println("WRONG ANSWER: " + wrongAnswers.get(wrongAnswers.size() - 1));
+              }
             }
             Cell c = new Cell(pattern, rtt, variant, figs);
             cells.add(c);
@@ -135,17 +158,25 @@ public final class E2eBenchCommand implements Callable<Integer> {
       }
     }
     String command = String.format(Locale.ROOT, "./wan-shuffle e2e-bench --patterns %s --variants %s --rtts %s"
-        + " --runs %d --mb %d --nodes-a %d --nodes-b %d --nic %s --backbone %s", String.join(",", patterns),
+        + " --runs %d --mb %d --nodes-a %d --nodes-b %d --nic %s --backbone %s%s", String.join(",", patterns),
         String.join(",", variants), rtts.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""), runs,
-        mb, net.nodesA, net.nodesB, net.nic, net.backbone) + extraConf.entrySet().stream()
+        mb, net.nodesA, net.nodesB, net.nic, net.backbone, cores == 1 ? "" : " --cores " + cores) + extraConf.entrySet().stream()
         .map(e -> " --conf " + e.getKey() + "=" + e.getValue()).reduce("", String::concat);
     String md = markdown(cells, described + "; command: `" + command + "`",
         (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond());
     if (!skipped.isEmpty()) {
       md += "\nVariants asked for but not in this build's scheduler registry (not run): " + skipped + ".\n";
     }
+    if (!wrongAnswers.isEmpty()) {
+      md += "\n**WRONG ANSWERS** (a variant's reduce tasks did not read exactly the records the first variant read):\n"
+          + wrongAnswers.stream().map(w -> "- " + w + "\n").reduce("", String::concat);
+    }
     write(md);
     System.out.println("wrote " + report);
+    if (!wrongAnswers.isEmpty()) {
+      System.err.println("e2e-bench: " + wrongAnswers.size() + " run(s) with a wrong answer: " + wrongAnswers);
+      return 1;
+    }
     return 0;
   }
 

@@ -74,6 +74,26 @@ public final class Experiment implements AutoCloseable {
    * @return the experiment
    */
   public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory, String authSecret) {
+    return start(spec, runDir, workerMemory, authSecret, 1);
+  }
+
+  /**
+   * Like {@link #start(TestbedSpec, Path, String, String)}, with {@code workerCores} cores per Worker and per
+   * executor ({@link #baseConf(String)}).
+   *
+   * @param spec testbed sizes and rates
+   * @param runDir folder for logs and results
+   * @param workerMemory memory each Worker offers
+   * @param authSecret shared secret, or null for no authentication
+   * @param workerCores cores each Worker and its executor offer, at least 1
+   * @return the experiment
+   * @throws IllegalArgumentException if {@code workerCores < 1}
+   */
+  public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory, String authSecret,
+      int workerCores) {
+    if (workerCores < 1) {
+      throw new IllegalArgumentException("workerCores must be >= 1, got " + workerCores);
+    }
     Path dir = runDir.toAbsolutePath();
     try {
       Files.createDirectories(dir);
@@ -82,7 +102,7 @@ public final class Experiment implements AutoCloseable {
     }
     Testbed t = Testbed.open(spec);
     try {
-      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), workerMemory, authSecret);
+      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), workerMemory, authSecret, workerCores);
       return new Experiment(t, s, dir);
     } catch (RuntimeException e) {
       t.close();
@@ -106,7 +126,7 @@ public final class Experiment implements AutoCloseable {
   }
 
   /**
-   * The Spark settings every run gets: master, driver address, one 1-core executor per Worker, the job jars
+   * The Spark settings every run gets: master, driver address, one executor per Worker with the Worker's cores, the job jars
    * ({@code spark.jars}), the topology table, UI off.
    *
    * @param executorMemory executor memory (Spark size)
@@ -117,8 +137,8 @@ public final class Experiment implements AutoCloseable {
     c.put("spark.master", spark.masterUrl());
     c.put("spark.driver.host", testbed.control().address());
     c.put("spark.driver.bindAddress", testbed.control().address());
-    c.put("spark.executor.cores", "1");
-    c.put("spark.cores.max", Integer.toString(testbed.workers().size()));
+    c.put("spark.executor.cores", Integer.toString(spark.workerCores()));
+    c.put("spark.cores.max", Integer.toString(testbed.workers().size() * spark.workerCores()));
     c.put("spark.executor.memory", executorMemory);
     c.put("spark.ui.enabled", "false");
     c.put("spark.jars", String.join(",", sparkJars));

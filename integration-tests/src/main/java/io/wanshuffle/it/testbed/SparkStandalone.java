@@ -12,8 +12,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Spark standalone on a {@link Testbed}: the Master on the control host (port 7077), one Worker (1 core) per
- * worker host, each JVM started through the testbed's launch prefix ({@code ip netns exec <ns>} on the shaped
+ * Spark standalone on a {@link Testbed}: the Master on the control host (port 7077), one Worker (1 core unless
+ * asked otherwise) per worker host, each JVM started through the testbed's launch prefix ({@code ip netns exec <ns>} on the shaped
  * testbed) and bound to the host's address; and the drivers, started the same way on the control host. The
  * processes are {@link StandaloneProcesses}, the launcher the loopback clusters use too; the Spark home is a
  * folder of links to the runtime jars this JVM already runs with ({@link SparkHome#linkClassPath(Path)}), so
@@ -31,10 +31,12 @@ public final class SparkStandalone implements AutoCloseable {
   private final Path runDir;
   private final String authSecret;
   private final StandaloneProcesses processes;
+  private final int workerCores;
   private final Thread hook = new Thread(this::stopAll, "spark-standalone-teardown");
 
-  private SparkStandalone(Testbed testbed, Path runDir, SparkHome sparkHome, String authSecret) {
+  private SparkStandalone(Testbed testbed, Path runDir, SparkHome sparkHome, String authSecret, int workerCores) {
     this.testbed = testbed;
+    this.workerCores = workerCores;
     this.runDir = runDir;
     this.authSecret = authSecret;
     this.processes = StandaloneProcesses.open(sparkHome, runDir, DAEMON_HEAP,
@@ -69,10 +71,32 @@ public final class SparkStandalone implements AutoCloseable {
    * @throws UncheckedIOException if the run folder cannot be written or a JVM cannot be started
    */
   public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory, String authSecret) {
+    return start(testbed, runDir, workerMemory, authSecret, 1);
+  }
+
+  /**
+   * Like {@link #start(Testbed, Path, String, String)}, with Workers offering {@code workerCores} cores each
+   * (several reduce tasks of a stage then run at once in one executor and share its host's ports).
+   *
+   * @param testbed the hosts
+   * @param runDir run folder
+   * @param workerMemory memory each Worker offers
+   * @param authSecret shared secret, or null for no authentication
+   * @param workerCores cores each Worker offers (Spark {@code --cores}), at least 1
+   * @return the running cluster
+   * @throws IllegalArgumentException if {@code workerCores < 1}
+   * @throws IllegalStateException as {@link #start(Testbed, Path, String)}; whatever was started is stopped first
+   * @throws UncheckedIOException if the run folder cannot be written or a JVM cannot be started
+   */
+  public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory, String authSecret,
+      int workerCores) {
+    if (workerCores < 1) {
+      throw new IllegalArgumentException("workerCores must be >= 1, got " + workerCores);
+    }
     Path dir = runDir.toAbsolutePath();
     writeDefaults(dir, authSecret);
     SparkStandalone s = new SparkStandalone(testbed, dir, SparkHome.linkClassPath(dir.resolve("spark-home")),
-        authSecret);
+        authSecret, workerCores);
     Runtime.getRuntime().addShutdownHook(s.hook);
     try {
       s.startDaemons(workerMemory);
@@ -105,7 +129,7 @@ public final class SparkStandalone implements AutoCloseable {
     Node ctl = testbed.control();
     processes.startMaster(testbed.launchPrefix(ctl), ctl.address(), MASTER_PORT, localDir(ctl), START_TIMEOUT);
     for (Node n : testbed.workers()) {
-      processes.startWorker(n.name(), testbed.launchPrefix(n), n.address(), 1, workerMemory,
+      processes.startWorker(n.name(), testbed.launchPrefix(n), n.address(), workerCores, workerMemory,
           runDir.resolve(n.name()).resolve("work"), localDir(n), masterUrl());
     }
     processes.awaitWorkers(START_TIMEOUT);
@@ -118,6 +142,11 @@ public final class SparkStandalone implements AutoCloseable {
   /** @return {@code spark://<control address>:7077} */
   public String masterUrl() {
     return "spark://" + testbed.control().address() + ":" + MASTER_PORT;
+  }
+
+  /** @return cores each Worker offers */
+  public int workerCores() {
+    return workerCores;
   }
 
   /** @return the testbed the cluster runs on */

@@ -35,7 +35,9 @@ import org.apache.spark.storage.ShuffleBlockBatchId;
  * a host whose first block shows it slower than predicted postpones it ({@link
  * HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count; a
  * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)})
- * leaves the step to be reported on arrival.
+ * leaves the step to be reported on arrival; a host whose connection still carries another step's
+ * bytes on this executor ({@link SharedConnections}, several tasks per executor) is predicted after
+ * them ({@link HandoverPredictor#handOverAfter(long, long)}).
  * When the step completes, each host gives the predictor its samples (transfer rate from two or
  * more blocks; fetch latency); without {@code ahead} nothing is predicted or measured.
  *
@@ -57,6 +59,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     long lastMs;
     long bytes;
     int blocks;
+    /** Its place on the connection from its host, from its first request on. */
+    SharedConnections.Flow shared;
 
     Flow(long expectedBytes) {
       this.expectedBytes = expectedBytes;
@@ -131,6 +135,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       Flow f = flows.computeIfAbsent(host, h -> new Flow(0));
       if (f.requestMs < 0) {
         f.requestMs = now;
+        f.shared = predictor.connections().open(host, f.expectedBytes, now);
       }
     }
     tellAhead();
@@ -170,9 +175,15 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         f.lastMs = now;
         f.bytes += bytes;
         f.blocks++;
+        if (f.shared != null) {
+          predictor.connections().arrived(f.shared, bytes, now);
+        }
       }
       fire = !fired && !failed && outstanding == 0 && requestedBlocks >= expectedBlocks;
       fired |= fire;
+      if (fire || failed) {
+        leaveConnections(now);
+      }
     }
     if (!fire) {
       tellAhead();
@@ -192,6 +203,15 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         if (f.requestMs >= 0) {
           predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes);
         }
+      }
+    }
+  }
+
+  /** Takes this step's flows off their connections (the step completed, failed or was dropped). */
+  private synchronized void leaveConnections(long now) {
+    for (Flow f : flows.values()) {
+      if (f.shared != null) {
+        predictor.connections().close(f.shared, now);
       }
     }
   }
@@ -235,8 +255,16 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       if (t < 0) {
         return -1;
       }
-      if (f.firstMs >= 0) {
-        t = Math.max(t, predictor.handOverAt(f.requestMs, f.firstMs, f.firstBytes, left));
+      long ahead = predictor.connections().bytesAhead(f.shared);
+      if (ahead > 0) {
+        // other steps' bytes from this host come first on the shared connection
+        t = Math.max(t, predictor.handOverAfter(clockMs.getAsLong(), ahead + Math.max(0, left)));
+      }
+      long cleared = predictor.connections().clearedMs(f.shared);
+      if (f.firstMs >= 0 && cleared >= 0) {
+        // the flow's own rate counts from its request, or from when the bytes ahead of it cleared
+        t = Math.max(t, predictor.handOverAt(Math.max(f.requestMs, cleared), f.firstMs,
+            f.firstBytes, left));
       }
       at = Math.max(at, t);
     }
@@ -271,9 +299,13 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     return delegate.getAppAttemptId();
   }
 
-  /** Leaves Spark's shared client open. */
+  /**
+   * Takes the step's flows off the executor's connections ({@link SharedConnections}) if it did
+   * not complete; leaves Spark's shared client open (it belongs to the executor's BlockManager).
+   * Called when the task ends.
+   */
   @Override
   public void close() {
-    // the delegate belongs to the executor's BlockManager
+    leaveConnections(clockMs.getAsLong());
   }
 }

@@ -18,6 +18,7 @@ import org.apache.spark.storage.BlockManager;
 import org.apache.spark.storage.BlockManagerId;
 import org.apache.spark.storage.ShuffleBlockFetcherIterator;
 import org.apache.spark.util.SystemClock;
+import org.apache.spark.util.TaskCompletionListener;
 import scala.Tuple2;
 import scala.Tuple3;
 import scala.collection.Iterator;
@@ -90,9 +91,13 @@ final class Fetchers implements BlockOpener {
         bytes.merge(t._1().host(), (Long) b._2(), Long::sum);
       }
     }
-    return fetcher(blocks, new ArrivalTrackingClient(
+    ArrivalTrackingClient client = new ArrivalTrackingClient(
         SparkEnv.get().blockManager().blockStoreClient(), expected, bytes, onArrived, ahead,
-        HandoverPredictor.executor(), System::currentTimeMillis));
+        HandoverPredictor.executor(), System::currentTimeMillis);
+    // a step the task did not finish (killed, failed) leaves the executor's connections with it
+    context.addTaskCompletionListener(
+        (TaskCompletionListener) ctx -> client.close());
+    return fetcher(blocks, client);
   }
 
   private Iterator<Tuple2<BlockId, InputStream>> fetcher(

@@ -38,7 +38,10 @@ import java.util.concurrent.TimeUnit;
  * from a source host that has not yet completed a flow to this executor is not predicted either
  * ({@link #connected(String)}): its connection is new, so its TCP congestion window starts small
  * and its first bytes pay the connection set-up; the rate of warm connections overestimates it
- * (measured: such flows ended up to 0.8 s after their prediction at 40 ms RTT).
+ * (measured: such flows ended up to 0.8 s after their prediction at 40 ms RTT). A flow requested
+ * while other flows of this executor from the same host still had bytes to come shares their
+ * connection ({@link SharedConnections}): it is predicted to end after their bytes and its own
+ * ({@link #handOverAfter(long, long)}), and its own rate counts from when they cleared.
  *
  * <p>Thread-safe; the timers of an executor's readers run on one daemon thread.
  */
@@ -53,11 +56,17 @@ final class HandoverPredictor {
   private final ArrayDeque<Long> roundTrips = new ArrayDeque<>();
   private final ArrayDeque<Long> latencies = new ArrayDeque<>();
   private final Set<String> connectedHosts = new HashSet<>();
+  private final SharedConnections connections = new SharedConnections();
   private double bytesPerSecond;
 
   /** @return the estimator shared by the tasks of this executor */
   static HandoverPredictor executor() {
     return EXECUTOR;
+  }
+
+  /** @return the flows of this executor's steps by source host, sharing its connections */
+  SharedConnections connections() {
+    return connections;
   }
 
   /**
@@ -158,6 +167,26 @@ final class HandoverPredictor {
     }
     long end = firstMs + (long) Math.ceil(bytesLeft * 1000.0 / rate);
     return Math.max(firstMs, end - c - latency);
+  }
+
+  /**
+   * The prediction for a flow queued behind other flows on its connection
+   * ({@link SharedConnections}): the bytes ahead of it and its own bytes arrive at the executor's
+   * rate from now on; one coordinator round trip and one fetch latency earlier, as for a flow
+   * whose first block arrived.
+   *
+   * @param nowMs epoch ms
+   * @param bytesQueued bytes still to arrive on the connection up to the flow's last one
+   * @return epoch ms at which the flow's ports may be handed on (at least {@code nowMs}); -1 while
+   *     the rate or the coordinator round trip is not measured
+   */
+  synchronized long handOverAfter(long nowMs, long bytesQueued) {
+    if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
+      return -1;
+    }
+    long latency = latencies.isEmpty() ? 0 : min(latencies);
+    long end = nowMs + (long) Math.ceil(bytesQueued * 1000.0 / bytesPerSecond);
+    return Math.max(nowMs, end - min(roundTrips) - latency);
   }
 
   /** @return the current rate estimate, bytes/s (0 before the first sample) */

@@ -217,6 +217,65 @@ class ArrivalTrackingClientTest {
     assertEquals(List.of(400L + 300 - 20), told, "a2's next flow is predicted");
   }
 
+  /**
+   * Two tasks of one executor fetch from the same host at once: they share the connection, so the
+   * second task's flow is predicted after the first's bytes and its own, and, once the first's
+   * bytes arrived, at its own rate counted from then. Without this it was predicted as if alone
+   * (at 4 + 300 - 20 = 284 ms), 300 ms before its bytes could end.
+   */
+  @Test
+  void aFlowBehindAnotherTasksFlowOnTheSameConnectionIsPredictedAfterIt() {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {0};
+    HandoverPredictor predictor = measured("a1");
+    List<Long> toldA = new ArrayList<>();
+    List<Long> toldB = new ArrayList<>();
+    AtomicInteger firedB = new AtomicInteger();
+    String a0 = new ShuffleBlockId(1, 0, 5).name();
+    String b0 = new ShuffleBlockId(1, 0, 6).name();
+    String b1 = new ShuffleBlockId(1, 1, 6).name();
+    ArrivalTrackingClient taskA = new ArrivalTrackingClient(spark, 1, Map.of("a1", 300_000L),
+        () -> { }, toldA::add, predictor, () -> now[0]);
+    ArrivalTrackingClient taskB = new ArrivalTrackingClient(spark, 2, Map.of("a1", 300_000L),
+        firedB::incrementAndGet, toldB::add, predictor, () -> now[0]);
+    taskA.fetchBlocks("a1", 7337, "e1", new String[] {a0}, new Received(), null);
+    assertEquals(List.of(280L), toldA, "alone on the connection");
+    now[0] = 4;
+    taskB.fetchBlocks("a1", 7337, "e1", new String[] {b0, b1}, new Received(), null);
+    assertEquals(List.of(4L + 600 - 20), toldB, "behind task A's 300 000 B");
+    now[0] = 300;
+    spark.listeners.get(0).onBlockFetchSuccess(a0, buffer(300_000));
+    now[0] = 400;
+    spark.listeners.get(1).onBlockFetchSuccess(b0, buffer(100_000));
+    // 100 000 B in the 100 ms since task A's bytes cleared: 200 000 B left end at 600
+    assertEquals(List.of(584L, 580L), toldB);
+    now[0] = 600;
+    spark.listeners.get(1).onBlockFetchSuccess(b1, buffer(200_000));
+    assertEquals(1, firedB.get());
+    assertEquals(0, predictor.connections().open(), "completed steps leave the connection");
+  }
+
+  /** A step dropped before its bytes arrived (its task ended) leaves its connection on close. */
+  @Test
+  void aClosedStepNoLongerHoldsTheFlowsBehindIt() {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {0};
+    HandoverPredictor predictor = measured("a1");
+    List<Long> told = new ArrayList<>();
+    ArrivalTrackingClient dropped = new ArrivalTrackingClient(spark, 1, Map.of("a1", 300_000L),
+        () -> { }, x -> { }, predictor, () -> now[0]);
+    dropped.fetchBlocks("a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 0, 5).name()},
+        new Received(), null);
+    dropped.close();
+    assertEquals(0, predictor.connections().open());
+    now[0] = 10;
+    ArrivalTrackingClient next = new ArrivalTrackingClient(spark, 1, Map.of("a1", 100_000L),
+        () -> { }, told::add, predictor, () -> now[0]);
+    next.fetchBlocks("a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 1, 5).name()},
+        new Received(), null);
+    assertEquals(List.of(10L + 100 - 20), told, "nothing ahead of it");
+  }
+
   private static ManagedBuffer buffer(int bytes) {
     return new NioManagedBuffer(java.nio.ByteBuffer.allocate(bytes));
   }
