@@ -35,9 +35,9 @@ import org.apache.spark.storage.ShuffleBlockBatchId;
  * a host whose first block shows it slower than predicted postpones it ({@link
  * HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count; a
  * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)})
- * leaves the step to be reported on arrival; a host whose connection still carries another step's
+ * leaves the step to be reported on arrival; a host whose connection also carries another step's
  * bytes on this executor ({@link SharedConnections}, several tasks per executor) is predicted after
- * them ({@link HandoverPredictor#handOverAfter(long, long)}).
+ * all of them ({@link HandoverPredictor#handOverAfter(long, long)}).
  * When the step completes, each host gives the predictor its samples (transfer rate from two or
  * more blocks; fetch latency); without {@code ahead} nothing is predicted or measured.
  *
@@ -255,14 +255,15 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       if (t < 0) {
         return -1;
       }
-      long ahead = predictor.connections().bytesAhead(f.shared);
-      if (ahead > 0) {
-        // other steps' bytes from this host come first on the shared connection
-        t = Math.max(t, predictor.handOverAfter(clockMs.getAsLong(), ahead + Math.max(0, left)));
+      long sharing = predictor.connections().bytesSharing(f.shared);
+      if (sharing > 0) {
+        // other steps' bytes from this host share the connection: all of them may come first
+        t = Math.max(t, predictor.handOverAfter(clockMs.getAsLong(), sharing + Math.max(0, left)));
       }
       long cleared = predictor.connections().clearedMs(f.shared);
       if (f.firstMs >= 0 && cleared >= 0) {
-        // the flow's own rate counts from its request, or from when the bytes ahead of it cleared
+        // the flow's own rate counts from its request, or from when it was left alone on its
+        // connection
         t = Math.max(t, predictor.handOverAt(Math.max(f.requestMs, cleared), f.firstMs,
             f.firstBytes, left));
       }

@@ -38,10 +38,10 @@ import java.util.concurrent.TimeUnit;
  * from a source host that has not yet completed a flow to this executor is not predicted either
  * ({@link #connected(String)}): its connection is new, so its TCP congestion window starts small
  * and its first bytes pay the connection set-up; the rate of warm connections overestimates it
- * (measured: such flows ended up to 0.8 s after their prediction at 40 ms RTT). A flow requested
- * while other flows of this executor from the same host still had bytes to come shares their
- * connection ({@link SharedConnections}): it is predicted to end after their bytes and its own
- * ({@link #handOverAfter(long, long)}), and its own rate counts from when they cleared.
+ * (measured: such flows ended up to 0.8 s after their prediction at 40 ms RTT). A flow that
+ * shares its connection with other flows of this executor from the same host (several tasks per
+ * executor; {@link SharedConnections}) is predicted to end after their bytes and its own
+ * ({@link #handOverAfter(long, long)}), and its own rate counts from when it was left alone.
  *
  * <p>Thread-safe; the timers of an executor's readers run on one daemon thread.
  */
@@ -170,9 +170,9 @@ final class HandoverPredictor {
   }
 
   /**
-   * The prediction for a flow queued behind other flows on its connection
-   * ({@link SharedConnections}): the bytes ahead of it and its own bytes arrive at the executor's
-   * rate from now on; one coordinator round trip and one fetch latency earlier, as for a flow
+   * The prediction for a flow sharing its connection with other flows
+   * ({@link SharedConnections}): their bytes and its own arrive at the executor's rate from now
+   * on; one coordinator round trip and one fetch latency earlier, as for a flow
    * whose first block arrived.
    *
    * @param nowMs epoch ms

@@ -5,9 +5,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The flows of one executor's granted steps that come from the same source host, in the order
- * their first requests were sent: they share one connection, so a flow's bytes arrive after (or
- * interleaved with) the bytes of the flows requested before it.
+ * The flows of one executor's granted steps that come from the same source host: they share one
+ * connection, so a flow's last byte may come only after the other flows' bytes, whichever was
+ * requested first.
  *
  * <p>Why: with several reduce tasks per executor, the coordinator may give one (sender, receiver)
  * flow's byte budget to two tasks of the receiving executor; Spark's block transfer service opens
@@ -15,10 +15,11 @@ import java.util.Map;
  * answers the requests in the order they came. Measured on the testbed (2 cores per executor): a
  * task whose 19.8 MB were requested 4 ms after another task's 19.8 MB from the same host predicted
  * its hand-over as if it had the connection alone, reported 1.6 s after its request and received
- * its last byte 3 s after that, while the next flows already used the ports.
- * {@link HandoverPredictor} therefore counts the bytes ahead of a flow on its connection
- * ({@link #bytesAhead(Flow)}) and anchors a flow's own rate at the moment those bytes cleared
- * ({@link Flow#clearedMs}).
+ * its last byte 3 s after that, while the next flows already used the ports; in another run the
+ * task that asked 4 ms <em>earlier</em> was served last (the server does not answer strictly in
+ * request order). {@link HandoverPredictor} therefore counts every other flow's bytes on the
+ * connection ({@link #bytesSharing(Flow)}) and anchors a flow's own rate at the moment it was left
+ * alone on it ({@link #clearedMs(Flow)}).
  *
  * <p>Thread-safe; every method is O(flows from the host) and never calls out, so callers may hold
  * their own locks.
@@ -51,6 +52,11 @@ final class SharedConnections {
   synchronized Flow open(String host, long bytes, long nowMs) {
     ArrayDeque<Flow> q = byHost.computeIfAbsent(host, h -> new ArrayDeque<>());
     Flow f = new Flow(host, Math.max(0, bytes), q.isEmpty() ? nowMs : -1);
+    for (Flow g : q) {
+      if (g.clearedMs >= 0) {
+        g.clearedMs = -1; // no longer alone
+      }
+    }
     q.addLast(f);
     return f;
   }
@@ -73,8 +79,8 @@ final class SharedConnections {
   }
 
   /**
-   * Removes {@code f} (its step completed, failed or its task ended); the flows behind it whose
-   * bytes are now first on the connection are marked cleared at {@code nowMs}. Idempotent.
+   * Removes {@code f} (its step completed, failed or its task ended); a flow left alone on the
+   * connection is marked cleared at {@code nowMs}. Idempotent.
    *
    * @param f a flow
    * @param nowMs epoch ms
@@ -89,34 +95,33 @@ final class SharedConnections {
     q.remove(f);
     if (q.isEmpty()) {
       byHost.remove(f.host);
-    } else if (q.peekFirst().clearedMs < 0) {
+    } else if (q.size() == 1 && q.peekFirst().clearedMs < 0) {
       q.peekFirst().clearedMs = nowMs;
     }
   }
 
   /**
    * @param f a flow
-   * @return bytes still to arrive of the open flows from the same host requested before {@code f};
-   *     0 once none is left or when {@code f} is closed
+   * @return bytes still to arrive of the other open flows from the same host; 0 once none is left
+   *     or when {@code f} is closed
    */
-  synchronized long bytesAhead(Flow f) {
+  synchronized long bytesSharing(Flow f) {
     if (f.closed) {
       return 0;
     }
-    long ahead = 0;
+    long sharing = 0;
     for (Flow g : byHost.get(f.host)) {
-      if (g == f) {
-        break;
+      if (g != f) {
+        sharing += Math.max(0, g.bytesLeft);
       }
-      ahead += Math.max(0, g.bytesLeft);
     }
-    return ahead;
+    return sharing;
   }
 
   /**
    * @param f a flow
-   * @return when no flow was ahead of {@code f} any more (its request time if none was), epoch ms;
-   *     -1 while one still is
+   * @return since when {@code f} has been alone on its connection (its request time if it always
+   *     was), epoch ms; -1 while another flow shares it or shared it when it ended
    */
   synchronized long clearedMs(Flow f) {
     return f.clearedMs;

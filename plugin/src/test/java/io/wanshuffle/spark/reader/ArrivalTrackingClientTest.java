@@ -219,12 +219,12 @@ class ArrivalTrackingClientTest {
 
   /**
    * Two tasks of one executor fetch from the same host at once: they share the connection, so the
-   * second task's flow is predicted after the first's bytes and its own, and, once the first's
-   * bytes arrived, at its own rate counted from then. Without this it was predicted as if alone
-   * (at 4 + 300 - 20 = 284 ms), 300 ms before its bytes could end.
+   * second task's flow is predicted after both flows' bytes, and, once the first's bytes arrived,
+   * at its own rate counted from then. Without this it was predicted as if alone (at 4 + 300 - 20
+   * = 284 ms), 300 ms before its bytes could end.
    */
   @Test
-  void aFlowBehindAnotherTasksFlowOnTheSameConnectionIsPredictedAfterIt() {
+  void aFlowSharingItsConnectionWithAnotherTasksFlowIsPredictedAfterBoth() {
     HeldRequests spark = new HeldRequests();
     long[] now = {0};
     HandoverPredictor predictor = measured("a1");
