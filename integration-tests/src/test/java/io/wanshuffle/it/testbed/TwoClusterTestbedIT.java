@@ -33,7 +33,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * backbone really is rate-limited, the TPC-H join and the trace replay give identical answers with Spark's
  * default shuffle and with wan-shuffle, the step contract holds when measured from outside Spark (backbone
  * counters) and from the plugin's flow log (at most k cross-cluster flows at once), a killed executor on the
- * receiving cluster mid-stage does not change the answer, and the job runs with authentication and encryption.
+ * receiving cluster mid-stage does not change the answer, the job runs with authentication and encryption, and
+ * with two reduce tasks per executor (shared connections, shared flows).
  *
  * <p>Needs root and iproute2; without them every test fails with the reason. {@code -Dwanshuffle.testbed=loopback}
  * runs the same jobs on loopback addresses instead (the throughput checks are then skipped, visibly).
@@ -177,5 +178,34 @@ class TwoClusterTestbedIT {
     assertEquals(expected, m.result().runs().get(0).answer());
     assertFalse(Captured.read(m.captureDir(), m.result().runs().get(0)).steps().isEmpty(),
         "with authentication and encryption on, wan-shuffle granted no step");
+  }
+
+  /**
+   * Two cores per executor: both reduce tasks of a receiving host run at once, fetch over the executor's shared
+   * connections and may share one granted flow. The answer stays exact and the flow log still shows at most k
+   * cross-cluster flows and one per host (δ = 1 here) holding ports at once.
+   */
+  @Test
+  @Order(6)
+  void twoTasksPerExecutorGiveTheAnswerAndKeepTheStepContract() {
+    List<String> expected = defaultAnswer();
+    ex.close(); // one testbed per machine
+    ex = null;
+    String runs = System.getProperty("wanshuffle.it.runDir", "target/it-runs");
+    ex = Experiment.start(spec, Path.of(runs, "testbed-2cores-" + System.currentTimeMillis()), "1g", null, 2);
+    assertEquals("2", ex.baseConf("512m").get("spark.executor.cores"));
+    Experiment.Measured m = ex.run("tpch-wan-2cores", tpch("tpch-wan-2cores", wanConf(), 0), 0);
+    RunResult r = m.result().runs().get(0);
+    assertEquals(expected, r.answer());
+    long concurrent = r.tasks().stream().filter(a -> r.tasks().stream().anyMatch(b -> b != a
+        && b.host().equals(a.host()) && b.launchMs() < a.finishMs() && a.launchMs() < b.finishMs())).count();
+    assertTrue(concurrent >= 2, "no two reduce tasks ran at once on one executor: " + r.tasks());
+    Captured c = Captured.read(m.captureDir(), r);
+    assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
+    FlowOverlap o = c.gatedOverlap();
+    assertTrue(o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
+        "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
+    o.maxPerReceiver().forEach((host, n) -> assertTrue(n <= 1, host + " received " + n + " flows at once"));
+    o.maxPerSender().forEach((host, n) -> assertTrue(n <= 1, host + " sent " + n + " flows at once"));
   }
 }
