@@ -65,6 +65,10 @@ public final class E2eBenchCommand implements Callable<Integer> {
       + " several reduce tasks of a host fetch at once (default ${DEFAULT-VALUE})")
   int cores;
 
+  @Option(names = "--tasks-per-host", defaultValue = "2", description = "map tasks per A host and reduce tasks"
+      + " (partitions) per B host (default ${DEFAULT-VALUE})")
+  int tasksPerHost;
+
   @Option(names = "--report", defaultValue = "docs/benchmarks/end-to-end.md", description = "Markdown output")
   Path report;
 
@@ -92,9 +96,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
           + ")");
       variants = variants.stream().filter(v -> !skipped.contains(v)).toList();
     }
-    if (cores < 1) {
-      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--cores: must be >= 1, got "
-          + cores);
+    if (cores < 1 || tasksPerHost < 1) {
+      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--cores and --tasks-per-host"
+          + " must be >= 1, got " + cores + " and " + tasksPerHost);
     }
     long t0 = System.currentTimeMillis();
     String described = "";
@@ -130,7 +134,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
             }
             String runName = pattern + "-" + variant.replace('/', '-');
             JobRequest req = new JobRequest(runName, conf, hosts(ex.testbed().clusterA()),
-                hosts(ex.testbed().clusterB()), "matrix", 0, 2 * spec.nodesA(), 2 * spec.nodesB(), m, 64 * 1024, runs,
+                hosts(ex.testbed().clusterB()), "matrix", 0, tasksPerHost * spec.nodesA(), tasksPerHost * spec.nodesB(), m,
+                64 * 1024, runs,
                 true, 0);
             Experiment.Measured r = ex.run(runName + "-rtt" + rtt, req, 0);
             List<Comparison.Figures> figs = new ArrayList<>();
@@ -160,7 +165,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
     String command = String.format(Locale.ROOT, "./wan-shuffle e2e-bench --patterns %s --variants %s --rtts %s"
         + " --runs %d --mb %d --nodes-a %d --nodes-b %d --nic %s --backbone %s%s", String.join(",", patterns),
         String.join(",", variants), rtts.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""), runs,
-        mb, net.nodesA, net.nodesB, net.nic, net.backbone, cores == 1 ? "" : " --cores " + cores) + extraConf.entrySet().stream()
+        mb, net.nodesA, net.nodesB, net.nic, net.backbone, (cores == 1 ? "" : " --cores " + cores)
+        + (tasksPerHost == 2 ? "" : " --tasks-per-host " + tasksPerHost)) + extraConf.entrySet().stream()
         .map(e -> " --conf " + e.getKey() + "=" + e.getValue()).reduce("", String::concat);
     String md = markdown(cells, described + "; command: `" + command + "`",
         (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond());

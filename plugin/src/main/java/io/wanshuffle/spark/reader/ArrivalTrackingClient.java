@@ -37,7 +37,7 @@ import org.apache.spark.storage.ShuffleBlockBatchId;
  * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)})
  * leaves the step to be reported on arrival; a host whose connection also carries another step's
  * bytes on this executor ({@link SharedConnections}, several tasks per executor) is predicted after
- * all of them ({@link HandoverPredictor#handOverAfter(long, long)}).
+ * all of them ({@link HandoverPredictor#handOverAfter(long, long, boolean)}).
  * When the step completes, each host gives the predictor its samples (transfer rate from two or
  * more blocks; fetch latency); without {@code ahead} nothing is predicted or measured.
  *
@@ -258,7 +258,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       long sharing = predictor.connections().bytesSharing(f.shared);
       if (sharing > 0) {
         // other steps' bytes from this host share the connection: all of them may come first
-        t = Math.max(t, predictor.handOverAfter(clockMs.getAsLong(), sharing + Math.max(0, left)));
+        t = Math.max(t, predictor.handOverAfter(clockMs.getAsLong(), sharing + Math.max(0, left),
+            f.firstMs >= 0));
       }
       long cleared = predictor.connections().clearedMs(f.shared);
       if (f.firstMs >= 0 && cleared >= 0) {

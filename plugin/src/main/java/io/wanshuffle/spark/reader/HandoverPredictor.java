@@ -41,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * (measured: such flows ended up to 0.8 s after their prediction at 40 ms RTT). A flow that
  * shares its connection with other flows of this executor from the same host (several tasks per
  * executor; {@link SharedConnections}) is predicted to end after their bytes and its own
- * ({@link #handOverAfter(long, long)}), and its own rate counts from when it was left alone.
+ * ({@link #handOverAfter(long, long, boolean)}), and its own rate counts from when it was left alone.
  *
  * <p>Thread-safe; the timers of an executor's readers run on one daemon thread.
  */
@@ -172,20 +172,22 @@ final class HandoverPredictor {
   /**
    * The prediction for a flow sharing its connection with other flows
    * ({@link SharedConnections}): their bytes and its own arrive at the executor's rate from now
-   * on; one coordinator round trip and one fetch latency earlier, as for a flow
-   * whose first block arrived.
+   * on, after one fetch latency if none of the flow's blocks has arrived yet (as at its request);
+   * reported one coordinator round trip and one fetch latency before that end, as every flow.
    *
    * @param nowMs epoch ms
    * @param bytesQueued bytes still to arrive on the connection up to the flow's last one
+   * @param flowing whether the flow's first block has arrived (its bytes are on the way)
    * @return epoch ms at which the flow's ports may be handed on (at least {@code nowMs}); -1 while
    *     the rate or the coordinator round trip is not measured
    */
-  synchronized long handOverAfter(long nowMs, long bytesQueued) {
+  synchronized long handOverAfter(long nowMs, long bytesQueued, boolean flowing) {
     if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
       return -1;
     }
     long latency = latencies.isEmpty() ? 0 : min(latencies);
-    long end = nowMs + (long) Math.ceil(bytesQueued * 1000.0 / bytesPerSecond);
+    long end = nowMs + (flowing ? 0 : latency)
+        + (long) Math.ceil(bytesQueued * 1000.0 / bytesPerSecond);
     return Math.max(nowMs, end - min(roundTrips) - latency);
   }
 

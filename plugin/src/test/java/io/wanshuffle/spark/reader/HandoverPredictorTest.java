@@ -56,6 +56,22 @@ class HandoverPredictorTest {
     assertEquals(1_000, p.handOverAt("a", 1_000, 100_000), "never before the request");
   }
 
+  /**
+   * A flow sharing its connection: the bytes queued on it end at the rate from now, after one
+   * fetch latency when the flow has no block yet; reported one round trip and one latency before.
+   */
+  @Test
+  void aFlowSharingItsConnectionIsPredictedAfterTheQueuedBytes() {
+    HandoverPredictor p = tenMegabytesPerSecond(40);
+    p.fetchLatencyObserved(180, 1_000_000); // latency 80 ms
+    // requested at 1000 behind 4 MB of another flow, 4 MB of its own: last byte at 1000 + 80 + 800
+    assertEquals(1_880 - 40 - 80, p.handOverAfter(1_000, 8_000_000, false));
+    // its first block in at 1500, 6 MB still queued: last byte at 2100
+    assertEquals(2_100 - 40 - 80, p.handOverAfter(1_500, 6_000_000, true));
+    assertEquals(1_500, p.handOverAfter(1_500, 10_000, true), "never before now");
+    assertEquals(-1, new HandoverPredictor().handOverAfter(0, 1, true), "nothing measured");
+  }
+
   /** A flow slower than the executor's rate so far is predicted at its own rate (later). */
   @Test
   void aSlowFlowIsPredictedAtItsOwnRate() {
