@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * The order in which pipelined steps hand a plan's transfers to free ports: bottleneck ports
  * first. A transfer's priority is the load of its busier port (the bytes still to move at that
- * sender or receiver, divided by its δ), then the sum of both ports' loads; ties keep the plan's
+ * sender or receiver, plus the expected bytes of tasks still to launch there ({@link
+ * PendingTasks}), divided by its δ), then the sum of both ports' loads; ties keep the plan's
  * order. The first piece of each (sender, receiver) pair in the plan is the one considered, since
  * a pair is granted at most once at a time.
  *
@@ -34,10 +35,26 @@ final class BottleneckFirstOrder {
    * @return one transfer per (sender, receiver) pair of the plan, highest priority first
    */
   static List<Transfer> of(List<Step> steps, long[][] bytes, Platform platform) {
+    return of(steps, bytes, platform, new double[platform.senders()],
+        new double[platform.receivers()]);
+  }
+
+  /**
+   * @param steps the plan's steps, in plan order
+   * @param bytes bytes still to move, sender x receiver, indexed like the plan's transfers
+   * @param platform the platform the plan was made for: its δ per sender and receiver divide the
+   *     ports' loads
+   * @param pendingSend per sender, expected bytes of tasks not launched yet ({@code senders()})
+   * @param pendingReceive per receiver, expected bytes of tasks not launched yet
+   *     ({@code receivers()})
+   * @return one transfer per (sender, receiver) pair of the plan, highest priority first
+   */
+  static List<Transfer> of(List<Step> steps, long[][] bytes, Platform platform,
+      double[] pendingSend, double[] pendingReceive) {
     int rows = platform.senders();
     int cols = platform.receivers();
-    double[] senderLoad = new double[rows];
-    double[] receiverLoad = new double[cols];
+    double[] senderLoad = pendingSend.clone();
+    double[] receiverLoad = pendingReceive.clone();
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
         senderLoad[i] += bytes[i][j];

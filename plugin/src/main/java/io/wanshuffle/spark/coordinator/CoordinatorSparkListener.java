@@ -1,18 +1,26 @@
 package io.wanshuffle.spark.coordinator;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.spark.Success$;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerApplicationEnd;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
+import org.apache.spark.scheduler.StageInfo;
+import org.apache.spark.scheduler.TaskLocation;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Driver-side SparkListener feeding scheduler events to the coordinator: task starts and ends let
  * the gather window end as soon as a wave of reduce tasks has registered, a task that ends without
  * success releases what is left of its demand (covers tasks whose executor died before they could say so), a removed
- * executor releases the demand of its tasks and re-plans, a completed stage publishes its matrix.
+ * executor releases the demand of its tasks and re-plans, a completed stage publishes its matrix,
+ * a submitted stage tells which hosts its tasks prefer (the waves still to launch).
  */
 public final class CoordinatorSparkListener extends SparkListener {
   private final StepCoordinator coordinator;
@@ -35,10 +43,26 @@ public final class CoordinatorSparkListener extends SparkListener {
     }
   }
 
-  /** Tells the coordinator which tasks a gather window may wait for. */
+  /** Tells the coordinator which tasks a gather window may wait for, and where they run. */
   @Override
   public void onTaskStart(SparkListenerTaskStart e) {
-    coordinator.taskLaunched(e.stageId(), e.stageAttemptId(), e.taskInfo().taskId());
+    coordinator.taskLaunched(e.stageId(), e.stageAttemptId(), e.taskInfo().taskId(),
+        e.taskInfo().host());
+  }
+
+  /** Tells the coordinator which hosts the stage's tasks prefer (its waves still to launch). */
+  @Override
+  public void onStageSubmitted(SparkListenerStageSubmitted e) {
+    StageInfo info = e.stageInfo();
+    List<List<String>> preferred = new ArrayList<>();
+    for (Seq<TaskLocation> locations : CollectionConverters.asJava(info.taskLocalityPreferences())) {
+      List<String> hosts = new ArrayList<>();
+      for (TaskLocation l : CollectionConverters.asJava(locations)) {
+        hosts.add(l.host());
+      }
+      preferred.add(hosts);
+    }
+    coordinator.stageSubmitted(info.stageId(), info.attemptNumber(), preferred);
   }
 
   @Override

@@ -121,6 +121,8 @@ public final class StepCoordinator {
   private final Map<Long, StageRef> launched = new HashMap<>();
   /** Stages whose task launches the driver listener reported (the early end relies on them). */
   private final Set<StageRef> launchesSeen = new HashSet<>();
+  /** Tasks of the running stages not launched yet, by preferred host (ranks ports; driver listener). */
+  private final PendingTasks pending = new PendingTasks();
   /**
    * Transfers of steps reported ahead of their end (predicted hand-over), by demand and step,
    * waiting for their {@link FlowArrived}; {@code endMs} holds the report time until then.
@@ -261,6 +263,7 @@ public final class StepCoordinator {
     demandsByTask.computeIfAbsent(d.taskAttemptId, t -> new LinkedHashSet<>()).add(d.id);
     StageAccount acc = account(stage, now);
     acc.shuffleIds.add(d.shuffleId);
+    pending.registered(stage, d.taskAttemptId, d.dst, d.src, d.registered);
     for (int i = 0; i < d.src.length; i++) {
       acc.add(new Pair(d.src[i], d.dst), d.registered[i], 0);
     }
@@ -282,6 +285,24 @@ public final class StepCoordinator {
   }
 
   /**
+   * Notes a submitted stage attempt and the hosts its tasks prefer (driver listener: stage
+   * submitted). While tasks of a stage with demand are still to launch, their expected bytes on
+   * their preferred hosts count in the load by which pipelined steps rank ports
+   * ({@link PendingTasks}, {@link BottleneckFirstOrder}).
+   *
+   * @param stageId the stage
+   * @param attempt the stage attempt
+   * @param preferredHosts per task of the attempt, its preferred hosts (empty list: none)
+   */
+  public void stageSubmitted(int stageId, int attempt, List<List<String>> preferredHosts) {
+    synchronized (this) {
+      if (!stopped && conf.gated()) {
+        pending.submitted(new StageRef(stageId, attempt), preferredHosts);
+      }
+    }
+  }
+
+  /**
    * Notes a task the driver launched (driver listener: task start). While the coordinator gathers
    * a wave, it plans as soon as every launched task of the stages with demand has registered (or
    * ended) instead of waiting for the whole window.
@@ -291,11 +312,30 @@ public final class StepCoordinator {
    * @param taskAttemptId Spark's task attempt id
    */
   public void taskLaunched(int stageId, int attempt, long taskAttemptId) {
+    taskLaunched(stageId, attempt, taskAttemptId, null);
+  }
+
+  /**
+   * Like {@link #taskLaunched(int, int, long)}, with the host the task runs on: the stage then has
+   * one task fewer pending there ({@link #stageSubmitted}).
+   *
+   * @param stageId the task's stage
+   * @param attempt the stage attempt
+   * @param taskAttemptId Spark's task attempt id
+   * @param host the task's host; null if unknown
+   */
+  public void taskLaunched(int stageId, int attempt, long taskAttemptId, String host) {
     synchronized (this) {
-      if (stopped || !conf.gated() || demandsByTask.containsKey(taskAttemptId)) {
-        return; // a registration that overtook the listener event: nothing to wait for
+      if (stopped || !conf.gated()) {
+        return;
       }
       StageRef stage = new StageRef(stageId, attempt);
+      if (host != null) {
+        pending.launched(stage, host);
+      }
+      if (demandsByTask.containsKey(taskAttemptId)) {
+        return; // a registration that overtook the listener event: nothing to wait for
+      }
       launchesSeen.add(stage);
       launched.put(taskAttemptId, stage);
     }
@@ -497,6 +537,7 @@ public final class StepCoordinator {
   private void stageCompletedLocked(int stageId, int attempt) {
     StageRef ref = new StageRef(stageId, attempt);
     launchesSeen.remove(ref);
+    pending.done(ref);
     launched.values().removeIf(ref::equals);
     for (Demand d : new ArrayList<>(demands.values())) {
       if (d.stage.equals(ref)) {
@@ -1187,7 +1228,16 @@ public final class StepCoordinator {
       return steps.get(0).transfers();
     }
     // pipelined plans are made on the whole platform: its δ are each host's configured δ
-    return BottleneckFirstOrder.of(steps, in.bytes, in.platform);
+    return BottleneckFirstOrder.of(steps, in.bytes, in.platform,
+        byIndex(pending.senderBytes(), in.sNames), byIndex(pending.receiverBytes(), in.rNames));
+  }
+
+  private static double[] byIndex(Map<String, Double> byHost, String[] hosts) {
+    double[] out = new double[hosts.length];
+    for (int i = 0; i < hosts.length; i++) {
+      out[i] = byHost.getOrDefault(hosts[i], 0.0);
+    }
+    return out;
   }
 
   /**

@@ -18,8 +18,9 @@ import java.util.concurrent.CompletableFuture;
  * {@link ManualTimer}. Every granted flow moves its budget at the base speed b (bytes/s), so a
  * grant of budgets {@code B_i} ends {@code max_i B_i / b} seconds after it was handed out; the
  * task then reports it and polls again. Reduce tasks run in waves: each receiving host has one
- * task slot, and the next task of a host registers when the previous one finished. Task launches
- * are reported to the coordinator as the driver listener does.
+ * task slot, and the next task of a host registers when the previous one finished. The stage's
+ * submission (each task preferring its receiving host) and task launches are reported to the
+ * coordinator as the driver listener does.
  *
  * <p>This is the coordinator's own time model (no RTT, no TCP), so the makespan it returns is
  * what the coordinator's step logic alone achieves; tests compare it with the η lower bound.
@@ -52,13 +53,17 @@ final class FlowSimulation {
     Map<Long, Long> endsAt = new HashMap<>();
     long start = timer.now();
     long[] nextTask = {1};
-    // the first wave is launched at once (the driver listener reports every launch), then its
-    // tasks register one by one: the gather window ends with the last registration
-    for (int i = 0; i < queues.size(); i++) {
-      c.taskLaunched(STAGE, 0, nextTask[0] + i);
+    // the stage is submitted with each task preferring its receiving host; the first wave is
+    // launched at once (the driver listener reports every launch), then its tasks register one by
+    // one: the gather window ends with the last registration
+    c.stageSubmitted(STAGE, 0, tasks.stream().map(t -> List.of(t.dst())).toList());
+    int i = 0;
+    for (String host : queues.keySet()) {
+      c.taskLaunched(STAGE, 0, nextTask[0] + i++, host);
     }
+    long firstWave = nextTask[0] + queues.size();
     for (Deque<Task> q : queues.values()) {
-      startNext(c, q, nextTask, regs, remaining, polls);
+      startNext(c, q, nextTask, firstWave, regs, remaining, polls);
     }
     int guard = 0;
     while (!polls.isEmpty() || !holding.isEmpty()) {
@@ -81,7 +86,7 @@ final class FlowSimulation {
           endsAt.put(id, timer.now() + Math.max(1, (long) Math.ceil(longest / bytesPerMs)));
         } else {
           RegisterDemand done = regs.get(id);
-          startNext(c, queues.get(done.dstHost()), nextTask, regs, remaining, polls);
+          startNext(c, queues.get(done.dstHost()), nextTask, firstWave, regs, remaining, polls);
         }
       }
       if (holding.isEmpty()) {
@@ -99,7 +104,7 @@ final class FlowSimulation {
     return timer.now() - start;
   }
 
-  private static void startNext(StepCoordinator c, Deque<Task> q, long[] nextTask,
+  private static void startNext(StepCoordinator c, Deque<Task> q, long[] nextTask, long firstWave,
       Map<Long, RegisterDemand> regs, Map<Long, long[]> remaining,
       Map<Long, CompletableFuture<GrantReply>> polls) {
     Task t = q.poll();
@@ -107,7 +112,9 @@ final class FlowSimulation {
       return;
     }
     long task = nextTask[0]++;
-    c.taskLaunched(STAGE, 0, task);
+    if (task >= firstWave) {
+      c.taskLaunched(STAGE, 0, task, t.dst());
+    }
     RegisterDemand d = new RegisterDemand(STAGE, 0, 7, task, "e" + task, t.dst(), t.src(), t.bytes());
     long id = c.register(d).demandId();
     regs.put(id, d);
