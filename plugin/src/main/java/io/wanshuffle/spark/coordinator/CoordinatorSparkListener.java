@@ -54,6 +54,14 @@ public final class CoordinatorSparkListener extends SparkListener {
   @Override
   public void onStageSubmitted(SparkListenerStageSubmitted e) {
     StageInfo info = e.stageInfo();
+    coordinator.stageSubmitted(info.stageId(), info.attemptNumber(), preferredHosts(info));
+  }
+
+  /**
+   * @param info a submitted stage attempt
+   * @return per task of the attempt, the hosts of its locality preferences (empty: none)
+   */
+  static List<List<String>> preferredHosts(StageInfo info) {
     List<List<String>> preferred = new ArrayList<>();
     for (Seq<TaskLocation> locations : CollectionConverters.asJava(info.taskLocalityPreferences())) {
       List<String> hosts = new ArrayList<>();
@@ -62,7 +70,7 @@ public final class CoordinatorSparkListener extends SparkListener {
       }
       preferred.add(hosts);
     }
-    coordinator.stageSubmitted(info.stageId(), info.attemptNumber(), preferred);
+    return preferred;
   }
 
   @Override
