@@ -76,6 +76,12 @@ public final class WanShuffleConf {
    * demand has registered or ended.
    */
   public static final String GATHER_WINDOW = PREFIX + "coordinator.gatherWindow";
+  /**
+   * Whether pipelined steps count the expected bytes of the stage's tasks still to launch (from
+   * their locality preferences) in the ports' loads: {@code true} (default) or {@code false}
+   * (registered demand only).
+   */
+  public static final String PENDING_TASKS = PREFIX + "coordinator.pendingTasks";
   /** Timeout of a short coordinator call (registration) before falling back (time). */
   public static final String ASK_TIMEOUT = PREFIX + "coordinator.askTimeout";
   /** How long the driver holds one long-poll grant request before answering "not yet" (time). */
@@ -111,6 +117,7 @@ public final class WanShuffleConf {
   private final double deadlineFactor;
   private final boolean barrierSteps;
   private final boolean predictedHandover;
+  private final boolean pendingTasks;
   private final long minDeadlineMs;
   private final long gatherWindowMs;
   private final long askTimeoutMs;
@@ -175,6 +182,11 @@ public final class WanShuffleConf {
     }
     predictedHandover = handover.equals(PREDICTED);
     gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
+    String pending = c.get(PENDING_TASKS, "true").trim().toLowerCase(Locale.ROOT);
+    if (!pending.equals("true") && !pending.equals("false")) {
+      throw new ConfigValueException(PENDING_TASKS, pending, "expected true or false");
+    }
+    pendingTasks = pending.equals("true");
     askTimeoutMs = timeMs(c, ASK_TIMEOUT, "30s", 1);
     pollIntervalMs = timeMs(c, POLL_INTERVAL, "10s", 1);
     maxGrantWaitMs = timeMs(c, MAX_GRANT_WAIT, "30min", 1);
@@ -203,7 +215,7 @@ public final class WanShuffleConf {
 
   private static final List<String> KNOWN = List.of(ALGORITHM, BACKBONE_RATE, NIC_RATE, NIC_RATES,
       K, DELTA, BETA, FLOW_RATE_CAP, STEP_DEADLINE_FACTOR, STEP_MIN_DEADLINE, STEP_MODE, STEP_HANDOVER,
-      GATHER_WINDOW, ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
+      GATHER_WINDOW, PENDING_TASKS, ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
 
   /** A misspelt key would silently fall back to its default: say so once at start-up. */
   private static void warnUnknownKeys(SparkConf c) {
@@ -365,6 +377,14 @@ public final class WanShuffleConf {
   }
 
   /**
+   * @return true when pipelined steps count the tasks still to launch in the ports' loads
+   *     ({@value #PENDING_TASKS})
+   */
+  public boolean pendingTasks() {
+    return pendingTasks;
+  }
+
+  /**
    * @return true when steps are reported ahead of their end as predicted ({@value #STEP_HANDOVER}
    *     = {@value #PREDICTED}), false when on arrival of their last block
    */
@@ -425,7 +445,8 @@ public final class WanShuffleConf {
     return "wan-shuffle[algorithm=" + algorithm + ", k=" + k + ", base speed=" + baseSpeed
         + " B/s, backbone=" + backboneRate + " B/s, default NIC=" + defaultNicRate
         + " B/s, beta=" + betaSeconds + " s, steps=" + (barrierSteps ? BARRIER : PIPELINED)
-        + ", hand-over=" + (predictedHandover ? PREDICTED : ARRIVAL) + ", flow cap=" + flowRateCap
+        + ", hand-over=" + (predictedHandover ? PREDICTED : ARRIVAL) + ", pending tasks=" + pendingTasks
+        + ", flow cap=" + flowRateCap
         + " B/s, planning budget=" + planningBudgetMs + " ms then " + planningFallback + "]";
   }
 }

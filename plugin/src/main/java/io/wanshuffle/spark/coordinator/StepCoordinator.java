@@ -288,7 +288,8 @@ public final class StepCoordinator {
    * Notes a submitted stage attempt and the hosts its tasks prefer (driver listener: stage
    * submitted). While tasks of a stage with demand are still to launch, their expected bytes on
    * their preferred hosts count in the load by which pipelined steps rank ports
-   * ({@link PendingTasks}, {@link BottleneckFirstOrder}).
+   * ({@link PendingTasks}, {@link BottleneckFirstOrder}); not with
+   * {@value WanShuffleConf#PENDING_TASKS} = false.
    *
    * @param stageId the stage
    * @param attempt the stage attempt
@@ -296,7 +297,7 @@ public final class StepCoordinator {
    */
   public void stageSubmitted(int stageId, int attempt, List<List<String>> preferredHosts) {
     synchronized (this) {
-      if (!stopped && conf.gated()) {
+      if (!stopped && conf.gated() && conf.pendingTasks()) {
         pending.submitted(new StageRef(stageId, attempt), preferredHosts);
       }
     }

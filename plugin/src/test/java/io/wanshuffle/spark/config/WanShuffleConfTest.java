@@ -76,6 +76,16 @@ class WanShuffleConfTest {
   }
 
   @Test
+  void pendingTasksCountByDefaultAndTheSwitchIsValidated() {
+    assertTrue(conf().pendingTasks());
+    assertFalse(conf(WanShuffleConf.PENDING_TASKS, "False").pendingTasks());
+    ConfigValueException e = assertThrows(ConfigValueException.class,
+        () -> conf(WanShuffleConf.PENDING_TASKS, "maybe"));
+    assertEquals("spark.wanshuffle.coordinator.pendingTasks = 'maybe': expected true or false",
+        e.getMessage());
+  }
+
+  @Test
   void kAndDeltaCanBeSetDirectly() {
     WanShuffleConf c = conf(WanShuffleConf.BACKBONE_RATE, "800mbit", WanShuffleConf.K, "4",
         WanShuffleConf.DELTA, "2", WanShuffleConf.FLOW_RATE_CAP, "base");
