@@ -51,6 +51,33 @@ final class BottleneckFirstOrder {
    */
   static List<Transfer> of(List<Step> steps, long[][] bytes, Platform platform,
       double[] pendingSend, double[] pendingReceive) {
+    List<Transfer> out = new ArrayList<>();
+    for (Ranked r : ranked(steps, bytes, platform, pendingSend, pendingReceive)) {
+      out.add(r.transfer());
+    }
+    return out;
+  }
+
+  /**
+   * A transfer and its priority.
+   *
+   * @param transfer the plan's first piece of a (sender, receiver) pair
+   * @param load the load of its busier port, bytes per port (δ)
+   */
+  record Ranked(Transfer transfer, double load) {}
+
+  /**
+   * Like {@link #of(List, long[][], Platform, double[], double[])}, with each transfer's priority.
+   *
+   * @param steps the plan's steps, in plan order
+   * @param bytes bytes still to move, sender x receiver
+   * @param platform the platform the plan was made for
+   * @param pendingSend per sender, expected bytes of tasks not launched yet
+   * @param pendingReceive per receiver, expected bytes of tasks not launched yet
+   * @return one ranked transfer per (sender, receiver) pair of the plan, highest priority first
+   */
+  static List<Ranked> ranked(List<Step> steps, long[][] bytes, Platform platform,
+      double[] pendingSend, double[] pendingReceive) {
     int rows = platform.senders();
     int cols = platform.receivers();
     double[] senderLoad = pendingSend.clone();
@@ -84,6 +111,10 @@ final class BottleneckFirstOrder {
         t -> senderLoad[t.src()] + receiverLoad[t.dst()]);
     // List.sort is stable: equal priorities keep the plan's order
     firstPieces.sort(busierPort.thenComparing(bothPorts).reversed());
-    return firstPieces;
+    List<Ranked> out = new ArrayList<>();
+    for (Transfer t : firstPieces) {
+      out.add(new Ranked(t, Math.max(senderLoad[t.src()], receiverLoad[t.dst()])));
+    }
+    return out;
   }
 }

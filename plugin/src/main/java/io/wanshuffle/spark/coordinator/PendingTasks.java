@@ -22,7 +22,8 @@ import java.util.Set;
  * counts 1/n on each), and each task's launch host; the bytes of a pending task on host h are
  * estimated as the mean registered bytes of the stage's tasks on h so far (the stage's mean over
  * all hosts before any task on h registered), split over sending hosts as the stage's registered
- * bytes are. Tasks without a preferred host count nowhere. An estimate only ranks ports
+ * bytes are; a launched task counts on its host until it registers or ends. Tasks without a
+ * preferred host count nowhere until launched. An estimate only ranks ports
  * ({@link BottleneckFirstOrder}); it never grants bytes.
  *
  * <p>Not thread-safe: the coordinator calls it under its lock.
@@ -35,6 +36,8 @@ final class PendingTasks {
     final Map<String, Long> bytesTo = new HashMap<>();
     final Map<String, Long> bytesFrom = new HashMap<>();
     final Set<Long> tasks = new HashSet<>();
+    /** Launched tasks that have not registered a demand yet: task attempt id -> host. */
+    final Map<Long, String> awaiting = new HashMap<>();
     long bytes;
   }
 
@@ -58,14 +61,22 @@ final class PendingTasks {
 
   /**
    * A task of the stage was launched on {@code host}: one task fewer pending there (or, if none
-   * preferred it, spread over the hosts still pending).
+   * preferred it, spread over the hosts still pending); it counts on {@code host} until it
+   * registers its demand or ends.
    *
    * @param stage the stage attempt
    * @param host the task's host
+   * @param taskAttemptId the task
    */
-  void launched(StageRef stage, String host) {
+  void launched(StageRef stage, String host, long taskAttemptId) {
     Stage s = stages.get(stage);
-    if (s == null || s.pending.isEmpty()) {
+    if (s == null) {
+      return;
+    }
+    if (!s.tasks.contains(taskAttemptId)) {
+      s.awaiting.put(taskAttemptId, host);
+    }
+    if (s.pending.isEmpty()) {
       return;
     }
     double left = 1;
@@ -105,12 +116,39 @@ final class PendingTasks {
   void registered(StageRef stage, long taskAttemptId, String dst, String[] src, long[] bytes) {
     Stage s = stages.computeIfAbsent(stage, x -> new Stage());
     s.tasks.add(taskAttemptId);
+    s.awaiting.remove(taskAttemptId);
     s.tasksOn.computeIfAbsent(dst, x -> new HashSet<>()).add(taskAttemptId);
     for (int i = 0; i < src.length; i++) {
       s.bytesTo.merge(dst, bytes[i], Long::sum);
       s.bytesFrom.merge(src[i], bytes[i], Long::sum);
       s.bytes += bytes[i];
     }
+  }
+
+  /** @param taskAttemptId a task that ended: it no longer counts as about to register */
+  void ended(long taskAttemptId) {
+    for (Stage s : stages.values()) {
+      s.awaiting.remove(taskAttemptId);
+    }
+  }
+
+  /**
+   * @return hosts with a launched task of a stage with registered demand that has not registered
+   *     yet (its registration is imminent), with the expected bytes of all that stage's tasks
+   *     still to register there
+   */
+  Map<String, Double> awaitedReceivers() {
+    Map<String, Double> out = new HashMap<>();
+    for (Stage s : stages.values()) {
+      Map<String, Double> expected = expected(s);
+      for (String h : s.awaiting.values()) {
+        Double b = expected.get(h);
+        if (b != null) {
+          out.merge(h, b, Math::max);
+        }
+      }
+    }
+    return out;
   }
 
   /** @param stage a stage attempt that completed (or was abandoned) */
@@ -151,8 +189,12 @@ final class PendingTasks {
     if (s.bytes == 0) {
       return out; // nothing registered yet: no estimate
     }
+    Map<String, Double> count = new HashMap<>(s.pending);
+    for (String h : s.awaiting.values()) {
+      count.merge(h, 1.0, Double::sum);
+    }
     double stageMean = (double) s.bytes / s.tasks.size();
-    for (Map.Entry<String, Double> e : s.pending.entrySet()) {
+    for (Map.Entry<String, Double> e : count.entrySet()) {
       Set<Long> on = s.tasksOn.get(e.getKey());
       double mean = on == null ? stageMean : (double) s.bytesTo.get(e.getKey()) / on.size();
       out.put(e.getKey(), e.getValue() * mean);

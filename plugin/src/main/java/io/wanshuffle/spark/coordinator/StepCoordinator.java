@@ -95,6 +95,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class StepCoordinator {
   private static final Logger LOG = LoggerFactory.getLogger(StepCoordinator.class);
+  /**
+   * A free flow is kept for a receiver whose launched task is about to register when that
+   * receiver's expected bytes per port are at least this many times the load of the busier port
+   * of the transfer that would take the flow.
+   */
+  static final double KEEP_FACTOR = 1.5;
 
   private final WanShuffleConf conf;
   private final StepScheduler scheduler;
@@ -123,6 +129,9 @@ public final class StepCoordinator {
   private final Set<StageRef> launchesSeen = new HashSet<>();
   /** Tasks of the running stages not launched yet, by preferred host (ranks ports; driver listener). */
   private final PendingTasks pending = new PendingTasks();
+  /** Receivers a free flow is kept for (a launched task of theirs is about to register), since when. */
+  private final Map<String, Long> keptFor = new HashMap<>();
+  private CoordinatorTimer.Cancellable keepTimer;
   /**
    * Transfers of steps reported ahead of their end (predicted hand-over), by demand and step,
    * waiting for their {@link FlowArrived}; {@code endMs} holds the report time until then.
@@ -264,6 +273,7 @@ public final class StepCoordinator {
     StageAccount acc = account(stage, now);
     acc.shuffleIds.add(d.shuffleId);
     pending.registered(stage, d.taskAttemptId, d.dst, d.src, d.registered);
+    keptFor.remove(d.dst);
     for (int i = 0; i < d.src.length; i++) {
       acc.add(new Pair(d.src[i], d.dst), d.registered[i], 0);
     }
@@ -332,7 +342,7 @@ public final class StepCoordinator {
       }
       StageRef stage = new StageRef(stageId, attempt);
       if (host != null) {
-        pending.launched(stage, host);
+        pending.launched(stage, host, taskAttemptId);
       }
       if (demandsByTask.containsKey(taskAttemptId)) {
         return; // a registration that overtook the listener event: nothing to wait for
@@ -350,6 +360,7 @@ public final class StepCoordinator {
    */
   public void taskEnded(long taskAttemptId) {
     synchronized (this) {
+      pending.ended(taskAttemptId);
       if (launched.remove(taskAttemptId) == null) {
         return;
       }
@@ -1140,10 +1151,13 @@ public final class StepCoordinator {
       open.addAll(f.keySet());
     }
     double longest = 0;
-    for (Transfer t : listOrder(steps, in)) {
+    Map<String, Double> awaited = awaitedReceivers(in, now);
+    boolean kept = false;
+    for (BottleneckFirstOrder.Ranked ranked : listOrder(steps, in)) {
       if (leases.total() >= conf.k()) {
         break;
       }
+      Transfer t = ranked.transfer();
       String s = sNames[t.src()];
       String r = rNames[t.dst()];
       if (freeSend(s) <= 0 || freeReceive(r) <= 0 || open.contains(new Pair(s, r))) {
@@ -1153,10 +1167,27 @@ public final class StepCoordinator {
         }
         continue;
       }
+      List<String> heavier = new ArrayList<>();
+      for (Map.Entry<String, Double> a : awaited.entrySet()) {
+        if (!a.getKey().equals(r) && a.getValue() >= KEEP_FACTOR * ranked.load()) {
+          heavier.add(a.getKey());
+        }
+      }
+      if (!heavier.isEmpty() && leases.total() + heavier.size() >= conf.k()) {
+        // the last free flows wait for a heavier receiver's task that is about to register
+        for (String h : heavier) {
+          keptFor.putIfAbsent(h, now);
+        }
+        kept = true;
+        continue;
+      }
       if (grantTransfer(t, s, r, bytes[t.src()][t.dst()], in, parts, flowCounts, flows)) {
         open.add(new Pair(s, r));
         longest = Math.max(longest, t.amount());
       }
+    }
+    if (kept) {
+      scheduleKeepEnd(now);
     }
     if (parts.isEmpty()) {
       return false;
@@ -1224,13 +1255,60 @@ public final class StepCoordinator {
    * @return the transfers {@code grant} walks: with barrier steps the first step as planned; with
    *     pipelined steps the plan's pairs bottleneck ports first ({@link BottleneckFirstOrder})
    */
-  private List<Transfer> listOrder(List<Step> steps, PlanInput in) {
+  private List<BottleneckFirstOrder.Ranked> listOrder(List<Step> steps, PlanInput in) {
     if (conf.barrierSteps()) {
-      return steps.get(0).transfers();
+      List<BottleneckFirstOrder.Ranked> first = new ArrayList<>();
+      for (Transfer t : steps.get(0).transfers()) {
+        first.add(new BottleneckFirstOrder.Ranked(t, Double.POSITIVE_INFINITY));
+      }
+      return first;
     }
     // pipelined plans are made on the whole platform: its δ are each host's configured δ
-    return BottleneckFirstOrder.of(steps, in.bytes, in.platform,
+    return BottleneckFirstOrder.ranked(steps, in.bytes, in.platform,
         byIndex(pending.senderBytes(), in.sNames), byIndex(pending.receiverBytes(), in.rNames));
+  }
+
+  /**
+   * Receivers a free flow may be kept for (pipelined steps, gather window &gt; 0): a host where
+   * a launched task of a stage with demand has not registered yet ({@link
+   * PendingTasks#awaitedReceivers}), with no demand in this plan and no flow open to it; for at
+   * most one gather window from when a flow was first kept for it.
+   *
+   * @return such receivers and their expected bytes per port (δ)
+   */
+  private Map<String, Double> awaitedReceivers(PlanInput in, long now) {
+    Map<String, Double> out = new HashMap<>();
+    Map<String, Double> awaited = pending.awaitedReceivers();
+    keptFor.keySet().retainAll(awaited.keySet());
+    if (conf.barrierSteps() || conf.gatherWindowMs() <= 0) {
+      return out;
+    }
+    Set<String> planned = Set.of(in.rNames);
+    for (Map.Entry<String, Double> e : awaited.entrySet()) {
+      String h = e.getKey();
+      Long since = keptFor.get(h);
+      if (planned.contains(h) || freeReceive(h) < conf.delta(h)
+          || (since != null && now - since >= conf.gatherWindowMs())) {
+        continue;
+      }
+      out.put(h, e.getValue() / conf.delta(h));
+    }
+    return out;
+  }
+
+  /** Re-plans when the oldest kept flow's gather window ends, so no flow is kept longer. */
+  private void scheduleKeepEnd(long now) {
+    if (keepTimer != null) {
+      return;
+    }
+    long oldest = keptFor.values().stream().mapToLong(Long::longValue).min().orElse(now);
+    keepTimer = timer.schedule(() -> {
+      synchronized (this) {
+        keepTimer = null;
+        planIfIdle();
+      }
+      kickPlanner();
+    }, Math.max(1, oldest + conf.gatherWindowMs() - now));
   }
 
   private static double[] byIndex(Map<String, Double> byHost, String[] hosts) {

@@ -17,8 +17,8 @@ class PendingTasksTest {
     p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b1"), List.of("b2"),
         List.of("b1", "b2")));
     assertTrue(p.receiverBytes().isEmpty(), "no registered demand: nothing to estimate from");
-    p.launched(STAGE, "b1");
-    p.launched(STAGE, "b2");
+    p.launched(STAGE, "b1", 1);
+    p.launched(STAGE, "b2", 2);
     p.registered(STAGE, 1, "b1", new String[] {"a1", "a2"}, new long[] {300, 100});
     p.registered(STAGE, 2, "b2", new String[] {"a1"}, new long[] {100});
     // pending: b1 1.5 tasks of 400 B, b2 1.5 tasks of 100 B
@@ -29,28 +29,31 @@ class PendingTasksTest {
     Map<String, Double> s = p.senderBytes();
     assertEquals(600, s.get("a1"), 1e-6);
     assertEquals(150, s.get("a2"), 1e-6);
+    assertTrue(p.awaitedReceivers().isEmpty(), "every launched task registered");
   }
 
   @Test
-  void aLaunchTakesATaskOffItsHostOrOffTheOthersAndACompletedStageCountsNoMore() {
+  void aLaunchedTaskCountsOnItsHostUntilItRegistersOrEnds() {
     PendingTasks p = new PendingTasks();
     p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b2")));
+    p.launched(STAGE, "b1", 1);
     p.registered(STAGE, 1, "b1", new String[] {"a1"}, new long[] {100});
-    p.launched(STAGE, "b1");
-    assertEquals(Map.of("b2", 200.0), p.receiverBytes(), "b1's only task launched");
-    p.launched(STAGE, "b3"); // no task preferred b3: one task fewer over the hosts still pending
-    assertEquals(100, p.receiverBytes().get("b2"), 1e-6);
-    p.launched(STAGE, "b2");
+    assertEquals(Map.of("b2", 200.0), p.receiverBytes(), "b1's only task registered");
+    p.launched(STAGE, "b3", 2); // no task preferred b3: one task fewer over the hosts pending
+    assertEquals(Map.of("b2", 100.0, "b3", 100.0), p.receiverBytes(),
+        "the launched task counts on b3, at the stage's mean, until it registers");
+    assertEquals(Map.of("b3", 100.0), p.awaitedReceivers());
+    p.ended(2);
+    assertEquals(Map.of("b2", 100.0), p.receiverBytes());
+    assertTrue(p.awaitedReceivers().isEmpty());
+    p.launched(STAGE, "b2", 3);
+    p.registered(STAGE, 3, "b2", new String[] {"a1"}, new long[] {50});
+    assertTrue(p.receiverBytes().isEmpty(), "every task launched and registered");
+    p.launched(STAGE, "b2", 4); // a retry: counts until it registers, at b2's mean
+    assertEquals(Map.of("b2", 50.0), p.receiverBytes());
+    p.done(STAGE);
     assertTrue(p.receiverBytes().isEmpty());
-    p.launched(STAGE, "b2"); // more launches than tasks (retries): nothing below zero
-    assertTrue(p.receiverBytes().isEmpty());
-
-    PendingTasks q = new PendingTasks();
-    q.submitted(STAGE, List.of(List.of("b1"), List.of("b1")));
-    q.registered(STAGE, 1, "b1", new String[] {"a1"}, new long[] {100});
-    assertEquals(200, q.receiverBytes().get("b1"), 1e-6);
-    q.done(STAGE);
-    assertTrue(q.receiverBytes().isEmpty());
-    assertTrue(q.senderBytes().isEmpty());
+    assertTrue(p.senderBytes().isEmpty());
+    assertTrue(p.awaitedReceivers().isEmpty());
   }
 }

@@ -146,6 +146,47 @@ class StepCoordinatorTest {
     assertEquals(1, (p1.isDone() ? 1 : 0) + (p2.isDone() ? 1 : 0), "k = 2");
   }
 
+  /**
+   * The fair-sharing-poor race: b3's next task (about 400 B, as its first) is launched but not yet
+   * registered when b2's lighter task registers and could take the last free flow; the flow is
+   * kept for b3 until its task registers (or for one gather window if it never does).
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+  void aFreeFlowIsKeptForAHeavierReceiversTaskAboutToRegister(boolean registers) {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    c.stageSubmitted(3, 0, List.of(List.of("b1"), List.of("b3"), List.of("b2"), List.of("b3")));
+    c.taskLaunched(3, 0, 1, "b1");
+    c.taskLaunched(3, 0, 2, "b3");
+    RegisterDemand d1 = demand(1, "e1", "b1", "a1", 100);
+    RegisterDemand d2 = demand(2, "e3", "b3", "a3", 400);
+    long i1 = c.register(d1).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
+    long i2 = c.register(d2).demandId();
+    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
+    assertTrue(p1.isDone() && p2.isDone(), "wave 1: both flows granted");
+    assertEquals(Status.FINISHED, report(c, i2, d2, p2.join(), new long[] {400}).join().status());
+    c.taskEnded(2);
+    c.taskLaunched(3, 0, 4, "b3"); // b3's next task: launched, not registered yet
+    c.taskLaunched(3, 0, 3, "b2");
+    long i3 = c.register(demand(3, "e2", "b2", "a2", 100)).demandId();
+    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
+    assertFalse(p3.isDone(), "the last free flow is kept for b3's task");
+    if (registers) {
+      long i4 = c.register(demand(4, "e3", "b3", "a3", 400)).demandId();
+      CompletableFuture<GrantReply> p4 = c.awaitGrant(AwaitGrant.poll(i4));
+      assertTrue(p4.isDone(), "b3's task takes the kept flow");
+      assertEquals(Status.GRANT, p4.join().status());
+      assertFalse(p3.isDone(), "k = 2: b1 and b3 hold the flows");
+    } else {
+      timer.advance(99);
+      assertFalse(p3.isDone());
+      timer.advance(1);
+      assertTrue(p3.isDone(), "kept for one gather window at most");
+      assertEquals(Status.GRANT, p3.join().status());
+    }
+  }
+
   /** A launched task that has not registered holds the gather window until it ends or the window passes. */
   @Test
   void gatherWaitsForALaunchedTaskUntilItEndsOrTheWindowPasses() {
