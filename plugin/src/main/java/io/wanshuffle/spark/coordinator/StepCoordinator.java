@@ -16,7 +16,6 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -102,10 +101,6 @@ public final class StepCoordinator {
    * of the transfer that would take the flow.
    */
   static final double KEEP_FACTOR = 1.5;
-  /** Longest a free flow is kept for a launched task, ms. */
-  static final long MAX_KEEP_MS = 1000;
-  /** Launch-to-registration delays remembered for the keep bound. */
-  static final int DELAY_SAMPLES = 16;
 
   private final WanShuffleConf conf;
   private final StepScheduler scheduler;
@@ -137,10 +132,6 @@ public final class StepCoordinator {
   /** Receivers a free flow is kept for (a launched task of theirs is about to register), since when. */
   private final Map<String, Long> keptFor = new HashMap<>();
   private CoordinatorTimer.Cancellable keepTimer;
-  /** Launch time (epoch ms) of launched tasks that have not registered yet. */
-  private final Map<Long, Long> launchedAtMs = new HashMap<>();
-  /** The last launch-to-registration delays, ms. */
-  private final ArrayDeque<Long> registrationDelays = new ArrayDeque<>();
   /**
    * Transfers of steps reported ahead of their end (predicted hand-over), by demand and step,
    * waiting for their {@link FlowArrived}; {@code endMs} holds the report time until then.
@@ -283,13 +274,6 @@ public final class StepCoordinator {
     acc.shuffleIds.add(d.shuffleId);
     pending.registered(stage, d.taskAttemptId, d.dst, d.src, d.registered);
     keptFor.remove(d.dst);
-    Long launchedAt = launchedAtMs.remove(d.taskAttemptId);
-    if (launchedAt != null) {
-      registrationDelays.addLast(Math.max(0, now - launchedAt));
-      if (registrationDelays.size() > DELAY_SAMPLES) {
-        registrationDelays.removeFirst();
-      }
-    }
     for (int i = 0; i < d.src.length; i++) {
       acc.add(new Pair(d.src[i], d.dst), d.registered[i], 0);
     }
@@ -359,9 +343,6 @@ public final class StepCoordinator {
       StageRef stage = new StageRef(stageId, attempt);
       if (host != null) {
         pending.launched(stage, host, taskAttemptId);
-        if (!demandsByTask.containsKey(taskAttemptId)) {
-          launchedAtMs.putIfAbsent(taskAttemptId, clock.getAsLong());
-        }
       }
       if (demandsByTask.containsKey(taskAttemptId)) {
         return; // a registration that overtook the listener event: nothing to wait for
@@ -380,7 +361,6 @@ public final class StepCoordinator {
   public void taskEnded(long taskAttemptId) {
     synchronized (this) {
       pending.ended(taskAttemptId);
-      launchedAtMs.remove(taskAttemptId);
       if (launched.remove(taskAttemptId) == null) {
         return;
       }
@@ -1292,7 +1272,7 @@ public final class StepCoordinator {
    * Receivers a free flow may be kept for (pipelined steps, gather window &gt; 0): a host where
    * a launched task of a stage with demand has not registered yet ({@link
    * PendingTasks#awaitedReceivers}), with no demand in this plan and no flow open to it; for at
-   * most {@link #keepBoundMs()} from when a flow was first kept for it.
+   * most one gather window from when a flow was first kept for it.
    *
    * @return such receivers and their expected bytes per port (δ)
    */
@@ -1308,7 +1288,7 @@ public final class StepCoordinator {
       String h = e.getKey();
       Long since = keptFor.get(h);
       if (planned.contains(h) || freeReceive(h) < conf.delta(h)
-          || (since != null && now - since >= keepBoundMs())) {
+          || (since != null && now - since >= conf.gatherWindowMs())) {
         continue;
       }
       out.put(h, e.getValue() / conf.delta(h));
@@ -1328,23 +1308,7 @@ public final class StepCoordinator {
         planIfIdle();
       }
       kickPlanner();
-    }, Math.max(1, oldest + keepBoundMs() - now));
-  }
-
-  /**
-   * @return how long a free flow may be kept for a launched task: the gather window, or 1.5 x the
-   *     median of the recent launch-to-registration delays if longer (at 40 ms RTT a task takes
-   *     about 0.35 s from launch to registration), at most {@value #MAX_KEEP_MS} ms; 0 when the
-   *     gather window is 0
-   */
-  private long keepBoundMs() {
-    long window = conf.gatherWindowMs();
-    if (window <= 0 || registrationDelays.isEmpty()) {
-      return window;
-    }
-    long[] d = registrationDelays.stream().mapToLong(Long::longValue).sorted().toArray();
-    long median = d[d.length / 2];
-    return Math.max(window, Math.min(MAX_KEEP_MS, (long) (1.5 * median)));
+    }, Math.max(1, oldest + conf.gatherWindowMs() - now));
   }
 
   private static double[] byIndex(Map<String, Double> byHost, String[] hosts) {

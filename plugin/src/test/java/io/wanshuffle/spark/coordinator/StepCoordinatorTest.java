@@ -187,36 +187,6 @@ class StepCoordinatorTest {
     }
   }
 
-  /**
-   * Where tasks take longer from launch to registration than the gather window (a WAN between
-   * driver and executors), a flow is kept for 1.5 x the median measured delay instead.
-   */
-  @Test
-  void aFlowIsKeptForAsLongAsTasksTakeToRegister() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
-    c.stageSubmitted(3, 0, List.of(List.of("b1"), List.of("b3"), List.of("b2"), List.of("b3")));
-    c.taskLaunched(3, 0, 1, "b1");
-    c.taskLaunched(3, 0, 2, "b3");
-    timer.advance(300); // both take 300 ms to register
-    RegisterDemand d1 = demand(1, "e1", "b1", "a1", 100);
-    RegisterDemand d2 = demand(2, "e3", "b3", "a3", 400);
-    long i1 = c.register(d1).demandId();
-    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
-    long i2 = c.register(d2).demandId();
-    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
-    assertTrue(p1.isDone() && p2.isDone());
-    assertEquals(Status.FINISHED, report(c, i2, d2, p2.join(), new long[] {400}).join().status());
-    c.taskEnded(2);
-    c.taskLaunched(3, 0, 4, "b3");
-    c.taskLaunched(3, 0, 3, "b2");
-    long i3 = c.register(demand(3, "e2", "b2", "a2", 100)).demandId();
-    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
-    timer.advance(449);
-    assertFalse(p3.isDone(), "kept for 1.5 x 300 ms, longer than the 100 ms gather window");
-    timer.advance(1);
-    assertTrue(p3.isDone());
-  }
-
   /** A launched task that has not registered holds the gather window until it ends or the window passes. */
   @Test
   void gatherWaitsForALaunchedTaskUntilItEndsOrTheWindowPasses() {
