@@ -87,13 +87,11 @@ public final class Experiment implements AutoCloseable {
    * @param authSecret shared secret, or null for no authentication
    * @param workerCores cores each Worker and its executor offer, at least 1
    * @return the experiment
-   * @throws IllegalArgumentException if {@code workerCores < 1}
+   * @throws IllegalArgumentException if {@code workerCores < 1} ({@link SparkStandalone#start}; the testbed
+   *     is closed again)
    */
   public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory, String authSecret,
       int workerCores) {
-    if (workerCores < 1) {
-      throw new IllegalArgumentException("workerCores must be >= 1, got " + workerCores);
-    }
     Path dir = runDir.toAbsolutePath();
     try {
       Files.createDirectories(dir);

@@ -8,10 +8,10 @@ import org.apache.spark.scheduler.SparkListenerApplicationEnd;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
-import org.apache.spark.scheduler.StageInfo;
-import org.apache.spark.scheduler.TaskLocation;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
+import org.apache.spark.scheduler.StageInfo;
+import org.apache.spark.scheduler.TaskLocation;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 

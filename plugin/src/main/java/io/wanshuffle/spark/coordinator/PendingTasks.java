@@ -29,10 +29,22 @@ import java.util.Set;
  * <p>Not thread-safe: the coordinator calls it under its lock.
  */
 final class PendingTasks {
+  /**
+   * What the pending tasks are expected to fetch, from one pass over the stages.
+   *
+   * @param receivers per receiving host, expected bytes of the tasks still to launch or register
+   * @param senders per sending host, the same bytes split as each stage's registered bytes are
+   * @param awaited per host with a launched task not registered yet (its registration is
+   *     imminent), the expected bytes of that stage's tasks still to register there
+   */
+  record Estimate(Map<String, Double> receivers, Map<String, Double> senders,
+      Map<String, Double> awaited) {}
+
   /** One stage attempt: pending tasks per host, registered tasks and bytes. */
   private static final class Stage {
     final Map<String, Double> pending = new HashMap<>();
-    final Map<String, Set<Long>> tasksOn = new HashMap<>();
+    /** Registered tasks per receiving host. */
+    final Map<String, Integer> tasksOn = new HashMap<>();
     final Map<String, Long> bytesTo = new HashMap<>();
     final Map<String, Long> bytesFrom = new HashMap<>();
     final Set<Long> tasks = new HashSet<>();
@@ -115,9 +127,10 @@ final class PendingTasks {
    */
   void registered(StageRef stage, long taskAttemptId, String dst, String[] src, long[] bytes) {
     Stage s = stages.computeIfAbsent(stage, x -> new Stage());
-    s.tasks.add(taskAttemptId);
+    if (s.tasks.add(taskAttemptId)) {
+      s.tasksOn.merge(dst, 1, Integer::sum);
+    }
     s.awaiting.remove(taskAttemptId);
-    s.tasksOn.computeIfAbsent(dst, x -> new HashSet<>()).add(taskAttemptId);
     for (int i = 0; i < src.length; i++) {
       s.bytesTo.merge(dst, bytes[i], Long::sum);
       s.bytesFrom.merge(src[i], bytes[i], Long::sum);
@@ -132,55 +145,38 @@ final class PendingTasks {
     }
   }
 
-  /**
-   * @return hosts with a launched task of a stage with registered demand that has not registered
-   *     yet (its registration is imminent), with the expected bytes of all that stage's tasks
-   *     still to register there
-   */
-  Map<String, Double> awaitedReceivers() {
-    Map<String, Double> out = new HashMap<>();
-    for (Stage s : stages.values()) {
-      Map<String, Double> expected = expected(s);
-      for (String h : s.awaiting.values()) {
-        Double b = expected.get(h);
-        if (b != null) {
-          out.merge(h, b, Math::max);
-        }
-      }
-    }
-    return out;
-  }
-
   /** @param stage a stage attempt that completed (or was abandoned) */
   void done(StageRef stage) {
     stages.remove(stage);
   }
 
   /**
-   * @return expected bytes of the pending tasks of every stage with registered demand, per
-   *     receiving host
+   * @return what the tasks of every stage with registered demand that are still to launch or to
+   *     register are expected to fetch, per receiving and sending host, and the hosts awaiting a
+   *     launched task's registration
    */
-  Map<String, Double> receiverBytes() {
-    Map<String, Double> out = new HashMap<>();
+  Estimate estimate() {
+    Map<String, Double> receivers = new HashMap<>();
+    Map<String, Double> senders = new HashMap<>();
+    Map<String, Double> awaited = new HashMap<>();
     for (Stage s : stages.values()) {
-      expected(s).forEach((h, b) -> out.merge(h, b, Double::sum));
-    }
-    return out;
-  }
-
-  /**
-   * @return expected bytes of the pending tasks of every stage with registered demand, per
-   *     sending host (each stage's pending bytes split as its registered bytes are)
-   */
-  Map<String, Double> senderBytes() {
-    Map<String, Double> out = new HashMap<>();
-    for (Stage s : stages.values()) {
-      double pendingBytes = expected(s).values().stream().mapToDouble(Double::doubleValue).sum();
+      Map<String, Double> expected = expected(s);
+      double stageBytes = 0;
+      for (Map.Entry<String, Double> e : expected.entrySet()) {
+        receivers.merge(e.getKey(), e.getValue(), Double::sum);
+        stageBytes += e.getValue();
+      }
       for (Map.Entry<String, Long> e : s.bytesFrom.entrySet()) {
-        out.merge(e.getKey(), pendingBytes * e.getValue() / s.bytes, Double::sum);
+        senders.merge(e.getKey(), stageBytes * e.getValue() / s.bytes, Double::sum);
+      }
+      for (String h : s.awaiting.values()) {
+        Double b = expected.get(h);
+        if (b != null) {
+          awaited.merge(h, b, Math::max);
+        }
       }
     }
-    return out;
+    return new Estimate(receivers, senders, awaited);
   }
 
   /** @return per receiving host, the expected bytes of the stage's pending tasks there */
@@ -195,8 +191,8 @@ final class PendingTasks {
     }
     double stageMean = (double) s.bytes / s.tasks.size();
     for (Map.Entry<String, Double> e : count.entrySet()) {
-      Set<Long> on = s.tasksOn.get(e.getKey());
-      double mean = on == null ? stageMean : (double) s.bytesTo.get(e.getKey()) / on.size();
+      Integer on = s.tasksOn.get(e.getKey());
+      double mean = on == null ? stageMean : (double) s.bytesTo.get(e.getKey()) / on;
       out.put(e.getKey(), e.getValue() * mean);
     }
     return out;

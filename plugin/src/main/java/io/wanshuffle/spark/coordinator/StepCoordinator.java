@@ -1151,9 +1151,10 @@ public final class StepCoordinator {
       open.addAll(f.keySet());
     }
     double longest = 0;
-    Map<String, Double> awaited = awaitedReceivers(in, now);
+    PendingTasks.Estimate expected = pending.estimate();
+    Map<String, Double> awaited = awaitedReceivers(expected, in, now);
     boolean kept = false;
-    for (BottleneckFirstOrder.Ranked ranked : listOrder(steps, in)) {
+    for (BottleneckFirstOrder.Ranked ranked : listOrder(steps, in, expected)) {
       if (leases.total() >= conf.k()) {
         break;
       }
@@ -1253,9 +1254,11 @@ public final class StepCoordinator {
 
   /**
    * @return the transfers {@code grant} walks: with barrier steps the first step as planned; with
-   *     pipelined steps the plan's pairs bottleneck ports first ({@link BottleneckFirstOrder})
+   *     pipelined steps the plan's pairs bottleneck ports first ({@link BottleneckFirstOrder}),
+   *     the ports' loads counting the {@code expected} bytes of tasks still to launch
    */
-  private List<BottleneckFirstOrder.Ranked> listOrder(List<Step> steps, PlanInput in) {
+  private List<BottleneckFirstOrder.Ranked> listOrder(List<Step> steps, PlanInput in,
+      PendingTasks.Estimate expected) {
     if (conf.barrierSteps()) {
       List<BottleneckFirstOrder.Ranked> first = new ArrayList<>();
       for (Transfer t : steps.get(0).transfers()) {
@@ -1265,20 +1268,21 @@ public final class StepCoordinator {
     }
     // pipelined plans are made on the whole platform: its δ are each host's configured δ
     return BottleneckFirstOrder.ranked(steps, in.bytes, in.platform,
-        byIndex(pending.senderBytes(), in.sNames), byIndex(pending.receiverBytes(), in.rNames));
+        byIndex(expected.senders(), in.sNames), byIndex(expected.receivers(), in.rNames));
   }
 
   /**
    * Receivers a free flow may be kept for (pipelined steps, gather window &gt; 0): a host where
    * a launched task of a stage with demand has not registered yet ({@link
-   * PendingTasks#awaitedReceivers}), with no demand in this plan and no flow open to it; for at
+   * PendingTasks.Estimate#awaited}), with no demand in this plan and no flow open to it; for at
    * most one gather window from when a flow was first kept for it.
    *
    * @return such receivers and their expected bytes per port (δ)
    */
-  private Map<String, Double> awaitedReceivers(PlanInput in, long now) {
+  private Map<String, Double> awaitedReceivers(PendingTasks.Estimate expected, PlanInput in,
+      long now) {
     Map<String, Double> out = new HashMap<>();
-    Map<String, Double> awaited = pending.awaitedReceivers();
+    Map<String, Double> awaited = expected.awaited();
     keptFor.keySet().retainAll(awaited.keySet());
     if (conf.barrierSteps() || conf.gatherWindowMs() <= 0) {
       return out;

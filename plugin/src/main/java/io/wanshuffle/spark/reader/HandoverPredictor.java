@@ -159,7 +159,7 @@ final class HandoverPredictor {
       return -1;
     }
     long c = min(roundTrips);
-    long latency = latencies.isEmpty() ? 0 : min(latencies);
+    long latency = latencyMs();
     double rate = bytesPerSecond;
     long transferMs = firstMs - requestMs - latency;
     if (transferMs > 0 && firstBytes > 0) {
@@ -185,7 +185,7 @@ final class HandoverPredictor {
     if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
       return -1;
     }
-    long latency = latencies.isEmpty() ? 0 : min(latencies);
+    long latency = latencyMs();
     long end = nowMs + (flowing ? 0 : latency)
         + (long) Math.ceil(bytesQueued * 1000.0 / bytesPerSecond);
     return Math.max(nowMs, end - min(roundTrips) - latency);
@@ -194,6 +194,11 @@ final class HandoverPredictor {
   /** @return the current rate estimate, bytes/s (0 before the first sample) */
   synchronized double bytesPerSecond() {
     return bytesPerSecond;
+  }
+
+  /** @return {@code L}, the fetch latency estimate, ms (0 until measured) */
+  private long latencyMs() {
+    return latencies.isEmpty() ? 0 : min(latencies);
   }
 
   private static void add(ArrayDeque<Long> window, long ms) {

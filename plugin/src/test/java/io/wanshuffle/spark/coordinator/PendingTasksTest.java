@@ -16,20 +16,20 @@ class PendingTasksTest {
     // 2 tasks on b1, 2 on b2, 1 that may run on b1 or b2
     p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b1"), List.of("b2"),
         List.of("b1", "b2")));
-    assertTrue(p.receiverBytes().isEmpty(), "no registered demand: nothing to estimate from");
+    assertTrue(p.estimate().receivers().isEmpty(), "no registered demand: nothing to estimate from");
     p.launched(STAGE, "b1", 1);
     p.launched(STAGE, "b2", 2);
     p.registered(STAGE, 1, "b1", new String[] {"a1", "a2"}, new long[] {300, 100});
     p.registered(STAGE, 2, "b2", new String[] {"a1"}, new long[] {100});
     // pending: b1 1.5 tasks of 400 B, b2 1.5 tasks of 100 B
-    Map<String, Double> r = p.receiverBytes();
+    Map<String, Double> r = p.estimate().receivers();
     assertEquals(600, r.get("b1"), 1e-6);
     assertEquals(150, r.get("b2"), 1e-6);
     // 750 B pending, split as registered: a1 400 / 500, a2 100 / 500
-    Map<String, Double> s = p.senderBytes();
+    Map<String, Double> s = p.estimate().senders();
     assertEquals(600, s.get("a1"), 1e-6);
     assertEquals(150, s.get("a2"), 1e-6);
-    assertTrue(p.awaitedReceivers().isEmpty(), "every launched task registered");
+    assertTrue(p.estimate().awaited().isEmpty(), "every launched task registered");
   }
 
   @Test
@@ -38,22 +38,22 @@ class PendingTasksTest {
     p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b2")));
     p.launched(STAGE, "b1", 1);
     p.registered(STAGE, 1, "b1", new String[] {"a1"}, new long[] {100});
-    assertEquals(Map.of("b2", 200.0), p.receiverBytes(), "b1's only task registered");
+    assertEquals(Map.of("b2", 200.0), p.estimate().receivers(), "b1's only task registered");
     p.launched(STAGE, "b3", 2); // no task preferred b3: one task fewer over the hosts pending
-    assertEquals(Map.of("b2", 100.0, "b3", 100.0), p.receiverBytes(),
+    assertEquals(Map.of("b2", 100.0, "b3", 100.0), p.estimate().receivers(),
         "the launched task counts on b3, at the stage's mean, until it registers");
-    assertEquals(Map.of("b3", 100.0), p.awaitedReceivers());
+    assertEquals(Map.of("b3", 100.0), p.estimate().awaited());
     p.ended(2);
-    assertEquals(Map.of("b2", 100.0), p.receiverBytes());
-    assertTrue(p.awaitedReceivers().isEmpty());
+    assertEquals(Map.of("b2", 100.0), p.estimate().receivers());
+    assertTrue(p.estimate().awaited().isEmpty());
     p.launched(STAGE, "b2", 3);
     p.registered(STAGE, 3, "b2", new String[] {"a1"}, new long[] {50});
-    assertTrue(p.receiverBytes().isEmpty(), "every task launched and registered");
+    assertTrue(p.estimate().receivers().isEmpty(), "every task launched and registered");
     p.launched(STAGE, "b2", 4); // a retry: counts until it registers, at b2's mean
-    assertEquals(Map.of("b2", 50.0), p.receiverBytes());
+    assertEquals(Map.of("b2", 50.0), p.estimate().receivers());
     p.done(STAGE);
-    assertTrue(p.receiverBytes().isEmpty());
-    assertTrue(p.senderBytes().isEmpty());
-    assertTrue(p.awaitedReceivers().isEmpty());
+    assertTrue(p.estimate().receivers().isEmpty());
+    assertTrue(p.estimate().senders().isEmpty());
+    assertTrue(p.estimate().awaited().isEmpty());
   }
 }
