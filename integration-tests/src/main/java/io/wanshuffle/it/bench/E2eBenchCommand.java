@@ -2,6 +2,7 @@ package io.wanshuffle.it.bench;
 
 import io.wanshuffle.it.TestbedOptions;
 import io.wanshuffle.it.demo.Comparison;
+import io.wanshuffle.it.demo.Prediction;
 import io.wanshuffle.it.demo.TraceInput;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.RunResult;
@@ -35,6 +36,9 @@ import picocli.CommandLine.Option;
 public final class E2eBenchCommand implements Callable<Integer> {
   @Mixin
   TestbedOptions net;
+
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec commandSpec;
 
   @Option(names = "--patterns", split = ",", defaultValue = "uniform,zipf,fair-poor,trace",
       description = "patterns (default ${DEFAULT-VALUE})")
@@ -75,8 +79,14 @@ public final class E2eBenchCommand implements Callable<Integer> {
   @Option(names = "--out", defaultValue = "run/e2e-bench", description = "folder for logs and results")
   Path out;
 
-  /** One measured cell: a pattern, an RTT, a variant, its runs. */
-  record Cell(String pattern, int rtt, String variant, List<Comparison.Figures> runs) {}
+  /**
+   * One measured cell: a pattern, an RTT, a variant, its runs.
+   *
+   * @param setupSeconds per run, the steps' setup time S x β of the measured traffic matrix: S = steps of the
+   *     OGGP schedule on the testbed's platform (the papers' reference 2-approximation), β = the wan-shuffle
+   *     variants' configured set-up delay, s; the same for every variant of a pattern
+   */
+  record Cell(String pattern, int rtt, String variant, List<Comparison.Figures> runs, List<Double> setupSeconds) {}
 
   @Override
   public Integer call() {
@@ -85,7 +95,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
     for (String v : variants) {
       List<String> suffixes = suffixesOf(v);
       if (!VARIANT_SUFFIXES.containsAll(suffixes)) {
-        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--variants: '" + v
+        throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--variants: '" + v
             + "': unknown suffix; the suffixes are " + VARIANT_SUFFIXES.stream().map(x -> "/" + x).toList());
       }
     }
@@ -97,9 +107,21 @@ public final class E2eBenchCommand implements Callable<Integer> {
       variants = variants.stream().filter(v -> !skipped.contains(v)).toList();
     }
     if (cores < 1 || tasksPerHost < 1) {
-      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--cores and --tasks-per-host"
+      throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--cores and --tasks-per-host"
           + " must be >= 1, got " + cores + " and " + tasksPerHost);
     }
+    for (String pattern : patterns) {
+      try {
+        matrix(pattern, net.spec()); // an unknown pattern or one the topology cannot hold fails before any run
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--patterns: "
+            + e.getMessage());
+      }
+    }
+    // β of the wan-shuffle variants (the plugin's default unless --conf sets it), for the steps' setup time
+    org.apache.spark.SparkConf variantConf = new org.apache.spark.SparkConf(false);
+    extraConf.forEach(variantConf::set);
+    double beta = WanShuffleConf.from(variantConf).betaSeconds();
     long t0 = System.currentTimeMillis();
     String described = "";
     List<String> wrongAnswers = new ArrayList<>();
@@ -139,9 +161,11 @@ public final class E2eBenchCommand implements Callable<Integer> {
                 true, 0);
             Experiment.Measured r = ex.run(runName + "-rtt" + rtt, req, 0);
             List<Comparison.Figures> figs = new ArrayList<>();
+            List<Double> setups = new ArrayList<>();
             int runNo = 0;
             for (RunResult run : r.result().runs()) {
               figs.add(Comparison.of(variant, run, r.backbone(), spec));
+              setups.add(run.matrixTotal() > 0 ? setupSeconds(run.trafficMatrix(), spec, beta) : 0.0);
               runNo++;
               // every variant and run of a pattern shuffles the same records: the answers must be identical
               if (expected == null) {
@@ -153,7 +177,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
                 System.out.println("WRONG ANSWER: " + wrongAnswers.get(wrongAnswers.size() - 1));
               }
             }
-            Cell c = new Cell(pattern, rtt, variant, figs);
+            Cell c = new Cell(pattern, rtt, variant, figs, setups);
             cells.add(c);
             System.out.println(line(c));
             write(markdown(cells, described + " (PARTIAL: the benchmark is still running or was interrupted)",
@@ -234,6 +258,18 @@ public final class E2eBenchCommand implements Callable<Integer> {
     return nodes.stream().map(Node::address).toList();
   }
 
+  /**
+   * The steps' setup time of a traffic matrix on the testbed: S x β, S = steps of the OGGP schedule.
+   *
+   * @param bytes {@code [senders][receivers]} bytes, at least one non-zero
+   * @param spec testbed rates
+   * @param betaSeconds β, s
+   * @return seconds
+   */
+  static double setupSeconds(long[][] bytes, TestbedSpec spec, double betaSeconds) {
+    return Prediction.of(bytes, spec, "oggp", betaSeconds).steps() * betaSeconds;
+  }
+
   static double median(double[] v) {
     double[] s = v.clone();
     Arrays.sort(s);
@@ -253,9 +289,13 @@ public final class E2eBenchCommand implements Callable<Integer> {
         .append("Each cell: median over the measured runs of one Spark application (after a warm-up run); spread ="
             + " (max - min) / median of the reduce-stage time. Backbone utilisation = bytes on the backbone"
             + " interface during the reduce stage x 8 / reduce-stage time / backbone rate. Physical limit ="
-            + " max(total bytes / backbone rate, max host bytes / NIC rate) over the measured traffic matrix.\n\n")
+            + " max(total bytes / backbone rate, max host bytes / NIC rate) over the measured traffic matrix. Steps'"
+            + " setup time = S x β: S = steps of the OGGP schedule of the measured traffic matrix (k and δ from the"
+            + " testbed's rates), β = the wan-shuffle set-up delay (`spark.wanshuffle.beta`); the same for every"
+            + " variant of a pattern.\n\n")
         .append("| pattern | RTT (ms) | variant | reduce stage median (s) | spread | vs default | backbone"
-            + " utilisation | reduce / physical limit | TCP retrans (%) |\n|---|---|---|---|---|---|---|---|---|\n");
+            + " utilisation | reduce / physical limit | reduce / (limit + steps' setup) | TCP retrans (%) |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|\n");
     Map<String, Double> defaults = new LinkedHashMap<>();
     for (Cell c : cells) {
       if (c.variant().equals("default")) {
@@ -270,13 +310,14 @@ public final class E2eBenchCommand implements Callable<Integer> {
       double util = median(c.runs().stream().mapToDouble(f -> f.meanBitsPerSecond()).toArray());
       double limit = median(c.runs().stream().mapToDouble(Comparison.Figures::physicalLimitSeconds).toArray());
       double retrans = median(c.runs().stream().mapToDouble(Comparison.Figures::retransPercent).toArray());
+      double setup = median(c.setupSeconds().stream().mapToDouble(Double::doubleValue).toArray());
       Double d = defaults.get(c.pattern() + "/" + c.rtt());
       String vs = d == null || c.variant().equals("default") ? "-" : String.format(Locale.ROOT, "%+.1f%%",
           100 * (med - d) / d);
-      sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %.2f | %.1f%% | %s | %s | %.2f | %s |%n", c.pattern(),
-          c.rtt(), c.variant(), med, 100 * spread, vs, util < 0 ? "not shaped" : String.format(Locale.ROOT,
-              "%.0f%%", 100 * util / backboneBits),
-          med / limit, retrans < 0 ? "-" : String.format(Locale.ROOT, "%.2f", retrans)));
+      sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %.2f | %.1f%% | %s | %s | %.2f | %.2f (%.2f s) | %s |%n",
+          c.pattern(), c.rtt(), c.variant(), med, 100 * spread, vs, util < 0 ? "not shaped"
+              : String.format(Locale.ROOT, "%.0f%%", 100 * util / backboneBits),
+          med / limit, med / (limit + setup), setup, retrans < 0 ? "-" : String.format(Locale.ROOT, "%.2f", retrans)));
     }
     return sb.toString();
   }

@@ -22,11 +22,13 @@ public final class Comparison {
    * @param name run name
    * @param reduceSeconds reduce-stage wall time, s
    * @param fetchWaitSeconds sum over reduce tasks of shuffle fetch wait, s
-   * @param matrixCrossBytes shuffle bytes from A hosts to B hosts (map output statistics)
+   * @param matrixCrossBytes shuffle bytes from A hosts to B hosts ({@link RunResult#trafficMatrix()}: exact per host
+   *     from the task metrics)
    * @param backboneBytes bytes A to B on the backbone interface during the reduce stage (-1 when not shaped)
    * @param meanBitsPerSecond backbone bytes x 8 / reduce time (-1 when not shaped)
    * @param peakBitsPerSecond highest 1 s backbone rate during the run (-1 when not shaped)
-   * @param physicalLimitSeconds max(total bytes / backbone rate, max host bytes / NIC rate), s
+   * @param physicalLimitSeconds max(total bytes / backbone rate, max host bytes / NIC rate) of
+   *     {@link RunResult#trafficMatrix()}, s
    * @param retransPercent TCP segments retransmitted by A hosts, % of sent (-1 when not shaped)
    */
   public record Figures(String name, double reduceSeconds, double fetchWaitSeconds, long matrixCrossBytes,
@@ -53,7 +55,7 @@ public final class Comparison {
       retrans = trace.sentSegments() == 0 ? 0 : 100.0 * trace.retransmittedSegments() / trace.sentSegments();
     }
     return new Figures(name, secs, run.fetchWaitMs() / 1000.0, run.matrixTotal(), bb, mean, peak,
-        physicalLimitSeconds(run.matrixBytes(), spec), retrans);
+        physicalLimitSeconds(run.trafficMatrix(), spec), retrans);
   }
 
   /**
@@ -92,7 +94,7 @@ public final class Comparison {
     List<List<String>> rows = new ArrayList<>();
     rows.add(row("reduce stage (s)", figures, f -> fmt("%.2f", f.reduceSeconds())));
     rows.add(row("shuffle fetch wait, sum over tasks (s)", figures, f -> fmt("%.2f", f.fetchWaitSeconds())));
-    rows.add(row("shuffle bytes A→B, map output stats (MB)", figures, f -> fmt("%.1f", f.matrixCrossBytes() / 1e6)));
+    rows.add(row("shuffle bytes A→B, task metrics (MB)", figures, f -> fmt("%.1f", f.matrixCrossBytes() / 1e6)));
     rows.add(row("physical limit (s)", figures, f -> fmt("%.2f", f.physicalLimitSeconds())));
     rows.add(row("reduce stage / physical limit", figures,
         f -> fmt("%.2f", f.reduceSeconds() / Math.max(f.physicalLimitSeconds(), 1e-9))));

@@ -145,7 +145,7 @@ final class Demo {
     List<Prediction> preds = new ArrayList<>();
     for (Experiment.Measured m : ms) {
       RunResult r = m.result().runs().get(0);
-      preds.add(r.matrixTotal() > 0 ? Prediction.of(r.matrixBytes(), spec, opt.algorithm, beta) : null);
+      preds.add(r.matrixTotal() > 0 ? Prediction.of(r.trafficMatrix(), spec, opt.algorithm, beta) : null);
     }
     List<String> p1 = new ArrayList<>(List.of("predicted: step schedule cost (s)"));
     List<String> p2 = new ArrayList<>(List.of("predicted: η lower bound (s)"));
@@ -164,9 +164,9 @@ final class Demo {
     ex.testbed().workers().forEach(n -> names.put(n.address(), n.name()));
     RunResult first = ms.get(0).result().runs().get(0);
     report.image("Captured traffic matrix (" + ms.get(0).name() + "): shuffle bytes per (sender, receiver) host, "
-        + "from Spark's map output statistics",
+        + "from Spark's map output statistics fitted to the task metrics' exact bytes per host",
         Charts.heatMap("traffic matrix, MB", rename(first.senders(), names), rename(first.receivers(), names),
-            first.matrixBytes()));
+            first.trafficMatrix()));
     Map<String, List<double[]>> lines = new LinkedHashMap<>();
     for (int x = 0; x < ms.size(); x++) {
       Experiment.Measured m = ms.get(x);

@@ -124,7 +124,20 @@ public final class DriverMain {
     String[] reducerHost = ShuffleMatrix.reducerHosts(red.spans, reduceParts);
     long[][] matrix = ShuffleMatrix.of(ShuffleMatrix.shuffleIds(stages), reduceParts, reducerHost, req.aHosts(),
         req.bHosts());
+    long[] sent = new long[req.aHosts().size()];
+    for (Map.Entry<Integer, StageRecorder.Stage> e : stages.entrySet()) {
+      if (e.getKey() != resultStage) {
+        for (int i = 0; i < sent.length; i++) {
+          sent[i] += e.getValue().writtenByHost.getOrDefault(req.aHosts().get(i), 0L);
+        }
+      }
+    }
+    long[] received = new long[req.bHosts().size()];
+    for (int j = 0; j < received.length; j++) {
+      received[j] = red.remoteReadByHost.getOrDefault(req.bHosts().get(j), 0L);
+    }
     return new RunResult(answer, mapStart, mapEnd, red.submittedMs, red.completedMs, red.tasks, red.fetchWaitMs,
-        red.remoteBytes, red.localBytes, req.aHosts(), req.bHosts(), matrix, List.copyOf(red.spans), red.failed);
+        red.remoteBytes, red.localBytes, req.aHosts(), req.bHosts(), matrix, sent, received, List.copyOf(red.spans),
+        red.failed);
   }
 }

@@ -17,13 +17,18 @@ import java.util.List;
  * @param senders map-side hosts of the traffic matrix (rows)
  * @param receivers reduce-side hosts (columns)
  * @param matrixBytes shuffle bytes from sender host to receiver host, from the map output statistics
- *     ({@code [senders][receivers]})
+ *     ({@code [senders][receivers]}); Spark keeps each block's size rounded up to a power of 1.1
+ *     ({@code CompressedMapStatus}), so cells overstate the bytes by up to 10 %
+ * @param senderBytes shuffle bytes written by each sender host's map tasks, exact (task metrics), {@code [senders]}
+ * @param receiverBytes remote shuffle bytes read by each receiver host's successful reduce tasks, exact (task
+ *     metrics), {@code [receivers]}
  * @param tasks reduce tasks as (host, launch epoch ms, finish epoch ms) for the Gantt chart
  * @param failedTasks reduce-side task attempts that failed (for example on a killed executor)
  */
 public record RunResult(List<String> answer, long mapStageStartMs, long mapStageEndMs, long reduceStageStartMs,
     long reduceStageEndMs, int reduceTasks, long fetchWaitMs, long remoteBytesRead, long localBytesRead,
-    List<String> senders, List<String> receivers, long[][] matrixBytes, List<TaskSpan> tasks, int failedTasks) {
+    List<String> senders, List<String> receivers, long[][] matrixBytes, long[] senderBytes, long[] receiverBytes,
+    List<TaskSpan> tasks, int failedTasks) {
 
   /**
    * One reduce task attempt.
@@ -40,10 +45,22 @@ public record RunResult(List<String> answer, long mapStageStartMs, long mapStage
     return (reduceStageEndMs - reduceStageStartMs) / 1000.0;
   }
 
-  /** @return total shuffle bytes of the matrix between different clusters' hosts (all entries) */
+  /**
+   * @return the traffic matrix of the run, {@code [senders][receivers]} bytes: the map output statistics' cells
+   *     fitted to the exact per-host bytes of the task metrics ({@link MarginalFit}); the map statistics alone
+   *     when the run has no per-host metrics
+   */
+  public long[][] trafficMatrix() {
+    if (senderBytes == null || receiverBytes == null) {
+      return matrixBytes;
+    }
+    return MarginalFit.fit(matrixBytes, senderBytes, receiverBytes);
+  }
+
+  /** @return total shuffle bytes of {@link #trafficMatrix()} (all entries) */
   public long matrixTotal() {
     long s = 0;
-    for (long[] r : matrixBytes) {
+    for (long[] r : trafficMatrix()) {
       for (long v : r) {
         s += v;
       }

@@ -26,6 +26,10 @@ final class StageRecorder extends SparkListener {
     long fetchWaitMs;
     long remoteBytes;
     long localBytes;
+    /** Shuffle bytes written by the stage's successful tasks, by host (exact, from the task metrics). */
+    final Map<String, Long> writtenByHost = new TreeMap<>();
+    /** Remote shuffle bytes read by the stage's successful tasks, by host (exact, from the task metrics). */
+    final Map<String, Long> remoteReadByHost = new TreeMap<>();
     final List<RunResult.TaskSpan> spans = new ArrayList<>();
   }
 
@@ -94,6 +98,14 @@ final class StageRecorder extends SparkListener {
       s.fetchWaitMs += m.fetchWaitTime();
       s.remoteBytes += m.remoteBytesRead();
       s.localBytes += m.localBytesRead();
+      String host = e.taskInfo().host();
+      if (m.remoteBytesRead() > 0) {
+        s.remoteReadByHost.merge(host, m.remoteBytesRead(), Long::sum);
+      }
+      long written = e.taskMetrics().shuffleWriteMetrics().bytesWritten();
+      if (written > 0) {
+        s.writtenByHost.merge(host, written, Long::sum);
+      }
     }
   }
 }

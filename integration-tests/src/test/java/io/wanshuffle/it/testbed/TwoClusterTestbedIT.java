@@ -108,6 +108,11 @@ class TwoClusterTestbedIT {
     Experiment.Measured m = ex.run("tpch-wan", tpch("tpch-wan", wanConf(), 0), 0);
     RunResult r = m.result().runs().get(0);
     assertEquals(expected, r.answer());
+    // every map output block (all written on A) is read once by a reduce task on B: the exact per-host sums agree
+    assertEquals(java.util.Arrays.stream(r.senderBytes()).sum(), java.util.Arrays.stream(r.receiverBytes()).sum(),
+        "shuffle bytes written on A vs remote bytes read on B");
+    assertEquals(r.remoteBytesRead(), r.matrixTotal(), 2L * r.senders().size() * r.receivers().size(),
+        "the run's traffic matrix holds the bytes the reduce tasks read");
     Captured c = Captured.read(m.captureDir(), r);
     assertFalse(c.stages().isEmpty(), "the plugin captured no cross-cluster stage in " + m.captureDir());
     assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
