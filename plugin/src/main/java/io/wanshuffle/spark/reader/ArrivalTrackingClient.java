@@ -135,7 +135,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       Flow f = flows.computeIfAbsent(host, h -> new Flow(0));
       if (f.requestMs < 0) {
         f.requestMs = now;
-        f.shared = predictor.connections().open(host, f.expectedBytes, now);
+        f.shared = predictor.connections().open(host, predictor.estimatedBytes(f.expectedBytes), now);
       }
     }
     tellAhead();
@@ -197,6 +197,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
           continue;
         }
         predictor.flowCompleted(e.getKey());
+        predictor.sizesObserved(f.bytes, f.expectedBytes);
         if (f.blocks >= 2) {
           predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs);
         }
@@ -247,11 +248,13 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         }
         return -1;
       }
-      long left = f.expectedBytes - f.bytes;
-      if (f.blocks > 0 && left <= 0) {
+      if (f.blocks > 0 && f.expectedBytes - f.bytes <= 0) {
         continue; // done sending
       }
-      long t = predictor.handOverAt(e.getKey(), f.requestMs, f.expectedBytes);
+      // the announced sizes overstate the blocks (Spark rounds them up): predict the bytes expected to arrive
+      long expected = predictor.estimatedBytes(f.expectedBytes);
+      long left = Math.max(0, expected - f.bytes);
+      long t = predictor.handOverAt(e.getKey(), f.requestMs, expected);
       if (t < 0) {
         return -1;
       }

@@ -279,4 +279,30 @@ class ArrivalTrackingClientTest {
   private static ManagedBuffer buffer(int bytes) {
     return new NioManagedBuffer(java.nio.ByteBuffer.allocate(bytes));
   }
+
+  /**
+   * The map output statistics overstate the first step's flow (announced 110 000 B, 100 000 B
+   * arrived): the next step's flow of 220 000 announced bytes is predicted at 200 000 B, so its
+   * ports are handed on when those bytes can have arrived, not 20 ms later.
+   */
+  @Test
+  void aFlowIsPredictedAtTheBytesTheAnnouncedSizesTurnedOutToCarry() {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {0};
+    HandoverPredictor predictor = measured("a1");
+    List<Long> told = new ArrayList<>();
+    String b0 = new ShuffleBlockId(1, 0, 5).name();
+    ArrivalTrackingClient first = new ArrivalTrackingClient(spark, 1, Map.of("a1", 110_000L),
+        () -> { }, told::add, predictor, () -> now[0]);
+    first.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
+    assertEquals(List.of(110L - 20), told, "before any flow completed: the announced bytes");
+    now[0] = 100;
+    spark.listeners.get(0).onBlockFetchSuccess(b0, buffer(100_000));
+    assertEquals(100_000, predictor.estimatedBytes(110_000));
+
+    ArrivalTrackingClient next = new ArrivalTrackingClient(spark, 1, Map.of("a1", 220_000L),
+        () -> { }, told::add, predictor, () -> now[0]);
+    next.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
+    assertEquals(List.of(90L, 100L + 200 - 20), told, "200 000 B at 1000 B/ms, one round trip earlier");
+  }
 }

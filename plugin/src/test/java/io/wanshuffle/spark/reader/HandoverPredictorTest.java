@@ -104,4 +104,25 @@ class HandoverPredictorTest {
     p.coordinatorRoundTrip(-3);
     assertEquals(2_000 - 50, p.handOverAt(0, 1_000, 0, 1_000_000), "negative samples are ignored");
   }
+
+  /**
+   * Spark announces block sizes rounded up to a power of 1.1: the estimate takes the announced
+   * bytes at the ratio of the recent completed flows, so the hand-over is not late by that share.
+   */
+  @Test
+  void announcedBytesAreTakenAtTheRatioTheRecentFlowsArrivedAt() {
+    HandoverPredictor p = tenMegabytesPerSecond(40);
+    assertEquals(8_000_000, p.estimatedBytes(8_000_000), "announced bytes until a flow completed");
+    p.sizesObserved(9_000_000, 10_000_000);
+    p.sizesObserved(10_000_000, 10_000_000);
+    p.sizesObserved(0, 10_000_000); // no sample
+    assertEquals(7_600_000, p.estimatedBytes(8_000_000), "19 of 20 MB arrived");
+    // 7.6 MB at 10 MB/s from the request at 1000, one coordinator round trip earlier
+    assertEquals(1_000 + 760 - 40, p.handOverAt("a", 1_000, p.estimatedBytes(8_000_000)));
+    for (int i = 0; i < HandoverPredictor.SAMPLES; i++) {
+      p.sizesObserved(10_000_000, 10_000_000);
+    }
+    assertEquals(8_000_000, p.estimatedBytes(8_000_000), "only the last " + HandoverPredictor.SAMPLES
+        + " flows count");
+  }
 }
