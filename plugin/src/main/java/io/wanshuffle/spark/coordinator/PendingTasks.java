@@ -21,8 +21,9 @@ import java.util.Set;
  * ({@code StageInfo.taskLocalityPreferences} at stage submission; a task with n preferred hosts
  * counts 1/n on each), and each task's launch host; the bytes of a pending task on host h are
  * estimated as the mean registered bytes of the stage's tasks on h so far (the stage's mean over
- * all hosts before any task on h registered), split over sending hosts as the stage's registered
- * bytes are; a launched task counts on its host until it registers or ends. Tasks without a
+ * all hosts before any task on h registered), split over sending hosts as the registered bytes of
+ * the stage's tasks on h are (as the stage's before any); a launched task counts on its host until
+ * it registers or ends. Tasks without a
  * preferred host count nowhere until launched. An estimate only ranks ports
  * ({@link BottleneckFirstOrder}); it never grants bytes.
  *
@@ -33,9 +34,13 @@ final class PendingTasks {
    * What the pending tasks are expected to fetch, from one pass over the stages.
    *
    * @param receivers per receiving host, expected bytes of the tasks still to launch or register
-   * @param senders per sending host, the same bytes split as each stage's registered bytes are
-   * @param awaited per host with a launched task not registered yet (its registration is
-   *     imminent), the expected bytes of that stage's tasks still to register there
+   * @param senders per sending host, the same bytes split as the registered bytes of each stage's
+   *     tasks on their receiving host are
+   * @param awaited per host about to register a task of a stage, the expected bytes of that
+   *     stage's tasks still to register there: a host with a launched task not registered yet,
+   *     or one whose task has fetched all its cross-cluster bytes but not ended while tasks
+   *     preferring the host are still to launch (its slot frees within the task's last
+   *     computation, and the next task launches there)
    */
   record Estimate(Map<String, Double> receivers, Map<String, Double> senders,
       Map<String, Double> awaited) {}
@@ -47,11 +52,21 @@ final class PendingTasks {
     final Map<String, Integer> tasksOn = new HashMap<>();
     final Map<String, Long> bytesTo = new HashMap<>();
     final Map<String, Long> bytesFrom = new HashMap<>();
+    /** Registered bytes per receiving host, by sending host. */
+    final Map<String, Map<String, Long>> bytesFromTo = new HashMap<>();
     final Set<Long> tasks = new HashSet<>();
     /** Launched tasks that have not registered a demand yet: task attempt id -> host. */
     final Map<Long, String> awaiting = new HashMap<>();
+    /** Registered tasks that fetched all their cross-cluster bytes and have not ended: id -> host. */
+    final Map<Long, String> fetched = new HashMap<>();
     long bytes;
   }
+
+  /**
+   * Pending tasks a host needs (tasks with several preferred hosts count 1/n on each) for a task of
+   * its that fetched all its bytes to make the host await its next task.
+   */
+  static final double NEXT_TASK = 0.5;
 
   private final Map<StageRef, Stage> stages = new HashMap<>();
 
@@ -134,14 +149,31 @@ final class PendingTasks {
     for (int i = 0; i < src.length; i++) {
       s.bytesTo.merge(dst, bytes[i], Long::sum);
       s.bytesFrom.merge(src[i], bytes[i], Long::sum);
+      s.bytesFromTo.computeIfAbsent(dst, x -> new HashMap<>()).merge(src[i], bytes[i], Long::sum);
       s.bytes += bytes[i];
     }
   }
 
-  /** @param taskAttemptId a task that ended: it no longer counts as about to register */
+  /**
+   * A registered task has fetched all its cross-cluster bytes (its last demand finished): its host
+   * runs the stage's next task preferring it as soon as this one ends.
+   *
+   * @param stage the stage attempt
+   * @param taskAttemptId the task
+   * @param host its host
+   */
+  void fetched(StageRef stage, long taskAttemptId, String host) {
+    Stage s = stages.get(stage);
+    if (s != null && s.tasks.contains(taskAttemptId)) {
+      s.fetched.put(taskAttemptId, host);
+    }
+  }
+
+  /** @param taskAttemptId a task that ended: it no longer counts as about to register or end */
   void ended(long taskAttemptId) {
     for (Stage s : stages.values()) {
       s.awaiting.remove(taskAttemptId);
+      s.fetched.remove(taskAttemptId);
     }
   }
 
@@ -161,17 +193,27 @@ final class PendingTasks {
     Map<String, Double> awaited = new HashMap<>();
     for (Stage s : stages.values()) {
       Map<String, Double> expected = expected(s);
-      double stageBytes = 0;
       for (Map.Entry<String, Double> e : expected.entrySet()) {
         receivers.merge(e.getKey(), e.getValue(), Double::sum);
-        stageBytes += e.getValue();
-      }
-      for (Map.Entry<String, Long> e : s.bytesFrom.entrySet()) {
-        senders.merge(e.getKey(), stageBytes * e.getValue() / s.bytes, Double::sum);
+        // split over senders as the host's registered tasks fetch (the stage's tasks before any)
+        Map<String, Long> from = s.bytesFromTo.get(e.getKey());
+        Map<String, Long> split = from == null ? s.bytesFrom : from;
+        double total = split.values().stream().mapToLong(Long::longValue).sum();
+        if (total > 0) {
+          for (Map.Entry<String, Long> f : split.entrySet()) {
+            senders.merge(f.getKey(), e.getValue() * f.getValue() / total, Double::sum);
+          }
+        }
       }
       for (String h : s.awaiting.values()) {
         Double b = expected.get(h);
         if (b != null) {
+          awaited.merge(h, b, Math::max);
+        }
+      }
+      for (String h : s.fetched.values()) {
+        Double b = expected.get(h);
+        if (b != null && s.pending.getOrDefault(h, 0.0) >= NEXT_TASK) {
           awaited.merge(h, b, Math::max);
         }
       }

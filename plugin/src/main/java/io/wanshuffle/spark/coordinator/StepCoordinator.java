@@ -16,6 +16,7 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -101,6 +102,8 @@ public final class StepCoordinator {
    * of the transfer that would take the flow.
    */
   static final double KEEP_FACTOR = 1.5;
+  /** A kept flow waits at most this many times the median launch-to-registration delay per phase. */
+  static final double KEEP_DELAY_FACTOR = 1.5;
 
   private final WanShuffleConf conf;
   private final StepScheduler scheduler;
@@ -129,9 +132,17 @@ public final class StepCoordinator {
   private final Set<StageRef> launchesSeen = new HashSet<>();
   /** Tasks of the running stages not launched yet, by preferred host (ranks ports; driver listener). */
   private final PendingTasks pending = new PendingTasks();
-  /** Receivers a free flow is kept for (a launched task of theirs is about to register), since when. */
+  /**
+   * Receivers a free flow is kept for (a task of theirs is about to register: launched, or about to
+   * launch as the host's previous task ends), since when (restarted at the launch).
+   */
   private final Map<String, Long> keptFor = new HashMap<>();
   private CoordinatorTimer.Cancellable keepTimer;
+  /** Launch time of the tasks in {@link #launched}, epoch ms (driver clock). */
+  private final Map<Long, Long> launchMs = new HashMap<>();
+  /** The last {@value #DELAY_SAMPLES} delays from a task's launch to its registration, ms. */
+  private final ArrayDeque<Long> registrationDelays = new ArrayDeque<>();
+  static final int DELAY_SAMPLES = 16;
   /**
    * Transfers of steps reported ahead of their end (predicted hand-over), by demand and step,
    * waiting for their {@link FlowArrived}; {@code endMs} holds the report time until then.
@@ -281,6 +292,13 @@ public final class StepCoordinator {
         d.dst, List.of(d.src), d.registered.clone(), now);
     fire(l -> l.onDemandRegistered(ev));
     launched.remove(d.taskAttemptId);
+    Long launchedAt = launchMs.remove(d.taskAttemptId);
+    if (launchedAt != null && demandsByTask.get(d.taskAttemptId).size() == 1) {
+      registrationDelays.addLast(Math.max(0, now - launchedAt));
+      if (registrationDelays.size() > DELAY_SAMPLES) {
+        registrationDelays.removeFirst();
+      }
+    }
     if (conf.gated() && gatherTimer == null) {
       boolean idleNow = active.isEmpty() && (conf.barrierSteps() || leases.total() == 0);
       if (idleNow && !planning) {
@@ -343,12 +361,17 @@ public final class StepCoordinator {
       StageRef stage = new StageRef(stageId, attempt);
       if (host != null) {
         pending.launched(stage, host, taskAttemptId);
+        if (keptFor.containsKey(host)) {
+          // kept while the host's previous task ended: its next task now has a gather window to register
+          keptFor.put(host, clock.getAsLong());
+        }
       }
       if (demandsByTask.containsKey(taskAttemptId)) {
         return; // a registration that overtook the listener event: nothing to wait for
       }
       launchesSeen.add(stage);
       launched.put(taskAttemptId, stage);
+      launchMs.put(taskAttemptId, clock.getAsLong());
     }
   }
 
@@ -361,6 +384,7 @@ public final class StepCoordinator {
   public void taskEnded(long taskAttemptId) {
     synchronized (this) {
       pending.ended(taskAttemptId);
+      launchMs.remove(taskAttemptId);
       if (launched.remove(taskAttemptId) == null) {
         return;
       }
@@ -430,6 +454,9 @@ public final class StepCoordinator {
     }
     if (d.remainingTotal() == 0) {
       forget(d);
+      if (!demandsByTask.containsKey(d.taskAttemptId)) {
+        pending.fetched(d.stage, d.taskAttemptId, d.dst);
+      }
       return CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.FINISHED));
     }
     if (!conf.gated()) {
@@ -1154,7 +1181,10 @@ public final class StepCoordinator {
     PendingTasks.Estimate expected = pending.estimate();
     Map<String, Double> awaited = awaitedReceivers(expected, in, now);
     boolean kept = false;
-    for (BottleneckFirstOrder.Ranked ranked : listOrder(steps, in, expected)) {
+    List<BottleneckFirstOrder.Ranked> order = listOrder(steps, in, expected);
+    // a flow is kept only for a host that is the bottleneck: more bytes to come than any port's load
+    double heaviest = order.stream().mapToDouble(BottleneckFirstOrder.Ranked::load).max().orElse(0);
+    for (BottleneckFirstOrder.Ranked ranked : order) {
       if (leases.total() >= conf.k()) {
         break;
       }
@@ -1170,7 +1200,8 @@ public final class StepCoordinator {
       }
       List<String> heavier = new ArrayList<>();
       for (Map.Entry<String, Double> a : awaited.entrySet()) {
-        if (!a.getKey().equals(r) && a.getValue() >= KEEP_FACTOR * ranked.load()) {
+        if (!a.getKey().equals(r) && a.getValue() >= KEEP_FACTOR * ranked.load()
+            && a.getValue() >= heaviest) {
           heavier.add(a.getKey());
         }
       }
@@ -1273,9 +1304,10 @@ public final class StepCoordinator {
 
   /**
    * Receivers a free flow may be kept for (pipelined steps, gather window &gt; 0): a host where
-   * a launched task of a stage with demand has not registered yet ({@link
-   * PendingTasks.Estimate#awaited}), with no demand in this plan and no flow open to it; for at
-   * most one gather window from when a flow was first kept for it.
+   * a task of a stage with demand is about to register ({@link PendingTasks.Estimate#awaited}:
+   * launched and not registered, or about to launch there as the host's task that fetched all its
+   * bytes ends), with no demand in this plan and no flow open to it; for at most one gather window
+   * from when a flow was first kept for it, and one more from the task's launch.
    *
    * @return such receivers and their expected bytes per port (δ)
    */
@@ -1292,7 +1324,7 @@ public final class StepCoordinator {
       String h = e.getKey();
       Long since = keptFor.get(h);
       if (planned.contains(h) || freeReceive(h) < conf.delta(h)
-          || (since != null && now - since >= conf.gatherWindowMs())) {
+          || (since != null && now - since >= keepBoundMs())) {
         continue;
       }
       out.put(h, e.getValue() / conf.delta(h));
@@ -1312,7 +1344,21 @@ public final class StepCoordinator {
         planIfIdle();
       }
       kickPlanner();
-    }, Math.max(1, oldest + conf.gatherWindowMs() - now));
+    }, Math.max(1, oldest + keepBoundMs() - now));
+  }
+
+  /**
+   * @return how long a flow is kept for a receiver in each of its two phases (its task about to
+   *     launch, then launched), ms: the gather window, or 1.5 x the median of the recent delays
+   *     from a task's launch to its registration if longer (Spark's task start takes several round
+   *     trips to the driver: about 60 ms at RTT 0 and 350 ms at 40 ms RTT on the testbed)
+   */
+  private long keepBoundMs() {
+    if (registrationDelays.isEmpty()) {
+      return conf.gatherWindowMs();
+    }
+    long[] d = registrationDelays.stream().mapToLong(Long::longValue).sorted().toArray();
+    return Math.max(conf.gatherWindowMs(), (long) Math.ceil(KEEP_DELAY_FACTOR * d[d.length / 2]));
   }
 
   private static double[] byIndex(Map<String, Double> byHost, String[] hosts) {

@@ -18,7 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * {@link ManualTimer}. Every granted flow moves its budget at the base speed b (bytes/s), so a
  * grant of budgets {@code B_i} ends {@code max_i B_i / b} seconds after it was handed out; the
  * task then reports it and polls again. Reduce tasks run in waves: each receiving host has one
- * task slot, and the next task of a host registers when the previous one finished. The stage's
+ * task slot, and the next task of a host registers when the previous one finished (ended, as the
+ * driver listener reports it). The stage's
  * submission (each task preferring its receiving host) and task launches are reported to the
  * coordinator as the driver listener does.
  *
@@ -40,6 +41,19 @@ final class FlowSimulation {
    * @throws AssertionError when the run makes no progress
    */
   static long makespanMs(StepCoordinator c, ManualTimer timer, List<Task> tasks) {
+    return makespanMs(c, timer, tasks, 0, 0);
+  }
+
+  /**
+   * Like {@link #makespanMs(StepCoordinator, ManualTimer, List)}, with Spark's task start and end
+   * taking time: a task ends {@code endDelayMs} after it read its last block (the host's next task
+   * launches then), and registers {@code startDelayMs} after its launch (every wave; on the testbed
+   * about 60 ms at RTT 0 and 350 ms at 40 ms RTT).
+   *
+   * @return the makespan in ms, from the stage's start to the last report
+   */
+  static long makespanMs(StepCoordinator c, ManualTimer timer, List<Task> tasks, long startDelayMs,
+      long endDelayMs) {
     WanShuffleConf conf = c.conf();
     double bytesPerMs = conf.baseSpeed() / 1000.0;
     Map<String, Deque<Task>> queues = new LinkedHashMap<>();
@@ -62,13 +76,20 @@ final class FlowSimulation {
       c.taskLaunched(STAGE, 0, nextTask[0] + i++, host);
     }
     long firstWave = nextTask[0] + queues.size();
+    // Spark's task start and end: actions at a time (epoch ms of the timer), in time order
+    java.util.TreeMap<Long, List<Runnable>> later = new java.util.TreeMap<>();
     for (Deque<Task> q : queues.values()) {
-      startNext(c, q, nextTask, firstWave, regs, remaining, polls);
+      later.computeIfAbsent(timer.now() + startDelayMs, x -> new ArrayList<>()).add(() ->
+          startNext(c, q, nextTask, firstWave, regs, remaining, polls, 0, later, timer));
     }
     int guard = 0;
-    while (!polls.isEmpty() || !holding.isEmpty()) {
+    while (!polls.isEmpty() || !holding.isEmpty() || !later.isEmpty()) {
       if (++guard > 1_000_000) {
         throw new AssertionError("no progress: " + c);
+      }
+      if (!later.isEmpty() && later.firstKey() <= timer.now()) {
+        later.pollFirstEntry().getValue().forEach(Runnable::run);
+        continue;
       }
       for (Map.Entry<Long, CompletableFuture<GrantReply>> e : new ArrayList<>(polls.entrySet())) {
         if (!e.getValue().isDone()) {
@@ -86,17 +107,28 @@ final class FlowSimulation {
           endsAt.put(id, timer.now() + Math.max(1, (long) Math.ceil(longest / bytesPerMs)));
         } else {
           RegisterDemand done = regs.get(id);
-          startNext(c, queues.get(done.dstHost()), nextTask, firstWave, regs, remaining, polls);
+          Deque<Task> q = queues.get(done.dstHost());
+          later.computeIfAbsent(timer.now() + endDelayMs, x -> new ArrayList<>()).add(() -> {
+            c.taskEnded(done.taskAttemptId()); // the task read all its blocks and ends
+            startNext(c, q, nextTask, firstWave, regs, remaining, polls, startDelayMs, later, timer);
+          });
         }
       }
+      long nextLater = later.isEmpty() ? Long.MAX_VALUE : later.firstKey();
       if (holding.isEmpty()) {
-        if (!polls.isEmpty()) {
+        if (nextLater != Long.MAX_VALUE) {
+          timer.advance(Math.max(0, Math.min(nextLater - timer.now(), 10)));
+        } else if (!polls.isEmpty()) {
           timer.advance(10);
         }
         continue;
       }
       long id = holding.keySet().stream().min((a, b) -> Long.compare(endsAt.get(a),
           endsAt.get(b))).orElseThrow();
+      if (nextLater < endsAt.get(id)) {
+        timer.advance(Math.max(0, nextLater - timer.now()));
+        continue;
+      }
       timer.advance(Math.max(0, endsAt.get(id) - timer.now()));
       GrantReply g = holding.remove(id);
       polls.put(id, c.awaitGrant(reportOf(id, regs.get(id), g, remaining.get(id))));
@@ -104,9 +136,11 @@ final class FlowSimulation {
     return timer.now() - start;
   }
 
+  /** Launches the host's next task (after the first wave) and registers it after {@code startDelayMs}. */
   private static void startNext(StepCoordinator c, Deque<Task> q, long[] nextTask, long firstWave,
       Map<Long, RegisterDemand> regs, Map<Long, long[]> remaining,
-      Map<Long, CompletableFuture<GrantReply>> polls) {
+      Map<Long, CompletableFuture<GrantReply>> polls, long startDelayMs,
+      java.util.TreeMap<Long, List<Runnable>> later, ManualTimer timer) {
     Task t = q.poll();
     if (t == null) {
       return;
@@ -115,6 +149,16 @@ final class FlowSimulation {
     if (task >= firstWave) {
       c.taskLaunched(STAGE, 0, task, t.dst());
     }
+    if (startDelayMs > 0) {
+      later.computeIfAbsent(timer.now() + startDelayMs, x -> new ArrayList<>()).add(() ->
+          register(c, t, task, regs, remaining, polls));
+    } else {
+      register(c, t, task, regs, remaining, polls);
+    }
+  }
+
+  private static void register(StepCoordinator c, Task t, long task, Map<Long, RegisterDemand> regs,
+      Map<Long, long[]> remaining, Map<Long, CompletableFuture<GrantReply>> polls) {
     RegisterDemand d = new RegisterDemand(STAGE, 0, 7, task, "e" + task, t.dst(), t.src(), t.bytes());
     long id = c.register(d).demandId();
     regs.put(id, d);

@@ -56,4 +56,50 @@ class PendingTasksTest {
     assertTrue(p.estimate().senders().isEmpty());
     assertTrue(p.estimate().awaited().isEmpty());
   }
+
+  /**
+   * A diagonal pattern (each receiver fetches from one sender): a host's pending tasks load the
+   * senders its own tasks fetch from, not every sender of the stage.
+   */
+  @Test
+  void aHostsPendingBytesLoadTheSendersItsOwnTasksFetchFrom() {
+    PendingTasks p = new PendingTasks();
+    p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b1"), List.of("b2"),
+        List.of("b3")));
+    p.launched(STAGE, "b1", 1);
+    p.launched(STAGE, "b2", 2);
+    p.registered(STAGE, 1, "b1", new String[] {"a1"}, new long[] {100});
+    p.registered(STAGE, 2, "b2", new String[] {"a2"}, new long[] {300});
+    // b1: 100 B to come from a1; b2: 300 B from a2; b3 (no task yet): the stage's mean, 200 B,
+    // split as the stage's registered bytes (a1 1/4, a2 3/4)
+    Map<String, Double> s = p.estimate().senders();
+    assertEquals(100 + 50, s.get("a1"), 1e-6);
+    assertEquals(300 + 150, s.get("a2"), 1e-6);
+  }
+
+  /**
+   * A host whose task fetched all its bytes runs its next task as soon as that one ends: while
+   * tasks preferring it are still to launch, it awaits a registration; not once the task ended,
+   * nor when no task is left for it.
+   */
+  @Test
+  void aHostWhoseTaskFetchedEverythingAwaitsItsNextTask() {
+    PendingTasks p = new PendingTasks();
+    p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b1")));
+    p.launched(STAGE, "b1", 1);
+    p.launched(STAGE, "b2", 2);
+    p.registered(STAGE, 1, "b1", new String[] {"a1"}, new long[] {400});
+    p.registered(STAGE, 2, "b2", new String[] {"a1"}, new long[] {100});
+    p.fetched(STAGE, 2, "b2");
+    assertTrue(p.estimate().awaited().isEmpty(), "no task left to launch on b2");
+    p.fetched(STAGE, 1, "b1");
+    assertEquals(Map.of("b1", 400.0), p.estimate().awaited(), "b1's next task, at b1's mean");
+    p.ended(1);
+    assertTrue(p.estimate().awaited().isEmpty(), "the task ended: the launch is what counts now");
+    p.launched(STAGE, "b1", 3);
+    assertEquals(Map.of("b1", 400.0), p.estimate().awaited(), "launched, not registered");
+    p.fetched(STAGE, 9, "b1");
+    p.registered(STAGE, 3, "b1", new String[] {"a1"}, new long[] {400});
+    assertTrue(p.estimate().awaited().isEmpty(), "an unregistered task's fetch is ignored");
+  }
 }
