@@ -198,11 +198,15 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         }
         predictor.flowCompleted(e.getKey());
         predictor.sizesObserved(f.bytes, f.expectedBytes);
+        double ownRate = 0;
         if (f.blocks >= 2) {
           predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs);
+          if (f.lastMs - f.firstMs >= HandoverPredictor.MIN_SPAN_MS) {
+            ownRate = (f.bytes - f.firstBytes) * 1000.0 / (f.lastMs - f.firstMs);
+          }
         }
         if (f.requestMs >= 0) {
-          predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes);
+          predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes, ownRate);
         }
       }
     }

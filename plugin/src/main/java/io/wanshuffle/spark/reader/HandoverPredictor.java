@@ -29,8 +29,13 @@ import java.util.concurrent.TimeUnit;
  *       two or more blocks, (bytes after the first block) / (time from the first block's arrival
  *       to the last one's), so latency is not counted; for one flow, the smaller of that and the
  *       flow's own rate so far, {@code b1 / (t1 - request - L)};
- *   <li>{@code L}, ms: the smallest of the last {@value #SAMPLES} first-block latencies less the
- *       first block's transfer time at {@code r} (0 until measured);
+ *   <li>{@code L}, ms: the lower median of the last {@value #SAMPLES} first-block latencies less
+ *       the first block's transfer time, at the flow's own rate after its first block when it had
+ *       two or more blocks, else at {@code r} (0 until measured). Not the smallest sample, and not
+ *       at {@code r} alone: at 40 ms RTT a rate estimate 15 % low (a slow flow weighs on it for a
+ *       while) took the first block's whole latency for transfer time, the smallest sample fell
+ *       to a few ms instead of about 80, and flows were handed on 40-60 ms before their last byte
+ *       instead of about 120 (the next flow's first byte came one latency after it);
  *   <li>{@code c}, ms: the smallest of the last {@value #SAMPLES} round trips of a coordinator call
  *       answered at once (a registration);
  *   <li>the size ratio: bytes that arrived / bytes the map output statistics announced, over the
@@ -160,16 +165,31 @@ final class HandoverPredictor {
   }
 
   /**
-   * Records one flow's fetch latency: no sample before the rate is measured.
+   * Records one flow's fetch latency, its first block's transfer time at the executor's rate: no
+   * sample before the rate is measured.
    *
    * @param firstBlockMs from the flow's request to its first block's arrival, ms
    * @param firstBytes bytes of that block
    */
   synchronized void fetchLatencyObserved(long firstBlockMs, long firstBytes) {
-    if (bytesPerSecond <= 0 || firstBlockMs < 0) {
+    fetchLatencyObserved(firstBlockMs, firstBytes, 0);
+  }
+
+  /**
+   * Records one flow's fetch latency.
+   *
+   * @param firstBlockMs from the flow's request to its first block's arrival, ms
+   * @param firstBytes bytes of that block
+   * @param flowBytesPerSecond the flow's own rate after its first block, bytes/s; 0 or less (one
+   *     block) takes the executor's rate, and gives no sample before that is measured
+   */
+  synchronized void fetchLatencyObserved(long firstBlockMs, long firstBytes,
+      double flowBytesPerSecond) {
+    double rate = flowBytesPerSecond > 0 ? flowBytesPerSecond : bytesPerSecond;
+    if (rate <= 0 || firstBlockMs < 0) {
       return;
     }
-    add(latencies, Math.max(0, firstBlockMs - (long) (firstBytes * 1000.0 / bytesPerSecond)));
+    add(latencies, Math.max(0, firstBlockMs - (long) (firstBytes * 1000.0 / rate)));
   }
 
   /**
@@ -243,9 +263,13 @@ final class HandoverPredictor {
     return bytesPerSecond;
   }
 
-  /** @return {@code L}, the fetch latency estimate, ms (0 until measured) */
+  /** @return {@code L}, the fetch latency estimate (lower median of the samples), ms (0 until measured) */
   private long latencyMs() {
-    return latencies.isEmpty() ? 0 : min(latencies);
+    if (latencies.isEmpty()) {
+      return 0;
+    }
+    long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+    return sorted[(sorted.length - 1) / 2];
   }
 
   private static void add(ArrayDeque<Long> window, long ms) {

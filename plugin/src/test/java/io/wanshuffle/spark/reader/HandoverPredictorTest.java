@@ -41,7 +41,7 @@ class HandoverPredictorTest {
     HandoverPredictor p = tenMegabytesPerSecond(60, 40);
     // first block 1 MB arrived 180 ms after the request: 100 ms transfer + 80 ms latency
     p.fetchLatencyObserved(180, 1_000_000);
-    p.fetchLatencyObserved(250, 1_000_000); // a fresh connection: latency 150, not the minimum
+    p.fetchLatencyObserved(250, 1_000_000); // a fresh connection: latency 150, not the lower median
     // a flow requested at 1000, first 4 MB block at 1480 (80 + 400 ms), 4 MB left: ends at 1880
     assertEquals(1_880 - 40 - 80, p.handOverAt(1_000, 1_480, 4_000_000, 4_000_000));
     assertEquals(1_480, p.handOverAt(1_000, 1_480, 4_000_000, 100_000),
@@ -124,5 +124,28 @@ class HandoverPredictorTest {
     }
     assertEquals(8_000_000, p.estimatedBytes(8_000_000), "only the last " + HandoverPredictor.SAMPLES
         + " flows count");
+  }
+
+  /**
+   * The latency sample takes the first block's transfer time at the flow's own rate when known,
+   * and the estimate is the lower median of the samples: a flow faster than the executor's rate
+   * estimate and one odd sample do not make {@code L} near zero, which would hand flows on late.
+   */
+  @Test
+  void fetchLatencyComesFromEachFlowsOwnRateAndIsTheLowerMedian() {
+    HandoverPredictor p = new HandoverPredictor();
+    p.flowObserved(10_000_000, 1_000); // the executor's rate: 10 MB/s
+    p.coordinatorRoundTrip(40);
+    // a 12.5 MB/s flow's first 4 MB block 400 ms after the request: 80 ms of latency
+    // (at the executor's 10 MB/s it would be 0)
+    p.fetchLatencyObserved(400, 4_000_000, 12_500_000);
+    p.fetchLatencyObserved(485, 4_000_000, 10_000_000); // 85 ms
+    p.fetchLatencyObserved(405, 4_000_000, 10_000_000); // an odd one: 5 ms
+    p.fetchLatencyObserved(400, 4_000_000); // one block only: at the executor's rate, 0 ms
+    // samples 0, 5, 80, 85 (lower median 5 ms); two more regular flows make the lower median 80 ms
+    p.fetchLatencyObserved(480, 4_000_000, 10_000_000);
+    p.fetchLatencyObserved(480, 4_000_000, 10_000_000);
+    // requested at 1000, first 4 MB at 1480 (80 + 400 ms at 10 MB/s), 4 MB left: ends at 1880
+    assertEquals(1_880 - 40 - 80, p.handOverAt(1_000, 1_480, 4_000_000, 4_000_000));
   }
 }
