@@ -117,6 +117,7 @@ final class Demo {
     if (withPlugin) {
       Map<String, String> c = new LinkedHashMap<>(base.sparkConf());
       c.putAll(ex.wanShuffleConf(opt.algorithm));
+      c.putAll(opt.extraConf);
       JobRequest wan = new JobRequest(base.appName() + "-wan", c, base.aHosts(), base.bHosts(), base.job(),
           base.tpchScale(), base.mapPartitions(), base.reducePartitions(), base.matrixBytes(), base.recordBytes(),
           base.runs(), base.warmup(), 0);

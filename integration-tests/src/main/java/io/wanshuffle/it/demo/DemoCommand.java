@@ -66,5 +66,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--default-only", description = "run only Spark's default shuffle (when the plugin is not built)")
     boolean defaultOnly;
+
+    @Option(names = "--conf", paramLabel = "KEY=VALUE", description = "extra Spark configuration for the wan-shuffle"
+        + " runs (repeatable), e.g. spark.wanshuffle.step.handover=arrival")
+    java.util.Map<String, String> extraConf = new java.util.LinkedHashMap<>();
   }
 }
