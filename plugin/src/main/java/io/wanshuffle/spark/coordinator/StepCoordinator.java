@@ -137,6 +137,8 @@ public final class StepCoordinator {
    * launch as the host's previous task ends), since when (restarted at the launch).
    */
   private final Map<String, Long> keptFor = new HashMap<>();
+  /** Receivers in {@link #keptFor} whose keep was restarted at their task's launch (once per keep). */
+  private final Set<String> keepRestarted = new HashSet<>();
   private CoordinatorTimer.Cancellable keepTimer;
   /** Launch time of the tasks in {@link #launched}, epoch ms (driver clock). */
   private final Map<Long, Long> launchMs = new HashMap<>();
@@ -285,6 +287,7 @@ public final class StepCoordinator {
     acc.shuffleIds.add(d.shuffleId);
     pending.registered(stage, d.taskAttemptId, d.dst, d.src, d.registered);
     keptFor.remove(d.dst);
+    keepRestarted.remove(d.dst);
     for (int i = 0; i < d.src.length; i++) {
       acc.add(new Pair(d.src[i], d.dst), d.registered[i], 0);
     }
@@ -361,7 +364,7 @@ public final class StepCoordinator {
       StageRef stage = new StageRef(stageId, attempt);
       if (host != null) {
         pending.launched(stage, host, taskAttemptId);
-        if (keptFor.containsKey(host)) {
+        if (keptFor.containsKey(host) && keepRestarted.add(host)) {
           // kept while the host's previous task ended: its next task now has a gather window to register
           keptFor.put(host, clock.getAsLong());
         }
@@ -1316,6 +1319,7 @@ public final class StepCoordinator {
     Map<String, Double> out = new HashMap<>();
     Map<String, Double> awaited = expected.awaited();
     keptFor.keySet().retainAll(awaited.keySet());
+    keepRestarted.retainAll(keptFor.keySet());
     if (conf.barrierSteps() || conf.gatherWindowMs() <= 0) {
       return out;
     }

@@ -28,6 +28,7 @@ import io.wanshuffle.scheduler.alg.Algorithms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class StepCoordinatorTest {
   private final ManualTimer timer = new ManualTimer();
@@ -152,7 +153,7 @@ class StepCoordinatorTest {
    * kept for b3 until its task registers (or for one gather window if it never does).
    */
   @ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+  @ValueSource(booleans = {true, false})
   void aFreeFlowIsKeptForAHeavierReceiversTaskAboutToRegister(boolean registers) {
     StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
     c.stageSubmitted(3, 0, List.of(List.of("b1"), List.of("b3"), List.of("b2"), List.of("b3")));
@@ -180,6 +181,51 @@ class StepCoordinatorTest {
       assertFalse(p3.isDone(), "k = 2: b1 and b3 hold the flows");
     } else {
       timer.advance(99);
+      assertFalse(p3.isDone());
+      timer.advance(1);
+      assertTrue(p3.isDone(), "kept for one gather window at most");
+      assertEquals(Status.GRANT, p3.join().status());
+    }
+  }
+
+  /**
+   * The heavy receiver b3's task has fetched everything but not ended, and a task preferring b3 is
+   * still to launch: the last free flow is kept for b3 (at most one gather window, 100 ms here),
+   * restarted once when b3's next task launches, and b3's task takes it when it registers; when
+   * no task launches there, the flow goes to the lighter demand after one window.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aFreeFlowIsKeptForABottleneckReceiverWhoseNextTaskIsAboutToLaunch(boolean launches) {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    c.stageSubmitted(3, 0, List.of(List.of("b1"), List.of("b3"), List.of("b2"), List.of("b3")));
+    c.taskLaunched(3, 0, 1, "b1");
+    c.taskLaunched(3, 0, 2, "b3");
+    RegisterDemand d1 = demand(1, "e1", "b1", "a1", 100);
+    RegisterDemand d2 = demand(2, "e3", "b3", "a3", 400);
+    long i1 = c.register(d1).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
+    long i2 = c.register(d2).demandId();
+    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
+    assertTrue(p1.isDone() && p2.isDone(), "wave 1: both flows granted");
+    assertEquals(Status.FINISHED, report(c, i2, d2, p2.join(), new long[] {400}).join().status());
+    // b3's task still computes; b2's task launches and registers first
+    c.taskLaunched(3, 0, 3, "b2");
+    long i3 = c.register(demand(3, "e2", "b2", "a2", 100)).demandId();
+    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
+    assertFalse(p3.isDone(), "the last free flow is kept for b3, whose next task is about to launch");
+    timer.advance(60);
+    if (launches) {
+      c.taskEnded(2);
+      c.taskLaunched(3, 0, 4, "b3");
+      timer.advance(90);
+      assertFalse(p3.isDone(), "kept again from the launch: 60 + 90 ms > one window");
+      long i4 = c.register(demand(4, "e3", "b3", "a3", 400)).demandId();
+      CompletableFuture<GrantReply> p4 = c.awaitGrant(AwaitGrant.poll(i4));
+      assertEquals(Status.GRANT, p4.join().status(), "b3's task takes the kept flow");
+      assertFalse(p3.isDone(), "k = 2: b1 and b3 hold the flows");
+    } else {
+      timer.advance(39);
       assertFalse(p3.isDone());
       timer.advance(1);
       assertTrue(p3.isDone(), "kept for one gather window at most");
