@@ -66,6 +66,9 @@ import org.slf4j.LoggerFactory;
  *   <li>When idle, the first registration starts a short gather window so that a wave of tasks is
  *       planned together; it ends early once every task the driver launched in the stages with
  *       demand has registered or ended ({@link #taskLaunched}, {@link #taskEnded}).</li>
+ *   <li>Pipelined steps keep the last free flow, for a bounded time, for a bottleneck receiver
+ *       whose next task is about to register ({@link #KEEP_FACTOR}; docs/plugin.md, "A flow kept
+ *       for a task about to register").</li>
  *   <li>Uncollected grants: a grant that no poll of its task has collected when its step's
  *       deadline passes (the task stopped polling) is taken back, and the demand is held out of
  *       planning until the task polls again; a collected grant is never taken back.</li>
@@ -97,9 +100,10 @@ import org.slf4j.LoggerFactory;
 public final class StepCoordinator {
   private static final Logger LOG = LoggerFactory.getLogger(StepCoordinator.class);
   /**
-   * A free flow is kept for a receiver whose launched task is about to register when that
-   * receiver's expected bytes per port are at least this many times the load of the busier port
-   * of the transfer that would take the flow.
+   * A free flow is kept for a receiver whose task is about to register (launched, or about to
+   * launch as the host's task that fetched everything ends) when that receiver's expected bytes
+   * per port are at least this many times the load of the busier port of the transfer that would
+   * take the flow, and at least every ranked transfer's load (the receiver is the bottleneck).
    */
   static final double KEEP_FACTOR = 1.5;
   /** A kept flow waits at most this many times the median launch-to-registration delay per phase. */
