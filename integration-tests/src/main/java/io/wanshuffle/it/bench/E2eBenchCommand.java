@@ -289,7 +289,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
         .append("Each cell: median over the measured runs of one Spark application (after a warm-up run); spread ="
             + " (max - min) / median of the reduce-stage time. Backbone utilisation = bytes on the backbone"
             + " interface during the reduce stage x 8 / reduce-stage time / backbone rate. Physical limit ="
-            + " max(total bytes / backbone rate, max host bytes / NIC rate) over the measured traffic matrix. Steps'"
+            + " max(total bytes / backbone rate, max host bytes / NIC rate) over the run's traffic matrix (Spark's map"
+            + " output statistics fitted to the task metrics' exact bytes per host). Steps'"
             + " setup time = S x β: S = steps of the OGGP schedule of the measured traffic matrix (k and δ from the"
             + " testbed's rates), β = the wan-shuffle set-up delay (`spark.wanshuffle.beta`); the same for every"
             + " variant of a pattern.\n\n")
