@@ -110,9 +110,12 @@ public final class E2eBenchCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--cores and --tasks-per-host"
           + " must be >= 1, got " + cores + " and " + tasksPerHost);
     }
+    // built once (the trace pattern reads the trace file); an unknown pattern or one the topology cannot hold
+    // fails before any run
+    Map<String, double[][]> matrices = new LinkedHashMap<>();
     for (String pattern : patterns) {
       try {
-        matrix(pattern, net.spec()); // an unknown pattern or one the topology cannot hold fails before any run
+        matrices.put(pattern, matrix(pattern, net.spec()));
       } catch (IllegalArgumentException e) {
         throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--patterns: "
             + e.getMessage());
@@ -136,7 +139,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
           System.out.println("NOTE: loopback variant: the backbone is not shaped; times are not comparable.");
         }
         for (String pattern : patterns) {
-          double[][] m = matrix(pattern, spec);
+          double[][] m = matrices.get(pattern);
           List<String> expected = null;
           String expectedFrom = null;
           for (String variant : variants) {

@@ -57,14 +57,15 @@ public record RunResult(List<String> answer, long mapStageStartMs, long mapStage
     return MarginalFit.fit(matrixBytes, senderBytes, receiverBytes);
   }
 
-  /** @return total shuffle bytes of {@link #trafficMatrix()} (all entries) */
+  /**
+   * @return total cross-cluster shuffle bytes: the remote bytes the receivers read (exact; the total of
+   *     {@link #trafficMatrix()} without fitting it), or the map statistics' total when the run has no per-host
+   *     metrics
+   */
   public long matrixTotal() {
-    long s = 0;
-    for (long[] r : trafficMatrix()) {
-      for (long v : r) {
-        s += v;
-      }
+    if (receiverBytes != null) {
+      return java.util.Arrays.stream(receiverBytes).sum();
     }
-    return s;
+    return java.util.Arrays.stream(matrixBytes).flatMapToLong(java.util.Arrays::stream).sum();
   }
 }

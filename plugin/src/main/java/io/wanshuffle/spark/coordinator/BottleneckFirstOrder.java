@@ -28,16 +28,12 @@ final class BottleneckFirstOrder {
   private BottleneckFirstOrder() {}
 
   /**
-   * @param steps the plan's steps, in plan order
-   * @param bytes bytes still to move, sender x receiver, indexed like the plan's transfers
-   * @param platform the platform the plan was made for: its δ per sender and receiver divide the
-   *     ports' loads
-   * @return one transfer per (sender, receiver) pair of the plan, highest priority first
+   * A transfer and its priority.
+   *
+   * @param transfer the plan's first piece of a (sender, receiver) pair
+   * @param load the load of its busier port, bytes per port (δ)
    */
-  static List<Transfer> of(List<Step> steps, long[][] bytes, Platform platform) {
-    return of(steps, bytes, platform, new double[platform.senders()],
-        new double[platform.receivers()]);
-  }
+  record Ranked(Transfer transfer, double load) {}
 
   /**
    * @param steps the plan's steps, in plan order
@@ -47,33 +43,6 @@ final class BottleneckFirstOrder {
    * @param pendingSend per sender, expected bytes of tasks not launched yet ({@code senders()})
    * @param pendingReceive per receiver, expected bytes of tasks not launched yet
    *     ({@code receivers()})
-   * @return one transfer per (sender, receiver) pair of the plan, highest priority first
-   */
-  static List<Transfer> of(List<Step> steps, long[][] bytes, Platform platform,
-      double[] pendingSend, double[] pendingReceive) {
-    List<Transfer> out = new ArrayList<>();
-    for (Ranked r : ranked(steps, bytes, platform, pendingSend, pendingReceive)) {
-      out.add(r.transfer());
-    }
-    return out;
-  }
-
-  /**
-   * A transfer and its priority.
-   *
-   * @param transfer the plan's first piece of a (sender, receiver) pair
-   * @param load the load of its busier port, bytes per port (δ)
-   */
-  record Ranked(Transfer transfer, double load) {}
-
-  /**
-   * Like {@link #of(List, long[][], Platform, double[], double[])}, with each transfer's priority.
-   *
-   * @param steps the plan's steps, in plan order
-   * @param bytes bytes still to move, sender x receiver
-   * @param platform the platform the plan was made for
-   * @param pendingSend per sender, expected bytes of tasks not launched yet
-   * @param pendingReceive per receiver, expected bytes of tasks not launched yet
    * @return one ranked transfer per (sender, receiver) pair of the plan, highest priority first
    */
   static List<Ranked> ranked(List<Step> steps, long[][] bytes, Platform platform,

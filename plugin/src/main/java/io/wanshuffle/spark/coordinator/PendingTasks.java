@@ -198,7 +198,7 @@ final class PendingTasks {
         // split over senders as the host's registered tasks fetch (the stage's tasks before any)
         Map<String, Long> from = s.bytesFromTo.get(e.getKey());
         Map<String, Long> split = from == null ? s.bytesFrom : from;
-        double total = split.values().stream().mapToLong(Long::longValue).sum();
+        double total = from == null ? s.bytes : s.bytesTo.get(e.getKey());
         if (total > 0) {
           for (Map.Entry<String, Long> f : split.entrySet()) {
             senders.merge(f.getKey(), e.getValue() * f.getValue() / total, Double::sum);

@@ -129,26 +129,25 @@ public final class StepCoordinator {
   private CoordinatorTimer.Cancellable gatherTimer;
   /**
    * Tasks the driver launched that have neither registered a demand nor ended (task attempt id ->
-   * stage); a gather window ends early once none of them belongs to a stage with demand.
+   * stage and launch time); a gather window ends early once none of them belongs to a stage with
+   * demand.
    */
-  private final Map<Long, StageRef> launched = new HashMap<>();
+  private final Map<Long, Launch> launched = new HashMap<>();
   /** Stages whose task launches the driver listener reported (the early end relies on them). */
   private final Set<StageRef> launchesSeen = new HashSet<>();
   /** Tasks of the running stages not launched yet, by preferred host (ranks ports; driver listener). */
   private final PendingTasks pending = new PendingTasks();
   /**
    * Receivers a free flow is kept for (a task of theirs is about to register: launched, or about to
-   * launch as the host's previous task ends), since when (restarted at the launch).
+   * launch as the host's previous task ends).
    */
-  private final Map<String, Long> keptFor = new HashMap<>();
-  /** Receivers in {@link #keptFor} whose keep was restarted at their task's launch (once per keep). */
-  private final Set<String> keepRestarted = new HashSet<>();
+  private final Map<String, Keep> keptFor = new HashMap<>();
   private CoordinatorTimer.Cancellable keepTimer;
-  /** Launch time of the tasks in {@link #launched}, epoch ms (driver clock). */
-  private final Map<Long, Long> launchMs = new HashMap<>();
   /** The last {@value #DELAY_SAMPLES} delays from a task's launch to its registration, ms. */
   private final ArrayDeque<Long> registrationDelays = new ArrayDeque<>();
   static final int DELAY_SAMPLES = 16;
+  /** How long a flow is kept per phase, ms ({@link #updateKeepBound}). */
+  private long keepBoundMs;
   /**
    * Transfers of steps reported ahead of their end (predicted hand-over), by demand and step,
    * waiting for their {@link FlowArrived}; {@code endMs} holds the report time until then.
@@ -218,6 +217,7 @@ public final class StepCoordinator {
       throw new IllegalArgumentException("algorithm " + conf.algorithm() + " needs a scheduler");
     }
     this.conf = conf;
+    this.keepBoundMs = conf.gatherWindowMs();
     this.scheduler = scheduler;
     this.listeners = List.copyOf(listeners);
     this.timer = timer;
@@ -291,20 +291,19 @@ public final class StepCoordinator {
     acc.shuffleIds.add(d.shuffleId);
     pending.registered(stage, d.taskAttemptId, d.dst, d.src, d.registered);
     keptFor.remove(d.dst);
-    keepRestarted.remove(d.dst);
     for (int i = 0; i < d.src.length; i++) {
       acc.add(new Pair(d.src[i], d.dst), d.registered[i], 0);
     }
     DemandEvent ev = new DemandEvent(d.id, stage, d.shuffleId, d.taskAttemptId, d.executorId,
         d.dst, List.of(d.src), d.registered.clone(), now);
     fire(l -> l.onDemandRegistered(ev));
-    launched.remove(d.taskAttemptId);
-    Long launchedAt = launchMs.remove(d.taskAttemptId);
-    if (launchedAt != null && demandsByTask.get(d.taskAttemptId).size() == 1) {
-      registrationDelays.addLast(Math.max(0, now - launchedAt));
+    Launch launch = launched.remove(d.taskAttemptId);
+    if (launch != null && demandsByTask.get(d.taskAttemptId).size() == 1) {
+      registrationDelays.addLast(Math.max(0, now - launch.atMs()));
       if (registrationDelays.size() > DELAY_SAMPLES) {
         registrationDelays.removeFirst();
       }
+      updateKeepBound();
     }
     if (conf.gated() && gatherTimer == null) {
       boolean idleNow = active.isEmpty() && (conf.barrierSteps() || leases.total() == 0);
@@ -368,17 +367,17 @@ public final class StepCoordinator {
       StageRef stage = new StageRef(stageId, attempt);
       if (host != null) {
         pending.launched(stage, host, taskAttemptId);
-        if (keptFor.containsKey(host) && keepRestarted.add(host)) {
-          // kept while the host's previous task ended: its next task now has a gather window to register
-          keptFor.put(host, clock.getAsLong());
+        Keep keep = keptFor.get(host);
+        if (keep != null && !keep.restarted()) {
+          // kept while the host's previous task ended: its next task now has a bound to register
+          keptFor.put(host, new Keep(clock.getAsLong(), true));
         }
       }
       if (demandsByTask.containsKey(taskAttemptId)) {
         return; // a registration that overtook the listener event: nothing to wait for
       }
       launchesSeen.add(stage);
-      launched.put(taskAttemptId, stage);
-      launchMs.put(taskAttemptId, clock.getAsLong());
+      launched.put(taskAttemptId, new Launch(stage, clock.getAsLong()));
     }
   }
 
@@ -391,7 +390,6 @@ public final class StepCoordinator {
   public void taskEnded(long taskAttemptId) {
     synchronized (this) {
       pending.ended(taskAttemptId);
-      launchMs.remove(taskAttemptId);
       if (launched.remove(taskAttemptId) == null) {
         return;
       }
@@ -412,8 +410,8 @@ public final class StepCoordinator {
       }
       withDemand.add(d.stage);
     }
-    for (StageRef s : launched.values()) {
-      if (withDemand.contains(s)) {
+    for (Launch l : launched.values()) {
+      if (withDemand.contains(l.stage())) {
         return;
       }
     }
@@ -584,7 +582,7 @@ public final class StepCoordinator {
     StageRef ref = new StageRef(stageId, attempt);
     launchesSeen.remove(ref);
     pending.done(ref);
-    launched.values().removeIf(ref::equals);
+    launched.values().removeIf(l -> l.stage().equals(ref));
     for (Demand d : new ArrayList<>(demands.values())) {
       if (d.stage.equals(ref)) {
         releaseLocked(d, "stage-done");
@@ -1215,7 +1213,7 @@ public final class StepCoordinator {
       if (!heavier.isEmpty() && leases.total() + heavier.size() >= conf.k()) {
         // the last free flows wait for a heavier receiver's task that is about to register
         for (String h : heavier) {
-          keptFor.putIfAbsent(h, now);
+          keptFor.putIfAbsent(h, new Keep(now, false));
         }
         kept = true;
         continue;
@@ -1323,16 +1321,15 @@ public final class StepCoordinator {
     Map<String, Double> out = new HashMap<>();
     Map<String, Double> awaited = expected.awaited();
     keptFor.keySet().retainAll(awaited.keySet());
-    keepRestarted.retainAll(keptFor.keySet());
     if (conf.barrierSteps() || conf.gatherWindowMs() <= 0) {
       return out;
     }
     Set<String> planned = Set.of(in.rNames);
     for (Map.Entry<String, Double> e : awaited.entrySet()) {
       String h = e.getKey();
-      Long since = keptFor.get(h);
+      Keep keep = keptFor.get(h);
       if (planned.contains(h) || freeReceive(h) < conf.delta(h)
-          || (since != null && now - since >= keepBoundMs())) {
+          || (keep != null && now - keep.sinceMs() >= keepBoundMs)) {
         continue;
       }
       out.put(h, e.getValue() / conf.delta(h));
@@ -1345,29 +1342,36 @@ public final class StepCoordinator {
     if (keepTimer != null) {
       return;
     }
-    long oldest = keptFor.values().stream().mapToLong(Long::longValue).min().orElse(now);
+    long oldest = keptFor.values().stream().mapToLong(Keep::sinceMs).min().orElse(now);
     keepTimer = timer.schedule(() -> {
       synchronized (this) {
         keepTimer = null;
         planIfIdle();
       }
       kickPlanner();
-    }, Math.max(1, oldest + keepBoundMs() - now));
+    }, Math.max(1, oldest + keepBoundMs - now));
   }
 
   /**
-   * @return how long a flow is kept for a receiver in each of its two phases (its task about to
-   *     launch, then launched), ms: the gather window, or 1.5 x the median of the recent delays
-   *     from a task's launch to its registration if longer (Spark's task start takes several round
-   *     trips to the driver: about 60 ms at RTT 0 and 350 ms at 40 ms RTT on the testbed)
+   * Sets how long a flow is kept for a receiver in each of its two phases (its task about to
+   * launch, then launched), ms: the gather window, or 1.5 x the median of the recent delays from a
+   * task's launch to its registration if longer (Spark's task start takes several round trips to
+   * the driver: about 60 ms at RTT 0 and 350 ms at 40 ms RTT on the testbed). Called when a delay
+   * is measured, not per grant.
    */
-  private long keepBoundMs() {
-    if (registrationDelays.isEmpty()) {
-      return conf.gatherWindowMs();
-    }
+  private void updateKeepBound() {
     long[] d = registrationDelays.stream().mapToLong(Long::longValue).sorted().toArray();
-    return Math.max(conf.gatherWindowMs(), (long) Math.ceil(KEEP_DELAY_FACTOR * d[d.length / 2]));
+    keepBoundMs = Math.max(conf.gatherWindowMs(), (long) Math.ceil(KEEP_DELAY_FACTOR * d[d.length / 2]));
   }
+
+  /** A launched task not registered yet: its stage attempt and launch time, epoch ms (driver clock). */
+  private record Launch(StageRef stage, long atMs) {}
+
+  /**
+   * A flow kept for a receiver: since when, epoch ms, and whether that time was already restarted
+   * at the receiver's task launch (once per keep).
+   */
+  private record Keep(long sinceMs, boolean restarted) {}
 
   private static double[] byIndex(Map<String, Double> byHost, String[] hosts) {
     double[] out = new double[hosts.length];

@@ -198,13 +198,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         }
         predictor.flowCompleted(e.getKey());
         predictor.sizesObserved(f.bytes, f.expectedBytes);
-        double ownRate = 0;
-        if (f.blocks >= 2) {
-          predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs);
-          if (f.lastMs - f.firstMs >= HandoverPredictor.MIN_SPAN_MS) {
-            ownRate = (f.bytes - f.firstBytes) * 1000.0 / (f.lastMs - f.firstMs);
-          }
-        }
+        double ownRate = f.blocks >= 2
+            ? predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs) : 0;
         if (f.requestMs >= 0) {
           predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes, ownRate);
         }

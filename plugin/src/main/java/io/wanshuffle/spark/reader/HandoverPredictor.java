@@ -102,14 +102,16 @@ final class HandoverPredictor {
    * @param bytesAfterFirst bytes of the flow's blocks after its first one
    * @param spanMs from the first block's arrival to the last one's, ms; spans under
    *     {@value #MIN_SPAN_MS} ms or without bytes give no sample
+   * @return the flow's own rate after its first block, bytes/s; 0 when it gave no sample
    */
-  synchronized void flowObserved(long bytesAfterFirst, long spanMs) {
+  synchronized double flowObserved(long bytesAfterFirst, long spanMs) {
     if (bytesAfterFirst <= 0 || spanMs < MIN_SPAN_MS) {
-      return;
+      return 0;
     }
     double sample = bytesAfterFirst * 1000.0 / spanMs;
     bytesPerSecond = bytesPerSecond == 0 ? sample
         : RATE_WEIGHT * sample + (1 - RATE_WEIGHT) * bytesPerSecond;
+    return sample;
   }
 
   /**
@@ -162,17 +164,6 @@ final class HandoverPredictor {
    */
   synchronized boolean connected(String host) {
     return connectedHosts.contains(host);
-  }
-
-  /**
-   * Records one flow's fetch latency, its first block's transfer time at the executor's rate: no
-   * sample before the rate is measured.
-   *
-   * @param firstBlockMs from the flow's request to its first block's arrival, ms
-   * @param firstBytes bytes of that block
-   */
-  synchronized void fetchLatencyObserved(long firstBlockMs, long firstBytes) {
-    fetchLatencyObserved(firstBlockMs, firstBytes, 0);
   }
 
   /**

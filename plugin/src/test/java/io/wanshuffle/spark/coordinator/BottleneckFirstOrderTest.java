@@ -21,8 +21,7 @@ class BottleneckFirstOrderTest {
         Step.of(List.of(new Transfer(0, 0, 0.3), new Transfer(1, 1, 0.01))),
         Step.of(List.of(new Transfer(0, 2, 0.05), new Transfer(1, 0, 0.3))),
         Step.of(List.of(new Transfer(1, 0, 0.3))));
-    List<Transfer> order = BottleneckFirstOrder.of(plan, bytes,
-        Platform.onePort(2, 0, 2, 3));
+    List<Transfer> order = order(plan, bytes, Platform.onePort(2, 0, 2, 3));
     // loads: a0 400, a1 610, b0 900, b1 60, b2 50
     assertEquals(List.of(new Transfer(1, 0, 0.3), new Transfer(0, 0, 0.3),
         new Transfer(1, 1, 0.01), new Transfer(0, 2, 0.05)), order);
@@ -34,9 +33,14 @@ class BottleneckFirstOrderTest {
     long[][] bytes = {{500, 0}, {0, 300}};
     List<Step> plan = List.of(Step.of(List.of(new Transfer(0, 0, 0.5), new Transfer(1, 1, 0.3))));
     assertEquals(new Transfer(0, 0, 0.5),
-        BottleneckFirstOrder.of(plan, bytes, Platform.onePort(2, 0, 2, 2)).get(0));
+        order(plan, bytes, Platform.onePort(2, 0, 2, 2)).get(0));
     assertEquals(new Transfer(1, 1, 0.3),
-        BottleneckFirstOrder.of(plan, bytes,
-            Platform.of(2, 0, new int[] {2, 1}, new int[] {2, 1})).get(0));
+        order(plan, bytes, Platform.of(2, 0, new int[] {2, 1}, new int[] {2, 1})).get(0));
+  }
+
+  /** The ranked transfers without pending tasks, in order. */
+  private static List<Transfer> order(List<Step> plan, long[][] bytes, Platform platform) {
+    return BottleneckFirstOrder.ranked(plan, bytes, platform, new double[platform.senders()],
+        new double[platform.receivers()]).stream().map(BottleneckFirstOrder.Ranked::transfer).toList();
   }
 }

@@ -148,13 +148,11 @@ class StepCoordinatorTest {
   }
 
   /**
-   * The fair-sharing-poor race: b3's next task (about 400 B, as its first) is launched but not yet
-   * registered when b2's lighter task registers and could take the last free flow; the flow is
-   * kept for b3 until its task registers (or for one gather window if it never does).
+   * Wave 1 of a stage whose tasks prefer b1, b3, b2, b3 (k = 2, δ = 1): b1's task (100 B) and the
+   * heavy receiver b3's task (400 B) are granted, and b3's task has fetched all its bytes (it has
+   * not ended).
    */
-  @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void aFreeFlowIsKeptForAHeavierReceiversTaskAboutToRegister(boolean registers) {
+  private StepCoordinator heavyReceiverFetchedItsFirstTask() {
     StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
     c.stageSubmitted(3, 0, List.of(List.of("b1"), List.of("b3"), List.of("b2"), List.of("b3")));
     c.taskLaunched(3, 0, 1, "b1");
@@ -167,6 +165,18 @@ class StepCoordinatorTest {
     CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
     assertTrue(p1.isDone() && p2.isDone(), "wave 1: both flows granted");
     assertEquals(Status.FINISHED, report(c, i2, d2, p2.join(), new long[] {400}).join().status());
+    return c;
+  }
+
+  /**
+   * The fair-sharing-poor race: b3's next task (about 400 B, as its first) is launched but not yet
+   * registered when b2's lighter task registers and could take the last free flow; the flow is
+   * kept for b3 until its task registers (or for one gather window if it never does).
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aFreeFlowIsKeptForAHeavierReceiversTaskAboutToRegister(boolean registers) {
+    StepCoordinator c = heavyReceiverFetchedItsFirstTask();
     c.taskEnded(2);
     c.taskLaunched(3, 0, 4, "b3"); // b3's next task: launched, not registered yet
     c.taskLaunched(3, 0, 3, "b2");
@@ -197,18 +207,7 @@ class StepCoordinatorTest {
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void aFreeFlowIsKeptForABottleneckReceiverWhoseNextTaskIsAboutToLaunch(boolean launches) {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
-    c.stageSubmitted(3, 0, List.of(List.of("b1"), List.of("b3"), List.of("b2"), List.of("b3")));
-    c.taskLaunched(3, 0, 1, "b1");
-    c.taskLaunched(3, 0, 2, "b3");
-    RegisterDemand d1 = demand(1, "e1", "b1", "a1", 100);
-    RegisterDemand d2 = demand(2, "e3", "b3", "a3", 400);
-    long i1 = c.register(d1).demandId();
-    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
-    long i2 = c.register(d2).demandId();
-    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
-    assertTrue(p1.isDone() && p2.isDone(), "wave 1: both flows granted");
-    assertEquals(Status.FINISHED, report(c, i2, d2, p2.join(), new long[] {400}).join().status());
+    StepCoordinator c = heavyReceiverFetchedItsFirstTask();
     // b3's task still computes; b2's task launches and registers first
     c.taskLaunched(3, 0, 3, "b2");
     long i3 = c.register(demand(3, "e2", "b2", "a2", 100)).demandId();

@@ -40,8 +40,8 @@ class HandoverPredictorTest {
   void handOverIsTheFlowsEndLessOneCoordinatorRoundTripAndOneFetchLatency() {
     HandoverPredictor p = tenMegabytesPerSecond(60, 40);
     // first block 1 MB arrived 180 ms after the request: 100 ms transfer + 80 ms latency
-    p.fetchLatencyObserved(180, 1_000_000);
-    p.fetchLatencyObserved(250, 1_000_000); // a fresh connection: latency 150, not the lower median
+    p.fetchLatencyObserved(180, 1_000_000, 0);
+    p.fetchLatencyObserved(250, 1_000_000, 0); // fresh connection: 150 ms, not the lower median
     // a flow requested at 1000, first 4 MB block at 1480 (80 + 400 ms), 4 MB left: ends at 1880
     assertEquals(1_880 - 40 - 80, p.handOverAt(1_000, 1_480, 4_000_000, 4_000_000));
     assertEquals(1_480, p.handOverAt(1_000, 1_480, 4_000_000, 100_000),
@@ -63,7 +63,7 @@ class HandoverPredictorTest {
   @Test
   void aFlowSharingItsConnectionIsPredictedAfterTheQueuedBytes() {
     HandoverPredictor p = tenMegabytesPerSecond(40);
-    p.fetchLatencyObserved(180, 1_000_000); // latency 80 ms
+    p.fetchLatencyObserved(180, 1_000_000, 0); // latency 80 ms
     // requested at 1000 behind 4 MB of another flow, 4 MB of its own: last byte at 1000 + 80 + 800
     assertEquals(1_880 - 40 - 80, p.handOverAfter(1_000, 8_000_000, false));
     // its first block in at 1500, 6 MB still queued: last byte at 2100
@@ -76,7 +76,7 @@ class HandoverPredictorTest {
   @Test
   void aSlowFlowIsPredictedAtItsOwnRate() {
     HandoverPredictor p = tenMegabytesPerSecond(40);
-    p.fetchLatencyObserved(80, 0);
+    p.fetchLatencyObserved(80, 0, 0);
     // first 4 MB block after 80 + 800 ms: 5 MB/s, so 4 MB left take 800 ms more
     assertEquals(1_880 + 800 - 40 - 80, p.handOverAt(1_000, 1_880, 4_000_000, 4_000_000));
   }
@@ -141,7 +141,7 @@ class HandoverPredictorTest {
     p.fetchLatencyObserved(400, 4_000_000, 12_500_000);
     p.fetchLatencyObserved(485, 4_000_000, 10_000_000); // 85 ms
     p.fetchLatencyObserved(405, 4_000_000, 10_000_000); // an odd one: 5 ms
-    p.fetchLatencyObserved(400, 4_000_000); // one block only: at the executor's rate, 0 ms
+    p.fetchLatencyObserved(400, 4_000_000, 0); // one block only: at the executor's rate, 0 ms
     // samples 0, 5, 80, 85 (lower median 5 ms); two more regular flows make the lower median 80 ms
     p.fetchLatencyObserved(480, 4_000_000, 10_000_000);
     p.fetchLatencyObserved(480, 4_000_000, 10_000_000);
