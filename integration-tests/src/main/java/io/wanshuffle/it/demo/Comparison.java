@@ -22,6 +22,7 @@ public final class Comparison {
    * @param name run name
    * @param reduceSeconds reduce-stage wall time, s
    * @param fetchWaitSeconds sum over reduce tasks of shuffle fetch wait, s
+   * @param cpuSeconds sum over reduce tasks of their threads' CPU time ({@link RunResult#reduceCpuSeconds()}), s
    * @param matrixCrossBytes shuffle bytes from A hosts to B hosts ({@link RunResult#trafficMatrix()}: exact per host
    *     from the task metrics)
    * @param backboneBytes bytes A to B on the backbone interface during the reduce stage (-1 when not shaped)
@@ -31,7 +32,8 @@ public final class Comparison {
    *     {@link RunResult#trafficMatrix()}, s
    * @param retransPercent TCP segments retransmitted by A hosts, % of sent (-1 when not shaped)
    */
-  public record Figures(String name, double reduceSeconds, double fetchWaitSeconds, long matrixCrossBytes,
+  public record Figures(String name, double reduceSeconds, double fetchWaitSeconds, double cpuSeconds,
+      long matrixCrossBytes,
       long backboneBytes, double meanBitsPerSecond, double peakBitsPerSecond, double physicalLimitSeconds,
       double retransPercent) {}
 
@@ -54,7 +56,8 @@ public final class Comparison {
       peak = trace.peakBitsPerSecond(1000);
       retrans = trace.sentSegments() == 0 ? 0 : 100.0 * trace.retransmittedSegments() / trace.sentSegments();
     }
-    return new Figures(name, secs, run.fetchWaitMs() / 1000.0, run.matrixTotal(), bb, mean, peak,
+    return new Figures(name, secs, run.fetchWaitMs() / 1000.0, run.reduceCpuSeconds(), run.matrixTotal(), bb, mean,
+        peak,
         physicalLimitSeconds(run.trafficMatrix(), spec), retrans);
   }
 
@@ -94,6 +97,7 @@ public final class Comparison {
     List<List<String>> rows = new ArrayList<>();
     rows.add(row("reduce stage (s)", figures, f -> fmt("%.2f", f.reduceSeconds())));
     rows.add(row("shuffle fetch wait, sum over tasks (s)", figures, f -> fmt("%.2f", f.fetchWaitSeconds())));
+    rows.add(row("reduce tasks' CPU time, sum (s)", figures, f -> fmt("%.2f", f.cpuSeconds())));
     rows.add(row("shuffle bytes A→B, task metrics (MB)", figures, f -> fmt("%.1f", f.matrixCrossBytes() / 1e6)));
     rows.add(row("physical limit (s)", figures, f -> fmt("%.2f", f.physicalLimitSeconds())));
     rows.add(row("reduce stage / physical limit", figures,

@@ -37,8 +37,17 @@ public record RunResult(List<String> answer, long mapStageStartMs, long mapStage
    * @param partition reduce partition
    * @param launchMs launch time, epoch ms
    * @param finishMs finish time, epoch ms
+   * @param cpuMs CPU time of the task's thread while it ran (Spark's {@code executorCpuTime}), ms; 0 when unknown
    */
-  public record TaskSpan(String host, int partition, long launchMs, long finishMs) {}
+  public record TaskSpan(String host, int partition, long launchMs, long finishMs, long cpuMs) {}
+
+  /**
+   * @return CPU time of the successful reduce tasks' threads, summed (Spark's {@code executorCpuTime}), seconds;
+   *     with the reduce stage's duration and the reduce hosts' cores it tells whether the stage was CPU-bound
+   */
+  public double reduceCpuSeconds() {
+    return tasks == null ? 0 : tasks.stream().mapToLong(TaskSpan::cpuMs).sum() / 1000.0;
+  }
 
   /** @return reduce stage duration, seconds */
   public double reduceSeconds() {

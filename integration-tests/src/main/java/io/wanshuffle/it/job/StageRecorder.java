@@ -91,8 +91,9 @@ final class StageRecorder extends SparkListener {
       return;
     }
     s.tasks++;
+    long cpuMs = e.taskMetrics() == null ? 0 : e.taskMetrics().executorCpuTime() / 1_000_000L;
     s.spans.add(new RunResult.TaskSpan(e.taskInfo().host(), e.taskInfo().partitionId(), e.taskInfo().launchTime(),
-        e.taskInfo().finishTime()));
+        e.taskInfo().finishTime(), cpuMs));
     if (e.taskMetrics() != null) {
       ShuffleReadMetrics m = e.taskMetrics().shuffleReadMetrics();
       s.fetchWaitMs += m.fetchWaitTime();

@@ -39,7 +39,7 @@ class E2eReportTest {
   }
 
   private static Comparison.Figures fig(double reduceSeconds) {
-    return new Comparison.Figures("auto", reduceSeconds, 1, 150_000_000, 150_000_000, 150e6 * 8 / reduceSeconds,
+    return new Comparison.Figures("auto", reduceSeconds, 1, 1, 150_000_000, 150_000_000, 150e6 * 8 / reduceSeconds,
         200e6, Comparison.physicalLimitSeconds(UNIFORM, SPEC), 0.1);
   }
 

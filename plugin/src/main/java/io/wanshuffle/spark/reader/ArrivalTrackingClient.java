@@ -13,6 +13,8 @@ import org.apache.spark.network.shuffle.checksum.Cause;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockId$;
 import org.apache.spark.storage.ShuffleBlockBatchId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The block store client of one granted step's fetcher: passes every call to Spark's client and
@@ -39,12 +41,17 @@ import org.apache.spark.storage.ShuffleBlockBatchId;
  * bytes on this executor ({@link SharedConnections}, several tasks per executor) is predicted after
  * all of them ({@link HandoverPredictor#handOverAfter(long, long, boolean)}).
  * When the step completes, each host gives the predictor its samples (transfer rate from two or
- * more blocks; fetch latency); without {@code ahead} nothing is predicted or measured.
+ * more blocks; fetch latency; size ratio); a host whose flow was requested on a new connection gives
+ * only its size ratio, since its first block paid the connection's set-up and its bytes the slow
+ * start; without {@code ahead} nothing is predicted or measured. With the logger of this class at
+ * DEBUG each completed flow's timings are logged on the executor.
  *
  * <p>Thread-safe: requests are sent from the task thread, results arrive on network threads.
  * {@link #close()} does not close Spark's shared client.
  */
 final class ArrivalTrackingClient extends BlockStoreClient {
+  private static final Logger LOG = LoggerFactory.getLogger(ArrivalTrackingClient.class);
+
   /** Told the epoch ms at which the step may be reported ahead of its end; may be told again. */
   interface AheadSignal {
     void at(long epochMs);
@@ -59,6 +66,11 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     long lastMs;
     long bytes;
     int blocks;
+    /**
+     * Whether a flow from its host had completed on this executor when it was requested: its connection was open
+     * and its congestion window grown, so its timings are samples of the warm connections it is predicted with.
+     */
+    boolean warm;
     /** Its place on the connection from its host, from its first request on. */
     SharedConnections.Flow shared;
 
@@ -135,6 +147,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       Flow f = flows.computeIfAbsent(host, h -> new Flow(0));
       if (f.requestMs < 0) {
         f.requestMs = now;
+        f.warm = predictor.connected(host);
         f.shared = predictor.connections().open(host, predictor.estimatedBytes(f.expectedBytes), now);
       }
     }
@@ -198,10 +211,20 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         }
         predictor.flowCompleted(e.getKey());
         predictor.sizesObserved(f.bytes, f.expectedBytes);
-        double ownRate = f.blocks >= 2
+        // a flow on a new connection pays its set-up and slow start (measured at 40 ms RTT: first blocks ~300 ms
+        // late, 6-7 MB/s after them): its timings are not those of the warm connections predictions are made for
+        double ownRate = f.warm && f.blocks >= 2
             ? predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs) : 0;
-        if (f.requestMs >= 0) {
+        if (f.warm && f.requestMs >= 0) {
           predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes, ownRate);
+        }
+        if (LOG.isDebugEnabled()) {
+          LOG.debug("flow from {} ({} connection): {} B in {} block(s), requested at {}, first block {} B"
+              + " after {} ms, last after {} ms, own rate {} B/s; now rate {} B/s, L {} ms, size ratio {},"
+              + " handed on at {}", e.getKey(), f.warm ? "warm" : "new", f.bytes, f.blocks, f.requestMs,
+              f.firstBytes, f.firstMs - f.requestMs, f.lastMs - f.requestMs, Math.round(ownRate),
+              Math.round(predictor.bytesPerSecond()), predictor.fetchLatencyMs(),
+              predictor.estimatedBytes(1_000_000) / 1e6, toldAhead);
         }
       }
     }

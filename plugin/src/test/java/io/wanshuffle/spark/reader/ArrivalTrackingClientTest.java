@@ -112,6 +112,8 @@ class ArrivalTrackingClientTest {
     HeldRequests spark = new HeldRequests();
     long[] now = {1_000};
     HandoverPredictor predictor = new HandoverPredictor();
+    predictor.flowCompleted("a1"); // warm connections
+    predictor.flowCompleted("a2");
     ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 3, Map.of("a1", 10_000L,
         "a2", 1_000L), () -> { }, at -> { }, predictor, () -> now[0]);
     String b0 = new ShuffleBlockId(1, 0, 5).name();
@@ -131,6 +133,41 @@ class ArrivalTrackingClientTest {
     // latency samples: a1 160 - 80 = 80 ms, a2 200 - 20 = 180 ms; the smaller counts:
     // a flow requested at 0 whose first 4000 B came at 160 with 6000 B left ends at 280
     assertEquals(280 - 10 - 80, predictor.handOverAt(0, 160, 4_000, 6_000));
+  }
+
+  /**
+   * A flow requested on a new connection (no flow from its host completed on this executor) gives no rate and no
+   * latency sample: its first block paid the connection's set-up and its bytes the slow start (at 40 ms RTT the
+   * first blocks came ~300 ms late, which as the fetch latency handed ports on that much too early). It still
+   * marks the host connected, and the host's next flow gives samples.
+   */
+  @Test
+  void aFlowOnANewConnectionGivesNoRateOrLatencySample() {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {0};
+    HandoverPredictor predictor = new HandoverPredictor();
+    String b0 = new ShuffleBlockId(1, 0, 5).name();
+    String b1 = new ShuffleBlockId(1, 1, 5).name();
+    ArrivalTrackingClient cold = new ArrivalTrackingClient(spark, 2, Map.of("a1", 10_000L), () -> { }, at -> { },
+        predictor, () -> now[0]);
+    cold.fetchBlocks("a1", 7337, "e1", new String[] {b0, b1}, new Received(), null);
+    now[0] = 300; // set-up and slow start: 4000 B after 300 ms, then 6000 B in 200 ms
+    spark.listeners.get(0).onBlockFetchSuccess(b0, buffer(4_000));
+    now[0] = 500;
+    spark.listeners.get(0).onBlockFetchSuccess(b1, buffer(6_000));
+    assertTrue(predictor.connected("a1"));
+    assertEquals(0, predictor.bytesPerSecond(), "no rate sample from the new connection");
+    assertEquals(0, predictor.fetchLatencyMs(), "no latency sample from the new connection");
+
+    ArrivalTrackingClient warm = new ArrivalTrackingClient(spark, 2, Map.of("a1", 10_000L), () -> { }, at -> { },
+        predictor, () -> now[0]);
+    warm.fetchBlocks("a1", 7337, "e1", new String[] {b0, b1}, new Received(), null);
+    now[0] = 530; // 30 ms, then 4000 B and 6000 B at 200 000 B/s
+    spark.listeners.get(1).onBlockFetchSuccess(b0, buffer(4_000));
+    now[0] = 560;
+    spark.listeners.get(1).onBlockFetchSuccess(b1, buffer(6_000));
+    assertEquals(200_000, predictor.bytesPerSecond(), 1e-6);
+    assertEquals(30 - 20, predictor.fetchLatencyMs(), "first block 30 ms after the request, 20 ms of it transfer");
   }
 
   /**
