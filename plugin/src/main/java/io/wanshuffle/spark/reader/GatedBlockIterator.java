@@ -118,6 +118,10 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       DemandClient channel, WanShuffleConf conf, ShuffleReadMetricsReporter metrics,
       RegisterDemand demand, HandoverPredictor predictor) {
     this.predictor = predictor;
+    if (conf.predictedHandover()) {
+      long cap = conf.flowRateCap();
+      predictor.boundFlowRate(cap > 0 ? Math.min(cap, conf.baseSpeed()) : conf.baseSpeed());
+    }
     this.context = context;
     this.fetchers = fetchers;
     this.blocks = blocks;

@@ -81,10 +81,32 @@ final class HandoverPredictor {
   private final Set<String> connectedHosts = new HashSet<>();
   private final SharedConnections connections = new SharedConnections();
   private double bytesPerSecond;
+  /** A granted flow's rate in the coordinator's model, bytes/s; 0: no bound. */
+  private double flowRateBound;
 
   /** @return the estimator shared by the tasks of this executor */
   static HandoverPredictor executor() {
     return EXECUTOR;
+  }
+
+  /**
+   * Bounds the rate every prediction assumes for a flow by the rate the coordinator grants it: the
+   * base speed (a δ-port host's NIC shared by up to δ granted flows), or the flow rate cap when it
+   * paces flows. The executor's measured rate {@code r} comes from flows that may have had a NIC
+   * to themselves; on a δ-port platform a newly granted flow may share its sender with δ - 1
+   * others, and predicting it at {@code r} handed its ports on long before its end (measured on
+   * 2 + 4 hosts, δ = 2: a 9.2 MB flow reported 0.65 s after its request, 2.1 s before its last
+   * byte, so the coordinator put up to four flows on one sender).
+   *
+   * @param bytesPerSecond the bound, bytes/s; 0 or less for none
+   */
+  synchronized void boundFlowRate(double bytesPerSecond) {
+    flowRateBound = Math.max(0, bytesPerSecond);
+  }
+
+  /** @return the rate predictions use: {@code r} at most the flow rate bound, bytes/s (0 before a sample) */
+  private double predictionRate() {
+    return flowRateBound > 0 ? Math.min(bytesPerSecond, flowRateBound) : bytesPerSecond;
   }
 
   /** @return the flows of this executor's steps by source host, sharing its connections */
@@ -203,7 +225,7 @@ final class HandoverPredictor {
     if (bytesPerSecond <= 0 || roundTrips.isEmpty() || !connectedHosts.contains(host)) {
       return -1;
     }
-    long transferMs = (long) Math.ceil(bytes * 1000.0 / bytesPerSecond);
+    long transferMs = (long) Math.ceil(bytes * 1000.0 / predictionRate());
     return Math.max(requestMs, requestMs + transferMs - min(roundTrips));
   }
 
@@ -223,7 +245,7 @@ final class HandoverPredictor {
     }
     long c = min(roundTrips);
     long latency = latencyMs();
-    double rate = bytesPerSecond;
+    double rate = predictionRate();
     long transferMs = firstMs - requestMs - latency;
     if (transferMs > 0 && firstBytes > 0) {
       rate = Math.min(rate, firstBytes * 1000.0 / transferMs);
@@ -250,7 +272,7 @@ final class HandoverPredictor {
     }
     long latency = latencyMs();
     long end = nowMs + (flowing ? 0 : latency)
-        + (long) Math.ceil(bytesQueued * 1000.0 / bytesPerSecond);
+        + (long) Math.ceil(bytesQueued * 1000.0 / predictionRate());
     return Math.max(nowMs, end - min(roundTrips) - latency);
   }
 

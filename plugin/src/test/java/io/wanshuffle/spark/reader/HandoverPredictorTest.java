@@ -57,6 +57,24 @@ class HandoverPredictorTest {
   }
 
   /**
+   * On a δ-port platform a granted flow may share its sender's NIC: predictions assume at most the
+   * rate the coordinator grants a flow (its base speed), not the executor's measured rate of flows
+   * that had a NIC to themselves; a bound above the measured rate changes nothing.
+   */
+  @Test
+  void predictionsAssumeAtMostTheGrantedFlowRate() {
+    HandoverPredictor p = tenMegabytesPerSecond(60, 40);
+    p.boundFlowRate(5_000_000);
+    assertEquals(1_000 + 1_600 - 40, p.handOverAt("a", 1_000, 8_000_000), "8 MB at 5 MB/s");
+    // first 4 MB block 500 ms after the request (8 MB/s so far): 4 MB left at 5 MB/s, not 8
+    assertEquals(1_500 + 800 - 40, p.handOverAt(1_000, 1_500, 4_000_000, 4_000_000));
+    p.boundFlowRate(50_000_000);
+    assertEquals(1_000 + 800 - 40, p.handOverAt("a", 1_000, 8_000_000), "the measured 10 MB/s");
+    p.boundFlowRate(0);
+    assertEquals(1_000 + 800 - 40, p.handOverAt("a", 1_000, 8_000_000), "no bound");
+  }
+
+  /**
    * A flow sharing its connection: the bytes queued on it end at the rate from now, after one
    * fetch latency when the flow has no block yet; reported one round trip and one latency before.
    */
