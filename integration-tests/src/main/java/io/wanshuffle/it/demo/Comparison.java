@@ -33,9 +33,8 @@ public final class Comparison {
    * @param retransPercent TCP segments retransmitted by A hosts, % of sent (-1 when not shaped)
    */
   public record Figures(String name, double reduceSeconds, double fetchWaitSeconds, double cpuSeconds,
-      long matrixCrossBytes,
-      long backboneBytes, double meanBitsPerSecond, double peakBitsPerSecond, double physicalLimitSeconds,
-      double retransPercent) {}
+      long matrixCrossBytes, long backboneBytes, double meanBitsPerSecond, double peakBitsPerSecond,
+      double physicalLimitSeconds, double retransPercent) {}
 
   /**
    * @param name run name
@@ -57,8 +56,7 @@ public final class Comparison {
       retrans = trace.sentSegments() == 0 ? 0 : 100.0 * trace.retransmittedSegments() / trace.sentSegments();
     }
     return new Figures(name, secs, run.fetchWaitMs() / 1000.0, run.reduceCpuSeconds(), run.matrixTotal(), bb, mean,
-        peak,
-        physicalLimitSeconds(run.trafficMatrix(), spec), retrans);
+        peak, physicalLimitSeconds(run.trafficMatrix(), spec), retrans);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.wanshuffle.it.job;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -73,8 +74,8 @@ public record RunResult(List<String> answer, long mapStageStartMs, long mapStage
    */
   public long matrixTotal() {
     if (receiverBytes != null) {
-      return java.util.Arrays.stream(receiverBytes).sum();
+      return Arrays.stream(receiverBytes).sum();
     }
-    return java.util.Arrays.stream(matrixBytes).flatMapToLong(java.util.Arrays::stream).sum();
+    return Arrays.stream(matrixBytes).flatMapToLong(Arrays::stream).sum();
   }
 }

@@ -213,9 +213,9 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         predictor.sizesObserved(f.bytes, f.expectedBytes);
         // a flow on a new connection pays its set-up and slow start (measured at 40 ms RTT: first blocks ~300 ms
         // late, 6-7 MB/s after them): its timings are not those of the warm connections predictions are made for
-        double ownRate = f.warm && f.blocks >= 2
-            ? predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs) : 0;
-        if (f.warm && f.requestMs >= 0) {
+        double ownRate = 0;
+        if (f.warm) {
+          ownRate = f.blocks >= 2 ? predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs) : 0;
           predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes, ownRate);
         }
         if (LOG.isDebugEnabled()) {
