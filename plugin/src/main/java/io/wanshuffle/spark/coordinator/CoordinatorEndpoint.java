@@ -4,10 +4,12 @@ import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.ReleaseDemand;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
 import io.wanshuffle.spark.coordinator.protocol.WireCodec;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.apache.spark.rpc.RpcCallContext;
 import org.apache.spark.rpc.RpcEnv;
 import org.apache.spark.rpc.ThreadSafeRpcEndpoint;
@@ -22,7 +24,9 @@ import scala.runtime.BoxedUnit;
  * {@code spark.network.crypto.enabled} apply) and opens no port of its own.
  *
  * <p>{@link AwaitGrant} is a long-poll: the reply is sent later, from whichever thread grants the
- * step, or after {@code spark.wanshuffle.grant.pollInterval} with {@code NOT_YET}. This is why the
+ * step, or after {@code spark.wanshuffle.grant.pollInterval} with {@code NOT_YET}. A gated
+ * {@link RegisterDemand} is answered the same way, as the demand's first poll ({@link
+ * Registered#firstPoll}). This is why the
  * coordinator is a {@link ThreadSafeRpcEndpoint} of its own and not a {@code DriverPlugin}, whose
  * single shared dispatcher thread cannot reply later.
  */
@@ -63,30 +67,46 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
       @SuppressWarnings("unchecked")
       public <A1, B1> B1 applyOrElse(A1 msg, Function1<A1, B1> dflt) {
         if (msg instanceof RegisterDemand m) {
-          ctx.reply(WireCodec.encode(coordinator.register(m)));
-        } else if (msg instanceof AwaitGrant m) {
-          CompletableFuture<GrantReply> f = coordinator.awaitGrant(m);
-          if (f.isDone()) {
-            ctx.reply(WireCodec.encode(f.join()));
+          Registered reg = coordinator.register(m);
+          if (!reg.gated() || reg.demandId() <= 0) {
+            ctx.reply(WireCodec.encode(reg));
           } else {
-            CoordinatorTimer.Cancellable expiry = pollTimer.schedule(
-                () -> coordinator.pollExpired(m.demandId(), f),
-                coordinator.conf().pollIntervalMs());
-            f.whenComplete((r, e) -> {
-              expiry.cancel();
-              if (e != null) {
-                ctx.sendFailure(e);
-              } else {
-                ctx.reply(WireCodec.encode(r));
-              }
-            });
+            // hold the registration as the demand's first poll: the task gets its first grant
+            // one round trip sooner
+            long received = System.nanoTime();
+            replyWhenAnswered(ctx, reg.demandId(), coordinator.awaitGrant(AwaitGrant.poll(reg.demandId())),
+                g -> WireCodec.encode(reg.withFirstPoll(g, (System.nanoTime() - received) / 1_000_000)));
           }
+        } else if (msg instanceof AwaitGrant m) {
+          replyWhenAnswered(ctx, m.demandId(), coordinator.awaitGrant(m), WireCodec::encode);
         } else {
           return dflt.apply(msg);
         }
         return (B1) BoxedUnit.UNIT;
       }
     };
+  }
+
+  /**
+   * Replies to a long-poll now if its answer is known, else when a grant completes it or after
+   * the poll interval with {@code NOT_YET}.
+   */
+  private void replyWhenAnswered(RpcCallContext ctx, long demandId, CompletableFuture<GrantReply> f,
+      Function<GrantReply, byte[]> encode) {
+    if (f.isDone()) {
+      ctx.reply(encode.apply(f.join()));
+      return;
+    }
+    CoordinatorTimer.Cancellable expiry = pollTimer.schedule(
+        () -> coordinator.pollExpired(demandId, f), coordinator.conf().pollIntervalMs());
+    f.whenComplete((r, e) -> {
+      expiry.cancel();
+      if (e != null) {
+        ctx.sendFailure(e);
+      } else {
+        ctx.reply(encode.apply(r));
+      }
+    });
   }
 
   @Override

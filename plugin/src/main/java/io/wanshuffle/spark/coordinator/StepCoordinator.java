@@ -1215,8 +1215,16 @@ public final class StepCoordinator {
         for (String h : heavier) {
           keptFor.putIfAbsent(h, new Keep(now, false));
         }
+        LOG.debug("wan-shuffle: a free flow kept for {} instead of {} -> {} (port load {} B; "
+            + "awaited receivers' bytes per port {}; {} flow(s) open)", heavier, s, r,
+            (long) ranked.load(), awaited, leases.total());
         kept = true;
         continue;
+      }
+      if (!awaited.isEmpty()) {
+        LOG.debug("wan-shuffle: {} -> {} granted (port load {} B, heaviest {} B; awaited receivers' "
+            + "bytes per port {}; {} flow(s) open)", s, r, (long) ranked.load(), (long) heaviest,
+            awaited, leases.total());
       }
       if (grantTransfer(t, s, r, bytes[t.src()][t.dst()], in, parts, flowCounts, flows)) {
         open.add(new Pair(s, r));

@@ -25,8 +25,9 @@ import scala.reflect.ClassTag$;
 
 /**
  * Executor-side client of the driver's step coordinator over Spark's RPC. Every call is
- * asynchronous and bounded by a per-call {@link RpcTimeout}: registration by {@code
- * coordinator.askTimeout}, a long-poll by {@code grant.pollInterval + coordinator.askTimeout}. A
+ * asynchronous and bounded by a per-call {@link RpcTimeout}: the driver lookup by {@code
+ * coordinator.askTimeout}; registration (answered with the first poll) and a long-poll by {@code
+ * grant.pollInterval + coordinator.askTimeout}. A
  * failed lookup or call completes the returned future exceptionally; the reader then falls back to
  * ungated fetching, so no task waits on an unreachable coordinator.
  *
@@ -72,11 +73,13 @@ public final class CoordinatorChannel implements DemandClient {
 
   /**
    * @param m the demand
-   * @return the registration, or a failed future (coordinator unreachable, timeout)
+   * @return the registration, with the answer to the demand's first poll when gated (the driver
+   *     holds it like a long-poll), or a failed future (coordinator unreachable, timeout)
    */
   @Override
   public CompletableFuture<Registered> register(RegisterDemand m) {
-    RpcTimeout t = timeout(conf.askTimeoutMs(), WanShuffleConf.ASK_TIMEOUT);
+    RpcTimeout t = timeout(conf.pollIntervalMs() + conf.askTimeoutMs(),
+        WanShuffleConf.POLL_INTERVAL + " + " + WanShuffleConf.ASK_TIMEOUT);
     return ref().orTimeout(conf.askTimeoutMs(), TimeUnit.MILLISECONDS).thenCompose(r ->
         FutureConverters.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
             .toCompletableFuture().thenApply(WireCodec::decodeRegistered));

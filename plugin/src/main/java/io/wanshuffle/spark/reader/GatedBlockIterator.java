@@ -150,7 +150,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       long sent = System.nanoTime();
       CompletableFuture<Registered> r = channel.register(demand);
       if (conf.predictedHandover()) {
-        r.thenRun(() -> predictor.coordinatorRoundTrip((System.nanoTime() - sent) / 1_000_000));
+        r.thenAccept(reg -> predictor.coordinatorRoundTrip(
+            Math.max(0, (System.nanoTime() - sent) / 1_000_000 - reg.heldMs())));
       }
       pending = r;
       TaskReaders.add(context, this);
@@ -173,7 +174,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
     if (demandId <= 0) {
       if (pending != null && pending.isDone()) {
-        pump(); // the registration: the next call goes idle
+        idle = true; // the registration: an idle poll follows it, and a first grant goes back
+        pump();
       }
       return;
     }
@@ -204,10 +206,17 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         s.cancelTimer();
       }
     }
+    String reason = ctx.isInterrupted() ? "task-killed" : ctx.isFailed() ? "task-failed"
+        : "task-end";
     if (demandId > 0 && ungated == null && (step != null || unread != null || !blocks.isEmpty())) {
-      String reason = ctx.isInterrupted() ? "task-killed" : ctx.isFailed() ? "task-failed"
-          : "task-end";
       channel.release(new ReleaseDemand(demandId, reason));
+    } else if (demandId <= 0 && pending != null && !blocks.isEmpty()) {
+      // the registration is still held for the first grant: release the demand once its id is known
+      pending.thenAccept(r -> {
+        if (r instanceof Registered reg && reg.gated() && reg.demandId() > 0) {
+          channel.release(new ReleaseDemand(reg.demandId(), reason));
+        }
+      });
     }
   }
 
@@ -305,27 +314,36 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         return;
       }
       demandId = reg.demandId();
-      pending = channel.await(idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
-    } else if (r instanceof GrantReply g) {
-      switch (g.status()) {
-        case GRANT -> {
-          if (idle) {
-            // raced with the idle poll; the coordinator takes it back on that poll
-            pending = channel.await(AwaitGrant.idle(demandId));
-          } else {
-            startStep(g);
-          }
-        }
-        case NOT_YET -> pending = channel.await(
-            idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
-        case FINISHED -> {
-          if (!blocks.isEmpty()) {
-            goUngated("the coordinator considers the demand complete but blocks are left");
-          }
-        }
-        case UNGATED -> goUngated("the coordinator released the demand");
-        default -> throw new IllegalStateException("unknown grant status " + g.status());
+      if (reg.firstPoll() != null) {
+        onGrantReply(reg.firstPoll());
+      } else {
+        pending = channel.await(idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
       }
+    } else if (r instanceof GrantReply g) {
+      onGrantReply(g);
+    }
+  }
+
+  /** Acts on the coordinator's answer to a poll (or to the registration, as the first poll). */
+  private void onGrantReply(GrantReply g) {
+    switch (g.status()) {
+      case GRANT -> {
+        if (idle) {
+          // raced with the idle poll; the coordinator takes it back on that poll
+          pending = channel.await(AwaitGrant.idle(demandId));
+        } else {
+          startStep(g);
+        }
+      }
+      case NOT_YET -> pending = channel.await(
+          idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
+      case FINISHED -> {
+        if (!blocks.isEmpty()) {
+          goUngated("the coordinator considers the demand complete but blocks are left");
+        }
+      }
+      case UNGATED -> goUngated("the coordinator released the demand");
+      default -> throw new IllegalStateException("unknown grant status " + g.status());
     }
   }
 

@@ -113,15 +113,20 @@ class GatedBlockIteratorTest {
   }
 
   /**
-   * A DemandClient that calls the coordinator directly, as the RPC endpoint would;
-   * {@code polls} sees every poll first.
+   * A DemandClient that calls the coordinator directly, as the RPC endpoint would (a gated
+   * registration is answered with the demand's first poll); {@code polls} sees every later poll
+   * first.
    */
   private static DemandClient inProcess(StepCoordinator c,
       java.util.function.Consumer<AwaitGrant> polls) {
     return new DemandClient() {
       @Override
       public CompletableFuture<Registered> register(RegisterDemand m) {
-        return CompletableFuture.completedFuture(c.register(m));
+        Registered r = c.register(m);
+        if (!r.gated() || r.demandId() <= 0) {
+          return CompletableFuture.completedFuture(r);
+        }
+        return c.awaitGrant(AwaitGrant.poll(r.demandId())).thenApply(g -> r.withFirstPoll(g, 0));
       }
 
       @Override
@@ -147,25 +152,33 @@ class GatedBlockIteratorTest {
     };
   }
 
-  /** A client whose calls never answer, counting releases. */
+  /** A client whose polls never answer, counting polls and releases. */
   private static final class SilentClient implements DemandClient {
     final List<ReleaseDemand> released = new CopyOnWriteArrayList<>();
     final List<UngatedReport> reports = new CopyOnWriteArrayList<>();
-    final boolean failRegistration;
+    final List<AwaitGrant> polls = new CopyOnWriteArrayList<>();
+    final Registered registration;
 
+    /** @param failRegistration true: the registration fails; false: demand 7, gated */
     SilentClient(boolean failRegistration) {
-      this.failRegistration = failRegistration;
+      this(failRegistration ? null : new Registered(7, true));
+    }
+
+    /** @param registration the answer to the registration; null: it fails */
+    SilentClient(Registered registration) {
+      this.registration = registration;
     }
 
     @Override
     public CompletableFuture<Registered> register(RegisterDemand m) {
-      return failRegistration
+      return registration == null
           ? CompletableFuture.failedFuture(new java.io.IOException("connection refused"))
-          : CompletableFuture.completedFuture(new Registered(7, true));
+          : CompletableFuture.completedFuture(registration);
     }
 
     @Override
     public CompletableFuture<GrantReply> await(AwaitGrant m) {
+      polls.add(m);
       return new CompletableFuture<>();
     }
 
@@ -561,6 +574,40 @@ class GatedBlockIteratorTest {
     assertTrue(r.endMs() - r.startMs() >= 190, "step took " + (r.endMs() - r.startMs()) + " ms");
   }
 
+  /**
+   * The coordinator answers a gated registration with the demand's first poll: a task whose
+   * registration carries its first grant starts fetching without a poll of its own (one round
+   * trip to the driver instead of two), and its later polls only report steps.
+   */
+  @Test
+  void theFirstGrantComesWithTheRegistration() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    List<AwaitGrant> polls = new CopyOnWriteArrayList<>();
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 70);
+    GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, inProcess(conf, polls::add),
+        conf, metrics, demandOf(b), predictor);
+    assertEquals(2, drain(it));
+    assertEquals(List.of("", "a1", "a2"), opened);
+    assertEquals(2, polls.size(), "one report per step, no poll for the first grant: " + polls);
+    assertTrue(polls.stream().allMatch(p -> p.doneStepId() != 0));
+  }
+
+  /** A registration answered with {@code NOT_YET} (the poll interval passed) is followed by a poll. */
+  @Test
+  void aRegistrationAnsweredNotYetIsFollowedByAPoll() {
+    WanShuffleConf conf = conf(WanShuffleConf.MAX_GRANT_WAIT, "200ms");
+    SilentClient client = new SilentClient(
+        new Registered(7, true, GrantReply.of(GrantReply.Status.NOT_YET), 10_000));
+    CrossClusterBlocks b = blocks("b1", "a1", 100);
+    GatedBlockIterator it = new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
+        demandOf(b), predictor);
+    assertEquals(1, drain(it), "ungated after grant.maxWait");
+    assertEquals(1, client.polls.size());
+    assertEquals(7, client.polls.get(0).demandId());
+    assertEquals(0, client.polls.get(0).doneStepId());
+    assertFalse(client.polls.get(0).idle());
+  }
+
   @Test
   void unreachableCoordinatorFallsBackToUngatedFetching() {
     WanShuffleConf conf = conf();
@@ -623,8 +670,12 @@ class GatedBlockIteratorTest {
     it.next(); // the local block only, e.g. a take(1)
     assertEquals(1, coordinator.pendingDemandCount());
     context.markTaskCompleted(Option.empty());
-    assertEquals(0, coordinator.pendingDemandCount());
-    assertEquals(0, coordinator.openFlowCount());
+    // released at once if the registration was answered, else as soon as it is (with its id)
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (coordinator.pendingDemandCount() > 0 || coordinator.openFlowCount() > 0) {
+      assertTrue(System.currentTimeMillis() < deadline, "the demand of the ended task is not released");
+      Thread.onSpinWait();
+    }
     assertFalse(events.released.isEmpty());
   }
 

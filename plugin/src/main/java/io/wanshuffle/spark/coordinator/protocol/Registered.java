@@ -3,10 +3,38 @@ package io.wanshuffle.spark.coordinator.protocol;
 import java.io.Serializable;
 
 /**
- * The coordinator's answer to {@link RegisterDemand}.
+ * The coordinator's answer to {@link RegisterDemand}. For a gated demand the coordinator holds the
+ * answer like a long-poll ({@link AwaitGrant}) until it can answer the demand's first poll too, so
+ * that a task's first grant costs one round trip to the driver instead of two.
  *
  * @param demandId id to quote in later messages
  * @param gated true: fetch cross-cluster blocks only inside granted steps; false: fetch them now
  *     (algorithm {@code none})
+ * @param firstPoll the answer to the demand's first poll ({@link GrantReply.Status#GRANT}, or
+ *     {@link GrantReply.Status#NOT_YET} when the poll interval passed without a grant); null when
+ *     the task is to poll itself
+ * @param heldMs how long the coordinator held the answer before sending it, ms (0 when it answered
+ *     at once): the task subtracts it from the call's duration to measure its round trip to the
+ *     driver
  */
-public record Registered(long demandId, boolean gated) implements Serializable {}
+public record Registered(long demandId, boolean gated, GrantReply firstPoll, long heldMs)
+    implements Serializable {
+  /**
+   * An answer without the first poll's answer.
+   *
+   * @param demandId id to quote in later messages
+   * @param gated whether the demand is gated
+   */
+  public Registered(long demandId, boolean gated) {
+    this(demandId, gated, null, 0);
+  }
+
+  /**
+   * @param first the answer to the demand's first poll
+   * @param heldMs how long the coordinator held the registration for it, ms
+   * @return this registration carrying {@code first}
+   */
+  public Registered withFirstPoll(GrantReply first, long heldMs) {
+    return new Registered(demandId, gated, first, heldMs);
+  }
+}

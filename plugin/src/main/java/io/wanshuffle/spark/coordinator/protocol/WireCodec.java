@@ -19,8 +19,9 @@ import java.io.UncheckedIOException;
  * threads see {@code --jars} classes.)
  *
  * <p>Format ({@link DataOutputStream}): a tag byte ({@code 'R'} registered, {@code 'G'} grant
- * reply), then for {@code Registered}: long demandId, boolean gated; for {@code GrantReply}: byte
- * status ordinal, long stepId, int n, n x (UTF host, long budget).
+ * reply), then for {@code Registered}: long demandId, boolean gated, long heldMs, boolean
+ * hasFirstPoll and, if true, the first poll's grant reply without its tag; for {@code GrantReply}:
+ * byte status ordinal, long stepId, int n, n x (UTF host, long budget).
  */
 public final class WireCodec {
   private static final byte REGISTERED = 'R';
@@ -34,6 +35,11 @@ public final class WireCodec {
       out.writeByte(REGISTERED);
       out.writeLong(r.demandId());
       out.writeBoolean(r.gated());
+      out.writeLong(r.heldMs());
+      out.writeBoolean(r.firstPoll() != null);
+      if (r.firstPoll() != null) {
+        writeGrant(out, r.firstPoll());
+      }
     });
   }
 
@@ -41,14 +47,31 @@ public final class WireCodec {
   public static byte[] encode(GrantReply g) {
     return write(out -> {
       out.writeByte(GRANT);
-      out.writeByte(g.status().ordinal());
-      out.writeLong(g.stepId());
-      out.writeInt(g.srcHosts().length);
-      for (int i = 0; i < g.srcHosts().length; i++) {
-        out.writeUTF(g.srcHosts()[i]);
-        out.writeLong(g.budgets()[i]);
-      }
+      writeGrant(out, g);
     });
+  }
+
+  private static void writeGrant(DataOutputStream out, GrantReply g) throws IOException {
+    out.writeByte(g.status().ordinal());
+    out.writeLong(g.stepId());
+    out.writeInt(g.srcHosts().length);
+    for (int i = 0; i < g.srcHosts().length; i++) {
+      out.writeUTF(g.srcHosts()[i]);
+      out.writeLong(g.budgets()[i]);
+    }
+  }
+
+  private static GrantReply readGrant(DataInputStream in) throws IOException {
+    GrantReply.Status status = GrantReply.Status.values()[in.readByte()];
+    long stepId = in.readLong();
+    int n = in.readInt();
+    String[] hosts = new String[n];
+    long[] budgets = new long[n];
+    for (int i = 0; i < n; i++) {
+      hosts[i] = in.readUTF();
+      budgets[i] = in.readLong();
+    }
+    return new GrantReply(status, stepId, hosts, budgets);
   }
 
   /**
@@ -58,8 +81,12 @@ public final class WireCodec {
    */
   public static Registered decodeRegistered(byte[] bytes) {
     try (DataInputStream in = open(bytes, REGISTERED)) {
-      return new Registered(in.readLong(), in.readBoolean());
-    } catch (IOException e) {
+      long demandId = in.readLong();
+      boolean gated = in.readBoolean();
+      long heldMs = in.readLong();
+      GrantReply first = in.readBoolean() ? readGrant(in) : null;
+      return new Registered(demandId, gated, first, heldMs);
+    } catch (IOException | ArrayIndexOutOfBoundsException e) {
       throw new IllegalArgumentException("malformed wan-shuffle registration reply", e);
     }
   }
@@ -71,16 +98,7 @@ public final class WireCodec {
    */
   public static GrantReply decodeGrantReply(byte[] bytes) {
     try (DataInputStream in = open(bytes, GRANT)) {
-      GrantReply.Status status = GrantReply.Status.values()[in.readByte()];
-      long stepId = in.readLong();
-      int n = in.readInt();
-      String[] hosts = new String[n];
-      long[] budgets = new long[n];
-      for (int i = 0; i < n; i++) {
-        hosts[i] = in.readUTF();
-        budgets[i] = in.readLong();
-      }
-      return new GrantReply(status, stepId, hosts, budgets);
+      return readGrant(in);
     } catch (IOException | ArrayIndexOutOfBoundsException e) {
       throw new IllegalArgumentException("malformed wan-shuffle grant reply", e);
     }

@@ -11,6 +11,15 @@ class WireCodecTest {
   void repliesRoundTripAsBytes() {
     Registered r = new Registered(42, true);
     assertEquals(r, WireCodec.decodeRegistered(WireCodec.encode(r)));
+    Registered held = r.withFirstPoll(new GrantReply(GrantReply.Status.GRANT, 3, new String[] {"a1"},
+        new long[] {1L << 33}), 1234);
+    Registered heldBack = WireCodec.decodeRegistered(WireCodec.encode(held));
+    assertEquals(42, heldBack.demandId());
+    assertEquals(1234, heldBack.heldMs());
+    assertEquals(GrantReply.Status.GRANT, heldBack.firstPoll().status());
+    assertEquals(3, heldBack.firstPoll().stepId());
+    assertArrayEquals(new String[] {"a1"}, heldBack.firstPoll().srcHosts());
+    assertArrayEquals(new long[] {1L << 33}, heldBack.firstPoll().budgets());
     for (GrantReply.Status s : GrantReply.Status.values()) {
       GrantReply g = new GrantReply(s, 7, new String[] {"127.0.1.1", "hôst-ü"}, new long[] {1L << 40, 3});
       GrantReply back = WireCodec.decodeGrantReply(WireCodec.encode(g));
