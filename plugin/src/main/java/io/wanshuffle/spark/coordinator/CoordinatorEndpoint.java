@@ -74,8 +74,10 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
             // hold the registration as the demand's first poll: the task gets its first grant
             // one round trip sooner
             long received = System.nanoTime();
-            replyWhenAnswered(ctx, reg.demandId(), coordinator.awaitGrant(AwaitGrant.poll(reg.demandId())),
-                g -> WireCodec.encode(reg.withFirstPoll(g, (System.nanoTime() - received) / 1_000_000)));
+            CompletableFuture<GrantReply> first =
+                coordinator.awaitGrant(AwaitGrant.poll(reg.demandId()));
+            replyWhenAnswered(ctx, reg.demandId(), first, g -> WireCodec.encode(
+                reg.withFirstPoll(g, (System.nanoTime() - received) / 1_000_000)));
           }
         } else if (msg instanceof AwaitGrant m) {
           replyWhenAnswered(ctx, m.demandId(), coordinator.awaitGrant(m), WireCodec::encode);
