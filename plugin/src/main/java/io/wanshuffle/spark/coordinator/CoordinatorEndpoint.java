@@ -68,7 +68,7 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
       public <A1, B1> B1 applyOrElse(A1 msg, Function1<A1, B1> dflt) {
         if (msg instanceof RegisterDemand m) {
           Registered reg = coordinator.register(m);
-          if (!reg.gated() || reg.demandId() <= 0) {
+          if (!reg.opensGatedDemand()) {
             ctx.reply(WireCodec.encode(reg));
           } else {
             // hold the registration as the demand's first poll: the task gets its first grant

@@ -1221,14 +1221,14 @@ public final class StepCoordinator {
         kept = true;
         continue;
       }
-      if (!awaited.isEmpty()) {
-        LOG.debug("wan-shuffle: {} -> {} granted (port load {} B, heaviest {} B; awaited receivers' "
-            + "bytes per port {}; {} flow(s) open)", s, r, (long) ranked.load(), (long) heaviest,
-            awaited, leases.total());
-      }
       if (grantTransfer(t, s, r, bytes[t.src()][t.dst()], in, parts, flowCounts, flows)) {
         open.add(new Pair(s, r));
         longest = Math.max(longest, t.amount());
+        if (!awaited.isEmpty() && LOG.isDebugEnabled()) {
+          LOG.debug("wan-shuffle: {} -> {} granted (port load {} B, heaviest {} B; awaited "
+              + "receivers' bytes per port {}; {} flow(s) open)", s, r, (long) ranked.load(),
+              (long) heaviest, awaited, leases.total());
+        }
       }
     }
     if (kept) {

@@ -213,7 +213,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     } else if (demandId <= 0 && pending != null && !blocks.isEmpty()) {
       // the registration is still held for the first grant: release the demand once its id is known
       pending.thenAccept(r -> {
-        if (r instanceof Registered reg && reg.gated() && reg.demandId() > 0) {
+        if (r instanceof Registered reg && reg.opensGatedDemand()) {
           channel.release(new ReleaseDemand(reg.demandId(), reason));
         }
       });
@@ -309,7 +309,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       }
       step = s; // granted and opened while the task read the previous step
     } else if (r instanceof Registered reg) {
-      if (!reg.gated() || reg.demandId() <= 0) {
+      if (!reg.opensGatedDemand()) {
         goUngated("the coordinator does not gate (algorithm none or stopping)");
         return;
       }

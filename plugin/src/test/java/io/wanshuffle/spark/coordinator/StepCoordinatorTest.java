@@ -184,18 +184,28 @@ class StepCoordinatorTest {
     CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
     assertFalse(p3.isDone(), "the last free flow is kept for b3's task");
     if (registers) {
-      long i4 = c.register(demand(4, "e3", "b3", "a3", 400)).demandId();
-      CompletableFuture<GrantReply> p4 = c.awaitGrant(AwaitGrant.poll(i4));
-      assertTrue(p4.isDone(), "b3's task takes the kept flow");
-      assertEquals(Status.GRANT, p4.join().status());
-      assertFalse(p3.isDone(), "k = 2: b1 and b3 hold the flows");
+      assertB3TakesTheKeptFlow(c, p3);
     } else {
-      timer.advance(99);
-      assertFalse(p3.isDone());
-      timer.advance(1);
-      assertTrue(p3.isDone(), "kept for one gather window at most");
-      assertEquals(Status.GRANT, p3.join().status());
+      assertKeptFor(99, p3);
     }
+  }
+
+  /** b3's next task registers 400 bytes from a3 and is granted the kept flow; b2's poll waits. */
+  private static void assertB3TakesTheKeptFlow(StepCoordinator c, CompletableFuture<GrantReply> p3) {
+    long i4 = c.register(demand(4, "e3", "b3", "a3", 400)).demandId();
+    CompletableFuture<GrantReply> p4 = c.awaitGrant(AwaitGrant.poll(i4));
+    assertTrue(p4.isDone(), "b3's task takes the kept flow");
+    assertEquals(Status.GRANT, p4.join().status());
+    assertFalse(p3.isDone(), "k = 2: b1 and b3 hold the flows");
+  }
+
+  /** The flow is still kept {@code leftMs} - 1 ms from now and goes to the waiting poll at {@code leftMs}. */
+  private void assertKeptFor(long leftMs, CompletableFuture<GrantReply> waiting) {
+    timer.advance(leftMs);
+    assertFalse(waiting.isDone());
+    timer.advance(1);
+    assertTrue(waiting.isDone(), "kept for one gather window at most");
+    assertEquals(Status.GRANT, waiting.join().status());
   }
 
   /**
@@ -219,16 +229,9 @@ class StepCoordinatorTest {
       c.taskLaunched(3, 0, 4, "b3");
       timer.advance(90);
       assertFalse(p3.isDone(), "kept again from the launch: 60 + 90 ms > one window");
-      long i4 = c.register(demand(4, "e3", "b3", "a3", 400)).demandId();
-      CompletableFuture<GrantReply> p4 = c.awaitGrant(AwaitGrant.poll(i4));
-      assertEquals(Status.GRANT, p4.join().status(), "b3's task takes the kept flow");
-      assertFalse(p3.isDone(), "k = 2: b1 and b3 hold the flows");
+      assertB3TakesTheKeptFlow(c, p3);
     } else {
-      timer.advance(39);
-      assertFalse(p3.isDone());
-      timer.advance(1);
-      assertTrue(p3.isDone(), "kept for one gather window at most");
-      assertEquals(Status.GRANT, p3.join().status());
+      assertKeptFor(39, p3);
     }
   }
 

@@ -123,7 +123,7 @@ class GatedBlockIteratorTest {
       @Override
       public CompletableFuture<Registered> register(RegisterDemand m) {
         Registered r = c.register(m);
-        if (!r.gated() || r.demandId() <= 0) {
+        if (!r.opensGatedDemand()) {
           return CompletableFuture.completedFuture(r);
         }
         return c.awaitGrant(AwaitGrant.poll(r.demandId())).thenApply(g -> r.withFirstPoll(g, 0));

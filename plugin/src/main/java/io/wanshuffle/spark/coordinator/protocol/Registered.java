@@ -30,6 +30,14 @@ public record Registered(long demandId, boolean gated, GrantReply firstPoll, lon
   }
 
   /**
+   * @return true when the task is to fetch its cross-cluster blocks in granted steps of the
+   *     demand {@link #demandId}: gated, and a demand id was given (0 when the coordinator stops)
+   */
+  public boolean opensGatedDemand() {
+    return gated && demandId > 0;
+  }
+
+  /**
    * @param first the answer to the demand's first poll
    * @param heldMs how long the coordinator held the registration for it, ms
    * @return this registration carrying {@code first}
