@@ -194,6 +194,92 @@ public final class ShuffleJobs {
   }
 
   /**
+   * The rows of a Spark SQL job and whether adaptive execution split a skewed join partition.
+   *
+   * @param rows result rows ({@link Row#toString()})
+   * @param skewSplit whether the final plan has a sort-merge join marked {@code skew=true}: its
+   *     reduce tasks read parts of one reduce partition from ranges of map outputs
+   */
+  public record SqlResult(List<String> rows, boolean skewSplit) {}
+
+  /**
+   * A skewed Spark SQL join that adaptive execution splits: facts {@code (k, v)} for
+   * {@code id < facts} with {@code k = 0} unless {@code id mod 4 = 0} (then {@code k = id mod
+   * 1000}) and {@code v = id mod 1000}, joined on {@code k} with dims {@code (k, w = 7k mod 13)}
+   * for {@code k < 1000}, grouped by {@code k mod 10}: {@code bucket, count(*), sum(v), sum(w)}
+   * ordered by bucket. Runs with adaptive skew-join handling forced on at small thresholds
+   * (8 shuffle partitions, a partition is skewed above twice the median and 64 KB, advisory size
+   * 64 KB) and broadcast joins off, so the partition of key 0 is read by several reduce tasks,
+   * each from a range of map outputs (the 7-argument {@code getReader} with map indices); the
+   * session's previous values of those settings are restored afterwards.
+   *
+   * @param spark the session
+   * @param facts rows of the fact table, &ge; 1000
+   * @param partitions partitions of the generated fact table (map tasks; 2 or more to split)
+   * @return result rows and whether the skewed partition was split
+   */
+  public static SqlResult sqlSkewJoin(SparkSession spark, long facts, int partitions) {
+    Map<String, String> settings = new TreeMap<>(Map.of(
+        "spark.sql.adaptive.enabled", "true",
+        "spark.sql.adaptive.skewJoin.enabled", "true",
+        "spark.sql.adaptive.forceOptimizeSkewedJoin", "true",
+        "spark.sql.adaptive.skewJoin.skewedPartitionFactor", "2",
+        "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "64k",
+        "spark.sql.adaptive.advisoryPartitionSizeInBytes", "64k",
+        "spark.sql.shuffle.partitions", "8",
+        "spark.sql.autoBroadcastJoinThreshold", "-1",
+        "spark.sql.adaptive.autoBroadcastJoinThreshold", "-1"));
+    Map<String, String> previous = new TreeMap<>();
+    settings.forEach((k, v) -> {
+      if (spark.conf().contains(k)) {
+        previous.put(k, spark.conf().get(k));
+      }
+      spark.conf().set(k, v);
+    });
+    try {
+      Dataset<Row> f = spark.range(0, facts, 1, partitions).selectExpr(
+          "CASE WHEN id % 4 = 0 THEN id % 1000 ELSE 0 END AS k", "id % 1000 AS v");
+      Dataset<Row> d = spark.range(0, 1000, 1, partitions).selectExpr("id AS k", "id * 7 % 13 AS w");
+      Dataset<Row> r = f.join(d, "k").groupBy(functions.expr("k % 10").as("bucket"))
+          .agg(functions.count("*").as("n"), functions.sum("v").as("sv"), functions.sum("w").as("sw"))
+          .orderBy("bucket");
+      List<String> rows = new ArrayList<>();
+      for (Row row : r.collectAsList()) {
+        rows.add(row.toString());
+      }
+      boolean split = r.queryExecution().executedPlan().toString().contains("skew=true");
+      return new SqlResult(rows, split);
+    } finally {
+      settings.keySet().forEach(k -> {
+        if (previous.containsKey(k)) {
+          spark.conf().set(k, previous.get(k));
+        } else {
+          spark.conf().unset(k);
+        }
+      });
+    }
+  }
+
+  /** Oracle of {@link #sqlSkewJoin}. @param facts rows of the fact table @return expected rows */
+  public static List<String> sqlSkewJoinOracle(long facts) {
+    long[][] agg = new long[10][3];
+    for (long id = 0; id < facts; id++) {
+      long k = id % 4 == 0 ? id % 1000 : 0;
+      long[] a = agg[(int) (k % 10)];
+      a[0]++;
+      a[1] += id % 1000;
+      a[2] += k * 7 % 13;
+    }
+    List<String> rows = new ArrayList<>();
+    for (int b = 0; b < 10; b++) {
+      if (agg[b][0] > 0) {
+        rows.add("[" + b + "," + agg[b][0] + "," + agg[b][1] + "," + agg[b][2] + "]");
+      }
+    }
+    return rows;
+  }
+
+  /**
    * cogroup of two shuffled RDDs (seeds {@code seed} and {@code seed + 1}) on one hash partitioner:
    * each reduce task reads the first shuffle to its end, then the second (Spark's CoGroupedRDD),
    * so one task holds two gated shuffles. Rows {@code key,count1,crc1,count2,crc2} ordered by

@@ -92,6 +92,26 @@ public final class Experiment implements AutoCloseable {
    */
   public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory, String authSecret,
       int workerCores) {
+    return start(spec, runDir, workerMemory, authSecret, workerCores, false);
+  }
+
+  /**
+   * Like {@link #start(TestbedSpec, Path, String, String, int)}; with {@code externalShuffleService}, every Worker
+   * runs Spark's external shuffle service and {@link #baseConf(String)} turns it on for the applications, so map
+   * output is served by the Workers' shuffle services instead of the executors
+   * ({@link SparkStandalone#start(Testbed, Path, String, String, int, boolean)}; shaped testbed only).
+   *
+   * @param spec testbed sizes and rates
+   * @param runDir folder for logs and results
+   * @param workerMemory memory each Worker offers
+   * @param authSecret shared secret, or null for no authentication
+   * @param workerCores cores each Worker and its executor offer, at least 1
+   * @param externalShuffleService whether the Workers run the external shuffle service
+   * @return the experiment
+   * @throws IllegalArgumentException if {@code workerCores < 1}
+   */
+  public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory, String authSecret,
+      int workerCores, boolean externalShuffleService) {
     Path dir = runDir.toAbsolutePath();
     try {
       Files.createDirectories(dir);
@@ -100,7 +120,8 @@ public final class Experiment implements AutoCloseable {
     }
     Testbed t = Testbed.open(spec);
     try {
-      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), workerMemory, authSecret, workerCores);
+      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), workerMemory, authSecret, workerCores,
+          externalShuffleService);
       return new Experiment(t, s, dir);
     } catch (RuntimeException e) {
       t.close();
@@ -125,7 +146,8 @@ public final class Experiment implements AutoCloseable {
 
   /**
    * The Spark settings every run gets: master, driver address, one executor per Worker with the Worker's cores, the job jars
-   * ({@code spark.jars}), the topology table, UI off.
+   * ({@code spark.jars}), the topology table, UI off; authentication and the external shuffle service when the
+   * cluster runs with them.
    *
    * @param executorMemory executor memory (Spark size)
    * @return a new mutable map
@@ -145,6 +167,9 @@ public final class Experiment implements AutoCloseable {
     if (spark.authSecret() != null) {
       c.put("spark.authenticate", "true");
       c.put("spark.authenticate.secret", spark.authSecret());
+    }
+    if (spark.externalShuffleService()) {
+      c.put("spark.shuffle.service.enabled", "true");
     }
     return c;
   }

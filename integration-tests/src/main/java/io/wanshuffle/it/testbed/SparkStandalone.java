@@ -32,11 +32,14 @@ public final class SparkStandalone implements AutoCloseable {
   private final String authSecret;
   private final StandaloneProcesses processes;
   private final int workerCores;
+  private final boolean externalShuffleService;
   private final Thread hook = new Thread(this::stopAll, "spark-standalone-teardown");
 
-  private SparkStandalone(Testbed testbed, Path runDir, SparkHome sparkHome, String authSecret, int workerCores) {
+  private SparkStandalone(Testbed testbed, Path runDir, SparkHome sparkHome, String authSecret, int workerCores,
+      boolean externalShuffleService) {
     this.testbed = testbed;
     this.workerCores = workerCores;
+    this.externalShuffleService = externalShuffleService;
     this.runDir = runDir;
     this.authSecret = authSecret;
     this.processes = StandaloneProcesses.open(sparkHome, runDir, DAEMON_HEAP,
@@ -90,13 +93,36 @@ public final class SparkStandalone implements AutoCloseable {
    */
   public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory, String authSecret,
       int workerCores) {
+    return start(testbed, runDir, workerMemory, authSecret, workerCores, false);
+  }
+
+  /**
+   * Like {@link #start(Testbed, Path, String, String, int)}; with {@code externalShuffleService}, every Worker also
+   * runs Spark's external shuffle service ({@code spark.shuffle.service.enabled=true} in the daemons'
+   * {@code spark-defaults.conf}, port 7337 on the Worker's host), which then serves the map output of the
+   * applications that enable it too. Each Worker needs its own network stack for that port: the shaped testbed's
+   * namespaces, not loopback aliases (there the second Worker cannot bind it and does not start).
+   *
+   * @param testbed the hosts
+   * @param runDir run folder
+   * @param workerMemory memory each Worker offers
+   * @param authSecret shared secret, or null for no authentication
+   * @param workerCores cores each Worker offers (Spark {@code --cores}), at least 1
+   * @param externalShuffleService whether the Workers run the external shuffle service
+   * @return the running cluster
+   * @throws IllegalArgumentException if {@code workerCores < 1}
+   * @throws IllegalStateException as {@link #start(Testbed, Path, String)}; whatever was started is stopped first
+   * @throws UncheckedIOException if the run folder cannot be written or a JVM cannot be started
+   */
+  public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory, String authSecret,
+      int workerCores, boolean externalShuffleService) {
     if (workerCores < 1) {
       throw new IllegalArgumentException("workerCores must be >= 1, got " + workerCores);
     }
     Path dir = runDir.toAbsolutePath();
-    writeDefaults(dir, authSecret);
+    writeDefaults(dir, authSecret, externalShuffleService);
     SparkStandalone s = new SparkStandalone(testbed, dir, SparkHome.linkClassPath(dir.resolve("spark-home")),
-        authSecret, workerCores);
+        authSecret, workerCores, externalShuffleService);
     Runtime.getRuntime().addShutdownHook(s.hook);
     try {
       s.startDaemons(workerMemory);
@@ -114,11 +140,12 @@ public final class SparkStandalone implements AutoCloseable {
     return s;
   }
 
-  private static void writeDefaults(Path runDir, String authSecret) {
+  private static void writeDefaults(Path runDir, String authSecret, boolean externalShuffleService) {
     try {
       Path conf = Files.createDirectories(runDir.resolve("conf"));
-      String text = authSecret == null ? ""
-          : "spark.authenticate true\nspark.authenticate.secret " + authSecret + "\n";
+      String text = (authSecret == null ? ""
+          : "spark.authenticate true\nspark.authenticate.secret " + authSecret + "\n")
+          + (externalShuffleService ? "spark.shuffle.service.enabled true\n" : "");
       Files.writeString(conf.resolve("spark-defaults.conf"), text);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write spark-defaults.conf in " + runDir, e);
@@ -147,6 +174,11 @@ public final class SparkStandalone implements AutoCloseable {
   /** @return cores each Worker offers */
   public int workerCores() {
     return workerCores;
+  }
+
+  /** @return whether the Workers run Spark's external shuffle service */
+  public boolean externalShuffleService() {
+    return externalShuffleService;
   }
 
   /** @return the testbed the cluster runs on */

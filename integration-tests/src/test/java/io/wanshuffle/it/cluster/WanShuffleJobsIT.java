@@ -69,6 +69,11 @@ class WanShuffleJobsIT {
     jobs.put("sortByKey", s -> ShuffleJobs.sortByKey(jsc(s), layout, 13));
     jobs.put("sql", s -> ShuffleJobs.sqlJoinAggregate(s, 20_000, 100_000, 4));
     jobs.put("cogroup", s -> ShuffleJobs.cogroup(jsc(s), layout, 15));
+    jobs.put("skewJoin", s -> {
+      ShuffleJobs.SqlResult r = ShuffleJobs.sqlSkewJoin(s, 400_000, 4);
+      assertTrue(r.skewSplit(), "adaptive execution did not split the skewed join partition");
+      return r.rows();
+    });
     SparkSession sort = SparkSession.builder().config(PluginConf.sort(cluster, "jobs-sort")).getOrCreate();
     try {
       TaskPlacementListener placement = TaskPlacementListener.install(sort.sparkContext());
@@ -239,6 +244,18 @@ class WanShuffleJobsIT {
       }
     }
     assertTrue(shuffles.size() >= 2, "both shuffles gated in the reduce stage: " + shuffles);
+  }
+
+  /**
+   * Adaptive execution splits the skewed partition of a join: several reduce tasks read one
+   * reduce partition, each from a range of map outputs (getReader with map indices). Each such
+   * task registers the bytes of its range only, and every registered byte is fetched in granted
+   * steps (checked per stage by runAndCheck).
+   */
+  @Test
+  @Order(5)
+  void sqlSkewJoinSplitByAdaptiveExecution() throws Exception {
+    runAndCheck("skewJoin", ShuffleJobs.sqlSkewJoinOracle(400_000));
   }
 
   @Test

@@ -33,8 +33,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * backbone really is rate-limited, the TPC-H join and the trace replay give identical answers with Spark's
  * default shuffle and with wan-shuffle, the step contract holds when measured from outside Spark (backbone
  * counters) and from the plugin's flow log (at most k cross-cluster flows at once), a killed executor on the
- * receiving cluster mid-stage does not change the answer, the job runs with authentication and encryption, and
- * with two reduce tasks per executor (shared connections, shared flows).
+ * receiving cluster mid-stage does not change the answer, the job runs with authentication and encryption,
+ * with two reduce tasks per executor (shared connections, shared flows), and with map output served by the
+ * Workers' external shuffle services.
  *
  * <p>Needs root and iproute2; without them every test fails with the reason. {@code -Dwanshuffle.testbed=loopback}
  * runs the same jobs on loopback addresses instead (the throughput checks are then skipped, visibly).
@@ -212,5 +213,47 @@ class TwoClusterTestbedIT {
         "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
     o.maxPerReceiver().forEach((host, n) -> assertTrue(n <= 1, host + " received " + n + " flows at once"));
     o.maxPerSender().forEach((host, n) -> assertTrue(n <= 1, host + " sent " + n + " flows at once"));
+  }
+
+  /**
+   * Spark's external shuffle service on every Worker (the usual set-up with dynamic allocation): map output is
+   * served by the Workers' shuffle services on port 7337 instead of the executors' block managers, through
+   * Spark's external block store client. The gated fetches go through it too: the answer stays exact, the flow
+   * log shows granted steps and at most k cross-cluster flows, and the backbone stays under its rate.
+   */
+  @Test
+  @Order(7)
+  void externalShuffleServiceServesTheGatedFetches() throws Exception {
+    assumeTrue(ex == null || ex.testbed().shaped(),
+        "loopback variant: Workers on one host cannot each bind the shuffle service's port");
+    List<String> expected = defaultAnswer();
+    ex.close(); // one testbed per machine
+    ex = null;
+    Path dir = Path.of(System.getProperty("wanshuffle.it.runDir", "target/it-runs"),
+        "testbed-ess-" + System.currentTimeMillis());
+    ex = Experiment.start(spec, dir, "1g", null, 1, true);
+    assertEquals("true", wanConf().get("spark.shuffle.service.enabled"));
+    Experiment.Measured m = ex.run("tpch-wan-ess", tpch("tpch-wan-ess", wanConf(), 0), 0);
+    RunResult r = m.result().runs().get(0);
+    assertEquals(expected, r.answer());
+    // the executors registered with their Workers' shuffle services, so those served the map output
+    long registered;
+    try (var files = Files.walk(dir)) {
+      registered = files.filter(p -> p.getFileName().toString().equals("stderr")).filter(p -> {
+        try {
+          return Files.readString(p).contains("Registering executor with local external shuffle service");
+        } catch (java.io.IOException e) {
+          return false;
+        }
+      }).count();
+    }
+    assertEquals(spec.nodesA() + spec.nodesB(), registered, "executors registered with a shuffle service");
+    Captured c = Captured.read(m.captureDir(), r);
+    assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
+    FlowOverlap o = c.gatedOverlap();
+    assertTrue(o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
+        "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
+    double peak = m.backbone().peakBitsPerSecond(1000);
+    assertTrue(peak <= spec.backboneBitsPerSecond() * (1 + MARGIN), "backbone peak " + peak / 1e6 + " Mbit/s");
   }
 }
