@@ -40,8 +40,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec commandSpec;
 
-  @Option(names = "--patterns", split = ",", defaultValue = "uniform,zipf,fair-poor,trace",
-      description = "patterns (default ${DEFAULT-VALUE})")
+  @Option(names = "--patterns", split = ",", defaultValue = "uniform,zipf,fair-poor,fair-poor-grid,trace",
+      description = "patterns: uniform, zipf, fair-poor (RR-5361 Fig. 3), fair-poor-grid (Fig. 3 widened: one"
+          + " long transfer and a grid of short ones), trace (default ${DEFAULT-VALUE})")
   List<String> patterns;
 
   @Option(names = "--variants", split = ",", defaultValue = "default,auto,oggp",
@@ -247,13 +248,16 @@ public final class E2eBenchCommand implements Callable<Integer> {
         return Patterns.zipf(spec.nodesA(), spec.nodesB(), total, 1.0);
       case "fair-poor":
         return Patterns.fairSharingPoor(spec.nodesA(), spec.nodesB(), total);
+      case "fair-poor-grid":
+        return Patterns.fairSharingPoorGrid(spec.nodesA(), spec.nodesB(), total,
+            (int) (spec.backboneBitsPerSecond() / spec.nicBitsPerSecond()));
       case "trace":
         Path f = TraceInput.locate(null).orElseThrow(() -> new IllegalArgumentException(
             "pattern trace: " + TraceInput.FILE + " not found (-D" + TraceInput.PROPERTY + "=FILE)"));
         return TraceInput.largestShuffle(f, spec.nodesA(), spec.nodesB(), total).bytes();
       default:
         throw new IllegalArgumentException("--patterns: unknown pattern '" + pattern
-            + "' (uniform, zipf, fair-poor, trace)");
+            + "' (uniform, zipf, fair-poor, fair-poor-grid, trace)");
     }
   }
 

@@ -69,4 +69,43 @@ final class Patterns {
     }
     return m;
   }
+
+  /**
+   * RR-5361's Fig. 3 widened to a grid of short transfers (the fair-sharing-poor family: one transfer that needs a
+   * NIC for the whole redistribution, and short ones that fill the rest of the backbone). The last A host sends
+   * {@code L} bytes to the last B host; each of the {@code m = (nA - 1)(nB - 1)} pairs of the other hosts carries a
+   * short transfer of {@code L (k - 1) / m}, so that, scheduled, the long transfer runs at its NIC rate throughout
+   * while the short ones fill the other {@code k - 1} backbone channels: the physical limit is {@code L / NIC
+   * rate}. When all start at once and every flow gets an equal share of the backbone (max-min fairness: the short
+   * ones' NICs are not saturated), the long transfer runs at {@code k / (m + 1)} of its NIC rate until the short
+   * ones end, and the redistribution takes {@code 1 + (k - 1)(m + 1 - k) / (m k)} times the limit: 1.375 on
+   * 3 + 3 hosts with k = 2 (Fig. 3 itself, the {@code fair-poor} pattern, is 1.25). The paper's own brute-force
+   * estimate (Fig. 5), which splits each host's NIC among its flows before sharing the backbone, is lower:
+   * {@code 1 + (k - 1)(g + 1 - k) / (g k)} for a g x g grid, 1.25 on 3 + 3 hosts with k = 2.
+   *
+   * @param k flows the backbone carries at the NIC rate (backbone rate / NIC rate, rounded down), &ge; 2
+   * @throws IllegalArgumentException if {@code k < 2}, or if either cluster has fewer than 2 hosts, or fewer
+   *     than {@code k} (the short transfers' hosts could not fill {@code k - 1} channels)
+   */
+  static double[][] fairSharingPoorGrid(int nA, int nB, double total, int k) {
+    if (k < 2) {
+      throw new IllegalArgumentException("the fair-poor-grid pattern needs a backbone of at least 2 NICs, got k = "
+          + k);
+    }
+    if (Math.min(nA, nB) < Math.max(2, k)) {
+      throw new IllegalArgumentException("the fair-poor-grid pattern needs at least " + Math.max(2, k) + " + "
+          + Math.max(2, k) + " hosts for k = " + k + ", got " + nA + " + " + nB);
+    }
+    int m = (nA - 1) * (nB - 1);
+    double shortShare = (k - 1.0) / m; // of L
+    double l = total / (1 + m * shortShare);
+    double[][] out = new double[nA][nB];
+    for (int i = 0; i < nA - 1; i++) {
+      for (int j = 0; j < nB - 1; j++) {
+        out[i][j] = l * shortShare;
+      }
+    }
+    out[nA - 1][nB - 1] = l;
+    return out;
+  }
 }
