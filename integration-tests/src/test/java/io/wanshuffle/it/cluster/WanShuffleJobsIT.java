@@ -253,13 +253,13 @@ class WanShuffleJobsIT {
    * steps (checked per stage by runAndCheck).
    */
   @Test
-  @Order(5)
+  @Order(6)
   void sqlSkewJoinSplitByAdaptiveExecution() throws Exception {
     runAndCheck("skewJoin", ShuffleJobs.sqlSkewJoinOracle(400_000));
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void applicationFlowLogNeverHadMoreThanKFlowsOpen() throws Exception {
     Path app = CaptureFiles.appDir(cluster.runDir().resolve("capture"),
         spark.sparkContext().applicationId());
@@ -278,7 +278,7 @@ class WanShuffleJobsIT {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void captureEventsLandInTheEventLog() throws Exception {
     spark.sparkContext().listenerBus().waitUntilEmpty();
     Path dir = cluster.runDir().resolve("event-logs");
@@ -302,7 +302,7 @@ class WanShuffleJobsIT {
         }
       }
     }
-    // the four jobs' reduce stages, with the matrices the capture files hold
+    // the reduce stages of the jobs run so far (at least four), with the matrices the capture files hold
     assertTrue(logged.size() >= 4, "stage events in the event log: " + logged.size());
     assertTrue(steps >= logged.size(), "step events in the event log: " + steps);
     for (WanShuffleStageCaptured e : logged) {
