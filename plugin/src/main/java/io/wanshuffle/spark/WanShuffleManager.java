@@ -74,6 +74,9 @@ public class WanShuffleManager extends SortShuffleManager {
         d = driver;
         if (d == null) {
           d = new CoordinatorService(sparkConf, conf, SparkEnv.get().rpcEnv());
+          // k per direction of the full-duplex backbone (an unknown host: cluster "")
+          ClusterTopology t = topology;
+          d.coordinator().useClusters(h -> t.clusterOf(h).orElse(""));
           driver = d;
         }
       }

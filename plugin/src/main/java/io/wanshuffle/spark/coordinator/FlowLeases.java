@@ -4,19 +4,28 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The throttle: counts open cross-cluster flows (one per granted host pair per step) in total and
- * per host, sending and receiving separately, so that the coordinator never opens more than k
- * flows at once across the application, nor more than δ(h) at one host. Not thread-safe: used
- * under the coordinator's lock.
+ * The throttle: counts open cross-cluster flows (one per granted host pair per step) in total, per
+ * direction of the backbone and per host, sending and receiving separately, so that the
+ * coordinator never opens more than k flows at once in one direction, nor more than δ(h) at one
+ * host. Not thread-safe: used under the coordinator's lock.
  */
 final class FlowLeases {
   private final Map<String, Integer> sending = new HashMap<>();
   private final Map<String, Integer> receiving = new HashMap<>();
+  private final Map<String, Integer> byDirection = new HashMap<>();
   private int total;
 
-  /** @return flows open now */
+  /** @return flows open now, all directions */
   int total() {
     return total;
+  }
+
+  /**
+   * @param direction a direction key (source cluster to destination cluster)
+   * @return flows open now in that direction
+   */
+  int total(String direction) {
+    return byDirection.getOrDefault(direction, 0);
   }
 
   /** @return flows host {@code h} sends now */
@@ -29,24 +38,26 @@ final class FlowLeases {
     return receiving.getOrDefault(h, 0);
   }
 
-  /** Opens one flow src → dst. */
-  void open(String src, String dst) {
+  /** Opens one flow src → dst in {@code direction}. */
+  void open(String src, String dst, String direction) {
     sending.merge(src, 1, Integer::sum);
     receiving.merge(dst, 1, Integer::sum);
+    byDirection.merge(direction, 1, Integer::sum);
     total++;
   }
 
   /**
-   * Closes one flow src → dst.
+   * Closes one flow src → dst in {@code direction}.
    *
    * @throws IllegalStateException if no such flow is open (a bookkeeping bug)
    */
-  void close(String src, String dst) {
-    if (sending(src) <= 0 || receiving(dst) <= 0 || total <= 0) {
-      throw new IllegalStateException("no open flow " + src + " -> " + dst);
+  void close(String src, String dst, String direction) {
+    if (sending(src) <= 0 || receiving(dst) <= 0 || total(direction) <= 0) {
+      throw new IllegalStateException("no open flow " + src + " -> " + dst + " (" + direction + ")");
     }
     decrement(sending, src);
     decrement(receiving, dst);
+    decrement(byDirection, direction);
     total--;
   }
 

@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,6 +120,8 @@ public final class StepCoordinator {
   private final Map<Long, Set<Long>> demandsByTask = new HashMap<>();
   private final Map<StageRef, StageAccount> stages = new HashMap<>();
   private final FlowLeases leases = new FlowLeases();
+  /** Cluster of a host; one cluster for all (every flow in one direction) until {@link #useClusters}. */
+  private volatile Function<String, String> clusterOf = h -> "";
   /** step id -> open pair -> number of its demands still fetching that pair. */
   private final Map<Long, Map<Pair, Integer>> openFlows = new HashMap<>();
   private final Executor planner;
@@ -829,7 +832,7 @@ public final class StepCoordinator {
         }
         if (n == 1) {
           flows.remove(p);
-          leases.close(p.src, p.dst);
+          leases.close(p.src, p.dst, direction(p.src, p.dst));
         } else {
           flows.put(p, n - 1);
         }
@@ -1021,14 +1024,17 @@ public final class StepCoordinator {
       gatherTimer.cancel();
       gatherTimer = null;
     }
+    // barrier steps: k over both directions (the step is planned on the free capacity as one
+    // KPBS instance); pipelined steps: k per direction, checked below and in the grant
     int freeK = conf.k() - leases.total();
-    if (freeK <= 0) {
+    if (barrier && freeK <= 0) {
       return null;
     }
     List<Demand> eligible = new ArrayList<>();
     List<long[]> futures = new ArrayList<>();
     Map<String, Integer> senders = new LinkedHashMap<>();
     Map<String, Integer> receivers = new LinkedHashMap<>();
+    Set<String> directions = new HashSet<>();
     boolean startable = false;
     for (Demand d : demands.values()) {
       if (d.released || d.idle) {
@@ -1045,7 +1051,9 @@ public final class StepCoordinator {
         if (future[i] > 0 && (!barrier || sendable)) {
           senders.putIfAbsent(d.src[i], senders.size());
           any = true;
-          startable |= free && sendable;
+          String dir = direction(d.src[i], d.dst);
+          directions.add(dir);
+          startable |= free && sendable && leases.total(dir) < conf.k();
         }
       }
       if (any) {
@@ -1088,7 +1096,9 @@ public final class StepCoordinator {
     for (int j = 0; j < cols; j++) {
       rd[j] = barrier ? freeReceive(rNames[j]) : conf.delta(rNames[j]);
     }
-    Platform platform = Platform.of(barrier ? freeK : conf.k(), conf.betaSeconds(), sd, rd);
+    // pipelined: the backbone is full duplex, k flows per direction with demand
+    Platform platform = Platform.of(barrier ? freeK : conf.k() * Math.max(1, directions.size()),
+        conf.betaSeconds(), sd, rd);
     TrafficMatrix matrix = TrafficMatrix.ofRowMajor(rows, cols, seconds);
     return new PlanInput(eligible, sNames, rNames, bytes, matrix, platform);
   }
@@ -1190,12 +1200,16 @@ public final class StepCoordinator {
     // a flow is kept only for a host that is the bottleneck: more bytes to come than any port's load
     double heaviest = order.stream().mapToDouble(BottleneckFirstOrder.Ranked::load).max().orElse(0);
     for (BottleneckFirstOrder.Ranked ranked : order) {
-      if (leases.total() >= conf.k()) {
-        break;
-      }
       Transfer t = ranked.transfer();
       String s = sNames[t.src()];
       String r = rNames[t.dst()];
+      if (conf.barrierSteps() && leases.total() >= conf.k()) {
+        break; // barrier steps: k over both directions
+      }
+      String dir = direction(s, r);
+      if (leases.total(dir) >= conf.k()) {
+        continue; // this direction of the backbone is full
+      }
       if (freeSend(s) <= 0 || freeReceive(r) <= 0 || open.contains(new Pair(s, r))) {
         if (conf.barrierSteps()) {
           LOG.error("wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; "
@@ -1206,11 +1220,11 @@ public final class StepCoordinator {
       List<String> heavier = new ArrayList<>();
       for (Map.Entry<String, Double> a : awaited.entrySet()) {
         if (!a.getKey().equals(r) && a.getValue() >= KEEP_FACTOR * ranked.load()
-            && a.getValue() >= heaviest) {
+            && a.getValue() >= heaviest && sameCluster(a.getKey(), r)) {
           heavier.add(a.getKey());
         }
       }
-      if (!heavier.isEmpty() && leases.total() + heavier.size() >= conf.k()) {
+      if (!heavier.isEmpty() && leases.total(dir) + heavier.size() >= conf.k()) {
         // the last free flows wait for a heavier receiver's task that is about to register
         for (String h : heavier) {
           keptFor.putIfAbsent(h, new Keep(now, false));
@@ -1372,6 +1386,30 @@ public final class StepCoordinator {
     keepBoundMs = Math.max(conf.gatherWindowMs(), (long) Math.ceil(KEEP_DELAY_FACTOR * d[d.length / 2]));
   }
 
+  /**
+   * Counts k per direction of the backbone: a flow's direction is the pair (cluster of its source,
+   * cluster of its destination). The backbone is full duplex, so a stage whose reduce tasks run on
+   * both clusters may have k flows open each way (KPBS per direction, GGP/OGGP paper sec. 2);
+   * pipelined steps only (barrier steps keep k over both directions). Call once, before the first
+   * registration; without it every host is in one cluster and all flows count against one k.
+   *
+   * @param clusterOf cluster name of a host (for example from the topology's
+   *     {@code /cluster/rack} path); must not return null
+   */
+  public void useClusters(Function<String, String> clusterOf) {
+    this.clusterOf = java.util.Objects.requireNonNull(clusterOf, "clusterOf");
+  }
+
+  private String direction(String src, String dst) {
+    Function<String, String> c = clusterOf;
+    return c.apply(src) + "->" + c.apply(dst);
+  }
+
+  private boolean sameCluster(String a, String b) {
+    Function<String, String> c = clusterOf;
+    return c.apply(a).equals(c.apply(b));
+  }
+
   /** A launched task not registered yet: its stage attempt and launch time, epoch ms (driver clock). */
   private record Launch(StageRef stage, long atMs) {}
 
@@ -1422,7 +1460,7 @@ public final class StepCoordinator {
     if (receiversOfPair == 0) {
       return false;
     }
-    leases.open(s, r);
+    leases.open(s, r, direction(s, r));
     flowCounts.put(new Pair(s, r), receiversOfPair);
     flows.add(new FlowGrant(s, r, Math.max(1, budget) - Math.max(0, left)));
     return true;

@@ -123,6 +123,47 @@ class StepCoordinatorTest {
   }
 
   /**
+   * The backbone is full duplex: with k = 1 and the hosts in two clusters, a demand A->B and a
+   * demand B->A are granted at once (one flow each way); a second A->B demand waits until the
+   * first A->B flow is done. Without clusters (every host in one) the same demands get one flow.
+   */
+  @Test
+  void kCountsFlowsPerDirectionOfTheBackbone() {
+    for (boolean clusters : new boolean[] {true, false}) {
+      StepCoordinator c = coordinator(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1");
+      if (clusters) {
+        c.useClusters(h -> h.substring(0, 1)); // a1, a2 -> a; b1, b2 -> b
+      }
+      RegisterDemand ab = demand(1, "e1", "b1", "a1", 300);
+      RegisterDemand ba = demand(2, "e2", "a2", "b2", 300);
+      RegisterDemand ab2 = demand(3, "e3", "b2", "a2", 100);
+      long i1 = c.register(ab).demandId();
+      long i2 = c.register(ba).demandId();
+      long i3 = c.register(ab2).demandId();
+      CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
+      CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
+      CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
+      timer.advance(100);
+      if (!clusters) {
+        assertEquals(1, c.openFlowCount(), "one k for all flows");
+        assertEquals(1, (p1.isDone() ? 1 : 0) + (p2.isDone() ? 1 : 0) + (p3.isDone() ? 1 : 0));
+        continue;
+      }
+      assertEquals(2, c.openFlowCount(), "one flow each way");
+      assertEquals(Status.GRANT, p1.join().status());
+      assertEquals(Status.GRANT, p2.join().status());
+      assertArrayEquals(new String[] {"b2"}, p2.join().srcHosts());
+      assertFalse(p3.isDone(), "a second A->B flow would exceed k = 1 in that direction");
+      PlanEvent plan = events.plans.get(events.plans.size() - 1);
+      assertEquals(2, plan.platform().k(), "planned on k per direction x 2 directions");
+      report(c, i1, ab, p1.join(), new long[] {0});
+      assertEquals(Status.GRANT, p3.join().status(), "A->B is free again");
+      assertArrayEquals(new String[] {"a2"}, p3.join().srcHosts());
+      assertEquals(2, c.openFlowCount());
+    }
+  }
+
+  /**
    * A wave of reduce tasks is planned as one: the gather window ends as soon as every task the
    * driver launched in the stage has registered (a map task of another stage is not waited for),
    * and the wave's bottleneck receiver is granted first even though it registered last.
