@@ -53,7 +53,8 @@ final class FlowLeases {
    */
   void close(String src, String dst, String direction) {
     if (sending(src) <= 0 || receiving(dst) <= 0 || total(direction) <= 0) {
-      throw new IllegalStateException("no open flow " + src + " -> " + dst + " (" + direction + ")");
+      throw new IllegalStateException("no open flow " + src + " -> " + dst + " (" + direction
+          + ")");
     }
     decrement(sending, src);
     decrement(receiving, dst);

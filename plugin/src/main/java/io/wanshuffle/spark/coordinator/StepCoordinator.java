@@ -120,7 +120,7 @@ public final class StepCoordinator {
   private final Map<Long, Set<Long>> demandsByTask = new HashMap<>();
   private final Map<StageRef, StageAccount> stages = new HashMap<>();
   private final FlowLeases leases = new FlowLeases();
-  /** Cluster of a host; one cluster for all (every flow in one direction) until {@link #useClusters}. */
+  /** Cluster of a host; one for all (every flow in one direction) until {@link #useClusters}. */
   private volatile Function<String, String> clusterOf = h -> "";
   /** step id -> open pair -> number of its demands still fetching that pair. */
   private final Map<Long, Map<Pair, Integer>> openFlows = new HashMap<>();

@@ -60,6 +60,24 @@ class StepCoordinatorTest {
     return new RegisterDemand(3, 0, 7, task, exec, dst, src, bytes);
   }
 
+  /**
+   * Registers the demands in order, then polls each once.
+   *
+   * @param ids filled with the demands' ids, in order
+   * @return the pending (or answered) grants, in order
+   */
+  private static List<CompletableFuture<GrantReply>> registerAndPoll(StepCoordinator c, long[] ids,
+      RegisterDemand... ds) {
+    for (int i = 0; i < ds.length; i++) {
+      ids[i] = c.register(ds[i]).demandId();
+    }
+    List<CompletableFuture<GrantReply>> out = new ArrayList<>();
+    for (long id : ids) {
+      out.add(c.awaitGrant(AwaitGrant.poll(id)));
+    }
+    return out;
+  }
+
   /** The report of the whole grant as fetched, sent ahead of its end (no end time). */
   private static AwaitGrant reportAhead(long demandId, RegisterDemand d, GrantReply g,
       long startMs) {
@@ -137,12 +155,11 @@ class StepCoordinatorTest {
       RegisterDemand ab = demand(1, "e1", "b1", "a1", 300);
       RegisterDemand ba = demand(2, "e2", "a2", "b2", 300);
       RegisterDemand ab2 = demand(3, "e3", "b2", "a2", 100);
-      long i1 = c.register(ab).demandId();
-      long i2 = c.register(ba).demandId();
-      long i3 = c.register(ab2).demandId();
-      CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
-      CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
-      CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
+      long[] ids = new long[3];
+      List<CompletableFuture<GrantReply>> polls = registerAndPoll(c, ids, ab, ba, ab2);
+      CompletableFuture<GrantReply> p1 = polls.get(0);
+      CompletableFuture<GrantReply> p2 = polls.get(1);
+      CompletableFuture<GrantReply> p3 = polls.get(2);
       timer.advance(100);
       if (!clusters) {
         assertEquals(1, c.openFlowCount(), "one k for all flows");
@@ -156,7 +173,7 @@ class StepCoordinatorTest {
       assertFalse(p3.isDone(), "a second A->B flow would exceed k = 1 in that direction");
       PlanEvent plan = events.plans.get(events.plans.size() - 1);
       assertEquals(2, plan.platform().k(), "planned on k per direction x 2 directions");
-      report(c, i1, ab, p1.join(), new long[] {0});
+      report(c, ids[0], ab, p1.join(), new long[] {0});
       assertEquals(Status.GRANT, p3.join().status(), "A->B is free again");
       assertArrayEquals(new String[] {"a2"}, p3.join().srcHosts());
       assertEquals(2, c.openFlowCount());
@@ -463,18 +480,17 @@ class StepCoordinatorTest {
     RegisterDemand x = demand(1, "e1", "b1", "a1", 500);
     RegisterDemand y = demand(2, "e2", "b2", "a2", 200);
     RegisterDemand z = demand(3, "e3", "b2", "a3", 150);
-    long ix = c.register(x).demandId();
-    long iy = c.register(y).demandId();
-    long iz = c.register(z).demandId();
-    CompletableFuture<GrantReply> px = c.awaitGrant(AwaitGrant.poll(ix));
-    CompletableFuture<GrantReply> py = c.awaitGrant(AwaitGrant.poll(iy));
-    CompletableFuture<GrantReply> pz = c.awaitGrant(AwaitGrant.poll(iz));
+    long[] ids = new long[3];
+    List<CompletableFuture<GrantReply>> polls = registerAndPoll(c, ids, x, y, z);
+    CompletableFuture<GrantReply> px = polls.get(0);
+    CompletableFuture<GrantReply> py = polls.get(1);
+    CompletableFuture<GrantReply> pz = polls.get(2);
     timer.advance(100);
     assertEquals(List.of(new FlowGrant("a1", "b1", 500), new FlowGrant("a2", "b2", 200)),
         events.steps.get(0).flows());
     assertFalse(pz.isDone(), "b2 receives from a2 (delta = 1)");
     assertEquals(Status.FINISHED,
-        report(c, iy, y, py.join(), new long[] {200}).join().status());
+        report(c, ids[1], y, py.join(), new long[] {200}).join().status());
     if (mode.equals(WanShuffleConf.PIPELINED)) {
       assertTrue(pz.isDone(), "b2's port is free: a3 -> b2 starts while a1 -> b1 runs");
       assertEquals(List.of(new FlowGrant("a3", "b2", 150)), events.steps.get(1).flows());
@@ -484,14 +500,14 @@ class StepCoordinatorTest {
       assertFalse(pz.isDone(), "barrier: a3 -> b2 waits for step 1's last flow");
       assertEquals(1, c.openFlowCount());
       assertEquals(Status.FINISHED,
-          report(c, ix, x, px.join(), new long[] {500}).join().status());
+          report(c, ids[0], x, px.join(), new long[] {500}).join().status());
       assertTrue(pz.isDone());
     }
     assertArrayEquals(new long[] {150}, pz.join().budgets());
-    assertEquals(Status.FINISHED, report(c, iz, z, pz.join(), new long[] {150}).join().status());
+    assertEquals(Status.FINISHED, report(c, ids[2], z, pz.join(), new long[] {150}).join().status());
     if (mode.equals(WanShuffleConf.PIPELINED)) {
       assertEquals(Status.FINISHED,
-          report(c, ix, x, px.join(), new long[] {500}).join().status());
+          report(c, ids[0], x, px.join(), new long[] {500}).join().status());
     }
     assertEquals(0, c.openFlowCount());
     assertEquals(0, c.pendingDemandCount());
@@ -531,17 +547,16 @@ class StepCoordinatorTest {
     RegisterDemand x = demand(1, "e1", "b1", "a1", 500);
     RegisterDemand y = demand(2, "e2", "b2", "a2", 400);
     RegisterDemand z = demand(3, "e3", "b2", "a1", 300);
-    long ix = c.register(x).demandId();
-    long iy = c.register(y).demandId();
-    long iz = c.register(z).demandId();
-    CompletableFuture<GrantReply> px = c.awaitGrant(AwaitGrant.poll(ix));
-    CompletableFuture<GrantReply> py = c.awaitGrant(AwaitGrant.poll(iy));
-    CompletableFuture<GrantReply> pz = c.awaitGrant(AwaitGrant.poll(iz));
+    long[] ids = new long[3];
+    List<CompletableFuture<GrantReply>> polls = registerAndPoll(c, ids, x, y, z);
+    CompletableFuture<GrantReply> px = polls.get(0);
+    CompletableFuture<GrantReply> py = polls.get(1);
+    CompletableFuture<GrantReply> pz = polls.get(2);
     timer.advance(100);
     assertTrue(px.isDone() && py.isDone());
     assertFalse(pz.isDone());
     // x finishes, y hangs
-    CompletableFuture<GrantReply> nx = report(c, ix, x, px.join(), new long[] {500});
+    CompletableFuture<GrantReply> nx = report(c, ids[0], x, px.join(), new long[] {500});
     assertEquals(Status.FINISHED, nx.join().status());
     assertEquals(1, events.steps.size(), "barrier: y still fetching");
     StepEvent s1 = events.steps.get(0);
@@ -550,7 +565,7 @@ class StepCoordinatorTest {
     // z (a1 -> b2) cannot start: b2 still receives y's flow (delta = 1)
     assertFalse(pz.isDone());
     assertEquals(1, c.openFlowCount());
-    report(c, iy, y, py.join(), new long[] {400});
+    report(c, ids[1], y, py.join(), new long[] {400});
     assertTrue(pz.isDone(), "z granted once the laggard's flow closed");
     assertEquals(List.of(new FlowGrant("a1", "b2", 300)), events.steps.get(1).flows());
   }
