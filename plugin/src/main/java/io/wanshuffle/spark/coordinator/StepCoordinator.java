@@ -120,8 +120,6 @@ public final class StepCoordinator {
   private final Map<Long, Set<Long>> demandsByTask = new HashMap<>();
   private final Map<StageRef, StageAccount> stages = new HashMap<>();
   private final FlowLeases leases = new FlowLeases();
-  /** Cluster of a host; one for all (every flow in one direction) until {@link #useClusters}. */
-  private volatile Function<String, String> clusterOf = h -> "";
   /** step id -> open pair -> number of its demands still fetching that pair. */
   private final Map<Long, Map<Pair, Integer>> openFlows = new HashMap<>();
   private final Executor planner;
@@ -832,7 +830,7 @@ public final class StepCoordinator {
         }
         if (n == 1) {
           flows.remove(p);
-          leases.close(p.src, p.dst, direction(p.src, p.dst));
+          leases.close(p.src, p.dst);
         } else {
           flows.put(p, n - 1);
         }
@@ -1034,7 +1032,7 @@ public final class StepCoordinator {
     List<long[]> futures = new ArrayList<>();
     Map<String, Integer> senders = new LinkedHashMap<>();
     Map<String, Integer> receivers = new LinkedHashMap<>();
-    Set<String> directions = new HashSet<>();
+    Set<FlowLeases.Direction> directions = new HashSet<>();
     boolean startable = false;
     for (Demand d : demands.values()) {
       if (d.released || d.idle) {
@@ -1051,7 +1049,7 @@ public final class StepCoordinator {
         if (future[i] > 0 && (!barrier || sendable)) {
           senders.putIfAbsent(d.src[i], senders.size());
           any = true;
-          String dir = direction(d.src[i], d.dst);
+          FlowLeases.Direction dir = leases.direction(d.src[i], d.dst);
           directions.add(dir);
           startable |= free && sendable && leases.total(dir) < conf.k();
         }
@@ -1206,7 +1204,7 @@ public final class StepCoordinator {
       if (conf.barrierSteps() && leases.total() >= conf.k()) {
         break; // barrier steps: k over both directions
       }
-      String dir = direction(s, r);
+      FlowLeases.Direction dir = leases.direction(s, r);
       if (leases.total(dir) >= conf.k()) {
         continue; // this direction of the backbone is full
       }
@@ -1220,7 +1218,7 @@ public final class StepCoordinator {
       List<String> heavier = new ArrayList<>();
       for (Map.Entry<String, Double> a : awaited.entrySet()) {
         if (!a.getKey().equals(r) && a.getValue() >= KEEP_FACTOR * ranked.load()
-            && a.getValue() >= heaviest && sameCluster(a.getKey(), r)) {
+            && a.getValue() >= heaviest && leases.sameCluster(a.getKey(), r)) {
           heavier.add(a.getKey());
         }
       }
@@ -1396,18 +1394,8 @@ public final class StepCoordinator {
    * @param clusterOf cluster name of a host (for example from the topology's
    *     {@code /cluster/rack} path); must not return null
    */
-  public void useClusters(Function<String, String> clusterOf) {
-    this.clusterOf = java.util.Objects.requireNonNull(clusterOf, "clusterOf");
-  }
-
-  private String direction(String src, String dst) {
-    Function<String, String> c = clusterOf;
-    return c.apply(src) + "->" + c.apply(dst);
-  }
-
-  private boolean sameCluster(String a, String b) {
-    Function<String, String> c = clusterOf;
-    return c.apply(a).equals(c.apply(b));
+  public synchronized void useClusters(Function<String, String> clusterOf) {
+    leases.useClusters(clusterOf);
   }
 
   /** A launched task not registered yet: its stage attempt and launch time, epoch ms (driver clock). */
@@ -1460,7 +1448,7 @@ public final class StepCoordinator {
     if (receiversOfPair == 0) {
       return false;
     }
-    leases.open(s, r, direction(s, r));
+    leases.open(s, r);
     flowCounts.put(new Pair(s, r), receiversOfPair);
     flows.add(new FlowGrant(s, r, Math.max(1, budget) - Math.max(0, left)));
     return true;
