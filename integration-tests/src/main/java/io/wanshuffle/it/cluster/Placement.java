@@ -68,4 +68,29 @@ public final class Placement {
   public static <T> JavaRDD<T> onHosts(JavaSparkContext jsc, JavaRDD<T> rdd, List<String> hosts) {
     return seeds(jsc, rdd.getNumPartitions(), hosts).zipPartitions(rdd, (pin, it) -> it);
   }
+
+  /**
+   * The same records as {@code rdd}, every partition preferring all of {@code hosts}: the scheduler may run a
+   * partition (and a speculative copy of it, which Spark never places on the host of the running attempt) on
+   * any of them, and nowhere else.
+   *
+   * @param jsc the driver
+   * @param rdd any RDD, typically a shuffled one
+   * @param hosts executor hosts, not empty
+   * @param <T> record type
+   * @return an RDD with the same partitions and records, placed on {@code hosts}
+   */
+  public static <T> JavaRDD<T> onAnyOf(JavaSparkContext jsc, JavaRDD<T> rdd, List<String> hosts) {
+    if (hosts.isEmpty()) {
+      throw new IllegalArgumentException("need at least one host");
+    }
+    scala.collection.immutable.Seq<String> all = CollectionConverters.asScala(hosts).toList();
+    List<Tuple2<Integer, scala.collection.immutable.Seq<String>>> items = new ArrayList<>();
+    for (int i = 0; i < rdd.getNumPartitions(); i++) {
+      items.add(new Tuple2<>(i, all));
+    }
+    ClassTag<Integer> tag = ClassTag$.MODULE$.apply(Integer.class);
+    return JavaRDD.fromRDD(jsc.sc().makeRDD(CollectionConverters.asScala(items).toList(), tag), tag)
+        .zipPartitions(rdd, (pin, it) -> it);
+  }
 }

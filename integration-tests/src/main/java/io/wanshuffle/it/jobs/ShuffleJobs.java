@@ -63,6 +63,47 @@ public final class ShuffleJobs {
     return rows;
   }
 
+  /**
+   * The sums of {@link #reduceByKey}, computed in the reduce tasks from the raw records (no combining), with a
+   * straggler: the first attempt of reduce partition 0 reads one record of its shuffle input and then stalls
+   * for {@code stallMillis} (interruptibly), and every partition may run on any of
+   * {@link JobLayout#reduceHosts()}, so that speculative execution ({@code spark.speculation}) can finish the
+   * partition with a copy on another host. Same rows as {@link #reduceByKey}; oracle {@link #reduceByKeyOracle}.
+   *
+   * @param jsc the driver
+   * @param l layout (at least two reduce hosts for a copy to have somewhere to run)
+   * @param seed data seed
+   * @param stallMillis how long the straggling attempt stalls, ms
+   * @return result rows
+   */
+  public static List<String> reduceByKeyWithStraggler(JavaSparkContext jsc, JobLayout l, long seed,
+      long stallMillis) {
+    // no map-side combine and no reduce-side aggregation in Spark: the task sees the shuffle's records as they
+    // are fetched, so the straggler stalls in the middle of its gated read
+    JavaPairRDD<Long, Long> values = generate(jsc, l, seed, KEYS, 0)
+        .mapValues(TestData.Rec::value)
+        .partitionBy(new HashPartitioner(l.reduces()));
+    JavaRDD<String> rows = values.mapPartitions(it -> {
+      org.apache.spark.TaskContext ctx = org.apache.spark.TaskContext.get();
+      boolean stall = ctx.partitionId() == 0 && ctx.attemptNumber() == 0;
+      Map<Long, Long> sums = new TreeMap<>();
+      while (it.hasNext()) {
+        Tuple2<Long, Long> t = it.next();
+        sums.merge(t._1(), t._2(), Long::sum);
+        if (stall) {
+          stall = false;
+          Thread.sleep(stallMillis); // killed by Spark (interrupt) once the copy has succeeded
+        }
+      }
+      List<String> out = new ArrayList<>();
+      sums.forEach((k, v) -> out.add(k + "," + v));
+      return out.iterator();
+    });
+    List<String> result = new ArrayList<>(Placement.onAnyOf(jsc, rows, l.reduceHosts()).collect());
+    result.sort(ShuffleJobs::byLeadingNumber);
+    return result;
+  }
+
   /** Oracle of {@link #reduceByKey}. @param l layout @param seed seed @return expected rows */
   public static List<String> reduceByKeyOracle(JobLayout l, long seed) {
     Map<Long, Long> sums = new TreeMap<>();

@@ -19,6 +19,18 @@ interface BlockOpener {
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks);
 
   /**
+   * Bytes a fetcher sends requests for at once, before the task has read any of them
+   * ({@code spark.reducer.maxSizeInFlight} in production): blocks beyond it are requested only as
+   * the task reads, so a step that took more would end at the task's pace, not the network's.
+   * The default is unbounded.
+   *
+   * @return bytes, positive
+   */
+  default long maxBytesInFlight() {
+    return Long.MAX_VALUE;
+  }
+
+  /**
    * Opens the fetch of a granted step and runs {@code onArrived} once every block's bytes have
    * reached this host, before the task has read them (from any thread; never if a block fails or
    * the opener cannot tell), and tells {@code ahead} (if not null) when the step may be reported

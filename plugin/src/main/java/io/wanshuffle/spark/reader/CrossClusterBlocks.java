@@ -111,10 +111,29 @@ final class CrossClusterBlocks {
    * @return bytes taken
    */
   synchronized long take(String host, long budget, List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
+    return take(host, budget, Long.MAX_VALUE, true, out);
+  }
+
+  /**
+   * Like {@link #take(String, long, List)}, but never beyond {@code limit} bytes: a block that would
+   * bring the bytes taken above it stops the take, unless it is the first and {@code firstAnyway}.
+   *
+   * @param host source host
+   * @param budget byte budget of the grant
+   * @param limit most bytes to take
+   * @param firstAnyway take the first block even when it alone is larger than {@code limit}
+   * @param out where the taken blocks are appended (grouped by block manager)
+   * @return bytes taken
+   */
+  synchronized long take(String host, long budget, long limit, boolean firstAnyway,
+      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
     ArrayDeque<Block> q = cross.get(host);
     List<Block> taken = new ArrayList<>();
     long bytes = 0;
     while (q != null && !q.isEmpty() && (taken.isEmpty() || bytes < budget)) {
+      if (bytes + q.peek().size() > limit && !(firstAnyway && taken.isEmpty())) {
+        break;
+      }
       Block b = q.poll();
       taken.add(b);
       bytes += b.size();

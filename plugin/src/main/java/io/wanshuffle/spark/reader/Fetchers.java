@@ -64,6 +64,13 @@ final class Fetchers implements BlockOpener {
         && !(Boolean) c.get(cfg.IO_ENCRYPTION_ENABLED());
   }
 
+  /** @return {@code spark.reducer.maxSizeInFlight} of this executor, bytes */
+  @Override
+  public long maxBytesInFlight() {
+    return Math.max(1, (Long) SparkEnv.get().conf().get(package$.MODULE$.REDUCER_MAX_SIZE_IN_FLIGHT())
+        * 1024L * 1024L);
+  }
+
   /**
    * @param blocks blocks by address to fetch
    * @return an iterator of (block id, stream) that cleans up when exhausted

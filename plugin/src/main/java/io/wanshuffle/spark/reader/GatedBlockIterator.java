@@ -321,6 +321,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       }
     } else if (r instanceof GrantReply g) {
       onGrantReply(g);
+    } else if (r instanceof GaveBack) {
+      // the task reads on: a normal poll replaces the idle one that handed the grant back
+      pending = channel.await(idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
     }
   }
 
@@ -397,8 +400,14 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
     synchronized (this) {
       StepRun unread = drainingStep;
-      if (idle || closedToGrants || opened != null || (unread != null && unread != reported)) {
+      if (idle || closedToGrants) {
         return g;
+      }
+      if (opened != null || (unread != null && unread != reported)) {
+        // the task reads slower than the network (or has stalled): a grant it would start only when
+        // it gets here would hold its ports meanwhile; hand it back at once, like an idle reader,
+        // and ask again when the task reads on
+        return new GaveBack(channel.await(AwaitGrant.idle(reported.demandId)));
       }
       StepRun s = newStep(g);
       try {
@@ -424,9 +433,56 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private StepRun newStep(GrantReply g) {
     StepRun run = new StepRun(g.stepId());
     long cap = conf.flowRateCap();
-    int flows = Math.max(1, g.srcHosts().length);
+    if (cap > 0) {
+      takePaced(g, run, cap);
+    } else {
+      takeWithinFlight(g, run);
+    }
+    run.paceBytesPerSecond = cap <= 0 ? 0 : cap * Math.max(1, g.srcHosts().length);
+    run.remaining = blocks.remainingBytes();
+    run.startMs = System.currentTimeMillis();
+    return run;
+  }
+
+  /**
+   * The blocks of an unpaced step, one chunk: the grant's budgets, but no more bytes than the
+   * fetcher requests at once ({@link BlockOpener#maxBytesInFlight()}), so that the step's flow ends
+   * when its bytes arrive whatever the task does with them; a task that stalls in the middle of its
+   * read holds no ports. Each source host gets a share of that limit in proportion to its budget;
+   * the step's first block is taken even when it alone is larger. What is not taken stays for
+   * later grants (the report says so).
+   */
+  private void takeWithinFlight(GrantReply g, StepRun run) {
+    List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out = new ArrayList<>();
+    long limit = fetchers.maxBytesInFlight();
+    double budgetSum = 0;
+    for (long b : g.budgets()) {
+      budgetSum += Math.max(0, b);
+    }
+    long total = 0;
+    for (int i = 0; i < g.srcHosts().length; i++) {
+      long share = Long.MAX_VALUE;
+      if (limit != Long.MAX_VALUE) {
+        share = budgetSum <= 0 ? limit : (long) (limit * (Math.max(0, g.budgets()[i]) / budgetSum));
+        share = Math.max(0, Math.min(share, limit - total));
+      }
+      long b = blocks.take(g.srcHosts()[i], Math.max(1, g.budgets()[i]), share, total == 0, out);
+      total += b;
+      int idx = indexOf(g.srcHosts()[i]);
+      if (idx >= 0) {
+        run.fetched[idx] += b;
+      }
+    }
+    if (!out.isEmpty()) {
+      run.chunks.add(out);
+      run.chunkBytes.add(total);
+    }
+  }
+
+  /** The blocks of a step paced at {@code cap} bytes/s per flow: chunks of about CHUNK_MS each. */
+  private void takePaced(GrantReply g, StepRun run, long cap) {
     // per source host, a chunk is about CHUNK_MS of data at the cap
-    long chunk = cap <= 0 ? Long.MAX_VALUE : Math.max(1, cap * CHUNK_MS / 1000);
+    long chunk = Math.max(1, cap * CHUNK_MS / 1000);
     long[] taken = new long[g.srcHosts().length];
     boolean more = true;
     while (more) {
@@ -454,10 +510,6 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         run.chunkBytes.add(chunkBytes);
       }
     }
-    run.paceBytesPerSecond = cap <= 0 ? 0 : cap * flows;
-    run.remaining = blocks.remainingBytes();
-    run.startMs = System.currentTimeMillis();
-    return run;
   }
 
   private int indexOf(String host) {
@@ -526,6 +578,13 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   /** Opening a granted step off the task thread failed; the task thread rethrows {@code cause}. */
   private record OpenFailed(RuntimeException cause) {}
 
+  /**
+   * A grant answered while the task was still behind (reading an earlier step, or one opened for it
+   * not yet taken up), handed back with an idle poll ({@code idleReply}, ignored); the task thread
+   * polls again when it gets here.
+   */
+  private record GaveBack(CompletableFuture<GrantReply> idleReply) {}
+
   /** Where steps granted while the task reads are opened: daemon threads, made on demand. */
   private static final class StepOpener {
     static final ExecutorService INSTANCE = Executors.newCachedThreadPool(r -> {
@@ -564,8 +623,12 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     long issuedBytes;
     Iterator<Tuple2<BlockId, InputStream>> current;
 
+    /** The demand the step belongs to (read off the task thread). */
+    final long demandId;
+
     StepRun(long stepId) {
       this.stepId = stepId;
+      this.demandId = GatedBlockIterator.this.demandId;
     }
 
     /** Opens the next chunk (after pacing); false when the step has no chunk left. */

@@ -559,6 +559,99 @@ class GatedBlockIteratorTest {
     assertEquals(40, events.transfers.get(1).bytes()[0]);
   }
 
+  /** {@code opener} with {@link BlockOpener#maxBytesInFlight()} = {@code bytes}. */
+  private static BlockOpener inFlightLimit(BlockOpener opener, long bytes) {
+    return new BlockOpener() {
+      @Override
+      public Iterator<Tuple2<BlockId, InputStream>> open(
+          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
+        return opener.open(blocks);
+      }
+
+      @Override
+      public Iterator<Tuple2<BlockId, InputStream>> openStep(
+          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
+          Runnable onArrived, ArrivalTrackingClient.AheadSignal ahead) {
+        return opener.openStep(blocks, onArrived, ahead);
+      }
+
+      @Override
+      public long maxBytesInFlight() {
+        return bytes;
+      }
+    };
+  }
+
+  /**
+   * A grant larger than what the fetcher requests at once ({@code spark.reducer.maxSizeInFlight})
+   * is taken only up to that, so every step's bytes arrive whatever the task does with them; the
+   * rest comes in later steps, every block once.
+   */
+  @Test
+  void aStepTakesNoMoreThanTheFetcherRequestsAtOnce() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 100, "a1", 100, "a2", 60);
+    GatedBlockIterator it = new GatedBlockIterator(context, inFlightLimit(signalling(Runnable::run), 250), b,
+        inProcess(conf), conf, metrics, demandOf(b), predictor);
+    List<Long> maps = new ArrayList<>();
+    while (it.hasNext()) {
+      maps.add(((ShuffleBlockId) it.next()._1()).mapId());
+    }
+    assertEquals(List.of(0L, 2L, 4L, 6L), maps.stream().sorted().toList(), "every block once");
+    assertTrue(events.transfers.size() >= 3, "300 B from a1 take two steps of at most 250 B: " + opened);
+    for (TransferRecord r : events.transfers) {
+      assertTrue(java.util.Arrays.stream(r.bytes()).sum() <= 250, "a step took more than in flight: "
+          + java.util.Arrays.toString(r.bytes()));
+    }
+    assertEquals(360, events.transfers.stream().mapToLong(r -> java.util.Arrays.stream(r.bytes()).sum()).sum());
+    context.markTaskCompleted(Option.empty());
+    assertEquals(0, coordinator.openFlowCount());
+  }
+
+  /**
+   * A task that stalls in the middle of its read (a straggler, a slow consumer) holds no ports:
+   * with k = 1 the step it reads and the one opened for it arrive, the grant after them is handed
+   * back, and another receiver's task is granted and reads its blocks through the gate while the
+   * first task still has not read on (before, it waited for {@code grant.maxWait} and fetched
+   * ungated); then the first task reads everything, each block once.
+   */
+  @Test
+  void aStalledTaskHandsBackTheGrantItCannotTakeUpSoOtherReceiversAreServed() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.MAX_GRANT_WAIT, "20s");
+    DemandClient client = inProcess(conf);
+    CrossClusterBlocks b1 = blocks("b1", "a1", 100, "a2", 90, "a3", 80);
+    GatedBlockIterator stalled = new GatedBlockIterator(context, signalling(Runnable::run), b1, client, conf,
+        metrics, demandOf(b1), predictor);
+    assertTrue(stalled.hasNext());
+    List<Long> maps = new ArrayList<>(List.of(((ShuffleBlockId) stalled.next()._1()).mapId()));
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (!opened.contains("a2") || coordinator.openFlowCount() > 0) {
+      assertTrue(System.currentTimeMillis() < deadline, "the stalled task still holds a flow: " + opened);
+      Thread.onSpinWait();
+    }
+    assertEquals(1, coordinator.pendingDemandCount(), "its demand waits, out of planning");
+
+    TaskContextImpl other = TaskContext$.MODULE$.empty();
+    CrossClusterBlocks b2 = blocks("b2", "a3", 50);
+    RegisterDemand d2 = new RegisterDemand(3, 0, 7, 43, "exec-b2", "b2", b2.hosts(), b2.registeredBytes());
+    long t0 = System.nanoTime();
+    GatedBlockIterator served = new GatedBlockIterator(other, signalling(Runnable::run), b2, client, conf,
+        new TempShuffleReadMetrics(), d2, predictor);
+    assertEquals(1, drain(served));
+    assertTrue((System.nanoTime() - t0) / 1_000_000 < 5_000, "the other receiver waited for the stalled one");
+    assertTrue(events.transfers.stream().anyMatch(r -> r.dstHost().equals("b2") && r.stepId() > 0),
+        "the other receiver was granted a step: " + events.transfers);
+    other.markTaskCompleted(Option.empty());
+
+    while (stalled.hasNext()) {
+      maps.add(((ShuffleBlockId) stalled.next()._1()).mapId());
+    }
+    assertEquals(List.of(0L, 2L, 4L), maps, "the stalled task reads every block once, in step order");
+    context.markTaskCompleted(Option.empty());
+    assertEquals(0, coordinator.openFlowCount());
+    assertEquals(0, coordinator.pendingDemandCount());
+  }
+
   @Test
   void rateCapPacesAStepInChunks() {
     // cap 1000 B/s: chunks of ~200 B per source host; the second chunk may start only once the
