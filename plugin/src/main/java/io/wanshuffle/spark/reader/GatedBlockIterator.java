@@ -407,6 +407,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         // the task reads slower than the network (or has stalled): a grant it would start only when
         // it gets here would hold its ports meanwhile; hand it back at once, like an idle reader,
         // and ask again when the task reads on
+        LOG.debug("wan-shuffle: task {} hands back its grant of step {}: it has not taken up step {} yet",
+            demand.taskAttemptId(), g.stepId(), opened != null ? opened.stepId : reported.stepId);
         return new GaveBack(channel.await(AwaitGrant.idle(reported.demandId)));
       }
       StepRun s = newStep(g);
