@@ -20,6 +20,11 @@ public final class TestbedOptions {
   @Option(names = "--rtt", defaultValue = "0", description = "WAN round-trip time added on the backbone, ms (default ${DEFAULT-VALUE})")
   public int rttMillis;
 
+  @Option(names = "--tcp-cc", defaultValue = TestbedSpec.DEFAULT_TCP_CC, description = "TCP congestion control"
+      + " of every host (net.ipv4.tcp_congestion_control in its namespace), e.g. bbr or cubic; default"
+      + " ${DEFAULT-VALUE}, the machine the published figures come from")
+  public String tcpCongestionControl;
+
   @Option(names = "--loopback", description = "use the unshaped loopback variant (same as -Dwanshuffle.testbed=loopback)")
   public boolean loopback;
 
@@ -29,6 +34,6 @@ public final class TestbedOptions {
       System.setProperty(io.wanshuffle.it.net.Testbed.MODE_PROPERTY, "loopback");
     }
     return new TestbedSpec(nodesA, nodesB, TestbedSpec.parseRate(nic, "--nic"),
-        TestbedSpec.parseRate(backbone, "--backbone"), rttMillis);
+        TestbedSpec.parseRate(backbone, "--backbone"), rttMillis, tcpCongestionControl);
   }
 }

@@ -131,8 +131,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
     List<String> wrongAnswers = new ArrayList<>();
     for (int rtt : rtts) {
       TestbedSpec base = net.spec();
-      TestbedSpec spec = new TestbedSpec(base.nodesA(), base.nodesB(), base.nicBitsPerSecond(),
-          base.backboneBitsPerSecond(), rtt);
+      TestbedSpec spec = base.withRtt(rtt);
       try (Experiment ex = Experiment.start(spec, out.resolve("rtt-" + rtt), "1g", null, cores)) {
         described = ex.testbed().describe().replace("WAN RTT " + rtt + " ms", "WAN RTT as in the RTT column")
             + (cores == 1 ? "" : ", " + cores + " cores per executor");
@@ -191,9 +190,11 @@ public final class E2eBenchCommand implements Callable<Integer> {
       }
     }
     String command = String.format(Locale.ROOT, "./wan-shuffle e2e-bench --patterns %s --variants %s --rtts %s"
-        + " --runs %d --mb %d --nodes-a %d --nodes-b %d --nic %s --backbone %s%s", String.join(",", patterns),
+        + " --runs %d --mb %d --nodes-a %d --nodes-b %d --nic %s --backbone %s%s%s", String.join(",", patterns),
         String.join(",", variants), rtts.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""), runs,
-        mb, net.nodesA, net.nodesB, net.nic, net.backbone, (cores == 1 ? "" : " --cores " + cores)
+        mb, net.nodesA, net.nodesB, net.nic, net.backbone,
+        net.tcpCongestionControl.equals(TestbedSpec.DEFAULT_TCP_CC) ? "" : " --tcp-cc " + net.tcpCongestionControl,
+        (cores == 1 ? "" : " --cores " + cores)
         + (tasksPerHost == 2 ? "" : " --tasks-per-host " + tasksPerHost)) + extraConf.entrySet().stream()
         .map(e -> " --conf " + e.getKey() + "=" + e.getValue()).reduce("", String::concat);
     String md = markdown(cells, described + "; command: `" + command + "`",

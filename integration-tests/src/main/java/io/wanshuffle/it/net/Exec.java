@@ -59,6 +59,16 @@ final class Exec {
     return r.stdout();
   }
 
+  /** @return the standard output of a command, or null when it fails (for error messages) */
+  static String quietOutput(String... command) {
+    try {
+      Result r = run(List.of(command));
+      return r.exitCode() == 0 ? r.stdout() : null;
+    } catch (IllegalStateException e) {
+      return null;
+    }
+  }
+
   /** Runs a command whose failure is tolerated (used by teardown); returns true on success. */
   static boolean quiet(String... command) {
     try {

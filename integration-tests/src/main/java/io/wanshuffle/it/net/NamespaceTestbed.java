@@ -205,6 +205,7 @@ public final class NamespaceTestbed implements Testbed {
     Exec.check("ip", "-n", SWITCH_B, "link", "set", "bbB", "master", "br0", "up");
     shape(SWITCH_A, "bbA", spec.backboneBitsPerSecond());
     shape(SWITCH_B, "bbB", spec.backboneBitsPerSecond());
+    allowCongestionControl(spec.tcpCongestionControl());
     addHost(control, SWITCH_A, false);
     for (Node n : a) {
       addHost(n, SWITCH_A, true);
@@ -214,6 +215,46 @@ public final class NamespaceTestbed implements Testbed {
     }
     List<String> senders = a.stream().map(Node::namespace).toList();
     meter = new BackboneMeter(SWITCH_A, "bbA", senders, spec.backboneBitsPerSecond());
+  }
+
+  /**
+   * Sets the TCP congestion control of a host's namespace (per namespace since Linux 4.15; a new namespace
+   * otherwise inherits the machine's default, which differs between machines).
+   *
+   * @throws IllegalStateException naming the algorithm and the ones this kernel has when it is not available
+   */
+  private static void setCongestionControl(String ns, String cc) {
+    String current = Exec.quietOutput("ip", "netns", "exec", ns, "sysctl", "-n", "net.ipv4.tcp_congestion_control");
+    if (current != null && current.strip().equals(cc)) {
+      return;
+    }
+    try {
+      Exec.check("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv4.tcp_congestion_control=" + cc);
+    } catch (IllegalStateException e) {
+      String available = Exec.quietOutput("sysctl", "-n", "net.ipv4.tcp_available_congestion_control");
+      throw new IllegalStateException("TCP congestion control '" + cc + "' cannot be set on this kernel"
+          + " (available: " + (available == null ? "unknown" : available.strip()) + "; choose one with --tcp-cc): "
+          + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Makes {@code cc} selectable inside the hosts' namespaces: loads its module if the kernel does not list it
+   * yet, and adds it to {@code net.ipv4.tcp_allowed_congestion_control} (a namespace other than the machine's
+   * own may only select an allowed algorithm) when it is missing there; says so on standard output, since
+   * that list belongs to the machine.
+   */
+  private static void allowCongestionControl(String cc) {
+    String available = Exec.quietOutput("sysctl", "-n", "net.ipv4.tcp_available_congestion_control");
+    if (available != null && !List.of(available.strip().split("\\s+")).contains(cc)) {
+      Exec.quiet("modprobe", "tcp_" + cc);
+    }
+    String allowed = Exec.quietOutput("sysctl", "-n", "net.ipv4.tcp_allowed_congestion_control");
+    if (allowed != null && !List.of(allowed.strip().split("\\s+")).contains(cc)
+        && Exec.quiet("sysctl", "-qw", "net.ipv4.tcp_allowed_congestion_control=" + allowed.strip() + " " + cc)) {
+      System.out.println("testbed: added " + cc + " to net.ipv4.tcp_allowed_congestion_control (was: "
+          + allowed.strip() + "), so that the hosts' namespaces may use it");
+    }
   }
 
   private static void addNamespace(String ns) {
@@ -230,6 +271,7 @@ public final class NamespaceTestbed implements Testbed {
 
   private void addHost(Node n, String sw, boolean shaped) {
     addNamespace(n.namespace());
+    setCongestionControl(n.namespace(), spec.tcpCongestionControl());
     String port = "v-" + n.name();
     Exec.check("ip", "link", "add", "eth0", "netns", n.namespace(), "type", "veth", "peer", "name", port, "netns", sw);
     Exec.check("ip", "-n", sw, "link", "set", port, "master", "br0", "up");
@@ -289,8 +331,8 @@ public final class NamespaceTestbed implements Testbed {
   @Override
   public String describe() {
     return String.format("network-namespace testbed, %d + %d hosts, NIC %s, backbone %s, WAN RTT %d ms "
-        + "(tbf-shaped)", spec.nodesA(), spec.nodesB(), mbit(spec.nicBitsPerSecond()),
-        mbit(spec.backboneBitsPerSecond()), spec.wanRttMillis());
+        + "(tbf-shaped), TCP %s", spec.nodesA(), spec.nodesB(), mbit(spec.nicBitsPerSecond()),
+        mbit(spec.backboneBitsPerSecond()), spec.wanRttMillis(), spec.tcpCongestionControl());
   }
 
   static String mbit(long bits) {

@@ -13,14 +13,35 @@ package io.wanshuffle.it.net;
  * @param backboneBitsPerSecond rate of the backbone, each direction, bits/s (tbf)
  * @param wanRttMillis round-trip time added on the backbone by the user-space delay line, ms (0 = none;
  *     half of it is added in each direction)
+ * @param tcpCongestionControl TCP congestion control of every host ({@code net.ipv4.tcp_congestion_control} in
+ *     each host's namespace, e.g. {@code bbr} or {@code cubic}), so that results do not depend on the machine's
+ *     default; lower-case letters, digits and '_'
  */
 public record TestbedSpec(int nodesA, int nodesB, long nicBitsPerSecond, long backboneBitsPerSecond,
-    int wanRttMillis) {
+    int wanRttMillis, String tcpCongestionControl) {
 
   /** Default NIC rate: 100 Mbit/s. */
   public static final long DEFAULT_NIC = 100_000_000L;
   /** Default backbone rate: 200 Mbit/s. */
   public static final long DEFAULT_BACKBONE = 200_000_000L;
+  /**
+   * Default TCP congestion control of the hosts: {@code bbr}, the default of the machine every published figure
+   * was measured on (docs/testbed.md).
+   */
+  public static final String DEFAULT_TCP_CC = "bbr";
+
+  /**
+   * A spec with the default TCP congestion control ({@link #DEFAULT_TCP_CC}).
+   *
+   * @param nodesA see the record
+   * @param nodesB see the record
+   * @param nicBitsPerSecond see the record
+   * @param backboneBitsPerSecond see the record
+   * @param wanRttMillis see the record
+   */
+  public TestbedSpec(int nodesA, int nodesB, long nicBitsPerSecond, long backboneBitsPerSecond, int wanRttMillis) {
+    this(nodesA, nodesB, nicBitsPerSecond, backboneBitsPerSecond, wanRttMillis, DEFAULT_TCP_CC);
+  }
 
   /**
    * Validates the spec.
@@ -43,6 +64,18 @@ public record TestbedSpec(int nodesA, int nodesB, long nicBitsPerSecond, long ba
     if (wanRttMillis < 0 || wanRttMillis > 2_000) {
       throw new IllegalArgumentException("WAN RTT must be 0..2000 ms, got " + wanRttMillis);
     }
+    if (tcpCongestionControl == null || !tcpCongestionControl.matches("[a-z0-9_]{1,32}")) {
+      throw new IllegalArgumentException("TCP congestion control must be a kernel algorithm name such as bbr or"
+          + " cubic, got '" + tcpCongestionControl + "'");
+    }
+  }
+
+  /**
+   * @param rttMillis WAN round-trip time, ms
+   * @return this spec with another WAN RTT
+   */
+  public TestbedSpec withRtt(int rttMillis) {
+    return new TestbedSpec(nodesA, nodesB, nicBitsPerSecond, backboneBitsPerSecond, rttMillis, tcpCongestionControl);
   }
 
   /** @return 3 + 3 nodes, NIC 100 Mbit/s, backbone 200 Mbit/s, no added latency */
