@@ -100,6 +100,25 @@ class TwoClusterTestbedIT {
     double secs = (t.end().epochMillis() - t.start().epochMillis()) / 1000.0;
     assertTrue(t.aToBBytes() * 8 / secs > 0.5 * rate,
         "4 flows from 2 hosts at 100 Mbit/s should fill most of the backbone: " + t.aToBBytes() * 8 / secs / 1e6);
+    // every host runs the spec's TCP congestion control, whatever the machine's default
+    for (Node n : ex.testbed().clusterB()) {
+      assertEquals(spec.tcpCongestionControl(), hostSysctl(n, "net.ipv4.tcp_congestion_control"), n.name());
+    }
+  }
+
+  private static String hostSysctl(Node n, String key) {
+    try {
+      Process p = new ProcessBuilder("ip", "netns", "exec", n.namespace(), "sysctl", "-n", key)
+          .redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+      assertEquals(0, p.waitFor(), out);
+      return out;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test
