@@ -16,11 +16,12 @@ import java.io.Serializable;
  * @param endMs when its last block of the step arrived, epoch ms; 0 if none, or if the step is
  *     reported ahead of its end (predicted hand-over: its blocks are all requested, and the time
  *     its last one arrived follows in a {@link FlowArrived})
- * @param idle true when the task is not reading this demand's shuffle now because it waits for a
- *     grant of another shuffle it reads (a sort-merge join reads two shuffles interleaved): the
- *     coordinator then takes back a grant the task has not started ({@code doneStepId} reports
- *     such a grant with zero fetched bytes) and plans the demand again only after a poll with
- *     {@code idle = false}
+ * @param idle true when the task will not start a grant of this demand now: it waits for a grant of
+ *     another shuffle it reads (a sort-merge join reads two shuffles interleaved), or it reads slower
+ *     than the network and has not yet taken up the step opened ahead for it (the reader hands the
+ *     grant back): the coordinator then takes back a grant the task has not started ({@code
+ *     doneStepId} reports such a grant with zero fetched bytes) and plans the demand again only
+ *     after a poll with {@code idle = false}
  */
 public record AwaitGrant(long demandId, long doneStepId, String[] srcHosts, long[] fetchedBytes,
     long[] remainingBytes, long startMs, long endMs, boolean idle) implements Serializable {
