@@ -67,6 +67,19 @@ class BackboneTraceTest {
   }
 
   @Test
+  void specPinsTheHostsCongestionControlAndRejectsANameTheKernelCannotHave() {
+    TestbedSpec d = new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0);
+    assertEquals("bbr", d.tcpCongestionControl(), "the figures' machine default unless asked otherwise");
+    TestbedSpec cubic = new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0, "cubic");
+    assertEquals(new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 40, "cubic"),
+        cubic.withRtt(40), "another RTT keeps the congestion control");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0, "bbr; reboot"));
+    assertEquals("TCP congestion control must be a kernel algorithm name such as bbr or cubic, got 'bbr; reboot'",
+        e.getMessage());
+  }
+
+  @Test
   void loopbackTopologyTableNamesEveryHostsCluster() throws Exception {
     java.nio.file.Path f = java.nio.file.Files.createTempFile("topo", ".table");
     try (Testbed t = LoopbackTestbed.start(new TestbedSpec(2, 1, 1_000_000, 1_000_000, 0))) {
