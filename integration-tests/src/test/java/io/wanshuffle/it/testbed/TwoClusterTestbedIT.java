@@ -106,6 +106,29 @@ class TwoClusterTestbedIT {
     }
   }
 
+  /**
+   * The executors' {@code stderr} files under {@code dir}; files and folders that vanish during the walk
+   * (Spark cleaning up its local directories) are skipped.
+   */
+  private static List<Path> executorLogs(Path dir) throws java.io.IOException {
+    List<Path> logs = new java.util.ArrayList<>();
+    Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+      @Override
+      public java.nio.file.FileVisitResult visitFile(Path p, java.nio.file.attribute.BasicFileAttributes a) {
+        if (p.getFileName().toString().equals("stderr")) {
+          logs.add(p);
+        }
+        return java.nio.file.FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public java.nio.file.FileVisitResult visitFileFailed(Path p, java.io.IOException e) {
+        return java.nio.file.FileVisitResult.CONTINUE; // removed while we walked
+      }
+    });
+    return logs;
+  }
+
   private static String hostSysctl(Node n, String key) {
     try {
       Process p = new ProcessBuilder("ip", "netns", "exec", n.namespace(), "sysctl", "-n", key)
@@ -256,16 +279,13 @@ class TwoClusterTestbedIT {
     RunResult r = m.result().runs().get(0);
     assertEquals(expected, r.answer());
     // the executors registered with their Workers' shuffle services, so those served the map output
-    long registered;
-    try (var files = Files.walk(dir)) {
-      registered = files.filter(p -> p.getFileName().toString().equals("stderr")).filter(p -> {
-        try {
-          return Files.readString(p).contains("Registering executor with local external shuffle service");
-        } catch (java.io.IOException e) {
-          return false;
-        }
-      }).count();
-    }
+    long registered = executorLogs(dir).stream().filter(p -> {
+      try {
+        return Files.readString(p).contains("Registering executor with local external shuffle service");
+      } catch (java.io.IOException e) {
+        return false;
+      }
+    }).count();
     assertEquals(spec.nodesA() + spec.nodesB(), registered, "executors registered with a shuffle service");
     Captured c = Captured.read(m.captureDir(), r);
     assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
