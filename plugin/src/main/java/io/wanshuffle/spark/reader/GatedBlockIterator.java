@@ -419,6 +419,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       } catch (RuntimeException e) {
         return new OpenFailed(e);
       }
+      if (conf.predictedHandover() && reported.sentMs > 0) {
+        predictor.handOverLoop(System.currentTimeMillis() - reported.sentMs);
+      }
       opened = s;
       return s;
     }
@@ -615,6 +618,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     private boolean ahead;
     /** When the step was reported ahead, epoch ms. */
     private long reportedMs;
+    /** When the step's report was sent, epoch ms (0: not yet); read on the step-opener thread. */
+    volatile long sentMs;
     private ScheduledFuture<?> timer;
     final List<List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>>> chunks =
         new ArrayList<>();
@@ -676,6 +681,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
     /** Sends the step's one report; a grant in its reply is opened when it arrives. */
     private void send(AwaitGrant report) {
+      sentMs = System.currentTimeMillis();
       reply = channel.await(report).thenApplyAsync(g -> openGranted(this, g), StepOpener.INSTANCE);
     }
 

@@ -36,8 +36,10 @@ import java.util.concurrent.TimeUnit;
  *       while) took the first block's whole latency for transfer time, the smallest sample fell
  *       to a few ms instead of about 80, and flows were handed on 40-60 ms before their last byte
  *       instead of about 120 (the next flow's first byte came one latency after it);
- *   <li>{@code c}, ms: the smallest of the last {@value #SAMPLES} round trips of a coordinator call
- *       answered at once (a registration);
+ *   <li>{@code c}, ms: the smallest of the last {@value #SAMPLES} hand-over loops (a step's report
+ *       to the request of the step its reply granted, {@link #handOverLoop}); until there is one, the
+ *       smallest of the last {@value #SAMPLES} round trips of a coordinator call answered at once (a
+ *       registration);
  *   <li>the size ratio: bytes that arrived / bytes the map output statistics announced, over the
  *       last {@value #SAMPLES} completed flows (1 until measured). Spark keeps each block's size
  *       rounded up to a power of 1.1 ({@code MapStatus.compressSize}, {@code CompressedMapStatus}),
@@ -73,6 +75,7 @@ final class HandoverPredictor {
   private static final HandoverPredictor EXECUTOR = new HandoverPredictor();
 
   private final ArrayDeque<Long> roundTrips = new ArrayDeque<>();
+  private final ArrayDeque<Long> loops = new ArrayDeque<>();
   /** Completed flows as {arrived bytes, announced bytes}, the last {@value #SAMPLES}. */
   private final ArrayDeque<long[]> sizes = new ArrayDeque<>();
   private long sizesArrived;
@@ -121,6 +124,26 @@ final class HandoverPredictor {
    */
   synchronized void coordinatorRoundTrip(long ms) {
     add(roundTrips, ms);
+  }
+
+  /**
+   * Records one whole hand-over loop: from a step's report to the request of the step its reply
+   * granted (report to the driver, the coordinator's re-plan and grant, the reply, the blocks taken
+   * and the fetch opened). Once there is one, {@code c} is the smallest of the last
+   * {@value #SAMPLES} of these instead of a registration's round trip, which leaves out the
+   * re-plan, the grant and the opening (measured on the testbed at RTT 0: registration round
+   * trips of a few ms, loops of 15-25 ms, 44 ms on a busy machine, so flows were handed on that
+   * much late). The smallest, because a reply that waited for ports also ends a loop.
+   *
+   * @param ms elapsed from the report to the next step's request, ms (negative values are ignored)
+   */
+  synchronized void handOverLoop(long ms) {
+    add(loops, ms);
+  }
+
+  /** @return {@code c}, ms: the smallest recent hand-over loop, else the smallest registration round trip */
+  private long coordinatorDelay() {
+    return loops.isEmpty() ? min(roundTrips) : min(loops);
   }
 
   /**
@@ -226,7 +249,7 @@ final class HandoverPredictor {
       return -1;
     }
     long transferMs = (long) Math.ceil(bytes * 1000.0 / predictionRate());
-    return Math.max(requestMs, requestMs + transferMs - min(roundTrips));
+    return Math.max(requestMs, requestMs + transferMs - coordinatorDelay());
   }
 
   /**
@@ -243,7 +266,7 @@ final class HandoverPredictor {
     if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
       return -1;
     }
-    long c = min(roundTrips);
+    long c = coordinatorDelay();
     long latency = latencyMs();
     double rate = predictionRate();
     long transferMs = firstMs - requestMs - latency;
@@ -273,7 +296,7 @@ final class HandoverPredictor {
     long latency = latencyMs();
     long end = nowMs + (flowing ? 0 : latency)
         + (long) Math.ceil(bytesQueued * 1000.0 / predictionRate());
-    return Math.max(nowMs, end - min(roundTrips) - latency);
+    return Math.max(nowMs, end - coordinatorDelay() - latency);
   }
 
   /** @return the current rate estimate, bytes/s (0 before the first sample) */

@@ -111,6 +111,20 @@ class HandoverPredictorTest {
   }
 
   @Test
+  void theFastestRecentHandOverLoopReplacesTheRegistrationRoundTrip() {
+    HandoverPredictor p = new HandoverPredictor();
+    p.flowObserved(1_000_000, 1_000);
+    p.coordinatorRoundTrip(5);
+    assertEquals(2_000 - 5, p.handOverAt(0, 1_000, 0, 1_000_000), "no loop measured yet: the registration's");
+    p.handOverLoop(40);
+    p.handOverLoop(25);
+    p.handOverLoop(300); // a reply that waited for ports
+    p.handOverLoop(-2);
+    assertEquals(2_000 - 25, p.handOverAt(0, 1_000, 0, 1_000_000), "report to next request, fastest of the recent");
+    assertEquals(1_000 - 25, p.handOverAfter(0, 1_000_000, true), "connection-shared flows use the same delay");
+  }
+
+  @Test
   void roundTripIsTheSmallestOfTheRecentSamples() {
     HandoverPredictor p = new HandoverPredictor();
     p.flowObserved(1_000_000, 1_000);
