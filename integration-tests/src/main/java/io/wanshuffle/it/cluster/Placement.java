@@ -46,9 +46,15 @@ public final class Placement {
     if (n < 1 || hosts.isEmpty()) {
       throw new IllegalArgumentException("need n >= 1 and at least one host");
     }
+    return preferring(jsc, n, i -> List.of(hosts.get(i % hosts.size())));
+  }
+
+  /** @return partitions 0..n-1, partition i holding i and preferring {@code hostsOf.apply(i)} */
+  private static JavaRDD<Integer> preferring(JavaSparkContext jsc, int n,
+      java.util.function.IntFunction<List<String>> hostsOf) {
     List<Tuple2<Integer, scala.collection.immutable.Seq<String>>> items = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      items.add(new Tuple2<>(i, CollectionConverters.asScala(List.of(hosts.get(i % hosts.size()))).toList()));
+      items.add(new Tuple2<>(i, CollectionConverters.asScala(hostsOf.apply(i)).toList()));
     }
     ClassTag<Integer> tag = ClassTag$.MODULE$.apply(Integer.class);
     return JavaRDD.fromRDD(jsc.sc().makeRDD(CollectionConverters.asScala(items).toList(), tag), tag);
@@ -84,13 +90,6 @@ public final class Placement {
     if (hosts.isEmpty()) {
       throw new IllegalArgumentException("need at least one host");
     }
-    scala.collection.immutable.Seq<String> all = CollectionConverters.asScala(hosts).toList();
-    List<Tuple2<Integer, scala.collection.immutable.Seq<String>>> items = new ArrayList<>();
-    for (int i = 0; i < rdd.getNumPartitions(); i++) {
-      items.add(new Tuple2<>(i, all));
-    }
-    ClassTag<Integer> tag = ClassTag$.MODULE$.apply(Integer.class);
-    return JavaRDD.fromRDD(jsc.sc().makeRDD(CollectionConverters.asScala(items).toList(), tag), tag)
-        .zipPartitions(rdd, (pin, it) -> it);
+    return preferring(jsc, rdd.getNumPartitions(), i -> hosts).zipPartitions(rdd, (pin, it) -> it);
   }
 }

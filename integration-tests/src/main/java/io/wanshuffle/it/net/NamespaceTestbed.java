@@ -231,11 +231,16 @@ public final class NamespaceTestbed implements Testbed {
     try {
       Exec.check("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv4.tcp_congestion_control=" + cc);
     } catch (IllegalStateException e) {
-      String available = Exec.quietOutput("sysctl", "-n", "net.ipv4.tcp_available_congestion_control");
       throw new IllegalStateException("TCP congestion control '" + cc + "' cannot be set on this kernel"
-          + " (available: " + (available == null ? "unknown" : available.strip()) + "; choose one with --tcp-cc): "
-          + e.getMessage(), e);
+          + " (available: " + String.join(" ", kernelList("net.ipv4.tcp_available_congestion_control"))
+          + "; choose one with --tcp-cc): " + e.getMessage(), e);
     }
+  }
+
+  /** @return the words of a machine sysctl holding a list (empty when it cannot be read) */
+  private static List<String> kernelList(String key) {
+    String v = Exec.quietOutput("sysctl", "-n", key);
+    return v == null || v.isBlank() ? List.of() : List.of(v.strip().split("\\s+"));
   }
 
   /**
@@ -245,15 +250,15 @@ public final class NamespaceTestbed implements Testbed {
    * that list belongs to the machine.
    */
   private static void allowCongestionControl(String cc) {
-    String available = Exec.quietOutput("sysctl", "-n", "net.ipv4.tcp_available_congestion_control");
-    if (available != null && !List.of(available.strip().split("\\s+")).contains(cc)) {
+    if (!kernelList("net.ipv4.tcp_available_congestion_control").contains(cc)) {
       Exec.quiet("modprobe", "tcp_" + cc);
     }
-    String allowed = Exec.quietOutput("sysctl", "-n", "net.ipv4.tcp_allowed_congestion_control");
-    if (allowed != null && !List.of(allowed.strip().split("\\s+")).contains(cc)
-        && Exec.quiet("sysctl", "-qw", "net.ipv4.tcp_allowed_congestion_control=" + allowed.strip() + " " + cc)) {
+    List<String> allowed = kernelList("net.ipv4.tcp_allowed_congestion_control");
+    String was = String.join(" ", allowed);
+    if (!allowed.isEmpty() && !allowed.contains(cc)
+        && Exec.quiet("sysctl", "-qw", "net.ipv4.tcp_allowed_congestion_control=" + was + " " + cc)) {
       System.out.println("testbed: added " + cc + " to net.ipv4.tcp_allowed_congestion_control (was: "
-          + allowed.strip() + "), so that the hosts' namespaces may use it");
+          + was + "), so that the hosts' namespaces may use it");
     }
   }
 

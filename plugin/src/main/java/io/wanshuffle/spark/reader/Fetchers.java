@@ -122,7 +122,7 @@ final class Fetchers implements BlockOpener {
         env.mapOutputTracker(),
         CollectionConverters.asScala(blocks.iterator()),
         (bid, in) -> sm.wrapStream(bid, in),
-        (Long) c.get(cfg.REDUCER_MAX_SIZE_IN_FLIGHT()) * 1024L * 1024L,
+        maxBytesInFlight(),
         (Integer) c.get(cfg.REDUCER_MAX_REQS_IN_FLIGHT()),
         (Integer) c.get(cfg.REDUCER_MAX_BLOCKS_IN_FLIGHT_PER_ADDRESS()),
         (Long) c.get(cfg.MAX_REMOTE_BLOCK_SIZE_FETCH_TO_MEM()),

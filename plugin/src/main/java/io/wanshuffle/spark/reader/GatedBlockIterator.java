@@ -83,11 +83,14 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private final RegisterDemand demand;
   private final String[] hosts;
   private final HandoverPredictor predictor;
+  /** Most bytes one unpaced step takes: what the fetcher requests at once. */
+  private final long maxStepBytes;
 
   private final Iterator<Tuple2<BlockId, InputStream>> local;
   private Iterator<Tuple2<BlockId, InputStream>> source;
   private CompletableFuture<?> pending;
-  private long demandId;
+  /** Volatile: reports and hand-backs are sent off the task thread too. */
+  private volatile long demandId;
   private long waitedMs;
   private boolean registered;
   /** A sibling reader of the task waits for a grant; this one told the coordinator it is idle. */
@@ -130,6 +133,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     this.metrics = metrics;
     this.demand = demand;
     this.hosts = demand.srcHosts();
+    this.maxStepBytes = fetchers.maxBytesInFlight();
     this.local = fetchers.open(blocks.sameCluster());
     if (!blocks.isEmpty()) {
       context.addTaskCompletionListener((org.apache.spark.util.TaskCompletionListener) this::onTaskEnd);
@@ -409,7 +413,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         // and ask again when the task reads on
         LOG.debug("wan-shuffle: task {} hands back its grant of step {}: it has not taken up step {} yet",
             demand.taskAttemptId(), g.stepId(), opened != null ? opened.stepId : reported.stepId);
-        return new GaveBack(channel.await(AwaitGrant.idle(reported.demandId)));
+        channel.await(AwaitGrant.idle(demandId)); // its reply carries nothing the reader needs
+        return GaveBack.INSTANCE;
       }
       StepRun s = newStep(g);
       try {
@@ -459,7 +464,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
    */
   private void takeWithinFlight(GrantReply g, StepRun run) {
     List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out = new ArrayList<>();
-    long limit = fetchers.maxBytesInFlight();
+    long limit = maxStepBytes;
     double budgetSum = 0;
     for (long b : g.budgets()) {
       budgetSum += Math.max(0, b);
@@ -585,10 +590,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
   /**
    * A grant answered while the task was still behind (reading an earlier step, or one opened for it
-   * not yet taken up), handed back with an idle poll ({@code idleReply}, ignored); the task thread
-   * polls again when it gets here.
+   * not yet taken up), handed back with an idle poll; the task thread polls again when it gets here.
    */
-  private record GaveBack(CompletableFuture<GrantReply> idleReply) {}
+  private enum GaveBack { INSTANCE }
 
   /** Where steps granted while the task reads are opened: daemon threads, made on demand. */
   private static final class StepOpener {
@@ -630,12 +634,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     long issuedBytes;
     Iterator<Tuple2<BlockId, InputStream>> current;
 
-    /** The demand the step belongs to (read off the task thread). */
-    final long demandId;
-
     StepRun(long stepId) {
       this.stepId = stepId;
-      this.demandId = GatedBlockIterator.this.demandId;
     }
 
     /** Opens the next chunk (after pacing); false when the step has no chunk left. */

@@ -281,6 +281,14 @@ class GatedBlockIteratorTest {
    * {@code aheadInMs} is set, predicts the hand-over that many ms after the step opened.
    */
   private BlockOpener signalling(java.util.function.Consumer<Runnable> arrival, Long aheadInMs) {
+    return signalling(arrival, aheadInMs, Long.MAX_VALUE);
+  }
+
+  /**
+   * Like {@link #signalling(java.util.function.Consumer, Long)}, the fetcher requesting at most
+   * {@code maxInFlight} bytes at once.
+   */
+  private BlockOpener signalling(java.util.function.Consumer<Runnable> arrival, Long aheadInMs, long maxInFlight) {
     return new BlockOpener() {
       @Override
       public Iterator<Tuple2<BlockId, InputStream>> open(
@@ -298,6 +306,11 @@ class GatedBlockIteratorTest {
         }
         arrival.accept(onArrived);
         return it;
+      }
+
+      @Override
+      public long maxBytesInFlight() {
+        return maxInFlight;
       }
     };
   }
@@ -559,29 +572,6 @@ class GatedBlockIteratorTest {
     assertEquals(40, events.transfers.get(1).bytes()[0]);
   }
 
-  /** {@code opener} with {@link BlockOpener#maxBytesInFlight()} = {@code bytes}. */
-  private static BlockOpener inFlightLimit(BlockOpener opener, long bytes) {
-    return new BlockOpener() {
-      @Override
-      public Iterator<Tuple2<BlockId, InputStream>> open(
-          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks) {
-        return opener.open(blocks);
-      }
-
-      @Override
-      public Iterator<Tuple2<BlockId, InputStream>> openStep(
-          List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
-          Runnable onArrived, ArrivalTrackingClient.AheadSignal ahead) {
-        return opener.openStep(blocks, onArrived, ahead);
-      }
-
-      @Override
-      public long maxBytesInFlight() {
-        return bytes;
-      }
-    };
-  }
-
   /**
    * A grant larger than what the fetcher requests at once ({@code spark.reducer.maxSizeInFlight})
    * is taken only up to that, so every step's bytes arrive whatever the task does with them; the
@@ -591,7 +581,7 @@ class GatedBlockIteratorTest {
   void aStepTakesNoMoreThanTheFetcherRequestsAtOnce() {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 100, "a1", 100, "a2", 60);
-    GatedBlockIterator it = new GatedBlockIterator(context, inFlightLimit(signalling(Runnable::run), 250), b,
+    GatedBlockIterator it = new GatedBlockIterator(context, signalling(Runnable::run, null, 250), b,
         inProcess(conf), conf, metrics, demandOf(b), predictor);
     List<Long> maps = new ArrayList<>();
     while (it.hasNext()) {
