@@ -9,6 +9,7 @@ import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.ReleaseDemand;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
 import java.io.InputStream;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -62,7 +63,9 @@ import scala.collection.Seq;
  * the reported step's last block or busy with its records (a task's next flow would otherwise
  * start only after that, which with one task per receiving executor is the case at nearly every
  * hand-over of a receiver's port). The task thread then reads the opened step after the reported
- * one.
+ * one. A task that reads slower than the network keeps getting its grants opened while the steps
+ * it has not read yet and the new one fit within {@code spark.reducer.maxSizeInFlight} (what
+ * Spark's own fetcher buffers); beyond that, or when it stalls, it hands its grants back.
  *
  * <p>With {@code spark.wanshuffle.flow.rateCap} set, a step's blocks are fetched in chunks paced so
  * that the task's bytes in the step never run ahead of (rate cap × flows of the step) — pacing at
@@ -100,19 +103,24 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
    * a step opened off the task thread, so the blocks taken for it are not lost to this reader.
    */
   private boolean openingOnGrant;
-  /** Guarded by this: a step opened off the task thread, not yet taken up by the task thread. */
-  private StepRun opened;
+  /** Guarded by this: steps opened off the task thread, not yet taken up by the task thread, in order. */
+  private final ArrayDeque<StepRun> opened = new ArrayDeque<>();
   /** Guarded by this: no step may be opened off the task thread any more (ungated, task ended). */
   private boolean closedToGrants;
 
   private StepRun step;
   /**
-   * The blocks of a step already reported because its bytes all arrived: read before anything
-   * else, while the next step's flows may already run.
+   * Steps already reported (their bytes arrived, or are due soon), oldest first: read before
+   * anything else, while later steps' flows may already run. Task thread only.
    */
-  private Iterator<Tuple2<BlockId, InputStream>> draining;
-  /** Volatile: the step-opener thread reads it. */
-  private volatile StepRun drainingStep;
+  private final ArrayDeque<StepRun> toRead = new ArrayDeque<>();
+  /**
+   * Guarded by this: steps whose blocks were taken and that the task has not read to the end, and
+   * their bytes. A grant is opened off the task thread only while they leave room for it within
+   * what Spark's fetcher buffers ({@link #openGranted}).
+   */
+  private int heldSteps;
+  private long heldBytes;
   private Iterator<Tuple2<BlockId, InputStream>> ungated;
   private long[] ungatedBytes;
   private long ungatedStartMs;
@@ -200,19 +208,18 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
   private void onTaskEnd(TaskContext ctx) {
     TaskReaders.remove(ctx);
-    StepRun unread;
+    List<StepRun> unread;
     synchronized (this) {
       closedToGrants = true;
-      unread = opened;
+      unread = new ArrayList<>(opened);
     }
-    for (StepRun s : new StepRun[] {step, unread}) {
-      if (s != null) {
-        s.cancelTimer();
-      }
+    if (step != null) {
+      step.cancelTimer();
     }
+    unread.forEach(StepRun::cancelTimer);
     String reason = ctx.isInterrupted() ? "task-killed" : ctx.isFailed() ? "task-failed"
         : "task-end";
-    if (demandId > 0 && ungated == null && (step != null || unread != null || !blocks.isEmpty())) {
+    if (demandId > 0 && ungated == null && (step != null || !unread.isEmpty() || !blocks.isEmpty())) {
       channel.release(new ReleaseDemand(demandId, reason));
     } else if (demandId <= 0 && pending != null && !blocks.isEmpty()) {
       // the registration is still held for the first grant: release the demand once its id is known
@@ -230,23 +237,27 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     resumeIfIdle();
     while (true) {
       pump();
-      if (draining != null) {
-        if (draining.hasNext()) {
-          source = draining;
-          return true;
-        }
-        draining = null;
-        drainingStep.readAll();
-        drainingStep = null;
-      }
       if (step != null && step.reply != null) {
-        // the step is reported (its bytes are here, or due soon): read its blocks while the
-        // coordinator hands the ports on
-        draining = step.current;
-        drainingStep = step;
+        // the step is reported (its bytes are here, or due soon): read its blocks after the steps
+        // reported before it, while the coordinator hands the ports on and its reply's grant is
+        // opened
+        toRead.addLast(step);
         pending = step.reply;
         openingOnGrant = true;
         step = null;
+        continue;
+      }
+      StepRun head = toRead.peekFirst();
+      if (head != null) {
+        if (head.current.hasNext()) {
+          source = head.current;
+          return true;
+        }
+        if (head.openNextChunk()) {
+          continue; // a paced step taken over from the opened ones when going ungated
+        }
+        toRead.removeFirst();
+        head.readAll();
         continue;
       }
       if (step != null) {
@@ -309,7 +320,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       throw f.cause();
     } else if (r instanceof StepRun s) {
       synchronized (this) {
-        opened = null;
+        opened.remove(s);
       }
       step = s; // granted and opened while the task read the previous step
     } else if (r instanceof Registered reg) {
@@ -387,10 +398,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   /**
    * Opens the step a reported step's reply grants, on the step-opener thread: the task thread takes
    * it up on its next read. Not while this reader is idle (the coordinator takes that grant back),
-   * ungated or its task ended, and not while the task still has another reported step to read or
-   * a step opened this way to take up: then the task is slower than the network, and opening more
-   * would only buffer more (at most two fetchers of a reader hold buffers: the reported step and
-   * the next, as when the task thread opens each step).
+   * ungated or its task ended, and not when the task is too far behind ({@link #roomFor}): then a
+   * grant it would start only when it gets here would hold its ports meanwhile, so it is handed
+   * back at once with an idle poll.
    *
    * @param reported the step whose report {@code g} answers
    * @param g the reply to the reported step
@@ -403,16 +413,16 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       return g;
     }
     synchronized (this) {
-      StepRun unread = drainingStep;
       if (idle || closedToGrants) {
         return g;
       }
-      if (opened != null || (unread != null && unread != reported)) {
+      if (!roomFor(reported, g)) {
         // the task reads slower than the network (or has stalled): a grant it would start only when
         // it gets here would hold its ports meanwhile; hand it back at once, like an idle reader,
         // and ask again when the task reads on
-        LOG.debug("wan-shuffle: task {} hands back its grant of step {}: it has not taken up step {} yet",
-            demand.taskAttemptId(), g.stepId(), opened != null ? opened.stepId : reported.stepId);
+        LOG.debug("wan-shuffle: task {} hands back its grant of step {}: {} step(s) of {} B not read yet{}",
+            demand.taskAttemptId(), g.stepId(), heldSteps, heldBytes,
+            opened.isEmpty() ? "" : ", " + opened.size() + " of them not taken up");
         channel.await(AwaitGrant.idle(demandId)); // its reply carries nothing the reader needs
         return GaveBack.INSTANCE;
       }
@@ -427,8 +437,45 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       if (conf.predictedHandover() && reported.sentMs > 0) {
         predictor.handOverLoop(System.currentTimeMillis() - reported.sentMs);
       }
-      opened = s;
+      opened.addLast(s);
       return s;
+    }
+  }
+
+  /**
+   * Whether the grant {@code g}, the reply to {@code reported}'s report, may be opened now, off the
+   * task thread (under this reader's lock): yes when no step but {@code reported} is still to be
+   * read (the task reads it while the next one flows), or when the steps still to be read (taken
+   * up or not) and the new one together fit within what Spark's fetcher requests at once
+   * ({@code spark.reducer.maxSizeInFlight}). So a task that runs a few steps behind the network
+   * (busy with the records of a large block, say) keeps its grants, a task that has stalled hands
+   * them back, and a reader never buffers more than Spark's own reader would, or two steps.
+   */
+  private boolean roomFor(StepRun reported, GrantReply g) {
+    int others = heldSteps - (reported.held ? 1 : 0);
+    if (others <= 0) {
+      return true;
+    }
+    long budget = 0;
+    for (long b : g.budgets()) {
+      budget += Math.max(0, b);
+    }
+    return Math.min(budget, maxStepBytes) <= maxStepBytes - heldBytes;
+  }
+
+  /** Counts a step whose blocks were taken until the task has read it ({@link StepRun#readAll}). */
+  private synchronized void hold(StepRun s, long bytes) {
+    s.held = true;
+    s.heldBytes = bytes;
+    heldSteps++;
+    heldBytes += bytes;
+  }
+
+  private synchronized void unhold(StepRun s) {
+    if (s.held) {
+      s.held = false;
+      heldSteps--;
+      heldBytes -= s.heldBytes;
     }
   }
 
@@ -451,6 +498,13 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     run.paceBytesPerSecond = cap <= 0 ? 0 : cap * Math.max(1, g.srcHosts().length);
     run.remaining = blocks.remainingBytes();
     run.startMs = System.currentTimeMillis();
+    if (!run.chunks.isEmpty()) {
+      long bytes = 0;
+      for (long b : run.chunkBytes) {
+        bytes += b;
+      }
+      hold(run, bytes);
+    }
     return run;
   }
 
@@ -545,10 +599,13 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
     synchronized (this) {
       closedToGrants = true;
-      if (opened != null) {
-        step = opened; // its blocks were taken: read them before the ungated ones
-        opened = null;
+      // their blocks were taken: read them before the ungated ones
+      if (step != null) {
+        toRead.addLast(step);
+        step = null;
       }
+      toRead.addAll(opened);
+      opened.clear();
     }
     pending = null;
     openingOnGrant = false;
@@ -589,8 +646,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private record OpenFailed(RuntimeException cause) {}
 
   /**
-   * A grant answered while the task was still behind (reading an earlier step, or one opened for it
-   * not yet taken up), handed back with an idle poll; the task thread polls again when it gets here.
+   * A grant answered while the task was too far behind (its unread steps leave no room for it,
+   * {@link #roomFor}), handed back with an idle poll; the task thread polls again when it gets here.
    */
   private enum GaveBack { INSTANCE }
 
@@ -622,6 +679,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     private boolean ahead;
     /** When the step was reported ahead, epoch ms. */
     private long reportedMs;
+    /** Counted in the reader's held steps (guarded by the reader); and with how many bytes. */
+    boolean held;
+    long heldBytes;
     /** When the step's report was sent, epoch ms (0: not yet); read on the step-opener thread. */
     volatile long sentMs;
     private ScheduledFuture<?> timer;
@@ -732,6 +792,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
      * signalled (the fetcher held requests back) gets its arrival time now.
      */
     void readAll() {
+      unhold(this);
       sendArrivalIfAhead(System.currentTimeMillis());
     }
 

@@ -41,6 +41,8 @@ import org.apache.spark.storage.BlockManagerId$;
 import org.apache.spark.storage.ShuffleBlockId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import scala.Option;
 import scala.Tuple2;
 import scala.Tuple3;
@@ -398,24 +400,25 @@ class GatedBlockIteratorTest {
   }
 
   /**
-   * Steps opened on their grant do not run ahead of a task that reads slower than the network:
-   * every step's bytes arrive at once here, yet while the task has not read anything only two
-   * steps are open (the one it reads and the next); the third opens when the task reads on.
+   * Steps opened on their grant run ahead of a task that reads slower than the network (here: has
+   * not read anything, as when it is busy with the records of one large block) only within what
+   * the fetcher requests at once. Every step's bytes arrive at once; with 250 B in flight only two
+   * steps open (100 B it reads and the next 90 B; 80 B more would exceed the limit) and the third
+   * when the task reads on; with 1000 B all three open ahead of the task.
    */
-  @Test
-  void stepsOpenedOnTheirGrantStayOneAheadOfTheTask() throws InterruptedException {
+  @ParameterizedTest
+  @CsvSource({"250, 2", "1000, 3"})
+  void stepsOpenedOnTheirGrantRunAheadOfTheTaskOnlyWithinTheInFlightLimit(long maxInFlight, int stepsAhead)
+      throws InterruptedException {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 90, "a3", 80);
-    GatedBlockIterator it = new GatedBlockIterator(context, signalling(Runnable::run), b,
+    GatedBlockIterator it = new GatedBlockIterator(context, signalling(Runnable::run, null, maxInFlight), b,
         inProcess(conf), conf, metrics, demandOf(b), predictor);
     assertTrue(it.hasNext());
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (!opened.contains("a2")) {
-      assertTrue(System.currentTimeMillis() < deadline, "step 2 not opened: " + opened);
-      Thread.onSpinWait();
-    }
-    Thread.sleep(300); // time for a third step to open if nothing held it back
-    assertEquals(List.of("", "a1", "a2"), opened, "one step ahead of the task, not more");
+    List<String> ahead = List.of("", "a1", "a2", "a3").subList(0, stepsAhead + 1);
+    awaitOpened(ahead.get(stepsAhead));
+    Thread.sleep(300); // time for one more step to open if nothing held it back
+    assertEquals(ahead, opened, "no more ahead of the task than in flight");
     List<Long> maps = new ArrayList<>();
     while (it.hasNext()) {
       maps.add(((ShuffleBlockId) it.next()._1()).mapId());
@@ -424,6 +427,59 @@ class GatedBlockIteratorTest {
     assertEquals(List.of("", "a1", "a2", "a3"), opened);
     context.markTaskCompleted(Option.empty());
     assertEquals(0, coordinator.openFlowCount());
+    assertEquals(0, coordinator.pendingDemandCount());
+  }
+
+  /**
+   * A task that reads slower than the network but reads on (busy with the records of a step whose
+   * bytes arrived two steps ago) keeps its grants while the steps it has not read and the new one
+   * fit within what the fetcher requests at once: step 3 opens while step 1 is still being read.
+   * With a smaller in-flight limit the same grant is handed back and step 3 opens only once the
+   * task has read step 1. Either way every block is read once, in step order.
+   */
+  @ParameterizedTest
+  @CsvSource({"1000, true", "300, false"})
+  void aTaskBehindTheNetworkKeepsItsGrantsWithinTheInFlightLimit(long maxInFlight, boolean opensAhead)
+      throws InterruptedException {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 50, "a2", 90, "a3", 80);
+    List<Runnable> arrivals = new CopyOnWriteArrayList<>();
+    GatedBlockIterator it = new GatedBlockIterator(context, signalling(arrivals::add, null, maxInFlight),
+        b, inProcess(conf), conf, metrics, demandOf(b), predictor);
+    assertTrue(it.hasNext());
+    List<Long> maps = new ArrayList<>(List.of(((ShuffleBlockId) it.next()._1()).mapId()));
+    assertEquals(List.of("", "a1 a1"), opened);
+    arrivals.get(0).run(); // step 1's 150 B arrive
+    awaitOpened("a2");
+    assertTrue(it.hasNext()); // the task reads on inside step 1 and takes up step 2
+    maps.add(((ShuffleBlockId) it.next()._1()).mapId());
+    arrivals.get(1).run(); // step 2's 90 B arrive while the task still works on step 1
+    if (opensAhead) {
+      awaitOpened("a3");
+    } else {
+      Thread.sleep(300); // time for step 3 to open if nothing held it back
+      assertFalse(opened.contains("a3"), "240 B unread + 80 B exceed the 300 B in flight: " + opened);
+    }
+    while (it.hasNext()) {
+      maps.add(((ShuffleBlockId) it.next()._1()).mapId());
+      if (arrivals.size() > 2) {
+        arrivals.get(2).run();
+      }
+    }
+    assertEquals(List.of(0L, 2L, 4L, 6L), maps, "every block once, in step order");
+    assertEquals(List.of("", "a1 a1", "a2", "a3"), opened);
+    assertEquals(3, events.transfers.size());
+    context.markTaskCompleted(Option.empty());
+    assertEquals(0, coordinator.openFlowCount());
+    assertEquals(0, coordinator.pendingDemandCount());
+  }
+
+  private void awaitOpened(String hosts) {
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (!opened.contains(hosts)) {
+      assertTrue(System.currentTimeMillis() < deadline, hosts + " not opened: " + opened);
+      Thread.onSpinWait();
+    }
   }
 
   /**
@@ -601,7 +657,7 @@ class GatedBlockIteratorTest {
   /**
    * A task that stalls in the middle of its read (a straggler, a slow consumer) holds no ports:
    * with k = 1 the step it reads and the one opened for it arrive, the grant after them is handed
-   * back, and another receiver's task is granted and reads its blocks through the gate while the
+   * back (it would exceed the 250 B the fetcher requests at once), and another receiver's task is granted and reads its blocks through the gate while the
    * first task still has not read on (before, it waited for {@code grant.maxWait} and fetched
    * ungated); then the first task reads everything, each block once.
    */
@@ -610,8 +666,8 @@ class GatedBlockIteratorTest {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.MAX_GRANT_WAIT, "20s");
     DemandClient client = inProcess(conf);
     CrossClusterBlocks b1 = blocks("b1", "a1", 100, "a2", 90, "a3", 80);
-    GatedBlockIterator stalled = new GatedBlockIterator(context, signalling(Runnable::run), b1, client, conf,
-        metrics, demandOf(b1), predictor);
+    GatedBlockIterator stalled = new GatedBlockIterator(context, signalling(Runnable::run, null, 250), b1,
+        client, conf, metrics, demandOf(b1), predictor);
     assertTrue(stalled.hasNext());
     List<Long> maps = new ArrayList<>(List.of(((ShuffleBlockId) stalled.next()._1()).mapId()));
     long deadline = System.currentTimeMillis() + 10_000;
