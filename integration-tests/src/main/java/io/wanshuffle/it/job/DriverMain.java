@@ -93,7 +93,8 @@ public final class DriverMain {
             req.aHosts(), req.bHosts()).collect());
         break;
       }
-      case "matrix": {
+      case "matrix":
+      case "matrix-all": {
         double[][] m = req.matrixBytes();
         if (warmup) {
           m = new double[m.length][m[0].length];
@@ -102,12 +103,12 @@ public final class DriverMain {
           }
         }
         answer = new ArrayList<>(MatrixShuffleJob.build(jsc, m, req.recordBytes(), req.mapPartitions(), reduceParts,
-            req.aHosts(), req.bHosts()).collect());
+            req.senderHosts(), req.receiverHosts()).collect());
         answer.sort(null);
         break;
       }
       default:
-        throw new IllegalArgumentException("job '" + req.job() + "' is unknown (tpch or matrix)");
+        throw new IllegalArgumentException("job '" + req.job() + "' is unknown (tpch, matrix or matrix-all)");
     }
     jsc.sc().listenerBus().waitUntilEmpty(30_000);
     Map<Integer, StageRecorder.Stage> stages = rec.snapshot();
@@ -122,22 +123,24 @@ public final class DriverMain {
       }
     }
     String[] reducerHost = ShuffleMatrix.reducerHosts(red.spans, reduceParts);
-    long[][] matrix = ShuffleMatrix.of(ShuffleMatrix.shuffleIds(stages), reduceParts, reducerHost, req.aHosts(),
-        req.bHosts());
-    long[] sent = new long[req.aHosts().size()];
+    List<String> senders = req.senderHosts();
+    List<String> receivers = req.receiverHosts();
+    long[][] matrix = ShuffleMatrix.of(ShuffleMatrix.shuffleIds(stages), reduceParts, reducerHost, senders,
+        receivers);
+    long[] sent = new long[senders.size()];
     for (Map.Entry<Integer, StageRecorder.Stage> e : stages.entrySet()) {
       if (e.getKey() != resultStage) {
         for (int i = 0; i < sent.length; i++) {
-          sent[i] += e.getValue().writtenByHost.getOrDefault(req.aHosts().get(i), 0L);
+          sent[i] += e.getValue().writtenByHost.getOrDefault(senders.get(i), 0L);
         }
       }
     }
-    long[] received = new long[req.bHosts().size()];
+    long[] received = new long[receivers.size()];
     for (int j = 0; j < received.length; j++) {
-      received[j] = red.remoteReadByHost.getOrDefault(req.bHosts().get(j), 0L);
+      received[j] = red.remoteReadByHost.getOrDefault(receivers.get(j), 0L);
     }
     return new RunResult(answer, mapStart, mapEnd, red.submittedMs, red.completedMs, red.tasks, red.fetchWaitMs,
-        red.remoteBytes, red.localBytes, req.aHosts(), req.bHosts(), matrix, sent, received, List.copyOf(red.spans),
+        red.remoteBytes, red.localBytes, senders, receivers, matrix, sent, received, List.copyOf(red.spans),
         red.failed);
   }
 }

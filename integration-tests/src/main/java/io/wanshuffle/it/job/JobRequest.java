@@ -12,11 +12,14 @@ import java.util.Map;
  *     {@code spark.jars}, ...)
  * @param aHosts cluster A executor hosts (map tasks run here)
  * @param bHosts cluster B executor hosts (reduce tasks run here)
- * @param job {@code tpch} ({@link TpchJoinQuery}) or {@code matrix} ({@link MatrixShuffleJob})
+ * @param job {@code tpch} ({@link TpchJoinQuery}), {@code matrix} ({@link MatrixShuffleJob} from A to B) or
+ *     {@code matrix-all} ({@link MatrixShuffleJob} between all hosts, A's then B's: maps and reduces on both
+ *     clusters, so the shuffle crosses the backbone both ways)
  * @param tpchScale TPC-H scale factor for {@code tpch} (1.0 = lineitem of 6 million rows)
  * @param mapPartitions map tasks per shuffle input (spread round-robin over {@code aHosts})
  * @param reducePartitions reduce tasks (spread round-robin over {@code bHosts})
- * @param matrixBytes for {@code matrix}: bytes from A host i to B host j ({@code [aHosts][bHosts]})
+ * @param matrixBytes for {@code matrix}: bytes from A host i to B host j ({@code [aHosts][bHosts]}); for
+ *     {@code matrix-all}: bytes from host i to host j of {@link #senderHosts()} ({@code [A + B][A + B]})
  * @param recordBytes for {@code matrix}: value size of one record, bytes
  * @param runs how many times the query runs in this application (a warm-up run comes first when
  *     {@code warmup})
@@ -26,4 +29,21 @@ import java.util.Map;
  */
 public record JobRequest(String appName, Map<String, String> sparkConf, List<String> aHosts, List<String> bHosts,
     String job, double tpchScale, int mapPartitions, int reducePartitions, double[][] matrixBytes,
-    int recordBytes, int runs, boolean warmup, int killExecutorOnB) {}
+    int recordBytes, int runs, boolean warmup, int killExecutorOnB) {
+
+  /** @return the hosts map tasks run on: A's, or for {@code matrix-all} A's then B's */
+  public List<String> senderHosts() {
+    return "matrix-all".equals(job) ? allHosts() : aHosts;
+  }
+
+  /** @return the hosts reduce tasks run on: B's, or for {@code matrix-all} A's then B's */
+  public List<String> receiverHosts() {
+    return "matrix-all".equals(job) ? allHosts() : bHosts;
+  }
+
+  private List<String> allHosts() {
+    List<String> all = new java.util.ArrayList<>(aHosts);
+    all.addAll(bHosts);
+    return List.copyOf(all);
+  }
+}

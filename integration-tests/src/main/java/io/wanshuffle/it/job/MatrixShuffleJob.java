@@ -14,9 +14,10 @@ import scala.Tuple2;
 
 /**
  * A shuffle whose per-(map host, reduce host) bytes follow a given traffic matrix: the trace replay and the
- * synthetic patterns of the end-to-end benchmark (uniform, Zipf-skewed, fair-sharing-poor).
+ * synthetic patterns of the end-to-end benchmark (uniform, Zipf-skewed, fair-sharing-poor), and shuffles between
+ * all hosts of both clusters (the map and reduce host lists may be any hosts, the same ones included).
  *
- * <p>Map task t runs on A host {@code t % nA} and emits, for every reduce partition p (pinned to B host
+ * <p>Map task t runs on map host {@code t % nA} and emits, for every reduce partition p (pinned to reduce host
  * {@code p % nB}), records of pseudo-random (incompressible) bytes totalling
  * {@code matrix[host(t)][host(p)] / (map tasks on that host) / (reduce partitions on that host)}. Record content
  * is a function of (t, p, record index), so every run produces the same records. Each reduce task answers its
@@ -27,12 +28,12 @@ final class MatrixShuffleJob {
 
   /**
    * @param jsc driver
-   * @param matrix bytes from A host i to B host j, {@code [aHosts][bHosts]}, non-negative
+   * @param matrix bytes from map host i to reduce host j, {@code [aHosts][bHosts]}, non-negative
    * @param recordBytes value size of one record (the last record of a cell may be shorter)
-   * @param mapParts map tasks (at least one per A host)
-   * @param reduceParts reduce partitions (at least one per B host)
-   * @param aHosts cluster A hosts
-   * @param bHosts cluster B hosts
+   * @param mapParts map tasks (at least one per map host)
+   * @param reduceParts reduce partitions (at least one per reduce host)
+   * @param aHosts the map hosts (cluster A's, or every host)
+   * @param bHosts the reduce hosts (cluster B's, or every host)
    * @return per reduce partition one line {@code partition|records|bytes|crcsum}
    */
   static JavaRDD<String> build(JavaSparkContext jsc, double[][] matrix, int recordBytes, int mapParts,
@@ -41,10 +42,10 @@ final class MatrixShuffleJob {
     int nB = bHosts.size();
     if (matrix.length != nA || matrix[0].length != nB) {
       throw new IllegalArgumentException("traffic matrix is " + matrix.length + " x " + matrix[0].length
-          + " but the testbed has " + nA + " x " + nB + " hosts");
+          + " but the job has " + nA + " map hosts x " + nB + " reduce hosts");
     }
     if (mapParts < nA || reduceParts < nB) {
-      throw new IllegalArgumentException("need at least one map task per A host and one reduce task per B host");
+      throw new IllegalArgumentException("need at least one map task per map host and one reduce task per reduce host");
     }
     double[][] m = matrix;
     JavaPairRDD<Integer, byte[]> data = io.wanshuffle.it.cluster.Placement.seeds(jsc, mapParts, aHosts).flatMapToPair(t -> {

@@ -5,9 +5,23 @@ import java.util.List;
 
 /**
  * Backbone byte counters sampled over time, with the full counters at the start and the end.
- * Rates are computed from the A-to-B byte counter (Ethernet frame bytes, as tbf counts them).
+ * Rates are computed from the byte counter of one direction (Ethernet frame bytes, as tbf counts
+ * them); A to B unless a {@link Direction} says otherwise (the backbone is full duplex and shaped
+ * to its rate each way).
  */
 public final class BackboneTrace {
+  /** A direction of the backbone. */
+  public enum Direction {
+    /** From cluster A to cluster B. */
+    A_TO_B,
+    /** From cluster B to cluster A. */
+    B_TO_A;
+
+    long of(Sample s) {
+      return this == A_TO_B ? s.aToBBytes() : s.bToABytes();
+    }
+  }
+
   /**
    * One sample.
    *
@@ -83,6 +97,17 @@ public final class BackboneTrace {
    *     {@code toMillis} (the window is widened to sample boundaries)
    */
   public long aToBBytes(long fromMillis, long toMillis) {
+    return bytes(Direction.A_TO_B, fromMillis, toMillis);
+  }
+
+  /**
+   * @param direction which way
+   * @param fromMillis window start, epoch ms
+   * @param toMillis window end, epoch ms
+   * @return bytes carried that way between the last sample at or before {@code fromMillis} and the
+   *     first at or after {@code toMillis} (the window is widened to sample boundaries)
+   */
+  public long bytes(Direction direction, long fromMillis, long toMillis) {
     Sample a = samples.get(0);
     Sample b = samples.get(samples.size() - 1);
     for (Sample s : samples) {
@@ -95,7 +120,7 @@ public final class BackboneTrace {
         b = samples.get(i);
       }
     }
-    return b.aToBBytes() - a.aToBBytes();
+    return direction.of(b) - direction.of(a);
   }
 
   /**
@@ -105,6 +130,17 @@ public final class BackboneTrace {
    * @return peak rate in bits/s (0 if the recording is shorter than the window)
    */
   public double peakBitsPerSecond(long windowMillis) {
+    return peakBitsPerSecond(Direction.A_TO_B, windowMillis);
+  }
+
+  /**
+   * The highest rate one way over any window of at least {@code windowMillis} between samples.
+   *
+   * @param direction which way
+   * @param windowMillis window length, ms (for example 1000)
+   * @return peak rate in bits/s (0 if the recording is shorter than the window)
+   */
+  public double peakBitsPerSecond(Direction direction, long windowMillis) {
     double peak = 0;
     int j = 0;
     for (int i = 0; i < samples.size(); i++) {
@@ -120,7 +156,7 @@ public final class BackboneTrace {
       Sample a = samples.get(i);
       Sample b = samples.get(j);
       double secs = (b.epochMillis() - a.epochMillis()) / 1000.0;
-      peak = Math.max(peak, (b.aToBBytes() - a.aToBBytes()) * 8 / secs);
+      peak = Math.max(peak, (direction.of(b) - direction.of(a)) * 8 / secs);
     }
     return peak;
   }

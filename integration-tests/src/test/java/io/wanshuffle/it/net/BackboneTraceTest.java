@@ -42,6 +42,23 @@ class BackboneTraceTest {
     assertEquals(100_000 * 11, t.aToBBytes(1_000_000, 1_001_050));
   }
 
+  /** Each direction of the full-duplex backbone is measured on its own counter. */
+  @Test
+  void eachDirectionHasItsOwnPeakAndBytes() {
+    List<BackboneTrace.Sample> s = new ArrayList<>();
+    for (int i = 0; i <= 20; i++) {
+      // A to B at 1 MB/s throughout; B to A at 2 MB/s in the first second only
+      s.add(new BackboneTrace.Sample(1_000_000 + i * 100L, i * 100_000L, Math.min(i, 10) * 200_000L));
+    }
+    BackboneTrace t = new BackboneTrace(counters(1_000_000, 0, 0, 0), counters(1_002_000, 2_000_000, 0, 0), s,
+        8_000_000);
+    assertEquals(1_000_000 * 8.0, t.peakBitsPerSecond(BackboneTrace.Direction.A_TO_B, 1000), 1e-6);
+    assertEquals(2_000_000 * 8.0, t.peakBitsPerSecond(BackboneTrace.Direction.B_TO_A, 1000), 1e-6);
+    assertEquals(2_000_000, t.bytes(BackboneTrace.Direction.B_TO_A, 1_000_000, 1_002_000));
+    assertEquals(0, t.bytes(BackboneTrace.Direction.B_TO_A, 1_001_000, 1_002_000));
+    assertEquals(t.aToBBytes(1_001_000, 1_002_000), t.bytes(BackboneTrace.Direction.A_TO_B, 1_001_000, 1_002_000));
+  }
+
   @Test
   void countersDifferences() {
     BackboneTrace t = trace();

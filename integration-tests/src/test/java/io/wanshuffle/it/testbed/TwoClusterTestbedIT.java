@@ -13,6 +13,7 @@ import io.wanshuffle.it.net.BackboneTrace;
 import io.wanshuffle.it.net.FlowProbe;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -189,8 +190,60 @@ class TwoClusterTestbedIT {
     assertEquals(24e6, bytes, 24e6 * 0.01, "replayed bytes");
   }
 
+  /**
+   * Maps and reduces on both clusters: one reduce stage fetches A to B and B to A at once. The answers with and
+   * without wan-shuffle are identical; both directions are gated, with at most k flows open each way (the backbone
+   * is full duplex, k is per direction); and, measured on the backbone itself, each direction stays under its rate
+   * and carries the cross-cluster bytes the traffic matrix sends that way.
+   */
   @Test
   @Order(4)
+  void shuffleAcrossTheBackboneBothWaysKeepsEachDirectionWithinItsRate() {
+    List<String> a = hosts(ex.testbed().clusterA());
+    List<String> b = hosts(ex.testbed().clusterB());
+    int n = a.size() + b.size();
+    double[][] matrix = new double[n][n];
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        matrix[i][j] = (i < a.size()) == (j < a.size()) ? 1e6 : 3e6; // same cluster 1 MB, across 3 MB
+      }
+    }
+    JobRequest base = new JobRequest("both-ways-default", ex.baseConf("512m"), a, b, "matrix-all", 0, n, n, matrix,
+        32 * 1024, 1, false, 0);
+    RunResult d = ex.run("both-ways-default", base, 0).result().runs().get(0);
+    JobRequest wan = new JobRequest("both-ways-wan", wanConf(), a, b, "matrix-all", 0, n, n, matrix, 32 * 1024, 1,
+        false, 0);
+    Experiment.Measured m = ex.run("both-ways-wan", wan, 0);
+    RunResult w = m.result().runs().get(0);
+    assertEquals(n, d.answer().size());
+    assertEquals(d.answer(), w.answer());
+    long bytes = w.answer().stream().mapToLong(l -> Long.parseLong(l.split("\\|")[2])).sum();
+    assertEquals(java.util.Arrays.stream(matrix).flatMapToDouble(java.util.Arrays::stream).sum(), bytes, n * n,
+        "shuffled bytes");
+    Captured c = Captured.read(m.captureDir(), w);
+    Map<Boolean, List<FlowCapture>> byDirection = c.flows().stream().filter(f -> f.stepId() > 0)
+        .collect(java.util.stream.Collectors.partitioningBy(f -> a.contains(f.srcHost())));
+    for (boolean fromA : List.of(true, false)) {
+      List<FlowCapture> flows = byDirection.get(fromA);
+      String way = fromA ? "A to B" : "B to A";
+      assertFalse(flows.isEmpty(), "no gated flow " + way);
+      flows.forEach(f -> assertEquals(fromA, b.contains(f.dstHost()), "flow within a cluster gated: " + f));
+      int open = FlowOverlap.of(flows).maxPairs();
+      assertTrue(open >= 1 && open <= c.k(), way + ": " + open + " flows open at once, k = " + c.k());
+    }
+    if (ex.testbed().shaped()) {
+      for (BackboneTrace.Direction dir : BackboneTrace.Direction.values()) {
+        double peak = m.backbone().peakBitsPerSecond(dir, 1000);
+        assertTrue(peak <= spec.backboneBitsPerSecond() * (1 + MARGIN), dir + " peak " + peak / 1e6 + " Mbit/s");
+        long across = m.backbone().bytes(dir, w.reduceStageStartMs(), w.reduceStageEndMs());
+        double expected = 3e6 * a.size() * b.size();
+        assertTrue(across >= 0.9 * expected, dir + ": the backbone carried " + across + " bytes of " + expected);
+      }
+    }
+  }
+
+  @Test
+  @Order(5)
   void executorKilledOnReceivingClusterMidStageStillGivesTheAnswer() throws Exception {
     List<String> expected = defaultAnswer();
     Experiment.Measured m = ex.run("tpch-wan-kill", tpch("tpch-wan-kill", wanConf(), 1), 1500);
@@ -211,7 +264,7 @@ class TwoClusterTestbedIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void runsWithAuthenticationAndEncryption() {
     List<String> expected = defaultAnswer();
     ex.close(); // one testbed per machine: the secure one replaces it
@@ -234,7 +287,7 @@ class TwoClusterTestbedIT {
    * cross-cluster flows and one per host (δ = 1 here) holding ports at once.
    */
   @Test
-  @Order(6)
+  @Order(7)
   void twoTasksPerExecutorGiveTheAnswerAndKeepTheStepContract() {
     List<String> expected = defaultAnswer();
     ex.close(); // one testbed per machine
@@ -264,7 +317,7 @@ class TwoClusterTestbedIT {
    * log shows granted steps and at most k cross-cluster flows, and the backbone stays under its rate.
    */
   @Test
-  @Order(7)
+  @Order(8)
   void externalShuffleServiceServesTheGatedFetches() throws Exception {
     assumeTrue(ex == null || ex.testbed().shaped(),
         "loopback variant: Workers on one host cannot each bind the shuffle service's port");
