@@ -42,7 +42,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(names = "--patterns", split = ",", defaultValue = "uniform,zipf,fair-poor,fair-poor-grid,trace",
       description = "patterns: uniform, zipf, fair-poor (RR-5361 Fig. 3), fair-poor-grid (Fig. 3 widened: one"
-          + " long transfer and a grid of short ones), trace (default ${DEFAULT-VALUE})")
+          + " long transfer and a grid of short ones), trace, both-ways (uniform A to B and Zipf B to A at once;"
+          + " maps and reduces on every host) (default ${DEFAULT-VALUE})")
   List<String> patterns;
 
   @Option(names = "--variants", split = ",", defaultValue = "default,auto,oggp",
@@ -158,10 +159,12 @@ public final class E2eBenchCommand implements Callable<Integer> {
               }
             }
             String runName = pattern + "-" + variant.replace('/', '-');
+            boolean bothWays = pattern.equals(BOTH_WAYS);
+            int all = spec.nodesA() + spec.nodesB();
             JobRequest req = new JobRequest(runName, conf, hosts(ex.testbed().clusterA()),
-                hosts(ex.testbed().clusterB()), "matrix", 0, tasksPerHost * spec.nodesA(), tasksPerHost * spec.nodesB(), m,
-                64 * 1024, runs,
-                true, 0);
+                hosts(ex.testbed().clusterB()), bothWays ? "matrix-all" : "matrix", 0,
+                tasksPerHost * (bothWays ? all : spec.nodesA()), tasksPerHost * (bothWays ? all : spec.nodesB()), m,
+                64 * 1024, runs, true, 0);
             Experiment.Measured r = ex.run(runName + "-rtt" + rtt, req, 0);
             List<Comparison.Figures> figs = new ArrayList<>();
             List<Double> setups = new ArrayList<>();
@@ -252,13 +255,15 @@ public final class E2eBenchCommand implements Callable<Integer> {
       case "fair-poor-grid":
         return Patterns.fairSharingPoorGrid(spec.nodesA(), spec.nodesB(), total,
             (int) (spec.backboneBitsPerSecond() / spec.nicBitsPerSecond()));
+      case BOTH_WAYS:
+        return Patterns.bothWays(spec.nodesA(), spec.nodesB(), total);
       case "trace":
         Path f = TraceInput.locate(null).orElseThrow(() -> new IllegalArgumentException(
             "pattern trace: " + TraceInput.FILE + " not found (-D" + TraceInput.PROPERTY + "=FILE)"));
         return TraceInput.largestShuffle(f, spec.nodesA(), spec.nodesB(), total).bytes();
       default:
         throw new IllegalArgumentException("--patterns: unknown pattern '" + pattern
-            + "' (uniform, zipf, fair-poor, fair-poor-grid, trace)");
+            + "' (uniform, zipf, fair-poor, fair-poor-grid, trace, " + BOTH_WAYS + ")");
     }
   }
 
@@ -266,16 +271,33 @@ public final class E2eBenchCommand implements Callable<Integer> {
     return nodes.stream().map(Node::address).toList();
   }
 
+  /** The pattern that crosses the backbone both ways ({@link Patterns#bothWays}). */
+  static final String BOTH_WAYS = "both-ways";
+
   /**
-   * The steps' setup time of a traffic matrix on the testbed: S x β, S = steps of the OGGP schedule.
+   * The steps' setup time of a traffic matrix on the testbed: S x β, S = steps of the OGGP schedule. For a matrix
+   * between all hosts (A's first) the two directions are scheduled apart, each with its own k, and run at the
+   * same time: the larger of the two.
    *
-   * @param bytes {@code [senders][receivers]} bytes, at least one non-zero
-   * @param spec testbed rates
+   * @param bytes {@code [senders][receivers]} bytes ({@code [A][B]}, or {@code [A + B][A + B]}), at least one
+   *     non-zero cross-cluster cell
+   * @param spec testbed rates and host counts
    * @param betaSeconds β, s
    * @return seconds
    */
   static double setupSeconds(long[][] bytes, TestbedSpec spec, double betaSeconds) {
-    return Prediction.of(bytes, spec, "oggp", betaSeconds).steps() * betaSeconds;
+    int nA = spec.nodesA();
+    if (bytes.length != nA + spec.nodesB() || bytes.length == nA) {
+      return Prediction.of(bytes, spec, "oggp", betaSeconds).steps() * betaSeconds;
+    }
+    double setup = 0;
+    for (long[][] direction : List.of(Comparison.block(bytes, 0, nA, nA, bytes.length),
+        Comparison.block(bytes, nA, bytes.length, 0, nA))) {
+      if (Arrays.stream(direction).flatMapToLong(Arrays::stream).sum() > 0) {
+        setup = Math.max(setup, Prediction.of(direction, spec, "oggp", betaSeconds).steps() * betaSeconds);
+      }
+    }
+    return setup;
   }
 
   static double median(double[] v) {
@@ -298,7 +320,10 @@ public final class E2eBenchCommand implements Callable<Integer> {
             + " (max - min) / median of the reduce-stage time. Backbone utilisation = bytes on the backbone"
             + " interface during the reduce stage x 8 / reduce-stage time / backbone rate. Physical limit ="
             + " max(total bytes / backbone rate, max host bytes / NIC rate) over the run's traffic matrix (Spark's map"
-            + " output statistics fitted to the task metrics' exact bytes per host). Steps'"
+            + " output statistics fitted to the task metrics' exact bytes per host). Pattern " + BOTH_WAYS + ": A to B"
+            + " and B to A at once; utilisation over both directions (2 x the rate), physical limit = max(each"
+            + " direction's bytes / backbone rate, max host bytes sent or received / NIC rate), setup time = the"
+            + " larger direction's, TCP retransmissions of the A hosts only. Steps'"
             + " setup time = S x β: S = steps of the OGGP schedule of the measured traffic matrix (k and δ from the"
             + " testbed's rates), β = the wan-shuffle set-up delay (`spark.wanshuffle.beta`); the same for every"
             + " variant of a pattern.\n\n")

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Synthetic cross-cluster traffic matrices of the end-to-end benchmark, in bytes, {@code [nA][nB]}, each
- * summing to the requested total.
+ * Synthetic cross-cluster traffic matrices of the end-to-end benchmark, in bytes, {@code [nA][nB]} (A to B), each
+ * summing to the requested total; {@link #bothWays} is {@code [nA + nB][nA + nB]}.
  */
 final class Patterns {
   private Patterns() {}
@@ -107,5 +107,25 @@ final class Patterns {
     }
     out[nA - 1][nB - 1] = l;
     return out;
+  }
+
+  /**
+   * Both directions of the backbone at once: a uniform shuffle from A to B and a Zipf-skewed one ({@link #zipf},
+   * s = 1) from B to A, half of {@code total} each way, nothing within a cluster. Map and reduce tasks run on every
+   * host.
+   *
+   * @return bytes from host i to host j, {@code [nA + nB][nA + nB]}, A's hosts first
+   */
+  static double[][] bothWays(int nA, int nB, double total) {
+    double[][] ab = uniform(nA, nB, total / 2);
+    double[][] ba = zipf(nB, nA, total / 2, 1.0);
+    double[][] m = new double[nA + nB][nA + nB];
+    for (int i = 0; i < nA; i++) {
+      for (int j = 0; j < nB; j++) {
+        m[i][nA + j] = ab[i][j];
+        m[nA + j][i] = ba[j][i];
+      }
+    }
+    return m;
   }
 }

@@ -49,14 +49,73 @@ public final class Comparison {
     double mean = -1;
     double peak = -1;
     double retrans = -1;
+    boolean bothWays = bothWays(run, spec);
     if (trace != null) {
       bb = trace.aToBBytes(run.reduceStageStartMs(), run.reduceStageEndMs());
       mean = bb * 8 / Math.max(secs, 1e-3);
       peak = trace.peakBitsPerSecond(1000);
+      if (bothWays) {
+        bb += trace.bytes(BackboneTrace.Direction.B_TO_A, run.reduceStageStartMs(), run.reduceStageEndMs());
+        mean = bb * 8 / Math.max(secs, 1e-3) / 2;
+        peak = Math.max(peak, trace.peakBitsPerSecond(BackboneTrace.Direction.B_TO_A, 1000));
+      }
       retrans = trace.sentSegments() == 0 ? 0 : 100.0 * trace.retransmittedSegments() / trace.sentSegments();
     }
     return new Figures(name, secs, run.fetchWaitMs() / 1000.0, run.reduceCpuSeconds(), run.matrixTotal(), bb, mean,
-        peak, physicalLimitSeconds(run.trafficMatrix(), spec), retrans);
+        peak, bothWays ? physicalLimitBothWaysSeconds(run.trafficMatrix(), spec)
+            : physicalLimitSeconds(run.trafficMatrix(), spec), retrans);
+  }
+
+  /** @return whether the run shuffled between all hosts (A's then B's) rather than from A to B */
+  static boolean bothWays(RunResult run, TestbedSpec spec) {
+    return run.senders().equals(run.receivers()) && run.senders().size() == spec.nodesA() + spec.nodesB();
+  }
+
+  /**
+   * The physical limit of a shuffle between all hosts of both clusters: max(A-to-B bytes / backbone rate,
+   * B-to-A bytes / backbone rate, max bytes a host sends or receives / NIC rate); the backbone and the NICs are
+   * full duplex and shaped each way.
+   *
+   * @param bytes {@code [A + B][A + B]} bytes, A's hosts first
+   * @param spec rates and host counts
+   * @return seconds
+   */
+  public static double physicalLimitBothWaysSeconds(long[][] bytes, TestbedSpec spec) {
+    int nA = spec.nodesA();
+    int n = bytes.length;
+    double backbone = Math.max(sum(block(bytes, 0, nA, nA, n)), sum(block(bytes, nA, n, 0, nA)));
+    double maxHost = 0;
+    for (int h = 0; h < n; h++) {
+      double sent = 0;
+      double received = 0;
+      for (int o = 0; o < n; o++) {
+        sent += bytes[h][o];
+        received += bytes[o][h];
+      }
+      maxHost = Math.max(maxHost, Math.max(sent, received));
+    }
+    return Math.max(backbone / spec.backboneBytesPerSecond(), maxHost / spec.nicBytesPerSecond());
+  }
+
+  /**
+   * @return rows {@code [r0, r1)} and columns {@code [c0, c1)} of {@code m}, copied
+   */
+  public static long[][] block(long[][] m, int r0, int r1, int c0, int c1) {
+    long[][] out = new long[r1 - r0][];
+    for (int i = r0; i < r1; i++) {
+      out[i - r0] = java.util.Arrays.copyOfRange(m[i], c0, c1);
+    }
+    return out;
+  }
+
+  private static double sum(long[][] m) {
+    double s = 0;
+    for (long[] row : m) {
+      for (long v : row) {
+        s += v;
+      }
+    }
+    return s;
   }
 
   /**

@@ -29,6 +29,44 @@ class PatternsTest {
     return new TestbedSpec(n, n, TestbedSpec.DEFAULT_NIC, backbone, 0);
   }
 
+  /**
+   * both-ways: half the bytes A to B (uniform), half B to A (Zipf), none within a cluster; its physical limit is
+   * the busier direction of the backbone or the busiest NIC (sending or receiving), and its setup time the larger
+   * direction's (they are scheduled apart, each with its own k, and run at once).
+   */
+  @Test
+  void bothWaysSendsHalfEachWayAndItsLimitIsTheBusierDirection() {
+    int n = 3;
+    double[][] m = Patterns.bothWays(n, n, TOTAL);
+    assertEquals(2 * n, m.length);
+    long[][] b = bytes(m);
+    long[][] ab = io.wanshuffle.it.demo.Comparison.block(b, 0, n, n, 2 * n);
+    long[][] ba = io.wanshuffle.it.demo.Comparison.block(b, n, 2 * n, 0, n);
+    assertEquals(TOTAL / 2, Arrays.stream(ab).flatMapToLong(Arrays::stream).sum(), n * n);
+    assertEquals(TOTAL / 2, Arrays.stream(ba).flatMapToLong(Arrays::stream).sum(), n * n);
+    assertEquals(TOTAL, sum(m), 1, "nothing within a cluster");
+    assertEquals(TOTAL / 2 / (n * n), m[0][n], 1, "A to B uniform");
+    double largest = Arrays.stream(ba).flatMapToLong(Arrays::stream).max().orElseThrow();
+    assertEquals(TOTAL / 2 / (1 + 1 / 2.0 + 1 / 3.0 + 1 / 4.0 + 1 / 5.0 + 1 / 6.0 + 1 / 7.0 + 1 / 8.0 + 1 / 9.0),
+        largest, 1, "B to A Zipf, s = 1");
+    TestbedSpec spec = spec(n, TestbedSpec.DEFAULT_BACKBONE);
+    double limit = io.wanshuffle.it.demo.Comparison.physicalLimitBothWaysSeconds(b, spec);
+    double each = TOTAL / 2 / spec.backboneBytesPerSecond();
+    double busiestNic = 0;
+    for (int h = 0; h < 2 * n; h++) {
+      double sent = Arrays.stream(b[h]).sum();
+      final int c = h;
+      double received = Arrays.stream(b).mapToLong(r -> r[c]).sum();
+      busiestNic = Math.max(busiestNic, Math.max(sent, received));
+    }
+    assertEquals(Math.max(each, busiestNic / spec.nicBytesPerSecond()), limit, 1e-9);
+    assertTrue(limit < 2 * each, "both directions at once, not one after the other");
+    double setup = E2eBenchCommand.setupSeconds(b, spec, 0.05);
+    double abSetup = Prediction.of(ab, spec, "oggp", 0.05).steps() * 0.05;
+    double baSetup = Prediction.of(ba, spec, "oggp", 0.05).steps() * 0.05;
+    assertEquals(Math.max(abSetup, baSetup), setup, 1e-12);
+  }
+
   @Test
   void figure3ScheduledReachesTheBoundAndBruteForceTakesAQuarterMore() {
     TestbedSpec spec = spec(3, TestbedSpec.DEFAULT_BACKBONE);
