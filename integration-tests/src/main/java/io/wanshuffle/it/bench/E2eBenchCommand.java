@@ -9,6 +9,7 @@ import io.wanshuffle.it.job.RunResult;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.testbed.Experiment;
+import io.wanshuffle.it.testbed.StandaloneOptions;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -133,7 +134,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
     for (int rtt : rtts) {
       TestbedSpec base = net.spec();
       TestbedSpec spec = base.withRtt(rtt);
-      try (Experiment ex = Experiment.start(spec, out.resolve("rtt-" + rtt), "1g", null, cores)) {
+      try (Experiment ex = Experiment.start(spec, out.resolve("rtt-" + rtt),
+          StandaloneOptions.defaults().withWorkerCores(cores))) {
         described = ex.testbed().describe().replace("WAN RTT " + rtt + " ms", "WAN RTT as in the RTT column")
             + (cores == 1 ? "" : ", " + cores + " cores per executor");
         if (!ex.testbed().shaped()) {

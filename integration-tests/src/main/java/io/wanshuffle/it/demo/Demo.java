@@ -49,7 +49,7 @@ final class Demo {
     HtmlReport report = new HtmlReport("wan-shuffle demo");
     boolean identical = true;
     long t0 = System.currentTimeMillis();
-    try (Experiment ex = Experiment.start(spec, out, "1g")) {
+    try (Experiment ex = Experiment.start(spec, out)) {
       System.out.println("testbed: " + ex.testbed().describe());
       if (!ex.testbed().shaped()) {
         System.out.println("NOTE: the backbone is NOT shaped on the loopback variant: times below are not "

@@ -51,67 +51,30 @@ public final class Experiment implements AutoCloseable {
   }
 
   /**
-   * Builds the testbed (variant from {@code -Dwanshuffle.testbed}), starts Spark on it.
+   * Builds the testbed (variant from {@code -Dwanshuffle.testbed}), starts Spark on it with
+   * {@link StandaloneOptions#defaults()}.
    *
    * @param spec testbed sizes and rates
    * @param runDir folder for logs and results (created)
-   * @param workerMemory memory each Worker offers (Spark size)
    * @return the experiment; close it to tear everything down
    * @throws io.wanshuffle.it.net.TestbedUnavailableException when the shaped testbed cannot be built here
    */
-  public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory) {
-    return start(spec, runDir, workerMemory, null);
+  public static Experiment start(TestbedSpec spec, Path runDir) {
+    return start(spec, runDir, StandaloneOptions.defaults());
   }
 
   /**
-   * Like {@link #start(TestbedSpec, Path, String)}; with a secret, the Master and Workers require Spark
-   * authentication and {@link #baseConf(String)} sets {@code spark.authenticate} and the secret.
+   * Builds the testbed (variant from {@code -Dwanshuffle.testbed}), starts Spark on it
+   * ({@link SparkStandalone#start(Testbed, Path, StandaloneOptions)}).
    *
    * @param spec testbed sizes and rates
-   * @param runDir folder for logs and results
-   * @param workerMemory memory each Worker offers
-   * @param authSecret shared secret, or null for no authentication
-   * @return the experiment
+   * @param runDir folder for logs and results (created)
+   * @param options how Spark runs
+   * @return the experiment; close it to tear everything down
+   * @throws io.wanshuffle.it.net.TestbedUnavailableException when the shaped testbed cannot be built here
+   * @throws IllegalArgumentException if {@code options.workerCores() < 1} (the testbed is closed again)
    */
-  public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory, String authSecret) {
-    return start(spec, runDir, workerMemory, authSecret, 1);
-  }
-
-  /**
-   * Like {@link #start(TestbedSpec, Path, String, String)}, with {@code workerCores} cores per Worker and per
-   * executor ({@link #baseConf(String)}).
-   *
-   * @param spec testbed sizes and rates
-   * @param runDir folder for logs and results
-   * @param workerMemory memory each Worker offers
-   * @param authSecret shared secret, or null for no authentication
-   * @param workerCores cores each Worker and its executor offer, at least 1
-   * @return the experiment
-   * @throws IllegalArgumentException if {@code workerCores < 1} ({@link SparkStandalone#start}; the testbed
-   *     is closed again)
-   */
-  public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory, String authSecret,
-      int workerCores) {
-    return start(spec, runDir, workerMemory, authSecret, workerCores, false);
-  }
-
-  /**
-   * Like {@link #start(TestbedSpec, Path, String, String, int)}; with {@code externalShuffleService}, every Worker
-   * runs Spark's external shuffle service and {@link #baseConf(String)} turns it on for the applications, so map
-   * output is served by the Workers' shuffle services instead of the executors
-   * ({@link SparkStandalone#start(Testbed, Path, String, String, int, boolean)}; shaped testbed only).
-   *
-   * @param spec testbed sizes and rates
-   * @param runDir folder for logs and results
-   * @param workerMemory memory each Worker offers
-   * @param authSecret shared secret, or null for no authentication
-   * @param workerCores cores each Worker and its executor offer, at least 1
-   * @param externalShuffleService whether the Workers run the external shuffle service
-   * @return the experiment
-   * @throws IllegalArgumentException if {@code workerCores < 1}
-   */
-  public static Experiment start(TestbedSpec spec, Path runDir, String workerMemory, String authSecret,
-      int workerCores, boolean externalShuffleService) {
+  public static Experiment start(TestbedSpec spec, Path runDir, StandaloneOptions options) {
     Path dir = runDir.toAbsolutePath();
     try {
       Files.createDirectories(dir);
@@ -120,8 +83,7 @@ public final class Experiment implements AutoCloseable {
     }
     Testbed t = Testbed.open(spec);
     try {
-      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), workerMemory, authSecret, workerCores,
-          externalShuffleService);
+      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), options);
       return new Experiment(t, s, dir);
     } catch (RuntimeException e) {
       t.close();

@@ -47,78 +47,28 @@ public final class SparkStandalone implements AutoCloseable {
   }
 
   /**
-   * Starts the Master and the Workers and waits until every Worker registered.
+   * Starts the Master and the Workers and waits until every Worker registered. With an authentication secret the
+   * Master and Workers require Spark authentication ({@code spark.authenticate=true} and the shared secret in
+   * {@code spark-defaults.conf}; applications must then set the same secret). With the external shuffle service,
+   * every Worker also runs it ({@code spark.shuffle.service.enabled=true} in the daemons' {@code
+   * spark-defaults.conf}, port 7337 on the Worker's host), which then serves the map output of the applications
+   * that enable it too; each Worker needs its own network stack for that port: the shaped testbed's namespaces,
+   * not loopback aliases (there the second Worker cannot bind it and does not start). Workers offering several
+   * cores run several reduce tasks of a stage at once in one executor, sharing its host's ports.
    *
    * @param testbed the hosts
    * @param runDir folder for logs, work folders, local folders and the Spark home links
-   * @param workerMemory memory each Worker offers (Spark size, for example {@code 1g}); each offers 1 core
+   * @param options Worker memory and cores, authentication secret, external shuffle service
    * @return the running cluster (closed by {@link #close()} and by a shutdown hook)
    * @throws IllegalStateException if a daemon exits or does not come up within 120 s (the message quotes its
-   *     log), or if Spark's jars are not on this JVM's class path
-   */
-  public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory) {
-    return start(testbed, runDir, workerMemory, null);
-  }
-
-  /**
-   * Like {@link #start(Testbed, Path, String)}, with Spark authentication on the Master and Workers
-   * ({@code spark.authenticate=true} and the shared secret in {@code spark-defaults.conf}); applications must then
-   * set the same secret.
-   *
-   * @param testbed the hosts
-   * @param runDir run folder
-   * @param workerMemory memory each Worker offers
-   * @param authSecret shared secret, or null for no authentication
-   * @return the running cluster
-   * @throws IllegalStateException as {@link #start(Testbed, Path, String)}; whatever was started is stopped first
+   *     log), or if Spark's jars are not on this JVM's class path; whatever was started is stopped first
    * @throws UncheckedIOException if the run folder cannot be written or a JVM cannot be started
    */
-  public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory, String authSecret) {
-    return start(testbed, runDir, workerMemory, authSecret, 1);
-  }
-
-  /**
-   * Like {@link #start(Testbed, Path, String, String)}, with Workers offering {@code workerCores} cores each
-   * (several reduce tasks of a stage then run at once in one executor and share its host's ports).
-   *
-   * @param testbed the hosts
-   * @param runDir run folder
-   * @param workerMemory memory each Worker offers
-   * @param authSecret shared secret, or null for no authentication
-   * @param workerCores cores each Worker offers (Spark {@code --cores}), at least 1
-   * @return the running cluster
-   * @throws IllegalArgumentException if {@code workerCores < 1}
-   * @throws IllegalStateException as {@link #start(Testbed, Path, String)}; whatever was started is stopped first
-   * @throws UncheckedIOException if the run folder cannot be written or a JVM cannot be started
-   */
-  public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory, String authSecret,
-      int workerCores) {
-    return start(testbed, runDir, workerMemory, authSecret, workerCores, false);
-  }
-
-  /**
-   * Like {@link #start(Testbed, Path, String, String, int)}; with {@code externalShuffleService}, every Worker also
-   * runs Spark's external shuffle service ({@code spark.shuffle.service.enabled=true} in the daemons'
-   * {@code spark-defaults.conf}, port 7337 on the Worker's host), which then serves the map output of the
-   * applications that enable it too. Each Worker needs its own network stack for that port: the shaped testbed's
-   * namespaces, not loopback aliases (there the second Worker cannot bind it and does not start).
-   *
-   * @param testbed the hosts
-   * @param runDir run folder
-   * @param workerMemory memory each Worker offers
-   * @param authSecret shared secret, or null for no authentication
-   * @param workerCores cores each Worker offers (Spark {@code --cores}), at least 1
-   * @param externalShuffleService whether the Workers run the external shuffle service
-   * @return the running cluster
-   * @throws IllegalArgumentException if {@code workerCores < 1}
-   * @throws IllegalStateException as {@link #start(Testbed, Path, String)}; whatever was started is stopped first
-   * @throws UncheckedIOException if the run folder cannot be written or a JVM cannot be started
-   */
-  public static SparkStandalone start(Testbed testbed, Path runDir, String workerMemory, String authSecret,
-      int workerCores, boolean externalShuffleService) {
-    if (workerCores < 1) {
-      throw new IllegalArgumentException("workerCores must be >= 1, got " + workerCores);
-    }
+  public static SparkStandalone start(Testbed testbed, Path runDir, StandaloneOptions options) {
+    String workerMemory = options.workerMemory();
+    String authSecret = options.authSecret();
+    int workerCores = options.workerCores();
+    boolean externalShuffleService = options.externalShuffleService();
     Path dir = runDir.toAbsolutePath();
     writeDefaults(dir, authSecret, externalShuffleService);
     SparkStandalone s = new SparkStandalone(testbed, dir, SparkHome.linkClassPath(dir.resolve("spark-home")),

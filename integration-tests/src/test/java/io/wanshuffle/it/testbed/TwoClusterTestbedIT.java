@@ -56,7 +56,7 @@ class TwoClusterTestbedIT {
   @BeforeAll
   void start() {
     String runs = System.getProperty("wanshuffle.it.runDir", "target/it-runs");
-    ex = Experiment.start(spec, Path.of(runs, "testbed-" + System.currentTimeMillis()), "1g");
+    ex = Experiment.start(spec, Path.of(runs, "testbed-" + System.currentTimeMillis()));
   }
 
   @AfterAll
@@ -270,8 +270,8 @@ class TwoClusterTestbedIT {
     ex.close(); // one testbed per machine: the secure one replaces it
     ex = null;
     String runs = System.getProperty("wanshuffle.it.runDir", "target/it-runs");
-    ex = Experiment.start(spec, Path.of(runs, "testbed-secure-" + System.currentTimeMillis()), "1g",
-        "wan-shuffle-it-" + System.nanoTime());
+    ex = Experiment.start(spec, Path.of(runs, "testbed-secure-" + System.currentTimeMillis()),
+        StandaloneOptions.defaults().withAuthSecret("wan-shuffle-it-" + System.nanoTime()));
     Map<String, String> c = new LinkedHashMap<>(wanConf());
     assertEquals("true", c.get("spark.authenticate"));
     c.put("spark.network.crypto.enabled", "true");
@@ -293,7 +293,8 @@ class TwoClusterTestbedIT {
     ex.close(); // one testbed per machine
     ex = null;
     String runs = System.getProperty("wanshuffle.it.runDir", "target/it-runs");
-    ex = Experiment.start(spec, Path.of(runs, "testbed-2cores-" + System.currentTimeMillis()), "1g", null, 2);
+    ex = Experiment.start(spec, Path.of(runs, "testbed-2cores-" + System.currentTimeMillis()),
+        StandaloneOptions.defaults().withWorkerCores(2));
     assertEquals("2", ex.baseConf("512m").get("spark.executor.cores"));
     Experiment.Measured m = ex.run("tpch-wan-2cores", tpch("tpch-wan-2cores", wanConf(), 0), 0);
     RunResult r = m.result().runs().get(0);
@@ -326,7 +327,7 @@ class TwoClusterTestbedIT {
     ex = null;
     Path dir = Path.of(System.getProperty("wanshuffle.it.runDir", "target/it-runs"),
         "testbed-ess-" + System.currentTimeMillis());
-    ex = Experiment.start(spec, dir, "1g", null, 1, true);
+    ex = Experiment.start(spec, dir, StandaloneOptions.defaults().withExternalShuffleService());
     assertEquals("true", wanConf().get("spark.shuffle.service.enabled"));
     Experiment.Measured m = ex.run("tpch-wan-ess", tpch("tpch-wan-ess", wanConf(), 0), 0);
     RunResult r = m.result().runs().get(0);
