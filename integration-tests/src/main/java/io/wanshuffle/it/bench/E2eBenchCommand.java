@@ -325,7 +325,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
             + " output statistics fitted to the task metrics' exact bytes per host). Pattern " + BOTH_WAYS + ": A to B"
             + " and B to A at once; utilisation over both directions (2 x the rate), physical limit = max(each"
             + " direction's bytes / backbone rate, max host bytes sent or received / NIC rate), setup time = the"
-            + " larger direction's, TCP retransmissions of the A hosts only. Steps'"
+            + " larger direction's, TCP retransmissions of every host (one way: of the A hosts). Steps'"
             + " setup time = S x β: S = steps of the OGGP schedule of the measured traffic matrix (k and δ from the"
             + " testbed's rates), β = the wan-shuffle set-up delay (`spark.wanshuffle.beta`); the same for every"
             + " variant of a pattern.\n\n")

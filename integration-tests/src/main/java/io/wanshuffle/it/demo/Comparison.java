@@ -30,7 +30,8 @@ public final class Comparison {
    * @param peakBitsPerSecond highest 1 s backbone rate during the run (-1 when not shaped)
    * @param physicalLimitSeconds max(total bytes / backbone rate, max host bytes / NIC rate) of
    *     {@link RunResult#trafficMatrix()}, s
-   * @param retransPercent TCP segments retransmitted by A hosts, % of sent (-1 when not shaped)
+   * @param retransPercent TCP segments retransmitted by A hosts, % of sent; by all hosts for a run across the
+   *     backbone both ways (-1 when not shaped)
    */
   public record Figures(String name, double reduceSeconds, double fetchWaitSeconds, double cpuSeconds,
       long matrixCrossBytes, long backboneBytes, double meanBitsPerSecond, double peakBitsPerSecond,
@@ -59,7 +60,13 @@ public final class Comparison {
         mean = bb * 8 / Math.max(secs, 1e-3) / 2;
         peak = Math.max(peak, trace.peakBitsPerSecond(BackboneTrace.Direction.B_TO_A, 1000));
       }
-      retrans = trace.sentSegments() == 0 ? 0 : 100.0 * trace.retransmittedSegments() / trace.sentSegments();
+      long sent = trace.sentSegments();
+      long lost = trace.retransmittedSegments();
+      if (bothWays) {
+        sent += trace.sentSegments(BackboneTrace.Direction.B_TO_A);
+        lost += trace.retransmittedSegments(BackboneTrace.Direction.B_TO_A);
+      }
+      retrans = sent == 0 ? 0 : 100.0 * lost / sent;
     }
     return new Figures(name, secs, run.fetchWaitMs() / 1000.0, run.reduceCpuSeconds(), run.matrixTotal(), bb, mean,
         peak, bothWays ? physicalLimitBothWaysSeconds(run.trafficMatrix(), spec)

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * Measures the backbone from outside Spark: the byte counters of the backbone interface (A to B is the
  * transmit side of {@code bbA}), the statistics of its tbf qdisc (bytes sent, drops, overlimits), and TCP
- * segment and retransmission counters ({@code nstat}) summed over the sending hosts' namespaces.
+ * segment and retransmission counters ({@code nstat}) summed over each cluster's hosts' namespaces.
  *
  * <p>{@link #read()} takes one snapshot; {@link #record(long)} samples the byte counters in the background
  * until {@link Recording#stop()}.
@@ -17,13 +17,16 @@ public final class BackboneMeter {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final String ns;
   private final String dev;
-  private final List<String> senderNamespaces;
+  private final List<String> aNamespaces;
+  private final List<String> bNamespaces;
   private final long rateBitsPerSecond;
 
-  BackboneMeter(String ns, String dev, List<String> senderNamespaces, long rateBitsPerSecond) {
+  BackboneMeter(String ns, String dev, List<String> aNamespaces, List<String> bNamespaces,
+      long rateBitsPerSecond) {
     this.ns = ns;
     this.dev = dev;
-    this.senderNamespaces = List.copyOf(senderNamespaces);
+    this.aNamespaces = List.copyOf(aNamespaces);
+    this.bNamespaces = List.copyOf(bNamespaces);
     this.rateBitsPerSecond = rateBitsPerSecond;
   }
 
@@ -38,9 +41,11 @@ public final class BackboneMeter {
    * @param tbfOverlimits times the A-to-B tbf had to hold a packet back (the backbone was saturated)
    * @param tcpOutSegs TCP segments sent by the cluster A hosts (nstat TcpOutSegs)
    * @param tcpRetransSegs TCP segments retransmitted by the cluster A hosts (nstat TcpRetransSegs)
+   * @param bTcpOutSegs TCP segments sent by the cluster B hosts
+   * @param bTcpRetransSegs TCP segments retransmitted by the cluster B hosts
    */
   public record Counters(long nanos, long epochMillis, long aToBBytes, long bToABytes, long tbfDrops,
-      long tbfOverlimits, long tcpOutSegs, long tcpRetransSegs) {}
+      long tbfOverlimits, long tcpOutSegs, long tcpRetransSegs, long bTcpOutSegs, long bTcpRetransSegs) {}
 
   /** @return the backbone rate, bits/s */
   public long rateBitsPerSecond() {
@@ -48,7 +53,7 @@ public final class BackboneMeter {
   }
 
   /**
-   * Reads every counter (one {@code ip}, one {@code tc} and one {@code nstat} per sending host).
+   * Reads every counter (one {@code ip}, one {@code tc} and one {@code nstat} per host).
    *
    * @return the snapshot
    * @throws IllegalStateException if a command fails or prints unexpected output
@@ -58,16 +63,22 @@ public final class BackboneMeter {
     long wall = System.currentTimeMillis();
     long[] link = linkBytes();
     JsonNode q = qdisc();
-    long out = 0;
-    long retrans = 0;
-    for (String s : senderNamespaces) {
+    long[] a = tcpSegments(aNamespaces);
+    long[] b = tcpSegments(bNamespaces);
+    return new Counters(t, wall, link[0], link[1], q.path("drops").asLong(), q.path("overlimits").asLong(), a[0],
+        a[1], b[0], b[1]);
+  }
+
+  /** @return {segments sent, segments retransmitted} summed over the namespaces ({@code nstat}) */
+  private static long[] tcpSegments(List<String> namespaces) {
+    long[] sum = new long[2];
+    for (String s : namespaces) {
       JsonNode k = parse(Exec.check("ip", "netns", "exec", s, "nstat", "-asz", "-j", "TcpOutSegs", "TcpRetransSegs"),
           "nstat in " + s).path("kernel");
-      out += k.path("TcpOutSegs").asLong();
-      retrans += k.path("TcpRetransSegs").asLong();
+      sum[0] += k.path("TcpOutSegs").asLong();
+      sum[1] += k.path("TcpRetransSegs").asLong();
     }
-    return new Counters(t, wall, link[0], link[1], q.path("drops").asLong(), q.path("overlimits").asLong(), out,
-        retrans);
+    return sum;
   }
 
   /** @return {A-to-B bytes, B-to-A bytes} of the backbone interface */

@@ -75,6 +75,23 @@ public final class BackboneTrace {
     return end.aToBBytes() - start.aToBBytes();
   }
 
+  /**
+   * @param direction which way: the segments of the hosts that send that way (A's for A to B)
+   * @return TCP segments those hosts retransmitted over the recording
+   */
+  public long retransmittedSegments(Direction direction) {
+    return direction == Direction.A_TO_B ? retransmittedSegments()
+        : end.bTcpRetransSegs() - start.bTcpRetransSegs();
+  }
+
+  /**
+   * @param direction which way: the segments of the hosts that send that way (A's for A to B)
+   * @return TCP segments those hosts sent over the recording
+   */
+  public long sentSegments(Direction direction) {
+    return direction == Direction.A_TO_B ? sentSegments() : end.bTcpOutSegs() - start.bTcpOutSegs();
+  }
+
   /** @return TCP segments retransmitted by cluster A hosts over the recording */
   public long retransmittedSegments() {
     return end.tcpRetransSegs() - start.tcpRetransSegs();

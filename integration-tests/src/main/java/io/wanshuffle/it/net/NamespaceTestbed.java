@@ -213,8 +213,8 @@ public final class NamespaceTestbed implements Testbed {
     for (Node n : b) {
       addHost(n, SWITCH_B, true);
     }
-    List<String> senders = a.stream().map(Node::namespace).toList();
-    meter = new BackboneMeter(SWITCH_A, "bbA", senders, spec.backboneBitsPerSecond());
+    meter = new BackboneMeter(SWITCH_A, "bbA", a.stream().map(Node::namespace).toList(),
+        b.stream().map(Node::namespace).toList(), spec.backboneBitsPerSecond());
   }
 
   /**

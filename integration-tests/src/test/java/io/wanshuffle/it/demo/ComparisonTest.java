@@ -21,8 +21,9 @@ class ComparisonTest {
     for (int i = 0; i <= 20; i++) {
       s.add(new BackboneTrace.Sample(1_000_000 + i * 100L, i * 1_000_000L, Math.min(i, 10) * 2_000_000L));
     }
-    return new BackboneTrace(new BackboneMeter.Counters(0, 1_000_000, 0, 0, 0, 0, 100, 1),
-        new BackboneMeter.Counters(0, 1_002_000, 20_000_000, 20_000_000, 0, 0, 200, 3), s, 200_000_000);
+    // A hosts: 100 segments sent, 2 retransmitted; B hosts: 300 sent, 6 retransmitted
+    return new BackboneTrace(new BackboneMeter.Counters(0, 1_000_000, 0, 0, 0, 0, 100, 1, 1000, 10),
+        new BackboneMeter.Counters(0, 1_002_000, 20_000_000, 20_000_000, 0, 0, 200, 3, 1300, 16), s, 200_000_000);
   }
 
   private static RunResult run(List<String> senders, List<String> receivers, long[][] matrix) {
@@ -38,6 +39,7 @@ class ComparisonTest {
     assertEquals(20e6 * 8 / 2, f.meanBitsPerSecond(), 1e-6);
     assertEquals(10e6 * 8, f.peakBitsPerSecond(), 1e-6);
     assertEquals(Comparison.physicalLimitSeconds(new long[][] {{20_000_000}}, SPEC), f.physicalLimitSeconds());
+    assertEquals(2.0, f.retransPercent(), 1e-9, "the A hosts' segments");
   }
 
   /**
@@ -51,6 +53,7 @@ class ComparisonTest {
     assertEquals(40_000_000, f.backboneBytes());
     assertEquals(40e6 * 8 / 2 / 2, f.meanBitsPerSecond(), 1e-6);
     assertEquals(20e6 * 8, f.peakBitsPerSecond(), 1e-6);
+    assertEquals(100.0 * (2 + 6) / (100 + 300), f.retransPercent(), 1e-9, "every host's segments");
     // 20 MB each way: 0.8 s on the 25 MB/s backbone, 1.6 s through a 12.5 MB/s NIC (each host sends 20 MB)
     assertEquals(20e6 / SPEC.nicBytesPerSecond(), f.physicalLimitSeconds(), 1e-9);
     assertEquals(20e6 / SPEC.nicBytesPerSecond(), Comparison.physicalLimitBothWaysSeconds(m, SPEC), 1e-9);

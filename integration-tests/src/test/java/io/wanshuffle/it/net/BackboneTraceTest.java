@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class BackboneTraceTest {
   private static BackboneMeter.Counters counters(long ms, long bytes, long retrans, long out) {
-    return new BackboneMeter.Counters(0, ms, bytes, 0, 0, 0, out, retrans);
+    return new BackboneMeter.Counters(0, ms, bytes, 0, 0, 0, out, retrans, 2 * out, 2 * retrans);
   }
 
   /** 10 s at 1 MB/s sampled every 100 ms, with one second at 3 MB/s in the middle. */
@@ -64,6 +64,9 @@ class BackboneTraceTest {
     BackboneTrace t = trace();
     assertEquals(20, t.retransmittedSegments());
     assertEquals(2000, t.sentSegments());
+    assertEquals(20, t.retransmittedSegments(BackboneTrace.Direction.A_TO_B));
+    assertEquals(40, t.retransmittedSegments(BackboneTrace.Direction.B_TO_A));
+    assertEquals(4000, t.sentSegments(BackboneTrace.Direction.B_TO_A));
   }
 
   @Test
