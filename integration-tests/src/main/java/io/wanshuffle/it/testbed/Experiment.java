@@ -225,6 +225,9 @@ public final class Experiment implements AutoCloseable {
       if (rec != null) {
         trace = rec.stop();
         rec = null;
+        // kept for later analysis (retransmissions, drops and rates over the whole driver run)
+        JSON.writeValue(runDir.resolve(tag + ".backbone.json").toFile(), Map.of("start", trace.start(), "end",
+            trace.end(), "rateBitsPerSecond", trace.rateBitsPerSecond(), "samples", trace.samples()));
       }
       if (driver.exitValue() != 0 || !Files.exists(res)) {
         throw new IllegalStateException("driver " + tag + " failed (exit " + driver.exitValue() + "); end of " + log
