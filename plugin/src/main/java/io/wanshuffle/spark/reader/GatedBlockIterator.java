@@ -105,6 +105,12 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private boolean openingOnGrant;
   /** Guarded by this: steps opened off the task thread, not yet taken up by the task thread, in order. */
   private final ArrayDeque<StepRun> opened = new ArrayDeque<>();
+  /**
+   * A grant was handed back ({@link GaveBack}): poll again once the task has caught up, that is reads
+   * its last unread step (as a task that opens each step itself asks for the next one only then). Task
+   * thread only.
+   */
+  private boolean pollWhenCaughtUp;
   /** Guarded by this: no step may be opened off the task thread any more (ungated, task ended). */
   private boolean closedToGrants;
 
@@ -202,6 +208,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
     idle = false;
     if (demandId > 0 && ungated == null) {
+      pollWhenCaughtUp = false;
       pending = channel.await(AwaitGrant.poll(demandId));
     }
   }
@@ -237,6 +244,10 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     resumeIfIdle();
     while (true) {
       pump();
+      if (pollWhenCaughtUp && pending == null && step == null && toRead.size() <= 1) {
+        pollWhenCaughtUp = false;
+        pending = channel.await(idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
+      }
       if (step != null && step.reply != null) {
         // the step is reported (its bytes are here, or due soon): read its blocks after the steps
         // reported before it, while the coordinator hands the ports on and its reply's grant is
@@ -337,8 +348,10 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     } else if (r instanceof GrantReply g) {
       onGrantReply(g);
     } else if (r instanceof GaveBack) {
-      // the task reads on: a normal poll replaces the idle one that handed the grant back
-      pending = channel.await(idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
+      // a normal poll replaces the idle one that handed the grant back once the task has caught up:
+      // asked now, its grant would be opened on this thread beyond the in-flight limit, or held
+      // unopened by a task that stalls right after this read
+      pollWhenCaughtUp = true;
     }
   }
 
@@ -419,7 +432,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       if (!roomFor(reported, g)) {
         // the task reads slower than the network (or has stalled): a grant it would start only when
         // it gets here would hold its ports meanwhile; hand it back at once, like an idle reader,
-        // and ask again when the task reads on
+        // and ask again once the task has caught up
         LOG.debug("wan-shuffle: task {} hands back its grant of step {}: {} step(s) of {} B not read yet{}",
             demand.taskAttemptId(), g.stepId(), heldSteps, heldBytes,
             opened.isEmpty() ? "" : ", " + opened.size() + " of them not taken up");
@@ -609,6 +622,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
     pending = null;
     openingOnGrant = false;
+    pollWhenCaughtUp = false;
     LOG.warn("wan-shuffle: task {} (stage {}.{}, shuffle {}) fetches its remaining cross-cluster "
             + "blocks without gating: {}", demand.taskAttemptId(), demand.stageId(),
         demand.stageAttempt(), demand.shuffleId(), reason);
