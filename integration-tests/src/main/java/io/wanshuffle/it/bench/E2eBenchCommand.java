@@ -164,7 +164,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
             boolean bothWays = pattern.equals(BOTH_WAYS);
             int all = spec.nodesA() + spec.nodesB();
             JobRequest req = new JobRequest(runName, conf, hosts(ex.testbed().clusterA()),
-                hosts(ex.testbed().clusterB()), bothWays ? "matrix-all" : "matrix", 0,
+                hosts(ex.testbed().clusterB()), bothWays ? JobRequest.MATRIX_ALL : "matrix", 0,
                 tasksPerHost * (bothWays ? all : spec.nodesA()), tasksPerHost * (bothWays ? all : spec.nodesB()), m,
                 64 * 1024, runs, true, 0);
             Experiment.Measured r = ex.run(runName + "-rtt" + rtt, req, 0);
@@ -288,13 +288,11 @@ public final class E2eBenchCommand implements Callable<Integer> {
    * @return seconds
    */
   static double setupSeconds(long[][] bytes, TestbedSpec spec, double betaSeconds) {
-    int nA = spec.nodesA();
-    if (bytes.length != nA + spec.nodesB() || bytes.length == nA) {
+    if (bytes.length != spec.nodesA() + spec.nodesB()) {
       return Prediction.of(bytes, spec, "oggp", betaSeconds).steps() * betaSeconds;
     }
     double setup = 0;
-    for (long[][] direction : List.of(Comparison.block(bytes, 0, nA, nA, bytes.length),
-        Comparison.block(bytes, nA, bytes.length, 0, nA))) {
+    for (long[][] direction : Comparison.directions(bytes, spec.nodesA())) {
       if (Arrays.stream(direction).flatMapToLong(Arrays::stream).sum() > 0) {
         setup = Math.max(setup, Prediction.of(direction, spec, "oggp", betaSeconds).steps() * betaSeconds);
       }

@@ -52,25 +52,37 @@ public final class Comparison {
     double retrans = -1;
     boolean bothWays = bothWays(run, spec);
     if (trace != null) {
-      bb = trace.aToBBytes(run.reduceStageStartMs(), run.reduceStageEndMs());
-      mean = bb * 8 / Math.max(secs, 1e-3);
-      peak = trace.peakBitsPerSecond(1000);
-      if (bothWays) {
-        bb += trace.bytes(BackboneTrace.Direction.B_TO_A, run.reduceStageStartMs(), run.reduceStageEndMs());
-        mean = bb * 8 / Math.max(secs, 1e-3) / 2;
-        peak = Math.max(peak, trace.peakBitsPerSecond(BackboneTrace.Direction.B_TO_A, 1000));
+      // one way: A to B and the A hosts' segments; both ways: both directions and every host's segments
+      List<BackboneTrace.Direction> ways = bothWays ? List.of(BackboneTrace.Direction.values())
+          : List.of(BackboneTrace.Direction.A_TO_B);
+      bb = 0;
+      peak = 0;
+      long sent = 0;
+      long lost = 0;
+      for (BackboneTrace.Direction d : ways) {
+        bb += trace.bytes(d, run.reduceStageStartMs(), run.reduceStageEndMs());
+        peak = Math.max(peak, trace.peakBitsPerSecond(d, 1000));
+        sent += trace.sentSegments(d);
+        lost += trace.retransmittedSegments(d);
       }
-      long sent = trace.sentSegments();
-      long lost = trace.retransmittedSegments();
-      if (bothWays) {
-        sent += trace.sentSegments(BackboneTrace.Direction.B_TO_A);
-        lost += trace.retransmittedSegments(BackboneTrace.Direction.B_TO_A);
-      }
+      mean = bb * 8 / Math.max(secs, 1e-3) / ways.size();
       retrans = sent == 0 ? 0 : 100.0 * lost / sent;
     }
     return new Figures(name, secs, run.fetchWaitMs() / 1000.0, run.reduceCpuSeconds(), run.matrixTotal(), bb, mean,
         peak, bothWays ? physicalLimitBothWaysSeconds(run.trafficMatrix(), spec)
             : physicalLimitSeconds(run.trafficMatrix(), spec), retrans);
+  }
+
+  /**
+   * The physical limit of a cross-cluster shuffle: max(total bytes / backbone rate, max per-host bytes / NIC
+   * rate).
+   *
+   * @param bytes {@code [senders][receivers]} bytes
+   * @param spec rates
+   * @return seconds
+   */
+  public static double physicalLimitSeconds(long[][] bytes, TestbedSpec spec) {
+    return Math.max(total(bytes) / spec.backboneBytesPerSecond(), maxHostBytes(bytes) / spec.nicBytesPerSecond());
   }
 
   /** @return whether the run shuffled between all hosts (A's then B's) rather than from A to B */
@@ -88,26 +100,24 @@ public final class Comparison {
    * @return seconds
    */
   public static double physicalLimitBothWaysSeconds(long[][] bytes, TestbedSpec spec) {
-    int nA = spec.nodesA();
-    int n = bytes.length;
-    double backbone = Math.max(sum(block(bytes, 0, nA, nA, n)), sum(block(bytes, nA, n, 0, nA)));
-    double maxHost = 0;
-    for (int h = 0; h < n; h++) {
-      double sent = 0;
-      double received = 0;
-      for (int o = 0; o < n; o++) {
-        sent += bytes[h][o];
-        received += bytes[o][h];
-      }
-      maxHost = Math.max(maxHost, Math.max(sent, received));
+    double limit = maxHostBytes(bytes) / spec.nicBytesPerSecond();
+    for (long[][] way : directions(bytes, spec.nodesA())) {
+      limit = Math.max(limit, total(way) / spec.backboneBytesPerSecond());
     }
-    return Math.max(backbone / spec.backboneBytesPerSecond(), maxHost / spec.nicBytesPerSecond());
+    return limit;
   }
 
   /**
-   * @return rows {@code [r0, r1)} and columns {@code [c0, c1)} of {@code m}, copied
+   * @param bytes {@code [A + B][A + B]} bytes between all hosts, A's hosts first
+   * @param nA hosts in cluster A
+   * @return the A-to-B block ({@code [A][B]}) and the B-to-A block ({@code [B][A]}), copied
    */
-  public static long[][] block(long[][] m, int r0, int r1, int c0, int c1) {
+  public static List<long[][]> directions(long[][] bytes, int nA) {
+    int n = bytes.length;
+    return List.of(block(bytes, 0, nA, nA, n), block(bytes, nA, n, 0, nA));
+  }
+
+  private static long[][] block(long[][] m, int r0, int r1, int c0, int c1) {
     long[][] out = new long[r1 - r0][];
     for (int i = r0; i < r1; i++) {
       out[i - r0] = java.util.Arrays.copyOfRange(m[i], c0, c1);
@@ -115,26 +125,12 @@ public final class Comparison {
     return out;
   }
 
-  private static double sum(long[][] m) {
-    double s = 0;
-    for (long[] row : m) {
-      for (long v : row) {
-        s += v;
-      }
-    }
-    return s;
+  private static double total(long[][] m) {
+    return java.util.Arrays.stream(m).flatMapToLong(java.util.Arrays::stream).sum();
   }
 
-  /**
-   * The physical limit of a cross-cluster shuffle: max(total bytes / backbone rate, max per-host bytes / NIC
-   * rate).
-   *
-   * @param bytes {@code [senders][receivers]} bytes
-   * @param spec rates
-   * @return seconds
-   */
-  public static double physicalLimitSeconds(long[][] bytes, TestbedSpec spec) {
-    double total = 0;
+  /** @return the most bytes one host sends (row sum) or receives (column sum) */
+  private static double maxHostBytes(long[][] bytes) {
     double maxHost = 0;
     double[] col = new double[bytes.length == 0 ? 0 : bytes[0].length];
     for (long[] row : bytes) {
@@ -143,13 +139,12 @@ public final class Comparison {
         r += row[j];
         col[j] += row[j];
       }
-      total += r;
       maxHost = Math.max(maxHost, r);
     }
     for (double c : col) {
       maxHost = Math.max(maxHost, c);
     }
-    return Math.max(total / spec.backboneBytesPerSecond(), maxHost / spec.nicBytesPerSecond());
+    return maxHost;
   }
 
   /**

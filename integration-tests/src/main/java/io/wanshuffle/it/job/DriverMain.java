@@ -94,7 +94,7 @@ public final class DriverMain {
         break;
       }
       case "matrix":
-      case "matrix-all": {
+      case JobRequest.MATRIX_ALL: {
         double[][] m = req.matrixBytes();
         if (warmup) {
           m = new double[m.length][m[0].length];

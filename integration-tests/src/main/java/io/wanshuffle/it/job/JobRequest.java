@@ -30,15 +30,17 @@ import java.util.Map;
 public record JobRequest(String appName, Map<String, String> sparkConf, List<String> aHosts, List<String> bHosts,
     String job, double tpchScale, int mapPartitions, int reducePartitions, double[][] matrixBytes,
     int recordBytes, int runs, boolean warmup, int killExecutorOnB) {
+  /** The job name of a {@link MatrixShuffleJob} between all hosts (maps and reduces on both clusters). */
+  public static final String MATRIX_ALL = "matrix-all";
 
   /** @return the hosts map tasks run on: A's, or for {@code matrix-all} A's then B's */
   public List<String> senderHosts() {
-    return "matrix-all".equals(job) ? allHosts() : aHosts;
+    return MATRIX_ALL.equals(job) ? allHosts() : aHosts;
   }
 
   /** @return the hosts reduce tasks run on: B's, or for {@code matrix-all} A's then B's */
   public List<String> receiverHosts() {
-    return "matrix-all".equals(job) ? allHosts() : bHosts;
+    return MATRIX_ALL.equals(job) ? allHosts() : bHosts;
   }
 
   private List<String> allHosts() {

@@ -40,8 +40,8 @@ class PatternsTest {
     double[][] m = Patterns.bothWays(n, n, TOTAL);
     assertEquals(2 * n, m.length);
     long[][] b = bytes(m);
-    long[][] ab = io.wanshuffle.it.demo.Comparison.block(b, 0, n, n, 2 * n);
-    long[][] ba = io.wanshuffle.it.demo.Comparison.block(b, n, 2 * n, 0, n);
+    long[][] ab = io.wanshuffle.it.demo.Comparison.directions(b, n).get(0);
+    long[][] ba = io.wanshuffle.it.demo.Comparison.directions(b, n).get(1);
     assertEquals(TOTAL / 2, Arrays.stream(ab).flatMapToLong(Arrays::stream).sum(), n * n);
     assertEquals(TOTAL / 2, Arrays.stream(ba).flatMapToLong(Arrays::stream).sum(), n * n);
     assertEquals(TOTAL, sum(m), 1, "nothing within a cluster");

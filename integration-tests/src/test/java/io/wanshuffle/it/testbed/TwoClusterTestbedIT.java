@@ -208,11 +208,11 @@ class TwoClusterTestbedIT {
         matrix[i][j] = (i < a.size()) == (j < a.size()) ? 1e6 : 3e6; // same cluster 1 MB, across 3 MB
       }
     }
-    JobRequest base = new JobRequest("both-ways-default", ex.baseConf("512m"), a, b, "matrix-all", 0, n, n, matrix,
-        32 * 1024, 1, false, 0);
+    JobRequest base = new JobRequest("both-ways-default", ex.baseConf("512m"), a, b, JobRequest.MATRIX_ALL, 0, n, n,
+        matrix, 32 * 1024, 1, false, 0);
     RunResult d = ex.run("both-ways-default", base, 0).result().runs().get(0);
-    JobRequest wan = new JobRequest("both-ways-wan", wanConf(), a, b, "matrix-all", 0, n, n, matrix, 32 * 1024, 1,
-        false, 0);
+    JobRequest wan = new JobRequest("both-ways-wan", wanConf(), a, b, JobRequest.MATRIX_ALL, 0, n, n, matrix,
+        32 * 1024, 1, false, 0);
     Experiment.Measured m = ex.run("both-ways-wan", wan, 0);
     RunResult w = m.result().runs().get(0);
     assertEquals(n, d.answer().size());

@@ -477,18 +477,17 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   }
 
   /** Counts a step whose blocks were taken until the task has read it ({@link StepRun#readAll}). */
-  private synchronized void hold(StepRun s, long bytes) {
+  private synchronized void hold(StepRun s) {
     s.held = true;
-    s.heldBytes = bytes;
     heldSteps++;
-    heldBytes += bytes;
+    heldBytes += s.takenBytes();
   }
 
   private synchronized void unhold(StepRun s) {
     if (s.held) {
       s.held = false;
       heldSteps--;
-      heldBytes -= s.heldBytes;
+      heldBytes -= s.takenBytes();
     }
   }
 
@@ -512,11 +511,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     run.remaining = blocks.remainingBytes();
     run.startMs = System.currentTimeMillis();
     if (!run.chunks.isEmpty()) {
-      long bytes = 0;
-      for (long b : run.chunkBytes) {
-        bytes += b;
-      }
-      hold(run, bytes);
+      hold(run);
     }
     return run;
   }
@@ -693,9 +688,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     private boolean ahead;
     /** When the step was reported ahead, epoch ms. */
     private long reportedMs;
-    /** Counted in the reader's held steps (guarded by the reader); and with how many bytes. */
+    /** Counted in the reader's held steps (guarded by the reader). */
     boolean held;
-    long heldBytes;
     /** When the step's report was sent, epoch ms (0: not yet); read on the step-opener thread. */
     volatile long sentMs;
     private ScheduledFuture<?> timer;
@@ -710,6 +704,15 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
     StepRun(long stepId) {
       this.stepId = stepId;
+    }
+
+    /** @return the bytes of the blocks this step took (all its chunks) */
+    long takenBytes() {
+      long bytes = 0;
+      for (long b : chunkBytes) {
+        bytes += b;
+      }
+      return bytes;
     }
 
     /** Opens the next chunk (after pacing); false when the step has no chunk left. */

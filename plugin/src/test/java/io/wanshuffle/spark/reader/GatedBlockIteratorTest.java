@@ -265,9 +265,7 @@ class GatedBlockIteratorTest {
       }
     }
     assertEquals(220, realised);
-    context.markTaskCompleted(Option.empty());
-    assertEquals(0, coordinator.openFlowCount());
-    assertEquals(0, coordinator.pendingDemandCount());
+    endTaskAndAssertReleased();
   }
 
   /**
@@ -346,9 +344,7 @@ class GatedBlockIteratorTest {
     assertTrue(it.hasNext());
     assertEquals(List.of("", "a1 a1", "a2"), opened,
         "step 2 (a2) opened while step 1's second block is still unread");
-    while (it.hasNext()) {
-      maps.add(((ShuffleBlockId) it.next()._1()).mapId());
-    }
+    readRest(it, maps);
     assertEquals(List.of(0L, 2L, 4L), maps);
     assertEquals(2, events.transfers.size());
     TransferRecord first = events.transfers.get(0);
@@ -357,9 +353,7 @@ class GatedBlockIteratorTest {
     assertArrayEquals(new long[] {150}, first.bytes());
     assertArrayEquals(new long[] {70}, second.bytes());
     assertTrue(first.endMs() <= second.startMs(), "k = 1: one flow at a time");
-    context.markTaskCompleted(Option.empty());
-    assertEquals(0, coordinator.openFlowCount());
-    assertEquals(0, coordinator.pendingDemandCount());
+    endTaskAndAssertReleased();
   }
 
   /**
@@ -379,24 +373,15 @@ class GatedBlockIteratorTest {
     long first = ((ShuffleBlockId) it.next()._1()).mapId();
     assertEquals(List.of("", "a1 a1"), opened);
     arrivals.get(0).run(); // step 1's bytes arrive while the task is busy
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (!opened.contains("a2")) {
-      assertTrue(System.currentTimeMillis() < deadline,
-          "step 2 not opened while the task was busy: " + opened);
-      Thread.onSpinWait();
-    }
+    awaitOpened("a2"); // while the task was busy
     List<Long> maps = new ArrayList<>(List.of(first));
-    while (it.hasNext()) {
-      maps.add(((ShuffleBlockId) it.next()._1()).mapId());
-    }
+    readRest(it, maps);
     assertEquals(List.of(0L, 2L, 4L), maps, "step 1's blocks, then step 2's, each once");
     assertEquals(List.of("", "a1 a1", "a2"), opened);
     assertEquals(2, events.transfers.size());
     assertTrue(events.transfers.get(0).endMs() <= events.transfers.get(1).startMs(),
         "k = 1: one flow at a time");
-    context.markTaskCompleted(Option.empty());
-    assertEquals(0, coordinator.openFlowCount());
-    assertEquals(0, coordinator.pendingDemandCount());
+    endTaskAndAssertReleased();
   }
 
   /**
@@ -420,14 +405,10 @@ class GatedBlockIteratorTest {
     Thread.sleep(300); // time for one more step to open if nothing held it back
     assertEquals(ahead, opened, "no more ahead of the task than in flight");
     List<Long> maps = new ArrayList<>();
-    while (it.hasNext()) {
-      maps.add(((ShuffleBlockId) it.next()._1()).mapId());
-    }
+    readRest(it, maps);
     assertEquals(List.of(0L, 2L, 4L), maps);
     assertEquals(List.of("", "a1", "a2", "a3"), opened);
-    context.markTaskCompleted(Option.empty());
-    assertEquals(0, coordinator.openFlowCount());
-    assertEquals(0, coordinator.pendingDemandCount());
+    endTaskAndAssertReleased();
   }
 
   /**
@@ -469,6 +450,18 @@ class GatedBlockIteratorTest {
     assertEquals(List.of(0L, 2L, 4L, 6L), maps, "every block once, in step order");
     assertEquals(List.of("", "a1 a1", "a2", "a3"), opened);
     assertEquals(3, events.transfers.size());
+    endTaskAndAssertReleased();
+  }
+
+  /** Reads the reader to its end, appending the blocks' map ids to {@code maps}. */
+  private static void readRest(GatedBlockIterator it, List<Long> maps) {
+    while (it.hasNext()) {
+      maps.add(((ShuffleBlockId) it.next()._1()).mapId());
+    }
+  }
+
+  /** Ends the task: the coordinator then holds no flow and no demand of it. */
+  private void endTaskAndAssertReleased() {
     context.markTaskCompleted(Option.empty());
     assertEquals(0, coordinator.openFlowCount());
     assertEquals(0, coordinator.pendingDemandCount());
@@ -640,9 +633,7 @@ class GatedBlockIteratorTest {
     GatedBlockIterator it = new GatedBlockIterator(context, signalling(Runnable::run, null, 250), b,
         inProcess(conf), conf, metrics, demandOf(b), predictor);
     List<Long> maps = new ArrayList<>();
-    while (it.hasNext()) {
-      maps.add(((ShuffleBlockId) it.next()._1()).mapId());
-    }
+    readRest(it, maps);
     assertEquals(List.of(0L, 2L, 4L, 6L), maps.stream().sorted().toList(), "every block once");
     assertTrue(events.transfers.size() >= 3, "300 B from a1 take two steps of at most 250 B: " + opened);
     for (TransferRecord r : events.transfers) {
@@ -693,9 +684,7 @@ class GatedBlockIteratorTest {
       maps.add(((ShuffleBlockId) stalled.next()._1()).mapId());
     }
     assertEquals(List.of(0L, 2L, 4L), maps, "the stalled task reads every block once, in step order");
-    context.markTaskCompleted(Option.empty());
-    assertEquals(0, coordinator.openFlowCount());
-    assertEquals(0, coordinator.pendingDemandCount());
+    endTaskAndAssertReleased();
   }
 
   @Test
@@ -863,9 +852,7 @@ class GatedBlockIteratorTest {
     }
     assertEquals(1200, realised, "every cross-cluster byte fetched in granted steps");
     assertTrue(opened.stream().noneMatch(o -> o.contains("a1") && o.contains("a2")));
-    context.markTaskCompleted(Option.empty());
-    assertEquals(0, coordinator.openFlowCount());
-    assertEquals(0, coordinator.pendingDemandCount());
+    endTaskAndAssertReleased();
   }
 
   /**
@@ -911,8 +898,6 @@ class GatedBlockIteratorTest {
       }
     }
     assertEquals(1200, realised, "every cross-cluster byte fetched in granted steps");
-    context.markTaskCompleted(Option.empty());
-    assertEquals(0, coordinator.openFlowCount());
-    assertEquals(0, coordinator.pendingDemandCount());
+    endTaskAndAssertReleased();
   }
 }
