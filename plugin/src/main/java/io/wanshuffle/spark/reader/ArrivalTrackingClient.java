@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * bytes on this executor ({@link SharedConnections}, several tasks per executor) is predicted after
  * all of them ({@link HandoverPredictor#handOverAfter(long, long, boolean)}).
  * When the step completes, each host gives the predictor its samples (transfer rate from two or
- * more blocks; fetch latency; size ratio); a host whose flow was requested on a new connection gives
+ * more blocks, or from one block whose transfer time dominates; fetch latency; size ratio); a host whose flow was requested on a new connection gives
  * only its size ratio, since its first block paid the connection's set-up and its bytes the slow
  * start; without {@code ahead} nothing is predicted or measured. With the logger of this class at
  * DEBUG each completed flow's timings are logged on the executor.
@@ -214,9 +214,11 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         // a flow on a new connection pays its set-up and slow start (measured at 40 ms RTT: first blocks ~300 ms
         // late, 6-7 MB/s after them): its timings are not those of the warm connections predictions are made for
         double ownRate = 0;
-        if (f.warm) {
-          ownRate = f.blocks >= 2 ? predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs) : 0;
+        if (f.warm && f.blocks >= 2) {
+          ownRate = predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs);
           predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes, ownRate);
+        } else if (f.warm) {
+          predictor.singleBlockFlowObserved(f.bytes, f.firstMs - f.requestMs);
         }
         if (LOG.isDebugEnabled()) {
           LOG.debug("flow from {} ({} connection): {} B in {} block(s), requested at {}, first block {} B"

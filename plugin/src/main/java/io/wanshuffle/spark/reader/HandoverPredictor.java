@@ -25,10 +25,18 @@ import java.util.concurrent.TimeUnit;
  * it.
  * The estimates:
  * <ul>
- *   <li>{@code r}, bytes/s: exponentially weighted (weight {@value #RATE_WEIGHT}) over flows of
- *       two or more blocks, (bytes after the first block) / (time from the first block's arrival
- *       to the last one's), so latency is not counted; for one flow, the smaller of that and the
- *       flow's own rate so far, {@code b1 / (t1 - request - L)};
+ *   <li>{@code r}, bytes/s: the bytes of the last {@value #RATE_SAMPLES} rate samples over their
+ *       time, so that a large flow weighs as much as its bytes and the short bursts of small
+ *       blocks little. A flow of two or more blocks gives (bytes after the first block) over (time
+ *       from the first block's arrival to the last one's), so latency is not counted; a flow of one
+ *       block whose transfer time dominates its latency gives its bytes over (arrival - request -
+ *       {@code L}) ({@link #singleBlockFlowObserved}). For one flow, the smaller of {@code r} and
+ *       the flow's own rate so far, {@code b1 / (t1 - request - L)}. Measured before this rule
+ *       (40 ms RTT, fair-sharing-poor pattern at 450 MB): with an exponentially weighted average of
+ *       multi-block flows only, {@code r} came from the warm-up job's two-block 0.5 MB flows
+ *       (12.6 MB/s, above what the wire carries) and never from the stage's single-block 28 MB
+ *       flows (9.4-11 MB/s), which were handed on 0.4-0.9 s before their last byte; three flows
+ *       then shared the backbone and slowed the bottleneck receiver's;
  *   <li>{@code L}, ms: the lower median of the last {@value #SAMPLES} first-block latencies less
  *       the first block's transfer time, at the flow's own rate after its first block when it had
  *       two or more blocks, else at {@code r} (0 until measured). Not the smallest sample, and not
@@ -67,13 +75,20 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safe; the timers of an executor's readers run on one daemon thread.
  */
 final class HandoverPredictor {
-  static final double RATE_WEIGHT = 0.25;
+  /** Rate samples {@code r} is computed over (the most recent). */
+  static final int RATE_SAMPLES = 8;
   static final int SAMPLES = 32;
   /** Shortest first-to-last arrival span that yields a rate sample, ms (clock resolution). */
   static final long MIN_SPAN_MS = 5;
+  /** A one-block flow that took at least this many fetch latencies gives a rate sample, not a latency sample. */
+  static final int TRANSFER_DOMINATED = 3;
 
   private static final HandoverPredictor EXECUTOR = new HandoverPredictor();
 
+  /** Rate samples as {bytes, ms}, the last {@value #RATE_SAMPLES}. */
+  private final ArrayDeque<long[]> rates = new ArrayDeque<>();
+  private long rateBytes;
+  private long rateMs;
   private final ArrayDeque<Long> roundTrips = new ArrayDeque<>();
   private final ArrayDeque<Long> loops = new ArrayDeque<>();
   /** Completed flows as {arrived bytes, announced bytes}, the last {@value #SAMPLES}. */
@@ -158,10 +173,40 @@ final class HandoverPredictor {
     if (bytesAfterFirst <= 0 || spanMs < MIN_SPAN_MS) {
       return 0;
     }
-    double sample = bytesAfterFirst * 1000.0 / spanMs;
-    bytesPerSecond = bytesPerSecond == 0 ? sample
-        : RATE_WEIGHT * sample + (1 - RATE_WEIGHT) * bytesPerSecond;
-    return sample;
+    rates.addLast(new long[] {bytesAfterFirst, spanMs});
+    rateBytes += bytesAfterFirst;
+    rateMs += spanMs;
+    if (rates.size() > RATE_SAMPLES) {
+      long[] old = rates.removeFirst();
+      rateBytes -= old[0];
+      rateMs -= old[1];
+    }
+    bytesPerSecond = rateBytes * 1000.0 / rateMs;
+    return bytesAfterFirst * 1000.0 / spanMs;
+  }
+
+  /**
+   * Records a flow that brought one block. Spark fetches a (map task, reduce partition) block
+   * whole, so a step of large blocks is often one block per host, and its rate can be measured only
+   * from its request: once {@code L} is measured, a block that took at least
+   * {@value #TRANSFER_DOMINATED} x {@code L} gives a rate sample, its bytes over its time less
+   * {@code L}; other blocks give a latency sample, their time less their transfer at {@code r}.
+   * The test is on {@code L}, not on {@code r}: a rate overestimated twofold (small blocks'
+   * bursts) would class a large block as latency-dominated and make its transfer a latency.
+   *
+   * @param bytes bytes of the block
+   * @param requestToArrivalMs from the flow's request to the block's arrival, ms
+   */
+  synchronized void singleBlockFlowObserved(long bytes, long requestToArrivalMs) {
+    if (bytes <= 0 || requestToArrivalMs < 0) {
+      return;
+    }
+    long latency = latencyMs();
+    if (!latencies.isEmpty() && requestToArrivalMs >= TRANSFER_DOMINATED * Math.max(1, latency)) {
+      flowObserved(bytes, requestToArrivalMs - latency);
+    } else {
+      fetchLatencyObserved(requestToArrivalMs, bytes, 0);
+    }
   }
 
   /**

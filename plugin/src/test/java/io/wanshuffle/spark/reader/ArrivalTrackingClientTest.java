@@ -105,7 +105,8 @@ class ArrivalTrackingClientTest {
   /**
    * The rate sample leaves out the fetch latency: only the bytes after each host's first block,
    * over the time from that block's arrival to the host's last one; a host with one block gives no
-   * rate sample. Each host's first block gives a latency sample once the rate is known.
+   * rate sample while its latency dominates its transfer (1000 B here: 20 ms of 200 at the rate).
+   * Each host's first block gives a latency sample once the rate is known.
    */
   @Test
   void aCompletedStepGivesOneRateSampleFromEachHostsSecondBlockOn() {
@@ -133,6 +134,29 @@ class ArrivalTrackingClientTest {
     // latency samples: a1 160 - 80 = 80 ms, a2 200 - 20 = 180 ms; the smaller counts:
     // a flow requested at 0 whose first 4000 B came at 160 with 6000 B left ends at 280
     assertEquals(280 - 10 - 80, predictor.handOverAt(0, 160, 4_000, 6_000));
+  }
+
+  /**
+   * A step whose host sends one large block (Spark fetches a block whole): the flow's bytes over its
+   * time less the fetch latency make a rate sample, so a rate measured on small blocks does not
+   * predict the large ones.
+   */
+  @Test
+  void aLargeSingleBlockFlowGivesARateSample() {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {0};
+    HandoverPredictor predictor = new HandoverPredictor();
+    predictor.flowCompleted("a1");
+    predictor.flowObserved(400_000, 20); // small blocks' burst: 20 000 B/ms
+    predictor.fetchLatencyObserved(100, 400_000, 20_000_000); // L = 80 ms
+    String b0 = new ShuffleBlockId(1, 0, 5).name();
+    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 1, Map.of("a1", 20_000_000L), () -> { },
+        at -> { }, predictor, () -> now[0]);
+    c.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
+    now[0] = 2_080; // 80 ms of latency, then 20 MB at 10 000 B/ms
+    spark.listeners.get(0).onBlockFetchSuccess(b0, buffer(20_000_000));
+    assertEquals(20_400_000 / 2.02, predictor.bytesPerSecond(), 1e-6, "about 10 MB/s, not 20");
+    assertEquals(80, predictor.fetchLatencyMs(), "no latency sample from a transfer-dominated block");
   }
 
   /**

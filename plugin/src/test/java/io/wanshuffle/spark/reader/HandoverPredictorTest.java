@@ -99,15 +99,57 @@ class HandoverPredictorTest {
     assertEquals(1_880 + 800 - 40 - 80, p.handOverAt(1_000, 1_880, 4_000_000, 4_000_000));
   }
 
+  /**
+   * {@code r} is the recent samples' bytes over their time: a short burst of a small block weighs
+   * its bytes, not as much as a large flow, and samples older than the last
+   * {@value HandoverPredictor#RATE_SAMPLES} drop out.
+   */
   @Test
-  void rateIsWeightedTowardsRecentFlowsAndIgnoresTooShortSpans() {
+  void rateIsTheRecentSamplesBytesOverTheirTimeAndIgnoresTooShortSpans() {
     HandoverPredictor p = new HandoverPredictor();
-    p.flowObserved(1_000_000, 1_000); // 1 MB/s
+    assertEquals(1e6, p.flowObserved(1_000_000, 1_000), 1e-6, "the sample's own rate, 1 MB/s");
     p.flowObserved(2_000_000, 1_000); // 2 MB/s
-    assertEquals(0.25 * 2e6 + 0.75 * 1e6, p.bytesPerSecond(), 1e-6);
+    assertEquals(1.5e6, p.bytesPerSecond(), 1e-6);
     p.flowObserved(5_000_000, HandoverPredictor.MIN_SPAN_MS - 1);
     p.flowObserved(0, 1_000);
-    assertEquals(1.25e6, p.bytesPerSecond(), 1e-6, "no sample from a too-short span or no bytes");
+    assertEquals(1.5e6, p.bytesPerSecond(), 1e-6, "no sample from a too-short span or no bytes");
+
+    HandoverPredictor q = new HandoverPredictor();
+    q.flowObserved(262_144, 20); // a small block's burst: 13.1 MB/s
+    q.flowObserved(20_000_000, 2_000); // 10 MB/s
+    assertEquals(20_262_144 / 2.02, q.bytesPerSecond(), 1e-6, "weighted by bytes: about 10 MB/s");
+    for (int i = 0; i < HandoverPredictor.RATE_SAMPLES; i++) {
+      q.flowObserved(3_000_000, 1_000);
+    }
+    assertEquals(3e6, q.bytesPerSecond(), 1e-6, "only the last " + HandoverPredictor.RATE_SAMPLES + " count");
+  }
+
+  /**
+   * A flow of one block: when its transfer time dominates, a rate sample of its bytes over its
+   * time less {@code L} (Spark fetches a block whole, so nothing arrives before its end); when its
+   * latency does, a latency sample as before; neither while what it needs is not measured.
+   */
+  @Test
+  void aSingleBlockFlowGivesARateSampleWhenItsTransferDominatesElseALatencySample() {
+    HandoverPredictor p = new HandoverPredictor();
+    p.singleBlockFlowObserved(28_000_000, 2_880);
+    assertEquals(0, p.bytesPerSecond(), "no rate sample without L");
+    assertEquals(0, p.fetchLatencyMs());
+    p.flowObserved(4_000_000, 320); // 12.5 MB/s from a flow of small blocks
+    p.fetchLatencyObserved(100, 250_000, 12_500_000); // L = 100 - 20 = 80 ms
+    p.singleBlockFlowObserved(250_000, 110); // 20 ms of transfer in 110: latency-dominated, 90 ms
+    assertEquals(12.5e6, p.bytesPerSecond(), 1e-6, "a latency sample, not a rate sample");
+    p.singleBlockFlowObserved(250_000, 110);
+    assertEquals(90, p.fetchLatencyMs(), "lower median of 80, 90, 90");
+    // 28 MB arrive 2890 ms after the request: 2800 ms of transfer after L = 90 ms, 10 MB/s
+    p.singleBlockFlowObserved(28_000_000, 2_890);
+    assertEquals(32_000_000 / 3.12, p.bytesPerSecond(), 1e-6, "4 MB in 320 ms and 28 MB in 2800 ms");
+    assertEquals(90, p.fetchLatencyMs(), "no latency sample from it");
+    p.coordinatorRoundTrip(40);
+    p.flowCompleted("a");
+    // the next 28 MB single-block flow, requested at 0, is handed on at 28 MB / r - c, about 2.7 s, not the
+    // 2.2 s that 12.5 MB/s would give
+    assertEquals((long) Math.ceil(28_000_000 * 1000.0 / p.bytesPerSecond()) - 40, p.handOverAt("a", 0, 28_000_000));
   }
 
   @Test
