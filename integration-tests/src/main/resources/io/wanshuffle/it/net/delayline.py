@@ -7,8 +7,14 @@ The kernel here has no netem, so latency is added in user space. Packet sockets 
 PACKET_VNET_HDR so that GSO/TSO super-frames (up to 64 KiB) are received and re-sent whole: at
 100-200 Mbit/s that is a few thousand frames per second, which one Python thread per direction keeps up
 with. Frames leave in arrival order, each exactly ONE_WAY_MS after it arrived.
+
+The delay line stands for the WAN between the clusters, which does not slow down when the hosts are busy; the
+hosts (Spark executors, driver) share this machine's cores with it, so it asks for real-time scheduling
+(SCHED_FIFO): a frame then waits for its due time, not for a core. Without the privilege it says so and runs at
+normal priority.
 """
 import collections
+import os
 import socket
 import sys
 import threading
@@ -19,6 +25,7 @@ PACKET_VNET_HDR = 15
 PACKET_IGNORE_OUTGOING = 23
 SO_RCVBUFFORCE = 33
 ETH_P_ALL = 0x0003
+REALTIME_PRIORITY = 10
 
 
 def open_socket(ifname):
@@ -71,10 +78,16 @@ def main():
         sys.exit("usage: delayline.py IF1 IF2 ONE_WAY_MS")
     if1, if2, delay = sys.argv[1], sys.argv[2], float(sys.argv[3]) / 1000.0
     s1, s2 = open_socket(if1), open_socket(if2)
+    try:
+        # threads started below inherit the policy; they block on recv or sleep until a frame is due
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(REALTIME_PRIORITY))
+        scheduling = f"SCHED_FIFO priority {REALTIME_PRIORITY}"
+    except (AttributeError, OSError) as e:
+        scheduling = f"normal priority (no real-time scheduling: {e})"
     directions = [Direction(s1, s2, delay), Direction(s2, s1, delay)]
     for d in directions:
         d.start()
-    print(f"ready: {if1} <-> {if2}, one-way delay {delay * 1000:.1f} ms", flush=True)
+    print(f"ready: {if1} <-> {if2}, one-way delay {delay * 1000:.1f} ms, {scheduling}", flush=True)
     while True:
         time.sleep(30)
         errors = sum(d.errors for d in directions)
