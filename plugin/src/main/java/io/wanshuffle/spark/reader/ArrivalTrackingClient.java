@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count; a
  * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)})
  * leaves the step to be reported on arrival; a host whose connection also carries another step's
- * bytes on this executor ({@link SharedConnections}, several tasks per executor) is predicted after
- * all of them ({@link HandoverPredictor#handOverAfter(long, long, boolean)}).
+ * bytes on this executor ({@link SharedConnections}: several tasks per executor, or the next step of
+ * the same host pair requested while the previous one's last block is in flight) is predicted after
+ * all of them ({@link HandoverPredictor#handOverAfter(long, long, boolean)}), or after their expected
+ * end if that is earlier ({@link HandoverPredictor#handOverBehind}).
  * When the step completes, each host gives the predictor its samples (transfer rate from two or
  * more blocks, or from one block whose transfer time dominates; fetch latency; size ratio); a host whose flow was requested on a new connection gives
  * only its size ratio, since its first block paid the connection's set-up and its bytes the slow
@@ -284,9 +286,12 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       }
       long sharing = predictor.connections().bytesSharing(f.shared);
       if (sharing > 0) {
-        // other steps' bytes from this host share the connection: all of them may come first
-        t = Math.max(t, predictor.handOverAfter(clockMs.getAsLong(), sharing + Math.max(0, left),
-            f.firstMs >= 0));
+        // other steps' bytes from this host share the connection: all of them may come first; their
+        // unarrived bytes counted whole (a block in flight as not sent) or, if earlier, their expected end
+        long now = clockMs.getAsLong();
+        long byBytes = predictor.handOverAfter(now, sharing + Math.max(0, left), f.firstMs >= 0);
+        long byTime = predictor.handOverBehind(f.shared, now, f.requestMs, Math.max(0, left), f.firstMs >= 0);
+        t = Math.max(t, byTime >= 0 ? Math.min(byBytes, byTime) : byBytes);
       }
       long cleared = predictor.connections().clearedMs(f.shared);
       if (f.firstMs >= 0 && cleared >= 0) {

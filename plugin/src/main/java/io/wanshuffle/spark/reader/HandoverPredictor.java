@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.reader;
 
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,9 +26,10 @@ import java.util.concurrent.TimeUnit;
  * it.
  * The estimates:
  * <ul>
- *   <li>{@code r}, bytes/s: the bytes of the last {@value #RATE_SAMPLES} rate samples over their
- *       time, so that a large flow weighs as much as its bytes and the short bursts of small
- *       blocks little. A flow of two or more blocks gives (bytes after the first block) over (time
+ *   <li>{@code r}, bytes/s: the byte-weighted median rate of the last {@value #RATE_SAMPLES} rate
+ *       samples, so that a large flow weighs as much as its bytes, the short bursts of small blocks
+ *       little, and a minority of slow flows (a sender busy for a second or two) not at all; a
+ *       lasting change moves it once it carries half of the recent bytes. A flow of two or more blocks gives (bytes after the first block) over (time
  *       from the first block's arrival to the last one's), so latency is not counted; a flow of one
  *       block whose transfer time dominates its latency gives its bytes over (arrival - request -
  *       {@code L}) ({@link #singleBlockFlowObserved}). For one flow, the smaller of {@code r} and
@@ -87,8 +89,6 @@ final class HandoverPredictor {
 
   /** Rate samples as {bytes, ms}, the last {@value #RATE_SAMPLES}. */
   private final ArrayDeque<long[]> rates = new ArrayDeque<>();
-  private long rateBytes;
-  private long rateMs;
   private final ArrayDeque<Long> roundTrips = new ArrayDeque<>();
   private final ArrayDeque<Long> loops = new ArrayDeque<>();
   /** Completed flows as {arrived bytes, announced bytes}, the last {@value #SAMPLES}. */
@@ -174,15 +174,32 @@ final class HandoverPredictor {
       return 0;
     }
     rates.addLast(new long[] {bytesAfterFirst, spanMs});
-    rateBytes += bytesAfterFirst;
-    rateMs += spanMs;
     if (rates.size() > RATE_SAMPLES) {
-      long[] old = rates.removeFirst();
-      rateBytes -= old[0];
-      rateMs -= old[1];
+      rates.removeFirst();
     }
-    bytesPerSecond = rateBytes * 1000.0 / rateMs;
+    bytesPerSecond = byteWeightedMedianRate();
     return bytesAfterFirst * 1000.0 / spanMs;
+  }
+
+  /**
+   * @return the byte-weighted median of the rate samples' rates, bytes/s: the rate at which the
+   *     samples sorted by rate first reach half of their bytes
+   */
+  private double byteWeightedMedianRate() {
+    long[][] sorted = rates.toArray(new long[0][]);
+    Arrays.sort(sorted, (a, b) -> Double.compare((double) a[0] / a[1], (double) b[0] / b[1]));
+    long total = 0;
+    for (long[] r : sorted) {
+      total += r[0];
+    }
+    long seen = 0;
+    for (long[] r : sorted) {
+      seen += r[0];
+      if (2 * seen >= total) {
+        return r[0] * 1000.0 / r[1];
+      }
+    }
+    return 0;
   }
 
   /**
@@ -341,6 +358,37 @@ final class HandoverPredictor {
     long latency = latencyMs();
     long end = nowMs + (flowing ? 0 : latency)
         + (long) Math.ceil(bytesQueued * 1000.0 / predictionRate());
+    return Math.max(nowMs, end - coordinatorDelay() - latency);
+  }
+
+  /**
+   * The prediction for a flow behind other flows on its connection, from their expected end
+   * ({@link SharedConnections#othersEndMs}): its bytes left arrive at the prediction rate once the
+   * others' have and, while none of its blocks has arrived, not before one fetch latency after its
+   * request; reported one coordinator round trip and one fetch latency before that end.
+   *
+   * @param flow the flow, open on its connection
+   * @param nowMs epoch ms
+   * @param requestMs when the flow was requested, epoch ms
+   * @param bytesLeft bytes of the flow still to arrive
+   * @param flowing whether the flow's first block has arrived
+   * @return epoch ms at which the flow's ports may be handed on (at least {@code nowMs}); -1 while
+   *     the rate or the coordinator round trip is not measured, or when no other flow is open on
+   *     the connection
+   */
+  synchronized long handOverBehind(SharedConnections.Flow flow, long nowMs, long requestMs,
+      long bytesLeft, boolean flowing) {
+    if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
+      return -1;
+    }
+    double rate = predictionRate();
+    long latency = latencyMs();
+    long othersEnd = connections.othersEndMs(flow, rate / 1000.0, latency);
+    if (othersEnd < 0) {
+      return -1;
+    }
+    long start = Math.max(Math.max(othersEnd, nowMs), flowing ? nowMs : requestMs + latency);
+    long end = start + (long) Math.ceil(bytesLeft * 1000.0 / rate);
     return Math.max(nowMs, end - coordinatorDelay() - latency);
   }
 

@@ -100,24 +100,37 @@ class HandoverPredictorTest {
   }
 
   /**
-   * {@code r} is the recent samples' bytes over their time: a short burst of a small block weighs
-   * its bytes, not as much as a large flow, and samples older than the last
+   * {@code r} is the byte-weighted median rate of the recent samples: a short burst of a small
+   * block weighs its bytes, a minority of slow flows does not move it, a lasting change does once it
+   * carries half of the recent bytes, and samples older than the last
    * {@value HandoverPredictor#RATE_SAMPLES} drop out.
    */
   @Test
-  void rateIsTheRecentSamplesBytesOverTheirTimeAndIgnoresTooShortSpans() {
+  void rateIsTheByteWeightedMedianOfTheRecentSamples() {
     HandoverPredictor p = new HandoverPredictor();
     assertEquals(1e6, p.flowObserved(1_000_000, 1_000), 1e-6, "the sample's own rate, 1 MB/s");
-    p.flowObserved(2_000_000, 1_000); // 2 MB/s
-    assertEquals(1.5e6, p.bytesPerSecond(), 1e-6);
+    assertEquals(1e6, p.bytesPerSecond(), 1e-6);
+    p.flowObserved(3_000_000, 1_000); // 3 MB/s, three quarters of the bytes
+    assertEquals(3e6, p.bytesPerSecond(), 1e-6);
     p.flowObserved(5_000_000, HandoverPredictor.MIN_SPAN_MS - 1);
     p.flowObserved(0, 1_000);
-    assertEquals(1.5e6, p.bytesPerSecond(), 1e-6, "no sample from a too-short span or no bytes");
+    assertEquals(3e6, p.bytesPerSecond(), 1e-6, "no sample from a too-short span or no bytes");
 
     HandoverPredictor q = new HandoverPredictor();
     q.flowObserved(262_144, 20); // a small block's burst: 13.1 MB/s
-    q.flowObserved(20_000_000, 2_000); // 10 MB/s
-    assertEquals(20_262_144 / 2.02, q.bytesPerSecond(), 1e-6, "weighted by bytes: about 10 MB/s");
+    q.flowObserved(262_144, 20);
+    q.flowObserved(8_000_000, 800); // 10 MB/s
+    assertEquals(10e6, q.bytesPerSecond(), 1e-6, "weighted by bytes: the bursts do not count");
+    for (int i = 0; i < 5; i++) {
+      q.flowObserved(8_000_000, 800);
+    }
+    q.flowObserved(8_000_000, 1_600); // a sender busy for a while: 5 MB/s
+    q.flowObserved(8_000_000, 1_600);
+    assertEquals(10e6, q.bytesPerSecond(), 1e-6, "two slow flows of eight do not move it");
+    for (int i = 0; i < 3; i++) {
+      q.flowObserved(8_000_000, 1_600);
+    }
+    assertEquals(5e6, q.bytesPerSecond(), 1e-6, "five of eight do: a lasting change");
     for (int i = 0; i < HandoverPredictor.RATE_SAMPLES; i++) {
       q.flowObserved(3_000_000, 1_000);
     }
@@ -143,7 +156,7 @@ class HandoverPredictorTest {
     assertEquals(90, p.fetchLatencyMs(), "lower median of 80, 90, 90");
     // 28 MB arrive 2890 ms after the request: 2800 ms of transfer after L = 90 ms, 10 MB/s
     p.singleBlockFlowObserved(28_000_000, 2_890);
-    assertEquals(32_000_000 / 3.12, p.bytesPerSecond(), 1e-6, "4 MB in 320 ms and 28 MB in 2800 ms");
+    assertEquals(10e6, p.bytesPerSecond(), 1e-6, "4 MB at 12.5 MB/s and 28 MB at 10 MB/s: the median by bytes");
     assertEquals(90, p.fetchLatencyMs(), "no latency sample from it");
     p.coordinatorRoundTrip(40);
     p.flowCompleted("a");

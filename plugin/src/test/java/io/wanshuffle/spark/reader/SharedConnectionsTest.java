@@ -29,6 +29,24 @@ class SharedConnectionsTest {
     assertEquals(1, c.open());
   }
 
+  /** The others' expected end: one after the other in opening order, each from one latency after its request. */
+  @Test
+  void othersEndIsTheirBytesOneAfterTheOtherFromOneLatencyAfterTheirRequests() {
+    SharedConnections c = new SharedConnections();
+    SharedConnections.Flow a = c.open("a1", 300, 0);
+    assertEquals(-1, c.othersEndMs(a, 1.0, 10), "alone");
+    SharedConnections.Flow b = c.open("a1", 200, 50);
+    SharedConnections.Flow d = c.open("a1", 100, 400);
+    assertEquals(510, c.othersEndMs(b, 1.0, 10), "a from 10 to 310, then d from 410 to 510");
+    assertEquals(310 + 200, c.othersEndMs(d, 1.0, 10), "a then b");
+    assertEquals(255, c.othersEndMs(d, 2.0, 5), "at 2 B/ms: a from 5 to 155, then b to 255");
+    c.close(a, 320);
+    assertEquals(410 + 100, c.othersEndMs(b, 1.0, 10));
+    c.close(b, 330);
+    assertEquals(-1, c.othersEndMs(d, 1.0, 10), "alone again");
+    assertEquals(-1, c.othersEndMs(a, 1.0, 10), "a closed flow");
+  }
+
   @Test
   void closingAFlowThatDidNotArriveLeavesTheOthersWithoutItsBytes() {
     SharedConnections c = new SharedConnections();
