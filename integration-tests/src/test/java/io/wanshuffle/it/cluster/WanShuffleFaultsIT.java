@@ -15,11 +15,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.rpc.RpcEnv;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
+import org.apache.spark.scheduler.TaskInfo;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -77,13 +80,16 @@ class WanShuffleFaultsIT {
     }
   }
 
-  /** Calls {@code action} once, with the host, when the first reduce (result) task starts. */
-  private static SparkListener onFirstReduceTask(java.util.function.BiConsumer<Long, String> action) {
+  /**
+   * Calls {@code action} once, with the task id and host, 300 ms after the first reduce (result)
+   * task that {@code which} accepts starts on cluster B.
+   */
+  private static SparkListener onFirstReduceTask(Predicate<TaskInfo> which, BiConsumer<Long, String> action) {
     AtomicReference<Boolean> fired = new AtomicReference<>(false);
     return new SparkListener() {
       @Override
       public void onTaskStart(SparkListenerTaskStart e) {
-        if (cluster.hosts("clusterB").contains(e.taskInfo().host())
+        if (cluster.hosts("clusterB").contains(e.taskInfo().host()) && which.test(e.taskInfo())
             && fired.compareAndSet(false, true)) {
           long id = e.taskInfo().taskId();
           String host = e.taskInfo().host();
@@ -126,7 +132,7 @@ class WanShuffleFaultsIT {
   @Order(2)
   void killedReduceTaskIsRetriedAndTheResultIsExact() throws Exception {
     List<Long> killed = new ArrayList<>();
-    SparkListener l = onFirstReduceTask((id, host) -> {
+    SparkListener l = onFirstReduceTask(t -> true, (id, host) -> {
       if (spark.sparkContext().killTaskAttempt(id, true, "wan-shuffle fault test")) {
         synchronized (killed) {
           killed.add(id);
@@ -157,28 +163,14 @@ class WanShuffleFaultsIT {
   @Order(3)
   void lostExecutorOnTheReceivingClusterAndTheResultIsExact() throws Exception {
     List<String> lost = new ArrayList<>();
-    AtomicReference<Boolean> fired = new AtomicReference<>(false);
-    SparkListener l = new SparkListener() {
-      @Override
-      public void onTaskStart(SparkListenerTaskStart e) {
-        String host = e.taskInfo().host();
-        if (e.taskInfo().index() == 0 && e.taskInfo().attemptNumber() == 0
-            && cluster.hosts("clusterB").contains(host) && fired.compareAndSet(false, true)) {
-          new Thread(() -> {
-            try {
-              Thread.sleep(300); // the task has registered its demand and stalls after its first record
-            } catch (InterruptedException ie) {
-              return;
-            }
-            if (cluster.killExecutors(host) > 0) {
-              synchronized (lost) {
-                lost.add(host);
-              }
-            }
-          }, "fault-injector").start();
+    // the first attempt of partition 0 has registered its demand and stalls after its first record
+    SparkListener l = onFirstReduceTask(t -> t.index() == 0 && t.attemptNumber() == 0, (id, host) -> {
+      if (cluster.killExecutors(host) > 0) {
+        synchronized (lost) {
+          lost.add(host);
         }
       }
-    };
+    });
     spark.sparkContext().addSparkListener(l);
     events.clear();
     try {

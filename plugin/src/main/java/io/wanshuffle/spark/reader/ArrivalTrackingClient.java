@@ -40,11 +40,10 @@ import org.slf4j.LoggerFactory;
  * leaves the step to be reported on arrival; a host whose connection also carries another step's
  * bytes on this executor ({@link SharedConnections}: several tasks per executor, or the next step of
  * the same host pair requested while the previous one's last block is in flight) is predicted after
- * all of them ({@link HandoverPredictor#handOverAfter(long, long, boolean)}), or after their expected
- * end if that is earlier ({@link HandoverPredictor#handOverBehind}).
+ * them ({@link HandoverPredictor#handOverShared}).
  * When the step completes, each host gives the predictor its samples (transfer rate from two or
- * more blocks, or from one block whose transfer time dominates; fetch latency; size ratio); a host whose flow was requested on a new connection gives
- * only its size ratio, since its first block paid the connection's set-up and its bytes the slow
+ * more blocks, or from one block whose transfer time dominates; fetch latency; size ratio); a host
+ * whose flow was requested on a new connection gives only its size ratio, since its first block paid the connection's set-up and its bytes the slow
  * start; without {@code ahead} nothing is predicted or measured. With the logger of this class at
  * DEBUG each completed flow's timings are logged on the executor.
  *
@@ -216,11 +215,13 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         // a flow on a new connection pays its set-up and slow start (measured at 40 ms RTT: first blocks ~300 ms
         // late, 6-7 MB/s after them): its timings are not those of the warm connections predictions are made for
         double ownRate = 0;
-        if (f.warm && f.blocks >= 2) {
-          ownRate = predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs);
-          predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes, ownRate);
-        } else if (f.warm) {
-          predictor.singleBlockFlowObserved(f.bytes, f.firstMs - f.requestMs);
+        if (f.warm) {
+          if (f.blocks >= 2) {
+            ownRate = predictor.flowObserved(f.bytes - f.firstBytes, f.lastMs - f.firstMs);
+            predictor.fetchLatencyObserved(f.firstMs - f.requestMs, f.firstBytes, ownRate);
+          } else {
+            predictor.singleBlockFlowObserved(f.bytes, f.firstMs - f.requestMs);
+          }
         }
         if (LOG.isDebugEnabled()) {
           LOG.debug("flow from {} ({} connection): {} B in {} block(s), requested at {}, first block {} B"
@@ -284,15 +285,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       if (t < 0) {
         return -1;
       }
-      long sharing = predictor.connections().bytesSharing(f.shared);
-      if (sharing > 0) {
-        // other steps' bytes from this host share the connection: all of them may come first; their
-        // unarrived bytes counted whole (a block in flight as not sent) or, if earlier, their expected end
-        long now = clockMs.getAsLong();
-        long byBytes = predictor.handOverAfter(now, sharing + Math.max(0, left), f.firstMs >= 0);
-        long byTime = predictor.handOverBehind(f.shared, now, f.requestMs, Math.max(0, left), f.firstMs >= 0);
-        t = Math.max(t, byTime >= 0 ? Math.min(byBytes, byTime) : byBytes);
-      }
+      // other steps' bytes from this host share the connection: they may come first
+      t = Math.max(t, predictor.handOverShared(f.shared, clockMs.getAsLong(), f.requestMs, left, f.firstMs >= 0));
       long cleared = predictor.connections().clearedMs(f.shared);
       if (f.firstMs >= 0 && cleared >= 0) {
         // the flow's own rate counts from its request, or from when it was left alone on its

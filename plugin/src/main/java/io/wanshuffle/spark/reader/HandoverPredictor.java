@@ -29,8 +29,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code r}, bytes/s: the byte-weighted median rate of the last {@value #RATE_SAMPLES} rate
  *       samples, so that a large flow weighs as much as its bytes, the short bursts of small blocks
  *       little, and a minority of slow flows (a sender busy for a second or two) not at all; a
- *       lasting change moves it once it carries half of the recent bytes. A flow of two or more blocks gives (bytes after the first block) over (time
- *       from the first block's arrival to the last one's), so latency is not counted; a flow of one
+ *       lasting change moves it once it carries half of the recent bytes. A flow of two or more
+ *       blocks gives (bytes after the first block) over (time from the first block's arrival to the
+ *       last one's), so latency is not counted; a flow of one
  *       block whose transfer time dominates its latency gives its bytes over (arrival - request -
  *       {@code L}) ({@link #singleBlockFlowObserved}). For one flow, the smaller of {@code r} and
  *       the flow's own rate so far, {@code b1 / (t1 - request - L)}. Measured before this rule
@@ -72,7 +73,7 @@ import java.util.concurrent.TimeUnit;
  * (measured: such flows ended up to 0.8 s after their prediction at 40 ms RTT). A flow that
  * shares its connection with other flows of this executor from the same host (several tasks per
  * executor; {@link SharedConnections}) is predicted to end after their bytes and its own
- * ({@link #handOverAfter(long, long, boolean)}), and its own rate counts from when it was left alone.
+ * ({@link #handOverShared}), and its own rate counts from when it was left alone.
  *
  * <p>Thread-safe; the timers of an executor's readers run on one daemon thread.
  */
@@ -362,34 +363,40 @@ final class HandoverPredictor {
   }
 
   /**
-   * The prediction for a flow behind other flows on its connection, from their expected end
-   * ({@link SharedConnections#othersEndMs}): its bytes left arrive at the prediction rate once the
-   * others' have and, while none of its blocks has arrived, not before one fetch latency after its
-   * request; reported one coordinator round trip and one fetch latency before that end.
+   * The prediction for a flow that shares its connection with other open flows of this executor
+   * ({@link SharedConnections}): the earlier of two ends, each reported one coordinator round trip
+   * and one fetch latency before it. By bytes ({@link #handOverAfter}): the others' unarrived bytes
+   * and its own arrive at the prediction rate from now, counting a block in flight as not sent. By
+   * time ({@link SharedConnections#othersEndMs}): its bytes left arrive once the others are expected
+   * to have ended and, while none of its blocks has arrived, not before one fetch latency after its
+   * request; this one is earlier when the step was granted on a port handed on ahead of the previous
+   * flow's end, whose last block is then still on its way.
    *
    * @param flow the flow, open on its connection
    * @param nowMs epoch ms
    * @param requestMs when the flow was requested, epoch ms
-   * @param bytesLeft bytes of the flow still to arrive
+   * @param bytesLeft bytes of the flow still to arrive, &ge; 0
    * @param flowing whether the flow's first block has arrived
    * @return epoch ms at which the flow's ports may be handed on (at least {@code nowMs}); -1 while
-   *     the rate or the coordinator round trip is not measured, or when no other flow is open on
-   *     the connection
+   *     the rate or the coordinator round trip is not measured, or when no other flow's bytes are
+   *     open on the connection
    */
-  synchronized long handOverBehind(SharedConnections.Flow flow, long nowMs, long requestMs,
+  synchronized long handOverShared(SharedConnections.Flow flow, long nowMs, long requestMs,
       long bytesLeft, boolean flowing) {
-    if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
+    long sharing = connections.bytesSharing(flow);
+    if (sharing <= 0 || bytesPerSecond <= 0 || roundTrips.isEmpty()) {
       return -1;
     }
+    long byBytes = handOverAfter(nowMs, sharing + bytesLeft, flowing);
     double rate = predictionRate();
     long latency = latencyMs();
     long othersEnd = connections.othersEndMs(flow, rate / 1000.0, latency);
     if (othersEnd < 0) {
-      return -1;
+      return byBytes;
     }
     long start = Math.max(Math.max(othersEnd, nowMs), flowing ? nowMs : requestMs + latency);
     long end = start + (long) Math.ceil(bytesLeft * 1000.0 / rate);
-    return Math.max(nowMs, end - coordinatorDelay() - latency);
+    return Math.min(byBytes, Math.max(nowMs, end - coordinatorDelay() - latency));
   }
 
   /** @return the current rate estimate, bytes/s (0 before the first sample) */
