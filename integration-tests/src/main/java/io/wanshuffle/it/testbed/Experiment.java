@@ -9,6 +9,8 @@ import io.wanshuffle.it.job.JobResult;
 import io.wanshuffle.it.net.BackboneMeter;
 import io.wanshuffle.it.net.BackboneTrace;
 import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.net.TcpStateSampler;
+import io.wanshuffle.it.net.TcpTrace;
 import io.wanshuffle.it.net.Testbed;
 import io.wanshuffle.it.net.TestbedSpec;
 import java.io.IOException;
@@ -41,6 +43,7 @@ public final class Experiment implements AutoCloseable {
   private final Path topology;
   private final List<String> sparkJars;
   private int seq;
+  private boolean sampleTcp;
 
   private Experiment(Testbed testbed, SparkStandalone spark, Path runDir) {
     this.testbed = testbed;
@@ -155,6 +158,21 @@ public final class Experiment implements AutoCloseable {
   }
 
   /**
+   * Turns sampling of the cross-cluster TCP connections' state ({@link TcpStateSampler}, every 100 ms) around each
+   * later {@link #run} on or off (off by default: three {@code ss} processes per sampling round share the
+   * machine's cores with the hosts).
+   *
+   * @param on whether to sample
+   * @throws IllegalArgumentException if {@code on} and the testbed is not shaped
+   */
+  public void sampleTcp(boolean on) {
+    if (on && !testbed.shaped()) {
+      throw new IllegalArgumentException("TCP state sampling needs the network-namespace testbed");
+    }
+    this.sampleTcp = on;
+  }
+
+  /**
    * What one driver run produced, with the backbone measured around it.
    *
    * @param name run name
@@ -163,8 +181,11 @@ public final class Experiment implements AutoCloseable {
    * @param driverLog the driver's log file
    * @param captureDir the plugin's capture folder of the run (stage captures, flow log), or null without the
    *     plugin's capture listener
+   * @param tcp the cross-cluster TCP connections sampled over the whole driver run, or null when
+   *     {@link #sampleTcp(boolean)} is off
    */
-  public record Measured(String name, JobResult result, BackboneTrace backbone, Path driverLog, Path captureDir) {}
+  public record Measured(String name, JobResult result, BackboneTrace backbone, Path driverLog, Path captureDir,
+      TcpTrace tcp) {}
 
   /**
    * Runs a driver program on the control host and waits for it.
@@ -201,6 +222,8 @@ public final class Experiment implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     BackboneMeter.Recording rec = testbed.backbone().map(m -> m.record(200)).orElse(null);
+    TcpStateSampler.Recording tcpRec = sampleTcp ? TcpStateSampler.record(testbed, 100) : null;
+    TcpTrace tcp = null;
     Process driver = spark.launchJava(testbed.control(), "driver-" + tag, List.of("-Xmx768m"),
         System.getProperty("java.class.path"), DriverMain.class.getName(), List.of(req.toString(), res.toString()));
     BackboneTrace trace = null;
@@ -229,11 +252,16 @@ public final class Experiment implements AutoCloseable {
         JSON.writeValue(runDir.resolve(tag + ".backbone.json").toFile(), Map.of("start", trace.start(), "end",
             trace.end(), "rateBitsPerSecond", trace.rateBitsPerSecond(), "samples", trace.samples()));
       }
+      if (tcpRec != null) {
+        tcp = tcpRec.stop();
+        tcpRec = null;
+        tcp.writeCsv(runDir.resolve(tag + ".tcp.csv"));
+      }
       if (driver.exitValue() != 0 || !Files.exists(res)) {
         throw new IllegalStateException("driver " + tag + " failed (exit " + driver.exitValue() + "); end of " + log
             + ":\n" + StandaloneProcesses.tail(Files.readString(log)));
       }
-      return new Measured(name, JSON.readValue(res.toFile(), JobResult.class), trace, log, capture);
+      return new Measured(name, JSON.readValue(res.toFile(), JobResult.class), trace, log, capture, tcp);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -243,6 +271,9 @@ public final class Experiment implements AutoCloseable {
     } finally {
       if (rec != null) {
         rec.stop();
+      }
+      if (tcpRec != null) {
+        tcpRec.stop();
       }
       if (driver.isAlive()) {
         driver.destroyForcibly();

@@ -29,13 +29,28 @@ class E2eReportTest {
     double limit = Comparison.physicalLimitSeconds(UNIFORM, SPEC); // 150 MB / 25 MB/s = 6 s
     List<Comparison.Figures> runs = List.of(fig(6.6), fig(6.3), fig(6.9));
     List<Double> setups = List.of(0.3, 0.3, 0.3);
-    String md = E2eBenchCommand.markdown(List.of(new E2eBenchCommand.Cell("uniform", 0, "auto", runs, setups)),
-        "test", 1, 200e6);
+    String md = E2eBenchCommand.markdown(List.of(new E2eBenchCommand.Cell("uniform", 0, "auto", runs, setups,
+        List.of())), "test", 1, 200e6);
     String row = md.lines().filter(l -> l.startsWith("| uniform |")).findFirst().orElseThrow();
     String[] cells = row.split("\\|");
     assertEquals("6.60", cells[4].trim(), row);
     assertEquals(String.format(java.util.Locale.ROOT, "%.2f", 6.6 / limit), cells[8].trim(), row);
     assertEquals(String.format(java.util.Locale.ROOT, "%.2f (0.30 s)", 6.6 / (limit + 0.3)), cells[9].trim(), row);
+    assertEquals(11, cells.length, "no stalled-flows column without --tcp-sample: " + row);
+  }
+
+  @Test
+  void sampledCellsGetTheStalledFlowsOfEachRun() {
+    List<Comparison.Figures> runs = List.of(fig(6.6), fig(6.3), fig(6.9));
+    List<Double> setups = List.of(0.3, 0.3, 0.3);
+    String md = E2eBenchCommand.markdown(List.of(new E2eBenchCommand.Cell("uniform", 40, "auto", runs, setups,
+        List.of(0, 2, 1)), new E2eBenchCommand.Cell("zipf", 40, "auto", runs, setups, List.of())), "test", 1, 200e6);
+    String header = md.lines().filter(l -> l.startsWith("| pattern |")).findFirst().orElseThrow();
+    assertTrue(header.endsWith("| stalled flows per run |"), header);
+    String row = md.lines().filter(l -> l.startsWith("| uniform |")).findFirst().orElseThrow();
+    assertEquals("0, 2, 1", row.split("\\|")[11].trim(), row);
+    String unsampled = md.lines().filter(l -> l.startsWith("| zipf |")).findFirst().orElseThrow();
+    assertEquals("-", unsampled.split("\\|")[11].trim(), unsampled);
   }
 
   private static Comparison.Figures fig(double reduceSeconds) {
