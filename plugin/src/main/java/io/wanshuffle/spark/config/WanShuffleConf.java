@@ -71,6 +71,12 @@ public final class WanShuffleConf {
   /** {@value #STEP_HANDOVER} value: report when the step's last block arrived. */
   public static final String ARRIVAL = "arrival";
   /**
+   * With predicted hand-over, whether a step's blocks are streamed into memory so that the reader counts their
+   * bytes as they arrive and postpones the hand-over of a flow that falls behind its prediction (true, default), or
+   * fetched as Spark chooses (false: a block Spark holds in memory is seen only when its last byte has arrived).
+   */
+  public static final String STEP_PROGRESS = PREFIX + "step.progress";
+  /**
    * Longest time the coordinator gathers registrations before planning when idle (time; default
    * 200 ms). The window ends earlier, as soon as every task the driver launched in the stages with
    * demand has registered or ended.
@@ -117,6 +123,7 @@ public final class WanShuffleConf {
   private final double deadlineFactor;
   private final boolean barrierSteps;
   private final boolean predictedHandover;
+  private final boolean stepProgress;
   private final boolean pendingTasks;
   private final long minDeadlineMs;
   private final long gatherWindowMs;
@@ -181,6 +188,11 @@ public final class WanShuffleConf {
           "expected " + PREDICTED + " or " + ARRIVAL);
     }
     predictedHandover = handover.equals(PREDICTED);
+    String progress = c.get(STEP_PROGRESS, "true").trim().toLowerCase(Locale.ROOT);
+    if (!progress.equals("true") && !progress.equals("false")) {
+      throw new ConfigValueException(STEP_PROGRESS, progress, "expected true or false");
+    }
+    stepProgress = progress.equals("true");
     gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
     String pending = c.get(PENDING_TASKS, "true").trim().toLowerCase(Locale.ROOT);
     if (!pending.equals("true") && !pending.equals("false")) {
@@ -215,7 +227,7 @@ public final class WanShuffleConf {
 
   private static final List<String> KNOWN = List.of(ALGORITHM, BACKBONE_RATE, NIC_RATE, NIC_RATES,
       K, DELTA, BETA, FLOW_RATE_CAP, STEP_DEADLINE_FACTOR, STEP_MIN_DEADLINE, STEP_MODE, STEP_HANDOVER,
-      GATHER_WINDOW, PENDING_TASKS, ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
+      STEP_PROGRESS, GATHER_WINDOW, PENDING_TASKS, ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
 
   /** A misspelt key would silently fall back to its default: say so once at start-up. */
   private static void warnUnknownKeys(SparkConf c) {
@@ -392,6 +404,14 @@ public final class WanShuffleConf {
     return predictedHandover;
   }
 
+  /**
+   * @return true when, with predicted hand-over, a step's blocks are streamed so their bytes are counted as they
+   *     arrive ({@value #STEP_PROGRESS})
+   */
+  public boolean stepProgress() {
+    return stepProgress;
+  }
+
   /** @return step deadline factor (≥ 1) applied to β + planned step duration */
   public double deadlineFactor() {
     return deadlineFactor;
@@ -445,7 +465,8 @@ public final class WanShuffleConf {
     return "wan-shuffle[algorithm=" + algorithm + ", k=" + k + ", base speed=" + baseSpeed
         + " B/s, backbone=" + backboneRate + " B/s, default NIC=" + defaultNicRate
         + " B/s, beta=" + betaSeconds + " s, steps=" + (barrierSteps ? BARRIER : PIPELINED)
-        + ", hand-over=" + (predictedHandover ? PREDICTED : ARRIVAL) + ", pending tasks=" + pendingTasks
+        + ", hand-over=" + (predictedHandover ? PREDICTED : ARRIVAL) + (predictedHandover && !stepProgress
+        ? " (no progress)" : "") + ", pending tasks=" + pendingTasks
         + ", flow cap=" + flowRateCap
         + " B/s, planning budget=" + planningBudgetMs + " ms then " + planningFallback + "]";
   }

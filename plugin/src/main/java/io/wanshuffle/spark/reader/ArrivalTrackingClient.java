@@ -35,7 +35,10 @@ import org.slf4j.LoggerFactory;
  * the latest of the hosts' hand-over times
  * ({@link HandoverPredictor#handOverAt(String, long, long)});
  * a host whose first block shows it slower than predicted postpones it ({@link
- * HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count; a
+ * HandoverPredictor#handOverAt(long, long, long, long)}); so does a flow whose bytes arrive slower than predicted:
+ * the blocks are streamed into memory ({@link StreamedBlocks}) so that their bytes are counted as they arrive, and
+ * the hand-over is re-predicted from the bytes left, at most every {@value #PROGRESS_CHECK_MS} ms, never earlier
+ * than they allow ({@link HandoverPredictor#handOverAfter}); hosts done sending no longer count; a
  * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)})
  * leaves the step to be reported on arrival; a host whose connection also carries another step's
  * bytes on this executor ({@link SharedConnections}: several tasks per executor, or the next step of
@@ -52,6 +55,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ArrivalTrackingClient extends BlockStoreClient {
   private static final Logger LOG = LoggerFactory.getLogger(ArrivalTrackingClient.class);
+  /** Least time between two re-predictions of the hand-over from a flow's progress, ms. */
+  static final long PROGRESS_CHECK_MS = 20;
 
   /** Told the epoch ms at which the step may be reported ahead of its end; may be told again. */
   interface AheadSignal {
@@ -67,6 +72,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     long lastMs;
     long bytes;
     int blocks;
+    /** Bytes arrived so far, blocks in progress included (streamed requests only). */
+    long streamed;
     /**
      * Whether a flow from its host had completed on this executor when it was requested: its connection was open
      * and its congestion window grown, so its timings are samples of the warm connections it is predicted with.
@@ -86,8 +93,10 @@ final class ArrivalTrackingClient extends BlockStoreClient {
   private final AheadSignal ahead;
   private final HandoverPredictor predictor;
   private final LongSupplier clockMs;
+  private final boolean streamProgress;
   private final Map<String, Flow> flows = new HashMap<>();
   private long toldAhead = -1;
+  private long lastProgressCheckMs;
   private long requestedBlocks;
   private int outstanding;
   private boolean failed;
@@ -105,6 +114,24 @@ final class ArrivalTrackingClient extends BlockStoreClient {
   ArrivalTrackingClient(BlockStoreClient delegate, long expectedBlocks,
       Map<String, Long> expectedBytes, Runnable onArrived, AheadSignal ahead,
       HandoverPredictor predictor, LongSupplier clockMs) {
+    this(delegate, expectedBlocks, expectedBytes, onArrived, ahead, predictor, clockMs, true);
+  }
+
+  /**
+   * @param delegate Spark's block store client of the executor
+   * @param expectedBlocks blocks of the step, counted with {@link #coverage(BlockId)}
+   * @param expectedBytes bytes of the step per source host (as Spark's map statuses give them)
+   * @param onArrived runs once, on a network thread, when every block of the step arrived
+   * @param ahead told when the step may be reported ahead of its end; null for no prediction
+   * @param predictor the executor's estimates; receives the step's samples when it completes
+   * @param clockMs the clock that times requests and arrivals, epoch ms
+   * @param streamProgress with {@code ahead}, whether blocks Spark would fetch whole into memory are streamed into
+   *     memory instead ({@link StreamedBlocks}) so the flows' bytes are counted as they arrive
+   */
+  ArrivalTrackingClient(BlockStoreClient delegate, long expectedBlocks,
+      Map<String, Long> expectedBytes, Runnable onArrived, AheadSignal ahead,
+      HandoverPredictor predictor, LongSupplier clockMs, boolean streamProgress) {
+    this.streamProgress = streamProgress;
     this.delegate = delegate;
     this.expectedBlocks = expectedBlocks;
     this.onArrived = onArrived;
@@ -153,6 +180,10 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       }
     }
     tellAhead();
+    // with predicted hand-over, blocks Spark would fetch whole into memory are streamed into memory instead, so the
+    // flow's progress is seen while it is on the network (blocks Spark streams to disk stay as they are)
+    DownloadFileManager downloads = downloadFileManager == null && ahead != null && streamProgress
+        ? new StreamedBlocks(n -> streamed(host, n)) : downloadFileManager;
     delegate.fetchBlocks(host, port, execId, blockIds, new BlockFetchingListener() {
       @Override
       public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {
@@ -171,7 +202,27 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       public String getTransferType() {
         return listener.getTransferType();
       }
-    }, downloadFileManager);
+    }, downloads);
+  }
+
+  /**
+   * Part of a block from {@code host} arrived: counts it, and re-predicts the step's hand-over at most every
+   * {@value #PROGRESS_CHECK_MS} ms (a flow that falls behind its prediction, e.g. held back by its sender's
+   * congestion control, postpones it).
+   */
+  private void streamed(String host, long bytes) {
+    long now = clockMs.getAsLong();
+    synchronized (this) {
+      Flow f = flows.get(host);
+      if (f != null) {
+        f.streamed += bytes;
+      }
+      if (now - lastProgressCheckMs < PROGRESS_CHECK_MS) {
+        return;
+      }
+      lastProgressCheckMs = now;
+    }
+    tellAhead();
   }
 
   private void arrived(String host, long bytes, boolean failure) {
@@ -280,7 +331,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       }
       // the announced sizes overstate the blocks (Spark rounds them up): predict the bytes expected to arrive
       long expected = predictor.estimatedBytes(f.expectedBytes);
-      long left = Math.max(0, expected - f.bytes);
+      long left = Math.max(0, expected - Math.max(f.bytes, f.streamed));
       long t = predictor.handOverAt(e.getKey(), f.requestMs, expected);
       if (t < 0) {
         return -1;
@@ -288,7 +339,12 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       // other steps' bytes from this host share the connection: they may come first
       t = Math.max(t, predictor.handOverShared(f.shared, clockMs.getAsLong(), f.requestMs, left, f.firstMs >= 0));
       long cleared = predictor.connections().clearedMs(f.shared);
-      if (f.firstMs >= 0 && cleared >= 0) {
+      if (f.streamed > 0) {
+        // its bytes are arriving: the rest arrives at the prediction rate from now on, not before (this supersedes
+        // the first block's rate below, which a flow held back for a while and then back at full speed
+        // understates)
+        t = Math.max(t, predictor.handOverAfter(clockMs.getAsLong(), left, true));
+      } else if (f.firstMs >= 0 && cleared >= 0) {
         // the flow's own rate counts from its request, or from when it was left alone on its
         // connection
         t = Math.max(t, predictor.handOverAt(Math.max(f.requestMs, cleared), f.firstMs,

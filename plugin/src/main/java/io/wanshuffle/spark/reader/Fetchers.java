@@ -34,17 +34,21 @@ final class Fetchers implements BlockOpener {
   private final TaskContext context;
   private final ShuffleReadMetricsReporter metrics;
   private final boolean batchFetch;
+  private final boolean streamProgress;
 
   /**
    * @param context the task
    * @param metrics shuffle read metrics of the task
    * @param dep the shuffle dependency (its serializer decides relocation support)
    * @param shouldBatchFetch {@code SortShuffleManager.canUseBatchFetch(start, end, context)}
+   * @param streamProgress whether a predicted step's blocks are streamed so their bytes are counted as they arrive
+   *     ({@code spark.wanshuffle.step.progress})
    */
   Fetchers(TaskContext context, ShuffleReadMetricsReporter metrics, ShuffleDependency<?, ?, ?> dep,
-      boolean shouldBatchFetch) {
+      boolean shouldBatchFetch, boolean streamProgress) {
     this.context = context;
     this.metrics = metrics;
+    this.streamProgress = streamProgress;
     this.batchFetch = fetchContinuousBlocksInBatch(SparkEnv.get().conf(), dep, shouldBatchFetch);
   }
 
@@ -100,7 +104,7 @@ final class Fetchers implements BlockOpener {
     }
     ArrivalTrackingClient client = new ArrivalTrackingClient(
         SparkEnv.get().blockManager().blockStoreClient(), expected, bytes, onArrived, ahead,
-        HandoverPredictor.executor(), System::currentTimeMillis);
+        HandoverPredictor.executor(), System::currentTimeMillis, streamProgress);
     // a step the task did not finish (killed, failed) leaves the executor's connections with it
     context.addTaskCompletionListener(
         (TaskCompletionListener) ctx -> client.close());

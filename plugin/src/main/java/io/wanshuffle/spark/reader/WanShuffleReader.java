@@ -80,7 +80,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
   /** @return the task's (block, stream) pairs: gated chain, or Spark's single fetcher for none */
   private Iterator<Tuple2<BlockId, InputStream>> streams() {
     ShuffleDependency<K, ?, C> dep = handle.dependency();
-    Fetchers fetchers = new Fetchers(context, metrics, dep, shouldBatchFetch);
+    Fetchers fetchers = new Fetchers(context, metrics, dep, shouldBatchFetch, conf.stepProgress());
     SparkEnv env = SparkEnv.get();
     String localHost = env.blockManager().blockManagerId().host();
     CrossClusterBlocks split = new CrossClusterBlocks(blocks, localHost, topology);

@@ -69,6 +69,10 @@ class WanShuffleConfTest {
   void stepHandoverIsPredictedByDefaultAndValidated() {
     assertTrue(conf().predictedHandover());
     assertFalse(conf(WanShuffleConf.STEP_HANDOVER, "Arrival").predictedHandover());
+    assertTrue(conf().stepProgress(), "blocks of predicted steps are streamed by default");
+    assertFalse(conf(WanShuffleConf.STEP_PROGRESS, "false").stepProgress());
+    assertEquals("spark.wanshuffle.step.progress = 'maybe': expected true or false", assertThrows(
+        ConfigValueException.class, () -> conf(WanShuffleConf.STEP_PROGRESS, "maybe")).getMessage());
     ConfigValueException e = assertThrows(ConfigValueException.class,
         () -> conf(WanShuffleConf.STEP_HANDOVER, "early"));
     assertEquals("spark.wanshuffle.step.handover = 'early': expected predicted or arrival",

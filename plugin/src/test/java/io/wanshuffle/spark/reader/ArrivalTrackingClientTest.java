@@ -21,12 +21,14 @@ class ArrivalTrackingClientTest {
   private static final class HeldRequests extends BlockStoreClient {
     final List<String[]> ids = new ArrayList<>();
     final List<BlockFetchingListener> listeners = new ArrayList<>();
+    final List<DownloadFileManager> downloads = new ArrayList<>();
 
     @Override
     public void fetchBlocks(String host, int port, String execId, String[] blockIds,
         BlockFetchingListener listener, DownloadFileManager downloadFileManager) {
       ids.add(blockIds);
       listeners.add(listener);
+      downloads.add(downloadFileManager);
     }
 
     @Override
@@ -244,6 +246,71 @@ class ArrivalTrackingClientTest {
     spark.listeners.get(1).onBlockFetchSuccess(a2[1], buffer(250_000));
     assertEquals(1, fired.get());
     assertEquals(2, told.size(), "the completed step is reported on arrival");
+  }
+
+  /**
+   * With predicted hand-over, Spark is made to stream the blocks (into memory) and the flow's bytes are counted as
+   * they arrive: a flow that falls behind its prediction in the middle of its one block (its sender's congestion
+   * control held it back) postpones the hand-over to when its bytes left can arrive. The task gets the block's
+   * bytes unchanged. Without prediction Spark fetches as it would.
+   */
+  @Test
+  void aFlowFallingBehindWhileItsBlockStreamsPostponesTheHandOver() throws Exception {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {0};
+    List<Long> told = new ArrayList<>();
+    AtomicInteger fired = new AtomicInteger();
+    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 2, Map.of("a1", 1_000_000L),
+        fired::incrementAndGet, told::add, measured("a1"), () -> now[0]);
+    String b0 = new ShuffleBlockId(1, 0, 5).name();
+    String b1 = new ShuffleBlockId(1, 1, 5).name();
+    List<ManagedBuffer> got = new ArrayList<>();
+    c.fetchBlocks("a1", 7337, "e1", new String[] {b0, b1}, new BlockFetchingListener() {
+      @Override
+      public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {
+        got.add(data);
+      }
+
+      @Override
+      public void onBlockFetchFailure(String blockId, Throwable exception) {}
+    }, null);
+    assertEquals(List.of(1_000L - 20), told, "1 000 000 B at 1000 B/ms, one coordinator round trip earlier");
+    // Spark's stream callbacks: one in-memory download per block, written piece by piece as bytes arrive
+    org.apache.spark.network.shuffle.DownloadFileWritableChannel ch0 =
+        spark.downloads.get(0).createTempFile(null).openForWriting();
+    org.apache.spark.network.shuffle.DownloadFileWritableChannel ch1 =
+        spark.downloads.get(0).createTempFile(null).openForWriting();
+    byte[] block = new byte[500_000];
+    new java.util.Random(7).nextBytes(block);
+    now[0] = 100;
+    ch0.write(java.nio.ByteBuffer.wrap(block, 0, 100_000));
+    assertEquals(List.of(980L), told, "on time: 900 000 B left at 100 ms end at 1000");
+    now[0] = 600; // held back: only 150 000 B more in 500 ms
+    ch0.write(java.nio.ByteBuffer.wrap(block, 100_000, 150_000));
+    assertEquals(List.of(980L, 600L + 750 - 20), told, "750 000 B left at 600 ms end at 1350");
+    now[0] = 610;
+    ch0.write(java.nio.ByteBuffer.wrap(block, 250_000, 10_000));
+    assertEquals(2, told.size(), "re-predicted at most every " + ArrivalTrackingClient.PROGRESS_CHECK_MS + " ms");
+    now[0] = 850; // back at full speed: the first block ends at 850
+    ch0.write(java.nio.ByteBuffer.wrap(block, 260_000, 240_000));
+    spark.listeners.get(0).onBlockFetchSuccess(b0, ch0.closeAndRead());
+    assertEquals(List.of(980L, 1330L), told, "500 000 B left at 850 end at 1350; not at the first block's own"
+        + " rate (588 B/ms, which would say 1680)");
+    now[0] = 1_350;
+    ch1.write(java.nio.ByteBuffer.wrap(block));
+    spark.listeners.get(0).onBlockFetchSuccess(b1, ch1.closeAndRead());
+    assertEquals(1, fired.get());
+    assertEquals(2, got.size());
+    assertEquals(java.nio.ByteBuffer.wrap(block), got.get(0).nioByteBuffer(), "the block's bytes, in order");
+
+    ArrivalTrackingClient unpredicted = new ArrivalTrackingClient(spark, 1, Map.of("a1", 10L), () -> { }, null,
+        measured("a1"), () -> now[0]);
+    unpredicted.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
+    assertEquals(null, spark.downloads.get(1), "without prediction Spark fetches the block as it chooses");
+    ArrivalTrackingClient noProgress = new ArrivalTrackingClient(spark, 1, Map.of("a1", 10L), () -> { }, t -> { },
+        measured("a1"), () -> now[0], false);
+    noProgress.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
+    assertEquals(null, spark.downloads.get(2), "spark.wanshuffle.step.progress=false: as Spark chooses");
   }
 
   /**
