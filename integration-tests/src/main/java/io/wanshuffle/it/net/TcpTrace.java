@@ -78,6 +78,21 @@ public final class TcpTrace {
   }
 
   /**
+   * @return bytes the sampled connections had acknowledged between their first and their last sample, summed over
+   *     the connections: what crossed the backbone on them while they were watched (payload only; the bytes of a
+   *     connection before its first sample are not counted)
+   */
+  public long bytesAcked() {
+    Map<String, long[]> span = new LinkedHashMap<>();
+    for (TcpSample s : samples) {
+      long[] firstLast = span.computeIfAbsent(s.host() + " " + s.local() + " " + s.peer(),
+          c -> new long[] {s.bytesAcked(), s.bytesAcked()});
+      firstLast[1] = s.bytesAcked();
+    }
+    return span.values().stream().mapToLong(fl -> fl[1] - fl[0]).sum();
+  }
+
+  /**
    * Writes the samples as CSV ({@link TcpSample#CSV_HEADER}).
    *
    * @param file the file

@@ -53,6 +53,18 @@ class TcpTraceTest {
     assertEquals(0, t.stalls(400, 650).size());
   }
 
+  @Test
+  void bytesAckedSumsWhatEachConnectionCarriedWhileWatched() {
+    TcpTrace t = new TcpTrace(List.of(acked(0, "10.77.2.11:1", 5_000), acked(100, "10.77.2.11:1", 1_005_000),
+        acked(200, "10.77.2.11:1", 3_005_000), acked(100, "10.77.2.12:1", 0), acked(200, "10.77.2.12:1", 700_000)));
+    assertEquals(3_000_000 + 700_000, t.bytesAcked());
+    assertEquals(0, new TcpTrace(List.of()).bytesAcked());
+  }
+
+  private static TcpSample acked(long ms, String peer, long bytesAcked) {
+    return new TcpSample(ms, "a1", "10.77.1.11:7", peer, 0, 700, 40.1, bytesAcked, 0);
+  }
+
   private static TcpSample sample(long ms, String host, String peer, int cwnd, long queued) {
     return new TcpSample(ms, host, "10.77.1.1:7", peer, queued, cwnd, 40.1, 0, 0);
   }

@@ -149,7 +149,13 @@ class TwoClusterTestbedIT {
   @Order(2)
   void tpchJoinIdenticalWithWanShuffleAndStepContractHolds() {
     List<String> expected = defaultAnswer();
-    Experiment.Measured m = ex.run("tpch-wan", tpch("tpch-wan", wanConf(), 0), 0);
+    ex.sampleTcp(ex.testbed().shaped());
+    Experiment.Measured m;
+    try {
+      m = ex.run("tpch-wan", tpch("tpch-wan", wanConf(), 0), 0);
+    } finally {
+      ex.sampleTcp(false);
+    }
     RunResult r = m.result().runs().get(0);
     assertEquals(expected, r.answer());
     // every map output block (all written on A) is read once by a reduce task on B: the exact per-host sums agree
@@ -169,6 +175,11 @@ class TwoClusterTestbedIT {
       long across = m.backbone().aToBBytes(r.reduceStageStartMs(), r.reduceStageEndMs());
       assertTrue(across >= 0.9 * r.matrixTotal(), "backbone carried " + across + " bytes of a "
           + r.matrixTotal() + "-byte cross-cluster shuffle");
+      // the senders' TCP connections to B, sampled with ss, carried the shuffle: at most what the backbone
+      // counted (frames), at least most of the shuffle (a connection's bytes before its first sample are missed)
+      long acked = m.tcp().bytesAcked();
+      assertTrue(acked >= 0.8 * r.matrixTotal() && acked <= m.backbone().aToBBytes(), "TCP connections A to B"
+          + " acknowledged " + acked + " bytes; shuffle " + r.matrixTotal() + ", backbone " + m.backbone().aToBBytes());
     }
   }
 

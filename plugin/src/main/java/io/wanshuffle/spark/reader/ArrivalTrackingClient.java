@@ -34,11 +34,12 @@ import org.slf4j.LoggerFactory;
  * hand-over): once every source host of the step has been sent its request, {@code ahead} is told
  * the latest of the hosts' hand-over times
  * ({@link HandoverPredictor#handOverAt(String, long, long)});
- * a host whose first block shows it slower than predicted postpones it ({@link
- * HandoverPredictor#handOverAt(long, long, long, long)}); so does a flow whose bytes arrive slower than predicted:
- * the blocks are streamed into memory ({@link StreamedBlocks}) so that their bytes are counted as they arrive, and
- * the hand-over is re-predicted from the bytes left, at most every {@value #PROGRESS_CHECK_MS} ms, never earlier
- * than they allow ({@link HandoverPredictor#handOverAfter}); hosts done sending no longer count; a
+ * a flow whose bytes arrive slower than predicted postpones it: the blocks are streamed into memory
+ * ({@link StreamedBlocks}) so that their bytes are counted as they arrive, and the hand-over is re-predicted from
+ * the bytes left at the prediction rate, at most every {@value #PROGRESS_CHECK_MS} ms, never earlier than they allow
+ * ({@link HandoverPredictor#handOverAfter}); without streaming (a block Spark fetches to disk keeps its own, or
+ * {@code spark.wanshuffle.step.progress=false}), a host whose first block shows it slower than predicted postpones it
+ * ({@link HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count; a
  * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)})
  * leaves the step to be reported on arrival; a host whose connection also carries another step's
  * bytes on this executor ({@link SharedConnections}: several tasks per executor, or the next step of
