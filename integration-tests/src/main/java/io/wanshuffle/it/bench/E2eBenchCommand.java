@@ -215,7 +215,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
         mb, net.nodesA, net.nodesB, net.nic, net.backbone,
         net.tcpCongestionControl.equals(TestbedSpec.DEFAULT_TCP_CC) ? "" : " --tcp-cc " + net.tcpCongestionControl,
         (cores == 1 ? "" : " --cores " + cores)
-        + (tasksPerHost == 2 ? "" : " --tasks-per-host " + tasksPerHost)) + extraConf.entrySet().stream()
+        + (tasksPerHost == 2 ? "" : " --tasks-per-host " + tasksPerHost) + (tcpSample ? " --tcp-sample" : ""))
+        + extraConf.entrySet().stream()
         .map(e -> " --conf " + e.getKey() + "=" + e.getValue()).reduce("", String::concat);
     String md = markdown(cells, described + "; command: `" + command + "`",
         (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond());
