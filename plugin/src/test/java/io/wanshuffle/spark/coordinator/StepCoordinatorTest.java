@@ -245,6 +245,69 @@ class StepCoordinatorTest {
     }
   }
 
+  /**
+   * The same race one step later, seen on the testbed (fair-poor, RTT 0, 1 run in about 20): b3's next task
+   * registers while the plan that b2's registration asked for is being computed. Its demand is not in that plan
+   * and it is no longer "about to register"; it must still get the last free flow, not b2's lighter task.
+   */
+  @Test
+  void aHeavierTaskRegisteringWhileThePlanIsComputedStillGetsTheKeptFlow() {
+    SparkConf sc = new SparkConf(false)
+        .set(WanShuffleConf.ALGORITHM, "greedy-test")
+        .set(WanShuffleConf.BETA, "0ms")
+        .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+        .set(WanShuffleConf.PLANNING_BUDGET, "0")
+        .set(WanShuffleConf.K, "2")
+        .set(WanShuffleConf.DELTA, "1");
+    WanShuffleConf conf = WanShuffleConf.from(sc, Set.of("greedy-test"));
+    java.util.concurrent.atomic.AtomicReference<Runnable> duringPlan =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    GreedyTestScheduler greedy = new GreedyTestScheduler();
+    io.wanshuffle.scheduler.StepScheduler hooked = new io.wanshuffle.scheduler.StepScheduler() {
+      @Override
+      public String name() {
+        return greedy.name();
+      }
+
+      @Override
+      public io.wanshuffle.scheduler.Schedule schedule(TrafficMatrix m, io.wanshuffle.scheduler.Platform p) {
+        Runnable r = duringPlan.getAndSet(null);
+        if (r != null) {
+          r.run(); // the coordinator's lock is not held while a plan is computed
+        }
+        return greedy.schedule(m, p);
+      }
+    };
+    StepCoordinator c = new StepCoordinator(conf, hooked, List.of(events), timer, timer::now);
+    c.stageSubmitted(3, 0, List.of(List.of("b1"), List.of("b3"), List.of("b2"), List.of("b3")));
+    c.taskLaunched(3, 0, 1, "b1");
+    c.taskLaunched(3, 0, 2, "b3");
+    RegisterDemand d1 = demand(1, "e1", "b1", "a1", 100);
+    RegisterDemand d2 = demand(2, "e3", "b3", "a3", 400);
+    long i1 = c.register(d1).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
+    long i2 = c.register(d2).demandId();
+    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
+    assertTrue(p1.isDone() && p2.isDone(), "wave 1: both flows granted");
+    assertEquals(Status.FINISHED, report(c, i2, d2, p2.join(), new long[] {400}).join().status());
+    c.taskEnded(2);
+    c.taskLaunched(3, 0, 3, "b2");
+    c.taskLaunched(3, 0, 4, "b3");
+    long[] i4 = new long[1];
+    List<CompletableFuture<GrantReply>> p4 = new ArrayList<>();
+    duringPlan.set(() -> {
+      i4[0] = c.register(demand(4, "e3", "b3", "a3", 400)).demandId();
+      p4.add(c.awaitGrant(AwaitGrant.poll(i4[0])));
+    });
+    long i3 = c.register(demand(3, "e2", "b2", "a2", 100)).demandId();
+    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
+    assertEquals(1, p4.size(), "b3's task registered during the plan");
+    assertTrue(p4.get(0).isDone(), "b3's task takes the last free flow in the next plan");
+    assertEquals(Status.GRANT, p4.get(0).join().status());
+    assertFalse(p3.isDone(), "k = 2: b1 and b3 hold the flows");
+  }
+
   /** b3's next task registers 400 bytes from a3 and is granted the kept flow; b2's poll waits. */
   private static void assertB3TakesTheKeptFlow(StepCoordinator c, CompletableFuture<GrantReply> p3) {
     long i4 = c.register(demand(4, "e3", "b3", "a3", 400)).demandId();
