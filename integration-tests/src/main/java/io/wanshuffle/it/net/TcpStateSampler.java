@@ -48,6 +48,7 @@ public final class TcpStateSampler {
     private final List<Process> processes = new ArrayList<>();
     private final List<Thread> readers = new ArrayList<>();
     private final List<TcpSample> samples = new ArrayList<>();
+    private final java.util.Map<String, Long> firstRounds = new java.util.HashMap<>();
 
     private Recording(Testbed testbed, long intervalMillis) {
       Set<String> bAddresses = testbed.clusterB().stream().map(Node::address).collect(Collectors.toSet());
@@ -77,6 +78,9 @@ public final class TcpStateSampler {
         for (String line = in.readLine(); line != null; line = in.readLine()) {
           if (line.equals(ROUND_MARK)) {
             round = System.currentTimeMillis();
+            synchronized (samples) {
+              firstRounds.putIfAbsent(host, round);
+            }
             continue;
           }
           TcpSample.parse(round, host, line).filter(s -> bAddresses.contains(s.peerAddress())).ifPresent(s -> {
@@ -106,7 +110,7 @@ public final class TcpStateSampler {
       }
       processes.forEach(Process::destroyForcibly);
       synchronized (samples) {
-        return new TcpTrace(samples);
+        return new TcpTrace(samples, firstRounds);
       }
     }
   }

@@ -40,12 +40,23 @@ public final class TcpTrace {
   public record Stall(long firstMillis, long lastMillis, String host, String peer) {}
 
   private final List<TcpSample> samples;
+  private final Map<String, Long> firstRoundMillis;
 
-  /** @param samples samples of any connections, any order */
+  /** @param samples samples of any connections, any order; every connection is taken as open before the first */
   public TcpTrace(List<TcpSample> samples) {
+    this(samples, Map.of());
+  }
+
+  /**
+   * @param samples samples of any connections, any order
+   * @param firstRoundMillis per host, when its first sampling round was read, epoch ms: a connection first seen
+   *     after it was opened while the trace was recorded
+   */
+  public TcpTrace(List<TcpSample> samples, Map<String, Long> firstRoundMillis) {
     List<TcpSample> s = new ArrayList<>(samples);
     s.sort(Comparator.comparingLong(TcpSample::epochMillis));
     this.samples = List.copyOf(s);
+    this.firstRoundMillis = Map.copyOf(firstRoundMillis);
   }
 
   /** @return the samples, time order */
@@ -78,15 +89,17 @@ public final class TcpTrace {
   }
 
   /**
-   * @return bytes the sampled connections had acknowledged between their first and their last sample, summed over
-   *     the connections: what crossed the backbone on them while they were watched (payload only; the bytes of a
-   *     connection before its first sample are not counted)
+   * @return bytes the sampled connections acknowledged while the trace was recorded, summed over the connections
+   *     (payload only): from their first sample to their last, or from zero for a connection first seen after its
+   *     host's first round (opened while recording)
    */
   public long bytesAcked() {
     Map<String, long[]> span = new LinkedHashMap<>();
     for (TcpSample s : samples) {
+      Long first = firstRoundMillis.get(s.host());
+      boolean opened = first != null && s.epochMillis() > first;
       long[] firstLast = span.computeIfAbsent(s.host() + " " + s.local() + " " + s.peer(),
-          c -> new long[] {s.bytesAcked(), s.bytesAcked()});
+          c -> new long[] {opened ? 0 : s.bytesAcked(), s.bytesAcked()});
       firstLast[1] = s.bytesAcked();
     }
     return span.values().stream().mapToLong(fl -> fl[1] - fl[0]).sum();

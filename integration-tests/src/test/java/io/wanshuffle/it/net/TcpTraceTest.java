@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TcpTraceTest {
@@ -59,6 +60,12 @@ class TcpTraceTest {
         acked(200, "10.77.2.11:1", 3_005_000), acked(100, "10.77.2.12:1", 0), acked(200, "10.77.2.12:1", 700_000)));
     assertEquals(3_000_000 + 700_000, t.bytesAcked());
     assertEquals(0, new TcpTrace(List.of()).bytesAcked());
+    // a1's first round at 0: the connection to 10.77.2.12, first seen at 100, was opened while recording
+    TcpTrace opened = new TcpTrace(t.samples(), Map.of("a1", 0L));
+    assertEquals(3_000_000 + 700_000, opened.bytesAcked(), "its first sample had acknowledged nothing yet");
+    TcpTrace openedLater = new TcpTrace(List.of(acked(0, "10.77.2.11:1", 5_000), acked(200, "10.77.2.12:1", 400_000),
+        acked(300, "10.77.2.12:1", 900_000)), Map.of("a1", 0L));
+    assertEquals(900_000, openedLater.bytesAcked(), "a connection opened between two rounds counts from zero");
   }
 
   private static TcpSample acked(long ms, String peer, long bytesAcked) {
