@@ -54,6 +54,11 @@ public record TcpSample(long epochMillis, String host, String local, String peer
         acked.find() ? Long.parseLong(acked.group(1)) : 0, retrans.find() ? Long.parseLong(retrans.group(1)) : 0));
   }
 
+  /** @return the connection this sample is of: host, local and peer address */
+  public String connection() {
+    return host + " " + local + " " + peer;
+  }
+
   /** @return the peer's address without the port */
   public String peerAddress() {
     int colon = peer.lastIndexOf(':');

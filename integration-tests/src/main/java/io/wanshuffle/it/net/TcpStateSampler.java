@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -48,7 +50,7 @@ public final class TcpStateSampler {
     private final List<Process> processes = new ArrayList<>();
     private final List<Thread> readers = new ArrayList<>();
     private final List<TcpSample> samples = new ArrayList<>();
-    private final java.util.Map<String, Long> firstRounds = new java.util.HashMap<>();
+    private final Map<String, Long> firstRounds = new HashMap<>();
 
     private Recording(Testbed testbed, long intervalMillis) {
       Set<String> bAddresses = testbed.clusterB().stream().map(Node::address).collect(Collectors.toSet());

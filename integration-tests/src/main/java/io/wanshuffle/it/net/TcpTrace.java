@@ -73,7 +73,7 @@ public final class TcpTrace {
     Map<String, Stall> open = new LinkedHashMap<>();
     List<Stall> done = new ArrayList<>();
     for (TcpSample s : samples) {
-      String conn = s.host() + " " + s.local() + " " + s.peer();
+      String conn = s.connection();
       boolean stalled = s.cwndSegments() <= STALL_CWND_SEGMENTS && s.sendQueueBytes() >= STALL_MIN_QUEUED_BYTES;
       Stall current = open.get(conn);
       if (stalled) {
@@ -98,7 +98,7 @@ public final class TcpTrace {
     for (TcpSample s : samples) {
       Long first = firstRoundMillis.get(s.host());
       boolean opened = first != null && s.epochMillis() > first;
-      long[] firstLast = span.computeIfAbsent(s.host() + " " + s.local() + " " + s.peer(),
+      long[] firstLast = span.computeIfAbsent(s.connection(),
           c -> new long[] {opened ? 0 : s.bytesAcked(), s.bytesAcked()});
       firstLast[1] = s.bytesAcked();
     }

@@ -318,6 +318,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
    *     predictor has no estimate
    */
   private long handOverAt() {
+    long now = clockMs.getAsLong();
     long at = -1;
     for (Map.Entry<String, Flow> e : flows.entrySet()) {
       Flow f = e.getValue();
@@ -338,14 +339,17 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         return -1;
       }
       // other steps' bytes from this host share the connection: they may come first
-      t = Math.max(t, predictor.handOverShared(f.shared, clockMs.getAsLong(), f.requestMs, left, f.firstMs >= 0));
-      long cleared = predictor.connections().clearedMs(f.shared);
+      t = Math.max(t, predictor.handOverShared(f.shared, now, f.requestMs, left, f.firstMs >= 0));
       if (f.streamed > 0) {
         // its bytes are arriving: the rest arrives at the prediction rate from now on, not before (this supersedes
         // the first block's rate below, which a flow held back for a while and then back at full speed
         // understates)
-        t = Math.max(t, predictor.handOverAfter(clockMs.getAsLong(), left, true));
-      } else if (f.firstMs >= 0 && cleared >= 0) {
+        t = Math.max(t, predictor.handOverAfter(now, left, true));
+        at = Math.max(at, t);
+        continue;
+      }
+      long cleared = predictor.connections().clearedMs(f.shared);
+      if (f.firstMs >= 0 && cleared >= 0) {
         // the flow's own rate counts from its request, or from when it was left alone on its
         // connection
         t = Math.max(t, predictor.handOverAt(Math.max(f.requestMs, cleared), f.firstMs,

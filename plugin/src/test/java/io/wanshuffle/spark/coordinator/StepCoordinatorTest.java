@@ -35,6 +35,15 @@ class StepCoordinatorTest {
   private final RecordingListener events = new RecordingListener();
 
   private StepCoordinator coordinator(String... kv) {
+    WanShuffleConf conf = conf(kv);
+    return coordinator(conf, conf.gated() ? new GreedyTestScheduler() : null);
+  }
+
+  private StepCoordinator coordinator(WanShuffleConf conf, io.wanshuffle.scheduler.StepScheduler scheduler) {
+    return new StepCoordinator(conf, scheduler, List.of(events), timer, timer::now);
+  }
+
+  private static WanShuffleConf conf(String... kv) {
     SparkConf c = new SparkConf(false)
         .set(WanShuffleConf.ALGORITHM, "greedy-test")
         .set(WanShuffleConf.BETA, "0ms")
@@ -45,9 +54,7 @@ class StepCoordinatorTest {
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
-    WanShuffleConf conf = WanShuffleConf.from(c, Set.of("greedy-test"));
-    return new StepCoordinator(conf, conf.gated() ? new GreedyTestScheduler() : null,
-        List.of(events), timer, timer::now);
+    return WanShuffleConf.from(c, Set.of("greedy-test"));
   }
 
   private static RegisterDemand demand(long task, String exec, String dst, Object... srcBytes) {
@@ -208,7 +215,11 @@ class StepCoordinatorTest {
    * not ended).
    */
   private StepCoordinator heavyReceiverFetchedItsFirstTask() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    return heavyReceiverFetchedItsFirstTask(coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1"));
+  }
+
+  /** {@link #heavyReceiverFetchedItsFirstTask()} on the given coordinator (k = 2, δ = 1). */
+  private static StepCoordinator heavyReceiverFetchedItsFirstTask(StepCoordinator c) {
     c.stageSubmitted(3, 0, List.of(List.of("b1"), List.of("b3"), List.of("b2"), List.of("b3")));
     c.taskLaunched(3, 0, 1, "b1");
     c.taskLaunched(3, 0, 2, "b3");
@@ -252,15 +263,6 @@ class StepCoordinatorTest {
    */
   @Test
   void aHeavierTaskRegisteringWhileThePlanIsComputedStillGetsTheKeptFlow() {
-    SparkConf sc = new SparkConf(false)
-        .set(WanShuffleConf.ALGORITHM, "greedy-test")
-        .set(WanShuffleConf.BETA, "0ms")
-        .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
-        .set(WanShuffleConf.PLANNING_BUDGET, "0")
-        .set(WanShuffleConf.K, "2")
-        .set(WanShuffleConf.DELTA, "1");
-    WanShuffleConf conf = WanShuffleConf.from(sc, Set.of("greedy-test"));
     java.util.concurrent.atomic.AtomicReference<Runnable> duringPlan =
         new java.util.concurrent.atomic.AtomicReference<>();
     GreedyTestScheduler greedy = new GreedyTestScheduler();
@@ -279,18 +281,8 @@ class StepCoordinatorTest {
         return greedy.schedule(m, p);
       }
     };
-    StepCoordinator c = new StepCoordinator(conf, hooked, List.of(events), timer, timer::now);
-    c.stageSubmitted(3, 0, List.of(List.of("b1"), List.of("b3"), List.of("b2"), List.of("b3")));
-    c.taskLaunched(3, 0, 1, "b1");
-    c.taskLaunched(3, 0, 2, "b3");
-    RegisterDemand d1 = demand(1, "e1", "b1", "a1", 100);
-    RegisterDemand d2 = demand(2, "e3", "b3", "a3", 400);
-    long i1 = c.register(d1).demandId();
-    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
-    long i2 = c.register(d2).demandId();
-    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(i2));
-    assertTrue(p1.isDone() && p2.isDone(), "wave 1: both flows granted");
-    assertEquals(Status.FINISHED, report(c, i2, d2, p2.join(), new long[] {400}).join().status());
+    StepCoordinator c = heavyReceiverFetchedItsFirstTask(
+        coordinator(conf(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1"), hooked));
     c.taskEnded(2);
     c.taskLaunched(3, 0, 3, "b2");
     c.taskLaunched(3, 0, 4, "b3");
