@@ -2,7 +2,9 @@ package io.wanshuffle.it;
 
 import io.wanshuffle.it.net.BackboneTrace;
 import io.wanshuffle.it.net.FlowProbe;
+import io.wanshuffle.it.net.HandshakeProbe;
 import io.wanshuffle.it.net.NamespaceTestbed;
+import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.Testbed;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -14,7 +16,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "testbed", mixinStandardHelpOptions = true,
     description = {"Builds the two-cluster network testbed (root + iproute2), measures it, or removes it.",
         "  up     build it and keep it until Ctrl-C (prints the hosts and the topology table)",
-        "  probe  build it, send TCP from every A host to every B host, report backbone throughput, tear down",
+        "  probe  build it, time TCP handshakes a1 -> b1 (the WAN round trip), send TCP from every A host",
+        "         to every B host, report backbone throughput, tear down",
         "  down   remove the namespaces (wst-*) a crashed run left behind"})
 final class TestbedCommand implements Callable<Integer> {
   @Parameters(index = "0", description = "up, probe or down")
@@ -46,7 +49,12 @@ final class TestbedCommand implements Callable<Integer> {
       case "probe":
         try (Testbed t = Testbed.open(net.spec())) {
           System.out.println(t.describe());
-          BackboneTrace tr = FlowProbe.run(t, seconds, System.getProperty("java.class.path"));
+          String cp = System.getProperty("java.class.path");
+          Node a1 = t.clusterA().get(0);
+          Node b1 = t.clusterB().get(0);
+          System.out.printf("round trip %s -> %s (TCP handshake, median of 5): %.1f ms%n", a1.name(), b1.name(),
+              HandshakeProbe.median(HandshakeProbe.millis(t, a1, b1, 5, cp)));
+          BackboneTrace tr = FlowProbe.run(t, seconds, cp);
           double secs = (tr.end().epochMillis() - tr.start().epochMillis()) / 1000.0;
           System.out.printf("A->B %.1f MB in %.1f s: mean %.1f Mbit/s, peak (1 s) %.1f Mbit/s, backbone %.0f Mbit/s;"
               + " TCP retransmitted %d of %d segments; tbf drops %d%n", tr.aToBBytes() / 1e6, secs,

@@ -27,8 +27,16 @@ import picocli.CommandLine.Option;
         + "data generated on cluster A and the reduce side on cluster B, first with Spark's default shuffle, then "
         + "with wan-shuffle; then replays a large shuffle of the Facebook coflow trace the same way. Checks that "
         + "the answers are identical and writes an HTML report.",
-        "Needs root + iproute2 for the shaped testbed; --loopback runs unshaped on loopback addresses."})
+        "The testbed adds a WAN round trip of " + DemoCommand.DEFAULT_RTT_MS + " ms on the backbone (--rtt 0:"
+            + " none). Needs root + iproute2 for the shaped testbed and python3 for the WAN's delay line; --loopback"
+            + " runs unshaped on loopback addresses."})
 public final class DemoCommand implements Callable<Integer> {
+  /**
+   * WAN round-trip time of the demo's testbed when {@code --rtt} is not given, ms: the two clusters are sites joined
+   * by a WAN, and 40 ms is the end-to-end benchmark's WAN case. {@code --rtt 0} runs without added latency.
+   */
+  static final int DEFAULT_RTT_MS = 40;
+
   @Mixin
   DemoOptions opt;
 

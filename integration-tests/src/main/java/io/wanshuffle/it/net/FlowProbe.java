@@ -38,8 +38,7 @@ public final class FlowProbe {
     List<Process> procs = new ArrayList<>();
     try {
       for (Node b : testbed.clusterB()) {
-        procs.add(start(testbed, b, List.of("sink", b.address(), Integer.toString(PORT),
-            Integer.toString(seconds + 10)), javaClassPath));
+        procs.add(startSink(testbed, b, PORT, seconds + 10, javaClassPath));
       }
       Thread.sleep(1500);
       BackboneMeter.Recording rec = meter.record(100);
@@ -66,14 +65,45 @@ public final class FlowProbe {
   }
 
   private static Process start(Testbed t, Node n, List<String> args, String cp) throws IOException {
+    return start(t, n, FlowProbe.class, args, cp);
+  }
+
+  /**
+   * Starts a probe program on a host of the testbed.
+   *
+   * @param t the testbed
+   * @param n the host to run on
+   * @param main the program's class (its {@code main})
+   * @param args the program's arguments
+   * @param cp class path holding {@code main}
+   * @return the running process, its standard error merged into its output
+   * @throws IOException if it cannot be started
+   */
+  static Process start(Testbed t, Node n, Class<?> main, List<String> args, String cp) throws IOException {
     List<String> cmd = new ArrayList<>(t.launchPrefix(n));
-    cmd.addAll(List.of(javaBinary(), "-Xmx64m", "-cp", cp, FlowProbe.class.getName()));
+    cmd.addAll(List.of(javaBinary(), "-Xmx64m", "-cp", cp, main.getName()));
     cmd.addAll(args);
     return new ProcessBuilder(cmd).redirectErrorStream(true).start();
   }
 
   static String javaBinary() {
     return ProcessHandle.current().info().command().orElse("java");
+  }
+
+  /**
+   * Starts the sink of this probe on a host: it accepts connections on {@code port} and discards what they carry
+   * until no connection arrives for {@code seconds}.
+   *
+   * @param t the testbed
+   * @param n the host
+   * @param port TCP port on the host's address
+   * @param seconds idle time after which the sink exits
+   * @param cp class path holding this class
+   * @return the sink's process
+   * @throws IOException if it cannot be started
+   */
+  static Process startSink(Testbed t, Node n, int port, int seconds, String cp) throws IOException {
+    return start(t, n, List.of("sink", n.address(), Integer.toString(port), Integer.toString(seconds)), cp);
   }
 
   /**

@@ -3,7 +3,11 @@ package io.wanshuffle.it.demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.it.net.TestbedSpec;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -18,5 +22,43 @@ class DemoCommandTest {
     DemoCommand plain = new DemoCommand();
     new CommandLine(plain).parseArgs();
     assertTrue(plain.opt.extraConf.isEmpty(), "no --conf: the plugin's defaults");
+  }
+
+  /** What a machine with root and iproute2 but no python3 lacks: only the delay line. */
+  static final Function<TestbedSpec, String> NO_PYTHON3 =
+      s -> s.wanRttMillis() > 0 ? "python3 is needed for the WAN delay line (--rtt " + s.wanRttMillis() + " ms)" : null;
+
+  private static TestbedSpec spec(Function<TestbedSpec, String> missing, List<String> notes, String... args) {
+    DemoCommand cmd = new DemoCommand();
+    new CommandLine(cmd).parseArgs(args);
+    return Demo.testbedSpec(cmd.opt.net, missing, notes::add);
+  }
+
+  @Test
+  void theDemoRunsOverAWanRoundTripUnlessRttIsGiven() {
+    List<String> notes = new ArrayList<>();
+    assertEquals(DemoCommand.DEFAULT_RTT_MS, spec(s -> null, notes).wanRttMillis());
+    assertEquals(0, spec(s -> null, notes, "--rtt", "0").wanRttMillis());
+    assertEquals(10, spec(s -> null, notes, "--rtt", "10").wanRttMillis());
+    assertTrue(notes.isEmpty(), "nothing missing, nothing to say: " + notes);
+    // the other commands sharing the options keep RTT 0 by default
+    DemoCommand cmd = new DemoCommand();
+    new CommandLine(cmd).parseArgs();
+    assertEquals(0, cmd.opt.net.spec().wanRttMillis());
+  }
+
+  @Test
+  void withoutPython3TheDefaultRoundTripIsDroppedWithANoteButAnExplicitOneIsKept() {
+    List<String> notes = new ArrayList<>();
+    assertEquals(0, spec(NO_PYTHON3, notes).wanRttMillis(), "still the shaped testbed, without latency");
+    assertEquals(1, notes.size());
+    assertTrue(notes.get(0).contains("python3") && notes.get(0).contains("RTT 0"), notes.get(0));
+    notes.clear();
+    assertEquals(40, spec(NO_PYTHON3, notes, "--rtt", "40").wanRttMillis(),
+        "asked for explicitly: kept (the start then says what is missing)");
+    assertTrue(notes.isEmpty(), notes.toString());
+    // without root the shaped testbed is not possible at all: the RTT stays, the loopback fallback says why
+    assertEquals(40, spec(s -> "not running as root (user x)", notes).wanRttMillis());
+    assertTrue(notes.isEmpty(), notes.toString());
   }
 }
