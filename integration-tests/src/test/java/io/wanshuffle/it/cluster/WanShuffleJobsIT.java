@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Timeout;
  * rows under wan-shuffle equal, row by row, the rows of the same job under Spark's {@code sort}
  * manager (which equal the plain-Java oracle), and the capture shows that only cross-cluster
  * pairs were gated, every registered byte was fetched, and at most k = 2 cross-cluster flows in
- * each direction of the backbone (at most δ = 1 per host) were open at any instant.
+ * each direction of the backbone (at most δ = 1 per host) were open at any instant. Records are serialised
+ * with Kryo in both applications.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -47,6 +48,11 @@ import org.junit.jupiter.api.Timeout;
 class WanShuffleJobsIT {
   static final int K = 2;
   static final int DELTA = 1;
+  /**
+   * Both applications serialise the RDD jobs' records with Kryo, as many Spark deployments do (the testbed's TPC-H
+   * and trace jobs use Spark's default Java serialisation; SQL rows use Spark's own row serializer either way).
+   */
+  static final String KRYO = "org.apache.spark.serializer.KryoSerializer";
   static LoopbackCluster cluster;
   static SparkSession spark;
   static CaptureEvents events;
@@ -78,7 +84,8 @@ class WanShuffleJobsIT {
       assertTrue(r.skewSplit(), "adaptive execution did not split the skewed join partition");
       return r.rows();
     });
-    SparkSession sort = SparkSession.builder().config(PluginConf.sort(cluster, "jobs-sort")).getOrCreate();
+    SparkSession sort = SparkSession.builder().config(PluginConf.sort(cluster, "jobs-sort")
+        .set("spark.serializer", KRYO)).getOrCreate();
     try {
       TaskPlacementListener placement = TaskPlacementListener.install(sort.sparkContext());
       cluster.awaitExecutors(sort.sparkContext(), Duration.ofSeconds(120));
@@ -97,6 +104,7 @@ class WanShuffleJobsIT {
     }
     Path eventLogs = java.nio.file.Files.createDirectories(cluster.runDir().resolve("event-logs"));
     spark = SparkSession.builder().config(PluginConf.plugin(cluster, "jobs-wanshuffle")
+        .set("spark.serializer", KRYO)
         .set("spark.eventLog.enabled", "true")
         .set("spark.eventLog.compress", "false") // read back while the application runs
         .set("spark.eventLog.dir", eventLogs.toUri().toString())).getOrCreate();
