@@ -140,7 +140,8 @@ public final class DriverMain {
       received[j] = red.remoteReadByHost.getOrDefault(receivers.get(j), 0L);
     }
     return new RunResult(answer, mapStart, mapEnd, red.submittedMs, red.completedMs, red.tasks, red.fetchWaitMs,
-        red.remoteBytes, red.localBytes, senders, receivers, matrix, sent, received, List.copyOf(red.spans),
+        red.remoteBytes, red.localBytes, red.remoteBytesToDisk, senders, receivers, matrix, sent, received,
+        List.copyOf(red.spans),
         red.failed);
   }
 }

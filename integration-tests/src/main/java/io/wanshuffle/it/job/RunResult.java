@@ -15,6 +15,8 @@ import java.util.List;
  * @param fetchWaitMs sum over reduce tasks of the shuffle fetch wait time, ms
  * @param remoteBytesRead sum over reduce tasks of remote shuffle bytes read
  * @param localBytesRead sum over reduce tasks of local shuffle bytes read
+ * @param remoteBytesReadToDisk sum over reduce tasks of the remote shuffle bytes Spark fetched to disk (requests
+ *     above {@code spark.network.maxRemoteBlockSizeFetchToMem}; Spark's {@code remoteBytesReadToDisk})
  * @param senders map-side hosts of the traffic matrix (rows)
  * @param receivers reduce-side hosts (columns)
  * @param matrixBytes shuffle bytes from sender host to receiver host, from the map output statistics
@@ -28,7 +30,8 @@ import java.util.List;
  */
 public record RunResult(List<String> answer, long mapStageStartMs, long mapStageEndMs, long reduceStageStartMs,
     long reduceStageEndMs, int reduceTasks, long fetchWaitMs, long remoteBytesRead, long localBytesRead,
-    List<String> senders, List<String> receivers, long[][] matrixBytes, long[] senderBytes, long[] receiverBytes,
+    long remoteBytesReadToDisk, List<String> senders, List<String> receivers, long[][] matrixBytes, long[] senderBytes,
+    long[] receiverBytes,
     List<TaskSpan> tasks, int failedTasks) {
 
   /**

@@ -26,6 +26,7 @@ final class StageRecorder extends SparkListener {
     long fetchWaitMs;
     long remoteBytes;
     long localBytes;
+    long remoteBytesToDisk;
     /** Shuffle bytes written by the stage's successful tasks, by host (exact, from the task metrics). */
     final Map<String, Long> writtenByHost = new TreeMap<>();
     /** Remote shuffle bytes read by the stage's successful tasks, by host (exact, from the task metrics). */
@@ -99,6 +100,7 @@ final class StageRecorder extends SparkListener {
       s.fetchWaitMs += m.fetchWaitTime();
       s.remoteBytes += m.remoteBytesRead();
       s.localBytes += m.localBytesRead();
+      s.remoteBytesToDisk += m.remoteBytesReadToDisk();
       String host = e.taskInfo().host();
       if (m.remoteBytesRead() > 0) {
         s.remoteReadByHost.merge(host, m.remoteBytesRead(), Long::sum);

@@ -27,7 +27,7 @@ class ComparisonTest {
   }
 
   private static RunResult run(List<String> senders, List<String> receivers, long[][] matrix) {
-    return new RunResult(List.of(), 0, 0, 1_000_000, 1_002_000, 2, 0, 40_000_000, 0, senders, receivers, matrix,
+    return new RunResult(List.of(), 0, 0, 1_000_000, 1_002_000, 2, 0, 40_000_000, 0, 0, senders, receivers, matrix,
         null, null, List.of(), 0);
   }
 

@@ -183,8 +183,31 @@ class TwoClusterTestbedIT {
     }
   }
 
+  /**
+   * Requests above {@code spark.network.maxRemoteBlockSizeFetchToMem} (64 KiB here, 200 MB by default) are streamed
+   * by Spark into temporary files instead of memory, through the same gated fetchers: the answer stays exact, Spark's
+   * task metrics show the bytes went to disk, and the flow log shows granted steps with at most k flows at once.
+   */
   @Test
   @Order(3)
+  void blocksFetchedToDiskGiveTheAnswerAndKeepTheStepContract() {
+    List<String> expected = defaultAnswer();
+    Map<String, String> conf = wanConf();
+    conf.put("spark.network.maxRemoteBlockSizeFetchToMem", "64k");
+    Experiment.Measured m = ex.run("tpch-wan-to-disk", tpch("tpch-wan-to-disk", conf, 0), 0);
+    RunResult r = m.result().runs().get(0);
+    assertEquals(expected, r.answer());
+    assertTrue(r.remoteBytesReadToDisk() >= 0.5 * r.remoteBytesRead(), "Spark fetched "
+        + r.remoteBytesReadToDisk() + " of " + r.remoteBytesRead() + " remote bytes to disk");
+    Captured c = Captured.read(m.captureDir(), r);
+    assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
+    FlowOverlap o = c.gatedOverlap();
+    assertTrue(o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
+        "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
+  }
+
+  @Test
+  @Order(4)
   void traceReplayIdenticalWithAndWithoutWanShuffle() {
     Optional<Path> trace = TraceInput.locate(null);
     assumeTrue(trace.isPresent(), "Facebook trace " + TraceInput.FILE + " not found (-D" + TraceInput.PROPERTY + ")");
@@ -208,7 +231,7 @@ class TwoClusterTestbedIT {
    * and carries the cross-cluster bytes the traffic matrix sends that way.
    */
   @Test
-  @Order(4)
+  @Order(5)
   void shuffleAcrossTheBackboneBothWaysKeepsEachDirectionWithinItsRate() {
     List<String> a = hosts(ex.testbed().clusterA());
     List<String> b = hosts(ex.testbed().clusterB());
@@ -254,7 +277,7 @@ class TwoClusterTestbedIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void executorKilledOnReceivingClusterMidStageStillGivesTheAnswer() throws Exception {
     List<String> expected = defaultAnswer();
     Experiment.Measured m = ex.run("tpch-wan-kill", tpch("tpch-wan-kill", wanConf(), 1), 1500);
@@ -275,7 +298,7 @@ class TwoClusterTestbedIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void runsWithAuthenticationAndEncryption() {
     List<String> expected = defaultAnswer();
     ex.close(); // one testbed per machine: the secure one replaces it
@@ -298,7 +321,7 @@ class TwoClusterTestbedIT {
    * cross-cluster flows and one per host (δ = 1 here) holding ports at once.
    */
   @Test
-  @Order(7)
+  @Order(8)
   void twoTasksPerExecutorGiveTheAnswerAndKeepTheStepContract() {
     List<String> expected = defaultAnswer();
     ex.close(); // one testbed per machine
@@ -329,7 +352,7 @@ class TwoClusterTestbedIT {
    * log shows granted steps and at most k cross-cluster flows, and the backbone stays under its rate.
    */
   @Test
-  @Order(8)
+  @Order(9)
   void externalShuffleServiceServesTheGatedFetches() throws Exception {
     assumeTrue(ex == null || ex.testbed().shaped(),
         "loopback variant: Workers on one host cannot each bind the shuffle service's port");

@@ -35,10 +35,11 @@ import org.slf4j.LoggerFactory;
  * the latest of the hosts' hand-over times
  * ({@link HandoverPredictor#handOverAt(String, long, long)});
  * a flow whose bytes arrive slower than predicted postpones it: the blocks are streamed into memory
- * ({@link StreamedBlocks}) so that their bytes are counted as they arrive, and the hand-over is re-predicted from
+ * ({@link StreamedBlocks}; blocks Spark fetches to disk are counted as they are written, {@link CountedDownloads})
+ * so that their bytes are counted as they arrive, and the hand-over is re-predicted from
  * the bytes left at the prediction rate, at most every {@value #PROGRESS_CHECK_MS} ms, never earlier than they allow
- * ({@link HandoverPredictor#handOverAfter}); without streaming (a block Spark fetches to disk keeps its own, or
- * {@code spark.wanshuffle.step.progress=false}), a host whose first block shows it slower than predicted postpones it
+ * ({@link HandoverPredictor#handOverAfter}); without streaming
+ * ({@code spark.wanshuffle.step.progress=false}), a host whose first block shows it slower than predicted postpones it
  * ({@link HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count; a
  * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)})
  * leaves the step to be reported on arrival; a host whose connection also carries another step's
@@ -127,7 +128,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
    * @param predictor the executor's estimates; receives the step's samples when it completes
    * @param clockMs the clock that times requests and arrivals, epoch ms
    * @param streamProgress with {@code ahead}, whether blocks Spark would fetch whole into memory are streamed into
-   *     memory instead ({@link StreamedBlocks}) so the flows' bytes are counted as they arrive
+   *     memory instead ({@link StreamedBlocks}) and blocks Spark fetches to disk counted as they are written
+   *     ({@link CountedDownloads}), so the flows' bytes are counted as they arrive
    */
   ArrivalTrackingClient(BlockStoreClient delegate, long expectedBlocks,
       Map<String, Long> expectedBytes, Runnable onArrived, AheadSignal ahead,
@@ -181,10 +183,12 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       }
     }
     tellAhead();
-    // with predicted hand-over, blocks Spark would fetch whole into memory are streamed into memory instead, so the
-    // flow's progress is seen while it is on the network (blocks Spark streams to disk stay as they are)
-    DownloadFileManager downloads = downloadFileManager == null && ahead != null && streamProgress
-        ? new StreamedBlocks(n -> streamed(host, n)) : downloadFileManager;
+    // with predicted hand-over, blocks Spark would fetch whole into memory are streamed into memory instead, and
+    // blocks Spark streams to disk are counted as they are written, so the flow's progress is seen while it is on
+    // the network
+    DownloadFileManager downloads = ahead == null || !streamProgress ? downloadFileManager
+        : downloadFileManager == null ? new StreamedBlocks(n -> streamed(host, n))
+        : new CountedDownloads(downloadFileManager, n -> streamed(host, n));
     delegate.fetchBlocks(host, port, execId, blockIds, new BlockFetchingListener() {
       @Override
       public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {

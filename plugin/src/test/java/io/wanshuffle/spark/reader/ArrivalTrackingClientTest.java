@@ -314,6 +314,58 @@ class ArrivalTrackingClientTest {
   }
 
   /**
+   * Blocks Spark fetches to disk (a request above {@code spark.network.maxRemoteBlockSizeFetchToMem}) keep Spark's
+   * files and are counted as they are written: a flow falling behind postpones the hand-over as for blocks streamed
+   * into memory.
+   */
+  @Test
+  void aFlowOfBlocksSparkFetchesToDiskIsCountedAsTheyAreWritten(@org.junit.jupiter.api.io.TempDir java.nio.file.Path
+      dir) throws Exception {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {0};
+    List<Long> told = new ArrayList<>();
+    AtomicInteger fired = new AtomicInteger();
+    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 1, Map.of("a1", 1_000_000L),
+        fired::incrementAndGet, told::add, measured("a1"), () -> now[0]);
+    String b0 = new ShuffleBlockId(1, 0, 5).name();
+    List<java.io.File> sparkFiles = new ArrayList<>();
+    DownloadFileManager toDisk = new DownloadFileManager() {
+      @Override
+      public org.apache.spark.network.shuffle.DownloadFile createTempFile(
+          org.apache.spark.network.util.TransportConf conf) {
+        java.io.File f = dir.resolve("b" + sparkFiles.size()).toFile();
+        sparkFiles.add(f);
+        return new org.apache.spark.network.shuffle.SimpleDownloadFile(f, conf);
+      }
+
+      @Override
+      public boolean registerTempFileToClean(org.apache.spark.network.shuffle.DownloadFile file) {
+        return true;
+      }
+    };
+    c.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), toDisk);
+    assertEquals(List.of(1_000L - 20), told);
+    org.apache.spark.network.util.TransportConf conf = new org.apache.spark.network.util.TransportConf("shuffle",
+        org.apache.spark.network.util.MapConfigProvider.EMPTY);
+    org.apache.spark.network.shuffle.DownloadFileWritableChannel ch =
+        spark.downloads.get(0).createTempFile(conf).openForWriting();
+    assertEquals(1, sparkFiles.size(), "Spark's file");
+    now[0] = 600; // held back: 250 000 B in 600 ms
+    ch.write(java.nio.ByteBuffer.allocate(250_000));
+    assertEquals(List.of(980L, 600L + 750 - 20), told, "750 000 B left at 600 ms end at 1350");
+    now[0] = 1_350;
+    ch.write(java.nio.ByteBuffer.allocate(750_000));
+    spark.listeners.get(0).onBlockFetchSuccess(b0, ch.closeAndRead());
+    assertEquals(1, fired.get());
+    assertEquals(1_000_000, sparkFiles.get(0).length());
+
+    ArrivalTrackingClient noProgress = new ArrivalTrackingClient(spark, 1, Map.of("a1", 10L), () -> { }, t -> { },
+        measured("a1"), () -> now[0], false);
+    noProgress.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), toDisk);
+    assertEquals(toDisk, spark.downloads.get(1), "spark.wanshuffle.step.progress=false: Spark's own manager");
+  }
+
+  /**
    * A host that has not completed a flow to this executor (a new connection) is not predicted:
    * the step is reported on arrival; once that flow completed, the host's next step is predicted.
    */
