@@ -79,6 +79,7 @@ class WanShuffleJobsIT {
     jobs.put("sortByKey", s -> ShuffleJobs.sortByKey(jsc(s), layout, 13));
     jobs.put("sql", s -> ShuffleJobs.sqlJoinAggregate(s, 20_000, 100_000, 4));
     jobs.put("cogroup", s -> ShuffleJobs.cogroup(jsc(s), layout, 15));
+    jobs.put("concurrent", s -> concurrentReduceByKeys(jsc(s), 17, 18));
     jobs.put("skewJoin", s -> {
       ShuffleJobs.SqlResult r = ShuffleJobs.sqlSkewJoin(s, 400_000, 4);
       assertTrue(r.skewSplit(), "adaptive execution did not split the skewed join partition");
@@ -105,6 +106,7 @@ class WanShuffleJobsIT {
     Path eventLogs = java.nio.file.Files.createDirectories(cluster.runDir().resolve("event-logs"));
     spark = SparkSession.builder().config(PluginConf.plugin(cluster, "jobs-wanshuffle")
         .set("spark.serializer", KRYO)
+        .set("spark.scheduler.mode", "FAIR") // the default pool stays FIFO; see concurrentReduceByKeys
         .set("spark.eventLog.enabled", "true")
         .set("spark.eventLog.compress", "false") // read back while the application runs
         .set("spark.eventLog.dir", eventLogs.toUri().toString())).getOrCreate();
@@ -125,6 +127,32 @@ class WanShuffleJobsIT {
 
   static JavaSparkContext jsc(SparkSession s) {
     return JavaSparkContext.fromSparkContext(s.sparkContext());
+  }
+
+  /**
+   * Two reduceByKey jobs submitted at once from two threads of the application, each in its own scheduler pool (the
+   * wan-shuffle application runs Spark's FAIR scheduler; the sort one FIFO, where they run one after the other), so
+   * that their reduce stages share cluster B's cores and read across the backbone at the same time; rows prefixed
+   * with the job's seed.
+   */
+  static List<String> concurrentReduceByKeys(JavaSparkContext jsc, long seed1, long seed2) {
+    java.util.concurrent.CompletableFuture<List<String>> first = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> inPool(jsc, "job" + seed1, () -> ShuffleJobs.reduceByKey(jsc, layout, seed1)));
+    java.util.concurrent.CompletableFuture<List<String>> second = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> inPool(jsc, "job" + seed2, () -> ShuffleJobs.reduceByKey(jsc, layout, seed2)));
+    List<String> rows = new java.util.ArrayList<>();
+    first.join().forEach(r -> rows.add(seed1 + ":" + r));
+    second.join().forEach(r -> rows.add(seed2 + ":" + r));
+    return rows;
+  }
+
+  private static <T> T inPool(JavaSparkContext jsc, String pool, java.util.function.Supplier<T> job) {
+    jsc.setLocalProperty("spark.scheduler.pool", pool);
+    try {
+      return job.get();
+    } finally {
+      jsc.setLocalProperty("spark.scheduler.pool", null);
+    }
   }
 
   /** Runs the job under wan-shuffle, compares rows, checks the captures of its stages. */
@@ -303,6 +331,29 @@ class WanShuffleJobsIT {
     }
     assertEquals(java.util.Set.of("clusterA->clusterB", "clusterB->clusterA"), directions,
         "gated flows in both directions of the backbone");
+  }
+
+  /**
+   * Two jobs at once (two threads of one application): two reduce stages read gated shuffles at the same time. The
+   * rows of both are exact and each stage is captured with every byte in granted steps (runAndCheck); the flows of
+   * both stages together never exceed k per direction of the backbone (one coordinator plans all running stages).
+   */
+  @Test
+  @Order(6)
+  void twoJobsAtOnceShareTheBackbonesK() throws Exception {
+    List<String> oracle = new java.util.ArrayList<>();
+    ShuffleJobs.reduceByKeyOracle(layout, 17).forEach(r -> oracle.add("17:" + r));
+    ShuffleJobs.reduceByKeyOracle(layout, 18).forEach(r -> oracle.add("18:" + r));
+    List<StageCapture> caps = runAndCheck("concurrent", oracle);
+    assertTrue(caps.size() >= 2, "both jobs' reduce stages captured: " + caps.size());
+    List<FlowCapture> all = caps.stream().flatMap(c -> c.flows().stream()).toList();
+    assertAtMostKPerDirection(all);
+    long first = caps.stream().mapToLong(c -> c.flows().stream().mapToLong(FlowCapture::endMs).max().orElse(0))
+        .min().orElse(0);
+    long lastStart = caps.stream().mapToLong(c -> c.flows().stream().mapToLong(FlowCapture::startMs).min()
+        .orElse(Long.MAX_VALUE)).max().orElse(0);
+    assertTrue(lastStart < first, "the two reduce stages' flows did not overlap: the later stage's first flow"
+        + " started " + (lastStart - first) + " ms after the earlier stage's last flow ended");
   }
 
   @Test

@@ -642,6 +642,49 @@ class StepCoordinatorTest {
         "a released demand never waits");
   }
 
+  /**
+   * Two stages read across the backbone at once (two jobs, or two branches of one SQL plan each reading a shuffle):
+   * their demands share the backbone's k; each stage's matrix counts only its own bytes; the end of one stage
+   * releases only its demands, and the flows they held go to the other stage's waiting demand.
+   */
+  @Test
+  void twoStagesAtOnceShareKAndTheEndOfOneReleasesOnlyItsDemands() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    RegisterDemand x = new RegisterDemand(3, 0, 7, 1, "e1", "b1", new String[] {"a1"}, new long[] {500});
+    RegisterDemand y = new RegisterDemand(5, 0, 9, 2, "e2", "b2", new String[] {"a2"}, new long[] {450});
+    RegisterDemand z = new RegisterDemand(5, 0, 9, 3, "e3", "b3", new String[] {"a3"}, new long[] {400});
+    long[] ids = new long[3];
+    List<CompletableFuture<GrantReply>> p = registerAndPoll(c, ids, x, y, z);
+    timer.advance(100);
+    assertEquals(2, c.openFlowCount(), "k = 2 over both stages");
+    assertEquals(List.of(new FlowGrant("a1", "b1", 500), new FlowGrant("a2", "b2", 450)),
+        events.steps.get(0).flows(), "one plan over both stages' demands, heaviest receivers first");
+    assertTrue(p.get(0).isDone() && p.get(1).isDone());
+    assertFalse(p.get(2).isDone(), "stage 5's second task waits for a free flow");
+
+    c.stageCompleted(3, 0); // stage 3 ends (say its job was cancelled) with its flow still open
+    assertEquals(List.of("1:stage-done:500"), events.released, "only stage 3's demand is dropped");
+    assertEquals(Status.GRANT, p.get(2).join().status(), "the freed flow goes to stage 5 at once");
+    assertArrayEquals(new String[] {"a3"}, p.get(2).join().srcHosts());
+    assertEquals(2, c.openFlowCount());
+    assertEquals(2, c.pendingDemandCount());
+    StageSummary s3 = events.stages.get(0);
+    assertEquals(new StageRef(3, 0), s3.stage());
+    assertArrayEquals(new int[] {7}, s3.shuffleIds());
+    long registered3 = java.util.Arrays.stream(s3.registeredBytes()).flatMapToLong(java.util.Arrays::stream).sum();
+    assertEquals(500, registered3, "stage 3's matrix holds its own bytes only");
+
+    report(c, ids[1], y, p.get(1).join(), y.bytes().clone());
+    report(c, ids[2], z, p.get(2).join(), z.bytes().clone());
+    c.stageCompleted(5, 0);
+    assertEquals(0, c.openFlowCount());
+    assertEquals(0, c.pendingDemandCount());
+    StageSummary s5 = events.stages.get(1);
+    assertEquals(new StageRef(5, 0), s5.stage());
+    long realised5 = java.util.Arrays.stream(s5.realisedBytes()).flatMapToLong(java.util.Arrays::stream).sum();
+    assertEquals(850, realised5, "stage 5 realised both of its tasks' bytes");
+  }
+
   @Test
   void executorLossAndDriverTaskEndReleaseDemands() {
     StepCoordinator c = coordinator(WanShuffleConf.K, "4");
