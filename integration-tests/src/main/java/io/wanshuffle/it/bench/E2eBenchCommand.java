@@ -82,8 +82,12 @@ public final class E2eBenchCommand implements Callable<Integer> {
       + " (BBR's PROBE_RTT) during each reduce stage")
   boolean tcpSample;
 
-  @Option(names = "--report", defaultValue = "docs/benchmarks/end-to-end.md", description = "Markdown output")
+  @Option(names = "--report", defaultValue = "docs/benchmarks/end-to-end.md", description = "Markdown output; an"
+      + " existing report's hand-written sections are kept and its table moved under its earlier tables")
   Path report;
+
+  /** The report file's content before the first write of this run ("" when there was none). */
+  private String previousReport;
 
   @Option(names = "--out", defaultValue = "run/e2e-bench", description = "folder for logs and results")
   Path out;
@@ -236,10 +240,17 @@ public final class E2eBenchCommand implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * Writes the report: the generated part, over what the file held before the run ({@link ReportMerge}: its
+   * hand-written notes kept, its table moved under the earlier tables).
+   */
   private void write(String md) {
     try {
+      if (previousReport == null) {
+        previousReport = Files.exists(report) ? Files.readString(report) : "";
+      }
       Files.createDirectories(report.toAbsolutePath().getParent());
-      Files.writeString(report, md);
+      Files.writeString(report, ReportMerge.merge(previousReport, md));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot write " + report, e);
     }
