@@ -20,6 +20,14 @@ public final class TrafficMatrix {
     this.rows = rows;
     this.cols = cols;
     this.amounts = amounts;
+    double total = 0;
+    for (double a : amounts) {
+      total += a;
+    }
+    if (Double.isInfinite(total)) {
+      throw new IllegalArgumentException("traffic matrix total overflows: its amounts add up to more than "
+          + Double.MAX_VALUE + "; give them in a larger unit");
+    }
   }
 
   /**
@@ -29,7 +37,8 @@ public final class TrafficMatrix {
    *     one row and one column, all rows the same length
    * @return the matrix (the array is copied)
    * @throws IllegalArgumentException if the matrix is empty, ragged, or holds a negative, NaN or
-   *     infinite amount (the message names the row and column, zero-based)
+   *     infinite amount (the message names the row and column, zero-based), or if its amounts add up
+   *     to more than the largest double
    */
   public static TrafficMatrix of(double[][] amounts) {
     if (amounts.length == 0 || amounts[0].length == 0) {
@@ -59,7 +68,8 @@ public final class TrafficMatrix {
    * @param cols number of receivers, at least 1
    * @param rowMajor {@code rows * cols} amounts in seconds, entry (i, j) at {@code i * cols + j}
    * @return the matrix (the array is copied)
-   * @throws IllegalArgumentException on a size mismatch or a negative, NaN or infinite amount
+   * @throws IllegalArgumentException on a size mismatch or a negative, NaN or infinite amount, or if
+   *     the amounts add up to more than the largest double
    */
   public static TrafficMatrix ofRowMajor(int rows, int cols, double[] rowMajor) {
     if (rows < 1 || cols < 1) {
@@ -179,7 +189,8 @@ public final class TrafficMatrix {
   /**
    * @param factor a finite positive factor, e.g. {@code 1 / rate} to turn bytes into seconds
    * @return a matrix with every amount multiplied by {@code factor}
-   * @throws IllegalArgumentException if the factor is not finite and positive
+   * @throws IllegalArgumentException if the factor is not finite and positive, or if the scaled
+   *     amounts add up to more than the largest double
    */
   public TrafficMatrix scaled(double factor) {
     if (!(factor > 0) || Double.isInfinite(factor)) {

@@ -20,6 +20,12 @@ class ModelInputTest {
     assertThrows(IllegalArgumentException.class, () -> TrafficMatrix.of(new double[][] {{Double.NaN}}));
     assertThrows(IllegalArgumentException.class,
         () -> TrafficMatrix.of(new double[][] {{Double.POSITIVE_INFINITY}}));
+    // finite cells whose total is not: every cost would be infinite
+    IllegalArgumentException total = assertThrows(IllegalArgumentException.class,
+        () -> TrafficMatrix.of(new double[][] {{1e308, 1e308}}));
+    assertTrue(total.getMessage().contains("total overflows"), total.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> TrafficMatrix.of(new double[][] {{1e300, 1}}).scaled(1e10));
   }
 
   @Test

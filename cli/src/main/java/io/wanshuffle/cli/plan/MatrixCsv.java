@@ -125,7 +125,11 @@ public final class MatrixCsv {
     for (int i = 0; i < rows.size(); i++) {
       System.arraycopy(rows.get(i), 0, flat, i * cols, cols);
     }
-    return new MatrixFile(TrafficMatrix.ofRowMajor(rows.size(), cols, flat), senders, receivers);
+    try {
+      return new MatrixFile(TrafficMatrix.ofRowMajor(rows.size(), cols, flat), senders, receivers);
+    } catch (IllegalArgumentException e) {
+      throw new InputException(name + ": " + e.getMessage()); // cells are checked above: the total overflows
+    }
   }
 
   private static double[] cells(String line, String name, int lineNo) {

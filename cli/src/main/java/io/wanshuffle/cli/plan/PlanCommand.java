@@ -156,7 +156,13 @@ public final class PlanCommand implements Callable<Integer> {
       throw InputException.option("--algorithm", e.getMessage());
     }
     MatrixFile input = MatrixCsv.read(matrix);
-    TrafficMatrix seconds = rate == null ? input.amounts() : input.amounts().scaled(1.0 / rate);
+    TrafficMatrix seconds;
+    try {
+      seconds = rate == null ? input.amounts() : input.amounts().scaled(1.0 / rate);
+    } catch (IllegalArgumentException e) {
+      throw InputException.option("--rate", rate + " bytes/s turns the matrix into seconds that overflow: "
+          + e.getMessage());
+    }
     int[] ds = deltas("--delta-senders", deltaSenders, seconds.rows(), "senders (rows)");
     int[] dr = deltas("--delta-receivers", deltaReceivers, seconds.cols(), "receivers (columns)");
     Platform platform = Platform.of(k, beta, ds, dr);
@@ -202,7 +208,13 @@ public final class PlanCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new InputException(e.getMessage());
     }
-    TrafficMatrix seconds = input.amounts().scaled(1.0 / network.baseSpeed());
+    TrafficMatrix seconds;
+    try {
+      seconds = input.amounts().scaled(1.0 / network.baseSpeed());
+    } catch (IllegalArgumentException e) {
+      throw new InputException(topology + ": the base speed " + network.baseSpeed() + " bytes/s turns the matrix"
+          + " into seconds that overflow: " + e.getMessage());
+    }
     Platform platform = network.platform(beta);
     boolean liquid = algorithm.equalsIgnoreCase("liquid");
     StepScheduler scheduler;

@@ -74,6 +74,15 @@ class PlanCommandErrorsTest {
         .endsWith("m.csv: line 2, column 2 (1-based): 'Infinity' is not a finite number"));
   }
 
+  /** Finite cells whose total is not (or is not once --rate turns bytes into seconds): bad input, not a crash. */
+  @Test
+  void totalThatOverflows() throws IOException {
+    String e = fails("1e308,1e308\n1,2\n");
+    assertTrue(e.startsWith("plan: " + dir.resolve("m.csv") + ": traffic matrix total overflows"), e);
+    String r = fails("1e300,1\n", "--rate", "1e-10");
+    assertTrue(r.startsWith("plan: option --rate: 1.0E-10 bytes/s turns the matrix into seconds that overflow"), r);
+  }
+
   @Test
   void nonNumericCell() throws IOException {
     assertTrue(fails("1,2\nabc,4\n")
