@@ -334,13 +334,16 @@ class WanShuffleJobsIT {
   }
 
   /**
-   * Two jobs at once (two threads of one application): two reduce stages read gated shuffles at the same time. The
-   * rows of both are exact and each stage is captured with every byte in granted steps (runAndCheck); the flows of
-   * both stages together never exceed k per direction of the backbone (one coordinator plans all running stages).
+   * Two jobs submitted at once from two threads of one application, in two FAIR scheduler pools: the rows of both
+   * are exact, each reduce stage is captured with every byte in granted steps (runAndCheck), and the flows of both
+   * together never exceed k per direction of the backbone. Whether the two small reduce stages overlap in time
+   * depends on when each job's map stage ends (they did in 1 of 4 runs); the coordinator's handling of stages that
+   * run at once is tested deterministically by
+   * {@code StepCoordinatorTest.twoStagesAtOnceShareKAndTheEndOfOneReleasesOnlyItsDemands}.
    */
   @Test
   @Order(6)
-  void twoJobsAtOnceShareTheBackbonesK() throws Exception {
+  void twoJobsSubmittedAtOnceGiveExactRowsWithinK() throws Exception {
     List<String> oracle = new java.util.ArrayList<>();
     ShuffleJobs.reduceByKeyOracle(layout, 17).forEach(r -> oracle.add("17:" + r));
     ShuffleJobs.reduceByKeyOracle(layout, 18).forEach(r -> oracle.add("18:" + r));
@@ -348,12 +351,6 @@ class WanShuffleJobsIT {
     assertTrue(caps.size() >= 2, "both jobs' reduce stages captured: " + caps.size());
     List<FlowCapture> all = caps.stream().flatMap(c -> c.flows().stream()).toList();
     assertAtMostKPerDirection(all);
-    long first = caps.stream().mapToLong(c -> c.flows().stream().mapToLong(FlowCapture::endMs).max().orElse(0))
-        .min().orElse(0);
-    long lastStart = caps.stream().mapToLong(c -> c.flows().stream().mapToLong(FlowCapture::startMs).min()
-        .orElse(Long.MAX_VALUE)).max().orElse(0);
-    assertTrue(lastStart < first, "the two reduce stages' flows did not overlap: the later stage's first flow"
-        + " started " + (lastStart - first) + " ms after the earlier stage's last flow ended");
   }
 
   @Test
