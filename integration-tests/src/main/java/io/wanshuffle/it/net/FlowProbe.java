@@ -49,9 +49,7 @@ public final class FlowProbe {
         sources.add(start(testbed, a, args, javaClassPath));
       }
       for (Process p : sources) {
-        if (!p.waitFor(seconds + 30L, TimeUnit.SECONDS) || p.exitValue() != 0) {
-          throw new IllegalStateException("probe source failed: " + new String(p.getInputStream().readAllBytes()));
-        }
+        output(p, seconds + 30L, "probe source");
       }
       return rec.stop();
     } catch (IOException e) {
@@ -88,6 +86,30 @@ public final class FlowProbe {
 
   static String javaBinary() {
     return ProcessHandle.current().info().command().orElse("java");
+  }
+
+  /**
+   * Waits for a probe program to end.
+   *
+   * @param p the program's process (standard error merged into its output)
+   * @param seconds how long it may take
+   * @param what the program, for messages
+   * @return its output
+   * @throws IllegalStateException if it takes longer (it is then killed) or exits with a non-zero status (its
+   *     output is in the message)
+   * @throws IOException if its output cannot be read
+   * @throws InterruptedException if interrupted while waiting
+   */
+  static String output(Process p, long seconds, String what) throws IOException, InterruptedException {
+    if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IllegalStateException(what + " timed out after " + seconds + " s");
+    }
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    if (p.exitValue() != 0) {
+      throw new IllegalStateException(what + " failed: " + out.strip());
+    }
+    return out;
   }
 
   /**

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,15 +45,7 @@ public final class HandshakeProbe {
       sink = FlowProbe.startSink(testbed, to, PORT, 20, javaClassPath);
       Process p = FlowProbe.start(testbed, from, HandshakeProbe.class,
           List.of(to.address() + ":" + PORT, Integer.toString(count)), javaClassPath);
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new IllegalStateException("handshake probe " + from.name() + " -> " + to.name() + " timed out");
-      }
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (p.exitValue() != 0) {
-        throw new IllegalStateException("handshake probe " + from.name() + " -> " + to.name() + " failed: "
-            + out.strip());
-      }
+      String out = FlowProbe.output(p, 60, "handshake probe " + from.name() + " -> " + to.name());
       double[] ms = out.lines().map(String::strip).filter(l -> l.matches("\\d+"))
           .mapToDouble(l -> Long.parseLong(l) / 1000.0).toArray();
       if (ms.length != count) {

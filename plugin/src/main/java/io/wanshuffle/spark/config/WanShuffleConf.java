@@ -177,28 +177,11 @@ public final class WanShuffleConf {
     }
     deadlineFactor = positiveDouble(STEP_DEADLINE_FACTOR, c.get(STEP_DEADLINE_FACTOR, "3"), 1.0);
     minDeadlineMs = timeMs(c, STEP_MIN_DEADLINE, "5s", 1);
-    String mode = c.get(STEP_MODE, PIPELINED).trim().toLowerCase(Locale.ROOT);
-    if (!mode.equals(PIPELINED) && !mode.equals(BARRIER)) {
-      throw new ConfigValueException(STEP_MODE, mode, "expected " + PIPELINED + " or " + BARRIER);
-    }
-    barrierSteps = mode.equals(BARRIER);
-    String handover = c.get(STEP_HANDOVER, PREDICTED).trim().toLowerCase(Locale.ROOT);
-    if (!handover.equals(PREDICTED) && !handover.equals(ARRIVAL)) {
-      throw new ConfigValueException(STEP_HANDOVER, handover,
-          "expected " + PREDICTED + " or " + ARRIVAL);
-    }
-    predictedHandover = handover.equals(PREDICTED);
-    String progress = c.get(STEP_PROGRESS, "true").trim().toLowerCase(Locale.ROOT);
-    if (!progress.equals("true") && !progress.equals("false")) {
-      throw new ConfigValueException(STEP_PROGRESS, progress, "expected true or false");
-    }
-    stepProgress = progress.equals("true");
+    barrierSteps = oneOf(c, STEP_MODE, PIPELINED, BARRIER).equals(BARRIER);
+    predictedHandover = oneOf(c, STEP_HANDOVER, PREDICTED, ARRIVAL).equals(PREDICTED);
+    stepProgress = oneOf(c, STEP_PROGRESS, "true", "false").equals("true");
     gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
-    String pending = c.get(PENDING_TASKS, "true").trim().toLowerCase(Locale.ROOT);
-    if (!pending.equals("true") && !pending.equals("false")) {
-      throw new ConfigValueException(PENDING_TASKS, pending, "expected true or false");
-    }
-    pendingTasks = pending.equals("true");
+    pendingTasks = oneOf(c, PENDING_TASKS, "true", "false").equals("true");
     askTimeoutMs = timeMs(c, ASK_TIMEOUT, "30s", 1);
     pollIntervalMs = timeMs(c, POLL_INTERVAL, "10s", 1);
     maxGrantWaitMs = timeMs(c, MAX_GRANT_WAIT, "30min", 1);
@@ -309,6 +292,18 @@ public final class WanShuffleConf {
       // fall through to the error below
     }
     throw new ConfigValueException(key, v, "must be a finite number >= " + min);
+  }
+
+  /**
+   * @return the value of a key that takes one of two words (case-insensitive), lower-cased; {@code dflt} when unset
+   * @throws ConfigValueException if it is neither
+   */
+  private static String oneOf(SparkConf c, String key, String dflt, String other) {
+    String v = c.get(key, dflt).trim().toLowerCase(Locale.ROOT);
+    if (!v.equals(dflt) && !v.equals(other)) {
+      throw new ConfigValueException(key, v, "expected " + dflt + " or " + other);
+    }
+    return v;
   }
 
   private static long timeMs(SparkConf c, String key, String dflt, long min) {

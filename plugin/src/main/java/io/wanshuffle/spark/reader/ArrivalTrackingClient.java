@@ -35,12 +35,12 @@ import org.slf4j.LoggerFactory;
  * the latest of the hosts' hand-over times
  * ({@link HandoverPredictor#handOverAt(String, long, long)});
  * a flow whose bytes arrive slower than predicted postpones it: the blocks are streamed into memory
- * ({@link StreamedBlocks}; blocks Spark fetches to disk are counted as they are written, {@link CountedDownloads})
- * so that their bytes are counted as they arrive, and the hand-over is re-predicted from
- * the bytes left at the prediction rate, at most every {@value #PROGRESS_CHECK_MS} ms, never earlier than they allow
- * ({@link HandoverPredictor#handOverAfter}); without streaming
- * ({@code spark.wanshuffle.step.progress=false}), a host whose first block shows it slower than predicted postpones it
- * ({@link HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no longer count; a
+ * ({@link StreamedBlocks}) and every streamed block, to memory or to disk, is counted as it is written
+ * ({@link CountedDownloads}), and the hand-over is re-predicted from the bytes left at the prediction rate, at most
+ * every {@value #PROGRESS_CHECK_MS} ms, never earlier than they allow ({@link HandoverPredictor#handOverAfter});
+ * without streaming ({@code spark.wanshuffle.step.progress=false}), a host whose first block shows it slower than
+ * predicted postpones it ({@link HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no
+ * longer count; a
  * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)})
  * leaves the step to be reported on arrival; a host whose connection also carries another step's
  * bytes on this executor ({@link SharedConnections}: several tasks per executor, or the next step of
@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * them ({@link HandoverPredictor#handOverShared}).
  * When the step completes, each host gives the predictor its samples (transfer rate from two or
  * more blocks, or from one block whose transfer time dominates; fetch latency; size ratio); a host
- * whose flow was requested on a new connection gives only its size ratio, since its first block paid the connection's set-up and its bytes the slow
- * start; without {@code ahead} nothing is predicted or measured. With the logger of this class at
+ * whose flow was requested on a new connection gives only its size ratio, since its first block paid the
+ * connection's set-up and its bytes the slow start; without {@code ahead} nothing is predicted or measured. With the logger of this class at
  * DEBUG each completed flow's timings are logged on the executor.
  *
  * <p>Thread-safe: requests are sent from the task thread, results arrive on network threads.
@@ -184,11 +184,10 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     }
     tellAhead();
     // with predicted hand-over, blocks Spark would fetch whole into memory are streamed into memory instead, and
-    // blocks Spark streams to disk are counted as they are written, so the flow's progress is seen while it is on
-    // the network
+    // every streamed block is counted as it is written, so the flow's progress is seen while it is on the network
     DownloadFileManager downloads = ahead == null || !streamProgress ? downloadFileManager
-        : downloadFileManager == null ? new StreamedBlocks(n -> streamed(host, n))
-        : new CountedDownloads(downloadFileManager, n -> streamed(host, n));
+        : new CountedDownloads(downloadFileManager == null ? new StreamedBlocks() : downloadFileManager,
+            n -> streamed(host, n));
     delegate.fetchBlocks(host, port, execId, blockIds, new BlockFetchingListener() {
       @Override
       public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {

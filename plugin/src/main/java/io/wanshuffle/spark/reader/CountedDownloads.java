@@ -10,41 +10,42 @@ import org.apache.spark.network.shuffle.DownloadFileWritableChannel;
 import org.apache.spark.network.util.TransportConf;
 
 /**
- * Spark's own {@link DownloadFileManager} of a fetch request whose blocks go to disk (a request above
- * {@code spark.network.maxRemoteBlockSizeFetchToMem}), with the bytes counted as they are written: the reader then
- * sees how far a flow of such blocks has got while it is on the network, as {@link StreamedBlocks} lets it for the
- * blocks Spark would fetch into memory. Everything else is Spark's: the temporary files (encrypted when
- * {@code spark.io.encryption.enabled}), their clean-up, the buffers the task reads.
+ * The {@link DownloadFileManager} of a fetch request whose blocks Spark streams, with the bytes counted as they are
+ * written: the reader then sees how far a flow has got while it is on the network, not only when a block ends. The
+ * manager underneath is either Spark's own (a request above {@code spark.network.maxRemoteBlockSizeFetchToMem}, whose
+ * blocks go to temporary files, encrypted when {@code spark.io.encryption.enabled}, cleaned up by Spark) or
+ * {@link StreamedBlocks} (blocks Spark would fetch whole into memory, streamed into memory instead); files, clean-up
+ * and the buffers the task reads are that manager's.
  *
- * <p>Counted are the block bytes as they arrive from the network (before Spark encrypts them into the file).
+ * <p>Counted are the block bytes as they arrive from the network (before Spark encrypts them into a file).
  * Thread-safety: Spark writes each block from the network thread of its connection; {@code progress} must accept
  * calls from those threads.
  */
 final class CountedDownloads implements DownloadFileManager {
-  private final DownloadFileManager spark;
+  private final DownloadFileManager downloads;
   private final LongConsumer progress;
 
   /**
-   * @param spark the request's manager as Spark passed it (its fetch iterator)
+   * @param downloads the manager that receives the blocks: Spark's (its fetch iterator) or {@link StreamedBlocks}
    * @param progress told the bytes of each piece of a block as it is written
    */
-  CountedDownloads(DownloadFileManager spark, LongConsumer progress) {
-    this.spark = spark;
+  CountedDownloads(DownloadFileManager downloads, LongConsumer progress) {
+    this.downloads = downloads;
     this.progress = progress;
   }
 
   @Override
   public DownloadFile createTempFile(TransportConf transportConf) {
-    return new Counted(spark.createTempFile(transportConf));
+    return new Counted(downloads.createTempFile(transportConf));
   }
 
-  /** Registers the file with Spark's manager, which deletes it when the task ends. */
+  /** Registers the file with the manager underneath (Spark's deletes it when the task ends). */
   @Override
   public boolean registerTempFileToClean(DownloadFile file) {
-    return spark.registerTempFileToClean(file);
+    return downloads.registerTempFileToClean(file);
   }
 
-  /** One of Spark's temporary files; deleting it deletes Spark's. */
+  /** One file of the manager underneath; deleting it deletes that file. */
   private final class Counted implements DownloadFile {
     private final DownloadFile file;
 

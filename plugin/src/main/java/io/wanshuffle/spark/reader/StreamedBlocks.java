@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongConsumer;
 import org.apache.spark.network.buffer.ManagedBuffer;
 import org.apache.spark.network.buffer.NettyManagedBuffer;
 import org.apache.spark.network.shuffle.DownloadFile;
@@ -15,15 +14,15 @@ import org.apache.spark.network.shuffle.DownloadFileWritableChannel;
 import org.apache.spark.network.util.TransportConf;
 
 /**
- * Receives the blocks of one fetch request as streams, in memory, and counts their bytes as they arrive.
+ * Receives the blocks of one fetch request as streams, in memory.
  *
  * <p>Spark fetches a block in one of two ways: as a chunk (the default for blocks that fit in memory: the block is
  * handed over whole when its last byte has arrived) or as a stream into a {@link DownloadFile} (for blocks above
  * {@code spark.network.maxRemoteBlockSizeFetchToMem}, written to disk as they arrive). Passed as the
- * {@link DownloadFileManager} of a request, this class makes Spark stream the blocks but keeps them in memory, as
- * a chunk fetch would, and tells {@code progress} the bytes of every piece that arrives: the reader then sees how far
- * a flow of one large block has got while it is on the network, not only when it ends. The blocks the task reads are
- * the same bytes in the same order.
+ * {@link DownloadFileManager} of a request (counted by {@link CountedDownloads}), this class makes Spark stream the
+ * blocks but keeps them in memory, as a chunk fetch would: the reader then sees how far a flow of one large block has
+ * got while it is on the network, not only when it ends. The blocks the task reads are the same bytes in the same
+ * order.
  *
  * <p>Memory: a block's bytes are copied from the network buffers into heap pages as they arrive (the first of
  * {@value #FIRST_PAGE_BYTES} bytes, each next one as large as the block so far, at most {@value #PAGE_BYTES}) and
@@ -35,13 +34,6 @@ final class StreamedBlocks implements DownloadFileManager {
   static final int PAGE_BYTES = 256 * 1024;
   /** Smallest page, bytes: a block's first page; each next page is as large as the block so far, up to the largest. */
   static final int FIRST_PAGE_BYTES = 8 * 1024;
-
-  private final LongConsumer progress;
-
-  /** @param progress told the bytes of each piece of a block as it arrives (on a network thread) */
-  StreamedBlocks(LongConsumer progress) {
-    this.progress = progress;
-  }
 
   @Override
   public DownloadFile createTempFile(TransportConf transportConf) {
@@ -98,7 +90,6 @@ final class StreamedBlocks implements DownloadFileManager {
         usedInLast += len;
         size += len;
       }
-      progress.accept(n);
       return n;
     }
 

@@ -35,6 +35,23 @@ class ArrivalTrackingClientTest {
     public void close() {}
   }
 
+  /**
+   * A step of {@code bytes} from a1 predicted with {@link #measured}: Spark's client holding the requests, the clock,
+   * the hand-over times told and how often the step completed.
+   */
+  private static final class OneHostStep {
+    final HeldRequests spark = new HeldRequests();
+    final long[] now = {0};
+    final List<Long> told = new ArrayList<>();
+    final AtomicInteger fired = new AtomicInteger();
+    final ArrivalTrackingClient client;
+
+    OneHostStep(long blocks, long bytes) {
+      client = new ArrivalTrackingClient(spark, blocks, Map.of("a1", bytes), fired::incrementAndGet, told::add,
+          measured("a1"), () -> now[0]);
+    }
+  }
+
   private static final ManagedBuffer DATA = new NioManagedBuffer(java.nio.ByteBuffer.allocate(4));
 
   /** Counts what Spark's fetcher would receive. */
@@ -256,16 +273,11 @@ class ArrivalTrackingClientTest {
    */
   @Test
   void aFlowFallingBehindWhileItsBlockStreamsPostponesTheHandOver() throws Exception {
-    HeldRequests spark = new HeldRequests();
-    long[] now = {0};
-    List<Long> told = new ArrayList<>();
-    AtomicInteger fired = new AtomicInteger();
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 2, Map.of("a1", 1_000_000L),
-        fired::incrementAndGet, told::add, measured("a1"), () -> now[0]);
+    OneHostStep step = new OneHostStep(2, 1_000_000L);
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     String b1 = new ShuffleBlockId(1, 1, 5).name();
     List<ManagedBuffer> got = new ArrayList<>();
-    c.fetchBlocks("a1", 7337, "e1", new String[] {b0, b1}, new BlockFetchingListener() {
+    step.client.fetchBlocks("a1", 7337, "e1", new String[] {b0, b1}, new BlockFetchingListener() {
       @Override
       public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {
         got.add(data);
@@ -274,43 +286,44 @@ class ArrivalTrackingClientTest {
       @Override
       public void onBlockFetchFailure(String blockId, Throwable exception) {}
     }, null);
-    assertEquals(List.of(1_000L - 20), told, "1 000 000 B at 1000 B/ms, one coordinator round trip earlier");
+    assertEquals(List.of(1_000L - 20), step.told, "1 000 000 B at 1000 B/ms, one coordinator round trip earlier");
     // Spark's stream callbacks: one in-memory download per block, written piece by piece as bytes arrive
     org.apache.spark.network.shuffle.DownloadFileWritableChannel ch0 =
-        spark.downloads.get(0).createTempFile(null).openForWriting();
+        step.spark.downloads.get(0).createTempFile(null).openForWriting();
     org.apache.spark.network.shuffle.DownloadFileWritableChannel ch1 =
-        spark.downloads.get(0).createTempFile(null).openForWriting();
+        step.spark.downloads.get(0).createTempFile(null).openForWriting();
     byte[] block = new byte[500_000];
     new java.util.Random(7).nextBytes(block);
-    now[0] = 100;
+    step.now[0] = 100;
     ch0.write(java.nio.ByteBuffer.wrap(block, 0, 100_000));
-    assertEquals(List.of(980L), told, "on time: 900 000 B left at 100 ms end at 1000");
-    now[0] = 600; // held back: only 150 000 B more in 500 ms
+    assertEquals(List.of(980L), step.told, "on time: 900 000 B left at 100 ms end at 1000");
+    step.now[0] = 600; // held back: only 150 000 B more in 500 ms
     ch0.write(java.nio.ByteBuffer.wrap(block, 100_000, 150_000));
-    assertEquals(List.of(980L, 600L + 750 - 20), told, "750 000 B left at 600 ms end at 1350");
-    now[0] = 610;
+    assertEquals(List.of(980L, 600L + 750 - 20), step.told, "750 000 B left at 600 ms end at 1350");
+    step.now[0] = 610;
     ch0.write(java.nio.ByteBuffer.wrap(block, 250_000, 10_000));
-    assertEquals(2, told.size(), "re-predicted at most every " + ArrivalTrackingClient.PROGRESS_CHECK_MS + " ms");
-    now[0] = 850; // back at full speed: the first block ends at 850
+    assertEquals(2, step.told.size(),
+        "re-predicted at most every " + ArrivalTrackingClient.PROGRESS_CHECK_MS + " ms");
+    step.now[0] = 850; // back at full speed: the first block ends at 850
     ch0.write(java.nio.ByteBuffer.wrap(block, 260_000, 240_000));
-    spark.listeners.get(0).onBlockFetchSuccess(b0, ch0.closeAndRead());
-    assertEquals(List.of(980L, 1330L), told, "500 000 B left at 850 end at 1350; not at the first block's own"
+    step.spark.listeners.get(0).onBlockFetchSuccess(b0, ch0.closeAndRead());
+    assertEquals(List.of(980L, 1330L), step.told, "500 000 B left at 850 end at 1350; not at the first block's own"
         + " rate (588 B/ms, which would say 1680)");
-    now[0] = 1_350;
+    step.now[0] = 1_350;
     ch1.write(java.nio.ByteBuffer.wrap(block));
-    spark.listeners.get(0).onBlockFetchSuccess(b1, ch1.closeAndRead());
-    assertEquals(1, fired.get());
+    step.spark.listeners.get(0).onBlockFetchSuccess(b1, ch1.closeAndRead());
+    assertEquals(1, step.fired.get());
     assertEquals(2, got.size());
     assertEquals(java.nio.ByteBuffer.wrap(block), got.get(0).nioByteBuffer(), "the block's bytes, in order");
 
-    ArrivalTrackingClient unpredicted = new ArrivalTrackingClient(spark, 1, Map.of("a1", 10L), () -> { }, null,
-        measured("a1"), () -> now[0]);
+    ArrivalTrackingClient unpredicted = new ArrivalTrackingClient(step.spark, 1, Map.of("a1", 10L), () -> { },
+        null, measured("a1"), () -> step.now[0]);
     unpredicted.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
-    assertEquals(null, spark.downloads.get(1), "without prediction Spark fetches the block as it chooses");
-    ArrivalTrackingClient noProgress = new ArrivalTrackingClient(spark, 1, Map.of("a1", 10L), () -> { }, t -> { },
-        measured("a1"), () -> now[0], false);
+    assertEquals(null, step.spark.downloads.get(1), "without prediction Spark fetches the block as it chooses");
+    ArrivalTrackingClient noProgress = new ArrivalTrackingClient(step.spark, 1, Map.of("a1", 10L), () -> { },
+        t -> { }, measured("a1"), () -> step.now[0], false);
     noProgress.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
-    assertEquals(null, spark.downloads.get(2), "spark.wanshuffle.step.progress=false: as Spark chooses");
+    assertEquals(null, step.spark.downloads.get(2), "spark.wanshuffle.step.progress=false: as Spark chooses");
   }
 
   /**
@@ -321,48 +334,27 @@ class ArrivalTrackingClientTest {
   @Test
   void aFlowOfBlocksSparkFetchesToDiskIsCountedAsTheyAreWritten(@org.junit.jupiter.api.io.TempDir java.nio.file.Path
       dir) throws Exception {
-    HeldRequests spark = new HeldRequests();
-    long[] now = {0};
-    List<Long> told = new ArrayList<>();
-    AtomicInteger fired = new AtomicInteger();
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 1, Map.of("a1", 1_000_000L),
-        fired::incrementAndGet, told::add, measured("a1"), () -> now[0]);
+    OneHostStep step = new OneHostStep(1, 1_000_000L);
     String b0 = new ShuffleBlockId(1, 0, 5).name();
-    List<java.io.File> sparkFiles = new ArrayList<>();
-    DownloadFileManager toDisk = new DownloadFileManager() {
-      @Override
-      public org.apache.spark.network.shuffle.DownloadFile createTempFile(
-          org.apache.spark.network.util.TransportConf conf) {
-        java.io.File f = dir.resolve("b" + sparkFiles.size()).toFile();
-        sparkFiles.add(f);
-        return new org.apache.spark.network.shuffle.SimpleDownloadFile(f, conf);
-      }
-
-      @Override
-      public boolean registerTempFileToClean(org.apache.spark.network.shuffle.DownloadFile file) {
-        return true;
-      }
-    };
-    c.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), toDisk);
-    assertEquals(List.of(1_000L - 20), told);
-    org.apache.spark.network.util.TransportConf conf = new org.apache.spark.network.util.TransportConf("shuffle",
-        org.apache.spark.network.util.MapConfigProvider.EMPTY);
+    SparkTempFiles toDisk = new SparkTempFiles(dir);
+    step.client.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), toDisk);
+    assertEquals(List.of(1_000L - 20), step.told);
     org.apache.spark.network.shuffle.DownloadFileWritableChannel ch =
-        spark.downloads.get(0).createTempFile(conf).openForWriting();
-    assertEquals(1, sparkFiles.size(), "Spark's file");
-    now[0] = 600; // held back: 250 000 B in 600 ms
+        step.spark.downloads.get(0).createTempFile(SparkTempFiles.CONF).openForWriting();
+    assertEquals(1, toDisk.created.size(), "Spark's file");
+    step.now[0] = 600; // held back: 250 000 B in 600 ms
     ch.write(java.nio.ByteBuffer.allocate(250_000));
-    assertEquals(List.of(980L, 600L + 750 - 20), told, "750 000 B left at 600 ms end at 1350");
-    now[0] = 1_350;
+    assertEquals(List.of(980L, 600L + 750 - 20), step.told, "750 000 B left at 600 ms end at 1350");
+    step.now[0] = 1_350;
     ch.write(java.nio.ByteBuffer.allocate(750_000));
-    spark.listeners.get(0).onBlockFetchSuccess(b0, ch.closeAndRead());
-    assertEquals(1, fired.get());
-    assertEquals(1_000_000, sparkFiles.get(0).length());
+    step.spark.listeners.get(0).onBlockFetchSuccess(b0, ch.closeAndRead());
+    assertEquals(1, step.fired.get());
+    assertEquals(1_000_000, toDisk.created.get(0).length());
 
-    ArrivalTrackingClient noProgress = new ArrivalTrackingClient(spark, 1, Map.of("a1", 10L), () -> { }, t -> { },
-        measured("a1"), () -> now[0], false);
+    ArrivalTrackingClient noProgress = new ArrivalTrackingClient(step.spark, 1, Map.of("a1", 10L), () -> { },
+        t -> { }, measured("a1"), () -> step.now[0], false);
     noProgress.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), toDisk);
-    assertEquals(toDisk, spark.downloads.get(1), "spark.wanshuffle.step.progress=false: Spark's own manager");
+    assertEquals(toDisk, step.spark.downloads.get(1), "spark.wanshuffle.step.progress=false: Spark's own manager");
   }
 
   /**

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,11 +14,7 @@ import java.util.List;
 import java.util.Random;
 import org.apache.spark.network.buffer.ManagedBuffer;
 import org.apache.spark.network.shuffle.DownloadFile;
-import org.apache.spark.network.shuffle.DownloadFileManager;
 import org.apache.spark.network.shuffle.DownloadFileWritableChannel;
-import org.apache.spark.network.shuffle.SimpleDownloadFile;
-import org.apache.spark.network.util.MapConfigProvider;
-import org.apache.spark.network.util.TransportConf;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,32 +22,12 @@ class CountedDownloadsTest {
   @TempDir
   Path dir;
 
-  /** Spark's side of a to-disk fetch: temporary files in {@code dir}, kept for clean-up. */
-  private final class SparkFiles implements DownloadFileManager {
-    final List<DownloadFile> toClean = new ArrayList<>();
-    final List<File> created = new ArrayList<>();
-
-    @Override
-    public DownloadFile createTempFile(TransportConf conf) {
-      File f = dir.resolve("block-" + created.size()).toFile();
-      created.add(f);
-      return new SimpleDownloadFile(f, conf);
-    }
-
-    @Override
-    public boolean registerTempFileToClean(DownloadFile file) {
-      toClean.add(file);
-      return true;
-    }
-  }
-
   @Test
   void aBlockWrittenToSparksFileIsCountedPieceByPieceAndReadBackWhole() throws Exception {
-    SparkFiles spark = new SparkFiles();
+    SparkTempFiles spark = new SparkTempFiles(dir);
     List<Long> pieces = new ArrayList<>();
     CountedDownloads counted = new CountedDownloads(spark, pieces::add);
-    TransportConf conf = new TransportConf("shuffle", MapConfigProvider.EMPTY);
-    DownloadFile file = counted.createTempFile(conf);
+    DownloadFile file = counted.createTempFile(SparkTempFiles.CONF);
     assertEquals(spark.created.get(0).getAbsolutePath(), file.path(), "Spark's own temporary file");
     byte[] block = new byte[300_000];
     new Random(3).nextBytes(block);

@@ -19,7 +19,7 @@ class StreamedBlocksTest {
   @Test
   void aBlockWrittenInPiecesReadsBackWholeAndEveryPieceIsCounted() throws Exception {
     AtomicLong progress = new AtomicLong();
-    StreamedBlocks downloads = new StreamedBlocks(progress::addAndGet);
+    CountedDownloads downloads = new CountedDownloads(new StreamedBlocks(), progress::addAndGet);
     DownloadFile file = downloads.createTempFile(null);
     DownloadFileWritableChannel ch = file.openForWriting();
     byte[] block = new byte[3 * StreamedBlocks.PAGE_BYTES + 12_345];
@@ -46,9 +46,9 @@ class StreamedBlocksTest {
 
   @Test
   void anEmptyBlockReadsBackEmptyAndASmallOneStaysSmall() throws Exception {
-    ManagedBuffer buf = new StreamedBlocks(n -> { }).createTempFile(null).openForWriting().closeAndRead();
+    ManagedBuffer buf = new StreamedBlocks().createTempFile(null).openForWriting().closeAndRead();
     assertEquals(0, buf.size());
-    DownloadFileWritableChannel ch = new StreamedBlocks(n -> { }).createTempFile(null).openForWriting();
+    DownloadFileWritableChannel ch = new StreamedBlocks().createTempFile(null).openForWriting();
     ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
     ManagedBuffer small = ch.closeAndRead();
     assertEquals(ByteBuffer.wrap(new byte[] {1, 2, 3}), small.nioByteBuffer());
