@@ -92,6 +92,17 @@ public final class E2eBenchCommand implements Callable<Integer> {
   @Option(names = "--out", defaultValue = "run/e2e-bench", description = "folder for logs and results")
   Path out;
 
+  @Option(names = "--trace-dir", description = "pattern trace: the Facebook coflow trace file or folder (default:"
+      + " shared/data/coflow-benchmark/ in the working folder or a parent, or -Dwanshuffle.coflowTrace)")
+  Path traceDir;
+
+  @Option(names = "--coflow", paramLabel = "ID", description = "pattern trace: replay this coflow (its id, the first"
+      + " field of its line) instead of the largest one with every testbed host taking part")
+  Long coflow;
+
+  /** How the trace pattern's matrix was made (a sentence for the report), or null when it is not run. */
+  private String traceDescription;
+
   /**
    * One measured cell: a pattern, an RTT, a variant, its runs.
    *
@@ -219,10 +230,13 @@ public final class E2eBenchCommand implements Callable<Integer> {
         mb, net.nodesA, net.nodesB, net.nic, net.backbone,
         net.tcpCongestionControl.equals(TestbedSpec.DEFAULT_TCP_CC) ? "" : " --tcp-cc " + net.tcpCongestionControl,
         (cores == 1 ? "" : " --cores " + cores)
-        + (tasksPerHost == 2 ? "" : " --tasks-per-host " + tasksPerHost) + (tcpSample ? " --tcp-sample" : ""))
+        + (tasksPerHost == 2 ? "" : " --tasks-per-host " + tasksPerHost) + (tcpSample ? " --tcp-sample" : "")
+        + (coflow == null || traceDescription == null ? "" : " --coflow " + coflow))
         + extraConf.entrySet().stream()
         .map(e -> " --conf " + e.getKey() + "=" + e.getValue()).reduce("", String::concat);
-    String md = markdown(cells, described + "; command: `" + command + "`",
+    String md = markdown(cells, described + "; command: `" + command + "`"
+        + (traceDescription == null ? "" : ". Pattern trace: " + traceDescription.replaceFirst("^Trace replay: ", "")
+            .replaceFirst("\\.$", "")),
         (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond());
     if (!skipped.isEmpty()) {
       md += "\nVariants asked for but not in this build's scheduler registry (not run): " + skipped + ".\n";
@@ -287,9 +301,13 @@ public final class E2eBenchCommand implements Callable<Integer> {
       case BOTH_WAYS:
         return Patterns.bothWays(spec.nodesA(), spec.nodesB(), total);
       case "trace":
-        Path f = TraceInput.locate(null).orElseThrow(() -> new IllegalArgumentException(
-            "pattern trace: " + TraceInput.FILE + " not found (-D" + TraceInput.PROPERTY + "=FILE)"));
-        return TraceInput.largestShuffle(f, spec.nodesA(), spec.nodesB(), total).bytes();
+        Path f = TraceInput.locate(traceDir).orElseThrow(() -> new IllegalArgumentException("pattern trace: "
+            + (traceDir != null ? "no trace file at --trace-dir " + traceDir : TraceInput.FILE
+                + " not found (--trace-dir FILE_OR_FOLDER, or -D" + TraceInput.PROPERTY + "=FILE)")));
+        TraceInput in = coflow == null ? TraceInput.largestShuffle(f, spec.nodesA(), spec.nodesB(), total)
+            : TraceInput.coflow(f, coflow, spec.nodesA(), spec.nodesB(), total);
+        traceDescription = in.describe();
+        return in.bytes();
       default:
         throw new IllegalArgumentException("--patterns: unknown pattern '" + pattern
             + "' (uniform, zipf, fair-poor, fair-poor-grid, trace, " + BOTH_WAYS + ")");

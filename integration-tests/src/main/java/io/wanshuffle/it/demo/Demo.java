@@ -74,6 +74,7 @@ final class Demo {
       System.out.println("NOTE: 'auto' is not in this build's scheduler registry; using oggp.");
       opt.algorithm = "oggp";
     }
+    TraceInput trace = traceInput(opt, spec);
     Path out = opt.out.toAbsolutePath();
     HtmlReport report = new HtmlReport("wan-shuffle demo");
     boolean identical = true;
@@ -86,14 +87,9 @@ final class Demo {
       }
       report.paragraph("Testbed: " + ex.testbed().describe() + ".");
       identical &= section(ex, report, "TPC-H join, scale " + opt.scale, tpchRequest(ex, spec), withPlugin, spec);
-      java.util.Optional<Path> traceFile = TraceInput.locate(opt.traceDir);
-      if (opt.traceMb > 0 && traceFile.isEmpty()) {
-        System.out.println("\nTrace replay skipped: " + TraceInput.FILE + " not found (give --trace-dir, or -D"
-            + TraceInput.PROPERTY + "=FILE).");
+      if (trace == null && opt.traceMb > 0) {
         report.paragraph("Trace replay skipped: the Facebook trace was not found.");
-      } else if (opt.traceMb > 0) {
-        TraceInput trace = TraceInput.largestShuffle(traceFile.get(), spec.nodesA(), spec.nodesB(),
-            opt.traceMb * 1e6);
+      } else if (trace != null) {
         report.paragraph(trace.describe());
         System.out.println(trace.describe());
         identical &= section(ex, report, "Facebook trace replay (" + trace.name() + ")",
@@ -104,6 +100,35 @@ final class Demo {
     System.out.printf("%nanswers identical: %s; demo took %.0f s; report: %s%n", identical ? "yes" : "NO",
         (System.currentTimeMillis() - t0) / 1000.0, html);
     return identical ? 0 : 1;
+  }
+
+  /**
+   * The trace replay's input, read before the testbed starts so that a wrong {@code --trace-dir} or
+   * {@code --coflow} fails at once: the coflow asked for, else the largest shuffle; null when the replay is off
+   * ({@code --trace-mb 0}) or the trace is not found and neither option asked for it (a note says so).
+   *
+   * @throws IllegalArgumentException if {@code --trace-dir} holds no trace, {@code --coflow} is given and no trace
+   *     is found, or the coflow is not in the trace or sends nothing from A to B
+   */
+  static TraceInput traceInput(DemoCommand.DemoOptions opt, TestbedSpec spec) {
+    if (opt.traceMb <= 0) {
+      return null;
+    }
+    java.util.Optional<Path> traceFile = TraceInput.locate(opt.traceDir);
+    if (traceFile.isEmpty()) {
+      if (opt.traceDir != null || opt.coflow != null) {
+        throw new IllegalArgumentException(opt.traceDir != null
+            ? "--trace-dir " + opt.traceDir + ": no trace file there (a file, or a folder holding " + TraceInput.FILE + ")"
+            : "--coflow: the Facebook trace " + TraceInput.FILE + " was not found (give --trace-dir FILE_OR_FOLDER)");
+      }
+      System.out.println("Trace replay skipped: " + TraceInput.FILE + " not found (give --trace-dir, or -D"
+          + TraceInput.PROPERTY + "=FILE).");
+      return null;
+    }
+    double bytes = opt.traceMb * 1e6;
+    return opt.coflow == null
+        ? TraceInput.largestShuffle(traceFile.get(), spec.nodesA(), spec.nodesB(), bytes)
+        : TraceInput.coflow(traceFile.get(), opt.coflow, spec.nodesA(), spec.nodesB(), bytes);
   }
 
   private JobRequest tpchRequest(Experiment ex, TestbedSpec spec) {

@@ -63,6 +63,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--trace-dir", description = "Facebook coflow trace file or folder (default: shared/data/coflow-benchmark/ in the working folder or a parent, or -Dwanshuffle.coflowTrace)")
     Path traceDir;
 
+    @Option(names = "--coflow", paramLabel = "ID", description = "replay this coflow of the trace (its id, the first"
+        + " field of its line) instead of the largest one with every testbed host taking part")
+    Long coflow;
+
     @Option(names = "--out", defaultValue = "run/demo", description = "folder for logs, results and report.html (default ${DEFAULT-VALUE})")
     Path out;
 

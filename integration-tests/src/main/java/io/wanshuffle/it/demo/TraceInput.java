@@ -73,23 +73,15 @@ public record TraceInput(String name, double[][] bytes, String description) {
    * @throws UncheckedIOException if the file cannot be read (format errors name file, line and field)
    */
   public static TraceInput largestShuffle(Path traceFile, int nA, int nB, double totalBytes) {
-    CoflowTrace trace;
-    try {
-      trace = CoflowTrace.parse(traceFile);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the coflow trace " + traceFile, e);
-    }
+    CoflowTrace trace = read(traceFile);
     TwoClusterSplit split = TwoClusterSplit.halves(trace.racks());
     CrossClusterShuffle best = null;
-    double bestTotal = 0;
     for (Coflow c : trace.coflows()) {
       Optional<CrossClusterShuffle> s = split.crossCluster(c, TwoClusterSplit.Direction.A_TO_B);
       if (s.isEmpty() || s.get().senderRacks().length < nA || s.get().receiverRacks().length < nB) {
         continue;
       }
-      double t = s.get().bytes().total();
-      if (t > bestTotal) {
-        bestTotal = t;
+      if (best == null || s.get().bytes().total() > best.bytes().total()) {
         best = s.get();
       }
     }
@@ -97,14 +89,57 @@ public record TraceInput(String name, double[][] bytes, String description) {
       throw new IllegalArgumentException(traceFile + ": no coflow has " + nA + " sender and " + nB
           + " receiver racks across the split");
     }
-    TrafficMatrix m = best.bytes();
+    return fold(traceFile, trace.racks(), best, nA, nB, totalBytes);
+  }
+
+  /**
+   * One given coflow's A-to-B part, folded and scaled like {@link #largestShuffle}. A coflow with fewer sender
+   * (receiver) racks than {@code nA} ({@code nB}) leaves the remaining hosts with nothing to send (receive).
+   *
+   * @param traceFile the trace
+   * @param coflowId the coflow's id (first field of its line in the trace)
+   * @param nA testbed hosts in cluster A, at least 1
+   * @param nB testbed hosts in cluster B, at least 1
+   * @param totalBytes total bytes of the replay
+   * @return the replay input
+   * @throws IllegalArgumentException if the trace has no coflow with that id, or the coflow sends nothing from
+   *     the A half of the racks to the B half
+   * @throws UncheckedIOException if the file cannot be read (format errors name file, line and field)
+   */
+  public static TraceInput coflow(Path traceFile, long coflowId, int nA, int nB, double totalBytes) {
+    CoflowTrace trace = read(traceFile);
+    Coflow c = trace.coflows().stream().filter(x -> x.id() == coflowId).findFirst().orElseThrow(
+        () -> new IllegalArgumentException(traceFile + ": no coflow " + coflowId + " in the trace"));
+    TwoClusterSplit split = TwoClusterSplit.halves(trace.racks());
+    CrossClusterShuffle s = split.crossCluster(c, TwoClusterSplit.Direction.A_TO_B).orElseThrow(
+        () -> new IllegalArgumentException(traceFile + ": coflow " + coflowId + " sends nothing from the A half"
+            + " of the racks (0.." + (split.firstRackOfB() - 1) + ") to the B half; pick another coflow"));
+    return fold(traceFile, trace.racks(), s, nA, nB, totalBytes);
+  }
+
+  private static CoflowTrace read(Path traceFile) {
+    try {
+      return CoflowTrace.parse(traceFile);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the coflow trace " + traceFile, e);
+    }
+  }
+
+  /** Folds sender rack i onto A host {@code i mod nA}, receiver rack j onto B host {@code j mod nB}, and scales. */
+  private static TraceInput fold(Path traceFile, int racks, CrossClusterShuffle s, int nA, int nB,
+      double totalBytes) {
+    if (nA < 1 || nB < 1) {
+      throw new IllegalArgumentException("need at least one host per cluster, got " + nA + " + " + nB);
+    }
+    TrafficMatrix m = s.bytes();
+    double traceTotal = m.total();
     double[][] folded = new double[nA][nB];
     for (int i = 0; i < m.rows(); i++) {
       for (int j = 0; j < m.cols(); j++) {
         folded[i % nA][j % nB] += m.amount(i, j);
       }
     }
-    double f = totalBytes / bestTotal;
+    double f = totalBytes / traceTotal;
     for (double[] row : folded) {
       for (int j = 0; j < row.length; j++) {
         row[j] *= f;
@@ -112,8 +147,8 @@ public record TraceInput(String name, double[][] bytes, String description) {
     }
     String d = String.format(Locale.ROOT, "Trace replay: coflow %d of %s (A-to-B part after splitting the %d racks in"
         + " halves: %d sender x %d receiver racks, %.0f MB in the trace), racks folded onto %d x %d hosts, scaled"
-        + " to %.0f MB.", best.coflowId(), traceFile.getFileName(), trace.racks(), m.rows(), m.cols(),
-        bestTotal / 1e6, nA, nB, totalBytes / 1e6);
-    return new TraceInput("coflow " + best.coflowId(), folded, d);
+        + " to %.0f MB.", s.coflowId(), traceFile.getFileName(), racks, m.rows(), m.cols(),
+        traceTotal / 1e6, nA, nB, totalBytes / 1e6);
+    return new TraceInput("coflow " + s.coflowId(), folded, d);
   }
 }
