@@ -3,6 +3,7 @@ package io.wanshuffle.spark.coordinator;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.coordinator.protocol.NoCrossClusterDemand;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.ReleaseDemand;
@@ -117,7 +118,7 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
       @Override
       public boolean isDefinedAt(Object msg) {
         return msg instanceof ReleaseDemand || msg instanceof UngatedReport
-            || msg instanceof FlowArrived;
+            || msg instanceof FlowArrived || msg instanceof NoCrossClusterDemand;
       }
 
       @Override
@@ -129,6 +130,8 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
           coordinator.ungatedRealised(m);
         } else if (msg instanceof FlowArrived m) {
           coordinator.flowArrived(m);
+        } else if (msg instanceof NoCrossClusterDemand m) {
+          coordinator.noCrossClusterDemand(m.stageId(), m.stageAttempt(), m.taskAttemptId(), m.host());
         } else {
           return dflt.apply(msg);
         }

@@ -146,11 +146,27 @@ final class PendingTasks {
       s.tasksOn.merge(dst, 1, Integer::sum);
     }
     s.awaiting.remove(taskAttemptId);
+    s.bytesTo.putIfAbsent(dst, 0L);
     for (int i = 0; i < src.length; i++) {
       s.bytesTo.merge(dst, bytes[i], Long::sum);
       s.bytesFrom.merge(src[i], bytes[i], Long::sum);
       s.bytesFromTo.computeIfAbsent(dst, x -> new HashMap<>()).merge(src[i], bytes[i], Long::sum);
       s.bytes += bytes[i];
+    }
+  }
+
+  /**
+   * A task of a submitted stage said its read has no cross-cluster bytes: it counts as a registered task with 0
+   * bytes on its host (so the stage's pending tasks there are expected to fetch less) and is no longer awaited.
+   * Ignored for a stage not submitted or already done.
+   *
+   * @param stage the stage attempt
+   * @param taskAttemptId the task
+   * @param host its host
+   */
+  void noCrossClusterBytes(StageRef stage, long taskAttemptId, String host) {
+    if (stages.containsKey(stage)) {
+      registered(stage, taskAttemptId, host, new String[0], new long[0]);
     }
   }
 

@@ -134,6 +134,13 @@ public final class StepCoordinator {
    * demand.
    */
   private final Map<Long, Launch> launched = new HashMap<>();
+  /**
+   * Tasks that said one of their reads has no cross-cluster blocks ({@link #noCrossClusterDemand}) and have not
+   * ended, so that a listener event arriving after the notice does not count them as launched and unregistered;
+   * at most {@value #WITHOUT_DEMAND_MAX} (oldest dropped: a task whose end was missed).
+   */
+  private final Set<Long> withoutDemand = new LinkedHashSet<>();
+  static final int WITHOUT_DEMAND_MAX = 100_000;
   /** Stages whose task launches the driver listener reported (the early end relies on them). */
   private final Set<StageRef> launchesSeen = new HashSet<>();
   /** Tasks of the running stages not launched yet, by preferred host (ranks ports; driver listener). */
@@ -300,11 +307,7 @@ public final class StepCoordinator {
     fire(l -> l.onDemandRegistered(ev));
     Launch launch = launched.remove(d.taskAttemptId);
     if (launch != null && demandsByTask.get(d.taskAttemptId).size() == 1) {
-      registrationDelays.addLast(Math.max(0, now - launch.atMs()));
-      if (registrationDelays.size() > DELAY_SAMPLES) {
-        registrationDelays.removeFirst();
-      }
-      updateKeepBound();
+      noteRegistrationDelay(now - launch.atMs());
     }
     if (conf.gated() && gatherTimer == null) {
       boolean idleNow = active.isEmpty() && (conf.barrierSteps() || leases.total() == 0);
@@ -317,6 +320,49 @@ public final class StepCoordinator {
     }
     endGatherIfWaveRegistered();
     return new Registered(d.id, conf.gated());
+  }
+
+  private void noteRegistrationDelay(long ms) {
+    registrationDelays.addLast(Math.max(0, ms));
+    if (registrationDelays.size() > DELAY_SAMPLES) {
+      registrationDelays.removeFirst();
+    }
+    updateKeepBound();
+  }
+
+  /**
+   * Notes that a task's shuffle read has no cross-cluster blocks (the reader's one-way notice): a wave being
+   * gathered no longer waits for the task, its host is not a receiver about to register (no free flow is kept for
+   * it), and it counts as a task with no cross-cluster bytes in its stage's estimate of the tasks still to launch
+   * ({@link PendingTasks}). A task with other reads may still register a demand for them later.
+   *
+   * @param stageId the task's stage
+   * @param attempt the stage attempt
+   * @param taskAttemptId Spark's task attempt id
+   * @param host the task's host
+   */
+  public void noCrossClusterDemand(int stageId, int attempt, long taskAttemptId, String host) {
+    synchronized (this) {
+      if (stopped || !conf.gated()) {
+        return;
+      }
+      long now = clock.getAsLong();
+      pending.noCrossClusterBytes(new StageRef(stageId, attempt), taskAttemptId, host);
+      if (keptFor.remove(host) != null && gatherTimer == null && !conf.barrierSteps()) {
+        planIfIdle(); // the flow kept for this host's task is free for another demand
+      }
+      Launch launch = launched.remove(taskAttemptId);
+      if (launch != null && !demandsByTask.containsKey(taskAttemptId)) {
+        noteRegistrationDelay(now - launch.atMs());
+      }
+      if (launch == null && withoutDemand.add(taskAttemptId) && withoutDemand.size() > WITHOUT_DEMAND_MAX) {
+        Iterator<Long> oldest = withoutDemand.iterator();
+        oldest.next();
+        oldest.remove();
+      }
+      endGatherIfWaveRegistered();
+    }
+    kickPlanner();
   }
 
   /**
@@ -374,8 +420,8 @@ public final class StepCoordinator {
           keptFor.put(host, new Keep(clock.getAsLong(), true));
         }
       }
-      if (demandsByTask.containsKey(taskAttemptId)) {
-        return; // a registration that overtook the listener event: nothing to wait for
+      if (demandsByTask.containsKey(taskAttemptId) || withoutDemand.contains(taskAttemptId)) {
+        return; // a registration or notice that overtook the listener event: nothing to wait for
       }
       launchesSeen.add(stage);
       launched.put(taskAttemptId, new Launch(stage, clock.getAsLong()));
@@ -391,6 +437,7 @@ public final class StepCoordinator {
   public void taskEnded(long taskAttemptId) {
     synchronized (this) {
       pending.ended(taskAttemptId);
+      withoutDemand.remove(taskAttemptId);
       if (launched.remove(taskAttemptId) == null) {
         return;
       }

@@ -5,6 +5,7 @@ import io.wanshuffle.spark.coordinator.CoordinatorEndpoint;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.coordinator.protocol.NoCrossClusterDemand;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.ReleaseDemand;
@@ -126,6 +127,16 @@ public final class CoordinatorChannel implements DemandClient {
    */
   @Override
   public void arrived(FlowArrived m) {
+    send(m);
+  }
+
+  /**
+   * One-way notice that a task's read has no cross-cluster blocks, so that the coordinator does not wait for its
+   * registration; failures are logged and ignored (the driver's listener reports the task's end anyway).
+   *
+   * @param m the notice
+   */
+  public void noDemand(NoCrossClusterDemand m) {
     send(m);
   }
 

@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.reader;
 
 import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.protocol.NoCrossClusterDemand;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
 import io.wanshuffle.spark.topology.ClusterTopology;
@@ -91,6 +92,8 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
         env.executorId(), localHost, hosts, bytes);
     if (conf.gated()) {
       if (demand == null) {
+        channel.noDemand(new NoCrossClusterDemand(context.stageId(), context.stageAttemptNumber(),
+            context.taskAttemptId(), localHost));
         return fetchers.open(split.sameCluster());
       }
       return new GatedBlockIterator(context, fetchers, split, channel, conf, metrics, demand,

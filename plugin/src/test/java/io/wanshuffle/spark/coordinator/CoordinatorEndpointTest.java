@@ -11,6 +11,7 @@ import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply.Status;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import io.wanshuffle.spark.coordinator.protocol.NoCrossClusterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.WireCodec;
 import java.util.List;
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /** The RPC glue: when registrations and polls are answered, and with what. */
 class CoordinatorEndpointTest {
+  /** The coordinator behind the last {@link #endpoint}. */
+  private StepCoordinator coordinator;
+
   private final ManualTimer timer = new ManualTimer();
 
   /** Records the one reply (or failure) of an ask. */
@@ -62,7 +66,7 @@ class CoordinatorEndpointTest {
         .set(WanShuffleConf.POLL_INTERVAL, "10s")
         .set(WanShuffleConf.PLANNING_BUDGET, "0");
     WanShuffleConf conf = WanShuffleConf.from(c, Set.of("greedy-test"));
-    StepCoordinator coordinator = new StepCoordinator(conf,
+    coordinator = new StepCoordinator(conf,
         conf.gated() ? new GreedyTestScheduler() : null, List.of(), timer, timer::now);
     return new CoordinatorEndpoint(null, coordinator, timer);
   }
@@ -117,6 +121,20 @@ class CoordinatorEndpointTest {
     GrantReply g = WireCodec.decodeGrantReply((byte[]) poll.reply);
     assertEquals(Status.GRANT, g.status());
     assertArrayEquals(new String[] {"a2"}, g.srcHosts());
+  }
+
+  @Test
+  void aNoticeOfNoCrossClusterDemandEndsTheGatherWindow() {
+    CoordinatorEndpoint e = endpoint("greedy-test");
+    coordinator.taskLaunched(3, 0, 1);
+    coordinator.taskLaunched(3, 0, 2);
+    Call call = ask(e, demand(1, "b1", "a1", 500));
+    assertFalse(call.answered(), "task 2 is expected to register");
+    NoCrossClusterDemand notice = new NoCrossClusterDemand(3, 0, 2, "b2");
+    assertTrue(e.receive().isDefinedAt(notice));
+    e.receive().apply(notice);
+    assertTrue(call.answered(), "planned without waiting for the window");
+    assertEquals(Status.GRANT, call.registered().firstPoll().status());
   }
 
   @Test

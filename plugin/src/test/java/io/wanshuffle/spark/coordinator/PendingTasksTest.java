@@ -33,6 +33,26 @@ class PendingTasksTest {
   }
 
   @Test
+  void aTaskWithoutCrossClusterBytesIsNoLongerAwaitedAndLowersItsHostsEstimate() {
+    PendingTasks p = new PendingTasks();
+    p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b1"), List.of("b2")));
+    p.launched(STAGE, "b1", 1);
+    p.launched(STAGE, "b2", 2);
+    p.registered(STAGE, 1, "b1", new String[] {"a1"}, new long[] {400});
+    assertEquals(Map.of("b2", 800.0), p.estimate().awaited(), "b2's two tasks count at the stage's mean");
+    p.noCrossClusterBytes(STAGE, 2, "b2");
+    assertTrue(p.estimate().awaited().isEmpty(), "b2's task will not register");
+    // pending: one task on b1 at b1's mean (400 B), one on b2 at b2's mean (0 B)
+    assertEquals(400, p.estimate().receivers().get("b1"), 1e-6);
+    assertEquals(0, p.estimate().receivers().getOrDefault("b2", 0.0), 1e-6);
+    assertEquals(400, p.estimate().senders().get("a1"), 1e-6);
+    // a stage not submitted (or done) is not created by a late notice
+    p.noCrossClusterBytes(new StageRef(9, 0), 7, "b1");
+    p.done(STAGE);
+    assertTrue(p.estimate().receivers().isEmpty());
+  }
+
+  @Test
   void aLaunchedTaskCountsOnItsHostUntilItRegistersOrEnds() {
     PendingTasks p = new PendingTasks();
     p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b2")));

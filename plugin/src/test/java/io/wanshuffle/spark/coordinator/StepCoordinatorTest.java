@@ -372,6 +372,52 @@ class StepCoordinatorTest {
   }
 
   /**
+   * A launched task whose read has no cross-cluster blocks says so, and the wave is planned at once instead of
+   * after the window; a notice that overtakes the listener's launch event counts as well.
+   */
+  @Test
+  void aTaskWithoutCrossClusterDemandDoesNotHoldTheGatherWindow() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    c.taskLaunched(3, 0, 1);
+    c.taskLaunched(3, 0, 2);
+    long i1 = c.register(demand(1, "e1", "b1", "a1", 200)).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
+    assertFalse(p1.isDone(), "task 2 is expected");
+    c.noCrossClusterDemand(3, 0, 2, "b2");
+    assertTrue(p1.isDone(), "task 2 has nothing to fetch across: planned at once");
+    assertEquals(Status.GRANT, p1.join().status());
+    // next wave: task 4's notice reaches the coordinator before the listener reports its launch
+    assertEquals(Status.FINISHED, report(c, i1, demand(1, "e1", "b1", "a1", 200), p1.join(),
+        new long[] {200}).join().status());
+    c.taskEnded(1);
+    c.taskEnded(2);
+    c.noCrossClusterDemand(3, 0, 4, "b2");
+    c.taskLaunched(3, 0, 3);
+    c.taskLaunched(3, 0, 4);
+    long i3 = c.register(demand(3, "e1", "b1", "a1", 100)).demandId();
+    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
+    assertTrue(p3.isDone(), "task 4 already said it has no demand: nothing to wait for");
+  }
+
+  /**
+   * The heavy receiver's next task turns out to have no cross-cluster blocks: the free flow kept for it goes to the
+   * waiting lighter demand at once, not after the keep bound.
+   */
+  @Test
+  void aFlowKeptForATaskWithoutCrossClusterDemandIsHandedOnAtItsNotice() {
+    StepCoordinator c = heavyReceiverFetchedItsFirstTask();
+    c.taskEnded(2);
+    c.taskLaunched(3, 0, 4, "b3");
+    c.taskLaunched(3, 0, 3, "b2");
+    long i3 = c.register(demand(3, "e2", "b2", "a2", 100)).demandId();
+    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
+    assertFalse(p3.isDone(), "the last free flow is kept for b3's task");
+    c.noCrossClusterDemand(3, 0, 4, "b3");
+    assertTrue(p3.isDone(), "b3's task has nothing to fetch across: the flow goes to b2");
+    assertEquals(Status.GRANT, p3.join().status());
+  }
+
+  /**
    * A grant no poll collects by the step's deadline (the task stopped polling) is taken back: its
    * flow is freed for another demand, and the task is planned again when it polls.
    */

@@ -53,6 +53,8 @@ class ProtocolSerializationTest {
     assertEquals(GrantReply.Status.GRANT, g.status());
     assertArrayEquals(new long[] {100}, g.budgets());
     assertEquals(new ReleaseDemand(9, "task-end"), roundTrip(new ReleaseDemand(9, "task-end")));
+    assertEquals(new NoCrossClusterDemand(3, 1, 42L, "127.0.2.1"),
+        roundTrip(new NoCrossClusterDemand(3, 1, 42L, "127.0.2.1")));
     UngatedReport u = roundTrip(new UngatedReport(0, d, 1, 2));
     assertArrayEquals(d.bytes(), u.demand().bytes());
     assertTrue(size(d) < 1024, "registration of a 2-host demand is " + size(d) + " bytes");
