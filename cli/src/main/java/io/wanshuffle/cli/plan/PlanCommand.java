@@ -104,7 +104,8 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Option(names = "--algorithm", paramLabel = "NAME", defaultValue = "auto",
       description = "Step scheduler: auto (default), ggp, oggp, dggp, heuristic-weights,"
-          + " heuristic-degrees, exact.")
+          + " heuristic-degrees, exact, liquid (link-capacity aware with --topology; NICs and backbone"
+          + " only without).")
   String algorithm;
 
   @Option(names = "--format", paramLabel = "json|text", defaultValue = "text",

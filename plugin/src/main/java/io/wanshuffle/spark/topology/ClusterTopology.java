@@ -3,6 +3,8 @@ package io.wanshuffle.spark.topology;
 import io.wanshuffle.scheduler.topology.HostMapping;
 import io.wanshuffle.scheduler.topology.TopologyException;
 import io.wanshuffle.spark.config.ConfigValueException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,6 +12,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.net.DNSToSwitchMapping;
 import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.SparkFiles;
 import org.apache.spark.deploy.SparkHadoopUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,13 +76,41 @@ public final class ClusterTopology {
    */
   public static ClusterTopology from(SparkConf conf) {
     Configuration hc = SparkHadoopUtil.get().newConfiguration(conf);
+    String tableKey = CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY;
+    String table = hc.getTrimmed(tableKey, "");
+    if (!table.isEmpty()) {
+      shippedCopy(table).ifPresent(p -> hc.set(tableKey, p));
+    }
     try {
       return new ClusterTopology(HostMapping.fromHadoopConfiguration(hc));
     } catch (TopologyException e) {
       String key = e.configKey() == null ? TABLE_KEY : "spark.hadoop." + e.configKey();
-      throw new ConfigValueException(key, hc.get(key.substring("spark.hadoop.".length()), ""),
-          e.getMessage());
+      String value = hc.get(key.substring("spark.hadoop.".length()), "");
+      String hint = key.equals(TABLE_KEY) && !table.isEmpty() && !Path.of(table).isAbsolute()
+          ? " (a relative path is read from the working directory, else from the files shipped with --files /"
+              + " spark.files; give a path that exists on the driver and on every executor, or ship the file)"
+          : "";
+      throw new ConfigValueException(key, value, e.getMessage() + hint);
     }
+  }
+
+  /**
+   * The copy of a topology table shipped with {@code --files} ({@code spark.files}), for a relative path that is
+   * not readable from the working directory. Executors run in the folder Spark downloads such files to, but a
+   * driver in client deploy mode does not: Spark puts its copy in the driver's {@link SparkFiles} folder, so
+   * {@code --files conf/topology.table} with the table key set to {@code topology.table} works on both.
+   *
+   * @param table the configured table path
+   * @return the absolute path of the shipped copy, if the path is relative, not readable as given, Spark is running
+   *     and the copy exists
+   */
+  static Optional<String> shippedCopy(String table) {
+    Path given = Path.of(table);
+    if (given.isAbsolute() || Files.isReadable(given) || SparkEnv.get() == null) {
+      return Optional.empty();
+    }
+    Path shipped = Path.of(SparkFiles.get(given.toString()));
+    return Files.isReadable(shipped) ? Optional.of(shipped.toString()) : Optional.empty();
   }
 
   /**
