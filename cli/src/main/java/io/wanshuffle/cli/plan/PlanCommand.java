@@ -124,8 +124,11 @@ public final class PlanCommand implements Callable<Integer> {
     Plan plan = plan();
     PrintWriter out = spec.commandLine().getOut();
     if (format == OutputFormat.json) {
-      ObjectMapper json = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
-      out.println(json.writeValueAsString(PlanJson.of(plan)));
+      // streamed to stdout, not built as one string: a heuristic's schedule of a large dense matrix is hundreds of MB
+      ObjectMapper json = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+          .disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+      json.writeValue(out, PlanJson.of(plan));
+      out.println();
     } else {
       TextReport.print(plan, matrix.toString(), out);
     }

@@ -18,8 +18,9 @@ import java.util.Comparator;
  * the 1-port model). That is how many steps the two endpoints still need at least, so busy nodes
  * are served first. Ties go to the larger remaining amount, then to the lower edge index.
  *
- * <p>Complexity: at most m(G) steps, each one maximum flow (JGraphT Dinic) on the remaining graph:
- * O(m(G)²·√n(G)).
+ * <p>Complexity: at most m(G) steps; the maximum matching is kept from step to step and repaired by augmenting
+ * paths from the endpoints of the edges a step finishes ({@link DynamicDeltaMatching}): O(n·m) for the first
+ * matching, O(d·(n + m)) for a step that finishes d edges, plus sorting the matching.
  */
 public final class HeuristicOnDegrees implements StepScheduler {
   /** The name the registry and the CLI use. */

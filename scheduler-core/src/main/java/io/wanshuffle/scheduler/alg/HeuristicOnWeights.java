@@ -17,8 +17,9 @@ import java.util.Comparator;
  * graphs); it is a fast baseline. Ties between equal amounts go to the lower edge index (row-major
  * order of the matrix), so the result is deterministic.
  *
- * <p>Complexity: at most m(G) steps, each one maximum flow (JGraphT Dinic) on the remaining graph:
- * O(m(G)²·√n(G)).
+ * <p>Complexity: at most m(G) steps; the maximum matching is kept from step to step and repaired by augmenting
+ * paths from the endpoints of the edges a step finishes ({@link DynamicDeltaMatching}): O(n·m) for the first
+ * matching, O(d·(n + m)) for a step that finishes d edges, plus sorting the matching.
  */
 public final class HeuristicOnWeights implements StepScheduler {
   /** The name the registry and the CLI use. */

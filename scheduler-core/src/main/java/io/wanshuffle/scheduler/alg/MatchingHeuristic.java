@@ -14,15 +14,17 @@ import java.util.List;
  * The loop both heuristics of the GGP/OGGP paper share (sec. 7, Fig. 10), δ-port aware:
  *
  * <ol>
- *   <li>find a maximum-cardinality δ-port matching of the remaining graph ({@link
- *       FlowDeltaMatching});
+ *   <li>take a maximum-cardinality δ-port matching of the remaining graph ({@link DynamicDeltaMatching}, kept
+ *       maximum from step to step);
  *   <li>keep at most k of its edges, the first ones in the order a {@link Comparator} gives (the
  *       only difference between the two heuristics);
  *   <li>the step lasts as long as the lightest kept edge; every kept edge sends that much;
  *   <li>subtract and loop until no edge is left.
  * </ol>
  *
- * Every step removes at least one edge, so there are at most m(G) steps: O(m²·√n) time.
+ * Every step removes at least one edge, so there are at most m(G) steps. Per step: sorting the matching (at most
+ * min(Σδ) edges) and repairing it after the finished edges are removed (one augmenting-path search per lost
+ * matched edge end, O(n + m) each); O(m·n) for the first matching.
  */
 final class MatchingHeuristic {
   /** Orders the edges of one matching, best first, looking at the remaining graph. */
@@ -40,23 +42,21 @@ final class MatchingHeuristic {
   static Schedule run(TrafficMatrix matrix, Platform platform, Ranking ranking) {
     platform.requireShape(matrix);
     RemainingGraph g = new RemainingGraph(matrix);
-    int[] src = new int[g.edgeCount()];
-    int[] dst = new int[g.edgeCount()];
-    int[] id = new int[g.edgeCount()];
+    int[] senderPorts = new int[matrix.rows()];
+    for (int i = 0; i < senderPorts.length; i++) {
+      senderPorts[i] = platform.senderPorts(i);
+    }
+    int[] receiverPorts = new int[matrix.cols()];
+    for (int j = 0; j < receiverPorts.length; j++) {
+      receiverPorts[j] = platform.receiverPorts(j);
+    }
+    DynamicDeltaMatching matching = new DynamicDeltaMatching(g.src, g.dst, senderPorts, receiverPorts);
     List<Step> steps = new ArrayList<>();
     while (g.aliveCount() > 0) {
-      int n = 0;
-      for (int e = 0; e < g.edgeCount(); e++) {
-        if (g.isAlive(e)) {
-          src[n] = g.src[e];
-          dst[n] = g.dst[e];
-          id[n++] = e;
-        }
-      }
-      int[] matched = FlowDeltaMatching.maximum(src, dst, n, platform);
+      int[] matched = matching.matchedEdges();
       Integer[] edges = new Integer[matched.length];
       for (int x = 0; x < matched.length; x++) {
-        edges[x] = id[matched[x]];
+        edges[x] = matched[x];
       }
       Arrays.sort(edges, ranking.order(g, platform));
       int keep = Math.min(platform.k(), edges.length);
@@ -68,7 +68,11 @@ final class MatchingHeuristic {
       for (int x = 0; x < keep; x++) {
         int e = edges[x];
         transfers.add(new Transfer(g.src[e], g.dst[e], g.send(e, duration)));
+        if (!g.isAlive(e)) {
+          matching.remove(e);
+        }
       }
+      matching.restore();
       steps.add(Step.of(transfers));
     }
     return new Schedule(steps);

@@ -14,9 +14,9 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
  * receiver (capacity 1 per edge), receiver j → sink (capacity δ(j)). With δ = 1 everywhere this is
  * the maximum-cardinality bipartite matching of the 1-port model.
  *
- * <p>Used by the heuristics of the GGP/OGGP paper (sec. 7), which are baselines and not on the
- * plugin's hot path; O(√n·m) per call (Dinic on a unit-capacity middle layer). Deterministic: the
- * same edge list gives the same matching.
+ * <p>The library oracle of {@link DynamicDeltaMatching} (the heuristics' hot loop) in the tests; O(√n·m) per
+ * call (Dinic on a unit-capacity middle layer). Checked itself against a brute force over edge subsets
+ * ({@code FlowDeltaMatchingTest}).
  */
 final class FlowDeltaMatching {
   private FlowDeltaMatching() {}
