@@ -102,6 +102,22 @@ class PlanTopologyTest {
   }
 
   @Test
+  void unreadableTopologyFilesAreBadInputInWords() throws IOException {
+    Path missing = dir.resolve("nope.conf");
+    CliRun r = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", missing.toString(),
+        "--beta", "0", "--algorithm", "liquid");
+    assertEquals(2, r.status());
+    assertEquals(List.of("plan: " + missing + ": cannot read topology configuration: no such file"), r.errLines());
+    Files.write(dir.resolve("racks.table"), new byte[] {'a', '1', ' ', '/', 'A', (byte) 0xff, (byte) 0xfe, '\n'});
+    CliRun t = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
+        "--beta", "0", "--algorithm", "liquid");
+    assertEquals(2, t.status());
+    assertEquals(1, t.errLines().size(), t.err());
+    assertTrue(t.err().contains("racks.table: cannot read topology table: not UTF-8 text")
+        && !t.err().contains("java."), t.err());
+  }
+
+  @Test
   void malformedTopologyLineIsBadInput() throws IOException {
     Files.writeString(conf, "mapping.table = racks.table\nnic.rate: 1M\n");
     CliRun r = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),

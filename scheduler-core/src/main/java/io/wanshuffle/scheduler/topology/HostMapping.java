@@ -203,7 +203,7 @@ public final class HostMapping {
     try {
       lines = Files.readAllLines(table, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new TopologyException(table + ": cannot read topology table: " + e, e);
+      throw TopologyException.unreadable(table, "topology table", e);
     }
     for (int n = 1; n <= lines.size(); n++) {
       String line = lines.get(n - 1).trim();

@@ -62,7 +62,7 @@ public final class TopologyConfig {
     try {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new TopologyException(file + ": cannot read topology configuration: " + e, e);
+      throw TopologyException.unreadable(file, "topology configuration", e);
     }
     Path dir = file.toAbsolutePath().getParent();
     Path table = null;

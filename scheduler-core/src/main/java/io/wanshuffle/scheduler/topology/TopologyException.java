@@ -36,6 +36,31 @@ public final class TopologyException extends IllegalArgumentException {
   }
 
   /**
+   * A file that cannot be read, with the reason in words instead of an exception class name.
+   *
+   * @param file the file
+   * @param what what the file is, e.g. {@code topology table}
+   * @param e the I/O error
+   * @return {@code file: cannot read WHAT: REASON} (no such file, permission denied, not UTF-8 text, is a directory,
+   *     or the error's own message)
+   */
+  static TopologyException unreadable(java.nio.file.Path file, String what, java.io.IOException e) {
+    String reason;
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      reason = "no such file";
+    } else if (e instanceof java.nio.file.AccessDeniedException) {
+      reason = "permission denied";
+    } else if (e instanceof java.nio.charset.CharacterCodingException) {
+      reason = "not UTF-8 text";
+    } else if (java.nio.file.Files.isDirectory(file)) {
+      reason = "is a directory";
+    } else {
+      reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+    return new TopologyException(file + ": cannot read " + what + ": " + reason, e);
+  }
+
+  /**
    * @param message the problem, starting with the file (and line) it comes from
    * @param cause the underlying error (an I/O error, a failed mapping script)
    */
