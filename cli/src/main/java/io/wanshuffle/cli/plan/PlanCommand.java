@@ -122,6 +122,10 @@ public final class PlanCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Plan plan = plan();
+    if (!Double.isFinite(plan.cost()) || !Double.isFinite(plan.bound().eta())) {
+      throw InputException.option("--beta", beta + " s: the schedule's cost (Σ β + step durations) or the η lower"
+          + " bound is not a finite number of seconds; β or the amounts are too large");
+    }
     PrintWriter out = spec.commandLine().getOut();
     if (format == OutputFormat.json) {
       // streamed to stdout, not built as one string: a heuristic's schedule of a large dense matrix is hundreds of MB

@@ -81,6 +81,9 @@ class PlanCommandErrorsTest {
     assertTrue(e.startsWith("plan: " + dir.resolve("m.csv") + ": traffic matrix total overflows"), e);
     String r = fails("1e300,1\n", "--rate", "1e-10");
     assertTrue(r.startsWith("plan: option --rate: 1.0E-10 bytes/s turns the matrix into seconds that overflow"), r);
+    // β so large that Σ (β + duration) is infinite: bad input, not "cost": "Infinity" in the JSON
+    String b = fails("5,1\n2,3\n", "--beta", "1.7e308", "--format", "json");
+    assertTrue(b.startsWith("plan: option --beta: 1.7E308 s: the schedule's cost"), b);
   }
 
   @Test

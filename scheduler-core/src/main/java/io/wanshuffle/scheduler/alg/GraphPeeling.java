@@ -102,9 +102,9 @@ final class GraphPeeling {
       stampOfPair = new int[pairs];
     }
     int stepNo = 0;
-    int[] srcs = new int[Math.max(1, k)];
-    int[] dsts = new int[Math.max(1, k)];
-    double[] amts = new double[Math.max(1, k)];
+    int[] srcs = new int[Math.max(1, Math.min(k, m))]; // a step has at most k transfers and at most m
+    int[] dsts = new int[srcs.length];
+    double[] amts = new double[srcs.length];
     while (peeler.hasEdges()) {
       long a = peeler.peel(matching);
       double quantumAmount = a * quantum;

@@ -84,8 +84,8 @@ final class LoadGreedy {
     }
     List<Step> steps = new ArrayList<>();
     long[] keys = new long[nz];
-    int[] chosen = new int[k];
-    double[] amounts = new double[k];
+    int[] chosen = new int[Math.min(k, nz)]; // a step has at most k transfers and at most nz
+    double[] amounts = new double[chosen.length];
     while (left > 0) {
       double maxLoad = total / k;
       double maxRem = 0;

@@ -71,7 +71,7 @@ final class SortedBatching {
     }
     List<Step> steps = new ArrayList<>();
     int stepNo = 0;
-    int[] chosen = new int[k];
+    int[] chosen = new int[Math.min(k, nz)]; // a step has at most k transfers and at most nz
     while (head < nz) {
       stepNo++;
       int cnt = 0;

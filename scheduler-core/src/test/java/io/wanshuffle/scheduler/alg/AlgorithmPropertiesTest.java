@@ -86,6 +86,17 @@ class AlgorithmPropertiesTest {
     }
   }
 
+  /** k far above the transfers (up to Integer.MAX_VALUE) acts as "no limit"; nothing is sized by k. */
+  @Test
+  void everyAlgorithmAcceptsAnyKUpToIntegerMax() {
+    TrafficMatrix m = TrafficMatrix.of(new double[][] {{5, 1, 2}, {3, 0, 4}, {1, 1, 1}});
+    for (int k : new int[] {8, 1_000_000_000, Integer.MAX_VALUE}) {
+      for (String name : Algorithms.names()) {
+        validSchedule(Algorithms.byName(name), new Instance(m, Platform.onePort(k, 1, 3, 3), "k = " + k));
+      }
+    }
+  }
+
   @Test
   void everyAlgorithmGivesValidSchedulesOnLargeInstances() {
     List<Instance> instances = RandomInstances.mixed(2_000, 1, Size.LARGE); // 6 of 20 x 20
