@@ -18,6 +18,17 @@ class AutoTest {
     assertEquals("auto", Algorithms.names().get(0));
   }
 
+  /** A transfer far below the validation tolerance (1e-12 s) is still sent, and the cost is never below η. */
+  @Test
+  void aTinyTransferIsNotDropped() {
+    TrafficMatrix m = TrafficMatrix.of(new double[][] {{5, 1e-12}});
+    Platform p = Platform.onePort(2, 1.0, 1, 2);
+    Schedule s = Algorithms.byName("auto").schedule(m, p);
+    assertTrue(s.steps().stream().flatMap(st -> st.transfers().stream())
+        .anyMatch(t -> t.dst() == 1 && t.amount() > 0), "pair 0 -> 1 is scheduled");
+    assertTrue(s.cost(1.0) >= LowerBound.of(m, p).eta() - 1e-9, "cost " + s.cost(1.0) + " below η");
+  }
+
   @Test
   void dggpRunningExampleReachesTheLowerBound() {
     // DGGP paper sec. 2.3: weights 7, 3, 1 s at base speed, k = 2, δ = (2, 2) / (1, 2), β = 1.
