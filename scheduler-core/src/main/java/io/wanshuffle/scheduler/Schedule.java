@@ -46,8 +46,9 @@ public record Schedule(List<Step> steps) {
   /**
    * Checks that this schedule solves the instance: in every step at most k transfers, no sender i
    * in more than δ(i) transfers and no receiver j in more than δ(j) (1-port when δ = 1), no pair
-   * twice, every transfer on a pair with a non-zero amount, and every amount of the matrix covered
-   * by the sum of its pieces (relative tolerance {@link #TOLERANCE}). Durations ≥ amounts are
+   * twice, every transfer on a pair with a non-zero amount, every pair with a non-zero amount in at
+   * least one transfer, and every amount of the matrix covered by the sum of its pieces (relative
+   * tolerance {@link #TOLERANCE}, absolute below 1 s: a pair of 1e-12 s must still appear). Durations ≥ amounts are
    * guaranteed by {@link Step}.
    *
    * @param matrix the traffic matrix the schedule claims to carry (seconds)
@@ -105,6 +106,9 @@ public record Schedule(List<Step> steps) {
       for (int j = 0; j < cols; j++) {
         double need = matrix.amount(i, j);
         double got = covered[i * cols + j];
+        if (need > 0 && lastStepOfPair[i * cols + j] == 0) {
+          throw new InvalidScheduleException("transfer " + i + "->" + j + " (" + need + " s) is in no step");
+        }
         if (got < need - TOLERANCE * Math.max(1.0, need)) {
           throw new InvalidScheduleException(
               "transfer " + i + "->" + j + " is covered for " + got + " s of its " + need + " s");

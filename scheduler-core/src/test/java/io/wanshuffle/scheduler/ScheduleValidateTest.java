@@ -23,6 +23,16 @@ class ScheduleValidateTest {
     assertEquals(9.0, LowerBound.of(dggp, dggpPlatform).eta(), 1e-12);
   }
 
+  /** A pair far below the absolute coverage tolerance must still be in some step (auto once dropped one). */
+  @Test
+  void rejectsAPairOfATinyAmountThatIsInNoStep() {
+    TrafficMatrix m = TrafficMatrix.of(new double[][] {{5, 1e-12}});
+    Schedule s = new Schedule(List.of(Step.of(List.of(new Transfer(0, 0, 5)))));
+    InvalidScheduleException e = assertThrows(InvalidScheduleException.class,
+        () -> s.validate(m, Platform.onePort(2, 1, 1, 2)));
+    assertTrue(e.getMessage().contains("0->1") && e.getMessage().contains("in no step"), e.getMessage());
+  }
+
   @Test
   void rejectsMoreThanKTransfers() {
     TrafficMatrix m = TrafficMatrix.of(new double[][] {{1, 0}, {0, 1}});

@@ -76,12 +76,15 @@ public record TraceInput(String name, double[][] bytes, String description) {
     CoflowTrace trace = read(traceFile);
     TwoClusterSplit split = TwoClusterSplit.halves(trace.racks());
     CrossClusterShuffle best = null;
+    double bestTotal = 0;
     for (Coflow c : trace.coflows()) {
       Optional<CrossClusterShuffle> s = split.crossCluster(c, TwoClusterSplit.Direction.A_TO_B);
       if (s.isEmpty() || s.get().senderRacks().length < nA || s.get().receiverRacks().length < nB) {
         continue;
       }
-      if (best == null || s.get().bytes().total() > best.bytes().total()) {
+      double t = s.get().bytes().total();
+      if (t > bestTotal) {
+        bestTotal = t;
         best = s.get();
       }
     }

@@ -243,12 +243,7 @@ class StepCoordinatorTest {
   @ValueSource(booleans = {true, false})
   void aFreeFlowIsKeptForAHeavierReceiversTaskAboutToRegister(boolean registers) {
     StepCoordinator c = heavyReceiverFetchedItsFirstTask();
-    c.taskEnded(2);
-    c.taskLaunched(3, 0, 4, "b3"); // b3's next task: launched, not registered yet
-    c.taskLaunched(3, 0, 3, "b2");
-    long i3 = c.register(demand(3, "e2", "b2", "a2", 100)).demandId();
-    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
-    assertFalse(p3.isDone(), "the last free flow is kept for b3's task");
+    CompletableFuture<GrantReply> p3 = b2WaitsBehindAFlowKeptForB3(c);
     if (registers) {
       assertB3TakesTheKeptFlow(c, p3);
     } else {
@@ -298,6 +293,22 @@ class StepCoordinatorTest {
     assertTrue(p4.get(0).isDone(), "b3's task takes the last free flow in the next plan");
     assertEquals(Status.GRANT, p4.get(0).join().status());
     assertFalse(p3.isDone(), "k = 2: b1 and b3 hold the flows");
+  }
+
+  /**
+   * After {@link #heavyReceiverFetchedItsFirstTask}: b3's task ends and its next task is launched but not
+   * registered; b2's lighter task registers and waits, the last free flow being kept for b3.
+   *
+   * @return b2's pending poll
+   */
+  private static CompletableFuture<GrantReply> b2WaitsBehindAFlowKeptForB3(StepCoordinator c) {
+    c.taskEnded(2);
+    c.taskLaunched(3, 0, 4, "b3"); // b3's next task: launched, not registered yet
+    c.taskLaunched(3, 0, 3, "b2");
+    long i3 = c.register(demand(3, "e2", "b2", "a2", 100)).demandId();
+    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
+    assertFalse(p3.isDone(), "the last free flow is kept for b3's task");
+    return p3;
   }
 
   /** b3's next task registers 400 bytes from a3 and is granted the kept flow; b2's poll waits. */
@@ -406,12 +417,7 @@ class StepCoordinatorTest {
   @Test
   void aFlowKeptForATaskWithoutCrossClusterDemandIsHandedOnAtItsNotice() {
     StepCoordinator c = heavyReceiverFetchedItsFirstTask();
-    c.taskEnded(2);
-    c.taskLaunched(3, 0, 4, "b3");
-    c.taskLaunched(3, 0, 3, "b2");
-    long i3 = c.register(demand(3, "e2", "b2", "a2", 100)).demandId();
-    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
-    assertFalse(p3.isDone(), "the last free flow is kept for b3's task");
+    CompletableFuture<GrantReply> p3 = b2WaitsBehindAFlowKeptForB3(c);
     c.noCrossClusterDemand(3, 0, 4, "b3");
     assertTrue(p3.isDone(), "b3's task has nothing to fetch across: the flow goes to b2");
     assertEquals(Status.GRANT, p3.join().status());

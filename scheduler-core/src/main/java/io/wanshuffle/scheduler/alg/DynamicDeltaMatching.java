@@ -72,6 +72,12 @@ final class DynamicDeltaMatching {
       pos[e] = last;
     }
 
+    /** @return true if edge e is still in its node's list */
+    boolean present(int e) {
+      int v = endpoint[e];
+      return pos[e] < off[v] + len[v];
+    }
+
     /** @return nodes with a free port and at least one edge left */
     int freeNodes(int[] out) {
       int n = 0;
@@ -86,13 +92,11 @@ final class DynamicDeltaMatching {
 
   private final Side senders;
   private final Side receivers;
-  private final boolean[] alive;
   /** A matched edge was removed since the last {@link #restore()}. */
   private boolean broken;
   private final int[] startsA;
   private final int[] startsB;
-  private final boolean[] matched;
-  /** Matched edge ids, and each matched edge's position in it (-1 if unmatched). */
+  /** Matched edge ids, and each edge's position in it (-1: not matched). */
   private final int[] matchedList;
   private final int[] position;
   private int size;
@@ -112,10 +116,7 @@ final class DynamicDeltaMatching {
     int m = src.length;
     senders = new Side(senderPorts.length, src, senderPorts);
     receivers = new Side(receiverPorts.length, dst, receiverPorts);
-    alive = new boolean[m];
-    Arrays.fill(alive, true);
-    matched = new boolean[m];
-    matchedList = new int[Math.min(m, Math.max(sum(senderPorts), 0))];
+    matchedList = new int[m];
     position = new int[m];
     Arrays.fill(position, -1);
     stack = new int[senderPorts.length + receiverPorts.length + 1];
@@ -130,14 +131,6 @@ final class DynamicDeltaMatching {
     restore();
   }
 
-  private static int sum(int[] a) {
-    long t = 0;
-    for (int x : a) {
-      t += x;
-    }
-    return (int) Math.min(Integer.MAX_VALUE, t);
-  }
-
   /** @return the number of matched edges */
   int size() {
     return size;
@@ -150,7 +143,7 @@ final class DynamicDeltaMatching {
 
   /** @param e an edge @return true if it is in the matching */
   boolean isMatched(int e) {
-    return matched[e];
+    return position[e] >= 0;
   }
 
   /**
@@ -160,13 +153,12 @@ final class DynamicDeltaMatching {
    * @param e the edge
    */
   void remove(int e) {
-    if (!alive[e]) {
+    if (!senders.present(e)) {
       return;
     }
-    alive[e] = false;
     senders.drop(e);
     receivers.drop(e);
-    if (matched[e]) {
+    if (isMatched(e)) {
       unmatch(e);
       broken = true;
     }
@@ -189,7 +181,6 @@ final class DynamicDeltaMatching {
   }
 
   private void match(int e) {
-    matched[e] = true;
     senders.used[senders.endpoint[e]]++;
     receivers.used[receivers.endpoint[e]]++;
     position[e] = size;
@@ -197,7 +188,6 @@ final class DynamicDeltaMatching {
   }
 
   private void unmatch(int e) {
-    matched[e] = false;
     senders.used[senders.endpoint[e]]--;
     receivers.used[receivers.endpoint[e]]--;
     int p = position[e];
@@ -237,7 +227,7 @@ final class DynamicDeltaMatching {
         boolean pushed = false;
         while (a.it[u] < a.off[u] + a.len[u]) {
           int e = a.adj[a.it[u]++];
-          if (matched[e]) {
+          if (isMatched(e)) {
             continue;
           }
           int v = b.endpoint[e];
@@ -263,7 +253,7 @@ final class DynamicDeltaMatching {
         boolean pushed = false;
         while (b.it[v] < b.off[v] + b.len[v]) {
           int e = b.adj[b.it[v]++];
-          if (!matched[e]) {
+          if (!isMatched(e)) {
             continue;
           }
           int u = a.endpoint[e];
