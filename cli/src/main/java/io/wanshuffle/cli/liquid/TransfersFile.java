@@ -1,10 +1,9 @@
 package io.wanshuffle.cli.liquid;
 
 import io.wanshuffle.cli.InputException;
+import io.wanshuffle.scheduler.io.TextFile;
 import io.wanshuffle.scheduler.liquid.Traffic;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -30,9 +29,9 @@ final class TransfersFile {
   static Traffic read(Path file, String shownAs) {
     List<String> lines;
     try {
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      lines = TextFile.lines(file);
     } catch (IOException e) {
-      throw new InputException(shownAs + ": cannot read transfers file: " + e.getMessage());
+      throw new InputException(shownAs + ": cannot read transfers file: " + TextFile.reason(file, e));
     }
     Map<String, List<String>> transfers = new LinkedHashMap<>();
     Map<String, Integer> lineOf = new LinkedHashMap<>();

@@ -2,6 +2,7 @@ package io.wanshuffle.cli.plan;
 
 import io.wanshuffle.cli.InputException;
 import io.wanshuffle.scheduler.TrafficMatrix;
+import io.wanshuffle.scheduler.io.TextFile;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
@@ -49,7 +50,7 @@ public final class MatrixCsv {
     } catch (NoSuchFileException e) {
       throw new InputException(file + ": no such file");
     } catch (IOException e) {
-      throw new InputException(file + ": cannot read: " + e.getMessage());
+      throw new InputException(file + ": cannot read: " + TextFile.reason(file, e));
     }
   }
 

@@ -121,10 +121,26 @@ class LiquidCommandTest {
 
     err.getBuffer().setLength(0);
     assertEquals(2, run("--transfers", dir.resolve("missing.txt").toString()));
-    assertTrue(err.toString().contains("missing.txt"));
+    assertTrue(err.toString().contains("missing.txt: cannot read transfers file: no such file"),
+        err.toString());
+
+    Files.write(f, new byte[] {'a', ':', ' ', 'l', (byte) 0xe9, '\n'});
+    err.getBuffer().setLength(0);
+    assertEquals(2, run("--transfers", f.toString()));
+    assertEquals(f + ": cannot read transfers file: not UTF-8 text", err.toString().strip()
+        .replaceFirst("^liquid: ", ""));
 
     err.getBuffer().setLength(0);
     assertEquals(2, run("--transfers", paperFile().toString(), "--time-limit", "-1"));
     assertTrue(err.toString().contains("--time-limit"));
+  }
+
+  @Test
+  void aByteOrderMarkIsNotPartOfTheFirstName() throws IOException {
+    Path f = dir.resolve("bom.txt");
+    Files.writeString(f, "\uFEFFt1: l1 l2\r\nt2: l2\r\n");
+    assertEquals(0, run("--transfers", f.toString(), "--format", "json"), err.toString());
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertEquals("t1", j.get("frames").get(0).get(0).asText());
   }
 }

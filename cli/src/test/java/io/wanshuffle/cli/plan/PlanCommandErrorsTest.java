@@ -170,6 +170,16 @@ class PlanCommandErrorsTest {
     Path p = dir.resolve("absent.csv");
     assertEquals("plan: " + p + ": no such file", failsWith("plan", "--matrix", p.toString(),
         "--k", "1", "--beta", "0", "--algorithm", "one-per-step"));
+    assertEquals("plan: " + dir + ": cannot read: is a directory", failsWith("plan", "--matrix",
+        dir.toString(), "--k", "1", "--beta", "0"));
+  }
+
+  @Test
+  void matrixThatIsNotUtf8IsSaidInWords() throws IOException {
+    Path p = dir.resolve("latin1.csv");
+    Files.write(p, new byte[] {'1', ',', (byte) 0xb5, '2', '\n'});
+    assertEquals("plan: " + p + ": cannot read: not UTF-8 text", failsWith("plan", "--matrix",
+        p.toString(), "--k", "1", "--beta", "0"));
   }
 
   @Test

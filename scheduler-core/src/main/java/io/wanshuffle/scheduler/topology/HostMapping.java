@@ -11,6 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.net.DNSToSwitchMapping;
 import org.apache.hadoop.net.NetUtils;
+import io.wanshuffle.scheduler.io.TextFile;
 import org.apache.hadoop.net.ScriptBasedMapping;
 import org.apache.hadoop.net.TableMapping;
 import org.apache.hadoop.util.ReflectionUtils;
@@ -204,6 +205,10 @@ public final class HostMapping {
       lines = Files.readAllLines(table, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw TopologyException.unreadable(table, "topology table", e);
+    }
+    if (!lines.isEmpty() && !lines.get(0).isEmpty() && lines.get(0).charAt(0) == TextFile.BYTE_ORDER_MARK) {
+      throw new TopologyException(table + ":1: the file starts with a byte-order mark (U+FEFF), which "
+          + "Hadoop's TableMapping would read as part of the first host name; save it as UTF-8 without BOM");
     }
     for (int n = 1; n <= lines.size(); n++) {
       String line = lines.get(n - 1).trim();

@@ -1,7 +1,7 @@
 package io.wanshuffle.scheduler.topology;
 
+import io.wanshuffle.scheduler.io.TextFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -60,7 +60,7 @@ public final class TopologyConfig {
   public static TopologyConfig load(Path file) {
     List<String> lines;
     try {
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      lines = TextFile.lines(file);
     } catch (IOException e) {
       throw TopologyException.unreadable(file, "topology configuration", e);
     }

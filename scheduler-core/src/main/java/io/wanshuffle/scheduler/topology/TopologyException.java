@@ -45,19 +45,8 @@ public final class TopologyException extends IllegalArgumentException {
    *     or the error's own message)
    */
   static TopologyException unreadable(java.nio.file.Path file, String what, java.io.IOException e) {
-    String reason;
-    if (e instanceof java.nio.file.NoSuchFileException) {
-      reason = "no such file";
-    } else if (e instanceof java.nio.file.AccessDeniedException) {
-      reason = "permission denied";
-    } else if (e instanceof java.nio.charset.CharacterCodingException) {
-      reason = "not UTF-8 text";
-    } else if (java.nio.file.Files.isDirectory(file)) {
-      reason = "is a directory";
-    } else {
-      reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    }
-    return new TopologyException(file + ": cannot read " + what + ": " + reason, e);
+    return new TopologyException(file + ": cannot read " + what + ": "
+        + io.wanshuffle.scheduler.io.TextFile.reason(file, e), e);
   }
 
   /**

@@ -124,6 +124,17 @@ class TopologyTest {
   }
 
   @Test
+  void aByteOrderMarkStartsTheConfigurationHarmlesslyButNotTheTable() throws IOException {
+    write("racks.table", "a1 /dcA/r1\nb1 /dcB/r1\n");
+    Path conf = write("bom.conf", "\uFEFFnic.rate = 100M\r\nmapping.table = racks.table\r\n");
+    assertEquals("/dcA/r1", Topology.load(conf).pathOf("a1"));
+    Path table = write("racks.table", "\uFEFFa1 /dcA/r1\nb1 /dcB/r1\n");
+    TopologyException e = assertThrows(TopologyException.class, () -> Topology.load(conf));
+    assertTrue(e.getMessage().startsWith(table + ":1: ") && e.getMessage().contains("byte-order mark"),
+        e.getMessage());
+  }
+
+  @Test
   void scriptBasedMappingIsAccepted() throws IOException {
     Path script = write("topo.sh", """
         #!/bin/sh
