@@ -235,8 +235,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
         + extraConf.entrySet().stream()
         .map(e -> " --conf " + e.getKey() + "=" + e.getValue()).reduce("", String::concat);
     String md = markdown(cells, described + "; command: `" + command + "`"
-        + (traceDescription == null ? "" : ". Pattern trace: " + traceDescription.replaceFirst("^Trace replay: ", "")
-            .replaceFirst("\\.$", "")),
+        + (traceDescription == null ? "" : ". Pattern trace: " + traceDescription),
         (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond());
     if (!skipped.isEmpty()) {
       md += "\nVariants asked for but not in this build's scheduler registry (not run): " + skipped + ".\n";

@@ -20,7 +20,8 @@ import java.util.Optional;
  *
  * @param name short name ({@code coflow <id>})
  * @param bytes {@code [nA][nB]} bytes
- * @param description how it was made, for the report
+ * @param description how it was made, for reports: one phrase without a final period ({@code coflow
+ *     406 of FILE (...), racks folded onto 3 x 3 hosts, scaled to 120 MB})
  */
 public record TraceInput(String name, double[][] bytes, String description) {
   /** File name of the Facebook trace. */
@@ -148,9 +149,9 @@ public record TraceInput(String name, double[][] bytes, String description) {
         row[j] *= f;
       }
     }
-    String d = String.format(Locale.ROOT, "Trace replay: coflow %d of %s (A-to-B part after splitting the %d racks in"
+    String d = String.format(Locale.ROOT, "coflow %d of %s (A-to-B part after splitting the %d racks in"
         + " halves: %d sender x %d receiver racks, %.0f MB in the trace), racks folded onto %d x %d hosts, scaled"
-        + " to %.0f MB.", s.coflowId(), traceFile.getFileName(), racks, m.rows(), m.cols(),
+        + " to %.0f MB", s.coflowId(), traceFile.getFileName(), racks, m.rows(), m.cols(),
         traceTotal / 1e6, nA, nB, totalBytes / 1e6);
     return new TraceInput("coflow " + s.coflowId(), folded, d);
   }
