@@ -23,8 +23,10 @@ import org.apache.hadoop.util.ReflectionUtils;
  * net.topology.table.file.name}) or a {@link ScriptBasedMapping} script ({@code
  * net.topology.script.file.name}).
  *
- * <p>As in Hadoop, names are first turned into IP addresses by DNS where they resolve ({@code
- * CachedDNSToSwitchMapping}), so a table lists the addresses of resolvable hosts (or IP literals).
+ * <p>A table is first searched for the host's name as given, without DNS ({@link
+ * NameFirstTableMapping}); a name it does not list is turned into its IP address by DNS and looked up
+ * again, as Hadoop does ({@code CachedDNSToSwitchMapping}), so a table may list hosts by name or by
+ * address. A script is given addresses where names resolve, as in Hadoop.
  * Hadoop's TableMapping skips malformed lines with a warning; this class checks the table first
  * and rejects them, naming file and line. Paths must have exactly two levels, cluster and rack.
  *
@@ -99,7 +101,7 @@ public final class HostMapping {
       }
     }
     Class<? extends DNSToSwitchMapping> impl =
-        table.isEmpty() ? ScriptBasedMapping.class : TableMapping.class;
+        table.isEmpty() ? ScriptBasedMapping.class : NameFirstTableMapping.class;
     if (setExplicitly(conf, implKey)) {
       try {
         impl = conf.getClass(implKey, impl, DNSToSwitchMapping.class);
@@ -174,7 +176,7 @@ public final class HostMapping {
       checkTable(config.table());
       conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY,
           config.table().toString());
-      TableMapping t = new TableMapping();
+      TableMapping t = new NameFirstTableMapping();
       t.setConf(conf);
       return new HostMapping(t, "topology table " + config.table());
     }

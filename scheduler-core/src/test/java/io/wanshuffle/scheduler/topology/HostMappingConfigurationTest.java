@@ -56,6 +56,23 @@ class HostMappingConfigurationTest {
   }
 
   @Test
+  void aTableMayListHostsByNameOrByAddress() throws IOException {
+    // localhost resolves to 127.0.0.1, which Hadoop's own TableMapping would look up instead of
+    // the name; 127.0.0.2 is listed by address and named by it
+    Configuration c = new Configuration(true);
+    c.set("net.topology.table.file.name",
+        table("localhost /dcA/r1\nnot-in-dns.invalid /dcB/r2\n127.0.0.2 /dcB/r1\n").toString());
+    HostMapping m = HostMapping.fromHadoopConfiguration(c);
+    assertEquals(List.of("/dcA/r1", "/dcB/r2", "/dcB/r1"),
+        m.resolve(List.of("localhost", "not-in-dns.invalid", "127.0.0.2")));
+    assertEquals(Optional.of("/dcA/r1"), m.pathOf("localhost"));
+    assertEquals(Optional.empty(), m.pathOf("unlisted.invalid"));
+    TopologyException e = assertThrows(TopologyException.class,
+        () -> m.resolve(List.of("localhost", "unlisted.invalid")));
+    assertTrue(e.getMessage().contains("'unlisted.invalid' is not in the topology"), e.getMessage());
+  }
+
+  @Test
   void explicitImplOverridesTheTableButTheDefaultXmlDoesNot() throws IOException {
     Configuration c = new Configuration(true);
     c.set("net.topology.table.file.name", table("10.1.0.1 /dcA/r1\n").toString());

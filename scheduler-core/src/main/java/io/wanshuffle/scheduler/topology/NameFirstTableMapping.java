@@ -1,0 +1,46 @@
+package io.wanshuffle.scheduler.topology;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.net.NetworkTopology;
+import org.apache.hadoop.net.TableMapping;
+
+/**
+ * Hadoop's {@link TableMapping} that first looks a host up in the table by the name it is given,
+ * and only for names the table does not list goes Hadoop's way (the name turned into its IP
+ * address by DNS, then looked up, answers cached).
+ *
+ * <p>Why: Hadoop's mapping asks DNS for every name, even one the table lists as it is. For a table
+ * of names that are not in DNS (a planning input, a test topology) every lookup fails, and a
+ * resolver that times out costs seconds per host (measured: 12 of 320 names at 5 s each, a minute
+ * before planning began). A table listing addresses, as Hadoop expects, behaves as before; a table
+ * listing a resolvable host by its name now finds it (Hadoop alone would look up its address and
+ * answer the default rack).
+ */
+final class NameFirstTableMapping extends TableMapping {
+  /**
+   * @param names host names or addresses
+   * @return one path per name, in order: the table's line for the name itself, else Hadoop's
+   *     answer for its address ({@link NetworkTopology#DEFAULT_RACK} when unknown)
+   */
+  @Override
+  public List<String> resolve(List<String> names) {
+    List<String> paths = new ArrayList<>(rawMapping.resolve(new ArrayList<>(names)));
+    List<String> unlisted = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      if (NetworkTopology.DEFAULT_RACK.equals(paths.get(i))) {
+        unlisted.add(names.get(i));
+      }
+    }
+    if (unlisted.isEmpty()) {
+      return paths;
+    }
+    List<String> viaDns = super.resolve(unlisted);
+    for (int i = 0, u = 0; i < names.size(); i++) {
+      if (NetworkTopology.DEFAULT_RACK.equals(paths.get(i))) {
+        paths.set(i, viaDns.get(u++));
+      }
+    }
+    return paths;
+  }
+}
