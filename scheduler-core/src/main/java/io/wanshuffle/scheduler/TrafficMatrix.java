@@ -15,15 +15,18 @@ public final class TrafficMatrix {
   private final int rows;
   private final int cols;
   private final double[] amounts;
+  /** P(G), summed once: the constructor needs it to reject an overflowing matrix. */
+  private final double total;
 
   private TrafficMatrix(int rows, int cols, double[] amounts) {
     this.rows = rows;
     this.cols = cols;
     this.amounts = amounts;
-    double total = 0;
+    double sum = 0;
     for (double a : amounts) {
-      total += a;
+      sum += a;
     }
+    this.total = sum;
     if (Double.isInfinite(total)) {
       throw new IllegalArgumentException("traffic matrix total overflows: its amounts add up to more than "
           + Double.MAX_VALUE + "; give them in a larger unit");
@@ -159,11 +162,7 @@ public final class TrafficMatrix {
 
   /** @return P(G): the sum of all amounts (seconds) */
   public double total() {
-    double s = 0;
-    for (double a : amounts) {
-      s += a;
-    }
-    return s;
+    return total;
   }
 
   /** @return the largest single amount (seconds), 0 for an all-zero matrix */

@@ -73,8 +73,8 @@ public final class MatrixCsv {
     String line;
     while ((line = br.readLine()) != null) {
       lineNo++;
-      if (lineNo == 1 && line.startsWith("\uFEFF")) {
-        line = line.substring(1);
+      if (lineNo == 1 && line.startsWith(TextFile.BYTE_ORDER_MARK)) {
+        line = line.substring(TextFile.BYTE_ORDER_MARK.length());
       }
       String t = line.strip();
       if (lineNo == 1 && t.startsWith(SENDERS)) {

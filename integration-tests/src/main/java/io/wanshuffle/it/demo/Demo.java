@@ -90,8 +90,9 @@ final class Demo {
       if (trace == null && opt.traceMb > 0) {
         report.paragraph("Trace replay skipped: the Facebook trace was not found.");
       } else if (trace != null) {
-        report.paragraph("Trace replay: " + trace.describe() + ".");
-        System.out.println("Trace replay: " + trace.describe() + ".");
+        String replay = "Trace replay: " + trace.describe() + ".";
+        report.paragraph(replay);
+        System.out.println(replay);
         identical &= section(ex, report, "Facebook trace replay (" + trace.name() + ")",
             matrixRequest(ex, spec, trace.bytes()), withPlugin, spec);
       }

@@ -17,8 +17,8 @@ import java.util.List;
  * file could not be read.
  */
 public final class TextFile {
-  /** The byte-order mark as a decoded character. */
-  public static final char BYTE_ORDER_MARK = '\uFEFF';
+  /** The byte-order mark as decoded text. */
+  public static final String BYTE_ORDER_MARK = "\uFEFF";
 
   private TextFile() {}
 
@@ -30,10 +30,18 @@ public final class TextFile {
    */
   public static List<String> lines(Path file) throws IOException {
     List<String> lines = new ArrayList<>(Files.readAllLines(file, StandardCharsets.UTF_8));
-    if (!lines.isEmpty() && !lines.get(0).isEmpty() && lines.get(0).charAt(0) == BYTE_ORDER_MARK) {
-      lines.set(0, lines.get(0).substring(1));
+    if (startsWithByteOrderMark(lines)) {
+      lines.set(0, lines.get(0).substring(BYTE_ORDER_MARK.length()));
     }
     return lines;
+  }
+
+  /**
+   * @param lines a file's lines as decoded, e.g. by {@link Files#readAllLines}
+   * @return true when the first line starts with a byte-order mark
+   */
+  public static boolean startsWithByteOrderMark(List<String> lines) {
+    return !lines.isEmpty() && lines.get(0).startsWith(BYTE_ORDER_MARK);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.wanshuffle.scheduler.topology;
 
+import io.wanshuffle.scheduler.io.TextFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,7 +12,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.net.DNSToSwitchMapping;
 import org.apache.hadoop.net.NetUtils;
-import io.wanshuffle.scheduler.io.TextFile;
 import org.apache.hadoop.net.ScriptBasedMapping;
 import org.apache.hadoop.net.TableMapping;
 import org.apache.hadoop.util.ReflectionUtils;
@@ -208,7 +208,7 @@ public final class HostMapping {
     } catch (IOException e) {
       throw TopologyException.unreadable(table, "topology table", e);
     }
-    if (!lines.isEmpty() && !lines.get(0).isEmpty() && lines.get(0).charAt(0) == TextFile.BYTE_ORDER_MARK) {
+    if (TextFile.startsWithByteOrderMark(lines)) {
       throw new TopologyException(table + ":1: the file starts with a byte-order mark (U+FEFF), which "
           + "Hadoop's TableMapping would read as part of the first host name; save it as UTF-8 without BOM");
     }

@@ -26,19 +26,16 @@ final class NameFirstTableMapping extends TableMapping {
   @Override
   public List<String> resolve(List<String> names) {
     List<String> paths = new ArrayList<>(rawMapping.resolve(new ArrayList<>(names)));
-    List<String> unlisted = new ArrayList<>();
+    List<Integer> unlisted = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
       if (NetworkTopology.DEFAULT_RACK.equals(paths.get(i))) {
-        unlisted.add(names.get(i));
+        unlisted.add(i);
       }
     }
-    if (unlisted.isEmpty()) {
-      return paths;
-    }
-    List<String> viaDns = super.resolve(unlisted);
-    for (int i = 0, u = 0; i < names.size(); i++) {
-      if (NetworkTopology.DEFAULT_RACK.equals(paths.get(i))) {
-        paths.set(i, viaDns.get(u++));
+    if (!unlisted.isEmpty()) {
+      List<String> viaDns = super.resolve(new ArrayList<>(unlisted.stream().map(names::get).toList()));
+      for (int u = 0; u < unlisted.size(); u++) {
+        paths.set(unlisted.get(u), viaDns.get(u));
       }
     }
     return paths;

@@ -1,5 +1,9 @@
 package io.wanshuffle.scheduler.topology;
 
+import io.wanshuffle.scheduler.io.TextFile;
+import java.io.IOException;
+import java.nio.file.Path;
+
 /**
  * Bad topology input: a malformed line in the topology configuration or in the host mapping table,
  * a host the mapping does not know, a link without a capacity. The message names the file and,
@@ -44,9 +48,8 @@ public final class TopologyException extends IllegalArgumentException {
    * @return {@code file: cannot read WHAT: REASON} (no such file, permission denied, not UTF-8 text, is a directory,
    *     or the error's own message)
    */
-  static TopologyException unreadable(java.nio.file.Path file, String what, java.io.IOException e) {
-    return new TopologyException(file + ": cannot read " + what + ": "
-        + io.wanshuffle.scheduler.io.TextFile.reason(file, e), e);
+  static TopologyException unreadable(Path file, String what, IOException e) {
+    return new TopologyException(file + ": cannot read " + what + ": " + TextFile.reason(file, e), e);
   }
 
   /**
