@@ -24,17 +24,21 @@ import java.util.List;
  * {@link StepChooser} picks a capacity-respecting set of pairs of maximum Σ (1 + priority) (an
  * integral min-cost flow on host / rack / cluster trees); the step lasts the minimum, median or
  * maximum remaining amount of the chosen pairs (one schedule is built per rule) and every chosen
- * pair sends min(remaining, duration). The cheapest of these schedules is kept, together with a
- * schedule derived from the registered {@code auto} algorithm (rack-blind; OGGP and DGGP while
- * {@code auto} is not registered) whose steps are split, first fit by decreasing amount, until no
- * link is overloaded; on a network with only NIC and backbone links (or without a network) that
- * schedule is auto's own, so {@code liquid} never costs more than {@code auto} there.
+ * pair sends min(remaining, duration). The cheapest of these schedules is kept, together with two
+ * other candidates: a schedule derived from the registered {@code auto} algorithm (rack-blind; OGGP
+ * and DGGP while {@code auto} is not registered) whose steps are split, first fit by decreasing
+ * amount, until no link is overloaded, and (with a network) {@link SortedBatching} on every link
+ * of the network, which fills each step from every rack with traffic where splitting a rack-blind
+ * step of k flows from one rack would double the steps. On a network with only NIC and backbone
+ * links (or without a network) the split schedule is auto's own, so {@code liquid} never costs
+ * more than {@code auto} there.
  *
  * <p>Cost: at most m steps per rule (each step completes a pair), each a min-cost flow on
  * O(links + pairs) vertices for m ≤ {@value #FLOW_LIMIT} transfers, a greedy pass in priority
- * order (O(pairs log pairs)) up to {@value #OWN_STEPS_LIMIT}; above that only the split {@code
- * auto} schedule is computed (still valid for every link, no longer bottleneck-driven). The result is validated by {@link Schedule#validate} for the platform
- * and by {@link io.wanshuffle.scheduler.topology.LinkCapacityValidator} for the network.
+ * order (O(pairs log pairs)) up to {@value #OWN_STEPS_LIMIT}; above that only the two other
+ * candidates are computed (still valid for every link, no longer bottleneck-driven). The result is
+ * valid for the platform ({@link Schedule#validate}) and for the network ({@link
+ * io.wanshuffle.scheduler.topology.LinkCapacityValidator}).
  */
 public final class LiquidStepScheduler implements StepScheduler {
   private static final double EPS = 1e-12;
@@ -105,11 +109,11 @@ public final class LiquidStepScheduler implements StepScheduler {
     if (ownSteps) {
       StepChooser chooser = new StepChooser(net, transfers <= FLOW_LIMIT);
       for (DurationRule rule : DurationRule.values()) {
-        Schedule s = build(matrix, platform.beta(), net, chooser, rule);
-        if (best == null || s.cost(platform.beta()) < best.cost(platform.beta())) {
-          best = s;
-        }
+        best = cheaper(best, build(matrix, platform.beta(), net, chooser, rule), platform.beta());
       }
+    }
+    if (withRackBlind && network != null) {
+      best = cheaper(best, SortedBatching.schedule(matrix, platform, net), platform.beta());
     }
     for (String name : candidates) {
       Schedule blind = LinkCapacitySplit.split(Algorithms.byName(name).schedule(matrix, platform), net);
@@ -118,6 +122,10 @@ public final class LiquidStepScheduler implements StepScheduler {
       }
     }
     return best;
+  }
+
+  private static Schedule cheaper(Schedule best, Schedule s, double beta) {
+    return best == null || s.cost(beta) < best.cost(beta) ? s : best;
   }
 
   /**

@@ -5,21 +5,28 @@ import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.scheduler.topology.LinkNetwork;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * Largest-first batching without preemption, our fast strategy for large backbone-bound
  * instances (P/k above every node's w(v)/δ(v)): sort the transfers by amount, heaviest first;
- * each step takes, in that order, every transfer whose sender and receiver still have a free port
- * (δ-port) until it holds k; its duration is its first (longest) transfer. Transfers with similar
- * amounts share steps, so the backbone time Σ k·duration stays close to P and the step count close
- * to m/k, the two terms of η when the backbone is the bottleneck.
+ * each step takes, in that order, every transfer whose links all still have a free flow (on a
+ * plain platform: its sender's and receiver's δ ports) until it holds k; its duration is its
+ * first (longest) transfer. Transfers with similar amounts share steps, so the backbone time
+ * Σ k·duration stays close to P and the step count close to m/k, the two terms of η when the
+ * backbone is the bottleneck. On a {@link LinkNetwork} every link of a transfer's route counts
+ * (rack uplinks, backbone directions, NICs), so a step fills the backbone from every rack that
+ * still has traffic instead of being split after the fact.
  *
  * <p>Not a published algorithm; a variant of the heuristic on weights of the GGP/OGGP paper (Fig.
  * 10) that keeps the global sorted order instead of recomputing a maximum matching per step.
  * O(m log m) for the sort plus, per step, a scan of the remaining list until k transfers are
- * found (near k on dense graphs, up to m on skewed ones).
+ * found (near k on dense graphs, up to m on skewed ones), each candidate costing its route length.
+ * A step's scan stops early once a full link carries every remaining transfer (one sender left,
+ * one rack left), so a single row or column costs O(m) in all rather than O(m²).
  */
 final class SortedBatching {
   private SortedBatching() {}
@@ -31,11 +38,51 @@ final class SortedBatching {
    */
   static Schedule schedule(TrafficMatrix m, Platform p) {
     int rows = m.rows();
+    int[] capacity = new int[rows + m.cols()];
+    for (int i = 0; i < rows; i++) {
+      capacity[i] = p.senderPorts(i);
+    }
+    for (int j = 0; j < m.cols(); j++) {
+      capacity[rows + j] = p.receiverPorts(j);
+    }
+    int[] route = new int[2];
+    return batch(m, p.k(), capacity, (i, j) -> {
+      route[0] = i;
+      route[1] = rows + j;
+      return route;
+    });
+  }
+
+  /**
+   * @param m traffic matrix, seconds (rows = the network's senders, columns = its receivers)
+   * @param p platform: k bounds every step
+   * @param net links and capacities in flows, including the platform's δ links if they apply
+   *     (see {@link LinkNetwork#constrainedBy})
+   * @return a schedule with every transfer in one piece in which no step has more than k
+   *     transfers or more flows on a link than its capacity
+   */
+  static Schedule schedule(TrafficMatrix m, Platform p, LinkNetwork net) {
+    int[] capacity = new int[net.linkCount()];
+    Arrays.setAll(capacity, net::capacity);
+    return batch(m, p.k(), capacity, net::route);
+  }
+
+  /** The links a transfer between sender i and receiver j uses (read at once, may be reused). */
+  @FunctionalInterface
+  private interface Routes {
+    int[] of(int i, int j);
+  }
+
+  private static Schedule batch(TrafficMatrix m, int k, int[] capacity, Routes routes) {
+    int rows = m.rows();
     int cols = m.cols();
     int nz = m.nonZeroCount();
     double[] amount = new double[nz];
     int[] src = new int[nz];
     int[] dst = new int[nz];
+    int[] routeStart = new int[nz + 1];
+    int[] routeLinks = new int[2 * nz];
+    int[] onLink = new int[capacity.length]; // transfers still in the list that use each link
     int c = 0;
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
@@ -44,11 +91,36 @@ final class SortedBatching {
           src[c] = i;
           dst[c] = j;
           amount[c] = a;
+          int[] r = routes.of(i, j);
+          int at = routeStart[c];
+          if (at + r.length > routeLinks.length) {
+            routeLinks = Arrays.copyOf(routeLinks, Math.max(2 * routeLinks.length, at + r.length));
+          }
+          for (int l : r) {
+            routeLinks[at++] = l;
+            onLink[l]++;
+          }
+          routeStart[c + 1] = at;
           c++;
         }
       }
     }
+    // lay the transfers out in scan order so that each step's scan reads memory sequentially
     int[] order = byAmountDescending(amount);
+    double[] sortedAmount = new double[nz];
+    int[] sortedSrc = new int[nz];
+    int[] sortedDst = new int[nz];
+    int[] start = new int[nz + 1];
+    int[] links = new int[routeStart[nz]];
+    for (int pos = 0; pos < nz; pos++) {
+      int e = order[pos];
+      sortedAmount[pos] = amount[e];
+      sortedSrc[pos] = src[e];
+      sortedDst[pos] = dst[e];
+      int len = routeStart[e + 1] - routeStart[e];
+      System.arraycopy(routeLinks, routeStart[e], links, start[pos], len);
+      start[pos + 1] = start[pos] + len;
+    }
     int[] next = new int[nz + 1]; // linked list over sorted positions; nz = end
     int[] prev = new int[nz + 1];
     for (int i = 0; i < nz; i++) {
@@ -56,45 +128,37 @@ final class SortedBatching {
       prev[i + 1] = i;
     }
     int head = 0;
-    int[] sUse = new int[rows];
-    int[] rUse = new int[cols];
-    int[] sStamp = new int[rows];
-    int[] rStamp = new int[cols];
-    int k = p.k();
-    int[] sPorts = new int[rows];
-    int[] rPorts = new int[cols];
-    for (int i = 0; i < rows; i++) {
-      sPorts[i] = p.senderPorts(i);
-    }
-    for (int j = 0; j < cols; j++) {
-      rPorts[j] = p.receiverPorts(j);
-    }
+    int listed = nz;
+    int[] use = new int[capacity.length];
+    int[] stamp = new int[capacity.length];
     List<Step> steps = new ArrayList<>();
     int stepNo = 0;
     int[] chosen = new int[Math.min(k, nz)]; // a step has at most k transfers and at most nz
     while (head < nz) {
       stepNo++;
       int cnt = 0;
-      for (int i = head; i < nz && cnt < k; i = next[i]) {
-        int e = order[i];
-        int s = src[e];
-        int r = dst[e];
-        int su = sStamp[s] == stepNo ? sUse[s] : 0;
-        int ru = rStamp[r] == stepNo ? rUse[r] : 0;
-        if (su >= sPorts[s] || ru >= rPorts[r]) {
+      boolean blocked = false;
+      for (int i = head; i < nz && cnt < k && !blocked; i = next[i]) {
+        if (!fits(i, start, links, use, stamp, stepNo, capacity)) {
           continue;
         }
-        sStamp[s] = stepNo;
-        rStamp[r] = stepNo;
-        sUse[s] = su + 1;
-        rUse[r] = ru + 1;
+        for (int x = start[i]; x < start[i + 1]; x++) {
+          int l = links[x];
+          use[l] = stamp[l] == stepNo ? use[l] + 1 : 1;
+          stamp[l] = stepNo;
+          // a full link that every listed transfer uses leaves nothing else for this step
+          blocked |= use[l] >= capacity[l] && onLink[l] == listed;
+        }
         chosen[cnt++] = i;
       }
       List<Transfer> ts = new ArrayList<>(cnt);
       for (int t = 0; t < cnt; t++) {
         int i = chosen[t];
-        int e = order[i];
-        ts.add(new Transfer(src[e], dst[e], amount[e]));
+        ts.add(new Transfer(sortedSrc[i], sortedDst[i], sortedAmount[i]));
+        for (int x = start[i]; x < start[i + 1]; x++) {
+          onLink[links[x]]--;
+        }
+        listed--;
         // unlink i
         if (i == head) {
           head = next[i];
@@ -106,6 +170,17 @@ final class SortedBatching {
       steps.add(Step.of(ts));
     }
     return new Schedule(steps);
+  }
+
+  private static boolean fits(int i, int[] start, int[] links, int[] use, int[] stamp,
+      int stepNo, int[] capacity) {
+    for (int x = start[i]; x < start[i + 1]; x++) {
+      int l = links[x];
+      if (stamp[l] == stepNo && use[l] >= capacity[l]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -124,7 +199,7 @@ final class SortedBatching {
     int[] idx2 = new int[n];
     int[] count = new int[257];
     for (int shift = 0; shift < 64; shift += 8) {
-      java.util.Arrays.fill(count, 0);
+      Arrays.fill(count, 0);
       for (int i = 0; i < n; i++) {
         count[(int) ((key[i] >>> shift) & 0xFF) + 1]++;
       }

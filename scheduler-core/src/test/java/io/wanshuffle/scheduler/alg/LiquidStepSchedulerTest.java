@@ -281,6 +281,52 @@ class LiquidStepSchedulerTest {
     LinkCapacityValidator.validate(own, m, net);
   }
 
+  @Test
+  void aboveTheOwnStepsLimitRackBoundStepsStillFillTheBackbone() {
+    // 150 x 150 = 22,500 transfers > OWN_STEPS_LIMIT; 4 racks per side whose links carry 4 flows,
+    // backbone 8 (as the fuzzing pass's case that cost 1.97 x the bound): a rack-blind schedule of
+    // 8 flows per step, split until no rack link is overloaded, doubles the steps
+    int n = 150;
+    int racks = 4;
+    LinkNetwork.Builder b = new LinkNetwork.Builder(n, n);
+    int out = b.addLink("backbone.out", 8);
+    int in = b.addLink("backbone.in", 8);
+    int[] up = new int[racks];
+    int[] down = new int[racks];
+    for (int r = 0; r < racks; r++) {
+      up[r] = b.addLink("up" + r, 4);
+      down[r] = b.addLink("down" + r, 4);
+    }
+    int[] nicUp = new int[n];
+    int[] nicDown = new int[n];
+    for (int i = 0; i < n; i++) {
+      nicUp[i] = b.addLink("nu" + i, 1);
+      nicDown[i] = b.addLink("nd" + i, 1);
+    }
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        b.route(i, j, new int[] {nicUp[i], up[i * racks / n], out},
+            new int[] {in, down[j * racks / n], nicDown[j]});
+      }
+    }
+    int[] ones = new int[n];
+    java.util.Arrays.fill(ones, 1);
+    LinkNetwork net = b.build(8, ones, ones, 0);
+    Random rnd = new Random(23);
+    double[] a = new double[n * n];
+    for (int x = 0; x < a.length; x++) {
+      a[x] = 1 + rnd.nextInt(100);
+    }
+    TrafficMatrix m = TrafficMatrix.ofRowMajor(n, n, a);
+    assertTrue(m.nonZeroCount() > LiquidStepScheduler.OWN_STEPS_LIMIT);
+    Platform p = net.platform(0.5);
+    Schedule s = new LiquidStepScheduler(net).schedule(m, p);
+    LinkCapacityValidator.validate(s, m, net);
+    s.validate(m, p);
+    double bound = LinkLowerBound.of(m, net, 0.5).eta();
+    assertTrue(s.cost(0.5) <= 1.05 * bound, "cost " + s.cost(0.5) + " against bound " + bound);
+  }
+
   private static double[] set(double[] a, int i, double v) {
     a[i] = v;
     return a;
