@@ -365,6 +365,52 @@ public final class ShuffleJobs {
     return rows;
   }
 
+  /**
+   * A wide, skewed shuffle: the keys of {@link #cogroup}'s records folded so that every key below
+   * {@code KEYS / 16} becomes key 0 (about half of all records), spread without map-side combining over
+   * {@link JobLayout#reduces()} partitions. With more than 2000 partitions Spark describes each map output by
+   * {@code HighlyCompressedMapStatus}: every non-empty block is reported at the average size, so the block of
+   * partition 0, about half of each map output, is announced far smaller than it is. Rows {@code
+   * key,count,crc} ordered by key (the digest of the key's payloads).
+   *
+   * @param jsc the driver
+   * @param l layout
+   * @param seed data seed
+   * @return result rows
+   */
+  public static List<String> wideSkewedGroups(JavaSparkContext jsc, JobLayout l, long seed) {
+    JavaPairRDD<Long, String> folded = generate(jsc, l, seed, KEYS, PAYLOAD)
+        .mapToPair(t -> new Tuple2<>(foldedKey(t._1()), t._2().payload()))
+        .partitionBy(new HashPartitioner(l.reduces()));
+    JavaRDD<String> rows = folded.mapPartitions(it -> {
+      Map<Long, List<String>> groups = new TreeMap<>();
+      it.forEachRemaining(t -> groups.computeIfAbsent(t._1(), k -> new ArrayList<>()).add(t._2()));
+      List<String> out = new ArrayList<>();
+      groups.forEach((k, vs) -> out.add(k + "," + digest(vs)));
+      return out.iterator();
+    });
+    List<String> result = new ArrayList<>(pinnedCollect(jsc, rows, l));
+    result.sort(ShuffleJobs::byLeadingNumber);
+    return result;
+  }
+
+  /** Oracle of {@link #wideSkewedGroups}. @param l layout @param seed seed @return expected rows */
+  public static List<String> wideSkewedGroupsOracle(JobLayout l, long seed) {
+    Map<Long, List<String>> groups = new TreeMap<>();
+    for (int m = 0; m < l.maps(); m++) {
+      for (TestData.Rec r : TestData.records(seed, m, l.recordsPerMap(), KEYS, PAYLOAD)) {
+        groups.computeIfAbsent(foldedKey(r.key()), k -> new ArrayList<>()).add(r.payload());
+      }
+    }
+    List<String> rows = new ArrayList<>();
+    groups.forEach((k, vs) -> rows.add(k + "," + digest(vs)));
+    return rows;
+  }
+
+  private static long foldedKey(long key) {
+    return key < KEYS / 16 ? 0 : key;
+  }
+
   private static String digest(List<String> values) {
     List<String> vs = new ArrayList<>(values);
     Collections.sort(vs);
