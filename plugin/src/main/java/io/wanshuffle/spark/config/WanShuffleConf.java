@@ -105,6 +105,11 @@ public final class WanShuffleConf {
   static final String DEFAULT_PLANNING_BUDGET = "500ms";
   /** Default of {@value #PLANNING_FALLBACK}: the greedy first step built into the plugin. */
   public static final String GREEDY_FALLBACK = "greedy";
+  /**
+   * A reduce task whose cross-cluster blocks of one shuffle read total fewer bytes than this fetches
+   * them at once, ungated (bytes; default {@code 0}: every such task is gated).
+   */
+  public static final String GATE_MIN_BYTES = PREFIX + "gate.minBytes";
   /** Comma-separated {@code CoordinatorListener} classes instantiated on the driver. */
   public static final String LISTENERS = PREFIX + "listeners";
 
@@ -125,6 +130,7 @@ public final class WanShuffleConf {
   private final boolean predictedHandover;
   private final boolean stepProgress;
   private final boolean pendingTasks;
+  private final long gateMinBytes;
   private final long minDeadlineMs;
   private final long gatherWindowMs;
   private final long askTimeoutMs;
@@ -182,6 +188,7 @@ public final class WanShuffleConf {
     stepProgress = oneOf(c, STEP_PROGRESS, "true", "false").equals("true");
     gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
     pendingTasks = oneOf(c, PENDING_TASKS, "true", "false").equals("true");
+    gateMinBytes = bytes(c, GATE_MIN_BYTES, "0");
     askTimeoutMs = timeMs(c, ASK_TIMEOUT, "30s", 1);
     pollIntervalMs = timeMs(c, POLL_INTERVAL, "10s", 1);
     maxGrantWaitMs = timeMs(c, MAX_GRANT_WAIT, "30min", 1);
@@ -208,9 +215,10 @@ public final class WanShuffleConf {
     warnUnknownKeys(c);
   }
 
-  private static final List<String> KNOWN = List.of(ALGORITHM, BACKBONE_RATE, NIC_RATE, NIC_RATES,
+  static final List<String> KNOWN = List.of(ALGORITHM, BACKBONE_RATE, NIC_RATE, NIC_RATES,
       K, DELTA, BETA, FLOW_RATE_CAP, STEP_DEADLINE_FACTOR, STEP_MIN_DEADLINE, STEP_MODE, STEP_HANDOVER,
-      STEP_PROGRESS, GATHER_WINDOW, PENDING_TASKS, ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
+      STEP_PROGRESS, GATHER_WINDOW, PENDING_TASKS, GATE_MIN_BYTES, ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT,
+      LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
 
   /** A misspelt key would silently fall back to its default: say so once at start-up. */
   private static void warnUnknownKeys(SparkConf c) {
@@ -320,6 +328,15 @@ public final class WanShuffleConf {
     return ms;
   }
 
+  private static long bytes(SparkConf c, String key, String dflt) {
+    String v = c.get(key, dflt);
+    try {
+      return c.getSizeAsBytes(key, dflt); // Spark's parser refuses negative sizes
+    } catch (RuntimeException e) {
+      throw new ConfigValueException(key, v, "expected a size of at least 0 such as 0, 512k, 4m (bytes)");
+    }
+  }
+
   /** @return the algorithm name, lower case; {@value #NONE} means no gating */
   public String algorithm() {
     return algorithm;
@@ -389,6 +406,14 @@ public final class WanShuffleConf {
    */
   public boolean pendingTasks() {
     return pendingTasks;
+  }
+
+  /**
+   * @return bytes below which a task's cross-cluster read of one shuffle is not gated ({@value
+   *     #GATE_MIN_BYTES}); 0 gates every read with cross-cluster blocks
+   */
+  public long gateMinBytes() {
+    return gateMinBytes;
   }
 
   /**

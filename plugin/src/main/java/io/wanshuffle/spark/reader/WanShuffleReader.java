@@ -40,6 +40,8 @@ import scala.runtime.BoxedUnit;
  *
  * <p>With algorithm {@code none} the reader is Spark's, block for block (one fetcher over all
  * blocks); it only reports the cross-cluster bytes to the coordinator, one-way, when the task ends.
+ * So does a gated reader whose cross-cluster blocks total fewer bytes than {@code
+ * spark.wanshuffle.gate.minBytes}, after telling the coordinator that it registers no demand.
  *
  * @param <K> key type
  * @param <C> combined value type
@@ -90,12 +92,15 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
     RegisterDemand demand = hosts.length == 0 ? null : new RegisterDemand(context.stageId(),
         context.stageAttemptNumber(), handle.shuffleId(), context.taskAttemptId(),
         env.executorId(), localHost, hosts, bytes);
-    if (conf.gated()) {
+    boolean small = demand != null && total(bytes) < conf.gateMinBytes();
+    if (conf.gated() && (demand == null || small)) {
+      // nothing for the coordinator to plan: it stops expecting this task's bytes
+      channel.noDemand(new NoCrossClusterDemand(context.stageId(), context.stageAttemptNumber(),
+          context.taskAttemptId(), localHost));
       if (demand == null) {
-        channel.noDemand(new NoCrossClusterDemand(context.stageId(), context.stageAttemptNumber(),
-            context.taskAttemptId(), localHost));
         return fetchers.open(split.sameCluster());
       }
+    } else if (conf.gated()) {
       return new GatedBlockIterator(context, fetchers, split, channel, conf, metrics, demand,
           HandoverPredictor.executor());
     }
@@ -108,6 +113,14 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
           ctx -> channel.report(new UngatedReport(0, demand, start, System.currentTimeMillis())));
     }
     return fetchers.open(all);
+  }
+
+  private static long total(long[] bytes) {
+    long t = 0;
+    for (long b : bytes) {
+      t += b;
+    }
+    return t;
   }
 
   @Override

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Set;
 import org.apache.spark.SparkConf;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -87,6 +88,28 @@ class WanShuffleConfTest {
         () -> conf(WanShuffleConf.PENDING_TASKS, "maybe"));
     assertEquals("spark.wanshuffle.coordinator.pendingTasks = 'maybe': expected true or false",
         e.getMessage());
+  }
+
+  @Test
+  void everyCrossClusterReadIsGatedUnlessAThresholdIsSet() {
+    assertEquals(0, conf().gateMinBytes());
+    assertEquals(4L << 20, conf(WanShuffleConf.GATE_MIN_BYTES, "4m").gateMinBytes());
+    assertEquals(512, conf(WanShuffleConf.GATE_MIN_BYTES, "512b").gateMinBytes());
+    for (String bad : List.of("lots", "-1")) {
+      assertEquals("spark.wanshuffle.gate.minBytes = '" + bad
+          + "': expected a size of at least 0 such as 0, 512k, 4m (bytes)", assertThrows(
+              ConfigValueException.class, () -> conf(WanShuffleConf.GATE_MIN_BYTES, bad)).getMessage());
+    }
+  }
+
+  @Test
+  void everyKeyIsDocumentedAndInTheExampleConfiguration() throws java.io.IOException {
+    String doc = java.nio.file.Files.readString(java.nio.file.Path.of("../docs/configuration.md"));
+    String example = java.nio.file.Files.readString(java.nio.file.Path.of("../conf/spark-defaults.conf"));
+    for (String key : WanShuffleConf.KNOWN) {
+      assertTrue(doc.contains("| `" + key + "` |"), key + " has no row in docs/configuration.md");
+      assertTrue(example.contains(key + " "), key + " is not in conf/spark-defaults.conf");
+    }
   }
 
   @Test
