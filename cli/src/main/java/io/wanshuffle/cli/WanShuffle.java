@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "wan-shuffle",
     mixinStandardHelpOptions = true,
-    version = "wan-shuffle 0.1.0",
+    versionProvider = CliVersion.class,
     description = "Cross-cluster shuffle scheduling over a WAN backbone (KPBS steps).",
     subcommands = {PlanCommand.class, LiquidCommand.class, CommandLine.HelpCommand.class})
 public final class WanShuffle implements Runnable {

@@ -13,6 +13,12 @@ import java.util.Arrays;
  * @param receiverDelta δ per receiver node
  */
 public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] receiverDelta) {
+  /**
+   * Largest k the rates may give. A larger one means rates without a sizeable common divisor
+   * (e.g. 1000000001 and 1000000000 B/s), where every transfer would be planned as one flow at a
+   * tiny base speed.
+   */
+  public static final int MAX_K = 1_000_000;
 
   /**
    * @param backboneRate backbone rate, bytes/s, &gt; 0
@@ -20,7 +26,7 @@ public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] rec
    * @param receiverNicRates NIC rate of each receiver, bytes/s, each &gt; 0
    * @return the base speed, k and δ per node
    * @throws IllegalArgumentException if a rate is not positive, a list is empty, or k would exceed
-   *     {@link Integer#MAX_VALUE}
+   *     {@value #MAX_K}
    */
   public static BaseSpeed of(long backboneRate, long[] senderNicRates, long[] receiverNicRates) {
     if (backboneRate <= 0) {
@@ -37,8 +43,9 @@ public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] rec
       g = gcd(g, positive("receiver NIC rate", r));
     }
     long k = backboneRate / g;
-    if (k > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("rates give k = " + k + ", too large: round the rates");
+    if (k > MAX_K) {
+      throw new IllegalArgumentException("rates give k = " + k + " flows of the base speed " + g
+          + " B/s (their greatest common divisor), more than " + MAX_K + ": round the rates");
     }
     int[] ds = new int[senderNicRates.length];
     int[] dr = new int[receiverNicRates.length];
@@ -64,7 +71,7 @@ public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] rec
    * @return the same matrix in seconds at base speed
    */
   public TrafficMatrix toSeconds(TrafficMatrix bytes) {
-    return bytes.scaled(1.0 / bytesPerSecond);
+    return bytes.inSecondsAt(bytesPerSecond);
   }
 
   private static long positive(String what, long r) {

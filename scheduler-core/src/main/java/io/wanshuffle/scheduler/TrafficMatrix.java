@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * An immutable traffic matrix: {@code rows()} sender nodes by {@code cols()} receiver nodes, entry
  * (i, j) the amount sender i must move to receiver j. In this library amounts are seconds at base
- * speed; the CLI and the plugin convert bytes with {@link #scaled(double)} (1 / bytes-per-second).
+ * speed; the CLI and the plugin convert bytes with {@link #inSecondsAt(double)}.
  *
  * <p>Stored dense, row-major, so that a 1000 x 1000 matrix takes 8 MB; {@link #nonZeroCount()} and
  * the per-node degrees let algorithms work on the bipartite graph of its non-zero entries (the
@@ -198,6 +198,29 @@ public final class TrafficMatrix {
     double[] s = new double[amounts.length];
     for (int i = 0; i < s.length; i++) {
       s[i] = amounts[i] * factor;
+    }
+    return new TrafficMatrix(rows, cols, s);
+  }
+
+  /**
+   * @param bytesPerSecond a finite positive rate, bytes/s (one flow at base speed)
+   * @return this matrix of bytes in seconds at that rate: every amount divided by the rate (exactly
+   *     rounded, so 35000000 B at 12500000 B/s is 2.8 s)
+   * @throws IllegalArgumentException if the rate is not finite and positive, if a positive amount
+   *     becomes 0 (below the smallest double), or if the seconds add up to more than the largest
+   *     double
+   */
+  public TrafficMatrix inSecondsAt(double bytesPerSecond) {
+    if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
+      throw new IllegalArgumentException("rate must be finite and positive, got " + bytesPerSecond);
+    }
+    double[] s = new double[amounts.length];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = amounts[i] / bytesPerSecond;
+      if (s[i] == 0 && amounts[i] > 0) {
+        throw new IllegalArgumentException("amount " + amounts[i] + " of pair (" + i / cols + ", "
+            + i % cols + ") at " + bytesPerSecond + " bytes/s is below the smallest double");
+      }
     }
     return new TrafficMatrix(rows, cols, s);
   }

@@ -29,6 +29,28 @@ class ModelInputTest {
   }
 
   @Test
+  void bytesBecomeSecondsByExactDivision() {
+    TrafficMatrix s = TrafficMatrix.of(new double[][] {{35_000_000, 0}}).inSecondsAt(12_500_000);
+    assertEquals(2.8, s.amount(0, 0), 0.0, "35 MB at 12.5 MB/s");
+    assertEquals(0, s.amount(0, 1), 0.0);
+    IllegalArgumentException tiny = assertThrows(IllegalArgumentException.class,
+        () -> TrafficMatrix.of(new double[][] {{0, 1e-300}}).inSecondsAt(1e300));
+    assertTrue(tiny.getMessage().contains("(0, 1)"), tiny.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> TrafficMatrix.of(new double[][] {{1}}).inSecondsAt(0));
+  }
+
+  @Test
+  void ratesWithoutASizeableCommonDivisorAreRefused() {
+    BaseSpeed b = BaseSpeed.of(250_000_000, new long[] {125_000_000, 250_000_000}, new long[] {125_000_000});
+    assertEquals(125_000_000, b.bytesPerSecond());
+    assertEquals(2, b.k());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> BaseSpeed.of(250_000_000, new long[] {125_000_001}, new long[] {125_000_000}));
+    assertTrue(e.getMessage().contains("base speed 1 B/s") && e.getMessage().contains("round the rates"),
+        e.getMessage());
+  }
+
+  @Test
   void matrixAggregates() {
     TrafficMatrix m = TrafficMatrix.of(new double[][] {{7, 3}, {0, 1}});
     assertEquals(11, m.total(), 0);

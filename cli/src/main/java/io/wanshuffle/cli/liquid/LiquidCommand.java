@@ -1,5 +1,6 @@
 package io.wanshuffle.cli.liquid;
 
+import io.wanshuffle.cli.CliVersion;
 import io.wanshuffle.cli.OutputFormat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.cli.InputException;
@@ -33,6 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "liquid",
     mixinStandardHelpOptions = true,
+    versionProvider = CliVersion.class,
     description = "Group unit-size transfers (NAME: link link ...) into the fewest time frames in"
         + " which no link carries two transfers (liquid schedules).",
     sortOptions = false)

@@ -1,5 +1,6 @@
 package io.wanshuffle.cli.plan;
 
+import io.wanshuffle.cli.CliVersion;
 import io.wanshuffle.cli.OutputFormat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -46,6 +47,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "plan",
     mixinStandardHelpOptions = true,
+    versionProvider = CliVersion.class,
     description = "Split a traffic matrix into KPBS steps (at most k transfers per step, β per"
         + " step) and print the schedule.",
     sortOptions = false)
@@ -166,7 +168,7 @@ public final class PlanCommand implements Callable<Integer> {
     MatrixFile input = MatrixCsv.read(matrix);
     TrafficMatrix seconds;
     try {
-      seconds = rate == null ? input.amounts() : input.amounts().scaled(1.0 / rate);
+      seconds = rate == null ? input.amounts() : input.amounts().inSecondsAt(rate);
     } catch (IllegalArgumentException e) {
       throw InputException.option("--rate", rate + " bytes/s turns the matrix into seconds that overflow: "
           + e.getMessage());
@@ -212,13 +214,14 @@ public final class PlanCommand implements Callable<Integer> {
     }
     LinkNetwork network;
     try {
-      network = Topology.load(topology).network(input.senderNames(), input.receiverNames());
+      network = Topology.load(topology).network(input.senderNames(), input.receiverNames(),
+          input.amounts());
     } catch (IllegalArgumentException e) {
       throw new InputException(e.getMessage());
     }
     TrafficMatrix seconds;
     try {
-      seconds = input.amounts().scaled(1.0 / network.baseSpeed());
+      seconds = input.amounts().inSecondsAt(network.baseSpeed());
     } catch (IllegalArgumentException e) {
       throw new InputException(topology + ": the base speed " + network.baseSpeed() + " bytes/s turns the matrix"
           + " into seconds that overflow: " + e.getMessage());

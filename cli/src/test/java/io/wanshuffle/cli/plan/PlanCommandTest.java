@@ -75,6 +75,25 @@ class PlanCommandTest {
   }
 
   @Test
+  void everyCommandPrintsTheVersion() {
+    for (String[] args : new String[][] {{"--version"}, {"plan", "--version"}, {"liquid", "-V"}}) {
+      CliRun r = CliRun.of(args);
+      assertEquals(0, r.status(), String.join(" ", args));
+      assertTrue(r.out().startsWith("wan-shuffle "), String.join(" ", args) + ": '" + r.out() + "'");
+    }
+  }
+
+  @Test
+  void bytesAreDividedByTheRate(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws java.io.IOException {
+    java.nio.file.Path m = java.nio.file.Files.writeString(dir.resolve("b.csv"), "35000000\n");
+    CliRun r = CliRun.of("plan", "--matrix", m.toString(), "--rate", "12500000", "--k", "1",
+        "--beta", "0", "--format", "json");
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().contains("\"cost\":2.8,"), r.out());
+  }
+
+  @Test
   void jsonIsTheContractShapeAndTheScheduleValidates() throws IOException {
     JsonNode j = json("plan", "--matrix", DGGP.toString(), "--k", "2", "--beta", "1",
         "--delta-senders", "3,2", "--delta-receivers", "1,3", "--algorithm", "one-per-step",

@@ -83,6 +83,24 @@ class PlanTopologyTest {
   }
 
   @Test
+  void ratesWithoutACommonDivisorAreRefusedUnlessTheirHostCarriesNothing() throws IOException {
+    // a4's NIC shares 1 B/s with the others
+    Files.writeString(conf, Files.readString(conf) + "nic.rate[a4] = 999999\n");
+    Files.writeString(matrix, "#senders: a1,a2,a3,a4\n#receivers: b1,b2,b3\n"
+        + "4000000,1000000,0\n0,2000000,3000000\n1000000,0,1000000\n0,0,0\n");
+    CliRun idle = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
+        "--beta", "0.5", "--algorithm", "liquid", "--format", "json");
+    assertEquals(0, idle.status(), idle.err());
+    Files.writeString(matrix, "#senders: a1,a2,a3,a4\n#receivers: b1,b2,b3\n"
+        + "4000000,1000000,0\n0,2000000,3000000\n1000000,0,1000000\n0,0,7\n");
+    CliRun busy = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
+        "--beta", "0.5", "--algorithm", "liquid");
+    assertEquals(2, busy.status());
+    assertEquals(1, busy.errLines().size(), busy.err());
+    assertTrue(busy.err().contains("base speed 1 B/s") && busy.err().contains("round the rates in"), busy.err());
+  }
+
+  @Test
   void hostMissingFromTopologyIsBadInput() throws IOException {
     Files.writeString(matrix, "#senders: a1,zz\n#receivers: b1\n1\n1\n");
     CliRun r = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),

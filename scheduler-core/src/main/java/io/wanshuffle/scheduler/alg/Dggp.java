@@ -11,7 +11,7 @@ import java.util.PriorityQueue;
  * DGGP, Delta Generic Graph Peeling (Jeannot, Wagner, "Messages scheduling for data
  * redistribution between heterogeneous clusters", sec. 3, Fig. 5): the δ-port extension of OGGP.
  * Weights are rounded up to whole quanta as in OGGP; every sender s is split into δ(s) copies
- * that share w(s) equally (⌈w/δ⌉ or ⌊w/δ⌋ units each), its edges dealt out heaviest first and cut
+ * (at most one per edge of s: more would stay empty) that share w(s) equally (⌈w/δ⌉ or ⌊w/δ⌋ units each), its edges dealt out heaviest first and cut
  * where a copy's share runs out; then the receivers are split the same way. OGGP ({@link Oggp})
  * peels the split graph, and merging the copies back gives steps where node v takes part in at
  * most δ(v) transfers. The paper states the 2-approximation (proof in Wagner's thesis).
@@ -21,7 +21,8 @@ import java.util.PriorityQueue;
  * step lasts as long as that transfer.
  *
  * <p>On a 1-port platform there is nothing to split and DGGP is OGGP (same schedule).
- * Complexity: O((m + k·n)^{5/2}) by the paper's count (n' ≤ k·n nodes, m' ≤ m + k·n edges).
+ * Complexity: O((m + k·n)^{5/2}) by the paper's count (n' ≤ min(k·n, 2m) nodes, m' ≤ m + k·n
+ * edges).
  */
 public final class Dggp implements StepScheduler {
   /** Name in {@link Algorithms}. */
@@ -108,7 +109,7 @@ public final class Dggp implements StepScheduler {
     Split senders = new Split(m.nonZeroCount() + rows);
     int[] firstCopy = new int[rows + 1];
     for (int i = 0; i < rows; i++) {
-      firstCopy[i + 1] = firstCopy[i] + p.senderPorts(i);
+      firstCopy[i + 1] = firstCopy[i] + copies(p.senderPorts(i), m.rowDegree(i));
     }
     for (int i = 0; i < rows; i++) {
       int n = 0;
@@ -122,7 +123,7 @@ public final class Dggp implements StepScheduler {
           n++;
         }
       }
-      int delta = p.senderPorts(i);
+      int delta = copies(p.senderPorts(i), n);
       int ii = i;
       dealOut(n, cs, as, delta, q, (copy, other, amount, idx) ->
           senders.add(firstCopy[ii] + copy, other, amount, ii, other));
@@ -143,7 +144,7 @@ public final class Dggp implements StepScheduler {
     }
     int[] firstCol = new int[cols + 1];
     for (int j = 0; j < cols; j++) {
-      firstCol[j + 1] = firstCol[j] + p.receiverPorts(j);
+      firstCol[j + 1] = firstCol[j] + copies(p.receiverPorts(j), byCol[j].length);
     }
     Split out = new Split(senders.size + cols);
     for (int j = 0; j < cols; j++) {
@@ -156,7 +157,7 @@ public final class Dggp implements StepScheduler {
       }
       int[] edgeIds = byCol[j];
       int jj = j;
-      dealOut(n, rs, as, p.receiverPorts(j), q, (copy, other, amount, idx) -> {
+      dealOut(n, rs, as, copies(p.receiverPorts(j), n), q, (copy, other, amount, idx) -> {
         int e = edgeIds[idx];
         out.add(other, firstCol[jj] + copy, amount, senders.pairRow[e], senders.pairCol[e]);
       });
@@ -165,6 +166,15 @@ public final class Dggp implements StepScheduler {
     out.cols = firstCol[cols];
     out.trim();
     return out;
+  }
+
+  /**
+   * Copies of a node with δ ports and n edges: min(δ, n), at least 1. Copies beyond the node's
+   * edges would stay empty, and a δ in the millions (an unlimited NIC, a tiny base speed) would
+   * otherwise cost memory and time in proportion to δ.
+   */
+  static int copies(int delta, int edges) {
+    return Math.max(1, Math.min(delta, edges));
   }
 
   interface PieceSink {

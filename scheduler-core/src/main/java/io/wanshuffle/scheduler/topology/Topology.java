@@ -1,5 +1,6 @@
 package io.wanshuffle.scheduler.topology;
 
+import io.wanshuffle.scheduler.TrafficMatrix;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +22,12 @@ import org.apache.hadoop.net.DNSToSwitchMapping;
  * <p>Not thread-safe (it caches resolved hosts).
  */
 public final class Topology {
+  /**
+   * Most flows of the base speed a link on a route with traffic may carry. A larger ratio means
+   * rates without a sizeable common divisor (the base speed is their gcd), where every transfer
+   * would be planned as one flow at a tiny speed.
+   */
+  public static final int MAX_FLOWS_PER_LINK = 1_000_000;
   private final TopologyConfig config;
   private final HostMapping mapping;
   private final Map<String, String> pathOf = new HashMap<>();
@@ -145,31 +152,60 @@ public final class Topology {
 
   /**
    * The link network of a traffic matrix whose rows are the {@code senders} and whose columns are
-   * the {@code receivers}. Base speed b = gcd of the rates of all links on the routes; capacity of
-   * a link = rate / b flows. The KPBS view ({@link LinkNetwork#platform}) has k = the backbone's
-   * capacity (min of the summed outgoing sides of the sender clusters and the summed incoming sides
-   * of the receiver clusters; without a backbone on any route, the summed NIC capacities) and
-   * δ(v) = min(k, NIC capacity of v).
+   * the {@code receivers}, every pair counted as carrying traffic: {@link #network(List, List,
+   * TrafficMatrix)} with no matrix.
    *
    * @param senders host of each row
    * @param receivers host of each column
    * @return the network
    * @throws TopologyException for an unknown host, a link without a rate, or if no link has a rate
-   * @throws IllegalArgumentException if a capacity in flows exceeds {@link Integer#MAX_VALUE}
+   * @throws IllegalArgumentException if a link on a route carries more than {@value
+   *     #MAX_FLOWS_PER_LINK} flows of the base speed
    */
   public LinkNetwork network(List<String> senders, List<String> receivers) {
+    return network(senders, receivers, null);
+  }
+
+  /**
+   * The link network of a traffic matrix whose rows are the {@code senders} and whose columns are
+   * the {@code receivers}. Base speed b = gcd of the rates of the links on the routes of the
+   * pairs with traffic (every pair when {@code traffic} is null or all zero), so a host that sends
+   * or receives nothing does not change it; capacity of a link = rate / b flows (at least 1; a
+   * link on no such route only bounds pairs without traffic). The KPBS view ({@link
+   * LinkNetwork#platform}) has k = the backbone's capacity (min of the summed outgoing sides of the
+   * sender clusters and the summed incoming sides of the receiver clusters; without a backbone on
+   * any route, the summed NIC capacities) and δ(v) = min(k, NIC capacity of v).
+   *
+   * @param senders host of each row
+   * @param receivers host of each column
+   * @param traffic the matrix (bytes; only which entries are non-zero matters), or null
+   * @return the network
+   * @throws TopologyException for an unknown host, a link without a rate, or if no link has a rate
+   * @throws IllegalArgumentException if the matrix's shape is not senders x receivers, or a link on
+   *     a route with traffic carries more than {@value #MAX_FLOWS_PER_LINK} flows of the base speed
+   *     (rates without a large common divisor, e.g. 1000000001 and 1000000000 B/s: round them)
+   */
+  public LinkNetwork network(List<String> senders, List<String> receivers, TrafficMatrix traffic) {
+    if (traffic != null && (traffic.rows() != senders.size() || traffic.cols() != receivers.size())) {
+      throw new IllegalArgumentException("matrix is " + traffic.rows() + " x " + traffic.cols()
+          + " but names " + senders.size() + " senders and " + receivers.size() + " receivers");
+    }
+    boolean anyTraffic = traffic != null && traffic.nonZeroCount() > 0;
     List<String> all = new ArrayList<>(senders);
     all.addAll(receivers);
     resolveAll(all);
     Map<String, Link> links = new LinkedHashMap<>();
+    java.util.Set<String> used = new java.util.HashSet<>();
     List<List<Link>> routes = new ArrayList<>();
     long g = 0;
-    for (String s : senders) {
-      for (String d : receivers) {
-        List<Link> r = route(s, d);
+    for (int i = 0; i < senders.size(); i++) {
+      for (int j = 0; j < receivers.size(); j++) {
+        List<Link> r = route(senders.get(i), receivers.get(j));
         routes.add(r);
+        boolean carries = !anyTraffic || traffic.amount(i, j) > 0;
         for (Link l : r) {
-          if (links.putIfAbsent(l.name(), l) == null) {
+          links.putIfAbsent(l.name(), l);
+          if (carries && used.add(l.name())) {
             g = gcd(g, l.rate());
           }
         }
@@ -184,10 +220,13 @@ public final class Topology {
     long backboneIn = 0;
     for (Link l : links.values()) {
       long flows = l.rate() / g;
-      if (flows > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("link " + l.name() + " is " + flows
-            + " times the base speed " + g + " B/s; round the rates in " + config.file());
+      if (flows > MAX_FLOWS_PER_LINK && used.contains(l.name())) {
+        throw new IllegalArgumentException("link " + l.name() + " (" + l.rate() + " B/s) is " + flows
+            + " times the base speed " + g + " B/s, the greatest common divisor of the rates on the"
+            + " matrix's routes; more than " + MAX_FLOWS_PER_LINK + " flows per link make the plan"
+            + " meaningless: round the rates in " + config.file() + " (e.g. to whole Mbit/s)");
       }
+      flows = Math.max(1, Math.min(flows, Integer.MAX_VALUE));
       id.put(l.name(), b.addLink(l.name(), (int) flows));
       if (l.kind() == LinkKind.BACKBONE_OUT) {
         backboneOut += flows;

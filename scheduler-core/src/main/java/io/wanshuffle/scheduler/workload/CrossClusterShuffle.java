@@ -49,7 +49,7 @@ public record CrossClusterShuffle(
       throw new IllegalArgumentException("rate must be finite and > 0 bytes/s, got "
           + bytesPerSecond);
     }
-    return bytes.scaled(1.0 / bytesPerSecond);
+    return bytes.inSecondsAt(bytesPerSecond);
   }
 
   /** @return host names of the rows, {@code rack-<n>}, as a matrix CSV header names them */

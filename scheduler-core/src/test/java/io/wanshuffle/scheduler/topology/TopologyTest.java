@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.scheduler.Platform;
+import io.wanshuffle.scheduler.TrafficMatrix;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,6 +70,29 @@ class TopologyTest {
     assertEquals(2, p.k());
     assertEquals(2, p.senderPorts(2), "δ = min(k, NIC / base)");
     assertEquals(1, p.receiverPorts(0));
+  }
+
+  @Test
+  void aHostWithoutTrafficDoesNotLowerTheBaseSpeed() throws IOException {
+    // a3's odd NIC rate shares only 1 B/s with the others; it neither sends nor receives
+    Topology t = twoClusters("nic.rate[a3] = 99999999\n");
+    List<String> senders = List.of("a1", "a2", "a3");
+    List<String> receivers = List.of("b1", "b2");
+    TrafficMatrix m = TrafficMatrix.of(new double[][] {{4e8, 0}, {0, 2e8}, {0, 0}});
+    LinkNetwork n = t.network(senders, receivers, m);
+    assertEquals(100_000_000L, n.baseSpeed());
+    assertEquals(2, n.platform(0).k());
+    // counted as carrying traffic, the same host gives the gcd 1 B/s: refused by name
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> t.network(senders, receivers));
+    assertTrue(e.getMessage().contains("times the base speed 1 B/s") && e.getMessage().contains("round the rates"),
+        e.getMessage());
+    assertTrue(e.getMessage().startsWith("link "), e.getMessage());
+    // with traffic on a3's route, the same
+    TrafficMatrix fromA3 = TrafficMatrix.of(new double[][] {{4e8, 0}, {0, 2e8}, {1, 0}});
+    assertThrows(IllegalArgumentException.class, () -> t.network(senders, receivers, fromA3));
+    assertThrows(IllegalArgumentException.class, () -> t.network(senders, receivers,
+        TrafficMatrix.of(new double[][] {{1, 1}})), "shape");
   }
 
   @Test
