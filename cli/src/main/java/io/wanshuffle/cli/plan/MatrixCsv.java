@@ -54,6 +54,15 @@ public final class MatrixCsv {
     }
   }
 
+  /** @return true for a comment that is a misplaced or misspelt header ({@code # Senders :} too) */
+  private static boolean looksLikeHeader(String stripped) {
+    if (!stripped.startsWith("#") || stripped.indexOf(':') < 0) {
+      return false;
+    }
+    String word = stripped.substring(1, stripped.indexOf(':')).strip().toLowerCase(java.util.Locale.ROOT);
+    return word.equals("senders") || word.equals("receivers");
+  }
+
   /**
    * @param in CSV text
    * @param name the file name used in error messages
@@ -90,6 +99,11 @@ public final class MatrixCsv {
         receivers = names(t.substring(RECEIVERS.length()), name, lineNo, RECEIVERS);
         receiversLine = lineNo;
         continue;
+      }
+      if (looksLikeHeader(t)) {
+        throw InputException.at(name, lineNo, "host names go on line 1 ('#senders: h1,h2,...') and line 2"
+            + " ('#receivers: h1,h2,...'), exactly so; here '" + t.substring(0, t.indexOf(':') + 1)
+            + "' would be read as a comment");
       }
       if (t.isEmpty() || t.startsWith("#")) {
         continue;

@@ -112,6 +112,13 @@ class PlanCommandErrorsTest {
         + " #senders: header, so this line must be '#receivers: h1,h2,...'"));
     assertTrue(fails("#senders: a,a\n#receivers: x,y\n1,2\n3,4\n").endsWith(
         "m.csv: line 1, column 2 (1-based): #senders: host 'a' appears twice"));
+    // a header that would be read as a comment: after another comment, misspelt, out of order
+    for (String text : new String[] {"# matrix of job 7\n#senders: a,b\n#receivers: x\n1\n2\n",
+        "#Senders: a,b\n#receivers: x\n1\n2\n", "#receivers: x\n#senders: a,b\n1\n2\n"}) {
+      String e = fails(text);
+      assertTrue(e.contains("host names go on line 1 ('#senders: h1,h2,...') and line 2")
+          && e.contains("would be read as a comment"), text + " -> " + e);
+    }
   }
 
   @Test

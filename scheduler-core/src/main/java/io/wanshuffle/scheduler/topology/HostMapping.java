@@ -199,7 +199,8 @@ public final class HostMapping {
 
   /**
    * Checks every line of a TableMapping file: blank, comment, or "host PATH" where PATH is
-   * {@code /cluster/rack} ({@code twoLevels}) or starts with {@code /cluster} (otherwise).
+   * {@code /cluster/rack} ({@code twoLevels}) or starts with {@code /cluster} (otherwise); a host
+   * may be listed twice only with the same PATH.
    */
   static void checkTable(Path table, boolean twoLevels) {
     List<String> lines;
@@ -212,6 +213,8 @@ public final class HostMapping {
       throw new TopologyException(table + ":1: the file starts with a byte-order mark (U+FEFF), which "
           + "Hadoop's TableMapping would read as part of the first host name; save it as UTF-8 without BOM");
     }
+    java.util.Map<String, Integer> firstLine = new java.util.HashMap<>();
+    java.util.Map<String, String> firstPath = new java.util.HashMap<>();
     for (int n = 1; n <= lines.size(); n++) {
       String line = lines.get(n - 1).trim();
       if (line.isEmpty() || line.charAt(0) == '#') {
@@ -226,6 +229,13 @@ public final class HostMapping {
       if (problem != null) {
         throw new TopologyException(table + ":" + n + ": host " + cols[0] + ": " + problem);
       }
+      // Hadoop's TableMapping keeps the last line of a host listed twice: say so instead
+      String before = firstPath.putIfAbsent(cols[0], cols[1]);
+      if (before != null && !before.equals(cols[1])) {
+        throw new TopologyException(table + ":" + n + ": host " + cols[0] + " is mapped to " + cols[1]
+            + " here and to " + before + " on line " + firstLine.get(cols[0]));
+      }
+      firstLine.putIfAbsent(cols[0], n);
     }
   }
 

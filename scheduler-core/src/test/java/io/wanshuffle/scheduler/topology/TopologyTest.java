@@ -136,6 +136,15 @@ class TopologyTest {
   }
 
   @Test
+  void aHostMappedToTwoPlacesIsNamedWithBothLines() throws IOException {
+    Path table = write("dup.table", "h1 /A/r1\nh2 /B/r1\nh1 /A/r1\nh1 /B/r1\n");
+    Path conf = write("d.conf", "mapping.table = dup.table\nnic.rate = 1G\n");
+    TopologyException e = assertThrows(TopologyException.class, () -> Topology.load(conf));
+    assertTrue(e.getMessage().endsWith("dup.table:4: host h1 is mapped to /B/r1 here and to /A/r1 on line 1"),
+        e.getMessage());
+  }
+
+  @Test
   void malformedTableLinesNameFileAndLine() throws IOException {
     Path table = write("bad.table", "a1 /dcA/r1\n# comment\na2\n");
     Path conf = write("c.conf", "mapping.table = bad.table\nnic.rate = 1G\n");
