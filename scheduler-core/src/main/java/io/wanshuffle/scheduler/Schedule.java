@@ -48,8 +48,9 @@ public record Schedule(List<Step> steps) {
    * in more than δ(i) transfers and no receiver j in more than δ(j) (1-port when δ = 1), no pair
    * twice, every transfer on a pair with a non-zero amount, every pair with a non-zero amount in at
    * least one transfer, and every amount of the matrix covered by the sum of its pieces (relative
-   * tolerance {@link #TOLERANCE}, absolute below 1 s: a pair of 1e-12 s must still appear). Durations ≥ amounts are
-   * guaranteed by {@link Step}.
+   * tolerance {@link #TOLERANCE} of the amount, absolute below min(1 s, the matrix's largest amount):
+   * a pair of 1e-12 s must still appear, and a matrix in another unit is checked alike). Durations ≥
+   * amounts are guaranteed by {@link Step}.
    *
    * @param matrix the traffic matrix the schedule claims to carry (seconds)
    * @param platform k and δ of the instance
@@ -102,6 +103,9 @@ public record Schedule(List<Step> steps) {
         covered[pair] += t.amount();
       }
     }
+    // absolute below 1 s, or below the matrix's largest amount when that is smaller, so that the
+    // check does not depend on the unit (a matrix of picoseconds is checked as one of seconds)
+    double floor = Math.min(1.0, matrix.maxAmount());
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
         double need = matrix.amount(i, j);
@@ -109,7 +113,7 @@ public record Schedule(List<Step> steps) {
         if (need > 0 && lastStepOfPair[i * cols + j] == 0) {
           throw new InvalidScheduleException("transfer " + i + "->" + j + " (" + need + " s) is in no step");
         }
-        if (got < need - TOLERANCE * Math.max(1.0, need)) {
+        if (got < need - TOLERANCE * Math.max(need, floor)) {
           throw new InvalidScheduleException(
               "transfer " + i + "->" + j + " is covered for " + got + " s of its " + need + " s");
         }

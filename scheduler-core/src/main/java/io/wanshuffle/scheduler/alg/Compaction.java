@@ -201,7 +201,7 @@ final class Compaction {
         // Removal, then each lower level; keep the plan with the largest net gain.
         Plan best = null;
         double bestLevel = x.dur;
-        double bestGain = EPS * Math.max(1, x.dur);
+        double bestGain = EPS * x.dur;
         for (int li = 0; li < nl; li++) {
           double level = levels[li];
           Plan plan = tryLevel(x, level, byPair, open, cols, k, platform, work);
@@ -288,7 +288,7 @@ final class Compaction {
         double dur = durs.getOrDefault(y, y.dur);
         double have = y.amt[slot] + pending(moves, y, slot);
         double room = dur - have;
-        if (excess > 0 && room > EPS * Math.max(1, dur)) {
+        if (excess > 0 && room > EPS * dur) {
           double mv = Math.min(room, excess);
           moves.add(new Move(y, slot, s, d, mv));
           excess -= mv;
@@ -326,7 +326,7 @@ final class Compaction {
           continue;
         }
         double dur = durs.getOrDefault(y, y.dur);
-        if (dur > EPS) {
+        if (dur > EPS * x.dur) {
           double mv = Math.min(dur, excess);
           moves.add(new Move(y, -1, s, d, mv));
           added.computeIfAbsent(y, z -> new ArrayList<>()).add(new int[] {s, d});
@@ -336,14 +336,14 @@ final class Compaction {
           bestY = y;
           bestSlot = -2; // new slot with growth
         }
-        if (excess > 0 && excess - 0 < bestGrowth && dur > EPS) {
+        if (excess > 0 && excess - 0 < bestGrowth && dur > EPS * x.dur) {
           // the slot just added can also grow
           bestGrowth = excess;
           bestY = y;
           bestSlot = -3;
         }
       }
-      if (excess > EPS * Math.max(1, x.amt[i])) {
+      if (excess > EPS * x.amt[i]) {
         if (bestY == null) {
           return null;
         }

@@ -218,7 +218,7 @@ public final class LiquidStepScheduler implements StepScheduler {
           continue;
         }
         double send;
-        if (rem[p] <= d + EPS * Math.max(1, scale)) {
+        if (rem[p] <= d + EPS * scale) {
           send = rem[p];
           rem[p] = 0;
           left--;
