@@ -164,6 +164,10 @@ public final class MatrixCsv {
       if (Double.isInfinite(v)) {
         throw InputException.at(name, lineNo, c + 1, "'" + cell + "' is too large");
       }
+      if (v == 0 && new java.math.BigDecimal(cell).signum() != 0) {
+        throw InputException.at(name, lineNo, c + 1, "'" + cell + "' is too small (below the smallest"
+            + " double, it would become 0: no transfer)");
+      }
       if (v < 0) {
         throw InputException.at(name, lineNo, c + 1, "'" + cell + "' is negative");
       }

@@ -103,6 +103,12 @@ class PlanCommandErrorsTest {
   }
 
   @Test
+  void aPositiveCellThatWouldBecomeZeroIsRefused() throws IOException {
+    assertTrue(fails("1,1e-400\n").endsWith("m.csv: line 1, column 2 (1-based): '1e-400' is too small"
+        + " (below the smallest double, it would become 0: no transfer)"), fails("1,1e-400\n"));
+  }
+
+  @Test
   void headerFaults() throws IOException {
     assertTrue(fails("#senders: a,b\n#receivers: x\n1,2\n3,4\n").endsWith(
         "m.csv: line 2 (1-based): #receivers: names 1 hosts, but the matrix has 2 columns"));
