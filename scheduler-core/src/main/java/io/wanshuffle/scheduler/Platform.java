@@ -19,7 +19,7 @@ public final class Platform {
 
   private Platform(int k, double beta, int[] senderDelta, int[] receiverDelta) {
     this.k = k;
-    this.beta = beta;
+    this.beta = beta + 0.0; // -0.0 becomes 0.0
     this.senderDelta = senderDelta;
     this.receiverDelta = receiverDelta;
   }

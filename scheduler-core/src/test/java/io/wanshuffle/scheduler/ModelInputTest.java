@@ -29,6 +29,11 @@ class ModelInputTest {
   }
 
   @Test
+  void aNegativeZeroBetaIsZero() {
+    assertEquals("0.0", String.valueOf(Platform.onePort(1, -0.0, 1, 1).beta()));
+  }
+
+  @Test
   void bytesBecomeSecondsByExactDivision() {
     TrafficMatrix s = TrafficMatrix.of(new double[][] {{35_000_000, 0}}).inSecondsAt(12_500_000);
     assertEquals(2.8, s.amount(0, 0), 0.0, "35 MB at 12.5 MB/s");
