@@ -14,11 +14,11 @@ import java.util.Arrays;
  */
 public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] receiverDelta) {
   /**
-   * Largest k the rates may give. A larger one means rates without a sizeable common divisor
-   * (e.g. 1000000001 and 1000000000 B/s), where every transfer would be planned as one flow at a
-   * tiny base speed.
+   * Most flows of the base speed one link may carry (the backbone: k; a topology's links alike). A
+   * larger count means rates without a sizeable common divisor (e.g. 1000000001 and 1000000000
+   * B/s), where every transfer would be planned as one flow at a tiny base speed.
    */
-  public static final int MAX_K = 1_000_000;
+  public static final int MAX_FLOWS = 1_000_000;
 
   /**
    * @param backboneRate backbone rate, bytes/s, &gt; 0
@@ -26,7 +26,7 @@ public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] rec
    * @param receiverNicRates NIC rate of each receiver, bytes/s, each &gt; 0
    * @return the base speed, k and δ per node
    * @throws IllegalArgumentException if a rate is not positive, a list is empty, or k would exceed
-   *     {@value #MAX_K}
+   *     {@value #MAX_FLOWS}
    */
   public static BaseSpeed of(long backboneRate, long[] senderNicRates, long[] receiverNicRates) {
     if (backboneRate <= 0) {
@@ -43,9 +43,9 @@ public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] rec
       g = gcd(g, positive("receiver NIC rate", r));
     }
     long k = backboneRate / g;
-    if (k > MAX_K) {
+    if (k > MAX_FLOWS) {
       throw new IllegalArgumentException("rates give k = " + k + " flows of the base speed " + g
-          + " B/s (their greatest common divisor), more than " + MAX_K + ": round the rates");
+          + " B/s (their greatest common divisor), more than " + MAX_FLOWS + ": round the rates");
     }
     int[] ds = new int[senderNicRates.length];
     int[] dr = new int[receiverNicRates.length];

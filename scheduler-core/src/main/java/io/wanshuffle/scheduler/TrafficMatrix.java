@@ -186,23 +186,6 @@ public final class TrafficMatrix {
   }
 
   /**
-   * @param factor a finite positive factor, e.g. {@code 1 / rate} to turn bytes into seconds
-   * @return a matrix with every amount multiplied by {@code factor}
-   * @throws IllegalArgumentException if the factor is not finite and positive, or if the scaled
-   *     amounts add up to more than the largest double
-   */
-  public TrafficMatrix scaled(double factor) {
-    if (!(factor > 0) || Double.isInfinite(factor)) {
-      throw new IllegalArgumentException("scale factor must be finite and positive, got " + factor);
-    }
-    double[] s = new double[amounts.length];
-    for (int i = 0; i < s.length; i++) {
-      s[i] = amounts[i] * factor;
-    }
-    return new TrafficMatrix(rows, cols, s);
-  }
-
-  /**
    * @param bytesPerSecond a finite positive rate, bytes/s (one flow at base speed)
    * @return this matrix of bytes in seconds at that rate: every amount divided by the rate (exactly
    *     rounded, so 35000000 B at 12500000 B/s is 2.8 s)

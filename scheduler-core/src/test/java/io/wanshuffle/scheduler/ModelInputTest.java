@@ -25,7 +25,7 @@ class ModelInputTest {
         () -> TrafficMatrix.of(new double[][] {{1e308, 1e308}}));
     assertTrue(total.getMessage().contains("total overflows"), total.getMessage());
     assertThrows(IllegalArgumentException.class,
-        () -> TrafficMatrix.of(new double[][] {{1e300, 1}}).scaled(1e10));
+        () -> TrafficMatrix.of(new double[][] {{1e300, 1}}).inSecondsAt(1e-10));
   }
 
   @Test
@@ -65,7 +65,7 @@ class ModelInputTest {
     assertEquals(2, m.colDegree(1));
     assertEquals(1, m.rowDegree(1));
     assertEquals(7, m.maxAmount(), 0);
-    assertEquals(0.7, m.scaled(0.1).amount(0, 0), 1e-12);
+    assertEquals(0.7, m.inSecondsAt(10).amount(0, 0), 1e-12);
   }
 
   @Test

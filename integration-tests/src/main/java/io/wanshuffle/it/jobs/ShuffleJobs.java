@@ -141,10 +141,15 @@ public final class ShuffleJobs {
 
   /** Oracle of {@link #groupByKey}. @param l layout @param seed seed @return expected rows */
   public static List<String> groupByKeyOracle(JobLayout l, long seed) {
+    return groupsOracle(l, seed, k -> k);
+  }
+
+  /** Rows {@code key,count,crc} of the generated payloads grouped by {@code key(record key)}, by key. */
+  private static List<String> groupsOracle(JobLayout l, long seed, java.util.function.LongUnaryOperator key) {
     Map<Long, List<String>> groups = new TreeMap<>();
     for (int m = 0; m < l.maps(); m++) {
       for (TestData.Rec r : TestData.records(seed, m, l.recordsPerMap(), KEYS, PAYLOAD)) {
-        groups.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.payload());
+        groups.computeIfAbsent(key.applyAsLong(r.key()), k -> new ArrayList<>()).add(r.payload());
       }
     }
     List<String> rows = new ArrayList<>();
@@ -396,15 +401,7 @@ public final class ShuffleJobs {
 
   /** Oracle of {@link #wideSkewedGroups}. @param l layout @param seed seed @return expected rows */
   public static List<String> wideSkewedGroupsOracle(JobLayout l, long seed) {
-    Map<Long, List<String>> groups = new TreeMap<>();
-    for (int m = 0; m < l.maps(); m++) {
-      for (TestData.Rec r : TestData.records(seed, m, l.recordsPerMap(), KEYS, PAYLOAD)) {
-        groups.computeIfAbsent(foldedKey(r.key()), k -> new ArrayList<>()).add(r.payload());
-      }
-    }
-    List<String> rows = new ArrayList<>();
-    groups.forEach((k, vs) -> rows.add(k + "," + digest(vs)));
-    return rows;
+    return groupsOracle(l, seed, ShuffleJobs::foldedKey);
   }
 
   private static long foldedKey(long key) {

@@ -92,7 +92,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
     RegisterDemand demand = hosts.length == 0 ? null : new RegisterDemand(context.stageId(),
         context.stageAttemptNumber(), handle.shuffleId(), context.taskAttemptId(),
         env.executorId(), localHost, hosts, bytes);
-    boolean small = demand != null && total(bytes) < conf.gateMinBytes();
+    boolean small = demand != null && java.util.Arrays.stream(bytes).sum() < conf.gateMinBytes();
     if (conf.gated() && (demand == null || small)) {
       // nothing for the coordinator to plan: it stops expecting this task's bytes
       channel.noDemand(new NoCrossClusterDemand(context.stageId(), context.stageAttemptNumber(),
@@ -113,14 +113,6 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
           ctx -> channel.report(new UngatedReport(0, demand, start, System.currentTimeMillis())));
     }
     return fetchers.open(all);
-  }
-
-  private static long total(long[] bytes) {
-    long t = 0;
-    for (long b : bytes) {
-      t += b;
-    }
-    return t;
   }
 
   @Override

@@ -434,7 +434,7 @@ class GatedBlockIteratorTest {
     awaitOpened("a2");
     assertTrue(it.hasNext()); // the task reads on inside step 1 and takes up step 2
     maps.add(((ShuffleBlockId) it.next()._1()).mapId());
-    arrivals.get(1).run(); // step 2's 90 B arrive while the task still works on step 1
+    awaitArrival(arrivals, 1).run(); // step 2's 90 B arrive while the task still works on step 1
     if (opensAhead) {
       awaitOpened("a3");
     } else {
@@ -465,6 +465,16 @@ class GatedBlockIteratorTest {
     context.markTaskCompleted(Option.empty());
     assertEquals(0, coordinator.openFlowCount());
     assertEquals(0, coordinator.pendingDemandCount());
+  }
+
+  /** The arrival callback of the step-th opened step: registered just after the step opens. */
+  private static Runnable awaitArrival(List<Runnable> arrivals, int step) {
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (arrivals.size() <= step) {
+      assertTrue(System.currentTimeMillis() < deadline, "step " + step + " has no arrival callback");
+      Thread.onSpinWait();
+    }
+    return arrivals.get(step);
   }
 
   private void awaitOpened(String hosts) {

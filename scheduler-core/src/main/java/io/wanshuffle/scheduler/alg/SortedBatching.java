@@ -80,9 +80,6 @@ final class SortedBatching {
     double[] amount = new double[nz];
     int[] src = new int[nz];
     int[] dst = new int[nz];
-    int[] routeStart = new int[nz + 1];
-    int[] routeLinks = new int[2 * nz];
-    int[] onLink = new int[capacity.length]; // transfers still in the list that use each link
     int c = 0;
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
@@ -91,35 +88,33 @@ final class SortedBatching {
           src[c] = i;
           dst[c] = j;
           amount[c] = a;
-          int[] r = routes.of(i, j);
-          int at = routeStart[c];
-          if (at + r.length > routeLinks.length) {
-            routeLinks = Arrays.copyOf(routeLinks, Math.max(2 * routeLinks.length, at + r.length));
-          }
-          for (int l : r) {
-            routeLinks[at++] = l;
-            onLink[l]++;
-          }
-          routeStart[c + 1] = at;
           c++;
         }
       }
     }
-    // lay the transfers out in scan order so that each step's scan reads memory sequentially
+    // lay the transfers and their routes out in scan order: each step's scan reads memory in order
     int[] order = byAmountDescending(amount);
     double[] sortedAmount = new double[nz];
     int[] sortedSrc = new int[nz];
     int[] sortedDst = new int[nz];
     int[] start = new int[nz + 1];
-    int[] links = new int[routeStart[nz]];
+    int[] links = new int[2 * nz];
+    int[] onLink = new int[capacity.length]; // transfers still in the list that use each link
     for (int pos = 0; pos < nz; pos++) {
       int e = order[pos];
       sortedAmount[pos] = amount[e];
       sortedSrc[pos] = src[e];
       sortedDst[pos] = dst[e];
-      int len = routeStart[e + 1] - routeStart[e];
-      System.arraycopy(routeLinks, routeStart[e], links, start[pos], len);
-      start[pos + 1] = start[pos] + len;
+      int[] r = routes.of(src[e], dst[e]);
+      int at = start[pos];
+      if (at + r.length > links.length) {
+        links = Arrays.copyOf(links, Math.max(2 * links.length, at + r.length));
+      }
+      for (int l : r) {
+        links[at++] = l;
+        onLink[l]++;
+      }
+      start[pos + 1] = at;
     }
     int[] next = new int[nz + 1]; // linked list over sorted positions; nz = end
     int[] prev = new int[nz + 1];

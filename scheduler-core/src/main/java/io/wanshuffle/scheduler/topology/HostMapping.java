@@ -214,7 +214,6 @@ public final class HostMapping {
           + "Hadoop's TableMapping would read as part of the first host name; save it as UTF-8 without BOM");
     }
     java.util.Map<String, Integer> firstLine = new java.util.HashMap<>();
-    java.util.Map<String, String> firstPath = new java.util.HashMap<>();
     for (int n = 1; n <= lines.size(); n++) {
       String line = lines.get(n - 1).trim();
       if (line.isEmpty() || line.charAt(0) == '#') {
@@ -230,12 +229,12 @@ public final class HostMapping {
         throw new TopologyException(table + ":" + n + ": host " + cols[0] + ": " + problem);
       }
       // Hadoop's TableMapping keeps the last line of a host listed twice: say so instead
-      String before = firstPath.putIfAbsent(cols[0], cols[1]);
-      if (before != null && !before.equals(cols[1])) {
+      Integer before = firstLine.putIfAbsent(cols[0], n);
+      String path = before == null ? cols[1] : lines.get(before - 1).trim().split("\\s+")[1];
+      if (!path.equals(cols[1])) {
         throw new TopologyException(table + ":" + n + ": host " + cols[0] + " is mapped to " + cols[1]
-            + " here and to " + before + " on line " + firstLine.get(cols[0]));
+            + " here and to " + path + " on line " + before);
       }
-      firstLine.putIfAbsent(cols[0], n);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.wanshuffle.scheduler.topology;
 
+import io.wanshuffle.scheduler.BaseSpeed;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,12 +23,6 @@ import org.apache.hadoop.net.DNSToSwitchMapping;
  * <p>Not thread-safe (it caches resolved hosts).
  */
 public final class Topology {
-  /**
-   * Most flows of the base speed a link on a route with traffic may carry. A larger ratio means
-   * rates without a sizeable common divisor (the base speed is their gcd), where every transfer
-   * would be planned as one flow at a tiny speed.
-   */
-  public static final int MAX_FLOWS_PER_LINK = 1_000_000;
   private final TopologyConfig config;
   private final HostMapping mapping;
   private final Map<String, String> pathOf = new HashMap<>();
@@ -160,7 +155,7 @@ public final class Topology {
    * @return the network
    * @throws TopologyException for an unknown host, a link without a rate, or if no link has a rate
    * @throws IllegalArgumentException if a link on a route carries more than {@value
-   *     #MAX_FLOWS_PER_LINK} flows of the base speed
+   *     BaseSpeed#MAX_FLOWS} flows of the base speed
    */
   public LinkNetwork network(List<String> senders, List<String> receivers) {
     return network(senders, receivers, null);
@@ -182,7 +177,7 @@ public final class Topology {
    * @return the network
    * @throws TopologyException for an unknown host, a link without a rate, or if no link has a rate
    * @throws IllegalArgumentException if the matrix's shape is not senders x receivers, or a link on
-   *     a route with traffic carries more than {@value #MAX_FLOWS_PER_LINK} flows of the base speed
+   *     a route with traffic carries more than {@value BaseSpeed#MAX_FLOWS} flows of the base speed
    *     (rates without a large common divisor, e.g. 1000000001 and 1000000000 B/s: round them)
    */
   public LinkNetwork network(List<String> senders, List<String> receivers, TrafficMatrix traffic) {
@@ -220,10 +215,10 @@ public final class Topology {
     long backboneIn = 0;
     for (Link l : links.values()) {
       long flows = l.rate() / g;
-      if (flows > MAX_FLOWS_PER_LINK && used.contains(l.name())) {
+      if (flows > BaseSpeed.MAX_FLOWS && used.contains(l.name())) {
         throw new IllegalArgumentException("link " + l.name() + " (" + l.rate() + " B/s) is " + flows
             + " times the base speed " + g + " B/s, the greatest common divisor of the rates on the"
-            + " matrix's routes; more than " + MAX_FLOWS_PER_LINK + " flows per link make the plan"
+            + " matrix's routes; more than " + BaseSpeed.MAX_FLOWS + " flows per link make the plan"
             + " meaningless: round the rates in " + config.file() + " (e.g. to whole Mbit/s)");
       }
       flows = Math.max(1, Math.min(flows, Integer.MAX_VALUE));

@@ -239,29 +239,7 @@ class LiquidStepSchedulerTest {
   void largeInstancesUseTheGreedyChoiceAndStayValid() {
     // 40 x 40 = 1600 transfers > FLOW_LIMIT: 4 racks per side, uplinks of 3 flows, backbone 12
     int n = 40;
-    LinkNetwork.Builder b = new LinkNetwork.Builder(n, n);
-    int out = b.addLink("backbone.out", 12);
-    int in = b.addLink("backbone.in", 12);
-    int[] up = new int[4];
-    int[] down = new int[4];
-    for (int r = 0; r < 4; r++) {
-      up[r] = b.addLink("up" + r, 3);
-      down[r] = b.addLink("down" + r, 3);
-    }
-    int[] nicUp = new int[n];
-    int[] nicDown = new int[n];
-    for (int i = 0; i < n; i++) {
-      nicUp[i] = b.addLink("nu" + i, 1);
-      nicDown[i] = b.addLink("nd" + i, 1);
-    }
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < n; j++) {
-        b.route(i, j, new int[] {nicUp[i], up[i % 4], out}, new int[] {in, down[j % 4], nicDown[j]});
-      }
-    }
-    int[] ones = new int[n];
-    java.util.Arrays.fill(ones, 1);
-    LinkNetwork net = b.build(12, ones, ones, 0);
+    LinkNetwork net = rackNetwork(n, 3, 12, i -> i % 4);
     Random rnd = new Random(5);
     TrafficMatrix m = randomMatrix(rnd, n, n);
     for (int i = 0; i < n; i++) {
@@ -287,31 +265,7 @@ class LiquidStepSchedulerTest {
     // backbone 8 (as the fuzzing pass's case that cost 1.97 x the bound): a rack-blind schedule of
     // 8 flows per step, split until no rack link is overloaded, doubles the steps
     int n = 150;
-    int racks = 4;
-    LinkNetwork.Builder b = new LinkNetwork.Builder(n, n);
-    int out = b.addLink("backbone.out", 8);
-    int in = b.addLink("backbone.in", 8);
-    int[] up = new int[racks];
-    int[] down = new int[racks];
-    for (int r = 0; r < racks; r++) {
-      up[r] = b.addLink("up" + r, 4);
-      down[r] = b.addLink("down" + r, 4);
-    }
-    int[] nicUp = new int[n];
-    int[] nicDown = new int[n];
-    for (int i = 0; i < n; i++) {
-      nicUp[i] = b.addLink("nu" + i, 1);
-      nicDown[i] = b.addLink("nd" + i, 1);
-    }
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < n; j++) {
-        b.route(i, j, new int[] {nicUp[i], up[i * racks / n], out},
-            new int[] {in, down[j * racks / n], nicDown[j]});
-      }
-    }
-    int[] ones = new int[n];
-    java.util.Arrays.fill(ones, 1);
-    LinkNetwork net = b.build(8, ones, ones, 0);
+    LinkNetwork net = rackNetwork(n, 4, 8, i -> i * 4 / n);
     Random rnd = new Random(23);
     double[] a = new double[n * n];
     for (int x = 0; x < a.length; x++) {
@@ -325,6 +279,38 @@ class LiquidStepSchedulerTest {
     s.validate(m, p);
     double bound = LinkLowerBound.of(m, net, 0.5).eta();
     assertTrue(s.cost(0.5) <= 1.05 * bound, "cost " + s.cost(0.5) + " against bound " + bound);
+  }
+
+  /**
+   * n senders and n receivers on 4 racks per side (host i on rack {@code rackOf(i)}), 1-flow NICs,
+   * rack uplinks and downlinks of {@code rackFlows}, backbone directions of {@code backboneFlows} = k.
+   */
+  private static LinkNetwork rackNetwork(int n, int rackFlows, int backboneFlows,
+      java.util.function.IntUnaryOperator rackOf) {
+    LinkNetwork.Builder b = new LinkNetwork.Builder(n, n);
+    int out = b.addLink("backbone.out", backboneFlows);
+    int in = b.addLink("backbone.in", backboneFlows);
+    int[] up = new int[4];
+    int[] down = new int[4];
+    for (int r = 0; r < 4; r++) {
+      up[r] = b.addLink("up" + r, rackFlows);
+      down[r] = b.addLink("down" + r, rackFlows);
+    }
+    int[] nicUp = new int[n];
+    int[] nicDown = new int[n];
+    for (int i = 0; i < n; i++) {
+      nicUp[i] = b.addLink("nu" + i, 1);
+      nicDown[i] = b.addLink("nd" + i, 1);
+    }
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        b.route(i, j, new int[] {nicUp[i], up[rackOf.applyAsInt(i)], out},
+            new int[] {in, down[rackOf.applyAsInt(j)], nicDown[j]});
+      }
+    }
+    int[] ones = new int[n];
+    java.util.Arrays.fill(ones, 1);
+    return b.build(backboneFlows, ones, ones, 0);
   }
 
   private static double[] set(double[] a, int i, double v) {
