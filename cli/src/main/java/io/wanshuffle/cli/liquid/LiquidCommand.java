@@ -1,6 +1,7 @@
 package io.wanshuffle.cli.liquid;
 
 import io.wanshuffle.cli.CliVersion;
+import io.wanshuffle.cli.DecimalNumber;
 import io.wanshuffle.cli.OutputFormat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.cli.InputException;
@@ -46,6 +47,7 @@ public final class LiquidCommand implements Callable<Integer> {
   Path transfers;
 
   @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "10",
+      converter = DecimalNumber.class,
       description = "Stop the exact search after this many seconds and print the best schedule"
           + " found (default ${DEFAULT-VALUE}).")
   double timeLimit;

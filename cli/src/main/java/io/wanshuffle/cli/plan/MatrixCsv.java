@@ -1,5 +1,6 @@
 package io.wanshuffle.cli.plan;
 
+import io.wanshuffle.cli.DecimalNumber;
 import io.wanshuffle.cli.InputException;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.io.TextFile;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Reads the traffic matrix CSV of {@code ./wan-shuffle plan --matrix}.
@@ -30,9 +30,6 @@ import java.util.regex.Pattern;
  * empty matrix, header name counts that do not match.
  */
 public final class MatrixCsv {
-  /** A plain decimal number, optionally signed, with optional exponent (no hex, no NaN/Infinity). */
-  private static final Pattern NUMBER =
-      Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
   private static final String SENDERS = "#senders:";
   private static final String RECEIVERS = "#receivers:";
 
@@ -155,7 +152,7 @@ public final class MatrixCsv {
       if (cell.isEmpty()) {
         throw InputException.at(name, lineNo, c + 1, "empty cell");
       }
-      if (!NUMBER.matcher(cell).matches()) {
+      if (!DecimalNumber.isDecimal(cell)) {
         String what = cell.equalsIgnoreCase("nan") || cell.toLowerCase().contains("inf")
             ? "is not a finite number" : "is not a number";
         throw InputException.at(name, lineNo, c + 1, "'" + cell + "' " + what);

@@ -1,6 +1,7 @@
 package io.wanshuffle.cli.plan;
 
 import io.wanshuffle.cli.CliVersion;
+import io.wanshuffle.cli.DecimalNumber;
 import io.wanshuffle.cli.OutputFormat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -86,11 +87,11 @@ public final class PlanCommand implements Callable<Integer> {
           + " every link within its capacity.")
   Path topology;
 
-  @Option(names = "--beta", required = true, paramLabel = "SECONDS",
+  @Option(names = "--beta", required = true, paramLabel = "SECONDS", converter = DecimalNumber.class,
       description = "Setup delay paid once per step, seconds, >= 0.")
   double beta;
 
-  @Option(names = "--rate", paramLabel = "BYTES_PER_S",
+  @Option(names = "--rate", paramLabel = "BYTES_PER_S", converter = DecimalNumber.class,
       description = "Rate of one flow in bytes/s; when given, the matrix amounts are bytes"
           + " (seconds = bytes / rate). Without it they are seconds.")
   Double rate;

@@ -143,8 +143,24 @@ class PlanCommandErrorsTest {
   void betaNegativeOrNotFinite() throws IOException {
     assertEquals("plan: option --beta: must be a finite number of seconds >= 0, got -1.0",
         fails("1\n", "--beta", "-1"));
-    assertEquals("plan: option --beta: must be a finite number of seconds >= 0, got NaN",
-        fails("1\n", "--beta", "NaN"));
+    assertEquals("plan: option --beta: must be a finite number of seconds >= 0, got Infinity",
+        fails("1\n", "--beta", "1e400"));
+  }
+
+  /** --beta and --rate read numbers as matrix cells do: Java's hex, suffixes and NaN are refused. */
+  @Test
+  void optionNumbersHaveTheMatrixSyntax() throws IOException {
+    for (String bad : List.of("NaN", "0x1p3", "1d", "2f", "Infinity", "\u0662", "1,5", "")) {
+      String e = fails("1\n", "--beta", bad);
+      assertTrue(e.startsWith("plan: Invalid value for option '--beta': '" + bad + "' is not a decimal"
+          + " number"), bad + " -> " + e);
+    }
+    String e = fails("1\n", "--rate", "1e3d");
+    assertTrue(e.startsWith("plan: Invalid value for option '--rate': '1e3d' is not a decimal number"), e);
+    CliRun ok = CliRun.of("plan", "--matrix", dir.resolve("m.csv").toString(), "--k", "1",
+        "--beta", "+.5e1", "--rate", "2E0", "--format", "json");
+    assertEquals(0, ok.status(), ok.err());
+    assertTrue(ok.out().contains("\"beta\":5.0"), ok.out());
   }
 
   @Test

@@ -192,9 +192,13 @@ public final class HostMapping {
     return new HostMapping(s, "topology script " + config.script());
   }
 
-  /** Checks every line of a TableMapping file: blank, comment, or "host /cluster/rack". */
-  static void checkTable(Path table) {
-    checkTable(table, true);
+  /**
+   * Checks every line of a TableMapping file: blank, comment, or "host /cluster/rack".
+   *
+   * @return host name -> network path, as listed
+   */
+  static java.util.Map<String, String> checkTable(Path table) {
+    return checkTable(table, true);
   }
 
   /**
@@ -202,7 +206,7 @@ public final class HostMapping {
    * {@code /cluster/rack} ({@code twoLevels}) or starts with {@code /cluster} (otherwise); a host
    * may be listed twice only with the same PATH.
    */
-  static void checkTable(Path table, boolean twoLevels) {
+  static java.util.Map<String, String> checkTable(Path table, boolean twoLevels) {
     List<String> lines;
     try {
       lines = Files.readAllLines(table, StandardCharsets.UTF_8);
@@ -214,6 +218,7 @@ public final class HostMapping {
           + "Hadoop's TableMapping would read as part of the first host name; save it as UTF-8 without BOM");
     }
     java.util.Map<String, Integer> firstLine = new java.util.HashMap<>();
+    java.util.Map<String, String> paths = new java.util.LinkedHashMap<>();
     for (int n = 1; n <= lines.size(); n++) {
       String line = lines.get(n - 1).trim();
       if (line.isEmpty() || line.charAt(0) == '#') {
@@ -235,7 +240,9 @@ public final class HostMapping {
         throw new TopologyException(table + ":" + n + ": host " + cols[0] + " is mapped to " + cols[1]
             + " here and to " + path + " on line " + before);
       }
+      paths.put(cols[0], cols[1]);
     }
+    return paths;
   }
 
   /** @return null if {@code path} is "/cluster" or "/cluster/...", else what is wrong with it */

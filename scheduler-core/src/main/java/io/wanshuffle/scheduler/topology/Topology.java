@@ -41,7 +41,50 @@ public final class Topology {
    */
   public static Topology load(Path configFile) {
     TopologyConfig c = TopologyConfig.load(configFile);
-    return new Topology(c, HostMapping.of(c));
+    Topology t = new Topology(c, HostMapping.of(c));
+    t.checkOverrides();
+    return t;
+  }
+
+  /**
+   * Every {@code key[owner]} of the configuration must name something the mapping knows, so that a
+   * typo does not leave a link at its default rate silently: a host the mapping resolves, and, with a
+   * mapping table, a rack or cluster of the table (a script cannot list its racks: those owners are
+   * not checked).
+   */
+  private void checkOverrides() {
+    java.util.Set<String> racks = new java.util.HashSet<>();
+    java.util.Set<String> clusters = new java.util.HashSet<>();
+    if (config.table() != null) {
+      for (String path : HostMapping.checkTable(config.table()).values()) {
+        racks.add(path);
+        clusters.add(clusterOf(path));
+      }
+    }
+    for (TopologyConfig.RateOverride o : config.overrides()) {
+      String where = config.file() + ":" + o.line() + ": '" + o.key() + "[" + o.owner() + "]': ";
+      switch (o.ownerKind()) {
+        case "host" -> {
+          try {
+            resolveAll(List.of(o.owner()));
+          } catch (TopologyException e) {
+            throw new TopologyException(where + "no such host: " + e.getMessage(), e);
+          }
+        }
+        case "rack" -> {
+          if (config.table() != null && !racks.contains(o.owner())) {
+            throw new TopologyException(where + "no rack " + o.owner() + " in " + mapping.source()
+                + " (racks: " + String.join(", ", new java.util.TreeSet<>(racks)) + ")");
+          }
+        }
+        default -> {
+          if (config.table() != null && !clusters.contains(o.owner())) {
+            throw new TopologyException(where + "no cluster " + o.owner() + " in " + mapping.source()
+                + " (clusters: " + String.join(", ", new java.util.TreeSet<>(clusters)) + ")");
+          }
+        }
+      }
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import io.wanshuffle.scheduler.io.TextFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,12 +23,13 @@ import java.util.regex.Pattern;
  * nic.up.rate}, {@code nic.down.rate}, {@code rack.rate}, {@code rack.uplink.rate}, {@code
  * rack.downlink.rate}, {@code backbone.rate}, {@code backbone.out.rate}, {@code backbone.in.rate},
  * each optionally followed by {@code [owner]} (a host name, {@code /cluster/rack} or {@code
- * /cluster}). A rate is a positive integer of bytes/s with an optional decimal suffix {@code k},
+ * /cluster}; a {@code #} inside the brackets belongs to the name). A rate is a positive integer of bytes/s with an optional decimal suffix {@code k},
  * {@code M}, {@code G}, {@code T} (10^3 .. 10^12), or {@code none} for a link that is not a
- * constraint.
+ * constraint. The digits are ASCII, without a sign.
  */
 public final class TopologyConfig {
   private static final Pattern LINE = Pattern.compile("([A-Za-z.]+)(?:\\[([^\\]]+)\\])?\\s*=\\s*(.*)");
+  private static final Pattern ASCII_DIGITS = Pattern.compile("[0-9]+");
   private static final Set<String> RATE_KEYS = Set.of(
       "nic.rate", "nic.up.rate", "nic.down.rate", "rack.rate", "rack.uplink.rate",
       "rack.downlink.rate", "backbone.rate", "backbone.out.rate", "backbone.in.rate");
@@ -40,9 +42,27 @@ public final class TopologyConfig {
   private final int scriptArgs;
   /** key or key[owner] -> rate (UNLIMITED for none). */
   private final Map<String, Long> rates;
+  private final List<RateOverride> overrides;
 
-  private TopologyConfig(Path file, Path table, Path script, int scriptArgs, Map<String, Long> rates) {
+  /**
+   * A rate set for one owner, {@code key[owner] = rate}.
+   *
+   * @param key the rate key, e.g. {@code nic.rate}
+   * @param owner a host name for {@code nic.*} keys, {@code /cluster/rack} for {@code rack.*}, {@code
+   *     /cluster} for {@code backbone.*}
+   * @param line its 1-based line in the configuration file
+   */
+  public record RateOverride(String key, String owner, int line) {
+    /** @return what the owner must be: "host", "rack" or "cluster" */
+    public String ownerKind() {
+      return key.startsWith("nic.") ? "host" : key.startsWith("rack.") ? "rack" : "cluster";
+    }
+  }
+
+  private TopologyConfig(Path file, Path table, Path script, int scriptArgs, Map<String, Long> rates,
+      List<RateOverride> overrides) {
     this.file = file;
+    this.overrides = overrides;
     this.table = table;
     this.script = script;
     this.scriptArgs = scriptArgs;
@@ -70,9 +90,10 @@ public final class TopologyConfig {
     int scriptArgs = 100;
     Map<String, Long> rates = new HashMap<>();
     Map<String, Integer> seenAt = new HashMap<>();
+    List<RateOverride> overrides = new ArrayList<>();
     for (int n = 1; n <= lines.size(); n++) {
       String raw = lines.get(n - 1);
-      int hash = raw.indexOf('#');
+      int hash = commentStart(raw);
       String line = (hash >= 0 ? raw.substring(0, hash) : raw).trim();
       if (line.isEmpty()) {
         continue;
@@ -86,7 +107,10 @@ public final class TopologyConfig {
       String key = m.group(1);
       String owner = m.group(2);
       String value = m.group(3).trim();
-      String full = owner == null ? key : key + "[" + owner.trim() + "]";
+      if (owner != null) {
+        owner = owner.trim();
+      }
+      String full = owner == null ? key : key + "[" + owner + "]";
       Integer before = seenAt.put(full, n);
       if (before != null) {
         throw new TopologyException(where + "'" + full + "' is already set on line " + before);
@@ -121,6 +145,13 @@ public final class TopologyConfig {
                 + "mapping.script, mapping.script.args, " + String.join(", ", RATE_KEYS.stream().sorted().toList()));
           }
           rates.put(full, parseRate(where, full, value));
+          if (owner != null) {
+            String problem = ownerProblem(key, owner);
+            if (problem != null) {
+              throw new TopologyException(where + "'" + full + "': " + problem);
+            }
+            overrides.add(new RateOverride(key, owner, n));
+          }
         }
       }
     }
@@ -132,7 +163,35 @@ public final class TopologyConfig {
       throw new TopologyException(file + ": set only one of mapping.table (line "
           + seenAt.get("mapping.table") + ") and mapping.script (line " + seenAt.get("mapping.script") + ")");
     }
-    return new TopologyConfig(file, table, script, scriptArgs, rates);
+    return new TopologyConfig(file, table, script, scriptArgs, rates, List.copyOf(overrides));
+  }
+
+  /**
+   * @return the index of the {@code #} that starts the line's comment, or -1: a {@code #} inside the
+   *     key's {@code [owner]} brackets belongs to the owner (host names may contain it)
+   */
+  private static int commentStart(String raw) {
+    int eq = raw.indexOf('=');
+    int open = raw.indexOf('[');
+    int close = open < 0 ? -1 : raw.indexOf(']', open);
+    for (int i = 0; i < raw.length(); i++) {
+      if (raw.charAt(i) == '#' && !(open >= 0 && i > open && i < close && (eq < 0 || close < eq))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** @return null when {@code owner} has the form {@code key} needs, else what is wrong */
+  private static String ownerProblem(String key, String owner) {
+    return switch (key.substring(0, key.indexOf('.'))) {
+      case "nic" -> owner.startsWith("/")
+          ? "a NIC belongs to a host: name the host, not the network path '" + owner + "'" : null;
+      case "rack" -> HostMapping.pathProblem(owner) == null ? null
+          : "a rack link belongs to a rack /cluster/rack, got '" + owner + "'";
+      default -> owner.matches("/[^/]+")
+          ? null : "a backbone side belongs to a cluster /cluster, got '" + owner + "'";
+    };
   }
 
   private static void requireNoOwner(String where, String key, String owner) {
@@ -166,7 +225,7 @@ public final class TopologyConfig {
     }
     long v;
     try {
-      v = Long.parseLong(digits);
+      v = ASCII_DIGITS.matcher(digits).matches() ? Long.parseLong(digits) : -1;
     } catch (NumberFormatException e) {
       v = -1;
     }
@@ -175,6 +234,11 @@ public final class TopologyConfig {
           + "optional suffix k, M, G, T) or 'none', got '" + value + "'");
     }
     return v * mult;
+  }
+
+  /** @return every {@code key[owner] = rate} line, in file order */
+  public List<RateOverride> overrides() {
+    return overrides;
   }
 
   /** @return the configuration file this was read from */

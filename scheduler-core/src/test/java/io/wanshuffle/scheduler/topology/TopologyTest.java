@@ -228,4 +228,62 @@ class TopologyTest {
         () -> Topology.load(conf).pathOf("h1"));
     assertTrue(e.getMessage().contains("broken.sh"), e.getMessage());
   }
+
+  /** A typo in an override's owner would leave the link at its default rate without a word. */
+  @Test
+  void overridesMustNameWhatTheTableHolds() throws IOException {
+    String[][] cases = {
+        {"nic.rate[a9] = 2G", "no such host: topology table " + dir.resolve("racks.table")
+            + ": host 'a9' is not in the topology"},
+        {"rack.uplink.rate[/dcA/r7] = 2G", "no rack /dcA/r7 in topology table " + dir.resolve("racks.table")
+            + " (racks: /dcA/r1, /dcA/r2, /dcB/r1, /dcB/r2)"},
+        {"backbone.in.rate[/dcC] = 2G", "no cluster /dcC in topology table " + dir.resolve("racks.table")
+            + " (clusters: /dcA, /dcB)"},
+    };
+    for (String[] c : cases) {
+      TopologyException e = assertThrows(TopologyException.class, () -> twoClusters(c[0] + "\n"));
+      assertEquals(dir.resolve("topology.conf") + ":6: '" + c[0].substring(0, c[0].indexOf(" =")) + "': "
+          + c[1], e.getMessage());
+    }
+    Topology t = twoClusters("nic.rate[b2] = 50M\nrack.rate[/dcB/r2] = 300M\nbackbone.out.rate[/dcB] = 1G\n");
+    assertEquals(50_000_000L, t.route("a1", "b2").get(5).rate());
+  }
+
+  /** The owner's form follows the key: a host for NICs, /cluster/rack for racks, /cluster for the backbone. */
+  @Test
+  void anOwnerOfTheWrongKindIsRefusedByName() throws IOException {
+    String[][] cases = {
+        {"rack.rate[/dcA] = 5k", "a rack link belongs to a rack /cluster/rack, got '/dcA'"},
+        {"nic.rate[/dcA/r1] = 5k", "a NIC belongs to a host: name the host, not the network path '/dcA/r1'"},
+        {"backbone.rate[/dcA/r1] = 5k", "a backbone side belongs to a cluster /cluster, got '/dcA/r1'"},
+        {"backbone.rate[dcA] = 5k", "a backbone side belongs to a cluster /cluster, got 'dcA'"},
+    };
+    for (String[] c : cases) {
+      TopologyException e = assertThrows(TopologyException.class, () -> twoClusters(c[0] + "\n"));
+      assertEquals(dir.resolve("topology.conf") + ":6: '" + c[0].substring(0, c[0].indexOf(" =")) + "': "
+          + c[1], e.getMessage());
+    }
+  }
+
+  /** Rates are ASCII digits without a sign: Long.parseLong alone would read "\u0662k" as 2000. */
+  @Test
+  void rateDigitsAreAsciiWithoutSign() throws IOException {
+    for (String bad : List.of("\u0662k", "+5G", "-5G", "5 000", "0x10")) {
+      TopologyException e = assertThrows(TopologyException.class,
+          () -> twoClusters("nic.rate[a1] = " + bad + "\n"));
+      assertTrue(e.getMessage().startsWith(dir.resolve("topology.conf") + ":6: 'nic.rate[a1]' must be a"
+          + " positive rate") && e.getMessage().endsWith("got '" + bad + "'"), e.getMessage());
+    }
+  }
+
+  /** '#' starts a comment except inside the key's brackets, so a host such as h#1 can be configured. */
+  @Test
+  void aHashInsideTheOwnerBracketsBelongsToTheHostName() throws IOException {
+    write("hash.table", "h#1 /A/r1\nh2 /B/r1\n");
+    Path conf = write("hash.conf", "mapping.table = hash.table  # a comment\n"
+        + "nic.rate = 1G\nnic.rate[h#1] = 2G # the fast host\nrack.rate = none\nbackbone.rate = 10G\n");
+    Topology t = Topology.load(conf);
+    assertEquals(2_000_000_000L, t.route("h#1", "h2").get(0).rate());
+    assertEquals(1_000_000_000L, t.route("h2", "h#1").get(0).rate());
+  }
 }
