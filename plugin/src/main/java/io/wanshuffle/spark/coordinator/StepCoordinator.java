@@ -16,7 +16,6 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -27,7 +26,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -68,7 +66,7 @@ import org.slf4j.LoggerFactory;
  *       planned together; it ends early once every task the driver launched in the stages with
  *       demand has registered or ended ({@link #taskLaunched}, {@link #taskEnded}).</li>
  *   <li>Pipelined steps keep the last free flow, for a bounded time, for a bottleneck receiver
- *       whose next task is about to register ({@link #KEEP_FACTOR}; docs/plugin.md, "A flow kept
+ *       whose next task is about to register ({@link FlowKeeping}; docs/plugin.md, "A flow kept
  *       for a task about to register").</li>
  *   <li>Uncollected grants: a grant that no poll of its task has collected when its step's
  *       deadline passes (the task stopped polling) is taken back, and the demand is held out of
@@ -100,16 +98,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class StepCoordinator {
   private static final Logger LOG = LoggerFactory.getLogger(StepCoordinator.class);
-  /**
-   * A free flow is kept for a receiver whose task is about to register (launched, or about to
-   * launch as the host's task that fetched everything ends) when that receiver's expected bytes
-   * per port are at least this many times the load of the busier port of the transfer that would
-   * take the flow, and at least every ranked transfer's load (the receiver is the bottleneck).
-   */
-  static final double KEEP_FACTOR = 1.5;
-  /** A kept flow waits at most this many times the median launch-to-registration delay per phase. */
-  static final double KEEP_DELAY_FACTOR = 1.5;
-
   private final WanShuffleConf conf;
   private final StepScheduler scheduler;
   private final List<CoordinatorListener> listeners;
@@ -121,41 +109,20 @@ public final class StepCoordinator {
   private final Map<StageRef, StageAccount> stages = new HashMap<>();
   private final FlowLeases leases = new FlowLeases();
   /** step id -> open pair -> number of its demands still fetching that pair. */
-  private final Map<Long, Map<Pair, Integer>> openFlows = new HashMap<>();
+  private final Map<Long, Map<HostPair, Integer>> openFlows = new HashMap<>();
   private final Executor planner;
   /** The scheduler behind the planning time budget; null when not gated. */
   private final BudgetedPlanner budgeted;
   /** Steps granted whose receivers have not all reported (and whose deadline has not passed). */
   private final Map<Long, ActiveStep> active = new LinkedHashMap<>();
   private CoordinatorTimer.Cancellable gatherTimer;
-  /**
-   * Tasks the driver launched that have neither registered a demand nor ended (task attempt id ->
-   * stage and launch time); a gather window ends early once none of them belongs to a stage with
-   * demand.
-   */
-  private final Map<Long, Launch> launched = new HashMap<>();
-  /**
-   * Tasks that said one of their reads has no cross-cluster blocks ({@link #noCrossClusterDemand}) and have not
-   * ended, so that a listener event arriving after the notice does not count them as launched and unregistered;
-   * at most {@value #WITHOUT_DEMAND_MAX} (oldest dropped: a task whose end was missed).
-   */
-  private final Set<Long> withoutDemand = new LinkedHashSet<>();
-  static final int WITHOUT_DEMAND_MAX = 100_000;
-  /** Stages whose task launches the driver listener reported (the early end relies on them). */
-  private final Set<StageRef> launchesSeen = new HashSet<>();
+  /** Tasks launched and not registered: a gather window ends early once none belongs to a stage with demand. */
+  private final LaunchedTasks launched = new LaunchedTasks();
   /** Tasks of the running stages not launched yet, by preferred host (ranks ports; driver listener). */
   private final PendingTasks pending = new PendingTasks();
-  /**
-   * Receivers a free flow is kept for (a task of theirs is about to register: launched, or about to
-   * launch as the host's previous task ends).
-   */
-  private final Map<String, Keep> keptFor = new HashMap<>();
+  /** Receivers a free flow is kept for (a task of theirs is about to register). */
+  private final FlowKeeping keeping;
   private CoordinatorTimer.Cancellable keepTimer;
-  /** The last {@value #DELAY_SAMPLES} delays from a task's launch to its registration, ms. */
-  private final ArrayDeque<Long> registrationDelays = new ArrayDeque<>();
-  static final int DELAY_SAMPLES = 16;
-  /** How long a flow is kept per phase, ms ({@link #updateKeepBound}). */
-  private long keepBoundMs;
   /**
    * Transfers of steps reported ahead of their end (predicted hand-over), by demand and step,
    * waiting for their {@link FlowArrived}; {@code endMs} holds the report time until then.
@@ -225,7 +192,7 @@ public final class StepCoordinator {
       throw new IllegalArgumentException("algorithm " + conf.algorithm() + " needs a scheduler");
     }
     this.conf = conf;
-    this.keepBoundMs = conf.gatherWindowMs();
+    this.keeping = new FlowKeeping(conf.gatherWindowMs());
     this.scheduler = scheduler;
     this.listeners = List.copyOf(listeners);
     this.timer = timer;
@@ -296,18 +263,18 @@ public final class StepCoordinator {
     demands.put(d.id, d);
     demandsByTask.computeIfAbsent(d.taskAttemptId, t -> new LinkedHashSet<>()).add(d.id);
     StageAccount acc = account(stage, now);
-    acc.shuffleIds.add(d.shuffleId);
+    acc.readsShuffle(d.shuffleId);
     pending.registered(stage, d.taskAttemptId, d.dst, d.src, d.registered);
-    keptFor.remove(d.dst);
+    keeping.release(d.dst);
     for (int i = 0; i < d.src.length; i++) {
-      acc.add(new Pair(d.src[i], d.dst), d.registered[i], 0);
+      acc.add(new HostPair(d.src[i], d.dst), d.registered[i], 0);
     }
     DemandEvent ev = new DemandEvent(d.id, stage, d.shuffleId, d.taskAttemptId, d.executorId,
         d.dst, List.of(d.src), d.registered.clone(), now);
     fire(l -> l.onDemandRegistered(ev));
-    Launch launch = launched.remove(d.taskAttemptId);
+    LaunchedTasks.Launch launch = launched.registered(d.taskAttemptId);
     if (launch != null && demandsByTask.get(d.taskAttemptId).size() == 1) {
-      noteRegistrationDelay(now - launch.atMs());
+      keeping.noteRegistrationDelay(now - launch.atMs());
     }
     if (conf.gated() && gatherTimer == null) {
       boolean idleNow = active.isEmpty() && (conf.barrierSteps() || leases.total() == 0);
@@ -320,14 +287,6 @@ public final class StepCoordinator {
     }
     endGatherIfWaveRegistered();
     return new Registered(d.id, conf.gated());
-  }
-
-  private void noteRegistrationDelay(long ms) {
-    registrationDelays.addLast(Math.max(0, ms));
-    if (registrationDelays.size() > DELAY_SAMPLES) {
-      registrationDelays.removeFirst();
-    }
-    updateKeepBound();
   }
 
   /**
@@ -348,17 +307,12 @@ public final class StepCoordinator {
       }
       long now = clock.getAsLong();
       pending.noCrossClusterBytes(new StageRef(stageId, attempt), taskAttemptId, host);
-      if (keptFor.remove(host) != null && gatherTimer == null && !conf.barrierSteps()) {
+      if (keeping.release(host) && gatherTimer == null && !conf.barrierSteps()) {
         planIfIdle(); // the flow kept for this host's task is free for another demand
       }
-      Launch launch = launched.remove(taskAttemptId);
+      LaunchedTasks.Launch launch = launched.withoutDemand(taskAttemptId);
       if (launch != null && !demandsByTask.containsKey(taskAttemptId)) {
-        noteRegistrationDelay(now - launch.atMs());
-      }
-      if (launch == null && withoutDemand.add(taskAttemptId) && withoutDemand.size() > WITHOUT_DEMAND_MAX) {
-        Iterator<Long> oldest = withoutDemand.iterator();
-        oldest.next();
-        oldest.remove();
+        keeping.noteRegistrationDelay(now - launch.atMs());
       }
       endGatherIfWaveRegistered();
     }
@@ -412,19 +366,13 @@ public final class StepCoordinator {
         return;
       }
       StageRef stage = new StageRef(stageId, attempt);
+      long now = clock.getAsLong();
       if (host != null) {
         pending.launched(stage, host, taskAttemptId);
-        Keep keep = keptFor.get(host);
-        if (keep != null && !keep.restarted()) {
-          // kept while the host's previous task ended: its next task now has a bound to register
-          keptFor.put(host, new Keep(clock.getAsLong(), true));
-        }
+        // kept while the host's previous task ended: its next task now has a bound to register
+        keeping.taskLaunched(host, now);
       }
-      if (demandsByTask.containsKey(taskAttemptId) || withoutDemand.contains(taskAttemptId)) {
-        return; // a registration or notice that overtook the listener event: nothing to wait for
-      }
-      launchesSeen.add(stage);
-      launched.put(taskAttemptId, new Launch(stage, clock.getAsLong()));
+      launched.launched(stage, taskAttemptId, now, demandsByTask.containsKey(taskAttemptId));
     }
   }
 
@@ -437,8 +385,7 @@ public final class StepCoordinator {
   public void taskEnded(long taskAttemptId) {
     synchronized (this) {
       pending.ended(taskAttemptId);
-      withoutDemand.remove(taskAttemptId);
-      if (launched.remove(taskAttemptId) == null) {
+      if (!launched.ended(taskAttemptId)) {
         return;
       }
       endGatherIfWaveRegistered();
@@ -453,15 +400,11 @@ public final class StepCoordinator {
     }
     Set<StageRef> withDemand = new HashSet<>();
     for (Demand d : demands.values()) {
-      if (!launchesSeen.contains(d.stage)) {
-        return; // no task launches known for this stage (no listener): the window decides
-      }
       withDemand.add(d.stage);
     }
-    for (Launch l : launched.values()) {
-      if (withDemand.contains(l.stage())) {
-        return;
-      }
+    // without the driver listener no launch is known for a stage: then the window decides
+    if (!launched.allRegistered(withDemand)) {
+      return;
     }
     gatherTimer.cancel();
     gatherTimer = null;
@@ -628,9 +571,8 @@ public final class StepCoordinator {
 
   private void stageCompletedLocked(int stageId, int attempt) {
     StageRef ref = new StageRef(stageId, attempt);
-    launchesSeen.remove(ref);
     pending.done(ref);
-    launched.values().removeIf(l -> l.stage().equals(ref));
+    launched.stageDone(ref);
     for (Demand d : new ArrayList<>(demands.values())) {
       if (d.stage.equals(ref)) {
         releaseLocked(d, "stage-done");
@@ -641,21 +583,9 @@ public final class StepCoordinator {
     if (acc != null) {
       StageSummary s = acc.summary(clock.getAsLong());
       if (LOG.isInfoEnabled()) {
-        StringBuilder m = new StringBuilder();
-        long total = 0;
-        for (int i = 0; i < s.hosts().size(); i++) {
-          for (int j = 0; j < s.hosts().size(); j++) {
-            if (s.registeredBytes()[i][j] > 0 || s.realisedBytes()[i][j] > 0) {
-              m.append("\n  ").append(s.hosts().get(i)).append(" -> ").append(s.hosts().get(j))
-                  .append(": registered ").append(s.registeredBytes()[i][j])
-                  .append(" B, realised ").append(s.realisedBytes()[i][j]).append(" B");
-              total += s.realisedBytes()[i][j];
-            }
-          }
-        }
         LOG.info("wan-shuffle stage {} done: {} B across clusters in {} step(s), shuffles {}; "
-            + "cross-cluster traffic matrix:{}", ref, total, s.steps(),
-            Arrays.toString(s.shuffleIds()), m);
+            + "cross-cluster traffic matrix:{}", ref, StageAccount.realisedTotal(s), s.steps(),
+            Arrays.toString(s.shuffleIds()), StageAccount.matrixLines(s));
       }
       fire(l -> l.onStageDone(s));
     }
@@ -678,9 +608,9 @@ public final class StepCoordinator {
     RegisterDemand m = r.demand();
     StageRef stage = new StageRef(m.stageId(), m.stageAttempt());
     StageAccount acc = account(stage, now);
-    acc.shuffleIds.add(m.shuffleId());
+    acc.readsShuffle(m.shuffleId());
     for (int i = 0; i < m.srcHosts().length; i++) {
-      acc.add(new Pair(m.srcHosts()[i], m.dstHost()), r.demandId() == 0 ? m.bytes()[i] : 0,
+      acc.add(new HostPair(m.srcHosts()[i], m.dstHost()), r.demandId() == 0 ? m.bytes()[i] : 0,
           m.bytes()[i]);
     }
     if (r.demandId() == 0) {
@@ -738,7 +668,6 @@ public final class StepCoordinator {
     stopped = true;
     flushArriving(null);
     launched.clear();
-    launchesSeen.clear();
     if (gatherTimer != null) {
       gatherTimer.cancel();
     }
@@ -844,7 +773,7 @@ public final class StepCoordinator {
       hosts[i] = d.src[idx];
       bytes[i] = fetched[idx];
       if (acc != null) {
-        acc.add(new Pair(d.src[idx], d.dst), 0, fetched[idx]);
+        acc.add(new HostPair(d.src[idx], d.dst), 0, fetched[idx]);
       }
     }
     if (m.reportsAhead()) {
@@ -867,17 +796,17 @@ public final class StepCoordinator {
     if (g == null || g.stepId() == 0) {
       return;
     }
-    Map<Pair, Integer> flows = openFlows.get(g.stepId());
+    Map<HostPair, Integer> flows = openFlows.get(g.stepId());
     if (flows != null) {
       for (int idx : g.srcIdx()) {
-        Pair p = new Pair(d.src[idx], d.dst);
+        HostPair p = new HostPair(d.src[idx], d.dst);
         Integer n = flows.get(p);
         if (n == null) {
           continue;
         }
         if (n == 1) {
           flows.remove(p);
-          leases.close(p.src, p.dst);
+          leases.close(p.src(), p.dst());
         } else {
           flows.put(p, n - 1);
         }
@@ -1231,10 +1160,10 @@ public final class StepCoordinator {
     long[][] bytes = in.bytes;
     long stepId = nextStepId;
     Map<Long, List<long[]>> parts = new LinkedHashMap<>();
-    Map<Pair, Integer> flowCounts = new HashMap<>();
+    Map<HostPair, Integer> flowCounts = new HashMap<>();
     List<FlowGrant> flows = new ArrayList<>();
-    Set<Pair> open = new HashSet<>();
-    for (Map<Pair, Integer> f : openFlows.values()) {
+    Set<HostPair> open = new HashSet<>();
+    for (Map<HostPair, Integer> f : openFlows.values()) {
       open.addAll(f.keySet());
     }
     double longest = 0;
@@ -1257,7 +1186,7 @@ public final class StepCoordinator {
       if (leases.total(dir) >= conf.k()) {
         continue; // this direction of the backbone is full
       }
-      if (freeSend(s) <= 0 || freeReceive(r) <= 0 || open.contains(new Pair(s, r))) {
+      if (freeSend(s) <= 0 || freeReceive(r) <= 0 || open.contains(new HostPair(s, r))) {
         if (conf.barrierSteps() && portsFreeAtStart) {
           LOG.error("wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; "
               + "skipped", algorithm, s, r);
@@ -1268,7 +1197,7 @@ public final class StepCoordinator {
       }
       List<String> heavier = new ArrayList<>();
       for (Map.Entry<String, Double> a : awaited.entrySet()) {
-        if (!a.getKey().equals(r) && a.getValue() >= KEEP_FACTOR * ranked.load()
+        if (!a.getKey().equals(r) && a.getValue() >= FlowKeeping.KEEP_FACTOR * ranked.load()
             && a.getValue() >= heaviest && leases.sameCluster(a.getKey(), r)) {
           heavier.add(a.getKey());
         }
@@ -1276,7 +1205,7 @@ public final class StepCoordinator {
       if (!heavier.isEmpty() && leases.total(dir) + heavier.size() >= conf.k()) {
         // the last free flows wait for a heavier receiver's task that is about to register
         for (String h : heavier) {
-          keptFor.putIfAbsent(h, new Keep(now, false));
+          keeping.keep(h, now);
         }
         LOG.debug("wan-shuffle: a free flow kept for {} instead of {} -> {} (port load {} B; "
             + "awaited receivers' bytes per port {}; {} flow(s) open)", heavier, s, r,
@@ -1285,7 +1214,7 @@ public final class StepCoordinator {
         continue;
       }
       if (grantTransfer(t, s, r, bytes[t.src()][t.dst()], in, parts, flowCounts, flows)) {
-        open.add(new Pair(s, r));
+        open.add(new HostPair(s, r));
         longest = Math.max(longest, t.amount());
         if (!awaited.isEmpty() && LOG.isDebugEnabled()) {
           LOG.debug("wan-shuffle: {} -> {} granted (port load {} B, heaviest {} B; awaited "
@@ -1323,7 +1252,7 @@ public final class StepCoordinator {
     for (StageRef sr : stagesOfStep) {
       StageAccount acc = stages.get(sr);
       if (acc != null) {
-        acc.steps++;
+        acc.stepGranted();
       }
     }
     double planned = conf.betaSeconds() + longest;
@@ -1408,15 +1337,13 @@ public final class StepCoordinator {
         awaited.merge(d.dst, (double) d.remainingTotal(), Math::max);
       }
     }
-    keptFor.keySet().retainAll(awaited.keySet());
+    keeping.retainOnly(awaited.keySet());
     if (conf.barrierSteps() || conf.gatherWindowMs() <= 0) {
       return out;
     }
     for (Map.Entry<String, Double> e : awaited.entrySet()) {
       String h = e.getKey();
-      Keep keep = keptFor.get(h);
-      if (planned.contains(h) || freeReceive(h) < conf.delta(h)
-          || (keep != null && now - keep.sinceMs() >= keepBoundMs)) {
+      if (planned.contains(h) || freeReceive(h) < conf.delta(h) || keeping.expired(h, now)) {
         continue;
       }
       out.put(h, e.getValue() / conf.delta(h));
@@ -1429,26 +1356,13 @@ public final class StepCoordinator {
     if (keepTimer != null) {
       return;
     }
-    long oldest = keptFor.values().stream().mapToLong(Keep::sinceMs).min().orElse(now);
     keepTimer = timer.schedule(() -> {
       synchronized (this) {
         keepTimer = null;
         planIfIdle();
       }
       kickPlanner();
-    }, Math.max(1, oldest + keepBoundMs - now));
-  }
-
-  /**
-   * Sets how long a flow is kept for a receiver in each of its two phases (its task about to
-   * launch, then launched), ms: the gather window, or 1.5 x the median of the recent delays from a
-   * task's launch to its registration if longer (Spark's task start takes several round trips to
-   * the driver: about 60 ms at RTT 0 and 350 ms at 40 ms RTT on the testbed). Called when a delay
-   * is measured, not per grant.
-   */
-  private void updateKeepBound() {
-    long[] d = registrationDelays.stream().mapToLong(Long::longValue).sorted().toArray();
-    keepBoundMs = Math.max(conf.gatherWindowMs(), (long) Math.ceil(KEEP_DELAY_FACTOR * d[d.length / 2]));
+    }, Math.max(1, keeping.nextExpiryMs(now) - now));
   }
 
   /**
@@ -1465,15 +1379,6 @@ public final class StepCoordinator {
     leases.useClusters(clusterOf);
   }
 
-  /** A launched task not registered yet: its stage attempt and launch time, epoch ms (driver clock). */
-  private record Launch(StageRef stage, long atMs) {}
-
-  /**
-   * A flow kept for a receiver: since when, epoch ms, and whether that time was already restarted
-   * at the receiver's task launch (once per keep).
-   */
-  private record Keep(long sinceMs, boolean restarted) {}
-
   private static double[] byIndex(Map<String, Double> byHost, String[] hosts) {
     double[] out = new double[hosts.length];
     for (int i = 0; i < hosts.length; i++) {
@@ -1489,7 +1394,7 @@ public final class StepCoordinator {
    * @return false when no such demand needs bytes from {@code s} (nothing opened)
    */
   private boolean grantTransfer(Transfer t, String s, String r, long pairBytes, PlanInput in,
-      Map<Long, List<long[]>> parts, Map<Pair, Integer> flowCounts, List<FlowGrant> flows) {
+      Map<Long, List<long[]>> parts, Map<HostPair, Integer> flowCounts, List<FlowGrant> flows) {
     long budget = (long) Math.ceil(t.amount() * conf.baseSpeed());
     if (budget >= pairBytes - 1) {
       budget = pairBytes;
@@ -1516,7 +1421,7 @@ public final class StepCoordinator {
       return false;
     }
     leases.open(s, r);
-    flowCounts.put(new Pair(s, r), receiversOfPair);
+    flowCounts.put(new HostPair(s, r), receiversOfPair);
     flows.add(new FlowGrant(s, r, Math.max(1, budget) - Math.max(0, left)));
     return true;
   }
@@ -1531,9 +1436,6 @@ public final class StepCoordinator {
     }
   }
 
-  /** A directed host pair. */
-  private record Pair(String src, String dst) {}
-
   /** A step of one demand (the key of a transfer reported ahead of its end). */
   private record DemandStep(long demandId, long stepId) {}
 
@@ -1547,49 +1449,6 @@ public final class StepCoordinator {
       this.event = event;
       this.outstanding = outstanding;
       this.deadline = deadline;
-    }
-  }
-
-  /** Per stage attempt: registered and realised bytes per host pair, steps, shuffles. */
-  private static final class StageAccount {
-    final StageRef stage;
-    final long firstDemandMs;
-    final TreeSet<Integer> shuffleIds = new TreeSet<>();
-    final Map<Pair, long[]> bytes = new LinkedHashMap<>();
-    int steps;
-
-    StageAccount(StageRef stage, long firstDemandMs) {
-      this.stage = stage;
-      this.firstDemandMs = firstDemandMs;
-    }
-
-    void add(Pair p, long registered, long realised) {
-      long[] v = bytes.computeIfAbsent(p, x -> new long[2]);
-      v[0] += registered;
-      v[1] += realised;
-    }
-
-    StageSummary summary(long endMs) {
-      TreeSet<String> hostSet = new TreeSet<>();
-      for (Pair p : bytes.keySet()) {
-        hostSet.add(p.src);
-        hostSet.add(p.dst);
-      }
-      List<String> hosts = List.copyOf(hostSet);
-      Map<String, Integer> index = new HashMap<>();
-      for (String h : hosts) {
-        index.put(h, index.size());
-      }
-      long[][] reg = new long[hosts.size()][hosts.size()];
-      long[][] real = new long[hosts.size()][hosts.size()];
-      for (Map.Entry<Pair, long[]> e : bytes.entrySet()) {
-        int i = index.get(e.getKey().src);
-        int j = index.get(e.getKey().dst);
-        reg[i][j] += e.getValue()[0];
-        real[i][j] += e.getValue()[1];
-      }
-      int[] ids = shuffleIds.stream().mapToInt(Integer::intValue).toArray();
-      return new StageSummary(stage, ids, hosts, reg, real, steps, firstDemandMs, endMs);
     }
   }
 
