@@ -62,6 +62,7 @@ public class WanShuffleManager extends SortShuffleManager {
     this.isDriver = isDriver;
     this.conf = WanShuffleConf.from(sparkConf);
     this.topology = ClusterTopology.from(sparkConf);
+    topology.checkNicRateHosts(conf);
     if (isDriver && SparkEnv.get() != null) {
       driverSide();
     }

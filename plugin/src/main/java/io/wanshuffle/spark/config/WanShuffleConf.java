@@ -120,6 +120,7 @@ public final class WanShuffleConf {
   private final long backboneRate;
   private final long defaultNicRate;
   private final Map<String, Long> nicRates;
+  private final String nicRatesText;
   private final int k;
   private final int deltaOverride;
   private final long baseSpeed;
@@ -150,7 +151,8 @@ public final class WanShuffleConf {
     }
     backboneRate = Rates.parse(BACKBONE_RATE, c.get(BACKBONE_RATE, "10gbit"));
     defaultNicRate = Rates.parse(NIC_RATE, c.get(NIC_RATE, "1gbit"));
-    nicRates = parseNicRates(c.get(NIC_RATES, ""));
+    nicRatesText = c.get(NIC_RATES, "");
+    nicRates = parseNicRates(nicRatesText);
     deltaOverride = c.contains(DELTA) ? positiveInt(DELTA, c.get(DELTA)) : 0;
     if (c.contains(K)) {
       k = positiveInt(K, c.get(K));
@@ -273,7 +275,10 @@ public final class WanShuffleConf {
         throw new ConfigValueException(NIC_RATES, text,
             "entry '" + e + "' is not host=rate (e.g. node1=10gbit,node2=1gbit)");
       }
-      m.put(e.substring(0, eq).trim(), Rates.parse(NIC_RATES, e.substring(eq + 1).trim()));
+      String host = e.substring(0, eq).trim();
+      if (m.put(host, Rates.parse(NIC_RATES, e.substring(eq + 1).trim())) != null) {
+        throw new ConfigValueException(NIC_RATES, text, "host " + host + " is listed twice");
+      }
     }
     return Collections.unmodifiableMap(m);
   }
@@ -372,6 +377,16 @@ public final class WanShuffleConf {
   /** @return backbone rate, bytes/s */
   public long backboneRate() {
     return backboneRate;
+  }
+
+  /** @return {@value #NIC_RATES} as given (empty when unset), for messages */
+  public String nicRatesText() {
+    return nicRatesText;
+  }
+
+  /** @return the hosts {@value #NIC_RATES} gives a rate of their own, in the order listed */
+  public java.util.Set<String> nicRateHosts() {
+    return nicRates.keySet();
   }
 
   /**

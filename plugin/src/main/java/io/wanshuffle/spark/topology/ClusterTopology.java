@@ -132,6 +132,24 @@ public final class ClusterTopology {
   }
 
   /**
+   * Checks that every host given a NIC rate of its own ({@code spark.wanshuffle.nic.rates}) is in
+   * the topology: a rate for a host the mapping does not know never applies (such a host is never
+   * gated), so it is a typo or a missing table line.
+   *
+   * @param conf the plugin's configuration
+   * @throws ConfigValueException naming {@code spark.wanshuffle.nic.rates} and the first such host
+   */
+  public void checkNicRateHosts(io.wanshuffle.spark.config.WanShuffleConf conf) {
+    for (String host : conf.nicRateHosts()) {
+      if (pathOf(host).isEmpty()) {
+        throw new ConfigValueException(io.wanshuffle.spark.config.WanShuffleConf.NIC_RATES,
+            conf.nicRatesText(), "host " + host + " is not in the topology (" + mapping.source()
+                + "), so its rate would never apply; list it in the topology or correct its name");
+      }
+    }
+  }
+
+  /**
    * @param a a host
    * @param b another host
    * @return false only when both hosts are known and in different clusters; an unknown host is

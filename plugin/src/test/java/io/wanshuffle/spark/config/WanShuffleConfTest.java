@@ -145,6 +145,7 @@ class WanShuffleConfTest {
       "spark.wanshuffle.backbone.rate|12 parsecs|rate",
       "spark.wanshuffle.nic.rate|0|rate must be between",
       "spark.wanshuffle.nic.rates|nodeA|host=rate",
+      "spark.wanshuffle.nic.rates|nodeA=1gbit,nodeB=2gbit,nodeA=10gbit|host nodeA is listed twice",
       "spark.wanshuffle.step.deadlineFactor|0.5|>= 1",
       "spark.wanshuffle.step.minDeadline|0ms|at least 1 ms",
       "spark.wanshuffle.flow.rateCap|quick|rate",

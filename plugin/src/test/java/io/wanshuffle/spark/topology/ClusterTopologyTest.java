@@ -44,6 +44,21 @@ class ClusterTopologyTest {
     assertTrue(t.sameCluster("127.0.2.1", "10.9.9.9"));
   }
 
+  /** A per-host NIC rate for a host the topology does not know would never apply: a typo. */
+  @Test
+  void aNicRateForAHostOutsideTheTopologyIsRefusedByName() throws IOException {
+    ClusterTopology t = table("127.0.1.1 /siteA/rack1\nnode7 /siteB/rack1\n");
+    t.checkNicRateHosts(io.wanshuffle.spark.config.WanShuffleConf.from(new SparkConf(false)
+        .set("spark.wanshuffle.nic.rates", "node7=10gbit, 127.0.1.1=2gbit")));
+    ConfigValueException e = assertThrows(ConfigValueException.class, () -> t.checkNicRateHosts(
+        io.wanshuffle.spark.config.WanShuffleConf.from(new SparkConf(false)
+            .set("spark.wanshuffle.nic.rates", "node7=10gbit,nod8=10gbit"))));
+    assertEquals("spark.wanshuffle.nic.rates", e.key());
+    assertEquals("spark.wanshuffle.nic.rates = 'node7=10gbit,nod8=10gbit': host nod8 is not in the topology"
+        + " (topology table " + dir.resolve("topology.table") + "), so its rate would never apply; list it in"
+        + " the topology or correct its name", e.getMessage());
+  }
+
   @Test
   void missingTableFileFailsFastNamingTheKey() {
     String missing = dir.resolve("nope.table").toString();

@@ -298,8 +298,11 @@ public final class HostMapping {
     return paths;
   }
 
-  /** @return "topology table FILE" or "topology script FILE", for messages */
-  String source() {
+  /**
+   * @return what the mapping is, for messages: "topology table FILE", "topology script FILE", a
+   *     mapping class name, or "no topology (every host unknown)"
+   */
+  public String source() {
     return source;
   }
 }
