@@ -146,6 +146,26 @@ final class CrossClusterBlocks {
   }
 
   /**
+   * Puts blocks taken by {@link #take} back, ahead of the blocks not taken yet (a paced step cut
+   * before it opened them), so that a later grant takes them.
+   *
+   * @param taken blocks as {@code take} appended them (grouped by block manager)
+   */
+  synchronized void giveBack(List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> taken) {
+    List<Block> back = new ArrayList<>();
+    for (Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> t : taken) {
+      for (Tuple3<BlockId, Object, Object> b : CollectionConverters.asJava(t._2())) {
+        back.add(new Block(t._1(), b));
+      }
+    }
+    for (int i = back.size() - 1; i >= 0; i--) {
+      Block b = back.get(i);
+      cross.computeIfAbsent(b.address().host(), h -> new ArrayDeque<>()).addFirst(b);
+      remaining.merge(b.address().host(), b.size(), Long::sum);
+    }
+  }
+
+  /**
    * Takes every block left.
    *
    * @param out where the blocks are appended

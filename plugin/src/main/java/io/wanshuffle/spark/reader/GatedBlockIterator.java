@@ -183,6 +183,15 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
    * or ungated. An idle reader's own next read says it is active again.
    */
   void standAside() {
+    if (ungated == null && conf.flowRateCap() > 0) {
+      if (openingOnGrant && pending != null && pending.isDone()) {
+        pump(); // takes up a step opened on its grant, so that it can be cut below
+      }
+      if (step != null && step.paced() && step.reply == null && pending == null) {
+        cutPacedStep();
+        return;
+      }
+    }
     if (step != null || openingOnGrant || ungated != null || blocks.isEmpty()) {
       return;
     }
@@ -199,6 +208,32 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
     idle = true;
     pending = channel.await(AwaitGrant.idle(demandId));
+  }
+
+  /**
+   * Ends the current paced step where the task left it, for a sibling reader about to wait for a
+   * grant: a paced step opens its chunks only as the task reads them, so it would hold its flows
+   * (and the receiver's ports the sibling's grant needs) until the task came back to this shuffle,
+   * which it does only after the sibling's read: a wait until {@code grant.maxWait}. The blocks of
+   * the chunks not opened go back for a later grant, the step is reported at once with what it
+   * opened (idle: the coordinator grants this demand nothing until it is read again), and the
+   * task reads the opened chunks when it comes back.
+   */
+  private void cutPacedStep() {
+    StepRun s = step;
+    unhold(s);
+    long[] back = s.giveBackUnopened();
+    if (!s.chunks.isEmpty()) {
+      hold(s);
+    }
+    s.remaining = blocks.remainingBytes();
+    idle = true;
+    LOG.debug("wan-shuffle: task {} reads another shuffle; its paced step {} ends at the chunks opened,"
+        + " {} B go back for a later grant", demand.taskAttemptId(), s.stepId, java.util.Arrays.stream(back).sum());
+    pending = s.reportIdleOnce(System.currentTimeMillis());
+    openingOnGrant = true;
+    toRead.addLast(s);
+    step = null;
   }
 
   /** This reader is read again: a poll without the idle mark replaces the idle one. */
@@ -548,6 +583,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     if (!out.isEmpty()) {
       run.chunks.add(out);
       run.chunkBytes.add(total);
+      run.chunkHostBytes.add(run.fetched.clone());
     }
   }
 
@@ -561,6 +597,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       more = false;
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out = new ArrayList<>();
       long chunkBytes = 0;
+      long[] byHost = new long[hosts.length];
       for (int i = 0; i < g.srcHosts().length; i++) {
         long left = g.budgets()[i] - taken[i];
         if (left <= 0 && taken[i] > 0) {
@@ -572,6 +609,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         int idx = indexOf(g.srcHosts()[i]);
         if (idx >= 0) {
           run.fetched[idx] += b;
+          byHost[idx] += b;
         }
         if (b > 0 && taken[i] < g.budgets()[i]) {
           more = true;
@@ -580,6 +618,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       if (!out.isEmpty()) {
         run.chunks.add(out);
         run.chunkBytes.add(chunkBytes);
+        run.chunkHostBytes.add(byHost);
       }
     }
   }
@@ -696,6 +735,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     final List<List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>>> chunks =
         new ArrayList<>();
     final List<Long> chunkBytes = new ArrayList<>();
+    /** Per chunk, its bytes from each host of the reader's hosts. */
+    final List<long[]> chunkHostBytes = new ArrayList<>();
     long paceBytesPerSecond;
     long startMs;
     int next;
@@ -740,6 +781,48 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     /** The step's report: bytes fetched from each host and left to fetch, the flow's time span. */
     AwaitGrant report(long endMs) {
       return new AwaitGrant(demandId, stepId, hosts, fetched, remaining, startMs, endMs);
+    }
+
+    /** @return true when the step's chunks are opened at a rate cap, as the task reads them */
+    boolean paced() {
+      return paceBytesPerSecond > 0;
+    }
+
+    /**
+     * Gives the blocks of the chunks not opened yet back to the reader's queue and drops them
+     * from this step (task thread; a paced step has no arrival callback or timer that could race).
+     *
+     * @return bytes given back per host of the reader's hosts
+     */
+    long[] giveBackUnopened() {
+      long[] back = new long[hosts.length];
+      for (int c = chunks.size() - 1; c >= next; c--) {
+        blocks.giveBack(chunks.remove(c));
+        chunkBytes.remove(c);
+        long[] hb = chunkHostBytes.remove(c);
+        for (int h = 0; h < back.length; h++) {
+          back[h] += hb[h];
+          fetched[h] -= hb[h];
+        }
+      }
+      return back;
+    }
+
+    /**
+     * Reports the step now with the idle mark (the task reads another shuffle), unless it was
+     * reported already.
+     *
+     * @param endMs the report time, epoch ms
+     * @return the reply to the step's one report, mapped by {@link #openGranted}
+     */
+    synchronized CompletableFuture<Object> reportIdleOnce(long endMs) {
+      cancelTimer();
+      if (reply == null) {
+        AwaitGrant r = report(endMs);
+        send(new AwaitGrant(r.demandId(), r.doneStepId(), r.srcHosts(), r.fetchedBytes(),
+            r.remainingBytes(), r.startMs(), r.endMs(), true));
+      }
+      return reply;
     }
 
     /**

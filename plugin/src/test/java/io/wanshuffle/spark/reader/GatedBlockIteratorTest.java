@@ -910,4 +910,40 @@ class GatedBlockIteratorTest {
     assertEquals(1200, realised, "every cross-cluster byte fetched in granted steps");
     endTaskAndAssertReleased();
   }
+
+  /**
+   * With a rate cap a step opens its chunks only as the task reads them. A task that reads a
+   * paced step's first block, then another shuffle (a zip of two shuffles, a sort-merge join)
+   * must not leave the paced step holding the only flow (k = 1) while the other shuffle waits for
+   * it: found by fuzzing (the task waited for grant.maxWait, 30 min). The waiting reader makes the
+   * paced one end its step at the chunks it opened; the rest of its blocks come in a later grant.
+   */
+  @Test
+  void aPacedStepLeftForAnotherShuffleEndsSoThatShufflesGrantIsServed() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.FLOW_RATE_CAP, "1000",
+        WanShuffleConf.STEP_MIN_DEADLINE, "1h", WanShuffleConf.MAX_GRANT_WAIT, "1h");
+    DemandClient client = inProcess(conf);
+    CrossClusterBlocks b0 = blocks("b1", "b2", 10, "a1", 100, "a1", 100, "a1", 100);
+    CrossClusterBlocks b1 = blocks("b1", "b3", 10, "a2", 150);
+    GatedBlockIterator left = new GatedBlockIterator(context, fakeFetch, b0, client, conf,
+        metrics, demandOf(b0), predictor);
+    GatedBlockIterator right = new GatedBlockIterator(context, fakeFetch, b1, client, conf,
+        metrics, new RegisterDemand(3, 0, 8, 42, "exec-b1", "b1", b1.hosts(),
+            b1.registeredBytes()), predictor);
+    int n = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+        java.time.Duration.ofSeconds(20), () -> {
+          left.next(); // same-cluster block
+          left.next(); // first block of the paced step: chunk [a1 a1] opened, [a1] not yet
+          return 2 + drain(right) + drain(left);
+        });
+    assertEquals(6, n);
+    for (StepEvent s : events.steps) {
+      assertEquals(1, s.flows().size(), "k = 1");
+    }
+    assertEquals(List.of("a1", "a2", "a1"), events.steps.stream()
+        .map(s -> s.flows().get(0).srcHost()).toList(), "the paced step ended, a2's step, then a1's rest");
+    assertEquals(List.of(200L, 150L, 100L), events.transfers.stream().map(r -> r.bytes()[0]).toList(),
+        "the cut step reports the chunk it opened; its other block comes in the third step");
+    endTaskAndAssertReleased();
+  }
 }
