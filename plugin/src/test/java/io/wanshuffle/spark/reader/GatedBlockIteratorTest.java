@@ -233,6 +233,13 @@ class GatedBlockIteratorTest {
     return new RegisterDemand(3, 0, 7, 42, "exec-b1", "b1", b.hosts(), b.registeredBytes());
   }
 
+  /** A reader of task 42 on b1 for shuffle {@code shuffleId} (a task may read several). */
+  private GatedBlockIterator readerOfShuffle(int shuffleId, CrossClusterBlocks b, DemandClient client,
+      WanShuffleConf conf) {
+    return new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics,
+        new RegisterDemand(3, 0, shuffleId, 42, "exec-b1", "b1", b.hosts(), b.registeredBytes()), predictor);
+  }
+
   private static int drain(GatedBlockIterator it) {
     int n = 0;
     while (it.hasNext()) {
@@ -879,11 +886,8 @@ class GatedBlockIteratorTest {
     DemandClient client = inProcess(conf);
     CrossClusterBlocks b0 = blocks("b1", "b2", 10, "a1", 100, "a1", 100);
     CrossClusterBlocks b1 = blocks("b1", "b3", 10, "a2", 500, "a2", 500);
-    GatedBlockIterator left = new GatedBlockIterator(context, fakeFetch, b0, client, conf,
-        metrics, demandOf(b0), predictor);
-    GatedBlockIterator right = new GatedBlockIterator(context, fakeFetch, b1, client, conf,
-        metrics, new RegisterDemand(3, 0, 8, 42, "exec-b1", "b1", b1.hosts(),
-            b1.registeredBytes()), predictor);
+    GatedBlockIterator left = readerOfShuffle(7, b0, client, conf);
+    GatedBlockIterator right = readerOfShuffle(8, b1, client, conf);
     int n = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
         java.time.Duration.ofSeconds(10), () -> {
           int c = 0;
@@ -925,11 +929,8 @@ class GatedBlockIteratorTest {
     DemandClient client = inProcess(conf);
     CrossClusterBlocks b0 = blocks("b1", "b2", 10, "a1", 100, "a1", 100, "a1", 100);
     CrossClusterBlocks b1 = blocks("b1", "b3", 10, "a2", 150);
-    GatedBlockIterator left = new GatedBlockIterator(context, fakeFetch, b0, client, conf,
-        metrics, demandOf(b0), predictor);
-    GatedBlockIterator right = new GatedBlockIterator(context, fakeFetch, b1, client, conf,
-        metrics, new RegisterDemand(3, 0, 8, 42, "exec-b1", "b1", b1.hosts(),
-            b1.registeredBytes()), predictor);
+    GatedBlockIterator left = readerOfShuffle(7, b0, client, conf);
+    GatedBlockIterator right = readerOfShuffle(8, b1, client, conf);
     int n = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
         java.time.Duration.ofSeconds(20), () -> {
           left.next(); // same-cluster block
