@@ -168,8 +168,10 @@ public final class WanShuffleConf {
       try {
         b = BaseSpeed.of(backboneRate, nics, nics);
       } catch (IllegalArgumentException e) {
-        throw new ConfigValueException(BACKBONE_RATE, c.get(BACKBONE_RATE, "10gbit"),
-            e.getMessage() + " (set " + K + " directly, or round the rates)");
+        throw new ConfigValueException(BACKBONE_RATE, c.get(BACKBONE_RATE, "10gbit"), e.getMessage()
+            + " (backbone " + backboneRate + " B/s, NICs " + java.util.Arrays.toString(
+                java.util.Arrays.stream(nics).distinct().sorted().toArray()) + " B/s from " + NIC_RATE
+            + " and " + NIC_RATES + "), or set " + K + " directly");
       }
       k = b.k();
       baseSpeed = b.bytesPerSecond();
@@ -191,8 +193,9 @@ public final class WanShuffleConf {
     gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
     pendingTasks = oneOf(c, PENDING_TASKS, "true", "false").equals("true");
     gateMinBytes = bytes(c, GATE_MIN_BYTES, "0");
-    askTimeoutMs = timeMs(c, ASK_TIMEOUT, "30s", 1);
-    pollIntervalMs = timeMs(c, POLL_INTERVAL, "10s", 1);
+    // the executors wait for a long-poll as a Scala duration of (poll interval + ask timeout) ns
+    askTimeoutMs = atMost(c, ASK_TIMEOUT, timeMs(c, ASK_TIMEOUT, "30s", 1), MAX_RPC_WAIT_MS, "365d");
+    pollIntervalMs = atMost(c, POLL_INTERVAL, timeMs(c, POLL_INTERVAL, "10s", 1), MAX_RPC_WAIT_MS, "365d");
     maxGrantWaitMs = timeMs(c, MAX_GRANT_WAIT, "30min", 1);
     List<String> ls = new ArrayList<>();
     for (String s : c.get(LISTENERS, "").split(",")) {
@@ -268,7 +271,7 @@ public final class WanShuffleConf {
     if (text.isBlank()) {
       return Collections.unmodifiableMap(m);
     }
-    for (String entry : text.split(",")) {
+    for (String entry : text.split(",", -1)) {
       String e = entry.trim();
       int eq = e.indexOf('=');
       if (eq <= 0 || eq == e.length() - 1) {
@@ -329,6 +332,16 @@ public final class WanShuffleConf {
     }
     if (ms < min) {
       throw new ConfigValueException(key, v, "must be at least " + min + " ms");
+    }
+    return ms;
+  }
+
+  /** Longest {@value #ASK_TIMEOUT} and {@value #POLL_INTERVAL}: 365 days, ms. */
+  static final long MAX_RPC_WAIT_MS = 365L * 24 * 3600 * 1000;
+
+  private static long atMost(SparkConf c, String key, long ms, long max, String maxText) {
+    if (ms > max) {
+      throw new ConfigValueException(key, c.get(key), "must be at most " + maxText);
     }
     return ms;
   }

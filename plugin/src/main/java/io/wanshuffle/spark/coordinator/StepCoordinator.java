@@ -607,13 +607,18 @@ public final class StepCoordinator {
     long now = clock.getAsLong();
     RegisterDemand m = r.demand();
     StageRef stage = new StageRef(m.stageId(), m.stageAttempt());
+    // a task that went ungated without learning its demand id (its registration timed out on the
+    // executor but reached the driver): that demand is an orphan no poll will collect; release it
+    // and do not count its registered bytes twice
+    boolean orphan = r.demandId() == 0 && releaseOrphansLocked(m, stage);
     StageAccount acc = account(stage, now);
     acc.readsShuffle(m.shuffleId());
+    boolean unregistered = r.demandId() == 0 && !orphan;
     for (int i = 0; i < m.srcHosts().length; i++) {
-      acc.add(new HostPair(m.srcHosts()[i], m.dstHost()), r.demandId() == 0 ? m.bytes()[i] : 0,
+      acc.add(new HostPair(m.srcHosts()[i], m.dstHost()), unregistered ? m.bytes()[i] : 0,
           m.bytes()[i]);
     }
-    if (r.demandId() == 0) {
+    if (unregistered) {
       DemandEvent ev = new DemandEvent(0, stage, m.shuffleId(), m.taskAttemptId(),
           m.executorId(), m.dstHost(), List.of(m.srcHosts()), m.bytes().clone(), now);
       fire(l -> l.onDemandRegistered(ev));
@@ -621,6 +626,25 @@ public final class StepCoordinator {
     TransferRecord rec = new TransferRecord(0, stage, m.shuffleId(), m.taskAttemptId(),
         m.dstHost(), List.of(m.srcHosts()), m.bytes().clone(), r.startMs(), r.endMs(), r.endMs());
     fire(l -> l.onTransferRealised(rec));
+  }
+
+  /** @return true when demands of the reporting task's read (same stage attempt and shuffle) were released */
+  private boolean releaseOrphansLocked(RegisterDemand m, StageRef stage) {
+    Set<Long> ids = demandsByTask.get(m.taskAttemptId());
+    if (ids == null) {
+      return false;
+    }
+    boolean any = false;
+    for (Long id : new ArrayList<>(ids)) {
+      Demand d = demands.get(id);
+      if (d != null && d.stage.equals(stage) && d.shuffleId == m.shuffleId()) {
+        LOG.info("wan-shuffle demand {} of task {}: the task fetched ungated without learning the demand's id"
+            + " (its registration timed out on the executor); released", d.id, d.taskAttemptId);
+        releaseLocked(d, "ungated");
+        any = true;
+      }
+    }
+    return any;
   }
 
   /**

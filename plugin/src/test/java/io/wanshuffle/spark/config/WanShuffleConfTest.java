@@ -146,6 +146,9 @@ class WanShuffleConfTest {
       "spark.wanshuffle.nic.rate|0|rate must be between",
       "spark.wanshuffle.nic.rates|nodeA|host=rate",
       "spark.wanshuffle.nic.rates|nodeA=1gbit,nodeB=2gbit,nodeA=10gbit|host nodeA is listed twice",
+      "spark.wanshuffle.nic.rates|nodeA=1gbit,,|entry '' is not host=rate",
+      "spark.wanshuffle.grant.pollInterval|110000d|must be at most 365d",
+      "spark.wanshuffle.coordinator.askTimeout|366d|must be at most 365d",
       "spark.wanshuffle.step.deadlineFactor|0.5|>= 1",
       "spark.wanshuffle.step.minDeadline|0ms|at least 1 ms",
       "spark.wanshuffle.flow.rateCap|quick|rate",
@@ -158,6 +161,17 @@ class WanShuffleConfTest {
     assertTrue(e.getMessage().startsWith(key + " = '"), e.getMessage());
     assertTrue(e.getMessage().contains(value) || key.endsWith("algorithm"), e.getMessage());
     assertTrue(e.getMessage().contains(expected), e.getMessage());
+  }
+
+  /** Rates without a sizeable common divisor: the message gives the rates and the way out, once. */
+  @Test
+  void ratesGivingTooManyFlowsNameTheRatesAndTheWayOut() {
+    ConfigValueException e = assertThrows(ConfigValueException.class, () -> conf(
+        WanShuffleConf.BACKBONE_RATE, "200mbit", WanShuffleConf.NIC_RATE, "7"));
+    assertEquals("spark.wanshuffle.backbone.rate = '200mbit': rates give k = 25000000 flows of the base speed 1 B/s"
+        + " (their greatest common divisor), more than 1000000: round the rates (backbone 25000000 B/s, NICs [7]"
+        + " B/s from spark.wanshuffle.nic.rate and spark.wanshuffle.nic.rates), or set spark.wanshuffle.k directly",
+        e.getMessage());
   }
 
   @Test

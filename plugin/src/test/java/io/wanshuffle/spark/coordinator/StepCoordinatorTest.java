@@ -14,6 +14,7 @@ import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply.Status;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -550,6 +551,35 @@ class StepCoordinatorTest {
     assertEquals(400, s.realisedBytes()[1][3]);
     assertEquals(1000, sum(s.registeredBytes()));
     assertEquals(2, s.steps());
+  }
+
+  /**
+   * A registration that timed out on the executor but reached the driver leaves a demand whose
+   * task never learns its id and fetches ungated (found by fuzzing with askTimeout = 1 ms): the
+   * task's ungated report releases it, frees what it was granted, and its bytes are registered
+   * once in the stage's matrix, not twice.
+   */
+  @Test
+  void anUngatedReportOfATaskThatNeverLearnedItsDemandIdReleasesTheOrphan() {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "2");
+    RegisterDemand orphan = demand(11, "e1", "b1", "a1", 300, "a2", 100);
+    RegisterDemand other = demand(12, "e2", "b2", "a1", 50);
+    c.register(orphan); // its answer timed out on the executor
+    long id = c.register(other).demandId();
+    c.awaitGrant(AwaitGrant.poll(id));
+    timer.advance(100); // the gather window
+    assertEquals(List.of(new FlowGrant("a1", "b1", 300)), events.steps.get(0).flows(),
+        "the orphan holds a1's only port (delta = 1)");
+    c.ungatedRealised(new UngatedReport(0, orphan, 1000, 2000));
+    assertEquals(1, c.pendingDemandCount(), "the orphan is released, the other demand stays");
+    assertEquals(List.of(new FlowGrant("a1", "b2", 50)), events.steps.get(1).flows(),
+        "a1's port goes to the other demand at once");
+    assertEquals(1, c.openFlowCount());
+    c.stageCompleted(3, 0);
+    StageSummary s = events.stages.get(0);
+    assertEquals(450, sum(s.registeredBytes()), "300 + 100 registered once, and 50");
+    assertEquals(400, sum(s.realisedBytes()), "the ungated 400 B");
+    assertEquals(2, events.demands.size(), "no second registration event for the orphan: " + events.demands);
   }
 
   private GrantReply waitFor(CompletableFuture<GrantReply> f) {
