@@ -194,8 +194,8 @@ public final class WanShuffleConf {
     pendingTasks = oneOf(c, PENDING_TASKS, "true", "false").equals("true");
     gateMinBytes = bytes(c, GATE_MIN_BYTES, "0");
     // the executors wait for a long-poll as a Scala duration of (poll interval + ask timeout) ns
-    askTimeoutMs = atMost(c, ASK_TIMEOUT, timeMs(c, ASK_TIMEOUT, "30s", 1), MAX_RPC_WAIT_MS, "365d");
-    pollIntervalMs = atMost(c, POLL_INTERVAL, timeMs(c, POLL_INTERVAL, "10s", 1), MAX_RPC_WAIT_MS, "365d");
+    askTimeoutMs = rpcWaitMs(c, ASK_TIMEOUT, "30s");
+    pollIntervalMs = rpcWaitMs(c, POLL_INTERVAL, "10s");
     maxGrantWaitMs = timeMs(c, MAX_GRANT_WAIT, "30min", 1);
     List<String> ls = new ArrayList<>();
     for (String s : c.get(LISTENERS, "").split(",")) {
@@ -339,9 +339,11 @@ public final class WanShuffleConf {
   /** Longest {@value #ASK_TIMEOUT} and {@value #POLL_INTERVAL}: 365 days, ms. */
   static final long MAX_RPC_WAIT_MS = 365L * 24 * 3600 * 1000;
 
-  private static long atMost(SparkConf c, String key, long ms, long max, String maxText) {
-    if (ms > max) {
-      throw new ConfigValueException(key, c.get(key), "must be at most " + maxText);
+  /** A time of at least 1 ms and at most {@link #MAX_RPC_WAIT_MS}. */
+  private static long rpcWaitMs(SparkConf c, String key, String dflt) {
+    long ms = timeMs(c, key, dflt, 1);
+    if (ms > MAX_RPC_WAIT_MS) {
+      throw new ConfigValueException(key, c.get(key), "must be at most 365d");
     }
     return ms;
   }

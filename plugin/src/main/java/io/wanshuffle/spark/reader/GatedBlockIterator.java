@@ -230,7 +230,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     idle = true;
     LOG.debug("wan-shuffle: task {} reads another shuffle; its paced step {} ends at the chunks opened,"
         + " {} B go back for a later grant", demand.taskAttemptId(), s.stepId, java.util.Arrays.stream(back).sum());
-    pending = s.reportIdleOnce(System.currentTimeMillis());
+    pending = s.reportOnce(System.currentTimeMillis(), true);
     openingOnGrant = true;
     toRead.addLast(s);
     step = null;
@@ -635,7 +635,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private void finishStep() {
     StepRun s = step;
     step = null;
-    pending = s.reportOnce(System.currentTimeMillis());
+    pending = s.reportOnce(System.currentTimeMillis(), false);
     openingOnGrant = true;
     s.readAll();
   }
@@ -778,9 +778,12 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       return true;
     }
 
-    /** The step's report: bytes fetched from each host and left to fetch, the flow's time span. */
-    AwaitGrant report(long endMs) {
-      return new AwaitGrant(demandId, stepId, hosts, fetched, remaining, startMs, endMs);
+    /**
+     * The step's report: bytes fetched from each host and left to fetch, the flow's time span, and
+     * whether the task reads another shuffle now ({@code idle}).
+     */
+    AwaitGrant report(long endMs, boolean idle) {
+      return new AwaitGrant(demandId, stepId, hosts, fetched, remaining, startMs, endMs, idle);
     }
 
     /** @return true when the step's chunks are opened at a rate cap, as the task reads them */
@@ -808,33 +811,19 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       return back;
     }
 
-    /**
-     * Reports the step now with the idle mark (the task reads another shuffle), unless it was
-     * reported already.
-     *
-     * @param endMs the report time, epoch ms
-     * @return the reply to the step's one report, mapped by {@link #openGranted}
-     */
-    synchronized CompletableFuture<Object> reportIdleOnce(long endMs) {
-      cancelTimer();
-      if (reply == null) {
-        AwaitGrant r = report(endMs);
-        send(new AwaitGrant(r.demandId(), r.doneStepId(), r.srcHosts(), r.fetchedBytes(),
-            r.remainingBytes(), r.startMs(), r.endMs(), true));
-      }
-      return reply;
-    }
+
 
     /**
      * Reports the step unless it was reported already.
      *
      * @param endMs when its last block arrived (or the task read it), epoch ms
+     * @param idle the task reads another shuffle now (a paced step cut for it)
      * @return the reply to the one report of this step, mapped by {@link #openGranted}
      */
-    synchronized CompletableFuture<Object> reportOnce(long endMs) {
+    synchronized CompletableFuture<Object> reportOnce(long endMs, boolean idle) {
       cancelTimer();
       if (reply == null) {
-        send(report(endMs));
+        send(report(endMs, idle));
       }
       return reply;
     }
@@ -861,7 +850,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       if (reply == null) {
         ahead = true;
         reportedMs = System.currentTimeMillis();
-        send(report(0));
+        send(report(0, false));
       }
     }
 
@@ -880,7 +869,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       boolean reportedNow;
       synchronized (this) {
         reportedNow = reply == null;
-        reportOnce(now);
+        reportOnce(now, false);
       }
       if (!reportedNow) {
         sendArrivalIfAhead(now);

@@ -3,6 +3,7 @@ package io.wanshuffle.spark.topology;
 import io.wanshuffle.scheduler.topology.HostMapping;
 import io.wanshuffle.scheduler.topology.TopologyException;
 import io.wanshuffle.spark.config.ConfigValueException;
+import io.wanshuffle.spark.config.WanShuffleConf;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -139,10 +140,10 @@ public final class ClusterTopology {
    * @param conf the plugin's configuration
    * @throws ConfigValueException naming {@code spark.wanshuffle.nic.rates} and the first such host
    */
-  public void checkNicRateHosts(io.wanshuffle.spark.config.WanShuffleConf conf) {
+  public void checkNicRateHosts(WanShuffleConf conf) {
     for (String host : conf.nicRateHosts()) {
       if (pathOf(host).isEmpty()) {
-        throw new ConfigValueException(io.wanshuffle.spark.config.WanShuffleConf.NIC_RATES,
+        throw new ConfigValueException(WanShuffleConf.NIC_RATES,
             conf.nicRatesText(), "host " + host + " is not in the topology (" + mapping.source()
                 + "), so its rate would never apply; list it in the topology or correct its name");
       }

@@ -39,10 +39,25 @@ import org.apache.hadoop.util.ReflectionUtils;
 public final class HostMapping {
   private final DNSToSwitchMapping mapping;
   private final String source;
+  /** host -> network path as listed in the mapping table this was built from; null otherwise. */
+  private final java.util.Map<String, String> table;
 
   HostMapping(DNSToSwitchMapping mapping, String source) {
+    this(mapping, source, null);
+  }
+
+  private HostMapping(DNSToSwitchMapping mapping, String source, java.util.Map<String, String> table) {
     this.mapping = mapping;
     this.source = source;
+    this.table = table;
+  }
+
+  /**
+   * @return the network paths listed in the mapping table this was built from ({@link
+   *     #of(TopologyConfig)} with {@code mapping.table}), host -> path; empty for a script or another mapping
+   */
+  java.util.Optional<java.util.Map<String, String>> tablePaths() {
+    return java.util.Optional.ofNullable(table);
   }
 
   /**
@@ -173,12 +188,12 @@ public final class HostMapping {
   static HostMapping of(TopologyConfig config) {
     Configuration conf = new Configuration(false);
     if (config.table() != null) {
-      checkTable(config.table());
+      java.util.Map<String, String> paths = checkTable(config.table());
       conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY,
           config.table().toString());
       TableMapping t = new NameFirstTableMapping();
       t.setConf(conf);
-      return new HostMapping(t, "topology table " + config.table());
+      return new HostMapping(t, "topology table " + config.table(), paths);
     }
     if (!Files.isRegularFile(config.script())) {
       throw new TopologyException(config.file() + ": mapping.script " + config.script()

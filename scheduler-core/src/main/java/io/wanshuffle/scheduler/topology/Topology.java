@@ -53,36 +53,31 @@ public final class Topology {
    * not checked).
    */
   private void checkOverrides() {
-    java.util.Set<String> racks = new java.util.HashSet<>();
-    java.util.Set<String> clusters = new java.util.HashSet<>();
-    if (config.table() != null) {
-      for (String path : HostMapping.checkTable(config.table()).values()) {
-        racks.add(path);
-        clusters.add(clusterOf(path));
-      }
-    }
+    java.util.Optional<Map<String, String>> table = mapping.tablePaths();
+    java.util.Set<String> racks = new java.util.TreeSet<>();
+    java.util.Set<String> clusters = new java.util.TreeSet<>();
+    table.ifPresent(t -> t.values().forEach(path -> {
+      racks.add(path);
+      clusters.add(clusterOf(path));
+    }));
     for (TopologyConfig.RateOverride o : config.overrides()) {
       String where = config.file() + ":" + o.line() + ": '" + o.key() + "[" + o.owner() + "]': ";
-      switch (o.ownerKind()) {
-        case "host" -> {
+      java.util.Set<String> known = switch (o.ownerKind()) {
+        case HOST -> {
           try {
             resolveAll(List.of(o.owner()));
           } catch (TopologyException e) {
             throw new TopologyException(where + "no such host: " + e.getMessage(), e);
           }
+          yield null;
         }
-        case "rack" -> {
-          if (config.table() != null && !racks.contains(o.owner())) {
-            throw new TopologyException(where + "no rack " + o.owner() + " in " + mapping.source()
-                + " (racks: " + String.join(", ", new java.util.TreeSet<>(racks)) + ")");
-          }
-        }
-        default -> {
-          if (config.table() != null && !clusters.contains(o.owner())) {
-            throw new TopologyException(where + "no cluster " + o.owner() + " in " + mapping.source()
-                + " (clusters: " + String.join(", ", new java.util.TreeSet<>(clusters)) + ")");
-          }
-        }
+        case RACK -> racks;
+        case CLUSTER -> clusters;
+      };
+      if (known != null && table.isPresent() && !known.contains(o.owner())) {
+        String kind = o.ownerKind().name().toLowerCase(java.util.Locale.ROOT);
+        throw new TopologyException(where + "no " + kind + " " + o.owner() + " in " + mapping.source()
+            + " (" + kind + "s: " + String.join(", ", known) + ")");
       }
     }
   }

@@ -53,9 +53,23 @@ public final class TopologyConfig {
    * @param line its 1-based line in the configuration file
    */
   public record RateOverride(String key, String owner, int line) {
-    /** @return what the owner must be: "host", "rack" or "cluster" */
-    public String ownerKind() {
-      return key.startsWith("nic.") ? "host" : key.startsWith("rack.") ? "rack" : "cluster";
+    /** @return what the owner must be, from the key */
+    public OwnerKind ownerKind() {
+      return OwnerKind.of(key);
+    }
+  }
+
+  /** What the owner of a rate key names: a host ({@code nic.*}), a rack ({@code rack.*}), a cluster ({@code backbone.*}). */
+  public enum OwnerKind {
+    /** a host name */
+    HOST,
+    /** a rack path {@code /cluster/rack} */
+    RACK,
+    /** a cluster path {@code /cluster} */
+    CLUSTER;
+
+    static OwnerKind of(String rateKey) {
+      return rateKey.startsWith("nic.") ? HOST : rateKey.startsWith("rack.") ? RACK : CLUSTER;
     }
   }
 
@@ -184,12 +198,12 @@ public final class TopologyConfig {
 
   /** @return null when {@code owner} has the form {@code key} needs, else what is wrong */
   private static String ownerProblem(String key, String owner) {
-    return switch (key.substring(0, key.indexOf('.'))) {
-      case "nic" -> owner.startsWith("/")
+    return switch (OwnerKind.of(key)) {
+      case HOST -> owner.startsWith("/")
           ? "a NIC belongs to a host: name the host, not the network path '" + owner + "'" : null;
-      case "rack" -> HostMapping.pathProblem(owner) == null ? null
+      case RACK -> HostMapping.pathProblem(owner) == null ? null
           : "a rack link belongs to a rack /cluster/rack, got '" + owner + "'";
-      default -> owner.matches("/[^/]+")
+      case CLUSTER -> owner.matches("/[^/]+")
           ? null : "a backbone side belongs to a cluster /cluster, got '" + owner + "'";
     };
   }
