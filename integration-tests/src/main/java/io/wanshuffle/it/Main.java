@@ -4,11 +4,11 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * Entry point of the integration-tests module: {@code ./wan-shuffle demo | e2e-bench | testbed}.
+ * Entry point of the integration-tests module: {@code ./wan-shuffle demo | e2e-bench | testbed | run-app}.
  */
 @Command(name = "wan-shuffle", mixinStandardHelpOptions = true,
     subcommands = {io.wanshuffle.it.demo.DemoCommand.class, io.wanshuffle.it.bench.E2eBenchCommand.class,
-        TestbedCommand.class},
+        TestbedCommand.class, io.wanshuffle.it.app.AppCommand.class},
     description = "Two-cluster WAN testbed, the demo job and the end-to-end benchmark.")
 public final class Main {
   private Main() {}

@@ -49,6 +49,19 @@ final class Daemon {
    */
   static Process startJava(List<String> prefix, List<String> jvmArgs, String classPath,
       String mainClass, List<String> args, Map<String, String> env, Path log) throws IOException {
+    return startJava(prefix, jvmArgs, classPath, mainClass, args, env, log, null);
+  }
+
+  /**
+   * Like {@link #startJava(List, List, String, String, List, Map, Path)}, with the program's stdout
+   * to its own file.
+   *
+   * @param stdout file receiving stdout (stderr goes to {@code log}); null: both to {@code log}
+   * @return the process
+   */
+  static Process startJava(List<String> prefix, List<String> jvmArgs, String classPath,
+      String mainClass, List<String> args, Map<String, String> env, Path log, Path stdout)
+      throws IOException {
     List<String> cmd = new ArrayList<>(prefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmArgs);
@@ -56,8 +69,12 @@ final class Daemon {
     cmd.add(classPath);
     cmd.add(mainClass);
     cmd.addAll(args);
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(nullFile()));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(nullFile()));
+    if (stdout == null) {
+      pb.redirectErrorStream(true).redirectOutput(log.toFile());
+    } else {
+      pb.redirectOutput(stdout.toFile()).redirectError(log.toFile());
+    }
     pb.environment().putAll(env);
     return pb.start();
   }

@@ -142,7 +142,7 @@ public final class StandaloneProcesses implements AutoCloseable {
 
   /**
    * Starts a Java program (a driver) on a host with Spark's environment and JVM options, output to
-   * {@code <runDir>/<name>.log}. It is not a daemon: {@link #close()} does not stop it.
+   * {@code <runDir>/<name>.log} (stdout to its own file if asked). It is not a daemon: {@link #close()} does not stop it.
    *
    * @param name log name
    * @param prefix command prefix running a program on the host (empty for none)
@@ -152,15 +152,17 @@ public final class StandaloneProcesses implements AutoCloseable {
    * @param mainClass main class
    * @param args program arguments
    * @param localDir {@code SPARK_LOCAL_DIRS} (created), or null to leave it unset
+   * @param stdout file for the program's stdout alone (its stderr, where Spark logs, goes to the log); null: both
+   *     to the log
    * @return the process; behind {@code ip netns exec} its PID is still the JVM's (exec replaces
    *     itself)
    * @throws UncheckedIOException if a folder cannot be created or the program cannot be started
    */
   public Process launchJava(String name, List<String> prefix, String address, List<String> jvmArgs,
-      String classPath, String mainClass, List<String> args, Path localDir) {
+      String classPath, String mainClass, List<String> args, Path localDir, Path stdout) {
     try {
       return Daemon.startJava(prefix, jvmArgs(jvmArgs), classPath, mainClass, args, env(address, localDir),
-          log(name));
+          log(name), stdout);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + name + " on " + address + ": " + e.getMessage(), e);
     }

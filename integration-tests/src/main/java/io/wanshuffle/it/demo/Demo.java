@@ -20,46 +20,9 @@ final class Demo {
     this.opt = opt;
   }
 
-  /**
-   * The demo's testbed: the options' spec with the demo's WAN round trip ({@link DemoCommand#DEFAULT_RTT_MS}) unless
-   * {@code --rtt} was given. When the default round trip is what cannot be built (python3 for the delay line is
-   * missing, everything else is there), the same testbed without added latency, with a note saying so; an
-   * explicit {@code --rtt} is kept as asked.
-   *
-   * @param net the command line's testbed options
-   * @param missingPrerequisite what the shaped testbed of a spec lacks here, or null (see
-   *     {@link io.wanshuffle.it.net.NamespaceTestbed#missingPrerequisite})
-   * @param note where the note goes
-   * @return the spec to start
-   */
-  static TestbedSpec testbedSpec(io.wanshuffle.it.TestbedOptions net,
-      java.util.function.Function<TestbedSpec, String> missingPrerequisite, java.util.function.Consumer<String> note) {
-    TestbedSpec spec = net.spec(DemoCommand.DEFAULT_RTT_MS);
-    if (net.rttGiven() || spec.wanRttMillis() == 0 || io.wanshuffle.it.net.Testbed.loopbackRequested()) {
-      return spec;
-    }
-    String missing = missingPrerequisite.apply(spec);
-    if (missing != null && missingPrerequisite.apply(spec.withRtt(0)) == null) {
-      note.accept("NOTE: " + missing + ": running the shaped testbed with no added latency (RTT 0) instead of the"
-          + " demo's " + spec.wanRttMillis() + " ms; install python3 (apt-get install python3) for the WAN's round"
-          + " trip.");
-      return spec.withRtt(0);
-    }
-    return spec;
-  }
-
   int run() {
-    TestbedSpec spec = testbedSpec(opt.net, io.wanshuffle.it.net.NamespaceTestbed::missingPrerequisite,
+    TestbedSpec spec = opt.net.startableSpec(DemoCommand.DEFAULT_RTT_MS, "the answers are still checked",
         System.out::println);
-    if (!io.wanshuffle.it.net.Testbed.loopbackRequested()) {
-      String missing = io.wanshuffle.it.net.NamespaceTestbed.missingPrerequisite(spec);
-      if (missing != null) {
-        System.out.println("NOTE: the shaped testbed needs root and iproute2 (" + missing + "): running the same "
-            + "jobs on loopback addresses instead. The backbone is NOT shaped, so times are not comparable; the "
-            + "answers are still checked.");
-        System.setProperty(io.wanshuffle.it.net.Testbed.MODE_PROPERTY, "loopback");
-      }
-    }
     boolean withPlugin = !opt.defaultOnly;
     if (withPlugin && Comparison.pluginClass() == null) {
       throw new IllegalStateException("the wan-shuffle plugin (" + Experiment.WAN_SHUFFLE_MANAGER + ") is not on the"

@@ -110,14 +110,27 @@ public final class Experiment implements AutoCloseable {
   }
 
   /**
-   * The Spark settings every run gets: master, driver address, one executor per Worker with the Worker's cores, the job jars
-   * ({@code spark.jars}), the topology table, UI off; authentication and the external shuffle service when the
+   * The Spark settings every run of {@link #run} gets: master, driver address, one executor per Worker with the
+   * Worker's cores, the job jars ({@code spark.jars}), the topology table, UI off; authentication and the external shuffle service when the
    * cluster runs with them.
    *
    * @param executorMemory executor memory (Spark size)
    * @return a new mutable map
    */
   public Map<String, String> baseConf(String executorMemory) {
+    Map<String, String> c = clusterConf(executorMemory);
+    c.put("spark.jars", String.join(",", sparkJars));
+    return c;
+  }
+
+  /**
+   * {@link #baseConf(String)} without the job jars: what any application needs to run on this cluster (an
+   * application submitted with {@link #submit} brings its own jar).
+   *
+   * @param executorMemory executor memory (Spark size)
+   * @return a new mutable map
+   */
+  public Map<String, String> clusterConf(String executorMemory) {
     Map<String, String> c = new LinkedHashMap<>();
     c.put("spark.master", spark.masterUrl());
     c.put("spark.driver.host", testbed.control().address());
@@ -126,7 +139,6 @@ public final class Experiment implements AutoCloseable {
     c.put("spark.cores.max", Integer.toString(testbed.workers().size() * spark.workerCores()));
     c.put("spark.executor.memory", executorMemory);
     c.put("spark.ui.enabled", "false");
-    c.put("spark.jars", String.join(",", sparkJars));
     c.put("spark.hadoop.net.topology.table.file.name", topology.toString());
     c.put("spark.hadoop.net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
     if (spark.authSecret() != null) {
@@ -221,12 +233,9 @@ public final class Experiment implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    BackboneMeter.Recording rec = testbed.backbone().map(m -> m.record(200)).orElse(null);
-    TcpStateSampler.Recording tcpRec = sampleTcp ? TcpStateSampler.record(testbed, 100) : null;
-    TcpTrace tcp = null;
+    Recorders rec = new Recorders();
     Process driver = spark.launchJava(testbed.control(), "driver-" + tag, List.of("-Xmx768m"),
         System.getProperty("java.class.path"), DriverMain.class.getName(), List.of(req.toString(), res.toString()));
-    BackboneTrace trace = null;
     try {
       boolean killed = request.killExecutorOnB() == 0;
       long deadline = System.currentTimeMillis() + TimeUnit.MINUTES.toMillis(30);
@@ -245,23 +254,12 @@ public final class Experiment implements AutoCloseable {
         }
         driver.waitFor(200, TimeUnit.MILLISECONDS);
       }
-      if (rec != null) {
-        trace = rec.stop();
-        rec = null;
-        // kept for later analysis (retransmissions, drops and rates over the whole driver run)
-        JSON.writeValue(runDir.resolve(tag + ".backbone.json").toFile(), Map.of("start", trace.start(), "end",
-            trace.end(), "rateBitsPerSecond", trace.rateBitsPerSecond(), "samples", trace.samples()));
-      }
-      if (tcpRec != null) {
-        tcp = tcpRec.stop();
-        tcpRec = null;
-        tcp.writeCsv(runDir.resolve(tag + ".tcp.csv"));
-      }
+      rec.finish(tag);
       if (driver.exitValue() != 0 || !Files.exists(res)) {
         throw new IllegalStateException("driver " + tag + " failed (exit " + driver.exitValue() + "); end of " + log
             + ":\n" + StandaloneProcesses.tail(Files.readString(log)));
       }
-      return new Measured(name, JSON.readValue(res.toFile(), JobResult.class), trace, log, capture, tcp);
+      return new Measured(name, JSON.readValue(res.toFile(), JobResult.class), rec.backbone, log, capture, rec.tcp);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -269,14 +267,162 @@ public final class Experiment implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     } finally {
-      if (rec != null) {
-        rec.stop();
+      rec.abandon();
+      if (driver.isAlive()) {
+        driver.destroyForcibly();
+      }
+    }
+  }
+
+  /**
+   * An application to run with spark-submit ({@link #submit}).
+   *
+   * @param jar the application's jar (spark-submit's primary resource)
+   * @param mainClass its main class, or null for the jar manifest's {@code Main-Class}
+   * @param args its arguments
+   * @param conf its Spark configuration (spark-submit's {@code --conf}), normally {@link #clusterConf(String)} plus
+   *     the application's own settings (and {@link #wanShuffleConf(String)} for the plugin)
+   * @param jars extra jars for the driver and the executors (spark-submit's {@code --jars}), e.g. the plugin's
+   * @param driverMemory the driver JVM's heap (JVM size syntax, e.g. {@code 1g})
+   */
+  public record Submission(Path jar, String mainClass, List<String> args, Map<String, String> conf, List<Path> jars,
+      String driverMemory) {
+    /** Copies the lists and the map. */
+    public Submission {
+      args = List.copyOf(args);
+      conf = Map.copyOf(conf);
+      jars = List.copyOf(jars);
+    }
+  }
+
+  /**
+   * What one spark-submit run produced, with the backbone measured around it.
+   *
+   * @param name run name
+   * @param failure null when spark-submit exited with 0, else why not ({@code exit 1}, a timeout)
+   * @param startMs when spark-submit started, epoch ms
+   * @param endMs when it ended, epoch ms
+   * @param stdout the application's standard output
+   * @param driverLog Spark's log of the driver (the driver JVM's stderr)
+   * @param eventLog the application's Spark event log ({@code spark.eventLog.*}), or null if it wrote none
+   * @param captureDir the plugin's capture folder, or null without the plugin's capture listener
+   * @param backbone the backbone recording over the run (null on the loopback testbed)
+   * @param tcp the cross-cluster TCP connections sampled over the run, or null when {@link #sampleTcp} is off
+   */
+  public record Submitted(String name, String failure, long startMs, long endMs, Path stdout, Path driverLog,
+      Path eventLog, Path captureDir, BackboneTrace backbone, TcpTrace tcp) {}
+
+  /**
+   * Runs an application with spark-submit on the control host (client mode: the driver runs there), waits for it and
+   * measures the backbone around it. Its Spark event log goes to {@code <runDir>/<NN-name>/events} (the event log
+   * settings are set last, over the submission's), and with the plugin's capture listener the capture to {@code
+   * <runDir>/<NN-name>/capture}.
+   *
+   * @param name run name (folder and log names)
+   * @param app the application
+   * @param timeout longest run; past it the driver is killed and the run reported as failed
+   * @return the measurement (a failed application is a result, not an exception)
+   * @throws UncheckedIOException if the run folder cannot be written or spark-submit cannot be started
+   * @throws IllegalStateException if interrupted (the driver is killed)
+   */
+  public Submitted submit(String name, Submission app, java.time.Duration timeout) {
+    String tag = String.format("%02d-%s", ++seq, name.replaceAll("[^A-Za-z0-9_.-]", "_"));
+    Path dir = runDir.resolve(tag);
+    Path events = dir.resolve("events");
+    Path stdout = dir.resolve("stdout.txt");
+    Path log = runDir.resolve("spark").resolve("driver-" + tag + ".log");
+    Map<String, String> conf = new LinkedHashMap<>(app.conf());
+    Path capture = null;
+    if (conf.getOrDefault("spark.wanshuffle.listeners", "").contains(CAPTURE_LISTENER)) {
+      capture = dir.resolve("capture");
+      conf.put(CAPTURE_DIR, capture.toString());
+    }
+    conf.put("spark.eventLog.enabled", "true");
+    conf.put("spark.eventLog.dir", events.toUri().toString());
+    conf.put("spark.eventLog.compress", "false");
+    conf.put("spark.eventLog.rolling.enabled", "false");
+    List<String> args = new java.util.ArrayList<>(List.of("--master", spark.masterUrl(), "--deploy-mode", "client"));
+    if (app.mainClass() != null) {
+      args.addAll(List.of("--class", app.mainClass()));
+    }
+    if (!app.jars().isEmpty()) {
+      args.addAll(List.of("--jars", String.join(",", app.jars().stream().map(Path::toString).toList())));
+    }
+    conf.forEach((k, v) -> args.addAll(List.of("--conf", k + "=" + v)));
+    args.add(app.jar().toString());
+    args.addAll(app.args());
+    try {
+      FileUtils.deleteDirectory(dir.toFile());
+      Files.createDirectories(events);
+      Files.writeString(dir.resolve("spark-submit.args"), String.join("\n", args) + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare " + dir, e);
+    }
+    Recorders rec = new Recorders();
+    long start = System.currentTimeMillis();
+    Process driver = spark.sparkSubmit(testbed.control(), "driver-" + tag, List.of("-Xmx" + app.driverMemory()), args,
+        stdout);
+    try {
+      String failure = null;
+      if (!driver.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        driver.destroyForcibly().waitFor();
+        failure = "ran longer than " + timeout.toSeconds() + " s (killed)";
+      } else if (driver.exitValue() != 0) {
+        failure = "exit " + driver.exitValue();
+      }
+      long end = System.currentTimeMillis();
+      rec.finish(tag);
+      return new Submitted(name, failure, start, end, stdout, log, eventLogIn(events), capture, rec.backbone,
+          rec.tcp);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } finally {
+      rec.abandon();
+      if (driver.isAlive()) {
+        driver.destroyForcibly();
+      }
+    }
+  }
+
+  private static Path eventLogIn(Path events) throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.list(events)) {
+      return files.filter(Files::isRegularFile).findFirst().orElse(null);
+    }
+  }
+
+  /** The backbone recording and the TCP sampling around one driver run. */
+  private final class Recorders {
+    private BackboneMeter.Recording backboneRec = testbed.backbone().map(m -> m.record(200)).orElse(null);
+    private TcpStateSampler.Recording tcpRec = sampleTcp ? TcpStateSampler.record(testbed, 100) : null;
+    BackboneTrace backbone;
+    TcpTrace tcp;
+
+    /** Stops both and keeps their data in {@code <runDir>/<tag>.backbone.json} and {@code .tcp.csv}. */
+    void finish(String tag) throws IOException {
+      if (backboneRec != null) {
+        backbone = backboneRec.stop();
+        backboneRec = null;
+        // kept for later analysis (retransmissions, drops and rates over the whole driver run)
+        JSON.writeValue(runDir.resolve(tag + ".backbone.json").toFile(), Map.of("start", backbone.start(), "end",
+            backbone.end(), "rateBitsPerSecond", backbone.rateBitsPerSecond(), "samples", backbone.samples()));
+      }
+      if (tcpRec != null) {
+        tcp = tcpRec.stop();
+        tcpRec = null;
+        tcp.writeCsv(runDir.resolve(tag + ".tcp.csv"));
+      }
+    }
+
+    /** Stops whatever {@link #finish} did not (a failed run). */
+    void abandon() {
+      if (backboneRec != null) {
+        backboneRec.stop();
       }
       if (tcpRec != null) {
         tcpRec.stop();
-      }
-      if (driver.isAlive()) {
-        driver.destroyForcibly();
       }
     }
   }

@@ -31,6 +31,7 @@ public final class SparkStandalone implements AutoCloseable {
   private final Path runDir;
   private final String authSecret;
   private final StandaloneProcesses processes;
+  private final SparkHome sparkHome;
   private final int workerCores;
   private final boolean externalShuffleService;
   private final Thread hook = new Thread(this::stopAll, "spark-standalone-teardown");
@@ -42,6 +43,7 @@ public final class SparkStandalone implements AutoCloseable {
     this.externalShuffleService = externalShuffleService;
     this.runDir = runDir;
     this.authSecret = authSecret;
+    this.sparkHome = sparkHome;
     this.processes = StandaloneProcesses.open(sparkHome, runDir, DAEMON_HEAP,
         List.of("-Djava.awt.headless=true"), false);
   }
@@ -163,7 +165,27 @@ public final class SparkStandalone implements AutoCloseable {
   public Process launchJava(Node node, String name, List<String> jvmArgs, String classPath, String mainClass,
       List<String> args) {
     return processes.launchJava(name, testbed.launchPrefix(node), node.address(), jvmArgs, classPath, mainClass,
-        args, localDir(node));
+        args, localDir(node), null);
+  }
+
+  /**
+   * Runs Spark's {@code spark-submit} (its class {@code org.apache.spark.deploy.SparkSubmit}, what the script
+   * runs) on a host of the testbed, so that an application's driver runs there in client mode, with Spark's
+   * environment as in {@link #launchJava}; the class path is this cluster's Spark home, and the application's jar
+   * and {@code --jars} reach the driver through spark-submit, as on a real cluster. Spark's log (stderr) goes to
+   * {@code <runDir>/<name>.log}, the application's stdout to {@code stdout}. {@link #close()} does not stop it.
+   *
+   * @param node host of the driver
+   * @param name log name
+   * @param jvmArgs JVM options of the driver (its heap: {@code spark.driver.memory} cannot resize a running JVM)
+   * @param submitArgs spark-submit's arguments ({@code --master ... --conf ... app.jar app-args})
+   * @param stdout file for the application's stdout
+   * @return the process (its PID is the JVM's)
+   * @throws UncheckedIOException if it cannot be started
+   */
+  public Process sparkSubmit(Node node, String name, List<String> jvmArgs, List<String> submitArgs, Path stdout) {
+    return processes.launchJava(name, testbed.launchPrefix(node), node.address(), jvmArgs, sparkHome.classPath(),
+        "org.apache.spark.deploy.SparkSubmit", submitArgs, localDir(node), stdout);
   }
 
   /**

@@ -39,8 +39,10 @@ final class PluginConf {
 
   /**
    * wan-shuffle with a 200 Mbit/s backbone and 100 Mbit/s NICs (base speed 100 Mbit/s: k = 2,
-   * δ = 1), capture files under the run folder (the capture listener is also started without
-   * being listed; listing it checks that a duplicate entry is harmless).
+   * δ = 1), every cross-cluster read gated however small ({@code gate.minBytes=0}: the tests'
+   * jobs are small, and what they check is gating), capture files under the run folder (the
+   * capture listener is also started without being listed; listing it checks that a duplicate
+   * entry is harmless).
    */
   static SparkConf plugin(LoopbackCluster cluster, String app) {
     SparkConf conf = base(cluster, app, true)
@@ -48,6 +50,7 @@ final class PluginConf {
         .set("spark.wanshuffle.backbone.rate", "200mbit")
         .set("spark.wanshuffle.nic.rate", "100mbit")
         .set("spark.wanshuffle.listeners", CAPTURE)
+        .set("spark.wanshuffle.gate.minBytes", "0")
         // a sort-merge join reads two gated shuffles; a step whose receiver reads the other side
         // first runs to its deadline (plugin note): keep that short on an unshaped loopback
         .set("spark.wanshuffle.step.minDeadline", "1s")

@@ -31,7 +31,7 @@ class DemoCommandTest {
   private static TestbedSpec spec(Function<TestbedSpec, String> missing, List<String> notes, String... args) {
     DemoCommand cmd = new DemoCommand();
     new CommandLine(cmd).parseArgs(args);
-    return Demo.testbedSpec(cmd.opt.net, missing, notes::add);
+    return cmd.opt.net.spec(DemoCommand.DEFAULT_RTT_MS, missing, notes::add);
   }
 
   @Test

@@ -107,9 +107,19 @@ public final class WanShuffleConf {
   public static final String GREEDY_FALLBACK = "greedy";
   /**
    * A reduce task whose cross-cluster blocks of one shuffle read total fewer bytes than this fetches
-   * them at once, ungated (bytes; default {@code 0}: every such task is gated).
+   * them at once, ungated: a size ({@code 0} gates every such read) or {@value #AUTO} (the default):
+   * {@value #AUTO_SETUP_SHARE_INVERSE} x (the read's steps) x β x base speed, see
+   * {@link #gateMinBytes(int, String)}.
    */
   public static final String GATE_MIN_BYTES = PREFIX + "gate.minBytes";
+  /** The value of {@value #GATE_MIN_BYTES} that derives the threshold per read from β and the rates. */
+  public static final String AUTO = "auto";
+  /**
+   * With {@value #GATE_MIN_BYTES} = {@value #AUTO}, a read is gated when the setup delays of its steps are at
+   * most 1 / this of the read's time in them: its bytes at the base speed are at least this many times
+   * (steps x β).
+   */
+  static final int AUTO_SETUP_SHARE_INVERSE = 4;
   /** Comma-separated {@code CoordinatorListener} classes instantiated on the driver. */
   public static final String LISTENERS = PREFIX + "listeners";
 
@@ -192,7 +202,8 @@ public final class WanShuffleConf {
     stepProgress = oneOf(c, STEP_PROGRESS, "true", "false").equals("true");
     gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
     pendingTasks = oneOf(c, PENDING_TASKS, "true", "false").equals("true");
-    gateMinBytes = bytes(c, GATE_MIN_BYTES, "0");
+    gateMinBytes = c.get(GATE_MIN_BYTES, AUTO).trim().equalsIgnoreCase(AUTO) ? -1
+        : bytes(c, GATE_MIN_BYTES, AUTO);
     // the executors wait for a long-poll as a Scala duration of (poll interval + ask timeout) ns
     askTimeoutMs = rpcWaitMs(c, ASK_TIMEOUT, "30s");
     pollIntervalMs = rpcWaitMs(c, POLL_INTERVAL, "10s");
@@ -439,11 +450,32 @@ public final class WanShuffleConf {
   }
 
   /**
-   * @return bytes below which a task's cross-cluster read of one shuffle is not gated ({@value
-   *     #GATE_MIN_BYTES}); 0 gates every read with cross-cluster blocks
+   * The bytes below which a task's cross-cluster read of one shuffle is not gated ({@value #GATE_MIN_BYTES}). A
+   * size set there is the answer for every read (0 gates every read with cross-cluster blocks). With {@value
+   * #AUTO}: the receiver takes at most δ(receiver) flows at once (KPBS's δ-port rule, GGP/OGGP paper sec. 2), so
+   * a read from s source hosts needs at least ceil(s / δ) steps and adds at least that many setup delays β; it is
+   * gated when its bytes at the base speed b last at least {@value #AUTO_SETUP_SHARE_INVERSE} times that setup,
+   * i.e. the threshold is {@value #AUTO_SETUP_SHARE_INVERSE} x ceil(s / δ) x β x b bytes (with the defaults on
+   * 100 Mbit/s NICs, β = 50 ms: 2.5 MB per step, 7.5 MB for a read from 3 hosts). Smaller reads cost more in
+   * registrations and step set-ups than scheduling them saves (measured: docs/benchmarks/end-to-end.md, "Many
+   * small reduce tasks").
+   *
+   * @param sourceHosts distinct cross-cluster hosts the read fetches from, at least 1
+   * @param receiver the reading task's host
+   * @return the threshold, bytes
    */
-  public long gateMinBytes() {
-    return gateMinBytes;
+  public long gateMinBytes(int sourceHosts, String receiver) {
+    if (gateMinBytes >= 0) {
+      return gateMinBytes;
+    }
+    int d = delta(receiver);
+    long steps = (Math.max(1, sourceHosts) + d - 1) / d;
+    return Math.round(Math.min(Long.MAX_VALUE, AUTO_SETUP_SHARE_INVERSE * steps * betaSeconds * baseSpeed));
+  }
+
+  /** @return true when {@value #GATE_MIN_BYTES} is {@value #AUTO} (the threshold depends on the read) */
+  public boolean gateMinBytesAuto() {
+    return gateMinBytes < 0;
   }
 
   /**
@@ -517,7 +549,8 @@ public final class WanShuffleConf {
         + " B/s, beta=" + betaSeconds + " s, steps=" + (barrierSteps ? BARRIER : PIPELINED)
         + ", hand-over=" + (predictedHandover ? PREDICTED : ARRIVAL) + (predictedHandover && !stepProgress
         ? " (no progress)" : "") + ", pending tasks=" + pendingTasks
-        + ", flow cap=" + flowRateCap
-        + " B/s, planning budget=" + planningBudgetMs + " ms then " + planningFallback + "]";
+        + ", flow cap=" + flowRateCap + " B/s, gate min bytes="
+        + (gateMinBytes < 0 ? AUTO + " (" + gateMinBytes(1, "") + " B per step)" : gateMinBytes + " B")
+        + ", planning budget=" + planningBudgetMs + " ms then " + planningFallback + "]";
   }
 }

@@ -92,7 +92,8 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
     RegisterDemand demand = hosts.length == 0 ? null : new RegisterDemand(context.stageId(),
         context.stageAttemptNumber(), handle.shuffleId(), context.taskAttemptId(),
         env.executorId(), localHost, hosts, bytes);
-    boolean small = demand != null && java.util.Arrays.stream(bytes).sum() < conf.gateMinBytes();
+    boolean small = demand != null
+        && java.util.Arrays.stream(bytes).sum() < conf.gateMinBytes(hosts.length, localHost);
     if (conf.gated() && (demand == null || small)) {
       // nothing for the coordinator to plan: it stops expecting this task's bytes
       channel.noDemand(new NoCrossClusterDemand(context.stageId(), context.stageAttemptNumber(),

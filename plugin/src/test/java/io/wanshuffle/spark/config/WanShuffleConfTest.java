@@ -91,10 +91,27 @@ class WanShuffleConfTest {
   }
 
   @Test
-  void everyCrossClusterReadIsGatedUnlessAThresholdIsSet() {
-    assertEquals(0, conf().gateMinBytes());
-    assertEquals(4L << 20, conf(WanShuffleConf.GATE_MIN_BYTES, "4m").gateMinBytes());
-    assertEquals(512, conf(WanShuffleConf.GATE_MIN_BYTES, "512b").gateMinBytes());
+  void aReadIsGatedWhenItsBytesLastAtLeastFourTimesTheSetupOfItsSteps() {
+    // defaults here: 10 gbit/s backbone, 1 gbit/s NICs: base speed 125 MB/s, k = 10, δ = 1, β = 50 ms
+    WanShuffleConf c = conf();
+    assertTrue(c.gateMinBytesAuto());
+    long perStep = 4 * 125_000_000L / 20; // 4 x β x b
+    assertEquals(perStep, c.gateMinBytes(1, "h1"));
+    assertEquals(3 * perStep, c.gateMinBytes(3, "h1"), "1-port receiver: a read from 3 hosts takes 3 steps");
+    assertEquals(perStep, c.gateMinBytes(0, "h1"), "at least one step");
+    // a receiver with 2 ports (δ = 2) takes two of its sources per step
+    WanShuffleConf fast = conf(WanShuffleConf.NIC_RATES, "h2=2gbit");
+    assertEquals(2 * perStep, fast.gateMinBytes(3, "h2"));
+    assertEquals(3 * perStep, fast.gateMinBytes(3, "h1"));
+    // β scales it: a WAN's set-up delay of 130 ms
+    assertEquals(3 * 4 * 125_000_000L * 13 / 100, conf(WanShuffleConf.BETA, "130ms").gateMinBytes(3, "h1"));
+    assertEquals(perStep, conf(WanShuffleConf.GATE_MIN_BYTES, " AUTO ").gateMinBytes(1, "h1"));
+    // a size applies to every read
+    assertEquals(0, conf(WanShuffleConf.GATE_MIN_BYTES, "0").gateMinBytes(3, "h1"), "0 gates every read");
+    assertFalse(conf(WanShuffleConf.GATE_MIN_BYTES, "0").gateMinBytesAuto());
+    assertEquals(4L << 20, conf(WanShuffleConf.GATE_MIN_BYTES, "4m").gateMinBytes(1, "h1"));
+    assertEquals(512, conf(WanShuffleConf.GATE_MIN_BYTES, "512b").gateMinBytes(5, "h1"));
+    assertTrue(c.toString().contains("gate min bytes=auto (" + perStep + " B per step)"), c.toString());
     for (String bad : List.of("lots", "-1")) {
       assertEquals("spark.wanshuffle.gate.minBytes = '" + bad
           + "': expected a size of at least 0 such as 0, 512k, 4m (bytes)", assertThrows(

@@ -1,0 +1,61 @@
+package io.wanshuffle.it.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class AppCommandTest {
+  @TempDir
+  Path dir;
+
+  /** Runs the command line as {@code wan-shuffle run-app} does; returns exit status and stderr. */
+  private static Object[] execute(String... args) {
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new AppCommand()).setErr(new PrintWriter(err));
+    int status = cl.execute(args);
+    return new Object[] {status, err.toString()};
+  }
+
+  @Test
+  void optionsAppArgumentsAndDefaults() throws Exception {
+    AppCommand cmd = new AppCommand();
+    new CommandLine(cmd).parseArgs("--jar", "app.jar", "--class", "a.B", "--conf", "spark.sql.shuffle.partitions=12",
+        "--plugin-conf", "spark.wanshuffle.k=1", "--timeout", "90s", "--", "--in", "x=y", "3");
+    assertEquals(List.of("default", "auto"), cmd.variants);
+    assertEquals(Map.of("spark.sql.shuffle.partitions", "12"), cmd.conf);
+    assertEquals(Map.of("spark.wanshuffle.k", "1"), cmd.pluginConf);
+    assertEquals(List.of("--in", "x=y", "3"), cmd.appArgs, "after --: the application's, untouched");
+    assertEquals(Duration.ofSeconds(90), cmd.timeout);
+    assertEquals(1, cmd.runs);
+    assertEquals(AppCommand.DEFAULT_RTT_MS, cmd.net.spec(AppCommand.DEFAULT_RTT_MS).wanRttMillis());
+  }
+
+  @Test
+  void badArgumentsAreRefusedByNameBeforeAnyTestbedStarts() throws Exception {
+    Path jar = Files.writeString(dir.resolve("app.jar"), "x");
+    Object[] r = execute("--jar", dir.resolve("missing.jar").toString());
+    assertEquals(2, r[0]);
+    assertTrue(((String) r[1]).contains("--jar: no such file"), (String) r[1]);
+    r = execute("--jar", jar.toString(), "--variants", "default,ogpp");
+    assertEquals(2, r[0]);
+    assertTrue(((String) r[1]).contains("unknown variant 'ogpp'") && ((String) r[1]).contains("oggp"),
+        (String) r[1]);
+    r = execute("--jar", jar.toString(), "--variants", "auto,auto");
+    assertTrue(((String) r[1]).contains("give each variant once"), (String) r[1]);
+    r = execute("--jar", jar.toString(), "--runs", "0");
+    assertTrue(((String) r[1]).contains("--runs and --cores must be >= 1"), (String) r[1]);
+    r = execute("--jar", jar.toString(), "--timeout", "soon");
+    assertEquals(2, r[0]);
+    assertTrue(((String) r[1]).contains("'soon' is not a duration"), (String) r[1]);
+  }
+}
