@@ -40,64 +40,86 @@ public record EventLog(String appId, String appName, long startMs, long endMs, L
   }
 
   /**
-   * Reads an event log file. A last line that is not complete JSON (the driver was killed while writing it) is
-   * ignored; any other line that does not parse is an error.
+   * Reads an event log: a single file, or the folder of a rolling event log ({@code eventlog_v2_<app>}, Spark's
+   * {@code spark.eventLog.rolling.enabled}, whose {@code events_<n>_<app>} files are read in the order of n). A last
+   * line that is not complete JSON (the driver was killed while writing it) is ignored; any other line that does
+   * not parse is an error.
    *
-   * @param file the event log (uncompressed JSON lines)
+   * @param path the event log file or rolling event log folder (uncompressed JSON lines)
    * @return what it records
-   * @throws IOException if the file cannot be read or a line other than the last is not JSON (the message names
-   *     the file and line)
+   * @throws IOException if a file cannot be read or a line other than the last is not JSON (the message names the
+   *     file and line)
    */
-  public static EventLog read(Path file) throws IOException {
-    Map<String, Stage> stages = new LinkedHashMap<>();
-    String appId = null;
-    String appName = null;
-    long start = 0;
-    long end = 0;
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      String line = in.readLine();
-      int number = 0;
-      while (line != null) {
-        number++;
-        String next = in.readLine();
-        JsonNode e;
-        try {
-          e = JSON.readTree(line);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
-          if (next == null) {
-            break; // cut short by a crash
-          }
-          throw new IOException(file + ", line " + number + ": not a Spark event (" + ex.getOriginalMessage() + ")",
-              ex);
-        }
-        switch (e.path("Event").asText()) {
-          case "SparkListenerApplicationStart" -> {
-            appId = e.path("App ID").asText(null);
-            appName = e.path("App Name").asText(null);
-            start = e.path("Timestamp").asLong();
-          }
-          case "SparkListenerApplicationEnd" -> end = e.path("Timestamp").asLong();
-          case "SparkListenerStageSubmitted", "SparkListenerStageCompleted" -> {
-            JsonNode info = e.path("Stage Info");
-            stage(stages, info.path("Stage ID").asInt(), info.path("Stage Attempt ID").asInt()).info(info);
-          }
-          case "SparkListenerTaskEnd" -> stage(stages, e.path("Stage ID").asInt(), e.path("Stage Attempt ID").asInt())
-              .taskEnd(e);
-          default -> {
-            // other events carry nothing read here
-          }
-        }
-        line = next;
+  public static EventLog read(Path path) throws IOException {
+    List<Path> files = new ArrayList<>();
+    if (Files.isDirectory(path)) {
+      try (java.util.stream.Stream<Path> s = Files.list(path)) {
+        s.filter(f -> f.getFileName().toString().startsWith("events_")).sorted(Comparator.comparingLong(
+            f -> Long.parseLong(f.getFileName().toString().split("_")[1]))).forEach(files::add);
       }
+    } else {
+      files.add(path);
+    }
+    Reading r = new Reading();
+    for (int i = 0; i < files.size(); i++) {
+      r.file(files.get(i), i == files.size() - 1);
     }
     List<StageRun> runs = new ArrayList<>();
-    stages.values().forEach(s -> runs.add(s.run()));
+    r.stages.values().forEach(s -> runs.add(s.run()));
     runs.sort(Comparator.comparingInt(StageRun::stageId).thenComparingInt(StageRun::attempt));
-    return new EventLog(appId, appName, start, end, runs);
+    return new EventLog(r.appId, r.appName, r.start, r.end, runs);
   }
 
-  private static Stage stage(Map<String, Stage> stages, int id, int attempt) {
-    return stages.computeIfAbsent(id + "." + attempt, k -> new Stage(id, attempt));
+  /** The events read so far. */
+  private static final class Reading {
+    final Map<String, Stage> stages = new LinkedHashMap<>();
+    String appId;
+    String appName;
+    long start;
+    long end;
+
+    void file(Path file, boolean last) throws IOException {
+      try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        String line = in.readLine();
+        int number = 0;
+        while (line != null) {
+          number++;
+          String next = in.readLine();
+          JsonNode e;
+          try {
+            e = JSON.readTree(line);
+          } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+            if (next == null && last) {
+              break; // cut short by a crash
+            }
+            throw new IOException(file + ", line " + number + ": not a Spark event (" + ex.getOriginalMessage() + ")",
+                ex);
+          }
+          switch (e.path("Event").asText()) {
+            case "SparkListenerApplicationStart" -> {
+              appId = e.path("App ID").asText(null);
+              appName = e.path("App Name").asText(null);
+              start = e.path("Timestamp").asLong();
+            }
+            case "SparkListenerApplicationEnd" -> end = e.path("Timestamp").asLong();
+            case "SparkListenerStageSubmitted", "SparkListenerStageCompleted" -> {
+              JsonNode info = e.path("Stage Info");
+              stage(info.path("Stage ID").asInt(), info.path("Stage Attempt ID").asInt()).info(info);
+            }
+            case "SparkListenerTaskEnd" -> stage(e.path("Stage ID").asInt(), e.path("Stage Attempt ID").asInt())
+                .taskEnd(e);
+            default -> {
+              // other events carry nothing read here
+            }
+          }
+          line = next;
+        }
+      }
+    }
+
+    private Stage stage(int id, int attempt) {
+      return stages.computeIfAbsent(id + "." + attempt, k -> new Stage(id, attempt));
+    }
   }
 
   /** A stage attempt being read. */

@@ -304,7 +304,8 @@ public final class Experiment implements AutoCloseable {
    * @param endMs when it ended, epoch ms
    * @param stdout the application's standard output
    * @param driverLog Spark's log of the driver (the driver JVM's stderr)
-   * @param eventLog the application's Spark event log ({@code spark.eventLog.*}), or null if it wrote none
+   * @param eventLog the application's Spark event log ({@code spark.eventLog.*}: a file, or a rolling log's folder
+   *     if the submission's settings asked for one), or null if it wrote none
    * @param captureDir the plugin's capture folder, or null without the plugin's capture listener
    * @param backbone the backbone recording over the run (null on the loopback testbed)
    * @param tcp the cross-cluster TCP connections sampled over the run, or null when {@link #sampleTcp} is off
@@ -389,7 +390,7 @@ public final class Experiment implements AutoCloseable {
 
   private static Path eventLogIn(Path events) throws IOException {
     try (java.util.stream.Stream<Path> files = Files.list(events)) {
-      return files.filter(Files::isRegularFile).findFirst().orElse(null);
+      return files.findFirst().orElse(null); // a file, or a rolling event log's folder
     }
   }
 
