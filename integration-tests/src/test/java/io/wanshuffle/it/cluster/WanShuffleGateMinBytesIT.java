@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,58 +30,84 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * cluster B, k = 2): in a shuffle whose partition 0 holds about half of the data, the reduce task of partition 0
  * reads its cross-cluster blocks in granted steps, the tasks of the small partitions (about 150 KB each) below
  * the threshold read theirs at once, ungated; the rows are exact and every cross-cluster byte is accounted for.
+ * Once with a size (1 MB for every read), once with {@code auto} (the default), whose threshold depends on β and
+ * on each read's source hosts.
  */
 @ExtendWith(SharedLoopbackCluster.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class WanShuffleGateMinBytesIT {
-  private static final long MIN_BYTES = 1L << 20;
-
   static LoopbackCluster cluster;
-  static SparkSession spark;
-  static CaptureEvents events;
 
   @BeforeAll
-  static void start(LoopbackCluster shared) throws Exception {
+  static void start(LoopbackCluster shared) {
     cluster = shared;
-    spark = SparkSession.builder().config(PluginConf.plugin(cluster, "gate-min-bytes")
-        .set(WanShuffleConf.GATE_MIN_BYTES, "1m")).getOrCreate();
-    events = CaptureEvents.install(spark.sparkContext());
-    cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (spark != null) {
-      spark.stop();
-    }
   }
 
   @Test
   void tasksBelowTheThresholdReadUngatedAndTheOthersInGrantedSteps() throws Exception {
-    JobLayout l = new JobLayout(cluster.hosts("clusterA"), cluster.hosts("clusterB"), 8, 40, 20_000);
-    events.clear();
-    List<String> rows = ShuffleJobs.wideSkewedGroups(JavaSparkContext.fromSparkContext(spark.sparkContext()), l, 41);
-    assertEquals(ShuffleJobs.wideSkewedGroupsOracle(l, 41), rows);
+    checkGating(PluginConf.plugin(cluster, "gate-min-bytes").set(WanShuffleConf.GATE_MIN_BYTES, "1m"),
+        (sources, host) -> 1L << 20);
+  }
 
-    List<FlowCapture> flows = new ArrayList<>();
-    for (WanShuffleStageCaptured e : events.stages(spark.sparkContext())) {
-      StageCapture c = CaptureEvents.load(e);
-      assertEquals(c.totalRegisteredBytes(), c.totalRealisedBytes(), "every cross-cluster byte accounted for");
-      flows.addAll(c.flows());
-    }
-    Map<Long, Long> gatedBytes = new TreeMap<>();
-    Map<Long, Long> ungatedBytes = new TreeMap<>();
-    for (FlowCapture f : flows) {
-      (f.stepId() > 0 ? gatedBytes : ungatedBytes).merge(f.taskAttemptId(), f.bytes(), Long::sum);
-    }
-    assertFalse(gatedBytes.isEmpty(), "partition 0's task was gated: " + flows);
-    assertFalse(ungatedBytes.isEmpty(), "the small partitions' tasks were not gated: " + flows);
-    gatedBytes.forEach((task, b) -> {
-      assertTrue(b >= MIN_BYTES, "task " + task + " gated with " + b + " B");
-      assertFalse(ungatedBytes.containsKey(task), "task " + task + " both gated and ungated");
+  @Test
+  void theAutomaticThresholdFollowsBetaAndTheReadsSourceHosts() throws Exception {
+    // β = 10 ms at 100 Mbit/s: 4 x 0.01 s x 12.5 MB/s = 0.5 MB per step, one step per source host (δ = 1)
+    SparkConf conf = PluginConf.plugin(cluster, "gate-auto").remove(WanShuffleConf.GATE_MIN_BYTES)
+        .set(WanShuffleConf.BETA, "10ms");
+    WanShuffleConf wan = WanShuffleConf.from(conf);
+    assertTrue(wan.gateMinBytesAuto(), "auto is the default");
+    checkGating(conf, (sources, host) -> {
+      assertEquals(500_000L * sources, wan.gateMinBytes(sources, host));
+      return wan.gateMinBytes(sources, host);
     });
-    ungatedBytes.forEach((task, b) -> assertTrue(b < MIN_BYTES, "task " + task + " ungated with " + b + " B"));
-    FlowOverlap o = FlowOverlap.of(flows.stream().filter(f -> f.stepId() > 0).toList());
-    assertTrue(o.maxPairs() <= 2, "at most k gated flows: " + o);
+  }
+
+  /**
+   * Runs the skewed job with {@code conf} and checks that each reduce task was gated exactly when its
+   * cross-cluster bytes reached {@code threshold} (of its number of source hosts and its host).
+   */
+  private static void checkGating(SparkConf conf, java.util.function.BiFunction<Integer, String, Long> threshold)
+      throws Exception {
+    SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
+    try {
+      CaptureEvents events = CaptureEvents.install(spark.sparkContext());
+      cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
+      JobLayout l = new JobLayout(cluster.hosts("clusterA"), cluster.hosts("clusterB"), 8, 40, 20_000);
+      events.clear();
+      List<String> rows = ShuffleJobs.wideSkewedGroups(JavaSparkContext.fromSparkContext(spark.sparkContext()), l,
+          41);
+      assertEquals(ShuffleJobs.wideSkewedGroupsOracle(l, 41), rows);
+
+      List<FlowCapture> flows = new ArrayList<>();
+      for (WanShuffleStageCaptured e : events.stages(spark.sparkContext())) {
+        StageCapture c = CaptureEvents.load(e);
+        assertEquals(c.totalRegisteredBytes(), c.totalRealisedBytes(), "every cross-cluster byte accounted for");
+        flows.addAll(c.flows());
+      }
+      Map<Long, Long> gatedBytes = new TreeMap<>();
+      Map<Long, Long> ungatedBytes = new TreeMap<>();
+      Map<Long, java.util.Set<String>> sources = new TreeMap<>();
+      Map<Long, String> hostOf = new TreeMap<>();
+      for (FlowCapture f : flows) {
+        (f.stepId() > 0 ? gatedBytes : ungatedBytes).merge(f.taskAttemptId(), f.bytes(), Long::sum);
+        sources.computeIfAbsent(f.taskAttemptId(), t -> new java.util.TreeSet<>()).add(f.srcHost());
+        hostOf.put(f.taskAttemptId(), f.dstHost());
+      }
+      assertFalse(gatedBytes.isEmpty(), "partition 0's task was gated: " + flows);
+      assertFalse(ungatedBytes.isEmpty(), "the small partitions' tasks were not gated: " + flows);
+      gatedBytes.forEach((task, b) -> {
+        long min = threshold.apply(sources.get(task).size(), hostOf.get(task));
+        assertTrue(b >= min, "task " + task + " gated with " + b + " B, threshold " + min);
+        assertFalse(ungatedBytes.containsKey(task), "task " + task + " both gated and ungated");
+      });
+      ungatedBytes.forEach((task, b) -> {
+        long min = threshold.apply(sources.get(task).size(), hostOf.get(task));
+        assertTrue(b < min, "task " + task + " ungated with " + b + " B, threshold " + min);
+      });
+      FlowOverlap o = FlowOverlap.of(flows.stream().filter(f -> f.stepId() > 0).toList());
+      assertTrue(o.maxPairs() <= 2, "at most k gated flows: " + o);
+    } finally {
+      spark.stop();
+    }
   }
 }
