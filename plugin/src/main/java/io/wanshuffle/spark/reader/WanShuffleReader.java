@@ -110,8 +110,16 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
     split.takeAll(all);
     if (demand != null) {
       long start = System.currentTimeMillis();
-      context.addTaskCompletionListener((TaskCompletionListener)
-          ctx -> channel.report(new UngatedReport(0, demand, start, System.currentTimeMillis())));
+      context.addTaskCompletionListener((TaskCompletionListener) ctx -> {
+        channel.report(new UngatedReport(0, demand, start, System.currentTimeMillis()));
+        if (!ctx.isFailed()) {
+          // the executor's connections to these hosts carried this read's blocks: they are warm, so the predicted
+          // hand-over may predict the first gated flows on them (a cold start otherwise reports those on arrival)
+          for (String h : hosts) {
+            HandoverPredictor.executor().flowCompleted(h);
+          }
+        }
+      });
     }
     return fetchers.open(all);
   }
