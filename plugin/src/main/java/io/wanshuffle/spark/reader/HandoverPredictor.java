@@ -67,8 +67,9 @@ import java.util.concurrent.TimeUnit;
  * after them, against about 100 ms and 12 MB/s warm), which as {@code L} would hand ports on some
  * 250 ms early until warm samples outnumber them.
  * Until {@code r} and {@code c} are measured, steps are reported when their bytes arrive. A flow
- * from a source host that has not yet completed a flow to this executor is not predicted either
- * ({@link #connected(String)}): its connection is new, so its TCP congestion window starts small
+ * from a source host that has not yet completed a flow to this executor (a gated flow, or an ungated
+ * read's fetch, {@code WanShuffleReader}) is not predicted either ({@link #connected(String)}): its
+ * connection is new, so its TCP congestion window starts small
  * and its first bytes pay the connection set-up; the rate of warm connections overestimates it
  * (measured: such flows ended up to 0.8 s after their prediction at 40 ms RTT). A flow that
  * shares its connection with other flows of this executor from the same host (several tasks per
