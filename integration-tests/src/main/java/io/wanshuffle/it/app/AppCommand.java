@@ -59,7 +59,8 @@ public final class AppCommand implements Callable<Integer> {
           + " (default ${DEFAULT-VALUE})")
   List<String> variants;
 
-  @Option(names = "--runs", defaultValue = "1", description = "runs per variant, interleaved (default ${DEFAULT-VALUE})")
+  @Option(names = "--runs", defaultValue = "1",
+      description = "runs per variant, interleaved (default ${DEFAULT-VALUE})")
   int runs;
 
   @Option(names = "--conf", paramLabel = "KEY=VALUE",
@@ -70,10 +71,12 @@ public final class AppCommand implements Callable<Integer> {
       description = "extra configuration of the wan-shuffle runs only (repeatable), e.g. spark.wanshuffle.k=1")
   Map<String, String> pluginConf = new LinkedHashMap<>();
 
-  @Option(names = "--cores", defaultValue = "1", description = "cores per Worker and executor (default ${DEFAULT-VALUE})")
+  @Option(names = "--cores", defaultValue = "1",
+      description = "cores per Worker and executor (default ${DEFAULT-VALUE})")
   int cores;
 
-  @Option(names = "--executor-memory", defaultValue = "640m", description = "executor memory (default ${DEFAULT-VALUE})")
+  @Option(names = "--executor-memory", defaultValue = "640m",
+      description = "executor memory (default ${DEFAULT-VALUE})")
   String executorMemory;
 
   @Option(names = "--driver-memory", defaultValue = "1g", description = "driver heap (default ${DEFAULT-VALUE})")

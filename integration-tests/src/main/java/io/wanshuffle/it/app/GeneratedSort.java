@@ -17,7 +17,8 @@ import scala.Tuple2;
  * input is the same in every run; {@code sortByKey} range-partitions them over the reduce partitions (one sampling
  * job, then the shuffle: every map task sends to every reduce partition, wherever Spark placed them). The answer,
  * printed to stdout one line per reduce partition ({@code partition records first-key last-key crc32c
- * ordered|unordered}) and a last line {@code sorted true|false}, depends only on the arguments: the same with any shuffle manager.
+ * ordered|unordered}) and a last line {@code sorted true|false}, depends only on the arguments: the same with any
+ * shuffle manager.
  *
  * <p>Arguments (all optional): records (default 1,000,000), map tasks = reduce partitions (default 12), value bytes
  * per record (default 92: 100-byte records with the key).
