@@ -38,23 +38,13 @@ final class Daemon {
    */
   static Daemon start(String name, List<String> prefix, List<String> jvmArgs, String classPath,
       String mainClass, List<String> args, Map<String, String> env, Path log) throws IOException {
-    return new Daemon(name, startJava(prefix, jvmArgs, classPath, mainClass, args, env, log), log);
+    return new Daemon(name, startJava(prefix, jvmArgs, classPath, mainClass, args, env, log, null), log);
   }
 
   /**
    * Starts {@code <prefix> java <jvmArgs> -cp <classPath> <mainClass> <args>} with this JVM's
-   * {@code java}, stdin from {@code /dev/null}, stdout and stderr to {@code log}.
-   *
-   * @return the process
-   */
-  static Process startJava(List<String> prefix, List<String> jvmArgs, String classPath,
-      String mainClass, List<String> args, Map<String, String> env, Path log) throws IOException {
-    return startJava(prefix, jvmArgs, classPath, mainClass, args, env, log, null);
-  }
-
-  /**
-   * Like {@link #startJava(List, List, String, String, List, Map, Path)}, with the program's stdout
-   * to its own file.
+   * {@code java}, stdin from {@code /dev/null}, stdout and stderr to {@code log}, or stdout to its
+   * own file.
    *
    * @param stdout file receiving stdout (stderr goes to {@code log}); null: both to {@code log}
    * @return the process

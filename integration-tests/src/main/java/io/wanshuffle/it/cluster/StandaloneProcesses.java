@@ -142,7 +142,8 @@ public final class StandaloneProcesses implements AutoCloseable {
 
   /**
    * Starts a Java program (a driver) on a host with Spark's environment and JVM options, output to
-   * {@code <runDir>/<name>.log} (stdout to its own file if asked). It is not a daemon: {@link #close()} does not stop it.
+   * {@code <runDir>/<name>.log} (stdout to its own file if asked). It is not a daemon: {@link #close()}
+   * does not stop it.
    *
    * @param name log name
    * @param prefix command prefix running a program on the host (empty for none)

@@ -111,8 +111,8 @@ public final class Experiment implements AutoCloseable {
 
   /**
    * The Spark settings every run of {@link #run} gets: master, driver address, one executor per Worker with the
-   * Worker's cores, the job jars ({@code spark.jars}), the topology table, UI off; authentication and the external shuffle service when the
-   * cluster runs with them.
+   * Worker's cores, the job jars ({@code spark.jars}), the topology table, UI off; authentication and the external
+   * shuffle service when the cluster runs with them.
    *
    * @param executorMemory executor memory (Spark size)
    * @return a new mutable map
@@ -210,12 +210,12 @@ public final class Experiment implements AutoCloseable {
    * @throws IllegalStateException if the driver fails or runs longer than 30 min (the message quotes its log)
    */
   public Measured run(String name, JobRequest request, long killDelayMs) {
-    String tag = String.format("%02d-%s", ++seq, name.replaceAll("[^A-Za-z0-9_.-]", "_"));
+    String tag = nextTag(name);
     Path req = runDir.resolve(tag + ".request.json");
     Path res = runDir.resolve(tag + ".result.json");
     Path log = runDir.resolve("spark").resolve("driver-" + tag + ".log");
     Path capture = null;
-    if (CAPTURE_LISTENER.equals(request.sparkConf().get("spark.wanshuffle.listeners"))) {
+    if (capturing(request.sparkConf())) {
       capture = runDir.resolve("capture-" + tag);
       Map<String, String> c = new LinkedHashMap<>(request.sparkConf());
       c.put(CAPTURE_DIR, capture.toString());
@@ -327,14 +327,14 @@ public final class Experiment implements AutoCloseable {
    * @throws IllegalStateException if interrupted (the driver is killed)
    */
   public Submitted submit(String name, Submission app, java.time.Duration timeout) {
-    String tag = String.format("%02d-%s", ++seq, name.replaceAll("[^A-Za-z0-9_.-]", "_"));
+    String tag = nextTag(name);
     Path dir = runDir.resolve(tag);
     Path events = dir.resolve("events");
     Path stdout = dir.resolve("stdout.txt");
     Path log = runDir.resolve("spark").resolve("driver-" + tag + ".log");
     Map<String, String> conf = new LinkedHashMap<>(app.conf());
     Path capture = null;
-    if (conf.getOrDefault("spark.wanshuffle.listeners", "").contains(CAPTURE_LISTENER)) {
+    if (capturing(conf)) {
       capture = dir.resolve("capture");
       conf.put(CAPTURE_DIR, capture.toString());
     }
@@ -386,6 +386,16 @@ public final class Experiment implements AutoCloseable {
         driver.destroyForcibly();
       }
     }
+  }
+
+  /** @return {@code NN-name}: the run's number in this experiment and its name, safe for file names */
+  private String nextTag(String name) {
+    return String.format("%02d-%s", ++seq, name.replaceAll("[^A-Za-z0-9_.-]", "_"));
+  }
+
+  /** @return whether these settings list the plugin's capture listener (the run then gets a capture folder) */
+  private static boolean capturing(Map<String, String> conf) {
+    return conf.getOrDefault("spark.wanshuffle.listeners", "").contains(CAPTURE_LISTENER);
   }
 
   private static Path eventLogIn(Path events) throws IOException {
