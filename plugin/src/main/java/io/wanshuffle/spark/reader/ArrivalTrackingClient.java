@@ -41,8 +41,10 @@ import org.slf4j.LoggerFactory;
  * without streaming ({@code spark.wanshuffle.step.progress=false}), a host whose first block shows it slower than
  * predicted postpones it ({@link HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no
  * longer count; a
- * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)})
- * leaves the step to be reported on arrival; a host whose connection also carries another step's
+ * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)}),
+ * or any host before the executor measured a rate (a cold start), is predicted from its flow's own
+ * recent rate (its last 100-200 ms of streamed bytes, {@link HandoverPredictor#handOverAtOwnRate}), and without
+ * streamed bytes leaves the step to be reported on arrival; a host whose connection also carries another step's
  * bytes on this executor ({@link SharedConnections}: several tasks per executor, or the next step of
  * the same host pair requested while the previous one's last block is in flight) is predicted after
  * them ({@link HandoverPredictor#handOverShared}).
@@ -59,6 +61,15 @@ final class ArrivalTrackingClient extends BlockStoreClient {
   private static final Logger LOG = LoggerFactory.getLogger(ArrivalTrackingClient.class);
   /** Least time between two re-predictions of the hand-over from a flow's progress, ms. */
   static final long PROGRESS_CHECK_MS = 20;
+  /** Least time a flow must have streamed before its own rate predicts its hand-over in a cold start, ms. */
+  static final long MIN_OWN_RATE_SPAN_MS = 50;
+  /**
+   * A flow's own rate in a cold start counts over its last one to two windows of this many ms, not since its first
+   * bytes: what it delivers now, past its slow start and the pauses between its blocks. Measured at 40 ms RTT (trace
+   * replay): the rate since the first bytes made an executor's first flows (two 5 MB blocks) end about 60 ms before
+   * their prediction, so they were reported on arrival.
+   */
+  static final long OWN_RATE_WINDOW_MS = 100;
 
   /** Told the epoch ms at which the step may be reported ahead of its end; may be told again. */
   interface AheadSignal {
@@ -76,6 +87,15 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     int blocks;
     /** Bytes arrived so far, blocks in progress included (streamed requests only). */
     long streamed;
+    /**
+     * The latest progress mark: {@link #streamed} at {@code markMs} (epoch ms, -1 before its first streamed bytes),
+     * set at the first streamed chunk and then every {@value #OWN_RATE_WINDOW_MS} ms; the mark before it in
+     * {@code earlierMarkMs} (-1 while there is none). Its own recent rate is counted from the earlier mark.
+     */
+    long markMs = -1;
+    long markBytes;
+    long earlierMarkMs = -1;
+    long earlierMarkBytes;
     /**
      * Whether a flow from its host had completed on this executor when it was requested: its connection was open
      * and its congestion window grown, so its timings are samples of the warm connections it is predicted with.
@@ -220,6 +240,12 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       Flow f = flows.get(host);
       if (f != null) {
         f.streamed += bytes;
+        if (f.markMs < 0 || now - f.markMs >= OWN_RATE_WINDOW_MS) {
+          f.earlierMarkMs = f.markMs;
+          f.earlierMarkBytes = f.markBytes;
+          f.markMs = now;
+          f.markBytes = f.streamed;
+        }
       }
       if (now - lastProgressCheckMs < PROGRESS_CHECK_MS) {
         return;
@@ -339,7 +365,13 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       long left = Math.max(0, expected - Math.max(f.bytes, f.streamed));
       long t = predictor.handOverAt(e.getKey(), f.requestMs, expected);
       if (t < 0) {
-        return -1;
+        // a cold start (no rate measured, or a new connection): from the flow's own progress once its bytes stream
+        t = predictor.handOverAtOwnRate(now, left, ownRecentRate(f, now));
+        if (t < 0) {
+          return -1;
+        }
+        at = Math.max(at, t);
+        continue;
       }
       // other steps' bytes from this host share the connection: they may come first
       t = Math.max(t, predictor.handOverShared(f.shared, now, f.requestMs, left, f.firstMs >= 0));
@@ -361,6 +393,21 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       at = Math.max(at, t);
     }
     return at;
+  }
+
+  /**
+   * @return the flow's recent rate, bytes/s: its bytes streamed since its earlier progress mark, over the time since
+   *     (between one and two {@value #OWN_RATE_WINDOW_MS} ms windows), or since its first streamed chunk while it has
+   *     one mark (that chunk not counted); 0 before it streamed for {@value #MIN_OWN_RATE_SPAN_MS} ms
+   */
+  private static double ownRecentRate(Flow f, long now) {
+    long fromMs = f.earlierMarkMs >= 0 ? f.earlierMarkMs : f.markMs;
+    long fromBytes = f.earlierMarkMs >= 0 ? f.earlierMarkBytes : f.markBytes;
+    long span = now - fromMs;
+    if (f.markMs < 0 || span < MIN_OWN_RATE_SPAN_MS) {
+      return 0;
+    }
+    return (f.streamed - fromBytes) * 1000.0 / span;
   }
 
   @Override

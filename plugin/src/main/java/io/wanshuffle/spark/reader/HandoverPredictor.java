@@ -66,12 +66,17 @@ import java.util.concurrent.TimeUnit;
  * the slow start (measured at 40 ms RTT: first blocks of 262 KB 350 ms after the request, 6-7 MB/s
  * after them, against about 100 ms and 12 MB/s warm), which as {@code L} would hand ports on some
  * 250 ms early until warm samples outnumber them.
- * Until {@code r} and {@code c} are measured, steps are reported when their bytes arrive. A flow
+ * Until {@code r} and {@code c} are measured, the executor's rate does not predict a flow. A flow
  * from a source host that has not yet completed a flow to this executor (a gated flow, or an ungated
- * read's fetch, {@code WanShuffleReader}) is not predicted either ({@link #connected(String)}): its
- * connection is new, so its TCP congestion window starts small
+ * read's fetch, {@code WanShuffleReader}) is not predicted at it either ({@link #connected(String)}):
+ * its connection is new, so its TCP congestion window starts small
  * and its first bytes pay the connection set-up; the rate of warm connections overestimates it
- * (measured: such flows ended up to 0.8 s after their prediction at 40 ms RTT). A flow that
+ * (measured: such flows ended up to 0.8 s after their prediction at 40 ms RTT). Both cold cases are
+ * predicted from the flow's own rate once its bytes stream ({@link #handOverAtOwnRate}), else
+ * reported when their bytes arrive. Until {@value #MIN_LOOPS} hand-over loops and
+ * {@value #MIN_LATENCIES} fetch latencies are measured, predictions take the smaller {@code c} and
+ * {@code L} = 0, so that an executor's first, least typical samples hand ports on late, not early.
+ * A flow that
  * shares its connection with other flows of this executor from the same host (several tasks per
  * executor; {@link SharedConnections}) is predicted to end after their bytes and its own
  * ({@link #handOverShared}), and its own rate counts from when it was left alone.
@@ -86,6 +91,26 @@ final class HandoverPredictor {
   static final long MIN_SPAN_MS = 5;
   /** A one-block flow that took at least this many fetch latencies gives a rate sample, not a latency sample. */
   static final int TRANSFER_DOMINATED = 3;
+  /**
+   * Hand-over loops before {@code c} is the smallest of them alone; with fewer, the registration
+   * round trips count too. An executor's first loops often end in a reply that waited for ports
+   * (measured at 40 ms RTT: a first loop of 204 ms taken for {@code c}, which handed the next flow
+   * on 650 ms before its end; it shared its receiver with the step after it for 0.6 s).
+   */
+  static final int MIN_LOOPS = 3;
+  /**
+   * Fetch latency samples before predictions count {@code L}; with fewer they take 0 (later, never
+   * early). An executor's first flows are its least typical (measured at 40 ms RTT: a first sample
+   * of 280 ms against about 90 once warm).
+   */
+  static final int MIN_LATENCIES = 3;
+  /**
+   * The size ratio before a flow completed: the mean of size / announced size when Spark rounds a
+   * block's size up to the next power of 1.1 and the size's exponent has a uniform fraction,
+   * (1 - 1/1.1) / ln 1.1. Announced bytes taken whole made an executor's first flows (measured at
+   * 40 ms RTT, ratio 0.916) look 80 ms longer than they were, so they were reported on arrival.
+   */
+  static final double ROUNDING_RATIO_PRIOR = 0.9538;
 
   private static final HandoverPredictor EXECUTOR = new HandoverPredictor();
 
@@ -158,9 +183,12 @@ final class HandoverPredictor {
     add(loops, ms);
   }
 
-  /** @return {@code c}, ms: the smallest recent hand-over loop, else the smallest registration round trip */
+  /**
+   * @return {@code c}, ms: the smallest recent hand-over loop once there are {@value #MIN_LOOPS},
+   *     else the smallest of the loops and the registration round trips
+   */
   private long coordinatorDelay() {
-    return loops.isEmpty() ? min(roundTrips) : min(loops);
+    return loops.size() >= MIN_LOOPS ? min(loops) : Math.min(min(loops), min(roundTrips));
   }
 
   /**
@@ -253,11 +281,11 @@ final class HandoverPredictor {
   /**
    * @param announcedBytes a flow's bytes as the map output statistics announce them
    * @return the bytes expected to arrive: {@code announcedBytes} x the size ratio of the recent
-   *     completed flows ({@code announcedBytes} itself until a flow completed)
+   *     completed flows, x {@value #ROUNDING_RATIO_PRIOR} until a flow completed
    */
   synchronized long estimatedBytes(long announcedBytes) {
     if (sizesAnnounced <= 0) {
-      return announcedBytes;
+      return Math.round(announcedBytes * ROUNDING_RATIO_PRIOR);
     }
     return Math.round(announcedBytes * ((double) sizesArrived / sizesAnnounced));
   }
@@ -331,7 +359,7 @@ final class HandoverPredictor {
       return -1;
     }
     long c = coordinatorDelay();
-    long latency = latencyMs();
+    long latency = predictionLatencyMs();
     double rate = predictionRate();
     long transferMs = firstMs - requestMs - latency;
     if (transferMs > 0 && firstBytes > 0) {
@@ -357,10 +385,36 @@ final class HandoverPredictor {
     if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
       return -1;
     }
-    long latency = latencyMs();
+    long latency = predictionLatencyMs();
     long end = nowMs + (flowing ? 0 : latency)
         + (long) Math.ceil(bytesQueued * 1000.0 / predictionRate());
     return Math.max(nowMs, end - coordinatorDelay() - latency);
+  }
+
+  /**
+   * The prediction for a flow whose bytes are arriving when the executor's own estimates do not
+   * apply to it (a cold start: no rate measured yet, or no flow from its source host completed on
+   * this executor, {@link #handOverAt(String, long, long)}): the bytes left arrive at the flow's own
+   * recent rate (at most the flow rate bound), reported one coordinator round trip and one fetch
+   * latency before that end. The rate is measured on the flow, never a configured rate the platform
+   * may not have. Without it, an executor's
+   * first flows were reported on arrival: measured at 40 ms RTT (trace replay, 3 + 3), an
+   * application's first gated stage took 7.3-7.7 s against 6.9 s once the executors had measured
+   * a gated flow.
+   *
+   * @param nowMs epoch ms
+   * @param bytesLeft bytes of the flow still to arrive, &ge; 0
+   * @param ownBytesPerSecond the flow's own recent rate, bytes/s
+   * @return epoch ms at which the flow's ports may be handed on (at least {@code nowMs}); -1 without
+   *     an own rate (0 or less) or before the coordinator round trip is measured
+   */
+  synchronized long handOverAtOwnRate(long nowMs, long bytesLeft, double ownBytesPerSecond) {
+    if (ownBytesPerSecond <= 0 || roundTrips.isEmpty()) {
+      return -1;
+    }
+    double rate = flowRateBound > 0 ? Math.min(ownBytesPerSecond, flowRateBound) : ownBytesPerSecond;
+    long end = nowMs + (long) Math.ceil(bytesLeft * 1000.0 / rate);
+    return Math.max(nowMs, end - coordinatorDelay() - predictionLatencyMs());
   }
 
   /**
@@ -390,7 +444,7 @@ final class HandoverPredictor {
     }
     long byBytes = handOverAfter(nowMs, sharing + bytesLeft, flowing);
     double rate = predictionRate();
-    long latency = latencyMs();
+    long latency = predictionLatencyMs();
     long othersEnd = connections.othersEndMs(flow, rate / 1000.0, latency);
     if (othersEnd < 0) {
       return byBytes;
@@ -408,6 +462,11 @@ final class HandoverPredictor {
   /** @return {@code L}, the fetch latency estimate (lower median of the samples), ms (0 until measured) */
   synchronized long fetchLatencyMs() {
     return latencyMs();
+  }
+
+  /** @return {@code L} as predictions take it: 0 until {@value #MIN_LATENCIES} samples, ms */
+  private long predictionLatencyMs() {
+    return latencies.size() >= MIN_LATENCIES ? latencyMs() : 0;
   }
 
   private long latencyMs() {

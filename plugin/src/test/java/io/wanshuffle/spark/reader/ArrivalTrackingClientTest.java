@@ -150,7 +150,9 @@ class ArrivalTrackingClientTest {
     spark.listeners.get(0).onBlockFetchSuccess(b1, buffer(6_000));
     assertEquals(50_000, predictor.bytesPerSecond(), 1e-6);
     predictor.coordinatorRoundTrip(10);
-    // latency samples: a1 160 - 80 = 80 ms, a2 200 - 20 = 180 ms; the smaller counts:
+    // latency samples: a1 160 - 80 = 80 ms, a2 200 - 20 = 180 ms; the smaller counts
+    assertEquals(80, predictor.fetchLatencyMs());
+    predictor.fetchLatencyObserved(80, 0, 0); // a third sample: predictions now count L
     // a flow requested at 0 whose first 4000 B came at 160 with 6000 B left ends at 280
     assertEquals(280 - 10 - 80, predictor.handOverAt(0, 160, 4_000, 6_000));
   }
@@ -220,6 +222,7 @@ class ArrivalTrackingClientTest {
   private static HandoverPredictor measured(String... connectedHosts) {
     HandoverPredictor predictor = new HandoverPredictor();
     predictor.flowObserved(1_000_000, 1_000); // 1000 B/ms
+    predictor.sizesObserved(1_000_000, 1_000_000); // that flow's blocks carried their announced bytes
     predictor.coordinatorRoundTrip(20);
     for (String h : connectedHosts) {
       predictor.flowCompleted(h);
@@ -390,6 +393,62 @@ class ArrivalTrackingClientTest {
   }
 
   /**
+   * A cold start (the executor has measured no rate yet, or the host's connection is new): the flow
+   * is predicted from its own recent rate (its last one to two
+   * {@value ArrivalTrackingClient#OWN_RATE_WINDOW_MS} ms windows of streamed bytes, the first chunk
+   * not counted) once it streamed for {@value ArrivalTrackingClient#MIN_OWN_RATE_SPAN_MS} ms, at
+   * most the granted flow rate; a slower stretch postpones it. Reported on arrival before that.
+   */
+  @Test
+  void aColdFlowIsPredictedFromItsOwnStreamedRate() throws Exception {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {0};
+    HandoverPredictor predictor = new HandoverPredictor();
+    predictor.coordinatorRoundTrip(20);
+    predictor.flowCompleted("a1"); // an ungated read's connection: warm, but no rate measured
+    List<Long> told = new ArrayList<>();
+    AtomicInteger fired = new AtomicInteger();
+    // announced so that the rounding prior expects 1 000 000 B (no flow completed to measure the ratio)
+    long announced = Math.round(1_000_000 / HandoverPredictor.ROUNDING_RATIO_PRIOR);
+    assertEquals(1_000_000, predictor.estimatedBytes(announced));
+    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 1, Map.of("a1", announced),
+        fired::incrementAndGet, told::add, predictor, () -> now[0]);
+    String b0 = new ShuffleBlockId(1, 0, 5).name();
+    c.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
+    assertEquals(List.of(), told, "no rate to predict with at the request");
+    org.apache.spark.network.shuffle.DownloadFileWritableChannel ch =
+        spark.downloads.get(0).createTempFile(null).openForWriting();
+    now[0] = 100; // first bytes after the fetch latency
+    ch.write(java.nio.ByteBuffer.allocate(100_000));
+    now[0] = 130;
+    ch.write(java.nio.ByteBuffer.allocate(60_000));
+    assertEquals(List.of(), told, "30 ms of streaming: too short for an own rate");
+    now[0] = 200; // 200 000 B since the first chunk in 100 ms: 2000 B/ms
+    ch.write(java.nio.ByteBuffer.allocate(140_000));
+    assertEquals(List.of(200L + 350 - 20), told, "700 000 B left at 2000 B/ms end at 550");
+    now[0] = 300; // slower: 100 000 B in its last 100 ms
+    ch.write(java.nio.ByteBuffer.allocate(100_000));
+    assertEquals(List.of(530L, 300L + 600 - 20), told, "600 000 B left at 1000 B/ms end at 900");
+    now[0] = 350; // faster again: 200 000 B in its last 150 ms
+    ch.write(java.nio.ByteBuffer.allocate(100_000));
+    assertEquals(List.of(530L, 880L, 350L + 375 - 20), told, "500 000 B left at 1333 B/ms end at 725");
+    now[0] = 700;
+    ch.write(java.nio.ByteBuffer.allocate(500_000));
+    spark.listeners.get(0).onBlockFetchSuccess(b0, ch.closeAndRead());
+    assertEquals(1, fired.get());
+
+    predictor.boundFlowRate(1_000_000); // the coordinator grants 1000 B/ms per flow
+    HandoverPredictor cold = new HandoverPredictor();
+    cold.coordinatorRoundTrip(20);
+    cold.boundFlowRate(1_000_000);
+    assertEquals(200 + 700 - 20, cold.handOverAtOwnRate(200, 700_000, 2_000_000),
+        "an own rate above the granted one counts at the granted one");
+    assertEquals(-1, cold.handOverAtOwnRate(200, 700_000, 0), "no own rate");
+    assertEquals(-1, new HandoverPredictor().handOverAtOwnRate(200, 700_000, 2_000_000),
+        "no coordinator round trip yet");
+  }
+
+  /**
    * Two tasks of one executor fetch from the same host at once: they share the connection, so the
    * second task's flow is predicted after both flows' bytes, and, once the first's bytes arrived,
    * at its own rate counted from then. Without this it was predicted as if alone (at 4 + 300 - 20
@@ -489,13 +548,17 @@ class ArrivalTrackingClientTest {
   void aFlowIsPredictedAtTheBytesTheAnnouncedSizesTurnedOutToCarry() {
     HeldRequests spark = new HeldRequests();
     long[] now = {0};
-    HandoverPredictor predictor = measured("a1");
+    HandoverPredictor predictor = new HandoverPredictor();
+    predictor.flowObserved(1_000_000, 1_000); // 1000 B/ms
+    predictor.coordinatorRoundTrip(20);
+    predictor.flowCompleted("a1");
     List<Long> told = new ArrayList<>();
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     ArrivalTrackingClient first = new ArrivalTrackingClient(spark, 1, Map.of("a1", 110_000L),
         () -> { }, told::add, predictor, () -> now[0]);
     first.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
-    assertEquals(List.of(110L - 20), told, "before any flow completed: the announced bytes");
+    assertEquals(List.of(105L - 20), told, "before any flow completed: the announced bytes at the rounding prior,"
+        + " 110 000 x 0.9538 = 104 918 B");
     now[0] = 100;
     spark.listeners.get(0).onBlockFetchSuccess(b0, buffer(100_000));
     assertEquals(100_000, predictor.estimatedBytes(110_000));
@@ -503,6 +566,6 @@ class ArrivalTrackingClientTest {
     ArrivalTrackingClient next = new ArrivalTrackingClient(spark, 1, Map.of("a1", 220_000L),
         () -> { }, told::add, predictor, () -> now[0]);
     next.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
-    assertEquals(List.of(90L, 100L + 200 - 20), told, "200 000 B at 1000 B/ms, one round trip earlier");
+    assertEquals(List.of(85L, 100L + 200 - 20), told, "200 000 B at 1000 B/ms, one round trip earlier");
   }
 }

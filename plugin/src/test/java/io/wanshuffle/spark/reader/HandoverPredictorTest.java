@@ -42,6 +42,7 @@ class HandoverPredictorTest {
     // first block 1 MB arrived 180 ms after the request: 100 ms transfer + 80 ms latency
     p.fetchLatencyObserved(180, 1_000_000, 0);
     p.fetchLatencyObserved(250, 1_000_000, 0); // fresh connection: 150 ms, not the lower median
+    p.fetchLatencyObserved(80, 0, 0); // predictions count L from the third sample
     // a flow requested at 1000, first 4 MB block at 1480 (80 + 400 ms), 4 MB left: ends at 1880
     assertEquals(1_880 - 40 - 80, p.handOverAt(1_000, 1_480, 4_000_000, 4_000_000));
     assertEquals(1_480, p.handOverAt(1_000, 1_480, 4_000_000, 100_000),
@@ -81,7 +82,9 @@ class HandoverPredictorTest {
   @Test
   void aFlowSharingItsConnectionIsPredictedAfterTheQueuedBytes() {
     HandoverPredictor p = tenMegabytesPerSecond(40);
-    p.fetchLatencyObserved(180, 1_000_000, 0); // latency 80 ms
+    for (int i = 0; i < HandoverPredictor.MIN_LATENCIES; i++) {
+      p.fetchLatencyObserved(180, 1_000_000, 0); // latency 80 ms
+    }
     // requested at 1000 behind 4 MB of another flow, 4 MB of its own: last byte at 1000 + 80 + 800
     assertEquals(1_880 - 40 - 80, p.handOverAfter(1_000, 8_000_000, false));
     // its first block in at 1500, 6 MB still queued: last byte at 2100
@@ -94,7 +97,9 @@ class HandoverPredictorTest {
   @Test
   void aSlowFlowIsPredictedAtItsOwnRate() {
     HandoverPredictor p = tenMegabytesPerSecond(40);
-    p.fetchLatencyObserved(80, 0, 0);
+    for (int i = 0; i < HandoverPredictor.MIN_LATENCIES; i++) {
+      p.fetchLatencyObserved(80, 0, 0);
+    }
     // first 4 MB block after 80 + 800 ms: 5 MB/s, so 4 MB left take 800 ms more
     assertEquals(1_880 + 800 - 40 - 80, p.handOverAt(1_000, 1_880, 4_000_000, 4_000_000));
   }
@@ -171,9 +176,11 @@ class HandoverPredictorTest {
     p.flowObserved(1_000_000, 1_000);
     p.coordinatorRoundTrip(5);
     assertEquals(2_000 - 5, p.handOverAt(0, 1_000, 0, 1_000_000), "no loop measured yet: the registration's");
-    p.handOverLoop(40);
-    p.handOverLoop(25);
     p.handOverLoop(300); // a reply that waited for ports
+    p.handOverLoop(40);
+    assertEquals(2_000 - 5, p.handOverAt(0, 1_000, 0, 1_000_000),
+        "fewer than " + HandoverPredictor.MIN_LOOPS + " loops: the registration still counts");
+    p.handOverLoop(25);
     p.handOverLoop(-2);
     assertEquals(2_000 - 25, p.handOverAt(0, 1_000, 0, 1_000_000), "report to next request, fastest of the recent");
     assertEquals(1_000 - 25, p.handOverAfter(0, 1_000_000, true), "connection-shared flows use the same delay");
@@ -199,7 +206,8 @@ class HandoverPredictorTest {
   @Test
   void announcedBytesAreTakenAtTheRatioTheRecentFlowsArrivedAt() {
     HandoverPredictor p = tenMegabytesPerSecond(40);
-    assertEquals(8_000_000, p.estimatedBytes(8_000_000), "announced bytes until a flow completed");
+    assertEquals(7_630_400, p.estimatedBytes(8_000_000),
+        "until a flow completed, at the mean ratio of a size rounded up to a power of 1.1: 0.9538");
     p.sizesObserved(9_000_000, 10_000_000);
     p.sizesObserved(10_000_000, 10_000_000);
     p.sizesObserved(0, 10_000_000); // no sample
@@ -218,6 +226,27 @@ class HandoverPredictorTest {
    * and the estimate is the lower median of the samples: a flow faster than the executor's rate
    * estimate and one odd sample do not make {@code L} near zero, which would hand flows on late.
    */
+  /**
+   * An executor's first fetch latencies are its least typical (a connection idle for a while): until
+   * {@value HandoverPredictor#MIN_LATENCIES} samples predictions take none, which hands on later,
+   * never earlier.
+   */
+  @Test
+  void predictionsCountTheFetchLatencyFromTheThirdSample() {
+    HandoverPredictor p = tenMegabytesPerSecond(40);
+    p.fetchLatencyObserved(280, 0, 0);
+    p.fetchLatencyObserved(90, 0, 0);
+    assertEquals(90, p.fetchLatencyMs(), "the estimate");
+    // a flow requested at 1000, its first 1 MB block in at 1200, 4 MB left
+    assertEquals(1_200 + 800 - 40, p.handOverAt(1_000, 1_200, 1_000_000, 4_000_000),
+        "L not counted yet: the first block's 200 ms are all transfer, 5 MB/s");
+    assertEquals(1_200 + 400 - 40, p.handOverAfter(1_200, 4_000_000, true), "nor from progress");
+    p.fetchLatencyObserved(100, 0, 0);
+    assertEquals(1_200 + 400 - 40 - 100, p.handOverAt(1_000, 1_200, 1_000_000, 4_000_000),
+        "L = 100, the lower median of 90, 100, 280: 100 ms of transfer in the first block, 10 MB/s");
+    assertEquals(1_200 + 400 - 40 - 100, p.handOverAfter(1_200, 4_000_000, true));
+  }
+
   @Test
   void fetchLatencyComesFromEachFlowsOwnRateAndIsTheLowerMedian() {
     HandoverPredictor p = new HandoverPredictor();
