@@ -152,7 +152,6 @@ class ArrivalTrackingClientTest {
     predictor.coordinatorRoundTrip(10);
     // latency samples: a1 160 - 80 = 80 ms, a2 200 - 20 = 180 ms; the smaller counts
     assertEquals(80, predictor.fetchLatencyMs());
-    predictor.fetchLatencyObserved(80, 0, 0); // a third sample: predictions now count L
     // a flow requested at 0 whose first 4000 B came at 160 with 6000 B left ends at 280
     assertEquals(280 - 10 - 80, predictor.handOverAt(0, 160, 4_000, 6_000));
   }
