@@ -40,14 +40,13 @@ import org.slf4j.LoggerFactory;
  * every {@value #PROGRESS_CHECK_MS} ms, never earlier than they allow ({@link HandoverPredictor#handOverAfter});
  * without streaming ({@code spark.wanshuffle.step.progress=false}), a host whose first block shows it slower than
  * predicted postpones it ({@link HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no
- * longer count; a
- * host with no completed flow on this executor yet ({@link HandoverPredictor#connected(String)}),
- * or any host before the executor measured a rate (a cold start), is predicted from its flow's own
- * recent rate (its last 100-200 ms of streamed bytes, {@link HandoverPredictor#handOverAtOwnRate}), and without
- * streamed bytes leaves the step to be reported on arrival; a host whose connection also carries another step's
- * bytes on this executor ({@link SharedConnections}: several tasks per executor, or the next step of
- * the same host pair requested while the previous one's last block is in flight) is predicted after
- * them ({@link HandoverPredictor#handOverShared}).
+ * longer count; a host with no completed flow on this executor yet
+ * ({@link HandoverPredictor#connected(String)}), or any host before the executor measured a rate (a cold start), is
+ * predicted from its flow's own recent rate (its last 100-200 ms of streamed bytes,
+ * {@link HandoverPredictor#handOverAtOwnRate}), and without streamed bytes leaves the step to be reported on
+ * arrival; a host whose connection also carries another step's bytes on this executor ({@link SharedConnections}:
+ * several tasks per executor, or the next step of the same host pair requested while the previous one's last block
+ * is in flight) is predicted after them ({@link HandoverPredictor#handOverShared}).
  * When the step completes, each host gives the predictor its samples (transfer rate from two or
  * more blocks, or from one block whose transfer time dominates; fetch latency; size ratio); a host
  * whose flow was requested on a new connection gives only its size ratio, since its first block paid the

@@ -811,8 +811,6 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       return back;
     }
 
-
-
     /**
      * Reports the step unless it was reported already.
      *

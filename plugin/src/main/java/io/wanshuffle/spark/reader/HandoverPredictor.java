@@ -76,9 +76,8 @@ import java.util.concurrent.TimeUnit;
  * reported when their bytes arrive. Until {@value #MIN_LOOPS} hand-over loops and
  * {@value #MIN_LATENCIES} fetch latencies are measured, predictions take the smaller {@code c} and
  * {@code L} = 0, so that an executor's first, least typical samples hand ports on late, not early.
- * A flow that
- * shares its connection with other flows of this executor from the same host (several tasks per
- * executor; {@link SharedConnections}) is predicted to end after their bytes and its own
+ * A flow that shares its connection with other flows of this executor from the same host (several
+ * tasks per executor; {@link SharedConnections}) is predicted to end after their bytes and its own
  * ({@link #handOverShared}), and its own rate counts from when it was left alone.
  *
  * <p>Thread-safe; the timers of an executor's readers run on one daemon thread.
@@ -151,6 +150,11 @@ final class HandoverPredictor {
 
   /** @return the rate predictions use: {@code r} at most the flow rate bound, bytes/s (0 before a sample) */
   private double predictionRate() {
+    return bounded(bytesPerSecond);
+  }
+
+  /** @return {@code bytesPerSecond} at most the flow rate bound ({@link #boundFlowRate}), bytes/s */
+  private double bounded(double bytesPerSecond) {
     return flowRateBound > 0 ? Math.min(bytesPerSecond, flowRateBound) : bytesPerSecond;
   }
 
@@ -397,10 +401,9 @@ final class HandoverPredictor {
    * this executor, {@link #handOverAt(String, long, long)}): the bytes left arrive at the flow's own
    * recent rate (at most the flow rate bound), reported one coordinator round trip and one fetch
    * latency before that end. The rate is measured on the flow, never a configured rate the platform
-   * may not have. Without it, an executor's
-   * first flows were reported on arrival: measured at 40 ms RTT (trace replay, 3 + 3), an
-   * application's first gated stage took 7.3-7.7 s against 6.9 s once the executors had measured
-   * a gated flow.
+   * may not have. Without it, an executor's first flows were reported on arrival: measured at 40 ms
+   * RTT (trace replay, 3 + 3), an application's first gated stage took 7.3-7.7 s against 6.9 s once
+   * the executors had measured a gated flow.
    *
    * @param nowMs epoch ms
    * @param bytesLeft bytes of the flow still to arrive, &ge; 0
@@ -412,8 +415,7 @@ final class HandoverPredictor {
     if (ownBytesPerSecond <= 0 || roundTrips.isEmpty()) {
       return -1;
     }
-    double rate = flowRateBound > 0 ? Math.min(ownBytesPerSecond, flowRateBound) : ownBytesPerSecond;
-    long end = nowMs + (long) Math.ceil(bytesLeft * 1000.0 / rate);
+    long end = nowMs + (long) Math.ceil(bytesLeft * 1000.0 / bounded(ownBytesPerSecond));
     return Math.max(nowMs, end - coordinatorDelay() - predictionLatencyMs());
   }
 
