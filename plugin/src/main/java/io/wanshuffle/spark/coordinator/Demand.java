@@ -25,6 +25,11 @@ final class Demand {
   boolean grantDelivered;
   /** Parked long-poll, null when the task is not waiting. */
   CompletableFuture<GrantReply> waiter;
+  /**
+   * When the first plan after {@link #waiter} was parked started, {@code System.nanoTime()}; 0 while
+   * none has.
+   */
+  long firstPlanNanos;
   boolean released;
   /**
    * The task is reading another shuffle and waits for a grant there (its last poll said idle):

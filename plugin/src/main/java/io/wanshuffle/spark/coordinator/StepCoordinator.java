@@ -467,6 +467,7 @@ public final class StepCoordinator {
       d.waiter.complete(GrantReply.of(GrantReply.Status.NOT_YET));
     }
     d.waiter = new CompletableFuture<>();
+    d.firstPlanNanos = 0;
     CompletableFuture<GrantReply> f = d.waiter;
     if (gatherTimer == null) {
       planIfIdle();
@@ -962,8 +963,14 @@ public final class StepCoordinator {
         return false;
       }
       planRequested = false;
+      long started = System.nanoTime();
+      for (Demand d : demands.values()) {
+        if (d.waiter != null && d.firstPlanNanos == 0) {
+          d.firstPlanNanos = started; // the first plan that could have granted this parked report
+        }
+      }
       try {
-        in = snapshotLocked();
+        in = snapshotLocked(started);
       } catch (RuntimeException e) {
         LOG.error("wan-shuffle planner could not read the residual demand", e);
         return true;
@@ -999,9 +1006,12 @@ public final class StepCoordinator {
     return true;
   }
 
-  /** What the planner plans on: a snapshot of the residual demand and the free capacity. */
+  /**
+   * What the planner plans on: a snapshot of the residual demand and the free capacity, taken at
+   * {@code startedNanos} ({@code System.nanoTime()}).
+   */
   private record PlanInput(List<Demand> eligible, String[] sNames, String[] rNames,
-      long[][] bytes, TrafficMatrix matrix, Platform platform) {}
+      long[][] bytes, TrafficMatrix matrix, Platform platform, long startedNanos) {}
 
   /** A computed schedule, the name of the algorithm that produced it and its cost in ns. */
   private record PlanOutput(Schedule schedule, String algorithm, long planNanos) {}
@@ -1013,7 +1023,7 @@ public final class StepCoordinator {
    *     what its running grant will fetch) on the whole platform; the grant then list-schedules
    *     the plan on the free ports.
    */
-  private PlanInput snapshotLocked() {
+  private PlanInput snapshotLocked(long startedNanos) {
     boolean barrier = conf.barrierSteps();
     if (stopped || !conf.gated() || (barrier && !active.isEmpty())) {
       return null;
@@ -1098,7 +1108,7 @@ public final class StepCoordinator {
     Platform platform = Platform.of(barrier ? freeK : conf.k() * Math.max(1, directions.size()),
         conf.betaSeconds(), sd, rd);
     TrafficMatrix matrix = TrafficMatrix.ofRowMajor(rows, cols, seconds);
-    return new PlanInput(eligible, sNames, rNames, bytes, matrix, platform);
+    return new PlanInput(eligible, sNames, rNames, bytes, matrix, platform, startedNanos);
   }
 
   /**
@@ -1305,7 +1315,10 @@ public final class StepCoordinator {
         CompletableFuture<GrantReply> w = d.waiter;
         d.waiter = null;
         d.grantDelivered = true;
-        GrantReply reply = d.grant.reply(d);
+        // the time it waited for ports, from the first plan after its report to this one: not part of the
+        // executor's hand-over loop
+        long held = d.firstPlanNanos == 0 ? 0 : (in.startedNanos - d.firstPlanNanos) / 1_000_000;
+        GrantReply reply = d.grant.reply(d).withHeldMs(held);
         replies.add(() -> w.complete(reply));
       }
     }

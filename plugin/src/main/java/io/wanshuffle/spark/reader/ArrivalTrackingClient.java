@@ -305,10 +305,10 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         }
         if (LOG.isDebugEnabled()) {
           LOG.debug("flow from {} ({} connection): {} B in {} block(s), requested at {}, first block {} B"
-              + " after {} ms, last after {} ms, own rate {} B/s; now rate {} B/s, L {} ms, size ratio {},"
+              + " after {} ms, last after {} ms, own rate {} B/s; now rate {} B/s, L {} ms, c {} ms, size ratio {},"
               + " handed on at {}", e.getKey(), f.warm ? "warm" : "new", f.bytes, f.blocks, f.requestMs,
               f.firstBytes, f.firstMs - f.requestMs, f.lastMs - f.requestMs, Math.round(ownRate),
-              Math.round(predictor.bytesPerSecond()), predictor.fetchLatencyMs(),
+              Math.round(predictor.bytesPerSecond()), predictor.fetchLatencyMs(), predictor.coordinatorDelayMs(),
               predictor.estimatedBytes(1_000_000) / 1e6, toldAhead);
         }
       }

@@ -483,7 +483,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         return new OpenFailed(e);
       }
       if (conf.predictedHandover() && reported.sentMs > 0) {
-        predictor.handOverLoop(System.currentTimeMillis() - reported.sentMs);
+        // what the coordinator held the report for ports is not part of the loop: a receiver that always waits
+        // (behind a bottleneck's flows) would otherwise take its waits for c and hand its flows on that much early
+        predictor.handOverLoop(System.currentTimeMillis() - reported.sentMs - g.heldMs());
       }
       opened.addLast(s);
       return s;

@@ -48,7 +48,8 @@ import java.util.concurrent.TimeUnit;
  *       to a few ms instead of about 80, and flows were handed on 40-60 ms before their last byte
  *       instead of about 120 (the next flow's first byte came one latency after it);
  *   <li>{@code c}, ms: the smallest of the last {@value #SAMPLES} hand-over loops (a step's report
- *       to the request of the step its reply granted, {@link #handOverLoop}); until there is one, the
+ *       to the request of the step its reply granted, less the coordinator's hold for ports,
+ *       {@link #handOverLoop}); until there is one, the
  *       smallest of the last {@value #SAMPLES} round trips of a coordinator call answered at once (a
  *       registration);
  *   <li>the size ratio: bytes that arrived / bytes the map output statistics announced, over the
@@ -175,13 +176,19 @@ final class HandoverPredictor {
   /**
    * Records one whole hand-over loop: from a step's report to the request of the step its reply
    * granted (report to the driver, the coordinator's re-plan and grant, the reply, the blocks taken
-   * and the fetch opened). Once there is one, {@code c} is the smallest of the last
+   * and the fetch opened), less the time the coordinator held the report for ports
+   * ({@code GrantReply.heldMs}). Once there is one, {@code c} is the smallest of the last
    * {@value #SAMPLES} of these instead of a registration's round trip, which leaves out the
    * re-plan, the grant and the opening (measured on the testbed at RTT 0: registration round
    * trips of a few ms, loops of 15-25 ms, 44 ms on a busy machine, so flows were handed on that
-   * much late). The smallest, because a reply that waited for ports also ends a loop.
+   * much late). The held time is taken out because a receiver behind a bottleneck's flows may wait
+   * at every hand-over: measured at 40 ms RTT (Zipf, 3 + 3, warm-up ungated), every loop of a light
+   * receiver waited, the smallest of them was 225 ms, and its flows were handed on 350-650 ms before
+   * their end, so two or three flows shared its NIC or its sender's. The smallest, because a plan
+   * that was busy with other reports also lengthens a loop.
    *
-   * @param ms elapsed from the report to the next step's request, ms (negative values are ignored)
+   * @param ms elapsed from the report to the next step's request less the coordinator's hold, ms
+   *     (negative values are ignored)
    */
   synchronized void handOverLoop(long ms) {
     add(loops, ms);
@@ -459,6 +466,14 @@ final class HandoverPredictor {
   /** @return the current rate estimate, bytes/s (0 before the first sample) */
   synchronized double bytesPerSecond() {
     return bytesPerSecond;
+  }
+
+  /**
+   * @return {@code c} as predictions take it, ms ({@link #handOverLoop}); {@code Long.MAX_VALUE} before a loop or a
+   *     round trip is measured
+   */
+  synchronized long coordinatorDelayMs() {
+    return coordinatorDelay();
   }
 
   /** @return {@code L}, the fetch latency estimate (lower median of the samples), ms (0 until measured) */

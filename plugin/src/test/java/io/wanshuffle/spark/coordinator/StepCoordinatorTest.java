@@ -186,6 +186,30 @@ class StepCoordinatorTest {
   }
 
   /**
+   * A reply tells how long its request waited for ports: from the first plan after it to the plan
+   * that granted it (the executor leaves that out of its hand-over loop, so {@code c} is not a wait
+   * for ports); a request the first plan grants was not held.
+   */
+  @Test
+  void aGrantThatWaitedForPortsSaysHowLong() throws InterruptedException {
+    StepCoordinator c = coordinator(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1");
+    RegisterDemand d1 = demand(1, "e1", "b1", "a1", 300);
+    RegisterDemand d2 = demand(2, "e2", "b2", "a2", 100);
+    long[] ids = new long[2];
+    List<CompletableFuture<GrantReply>> p = registerAndPoll(c, ids, d1, d2);
+    timer.advance(100);
+    int first = p.get(0).isDone() ? 0 : 1;
+    assertFalse(p.get(1 - first).isDone(), "k = 1: the other demand waits");
+    assertEquals(0, p.get(first).join().heldMs(), "granted by the first plan after its poll");
+    Thread.sleep(40);
+    RegisterDemand d = first == 0 ? d1 : d2;
+    report(c, ids[first], d, p.get(first).join(), new long[] {0});
+    GrantReply later = p.get(1 - first).join();
+    assertEquals(Status.GRANT, later.status());
+    assertTrue(later.heldMs() >= 40, "held from the gather plan to the plan after the report: " + later.heldMs());
+  }
+
+  /**
    * A wave of reduce tasks is planned as one: the gather window ends as soon as every task the
    * driver launched in the stage has registered (a map task of another stage is not waited for),
    * and the wave's bottleneck receiver is granted first even though it registered last.

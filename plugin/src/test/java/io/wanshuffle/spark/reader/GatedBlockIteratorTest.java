@@ -562,6 +562,56 @@ class GatedBlockIteratorTest {
     assertEquals(0, coordinator.openFlowCount());
   }
 
+  /**
+   * Predicted hand-over: a reply the coordinator held for ports says how long ({@code heldMs}), and
+   * the executor leaves that out of its hand-over loop, so {@code c} stays the coordinator's round
+   * trip, not the wait. Here every reply to a report comes 60 ms late, all of it held; without the
+   * rule {@code c} would be at least 60 ms.
+   */
+  @Test
+  void aHandOverLoopLeavesOutTheTimeTheCoordinatorHeldItForPorts() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.STEP_HANDOVER, "predicted");
+    DemandClient direct = inProcess(conf);
+    java.util.concurrent.Executor late =
+        CompletableFuture.delayedExecutor(60, java.util.concurrent.TimeUnit.MILLISECONDS);
+    DemandClient holding = new DemandClient() {
+      @Override
+      public CompletableFuture<Registered> register(RegisterDemand m) {
+        return direct.register(m);
+      }
+
+      @Override
+      public CompletableFuture<GrantReply> await(AwaitGrant m) {
+        CompletableFuture<GrantReply> g = direct.await(m);
+        return m.doneStepId() == 0 ? g : g.thenApplyAsync(r -> r.withHeldMs(60), late);
+      }
+
+      @Override
+      public void release(ReleaseDemand m) {
+        direct.release(m);
+      }
+
+      @Override
+      public void report(UngatedReport m) {
+        direct.report(m);
+      }
+
+      @Override
+      public void arrived(FlowArrived m) {
+        direct.arrived(m);
+      }
+    };
+    List<Runnable> signals = new CopyOnWriteArrayList<>();
+    CrossClusterBlocks b = blocks("b1", "a1", 10, "a2", 10, "a3", 10, "a4", 10);
+    GatedBlockIterator it = new GatedBlockIterator(context, signalling(signals::add, 0L), b, holding, conf,
+        metrics, demandOf(b), predictor);
+    assertEquals(4, drain(it));
+    signals.forEach(Runnable::run);
+    assertEquals(4, events.steps.size(), "one step per source host (k = 1)");
+    long c = predictor.coordinatorDelayMs();
+    assertTrue(c < 60, "c = " + c + " ms: the 60 ms held for ports counted as coordinator delay");
+  }
+
   /** With {@code step.handover = arrival} a step is never reported before its bytes arrived. */
   @Test
   void arrivalHandoverNeverReportsAhead() {

@@ -59,6 +59,7 @@ public final class WireCodec {
       out.writeUTF(g.srcHosts()[i]);
       out.writeLong(g.budgets()[i]);
     }
+    out.writeLong(g.heldMs());
   }
 
   private static GrantReply readGrant(DataInputStream in) throws IOException {
@@ -71,7 +72,7 @@ public final class WireCodec {
       hosts[i] = in.readUTF();
       budgets[i] = in.readLong();
     }
-    return new GrantReply(status, stepId, hosts, budgets);
+    return new GrantReply(status, stepId, hosts, budgets, in.readLong());
   }
 
   /**

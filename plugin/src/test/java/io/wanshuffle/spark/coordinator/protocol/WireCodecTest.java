@@ -28,6 +28,9 @@ class WireCodecTest {
       assertArrayEquals(g.srcHosts(), back.srcHosts());
       assertArrayEquals(g.budgets(), back.budgets());
     }
+    GrantReply heldForPorts = new GrantReply(GrantReply.Status.GRANT, 8, new String[] {"a2"}, new long[] {9}).withHeldMs(317);
+    assertEquals(317, WireCodec.decodeGrantReply(WireCodec.encode(heldForPorts)).heldMs());
+    assertEquals(0, WireCodec.decodeGrantReply(WireCodec.encode(GrantReply.of(GrantReply.Status.GRANT))).heldMs());
     GrantReply empty = WireCodec.decodeGrantReply(WireCodec.encode(GrantReply.of(GrantReply.Status.NOT_YET)));
     assertEquals(0, empty.srcHosts().length);
   }
