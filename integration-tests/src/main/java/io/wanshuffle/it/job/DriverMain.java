@@ -79,6 +79,7 @@ public final class DriverMain {
       throws Exception {
     rec.clear();
     List<String> answer;
+    boolean small = warmup && !req.fullWarmup();
     int reduceParts = req.reducePartitions();
     if (!warmup && req.killExecutorOnB() > 0) {
       rec.onFirstReduceTask(() -> {
@@ -88,7 +89,7 @@ public final class DriverMain {
     }
     switch (req.job()) {
       case "tpch": {
-        double scale = warmup ? Math.min(req.tpchScale(), 0.005) : req.tpchScale();
+        double scale = small ? Math.min(req.tpchScale(), 0.005) : req.tpchScale();
         answer = TpchJoinQuery.answer(TpchJoinQuery.build(jsc, scale, req.mapPartitions(), reduceParts,
             req.aHosts(), req.bHosts()).collect());
         break;
@@ -96,7 +97,7 @@ public final class DriverMain {
       case "matrix":
       case JobRequest.MATRIX_ALL: {
         double[][] m = req.matrixBytes();
-        if (warmup) {
+        if (small) {
           m = new double[m.length][m[0].length];
           for (double[] row : m) {
             java.util.Arrays.fill(row, 1 << 20);

@@ -23,13 +23,28 @@ import java.util.Map;
  * @param recordBytes for {@code matrix}: value size of one record, bytes
  * @param runs how many times the query runs in this application (a warm-up run comes first when
  *     {@code warmup})
- * @param warmup run a small warm-up job first (JIT, connections), not reported
+ * @param warmup run a warm-up job first (JIT, connections, the plugin's estimates), not reported
  * @param killExecutorOnB kill the executor of the first B host once the reduce stage of the first measured run
  *     has read some data (fault test); 0 = no
+ * @param fullWarmup with {@code warmup}: the warm-up is the measured job itself (same matrix or scale), so it takes
+ *     the same code paths (with {@code spark.wanshuffle.gate.minBytes=auto} a small job's reads go ungated and
+ *     leave the plugin's gated path cold); false: a small job ({@code tpch} at scale at most 0.005, {@code matrix}
+ *     at 1 MiB per host pair)
  */
 public record JobRequest(String appName, Map<String, String> sparkConf, List<String> aHosts, List<String> bHosts,
     String job, double tpchScale, int mapPartitions, int reducePartitions, double[][] matrixBytes,
-    int recordBytes, int runs, boolean warmup, int killExecutorOnB) {
+    int recordBytes, int runs, boolean warmup, int killExecutorOnB, boolean fullWarmup) {
+  /**
+   * A request whose warm-up, if any, is a small job ({@code fullWarmup} false); the other parameters as in the
+   * record.
+   */
+  public JobRequest(String appName, Map<String, String> sparkConf, List<String> aHosts, List<String> bHosts,
+      String job, double tpchScale, int mapPartitions, int reducePartitions, double[][] matrixBytes,
+      int recordBytes, int runs, boolean warmup, int killExecutorOnB) {
+    this(appName, sparkConf, aHosts, bHosts, job, tpchScale, mapPartitions, reducePartitions, matrixBytes,
+        recordBytes, runs, warmup, killExecutorOnB, false);
+  }
+
   /** The job name of a {@link MatrixShuffleJob} between all hosts (maps and reduces on both clusters). */
   public static final String MATRIX_ALL = "matrix-all";
 

@@ -221,7 +221,7 @@ public final class Experiment implements AutoCloseable {
       c.put(CAPTURE_DIR, capture.toString());
       request = new JobRequest(request.appName(), c, request.aHosts(), request.bHosts(), request.job(),
           request.tpchScale(), request.mapPartitions(), request.reducePartitions(), request.matrixBytes(),
-          request.recordBytes(), request.runs(), request.warmup(), request.killExecutorOnB());
+          request.recordBytes(), request.runs(), request.warmup(), request.killExecutorOnB(), request.fullWarmup());
     }
     try {
       if (capture != null) {

@@ -13,8 +13,10 @@ import io.wanshuffle.it.net.BackboneTrace;
 import io.wanshuffle.it.net.FlowProbe;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -224,6 +226,48 @@ class TwoClusterTestbedIT {
     assertEquals(d.answer(), w.answer());
     long bytes = d.answer().stream().mapToLong(l -> Long.parseLong(l.split("\\|")[2])).sum();
     assertEquals(24e6, bytes, 24e6 * 0.01, "replayed bytes");
+  }
+
+  /**
+   * The benchmark's warm-up run ({@code e2e-bench --warmup}): a full warm-up is the measured job itself, so with the
+   * default {@code gate.minBytes=auto} its reads are gated as the measured run's are and warm the plugin's gated
+   * path; a small warm-up's reads (1 MiB per host pair, 2 MiB per reduce task) are below the threshold (5 MB for a
+   * read from 2 hosts here) and go ungated. Checked in the plugin's flow log: the stages with granted steps.
+   */
+  @Test
+  @Order(5)
+  void aFullWarmUpTakesTheGatedPathASmallOneDoesNot() throws IOException {
+    Map<String, String> c = ex.baseConf("512m");
+    c.putAll(ex.wanShuffleConf(ALGORITHM)); // gate.minBytes: the default, auto
+    double[][] m = {{12e6, 12e6}, {12e6, 12e6}};
+    for (boolean full : new boolean[] {true, false}) {
+      String name = "warmup-" + (full ? "full" : "small");
+      JobRequest req = new JobRequest(name, c, hosts(ex.testbed().clusterA()), hosts(ex.testbed().clusterB()),
+          "matrix", 0, 2, 2, m, 64 * 1024, 1, true, 0, full);
+      Experiment.Measured r = ex.run(name, req, 0);
+      assertEquals(2, r.result().runs().get(0).answer().size());
+      List<Integer> gated = stagesWithGrantedSteps(r.captureDir());
+      assertEquals(full ? 2 : 1, gated.size(), name + ": shuffle stages with granted steps " + gated);
+    }
+  }
+
+  /** @return the stage ids with a granted step (step id above 0) in the plugin's flow log, ascending */
+  private static List<Integer> stagesWithGrantedSteps(Path captureDir) throws IOException {
+    java.util.SortedSet<Integer> stages = new java.util.TreeSet<>();
+    try (var apps = Files.list(captureDir)) {
+      for (Path app : apps.toList()) {
+        Path flows = app.resolve(CaptureFiles.FLOW_LOG);
+        if (!Files.exists(flows)) {
+          continue;
+        }
+        for (FlowCapture f : CaptureFiles.readFlowLog(flows)) {
+          if (f.stepId() > 0) {
+            stages.add(f.stageId());
+          }
+        }
+      }
+    }
+    return List.copyOf(stages);
   }
 
   /**
