@@ -95,7 +95,10 @@ final class HandoverPredictor {
    * Hand-over loops before {@code c} is the smallest of them alone; with fewer, the registration
    * round trips count too. An executor's first loops often end in a reply that waited for ports
    * (measured at 40 ms RTT: a first loop of 204 ms taken for {@code c}, which handed the next flow
-   * on 650 ms before its end; it shared its receiver with the step after it for 0.6 s).
+   * on 650 ms before its end; it shared its receiver with the step after it for 0.6 s). That was
+   * before replies said how long they were held for ports ({@code GrantReply.heldMs}, taken out of
+   * every loop); the rule stays as a guard that errs late by at most a re-plan and an opening, for
+   * an executor's first two hand-overs.
    */
   static final int MIN_LOOPS = 3;
   /**
