@@ -16,6 +16,7 @@ import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
+import io.wanshuffle.spark.capture.StageCapture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -232,7 +233,7 @@ class TwoClusterTestbedIT {
    * The benchmark's warm-up run ({@code e2e-bench --warmup}): a full warm-up is the measured job itself, so with the
    * default {@code gate.minBytes=auto} its reads are gated as the measured run's are and warm the plugin's gated
    * path; a small warm-up's reads (1 MiB per host pair, 2 MiB per reduce task) are below the threshold (5 MB for a
-   * read from 2 hosts here) and go ungated. Checked in the plugin's flow log: the stages with granted steps.
+   * read from 2 hosts here) and go ungated. Checked in the plugin's capture: the stages with granted steps.
    */
   @Test
   @Order(5)
@@ -251,18 +252,14 @@ class TwoClusterTestbedIT {
     }
   }
 
-  /** @return the stage ids with a granted step (step id above 0) in the plugin's flow log, ascending */
+  /** @return the ids of the stages the plugin granted steps in (its stage captures), ascending */
   private static List<Integer> stagesWithGrantedSteps(Path captureDir) throws IOException {
     java.util.SortedSet<Integer> stages = new java.util.TreeSet<>();
     try (var apps = Files.list(captureDir)) {
-      for (Path app : apps.toList()) {
-        Path flows = app.resolve(CaptureFiles.FLOW_LOG);
-        if (!Files.exists(flows)) {
-          continue;
-        }
-        for (FlowCapture f : CaptureFiles.readFlowLog(flows)) {
-          if (f.stepId() > 0) {
-            stages.add(f.stageId());
+      for (Path app : apps.filter(Files::isDirectory).toList()) {
+        for (StageCapture s : CaptureFiles.readStages(app)) {
+          if (!s.steps().isEmpty()) {
+            stages.add(s.stageId());
           }
         }
       }

@@ -105,9 +105,15 @@ class GatedBlockIteratorTest {
   /** Like {@link #inProcess(WanShuffleConf)}; {@code polls} sees every poll first. */
   private DemandClient inProcess(WanShuffleConf conf,
       java.util.function.Consumer<AwaitGrant> polls) {
+    return inProcess(conf, polls, (m, reply) -> reply);
+  }
+
+  /** Like {@link #inProcess(WanShuffleConf, java.util.function.Consumer)}; {@code replies} maps each poll's reply. */
+  private DemandClient inProcess(WanShuffleConf conf, java.util.function.Consumer<AwaitGrant> polls,
+      java.util.function.BiFunction<AwaitGrant, CompletableFuture<GrantReply>, CompletableFuture<GrantReply>> replies) {
     coordinator = new StepCoordinator(conf, new GreedyTestScheduler(), List.of(events),
         CoordinatorTimer.daemon("test-coordinator"), System::currentTimeMillis);
-    return inProcess(coordinator, polls);
+    return inProcess(coordinator, polls, replies);
   }
 
   private static DemandClient inProcess(StepCoordinator c) {
@@ -121,6 +127,16 @@ class GatedBlockIteratorTest {
    */
   private static DemandClient inProcess(StepCoordinator c,
       java.util.function.Consumer<AwaitGrant> polls) {
+    return inProcess(c, polls, (m, reply) -> reply);
+  }
+
+  /**
+   * Like {@link #inProcess(StepCoordinator, java.util.function.Consumer)}; {@code replies} maps each
+   * poll's reply before the reader gets it.
+   */
+  private static DemandClient inProcess(StepCoordinator c,
+      java.util.function.Consumer<AwaitGrant> polls,
+      java.util.function.BiFunction<AwaitGrant, CompletableFuture<GrantReply>, CompletableFuture<GrantReply>> replies) {
     return new DemandClient() {
       @Override
       public CompletableFuture<Registered> register(RegisterDemand m) {
@@ -134,7 +150,7 @@ class GatedBlockIteratorTest {
       @Override
       public CompletableFuture<GrantReply> await(AwaitGrant m) {
         polls.accept(m);
-        return c.awaitGrant(m);
+        return replies.apply(m, c.awaitGrant(m));
       }
 
       @Override
@@ -571,36 +587,10 @@ class GatedBlockIteratorTest {
   @Test
   void aHandOverLoopLeavesOutTheTimeTheCoordinatorHeldItForPorts() {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.STEP_HANDOVER, "predicted");
-    DemandClient direct = inProcess(conf);
     java.util.concurrent.Executor late =
         CompletableFuture.delayedExecutor(60, java.util.concurrent.TimeUnit.MILLISECONDS);
-    DemandClient holding = new DemandClient() {
-      @Override
-      public CompletableFuture<Registered> register(RegisterDemand m) {
-        return direct.register(m);
-      }
-
-      @Override
-      public CompletableFuture<GrantReply> await(AwaitGrant m) {
-        CompletableFuture<GrantReply> g = direct.await(m);
-        return m.doneStepId() == 0 ? g : g.thenApplyAsync(r -> r.withHeldMs(60), late);
-      }
-
-      @Override
-      public void release(ReleaseDemand m) {
-        direct.release(m);
-      }
-
-      @Override
-      public void report(UngatedReport m) {
-        direct.report(m);
-      }
-
-      @Override
-      public void arrived(FlowArrived m) {
-        direct.arrived(m);
-      }
-    };
+    DemandClient holding = inProcess(conf, m -> { },
+        (m, reply) -> m.doneStepId() == 0 ? reply : reply.thenApplyAsync(g -> g.withHeldMs(60), late));
     List<Runnable> signals = new CopyOnWriteArrayList<>();
     CrossClusterBlocks b = blocks("b1", "a1", 10, "a2", 10, "a3", 10, "a4", 10);
     GatedBlockIterator it = new GatedBlockIterator(context, signalling(signals::add, 0L), b, holding, conf,
