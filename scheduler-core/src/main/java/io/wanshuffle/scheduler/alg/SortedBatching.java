@@ -37,20 +37,119 @@ final class SortedBatching {
    * @return a valid schedule with every transfer in one piece
    */
   static Schedule schedule(TrafficMatrix m, Platform p) {
+    return batchInPieces(m, p, Double.POSITIVE_INFINITY).toSchedule();
+  }
+
+  /**
+   * Largest-first batching of the transfers cut into pieces (preemption): a transfer longer than
+   * {@code maxPiece} becomes ⌈a / maxPiece⌉ pieces, all of exactly {@code maxPiece} but the last
+   * (the rest, in (0, maxPiece]); pieces are then batched like whole transfers, and two pieces of
+   * one pair never share a step (on a δ-port platform a pair could otherwise take two ports). The
+   * full pieces of all pairs have one amount, so they fill steps of k without idle time; they are
+   * laid out round by round (each split pair's first piece, then each one's second), so a step's
+   * scan meets pieces of different pairs in turn instead of a run of one pair's.
+   *
+   * @param m traffic matrix, seconds
+   * @param p platform (k, δ)
+   * @param maxPiece longest piece, seconds, &gt; 0 ({@code +∞}: every transfer whole)
+   * @return the batches, to price ({@link Batches#cost}) or build ({@link Batches#toSchedule})
+   */
+  static Batches batchInPieces(TrafficMatrix m, Platform p, double maxPiece) {
     int rows = m.rows();
-    int[] capacity = new int[rows + m.cols()];
+    int cols = m.cols();
+    int split = 0;
+    int pieces = 0;
+    for (int i = 0; i < rows; i++) {
+      for (int j = 0; j < cols; j++) {
+        int n = pieceCount(m.amount(i, j), maxPiece);
+        pieces += n;
+        split += n > 1 ? 1 : 0;
+      }
+    }
+    int ports = rows + cols;
+    int[] capacity = new int[ports + split];
     for (int i = 0; i < rows; i++) {
       capacity[i] = p.senderPorts(i);
     }
-    for (int j = 0; j < m.cols(); j++) {
+    for (int j = 0; j < cols; j++) {
       capacity[rows + j] = p.receiverPorts(j);
     }
-    int[] route = new int[2];
-    return batch(m, p.k(), capacity, (i, j) -> {
-      route[0] = i;
-      route[1] = rows + j;
+    Arrays.fill(capacity, ports, capacity.length, 1); // one piece of a split pair per step
+    double[] amount = new double[pieces];
+    int[] src = new int[pieces];
+    int[] dst = new int[pieces];
+    int[] pairLink = new int[pieces];
+    int[] fullLeft = new int[split]; // per split pair: full pieces still to lay out
+    int[] splitSrc = new int[split];
+    int[] splitDst = new int[split];
+    int c = 0;
+    int s = 0;
+    for (int i = 0; i < rows; i++) {
+      for (int j = 0; j < cols; j++) {
+        double a = m.amount(i, j);
+        int n = pieceCount(a, maxPiece);
+        if (n == 0) {
+          continue;
+        }
+        src[c] = i;
+        dst[c] = j;
+        pairLink[c] = -1;
+        amount[c] = a;
+        if (n > 1) {
+          amount[c] = a - (n - 1) * maxPiece; // the rest; the full pieces follow by rounds
+          pairLink[c] = ports + s;
+          fullLeft[s] = n - 1;
+          splitSrc[s] = i;
+          splitDst[s] = j;
+          s++;
+        }
+        c++;
+      }
+    }
+    for (boolean more = split > 0; more; ) {
+      more = false;
+      for (int t = 0; t < split; t++) {
+        if (fullLeft[t] > 0) {
+          src[c] = splitSrc[t];
+          dst[c] = splitDst[t];
+          pairLink[c] = ports + t;
+          amount[c++] = maxPiece;
+          more |= --fullLeft[t] > 0;
+        }
+      }
+    }
+    int[] ports2 = new int[2];
+    int[] ports3 = new int[3];
+    return batch(amount, src, dst, p.k(), capacity, x -> {
+      int[] route = pairLink[x] < 0 ? ports2 : ports3;
+      route[0] = src[x];
+      route[1] = rows + dst[x];
+      if (pairLink[x] >= 0) {
+        route[2] = pairLink[x];
+      }
       return route;
     });
+  }
+
+  /**
+   * @param amount a transfer's amount, seconds (0: none)
+   * @param maxPiece longest piece, seconds
+   * @return the pieces it is cut into (0 for no transfer); a rest below a millionth of a piece
+   *     (rounding of a/maxPiece) is not made a piece of its own
+   */
+  static int pieceCount(double amount, double maxPiece) {
+    if (amount <= 0) {
+      return 0;
+    }
+    if (amount <= maxPiece) {
+      return 1;
+    }
+    double n = Math.ceil(amount / maxPiece - 1e-6);
+    if (n >= Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("piece of " + maxPiece + " s cuts a transfer of "
+          + amount + " s into more than " + Integer.MAX_VALUE + " pieces");
+    }
+    return (int) n;
   }
 
   /**
@@ -64,48 +163,99 @@ final class SortedBatching {
   static Schedule schedule(TrafficMatrix m, Platform p, LinkNetwork net) {
     int[] capacity = new int[net.linkCount()];
     Arrays.setAll(capacity, net::capacity);
-    return batch(m, p.k(), capacity, net::route);
-  }
-
-  /** The links a transfer between sender i and receiver j uses (read at once, may be reused). */
-  @FunctionalInterface
-  private interface Routes {
-    int[] of(int i, int j);
-  }
-
-  private static Schedule batch(TrafficMatrix m, int k, int[] capacity, Routes routes) {
-    int rows = m.rows();
-    int cols = m.cols();
     int nz = m.nonZeroCount();
     double[] amount = new double[nz];
     int[] src = new int[nz];
     int[] dst = new int[nz];
     int c = 0;
-    for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
+    for (int i = 0; i < m.rows(); i++) {
+      for (int j = 0; j < m.cols(); j++) {
         double a = m.amount(i, j);
         if (a > 0) {
           src[c] = i;
           dst[c] = j;
-          amount[c] = a;
-          c++;
+          amount[c++] = a;
         }
       }
     }
-    // lay the transfers and their routes out in scan order: each step's scan reads memory in order
-    int[] order = byAmountDescending(amount);
+    return batch(amount, src, dst, p.k(), capacity, x -> net.route(src[x], dst[x])).toSchedule();
+  }
+
+  /** The links piece x uses (read at once, may be reused). */
+  @FunctionalInterface
+  private interface Routes {
+    int[] of(int x);
+  }
+
+  /**
+   * The steps of one batching, before they are made a {@link Schedule}: pieces in scan order
+   * (amount descending) and, per step, the positions it took.
+   */
+  static final class Batches {
+    private final double[] amount;
+    private final int[] src;
+    private final int[] dst;
+    private final int[] taken;
+    private final int[] stepEnd;
+    private final int steps;
+
+    private Batches(double[] amount, int[] src, int[] dst, int[] taken, int[] stepEnd, int steps) {
+      this.amount = amount;
+      this.src = src;
+      this.dst = dst;
+      this.taken = taken;
+      this.stepEnd = stepEnd;
+      this.steps = steps;
+    }
+
+    /**
+     * @param beta setup delay per step, seconds
+     * @return Σ over steps of β + the step's longest piece, seconds (the schedule's cost)
+     */
+    double cost(double beta) {
+      double cost = 0;
+      int from = 0;
+      for (int s = 0; s < steps; s++) {
+        cost += beta + amount[taken[from]]; // a step's first piece is its longest
+        from = stepEnd[s];
+      }
+      return cost;
+    }
+
+    /** @return the schedule: one step per batch, each piece a transfer */
+    Schedule toSchedule() {
+      List<Step> out = new ArrayList<>(steps);
+      int from = 0;
+      for (int s = 0; s < steps; s++) {
+        List<Transfer> ts = new ArrayList<>(stepEnd[s] - from);
+        for (int x = from; x < stepEnd[s]; x++) {
+          int i = taken[x];
+          ts.add(new Transfer(src[i], dst[i], amount[i]));
+        }
+        out.add(new Step(amount[taken[from]], ts));
+        from = stepEnd[s];
+      }
+      return new Schedule(out);
+    }
+  }
+
+  private static Batches batch(double[] pieceAmount, int[] pieceSrc, int[] pieceDst, int k,
+      int[] capacity, Routes routes) {
+    int nz = pieceAmount.length;
+    // lay the pieces and their routes out in scan order: each step's scan reads memory in order
+    int[] order = byAmountDescending(pieceAmount);
     double[] sortedAmount = new double[nz];
     int[] sortedSrc = new int[nz];
     int[] sortedDst = new int[nz];
     int[] start = new int[nz + 1];
     int[] links = new int[2 * nz];
-    int[] onLink = new int[capacity.length]; // transfers still in the list that use each link
+    int[] onLink = new int[capacity.length]; // pieces still in the list that use each link
     for (int pos = 0; pos < nz; pos++) {
       int e = order[pos];
-      sortedAmount[pos] = amount[e];
-      sortedSrc[pos] = src[e];
-      sortedDst[pos] = dst[e];
-      int[] r = routes.of(src[e], dst[e]);
+      sortedAmount[pos] = pieceAmount[e];
+      sortedSrc[pos] = pieceSrc[e];
+      sortedDst[pos] = pieceDst[e];
+      int[] r = routes.of(e);
       int at = start[pos];
       if (at + r.length > links.length) {
         links = Arrays.copyOf(links, Math.max(2 * links.length, at + r.length));
@@ -126,14 +276,15 @@ final class SortedBatching {
     int listed = nz;
     int[] use = new int[capacity.length];
     int[] stamp = new int[capacity.length];
-    List<Step> steps = new ArrayList<>();
+    int[] taken = new int[nz];
+    int[] stepEnd = new int[Math.max(1, nz)];
+    int tookAll = 0;
     int stepNo = 0;
-    int[] chosen = new int[Math.min(k, nz)]; // a step has at most k transfers and at most nz
     while (head < nz) {
       stepNo++;
-      int cnt = 0;
+      int first = tookAll;
       boolean blocked = false;
-      for (int i = head; i < nz && cnt < k && !blocked; i = next[i]) {
+      for (int i = head; i < nz && tookAll - first < k && !blocked; i = next[i]) {
         if (!fits(i, start, links, use, stamp, stepNo, capacity)) {
           continue;
         }
@@ -141,15 +292,13 @@ final class SortedBatching {
           int l = links[x];
           use[l] = stamp[l] == stepNo ? use[l] + 1 : 1;
           stamp[l] = stepNo;
-          // a full link that every listed transfer uses leaves nothing else for this step
+          // a full link that every listed piece uses leaves nothing else for this step
           blocked |= use[l] >= capacity[l] && onLink[l] == listed;
         }
-        chosen[cnt++] = i;
+        taken[tookAll++] = i;
       }
-      List<Transfer> ts = new ArrayList<>(cnt);
-      for (int t = 0; t < cnt; t++) {
-        int i = chosen[t];
-        ts.add(new Transfer(sortedSrc[i], sortedDst[i], sortedAmount[i]));
+      for (int t = first; t < tookAll; t++) {
+        int i = taken[t];
         for (int x = start[i]; x < start[i + 1]; x++) {
           onLink[links[x]]--;
         }
@@ -162,9 +311,9 @@ final class SortedBatching {
         }
         prev[next[i]] = prev[i];
       }
-      steps.add(Step.of(ts));
+      stepEnd[stepNo - 1] = tookAll;
     }
-    return new Schedule(steps);
+    return new Batches(sortedAmount, sortedSrc, sortedDst, taken, stepEnd, stepNo);
   }
 
   private static boolean fits(int i, int[] start, int[] links, int[] use, int[] stamp,

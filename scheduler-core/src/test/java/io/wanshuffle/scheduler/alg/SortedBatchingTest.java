@@ -203,4 +203,45 @@ class SortedBatchingTest {
       assertTrue(s.steps().get(x - 1).duration() >= s.steps().get(x).duration());
     }
   }
+
+  @Test
+  void piecesAreValidSchedulesOfAtMostTheirLengthOnOneAndDeltaPort() {
+    Random rnd = new Random(17);
+    for (int it = 0; it < 400; it++) {
+      int rows = 1 + rnd.nextInt(8);
+      int cols = 1 + rnd.nextInt(8);
+      TrafficMatrix m = Instances.matrix(rnd, rows, cols, 1 + rnd.nextInt(50), rnd.nextBoolean());
+      int k = 1 + rnd.nextInt(6);
+      Platform p = rnd.nextBoolean() ? Platform.onePort(k, 0.5, rows, cols)
+          : Instances.deltaPort(rnd, k, 0.5, rows, cols, 3);
+      double piece = m.maxAmount() > 0 ? m.maxAmount() / (1 + rnd.nextInt(9)) : 1;
+      SortedBatching.Batches b = SortedBatching.batchInPieces(m, p, piece);
+      Schedule s = b.toSchedule();
+      s.validate(m, p); // covers every amount, no pair twice in a step, ports and k respected
+      assertEquals(s.cost(0.5), b.cost(0.5), 1e-9 * (1 + s.cost(0.5)));
+      for (Step st : s.steps()) {
+        for (Transfer t : st.transfers()) {
+          assertTrue(t.amount() <= piece * (1 + 1e-6), t + " longer than a piece of " + piece);
+        }
+      }
+      PreemptiveBatching.schedule(m, p).validate(m, p);
+      assertTrue(PreemptiveBatching.schedule(m, p).cost(0.5)
+          <= SortedBatching.schedule(m, p).cost(0.5) * (1 + 1e-12));
+    }
+  }
+
+  /**
+   * k = 2, β = 0, 1-port, four disjoint pairs of 8, 1, 1 and 1 s: whole, the 8 s transfer's step
+   * lasts 8 s beside a 1 s one (cost 9); cut into pieces of 2 s it runs beside the three short ones
+   * and alone for its last piece, 8 s in all, its own length (the optimum).
+   */
+  @Test
+  void cuttingALongTransferLetsItRunBesideTheShortOnes() {
+    TrafficMatrix m = TrafficMatrix.of(new double[][] {
+        {8, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}});
+    Platform p = Platform.onePort(2, 0, 4, 4);
+    assertEquals(9, SortedBatching.schedule(m, p).cost(0), 1e-12);
+    assertEquals(8, SortedBatching.batchInPieces(m, p, 2).cost(0), 1e-12);
+    assertEquals(8, PreemptiveBatching.schedule(m, p).cost(0), 1e-12);
+  }
 }
