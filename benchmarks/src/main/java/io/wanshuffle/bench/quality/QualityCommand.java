@@ -28,6 +28,7 @@ import picocli.CommandLine.Option;
  * per (weights, k); it reports mean and max of cost/η per algorithm and k. Part 2 replays the
  * Facebook coflow trace split into two clusters ({@link TwoClusterSplit#halves}), both backbone
  * directions, each cross-cluster shuffle one instance in seconds at {@code --trace-rate}.
+ * Part 4: large n x n instances with heavy-tailed amounts ({@link HeavyTailed}), β = 0.01 s.
  * Writes Markdown to {@code --output}.
  */
 @Command(
@@ -83,6 +84,25 @@ public final class QualityCommand implements Callable<Integer> {
       description = "Values of k for the trace (default ${DEFAULT-VALUE}).")
   List<Integer> traceKs;
 
+  @Option(names = "--heavy-tailed-samples", defaultValue = "5",
+      description = "Part 4: heavy-tailed n x n instances per k (default ${DEFAULT-VALUE}; 0 skips"
+          + " it).")
+  int heavyTailedSamples;
+
+  @Option(names = "--heavy-tailed-n", defaultValue = "300",
+      description = "Part 4: senders = receivers of its instances (default ${DEFAULT-VALUE}).")
+  int heavyTailedN;
+
+  @Option(names = "--heavy-tailed-k", split = ",", paramLabel = "K,...",
+      defaultValue = "10,20,40,80",
+      description = "Part 4: values of k (default ${DEFAULT-VALUE}).")
+  List<Integer> heavyTailedKs;
+
+  @Option(names = "--heavy-tailed-algorithms", split = ",", paramLabel = "NAME,...",
+      defaultValue = "auto,ggp,oggp",
+      description = "Part 4: algorithms (default ${DEFAULT-VALUE}).")
+  List<String> heavyTailedAlgorithms;
+
   @Option(names = "--output", paramLabel = "FILE.md",
       defaultValue = "docs/benchmarks/scheduler-quality.md",
       description = "Report file (default ${DEFAULT-VALUE}).")
@@ -135,6 +155,14 @@ public final class QualityCommand implements Callable<Integer> {
     if (tracePath != null) {
       md.append(traceSection(tracePath, check(traceAlgorithms, "--trace-algorithms"), out));
     }
+    if (heavyTailedSamples > 0) {
+      if (heavyTailedN < 2) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--heavy-tailed-n must be at least 2, got " + heavyTailedN);
+      }
+      md.append(heavyTailedSection(check(heavyTailedAlgorithms, "--heavy-tailed-algorithms"),
+          out));
+    }
     Path parent = output.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
@@ -178,6 +206,35 @@ public final class QualityCommand implements Callable<Integer> {
         + " x " + maxCols + "). Amounts in seconds at " + traceRate + " bytes/s per flow,"
         + " β = " + traceBeta + " s, 1-port; " + instances.size() + " instances per k. See"
         + " docs/workloads.md for the conversion.\n\n"
+        + table.markdown("k") + '\n' + table.timing() + "\n";
+  }
+
+  private String heavyTailedSection(List<String> algs, PrintWriter out) {
+    QualityTable table = new QualityTable(algs);
+    double beta = 0.01;
+    for (int k : heavyTailedKs) {
+      if (k < 1) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--heavy-tailed-k values must be at least 1, got " + k);
+      }
+      Random rnd = new Random(seed + 7_000_003L * k + 3);
+      for (int s = 0; s < heavyTailedSamples; s++) {
+        TrafficMatrix m = HeavyTailed.instance(rnd, heavyTailedN);
+        if (m.nonZeroCount() > 0) {
+          table.add(k, m, Platform.onePort(k, beta, heavyTailedN, heavyTailedN));
+        }
+      }
+      out.printf(Locale.ROOT, "heavy-tailed k=%d done%n", k);
+      out.flush();
+    }
+    int n = heavyTailedN;
+    return "\n## 4. Large instances with heavy-tailed amounts\n\n"
+        + n + " x " + n + " matrices, each pair present with probability " + HeavyTailed.DENSITY
+        + ", amounts Pareto-distributed (shape α = " + HeavyTailed.ALPHA + ", minimum 1 s), β = "
+        + beta + " s, 1-port, " + heavyTailedSamples + " instances per k (about "
+        + Math.round(HeavyTailed.DENSITY * n * n) + " transfers each). Keeping transfers whole"
+        + " leaves most flows of a step idle beside a few long ones here; see"
+        + " docs/scheduler-algorithms.md (`auto`, PreemptiveBatching and Auto.PEELING_GAP).\n\n"
         + table.markdown("k") + '\n' + table.timing() + "\n";
   }
 
@@ -244,6 +301,18 @@ public final class QualityCommand implements Callable<Integer> {
     }
     if (traceAlgorithms != null && !traceAlgorithms.equals(List.of("auto", "ggp", "oggp"))) {
       sb.append(" --trace-algorithms ").append(String.join(",", traceAlgorithms));
+    }
+    if (heavyTailedSamples != 5) {
+      sb.append(" --heavy-tailed-samples ").append(heavyTailedSamples);
+    }
+    if (heavyTailedN != 300) {
+      sb.append(" --heavy-tailed-n ").append(heavyTailedN);
+    }
+    if (!heavyTailedKs.equals(List.of(10, 20, 40, 80))) {
+      sb.append(" --heavy-tailed-k ").append(join(heavyTailedKs));
+    }
+    if (!heavyTailedAlgorithms.equals(List.of("auto", "ggp", "oggp"))) {
+      sb.append(" --heavy-tailed-algorithms ").append(String.join(",", heavyTailedAlgorithms));
     }
     return sb.toString();
   }

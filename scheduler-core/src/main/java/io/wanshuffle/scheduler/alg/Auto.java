@@ -32,8 +32,8 @@ import java.util.List;
  * {@link #MEDIAN_GREEDY_LIMIT} with the median rule only); OGGP
  * and DGGP are run while the instance has at most {@link #PEELING_LIMIT} transfers (non-zero
  * entries), or when its peeling work estimate is at most {@link #PEELING_WORK_LIMIT} and it is not
- * backbone-bound or the batchings leave more than {@link #PEELING_GAP} of η (heavy-tailed
- * amounts); otherwise (large backbone-bound instances, e.g. hundreds of hosts per side
+ * backbone-bound, or up to {@link #GAP_PEELING_LIMIT} transfers when the batchings leave more than
+ * {@link #PEELING_GAP} of η (heavy-tailed amounts); otherwise (large backbone-bound instances, e.g. hundreds of hosts per side
  * and k ≪ n, where peeling takes seconds) auto keeps the batchings (whole and preemptive) plus
  * compaction. The "never worse than OGGP" guarantee holds
  * whenever OGGP runs; for the other case see docs/scheduler-algorithms.md for the measured
@@ -56,14 +56,25 @@ public final class Auto implements StepScheduler {
   public static final long PEELING_WORK_LIMIT = 1_000_000;
 
   /**
-   * On a backbone-bound instance above {@link #PEELING_LIMIT}, auto still runs OGGP/DGGP (within
-   * {@link #PEELING_WORK_LIMIT}) when the batchings and the greedy leave more than this share of η
-   * between their cheapest schedule and η. With amounts of one order of magnitude batching comes
-   * within 0.3 % of η there; with heavy-tailed amounts it does not (measured: 300 x 300, 27,000
-   * Pareto(1.2) amounts, k = 40, β = 0.01 s: whole batching 1.41 η, preemptive batching 1.12 η,
-   * OGGP 1.03 η).
+   * Above {@link #PEELING_LIMIT}, auto runs {@link PreemptiveBatching} only when whole-transfer
+   * batching and the greedy leave more than this share of η between their cheapest schedule and
+   * η, and OGGP/DGGP (up to {@link #GAP_PEELING_LIMIT} transfers, whatever the peeling work
+   * estimate) when all batchings do. With amounts of one order of magnitude batching comes within
+   * 0.3 % of η on backbone-bound instances; with heavy-tailed amounts it does not (measured: 300 x
+   * 300, 27,000 Pareto(1.2) amounts, k = 40, β = 0.01 s: whole batching 1.41 η, preemptive
+   * batching 1.12 η, OGGP 1.03 η).
    */
   public static final double PEELING_GAP = 0.01;
+
+  /**
+   * Most transfers for which auto runs OGGP/DGGP because the batchings are more than {@link
+   * #PEELING_GAP} above η. OGGP's time grows with the transfers more than with the peeling work
+   * estimate: measured on heavy-tailed instances (Pareto(1.2), 30 % of the pairs), 0.25 s at
+   * 27,000 transfers (300 x 300, k = 10, estimate 1.6·10^6), 0.7-1.0 s at 75,000 (500 x 500, k =
+   * 50 and 10, estimates 1.5·10^6 and 7.5·10^6), 7.2 s at 300,000 (1000 x 1000, k = 100); on dense
+   * uniform 500 x 500 (250,000) 6.5 s.
+   */
+  public static final int GAP_PEELING_LIMIT = 100_000;
 
   /**
    * Largest transfer count for which auto also runs {@link LoadGreedy} (O(steps · m log m): about
@@ -115,10 +126,13 @@ public final class Auto implements StepScheduler {
       raw.add(LoadGreedy.schedule(matrix, platform, LoadGreedy.Rule.MEDIAN));
     }
     raw.add(SortedBatching.schedule(matrix, platform));
-    raw.add(PreemptiveBatching.schedule(matrix, platform));
+    double closeToEta = (1 + PEELING_GAP) * lb.eta();
+    if (nz <= PEELING_LIMIT || cheapest(raw, platform) > closeToEta) {
+      raw.add(PreemptiveBatching.schedule(matrix, platform));
+    }
     boolean peel = nz <= PEELING_LIMIT
-        || (peelWork <= PEELING_WORK_LIMIT
-            && (!backboneBound(matrix, platform) || cheapest(raw, platform) > (1 + PEELING_GAP) * lb.eta()));
+        || (peelWork <= PEELING_WORK_LIMIT && !backboneBound(matrix, platform))
+        || (nz <= GAP_PEELING_LIMIT && cheapest(raw, platform) > closeToEta);
     if (peel) {
       raw.add(new Oggp().schedule(matrix, platform));
       if (!platform.isOnePort()) {

@@ -20,7 +20,8 @@ import java.util.List;
  * them fill a step with no idle flow (preemption, as KPBS allows: GGP/OGGP paper, sec. 2); the
  * price is more steps, each paying β, so T is searched: T = a_max / 2, a_max / 4, ... (a_max the
  * longest transfer) while the pieces stay within {@value #PIECES_PER_TRANSFER} per transfer on
- * average and the work within {@value #WORK_PER_TRANSFER} pieces per transfer in all, then
+ * average (and m + {@value #MAX_EXTRA_PIECES}) and the work within {@value #WORK_PER_TRANSFER}
+ * pieces per transfer in all, then
  * T x √2 and T / √2 around the best. T = a_max (no cut) is the first point, so the result is
  * never costlier than {@link SortedBatching}'s.
  *
@@ -31,6 +32,12 @@ import java.util.List;
 final class PreemptiveBatching {
   /** Most pieces a grid point may cut the m transfers into, per transfer (plus k). */
   static final int PIECES_PER_TRANSFER = 2;
+  /**
+   * Most pieces a grid point may add to the m transfers, whatever m (heap: a batching holds about
+   * 100 bytes per piece; measured on a dense 1000 x 1000 matrix, 2 million pieces per grid point
+   * took auto's peak heap from 572 MB to 1075 MB).
+   */
+  static final int MAX_EXTRA_PIECES = 1 << 19;
   /** Most pieces batched over the whole search, per transfer. */
   static final int WORK_PER_TRANSFER = 16;
 
@@ -48,7 +55,8 @@ final class PreemptiveBatching {
       return new Schedule(List.of());
     }
     double beta = p.beta();
-    double pieceLimit = (double) PIECES_PER_TRANSFER * nz + p.k();
+    double pieceLimit = Math.min((double) PIECES_PER_TRANSFER * nz, (double) nz + MAX_EXTRA_PIECES)
+        + p.k();
     double workLimit = (double) WORK_PER_TRANSFER * nz;
     double bestPiece = Double.POSITIVE_INFINITY;
     double bestCost = SortedBatching.batchInPieces(m, p, bestPiece).cost(beta);
