@@ -125,10 +125,14 @@ public final class Auto implements StepScheduler {
     } else if (nz <= MEDIAN_GREEDY_LIMIT) {
       raw.add(LoadGreedy.schedule(matrix, platform, LoadGreedy.Rule.MEDIAN));
     }
-    raw.add(SortedBatching.schedule(matrix, platform));
+    Schedule whole = SortedBatching.schedule(matrix, platform);
+    raw.add(whole);
     double closeToEta = (1 + PEELING_GAP) * lb.eta();
     if (nz <= PEELING_LIMIT || cheapest(raw, platform) > closeToEta) {
-      raw.add(PreemptiveBatching.schedule(matrix, platform));
+      Schedule cut = PreemptiveBatching.schedule(matrix, platform, whole);
+      if (cut != whole) {
+        raw.add(cut);
+      }
     }
     boolean peel = nz <= PEELING_LIMIT
         || (peelWork <= PEELING_WORK_LIMIT && !backboneBound(matrix, platform))

@@ -3,7 +3,6 @@ package io.wanshuffle.scheduler.alg;
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.TrafficMatrix;
-import java.util.List;
 
 /**
  * Largest-first batching with preemption, one of {@link Auto}'s candidates: transfers longer than
@@ -22,8 +21,8 @@ import java.util.List;
  * longest transfer) while the pieces stay within {@value #PIECES_PER_TRANSFER} per transfer on
  * average (and m + {@value #MAX_EXTRA_PIECES}) and the work within {@value #WORK_PER_TRANSFER}
  * pieces per transfer in all, then
- * T x √2 and T / √2 around the best. T = a_max (no cut) is the first point, so the result is
- * never costlier than {@link SortedBatching}'s.
+ * T x √2 and T / √2 around the best. T = a_max (no cut, the caller's whole batching) is the first
+ * point, so the result is never costlier than {@link SortedBatching}'s.
  *
  * <p>Not a published algorithm. O(G · M log M) for G grid points of M ≤
  * {@value #PIECES_PER_TRANSFER}·m + k pieces each (radix sort plus the batching's scans); memory
@@ -46,62 +45,71 @@ final class PreemptiveBatching {
   /**
    * @param m traffic matrix, seconds
    * @param p platform (k, β, δ)
-   * @return a valid schedule (transfers cut into pieces where that made it cheaper); empty for a
-   *     matrix without transfers
+   * @param whole {@link SortedBatching#schedule(TrafficMatrix, Platform)} of {@code m} on {@code
+   *     p}: the search's first point (T = a_max, no cut), which the caller already has
+   * @return the cheapest of {@code whole} (the same object) and the batchings of cut transfers; a
+   *     valid schedule
    */
-  static Schedule schedule(TrafficMatrix m, Platform p) {
-    int nz = m.nonZeroCount();
-    if (nz == 0) {
-      return new Schedule(List.of());
+  static Schedule schedule(TrafficMatrix m, Platform p, Schedule whole) {
+    Search search = new Search(m, p, whole.cost(p.beta()));
+    double t = m.maxAmount() / 2; // 0 without transfers: no search
+    while (t > 0 && search.tryPiece(t)) {
+      t /= 2;
     }
-    double beta = p.beta();
-    double pieceLimit = Math.min((double) PIECES_PER_TRANSFER * nz, (double) nz + MAX_EXTRA_PIECES)
-        + p.k();
-    double workLimit = (double) WORK_PER_TRANSFER * nz;
-    double bestPiece = Double.POSITIVE_INFINITY;
-    double bestCost = SortedBatching.batchInPieces(m, p, bestPiece).cost(beta);
-    double work = nz;
-    for (double t = m.maxAmount() / 2; t > 0; t /= 2) {
-      double pieces = pieces(m, t);
+    if (search.bestPiece < Double.POSITIVE_INFINITY) {
+      double centre = search.bestPiece;
+      search.tryPiece(centre * Math.sqrt(2));
+      search.tryPiece(centre / Math.sqrt(2));
+    }
+    return search.bestPiece < Double.POSITIVE_INFINITY
+        ? SortedBatching.batchInPieces(m, p, search.bestPiece).toSchedule()
+        : whole;
+  }
+
+  /** The search over piece lengths: the best so far and the work spent. */
+  private static final class Search {
+    private final TrafficMatrix m;
+    private final Platform p;
+    private final double pieceLimit;
+    private final double workLimit;
+    private double work;
+    private double bestCost;
+    private double bestPiece = Double.POSITIVE_INFINITY;
+
+    Search(TrafficMatrix m, Platform p, double wholeCost) {
+      this.m = m;
+      this.p = p;
+      int nz = m.nonZeroCount();
+      pieceLimit = Math.min((double) PIECES_PER_TRANSFER * nz, (double) nz + MAX_EXTRA_PIECES)
+          + p.k();
+      workLimit = (double) WORK_PER_TRANSFER * nz;
+      work = nz; // the whole batching
+      bestCost = wholeCost;
+    }
+
+    /**
+     * Batches the transfers cut into pieces of {@code t} and keeps it if it is the cheapest yet.
+     *
+     * @param t piece length, seconds
+     * @return false, without batching, when pieces of {@code t} exceed the piece or work limit
+     */
+    boolean tryPiece(double t) {
+      double pieces = 0;
+      for (int i = 0; i < m.rows(); i++) {
+        for (int j = 0; j < m.cols(); j++) {
+          pieces += SortedBatching.pieces(m.amount(i, j), t);
+        }
+      }
       if (pieces > pieceLimit || work + pieces > workLimit) {
-        break;
+        return false;
       }
       work += pieces;
-      double cost = SortedBatching.batchInPieces(m, p, t).cost(beta);
+      double cost = SortedBatching.batchInPieces(m, p, t).cost(p.beta());
       if (cost < bestCost) {
         bestCost = cost;
         bestPiece = t;
       }
+      return true;
     }
-    if (bestPiece < Double.POSITIVE_INFINITY) {
-      double centre = bestPiece;
-      for (double t : new double[] {centre * Math.sqrt(2), centre / Math.sqrt(2)}) {
-        double pieces = pieces(m, t);
-        if (pieces > pieceLimit || work + pieces > workLimit) {
-          continue;
-        }
-        work += pieces;
-        double cost = SortedBatching.batchInPieces(m, p, t).cost(beta);
-        if (cost < bestCost) {
-          bestCost = cost;
-          bestPiece = t;
-        }
-      }
-    }
-    return SortedBatching.batchInPieces(m, p, bestPiece).toSchedule();
-  }
-
-  /** @return the pieces of length {@code maxPiece} the transfers are cut into (as a double: no overflow) */
-  private static double pieces(TrafficMatrix m, double maxPiece) {
-    double n = 0;
-    for (int i = 0; i < m.rows(); i++) {
-      for (int j = 0; j < m.cols(); j++) {
-        double a = m.amount(i, j);
-        if (a > 0) {
-          n += a <= maxPiece ? 1 : Math.ceil(a / maxPiece - 1e-6);
-        }
-      }
-    }
-    return n;
   }
 }

@@ -134,17 +134,22 @@ final class SortedBatching {
   /**
    * @param amount a transfer's amount, seconds (0: none)
    * @param maxPiece longest piece, seconds
-   * @return the pieces it is cut into (0 for no transfer); a rest below a millionth of a piece
-   *     (rounding of a/maxPiece) is not made a piece of its own
+   * @return the pieces it is cut into (0 for no transfer), as a double (no overflow); a rest below
+   *     a millionth of a piece (rounding of a/maxPiece) is not made a piece of its own
    */
-  static int pieceCount(double amount, double maxPiece) {
+  static double pieces(double amount, double maxPiece) {
     if (amount <= 0) {
       return 0;
     }
-    if (amount <= maxPiece) {
-      return 1;
-    }
-    double n = Math.ceil(amount / maxPiece - 1e-6);
+    return amount <= maxPiece ? 1 : Math.ceil(amount / maxPiece - 1e-6);
+  }
+
+  /**
+   * @return {@link #pieces} as an int
+   * @throws IllegalArgumentException beyond {@code Integer.MAX_VALUE} pieces
+   */
+  private static int pieceCount(double amount, double maxPiece) {
+    double n = pieces(amount, maxPiece);
     if (n >= Integer.MAX_VALUE) {
       throw new IllegalArgumentException("piece of " + maxPiece + " s cuts a transfer of "
           + amount + " s into more than " + Integer.MAX_VALUE + " pieces");

@@ -224,9 +224,10 @@ class SortedBatchingTest {
           assertTrue(t.amount() <= piece * (1 + 1e-6), t + " longer than a piece of " + piece);
         }
       }
-      PreemptiveBatching.schedule(m, p).validate(m, p);
-      assertTrue(PreemptiveBatching.schedule(m, p).cost(0.5)
-          <= SortedBatching.schedule(m, p).cost(0.5) * (1 + 1e-12));
+      Schedule whole = SortedBatching.schedule(m, p);
+      Schedule cut = PreemptiveBatching.schedule(m, p, whole);
+      cut.validate(m, p);
+      assertTrue(cut.cost(0.5) <= whole.cost(0.5) * (1 + 1e-12));
     }
   }
 
@@ -242,6 +243,7 @@ class SortedBatchingTest {
     Platform p = Platform.onePort(2, 0, 4, 4);
     assertEquals(9, SortedBatching.schedule(m, p).cost(0), 1e-12);
     assertEquals(8, SortedBatching.batchInPieces(m, p, 2).cost(0), 1e-12);
-    assertEquals(8, PreemptiveBatching.schedule(m, p).cost(0), 1e-12);
+    Schedule whole = SortedBatching.schedule(m, p);
+    assertEquals(8, PreemptiveBatching.schedule(m, p, whole).cost(0), 1e-12);
   }
 }
