@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * predicted postpones it ({@link HandoverPredictor#handOverAt(long, long, long, long)}); hosts done sending no
  * longer count; a host with no completed flow on this executor yet
  * ({@link HandoverPredictor#connected(String)}), or any host before the executor measured a rate (a cold start), is
- * predicted from its flow's own recent rate (its last 100-200 ms of streamed bytes,
+ * predicted from its flow's own recent rate (its last 100-200 ms of streamed bytes, and, before the executor measured a
+ * fetch latency, its own: from its request to its first streamed bytes, on a warm connection;
  * {@link HandoverPredictor#handOverAtOwnRate}), and without streamed bytes leaves the step to be reported on
  * arrival; a host whose connection also carries another step's bytes on this executor ({@link SharedConnections}:
  * several tasks per executor, or the next step of the same host pair requested while the previous one's last block
@@ -86,6 +87,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     int blocks;
     /** Bytes arrived so far, blocks in progress included (streamed requests only). */
     long streamed;
+    /** Epoch ms of its first streamed bytes, -1 before them. */
+    long firstStreamedMs = -1;
     /**
      * The latest progress mark: {@link #streamed} at {@code markMs} (epoch ms, -1 before its first streamed bytes),
      * set at the first streamed chunk and then every {@value #OWN_RATE_WINDOW_MS} ms; the mark before it in
@@ -239,6 +242,9 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       Flow f = flows.get(host);
       if (f != null) {
         f.streamed += bytes;
+        if (f.firstStreamedMs < 0) {
+          f.firstStreamedMs = now;
+        }
         if (f.markMs < 0 || now - f.markMs >= OWN_RATE_WINDOW_MS) {
           f.earlierMarkMs = f.markMs;
           f.earlierMarkBytes = f.markBytes;
@@ -365,7 +371,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       long t = predictor.handOverAt(e.getKey(), f.requestMs, expected);
       if (t < 0) {
         // a cold start (no rate measured, or a new connection): from the flow's own progress once its bytes stream
-        t = predictor.handOverAtOwnRate(now, left, ownRecentRate(f, now));
+        long ownLatency = f.warm && f.firstStreamedMs >= 0 ? f.firstStreamedMs - f.requestMs : -1;
+        t = predictor.handOverAtOwnRate(now, left, ownRecentRate(f, now), ownLatency);
         if (t < 0) {
           return -1;
         }

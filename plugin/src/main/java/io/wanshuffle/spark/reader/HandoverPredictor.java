@@ -74,9 +74,9 @@ import java.util.concurrent.TimeUnit;
  * and its first bytes pay the connection set-up; the rate of warm connections overestimates it
  * (measured: such flows ended up to 0.8 s after their prediction at 40 ms RTT). Both cold cases are
  * predicted from the flow's own rate once its bytes stream ({@link #handOverAtOwnRate}), else
- * reported when their bytes arrive. Until {@value #MIN_LOOPS} hand-over loops and
- * {@value #MIN_LATENCIES} fetch latencies are measured, predictions take the smaller {@code c} and
- * {@code L} = 0, so that an executor's first, least typical samples hand ports on late, not early.
+ * reported when their bytes arrive. Until {@value #MIN_LOOPS} hand-over loops are measured,
+ * predictions take the smaller {@code c}, so that an executor's first, least typical loops hand
+ * ports on late, not early; until a fetch latency is measured, {@code L} = 0, or a cold flow's own.
  * A flow that shares its connection with other flows of this executor from the same host (several
  * tasks per executor; {@link SharedConnections}) is predicted to end after their bytes and its own
  * ({@link #handOverShared}), and its own rate counts from when it was left alone.
@@ -102,11 +102,16 @@ final class HandoverPredictor {
    */
   static final int MIN_LOOPS = 3;
   /**
-   * Fetch latency samples before predictions count {@code L}; with fewer they take 0 (later, never
-   * early). An executor's first flow is its least typical (measured at 40 ms RTT over twelve
-   * executors: first samples 86-280 ms, the smaller of the first two 48-138 ms, about 90 later).
+   * Fetch latency samples before predictions count {@code L}; with none they take 0 (later, never
+   * early), or a cold flow's own latency ({@link #handOverAtOwnRate}). Was 2 until session 24: an
+   * executor's first samples are its least typical (measured at 40 ms RTT over twelve executors:
+   * first samples 86-280 ms, the smaller of the first two 48-138 ms, about 90 later), but waiting
+   * for a second one reported every executor's second flow about 90 ms late (measured on the trace
+   * replay's first gated stage: 22-86 ms ahead of its end against 110-170 once warm), a loss on the
+   * bottleneck at every cold executor, while a first sample too high hands one flow on early, whose
+   * bytes then share the bottleneck with the next flow's for that long.
    */
-  static final int MIN_LATENCIES = 2;
+  static final int MIN_LATENCIES = 1;
   /**
    * The size ratio before a flow completed: the mean of size / announced size when Spark rounds a
    * block's size up to the next power of 1.1 and the size's exponent has a uniform fraction,
@@ -413,20 +418,28 @@ final class HandoverPredictor {
    * latency before that end. The rate is measured on the flow, never a configured rate the platform
    * may not have. Without it, an executor's first flows were reported on arrival: measured at 40 ms
    * RTT (trace replay, 3 + 3), an application's first gated stage took 7.3-7.7 s against 6.9 s once
-   * the executors had measured a gated flow.
+   * the executors had measured a gated flow. Before the executor has a fetch latency sample, the
+   * flow's own latency (from its request to its first streamed bytes, on a warm connection) stands
+   * for {@code L}: the next flow's first byte comes that long after its request too. Without it, an
+   * executor's first flow was reported {@code L} (about 90 ms at 40 ms RTT) later than a warm one
+   * (measured: 15-59 ms ahead of its end instead of 110-170).
    *
    * @param nowMs epoch ms
    * @param bytesLeft bytes of the flow still to arrive, &ge; 0
    * @param ownBytesPerSecond the flow's own recent rate, bytes/s
+   * @param ownLatencyMs the flow's own fetch latency, ms: from its request to its first bytes on a
+   *     warm connection; negative when unknown (a new connection, or no bytes streamed yet)
    * @return epoch ms at which the flow's ports may be handed on (at least {@code nowMs}); -1 without
    *     an own rate (0 or less) or before the coordinator round trip is measured
    */
-  synchronized long handOverAtOwnRate(long nowMs, long bytesLeft, double ownBytesPerSecond) {
+  synchronized long handOverAtOwnRate(long nowMs, long bytesLeft, double ownBytesPerSecond,
+      long ownLatencyMs) {
     if (ownBytesPerSecond <= 0 || roundTrips.isEmpty()) {
       return -1;
     }
+    long latency = latencies.size() >= MIN_LATENCIES ? latencyMs() : Math.max(0, ownLatencyMs);
     long end = nowMs + (long) Math.ceil(bytesLeft * 1000.0 / bounded(ownBytesPerSecond));
-    return Math.max(nowMs, end - coordinatorDelay() - predictionLatencyMs());
+    return Math.max(nowMs, end - coordinatorDelay() - latency);
   }
 
   /**
@@ -484,7 +497,7 @@ final class HandoverPredictor {
     return latencyMs();
   }
 
-  /** @return {@code L} as predictions take it: 0 until {@value #MIN_LATENCIES} samples, ms */
+  /** @return {@code L} as predictions take it: 0 until {@value #MIN_LATENCIES} sample(s), ms */
   private long predictionLatencyMs() {
     return latencies.size() >= MIN_LATENCIES ? latencyMs() : 0;
   }

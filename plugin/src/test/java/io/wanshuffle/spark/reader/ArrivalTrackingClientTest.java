@@ -424,13 +424,14 @@ class ArrivalTrackingClientTest {
     assertEquals(List.of(), told, "30 ms of streaming: too short for an own rate");
     now[0] = 200; // 200 000 B since the first chunk in 100 ms: 2000 B/ms
     ch.write(java.nio.ByteBuffer.allocate(140_000));
-    assertEquals(List.of(200L + 350 - 20), told, "700 000 B left at 2000 B/ms end at 550");
+    assertEquals(List.of(200L + 350 - 20 - 100), told,
+        "700 000 B left at 2000 B/ms end at 550, its own fetch latency 100 ms");
     now[0] = 300; // slower: 100 000 B in its last 100 ms
     ch.write(java.nio.ByteBuffer.allocate(100_000));
-    assertEquals(List.of(530L, 300L + 600 - 20), told, "600 000 B left at 1000 B/ms end at 900");
+    assertEquals(List.of(430L, 300L + 600 - 20 - 100), told, "600 000 B left at 1000 B/ms end at 900");
     now[0] = 350; // faster again: 200 000 B in its last 150 ms
     ch.write(java.nio.ByteBuffer.allocate(100_000));
-    assertEquals(List.of(530L, 880L, 350L + 375 - 20), told, "500 000 B left at 1333 B/ms end at 725");
+    assertEquals(List.of(430L, 780L, 350L + 375 - 20 - 100), told, "500 000 B left at 1333 B/ms end at 725");
     now[0] = 700;
     ch.write(java.nio.ByteBuffer.allocate(500_000));
     spark.listeners.get(0).onBlockFetchSuccess(b0, ch.closeAndRead());
@@ -440,11 +441,36 @@ class ArrivalTrackingClientTest {
     HandoverPredictor cold = new HandoverPredictor();
     cold.coordinatorRoundTrip(20);
     cold.boundFlowRate(1_000_000);
-    assertEquals(200 + 700 - 20, cold.handOverAtOwnRate(200, 700_000, 2_000_000),
+    assertEquals(200 + 700 - 20, cold.handOverAtOwnRate(200, 700_000, 2_000_000, -1),
         "an own rate above the granted one counts at the granted one");
-    assertEquals(-1, cold.handOverAtOwnRate(200, 700_000, 0), "no own rate");
-    assertEquals(-1, new HandoverPredictor().handOverAtOwnRate(200, 700_000, 2_000_000),
+    assertEquals(-1, cold.handOverAtOwnRate(200, 700_000, 0, -1), "no own rate");
+    assertEquals(-1, new HandoverPredictor().handOverAtOwnRate(200, 700_000, 2_000_000, -1),
         "no coordinator round trip yet");
+  }
+
+  /**
+   * A cold flow on a new connection (no flow from its host completed on this executor) takes no
+   * own latency: its first bytes paid the connection's set-up, which the next flow will not.
+   */
+  @Test
+  void aColdFlowOnANewConnectionTakesNoOwnLatency() throws Exception {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {0};
+    HandoverPredictor predictor = new HandoverPredictor();
+    predictor.coordinatorRoundTrip(20);
+    List<Long> told = new ArrayList<>();
+    long announced = Math.round(1_000_000 / HandoverPredictor.ROUNDING_RATIO_PRIOR);
+    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 1, Map.of("a1", announced),
+        () -> { }, told::add, predictor, () -> now[0]);
+    c.fetchBlocks("a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 0, 5).name()},
+        new Received(), null);
+    org.apache.spark.network.shuffle.DownloadFileWritableChannel ch =
+        spark.downloads.get(0).createTempFile(null).openForWriting();
+    now[0] = 300; // first bytes after the connection's set-up
+    ch.write(java.nio.ByteBuffer.allocate(100_000));
+    now[0] = 400;
+    ch.write(java.nio.ByteBuffer.allocate(200_000));
+    assertEquals(List.of(400L + 350 - 20), told, "700 000 B left at 2000 B/ms end at 750; L = 0");
   }
 
   /**
