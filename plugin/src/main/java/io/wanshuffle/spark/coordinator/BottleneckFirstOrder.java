@@ -4,6 +4,7 @@ import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
@@ -79,13 +80,8 @@ final class BottleneckFirstOrder {
     double[] receiverLoad = pendingReceive.clone();
     // bytes of the receivers' registered (running) tasks, per port
     double[] running = new double[cols];
-    double total = 0;
-    boolean anyToLaunch = false;
-    for (double p : pendingReceive) {
-      total += p;
-      anyToLaunch |= p > 0;
-    }
-    boolean tasksToLaunch = anyToLaunch;
+    double total = Arrays.stream(pendingReceive).sum();
+    boolean tasksToLaunch = Arrays.stream(pendingReceive).anyMatch(p -> p > 0);
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
         senderLoad[i] += bytes[i][j];
