@@ -88,6 +88,12 @@ public final class WanShuffleConf {
    * (registered demand only).
    */
   public static final String PENDING_TASKS = PREFIX + "coordinator.pendingTasks";
+  /**
+   * Whether pipelined steps stagger the ends of the receivers' running tasks while tasks are still
+   * to launch (urgent ports first, then the receivers with tasks to launch by fewest bytes left):
+   * {@code true} (default) or {@code false} (by load only).
+   */
+  public static final String STAGGER_TASK_ENDS = PREFIX + "coordinator.staggerTaskEnds";
   /** Timeout of a short coordinator call (registration) before falling back (time). */
   public static final String ASK_TIMEOUT = PREFIX + "coordinator.askTimeout";
   /** How long the driver holds one long-poll grant request before answering "not yet" (time). */
@@ -141,6 +147,7 @@ public final class WanShuffleConf {
   private final boolean predictedHandover;
   private final boolean stepProgress;
   private final boolean pendingTasks;
+  private final boolean staggerTaskEnds;
   private final long gateMinBytes;
   private final long minDeadlineMs;
   private final long gatherWindowMs;
@@ -202,6 +209,7 @@ public final class WanShuffleConf {
     stepProgress = oneOf(c, STEP_PROGRESS, "true", "false").equals("true");
     gatherWindowMs = timeMs(c, GATHER_WINDOW, "200ms", 0);
     pendingTasks = oneOf(c, PENDING_TASKS, "true", "false").equals("true");
+    staggerTaskEnds = oneOf(c, STAGGER_TASK_ENDS, "true", "false").equals("true");
     gateMinBytes = c.get(GATE_MIN_BYTES, AUTO).trim().equalsIgnoreCase(AUTO) ? -1
         : bytes(c, GATE_MIN_BYTES, AUTO);
     // the executors wait for a long-poll as a Scala duration of (poll interval + ask timeout) ns
@@ -233,8 +241,8 @@ public final class WanShuffleConf {
 
   static final List<String> KNOWN = List.of(ALGORITHM, BACKBONE_RATE, NIC_RATE, NIC_RATES,
       K, DELTA, BETA, FLOW_RATE_CAP, STEP_DEADLINE_FACTOR, STEP_MIN_DEADLINE, STEP_MODE, STEP_HANDOVER,
-      STEP_PROGRESS, GATHER_WINDOW, PENDING_TASKS, GATE_MIN_BYTES, ASK_TIMEOUT, POLL_INTERVAL, MAX_GRANT_WAIT,
-      LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
+      STEP_PROGRESS, GATHER_WINDOW, PENDING_TASKS, STAGGER_TASK_ENDS, GATE_MIN_BYTES, ASK_TIMEOUT,
+      POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
 
   /** A misspelt key would silently fall back to its default: say so once at start-up. */
   private static void warnUnknownKeys(SparkConf c) {
@@ -450,6 +458,14 @@ public final class WanShuffleConf {
   }
 
   /**
+   * @return true when pipelined steps stagger the receivers' task ends while tasks are still to
+   *     launch ({@value #STAGGER_TASK_ENDS})
+   */
+  public boolean staggerTaskEnds() {
+    return staggerTaskEnds;
+  }
+
+  /**
    * The bytes below which a task's cross-cluster read of one shuffle is not gated ({@value #GATE_MIN_BYTES}). A
    * size set there is the answer for every read (0 gates every read with cross-cluster blocks). With {@value
    * #AUTO}: the receiver takes at most δ(receiver) flows at once (KPBS's δ-port rule, GGP/OGGP paper sec. 2), so
@@ -548,7 +564,7 @@ public final class WanShuffleConf {
         + " B/s, backbone=" + backboneRate + " B/s, default NIC=" + defaultNicRate
         + " B/s, beta=" + betaSeconds + " s, steps=" + (barrierSteps ? BARRIER : PIPELINED)
         + ", hand-over=" + (predictedHandover ? PREDICTED : ARRIVAL) + (predictedHandover && !stepProgress
-        ? " (no progress)" : "") + ", pending tasks=" + pendingTasks
+        ? " (no progress)" : "") + ", pending tasks=" + pendingTasks + ", stagger task ends=" + staggerTaskEnds
         + ", flow cap=" + flowRateCap + " B/s, gate min bytes="
         + (gateMinBytes < 0 ? AUTO + " (" + gateMinBytes(1, "") + " B per step)" : gateMinBytes + " B")
         + ", planning budget=" + planningBudgetMs + " ms then " + planningFallback + "]";

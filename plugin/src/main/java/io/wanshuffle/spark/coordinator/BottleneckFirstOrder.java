@@ -26,7 +26,8 @@ import java.util.function.ToIntFunction;
  * Data Redistribution between Clusters", sec. 5) stops a heavily loaded receiver from being left with
  * its transfers in sequence at the end of the stage while the other ports idle.
  *
- * <p>Staggered task ends (session 24). While tasks are still to launch, the order has three
+ * <p>Staggered task ends (session 24; {@code spark.wanshuffle.coordinator.staggerTaskEnds}, on by
+ * default). While tasks are still to launch, the order has three
  * groups: transfers whose busier port is urgent (its load within {@value #STAGGER_SLACK} of the
  * stage's lower bound max(busiest port's load, all bytes / k)), by load; then transfers to a
  * receiver with tasks still to launch, the receiver whose running tasks have the fewest bytes left
@@ -70,10 +71,12 @@ final class BottleneckFirstOrder {
    * @param pendingSend per sender, expected bytes of tasks not launched yet ({@code senders()})
    * @param pendingReceive per receiver, expected bytes of tasks not launched yet
    *     ({@code receivers()})
+   * @param stagger whether to stagger the receivers' task ends while tasks are still to launch (the
+   *     three groups of the class comment); false ranks by load only
    * @return one ranked transfer per (sender, receiver) pair of the plan, highest priority first
    */
   static List<Ranked> ranked(List<Step> steps, long[][] bytes, Platform platform,
-      double[] pendingSend, double[] pendingReceive) {
+      double[] pendingSend, double[] pendingReceive, boolean stagger) {
     int rows = platform.senders();
     int cols = platform.receivers();
     double[] senderLoad = pendingSend.clone();
@@ -81,7 +84,7 @@ final class BottleneckFirstOrder {
     // bytes of the receivers' registered (running) tasks, per port
     double[] running = new double[cols];
     double total = Arrays.stream(pendingReceive).sum();
-    boolean tasksToLaunch = Arrays.stream(pendingReceive).anyMatch(p -> p > 0);
+    boolean tasksToLaunch = stagger && Arrays.stream(pendingReceive).anyMatch(p -> p > 0);
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
         senderLoad[i] += bytes[i][j];

@@ -1341,7 +1341,8 @@ public final class StepCoordinator {
     }
     // pipelined plans are made on the whole platform: its δ are each host's configured δ
     return BottleneckFirstOrder.ranked(steps, in.bytes, in.platform,
-        byIndex(expected.senders(), in.sNames), byIndex(expected.receivers(), in.rNames));
+        byIndex(expected.senders(), in.sNames), byIndex(expected.receivers(), in.rNames),
+        conf.staggerTaskEnds());
   }
 
   /**

@@ -81,6 +81,16 @@ class WanShuffleConfTest {
   }
 
   @Test
+  void taskEndsAreStaggeredByDefaultAndTheSwitchIsValidated() {
+    assertTrue(conf().staggerTaskEnds());
+    assertFalse(conf(WanShuffleConf.STAGGER_TASK_ENDS, " FALSE ").staggerTaskEnds());
+    ConfigValueException e = assertThrows(ConfigValueException.class,
+        () -> conf(WanShuffleConf.STAGGER_TASK_ENDS, "sometimes"));
+    assertEquals("spark.wanshuffle.coordinator.staggerTaskEnds = 'sometimes': expected true or false",
+        e.getMessage());
+  }
+
+  @Test
   void pendingTasksCountByDefaultAndTheSwitchIsValidated() {
     assertTrue(conf().pendingTasks());
     assertFalse(conf(WanShuffleConf.PENDING_TASKS, "False").pendingTasks());
