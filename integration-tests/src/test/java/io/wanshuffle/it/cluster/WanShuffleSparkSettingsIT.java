@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.it.jobs.JobLayout;
 import io.wanshuffle.it.jobs.ShuffleJobs;
-import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
 import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
@@ -57,15 +56,8 @@ class WanShuffleSparkSettingsIT {
       for (WanShuffleStageCaptured e : stages) {
         StageCapture c = CaptureEvents.load(e);
         assertTrue(c.totalRegisteredBytes() > 0, "cross-cluster bytes registered");
-        assertEquals(c.totalRegisteredBytes(), c.totalRealisedBytes(), "every cross-cluster byte fetched");
-        assertFalse(c.steps().isEmpty(), "steps granted");
-        for (FlowCapture f : c.flows()) {
-          assertTrue(f.stepId() > 0, "every cross-cluster flow in a granted step: " + f);
-        }
-        FlowOverlap o = FlowOverlap.of(c.flows());
+        FlowOverlap o = GatedStages.assertGatedWithinDelta(c, 1);
         assertTrue(o.maxPairs() <= 2, "at most k flows open at once: " + o);
-        o.maxPerReceiver().values().forEach(v -> assertTrue(v <= 1, "δ per receiver: " + o));
-        o.maxPerSender().values().forEach(v -> assertTrue(v <= 1, "δ per sender: " + o));
       }
     } finally {
       spark.stop();

@@ -437,7 +437,7 @@ final class HandoverPredictor {
     if (ownBytesPerSecond <= 0 || roundTrips.isEmpty()) {
       return -1;
     }
-    long latency = latencies.size() >= MIN_LATENCIES ? latencyMs() : Math.max(0, ownLatencyMs);
+    long latency = predictionLatencyMs(Math.max(0, ownLatencyMs));
     long end = nowMs + (long) Math.ceil(bytesLeft * 1000.0 / bounded(ownBytesPerSecond));
     return Math.max(nowMs, end - coordinatorDelay() - latency);
   }
@@ -499,7 +499,15 @@ final class HandoverPredictor {
 
   /** @return {@code L} as predictions take it: 0 until {@value #MIN_LATENCIES} sample(s), ms */
   private long predictionLatencyMs() {
-    return latencies.size() >= MIN_LATENCIES ? latencyMs() : 0;
+    return predictionLatencyMs(0);
+  }
+
+  /**
+   * @param unmeasuredMs what stands for {@code L} before {@value #MIN_LATENCIES} sample(s), ms
+   * @return {@code L} as predictions take it, ms
+   */
+  private long predictionLatencyMs(long unmeasuredMs) {
+    return latencies.size() >= MIN_LATENCIES ? latencyMs() : unmeasuredMs;
   }
 
   private long latencyMs() {

@@ -61,6 +61,7 @@ final class PreemptiveBatching {
       search.tryPiece(centre * Math.sqrt(2));
       search.tryPiece(centre / Math.sqrt(2));
     }
+    // the best point is batched again rather than kept: one grid point's pieces in memory at a time
     return search.bestPiece < Double.POSITIVE_INFINITY
         ? SortedBatching.batchInPieces(m, p, search.bestPiece).toSchedule()
         : whole;
