@@ -1,6 +1,7 @@
 package io.wanshuffle.it.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.it.jobs.JobLayout;
@@ -21,6 +22,7 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.rpc.RpcEnv;
 import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.apache.spark.scheduler.TaskInfo;
 import org.apache.spark.sql.SparkSession;
@@ -188,8 +190,74 @@ class WanShuffleFaultsIT {
     assertEquals(ShuffleJobs.reduceByKeyOracle(aToB, 23), ShuffleJobs.reduceByKey(jsc, aToB, 23));
   }
 
+  /**
+   * The executor of a map host on cluster A is killed as the first reduce task starts: its map output is gone
+   * (no external shuffle service), so the reduce tasks that still need it fail with a fetch failure, Spark
+   * runs the lost maps again and retries the reduce stage. The demands of the failed attempt must not hold
+   * flows or stall the retry: the answer is exact, the step contract holds over both attempts, and the next
+   * job (after the Worker's replacement executor registered) is gated again with an exact answer.
+   */
   @Test
   @Order(4)
+  void lostExecutorOnTheSendingClusterRerunsItsMapsAndTheResultIsExact() throws Exception {
+    List<String> lost = new ArrayList<>();
+    List<Integer> retriedStages = new ArrayList<>();
+    String mapHost = aToB.mapHosts().get(0);
+    SparkListener kill = new SparkListener() {
+      private boolean fired;
+
+      @Override
+      public synchronized void onTaskStart(SparkListenerTaskStart e) {
+        // the first reduce task on cluster B: every map has finished, none of its output was fetched yet
+        if (!fired && cluster.hosts("clusterB").contains(e.taskInfo().host())) {
+          fired = true;
+          if (cluster.killExecutors(mapHost) > 0) {
+            synchronized (lost) {
+              lost.add(mapHost);
+            }
+          }
+        }
+      }
+
+      @Override
+      public void onStageSubmitted(SparkListenerStageSubmitted e) {
+        if (e.stageInfo().attemptNumber() > 0) {
+          synchronized (retriedStages) {
+            retriedStages.add(e.stageInfo().stageId());
+          }
+        }
+      }
+    };
+    spark.sparkContext().addSparkListener(kill);
+    events.clear();
+    // 4 reduce tasks on 2 one-core executors: the second wave reads the lost output after the kill
+    JobLayout twoWaves = new JobLayout(aToB.mapHosts(), aToB.reduceHosts(), 4, 4, 20_000);
+    long t0 = System.nanoTime();
+    try {
+      assertEquals(ShuffleJobs.reduceByKeyOracle(twoWaves, 25), ShuffleJobs.reduceByKey(jsc, twoWaves, 25));
+    } finally {
+      spark.sparkContext().removeSparkListener(kill);
+    }
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+    synchronized (lost) {
+      assertEquals(List.of(mapHost), lost, "the executor of a map host was killed");
+    }
+    synchronized (retriedStages) {
+      assertFalse(retriedStages.isEmpty(), "the lost map output made Spark retry a stage");
+    }
+    assertTrue(seconds < 180, "the retry must not wait on the failed attempt's demands: " + seconds + " s");
+    assertStepContract(events.stages(spark.sparkContext()));
+    // the Worker starts a replacement executor; the coordinator grants steps to the next job as before
+    cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
+    events.clear();
+    assertEquals(ShuffleJobs.reduceByKeyOracle(aToB, 26), ShuffleJobs.reduceByKey(jsc, aToB, 26));
+    List<WanShuffleStageCaptured> after = events.stages(spark.sparkContext());
+    assertTrue(after.stream().anyMatch(e -> e.stepIds().length > 0), "the next job was gated");
+    assertStepContract(after);
+  }
+
+  @Test
+  @Order(5)
   void unreachableCoordinatorFallsBackToUngatedFetchingAndTheJobCompletes() throws Exception {
     // the coordinator endpoint exists once a shuffle was registered (earlier tests); remove it
     RpcEnv rpc = SparkEnv.get().rpcEnv();
