@@ -43,7 +43,7 @@ public final class LiquidCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--transfers", required = true, paramLabel = "FILE",
-      description = "Transfers, one per line: 'NAME: link link ...'; '#' lines ignored.")
+      description = "Transfers, one per line: 'NAME: link link ...' (links separated by blanks); '#' starts a comment.")
   Path transfers;
 
   @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "10",

@@ -12,9 +12,10 @@ import java.util.Map;
 
 /**
  * Reads the input of {@code ./wan-shuffle liquid}: unit-size transfers, one per line as {@code
- * NAME: link link link} (the links of the transfer's path, separated by blanks); blank lines and
- * lines starting with {@code #} are ignored. Transfer names are unique; link names are any
- * non-blank tokens.
+ * NAME: link link link} (the links of the transfer's path, separated by blanks); {@code #} starts a
+ * comment anywhere on a line (as in the topology files), blank lines are ignored. Transfer names are
+ * unique; link names are non-blank tokens without {@code :} or {@code ,} (a comma or a second colon
+ * is a typo for a blank, not part of a name).
  */
 final class TransfersFile {
   private TransfersFile() {}
@@ -24,7 +25,8 @@ final class TransfersFile {
    * @param shownAs how messages name the file (as the user typed it)
    * @return the traffic, transfers in file order
    * @throws InputException for an unreadable file, a line without {@code NAME:}, a transfer without
-   *     links, a name given twice, or a file without transfers
+   *     links, a link name with {@code :} or {@code ,}, a name given twice, or a file without
+   *     transfers
    */
   static Traffic read(Path file, String shownAs) {
     List<String> lines;
@@ -36,8 +38,10 @@ final class TransfersFile {
     Map<String, List<String>> transfers = new LinkedHashMap<>();
     Map<String, Integer> lineOf = new LinkedHashMap<>();
     for (int n = 1; n <= lines.size(); n++) {
-      String line = lines.get(n - 1).strip();
-      if (line.isEmpty() || line.startsWith("#")) {
+      String line = lines.get(n - 1);
+      int hash = line.indexOf('#');
+      line = (hash >= 0 ? line.substring(0, hash) : line).strip();
+      if (line.isEmpty()) {
         continue;
       }
       String where = shownAs + ": line " + n + " (1-based): ";
@@ -57,7 +61,14 @@ final class TransfersFile {
       if (before != null) {
         throw new InputException(where + "transfer " + name + " is already defined on line " + before);
       }
-      transfers.put(name, Arrays.asList(rest.split("\\s+")));
+      List<String> links = Arrays.asList(rest.split("\\s+"));
+      for (String l : links) {
+        if (l.indexOf(':') >= 0 || l.indexOf(',') >= 0) {
+          throw new InputException(where + "link name '" + l + "' of transfer " + name + " contains '"
+              + (l.indexOf(':') >= 0 ? ':' : ',') + "': links are separated by blanks");
+        }
+      }
+      transfers.put(name, links);
     }
     if (transfers.isEmpty()) {
       throw new InputException(shownAs + ": no transfers (expected lines 'NAME: link link ...')");

@@ -190,7 +190,7 @@ public final class PlanCommand implements Callable<Integer> {
           "algorithm " + scheduler.name() + " returned an invalid schedule: " + e.getMessage(), e);
     }
     return new Plan(input, seconds, platform, scheduler.name(), schedule,
-        LowerBound.of(seconds, platform));
+        LowerBound.of(seconds, platform), null);
   }
 
   /**
@@ -250,8 +250,11 @@ public final class PlanCommand implements Callable<Integer> {
       throw new IllegalStateException(
           "algorithm " + scheduler.name() + " returned an invalid schedule: " + e.getMessage(), e);
     }
+    // liquid keeps every link and k (the KPBS view's bound on a step), so its bound counts both
     return new Plan(input, seconds, platform, scheduler.name(), schedule,
-        liquid ? LinkLowerBound.of(seconds, network, beta) : LowerBound.of(seconds, platform));
+        liquid ? LinkLowerBound.of(seconds, network.constrainedBy(platform), beta)
+            : LowerBound.of(seconds, platform),
+        liquid ? 0 : LinkCapacityValidator.overloads(schedule, network));
   }
 
   private static int[] deltas(String option, String list, int n, String what) {

@@ -1,5 +1,6 @@
 package io.wanshuffle.cli.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
 import java.util.ArrayList;
@@ -11,11 +12,13 @@ import java.util.List;
  *
  * <pre>
  * {"algorithm": str, "k": int, "beta": num, "cost": num, "lowerBound": num,
- *  "steps": [{"duration": num, "transfers": [{"src": int, "dst": int, "amount": num}]}]}
+ *  "steps": [{"duration": num, "transfers": [{"src": int, "dst": int, "amount": num}]}],
+ *  "linkOverloads": int}
  * </pre>
  *
  * Amounts, durations, β, cost and the lower bound are seconds; src/dst are zero-based row and
- * column indices of the matrix. This shape is a contract other tools depend on.
+ * column indices of the matrix. This shape is a contract other tools depend on; {@code
+ * linkOverloads} is present with {@code --topology} only.
  *
  * @param algorithm the scheduler's name
  * @param k maximum transfers per step
@@ -23,9 +26,11 @@ import java.util.List;
  * @param cost Σ (β + duration), seconds
  * @param lowerBound η, seconds
  * @param steps the steps in execution order
+ * @param linkOverloads with {@code --topology}: (step, link) pairs over the link's capacity (0 for
+ *     {@code liquid}; rack-blind algorithms plan on k and δ only); null (absent) without a topology
  */
 public record PlanJson(String algorithm, int k, double beta, double cost, double lowerBound,
-    List<StepJson> steps) {
+    List<StepJson> steps, @JsonInclude(JsonInclude.Include.NON_NULL) Integer linkOverloads) {
 
   /**
    * @param duration step duration (without β), seconds
@@ -50,6 +55,6 @@ public record PlanJson(String algorithm, int k, double beta, double cost, double
       steps.add(new StepJson(s.duration(), ts));
     }
     return new PlanJson(p.algorithm(), p.platform().k(), p.platform().beta(), p.cost(),
-        p.bound().eta(), steps);
+        p.eta(), steps, p.linkOverloads());
   }
 }

@@ -14,7 +14,7 @@ final class TextReport {
     var m = p.seconds();
     var pf = p.platform();
     double cost = p.cost();
-    double eta = p.bound().eta();
+    double eta = p.eta();
     out.printf(Locale.ROOT, "algorithm   %s%n", p.algorithm());
     out.printf(Locale.ROOT, "matrix      %s: %d senders x %d receivers, %d transfers, %s s in total%n",
         matrixName, m.rows(), m.cols(), m.nonZeroCount(), num(m.total()));
@@ -28,6 +28,11 @@ final class TextReport {
     out.printf(Locale.ROOT, "ratio       %s  (cost / eta)%n",
         eta > 0 ? String.format(Locale.ROOT, "%.4f", cost / eta) : "n/a (nothing to send)");
     out.printf(Locale.ROOT, "steps       %d%n", p.schedule().stepCount());
+    if (p.linkOverloads() != null && p.linkOverloads() > 0) {
+      out.printf(Locale.ROOT, "links       %d (step, link) pair(s) over the link's capacity: %s plans on k and"
+          + " delta only; --algorithm liquid keeps every link of the topology within its capacity%n",
+          p.linkOverloads(), p.algorithm());
+    }
     if (p.schedule().stepCount() == 0) {
       out.flush();
       return;

@@ -143,4 +143,22 @@ class LiquidCommandTest {
     JsonNode j = new ObjectMapper().readTree(out.toString());
     assertEquals("t1", j.get("frames").get(0).get(0).asText());
   }
+
+  @Test
+  void aCommentMayEndALineAndPunctuationIsNoPartOfALinkName() throws IOException {
+    Path f = dir.resolve("comments.txt");
+    // the two transfers share no link once the comments are gone: one frame
+    Files.writeString(f, "A: l1 # to the left\nB: l2 #x\n");
+    assertEquals(0, run("--transfers", f.toString(), "--format", "json"), err.toString());
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertEquals(1, j.get("frames").size(), out.toString());
+    for (String line : new String[] {"A: l1, l2\n", "A:B: l1\n"}) {
+      Files.writeString(f, line);
+      err.getBuffer().setLength(0);
+      assertEquals(2, run("--transfers", f.toString()), line);
+      String e = err.toString().strip();
+      assertEquals(1, e.lines().count(), e);
+      assertTrue(e.contains(f + ": line 1") && e.contains("links are separated by blanks"), e);
+    }
+  }
 }

@@ -160,4 +160,101 @@ class PlanTopologyTest {
     assertEquals(0, r.status(), r.err());
     assertEquals(3, new ObjectMapper().readTree(r.out()).get("k").asInt());
   }
+
+  /** Two clusters of one rack each, NICs and backbone of one flow (1 GB/s), no rack limit. */
+  private Path flatOneFlowBackbone() throws IOException {
+    Files.writeString(dir.resolve("flat.table"), "a1 /A/r1\na2 /A/r1\na3 /A/r1\na4 /A/r1\nb1 /B/r1\nb2 /B/r1\n"
+        + "b3 /B/r1\n");
+    Path flat = dir.resolve("flat.conf");
+    Files.writeString(flat, "mapping.table = flat.table\nnic.rate = 1G\nrack.rate = none\nbackbone.rate = 1G\n");
+    return flat;
+  }
+
+  private JsonNode planJson(Path m, Path topology, String algorithm) throws IOException {
+    CliRun r = CliRun.of("plan", "--matrix", m.toString(), "--topology", topology.toString(), "--beta", "0",
+        "--algorithm", algorithm, "--format", "json");
+    assertEquals(0, r.status(), r.err());
+    return new ObjectMapper().readTree(r.out());
+  }
+
+  @Test
+  void aBackboneSideThatNoTrafficCrossesDoesNotLimitTheSteps() throws IOException {
+    Path flat = flatOneFlowBackbone();
+    // traffic inside cluster A only: three disjoint pairs may run at once
+    Files.writeString(matrix, "#senders: a1,a2,a3\n#receivers: a4,b1,b2\n"
+        + "1000000000,0,0\n0,0,0\n0,0,0\n");
+    Path inside = dir.resolve("inside.csv");
+    Files.writeString(inside, "#senders: a1,a2\n#receivers: a3,a4\n1000000000,0\n0,1000000000\n");
+    Path withIdle = dir.resolve("with-idle.csv");
+    // the same plus a receiver on cluster B that receives nothing: its route's backbone sides carry nothing
+    Files.writeString(withIdle, "#senders: a1,a2\n#receivers: a3,a4,b1\n1000000000,0,0\n0,1000000000,0\n");
+    for (String alg : List.of("liquid", "auto")) {
+      JsonNode a = planJson(inside, flat, alg);
+      JsonNode b = planJson(withIdle, flat, alg);
+      assertEquals(2, a.get("k").asInt(), alg);
+      assertEquals(a.get("k").asInt(), b.get("k").asInt(), alg + ": a host without traffic changed k");
+      assertEquals(1.0, b.get("cost").asDouble(), 1e-9, alg + ": both pairs in one step of 1 s");
+    }
+  }
+
+  @Test
+  void liquidsLowerBoundCountsK() throws IOException {
+    Path flat = flatOneFlowBackbone();
+    // one way: a1->b1, a2->b2, a3->b3 cross a 1-flow backbone: k = 1, η = 3 s
+    Path m = dir.resolve("cross.csv");
+    Files.writeString(m, "#senders: a1,a2,a3\n#receivers: b1,b2,b3\n"
+        + "1000000000,0,0\n0,1000000000,0\n0,0,1000000000\n");
+    JsonNode j = planJson(m, flat, "liquid");
+    assertEquals(1, j.get("k").asInt());
+    assertEquals(3.0, j.get("lowerBound").asDouble(), 1e-9, "P / k");
+    // one pair across the backbone and one inside cluster A: k = 1 (the backbone) bounds every step, the
+    // internal pair's too (KPBS), so the two pairs take two steps although no link is shared
+    Path mixed = dir.resolve("mixed.csv");
+    Files.writeString(mixed, "#senders: a1,a2\n#receivers: b1,a3\n1000000000,0\n0,1000000000\n");
+    JsonNode i = planJson(mixed, flat, "liquid");
+    JsonNode kpbs = planJson(mixed, flat, "auto");
+    assertEquals(1, i.get("k").asInt());
+    assertEquals(2.0, i.get("cost").asDouble(), 1e-9);
+    assertEquals(2.0, i.get("lowerBound").asDouble(), 1e-9, "P / k, not the links' 1 s");
+    assertEquals(kpbs.get("lowerBound").asDouble(), i.get("lowerBound").asDouble(), 1e-9,
+        "NICs and backbone only: the generalised bound is the KPBS η");
+    assertTrue(i.get("cost").asDouble() >= i.get("lowerBound").asDouble());
+  }
+
+  @Test
+  void rackBlindPlansCountTheLinksTheyOverloadAndLiquidKeepsThem() throws IOException {
+    Path flat = flatOneFlowBackbone();
+    // two transfers A -> B and one B -> A: k = 2 (one flow per backbone side), which a rack-blind plan may spend
+    // on one direction
+    Path m = dir.resolve("two-way.csv");
+    Files.writeString(m, "#senders: a1,a2,b1\n#receivers: b2,b3,a3\n"
+        + "2000000000,0,0\n0,2000000000,0\n0,0,1000000000\n");
+    JsonNode auto = planJson(m, flat, "auto");
+    int overloads = auto.get("linkOverloads").asInt();
+    int counted = 0;
+    for (JsonNode step : auto.get("steps")) {
+      int aToB = 0;
+      for (JsonNode t : step.get("transfers")) {
+        aToB += t.get("src").asInt() < 2 ? 1 : 0;
+      }
+      counted += aToB > 1 ? 2 : 0; // cluster A's outgoing and cluster B's incoming side
+    }
+    assertEquals(counted, overloads, auto.toString());
+    JsonNode liquid = planJson(m, flat, "liquid");
+    assertEquals(0, liquid.get("linkOverloads").asInt());
+    for (JsonNode step : liquid.get("steps")) {
+      int aToB = 0;
+      for (JsonNode t : step.get("transfers")) {
+        aToB += t.get("src").asInt() < 2 ? 1 : 0;
+      }
+      assertTrue(aToB <= 1, "one flow A -> B at a time: " + step);
+    }
+    CliRun text = CliRun.of("plan", "--matrix", m.toString(), "--topology", flat.toString(), "--beta", "0",
+        "--algorithm", "auto");
+    assertEquals(overloads > 0, text.out().contains("links       " + overloads + " (step, link)"), text.out());
+    CliRun noTopology = CliRun.of("plan", "--matrix", matrix.toString(), "--k", "2", "--beta", "0",
+        "--format", "json");
+    assertEquals(0, noTopology.status(), noTopology.err());
+    assertTrue(!noTopology.out().contains("linkOverloads"), "the field comes with --topology only");
+  }
 }

@@ -174,8 +174,14 @@ public final class LiquidStepScheduler implements StepScheduler {
         enabled[p] = rem[p] > 0;
         if (enabled[p]) {
           maxRem = Math.max(maxRem, rem[p]);
+        }
+      }
+      // loads in units of the largest remaining amount: only their ratios matter, and sums of amounts
+      // near Double.MAX_VALUE would overflow
+      for (int p = 0; p < pairs; p++) {
+        if (enabled[p]) {
           for (int l : routes[p]) {
-            load[l] += rem[p];
+            load[l] += rem[p] / maxRem;
           }
         }
       }
@@ -190,7 +196,7 @@ public final class LiquidStepScheduler implements StepScheduler {
           for (int l : routes[p]) {
             r = Math.max(r, load[l]);
           }
-          weight[p] = 2 * r / maxRatio + rem[p] / maxRem;
+          weight[p] = 2 * (r / maxRatio) + rem[p] / maxRem;
         }
       }
       boolean[] chosen = chooser.choose(weight, enabled);

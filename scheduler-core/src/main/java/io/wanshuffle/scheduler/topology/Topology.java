@@ -206,8 +206,9 @@ public final class Topology {
    * or receives nothing does not change it; capacity of a link = rate / b flows (at least 1; a
    * link on no such route only bounds pairs without traffic). The KPBS view ({@link
    * LinkNetwork#platform}) has k = the backbone's capacity (min of the summed outgoing sides of the
-   * sender clusters and the summed incoming sides of the receiver clusters; without a backbone on
-   * any route, the summed NIC capacities) and δ(v) = min(k, NIC capacity of v).
+   * sender clusters and the summed incoming sides of the receiver clusters, over the backbone sides
+   * on the routes of the pairs with traffic; without a backbone on any such route, the summed NIC
+   * capacities) and δ(v) = min(k, NIC capacity of v).
    *
    * @param senders host of each row
    * @param receivers host of each column
@@ -261,6 +262,9 @@ public final class Topology {
       }
       flows = Math.max(1, Math.min(flows, Integer.MAX_VALUE));
       id.put(l.name(), b.addLink(l.name(), (int) flows));
+      if (!used.contains(l.name())) {
+        continue; // a backbone side that no traffic crosses does not limit a step
+      }
       if (l.kind() == LinkKind.BACKBONE_OUT) {
         backboneOut += flows;
       } else if (l.kind() == LinkKind.BACKBONE_IN) {

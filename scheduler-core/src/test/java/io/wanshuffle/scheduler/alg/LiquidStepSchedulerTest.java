@@ -212,6 +212,18 @@ class LiquidStepSchedulerTest {
   }
 
   @Test
+  void amountsNearTheLargestDoubleArePlanned() {
+    // the step weights once computed 2 * load / maxLoad, which overflowed above Double.MAX_VALUE / 2
+    for (double[][] a : new double[][][] {{{1e308}}, {{8e307, 0}, {0, 8e307}}, {{8e307, 1}, {1, 8e307}}}) {
+      TrafficMatrix m = TrafficMatrix.of(a);
+      Platform p = Platform.onePort(2, 0, a.length, a[0].length);
+      Schedule s = new LiquidStepScheduler().schedule(m, p);
+      s.validate(m, p);
+      assertEquals(a[0][0], s.transmissionTime(), 1e294, "the large transfers share a step");
+    }
+  }
+
+  @Test
   void validatorRejectsAnOverloadedRackUplink() {
     // two senders in one rack whose uplink carries 1 flow, two receivers
     LinkNetwork.Builder b = new LinkNetwork.Builder(2, 2);
