@@ -243,7 +243,11 @@ public final class TopologyConfig {
     } catch (NumberFormatException e) {
       v = -1;
     }
-    if (v <= 0 || v > Long.MAX_VALUE / 2 / mult) {
+    if (v == -1 && ASCII_DIGITS.matcher(digits).matches() || v > Long.MAX_VALUE / 2 / mult) {
+      throw new TopologyException(where + "'" + key + "' is too large: at most " + Long.MAX_VALUE / 2
+          + " bytes/s, got '" + value + "'");
+    }
+    if (v <= 0) {
       throw new TopologyException(where + "'" + key + "' must be a positive rate in bytes/s (integer, "
           + "optional suffix k, M, G, T) or 'none', got '" + value + "'");
     }

@@ -276,6 +276,18 @@ class TopologyTest {
     }
   }
 
+  /** A rate that parses but exceeds what the planner's arithmetic holds is named too large, with the limit. */
+  @Test
+  void aRateAboveTheLimitIsTooLargeNotMalformed() throws IOException {
+    for (String big : List.of("9223372036854775807", "99999999999999999999", "5000000T")) {
+      TopologyException e = assertThrows(TopologyException.class,
+          () -> twoClusters("nic.rate[a1] = " + big + "\n"));
+      assertEquals(dir.resolve("topology.conf") + ":6: 'nic.rate[a1]' is too large: at most "
+          + Long.MAX_VALUE / 2 + " bytes/s, got '" + big + "'", e.getMessage());
+    }
+    assertTrue(twoClusters("nic.rate[a1] = " + Long.MAX_VALUE / 2 + "\n") != null, "the limit itself is a rate");
+  }
+
   /** '#' starts a comment except inside the key's brackets, so a host such as h#1 can be configured. */
   @Test
   void aHashInsideTheOwnerBracketsBelongsToTheHostName() throws IOException {
