@@ -199,6 +199,10 @@ public final class HostMapping {
       throw new TopologyException(config.file() + ": mapping.script " + config.script()
           + " does not exist");
     }
+    if (!Files.isExecutable(config.script())) {
+      throw new TopologyException(config.file() + ": mapping.script " + config.script()
+          + " is not executable (chmod +x it)");
+    }
     conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_SCRIPT_FILE_NAME_KEY,
         config.script().toString());
     conf.setInt(CommonConfigurationKeysPublic.NET_TOPOLOGY_SCRIPT_NUMBER_ARGS_KEY,

@@ -229,6 +229,15 @@ class TopologyTest {
     assertTrue(e.getMessage().contains("broken.sh"), e.getMessage());
   }
 
+  @Test
+  void aScriptWithoutExecutePermissionIsNamedAtLoad() throws IOException {
+    Path script = write("noexec.sh", "#!/bin/sh\necho /dcA/r1\n");
+    assertTrue(script.toFile().setExecutable(false, false));
+    Path conf = write("x.conf", "mapping.script = noexec.sh\nnic.rate = 1G\n");
+    TopologyException e = assertThrows(TopologyException.class, () -> Topology.load(conf));
+    assertEquals(conf + ": mapping.script " + script + " is not executable (chmod +x it)", e.getMessage());
+  }
+
   /** A typo in an override's owner would leave the link at its default rate without a word. */
   @Test
   void overridesMustNameWhatTheTableHolds() throws IOException {
