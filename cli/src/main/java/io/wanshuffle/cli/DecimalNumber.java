@@ -23,11 +23,33 @@ public final class DecimalNumber implements ITypeConverter<Double> {
   }
 
   /**
+   * Whether a plain decimal number is non-zero, from its digits (not from its double, which is 0
+   * below the smallest double, and not from {@link java.math.BigDecimal}, which refuses exponents
+   * beyond an int): {@code 0e9999999999} is zero, {@code 1e-9999999999} is not.
+   *
+   * @param decimal text for which {@link #isDecimal} holds
+   * @return true when a digit before the exponent is not 0
+   */
+  public static boolean isNonZero(String decimal) {
+    for (int i = 0; i < decimal.length(); i++) {
+      char c = decimal.charAt(i);
+      if (c == 'e' || c == 'E') {
+        return false;
+      }
+      if (c >= '1' && c <= '9') {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * picocli's conversion of an option value.
    *
    * @param value the option's text
    * @return its value; -0 becomes 0
-   * @throws TypeConversionException naming the value when it is not a plain decimal number
+   * @throws TypeConversionException naming the value when it is not a plain decimal number, or
+   *     when it is not zero but below the smallest double (it would silently become 0)
    */
   @Override
   public Double convert(String value) {
@@ -37,6 +59,10 @@ public final class DecimalNumber implements ITypeConverter<Double> {
           + " '.', optional exponent such as 1e-3; no hex, suffixes, NaN or Infinity)");
     }
     double d = Double.parseDouble(v);
+    if (d == 0 && isNonZero(v)) {
+      throw new TypeConversionException("'" + value + "' is too small (below the smallest double, it"
+          + " would become 0)");
+    }
     return d == 0 ? 0.0 : d;
   }
 }

@@ -161,7 +161,11 @@ public final class MatrixCsv {
       if (Double.isInfinite(v)) {
         throw InputException.at(name, lineNo, c + 1, "'" + cell + "' is too large");
       }
-      if (v == 0 && new java.math.BigDecimal(cell).signum() != 0) {
+      boolean nonZero = DecimalNumber.isNonZero(cell);
+      if (nonZero && cell.startsWith("-")) {
+        throw InputException.at(name, lineNo, c + 1, "'" + cell + "' is negative");
+      }
+      if (v == 0 && nonZero) {
         throw InputException.at(name, lineNo, c + 1, "'" + cell + "' is too small (below the smallest"
             + " double, it would become 0: no transfer)");
       }

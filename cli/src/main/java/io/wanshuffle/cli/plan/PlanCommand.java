@@ -1,5 +1,6 @@
 package io.wanshuffle.cli.plan;
 
+import io.wanshuffle.cli.AsciiInteger;
 import io.wanshuffle.cli.CliVersion;
 import io.wanshuffle.cli.DecimalNumber;
 import io.wanshuffle.cli.OutputFormat;
@@ -75,7 +76,7 @@ public final class PlanCommand implements Callable<Integer> {
           + " '#' lines ignored; optional '#senders: h1,...' and '#receivers: h1,...' header.")
   Path matrix;
 
-  @Option(names = "--k", paramLabel = "K",
+  @Option(names = "--k", paramLabel = "K", converter = AsciiInteger.class,
       description = "Maximum number of transfers per step (backbone capacity in flows), >= 1."
           + " Required unless --topology gives it.")
   Integer k;
@@ -271,7 +272,7 @@ public final class PlanCommand implements Callable<Integer> {
     for (int i = 0; i < n; i++) {
       String p = parts[i].strip();
       try {
-        d[i] = Integer.parseInt(p);
+        d[i] = AsciiInteger.parse(p);
       } catch (NumberFormatException e) {
         throw InputException.option(option,
             "value " + (i + 1) + " (1-based) '" + p + "' is not an integer");

@@ -104,8 +104,19 @@ class PlanCommandErrorsTest {
 
   @Test
   void aPositiveCellThatWouldBecomeZeroIsRefused() throws IOException {
-    assertTrue(fails("1,1e-400\n").endsWith("m.csv: line 1, column 2 (1-based): '1e-400' is too small"
-        + " (below the smallest double, it would become 0: no transfer)"), fails("1,1e-400\n"));
+    for (String tiny : List.of("1e-400", "1e-9999999999")) {
+      assertTrue(fails("1," + tiny + "\n").endsWith("m.csv: line 1, column 2 (1-based): '" + tiny + "' is too small"
+          + " (below the smallest double, it would become 0: no transfer)"), fails("1," + tiny + "\n"));
+    }
+    assertTrue(fails("1,-1e-400\n").endsWith("m.csv: line 1, column 2 (1-based): '-1e-400' is negative"));
+    // a zero with an exponent beyond an int is still zero
+    CliRun zero = CliRun.of("plan", "--matrix", csv("0e9999999999,2\n3,4\n").toString(), "--k", "2",
+        "--beta", "1", "--format", "json");
+    assertEquals(0, zero.status(), zero.err());
+    assertTrue(zero.out().contains("\"cost\":"), zero.out());
+    // an option below the smallest double is refused the same way, not read as 0
+    assertEquals("plan: Invalid value for option '--beta': '1e-400' is too small (below the smallest double,"
+        + " it would become 0)", fails("1\n", "--beta", "1e-400"));
   }
 
   @Test
@@ -135,8 +146,14 @@ class PlanCommandErrorsTest {
 
   @Test
   void kNotAnInteger() throws IOException {
-    String e = fails("1\n", "--k", "two");
-    assertTrue(e.startsWith("plan: Invalid value for option '--k': 'two' is not an int"), e);
+    for (String bad : List.of("two", "2.5", "\u0663", "99999999999")) {
+      String e = fails("1\n", "--k", bad);
+      assertTrue(e.startsWith("plan: Invalid value for option '--k': '" + bad + "' is not an int"), e);
+    }
+    CliRun blanks = CliRun.of("plan", "--matrix", csv("1\n").toString(), "--k", " 3 ", "--beta", " 1 ");
+    assertEquals(0, blanks.status(), "blanks around a number are ignored, as for --beta: " + blanks.err());
+    assertEquals("plan: option --delta-senders: value 1 (1-based) '\u0663' is not an integer",
+        fails("1\n", "--delta-senders", "\u0663"));
   }
 
   @Test

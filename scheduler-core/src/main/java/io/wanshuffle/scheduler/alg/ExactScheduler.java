@@ -54,6 +54,13 @@ public final class ExactScheduler implements StepScheduler {
   /** Largest number of linear programs the search solves before it gives up. */
   public static final long MAX_LP_SOLVES = 10_000;
 
+  /**
+   * Smallest non-zero amount the solver accepts, relative to the largest: its linear programs work
+   * on amounts divided by the largest, with a precision of about 1e-9, so a transfer below this is
+   * lost in their rounding (and below 1e-308 relative it becomes 0).
+   */
+  public static final double MIN_RELATIVE_AMOUNT = 1e-9;
+
   /** Relative gap under which a branch cannot improve the incumbent. */
   private static final double PRUNE = 1e-9;
 
@@ -66,14 +73,15 @@ public final class ExactScheduler implements StepScheduler {
   /**
    * @param matrix amounts in seconds, senders x receivers
    * @param platform k, β, δ; shape must match
-   * @return true if the instance is within {@link #MAX_TRANSFERS} and {@link #MAX_MATCHINGS};
+   * @return true if the instance is within {@link #MAX_TRANSFERS}, {@link #MIN_RELATIVE_AMOUNT} and
+   *     {@link #MAX_MATCHINGS};
    *     {@link #schedule} may still give up on it after {@link #MAX_SEARCH_NODES} search nodes or
    *     {@link #MAX_LP_SOLVES} linear programs
    * @throws IllegalArgumentException if the shapes differ
    */
   public boolean accepts(TrafficMatrix matrix, Platform platform) {
     platform.requireShape(matrix);
-    if (matrix.nonZeroCount() > MAX_TRANSFERS) {
+    if (matrix.nonZeroCount() > MAX_TRANSFERS || smallestRelative(matrix) < MIN_RELATIVE_AMOUNT) {
       return false;
     }
     Graph g = new Graph(matrix);
@@ -88,7 +96,8 @@ public final class ExactScheduler implements StepScheduler {
    * @return a valid schedule of minimum cost Σ(β + duration) (up to floating-point rounding of the
    *     simplex, about 1e-9 relative); empty for an all-zero matrix
    * @throws IllegalArgumentException if the shapes differ, the matrix has more than {@link
-   *     #MAX_TRANSFERS} non-zero entries, its graph has more than {@link #MAX_MATCHINGS} maximal
+   *     #MAX_TRANSFERS} non-zero entries or an amount below {@link #MIN_RELATIVE_AMOUNT} x the
+   *     largest, its graph has more than {@link #MAX_MATCHINGS} maximal
    *     valid matchings, or the search needs more than {@link #MAX_SEARCH_NODES} nodes or {@link
    *     #MAX_LP_SOLVES} linear programs
    */
@@ -104,6 +113,12 @@ public final class ExactScheduler implements StepScheduler {
           "exact solver takes at most " + MAX_TRANSFERS + " transfers (non-zero matrix entries), "
               + "this " + matrix.rows() + " x " + matrix.cols() + " matrix has " + m
               + "; use another algorithm");
+    }
+    double smallest = smallestRelative(matrix);
+    if (smallest < MIN_RELATIVE_AMOUNT) {
+      throw new IllegalArgumentException("exact solver needs every non-zero amount at least "
+          + MIN_RELATIVE_AMOUNT + " x the largest (the precision of its linear programs); this matrix's"
+          + " smallest is " + smallest + " x the largest " + matrix.maxAmount() + " s; use another algorithm");
     }
     Graph g = new Graph(matrix);
     int[] masks = MaximalMatchings.of(g.src, g.dst, platform, MAX_MATCHINGS);
@@ -122,6 +137,21 @@ public final class ExactScheduler implements StepScheduler {
         LowerBound.of(matrix, platform).etaS());
     s.run();
     return build(g, s.masks, s.bestSet, s.bestSize, s.bestD, scale);
+  }
+
+  /** @return the smallest non-zero amount divided by the largest (1 for an all-zero matrix) */
+  private static double smallestRelative(TrafficMatrix matrix) {
+    double max = matrix.maxAmount();
+    double min = max;
+    for (int i = 0; i < matrix.rows(); i++) {
+      for (int j = 0; j < matrix.cols(); j++) {
+        double a = matrix.amount(i, j);
+        if (a > 0 && a < min) {
+          min = a;
+        }
+      }
+    }
+    return max > 0 ? min / max : 1;
   }
 
   /** Turns the chosen matchings and their durations into steps, splitting each amount. */

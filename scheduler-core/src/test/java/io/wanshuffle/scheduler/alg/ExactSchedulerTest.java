@@ -85,6 +85,24 @@ class ExactSchedulerTest {
     assertTrue(e.getMessage().contains("has 16"), e.getMessage());
   }
 
+  /** Amounts 1e-400 x the largest once became 0 in the solver's normalisation: an index -1 crash. */
+  @Test
+  void refusesAmountsBelowItsPrecisionAndAutoStillPlansThem() {
+    Platform p = Platform.onePort(1, 1, 2, 2);
+    for (double[][] a : new double[][][] {{{1e100, 1}, {1e-300, 0}}, {{1, 1e-12}, {0, 0}}}) {
+      TrafficMatrix m = TrafficMatrix.of(a);
+      assertFalse(exact.accepts(m, p));
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> exact.schedule(m, p));
+      assertTrue(e.getMessage().contains("at least " + ExactScheduler.MIN_RELATIVE_AMOUNT + " x the largest"),
+          e.getMessage());
+      Schedule s = new Auto().schedule(m, p);
+      s.validate(m, p);
+    }
+    TrafficMatrix within = TrafficMatrix.of(new double[][] {{1, 1e-8}, {0, 0}});
+    assertTrue(exact.accepts(within, p));
+    exact.schedule(within, p).validate(within, p);
+  }
+
   @Test
   void refusesInstancesWithTooManyMatchings() {
     // 3 x 4, 12 transfers, δ = 3 everywhere, k = 3: every 3-edge subset respecting δ is maximal.
