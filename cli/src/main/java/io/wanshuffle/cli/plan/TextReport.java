@@ -63,12 +63,17 @@ final class TextReport {
   }
 
   /** Up to 6 significant decimals, no trailing zeros. */
-  private static String num(double v) {
-    String s = String.format(Locale.ROOT, "%.6f", v);
-    if (Math.abs(v) >= 1e12) {
-      s = String.format(Locale.ROOT, "%.6g", v);
+  /**
+   * Seconds for people: up to 6 decimals; from 1e12 on, and for a non-zero value that 6 decimals
+   * would print as 0, 6 significant digits with an exponent ({@code 7.94223e+12}, {@code 1e-09}).
+   */
+  static String num(double v) {
+    double a = Math.abs(v);
+    if (a >= 1e12 || (a > 0 && a < 5e-7)) {
+      return String.format(Locale.ROOT, "%.6g", v).replaceAll("\\.?0+e", "e");
     }
-    if (s.contains(".") && !s.contains("e")) {
+    String s = String.format(Locale.ROOT, "%.6f", v);
+    if (s.contains(".")) {
       s = s.replaceAll("0+$", "").replaceAll("\\.$", "");
     }
     return s;
