@@ -146,6 +146,11 @@ public final class PlanCommand implements Callable<Integer> {
 
   /** Validates the options, reads the input and computes the plan; prints nothing. */
   Plan plan() {
+    for (Object[] o : new Object[][] {{"--matrix", matrix}, {"--topology", topology}}) {
+      if (o[1] != null && o[1].toString().isBlank()) {
+        throw InputException.option((String) o[0], "is empty: give a file");
+      }
+    }
     if (topology != null) {
       return planOnTopology();
     }

@@ -212,6 +212,14 @@ class PlanCommandErrorsTest {
   }
 
   @Test
+  void anEmptyPathIsNamedAsSuch() {
+    assertEquals("plan: option --matrix: is empty: give a file",
+        failsWith("plan", "--matrix", "", "--k", "1", "--beta", "0"));
+    assertEquals("plan: option --topology: is empty: give a file",
+        failsWith("plan", "--matrix", "m.csv", "--topology", "", "--beta", "0"));
+  }
+
+  @Test
   void missingFile() {
     Path p = dir.resolve("absent.csv");
     assertEquals("plan: " + p + ": no such file", failsWith("plan", "--matrix", p.toString(),
