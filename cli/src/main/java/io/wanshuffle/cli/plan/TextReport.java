@@ -62,7 +62,6 @@ final class TextReport {
     out.flush();
   }
 
-  /** Up to 6 significant decimals, no trailing zeros. */
   /**
    * Seconds for people: up to 6 decimals; from 1e12 on, and for a non-zero value that 6 decimals
    * would print as 0, 6 significant digits with an exponent ({@code 7.94223e+12}, {@code 1e-09}).
