@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkConf;
 
 /**
@@ -173,7 +174,11 @@ public final class WanShuffleConf {
     deltaOverride = c.contains(DELTA) ? positiveInt(DELTA, c.get(DELTA)) : 0;
     if (c.contains(K)) {
       k = positiveInt(K, c.get(K));
-      baseSpeed = Math.max(1, backboneRate / k);
+      if (backboneRate / k < 1) {
+        throw new ConfigValueException(K, c.get(K), "more flows than the backbone's " + backboneRate
+            + " bytes/s (" + BACKBONE_RATE + "): a flow would run at less than 1 byte/s");
+      }
+      baseSpeed = backboneRate / k;
     } else {
       long[] nics = new long[nicRates.size() + 1];
       nics[0] = defaultNicRate;
@@ -193,6 +198,7 @@ public final class WanShuffleConf {
       k = b.k();
       baseSpeed = b.bytesPerSecond();
     }
+    warnIfIncommensurate(c);
     betaSeconds = timeMs(c, BETA, "50ms", 0) / 1000.0;
     String cap = c.get(FLOW_RATE_CAP, "").trim();
     if (cap.isEmpty() || cap.equalsIgnoreCase("off")) {
@@ -202,7 +208,7 @@ public final class WanShuffleConf {
     } else {
       flowRateCap = Rates.parse(FLOW_RATE_CAP, cap);
     }
-    deadlineFactor = positiveDouble(STEP_DEADLINE_FACTOR, c.get(STEP_DEADLINE_FACTOR, "3"), 1.0);
+    deadlineFactor = boundedDouble(STEP_DEADLINE_FACTOR, c.get(STEP_DEADLINE_FACTOR, "3"), 1.0, MAX_DEADLINE_FACTOR);
     minDeadlineMs = timeMs(c, STEP_MIN_DEADLINE, "5s", 1);
     barrierSteps = oneOf(c, STEP_MODE, PIPELINED, BARRIER).equals(BARRIER);
     predictedHandover = oneOf(c, STEP_HANDOVER, PREDICTED, ARRIVAL).equals(PREDICTED);
@@ -244,14 +250,18 @@ public final class WanShuffleConf {
       STEP_PROGRESS, GATHER_WINDOW, PENDING_TASKS, STAGGER_TASK_ENDS, GATE_MIN_BYTES, ASK_TIMEOUT,
       POLL_INTERVAL, MAX_GRANT_WAIT, LISTENERS, PLANNING_BUDGET, PLANNING_FALLBACK);
 
+  /** The capture's keys (read by {@code CaptureListener}, listed here for the misspelling check). */
+  static final List<String> CAPTURE_KEYS = List.of(PREFIX + "capture.dir", PREFIX + "capture.events",
+      PREFIX + "capture.metrics");
+
   /** A misspelt key would silently fall back to its default: say so once at start-up. */
   private static void warnUnknownKeys(SparkConf c) {
     for (scala.Tuple2<String, String> kv : c.getAllWithPrefix(PREFIX)) {
       String key = PREFIX + kv._1();
-      if (!KNOWN.contains(key) && !key.startsWith(PREFIX + "capture.")) {
+      if (!KNOWN.contains(key) && !CAPTURE_KEYS.contains(key)) {
         org.slf4j.LoggerFactory.getLogger(WanShuffleConf.class).warn(
-            "unknown configuration key {} = '{}' is ignored; known keys: {} and {}capture.*",
-            key, kv._2(), String.join(", ", KNOWN), PREFIX);
+            "unknown configuration key {} = '{}' is ignored; known keys: {}, {}",
+            key, kv._2(), String.join(", ", KNOWN), String.join(", ", CAPTURE_KEYS));
       }
     }
   }
@@ -298,35 +308,51 @@ public final class WanShuffleConf {
             "entry '" + e + "' is not host=rate (e.g. node1=10gbit,node2=1gbit)");
       }
       String host = e.substring(0, eq).trim();
-      if (m.put(host, Rates.parse(NIC_RATES, e.substring(eq + 1).trim())) != null) {
+      long rate;
+      try {
+        rate = Rates.parse(NIC_RATES, e.substring(eq + 1).trim());
+      } catch (ConfigValueException bad) {
+        String why = bad.getMessage().substring(bad.getMessage().indexOf("': ") + 3);
+        throw new ConfigValueException(NIC_RATES, text, "entry '" + e + "': " + why);
+      }
+      if (m.put(host, rate) != null) {
         throw new ConfigValueException(NIC_RATES, text, "host " + host + " is listed twice");
       }
     }
     return Collections.unmodifiableMap(m);
   }
 
+  private static final java.util.regex.Pattern ASCII_INTEGER = java.util.regex.Pattern.compile("\\+?[0-9]+");
+  private static final java.util.regex.Pattern DECIMAL =
+      java.util.regex.Pattern.compile("\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+
+  /** An integer of ASCII digits from 1 to {@link BaseSpeed#MAX_FLOWS} (flows: k, δ). */
   private static int positiveInt(String key, String v) {
-    try {
-      int n = Integer.parseInt(v.trim());
-      if (n >= 1) {
-        return n;
+    String t = v.trim();
+    if (ASCII_INTEGER.matcher(t).matches()) {
+      try {
+        int n = Integer.parseInt(t);
+        if (n >= 1 && n <= BaseSpeed.MAX_FLOWS) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // fall through to the error below
       }
-    } catch (NumberFormatException e) {
-      // fall through to the error below
     }
-    throw new ConfigValueException(key, v, "must be an integer >= 1");
+    throw new ConfigValueException(key, v, "must be an integer >= 1 and <= " + BaseSpeed.MAX_FLOWS
+        + " (flows)");
   }
 
-  private static double positiveDouble(String key, String v, double min) {
-    try {
-      double d = Double.parseDouble(v.trim());
-      if (d >= min && !Double.isInfinite(d)) {
+  /** A plain decimal number (no hex, no Java suffixes) from {@code min} to {@code max}. */
+  private static double boundedDouble(String key, String v, double min, double max) {
+    String t = v.trim();
+    if (DECIMAL.matcher(t).matches()) {
+      double d = Double.parseDouble(t);
+      if (d >= min && d <= max) {
         return d;
       }
-    } catch (NumberFormatException e) {
-      // fall through to the error below
     }
-    throw new ConfigValueException(key, v, "must be a finite number >= " + min);
+    throw new ConfigValueException(key, v, "must be a decimal number >= " + min + " and <= " + max);
   }
 
   /**
@@ -341,30 +367,65 @@ public final class WanShuffleConf {
     return v;
   }
 
+  /**
+   * A time in Spark's syntax (a bare number is milliseconds) from {@code min} ms to {@link
+   * #MAX_RPC_WAIT_MS}; a non-zero time under 1 ms is refused, since it would read as 0, which for
+   * some keys means "off" or "unbounded".
+   */
   private static long timeMs(SparkConf c, String key, String dflt, long min) {
     String v = c.get(key, dflt);
     long ms;
+    boolean underOneMs;
     try {
-      ms = c.getTimeAsMs(key, dflt);
+      ms = org.apache.spark.network.util.JavaUtils.timeStringAsMs(v);
+      // a bare number is ms (never under 1 ms but for 0); with a unit, 500us reads as 0 ms
+      underOneMs = ms == 0 && org.apache.spark.network.util.JavaUtils.timeStringAs(v, TimeUnit.MICROSECONDS) > 0;
     } catch (RuntimeException e) {
       throw new ConfigValueException(key, v, "expected a time such as 200ms, 5s, 2min");
+    }
+    if (underOneMs) {
+      throw new ConfigValueException(key, v, "under 1 ms, which would read as 0 ms; give 0 or at least 1ms");
     }
     if (ms < min) {
       throw new ConfigValueException(key, v, "must be at least " + min + " ms");
     }
+    if (ms > MAX_RPC_WAIT_MS) {
+      throw new ConfigValueException(key, v, "must be at most 365d");
+    }
     return ms;
   }
+
+  /** Slowest NIC over base speed above which the rates look mistyped (see {@link #warnIfIncommensurate}). */
+  static final long INCOMMENSURATE_RATIO = 64;
+
+  /**
+   * Warns when the slowest NIC is more than {@value #INCOMMENSURATE_RATIO} flows of the base speed
+   * (and δ is derived): the rates then share no large common divisor, as when byte and bit units are
+   * mixed ({@code 100mb} is 100 MiB/s), and k and δ count thousands of tiny flows.
+   */
+  private void warnIfIncommensurate(SparkConf c) {
+    long slowest = defaultNicRate;
+    for (long r : nicRates.values()) {
+      slowest = Math.min(slowest, r);
+    }
+    if (deltaOverride == 0 && slowest / baseSpeed > INCOMMENSURATE_RATIO) {
+      org.slf4j.LoggerFactory.getLogger(WanShuffleConf.class).warn("wan-shuffle: {} = '{}' and {} = '{}'{}"
+          + " share no large common divisor: base speed {} B/s, k = {}, the slowest NIC {} flows; byte and"
+          + " bit units mixed ('100mb' is 100 MiB/s, '100mbit' 12.5 MB/s)? Write the rates in one unit,"
+          + " or set {} and {}", BACKBONE_RATE, c.get(BACKBONE_RATE, "10gbit"), NIC_RATE, c.get(NIC_RATE, "1gbit"),
+          nicRates.isEmpty() ? "" : " (and " + NIC_RATES + ")", baseSpeed, k, slowest / baseSpeed, K, DELTA);
+    }
+  }
+
+  /** Largest {@value #STEP_DEADLINE_FACTOR}: a step's deadline stays a number of ms that fits a long. */
+  static final double MAX_DEADLINE_FACTOR = 1000;
 
   /** Longest {@value #ASK_TIMEOUT} and {@value #POLL_INTERVAL}: 365 days, ms. */
   static final long MAX_RPC_WAIT_MS = 365L * 24 * 3600 * 1000;
 
   /** A time of at least 1 ms and at most {@link #MAX_RPC_WAIT_MS}. */
   private static long rpcWaitMs(SparkConf c, String key, String dflt) {
-    long ms = timeMs(c, key, dflt, 1);
-    if (ms > MAX_RPC_WAIT_MS) {
-      throw new ConfigValueException(key, c.get(key), "must be at most 365d");
-    }
-    return ms;
+    return timeMs(c, key, dflt, 1);
   }
 
   private static long bytes(SparkConf c, String key, String dflt) {

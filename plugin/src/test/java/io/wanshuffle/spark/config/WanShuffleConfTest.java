@@ -180,6 +180,21 @@ class WanShuffleConfTest {
       "spark.wanshuffle.step.minDeadline|0ms|at least 1 ms",
       "spark.wanshuffle.flow.rateCap|quick|rate",
       "spark.wanshuffle.grant.maxWait|-5s|at least 1 ms",
+      // found by an adversarial pass (session 25): k x 2 directions overflowed in the planner, whose tasks
+      // then never got a grant
+      "spark.wanshuffle.k|1073741825|<= 1000000",
+      "spark.wanshuffle.k|\u0663|integer >= 1",
+      "spark.wanshuffle.delta|\uff13|integer >= 1",
+      "spark.wanshuffle.k|2.0|integer >= 1",
+      "spark.wanshuffle.step.deadlineFactor|3d|decimal number",
+      "spark.wanshuffle.step.deadlineFactor|0x1p3|decimal number",
+      "spark.wanshuffle.step.deadlineFactor|1e308|<= 1000",
+      "spark.wanshuffle.step.minDeadline|9223372036854775807ms|at most 365d",
+      "spark.wanshuffle.beta|106752d|at most 365d",
+      "spark.wanshuffle.planning.budget|900us|under 1 ms",
+      "spark.wanshuffle.coordinator.gatherWindow|999us|under 1 ms",
+      "spark.wanshuffle.beta|500us|under 1 ms",
+      "spark.wanshuffle.nic.rates|hostA=1gbit,hostB=fast|entry 'hostB=fast': ",
   })
   void badValuesFailFastNamingKeyAndValue(String key, String value, String expected) {
     ConfigValueException e = assertThrows(ConfigValueException.class, () -> conf(key, value));
@@ -188,6 +203,20 @@ class WanShuffleConfTest {
     assertTrue(e.getMessage().startsWith(key + " = '"), e.getMessage());
     assertTrue(e.getMessage().contains(value) || key.endsWith("algorithm"), e.getMessage());
     assertTrue(e.getMessage().contains(expected), e.getMessage());
+  }
+
+  @Test
+  void kAboveTheBackbonesBytesPerSecondIsRefusedAndTimesKeepTheirMeaning() {
+    ConfigValueException e = assertThrows(ConfigValueException.class,
+        () -> conf(WanShuffleConf.BACKBONE_RATE, "100", WanShuffleConf.K, "1000"));
+    assertTrue(e.getMessage().contains("more flows than the backbone's 100 bytes/s"), e.getMessage());
+    assertEquals(10, conf(WanShuffleConf.BACKBONE_RATE, "100", WanShuffleConf.K, "10").baseSpeed());
+    // a bare number is milliseconds; 0 stays 0 (unbounded budget, no gather window); 1999us is 1 ms
+    assertEquals(30, conf(WanShuffleConf.ASK_TIMEOUT, "30").askTimeoutMs());
+    assertEquals(0, conf(WanShuffleConf.PLANNING_BUDGET, "0").planningBudgetMs());
+    assertEquals(0, conf(WanShuffleConf.GATHER_WINDOW, "0ms").gatherWindowMs());
+    assertEquals(1, conf(WanShuffleConf.GATHER_WINDOW, "1999us").gatherWindowMs());
+    assertEquals(WanShuffleConf.MAX_RPC_WAIT_MS, conf(WanShuffleConf.MAX_GRANT_WAIT, "365d").maxGrantWaitMs());
   }
 
   /** Rates without a sizeable common divisor: the message gives the rates and the way out, once. */
