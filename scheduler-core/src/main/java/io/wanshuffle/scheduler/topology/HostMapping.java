@@ -85,8 +85,9 @@ public final class HostMapping {
    * @param conf a Hadoop configuration (e.g. Spark's {@code SparkHadoopUtil.newConfiguration})
    * @return the mapping
    * @throws TopologyException with {@link TopologyException#configKey()} set: the table is not
-   *     readable or has a malformed line (file and line named), the script is not executable, or
-   *     the mapping class cannot be loaded
+   *     readable, has a malformed line (file and line named) or maps no host, the script key is set
+   *     but blank or names something that is not an executable file, or the mapping class cannot be
+   *     loaded
    */
   public static HostMapping fromHadoopConfiguration(Configuration conf) {
     String tableKey = CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY;
@@ -100,16 +101,24 @@ public final class HostMapping {
       if (!Files.isReadable(t)) {
         throw new TopologyException(tableKey, table + ": topology table file is not readable");
       }
+      java.util.Map<String, String> listed;
       try {
-        checkTable(t, false);
+        listed = checkTable(t, false);
       } catch (TopologyException e) {
         throw new TopologyException(tableKey, e.getMessage());
       }
+      if (listed.isEmpty()) {
+        throw new TopologyException(tableKey, table + ": topology table maps no host (empty or comments only)");
+      }
       source = "topology table " + table;
     }
+    if (script.isEmpty() && conf.get(scriptKey) != null) {
+      throw new TopologyException(scriptKey, "'" + conf.get(scriptKey) + "': empty; name a topology script or"
+          + " leave the key unset");
+    }
     if (!script.isEmpty()) {
-      if (!Files.isExecutable(Path.of(script))) {
-        throw new TopologyException(scriptKey, script + ": topology script is not executable");
+      if (!Files.isRegularFile(Path.of(script)) || !Files.isExecutable(Path.of(script))) {
+        throw new TopologyException(scriptKey, script + ": topology script is not an executable file");
       }
       if (table.isEmpty()) {
         source = "topology script " + script;

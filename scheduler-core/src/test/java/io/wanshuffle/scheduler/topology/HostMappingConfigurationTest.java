@@ -110,6 +110,24 @@ class HostMappingConfigurationTest {
     assertEquals("net.topology.node.switch.mapping.impl", e.configKey());
   }
 
+  /** Settings that would leave every host unknown (nothing gated) without a word; found in session 25. */
+  @Test
+  void aTopologyThatMapsNothingIsRefusedNamingTheKey() throws IOException {
+    for (String content : new String[] {"", "# only a comment\n\n"}) {
+      Configuration c = new Configuration(false);
+      c.set("net.topology.table.file.name", table(content).toString());
+      TopologyException e = assertThrows(TopologyException.class, () -> HostMapping.fromHadoopConfiguration(c));
+      assertEquals("net.topology.table.file.name", e.configKey());
+      assertTrue(e.getMessage().endsWith("topology table maps no host (empty or comments only)"), e.getMessage());
+    }
+    for (String script : new String[] {" ", dir.toString()}) {
+      Configuration c = new Configuration(false);
+      c.set("net.topology.script.file.name", script);
+      TopologyException e = assertThrows(TopologyException.class, () -> HostMapping.fromHadoopConfiguration(c));
+      assertEquals("net.topology.script.file.name", e.configKey(), e.getMessage());
+    }
+  }
+
   @Test
   void withoutKeysEveryHostIsUnknown() {
     HostMapping m = HostMapping.fromHadoopConfiguration(new Configuration(true));
