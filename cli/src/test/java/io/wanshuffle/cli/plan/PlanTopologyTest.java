@@ -221,6 +221,15 @@ class PlanTopologyTest {
     assertTrue(i.get("cost").asDouble() >= i.get("lowerBound").asDouble());
   }
 
+  /** @return the transfers of a step of the two-way matrix below that go from cluster A (senders 0, 1) to B */
+  private static int aToBFlows(JsonNode step) {
+    int n = 0;
+    for (JsonNode t : step.get("transfers")) {
+      n += t.get("src").asInt() < 2 ? 1 : 0;
+    }
+    return n;
+  }
+
   @Test
   void rackBlindPlansCountTheLinksTheyOverloadAndLiquidKeepsThem() throws IOException {
     Path flat = flatOneFlowBackbone();
@@ -233,21 +242,13 @@ class PlanTopologyTest {
     int overloads = auto.get("linkOverloads").asInt();
     int counted = 0;
     for (JsonNode step : auto.get("steps")) {
-      int aToB = 0;
-      for (JsonNode t : step.get("transfers")) {
-        aToB += t.get("src").asInt() < 2 ? 1 : 0;
-      }
-      counted += aToB > 1 ? 2 : 0; // cluster A's outgoing and cluster B's incoming side
+      counted += aToBFlows(step) > 1 ? 2 : 0; // cluster A's outgoing and cluster B's incoming side
     }
     assertEquals(counted, overloads, auto.toString());
     JsonNode liquid = planJson(m, flat, "liquid");
     assertEquals(0, liquid.get("linkOverloads").asInt());
     for (JsonNode step : liquid.get("steps")) {
-      int aToB = 0;
-      for (JsonNode t : step.get("transfers")) {
-        aToB += t.get("src").asInt() < 2 ? 1 : 0;
-      }
-      assertTrue(aToB <= 1, "one flow A -> B at a time: " + step);
+      assertTrue(aToBFlows(step) <= 1, "one flow A -> B at a time: " + step);
     }
     CliRun text = CliRun.of("plan", "--matrix", m.toString(), "--topology", flat.toString(), "--beta", "0",
         "--algorithm", "auto");

@@ -7,6 +7,7 @@ package io.wanshuffle.spark.config;
 public final class ConfigValueException extends IllegalArgumentException {
   private final String key;
   private final String value;
+  private final String expected;
 
   /**
    * @param key the configuration key
@@ -17,6 +18,7 @@ public final class ConfigValueException extends IllegalArgumentException {
     super(key + " = '" + value + "': " + expected);
     this.key = key;
     this.value = value;
+    this.expected = expected;
   }
 
   /** @return the configuration key */
@@ -27,5 +29,10 @@ public final class ConfigValueException extends IllegalArgumentException {
   /** @return the value as given */
   public String value() {
     return value;
+  }
+
+  /** @return what a valid value looks like (the message after the key and value) */
+  public String expected() {
+    return expected;
   }
 }

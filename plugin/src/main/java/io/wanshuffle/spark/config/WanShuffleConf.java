@@ -219,8 +219,8 @@ public final class WanShuffleConf {
     gateMinBytes = c.get(GATE_MIN_BYTES, AUTO).trim().equalsIgnoreCase(AUTO) ? -1
         : bytes(c, GATE_MIN_BYTES, AUTO);
     // the executors wait for a long-poll as a Scala duration of (poll interval + ask timeout) ns
-    askTimeoutMs = rpcWaitMs(c, ASK_TIMEOUT, "30s");
-    pollIntervalMs = rpcWaitMs(c, POLL_INTERVAL, "10s");
+    askTimeoutMs = timeMs(c, ASK_TIMEOUT, "30s", 1);
+    pollIntervalMs = timeMs(c, POLL_INTERVAL, "10s", 1);
     maxGrantWaitMs = timeMs(c, MAX_GRANT_WAIT, "30min", 1);
     List<String> ls = new ArrayList<>();
     for (String s : c.get(LISTENERS, "").split(",")) {
@@ -312,8 +312,7 @@ public final class WanShuffleConf {
       try {
         rate = Rates.parse(NIC_RATES, e.substring(eq + 1).trim());
       } catch (ConfigValueException bad) {
-        String why = bad.getMessage().substring(bad.getMessage().indexOf("': ") + 3);
-        throw new ConfigValueException(NIC_RATES, text, "entry '" + e + "': " + why);
+        throw new ConfigValueException(NIC_RATES, text, "entry '" + e + "': " + bad.expected());
       }
       if (m.put(host, rate) != null) {
         throw new ConfigValueException(NIC_RATES, text, "host " + host + " is listed twice");
@@ -369,7 +368,7 @@ public final class WanShuffleConf {
 
   /**
    * A time in Spark's syntax (a bare number is milliseconds) from {@code min} ms to {@link
-   * #MAX_RPC_WAIT_MS}; a non-zero time under 1 ms is refused, since it would read as 0, which for
+   * #MAX_TIME_MS}; a non-zero time under 1 ms is refused, since it would read as 0, which for
    * some keys means "off" or "unbounded".
    */
   private static long timeMs(SparkConf c, String key, String dflt, long min) {
@@ -389,7 +388,7 @@ public final class WanShuffleConf {
     if (ms < min) {
       throw new ConfigValueException(key, v, "must be at least " + min + " ms");
     }
-    if (ms > MAX_RPC_WAIT_MS) {
+    if (ms > MAX_TIME_MS) {
       throw new ConfigValueException(key, v, "must be at most 365d");
     }
     return ms;
@@ -420,13 +419,8 @@ public final class WanShuffleConf {
   /** Largest {@value #STEP_DEADLINE_FACTOR}: a step's deadline stays a number of ms that fits a long. */
   static final double MAX_DEADLINE_FACTOR = 1000;
 
-  /** Longest {@value #ASK_TIMEOUT} and {@value #POLL_INTERVAL}: 365 days, ms. */
-  static final long MAX_RPC_WAIT_MS = 365L * 24 * 3600 * 1000;
-
-  /** A time of at least 1 ms and at most {@link #MAX_RPC_WAIT_MS}. */
-  private static long rpcWaitMs(SparkConf c, String key, String dflt) {
-    return timeMs(c, key, dflt, 1);
-  }
+  /** Longest time any key takes (365 days, ms): deadlines and RPC waits built from it fit a long. */
+  static final long MAX_TIME_MS = 365L * 24 * 3600 * 1000;
 
   private static long bytes(SparkConf c, String key, String dflt) {
     String v = c.get(key, dflt);

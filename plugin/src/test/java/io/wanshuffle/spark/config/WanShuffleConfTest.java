@@ -216,7 +216,7 @@ class WanShuffleConfTest {
     assertEquals(0, conf(WanShuffleConf.PLANNING_BUDGET, "0").planningBudgetMs());
     assertEquals(0, conf(WanShuffleConf.GATHER_WINDOW, "0ms").gatherWindowMs());
     assertEquals(1, conf(WanShuffleConf.GATHER_WINDOW, "1999us").gatherWindowMs());
-    assertEquals(WanShuffleConf.MAX_RPC_WAIT_MS, conf(WanShuffleConf.MAX_GRANT_WAIT, "365d").maxGrantWaitMs());
+    assertEquals(WanShuffleConf.MAX_TIME_MS, conf(WanShuffleConf.MAX_GRANT_WAIT, "365d").maxGrantWaitMs());
   }
 
   /** Rates without a sizeable common divisor: the message gives the rates and the way out, once. */

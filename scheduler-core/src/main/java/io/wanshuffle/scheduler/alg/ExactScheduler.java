@@ -81,11 +81,12 @@ public final class ExactScheduler implements StepScheduler {
    */
   public boolean accepts(TrafficMatrix matrix, Platform platform) {
     platform.requireShape(matrix);
-    if (matrix.nonZeroCount() > MAX_TRANSFERS || smallestRelative(matrix) < MIN_RELATIVE_AMOUNT) {
+    if (matrix.nonZeroCount() > MAX_TRANSFERS) {
       return false;
     }
     Graph g = new Graph(matrix);
-    return MaximalMatchings.of(g.src, g.dst, platform, MAX_MATCHINGS) != null;
+    return g.smallestRelative() >= MIN_RELATIVE_AMOUNT
+        && MaximalMatchings.of(g.src, g.dst, platform, MAX_MATCHINGS) != null;
   }
 
   /**
@@ -114,13 +115,13 @@ public final class ExactScheduler implements StepScheduler {
               + "this " + matrix.rows() + " x " + matrix.cols() + " matrix has " + m
               + "; use another algorithm");
     }
-    double smallest = smallestRelative(matrix);
+    Graph g = new Graph(matrix);
+    double smallest = g.smallestRelative();
     if (smallest < MIN_RELATIVE_AMOUNT) {
       throw new IllegalArgumentException("exact solver needs every non-zero amount at least "
           + MIN_RELATIVE_AMOUNT + " x the largest (the precision of its linear programs); this matrix's"
           + " smallest is " + smallest + " x the largest " + matrix.maxAmount() + " s; use another algorithm");
     }
-    Graph g = new Graph(matrix);
     int[] masks = MaximalMatchings.of(g.src, g.dst, platform, MAX_MATCHINGS);
     if (masks == null) {
       throw new IllegalArgumentException(
@@ -137,21 +138,6 @@ public final class ExactScheduler implements StepScheduler {
         LowerBound.of(matrix, platform).etaS());
     s.run();
     return build(g, s.masks, s.bestSet, s.bestSize, s.bestD, scale);
-  }
-
-  /** @return the smallest non-zero amount divided by the largest (1 for an all-zero matrix) */
-  private static double smallestRelative(TrafficMatrix matrix) {
-    double max = matrix.maxAmount();
-    double min = max;
-    for (int i = 0; i < matrix.rows(); i++) {
-      for (int j = 0; j < matrix.cols(); j++) {
-        double a = matrix.amount(i, j);
-        if (a > 0 && a < min) {
-          min = a;
-        }
-      }
-    }
-    return max > 0 ? min / max : 1;
   }
 
   /** Turns the chosen matchings and their durations into steps, splitting each amount. */
@@ -220,6 +206,17 @@ public final class ExactScheduler implements StepScheduler {
           }
         }
       }
+    }
+
+    /** @return the smallest amount divided by the largest (1 without edges) */
+    double smallestRelative() {
+      double min = Double.POSITIVE_INFINITY;
+      double max = 0;
+      for (double a : amount) {
+        min = Math.min(min, a);
+        max = Math.max(max, a);
+      }
+      return max > 0 ? min / max : 1;
     }
   }
 
