@@ -63,6 +63,11 @@ public class WanShuffleManager extends SortShuffleManager {
     this.conf = WanShuffleConf.from(sparkConf);
     this.topology = ClusterTopology.from(sparkConf);
     topology.checkNicRateHosts(conf);
+    if (isDriver && !topology.isConfigured()) {
+      LOG.warn("wan-shuffle: no topology is configured (set {}, {} or {}): every host is outside the"
+          + " topology, so no fetch is gated and shuffles run as with Spark's sort shuffle",
+          ClusterTopology.TABLE_KEY, ClusterTopology.SCRIPT_KEY, ClusterTopology.IMPL_KEY);
+    }
     if (isDriver && SparkEnv.get() != null) {
       driverSide();
     }

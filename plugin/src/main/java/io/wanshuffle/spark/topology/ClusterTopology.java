@@ -115,6 +115,14 @@ public final class ClusterTopology {
   }
 
   /**
+   * @return false when no topology key is set ({@value #TABLE_KEY}, {@value #SCRIPT_KEY} or {@value #IMPL_KEY}):
+   *     every host is then unknown and no fetch is gated
+   */
+  public boolean isConfigured() {
+    return mapping.isConfigured();
+  }
+
+  /**
    * @param host a host name or address as Spark's block manager reports it
    * @return its network path, e.g. {@code /clusterA/rack1}, or empty when the mapping does not
    *     know the host

@@ -44,6 +44,15 @@ class ClusterTopologyTest {
     assertTrue(t.sameCluster("127.0.2.1", "10.9.9.9"));
   }
 
+  @Test
+  void withoutAnyTopologyKeyTheTopologySaysItIsNotConfiguredAndKnowsNoHost() throws IOException {
+    ClusterTopology none = ClusterTopology.from(new SparkConf(false));
+    assertFalse(none.isConfigured());
+    assertEquals(Optional.empty(), none.clusterOf("127.0.1.1"));
+    assertTrue(none.sameCluster("127.0.1.1", "127.0.2.1"), "nothing is gated");
+    assertTrue(table("127.0.1.1 /siteA/rack1\n").isConfigured());
+  }
+
   /** A per-host NIC rate for a host the topology does not know would never apply: a typo. */
   @Test
   void aNicRateForAHostOutsideTheTopologyIsRefusedByName() throws IOException {

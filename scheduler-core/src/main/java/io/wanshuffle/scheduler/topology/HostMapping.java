@@ -37,6 +37,9 @@ import org.apache.hadoop.util.ReflectionUtils;
  * ({@link TableMapping} and {@link ScriptBasedMapping} cache their answers).
  */
 public final class HostMapping {
+  /** {@link #source()} of a mapping built from a Hadoop configuration without any topology key. */
+  static final String NO_TOPOLOGY = "no topology (every host unknown)";
+
   private final DNSToSwitchMapping mapping;
   private final String source;
   /** host -> network path as listed in the mapping table this was built from; null otherwise. */
@@ -95,7 +98,7 @@ public final class HostMapping {
     String implKey = CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY;
     String table = conf.getTrimmed(tableKey, "");
     String script = conf.getTrimmed(scriptKey, "");
-    String source = "no topology (every host unknown)";
+    String source = NO_TOPOLOGY;
     if (!table.isEmpty()) {
       Path t = Path.of(table);
       if (!Files.isReadable(t)) {
@@ -332,5 +335,13 @@ public final class HostMapping {
    */
   public String source() {
     return source;
+  }
+
+  /**
+   * @return false for a mapping {@link #fromHadoopConfiguration} built without any topology key (a table, a
+   *     script or a mapping class), which knows no host; true otherwise
+   */
+  public boolean isConfigured() {
+    return !NO_TOPOLOGY.equals(source);
   }
 }

@@ -1,6 +1,7 @@
 package io.wanshuffle.scheduler.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -81,6 +82,19 @@ class HostMappingConfigurationTest {
     c.set("net.topology.node.switch.mapping.impl", EverythingInEast.class.getName());
     assertEquals(Optional.of("/east/r1"),
         HostMapping.fromHadoopConfiguration(c).pathOf("10.1.0.1"));
+  }
+
+  @Test
+  void withoutAnyTopologyKeyEveryHostIsUnknownAndTheMappingSaysSo() throws IOException {
+    HostMapping none = HostMapping.fromHadoopConfiguration(new Configuration(true));
+    assertFalse(none.isConfigured(), "core-default.xml's script key is blank: no topology");
+    assertEquals(Optional.empty(), none.pathOf("10.1.0.1"));
+    Configuration t = new Configuration(true);
+    t.set("net.topology.table.file.name", table("10.1.0.1 /dcA/r1\n").toString());
+    assertTrue(HostMapping.fromHadoopConfiguration(t).isConfigured());
+    Configuration i = new Configuration(true);
+    i.set("net.topology.node.switch.mapping.impl", EverythingInEast.class.getName());
+    assertTrue(HostMapping.fromHadoopConfiguration(i).isConfigured(), "a mapping class");
   }
 
   @Test
