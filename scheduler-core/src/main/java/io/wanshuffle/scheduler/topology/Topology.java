@@ -208,7 +208,8 @@ public final class Topology {
    * LinkNetwork#platform}) has k = the backbone's capacity (min of the summed outgoing sides of the
    * sender clusters and the summed incoming sides of the receiver clusters, over the backbone sides
    * on the routes of the pairs with traffic; without a backbone on any such route, the summed NIC
-   * capacities) and δ(v) = min(k, NIC capacity of v).
+   * capacities), at most the number of transfers (pairs with traffic; every pair without traffic), and δ(v) =
+   * min(k, NIC capacity of v).
    *
    * @param senders host of each row
    * @param receivers host of each column
@@ -289,7 +290,9 @@ public final class Topology {
     } else if (backboneOut > 0 || backboneIn > 0) {
       k = Math.min(k, Math.max(backboneOut, backboneIn));
     }
-    k = Math.max(1, Math.min(k, Integer.MAX_VALUE));
+    // no step holds more transfers than the matrix has (a topology whose only rates are racks' bounds no step)
+    long transfers = anyTraffic ? traffic.nonZeroCount() : (long) senders.size() * receivers.size();
+    k = Math.max(1, Math.min(Math.min(k, transfers), Integer.MAX_VALUE));
     int[] ds = new int[up.length];
     int[] dr = new int[down.length];
     for (int i = 0; i < ds.length; i++) {

@@ -210,6 +210,18 @@ class TopologyTest {
   }
 
   @Test
+  void withOnlyRackRatesKIsTheNumberOfTransfersNotUnbounded() throws IOException {
+    write("racks.table", "a1 /dcA/r1\na2 /dcA/r2\nb1 /dcB/r1\nb2 /dcB/r1\n");
+    Path conf = write("k.conf", "mapping.table = racks.table\nnic.rate = none\nrack.rate = 100M\n"
+        + "backbone.rate = none\n");
+    TrafficMatrix m = TrafficMatrix.of(new double[][] {{100, 50}, {0, 80}});
+    Platform p = Topology.load(conf).network(List.of("a1", "a2"), List.of("b1", "b2"), m).platform(0);
+    assertEquals(3, p.k(), "no step can hold more than the matrix's 3 transfers");
+    assertEquals(4, Topology.load(conf).network(List.of("a1", "a2"), List.of("b1", "b2")).platform(0).k(),
+        "without a matrix, every pair");
+  }
+
+  @Test
   void everyLinkNoneIsAnError() throws IOException {
     write("racks.table", "a1 /dcA/r1\nb1 /dcB/r1\n");
     Path conf = write("n.conf", "mapping.table = racks.table\nnic.rate = none\nrack.rate = none\n"
