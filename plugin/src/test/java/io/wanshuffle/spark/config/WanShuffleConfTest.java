@@ -60,6 +60,11 @@ class WanShuffleConfTest {
         () -> conf(WanShuffleConf.PLANNING_FALLBACK, "fastest"));
     assertEquals("spark.wanshuffle.planning.fallback = 'fastest': unknown algorithm; known: "
         + "greedy, " + String.join(", ", ALGS), e.getMessage());
+    e = assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.PLANNING_FALLBACK, " Exact"));
+    assertTrue(e.getMessage().startsWith("spark.wanshuffle.planning.fallback = ' Exact': "),
+        e.getMessage());
+    e = assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.ALGORITHM, "OGGPx"));
+    assertTrue(e.getMessage().startsWith("spark.wanshuffle.algorithm = 'OGGPx': unknown algorithm"), e.getMessage());
     e = assertThrows(ConfigValueException.class,
         () -> conf(WanShuffleConf.PLANNING_BUDGET, "soon"));
     assertTrue(e.getMessage().startsWith("spark.wanshuffle.planning.budget = 'soon'"),
@@ -74,6 +79,9 @@ class WanShuffleConfTest {
     assertFalse(conf(WanShuffleConf.STEP_PROGRESS, "false").stepProgress());
     assertEquals("spark.wanshuffle.step.progress = 'maybe': expected true or false", assertThrows(
         ConfigValueException.class, () -> conf(WanShuffleConf.STEP_PROGRESS, "maybe")).getMessage());
+    assertEquals("spark.wanshuffle.step.progress = ' Maybe ': expected true or false", assertThrows(
+        ConfigValueException.class, () -> conf(WanShuffleConf.STEP_PROGRESS, " Maybe ")).getMessage(),
+        "the value as given, not as compared");
     ConfigValueException e = assertThrows(ConfigValueException.class,
         () -> conf(WanShuffleConf.STEP_HANDOVER, "early"));
     assertEquals("spark.wanshuffle.step.handover = 'early': expected predicted or arrival",
