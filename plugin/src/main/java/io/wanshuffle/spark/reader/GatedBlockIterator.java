@@ -183,10 +183,10 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
    * or ungated. An idle reader's own next read says it is active again.
    */
   void standAside() {
+    if (ungated == null) {
+      takeUpReply();
+    }
     if (ungated == null && conf.flowRateCap() > 0) {
-      if (openingOnGrant && pending != null && pending.isDone()) {
-        pump(); // takes up a step opened on its grant, so that it can be cut below
-      }
       if (step != null && step.paced() && step.reply == null && pending == null) {
         cutPacedStep();
         return;
@@ -208,6 +208,30 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
     idle = true;
     pending = channel.await(AwaitGrant.idle(demandId));
+  }
+
+  /**
+   * Acts on the reply to this reader's reported step when it has come, for a sibling reader about to wait for a
+   * grant: a step opened on its grant is taken up (so that a paced one can be cut); any other answer (the report's
+   * long-poll expired, or a grant not opened) is handled as an idle reader's, so the coordinator hears from this
+   * demand again. Left alone, an expired poll was never followed by another, and the coordinator's next grant to
+   * this demand, delivered to no poll, held its flows (k = 1: the whole backbone direction) until the step's
+   * deadline while the task waited on the sibling.
+   */
+  private void takeUpReply() {
+    if (step != null && step.reply != null) {
+      toRead.addLast(step); // as the task thread's next read would: the step stays first to read
+      pending = step.reply;
+      openingOnGrant = true;
+      step = null;
+    }
+    if (!openingOnGrant || pending == null || !pending.isDone()) {
+      return;
+    }
+    if (!pending.isCompletedExceptionally() && pending.getNow(null) instanceof GrantReply) {
+      idle = true; // a grant goes back, a NOT_YET is followed by an idle poll (onGrantReply)
+    }
+    pump();
   }
 
   /**

@@ -956,6 +956,84 @@ class GatedBlockIteratorTest {
   }
 
   /**
+   * A task reading two shuffles interleaved (a zip, a sort-merge join), k = 1. The left reader's step is reported
+   * and its long-poll expires (NOT_YET) while the task reads the right shuffle; the coordinator's next plan grants the
+   * left demand, whose poll has expired, so the grant reaches no reader. The task then waits on the right shuffle:
+   * the left reader must act on its expired poll (go idle, which hands the uncollected grant back) rather than leave
+   * the grant holding the only flow until its deadline (found by an adversarial pass: a zip stage of 1.6 s took
+   * 22.8 s with {@code grant.pollInterval=1ms}; here the deadline and grant.maxWait are an hour).
+   */
+  @Test
+  void anExpiredPollOfTheShuffleNotBeingReadDoesNotLeaveItsNextGrantHoldingTheFlow() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.STEP_MIN_DEADLINE, "1h",
+        WanShuffleConf.MAX_GRANT_WAIT, "1h");
+    List<AwaitGrant> reports = new CopyOnWriteArrayList<>();
+    List<CompletableFuture<GrantReply>> reportReplies = new CopyOnWriteArrayList<>();
+    DemandClient client = inProcess(conf, m -> { }, (m, reply) -> {
+      if (m.doneStepId() != 0) {
+        reports.add(m);
+        reportReplies.add(reply);
+      }
+      return reply;
+    });
+    List<Runnable> arrivals = new CopyOnWriteArrayList<>();
+    BlockOpener fetch = signalling(arrivals::add);
+    CrossClusterBlocks b0 = blocks("b1", "b2", 10, "a1", 100, "a3", 90);
+    CrossClusterBlocks b1 = blocks("b1", "b3", 10, "a2", 95, "a4", 85);
+    GatedBlockIterator left = new GatedBlockIterator(context, fetch, b0, client, conf, metrics,
+        new RegisterDemand(3, 0, 7, 42, "exec-b1", "b1", b0.hosts(), b0.registeredBytes()), predictor);
+    GatedBlockIterator right = new GatedBlockIterator(context, fetch, b1, client, conf, metrics,
+        new RegisterDemand(3, 0, 8, 42, "exec-b1", "b1", b1.hosts(), b1.registeredBytes()), predictor);
+    int n = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+      left.next(); // same-cluster block; the only demand yet: a1 is granted with the registration
+      left.next(); // a1's block: step 1 opened
+      right.next(); // same-cluster block; right's registration waits for the flow
+      arrivals.get(0).run(); // a1's bytes arrive: step 1 reported; a2 (95) goes before a3 (90)
+      long deadline = System.currentTimeMillis() + 10_000;
+      while (reports.isEmpty() || events.steps.size() < 2) {
+        assertTrue(System.currentTimeMillis() < deadline, "step 1 not reported or step 2 not planned");
+        Thread.onSpinWait();
+      }
+      AwaitGrant leftReport = reports.get(0);
+      assertEquals("a1", leftReport.srcHosts()[0]);
+      coordinator.pollExpired(leftReport.demandId(), reportReplies.get(0)); // the left's long-poll expires
+      right.next(); // a2's block: step 2
+      arrivals.get(1).run(); // a2 arrives: a3 (90) before a4 (85), granted to a demand nobody polls for
+      while (events.steps.size() < 3) {
+        assertTrue(System.currentTimeMillis() < deadline, "step 3 not planned: " + events.steps);
+        Thread.onSpinWait();
+      }
+      assertEquals("a3", events.steps.get(2).flows().get(0).srcHost(), "the left demand got the flow");
+      Thread runArrivals = new Thread(() -> {
+        for (int i = 2; i < 10 && !Thread.currentThread().isInterrupted(); i++) {
+          try {
+            awaitArrival(arrivals, i).run();
+          } catch (AssertionError e) {
+            return;
+          }
+        }
+      });
+      runArrivals.setDaemon(true);
+      runArrivals.start();
+      int c = 4 + drain(right) + drain(left); // the task waits on a4 while a3's grant is uncollected
+      runArrivals.interrupt();
+      return c;
+    });
+    assertEquals(6, n);
+    for (StepEvent s : events.steps) {
+      assertEquals(1, s.flows().size(), "k = 1");
+    }
+    long realised = 0;
+    for (TransferRecord r : events.transfers) {
+      for (long x : r.bytes()) {
+        realised += x;
+      }
+    }
+    assertEquals(370, realised, "every cross-cluster byte fetched in granted steps");
+    endTaskAndAssertReleased();
+  }
+
+  /**
    * With a rate cap a step opens its chunks only as the task reads them. A task that reads a
    * paced step's first block, then another shuffle (a zip of two shuffles, a sort-merge join)
    * must not leave the paced step holding the only flow (k = 1) while the other shuffle waits for
