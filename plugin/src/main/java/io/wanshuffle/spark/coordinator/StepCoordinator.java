@@ -98,6 +98,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class StepCoordinator {
   private static final Logger LOG = LoggerFactory.getLogger(StepCoordinator.class);
+  /** Scheduler failures already logged with their stack trace: algorithm and exception class. */
+  private final java.util.Set<String> planFailuresLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final WanShuffleConf conf;
   private final StepScheduler scheduler;
   private final List<CoordinatorListener> listeners;
@@ -1139,8 +1141,14 @@ public final class StepCoordinator {
       schedule = p.schedule();
       algorithm = p.algorithm();
     } catch (RuntimeException e) {
-      LOG.error("wan-shuffle scheduler {} failed on a {} x {} matrix; granting the largest "
-          + "transfer alone this step", algorithm, in.matrix.rows(), in.matrix.cols(), e);
+      if (planFailuresLogged.add(algorithm + ": " + e.getClass().getName())) {
+        LOG.error("wan-shuffle scheduler {} failed on a {} x {} matrix; granting the largest "
+            + "transfer alone this step (later failures of this kind are logged in one line)", algorithm,
+            in.matrix.rows(), in.matrix.cols(), e);
+      } else {
+        LOG.warn("wan-shuffle scheduler {} failed on a {} x {} matrix ({}); granting the largest transfer alone"
+            + " this step", algorithm, in.matrix.rows(), in.matrix.cols(), e.toString());
+      }
       schedule = largestTransferOnly(in.matrix);
     }
     return new PlanOutput(schedule, algorithm, System.nanoTime() - t0);
