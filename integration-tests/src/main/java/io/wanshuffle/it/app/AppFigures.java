@@ -67,22 +67,27 @@ public record AppFigures(String variant, int run, String failure, EventLog log, 
           + b.retransmittedSegments(BackboneTrace.Direction.B_TO_A);
       retrans = sent == 0 ? 0 : 100.0 * again / sent;
     }
-    List<StageCapture> stages = captures(s.captureDir());
-    Set<Long> stepIds = new HashSet<>();
     List<FlowCapture> aToBFlows = new ArrayList<>();
     List<FlowCapture> bToAFlows = new ArrayList<>();
     int k = 0;
-    for (StageCapture c : stages) {
-      k = Math.max(k, c.k());
-      c.steps().stream().map(StepCapture::stepId).forEach(stepIds::add);
-      for (FlowCapture f : c.flows()) {
-        if (f.stepId() > 0) {
-          (aHosts.contains(f.srcHost()) ? aToBFlows : bToAFlows).add(f);
+    int steps = 0;
+    // one capture folder per application: a driver that runs several SparkContexts one after another has several,
+    // each numbering its steps from 1
+    for (List<StageCapture> app : captures(s.captureDir())) {
+      Set<Long> stepIds = new HashSet<>();
+      for (StageCapture c : app) {
+        k = Math.max(k, c.k());
+        c.steps().stream().map(StepCapture::stepId).forEach(stepIds::add);
+        for (FlowCapture f : c.flows()) {
+          if (f.stepId() > 0) {
+            (aHosts.contains(f.srcHost()) ? aToBFlows : bToAFlows).add(f);
+          }
         }
       }
+      steps += stepIds.size();
     }
     return new AppFigures(variant, run, s.failure(), log, (s.endMs() - s.startMs()) / 1000.0, aToB, bToA, peak,
-        retrans, stepIds.size(), k, FlowOverlap.of(aToBFlows).maxPairs(), FlowOverlap.of(bToAFlows).maxPairs(),
+        retrans, steps, k, FlowOverlap.of(aToBFlows).maxPairs(), FlowOverlap.of(bToAFlows).maxPairs(),
         sha256(s.stdout()));
   }
 
@@ -101,14 +106,15 @@ public record AppFigures(String variant, int run, String failure, EventLog log, 
     return k == 0 || (gatedAtOnceAToB <= k && gatedAtOnceBToA <= k);
   }
 
-  private static List<StageCapture> captures(Path dir) throws IOException {
-    List<StageCapture> out = new ArrayList<>();
+  /** @return the captured stages of each application (one folder each) in the capture folder */
+  private static List<List<StageCapture>> captures(Path dir) throws IOException {
+    List<List<StageCapture>> out = new ArrayList<>();
     if (dir == null || !Files.isDirectory(dir)) {
       return out;
     }
     try (Stream<Path> apps = Files.list(dir)) {
-      for (Path app : apps.filter(Files::isDirectory).toList()) {
-        out.addAll(CaptureFiles.readStages(app));
+      for (Path app : apps.filter(Files::isDirectory).sorted().toList()) {
+        out.add(CaptureFiles.readStages(app));
       }
     }
     return out;

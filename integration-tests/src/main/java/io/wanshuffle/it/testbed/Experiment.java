@@ -305,7 +305,8 @@ public final class Experiment implements AutoCloseable {
    * @param stdout the application's standard output
    * @param driverLog Spark's log of the driver (the driver JVM's stderr)
    * @param eventLog the application's Spark event log ({@code spark.eventLog.*}: a file, or a rolling log's folder
-   *     if the submission's settings asked for one), or null if it wrote none
+   *     if the submission's settings asked for one; the first application's when the driver ran several), or null if
+   *     it wrote none
    * @param captureDir the plugin's capture folder, or null without the plugin's capture listener
    * @param backbone the backbone recording over the run (null on the loopback testbed)
    * @param tcp the cross-cluster TCP connections sampled over the run, or null when {@link #sampleTcp} is off
@@ -400,7 +401,9 @@ public final class Experiment implements AutoCloseable {
 
   private static Path eventLogIn(Path events) throws IOException {
     try (java.util.stream.Stream<Path> files = Files.list(events)) {
-      return files.findFirst().orElse(null); // a file, or a rolling event log's folder
+      // a file, or a rolling event log's folder; a driver running several SparkContexts one after another writes
+      // one each: the first application's (Spark's application ids sort by start time)
+      return files.sorted().findFirst().orElse(null);
     }
   }
 

@@ -228,7 +228,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     if (!openingOnGrant || pending == null || !pending.isDone()) {
       return;
     }
-    if (!pending.isCompletedExceptionally() && pending.getNow(null) instanceof GrantReply) {
+    if (!pending.isCompletedExceptionally() && pending.getNow(null) instanceof GrantReply g
+        && (g.status() == GrantReply.Status.GRANT || g.status() == GrantReply.Status.NOT_YET)) {
       idle = true; // a grant goes back, a NOT_YET is followed by an idle poll (onGrantReply)
     }
     pump();
