@@ -164,7 +164,7 @@ public final class WanShuffleConf {
     if (!algorithm.equals(NONE) && !algorithms.contains(algorithm)) {
       List<String> known = new ArrayList<>(algorithms);
       known.add(NONE);
-      throw new ConfigValueException(ALGORITHM, c.get(ALGORITHM),
+      throw new ConfigValueException(ALGORITHM, c.get(ALGORITHM, algorithm),
           "unknown algorithm; known: " + String.join(", ", known));
     }
     backboneRate = Rates.parse(BACKBONE_RATE, c.get(BACKBONE_RATE, "10gbit"));
@@ -235,11 +235,11 @@ public final class WanShuffleConf {
       List<String> known = new ArrayList<>();
       known.add(GREEDY_FALLBACK);
       known.addAll(algorithms);
-      throw new ConfigValueException(PLANNING_FALLBACK, c.get(PLANNING_FALLBACK),
+      throw new ConfigValueException(PLANNING_FALLBACK, c.get(PLANNING_FALLBACK, planningFallback),
           "unknown algorithm; known: " + String.join(", ", known));
     }
     if (planningFallback.equals("exact")) {
-      throw new ConfigValueException(PLANNING_FALLBACK, c.get(PLANNING_FALLBACK),
+      throw new ConfigValueException(PLANNING_FALLBACK, c.get(PLANNING_FALLBACK, planningFallback),
           "exact is for tiny instances only; a fallback must be fast (e.g. greedy)");
     }
     warnUnknownKeys(c);
@@ -361,7 +361,7 @@ public final class WanShuffleConf {
   private static String oneOf(SparkConf c, String key, String dflt, String other) {
     String v = c.get(key, dflt).trim().toLowerCase(Locale.ROOT);
     if (!v.equals(dflt) && !v.equals(other)) {
-      throw new ConfigValueException(key, c.get(key), "expected " + dflt + " or " + other);
+      throw new ConfigValueException(key, c.get(key, v), "expected " + dflt + " or " + other);
     }
     return v;
   }
