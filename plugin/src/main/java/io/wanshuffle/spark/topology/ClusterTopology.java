@@ -88,8 +88,9 @@ public final class ClusterTopology {
       String key = e.configKey() == null ? TABLE_KEY : "spark.hadoop." + e.configKey();
       String value = hc.get(key.substring("spark.hadoop.".length()), "");
       String hint = key.equals(TABLE_KEY) && !table.isEmpty() && !Path.of(table).isAbsolute()
-          ? " (a relative path is read from the working directory, else from the files shipped with --files /"
-              + " spark.files; give a path that exists on the driver and on every executor, or ship the file)"
+          ? " (a relative path is read from the working directory, here " + Path.of("").toAbsolutePath()
+              + ", else from the files shipped with --files / spark.files; give a path that exists on the driver and on"
+              + " every executor, or ship the file)"
           : "";
       throw new ConfigValueException(key, value, e.getMessage() + hint);
     }

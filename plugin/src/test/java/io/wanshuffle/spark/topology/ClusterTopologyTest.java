@@ -78,6 +78,15 @@ class ClusterTopologyTest {
   }
 
   @Test
+  void aMissingRelativeTableNamesTheFolderItWasLookedFor() {
+    ConfigValueException e = assertThrows(ConfigValueException.class, () ->
+        ClusterTopology.from(new SparkConf(false).set(ClusterTopology.TABLE_KEY, "conf/no-such.table")));
+    assertTrue(e.getMessage().contains("conf/no-such.table"), e.getMessage());
+    assertTrue(e.getMessage().contains("working directory, here " + Path.of("").toAbsolutePath()), e.getMessage());
+    assertTrue(e.getMessage().contains("--files"), e.getMessage());
+  }
+
+  @Test
   void theShippedExampleTableIsValid() {
     Path example = Path.of("..", "conf", "topology.table");
     ClusterTopology t = ClusterTopology.from(
