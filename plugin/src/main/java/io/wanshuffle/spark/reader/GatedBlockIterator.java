@@ -211,6 +211,23 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   }
 
   /**
+   * Once the current step is reported (its bytes are here, or due soon), queues it to be read after the steps
+   * reported before it, while the coordinator hands the ports on and the grant in its reply is opened.
+   *
+   * @return true if the current step was queued
+   */
+  private boolean queueReportedStep() {
+    if (step == null || step.reply == null) {
+      return false;
+    }
+    toRead.addLast(step);
+    pending = step.reply;
+    openingOnGrant = true;
+    step = null;
+    return true;
+  }
+
+  /**
    * Acts on the reply to this reader's reported step when it has come, for a sibling reader about to wait for a
    * grant: a step opened on its grant is taken up (so that a paced one can be cut); any other answer (the report's
    * long-poll expired, or a grant not opened) is handled as an idle reader's, so the coordinator hears from this
@@ -219,12 +236,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
    * deadline while the task waited on the sibling.
    */
   private void takeUpReply() {
-    if (step != null && step.reply != null) {
-      toRead.addLast(step); // as the task thread's next read would: the step stays first to read
-      pending = step.reply;
-      openingOnGrant = true;
-      step = null;
-    }
+    queueReportedStep(); // as the task thread's next read would: the step stays first to read
     if (!openingOnGrant || pending == null || !pending.isDone()) {
       return;
     }
@@ -308,14 +320,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         pollWhenCaughtUp = false;
         pending = channel.await(idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
       }
-      if (step != null && step.reply != null) {
-        // the step is reported (its bytes are here, or due soon): read its blocks after the steps
-        // reported before it, while the coordinator hands the ports on and its reply's grant is
-        // opened
-        toRead.addLast(step);
-        pending = step.reply;
-        openingOnGrant = true;
-        step = null;
+      if (queueReportedStep()) {
         continue;
       }
       StepRun head = toRead.peekFirst();

@@ -256,6 +256,20 @@ class GatedBlockIteratorTest {
         new RegisterDemand(3, 0, shuffleId, 42, "exec-b1", "b1", b.hosts(), b.registeredBytes()), predictor);
   }
 
+  /** Asserts that every step had one flow (k = 1) and the transfers realised {@code bytes} in all. */
+  private void assertOneFlowPerStepAndRealised(long bytes) {
+    for (StepEvent s : events.steps) {
+      assertEquals(1, s.flows().size(), "k = 1");
+    }
+    long realised = 0;
+    for (TransferRecord r : events.transfers) {
+      for (long x : r.bytes()) {
+        realised += x;
+      }
+    }
+    assertEquals(bytes, realised, "every cross-cluster byte fetched in granted steps");
+  }
+
   private static int drain(GatedBlockIterator it) {
     int n = 0;
     while (it.hasNext()) {
@@ -898,16 +912,7 @@ class GatedBlockIteratorTest {
     int n = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
         java.time.Duration.ofSeconds(10), () -> drain(first) + drain(second));
     assertEquals(5, n);
-    for (StepEvent s : events.steps) {
-      assertEquals(1, s.flows().size(), "k = 1");
-    }
-    long realised = 0;
-    for (TransferRecord r : events.transfers) {
-      for (long x : r.bytes()) {
-        realised += x;
-      }
-    }
-    assertEquals(1200, realised, "every cross-cluster byte fetched in granted steps");
+    assertOneFlowPerStepAndRealised(1200);
     assertTrue(opened.stream().noneMatch(o -> o.contains("a1") && o.contains("a2")));
     endTaskAndAssertReleased();
   }
@@ -940,18 +945,9 @@ class GatedBlockIteratorTest {
         });
     assertEquals(6, n);
     assertTrue(events.steps.size() >= 2);
-    for (StepEvent s : events.steps) {
-      assertEquals(1, s.flows().size(), "k = 1");
-    }
     assertEquals("a2", events.steps.get(0).flows().get(0).srcHost(),
         "the first step went to the side not being read");
-    long realised = 0;
-    for (TransferRecord r : events.transfers) {
-      for (long x : r.bytes()) {
-        realised += x;
-      }
-    }
-    assertEquals(1200, realised, "every cross-cluster byte fetched in granted steps");
+    assertOneFlowPerStepAndRealised(1200);
     endTaskAndAssertReleased();
   }
 
@@ -1020,16 +1016,7 @@ class GatedBlockIteratorTest {
       return c;
     });
     assertEquals(6, n);
-    for (StepEvent s : events.steps) {
-      assertEquals(1, s.flows().size(), "k = 1");
-    }
-    long realised = 0;
-    for (TransferRecord r : events.transfers) {
-      for (long x : r.bytes()) {
-        realised += x;
-      }
-    }
-    assertEquals(370, realised, "every cross-cluster byte fetched in granted steps");
+    assertOneFlowPerStepAndRealised(370);
     endTaskAndAssertReleased();
   }
 

@@ -37,22 +37,23 @@ import org.apache.hadoop.util.ReflectionUtils;
  * ({@link TableMapping} and {@link ScriptBasedMapping} cache their answers).
  */
 public final class HostMapping {
-  /** {@link #source()} of a mapping built from a Hadoop configuration without any topology key. */
-  static final String NO_TOPOLOGY = "no topology (every host unknown)";
-
   private final DNSToSwitchMapping mapping;
   private final String source;
   /** host -> network path as listed in the mapping table this was built from; null otherwise. */
   private final java.util.Map<String, String> table;
+  /** False for a mapping built from a Hadoop configuration without any topology key. */
+  private final boolean configured;
 
   HostMapping(DNSToSwitchMapping mapping, String source) {
-    this(mapping, source, null);
+    this(mapping, source, null, true);
   }
 
-  private HostMapping(DNSToSwitchMapping mapping, String source, java.util.Map<String, String> table) {
+  private HostMapping(DNSToSwitchMapping mapping, String source, java.util.Map<String, String> table,
+      boolean configured) {
     this.mapping = mapping;
     this.source = source;
     this.table = table;
+    this.configured = configured;
   }
 
   /**
@@ -98,7 +99,7 @@ public final class HostMapping {
     String implKey = CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY;
     String table = conf.getTrimmed(tableKey, "");
     String script = conf.getTrimmed(scriptKey, "");
-    String source = NO_TOPOLOGY;
+    String source = "no topology (every host unknown)";
     if (!table.isEmpty()) {
       Path t = Path.of(table);
       if (!Files.isReadable(t)) {
@@ -129,7 +130,8 @@ public final class HostMapping {
     }
     Class<? extends DNSToSwitchMapping> impl =
         table.isEmpty() ? ScriptBasedMapping.class : NameFirstTableMapping.class;
-    if (setExplicitly(conf, implKey)) {
+    boolean implSet = setExplicitly(conf, implKey);
+    if (implSet) {
       try {
         impl = conf.getClass(implKey, impl, DNSToSwitchMapping.class);
       } catch (RuntimeException e) {
@@ -138,7 +140,8 @@ public final class HostMapping {
       }
       source = impl.getName();
     }
-    return new HostMapping(ReflectionUtils.newInstance(impl, conf), source);
+    return new HostMapping(ReflectionUtils.newInstance(impl, conf), source, null,
+        !table.isEmpty() || !script.isEmpty() || implSet);
   }
 
   /** @return true when {@code key} comes from somewhere other than Hadoop's *-default.xml */
@@ -205,7 +208,7 @@ public final class HostMapping {
           config.table().toString());
       TableMapping t = new NameFirstTableMapping();
       t.setConf(conf);
-      return new HostMapping(t, "topology table " + config.table(), paths);
+      return new HostMapping(t, "topology table " + config.table(), paths, true);
     }
     if (!Files.isRegularFile(config.script())) {
       throw new TopologyException(config.file() + ": mapping.script " + config.script()
@@ -342,6 +345,6 @@ public final class HostMapping {
    *     script or a mapping class), which knows no host; true otherwise
    */
   public boolean isConfigured() {
-    return !NO_TOPOLOGY.equals(source);
+    return configured;
   }
 }
