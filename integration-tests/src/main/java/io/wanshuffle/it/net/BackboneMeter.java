@@ -10,8 +10,8 @@ import java.util.List;
  * transmit side of {@code bbA}), the statistics of its tbf qdisc (bytes sent, drops, overlimits), and TCP
  * segment and retransmission counters ({@code nstat}) summed over each cluster's hosts' namespaces.
  *
- * <p>{@link #read()} takes one snapshot; {@link #record(long)} samples the byte counters in the background
- * until {@link Recording#stop()}.
+ * <p>{@link #record(long)} samples the byte counters in the background until {@link Recording#stop()}, with a
+ * snapshot of every counter at both ends.
  */
 public final class BackboneMeter {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,19 +53,26 @@ public final class BackboneMeter {
   }
 
   /**
-   * Reads every counter (one {@code ip}, one {@code tc} and one {@code nstat} per host).
+   * Reads the link bytes through {@code link}, then the tbf and TCP counters (one {@code tc} and one
+   * {@code nstat} per host).
    *
-   * @return the snapshot
    * @throws IllegalStateException if a command fails or prints unexpected output
    */
-  public Counters read() {
+  private Counters read(InterfaceCounters link) {
     long t = System.nanoTime();
-    long wall = System.currentTimeMillis();
-    long[] link = linkBytes();
+    InterfaceCounters.Reading r = link.sample();
+    return withStats(t, r.epochMillis(), new long[] {r.txBytes(), r.rxBytes()});
+  }
+
+  /**
+   * @param bytes {A-to-B bytes, B-to-A bytes} of the backbone interface, read at {@code wall}
+   * @return those with the tbf and TCP counters, read now
+   */
+  private Counters withStats(long t, long wall, long[] bytes) {
     JsonNode q = qdisc();
     long[] a = tcpSegments(aNamespaces);
     long[] b = tcpSegments(bNamespaces);
-    return new Counters(t, wall, link[0], link[1], q.path("drops").asLong(), q.path("overlimits").asLong(), a[0],
+    return new Counters(t, wall, bytes[0], bytes[1], q.path("drops").asLong(), q.path("overlimits").asLong(), a[0],
         a[1], b[0], b[1]);
   }
 
@@ -79,16 +86,6 @@ public final class BackboneMeter {
       sum[1] += k.path("TcpRetransSegs").asLong();
     }
     return sum;
-  }
-
-  /** @return {A-to-B bytes, B-to-A bytes} of the backbone interface */
-  long[] linkBytes() {
-    JsonNode l = parse(Exec.check("ip", "-n", ns, "-j", "-s", "link", "show", "dev", dev), "ip link " + dev);
-    JsonNode s = l.path(0).path("stats64");
-    if (s.isMissingNode()) {
-      throw new IllegalStateException("ip -j -s link show " + dev + " in " + ns + " printed no stats64: " + l);
-    }
-    return new long[] {s.path("tx").path("bytes").asLong(), s.path("rx").path("bytes").asLong()};
   }
 
   private JsonNode qdisc() {
@@ -110,10 +107,13 @@ public final class BackboneMeter {
   }
 
   /**
-   * Starts sampling the backbone byte counters every {@code intervalMillis} in a daemon thread.
+   * Starts sampling the backbone byte counters every {@code intervalMillis} in a daemon thread. The samples read
+   * the counters through {@link InterfaceCounters} (no process per sample), so that each sample's time is the
+   * moment its counters were read.
    *
    * @param intervalMillis sampling period, ms (at least 20)
    * @return the running recording
+   * @throws IllegalStateException if the counters cannot be read
    */
   public Recording record(long intervalMillis) {
     if (intervalMillis < 20) {
@@ -124,24 +124,28 @@ public final class BackboneMeter {
 
   /** A background sampling of the backbone byte counters, with full counters at its start and end. */
   public final class Recording {
+    private final InterfaceCounters link;
     private final Counters start;
     private final List<BackboneTrace.Sample> samples = new ArrayList<>();
     private final Thread thread;
     private volatile boolean running = true;
 
     private Recording(long intervalMillis) {
-      this.start = read();
-      synchronized (samples) {
-        samples.add(new BackboneTrace.Sample(start.epochMillis(), start.aToBBytes(), start.bToABytes()));
+      this.link = InterfaceCounters.open(ns, dev);
+      try {
+        this.start = read(link);
+      } catch (RuntimeException e) {
+        link.close();
+        throw e;
       }
+      samples.add(new BackboneTrace.Sample(start.epochMillis(), start.aToBBytes(), start.bToABytes()));
       thread = new Thread(() -> {
         while (running) {
           try {
             Thread.sleep(intervalMillis);
-            long wall = System.currentTimeMillis();
-            long[] b = linkBytes();
+            InterfaceCounters.Reading r = link.sample();
             synchronized (samples) {
-              samples.add(new BackboneTrace.Sample(wall, b[0], b[1]));
+              samples.add(new BackboneTrace.Sample(r.epochMillis(), r.txBytes(), r.rxBytes()));
             }
           } catch (InterruptedException e) {
             return;
@@ -159,6 +163,7 @@ public final class BackboneMeter {
      * Stops sampling and takes the final counters.
      *
      * @return the trace of the recording
+     * @throws IllegalStateException if the final counters cannot be read
      */
     public BackboneTrace stop() {
       running = false;
@@ -168,10 +173,14 @@ public final class BackboneMeter {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      Counters end = read();
-      synchronized (samples) {
-        samples.add(new BackboneTrace.Sample(end.epochMillis(), end.aToBBytes(), end.bToABytes()));
-        return new BackboneTrace(start, end, samples, rateBitsPerSecond);
+      try {
+        Counters end = read(link);
+        synchronized (samples) {
+          samples.add(new BackboneTrace.Sample(end.epochMillis(), end.aToBBytes(), end.bToABytes()));
+          return new BackboneTrace(start, end, samples, rateBitsPerSecond);
+        }
+      } finally {
+        link.close();
       }
     }
   }
