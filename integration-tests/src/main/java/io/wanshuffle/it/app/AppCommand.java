@@ -106,6 +106,7 @@ public final class AppCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     checkArguments();
     TestbedSpec tb = net.startableSpec(DEFAULT_RTT_MS, "the outputs are still compared", System.out::println);
+    checkPluginConf(tb);
     int rtt = tb.wanRttMillis();
     Path plugin = variants.stream().anyMatch(v -> !v.equals(DEFAULT)) ? AppJars.pluginJar() : null;
     figures.clear();
@@ -174,6 +175,31 @@ public final class AppCommand implements Callable<Integer> {
     }
     if (variants.isEmpty() || variants.size() != variants.stream().distinct().count()) {
       throw new ParameterException(spec.commandLine(), "--variants: give each variant once, got " + variants);
+    }
+  }
+
+  /**
+   * Validates the wan-shuffle runs' configuration (the testbed's rates, {@code --conf}, {@code --plugin-conf}) as the
+   * plugin will at start-up, so that a wrong value stops the command before the testbed starts instead of failing
+   * every wan-shuffle run after the default ones.
+   *
+   * @throws ParameterException naming the key and value the plugin would refuse
+   */
+  private void checkPluginConf(TestbedSpec tb) {
+    for (String v : variants) {
+      if (v.equals(DEFAULT)) {
+        continue;
+      }
+      org.apache.spark.SparkConf c = new org.apache.spark.SparkConf(false);
+      Experiment.wanShuffleConf(tb, v).forEach(c::set);
+      conf.forEach(c::set);
+      pluginConf.forEach(c::set);
+      try {
+        io.wanshuffle.spark.config.WanShuffleConf.from(c);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "the wan-shuffle runs' configuration (--conf,"
+            + " --plugin-conf): " + e.getMessage());
+      }
     }
   }
 

@@ -42,7 +42,7 @@ final class AppReport {
     for (int i = 0; i < runs.size(); i++) {
       AppFigures r = runs.get(i);
       sb.append(String.format(Locale.ROOT, "| %d | %s | %s | %.2f | %.2f | %.1f | %s | %s | %s | %s | %s | %s |%n",
-          i + 1, r.variant(), r.failure() == null ? "ok" : "FAILED: " + r.failure(), r.wallSeconds(),
+          i + 1, r.variant(), r.failure() == null ? "ok" : "FAILED: " + r.failure().replace("|", "\\|"), r.wallSeconds(),
           r.shuffleReadStageSeconds(), r.remoteShuffleBytes() / 1e6,
           r.aToBBytes() < 0 ? "-" : String.format(Locale.ROOT, "%.1f / %.1f", r.aToBBytes() / 1e6,
               r.bToABytes() / 1e6),

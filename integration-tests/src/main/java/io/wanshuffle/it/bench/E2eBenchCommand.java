@@ -135,16 +135,35 @@ public final class E2eBenchCommand implements Callable<Integer> {
             + "': unknown suffix; the suffixes are " + VARIANT_SUFFIXES.stream().map(x -> "/" + x).toList());
       }
     }
-    List<String> skipped = variants.stream().filter(v -> !v.equals("default") && !v.equals("none")
+    List<String> unknown = variants.stream().filter(v -> !v.equals("default") && !v.equals("none")
         && !known.contains(algorithmOf(v))).toList();
-    if (!skipped.isEmpty()) {
-      System.out.println("NOTE: not in this build's scheduler registry, skipped: " + skipped + " (known: " + known
-          + ")");
-      variants = variants.stream().filter(v -> !skipped.contains(v)).toList();
+    if (variants.isEmpty() || !unknown.isEmpty()) {
+      throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--variants: "
+          + (unknown.isEmpty() ? "none given" : "unknown " + unknown) + "; give default and/or wan-shuffle"
+          + " algorithms " + known);
     }
     if (cores < 1 || tasksPerHost < 1) {
       throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--cores and --tasks-per-host"
           + " must be >= 1, got " + cores + " and " + tasksPerHost);
+    }
+    if (runs < 1 || mb < 1) {
+      throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--runs and --mb must be >= 1,"
+          + " got " + runs + " and " + mb);
+    }
+    // every testbed the run will build, checked before the first starts (an RTT out of range fails now, not
+    // after the runs of the RTTs before it)
+    TestbedSpec checked;
+    try {
+      checked = net.spec();
+    } catch (IllegalArgumentException e) {
+      throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), e.getMessage());
+    }
+    for (int rtt : rtts) {
+      try {
+        checked.withRtt(rtt);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--rtts: " + e.getMessage());
+      }
     }
     // built once (the trace pattern reads the trace file); an unknown pattern or one the topology cannot hold
     // fails before any run
@@ -247,9 +266,6 @@ public final class E2eBenchCommand implements Callable<Integer> {
     String md = markdown(cells, described + "; command: `" + command + "`"
         + (traceDescription == null ? "" : ". Pattern trace: " + traceDescription),
         (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond());
-    if (!skipped.isEmpty()) {
-      md += "\nVariants asked for but not in this build's scheduler registry (not run): " + skipped + ".\n";
-    }
     if (!wrongAnswers.isEmpty()) {
       md += "\n**WRONG ANSWERS** (a variant's reduce tasks did not read exactly the records the first variant read):\n"
           + wrongAnswers.stream().map(w -> "- " + w + "\n").reduce("", String::concat);
@@ -318,7 +334,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
         traceDescription = in.describe();
         return in.bytes();
       default:
-        throw new IllegalArgumentException("--patterns: unknown pattern '" + pattern
+        throw new IllegalArgumentException("unknown pattern '" + pattern
             + "' (uniform, zipf, fair-poor, fair-poor-grid, trace, " + BOTH_WAYS + ")");
     }
   }

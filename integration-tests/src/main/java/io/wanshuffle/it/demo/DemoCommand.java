@@ -40,8 +40,26 @@ public final class DemoCommand implements Callable<Integer> {
   @Mixin
   DemoOptions opt;
 
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec commandSpec;
+
+  /**
+   * Runs the demo after checking the options that only the run would find wrong (a negative scale would start the
+   * testbed and fail in the TPC-H generator).
+   *
+   * @return 0 when every answer was identical, 1 otherwise
+   * @throws picocli.CommandLine.ParameterException for a scale that is not positive or a negative trace size
+   */
   @Override
   public Integer call() throws Exception {
+    if (!(opt.scale > 0) || Double.isInfinite(opt.scale)) {
+      throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(),
+          "--scale: the TPC-H scale factor must be a positive number, got " + opt.scale);
+    }
+    if (opt.traceMb < 0) {
+      throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(),
+          "--trace-mb: must be 0 (no trace replay) or more, got " + opt.traceMb);
+    }
     return new Demo(opt).run();
   }
 

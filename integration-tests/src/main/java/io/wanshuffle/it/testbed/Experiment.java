@@ -160,12 +160,24 @@ public final class Experiment implements AutoCloseable {
    * @return a new mutable map to add to {@link #baseConf(String)}
    */
   public Map<String, String> wanShuffleConf(String algorithm) {
+    return wanShuffleConf(testbed.spec(), algorithm);
+  }
+
+  /**
+   * The wan-shuffle settings a run on a testbed of {@code spec} gets (as {@link #wanShuffleConf(String)}), known
+   * before the testbed starts, so that a command can check its users' plugin settings against them first.
+   *
+   * @param spec the testbed's description (its NIC and backbone rates)
+   * @param algorithm wan-shuffle algorithm name
+   * @return Spark configuration entries
+   */
+  public static Map<String, String> wanShuffleConf(TestbedSpec spec, String algorithm) {
     Map<String, String> c = new LinkedHashMap<>();
     c.put("spark.wanshuffle.listeners", CAPTURE_LISTENER);
     c.put("spark.shuffle.manager", WAN_SHUFFLE_MANAGER);
     c.put("spark.wanshuffle.algorithm", algorithm);
-    c.put("spark.wanshuffle.backbone.rate", testbed.spec().backboneBitsPerSecond() + "bit");
-    c.put("spark.wanshuffle.nic.rate", testbed.spec().nicBitsPerSecond() + "bit");
+    c.put("spark.wanshuffle.backbone.rate", spec.backboneBitsPerSecond() + "bit");
+    c.put("spark.wanshuffle.nic.rate", spec.nicBitsPerSecond() + "bit");
     return c;
   }
 
@@ -182,6 +194,25 @@ public final class Experiment implements AutoCloseable {
       throw new IllegalArgumentException("TCP state sampling needs the network-namespace testbed");
     }
     this.sampleTcp = on;
+  }
+
+  /**
+   * The exception that ended a failed driver, as the JVM printed it ({@code Exception in thread "main" ...}),
+   * without the prefix; so a failed run says why next to its exit status instead of only naming its log.
+   *
+   * @param driverLog the driver's log (stdout and stderr of spark-submit)
+   * @return the last such line's exception and message, at most 300 characters; empty when there is none or the log
+   *     cannot be read
+   */
+  static java.util.Optional<String> mainThreadException(Path driverLog) {
+    String prefix = "Exception in thread \"main\" ";
+    try (java.util.stream.Stream<String> lines = Files.lines(driverLog, java.nio.charset.StandardCharsets.UTF_8)) {
+      return lines.filter(l -> l.startsWith(prefix)).reduce((a, b) -> b)
+          .map(l -> l.substring(prefix.length()).strip())
+          .map(l -> l.length() <= 300 ? l : l.substring(0, 297) + "...");
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return java.util.Optional.empty();
+    }
   }
 
   /**
@@ -370,7 +401,7 @@ public final class Experiment implements AutoCloseable {
         driver.destroyForcibly().waitFor();
         failure = "ran longer than " + timeout.toSeconds() + " s (killed)";
       } else if (driver.exitValue() != 0) {
-        failure = "exit " + driver.exitValue();
+        failure = "exit " + driver.exitValue() + mainThreadException(log).map(x -> ": " + x).orElse("");
       }
       long end = System.currentTimeMillis();
       rec.finish(tag);

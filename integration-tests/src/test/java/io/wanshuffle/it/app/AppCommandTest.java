@@ -18,6 +18,18 @@ class AppCommandTest {
   @TempDir
   Path dir;
 
+  /** {@code --loopback} selects the loopback testbed for the whole JVM: the other tests must not inherit it. */
+  private final String testbedMode = System.getProperty(io.wanshuffle.it.net.Testbed.MODE_PROPERTY);
+
+  @org.junit.jupiter.api.AfterEach
+  void restoreTheTestbedChoice() {
+    if (testbedMode == null) {
+      System.clearProperty(io.wanshuffle.it.net.Testbed.MODE_PROPERTY);
+    } else {
+      System.setProperty(io.wanshuffle.it.net.Testbed.MODE_PROPERTY, testbedMode);
+    }
+  }
+
   /** Runs the command line as {@code wan-shuffle run-app} does; returns exit status and stderr. */
   private static Object[] execute(String... args) {
     StringWriter err = new StringWriter();
@@ -57,5 +69,24 @@ class AppCommandTest {
     r = execute("--jar", jar.toString(), "--timeout", "soon");
     assertEquals(2, r[0]);
     assertTrue(((String) r[1]).contains("'soon' is not a duration"), (String) r[1]);
+  }
+
+  @Test
+  void aPluginSettingThePluginWouldRefuseStopsTheCommandBeforeAnyRun() throws Exception {
+    Path jar = Files.writeString(dir.resolve("app.jar"), "x");
+    // --loopback: were the check missing, a loopback cluster would start and the default run go first
+    Object[] r = execute("--jar", jar.toString(), "--loopback", "--out", dir.toString(), "--plugin-conf",
+        "spark.wanshuffle.k=0");
+    assertEquals(2, r[0], (String) r[1]);
+    assertTrue(((String) r[1]).contains("spark.wanshuffle.k = '0'"), (String) r[1]);
+    r = execute("--jar", jar.toString(), "--loopback", "--out", dir.toString(), "--variants", "default,oggp",
+        "--conf", "spark.wanshuffle.beta=soon");
+    assertEquals(2, r[0], (String) r[1]);
+    assertTrue(((String) r[1]).contains("spark.wanshuffle.beta"), (String) r[1]);
+    // k above the testbed backbone's bytes/s is refused with the testbed's rates, not the plugin's defaults
+    r = execute("--jar", jar.toString(), "--loopback", "--out", dir.toString(), "--backbone", "800kbit",
+        "--nic", "800kbit", "--plugin-conf", "spark.wanshuffle.k=200000");
+    assertEquals(2, r[0], (String) r[1]);
+    assertTrue(((String) r[1]).contains("spark.wanshuffle.k"), (String) r[1]);
   }
 }

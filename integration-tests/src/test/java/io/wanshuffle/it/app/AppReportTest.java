@@ -18,13 +18,13 @@ class AppReportTest {
   @Test
   void eachRunIsComparedWithTheFirstAndAFailedRunNeverCountsAsTheSame() {
     List<AppFigures> runs = List.of(run("default", 1, null, "aa", 0, 0, 0), run("auto", 1, null, "aa", 2, 2, 1),
-        run("auto", 2, null, "bb", 2, 2, 0), run("oggp", 1, "exit 1", "aa", 2, 0, 0));
+        run("auto", 2, null, "bb", 2, 2, 0), run("oggp", 1, "exit 1: x.Boom: a|b", "aa", 2, 0, 0));
     assertEquals(List.of(true, true, false, false), AppReport.sameOutputAsFirst(runs));
     String md = AppReport.markdown("# t", runs);
     assertTrue(md.contains("| 2 | auto | ok | 4.20 | 2.50 | 30.0 | 30.5 / 0.1 | 190.0 | 0.50 % | 12 | 2 / 1 (2) |"
         + " same as run 1 |"), md);
     assertTrue(md.contains("| 3 | auto | ok |") && md.contains("DIFFERS from run 1"), md);
-    assertTrue(md.contains("| 4 | oggp | FAILED: exit 1 |"), md);
+    assertTrue(md.contains("| 4 | oggp | FAILED: exit 1: x.Boom: a\\|b |"), md + " (a | in the reason is escaped)");
     assertTrue(md.contains("| 1 | default | ok | 4.20 | 2.50 | 30.0 | 30.5 / 0.1 | 190.0 | 0.50 % | - | - |"
         + " reference |"), md);
     // the stage table: one row per shuffle-reading stage, a column per run, "-" for a run without an event log

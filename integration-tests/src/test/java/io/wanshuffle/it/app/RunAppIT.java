@@ -95,9 +95,11 @@ class RunAppIT {
     Path out = runs.resolve("failing");
     AppCommand cmd = execute(1, "--variants", "default", "--out", out.toString(), "--", "not-a-number");
     AppFigures f = cmd.figures.get(0);
-    assertEquals("exit 1", f.failure());
+    assertEquals("exit 1: java.lang.IllegalArgumentException: records must be a positive integer, got"
+        + " 'not-a-number'", f.failure(), "the exit status and the exception that ended the driver");
     assertNull(f.log(), "it failed before its SparkContext started: no event log");
-    assertTrue(Files.readString(out.resolve("report.md")).contains("| 1 | default | FAILED: exit 1 |"));
+    assertTrue(Files.readString(out.resolve("report.md")).contains("| 1 | default | FAILED: exit 1: java.lang."
+        + "IllegalArgumentException: records must be a positive integer, got 'not-a-number' |"));
     Path driverLog = out.resolve("spark").resolve("driver-01-default-1.log");
     assertTrue(Files.readString(driverLog).contains("records must be a positive integer, got 'not-a-number'"),
         "the application's error is in its driver log");

@@ -71,4 +71,28 @@ class E2eReportTest {
     assertEquals(2, new picocli.CommandLine(new E2eBenchCommand()).setErr(new java.io.PrintWriter(
         new java.io.StringWriter())).execute("--patterns", "skewed"), "an unknown pattern is a usage error");
   }
+
+  @Test
+  void badVariantsRunsSizesAndRttsFailBeforeAnyRunAndLeaveTheReportAlone() throws Exception {
+    java.nio.file.Path report = java.nio.file.Files.createTempFile("e2e-report", ".md");
+    java.nio.file.Files.writeString(report, "published table\n");
+    String[][] cases = {
+        {"--variants", "foo", "unknown [foo]"},
+        {"--variants", "default,ogpp/barrier", "unknown [ogpp/barrier]"},
+        {"--runs", "0", "--runs and --mb must be >= 1, got 0 and 150"},
+        {"--mb", "-5", "--runs and --mb must be >= 1, got 3 and -5"},
+        {"--rtts", "0,5000", "--rtts: WAN RTT must be 0..2000 ms, got 5000"},
+        {"--patterns", "skewed", "--patterns: unknown pattern 'skewed'"},
+    };
+    for (String[] c : cases) {
+      java.io.StringWriter err = new java.io.StringWriter();
+      picocli.CommandLine cl = new picocli.CommandLine(new E2eBenchCommand());
+      cl.setErr(new java.io.PrintWriter(err, true));
+      int rc = cl.execute(c[0], c[1], "--report", report.toString(), "--out",
+          System.getProperty("java.io.tmpdir") + "/e2e-never-run");
+      assertEquals(2, rc, c[0] + " " + c[1] + ": " + err);
+      assertTrue(err.toString().contains(c[2]), c[0] + " " + c[1] + ": " + err);
+    }
+    assertEquals("published table\n", java.nio.file.Files.readString(report), "no run, no report written");
+  }
 }

@@ -61,4 +61,24 @@ class DemoCommandTest {
     assertEquals(40, spec(s -> "not running as root (user x)", notes).wanRttMillis());
     assertTrue(notes.isEmpty(), notes.toString());
   }
+
+  @Test
+  void aScaleOrTraceSizeOutOfRangeIsAUsageErrorBeforeTheTestbedStarts() {
+    String[][] cases = {
+        {"--scale", "-1", "--scale: the TPC-H scale factor must be a positive number, got -1.0"},
+        {"--scale", "0", "must be a positive number, got 0.0"},
+        {"--scale", "NaN", "must be a positive number, got NaN"},
+        {"--scale", "Infinity", "must be a positive number, got Infinity"},
+        {"--trace-mb", "-3", "--trace-mb: must be 0 (no trace replay) or more, got -3"},
+    };
+    for (String[] c : cases) {
+      java.io.StringWriter err = new java.io.StringWriter();
+      CommandLine cl = new CommandLine(new DemoCommand());
+      cl.setErr(new java.io.PrintWriter(err, true));
+      // --loopback: were the check missing, the run would start a loopback cluster, not fail at once
+      assertEquals(2, cl.execute(c[0], c[1], "--loopback", "--out", System.getProperty("java.io.tmpdir")
+          + "/demo-never-run"), c[0] + " " + c[1] + ": " + err);
+      assertTrue(err.toString().contains(c[2]), c[0] + " " + c[1] + ": " + err);
+    }
+  }
 }
