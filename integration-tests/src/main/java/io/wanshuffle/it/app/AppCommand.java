@@ -190,12 +190,8 @@ public final class AppCommand implements Callable<Integer> {
       if (v.equals(DEFAULT)) {
         continue;
       }
-      org.apache.spark.SparkConf c = new org.apache.spark.SparkConf(false);
-      Experiment.wanShuffleConf(tb, v).forEach(c::set);
-      conf.forEach(c::set);
-      pluginConf.forEach(c::set);
       try {
-        io.wanshuffle.spark.config.WanShuffleConf.from(c);
+        Experiment.checkWanShuffleConf(tb, v, conf, pluginConf);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), "the wan-shuffle runs' configuration (--conf,"
             + " --plugin-conf): " + e.getMessage());

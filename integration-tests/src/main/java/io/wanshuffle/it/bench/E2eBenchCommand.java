@@ -176,10 +176,19 @@ public final class E2eBenchCommand implements Callable<Integer> {
             + e.getMessage());
       }
     }
-    // β of the wan-shuffle variants (the plugin's default unless --conf sets it), for the steps' setup time
-    org.apache.spark.SparkConf variantConf = new org.apache.spark.SparkConf(false);
-    extraConf.forEach(variantConf::set);
-    double beta = WanShuffleConf.from(variantConf).betaSeconds();
+    // β of the wan-shuffle variants (the plugin's default unless --conf sets it), for the steps' setup time; and
+    // every variant's settings as the plugin will check them, before any testbed starts
+    double beta;
+    try {
+      beta = Experiment.checkWanShuffleConf(checked, "oggp", extraConf).betaSeconds();
+      for (String v : variants) {
+        if (!v.equals("default")) {
+          Experiment.checkWanShuffleConf(checked, algorithmOf(v), extraConf);
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--conf: " + e.getMessage());
+    }
     long t0 = System.currentTimeMillis();
     String described = "";
     List<String> wrongAnswers = new ArrayList<>();

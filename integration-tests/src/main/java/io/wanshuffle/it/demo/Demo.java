@@ -37,6 +37,10 @@ final class Demo {
       System.out.println("NOTE: 'auto' is not in this build's scheduler registry; using oggp.");
       opt.algorithm = "oggp";
     }
+    if (withPlugin) {
+      // a value the plugin refuses stops the demo now, not after the first default run
+      Experiment.checkWanShuffleConf(spec, opt.algorithm, opt.extraConf);
+    }
     TraceInput trace = traceInput(opt, spec);
     Path out = opt.out.toAbsolutePath();
     HtmlReport report = new HtmlReport("wan-shuffle demo");

@@ -172,6 +172,32 @@ public final class Experiment implements AutoCloseable {
    * @return Spark configuration entries
    */
   public static Map<String, String> wanShuffleConf(TestbedSpec spec, String algorithm) {
+    return wanShuffleConfOf(spec, algorithm);
+  }
+
+  /**
+   * Checks the settings of a wan-shuffle run on a testbed of {@code spec} as the plugin checks them at start-up, so
+   * that a command can refuse a wrong value before its testbed starts rather than fail every wan-shuffle run.
+   *
+   * @param spec the testbed's description (its rates are the run's)
+   * @param algorithm wan-shuffle algorithm name
+   * @param extra the user's settings, in the order they override each other (e.g. {@code --conf}, then
+   *     {@code --plugin-conf})
+   * @return the plugin's reading of them
+   * @throws IllegalArgumentException ({@code ConfigValueException}) naming the key and value the plugin refuses
+   */
+  @SafeVarargs
+  public static io.wanshuffle.spark.config.WanShuffleConf checkWanShuffleConf(TestbedSpec spec, String algorithm,
+      Map<String, String>... extra) {
+    org.apache.spark.SparkConf c = new org.apache.spark.SparkConf(false);
+    wanShuffleConfOf(spec, algorithm).forEach(c::set);
+    for (Map<String, String> e : extra) {
+      e.forEach(c::set);
+    }
+    return io.wanshuffle.spark.config.WanShuffleConf.from(c);
+  }
+
+  private static Map<String, String> wanShuffleConfOf(TestbedSpec spec, String algorithm) {
     Map<String, String> c = new LinkedHashMap<>();
     c.put("spark.wanshuffle.listeners", CAPTURE_LISTENER);
     c.put("spark.shuffle.manager", WAN_SHUFFLE_MANAGER);

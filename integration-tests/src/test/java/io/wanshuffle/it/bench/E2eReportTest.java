@@ -83,6 +83,7 @@ class E2eReportTest {
         {"--mb", "-5", "--runs and --mb must be >= 1, got 3 and -5"},
         {"--rtts", "0,5000", "--rtts: WAN RTT must be 0..2000 ms, got 5000"},
         {"--patterns", "skewed", "--patterns: unknown pattern 'skewed'"},
+        {"--conf", "spark.wanshuffle.k=0", "--conf: spark.wanshuffle.k = '0'"},
     };
     for (String[] c : cases) {
       java.io.StringWriter err = new java.io.StringWriter();
