@@ -26,6 +26,9 @@ final class TestbedCommand implements Callable<Integer> {
   @Mixin
   TestbedOptions net;
 
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec commandSpec;
+
   @Option(names = "--seconds", defaultValue = "8", description = "probe duration, s (default ${DEFAULT-VALUE})")
   int seconds;
 
@@ -47,6 +50,10 @@ final class TestbedCommand implements Callable<Integer> {
         }
         return 0;
       case "probe":
+        if (seconds < 1 || seconds > 3600) {
+          throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(),
+              "--seconds: the probe's duration must be 1..3600 s, got " + seconds);
+        }
         try (Testbed t = Testbed.open(net.spec())) {
           System.out.println(t.describe());
           String cp = System.getProperty("java.class.path");
@@ -63,7 +70,7 @@ final class TestbedCommand implements Callable<Integer> {
         }
         return 0;
       default:
-        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+        throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(),
             "testbed: unknown action '" + action + "' (use up, probe or down)");
     }
   }
