@@ -61,19 +61,11 @@ public final class BackboneMeter {
   private Counters read(InterfaceCounters link) {
     long t = System.nanoTime();
     InterfaceCounters.Reading r = link.sample();
-    return withStats(t, r.epochMillis(), new long[] {r.txBytes(), r.rxBytes()});
-  }
-
-  /**
-   * @param bytes {A-to-B bytes, B-to-A bytes} of the backbone interface, read at {@code wall}
-   * @return those with the tbf and TCP counters, read now
-   */
-  private Counters withStats(long t, long wall, long[] bytes) {
     JsonNode q = qdisc();
     long[] a = tcpSegments(aNamespaces);
     long[] b = tcpSegments(bNamespaces);
-    return new Counters(t, wall, bytes[0], bytes[1], q.path("drops").asLong(), q.path("overlimits").asLong(), a[0],
-        a[1], b[0], b[1]);
+    return new Counters(t, r.epochMillis(), r.txBytes(), r.rxBytes(), q.path("drops").asLong(),
+        q.path("overlimits").asLong(), a[0], a[1], b[0], b[1]);
   }
 
   /** @return {segments sent, segments retransmitted} summed over the namespaces ({@code nstat}) */

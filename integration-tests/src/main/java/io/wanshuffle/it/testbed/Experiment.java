@@ -160,19 +160,7 @@ public final class Experiment implements AutoCloseable {
    * @return a new mutable map to add to {@link #baseConf(String)}
    */
   public Map<String, String> wanShuffleConf(String algorithm) {
-    return wanShuffleConf(testbed.spec(), algorithm);
-  }
-
-  /**
-   * The wan-shuffle settings a run on a testbed of {@code spec} gets (as {@link #wanShuffleConf(String)}), known
-   * before the testbed starts, so that a command can check its users' plugin settings against them first.
-   *
-   * @param spec the testbed's description (its NIC and backbone rates)
-   * @param algorithm wan-shuffle algorithm name
-   * @return Spark configuration entries
-   */
-  public static Map<String, String> wanShuffleConf(TestbedSpec spec, String algorithm) {
-    return wanShuffleConfOf(spec, algorithm);
+    return wanShuffleConfOf(testbed.spec(), algorithm);
   }
 
   /**
