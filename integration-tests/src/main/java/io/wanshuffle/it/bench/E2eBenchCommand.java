@@ -152,15 +152,15 @@ public final class E2eBenchCommand implements Callable<Integer> {
     }
     // every testbed the run will build, checked before the first starts (an RTT out of range fails now, not
     // after the runs of the RTTs before it)
-    TestbedSpec checked;
+    TestbedSpec base;
     try {
-      checked = net.spec();
+      base = net.spec();
     } catch (IllegalArgumentException e) {
       throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), e.getMessage());
     }
     for (int rtt : rtts) {
       try {
-        checked.withRtt(rtt);
+        base.withRtt(rtt);
       } catch (IllegalArgumentException e) {
         throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--rtts: " + e.getMessage());
       }
@@ -170,7 +170,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
     Map<String, double[][]> matrices = new LinkedHashMap<>();
     for (String pattern : patterns) {
       try {
-        matrices.put(pattern, matrix(pattern, net.spec()));
+        matrices.put(pattern, matrix(pattern, base));
       } catch (IllegalArgumentException e) {
         throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--patterns: "
             + e.getMessage());
@@ -180,10 +180,10 @@ public final class E2eBenchCommand implements Callable<Integer> {
     // every variant's settings as the plugin will check them, before any testbed starts
     double beta;
     try {
-      beta = Experiment.checkWanShuffleConf(checked, "oggp", extraConf).betaSeconds();
+      beta = Experiment.checkWanShuffleConf(base, "oggp", extraConf).betaSeconds();
       for (String v : variants) {
         if (!v.equals("default")) {
-          Experiment.checkWanShuffleConf(checked, algorithmOf(v), extraConf);
+          Experiment.checkWanShuffleConf(base, algorithmOf(v), extraConf);
         }
       }
     } catch (IllegalArgumentException e) {
@@ -193,7 +193,6 @@ public final class E2eBenchCommand implements Callable<Integer> {
     String described = "";
     List<String> wrongAnswers = new ArrayList<>();
     for (int rtt : rtts) {
-      TestbedSpec base = net.spec();
       TestbedSpec spec = base.withRtt(rtt);
       try (Experiment ex = Experiment.start(spec, out.resolve("rtt-" + rtt),
           StandaloneOptions.defaults().withWorkerCores(cores))) {
@@ -256,7 +255,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
             cells.add(c);
             System.out.println(line(c));
             write(markdown(cells, described + " (PARTIAL: the benchmark is still running or was interrupted)",
-                (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond()));
+                (System.currentTimeMillis() - t0) / 1000.0, base.backboneBitsPerSecond()));
           }
         }
       }
@@ -274,7 +273,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
         .map(e -> " --conf " + e.getKey() + "=" + e.getValue()).reduce("", String::concat);
     String md = markdown(cells, described + "; command: `" + command + "`"
         + (traceDescription == null ? "" : ". Pattern trace: " + traceDescription),
-        (System.currentTimeMillis() - t0) / 1000.0, net.spec().backboneBitsPerSecond());
+        (System.currentTimeMillis() - t0) / 1000.0, base.backboneBitsPerSecond());
     if (!wrongAnswers.isEmpty()) {
       md += "\n**WRONG ANSWERS** (a variant's reduce tasks did not read exactly the records the first variant read):\n"
           + wrongAnswers.stream().map(w -> "- " + w + "\n").reduce("", String::concat);

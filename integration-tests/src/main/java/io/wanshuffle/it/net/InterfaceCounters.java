@@ -103,7 +103,7 @@ final class InterfaceCounters implements AutoCloseable {
    * times, keeping the tightest; its time is the middle of its read.
    *
    * @return the reading
-   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or the interface is
+   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or the interface is gone
    */
   Reading sample() {
     Reading best = null;
@@ -124,9 +124,9 @@ final class InterfaceCounters implements AutoCloseable {
   /**
    * @return {transmitted bytes, received bytes} of the interface since it was created (the counters
    *     {@code ip -s link} prints)
-   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or the interface is
+   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or the interface is gone
    */
-  long[] read() {
+  private long[] read() {
     String text;
     try {
       text = Files.readString(netDev);
