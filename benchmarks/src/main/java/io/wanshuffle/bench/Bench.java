@@ -11,9 +11,9 @@ import picocli.CommandLine.Command;
 /**
  * The top command of {@code ./wan-shuffle bench}: {@code speed} (JMH time and memory of the step
  * schedulers, {@link SpeedCommand}), {@code quality} (cost/η per algorithm and k, {@link
- * QualityCommand}), {@code liquid} (liquid schedules and topologies, {@link
- * LiquidBenchCommand}) and {@code replan} (time of one re-plan of the plugin's coordinator on
- * residual matrices of 50..300 hosts per cluster, {@link ReplanCommand}).
+ * QualityCommand}), {@code liquid} (liquid schedules and topologies, {@link LiquidBenchCommand})
+ * and {@code replan} (time of one re-plan of the plugin's coordinator on residual matrices of
+ * 50..300 hosts per cluster, {@link ReplanCommand}).
  *
  * <p>Exit status: 0 success, 1 failure while benchmarking, 2 bad options (one stderr line).
  */
@@ -34,8 +34,8 @@ public final class Bench implements Runnable {
   /** Without a subcommand: a usage error. */
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(),
-        "missing subcommand; try 'wan-shuffle bench speed --help'");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "missing subcommand; try 'wan-shuffle bench speed --help'");
   }
 
   /**
@@ -45,8 +45,10 @@ public final class Bench implements Runnable {
    * @param args e.g. {@code bench speed --sizes 20,100}
    */
   public static void main(String[] args) {
-    String[] rest = args.length > 0 && args[0].equals("bench")
-        ? java.util.Arrays.copyOfRange(args, 1, args.length) : args;
+    String[] rest =
+        args.length > 0 && args[0].equals("bench")
+            ? java.util.Arrays.copyOfRange(args, 1, args.length)
+            : args;
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
     int status = commandLine(out, err).execute(rest);
@@ -64,12 +66,14 @@ public final class Bench implements Runnable {
     CommandLine cl = new CommandLine(new Bench());
     cl.setOut(out);
     cl.setErr(err);
-    cl.setParameterExceptionHandler((ex, a) -> {
-      CommandLine c = ex.getCommandLine();
-      c.getErr().println(c.getCommandName() + ": " + ex.getMessage().replace('\n', ' ').strip());
-      c.getErr().flush();
-      return 2;
-    });
+    cl.setParameterExceptionHandler(
+        (ex, a) -> {
+          CommandLine c = ex.getCommandLine();
+          c.getErr()
+              .println(c.getCommandName() + ": " + ex.getMessage().replace('\n', ' ').strip());
+          c.getErr().flush();
+          return 2;
+        });
     return cl;
   }
 }

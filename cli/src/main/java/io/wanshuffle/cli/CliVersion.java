@@ -3,8 +3,8 @@ package io.wanshuffle.cli;
 import picocli.CommandLine.IVersionProvider;
 
 /**
- * The version line of {@code wan-shuffle --version} and of each subcommand's {@code --version}:
- * the jar's {@code Implementation-Version} when the manifest has one, else the source version.
+ * The version line of {@code wan-shuffle --version} and of each subcommand's {@code --version}: the
+ * jar's {@code Implementation-Version} when the manifest has one, else the source version.
  */
 public final class CliVersion implements IVersionProvider {
   /** Version of these sources. */

@@ -7,12 +7,13 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * The one number syntax of the CLI, for matrix cells and for the options {@code --beta}, {@code
  * --rate} and {@code --time-limit}: a plain decimal number, optionally signed, with an optional
- * exponent ({@code 12}, {@code 0.05}, {@code .5}, {@code 2.5e9}). Java's other spellings
- * ({@code 0x1p3}, {@code 1d}, {@code 2f}, {@code NaN}, {@code Infinity}) and non-ASCII digits are
- * refused, so an option reads a number the way a matrix cell does.
+ * exponent ({@code 12}, {@code 0.05}, {@code .5}, {@code 2.5e9}). Java's other spellings ({@code
+ * 0x1p3}, {@code 1d}, {@code 2f}, {@code NaN}, {@code Infinity}) and non-ASCII digits are refused,
+ * so an option reads a number the way a matrix cell does.
  */
 public final class DecimalNumber implements ITypeConverter<Double> {
-  private static final Pattern SYNTAX = Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
+  private static final Pattern SYNTAX =
+      Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
 
   /**
    * @param text the text, already stripped of surrounding blanks
@@ -48,20 +49,23 @@ public final class DecimalNumber implements ITypeConverter<Double> {
    *
    * @param value the option's text
    * @return its value; -0 becomes 0
-   * @throws TypeConversionException naming the value when it is not a plain decimal number, or
-   *     when it is not zero but below the smallest double (it would silently become 0)
+   * @throws TypeConversionException naming the value when it is not a plain decimal number, or when
+   *     it is not zero but below the smallest double (it would silently become 0)
    */
   @Override
   public Double convert(String value) {
     String v = value.strip();
     if (!isDecimal(v)) {
-      throw new TypeConversionException("'" + value + "' is not a decimal number (digits, optional"
-          + " '.', optional exponent such as 1e-3; no hex, suffixes, NaN or Infinity)");
+      throw new TypeConversionException(
+          "'"
+              + value
+              + "' is not a decimal number (digits, optional"
+              + " '.', optional exponent such as 1e-3; no hex, suffixes, NaN or Infinity)");
     }
     double d = Double.parseDouble(v);
     if (d == 0 && isNonZero(v)) {
-      throw new TypeConversionException("'" + value + "' is too small (below the smallest double, it"
-          + " would become 0)");
+      throw new TypeConversionException(
+          "'" + value + "' is too small (below the smallest double, it" + " would become 0)");
     }
     return d == 0 ? 0.0 : d;
   }

@@ -7,8 +7,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The top command of {@code ./wan-shuffle}. Subcommands: {@code plan} ({@link PlanCommand}),
- * {@code liquid} ({@link LiquidCommand}).
+ * The top command of {@code ./wan-shuffle}. Subcommands: {@code plan} ({@link PlanCommand}), {@code
+ * liquid} ({@link LiquidCommand}).
  *
  * <p>Exit status: {@link #EXIT_OK} on success, {@link #EXIT_BAD_INPUT} for bad input or usage (a
  * single line on stderr naming the file, line and column or the option at fault; nothing on
@@ -24,8 +24,10 @@ import picocli.CommandLine.Command;
 public final class WanShuffle implements Runnable {
   /** Exit status of a successful run. */
   public static final int EXIT_OK = 0;
+
   /** Exit status when the program fails on valid input. */
   public static final int EXIT_INTERNAL = 1;
+
   /** Exit status of bad input or usage. */
   public static final int EXIT_BAD_INPUT = 2;
 
@@ -34,8 +36,8 @@ public final class WanShuffle implements Runnable {
   /** Without a subcommand: prints usage to stderr and fails as bad usage. */
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(),
-        "missing subcommand; try 'wan-shuffle plan --help'");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "missing subcommand; try 'wan-shuffle plan --help'");
   }
 
   /**
@@ -67,9 +69,9 @@ public final class WanShuffle implements Runnable {
   }
 
   /**
-   * Builds the picocli command line with this tool's error handling: a parameter error or an
-   * {@link InputException} prints one stderr line and gives {@link #EXIT_BAD_INPUT}; any other
-   * exception prints one "internal error" line and gives {@link #EXIT_INTERNAL}.
+   * Builds the picocli command line with this tool's error handling: a parameter error or an {@link
+   * InputException} prints one stderr line and gives {@link #EXIT_BAD_INPUT}; any other exception
+   * prints one "internal error" line and gives {@link #EXIT_INTERNAL}.
    *
    * @param factory creates the command objects (tests pass one that injects collaborators)
    * @param out stdout of the commands
@@ -81,22 +83,25 @@ public final class WanShuffle implements Runnable {
     CommandLine cl = new CommandLine(new WanShuffle(), factory);
     cl.setOut(out);
     cl.setErr(err);
-    cl.setParameterExceptionHandler((ex, a) -> {
-      CommandLine c = ex.getCommandLine();
-      c.getErr().println(c.getCommandName() + ": " + oneLine(ex.getMessage()));
-      c.getErr().flush();
-      return EXIT_BAD_INPUT;
-    });
-    cl.setExecutionExceptionHandler((ex, c, parsed) -> {
-      if (ex instanceof InputException) {
-        c.getErr().println(c.getCommandName() + ": " + oneLine(ex.getMessage()));
-        c.getErr().flush();
-        return EXIT_BAD_INPUT;
-      }
-      c.getErr().println(c.getCommandName() + ": internal error: " + oneLine(String.valueOf(ex)));
-      c.getErr().flush();
-      return EXIT_INTERNAL;
-    });
+    cl.setParameterExceptionHandler(
+        (ex, a) -> {
+          CommandLine c = ex.getCommandLine();
+          c.getErr().println(c.getCommandName() + ": " + oneLine(ex.getMessage()));
+          c.getErr().flush();
+          return EXIT_BAD_INPUT;
+        });
+    cl.setExecutionExceptionHandler(
+        (ex, c, parsed) -> {
+          if (ex instanceof InputException) {
+            c.getErr().println(c.getCommandName() + ": " + oneLine(ex.getMessage()));
+            c.getErr().flush();
+            return EXIT_BAD_INPUT;
+          }
+          c.getErr()
+              .println(c.getCommandName() + ": internal error: " + oneLine(String.valueOf(ex)));
+          c.getErr().flush();
+          return EXIT_INTERNAL;
+        });
     return cl;
   }
 

@@ -4,11 +4,18 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * Entry point of the integration-tests module: {@code ./wan-shuffle demo | e2e-bench | testbed | run-app}.
+ * Entry point of the integration-tests module: {@code ./wan-shuffle demo | e2e-bench | testbed |
+ * run-app}.
  */
-@Command(name = "wan-shuffle", mixinStandardHelpOptions = true,
-    subcommands = {io.wanshuffle.it.demo.DemoCommand.class, io.wanshuffle.it.bench.E2eBenchCommand.class,
-        TestbedCommand.class, io.wanshuffle.it.app.AppCommand.class},
+@Command(
+    name = "wan-shuffle",
+    mixinStandardHelpOptions = true,
+    subcommands = {
+      io.wanshuffle.it.demo.DemoCommand.class,
+      io.wanshuffle.it.bench.E2eBenchCommand.class,
+      TestbedCommand.class,
+      io.wanshuffle.it.app.AppCommand.class
+    },
     description = "Two-cluster WAN testbed, the demo job and the end-to-end benchmark.")
 public final class Main {
   private Main() {}
@@ -20,13 +27,14 @@ public final class Main {
    */
   public static void main(String[] args) {
     CommandLine cl = new CommandLine(new Main());
-    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      cmd.getErr().println("wan-shuffle " + cmd.getCommandName() + ": " + ex.getMessage());
-      if (Boolean.getBoolean("wanshuffle.debug")) {
-        ex.printStackTrace(cmd.getErr());
-      }
-      return 1;
-    });
+    cl.setExecutionExceptionHandler(
+        (ex, cmd, parsed) -> {
+          cmd.getErr().println("wan-shuffle " + cmd.getCommandName() + ": " + ex.getMessage());
+          if (Boolean.getBoolean("wanshuffle.debug")) {
+            ex.printStackTrace(cmd.getErr());
+          }
+          return 1;
+        });
     System.exit(cl.execute(args));
   }
 }

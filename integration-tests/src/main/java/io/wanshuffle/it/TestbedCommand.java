@@ -12,24 +12,32 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code wan-shuffle testbed up|probe|down}: build, measure, or clean up the two-cluster network testbed. */
-@Command(name = "testbed", mixinStandardHelpOptions = true,
-    description = {"Builds the two-cluster network testbed (root + iproute2), measures it, or removes it.",
-        "  up     build it and keep it until Ctrl-C (prints the hosts and the topology table)",
-        "  probe  build it, time TCP handshakes a1 -> b1 (the WAN round trip), send TCP from every A host",
-        "         to every B host, report backbone throughput, tear down",
-        "  down   remove the namespaces (wst-*) a crashed run left behind"})
+/**
+ * {@code wan-shuffle testbed up|probe|down}: build, measure, or clean up the two-cluster network
+ * testbed.
+ */
+@Command(
+    name = "testbed",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Builds the two-cluster network testbed (root + iproute2), measures it, or removes it.",
+      "  up     build it and keep it until Ctrl-C (prints the hosts and the topology table)",
+      "  probe  build it, time TCP handshakes a1 -> b1 (the WAN round trip), send TCP from every A host",
+      "         to every B host, report backbone throughput, tear down",
+      "  down   remove the namespaces (wst-*) a crashed run left behind"
+    })
 final class TestbedCommand implements Callable<Integer> {
   @Parameters(index = "0", description = "up, probe or down")
   String action;
 
-  @Mixin
-  TestbedOptions net;
+  @Mixin TestbedOptions net;
 
-  @picocli.CommandLine.Spec
-  picocli.CommandLine.Model.CommandSpec commandSpec;
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec commandSpec;
 
-  @Option(names = "--seconds", defaultValue = "8", description = "probe duration, s (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--seconds",
+      defaultValue = "8",
+      description = "probe duration, s (default ${DEFAULT-VALUE})")
   int seconds;
 
   @Override
@@ -44,14 +52,17 @@ final class TestbedCommand implements Callable<Integer> {
           System.out.println(t.describe());
           System.out.println("control " + t.control());
           t.workers().forEach(n -> System.out.println("worker  " + n));
-          System.out.println("topology table: " + t.writeTopologyTable(java.nio.file.Path.of("run", "topology.txt")));
+          System.out.println(
+              "topology table: "
+                  + t.writeTopologyTable(java.nio.file.Path.of("run", "topology.txt")));
           System.out.println("Ctrl-C tears it down.");
           Thread.sleep(Long.MAX_VALUE);
         }
         return 0;
       case "probe":
         if (seconds < 1 || seconds > 3600) {
-          throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(),
+          throw new picocli.CommandLine.ParameterException(
+              commandSpec.commandLine(),
               "--seconds: the probe's duration must be 1..3600 s, got " + seconds);
         }
         try (Testbed t = Testbed.open(net.spec())) {
@@ -59,18 +70,27 @@ final class TestbedCommand implements Callable<Integer> {
           String cp = System.getProperty("java.class.path");
           Node a1 = t.clusterA().get(0);
           Node b1 = t.clusterB().get(0);
-          System.out.printf("round trip %s -> %s (TCP handshake, median of 5): %.1f ms%n", a1.name(), b1.name(),
-              HandshakeProbe.median(HandshakeProbe.millis(t, a1, b1, 5, cp)));
+          System.out.printf(
+              "round trip %s -> %s (TCP handshake, median of 5): %.1f ms%n",
+              a1.name(), b1.name(), HandshakeProbe.median(HandshakeProbe.millis(t, a1, b1, 5, cp)));
           BackboneTrace tr = FlowProbe.run(t, seconds, cp);
           double secs = (tr.end().epochMillis() - tr.start().epochMillis()) / 1000.0;
-          System.out.printf("A->B %.1f MB in %.1f s: mean %.1f Mbit/s, peak (1 s) %.1f Mbit/s, backbone %.0f Mbit/s;"
-              + " TCP retransmitted %d of %d segments; tbf drops %d%n", tr.aToBBytes() / 1e6, secs,
-              tr.aToBBytes() * 8 / secs / 1e6, tr.peakBitsPerSecond(1000) / 1e6, tr.rateBitsPerSecond() / 1e6,
-              tr.retransmittedSegments(), tr.sentSegments(), tr.tbfDrops());
+          System.out.printf(
+              "A->B %.1f MB in %.1f s: mean %.1f Mbit/s, peak (1 s) %.1f Mbit/s, backbone %.0f Mbit/s;"
+                  + " TCP retransmitted %d of %d segments; tbf drops %d%n",
+              tr.aToBBytes() / 1e6,
+              secs,
+              tr.aToBBytes() * 8 / secs / 1e6,
+              tr.peakBitsPerSecond(1000) / 1e6,
+              tr.rateBitsPerSecond() / 1e6,
+              tr.retransmittedSegments(),
+              tr.sentSegments(),
+              tr.tbfDrops());
         }
         return 0;
       default:
-        throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(),
+        throw new picocli.CommandLine.ParameterException(
+            commandSpec.commandLine(),
             "testbed: unknown action '" + action + "' (use up, probe or down)");
     }
   }

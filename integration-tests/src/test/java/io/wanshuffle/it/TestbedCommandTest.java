@@ -12,10 +12,10 @@ class TestbedCommandTest {
   @Test
   void aProbeDurationOutOfRangeOrAnUnknownActionIsAUsageErrorBeforeTheTestbedIsBuilt() {
     String[][] cases = {
-        {"probe", "--seconds", "0", "--seconds: the probe's duration must be 1..3600 s, got 0"},
-        {"probe", "--seconds", "-1", "got -1"},
-        {"probe", "--seconds", "3601", "got 3601"},
-        {"sideways", "--seconds", "8", "unknown action 'sideways'"},
+      {"probe", "--seconds", "0", "--seconds: the probe's duration must be 1..3600 s, got 0"},
+      {"probe", "--seconds", "-1", "got -1"},
+      {"probe", "--seconds", "3601", "got 3601"},
+      {"sideways", "--seconds", "8", "unknown action 'sideways'"},
     };
     for (String[] c : cases) {
       StringWriter err = new StringWriter();

@@ -27,7 +27,8 @@ import scala.collection.Iterator;
 import scala.collection.Seq;
 
 /**
- * wan-shuffle's shuffle manager ({@code spark.shuffle.manager=io.wanshuffle.spark.WanShuffleManager}).
+ * wan-shuffle's shuffle manager ({@code
+ * spark.shuffle.manager=io.wanshuffle.spark.WanShuffleManager}).
  *
  * <p>Map side: Spark's sort shuffle, unchanged. Reduce side: a {@link WanShuffleReader} that
  * fetches same-cluster blocks at once and cross-cluster blocks inside steps granted by the driver's
@@ -64,9 +65,12 @@ public class WanShuffleManager extends SortShuffleManager {
     this.topology = ClusterTopology.from(sparkConf);
     topology.checkNicRateHosts(conf);
     if (isDriver && !topology.isConfigured()) {
-      LOG.warn("wan-shuffle: no topology is configured (set {}, {} or {}): every host is outside the"
-          + " topology, so no fetch is gated and shuffles run as with Spark's sort shuffle",
-          ClusterTopology.TABLE_KEY, ClusterTopology.SCRIPT_KEY, ClusterTopology.IMPL_KEY);
+      LOG.warn(
+          "wan-shuffle: no topology is configured (set {}, {} or {}): every host is outside the"
+              + " topology, so no fetch is gated and shuffles run as with Spark's sort shuffle",
+          ClusterTopology.TABLE_KEY,
+          ClusterTopology.SCRIPT_KEY,
+          ClusterTopology.IMPL_KEY);
     }
     if (isDriver && SparkEnv.get() != null) {
       driverSide();
@@ -118,17 +122,24 @@ public class WanShuffleManager extends SortShuffleManager {
 
   @Override
   @SuppressWarnings("unchecked")
-  public <K, C> ShuffleReader<K, C> getReader(ShuffleHandle handle, int startMapIndex,
-      int endMapIndex, int startPartition, int endPartition, TaskContext context,
+  public <K, C> ShuffleReader<K, C> getReader(
+      ShuffleHandle handle,
+      int startMapIndex,
+      int endMapIndex,
+      int startPartition,
+      int endPartition,
+      TaskContext context,
       ShuffleReadMetricsReporter metrics) {
     BaseShuffleHandle<K, ?, C> h = (BaseShuffleHandle<K, ?, C>) handle;
     if (h.dependency().isShuffleMergeFinalizedMarked()) {
-      return super.getReader(handle, startMapIndex, endMapIndex, startPartition, endPartition,
-          context, metrics);
+      return super.getReader(
+          handle, startMapIndex, endMapIndex, startPartition, endPartition, context, metrics);
     }
     Iterator<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks =
-        SparkEnv.get().mapOutputTracker().getMapSizesByExecutorId(handle.shuffleId(),
-            startMapIndex, endMapIndex, startPartition, endPartition);
+        SparkEnv.get()
+            .mapOutputTracker()
+            .getMapSizesByExecutorId(
+                handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition);
     boolean batch = SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context);
     return new WanShuffleReader<>(h, blocks, context, metrics, batch, conf, topology, channel());
   }

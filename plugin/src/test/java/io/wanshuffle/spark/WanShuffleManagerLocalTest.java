@@ -72,20 +72,24 @@ class WanShuffleManagerLocalTest {
     }
   }
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static Path table;
 
   @BeforeAll
   static void topology() throws IOException {
-    table = Files.writeString(dir.resolve("topology.table"),
-        "127.0.0.1 /siteA/rack1\nlocalhost /siteA/rack1\n");
+    table =
+        Files.writeString(
+            dir.resolve("topology.table"), "127.0.0.1 /siteA/rack1\nlocalhost /siteA/rack1\n");
   }
 
   private static SparkConf base(String manager) {
-    return new SparkConf(false).setMaster("local[2]").setAppName("wan-shuffle-local-test")
-        .set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1")
-        .set("spark.ui.enabled", "false").set("spark.shuffle.manager", manager)
+    return new SparkConf(false)
+        .setMaster("local[2]")
+        .setAppName("wan-shuffle-local-test")
+        .set("spark.driver.host", "127.0.0.1")
+        .set("spark.driver.bindAddress", "127.0.0.1")
+        .set("spark.ui.enabled", "false")
+        .set("spark.shuffle.manager", manager)
         .set("spark.sql.shuffle.partitions", "4")
         .set(ClusterTopology.TABLE_KEY, table.toString());
   }
@@ -105,8 +109,11 @@ class WanShuffleManagerLocalTest {
       vs.sort(null);
       groups.put(t._1(), vs);
     }
-    List<Tuple2<Integer, Integer>> sorted = pairs.mapToPair(t -> new Tuple2<>(t._2() * 7919 % 20011,
-        t._1())).sortByKey(false, 4).collect();
+    List<Tuple2<Integer, Integer>> sorted =
+        pairs
+            .mapToPair(t -> new Tuple2<>(t._2() * 7919 % 20011, t._1()))
+            .sortByKey(false, 4)
+            .collect();
     JavaRDD<Integer> keys = sc.parallelize(List.of(1, 5, 9, 996, 2000), 2);
     List<String> joined = new ArrayList<>();
     for (Tuple2<Integer, Tuple2<Integer, Integer>> t :
@@ -118,28 +125,46 @@ class WanShuffleManagerLocalTest {
   }
 
   /**
-   * The README's recipe: the table shipped with {@code --files} ({@code spark.files}) and named by its bare name.
-   * The driver's working directory (this module's folder) has no such file; the driver reads Spark's copy.
+   * The README's recipe: the table shipped with {@code --files} ({@code spark.files}) and named by
+   * its bare name. The driver's working directory (this module's folder) has no such file; the
+   * driver reads Spark's copy.
    */
   @Test
   void aTopologyTableShippedWithFilesIsFoundByItsBareNameOnTheDriver() throws Exception {
-    assertFalse(Files.exists(Path.of("topology.table")), "the working directory must not hold the table");
-    try (JavaSparkContext sc = new JavaSparkContext(base(WanShuffleManager.class.getName())
-        .set("spark.files", table.toString()).set(ClusterTopology.TABLE_KEY, "topology.table"))) {
+    assertFalse(
+        Files.exists(Path.of("topology.table")), "the working directory must not hold the table");
+    try (JavaSparkContext sc =
+        new JavaSparkContext(
+            base(WanShuffleManager.class.getName())
+                .set("spark.files", table.toString())
+                .set(ClusterTopology.TABLE_KEY, "topology.table"))) {
       assertTrue(SparkEnv.get().shuffleManager() instanceof WanShuffleManager);
-      assertEquals(List.of(new Tuple2<>(0, 3), new Tuple2<>(1, 2)), sc.parallelizePairs(List.of(
-          new Tuple2<>(0, 1), new Tuple2<>(1, 2), new Tuple2<>(0, 2)), 2).reduceByKey(Integer::sum, 2)
-          .sortByKey().collect());
+      assertEquals(
+          List.of(new Tuple2<>(0, 3), new Tuple2<>(1, 2)),
+          sc.parallelizePairs(
+                  List.of(new Tuple2<>(0, 1), new Tuple2<>(1, 2), new Tuple2<>(0, 2)), 2)
+              .reduceByKey(Integer::sum, 2)
+              .sortByKey()
+              .collect());
     }
     // not shipped: start-up fails naming the key, the value and where a relative path is looked for
-    Exception e = assertThrows(Exception.class, () -> new JavaSparkContext(base(WanShuffleManager.class.getName())
-        .set(ClusterTopology.TABLE_KEY, "topology.table")).close());
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () ->
+                new JavaSparkContext(
+                        base(WanShuffleManager.class.getName())
+                            .set(ClusterTopology.TABLE_KEY, "topology.table"))
+                    .close());
     Throwable c = e;
-    while (!(c instanceof io.wanshuffle.spark.config.ConfigValueException) && c.getCause() != null) {
+    while (!(c instanceof io.wanshuffle.spark.config.ConfigValueException)
+        && c.getCause() != null) {
       c = c.getCause();
     }
-    assertTrue(c.getMessage().contains("spark.hadoop.net.topology.table.file.name")
-        && c.getMessage().contains("--files"), c.getMessage());
+    assertTrue(
+        c.getMessage().contains("spark.hadoop.net.topology.table.file.name")
+            && c.getMessage().contains("--files"),
+        c.getMessage());
   }
 
   @Test
@@ -148,49 +173,93 @@ class WanShuffleManagerLocalTest {
     try (JavaSparkContext sc = new JavaSparkContext(base("sort"))) {
       expected = jobs(sc);
     }
-    try (JavaSparkContext sc = new JavaSparkContext(base(WanShuffleManager.class.getName())
-        .set(WanShuffleConf.ALGORITHM, "oggp").set(WanShuffleConf.GATHER_WINDOW, "0ms")
-        .set(WanShuffleConf.K, "1").set(WanShuffleConf.LISTENERS, Probe.class.getName())
-        .set(WanShuffleConf.POLL_INTERVAL, "500ms"))) {
+    try (JavaSparkContext sc =
+        new JavaSparkContext(
+            base(WanShuffleManager.class.getName())
+                .set(WanShuffleConf.ALGORITHM, "oggp")
+                .set(WanShuffleConf.GATHER_WINDOW, "0ms")
+                .set(WanShuffleConf.K, "1")
+                .set(WanShuffleConf.LISTENERS, Probe.class.getName())
+                .set(WanShuffleConf.POLL_INTERVAL, "500ms"))) {
       assertTrue(SparkEnv.get().shuffleManager() instanceof WanShuffleManager);
       assertEquals(expected, jobs(sc));
       // the endpoint exists on the driver's RpcEnv and long-polls as documented
       SparkEnv env = SparkEnv.get();
       WanShuffleConf conf = WanShuffleConf.from(env.conf());
       CoordinatorChannel ch = new CoordinatorChannel(env.conf(), env.rpcEnv(), conf);
-      Registered r = ch.register(new RegisterDemand(99, 0, 99, 123456L, "driver", "hostB",
-          new String[] {"hostA"}, new long[] {1000})).get(30, TimeUnit.SECONDS);
+      Registered r =
+          ch.register(
+                  new RegisterDemand(
+                      99,
+                      0,
+                      99,
+                      123456L,
+                      "driver",
+                      "hostB",
+                      new String[] {"hostA"},
+                      new long[] {1000}))
+              .get(30, TimeUnit.SECONDS);
       assertTrue(r.gated());
       GrantReply g = ch.await(AwaitGrant.poll(r.demandId())).get(30, TimeUnit.SECONDS);
       assertEquals(GrantReply.Status.GRANT, g.status());
       assertEquals(List.of("hostA"), List.of(g.srcHosts()));
       assertEquals(1000, g.budgets()[0]);
       // k = 1: a second demand waits until the first flow ends; its long-poll expires with NOT_YET
-      Registered r2 = ch.register(new RegisterDemand(99, 0, 99, 123457L, "driver", "hostD",
-          new String[] {"hostC"}, new long[] {500})).get(30, TimeUnit.SECONDS);
+      Registered r2 =
+          ch.register(
+                  new RegisterDemand(
+                      99,
+                      0,
+                      99,
+                      123457L,
+                      "driver",
+                      "hostD",
+                      new String[] {"hostC"},
+                      new long[] {500}))
+              .get(30, TimeUnit.SECONDS);
       long t0 = System.nanoTime();
       GrantReply wait = ch.await(AwaitGrant.poll(r2.demandId())).get(30, TimeUnit.SECONDS);
       assertEquals(GrantReply.Status.NOT_YET, wait.status());
       assertTrue((System.nanoTime() - t0) / 1e6 >= 400, "held for the poll interval");
-      GrantReply done = ch.await(new AwaitGrant(r.demandId(), g.stepId(), new String[] {"hostA"},
-          new long[] {1000}, new long[] {0}, 1, 2)).get(30, TimeUnit.SECONDS);
+      GrantReply done =
+          ch.await(
+                  new AwaitGrant(
+                      r.demandId(),
+                      g.stepId(),
+                      new String[] {"hostA"},
+                      new long[] {1000},
+                      new long[] {0},
+                      1,
+                      2))
+              .get(30, TimeUnit.SECONDS);
       assertEquals(GrantReply.Status.FINISHED, done.status());
       GrantReply g2 = ch.await(AwaitGrant.poll(r2.demandId())).get(30, TimeUnit.SECONDS);
       assertEquals(GrantReply.Status.GRANT, g2.status(), "granted once the first flow ended");
       ch.release(new ReleaseDemand(r2.demandId(), "test"));
       ch.release(new ReleaseDemand(r.demandId(), "test"));
-      assertEquals(List.of("new:oggp", "start:true", "demand:hostB<[hostA]",
-          "step:[FlowGrant[srcHost=hostA, dstHost=hostB, bytes=1000]]", "demand:hostD<[hostC]",
-          "realised:1000", "step:[FlowGrant[srcHost=hostC, dstHost=hostD, bytes=500]]"),
+      assertEquals(
+          List.of(
+              "new:oggp",
+              "start:true",
+              "demand:hostB<[hostA]",
+              "step:[FlowGrant[srcHost=hostA, dstHost=hostB, bytes=1000]]",
+              "demand:hostD<[hostC]",
+              "realised:1000",
+              "step:[FlowGrant[srcHost=hostC, dstHost=hostD, bytes=500]]"),
           Probe.EVENTS);
     }
   }
 
   @Test
   void unloadableListenerStopsStartUpNamingTheKey() {
-    Exception e = assertThrows(Exception.class, () -> new JavaSparkContext(
-        base(WanShuffleManager.class.getName()).set(WanShuffleConf.LISTENERS, "no.such.Listener"))
-        .close());
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () ->
+                new JavaSparkContext(
+                        base(WanShuffleManager.class.getName())
+                            .set(WanShuffleConf.LISTENERS, "no.such.Listener"))
+                    .close());
     assertTrue(chain(e).contains("spark.wanshuffle.listeners = 'no.such.Listener'"), chain(e));
   }
 
@@ -205,8 +274,13 @@ class WanShuffleManagerLocalTest {
 
   @Test
   void badValueStopsStartUpNamingTheKey() {
-    Exception e = assertThrows(Exception.class, () -> new JavaSparkContext(
-        base(WanShuffleManager.class.getName()).set(WanShuffleConf.K, "zero")).close());
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () ->
+                new JavaSparkContext(
+                        base(WanShuffleManager.class.getName()).set(WanShuffleConf.K, "zero"))
+                    .close());
     Throwable t = e;
     StringBuilder messages = new StringBuilder();
     while (t != null) {
@@ -221,13 +295,19 @@ class WanShuffleManagerLocalTest {
     try (JavaSparkContext sc = new JavaSparkContext(base("sort"))) {
       SparkEnv env = SparkEnv.get();
       SparkConf wrong = env.conf().clone().set("spark.driver.port", "1");
-      WanShuffleConf conf = WanShuffleConf.from(wrong.set(WanShuffleConf.ALGORITHM, "oggp")
-          .set(WanShuffleConf.ASK_TIMEOUT, "5s"));
+      WanShuffleConf conf =
+          WanShuffleConf.from(
+              wrong.set(WanShuffleConf.ALGORITHM, "oggp").set(WanShuffleConf.ASK_TIMEOUT, "5s"));
       CoordinatorChannel ch = new CoordinatorChannel(wrong, env.rpcEnv(), conf);
       long t0 = System.nanoTime();
-      ExecutionException e = assertThrows(ExecutionException.class, () -> ch.register(
-          new RegisterDemand(1, 0, 1, 1, "e", "b", new String[] {"a"}, new long[] {1}))
-          .get(60, TimeUnit.SECONDS));
+      ExecutionException e =
+          assertThrows(
+              ExecutionException.class,
+              () ->
+                  ch.register(
+                          new RegisterDemand(
+                              1, 0, 1, 1, "e", "b", new String[] {"a"}, new long[] {1}))
+                      .get(60, TimeUnit.SECONDS));
       assertTrue((System.nanoTime() - t0) / 1e9 < 30, "failed after " + (System.nanoTime() - t0));
       assertTrue(e.getCause() != null);
     }

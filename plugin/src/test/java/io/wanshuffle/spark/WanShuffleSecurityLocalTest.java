@@ -59,17 +59,22 @@ class WanShuffleSecurityLocalTest {
     }
   }
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private SparkConf secured(String manager) throws IOException {
     Path table = Files.writeString(dir.resolve("topology.table"), "127.0.0.1 /siteA/rack1\n");
-    return new SparkConf(false).setMaster("local[2]").setAppName("wan-shuffle-security")
-        .set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1")
-        .set("spark.ui.enabled", "false").set("spark.shuffle.manager", manager)
-        .set("spark.authenticate", "true").set("spark.authenticate.secret", SECRET)
+    return new SparkConf(false)
+        .setMaster("local[2]")
+        .setAppName("wan-shuffle-security")
+        .set("spark.driver.host", "127.0.0.1")
+        .set("spark.driver.bindAddress", "127.0.0.1")
+        .set("spark.ui.enabled", "false")
+        .set("spark.shuffle.manager", manager)
+        .set("spark.authenticate", "true")
+        .set("spark.authenticate.secret", SECRET)
         .set("spark.network.crypto.enabled", "true")
-        .set(WanShuffleConf.ALGORITHM, "oggp").set(WanShuffleConf.K, "2")
+        .set(WanShuffleConf.ALGORITHM, "oggp")
+        .set(WanShuffleConf.K, "2")
         .set(WanShuffleConf.GATHER_WINDOW, "0ms")
         .set(WanShuffleConf.LISTENERS, Demands.class.getName())
         .set(ClusterTopology.TABLE_KEY, table.toString());
@@ -82,8 +87,11 @@ class WanShuffleSecurityLocalTest {
     }
     JavaPairRDD<Integer, Integer> pairs = sc.parallelizePairs(data, 6);
     Map<Integer, Integer> sums = new TreeMap<>(pairs.reduceByKey(Integer::sum, 5).collectAsMap());
-    List<Tuple2<Integer, Integer>> sorted = pairs.mapToPair(t -> new Tuple2<>(t._2() * 7919 % 20011,
-        t._1())).sortByKey(true, 4).collect();
+    List<Tuple2<Integer, Integer>> sorted =
+        pairs
+            .mapToPair(t -> new Tuple2<>(t._2() * 7919 % 20011, t._1()))
+            .sortByKey(true, 4)
+            .collect();
     Map<Integer, Integer> groups = new TreeMap<>();
     for (Tuple2<Integer, Iterable<Integer>> t : pairs.groupByKey(3).collect()) {
       int n = 0;
@@ -96,19 +104,22 @@ class WanShuffleSecurityLocalTest {
   }
 
   /**
-   * An executor-like client RpcEnv on loopback. {@code secret} null: the application's secret as
-   * an executor of it finds it (in local mode Spark generates the secret and keeps it in the
-   * user's Hadoop credentials, where this JVM's SecurityManager finds it); else that secret.
+   * An executor-like client RpcEnv on loopback. {@code secret} null: the application's secret as an
+   * executor of it finds it (in local mode Spark generates the secret and keeps it in the user's
+   * Hadoop credentials, where this JVM's SecurityManager finds it); else that secret.
    */
   private static RpcEnv clientEnv(SparkConf driverConf, String secret) {
     SparkConf c = driverConf.clone();
-    SecurityManager sm = new SecurityManager(c, Option.empty(),
-        org.apache.spark.internal.config.package$.MODULE$.AUTH_SECRET_FILE()) {
-      @Override
-      public String getSecretKey(String appId) {
-        return secret == null ? super.getSecretKey(appId) : secret;
-      }
-    };
+    SecurityManager sm =
+        new SecurityManager(
+            c,
+            Option.empty(),
+            org.apache.spark.internal.config.package$.MODULE$.AUTH_SECRET_FILE()) {
+          @Override
+          public String getSecretKey(String appId) {
+            return secret == null ? super.getSecretKey(appId) : secret;
+          }
+        };
     return RpcEnv.create("wan-shuffle-test-executor", "127.0.0.1", 0, c, sm, true);
   }
 
@@ -126,23 +137,41 @@ class WanShuffleSecurityLocalTest {
       SparkConf driverConf = env.conf();
       assertEquals("true", driverConf.get("spark.network.crypto.enabled"));
       // the coordinator is an endpoint of the driver's RpcEnv: same address, no port of its own
-      RpcEndpointRef local = RpcUtils.makeDriverRef(CoordinatorEndpoint.NAME, driverConf,
-          env.rpcEnv());
+      RpcEndpointRef local =
+          RpcUtils.makeDriverRef(CoordinatorEndpoint.NAME, driverConf, env.rpcEnv());
       assertEquals(env.rpcEnv().address(), local.address());
 
       WanShuffleConf conf = WanShuffleConf.from(driverConf);
       RpcEnv client = clientEnv(driverConf, null);
       try {
         CoordinatorChannel ch = new CoordinatorChannel(driverConf, client, conf);
-        Registered r = ch.register(new RegisterDemand(77, 0, 77, 900L, "remote", "hostB",
-            new String[] {"hostA"}, new long[] {4096})).get(60, TimeUnit.SECONDS);
+        Registered r =
+            ch.register(
+                    new RegisterDemand(
+                        77,
+                        0,
+                        77,
+                        900L,
+                        "remote",
+                        "hostB",
+                        new String[] {"hostA"},
+                        new long[] {4096}))
+                .get(60, TimeUnit.SECONDS);
         assertTrue(r.gated());
         GrantReply g = ch.await(AwaitGrant.poll(r.demandId())).get(60, TimeUnit.SECONDS);
         assertEquals(GrantReply.Status.GRANT, g.status());
         assertEquals(4096, g.budgets()[0]);
-        GrantReply done = ch.await(new AwaitGrant(r.demandId(), g.stepId(),
-            new String[] {"hostA"}, new long[] {4096}, new long[] {0}, 1, 2))
-            .get(60, TimeUnit.SECONDS);
+        GrantReply done =
+            ch.await(
+                    new AwaitGrant(
+                        r.demandId(),
+                        g.stepId(),
+                        new String[] {"hostA"},
+                        new long[] {4096},
+                        new long[] {0},
+                        1,
+                        2))
+                .get(60, TimeUnit.SECONDS);
         assertEquals(GrantReply.Status.FINISHED, done.status());
       } finally {
         client.shutdown();
@@ -153,11 +182,22 @@ class WanShuffleSecurityLocalTest {
       SparkConf shortTimeout = driverConf.clone().set(WanShuffleConf.ASK_TIMEOUT, "10s");
       RpcEnv intruder = clientEnv(shortTimeout, WRONG_SECRET);
       try {
-        CoordinatorChannel bad = new CoordinatorChannel(shortTimeout, intruder,
-            WanShuffleConf.from(shortTimeout));
-        assertThrows(ExecutionException.class, () -> bad.register(new RegisterDemand(77, 0, 77,
-            901L, "intruder", "hostB", new String[] {"hostA"}, new long[] {1}))
-            .get(120, TimeUnit.SECONDS));
+        CoordinatorChannel bad =
+            new CoordinatorChannel(shortTimeout, intruder, WanShuffleConf.from(shortTimeout));
+        assertThrows(
+            ExecutionException.class,
+            () ->
+                bad.register(
+                        new RegisterDemand(
+                            77,
+                            0,
+                            77,
+                            901L,
+                            "intruder",
+                            "hostB",
+                            new String[] {"hostA"},
+                            new long[] {1}))
+                    .get(120, TimeUnit.SECONDS));
       } finally {
         intruder.shutdown();
         intruder.awaitTermination();

@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * The base-speed rule of the DGGP paper (Jeannot and Wagner, sec. 2.2): the base speed b is the
- * greatest common divisor of the backbone rate and every NIC rate; then k = backbone / b and
- * δ(v) = min(k, NIC(v) / b). Amounts in bytes become seconds at base speed by dividing by b.
+ * greatest common divisor of the backbone rate and every NIC rate; then k = backbone / b and δ(v) =
+ * min(k, NIC(v) / b). Amounts in bytes become seconds at base speed by dividing by b.
  *
  * @param bytesPerSecond the base speed b, bytes/s
  * @param k transfers per step the backbone carries at b each
@@ -44,8 +44,14 @@ public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] rec
     }
     long k = backboneRate / g;
     if (k > MAX_FLOWS) {
-      throw new IllegalArgumentException("rates give k = " + k + " flows of the base speed " + g
-          + " B/s (their greatest common divisor), more than " + MAX_FLOWS + ": round the rates");
+      throw new IllegalArgumentException(
+          "rates give k = "
+              + k
+              + " flows of the base speed "
+              + g
+              + " B/s (their greatest common divisor), more than "
+              + MAX_FLOWS
+              + ": round the rates");
     }
     int[] ds = new int[senderNicRates.length];
     int[] dr = new int[receiverNicRates.length];
@@ -92,8 +98,11 @@ public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] rec
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BaseSpeed b && b.bytesPerSecond == bytesPerSecond && b.k == k
-        && Arrays.equals(b.senderDelta, senderDelta) && Arrays.equals(b.receiverDelta, receiverDelta);
+    return o instanceof BaseSpeed b
+        && b.bytesPerSecond == bytesPerSecond
+        && b.k == k
+        && Arrays.equals(b.senderDelta, senderDelta)
+        && Arrays.equals(b.receiverDelta, receiverDelta);
   }
 
   @Override
@@ -103,7 +112,14 @@ public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] rec
 
   @Override
   public String toString() {
-    return "BaseSpeed[" + bytesPerSecond + " B/s, k=" + k + ", senderDelta="
-        + Arrays.toString(senderDelta) + ", receiverDelta=" + Arrays.toString(receiverDelta) + "]";
+    return "BaseSpeed["
+        + bytesPerSecond
+        + " B/s, k="
+        + k
+        + ", senderDelta="
+        + Arrays.toString(senderDelta)
+        + ", receiverDelta="
+        + Arrays.toString(receiverDelta)
+        + "]";
   }
 }

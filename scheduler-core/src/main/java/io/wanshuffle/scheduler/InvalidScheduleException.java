@@ -4,7 +4,9 @@ package io.wanshuffle.scheduler;
 public final class InvalidScheduleException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** @param message which rule, step and transfer */
+  /**
+   * @param message which rule, step and transfer
+   */
   public InvalidScheduleException(String message) {
     super(message);
   }

@@ -1,8 +1,8 @@
 package io.wanshuffle.scheduler;
 
 /**
- * The lower bound η = η_d + β·η_s on the cost of any schedule of an instance (GGP/OGGP paper,
- * sec. 5, Proposition 1; δ-port form from the DGGP paper, sec. 2.4).
+ * The lower bound η = η_d + β·η_s on the cost of any schedule of an instance (GGP/OGGP paper, sec.
+ * 5, Proposition 1; δ-port form from the DGGP paper, sec. 2.4).
  *
  * @param etaD lower bound on the transmission time Σ durations, seconds: max over nodes v of
  *     w(v)/δ(v), P/k and the largest single amount
@@ -10,7 +10,9 @@ package io.wanshuffle.scheduler;
  * @param beta the setup delay the bound was computed with, seconds
  */
 public record LowerBound(double etaD, long etaS, double beta) {
-  /** @return η = η_d + β·η_s, seconds */
+  /**
+   * @return η = η_d + β·η_s, seconds
+   */
   public double eta() {
     return etaD + beta * etaS;
   }

@@ -29,7 +29,9 @@ public record Schedule(List<Step> steps) {
     return c;
   }
 
-  /** @return Σ duration over the steps (the "useful transmission cost"), seconds */
+  /**
+   * @return Σ duration over the steps (the "useful transmission cost"), seconds
+   */
   public double transmissionTime() {
     double c = 0;
     for (Step s : steps) {
@@ -38,7 +40,9 @@ public record Schedule(List<Step> steps) {
     return c;
   }
 
-  /** @return number of steps */
+  /**
+   * @return number of steps
+   */
   public int stepCount() {
     return steps.size();
   }
@@ -48,9 +52,9 @@ public record Schedule(List<Step> steps) {
    * in more than δ(i) transfers and no receiver j in more than δ(j) (1-port when δ = 1), no pair
    * twice, every transfer on a pair with a non-zero amount, every pair with a non-zero amount in at
    * least one transfer, and every amount of the matrix covered by the sum of its pieces (relative
-   * tolerance {@link #TOLERANCE} of the amount, absolute below min(1 s, the matrix's largest amount):
-   * a pair of 1e-12 s must still appear, and a matrix in another unit is checked alike). Durations ≥
-   * amounts are guaranteed by {@link Step}.
+   * tolerance {@link #TOLERANCE} of the amount, absolute below min(1 s, the matrix's largest
+   * amount): a pair of 1e-12 s must still appear, and a matrix in another unit is checked alike).
+   * Durations ≥ amounts are guaranteed by {@link Step}.
    *
    * @param matrix the traffic matrix the schedule claims to carry (seconds)
    * @param platform k and δ of the instance
@@ -69,7 +73,11 @@ public record Schedule(List<Step> steps) {
       Step step = steps.get(s);
       if (step.transfers().size() > platform.k()) {
         throw new InvalidScheduleException(
-            "step " + s + " has " + step.transfers().size() + " transfers, more than k = "
+            "step "
+                + s
+                + " has "
+                + step.transfers().size()
+                + " transfers, more than k = "
                 + platform.k());
       }
       java.util.Arrays.fill(senderUse, 0);
@@ -77,13 +85,28 @@ public record Schedule(List<Step> steps) {
       for (Transfer t : step.transfers()) {
         if (t.src() >= rows || t.dst() >= cols) {
           throw new InvalidScheduleException(
-              "step " + s + ": transfer " + t.src() + "->" + t.dst() + " is outside the "
-                  + rows + " x " + cols + " matrix");
+              "step "
+                  + s
+                  + ": transfer "
+                  + t.src()
+                  + "->"
+                  + t.dst()
+                  + " is outside the "
+                  + rows
+                  + " x "
+                  + cols
+                  + " matrix");
         }
         int pair = t.src() * cols + t.dst();
         if (matrix.amount(t.src(), t.dst()) <= 0) {
           throw new InvalidScheduleException(
-              "step " + s + ": transfer " + t.src() + "->" + t.dst() + " has no demand in the matrix");
+              "step "
+                  + s
+                  + ": transfer "
+                  + t.src()
+                  + "->"
+                  + t.dst()
+                  + " has no demand in the matrix");
         }
         if (lastStepOfPair[pair] == s + 1) {
           throw new InvalidScheduleException(
@@ -92,13 +115,23 @@ public record Schedule(List<Step> steps) {
         lastStepOfPair[pair] = s + 1;
         if (++senderUse[t.src()] > platform.senderPorts(t.src())) {
           throw new InvalidScheduleException(
-              "step " + s + ": sender " + t.src() + " takes part in more than δ = "
-                  + platform.senderPorts(t.src()) + " transfers");
+              "step "
+                  + s
+                  + ": sender "
+                  + t.src()
+                  + " takes part in more than δ = "
+                  + platform.senderPorts(t.src())
+                  + " transfers");
         }
         if (++receiverUse[t.dst()] > platform.receiverPorts(t.dst())) {
           throw new InvalidScheduleException(
-              "step " + s + ": receiver " + t.dst() + " takes part in more than δ = "
-                  + platform.receiverPorts(t.dst()) + " transfers");
+              "step "
+                  + s
+                  + ": receiver "
+                  + t.dst()
+                  + " takes part in more than δ = "
+                  + platform.receiverPorts(t.dst())
+                  + " transfers");
         }
         covered[pair] += t.amount();
       }
@@ -111,7 +144,8 @@ public record Schedule(List<Step> steps) {
         double need = matrix.amount(i, j);
         double got = covered[i * cols + j];
         if (need > 0 && lastStepOfPair[i * cols + j] == 0) {
-          throw new InvalidScheduleException("transfer " + i + "->" + j + " (" + need + " s) is in no step");
+          throw new InvalidScheduleException(
+              "transfer " + i + "->" + j + " (" + need + " s) is in no step");
         }
         if (got < need - TOLERANCE * Math.max(need, floor)) {
           throw new InvalidScheduleException(

@@ -8,7 +8,9 @@ package io.wanshuffle.scheduler;
  * Schedule#validate(TrafficMatrix, Platform)}. An all-zero matrix gives an empty schedule.
  */
 public interface StepScheduler {
-  /** @return the algorithm's name as the CLI and the plugin configuration accept it */
+  /**
+   * @return the algorithm's name as the CLI and the plugin configuration accept it
+   */
   String name();
 
   /**

@@ -15,6 +15,7 @@ public final class TrafficMatrix {
   private final int rows;
   private final int cols;
   private final double[] amounts;
+
   /** P(G), summed once: the constructor needs it to reject an overflowing matrix. */
   private final double total;
 
@@ -28,8 +29,10 @@ public final class TrafficMatrix {
     }
     this.total = sum;
     if (Double.isInfinite(total)) {
-      throw new IllegalArgumentException("traffic matrix total overflows: its amounts add up to more than "
-          + Double.MAX_VALUE + "; give them in a larger unit");
+      throw new IllegalArgumentException(
+          "traffic matrix total overflows: its amounts add up to more than "
+              + Double.MAX_VALUE
+              + "; give them in a larger unit");
     }
   }
 
@@ -40,8 +43,8 @@ public final class TrafficMatrix {
    *     one row and one column, all rows the same length
    * @return the matrix (the array is copied)
    * @throws IllegalArgumentException if the matrix is empty, ragged, or holds a negative, NaN or
-   *     infinite amount (the message names the row and column, zero-based), or if its amounts add up
-   *     to more than the largest double
+   *     infinite amount (the message names the row and column, zero-based), or if its amounts add
+   *     up to more than the largest double
    */
   public static TrafficMatrix of(double[][] amounts) {
     if (amounts.length == 0 || amounts[0].length == 0) {
@@ -71,8 +74,8 @@ public final class TrafficMatrix {
    * @param cols number of receivers, at least 1
    * @param rowMajor {@code rows * cols} amounts in seconds, entry (i, j) at {@code i * cols + j}
    * @return the matrix (the array is copied)
-   * @throws IllegalArgumentException on a size mismatch or a negative, NaN or infinite amount, or if
-   *     the amounts add up to more than the largest double
+   * @throws IllegalArgumentException on a size mismatch or a negative, NaN or infinite amount, or
+   *     if the amounts add up to more than the largest double
    */
   public static TrafficMatrix ofRowMajor(int rows, int cols, double[] rowMajor) {
     if (rows < 1 || cols < 1) {
@@ -91,17 +94,25 @@ public final class TrafficMatrix {
   private static void checkAmount(double a, int i, int j) {
     if (!(a >= 0) || Double.isInfinite(a)) {
       throw new IllegalArgumentException(
-          "traffic matrix entry (" + i + ", " + j + ") must be a finite non-negative number, got "
+          "traffic matrix entry ("
+              + i
+              + ", "
+              + j
+              + ") must be a finite non-negative number, got "
               + a);
     }
   }
 
-  /** @return number of senders (rows, V1 in the papers) */
+  /**
+   * @return number of senders (rows, V1 in the papers)
+   */
   public int rows() {
     return rows;
   }
 
-  /** @return number of receivers (columns, V2 in the papers) */
+  /**
+   * @return number of receivers (columns, V2 in the papers)
+   */
   public int cols() {
     return cols;
   }
@@ -115,12 +126,16 @@ public final class TrafficMatrix {
     return amounts[i * cols + j];
   }
 
-  /** @return a copy of the amounts, row-major ({@code i * cols() + j}) */
+  /**
+   * @return a copy of the amounts, row-major ({@code i * cols() + j})
+   */
   public double[] toRowMajor() {
     return amounts.clone();
   }
 
-  /** @return w(i): the total amount sender i sends (seconds) */
+  /**
+   * @return w(i): the total amount sender i sends (seconds)
+   */
   public double rowSum(int i) {
     double s = 0;
     for (int j = 0; j < cols; j++) {
@@ -129,7 +144,9 @@ public final class TrafficMatrix {
     return s;
   }
 
-  /** @return w(j): the total amount receiver j receives (seconds) */
+  /**
+   * @return w(j): the total amount receiver j receives (seconds)
+   */
   public double colSum(int j) {
     double s = 0;
     for (int i = 0; i < rows; i++) {
@@ -138,7 +155,9 @@ public final class TrafficMatrix {
     return s;
   }
 
-  /** @return the number of non-zero entries of row i (degree of sender i in G) */
+  /**
+   * @return the number of non-zero entries of row i (degree of sender i in G)
+   */
   public int rowDegree(int i) {
     int d = 0;
     for (int j = 0; j < cols; j++) {
@@ -149,7 +168,9 @@ public final class TrafficMatrix {
     return d;
   }
 
-  /** @return the number of non-zero entries of column j (degree of receiver j in G) */
+  /**
+   * @return the number of non-zero entries of column j (degree of receiver j in G)
+   */
   public int colDegree(int j) {
     int d = 0;
     for (int i = 0; i < rows; i++) {
@@ -160,12 +181,16 @@ public final class TrafficMatrix {
     return d;
   }
 
-  /** @return P(G): the sum of all amounts (seconds) */
+  /**
+   * @return P(G): the sum of all amounts (seconds)
+   */
   public double total() {
     return total;
   }
 
-  /** @return the largest single amount (seconds), 0 for an all-zero matrix */
+  /**
+   * @return the largest single amount (seconds), 0 for an all-zero matrix
+   */
   public double maxAmount() {
     double m = 0;
     for (double a : amounts) {
@@ -174,7 +199,9 @@ public final class TrafficMatrix {
     return m;
   }
 
-  /** @return m(G): the number of non-zero entries (transfers) */
+  /**
+   * @return m(G): the number of non-zero entries (transfers)
+   */
   public int nonZeroCount() {
     int n = 0;
     for (double a : amounts) {
@@ -201,8 +228,16 @@ public final class TrafficMatrix {
     for (int i = 0; i < s.length; i++) {
       s[i] = amounts[i] / bytesPerSecond;
       if (s[i] == 0 && amounts[i] > 0) {
-        throw new IllegalArgumentException("amount " + amounts[i] + " of pair (" + i / cols + ", "
-            + i % cols + ") at " + bytesPerSecond + " bytes/s is below the smallest double");
+        throw new IllegalArgumentException(
+            "amount "
+                + amounts[i]
+                + " of pair ("
+                + i / cols
+                + ", "
+                + i % cols
+                + ") at "
+                + bytesPerSecond
+                + " bytes/s is below the smallest double");
       }
     }
     return new TrafficMatrix(rows, cols, s);
@@ -223,7 +258,14 @@ public final class TrafficMatrix {
 
   @Override
   public String toString() {
-    return "TrafficMatrix[" + rows + "x" + cols + ", " + nonZeroCount() + " transfers, total "
-        + total() + " s]";
+    return "TrafficMatrix["
+        + rows
+        + "x"
+        + cols
+        + ", "
+        + nonZeroCount()
+        + " transfers, total "
+        + total()
+        + " s]";
   }
 }

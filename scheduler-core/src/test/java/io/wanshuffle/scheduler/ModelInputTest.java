@@ -11,20 +11,27 @@ class ModelInputTest {
   @Test
   void matrixRejectsBadInputNamingTheEntry() {
     assertThrows(IllegalArgumentException.class, () -> TrafficMatrix.of(new double[0][]));
-    IllegalArgumentException ragged = assertThrows(IllegalArgumentException.class,
-        () -> TrafficMatrix.of(new double[][] {{1, 2}, {3}}));
+    IllegalArgumentException ragged =
+        assertThrows(
+            IllegalArgumentException.class, () -> TrafficMatrix.of(new double[][] {{1, 2}, {3}}));
     assertTrue(ragged.getMessage().contains("row 1"), ragged.getMessage());
-    IllegalArgumentException neg = assertThrows(IllegalArgumentException.class,
-        () -> TrafficMatrix.of(new double[][] {{1, -2}}));
+    IllegalArgumentException neg =
+        assertThrows(
+            IllegalArgumentException.class, () -> TrafficMatrix.of(new double[][] {{1, -2}}));
     assertTrue(neg.getMessage().contains("(0, 1)"), neg.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> TrafficMatrix.of(new double[][] {{Double.NaN}}));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class, () -> TrafficMatrix.of(new double[][] {{Double.NaN}}));
+    assertThrows(
+        IllegalArgumentException.class,
         () -> TrafficMatrix.of(new double[][] {{Double.POSITIVE_INFINITY}}));
     // finite cells whose total is not: every cost would be infinite
-    IllegalArgumentException total = assertThrows(IllegalArgumentException.class,
-        () -> TrafficMatrix.of(new double[][] {{1e308, 1e308}}));
+    IllegalArgumentException total =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> TrafficMatrix.of(new double[][] {{1e308, 1e308}}));
     assertTrue(total.getMessage().contains("total overflows"), total.getMessage());
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> TrafficMatrix.of(new double[][] {{1e300, 1}}).inSecondsAt(1e-10));
   }
 
@@ -38,20 +45,28 @@ class ModelInputTest {
     TrafficMatrix s = TrafficMatrix.of(new double[][] {{35_000_000, 0}}).inSecondsAt(12_500_000);
     assertEquals(2.8, s.amount(0, 0), 0.0, "35 MB at 12.5 MB/s");
     assertEquals(0, s.amount(0, 1), 0.0);
-    IllegalArgumentException tiny = assertThrows(IllegalArgumentException.class,
-        () -> TrafficMatrix.of(new double[][] {{0, 1e-300}}).inSecondsAt(1e300));
+    IllegalArgumentException tiny =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> TrafficMatrix.of(new double[][] {{0, 1e-300}}).inSecondsAt(1e300));
     assertTrue(tiny.getMessage().contains("(0, 1)"), tiny.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> TrafficMatrix.of(new double[][] {{1}}).inSecondsAt(0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TrafficMatrix.of(new double[][] {{1}}).inSecondsAt(0));
   }
 
   @Test
   void ratesWithoutASizeableCommonDivisorAreRefused() {
-    BaseSpeed b = BaseSpeed.of(250_000_000, new long[] {125_000_000, 250_000_000}, new long[] {125_000_000});
+    BaseSpeed b =
+        BaseSpeed.of(250_000_000, new long[] {125_000_000, 250_000_000}, new long[] {125_000_000});
     assertEquals(125_000_000, b.bytesPerSecond());
     assertEquals(2, b.k());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> BaseSpeed.of(250_000_000, new long[] {125_000_001}, new long[] {125_000_000}));
-    assertTrue(e.getMessage().contains("base speed 1 B/s") && e.getMessage().contains("round the rates"),
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> BaseSpeed.of(250_000_000, new long[] {125_000_001}, new long[] {125_000_000}));
+    assertTrue(
+        e.getMessage().contains("base speed 1 B/s") && e.getMessage().contains("round the rates"),
         e.getMessage());
   }
 
@@ -70,23 +85,34 @@ class ModelInputTest {
 
   @Test
   void platformRejectsBadParameters() {
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> Platform.onePort(0, 1, 2, 2))
-        .getMessage().contains("k must be at least 1"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> Platform.onePort(2, -1, 2, 2))
-        .getMessage().contains("beta"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> Platform.onePort(0, 1, 2, 2))
+            .getMessage()
+            .contains("k must be at least 1"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> Platform.onePort(2, -1, 2, 2))
+            .getMessage()
+            .contains("beta"));
     assertThrows(IllegalArgumentException.class, () -> Platform.onePort(2, Double.NaN, 2, 2));
-    assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> Platform.of(2, 1, new int[] {1, 0}, new int[] {1})).getMessage().contains("delta[1]"));
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Platform.of(2, 1, new int[] {1, 0}, new int[] {1}))
+            .getMessage()
+            .contains("delta[1]"));
     Platform p = Platform.onePort(2, 1, 2, 3);
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> p.requireShape(TrafficMatrix.of(new double[][] {{1, 1}, {1, 1}})));
   }
 
   @Test
   void lowerBoundOfDggpExampleIsNine() {
     // paper-examples sec. 1: eta_d = max(5.5, 7, 7) = 7, eta_s = 2
-    LowerBound b = LowerBound.of(TrafficMatrix.of(new double[][] {{7, 3}, {0, 1}}),
-        Platform.of(2, 1.0, new int[] {3, 2}, new int[] {1, 3}));
+    LowerBound b =
+        LowerBound.of(
+            TrafficMatrix.of(new double[][] {{7, 3}, {0, 1}}),
+            Platform.of(2, 1.0, new int[] {3, 2}, new int[] {1, 3}));
     assertEquals(7.0, b.etaD(), 1e-12);
     assertEquals(2, b.etaS());
     assertEquals(9.0, b.eta(), 1e-12);
@@ -108,8 +134,9 @@ class ModelInputTest {
   @Test
   void baseSpeedFollowsTheDggpExample() {
     long mbit = 125_000L; // bytes/s
-    BaseSpeed b = BaseSpeed.of(200 * mbit, new long[] {300 * mbit, 200 * mbit},
-        new long[] {100 * mbit, 300 * mbit});
+    BaseSpeed b =
+        BaseSpeed.of(
+            200 * mbit, new long[] {300 * mbit, 200 * mbit}, new long[] {100 * mbit, 300 * mbit});
     assertEquals(100 * mbit, b.bytesPerSecond());
     assertEquals(2, b.k());
     assertArrayEquals(new int[] {2, 2}, b.senderDelta());
@@ -117,7 +144,9 @@ class ModelInputTest {
     // 700 Mbit at 100 Mbit/s = 7 s
     TrafficMatrix sec = b.toSeconds(TrafficMatrix.of(new double[][] {{700 * mbit, 0}, {0, 0}}));
     assertEquals(7.0, sec.amount(0, 0), 1e-12);
-    assertThrows(IllegalArgumentException.class, () -> BaseSpeed.of(0, new long[] {1}, new long[] {1}));
-    assertThrows(IllegalArgumentException.class, () -> BaseSpeed.of(1, new long[] {-1}, new long[] {1}));
+    assertThrows(
+        IllegalArgumentException.class, () -> BaseSpeed.of(0, new long[] {1}, new long[] {1}));
+    assertThrows(
+        IllegalArgumentException.class, () -> BaseSpeed.of(1, new long[] {-1}, new long[] {1}));
   }
 }

@@ -49,15 +49,27 @@ final class FacebookRacks {
    * @param bound generalised lower bound η on the link network
    * @param kpbsBound the KPBS η (backbone and NICs only)
    * @param liquid cost of liquid
-   * @param flowOnly cost of liquid's flow-chosen steps alone (without the split rack-blind candidate)
+   * @param flowOnly cost of liquid's flow-chosen steps alone (without the split rack-blind
+   *     candidate)
    * @param blind cost of the rack-blind algorithm as planned (ignoring its overloads)
    * @param blindSplit cost of the rack-blind schedule with overloaded steps split
    * @param overloads (step, link) pairs of the rack-blind schedule over capacity
    * @param blindSteps steps of the rack-blind schedule
    * @param liquidSeconds wall time of liquid
    */
-  record Row(long coflowId, int rows, int cols, double bound, double kpbsBound, double liquid,
-      double flowOnly, double blind, double blindSplit, int overloads, int blindSteps, double liquidSeconds) {}
+  record Row(
+      long coflowId,
+      int rows,
+      int cols,
+      double bound,
+      double kpbsBound,
+      double liquid,
+      double flowOnly,
+      double blind,
+      double blindSplit,
+      int overloads,
+      int blindSteps,
+      double liquidSeconds) {}
 
   private FacebookRacks() {}
 
@@ -72,13 +84,23 @@ final class FacebookRacks {
    * @return one row per instance
    * @throws IOException if the trace or the scratch files fail
    */
-  static List<Row> run(Path traceFile, Layout layout, int backboneNics, double beta,
-      String blindName, int maxPairs, Path work, int[] skipped) throws IOException {
+  static List<Row> run(
+      Path traceFile,
+      Layout layout,
+      int backboneNics,
+      double beta,
+      String blindName,
+      int maxPairs,
+      Path work,
+      int[] skipped)
+      throws IOException {
     CoflowTrace trace = CoflowTrace.parse(traceFile);
     TwoClusterSplit split = TwoClusterSplit.halves(trace.racks());
     long nic = 125_000_000L;
-    Topology fixed = layout == Layout.FIXED
-        ? Topology.load(writeTopology(trace.racks(), split, nic, backboneNics, work)) : null;
+    Topology fixed =
+        layout == Layout.FIXED
+            ? Topology.load(writeTopology(trace.racks(), split, nic, backboneNics, work))
+            : null;
     StepScheduler blind = Algorithms.byName(blindName);
     List<Row> rows = new ArrayList<>();
     for (Coflow c : trace.coflows()) {
@@ -93,8 +115,11 @@ final class FacebookRacks {
         skipped[0]++;
         continue;
       }
-      Topology topology = fixed != null ? fixed
-          : Topology.load(writeActiveTopology(s, nic, backboneNics, work.resolve("coflow-" + c.id())));
+      Topology topology =
+          fixed != null
+              ? fixed
+              : Topology.load(
+                  writeActiveTopology(s, nic, backboneNics, work.resolve("coflow-" + c.id())));
       LinkNetwork net = topology.network(hostNames(s.senderRacks()), hostNames(s.receiverRacks()));
       TrafficMatrix m = s.seconds(net.baseSpeed());
       Platform p = net.platform(beta);
@@ -109,9 +134,20 @@ final class FacebookRacks {
       b.validate(m, p);
       Schedule bs = splitOverloaded(b, net);
       LinkCapacityValidator.validate(bs, m, net);
-      rows.add(new Row(c.id(), r, k, LinkLowerBound.of(m, net, beta).eta(),
-          LowerBound.of(m, p).eta(), liquid.cost(beta), flow.cost(beta), b.cost(beta), bs.cost(beta),
-          LinkCapacityValidator.overloads(b, net), b.stepCount(), secs));
+      rows.add(
+          new Row(
+              c.id(),
+              r,
+              k,
+              LinkLowerBound.of(m, net, beta).eta(),
+              LowerBound.of(m, p).eta(),
+              liquid.cost(beta),
+              flow.cost(beta),
+              b.cost(beta),
+              bs.cost(beta),
+              LinkCapacityValidator.overloads(b, net),
+              b.stepCount(),
+              secs));
     }
     return rows;
   }
@@ -140,13 +176,23 @@ final class FacebookRacks {
       for (int h = 0; h < n; h++) {
         int r = (int) ((long) h * RACKS_PER_CLUSTER / n);
         inRack[r]++;
-        table.append(host(hosts[c][h])).append(" /dc").append(cluster[c]).append("/r")
-            .append(r).append('\n');
+        table
+            .append(host(hosts[c][h]))
+            .append(" /dc")
+            .append(cluster[c])
+            .append("/r")
+            .append(r)
+            .append('\n');
       }
       for (int r = 0; r < RACKS_PER_CLUSTER; r++) {
         if (inRack[r] > 0) {
-          conf.append("rack.rate[/dc").append(cluster[c]).append("/r").append(r).append("] = ")
-              .append(nic * ((inRack[r] + 1) / 2)).append('\n');
+          conf.append("rack.rate[/dc")
+              .append(cluster[c])
+              .append("/r")
+              .append(r)
+              .append("] = ")
+              .append(nic * ((inRack[r] + 1) / 2))
+              .append('\n');
         }
       }
     }
@@ -158,8 +204,8 @@ final class FacebookRacks {
 
   /**
    * Host of a trace port: an IP address (10.0.x.y), as Hadoop topology tables usually list them;
-   * Hadoop's mapping turns names into addresses by DNS before the table lookup, which IP
-   * literals skip.
+   * Hadoop's mapping turns names into addresses by DNS before the table lookup, which IP literals
+   * skip.
    */
   static String host(int port) {
     return "10.0." + (port / 200) + "." + (port % 200 + 1);
@@ -183,8 +229,8 @@ final class FacebookRacks {
    *
    * @return the configuration file
    */
-  static Path writeTopology(int ports, TwoClusterSplit split, long nic, int backboneNics,
-      Path work) throws IOException {
+  static Path writeTopology(int ports, TwoClusterSplit split, long nic, int backboneNics, Path work)
+      throws IOException {
     Files.createDirectories(work);
     StringBuilder table = new StringBuilder("# trace port -> /cluster/rack\n");
     StringBuilder conf = new StringBuilder("mapping.table = fb.table\n");

@@ -9,30 +9,56 @@ import java.util.Locale;
 final class FacebookReport {
   private FacebookReport() {}
 
-  static String markdown(List<FacebookRacks.Row> rows, FacebookRacks.Layout layout, Path trace,
-      int backboneNics, double beta, String blind, int maxPairs, int skipped) {
+  static String markdown(
+      List<FacebookRacks.Row> rows,
+      FacebookRacks.Layout layout,
+      Path trace,
+      int backboneNics,
+      double beta,
+      String blind,
+      int maxPairs,
+      int skipped) {
     int n = rows.size();
     StringBuilder sb = new StringBuilder();
     boolean fixed = layout == FacebookRacks.Layout.FIXED;
-    sb.append("## ").append(fixed ? "2" : "3").append(". Two clusters, 4 racks each, 2:1")
-        .append(" oversubscribed uplinks (").append(fixed ? "fixed racks of all trace ports"
-            : "racks of each coflow's own hosts").append("): `liquid` vs rack-blind `")
-        .append(blind).append("`\n\n");
-    sb.append("Trace `").append(trace.getFileName()).append("`: each of its ports (a rack-level")
+    sb.append("## ")
+        .append(fixed ? "2" : "3")
+        .append(". Two clusters, 4 racks each, 2:1")
+        .append(" oversubscribed uplinks (")
+        .append(fixed ? "fixed racks of all trace ports" : "racks of each coflow's own hosts")
+        .append("): `liquid` vs rack-blind `")
+        .append(blind)
+        .append("`\n\n");
+    sb.append("Trace `")
+        .append(trace.getFileName())
+        .append("`: each of its ports (a rack-level")
         .append(" mapper/reducer) is one host; ports 0..74 form cluster A, 75..149 cluster B")
         .append(" (`TwoClusterSplit.halves`); ")
-        .append(fixed ? "each cluster has 4 racks of consecutive ports (about 19 hosts each)."
-            : "for each coflow, its hosts in each cluster are put, in port order, into 4 racks"
-                + " (a cluster-sized allocation of the job's executors).")
+        .append(
+            fixed
+                ? "each cluster has 4 racks of consecutive ports (about 19 hosts each)."
+                : "for each coflow, its hosts in each cluster are put, in port order, into 4 racks"
+                    + " (a cluster-sized allocation of the job's executors).")
         .append(" NIC = 125 MB/s (the base speed); rack uplink and downlink = ⌈hosts/2⌉ NICs")
-        .append(" (2:1); each cluster's backbone side = ").append(backboneNics).append(" NICs (k = ")
-        .append(backboneNics).append("). Instance = the A→B part of each coflow (bytes spread")
-        .append(" evenly over its mappers), β = ").append(beta).append(" s. `").append(blind)
+        .append(" (2:1); each cluster's backbone side = ")
+        .append(backboneNics)
+        .append(" NICs (k = ")
+        .append(backboneNics)
+        .append("). Instance = the A→B part of each coflow (bytes spread")
+        .append(" evenly over its mappers), β = ")
+        .append(beta)
+        .append(" s. `")
+        .append(blind)
         .append("` plans on the KPBS view (k, δ) without racks; *split* = its schedule with each")
         .append(" overloaded step split (first fit) into steps that respect every link, what the")
         .append(" network would enforce. Bound = generalised η (every link l: load/c, ⌈flows/c⌉).")
-        .append(" Instances: ").append(n).append(" (").append(skipped)
-        .append(" skipped with more than ").append(maxPairs).append(" pairs).\n\n");
+        .append(" Instances: ")
+        .append(n)
+        .append(" (")
+        .append(skipped)
+        .append(" skipped with more than ")
+        .append(maxPairs)
+        .append(" pairs).\n\n");
     if (n == 0) {
       return sb.append("No instance.\n\n").toString();
     }
@@ -86,37 +112,65 @@ final class FacebookReport {
       sumBound += r.bound();
     }
     sb.append("| measure | value |\n| --- | --- |\n");
-    sb.append(row("instances where the racks raise the bound above the KPBS η",
-        pct(racksBind, n)));
+    sb.append(row("instances where the racks raise the bound above the KPBS η", pct(racksBind, n)));
     sb.append(row("instances where `" + blind + "` overloads a link", pct(withOverload, n)));
-    sb.append(row("overloaded (step, link) pairs of `" + blind + "` / its steps",
-        overloads + " / " + blindSteps));
+    sb.append(
+        row(
+            "overloaded (step, link) pairs of `" + blind + "` / its steps",
+            overloads + " / " + blindSteps));
     sb.append(row("cost / bound, `liquid`: mean, median, max", stats(liqRatio)));
-    sb.append(row("cost / bound, `liquid` flow-chosen steps alone (no split `" + blind
-        + "` candidate)", stats(flowRatio)));
-    sb.append(row("flow-chosen steps alone cheaper / dearer than split `" + blind + "`",
-        flowBeatsSplit + " / " + flowLosesToSplit));
-    sb.append(row("cost / bound, `" + blind + "` as planned (infeasible where overloaded)",
-        stats(blindRatio)));
+    sb.append(
+        row(
+            "cost / bound, `liquid` flow-chosen steps alone (no split `" + blind + "` candidate)",
+            stats(flowRatio)));
+    sb.append(
+        row(
+            "flow-chosen steps alone cheaper / dearer than split `" + blind + "`",
+            flowBeatsSplit + " / " + flowLosesToSplit));
+    sb.append(
+        row(
+            "cost / bound, `" + blind + "` as planned (infeasible where overloaded)",
+            stats(blindRatio)));
     sb.append(row("cost / bound, `" + blind + "` split to respect the links", stats(splitRatio)));
     sb.append(row("`liquid` / split `" + blind + "`: mean, median, max", stats(liqVsSplit)));
-    sb.append(row("`liquid` cheaper / dearer than split `" + blind + "`",
-        liquidBetter + " / " + liquidWorse));
-    sb.append(row("total cost over all instances: liquid / split / as planned / bound",
-        String.format(Locale.ROOT, "%.0f / %.0f / %.0f / %.0f s", sumLiq, sumSplit, sumBlind,
-            sumBound)));
-    sb.append(row("`liquid` planning time: median, max", String.format(Locale.ROOT,
-        "%.3f s, %.3f s", median(secs), Arrays.stream(secs).max().orElse(0))));
+    sb.append(
+        row(
+            "`liquid` cheaper / dearer than split `" + blind + "`",
+            liquidBetter + " / " + liquidWorse));
+    sb.append(
+        row(
+            "total cost over all instances: liquid / split / as planned / bound",
+            String.format(
+                Locale.ROOT, "%.0f / %.0f / %.0f / %.0f s", sumLiq, sumSplit, sumBlind, sumBound)));
+    sb.append(
+        row(
+            "`liquid` planning time: median, max",
+            String.format(
+                Locale.ROOT, "%.3f s, %.3f s", median(secs), Arrays.stream(secs).max().orElse(0))));
     sb.append("\n<details><summary>largest 25 instances</summary>\n\n");
-    sb.append("| coflow | senders x receivers | bound | KPBS η | liquid | ").append(blind)
-        .append(" | split | flow steps alone | overloads |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    sb.append("| coflow | senders x receivers | bound | KPBS η | liquid | ")
+        .append(blind)
+        .append(
+            " | split | flow steps alone | overloads |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     rows.stream()
         .sorted((a, b) -> Integer.compare(b.rows() * b.cols(), a.rows() * a.cols()))
         .limit(25)
-        .forEach(r -> sb.append(String.format(Locale.ROOT,
-            "| %d | %d x %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %d |%n", r.coflowId(),
-            r.rows(), r.cols(), r.bound(), r.kpbsBound(), r.liquid(), r.blind(), r.blindSplit(),
-            r.flowOnly(), r.overloads())));
+        .forEach(
+            r ->
+                sb.append(
+                    String.format(
+                        Locale.ROOT,
+                        "| %d | %d x %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %d |%n",
+                        r.coflowId(),
+                        r.rows(),
+                        r.cols(),
+                        r.bound(),
+                        r.kpbsBound(),
+                        r.liquid(),
+                        r.blind(),
+                        r.blindSplit(),
+                        r.flowOnly(),
+                        r.overloads())));
     sb.append("\n</details>\n\n");
     return sb.toString();
   }
@@ -130,8 +184,12 @@ final class FacebookReport {
   }
 
   private static String stats(double[] x) {
-    return String.format(Locale.ROOT, "%.3f, %.3f, %.3f", Arrays.stream(x).average().orElse(0),
-        median(x), Arrays.stream(x).max().orElse(0));
+    return String.format(
+        Locale.ROOT,
+        "%.3f, %.3f, %.3f",
+        Arrays.stream(x).average().orElse(0),
+        median(x),
+        Arrays.stream(x).max().orElse(0));
   }
 
   private static double median(double[] x) {

@@ -38,8 +38,16 @@ final class KRingComparison {
    * @param cpuSeconds CPU time of the search thread (the machine may be shared: wall time then
    *     includes waiting for a core)
    */
-  record Row(int[] nodes, int transfers, int lambda, int dsatur, int search,
-      LiquidSearch.Outcome outcome, double seconds, int roundRobin, double cpuSeconds) {}
+  record Row(
+      int[] nodes,
+      int transfers,
+      int lambda,
+      int dsatur,
+      int search,
+      LiquidSearch.Outcome outcome,
+      double seconds,
+      int roundRobin,
+      double cpuSeconds) {}
 
   /** Round robin over the all-to-all of {@link SwissT1Ring#allToAll}: transfer a>b has id a·n+b. */
   static int roundRobin(Traffic t, int nodes) {
@@ -93,8 +101,17 @@ final class KRingComparison {
       double cpu = (CPU.getCurrentThreadCpuTime() - cpu0) / 1e9;
       LiquidSchedule s = r.schedule();
       s.validate();
-      rows.add(new Row(nodes, t.size(), t.duration(), r.dsaturLength(), s.length(), r.outcome(),
-          r.nanos() / 1e9, roundRobin(t, total), cpu));
+      rows.add(
+          new Row(
+              nodes,
+              t.size(),
+              t.duration(),
+              r.dsaturLength(),
+              s.length(),
+              r.outcome(),
+              r.nanos() / 1e9,
+              roundRobin(t, total),
+              cpu));
     }
     return rows;
   }

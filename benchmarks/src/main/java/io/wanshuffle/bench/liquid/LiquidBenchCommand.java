@@ -26,48 +26,75 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "liquid",
     mixinStandardHelpOptions = true,
-    description = "Liquid schedules report: DSatur vs liquid search on the Swiss-T1 K-ring,"
-        + " liquid vs rack-blind auto on two-cluster Facebook-trace shuffles.",
+    description =
+        "Liquid schedules report: DSatur vs liquid search on the Swiss-T1 K-ring,"
+            + " liquid vs rack-blind auto on two-cluster Facebook-trace shuffles.",
     sortOptions = false)
 public final class LiquidBenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--kring-samples", paramLabel = "N", defaultValue = "363",
+  @Option(
+      names = "--kring-samples",
+      paramLabel = "N",
+      defaultValue = "363",
       description = "Sub-topologies of the K-ring to compare (default ${DEFAULT-VALUE}).")
   int samples;
 
-  @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "2",
+  @Option(
+      names = "--time-limit",
+      paramLabel = "SECONDS",
+      defaultValue = "2",
       description = "Liquid search time limit per sub-topology (default ${DEFAULT-VALUE}).")
   double timeLimit;
 
-  @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      defaultValue = "1",
       description = "Random seed of the sub-topology sample (default ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--trace", paramLabel = "FILE",
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE",
       defaultValue = "../shared/data/coflow-benchmark/FB2010-1Hr-150-0.txt",
-      description = "Coflow-Benchmark trace for the two-cluster comparison (default"
-          + " ${DEFAULT-VALUE}); 'none' skips it.")
+      description =
+          "Coflow-Benchmark trace for the two-cluster comparison (default"
+              + " ${DEFAULT-VALUE}); 'none' skips it.")
   String trace;
 
-  @Option(names = "--backbone-nics", paramLabel = "N", defaultValue = "20",
+  @Option(
+      names = "--backbone-nics",
+      paramLabel = "N",
+      defaultValue = "20",
       description = "Each cluster's side of the backbone, in NICs (default ${DEFAULT-VALUE}).")
   int backboneNics;
 
-  @Option(names = "--beta", paramLabel = "SECONDS", defaultValue = "0.1",
+  @Option(
+      names = "--beta",
+      paramLabel = "SECONDS",
+      defaultValue = "0.1",
       description = "Setup delay per step, seconds (default ${DEFAULT-VALUE}).")
   double beta;
 
-  @Option(names = "--blind", paramLabel = "NAME",
-      description = "Rack-blind algorithm to compare with (default: auto if registered, else"
-          + " oggp).")
+  @Option(
+      names = "--blind",
+      paramLabel = "NAME",
+      description =
+          "Rack-blind algorithm to compare with (default: auto if registered, else" + " oggp).")
   String blind;
 
-  @Option(names = "--max-pairs", paramLabel = "N", defaultValue = "2500",
+  @Option(
+      names = "--max-pairs",
+      paramLabel = "N",
+      defaultValue = "2500",
       description = "Skip coflows with more sender x receiver pairs (default ${DEFAULT-VALUE}).")
   int maxPairs;
 
-  @Option(names = "--out", paramLabel = "FILE", defaultValue = "docs/benchmarks/liquid.md",
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      defaultValue = "docs/benchmarks/liquid.md",
       description = "Report file (Markdown, overwritten; default ${DEFAULT-VALUE}).")
   Path out;
 
@@ -83,20 +110,24 @@ public final class LiquidBenchCommand implements Callable<Integer> {
       return 2;
     }
     if (!(timeLimit > 0) || Double.isInfinite(timeLimit)) {
-      err.println("liquid: option --time-limit: must be a finite number of seconds > 0, got "
-          + timeLimit);
+      err.println(
+          "liquid: option --time-limit: must be a finite number of seconds > 0, got " + timeLimit);
       return 2;
     }
     if (backboneNics < 1 || maxPairs < 1 || !(beta >= 0) || Double.isInfinite(beta)) {
-      err.println("liquid: options --backbone-nics and --max-pairs must be >= 1 and --beta a"
-          + " finite number >= 0");
+      err.println(
+          "liquid: options --backbone-nics and --max-pairs must be >= 1 and --beta a"
+              + " finite number >= 0");
       return 2;
     }
-    String blindName = blind != null ? blind
-        : Algorithms.names().contains("auto") ? "auto" : "oggp";
+    String blindName =
+        blind != null ? blind : Algorithms.names().contains("auto") ? "auto" : "oggp";
     if (!Algorithms.names().contains(blindName)) {
-      err.println("liquid: option --blind: unknown algorithm '" + blindName + "'; known: "
-          + String.join(", ", Algorithms.names()));
+      err.println(
+          "liquid: option --blind: unknown algorithm '"
+              + blindName
+              + "'; known: "
+              + String.join(", ", Algorithms.names()));
       return 2;
     }
     Path traceFile = trace.equals("none") ? null : Path.of(trace);
@@ -106,7 +137,10 @@ public final class LiquidBenchCommand implements Callable<Integer> {
     }
     StringBuilder md = new StringBuilder();
     md.append("# Liquid schedules: benchmark report\n\n");
-    md.append("Produced by `").append(commandLine()).append("` (").append(machine())
+    md.append("Produced by `")
+        .append(commandLine())
+        .append("` (")
+        .append(machine())
         .append("). Regenerate with the same command; the sample is seeded.\n\n");
     List<KRingComparison.Row> rows =
         KRingComparison.run(samples, seed, Duration.ofNanos((long) (timeLimit * 1e9)));
@@ -116,10 +150,19 @@ public final class LiquidBenchCommand implements Callable<Integer> {
       Path work = Files.createTempDirectory("wan-shuffle-liquid-bench");
       for (FacebookRacks.Layout layout : FacebookRacks.Layout.values()) {
         skipped[0] = 0;
-        List<FacebookRacks.Row> fb = FacebookRacks.run(traceFile, layout, backboneNics, beta,
-            blindName, maxPairs, work.resolve(layout.name()), skipped);
-        md.append(FacebookReport.markdown(fb, layout, traceFile, backboneNics, beta, blindName,
-            maxPairs, skipped[0]));
+        List<FacebookRacks.Row> fb =
+            FacebookRacks.run(
+                traceFile,
+                layout,
+                backboneNics,
+                beta,
+                blindName,
+                maxPairs,
+                work.resolve(layout.name()),
+                skipped);
+        md.append(
+            FacebookReport.markdown(
+                fb, layout, traceFile, backboneNics, beta, blindName, maxPairs, skipped[0]));
       }
     }
     Files.createDirectories(out.toAbsolutePath().getParent());
@@ -129,13 +172,25 @@ public final class LiquidBenchCommand implements Callable<Integer> {
   }
 
   private String commandLine() {
-    return String.format(Locale.ROOT, "./wan-shuffle bench liquid --kring-samples %d --time-limit %s"
-        + " --seed %d --trace %s --backbone-nics %d --beta %s%s --max-pairs %d", samples, timeLimit,
-        seed, trace, backboneNics, beta, blind == null ? "" : " --blind " + blind, maxPairs);
+    return String.format(
+        Locale.ROOT,
+        "./wan-shuffle bench liquid --kring-samples %d --time-limit %s"
+            + " --seed %d --trace %s --backbone-nics %d --beta %s%s --max-pairs %d",
+        samples,
+        timeLimit,
+        seed,
+        trace,
+        backboneNics,
+        beta,
+        blind == null ? "" : " --blind " + blind,
+        maxPairs);
   }
 
   static String machine() {
-    return Runtime.getRuntime().availableProcessors() + " cores, Java "
-        + System.getProperty("java.version") + ", " + System.getProperty("os.arch");
+    return Runtime.getRuntime().availableProcessors()
+        + " cores, Java "
+        + System.getProperty("java.version")
+        + ", "
+        + System.getProperty("os.arch");
   }
 }

@@ -21,23 +21,27 @@ import java.util.Map;
 final class SwissT1Ring {
   /** Switches of the ring. */
   static final int SWITCHES = 8;
+
   /** Most nodes in front of one switch. */
   static final int NODES_PER_SWITCH = 4;
+
   /** Fig. 4: VIA[s][t] = intermediate switch (1-based) from s to t, 0 = direct, -1 = same. */
   private static final int[][] VIA = {
-      {-1, 0, 2, 0, 4, 0, 8, 0},
-      {0, -1, 0, 7, 0, 3, 0, 5},
-      {2, 0, -1, 0, 4, 0, 8, 0},
-      {0, 7, 0, -1, 0, 7, 0, 3},
-      {4, 0, 4, 0, -1, 0, 6, 0},
-      {0, 3, 0, 7, 0, -1, 0, 1},
-      {8, 0, 8, 0, 6, 0, -1, 0},
-      {0, 5, 0, 3, 0, 1, 0, -1},
+    {-1, 0, 2, 0, 4, 0, 8, 0},
+    {0, -1, 0, 7, 0, 3, 0, 5},
+    {2, 0, -1, 0, 4, 0, 8, 0},
+    {0, 7, 0, -1, 0, 7, 0, 3},
+    {4, 0, 4, 0, -1, 0, 6, 0},
+    {0, 3, 0, 7, 0, -1, 0, 1},
+    {8, 0, 8, 0, 6, 0, -1, 0},
+    {0, 5, 0, 3, 0, 1, 0, -1},
   };
 
   private SwissT1Ring() {}
 
-  /** @return the directed switch links from switch s to switch t (0-based), in path order */
+  /**
+   * @return the directed switch links from switch s to switch t (0-based), in path order
+   */
   static List<String> switchPath(int s, int t) {
     List<String> p = new ArrayList<>();
     if (s == t) {
@@ -55,8 +59,8 @@ final class SwissT1Ring {
 
   /**
    * @param nodes nodes allocated in front of each switch (8 values in 0..4)
-   * @return the all-to-all traffic between the allocated nodes: transfer "a>b" uses a's
-   *     transmitter link, the switch links of the route and b's receiver link
+   * @return the all-to-all traffic between the allocated nodes: transfer "a>b" uses a's transmitter
+   *     link, the switch links of the route and b's receiver link
    */
   static Traffic allToAll(int[] nodes) {
     List<int[]> hosts = new ArrayList<>();

@@ -12,6 +12,7 @@ import java.util.Random;
 final class HeavyTailed {
   /** Share of the pairs with a transfer. */
   static final double DENSITY = 0.3;
+
   /** Pareto shape α (a finite mean, an infinite variance). */
   static final double ALPHA = 1.2;
 

@@ -5,9 +5,9 @@ import java.util.Random;
 
 /**
  * The random instances of the GGP/OGGP paper's experiments (Cohen, Jeannot, Padoy, Wagner, sec.
- * 8.1): bipartite graphs with 20 nodes on each side; the number of edges is uniform in
- * 1..400, the edges are a uniform random subset of that size, and the weights are uniform
- * integers in 1..maxWeight (20 for "small", 100000 for "large"); β = 1.
+ * 8.1): bipartite graphs with 20 nodes on each side; the number of edges is uniform in 1..400, the
+ * edges are a uniform random subset of that size, and the weights are uniform integers in
+ * 1..maxWeight (20 for "small", 100000 for "large"); β = 1.
  */
 final class PaperProtocol {
   static final int SIDE = 20;

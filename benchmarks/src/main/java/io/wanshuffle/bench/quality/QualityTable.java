@@ -20,10 +20,13 @@ import java.util.Map;
 final class QualityTable {
   /** Row label (k) → algorithm → stats. */
   final Map<Integer, Map<String, RatioStats>> rows = new LinkedHashMap<>();
+
   /** Row label → instances where auto costs strictly less than OGGP. */
   final Map<Integer, Integer> autoWins = new LinkedHashMap<>();
+
   /** Row label → Σ (OGGP cost - auto cost) / OGGP cost. */
   final Map<Integer, Double> autoSaving = new LinkedHashMap<>();
+
   final List<String> algorithms;
 
   QualityTable(List<String> algorithms) {
@@ -50,8 +53,8 @@ final class QualityTable {
       try {
         s.validate(m, p);
       } catch (RuntimeException e) {
-        throw new IllegalStateException(name + " returned an invalid schedule for " + m + ": "
-            + e.getMessage(), e);
+        throw new IllegalStateException(
+            name + " returned an invalid schedule for " + m + ": " + e.getMessage(), e);
       }
       double c = s.cost(p.beta());
       cost.put(name, c);
@@ -65,7 +68,9 @@ final class QualityTable {
     }
   }
 
-  /** @return the Markdown table: k, then mean / max per algorithm, then auto vs OGGP */
+  /**
+   * @return the Markdown table: k, then mean / max per algorithm, then auto vs OGGP
+   */
   String markdown(String rowLabel) {
     StringBuilder sb = new StringBuilder();
     boolean both = algorithms.contains("auto") && algorithms.contains("oggp");
@@ -92,15 +97,22 @@ final class QualityTable {
         sb.append(String.format(Locale.ROOT, " %s / %s |", fmt(r.mean()), fmt(r.max())));
       }
       if (both) {
-        sb.append(String.format(Locale.ROOT, " %d of %d | %.4f %% |", autoWins.get(e.getKey()), n,
-            100 * autoSaving.get(e.getKey()) / n));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                " %d of %d | %.4f %% |",
+                autoWins.get(e.getKey()),
+                n,
+                100 * autoSaving.get(e.getKey()) / n));
       }
       sb.append('\n');
     }
     return sb.toString();
   }
 
-  /** @return mean run time per algorithm over all rows, Markdown line */
+  /**
+   * @return mean run time per algorithm over all rows, Markdown line
+   */
   String timing() {
     List<String> parts = new ArrayList<>();
     for (String a : algorithms) {
@@ -118,6 +130,8 @@ final class QualityTable {
 
   private static String fmt(double v) {
     // Enough digits to tell auto from OGGP on large weights, where both are within 1e-4 of η.
-    return v < 1.001 ? String.format(Locale.ROOT, "%.6f", v) : String.format(Locale.ROOT, "%.4f", v);
+    return v < 1.001
+        ? String.format(Locale.ROOT, "%.6f", v)
+        : String.format(Locale.ROOT, "%.4f", v);
   }
 }

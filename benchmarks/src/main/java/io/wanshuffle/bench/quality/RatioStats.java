@@ -18,22 +18,30 @@ final class RatioStats {
     nanos += runNanos;
   }
 
-  /** @return mean ratio, NaN when empty */
+  /**
+   * @return mean ratio, NaN when empty
+   */
   double mean() {
     return count == 0 ? Double.NaN : sum / count;
   }
 
-  /** @return largest ratio */
+  /**
+   * @return largest ratio
+   */
   double max() {
     return max;
   }
 
-  /** @return number of instances */
+  /**
+   * @return number of instances
+   */
   int count() {
     return count;
   }
 
-  /** @return mean run time, milliseconds */
+  /**
+   * @return mean run time, milliseconds
+   */
   double meanMillis() {
     return count == 0 ? Double.NaN : nanos / 1e6 / count;
   }

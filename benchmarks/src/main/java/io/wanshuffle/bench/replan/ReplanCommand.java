@@ -21,57 +21,84 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bench replan}: how long one re-plan takes at a step boundary of the plugin's
- * coordinator, for residual matrices of n x n hosts ({@link ResidualInstances}: dense, sparse,
- * skewed) and each algorithm, compared with the duration of the step the plan grants. Runs in
- * this JVM on one thread ({@link ReplanTiming}); writes {@code docs/benchmarks/replan.md}.
+ * {@code bench replan}: how long one re-plan takes at a step boundary of the plugin's coordinator,
+ * for residual matrices of n x n hosts ({@link ResidualInstances}: dense, sparse, skewed) and each
+ * algorithm, compared with the duration of the step the plan grants. Runs in this JVM on one thread
+ * ({@link ReplanTiming}); writes {@code docs/benchmarks/replan.md}.
  */
 @Command(
     name = "replan",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = "Time of one re-plan of the plugin's coordinator on n x n residual matrices"
-        + " (dense, sparse, skewed) per algorithm; writes docs/benchmarks/replan.md.")
+    description =
+        "Time of one re-plan of the plugin's coordinator on n x n residual matrices"
+            + " (dense, sparse, skewed) per algorithm; writes docs/benchmarks/replan.md.")
 public final class ReplanCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--sizes", split = ",", paramLabel = "n1,n2,...",
+  @Option(
+      names = "--sizes",
+      split = ",",
+      paramLabel = "n1,n2,...",
       defaultValue = "50,100,200,300",
       description = "Hosts per cluster n (default ${DEFAULT-VALUE}).")
   List<Integer> sizes;
 
-  @Option(names = "--shapes", split = ",", paramLabel = "SHAPE,...",
+  @Option(
+      names = "--shapes",
+      split = ",",
+      paramLabel = "SHAPE,...",
       defaultValue = "dense,sparse,skewed",
       description = "Residual shapes: dense, sparse, skewed (default ${DEFAULT-VALUE}).")
   List<String> shapes;
 
-  @Option(names = "--k", split = ",", paramLabel = "k1,k2,...", defaultValue = "10,50",
+  @Option(
+      names = "--k",
+      split = ",",
+      paramLabel = "k1,k2,...",
+      defaultValue = "10,50",
       description = "Free flows k (capped by n; default ${DEFAULT-VALUE}).")
   List<Integer> ks;
 
-  @Option(names = "--algorithms", split = ",", paramLabel = "NAME,...",
+  @Option(
+      names = "--algorithms",
+      split = ",",
+      paramLabel = "NAME,...",
       defaultValue = "auto,oggp,greedy",
-      description = "Algorithms: registered names, or greedy (the plugin's planning fallback,"
-          + " GreedyFirstStep); default ${DEFAULT-VALUE}.")
+      description =
+          "Algorithms: registered names, or greedy (the plugin's planning fallback,"
+              + " GreedyFirstStep); default ${DEFAULT-VALUE}.")
   List<String> algorithms;
 
-  @Option(names = "--warmup", defaultValue = "2",
+  @Option(
+      names = "--warmup",
+      defaultValue = "2",
       description = "Untimed runs per pair after the first (default ${DEFAULT-VALUE}).")
   int warmup;
 
-  @Option(names = "--runs", defaultValue = "5",
+  @Option(
+      names = "--runs",
+      defaultValue = "5",
       description = "Timed runs per pair (default ${DEFAULT-VALUE}).")
   int runs;
 
-  @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "30",
+  @Option(
+      names = "--time-limit",
+      paramLabel = "SECONDS",
+      defaultValue = "30",
       description = "A first run slower than this is not repeated (default ${DEFAULT-VALUE}).")
   double timeLimit;
 
-  @Option(names = "--seed", defaultValue = "20261120",
+  @Option(
+      names = "--seed",
+      defaultValue = "20261120",
       description = "Random seed of the matrices (default ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--output", paramLabel = "FILE.md", defaultValue = "docs/benchmarks/replan.md",
+  @Option(
+      names = "--output",
+      paramLabel = "FILE.md",
+      defaultValue = "docs/benchmarks/replan.md",
       description = "Report file (default ${DEFAULT-VALUE}).")
   Path output;
 
@@ -83,33 +110,36 @@ public final class ReplanCommand implements Callable<Integer> {
         sh.add(ResidualInstances.Shape.of(s));
       }
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "option --shapes: " + e.getMessage());
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "option --shapes: " + e.getMessage());
     }
     for (int n : sizes) {
       if (n < 1) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-            "option --sizes: n must be >= 1, got " + n);
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "option --sizes: n must be >= 1, got " + n);
       }
     }
     for (int k : ks) {
       if (k < 1) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-            "option --k: k must be >= 1, got " + k);
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "option --k: k must be >= 1, got " + k);
       }
     }
     if (runs < 1 || warmup < 0 || !(timeLimit > 0)) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
           "options --runs >= 1, --warmup >= 0 and --time-limit > 0 are required");
     }
     List<StepScheduler> schedulers = new ArrayList<>();
     for (String a : algorithms) {
       try {
-        schedulers.add(a.trim().equalsIgnoreCase(GreedyFirstStep.NAME) ? new GreedyFirstStep()
-            : Algorithms.byName(a));
+        schedulers.add(
+            a.trim().equalsIgnoreCase(GreedyFirstStep.NAME)
+                ? new GreedyFirstStep()
+                : Algorithms.byName(a));
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-            "option --algorithms: " + e.getMessage());
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "option --algorithms: " + e.getMessage());
       }
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -122,26 +152,43 @@ public final class ReplanCommand implements Callable<Integer> {
         TrafficMatrix m = ResidualInstances.matrix(shape, n, seed);
         for (int k : ks) {
           Platform p = ResidualInstances.platform(n, k);
-          if (rows.stream().anyMatch(r -> r.shape().equals(shape.label()) && r.n() == n
-              && r.k() == p.k())) {
+          if (rows.stream()
+              .anyMatch(r -> r.shape().equals(shape.label()) && r.n() == n && r.k() == p.k())) {
             continue; // k capped by n gave a platform already measured
           }
           for (StepScheduler s : schedulers) {
             ReplanRow r = timing.measure(shape, n, m, p, s);
             rows.add(r);
-            out.printf(Locale.ROOT, "%s n=%d k=%d %s: %s%n", shape.label(), n, p.k(), s.name(),
-                r.note().isEmpty() ? String.format(Locale.ROOT, "%.1f ms (cpu %.1f ms)",
-                    r.medianWallMs(), r.medianCpuMs()) : r.note());
+            out.printf(
+                Locale.ROOT,
+                "%s n=%d k=%d %s: %s%n",
+                shape.label(),
+                n,
+                p.k(),
+                s.name(),
+                r.note().isEmpty()
+                    ? String.format(
+                        Locale.ROOT, "%.1f ms (cpu %.1f ms)", r.medianWallMs(), r.medianCpuMs())
+                    : r.note());
             out.flush();
           }
         }
       }
     }
-    String command = String.format(Locale.ROOT,
-        "./wan-shuffle bench replan --sizes %s --shapes %s --k %s --algorithms %s --warmup %d"
-            + " --runs %d --time-limit %s --seed %d --output %s",
-        join(sizes), String.join(",", shapes), join(ks), String.join(",", algorithms), warmup,
-        runs, ReplanReport.fmt(timeLimit), seed, output);
+    String command =
+        String.format(
+            Locale.ROOT,
+            "./wan-shuffle bench replan --sizes %s --shapes %s --k %s --algorithms %s --warmup %d"
+                + " --runs %d --time-limit %s --seed %d --output %s",
+            join(sizes),
+            String.join(",", shapes),
+            join(ks),
+            String.join(",", algorithms),
+            warmup,
+            runs,
+            ReplanReport.fmt(timeLimit),
+            seed,
+            output);
     String md = ReplanReport.render(rows, command, when, machine(), loadStart + " / " + load());
     Path parent = output.toAbsolutePath().getParent();
     if (parent != null) {
@@ -181,7 +228,12 @@ public final class ReplanCommand implements Callable<Integer> {
     } catch (java.io.IOException | RuntimeException e) {
       // not Linux
     }
-    return cpu + ", " + Runtime.getRuntime().availableProcessors() + " cores visible to the JVM, "
-        + System.getProperty("java.vm.name") + " " + System.getProperty("java.version");
+    return cpu
+        + ", "
+        + Runtime.getRuntime().availableProcessors()
+        + " cores visible to the JVM, "
+        + System.getProperty("java.vm.name")
+        + " "
+        + System.getProperty("java.version");
   }
 }

@@ -17,6 +17,17 @@ package io.wanshuffle.bench.replan;
  * @param ratio schedule cost / η lower bound
  * @param note empty, or why the pair has no timing (time limit, error)
  */
-public record ReplanRow(String shape, int n, int k, int nonZero, String algorithm, int runs,
-    double medianWallMs, double maxWallMs, double medianCpuMs, int steps,
-    double firstStepSeconds, double ratio, String note) {}
+public record ReplanRow(
+    String shape,
+    int n,
+    int k,
+    int nonZero,
+    String algorithm,
+    int runs,
+    double medianWallMs,
+    double maxWallMs,
+    double medianCpuMs,
+    int steps,
+    double firstStepSeconds,
+    double ratio,
+    String note) {}

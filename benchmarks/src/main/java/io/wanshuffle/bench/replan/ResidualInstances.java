@@ -8,40 +8,49 @@ import java.util.SplittableRandom;
 /**
  * Residual traffic matrices as the plugin's coordinator plans them at a step boundary: n sending
  * hosts of one cluster x n receiving hosts of the other, amounts in seconds at base speed (bytes /
- * base speed), on the platform of the default configuration (10 gbit/s backbone, 1 gbit/s NICs:
- * δ = 1 per host) with k free flows and β = {@value #BETA} s (the default
- * {@code spark.wanshuffle.beta}).
+ * base speed), on the platform of the default configuration (10 gbit/s backbone, 1 gbit/s NICs: δ =
+ * 1 per host) with k free flows and β = {@value #BETA} s (the default {@code
+ * spark.wanshuffle.beta}).
  *
  * <p>Shapes:
+ *
  * <ul>
  *   <li>{@link Shape#DENSE}: every pair has data, amounts uniform in [{@value #MIN_SECONDS},
- *       {@value #MAX_SECONDS}] s (a shuffle whose every reducer reads every mapper's host).</li>
+ *       {@value #MAX_SECONDS}] s (a shuffle whose every reducer reads every mapper's host).
  *   <li>{@link Shape#SPARSE}: each pair has data with probability {@value #SPARSE_DENSITY}, same
- *       amounts (partial residual: many pairs already done).</li>
+ *       amounts (partial residual: many pairs already done).
  *   <li>{@link Shape#SKEWED}: each pair has data with probability {@value #SKEWED_DENSITY}; the
  *       amount is {@value #MAX_SECONDS} s / (rank of the sender x rank of the receiver)^0.8 with
- *       ranks 1..n in a random order (Zipf-like hot senders and receivers, a data-skewed
- *       join).</li>
+ *       ranks 1..n in a random order (Zipf-like hot senders and receivers, a data-skewed join).
  * </ul>
+ *
  * The same (shape, n, seed) gives the same matrix.
  */
 public final class ResidualInstances {
   /** β of the platform, seconds. */
   public static final double BETA = 0.05;
+
   /** Smallest amount of a dense or sparse pair, seconds. */
   public static final double MIN_SECONDS = 0.01;
+
   /** Largest amount of a pair, seconds. */
   public static final double MAX_SECONDS = 4.0;
+
   /** Probability that a pair has data in a sparse matrix. */
   public static final double SPARSE_DENSITY = 0.1;
+
   /** Probability that a pair has data in a skewed matrix. */
   public static final double SKEWED_DENSITY = 0.3;
 
   /** The residual matrix shapes. */
   public enum Shape {
-    DENSE, SPARSE, SKEWED;
+    DENSE,
+    SPARSE,
+    SKEWED;
 
-    /** @return the lower-case name used on the command line and in the report */
+    /**
+     * @return the lower-case name used on the command line and in the report
+     */
     public String label() {
       return name().toLowerCase(Locale.ROOT);
     }
@@ -80,14 +89,17 @@ public final class ResidualInstances {
     int[] colRank = permutation(n, rnd);
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < n; j++) {
-        double v = switch (shape) {
-          case DENSE -> uniform(rnd);
-          case SPARSE -> rnd.nextDouble() < SPARSE_DENSITY ? uniform(rnd) : 0;
-          case SKEWED -> rnd.nextDouble() < SKEWED_DENSITY
-              ? Math.max(MIN_SECONDS,
-                  MAX_SECONDS / Math.pow((double) (rowRank[i] + 1) * (colRank[j] + 1), 0.8))
-              : 0;
-        };
+        double v =
+            switch (shape) {
+              case DENSE -> uniform(rnd);
+              case SPARSE -> rnd.nextDouble() < SPARSE_DENSITY ? uniform(rnd) : 0;
+              case SKEWED ->
+                  rnd.nextDouble() < SKEWED_DENSITY
+                      ? Math.max(
+                          MIN_SECONDS,
+                          MAX_SECONDS / Math.pow((double) (rowRank[i] + 1) * (colRank[j] + 1), 0.8))
+                      : 0;
+            };
         a[i * n + j] = v;
       }
     }

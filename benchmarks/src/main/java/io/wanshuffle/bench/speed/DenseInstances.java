@@ -13,6 +13,7 @@ import java.util.SplittableRandom;
 public final class DenseInstances {
   /** Largest amount, seconds. */
   public static final int MAX_WEIGHT = 100_000;
+
   /** Setup delay β of the benchmark platform, seconds. */
   public static final double BETA = 1.0;
 
@@ -35,12 +36,16 @@ public final class DenseInstances {
     return TrafficMatrix.ofRowMajor(n, n, a);
   }
 
-  /** @return k = max(1, n / 10) */
+  /**
+   * @return k = max(1, n / 10)
+   */
   public static int k(int n) {
     return Math.max(1, n / 10);
   }
 
-  /** @return the 1-port platform of an n x n instance: k = {@link #k(int)}, β = {@link #BETA} */
+  /**
+   * @return the 1-port platform of an n x n instance: k = {@link #k(int)}, β = {@link #BETA}
+   */
   public static Platform platform(int n) {
     return Platform.onePort(k(n), BETA, n, n);
   }

@@ -29,8 +29,18 @@ final class MachineInfo {
       // not Linux: keep what we have
     }
     String mem = memKb > 0 ? String.format("%.1f GiB RAM", memKb / 1024.0 / 1024.0) : "RAM unknown";
-    return cpu + ", " + Runtime.getRuntime().availableProcessors() + " cores visible to the JVM, "
-        + mem + ", " + System.getProperty("os.name") + " " + System.getProperty("os.version")
-        + ", " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version");
+    return cpu
+        + ", "
+        + Runtime.getRuntime().availableProcessors()
+        + " cores visible to the JVM, "
+        + mem
+        + ", "
+        + System.getProperty("os.name")
+        + " "
+        + System.getProperty("os.version")
+        + ", "
+        + System.getProperty("java.vm.name")
+        + " "
+        + System.getProperty("java.version");
   }
 }

@@ -20,8 +20,16 @@ import java.util.regex.Pattern;
  * @param ratio cost / η of the schedule (NaN unless finished)
  * @param detail why it failed (last stderr line), empty otherwise
  */
-record ProbeResult(Outcome outcome, double seconds, double cpuSeconds, double warmSeconds,
-    double warmCpuSeconds, int warmRuns, long peakHeapBytes, int steps, double ratio,
+record ProbeResult(
+    Outcome outcome,
+    double seconds,
+    double cpuSeconds,
+    double warmSeconds,
+    double warmCpuSeconds,
+    int warmRuns,
+    long peakHeapBytes,
+    int steps,
+    double ratio,
     String detail) {
 
   /** How a probe ended. */
@@ -36,32 +44,60 @@ record ProbeResult(Outcome outcome, double seconds, double cpuSeconds, double wa
     SKIPPED
   }
 
-  private static final Pattern LINE = Pattern.compile(
-      "seconds=(\\S+) cpu=(\\S+) warmSeconds=(\\S+) warmCpu=(\\S+) warmRuns=(\\d+)"
-          + " peakHeap=(\\d+) steps=(\\d+) ratio=(\\S+)");
+  private static final Pattern LINE =
+      Pattern.compile(
+          "seconds=(\\S+) cpu=(\\S+) warmSeconds=(\\S+) warmCpu=(\\S+) warmRuns=(\\d+)"
+              + " peakHeap=(\\d+) steps=(\\d+) ratio=(\\S+)");
 
   static ProbeResult parse(String line) {
     Matcher m = LINE.matcher(line.strip());
     if (!m.matches()) {
       return failed("unexpected probe output: " + line);
     }
-    return new ProbeResult(Outcome.FINISHED, Double.parseDouble(m.group(1)),
-        Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)),
-        Double.parseDouble(m.group(4)), Integer.parseInt(m.group(5)), Long.parseLong(m.group(6)),
-        Integer.parseInt(m.group(7)), Double.parseDouble(m.group(8)), "");
+    return new ProbeResult(
+        Outcome.FINISHED,
+        Double.parseDouble(m.group(1)),
+        Double.parseDouble(m.group(2)),
+        Double.parseDouble(m.group(3)),
+        Double.parseDouble(m.group(4)),
+        Integer.parseInt(m.group(5)),
+        Long.parseLong(m.group(6)),
+        Integer.parseInt(m.group(7)),
+        Double.parseDouble(m.group(8)),
+        "");
   }
 
   static ProbeResult failed(String why) {
-    return new ProbeResult(Outcome.FAILED, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, -1, -1, Double.NaN, why);
+    return new ProbeResult(
+        Outcome.FAILED, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, -1, -1, Double.NaN, why);
   }
 
   static ProbeResult timeLimit(double limitSeconds) {
-    return new ProbeResult(Outcome.TIME_LIMIT, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, -1, -1, Double.NaN,
+    return new ProbeResult(
+        Outcome.TIME_LIMIT,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        0,
+        -1,
+        -1,
+        Double.NaN,
         String.format(Locale.ROOT, "over the %.0f s time limit", limitSeconds));
   }
 
   static ProbeResult skipped(String why) {
-    return new ProbeResult(Outcome.SKIPPED, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, -1, -1, Double.NaN, why);
+    return new ProbeResult(
+        Outcome.SKIPPED,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        0,
+        -1,
+        -1,
+        Double.NaN,
+        why);
   }
 
   boolean finished() {

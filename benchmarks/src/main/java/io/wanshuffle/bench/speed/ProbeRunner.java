@@ -22,13 +22,21 @@ final class ProbeRunner {
     Path out = Files.createTempFile("speed-probe", ".out");
     Path err = Files.createTempFile("speed-probe", ".err");
     try {
-      Process p = new ProcessBuilder(List.of(java, "-Xmx" + heap, "-cp",
-          System.getProperty("java.class.path"), SpeedProbe.class.getName(), algorithm,
-          Integer.toString(n), Long.toString(seed),
-          Double.toString(timeLimitSeconds / 2)))
-          .redirectOutput(out.toFile())
-          .redirectError(err.toFile())
-          .start();
+      Process p =
+          new ProcessBuilder(
+                  List.of(
+                      java,
+                      "-Xmx" + heap,
+                      "-cp",
+                      System.getProperty("java.class.path"),
+                      SpeedProbe.class.getName(),
+                      algorithm,
+                      Integer.toString(n),
+                      Long.toString(seed),
+                      Double.toString(timeLimitSeconds / 2)))
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile())
+              .start();
       if (!p.waitFor((long) (timeLimitSeconds * 1000), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly();
         p.waitFor();
@@ -37,7 +45,8 @@ final class ProbeRunner {
       List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
       if (p.exitValue() != 0 || lines.isEmpty()) {
         List<String> e = Files.readAllLines(err, StandardCharsets.UTF_8);
-        String why = e.stream().filter(l -> !l.isBlank()).findFirst().orElse("exit " + p.exitValue());
+        String why =
+            e.stream().filter(l -> !l.isBlank()).findFirst().orElse("exit " + p.exitValue());
         return ProbeResult.failed(why.strip());
       }
       return ProbeResult.parse(lines.get(lines.size() - 1));

@@ -50,7 +50,9 @@ public class SchedulerSpeedBenchmark {
     scheduler = Algorithms.byName(algorithm);
   }
 
-  /** @return the schedule (returned so JMH keeps the work) */
+  /**
+   * @return the schedule (returned so JMH keeps the work)
+   */
   @Benchmark
   public Schedule schedule() {
     return scheduler.schedule(matrix, platform);

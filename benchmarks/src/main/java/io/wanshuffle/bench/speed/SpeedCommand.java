@@ -40,45 +40,72 @@ import picocli.CommandLine.Option;
     name = "speed",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = "JMH speed and memory of the step schedulers on dense n x n matrices (k = n/10);"
-        + " writes docs/benchmarks/scheduler-speed.md.")
+    description =
+        "JMH speed and memory of the step schedulers on dense n x n matrices (k = n/10);"
+            + " writes docs/benchmarks/scheduler-speed.md.")
 public final class SpeedCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--sizes", split = ",", paramLabel = "n1,n2,...",
-      defaultValue = "20,100,500,1000", description = "Matrix sizes n (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--sizes",
+      split = ",",
+      paramLabel = "n1,n2,...",
+      defaultValue = "20,100,500,1000",
+      description = "Matrix sizes n (default ${DEFAULT-VALUE}).")
   List<Integer> sizes;
 
-  @Option(names = "--algorithms", split = ",", paramLabel = "NAME,...",
-      description = "Algorithms (default: auto, ggp, oggp and every other registered one except"
-          + " exact).")
+  @Option(
+      names = "--algorithms",
+      split = ",",
+      paramLabel = "NAME,...",
+      description =
+          "Algorithms (default: auto, ggp, oggp and every other registered one except" + " exact).")
   List<String> algorithms;
 
-  @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "60",
+  @Option(
+      names = "--time-limit",
+      paramLabel = "SECONDS",
+      defaultValue = "60",
       description = "Cold probe time limit per (algorithm, n), seconds (default ${DEFAULT-VALUE}).")
   double timeLimit;
 
-  @Option(names = "--heap", paramLabel = "SIZE", defaultValue = "1g",
+  @Option(
+      names = "--heap",
+      paramLabel = "SIZE",
+      defaultValue = "1g",
       description = "-Xmx of the probe and the JMH forks (default ${DEFAULT-VALUE}).")
   String heap;
 
-  @Option(names = "--forks", defaultValue = "1", description = "JMH forks (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--forks",
+      defaultValue = "1",
+      description = "JMH forks (default ${DEFAULT-VALUE}).")
   int forks;
 
-  @Option(names = "--warmup", defaultValue = "2",
+  @Option(
+      names = "--warmup",
+      defaultValue = "2",
       description = "JMH warm-up iterations (default ${DEFAULT-VALUE}).")
   int warmup;
 
-  @Option(names = "--iterations", defaultValue = "5",
+  @Option(
+      names = "--iterations",
+      defaultValue = "5",
       description = "JMH measurement iterations (default ${DEFAULT-VALUE}).")
   int iterations;
 
-  @Option(names = "--iteration-time", paramLabel = "SECONDS", defaultValue = "1",
-      description = "Minimum length of a JMH iteration, seconds (a slower call makes a longer"
-          + " iteration; default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--iteration-time",
+      paramLabel = "SECONDS",
+      defaultValue = "1",
+      description =
+          "Minimum length of a JMH iteration, seconds (a slower call makes a longer"
+              + " iteration; default ${DEFAULT-VALUE}).")
   int iterationTime;
 
-  @Option(names = "--output", paramLabel = "FILE.md",
+  @Option(
+      names = "--output",
+      paramLabel = "FILE.md",
       defaultValue = "docs/benchmarks/scheduler-speed.md",
       description = "Report file (default ${DEFAULT-VALUE}).")
   Path output;
@@ -127,21 +154,22 @@ public final class SpeedCommand implements Callable<Integer> {
       if (e.getValue().isEmpty()) {
         continue;
       }
-      ChainedOptionsBuilder opts = new OptionsBuilder()
-          .include(SchedulerSpeedBenchmark.class.getName() + ".schedule")
-          .param("algorithm", e.getKey())
-          .param("n", e.getValue().stream().map(String::valueOf).toArray(String[]::new))
-          .forks(forks)
-          .warmupIterations(warmup)
-          .measurementIterations(iterations)
-          .warmupTime(TimeValue.seconds(iterationTime))
-          .measurementTime(TimeValue.seconds(iterationTime))
-          .timeout(TimeValue.seconds(Math.max(600, (long) (timeLimit * 4))))
-          .threads(1)
-          .timeUnit(TimeUnit.MILLISECONDS)
-          .jvmArgsAppend("-Xmx" + heap)
-          .addProfiler(GCProfiler.class)
-          .shouldFailOnError(true);
+      ChainedOptionsBuilder opts =
+          new OptionsBuilder()
+              .include(SchedulerSpeedBenchmark.class.getName() + ".schedule")
+              .param("algorithm", e.getKey())
+              .param("n", e.getValue().stream().map(String::valueOf).toArray(String[]::new))
+              .forks(forks)
+              .warmupIterations(warmup)
+              .measurementIterations(iterations)
+              .warmupTime(TimeValue.seconds(iterationTime))
+              .measurementTime(TimeValue.seconds(iterationTime))
+              .timeout(TimeValue.seconds(Math.max(600, (long) (timeLimit * 4))))
+              .threads(1)
+              .timeUnit(TimeUnit.MILLISECONDS)
+              .jvmArgsAppend("-Xmx" + heap)
+              .addProfiler(GCProfiler.class)
+              .shouldFailOnError(true);
       Collection<RunResult> results = new Runner(opts.build()).run();
       for (RunResult rr : results) {
         int n = Integer.parseInt(rr.getParams().getParam("n"));
@@ -152,28 +180,57 @@ public final class SpeedCommand implements Callable<Integer> {
             alloc = s.getValue().getScore();
           }
         }
-        jmh.put(e.getKey() + "/" + n,
-            new double[] {primary.getScore(), primary.getScoreError(),
-                primary.getStatistics().getMin(), alloc});
+        jmh.put(
+            e.getKey() + "/" + n,
+            new double[] {
+              primary.getScore(), primary.getScoreError(), primary.getStatistics().getMin(), alloc
+            });
       }
     }
     List<SpeedRow> rows = new ArrayList<>();
     for (int n : ns) {
       for (String a : algs) {
-        double[] j = jmh.getOrDefault(a + "/" + n, new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
-        rows.add(new SpeedRow(a, n, DenseInstances.k(n), probed.get(a + "/" + n), j[0],
-            Double.isFinite(j[1]) ? j[1] : Double.NaN, j[2], j[3]));
+        double[] j =
+            jmh.getOrDefault(
+                a + "/" + n, new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
+        rows.add(
+            new SpeedRow(
+                a,
+                n,
+                DenseInstances.k(n),
+                probed.get(a + "/" + n),
+                j[0],
+                Double.isFinite(j[1]) ? j[1] : Double.NaN,
+                j[2],
+                j[3]));
       }
     }
-    String settings = String.format(Locale.ROOT,
-        "JMH %d fork(s), %d warm-up + %d measured iterations of at least %d s, average time,"
-            + " 1 thread, -Xmx%s, gc profiler; cold probe in a fresh JVM with -Xmx%s and a %s s"
-            + " time limit", forks, warmup, iterations, iterationTime, heap, heap,
-        SpeedReport.fmt(timeLimit));
-    String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
-        .substring(0, 16) + " UTC";
-    String report = SpeedReport.render(rows, commandLine(algs), settings, MachineInfo.describe(),
-        when, loadStart + " / " + loadAverage());
+    String settings =
+        String.format(
+            Locale.ROOT,
+            "JMH %d fork(s), %d warm-up + %d measured iterations of at least %d s, average time,"
+                + " 1 thread, -Xmx%s, gc profiler; cold probe in a fresh JVM with -Xmx%s and a %s s"
+                + " time limit",
+            forks,
+            warmup,
+            iterations,
+            iterationTime,
+            heap,
+            heap,
+            SpeedReport.fmt(timeLimit));
+    String when =
+        ZonedDateTime.now(ZoneOffset.UTC)
+                .format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
+                .substring(0, 16)
+            + " UTC";
+    String report =
+        SpeedReport.render(
+            rows,
+            commandLine(algs),
+            settings,
+            MachineInfo.describe(),
+            when,
+            loadStart + " / " + loadAverage());
     Path parent = output.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
@@ -192,21 +249,21 @@ public final class SpeedCommand implements Callable<Integer> {
       }
     }
     if (!(timeLimit > 0)) {
-      throw new CommandLine.ParameterException(cl,
-          "option --time-limit: must be > 0 seconds, got " + timeLimit);
+      throw new CommandLine.ParameterException(
+          cl, "option --time-limit: must be > 0 seconds, got " + timeLimit);
     }
     if (forks < 0 || warmup < 0 || iterations < 1 || iterationTime < 1) {
-      throw new CommandLine.ParameterException(cl, "options --forks/--warmup >= 0,"
-          + " --iterations/--iteration-time >= 1 required");
+      throw new CommandLine.ParameterException(
+          cl, "options --forks/--warmup >= 0," + " --iterations/--iteration-time >= 1 required");
     }
     if (!heap.matches("\\d+[kKmMgG]?")) {
-      throw new CommandLine.ParameterException(cl,
-          "option --heap: '" + heap + "' is not a JVM heap size like 1g or 512m");
+      throw new CommandLine.ParameterException(
+          cl, "option --heap: '" + heap + "' is not a JVM heap size like 1g or 512m");
     }
     List<String> algs = algorithms == null ? defaultAlgorithms() : algorithms;
     if (algs.isEmpty()) {
-      throw new CommandLine.ParameterException(cl,
-          "no algorithm to benchmark: the registry holds none");
+      throw new CommandLine.ParameterException(
+          cl, "no algorithm to benchmark: the registry holds none");
     }
     for (String a : algs) {
       try {
@@ -218,7 +275,9 @@ public final class SpeedCommand implements Callable<Integer> {
     return algs;
   }
 
-  /** @return auto, ggp, oggp (those registered) then the other registered names except exact */
+  /**
+   * @return auto, ggp, oggp (those registered) then the other registered names except exact
+   */
   static List<String> defaultAlgorithms() {
     Set<String> names = new LinkedHashSet<>();
     List<String> registered = Algorithms.names();
@@ -236,11 +295,20 @@ public final class SpeedCommand implements Callable<Integer> {
   }
 
   private String commandLine(List<String> algs) {
-    return String.format(Locale.ROOT, "./wan-shuffle bench speed --sizes %s --algorithms %s"
+    return String.format(
+        Locale.ROOT,
+        "./wan-shuffle bench speed --sizes %s --algorithms %s"
             + " --time-limit %s --heap %s --forks %d --warmup %d --iterations %d"
             + " --iteration-time %d --output %s",
-        String.join(",", sizes.stream().map(String::valueOf).toList()), String.join(",", algs),
-        SpeedReport.fmt(timeLimit), heap, forks, warmup, iterations, iterationTime, output);
+        String.join(",", sizes.stream().map(String::valueOf).toList()),
+        String.join(",", algs),
+        SpeedReport.fmt(timeLimit),
+        heap,
+        forks,
+        warmup,
+        iterations,
+        iterationTime,
+        output);
   }
 
   private static String loadAverage() {

@@ -22,10 +22,11 @@ import java.util.Locale;
  * </pre>
  *
  * (on one line; warm figures are NaN when no warm run fitted). CPU time is the CPU time of the
- * whole probe JVM during the call (the scheduling thread plus the garbage collector and JIT
- * threads it keeps busy), less disturbed than wall time when other processes load the machine. The peak heap is
- * the sum of the heap memory pools' peak usage from just before the cold call to the end (an upper
- * bound of the high-water mark, garbage included). The parent kills the probe at its time limit.
+ * whole probe JVM during the call (the scheduling thread plus the garbage collector and JIT threads
+ * it keeps busy), less disturbed than wall time when other processes load the machine. The peak
+ * heap is the sum of the heap memory pools' peak usage from just before the cold call to the end
+ * (an upper bound of the high-water mark, garbage included). The parent kills the probe at its time
+ * limit.
  *
  * <p>Arguments: {@code ALGORITHM N SEED BUDGET_SECONDS}.
  */
@@ -83,13 +84,23 @@ public final class SpeedProbe {
         peak += pool.getPeakUsage().getUsed();
       }
     }
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "seconds=%.6f cpu=%.6f warmSeconds=%.6f warmCpu=%.6f warmRuns=%d peakHeap=%d steps=%d"
             + " ratio=%.6f%n",
-        coldWall, coldCpu, warmWall, warmCpu, warm, peak, s.stepCount(), ratio);
+        coldWall,
+        coldCpu,
+        warmWall,
+        warmCpu,
+        warm,
+        peak,
+        s.stepCount(),
+        ratio);
   }
 
-  /** @return CPU time of this JVM process so far, nanoseconds */
+  /**
+   * @return CPU time of this JVM process so far, nanoseconds
+   */
   private static long processCpuNanos() {
     var os = ManagementFactory.getOperatingSystemMXBean();
     if (os instanceof com.sun.management.OperatingSystemMXBean hotspot) {

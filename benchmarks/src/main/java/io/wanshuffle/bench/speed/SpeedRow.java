@@ -14,5 +14,12 @@ package io.wanshuffle.bench.speed;
  * @param allocBytesPerOp bytes allocated per call (JMH gc profiler, gc.alloc.rate.norm), NaN if
  *     unknown
  */
-record SpeedRow(String algorithm, int n, int k, ProbeResult probe, double jmhMillis,
-    double jmhErrorMillis, double jmhBestMillis, double allocBytesPerOp) {}
+record SpeedRow(
+    String algorithm,
+    int n,
+    int k,
+    ProbeResult probe,
+    double jmhMillis,
+    double jmhErrorMillis,
+    double jmhBestMillis,
+    double allocBytesPerOp) {}

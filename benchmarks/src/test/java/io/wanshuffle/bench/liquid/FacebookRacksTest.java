@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
-import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.scheduler.alg.LiquidStepScheduler;
 import io.wanshuffle.scheduler.topology.LinkCapacitySplit;
@@ -51,8 +51,11 @@ class FacebookRacksTest {
     assertEquals(4, p.k());
     TrafficMatrix m = s.seconds(net.baseSpeed());
     // rack-blind: all three at once (k = 4, 1-port NICs) puts two flows on /dcA/r0's uplink
-    Schedule blind = new Schedule(List.of(Step.of(List.of(new Transfer(0, 0, 2),
-        new Transfer(1, 1, 1), new Transfer(2, 2, 1)))));
+    Schedule blind =
+        new Schedule(
+            List.of(
+                Step.of(
+                    List.of(new Transfer(0, 0, 2), new Transfer(1, 1, 1), new Transfer(2, 2, 1)))));
     blind.validate(m, p);
     assertEquals(1, LinkCapacityValidator.overloads(blind, net));
     Schedule split = LinkCapacitySplit.split(blind, net);

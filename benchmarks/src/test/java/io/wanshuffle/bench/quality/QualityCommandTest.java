@@ -34,9 +34,22 @@ class QualityCommandTest {
     Path out = dir.resolve("q.md");
     StringWriter so = new StringWriter();
     StringWriter se = new StringWriter();
-    int status = Bench.commandLine(new PrintWriter(so), new PrintWriter(se)).execute(
-        "quality", "--samples", "3", "--k", "2,7", "--algorithms", "auto,oggp", "--trace", "none",
-        "--heavy-tailed-samples", "0", "--output", out.toString());
+    int status =
+        Bench.commandLine(new PrintWriter(so), new PrintWriter(se))
+            .execute(
+                "quality",
+                "--samples",
+                "3",
+                "--k",
+                "2,7",
+                "--algorithms",
+                "auto,oggp",
+                "--trace",
+                "none",
+                "--heavy-tailed-samples",
+                "0",
+                "--output",
+                out.toString());
     assertEquals(0, status, se.toString());
     String md = Files.readString(out);
     // "| k | n | auto mean / max | oggp mean / max | ..." rows for k = 2 and 7, in both tables.
@@ -56,8 +69,9 @@ class QualityCommandTest {
   @Test
   void unknownAlgorithmIsAUsageError(@TempDir Path dir) {
     StringWriter se = new StringWriter();
-    int status = Bench.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(se))
-        .execute("quality", "--algorithms", "nope", "--output", dir.resolve("x.md").toString());
+    int status =
+        Bench.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(se))
+            .execute("quality", "--algorithms", "nope", "--output", dir.resolve("x.md").toString());
     assertEquals(2, status);
     assertTrue(se.toString().contains("unknown algorithm 'nope'"), se.toString());
   }
@@ -87,10 +101,28 @@ class QualityCommandTest {
   void heavyTailedPartHasOneRowPerKAndAutoNeverAboveOggp(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("q.md");
     StringWriter se = new StringWriter();
-    int status = Bench.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(se))
-        .execute("quality", "--samples", "1", "--k", "2", "--algorithms", "auto", "--trace", "none",
-            "--heavy-tailed-samples", "2", "--heavy-tailed-n", "40", "--heavy-tailed-k", "4,8",
-            "--heavy-tailed-algorithms", "auto,oggp", "--output", out.toString());
+    int status =
+        Bench.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(se))
+            .execute(
+                "quality",
+                "--samples",
+                "1",
+                "--k",
+                "2",
+                "--algorithms",
+                "auto",
+                "--trace",
+                "none",
+                "--heavy-tailed-samples",
+                "2",
+                "--heavy-tailed-n",
+                "40",
+                "--heavy-tailed-k",
+                "4,8",
+                "--heavy-tailed-algorithms",
+                "auto,oggp",
+                "--output",
+                out.toString());
     assertEquals(0, status, se.toString());
     String md = Files.readString(out);
     String part4 = md.substring(md.indexOf("## 4. Large instances with heavy-tailed amounts"));

@@ -36,8 +36,10 @@ class ReplanBenchTest {
         for (int j = 0; j < n; j++) {
           row += m.amount(i, j);
           col += m.amount(j, i);
-          assertTrue(m.amount(i, j) == 0 || m.amount(i, j) >= ResidualInstances.MIN_SECONDS
-              && m.amount(i, j) <= ResidualInstances.MAX_SECONDS);
+          assertTrue(
+              m.amount(i, j) == 0
+                  || m.amount(i, j) >= ResidualInstances.MIN_SECONDS
+                      && m.amount(i, j) <= ResidualInstances.MAX_SECONDS);
         }
         assertTrue(row > 0 && col > 0, "host " + i + " has work");
       }
@@ -50,8 +52,9 @@ class ReplanBenchTest {
       }
     }
     java.util.Arrays.sort(rows);
-    assertTrue(rows[n - 1] > 3 * rows[n / 2], "skewed rows: max " + rows[n - 1] + " median "
-        + rows[n / 2]);
+    assertTrue(
+        rows[n - 1] > 3 * rows[n / 2],
+        "skewed rows: max " + rows[n - 1] + " median " + rows[n / 2]);
     assertEquals(10, ResidualInstances.platform(50, 10).k());
     assertEquals(50, ResidualInstances.platform(50, 80).k(), "k capped by n (delta = 1)");
   }
@@ -59,23 +62,41 @@ class ReplanBenchTest {
   private static String[] run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int status = Bench.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
-        .execute(args);
+    int status =
+        Bench.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
     return new String[] {Integer.toString(status), out.toString(), err.toString()};
   }
 
   @Test
   void smallRunWritesAReportWithValidatedPlans(@TempDir Path dir) throws Exception {
     Path md = dir.resolve("replan.md");
-    String[] r = run("replan", "--sizes", "6,12", "--shapes", "dense,skewed", "--k", "3,50",
-        "--algorithms", "oggp,greedy", "--warmup", "0", "--runs", "2", "--output", md.toString());
+    String[] r =
+        run(
+            "replan",
+            "--sizes",
+            "6,12",
+            "--shapes",
+            "dense,skewed",
+            "--k",
+            "3,50",
+            "--algorithms",
+            "oggp,greedy",
+            "--warmup",
+            "0",
+            "--runs",
+            "2",
+            "--output",
+            md.toString());
     assertEquals("0", r[0], r[2]);
     String text = Files.readString(md);
-    assertTrue(text.contains("    ./wan-shuffle bench replan --sizes 6,12 --shapes dense,skewed"
-        + " --k 3,50 --algorithms oggp,greedy --warmup 0 --runs 2"), text);
+    assertTrue(
+        text.contains(
+            "    ./wan-shuffle bench replan --sizes 6,12 --shapes dense,skewed"
+                + " --k 3,50 --algorithms oggp,greedy --warmup 0 --runs 2"),
+        text);
     // 2 shapes x 2 sizes x 2 k x 2 algorithms = 16 rows
-    long rows = text.lines().filter(l -> l.startsWith("| dense |") || l.startsWith("| skewed |"))
-        .count();
+    long rows =
+        text.lines().filter(l -> l.startsWith("| dense |") || l.startsWith("| skewed |")).count();
     assertEquals(16, rows, text);
     assertTrue(text.contains("| dense | 6 | 3 | 36 | oggp |"), text);
     assertTrue(text.contains("| dense | 12 | 12 | 144 | greedy |"), text);

@@ -1,10 +1,10 @@
 package io.wanshuffle.cli.liquid;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.cli.CliVersion;
 import io.wanshuffle.cli.DecimalNumber;
-import io.wanshuffle.cli.OutputFormat;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.cli.InputException;
+import io.wanshuffle.cli.OutputFormat;
 import io.wanshuffle.scheduler.liquid.LiquidSchedule;
 import io.wanshuffle.scheduler.liquid.LiquidSearch;
 import io.wanshuffle.scheduler.liquid.Traffic;
@@ -36,23 +36,35 @@ import picocli.CommandLine.Spec;
     name = "liquid",
     mixinStandardHelpOptions = true,
     versionProvider = CliVersion.class,
-    description = "Group unit-size transfers (NAME: link link ...) into the fewest time frames in"
-        + " which no link carries two transfers (liquid schedules).",
+    description =
+        "Group unit-size transfers (NAME: link link ...) into the fewest time frames in"
+            + " which no link carries two transfers (liquid schedules).",
     sortOptions = false)
 public final class LiquidCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--transfers", required = true, paramLabel = "FILE",
-      description = "Transfers, one per line: 'NAME: link link ...' (links separated by blanks); '#' starts a comment.")
+  @Option(
+      names = "--transfers",
+      required = true,
+      paramLabel = "FILE",
+      description =
+          "Transfers, one per line: 'NAME: link link ...' (links separated by blanks); '#' starts a comment.")
   Path transfers;
 
-  @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "10",
+  @Option(
+      names = "--time-limit",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
       converter = DecimalNumber.class,
-      description = "Stop the exact search after this many seconds and print the best schedule"
-          + " found (default ${DEFAULT-VALUE}).")
+      description =
+          "Stop the exact search after this many seconds and print the best schedule"
+              + " found (default ${DEFAULT-VALUE}).")
   double timeLimit;
 
-  @Option(names = "--format", paramLabel = "json|text", defaultValue = "text",
+  @Option(
+      names = "--format",
+      paramLabel = "json|text",
+      defaultValue = "text",
       description = "Output: text (default) or json (one JSON object).")
   OutputFormat format;
 
@@ -75,12 +87,13 @@ public final class LiquidCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (!(timeLimit >= 0) || Double.isInfinite(timeLimit)) {
-      throw InputException.option("--time-limit", "must be a finite number of seconds >= 0, got "
-          + timeLimit);
+      throw InputException.option(
+          "--time-limit", "must be a finite number of seconds >= 0, got " + timeLimit);
     }
     Traffic traffic = TransfersFile.read(transfers, transfers.toString());
-    LiquidSearch.Result r = LiquidSearch.solve(traffic,
-        Duration.ofNanos((long) Math.min(Long.MAX_VALUE / 2.0, timeLimit * 1e9)));
+    LiquidSearch.Result r =
+        LiquidSearch.solve(
+            traffic, Duration.ofNanos((long) Math.min(Long.MAX_VALUE / 2.0, timeLimit * 1e9)));
     LiquidSchedule s = r.schedule();
     s.validate();
     Result out = new Result(s.length(), s.lowerBound(), s.optimal(), s.frameNames());
@@ -88,11 +101,16 @@ public final class LiquidCommand implements Callable<Integer> {
     if (format == OutputFormat.json) {
       w.println(new ObjectMapper().writeValueAsString(out));
     } else {
-      w.printf("%d transfers, %d links, bottleneck load (lower bound) %d, liquid throughput %.3f"
-          + " links%n", traffic.size(), traffic.linkCount(), s.lowerBound(),
-          traffic.liquidThroughput());
-      w.printf("schedule: %d frames (%s; %s, DSatur %d frames, search %.3f s)%n", s.length(),
-          s.optimal() ? "optimal" : "not proven optimal", describe(r.outcome()), r.dsaturLength(),
+      w.printf(
+          "%d transfers, %d links, bottleneck load (lower bound) %d, liquid throughput %.3f"
+              + " links%n",
+          traffic.size(), traffic.linkCount(), s.lowerBound(), traffic.liquidThroughput());
+      w.printf(
+          "schedule: %d frames (%s; %s, DSatur %d frames, search %.3f s)%n",
+          s.length(),
+          s.optimal() ? "optimal" : "not proven optimal",
+          describe(r.outcome()),
+          r.dsaturLength(),
           r.nanos() / 1e9);
       for (int f = 0; f < out.frames().size(); f++) {
         w.printf("frame %d: %s%n", f + 1, String.join(" ", out.frames().get(f)));

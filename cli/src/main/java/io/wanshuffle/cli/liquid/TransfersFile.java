@@ -13,9 +13,9 @@ import java.util.Map;
 /**
  * Reads the input of {@code ./wan-shuffle liquid}: unit-size transfers, one per line as {@code
  * NAME: link link link} (the links of the transfer's path, separated by blanks); {@code #} starts a
- * comment anywhere on a line (as in the topology files), blank lines are ignored. Transfer names are
- * unique; link names are non-blank tokens without {@code :} or {@code ,} (a comma or a second colon
- * is a typo for a blank, not part of a name).
+ * comment anywhere on a line (as in the topology files), blank lines are ignored. Transfer names
+ * are unique; link names are non-blank tokens without {@code :} or {@code ,} (a comma or a second
+ * colon is a typo for a blank, not part of a name).
  */
 final class TransfersFile {
   private TransfersFile() {}
@@ -33,7 +33,8 @@ final class TransfersFile {
     try {
       lines = TextFile.lines(file);
     } catch (IOException e) {
-      throw new InputException(shownAs + ": cannot read transfers file: " + TextFile.reason(file, e));
+      throw new InputException(
+          shownAs + ": cannot read transfers file: " + TextFile.reason(file, e));
     }
     Map<String, List<String>> transfers = new LinkedHashMap<>();
     Map<String, Integer> lineOf = new LinkedHashMap<>();
@@ -47,7 +48,8 @@ final class TransfersFile {
       String where = shownAs + ": line " + n + " (1-based): ";
       int colon = line.indexOf(':');
       if (colon < 0) {
-        throw new InputException(where + "expected 'NAME: link link ...', no ':' in '" + line + "'");
+        throw new InputException(
+            where + "expected 'NAME: link link ...', no ':' in '" + line + "'");
       }
       String name = line.substring(0, colon).strip();
       if (name.isEmpty() || name.chars().anyMatch(Character::isWhitespace)) {
@@ -59,13 +61,21 @@ final class TransfersFile {
       }
       Integer before = lineOf.putIfAbsent(name, n);
       if (before != null) {
-        throw new InputException(where + "transfer " + name + " is already defined on line " + before);
+        throw new InputException(
+            where + "transfer " + name + " is already defined on line " + before);
       }
       List<String> links = Arrays.asList(rest.split("\\s+"));
       for (String l : links) {
         if (l.indexOf(':') >= 0 || l.indexOf(',') >= 0) {
-          throw new InputException(where + "link name '" + l + "' of transfer " + name + " contains '"
-              + (l.indexOf(':') >= 0 ? ':' : ',') + "': links are separated by blanks");
+          throw new InputException(
+              where
+                  + "link name '"
+                  + l
+                  + "' of transfer "
+                  + name
+                  + " contains '"
+                  + (l.indexOf(':') >= 0 ? ':' : ',')
+                  + "': links are separated by blanks");
         }
       }
       transfers.put(name, links);

@@ -51,12 +51,15 @@ public final class MatrixCsv {
     }
   }
 
-  /** @return true for a comment that is a misplaced or misspelt header ({@code # Senders :} too) */
+  /**
+   * @return true for a comment that is a misplaced or misspelt header ({@code # Senders :} too)
+   */
   private static boolean looksLikeHeader(String stripped) {
     if (!stripped.startsWith("#") || stripped.indexOf(':') < 0) {
       return false;
     }
-    String word = stripped.substring(1, stripped.indexOf(':')).strip().toLowerCase(java.util.Locale.ROOT);
+    String word =
+        stripped.substring(1, stripped.indexOf(':')).strip().toLowerCase(java.util.Locale.ROOT);
     return word.equals("senders") || word.equals("receivers");
   }
 
@@ -90,7 +93,9 @@ public final class MatrixCsv {
       }
       if (lineNo == 2 && sendersLine == 1) {
         if (!t.startsWith(RECEIVERS)) {
-          throw InputException.at(name, lineNo,
+          throw InputException.at(
+              name,
+              lineNo,
               "line 1 is a #senders: header, so this line must be '#receivers: h1,h2,...'");
         }
         receivers = names(t.substring(RECEIVERS.length()), name, lineNo, RECEIVERS);
@@ -98,9 +103,13 @@ public final class MatrixCsv {
         continue;
       }
       if (looksLikeHeader(t)) {
-        throw InputException.at(name, lineNo, "host names go on line 1 ('#senders: h1,h2,...') and line 2"
-            + " ('#receivers: h1,h2,...'), exactly so; here '" + t.substring(0, t.indexOf(':') + 1)
-            + "' would be read as a comment");
+        throw InputException.at(
+            name,
+            lineNo,
+            "host names go on line 1 ('#senders: h1,h2,...') and line 2"
+                + " ('#receivers: h1,h2,...'), exactly so; here '"
+                + t.substring(0, t.indexOf(':') + 1)
+                + "' would be read as a comment");
       }
       if (t.isEmpty() || t.startsWith("#")) {
         continue;
@@ -109,28 +118,46 @@ public final class MatrixCsv {
       if (rows.isEmpty()) {
         firstRowLine = lineNo;
       } else if (row.length != rows.get(0).length) {
-        throw InputException.at(name, lineNo, Math.min(row.length, rows.get(0).length) + 1,
-            "ragged row: " + row.length + " columns, but line " + firstRowLine + " has "
+        throw InputException.at(
+            name,
+            lineNo,
+            Math.min(row.length, rows.get(0).length) + 1,
+            "ragged row: "
+                + row.length
+                + " columns, but line "
+                + firstRowLine
+                + " has "
                 + rows.get(0).length);
       }
       rows.add(row);
     }
     if (sendersLine == 1 && receiversLine == 0) {
-      throw InputException.at(name, 2,
-          "line 1 is a #senders: header, so line 2 must be '#receivers: h1,h2,...'");
+      throw InputException.at(
+          name, 2, "line 1 is a #senders: header, so line 2 must be '#receivers: h1,h2,...'");
     }
     if (rows.isEmpty()) {
-      throw new InputException(name + ": empty matrix: no data rows (only comments or blank lines)");
+      throw new InputException(
+          name + ": empty matrix: no data rows (only comments or blank lines)");
     }
     if (!senders.isEmpty() && senders.size() != rows.size()) {
-      throw InputException.at(name, sendersLine,
-          "#senders: names " + senders.size() + " hosts, but the matrix has " + rows.size()
+      throw InputException.at(
+          name,
+          sendersLine,
+          "#senders: names "
+              + senders.size()
+              + " hosts, but the matrix has "
+              + rows.size()
               + " rows");
     }
     int cols = rows.get(0).length;
     if (!receivers.isEmpty() && receivers.size() != cols) {
-      throw InputException.at(name, receiversLine,
-          "#receivers: names " + receivers.size() + " hosts, but the matrix has " + cols
+      throw InputException.at(
+          name,
+          receiversLine,
+          "#receivers: names "
+              + receivers.size()
+              + " hosts, but the matrix has "
+              + cols
               + " columns");
     }
     double[] flat = new double[rows.size() * cols];
@@ -140,7 +167,8 @@ public final class MatrixCsv {
     try {
       return new MatrixFile(TrafficMatrix.ofRowMajor(rows.size(), cols, flat), senders, receivers);
     } catch (IllegalArgumentException e) {
-      throw new InputException(name + ": " + e.getMessage()); // cells are checked above: the total overflows
+      throw new InputException(
+          name + ": " + e.getMessage()); // cells are checked above: the total overflows
     }
   }
 
@@ -153,8 +181,10 @@ public final class MatrixCsv {
         throw InputException.at(name, lineNo, c + 1, "empty cell");
       }
       if (!DecimalNumber.isDecimal(cell)) {
-        String what = cell.equalsIgnoreCase("nan") || cell.toLowerCase().contains("inf")
-            ? "is not a finite number" : "is not a number";
+        String what =
+            cell.equalsIgnoreCase("nan") || cell.toLowerCase().contains("inf")
+                ? "is not a finite number"
+                : "is not a number";
         throw InputException.at(name, lineNo, c + 1, "'" + cell + "' " + what);
       }
       double v = Double.parseDouble(cell);
@@ -166,8 +196,14 @@ public final class MatrixCsv {
         throw InputException.at(name, lineNo, c + 1, "'" + cell + "' is negative");
       }
       if (v == 0 && nonZero) {
-        throw InputException.at(name, lineNo, c + 1, "'" + cell + "' is too small (below the smallest"
-            + " double, it would become 0: no transfer)");
+        throw InputException.at(
+            name,
+            lineNo,
+            c + 1,
+            "'"
+                + cell
+                + "' is too small (below the smallest"
+                + " double, it would become 0: no transfer)");
       }
       if (v < 0) {
         throw InputException.at(name, lineNo, c + 1, "'" + cell + "' is negative");

@@ -8,17 +8,21 @@ import java.util.List;
  *
  * @param amounts rows = senders, columns = receivers, in the file's unit (seconds, or bytes when
  *     the user gives {@code --rate})
- * @param senderNames host of each row from the {@code #senders:} line, or empty if the file has none
+ * @param senderNames host of each row from the {@code #senders:} line, or empty if the file has
+ *     none
  * @param receiverNames host of each column from the {@code #receivers:} line, or empty
  */
-public record MatrixFile(TrafficMatrix amounts, List<String> senderNames, List<String> receiverNames) {
+public record MatrixFile(
+    TrafficMatrix amounts, List<String> senderNames, List<String> receiverNames) {
   /** Copies the lists. */
   public MatrixFile {
     senderNames = List.copyOf(senderNames);
     receiverNames = List.copyOf(receiverNames);
   }
 
-  /** @return true when the file named its hosts ({@code #senders:} and {@code #receivers:} lines) */
+  /**
+   * @return true when the file named its hosts ({@code #senders:} and {@code #receivers:} lines)
+   */
   public boolean hasHostNames() {
     return !senderNames.isEmpty();
   }

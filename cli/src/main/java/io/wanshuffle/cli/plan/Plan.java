@@ -17,11 +17,17 @@ import io.wanshuffle.scheduler.TrafficMatrix;
  * @param bound η = η_d + β·η_s for the instance
  * @param linkOverloads with {@code --topology} and an algorithm that plans on k and δ only: the
  *     (step, link) pairs where the step puts more flows on a link of the topology than it carries
- *     ({@link io.wanshuffle.scheduler.topology.LinkCapacityValidator#overloads}); 0 for
- *     {@code liquid}; null without a topology
+ *     ({@link io.wanshuffle.scheduler.topology.LinkCapacityValidator#overloads}); 0 for {@code
+ *     liquid}; null without a topology
  */
-record Plan(MatrixFile input, TrafficMatrix seconds, Platform platform, String algorithm,
-    Schedule schedule, LowerBound bound, Integer linkOverloads) {
+record Plan(
+    MatrixFile input,
+    TrafficMatrix seconds,
+    Platform platform,
+    String algorithm,
+    Schedule schedule,
+    LowerBound bound,
+    Integer linkOverloads) {
   /** Relative difference below which a bound above the cost is floating-point rounding. */
   static final double ROUNDING = 1e-9;
 
@@ -42,11 +48,13 @@ record Plan(MatrixFile input, TrafficMatrix seconds, Platform platform, String a
     if (eta - cost <= ROUNDING * eta) {
       return cost;
     }
-    throw new IllegalStateException("algorithm " + algorithm + " costs " + cost + " s, below the η lower bound "
-        + eta + " s");
+    throw new IllegalStateException(
+        "algorithm " + algorithm + " costs " + cost + " s, below the η lower bound " + eta + " s");
   }
 
-  /** @return Σ (β + duration) over the steps, seconds */
+  /**
+   * @return Σ (β + duration) over the steps, seconds
+   */
   double cost() {
     return schedule.cost(platform.beta());
   }

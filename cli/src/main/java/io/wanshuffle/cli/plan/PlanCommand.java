@@ -1,12 +1,12 @@
 package io.wanshuffle.cli.plan;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.wanshuffle.cli.AsciiInteger;
 import io.wanshuffle.cli.CliVersion;
 import io.wanshuffle.cli.DecimalNumber;
-import io.wanshuffle.cli.OutputFormat;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.wanshuffle.cli.InputException;
+import io.wanshuffle.cli.OutputFormat;
 import io.wanshuffle.scheduler.InvalidScheduleException;
 import io.wanshuffle.scheduler.LowerBound;
 import io.wanshuffle.scheduler.Platform;
@@ -50,8 +50,9 @@ import picocli.CommandLine.Spec;
     name = "plan",
     mixinStandardHelpOptions = true,
     versionProvider = CliVersion.class,
-    description = "Split a traffic matrix into KPBS steps (at most k transfers per step, β per"
-        + " step) and print the schedule.",
+    description =
+        "Split a traffic matrix into KPBS steps (at most k transfers per step, β per"
+            + " step) and print the schedule.",
     sortOptions = false)
 public final class PlanCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -71,48 +72,79 @@ public final class PlanCommand implements Callable<Integer> {
     this.algorithms = algorithms;
   }
 
-  @Option(names = "--matrix", required = true, paramLabel = "FILE.csv",
-      description = "Traffic matrix: one row per sender, one comma-separated column per receiver;"
-          + " '#' lines ignored; optional '#senders: h1,...' and '#receivers: h1,...' header.")
+  @Option(
+      names = "--matrix",
+      required = true,
+      paramLabel = "FILE.csv",
+      description =
+          "Traffic matrix: one row per sender, one comma-separated column per receiver;"
+              + " '#' lines ignored; optional '#senders: h1,...' and '#receivers: h1,...' header.")
   Path matrix;
 
-  @Option(names = "--k", paramLabel = "K", converter = AsciiInteger.class,
-      description = "Maximum number of transfers per step (backbone capacity in flows), >= 1."
-          + " Required unless --topology gives it.")
+  @Option(
+      names = "--k",
+      paramLabel = "K",
+      converter = AsciiInteger.class,
+      description =
+          "Maximum number of transfers per step (backbone capacity in flows), >= 1."
+              + " Required unless --topology gives it.")
   Integer k;
 
-  @Option(names = "--topology", paramLabel = "FILE",
-      description = "Topology configuration (docs/topology.md): hosts -> /cluster/rack and link"
-          + " rates. The matrix then names its hosts ('#senders:'/'#receivers:' lines) and holds"
-          + " bytes; k, δ and the base speed come from the topology; --algorithm liquid keeps"
-          + " every link within its capacity.")
+  @Option(
+      names = "--topology",
+      paramLabel = "FILE",
+      description =
+          "Topology configuration (docs/topology.md): hosts -> /cluster/rack and link"
+              + " rates. The matrix then names its hosts ('#senders:'/'#receivers:' lines) and holds"
+              + " bytes; k, δ and the base speed come from the topology; --algorithm liquid keeps"
+              + " every link within its capacity.")
   Path topology;
 
-  @Option(names = "--beta", required = true, paramLabel = "SECONDS", converter = DecimalNumber.class,
+  @Option(
+      names = "--beta",
+      required = true,
+      paramLabel = "SECONDS",
+      converter = DecimalNumber.class,
       description = "Setup delay paid once per step, seconds, >= 0.")
   double beta;
 
-  @Option(names = "--rate", paramLabel = "BYTES_PER_S", converter = DecimalNumber.class,
-      description = "Rate of one flow in bytes/s; when given, the matrix amounts are bytes"
-          + " (seconds = bytes / rate). Without it they are seconds.")
+  @Option(
+      names = "--rate",
+      paramLabel = "BYTES_PER_S",
+      converter = DecimalNumber.class,
+      description =
+          "Rate of one flow in bytes/s; when given, the matrix amounts are bytes"
+              + " (seconds = bytes / rate). Without it they are seconds.")
   Double rate;
 
-  @Option(names = "--delta-senders", paramLabel = "d1,d2,...",
-      description = "δ of each sender (one per row, integers >= 1): transfers it may take part in"
-          + " per step. Default 1 (1-port).")
+  @Option(
+      names = "--delta-senders",
+      paramLabel = "d1,d2,...",
+      description =
+          "δ of each sender (one per row, integers >= 1): transfers it may take part in"
+              + " per step. Default 1 (1-port).")
   String deltaSenders;
 
-  @Option(names = "--delta-receivers", paramLabel = "d1,d2,...",
+  @Option(
+      names = "--delta-receivers",
+      paramLabel = "d1,d2,...",
       description = "δ of each receiver (one per column, integers >= 1). Default 1.")
   String deltaReceivers;
 
-  @Option(names = "--algorithm", paramLabel = "NAME", defaultValue = "auto",
-      description = "Step scheduler: auto (default), ggp, oggp, dggp, heuristic-weights,"
-          + " heuristic-degrees, exact, liquid (link-capacity aware with --topology; NICs and backbone"
-          + " only without).")
+  @Option(
+      names = "--algorithm",
+      paramLabel = "NAME",
+      defaultValue = "auto",
+      description =
+          "Step scheduler: auto (default), ggp, oggp, dggp, heuristic-weights,"
+              + " heuristic-degrees, exact, liquid (link-capacity aware with --topology; NICs and backbone"
+              + " only without).")
   String algorithm;
 
-  @Option(names = "--format", paramLabel = "json|text", defaultValue = "text",
+  @Option(
+      names = "--format",
+      paramLabel = "json|text",
+      defaultValue = "text",
       description = "Output: text (default, for people) or json (one JSON object).")
   OutputFormat format;
 
@@ -127,14 +159,20 @@ public final class PlanCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Plan plan = plan();
     if (!Double.isFinite(plan.cost()) || !Double.isFinite(plan.bound().eta())) {
-      throw InputException.option("--beta", beta + " s: the schedule's cost (Σ β + step durations) or the η lower"
-          + " bound is not a finite number of seconds; β or the amounts are too large");
+      throw InputException.option(
+          "--beta",
+          beta
+              + " s: the schedule's cost (Σ β + step durations) or the η lower"
+              + " bound is not a finite number of seconds; β or the amounts are too large");
     }
     PrintWriter out = spec.commandLine().getOut();
     if (format == OutputFormat.json) {
-      // streamed to stdout, not built as one string: a heuristic's schedule of a large dense matrix is hundreds of MB
-      ObjectMapper json = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-          .disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+      // streamed to stdout, not built as one string: a heuristic's schedule of a large dense matrix
+      // is hundreds of MB
+      ObjectMapper json =
+          new ObjectMapper()
+              .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+              .disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET);
       json.writeValue(out, PlanJson.of(plan));
       out.println();
     } else {
@@ -155,7 +193,8 @@ public final class PlanCommand implements Callable<Integer> {
       return planOnTopology();
     }
     if (k == null) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--k=K'");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "Missing required option: '--k=K'");
     }
     if (k < 1) {
       throw InputException.option("--k", "must be an integer >= 1, got " + k);
@@ -177,8 +216,9 @@ public final class PlanCommand implements Callable<Integer> {
     try {
       seconds = rate == null ? input.amounts() : input.amounts().inSecondsAt(rate);
     } catch (IllegalArgumentException e) {
-      throw InputException.option("--rate", rate + " bytes/s turns the matrix into seconds that overflow: "
-          + e.getMessage());
+      throw InputException.option(
+          "--rate",
+          rate + " bytes/s turns the matrix into seconds that overflow: " + e.getMessage());
     }
     int[] ds = deltas("--delta-senders", deltaSenders, seconds.rows(), "senders (rows)");
     int[] dr = deltas("--delta-receivers", deltaReceivers, seconds.cols(), "receivers (columns)");
@@ -195,8 +235,14 @@ public final class PlanCommand implements Callable<Integer> {
       throw new IllegalStateException(
           "algorithm " + scheduler.name() + " returned an invalid schedule: " + e.getMessage(), e);
     }
-    return new Plan(input, seconds, platform, scheduler.name(), schedule,
-        LowerBound.of(seconds, platform), null);
+    return new Plan(
+        input,
+        seconds,
+        platform,
+        scheduler.name(),
+        schedule,
+        LowerBound.of(seconds, platform),
+        null);
   }
 
   /**
@@ -204,11 +250,18 @@ public final class PlanCommand implements Callable<Integer> {
    * {@code liquid} algorithm gets the link network, others the rack-blind KPBS platform.
    */
   private Plan planOnTopology() {
-    for (Object[] o : new Object[][] {{"--k", k}, {"--rate", rate}, {"--delta-senders", deltaSenders},
-        {"--delta-receivers", deltaReceivers}}) {
+    for (Object[] o :
+        new Object[][] {
+          {"--k", k},
+          {"--rate", rate},
+          {"--delta-senders", deltaSenders},
+          {"--delta-receivers", deltaReceivers}
+        }) {
       if (o[1] != null) {
-        throw InputException.option((String) o[0], "cannot be combined with --topology (the"
-            + " topology's link rates give k, δ and the base speed)");
+        throw InputException.option(
+            (String) o[0],
+            "cannot be combined with --topology (the"
+                + " topology's link rates give k, δ and the base speed)");
       }
     }
     if (!(beta >= 0) || Double.isInfinite(beta)) {
@@ -216,13 +269,17 @@ public final class PlanCommand implements Callable<Integer> {
     }
     MatrixFile input = MatrixCsv.read(matrix);
     if (!input.hasHostNames()) {
-      throw InputException.at(matrix.toString(), 1, "with --topology the matrix must name its hosts:"
-          + " line 1 '#senders: h1,h2,...', line 2 '#receivers: h1,h2,...'");
+      throw InputException.at(
+          matrix.toString(),
+          1,
+          "with --topology the matrix must name its hosts:"
+              + " line 1 '#senders: h1,h2,...', line 2 '#receivers: h1,h2,...'");
     }
     LinkNetwork network;
     try {
-      network = Topology.load(topology).network(input.senderNames(), input.receiverNames(),
-          input.amounts());
+      network =
+          Topology.load(topology)
+              .network(input.senderNames(), input.receiverNames(), input.amounts());
     } catch (IllegalArgumentException e) {
       throw new InputException(e.getMessage());
     }
@@ -230,8 +287,13 @@ public final class PlanCommand implements Callable<Integer> {
     try {
       seconds = input.amounts().inSecondsAt(network.baseSpeed());
     } catch (IllegalArgumentException e) {
-      throw new InputException(topology + ": the base speed " + network.baseSpeed() + " bytes/s turns the matrix"
-          + " into seconds that overflow: " + e.getMessage());
+      throw new InputException(
+          topology
+              + ": the base speed "
+              + network.baseSpeed()
+              + " bytes/s turns the matrix"
+              + " into seconds that overflow: "
+              + e.getMessage());
     }
     Platform platform = network.platform(beta);
     boolean liquid = algorithm.equalsIgnoreCase("liquid");
@@ -257,8 +319,14 @@ public final class PlanCommand implements Callable<Integer> {
           "algorithm " + scheduler.name() + " returned an invalid schedule: " + e.getMessage(), e);
     }
     // liquid keeps every link and k (the KPBS view's bound on a step), so its bound counts both
-    return new Plan(input, seconds, platform, scheduler.name(), schedule,
-        liquid ? LinkLowerBound.of(seconds, network.constrainedBy(platform), beta)
+    return new Plan(
+        input,
+        seconds,
+        platform,
+        scheduler.name(),
+        schedule,
+        liquid
+            ? LinkLowerBound.of(seconds, network.constrainedBy(platform), beta)
             : LowerBound.of(seconds, platform),
         liquid ? 0 : LinkCapacityValidator.overloads(schedule, network));
   }
@@ -271,20 +339,20 @@ public final class PlanCommand implements Callable<Integer> {
     }
     String[] parts = list.split(",", -1);
     if (parts.length != n) {
-      throw InputException.option(option, "has " + parts.length + " values but the matrix has "
-          + n + " " + what);
+      throw InputException.option(
+          option, "has " + parts.length + " values but the matrix has " + n + " " + what);
     }
     for (int i = 0; i < n; i++) {
       String p = parts[i].strip();
       try {
         d[i] = AsciiInteger.parse(p);
       } catch (NumberFormatException e) {
-        throw InputException.option(option,
-            "value " + (i + 1) + " (1-based) '" + p + "' is not an integer");
+        throw InputException.option(
+            option, "value " + (i + 1) + " (1-based) '" + p + "' is not an integer");
       }
       if (d[i] < 1) {
-        throw InputException.option(option,
-            "value " + (i + 1) + " (1-based) must be >= 1, got " + d[i]);
+        throw InputException.option(
+            option, "value " + (i + 1) + " (1-based) must be >= 1, got " + d[i]);
       }
     }
     return d;

@@ -29,8 +29,14 @@ import java.util.List;
  * @param linkOverloads with {@code --topology}: (step, link) pairs over the link's capacity (0 for
  *     {@code liquid}; rack-blind algorithms plan on k and δ only); null (absent) without a topology
  */
-public record PlanJson(String algorithm, int k, double beta, double cost, double lowerBound,
-    List<StepJson> steps, @JsonInclude(JsonInclude.Include.NON_NULL) Integer linkOverloads) {
+public record PlanJson(
+    String algorithm,
+    int k,
+    double beta,
+    double cost,
+    double lowerBound,
+    List<StepJson> steps,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Integer linkOverloads) {
 
   /**
    * @param duration step duration (without β), seconds
@@ -54,7 +60,13 @@ public record PlanJson(String algorithm, int k, double beta, double cost, double
       }
       steps.add(new StepJson(s.duration(), ts));
     }
-    return new PlanJson(p.algorithm(), p.platform().k(), p.platform().beta(), p.cost(),
-        p.eta(), steps, p.linkOverloads());
+    return new PlanJson(
+        p.algorithm(),
+        p.platform().k(),
+        p.platform().beta(),
+        p.cost(),
+        p.eta(),
+        steps,
+        p.linkOverloads());
   }
 }

@@ -16,22 +16,45 @@ final class TextReport {
     double cost = p.cost();
     double eta = p.eta();
     out.printf(Locale.ROOT, "algorithm   %s%n", p.algorithm());
-    out.printf(Locale.ROOT, "matrix      %s: %d senders x %d receivers, %d transfers, %s s in total%n",
-        matrixName, m.rows(), m.cols(), m.nonZeroCount(), num(m.total()));
-    out.printf(Locale.ROOT, "platform    k = %d, beta = %s s, %s%n", pf.k(), num(pf.beta()),
+    out.printf(
+        Locale.ROOT,
+        "matrix      %s: %d senders x %d receivers, %d transfers, %s s in total%n",
+        matrixName,
+        m.rows(),
+        m.cols(),
+        m.nonZeroCount(),
+        num(m.total()));
+    out.printf(
+        Locale.ROOT,
+        "platform    k = %d, beta = %s s, %s%n",
+        pf.k(),
+        num(pf.beta()),
         pf.isOnePort() ? "1-port" : "delta-port");
-    out.printf(Locale.ROOT, "cost        %s s  (%d steps: %s s setup + %s s transfer)%n",
-        num(cost), p.schedule().stepCount(), num(pf.beta() * p.schedule().stepCount()),
+    out.printf(
+        Locale.ROOT,
+        "cost        %s s  (%d steps: %s s setup + %s s transfer)%n",
+        num(cost),
+        p.schedule().stepCount(),
+        num(pf.beta() * p.schedule().stepCount()),
         num(p.schedule().transmissionTime()));
-    out.printf(Locale.ROOT, "eta         %s s  (lower bound: eta_d = %s s, eta_s = %d steps)%n",
-        num(eta), num(p.bound().etaD()), p.bound().etaS());
-    out.printf(Locale.ROOT, "ratio       %s  (cost / eta)%n",
+    out.printf(
+        Locale.ROOT,
+        "eta         %s s  (lower bound: eta_d = %s s, eta_s = %d steps)%n",
+        num(eta),
+        num(p.bound().etaD()),
+        p.bound().etaS());
+    out.printf(
+        Locale.ROOT,
+        "ratio       %s  (cost / eta)%n",
         eta > 0 ? String.format(Locale.ROOT, "%.4f", cost / eta) : "n/a (nothing to send)");
     out.printf(Locale.ROOT, "steps       %d%n", p.schedule().stepCount());
     if (p.linkOverloads() != null && p.linkOverloads() > 0) {
-      out.printf(Locale.ROOT, "links       %d (step, link) pair(s) over the link's capacity: %s plans on k and"
-          + " delta only; --algorithm liquid keeps every link of the topology within its capacity%n",
-          p.linkOverloads(), p.algorithm());
+      out.printf(
+          Locale.ROOT,
+          "links       %d (step, link) pair(s) over the link's capacity: %s plans on k and"
+              + " delta only; --algorithm liquid keeps every link of the topology within its capacity%n",
+          p.linkOverloads(),
+          p.algorithm());
     }
     if (p.schedule().stepCount() == 0) {
       out.flush();
@@ -40,8 +63,9 @@ final class TextReport {
     out.println();
     List<String> snd = p.input().senderNames();
     List<String> rcv = p.input().receiverNames();
-    out.println("step      start   duration  transfers (sender -> receiver: seconds"
-        + (snd.isEmpty() ? "; zero-based row -> column)" : ")"));
+    out.println(
+        "step      start   duration  transfers (sender -> receiver: seconds"
+            + (snd.isEmpty() ? "; zero-based row -> column)" : ")"));
     double start = 0;
     int i = 1;
     for (Step s : p.schedule().steps()) {

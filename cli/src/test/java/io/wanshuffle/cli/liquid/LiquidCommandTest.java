@@ -19,7 +19,6 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-
 class LiquidCommandTest {
   @TempDir Path dir;
   private final StringWriter out = new StringWriter();
@@ -121,14 +120,16 @@ class LiquidCommandTest {
 
     err.getBuffer().setLength(0);
     assertEquals(2, run("--transfers", dir.resolve("missing.txt").toString()));
-    assertTrue(err.toString().contains("missing.txt: cannot read transfers file: no such file"),
+    assertTrue(
+        err.toString().contains("missing.txt: cannot read transfers file: no such file"),
         err.toString());
 
     Files.write(f, new byte[] {'a', ':', ' ', 'l', (byte) 0xe9, '\n'});
     err.getBuffer().setLength(0);
     assertEquals(2, run("--transfers", f.toString()));
-    assertEquals(f + ": cannot read transfers file: not UTF-8 text", err.toString().strip()
-        .replaceFirst("^liquid: ", ""));
+    assertEquals(
+        f + ": cannot read transfers file: not UTF-8 text",
+        err.toString().strip().replaceFirst("^liquid: ", ""));
 
     err.getBuffer().setLength(0);
     assertEquals(2, run("--transfers", paperFile().toString(), "--time-limit", "-1"));

@@ -15,25 +15,27 @@ import picocli.CommandLine;
 
 /**
  * Runs {@code wan-shuffle} in-process with captured stdout and stderr. Besides the registry's
- * algorithms it knows two test fixtures: {@code one-per-step} (valid) and {@code broken} (returns
- * a schedule that leaves the matrix uncovered).
+ * algorithms it knows two test fixtures: {@code one-per-step} (valid) and {@code broken} (returns a
+ * schedule that leaves the matrix uncovered).
  */
 record CliRun(int status, String out, String err) {
 
   static CliRun of(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine.IFactory factory = new CommandLine.IFactory() {
-      @Override
-      public <K> K create(Class<K> cls) throws Exception {
-        if (cls == PlanCommand.class) {
-          return cls.cast(new PlanCommand(CliRun::algorithm));
-        }
-        return CommandLine.defaultFactory().create(cls);
-      }
-    };
-    int status = WanShuffle.commandLine(factory, new PrintWriter(out, true),
-        new PrintWriter(err, true)).execute(args);
+    CommandLine.IFactory factory =
+        new CommandLine.IFactory() {
+          @Override
+          public <K> K create(Class<K> cls) throws Exception {
+            if (cls == PlanCommand.class) {
+              return cls.cast(new PlanCommand(CliRun::algorithm));
+            }
+            return CommandLine.defaultFactory().create(cls);
+          }
+        };
+    int status =
+        WanShuffle.commandLine(factory, new PrintWriter(out, true), new PrintWriter(err, true))
+            .execute(args);
     return new CliRun(status, out.toString(), err.toString());
   }
 
@@ -57,7 +59,9 @@ record CliRun(int status, String out, String err) {
     return Algorithms.byName(name);
   }
 
-  /** @return the stderr lines (without the trailing newline) */
+  /**
+   * @return the stderr lines (without the trailing newline)
+   */
   List<String> errLines() {
     return err.isEmpty() ? List.of() : List.of(err.split("\\R"));
   }

@@ -23,7 +23,9 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code plan} on valid input: JSON contract, text report, --rate, δ lists, registry algorithms. */
+/**
+ * {@code plan} on valid input: JSON contract, text report, --rate, δ lists, registry algorithms.
+ */
 class PlanCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Path EXAMPLES = Path.of("..", "docs", "examples");
@@ -50,8 +52,8 @@ class PlanCommandTest {
     assertEquals(List.of("algorithm", "k", "beta", "cost", "lowerBound", "steps"), keys);
     assertTrue(j.get("algorithm").isTextual());
     assertTrue(j.get("k").isInt());
-    assertTrue(j.get("beta").isNumber() && j.get("cost").isNumber()
-        && j.get("lowerBound").isNumber());
+    assertTrue(
+        j.get("beta").isNumber() && j.get("cost").isNumber() && j.get("lowerBound").isNumber());
     List<Step> steps = new ArrayList<>();
     for (JsonNode s : j.get("steps")) {
       List<String> sk = new ArrayList<>();
@@ -63,13 +65,17 @@ class PlanCommandTest {
         t.fieldNames().forEachRemaining(tk::add);
         assertEquals(List.of("src", "dst", "amount"), tk);
         assertTrue(t.get("src").isInt() && t.get("dst").isInt());
-        ts.add(new Transfer(t.get("src").asInt(), t.get("dst").asInt(), t.get("amount").asDouble()));
+        ts.add(
+            new Transfer(t.get("src").asInt(), t.get("dst").asInt(), t.get("amount").asDouble()));
       }
       steps.add(new Step(s.get("duration").asDouble(), ts));
     }
     Schedule schedule = new Schedule(steps);
     double beta = j.get("beta").asDouble();
-    assertEquals(schedule.cost(beta), j.get("cost").asDouble(), 1e-9 * (1 + schedule.cost(beta)),
+    assertEquals(
+        schedule.cost(beta),
+        j.get("cost").asDouble(),
+        1e-9 * (1 + schedule.cost(beta)),
         "cost = Σ(β + duration)");
     return schedule;
   }
@@ -79,7 +85,8 @@ class PlanCommandTest {
     for (String[] args : new String[][] {{"--version"}, {"plan", "--version"}, {"liquid", "-V"}}) {
       CliRun r = CliRun.of(args);
       assertEquals(0, r.status(), String.join(" ", args));
-      assertTrue(r.out().startsWith("wan-shuffle "), String.join(" ", args) + ": '" + r.out() + "'");
+      assertTrue(
+          r.out().startsWith("wan-shuffle "), String.join(" ", args) + ": '" + r.out() + "'");
     }
   }
 
@@ -87,17 +94,42 @@ class PlanCommandTest {
   void bytesAreDividedByTheRate(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
       throws java.io.IOException {
     java.nio.file.Path m = java.nio.file.Files.writeString(dir.resolve("b.csv"), "35000000\n");
-    CliRun r = CliRun.of("plan", "--matrix", m.toString(), "--rate", "12500000", "--k", "1",
-        "--beta", "0", "--format", "json");
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            m.toString(),
+            "--rate",
+            "12500000",
+            "--k",
+            "1",
+            "--beta",
+            "0",
+            "--format",
+            "json");
     assertEquals(0, r.status(), r.err());
     assertTrue(r.out().contains("\"cost\":2.8,"), r.out());
   }
 
   @Test
   void jsonIsTheContractShapeAndTheScheduleValidates() throws IOException {
-    JsonNode j = json("plan", "--matrix", DGGP.toString(), "--k", "2", "--beta", "1",
-        "--delta-senders", "3,2", "--delta-receivers", "1,3", "--algorithm", "one-per-step",
-        "--format", "json");
+    JsonNode j =
+        json(
+            "plan",
+            "--matrix",
+            DGGP.toString(),
+            "--k",
+            "2",
+            "--beta",
+            "1",
+            "--delta-senders",
+            "3,2",
+            "--delta-receivers",
+            "1,3",
+            "--algorithm",
+            "one-per-step",
+            "--format",
+            "json");
     Schedule s = checkShape(j);
     s.validate(DGGP_SECONDS, DGGP_PLATFORM);
     assertEquals("one-per-step", j.get("algorithm").asText());
@@ -112,20 +144,61 @@ class PlanCommandTest {
   @Test
   void deltaListsReachTheLowerBound() throws IOException {
     // δ-port (DGGP paper sec. 2.4): η = 7 + 1·2 = 9; 1-port: η_d = w(s1) = 10, η_s = 2, η = 12
-    JsonNode delta = json("plan", "--matrix", DGGP.toString(), "--k", "2", "--beta", "1",
-        "--delta-senders", "3,2", "--delta-receivers", "1,3", "--algorithm", "one-per-step",
-        "--format", "json");
+    JsonNode delta =
+        json(
+            "plan",
+            "--matrix",
+            DGGP.toString(),
+            "--k",
+            "2",
+            "--beta",
+            "1",
+            "--delta-senders",
+            "3,2",
+            "--delta-receivers",
+            "1,3",
+            "--algorithm",
+            "one-per-step",
+            "--format",
+            "json");
     assertEquals(9.0, delta.get("lowerBound").asDouble(), 1e-12);
-    JsonNode onePort = json("plan", "--matrix", DGGP.toString(), "--k", "2", "--beta", "1",
-        "--algorithm", "one-per-step", "--format", "json");
+    JsonNode onePort =
+        json(
+            "plan",
+            "--matrix",
+            DGGP.toString(),
+            "--k",
+            "2",
+            "--beta",
+            "1",
+            "--algorithm",
+            "one-per-step",
+            "--format",
+            "json");
     assertEquals(12.0, onePort.get("lowerBound").asDouble(), 1e-12);
   }
 
   @Test
   void rateTurnsBytesIntoSeconds() throws IOException {
-    JsonNode bytes = json("plan", "--matrix", EXAMPLES.resolve("dggp-example-bytes.csv").toString(),
-        "--rate", "12500000", "--k", "2", "--beta", "1", "--delta-senders", "3,2",
-        "--delta-receivers", "1,3", "--algorithm", "one-per-step", "--format", "json");
+    JsonNode bytes =
+        json(
+            "plan",
+            "--matrix",
+            EXAMPLES.resolve("dggp-example-bytes.csv").toString(),
+            "--rate",
+            "12500000",
+            "--k",
+            "2",
+            "--beta",
+            "1",
+            "--delta-senders",
+            "3,2",
+            "--delta-receivers",
+            "1,3",
+            "--algorithm",
+            "one-per-step",
+            "--format",
+            "json");
     Schedule s = checkShape(bytes);
     s.validate(DGGP_SECONDS, DGGP_PLATFORM);
     assertEquals(7.0, s.steps().get(0).transfers().get(0).amount(), 1e-12);
@@ -135,15 +208,28 @@ class PlanCommandTest {
 
   @Test
   void textReportForPeople() throws IOException {
-    CliRun r = CliRun.of("plan", "--matrix", DGGP.toString(), "--k", "2", "--beta", "1",
-        "--delta-senders", "3,2", "--delta-receivers", "1,3", "--algorithm", "one-per-step");
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            DGGP.toString(),
+            "--k",
+            "2",
+            "--beta",
+            "1",
+            "--delta-senders",
+            "3,2",
+            "--delta-receivers",
+            "1,3",
+            "--algorithm",
+            "one-per-step");
     assertEquals(0, r.status(), r.err());
     assertEquals("", r.err());
     List<String> lines = r.out().lines().toList();
     assertEquals("algorithm   one-per-step", lines.get(0));
     assertTrue(lines.contains("cost        14 s  (3 steps: 3 s setup + 11 s transfer)"), r.out());
-    assertTrue(lines.contains("eta         9 s  (lower bound: eta_d = 7 s, eta_s = 2 steps)"),
-        r.out());
+    assertTrue(
+        lines.contains("eta         9 s  (lower bound: eta_d = 7 s, eta_s = 2 steps)"), r.out());
     assertTrue(lines.contains("ratio       1.5556  (cost / eta)"), r.out());
     assertTrue(lines.contains("platform    k = 2, beta = 1 s, delta-port"), r.out());
     // step table, host names from the header, start = Σ previous (β + duration)
@@ -156,12 +242,24 @@ class PlanCommandTest {
   void textReportUsesZeroBasedIndicesWithoutHostNames() throws IOException {
     Path p = dir.resolve("plain.csv");
     Files.writeString(p, "0,5\n2,0\n");
-    CliRun r = CliRun.of("plan", "--matrix", p.toString(), "--k", "1", "--beta", "0.5",
-        "--algorithm", "one-per-step");
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            p.toString(),
+            "--k",
+            "1",
+            "--beta",
+            "0.5",
+            "--algorithm",
+            "one-per-step");
     assertEquals(0, r.status(), r.err());
     List<String> lines = r.out().lines().toList();
-    assertTrue(lines.contains("step      start   duration  transfers (sender -> receiver: seconds;"
-        + " zero-based row -> column)"), r.out());
+    assertTrue(
+        lines.contains(
+            "step      start   duration  transfers (sender -> receiver: seconds;"
+                + " zero-based row -> column)"),
+        r.out());
     assertTrue(lines.contains("   1          0          5  0 -> 1: 5"), r.out());
     assertTrue(lines.contains("   2        5.5          2  1 -> 0: 2"), r.out());
     assertTrue(lines.contains("platform    k = 1, beta = 0.5 s, 1-port"), r.out());
@@ -211,8 +309,19 @@ class PlanCommandTest {
         Path p = dir.resolve("r" + trial + ".csv");
         Files.writeString(p, csv);
         int k = 1 + rnd.nextInt(Math.min(rows, cols) + 1);
-        JsonNode j = json("plan", "--matrix", p.toString(), "--k", "" + k, "--beta", "1",
-            "--algorithm", name, "--format", "json");
+        JsonNode j =
+            json(
+                "plan",
+                "--matrix",
+                p.toString(),
+                "--k",
+                "" + k,
+                "--beta",
+                "1",
+                "--algorithm",
+                name,
+                "--format",
+                "json");
         Schedule s = checkShape(j);
         TrafficMatrix m = TrafficMatrix.of(a);
         Platform pf = Platform.onePort(k, 1, rows, cols);
@@ -232,9 +341,23 @@ class PlanCommandTest {
     assumeTrue(!Algorithms.names().isEmpty(), "no algorithm registered yet");
     double best = Double.POSITIVE_INFINITY;
     for (String name : Algorithms.names()) {
-      JsonNode j = json("plan", "--matrix", DGGP.toString(), "--k", "2", "--beta", "1",
-          "--delta-senders", "3,2", "--delta-receivers", "1,3", "--algorithm", name,
-          "--format", "json");
+      JsonNode j =
+          json(
+              "plan",
+              "--matrix",
+              DGGP.toString(),
+              "--k",
+              "2",
+              "--beta",
+              "1",
+              "--delta-senders",
+              "3,2",
+              "--delta-receivers",
+              "1,3",
+              "--algorithm",
+              name,
+              "--format",
+              "json");
       checkShape(j).validate(DGGP_SECONDS, DGGP_PLATFORM);
       assertEquals(9.0, j.get("lowerBound").asDouble(), 1e-12);
       assertTrue(j.get("cost").asDouble() >= 9 - 1e-9, name);
@@ -249,10 +372,22 @@ class PlanCommandTest {
   @Test
   void etaOExampleLowerBound() throws IOException {
     String algo = Algorithms.names().contains("auto") ? "auto" : "one-per-step";
-    JsonNode j = json("plan", "--matrix", EXAMPLES.resolve("eta-o-example.csv").toString(),
-        "--k", "2", "--beta", "0", "--algorithm", algo, "--format", "json");
+    JsonNode j =
+        json(
+            "plan",
+            "--matrix",
+            EXAMPLES.resolve("eta-o-example.csv").toString(),
+            "--k",
+            "2",
+            "--beta",
+            "0",
+            "--algorithm",
+            algo,
+            "--format",
+            "json");
     Schedule s = checkShape(j);
-    s.validate(TrafficMatrix.of(new double[][] {{1, 0, 0}, {0, 1, 0}, {0, 0, 2}}),
+    s.validate(
+        TrafficMatrix.of(new double[][] {{1, 0, 0}, {0, 1, 0}, {0, 0, 2}}),
         Platform.onePort(2, 0, 3, 3));
     assertEquals(2.0, j.get("lowerBound").asDouble(), 1e-12);
     if (algo.equals("auto")) {
@@ -274,8 +409,19 @@ class PlanCommandTest {
     Path p = dir.resolve("zero.csv");
     Files.writeString(p, "0,0\n0,0\n");
     for (Iterator<String> it = Algorithms.names().iterator(); it.hasNext(); ) {
-      JsonNode j = json("plan", "--matrix", p.toString(), "--k", "1", "--beta", "1",
-          "--algorithm", it.next(), "--format", "json");
+      JsonNode j =
+          json(
+              "plan",
+              "--matrix",
+              p.toString(),
+              "--k",
+              "1",
+              "--beta",
+              "1",
+              "--algorithm",
+              it.next(),
+              "--format",
+              "json");
       assertEquals(0, j.get("steps").size());
       assertEquals(0.0, j.get("cost").asDouble());
     }

@@ -17,13 +17,20 @@ class PlanTest {
   private static Plan plan(double cost, double etaD) {
     TrafficMatrix m = TrafficMatrix.of(new double[][] {{cost}});
     Schedule s = new Schedule(List.of(Step.of(List.of(new Transfer(0, 0, cost)))));
-    return new Plan(new MatrixFile(m, List.of(), List.of()), m, Platform.onePort(1, 0, 1, 1), "test", s,
-        new LowerBound(etaD, 1, 0), null);
+    return new Plan(
+        new MatrixFile(m, List.of(), List.of()),
+        m,
+        Platform.onePort(1, 0, 1, 1),
+        "test",
+        s,
+        new LowerBound(etaD, 1, 0),
+        null);
   }
 
   @Test
   void aBoundAboveTheCostByRoundingOnlyIsReportedAsTheCost() {
-    // measured by a sweep of liquid plans: cost 75.99999999999999 s against η 76.0 s (sums in different orders)
+    // measured by a sweep of liquid plans: cost 75.99999999999999 s against η 76.0 s (sums in
+    // different orders)
     Plan p = plan(75.99999999999999, 76.0);
     assertEquals(p.cost(), p.eta(), "cost / η must never print below 1");
     assertEquals(50.0, plan(60.0, 50.0).eta(), "a bound below the cost is kept as it is");
@@ -31,7 +38,8 @@ class PlanTest {
 
   @Test
   void aCostBelowTheBoundBeyondRoundingIsABug() {
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> plan(75.9, 76.0).eta());
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> plan(75.9, 76.0).eta());
     assertEquals("algorithm test costs 75.9 s, below the η lower bound 76.0 s", e.getMessage());
   }
 }

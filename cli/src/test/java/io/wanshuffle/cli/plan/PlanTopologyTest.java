@@ -26,10 +26,13 @@ class PlanTopologyTest {
   @BeforeEach
   void files() throws IOException {
     // cluster A: rack r1 = a1, a2, a3 with a 1-flow uplink; rack r2 = a4; backbone 3 flows
-    Files.writeString(dir.resolve("racks.table"),
+    Files.writeString(
+        dir.resolve("racks.table"),
         "a1 /A/r1\na2 /A/r1\na3 /A/r1\na4 /A/r2\nb1 /B/r1\nb2 /B/r1\nb3 /B/r2\n");
     conf = dir.resolve("topology.conf");
-    Files.writeString(conf, """
+    Files.writeString(
+        conf,
+        """
         mapping.table = racks.table
         nic.rate = 1M
         rack.uplink.rate = 2M
@@ -38,14 +41,27 @@ class PlanTopologyTest {
         backbone.rate = 3M
         """);
     matrix = dir.resolve("m.csv");
-    Files.writeString(matrix, "#senders: a1,a2,a3,a4\n#receivers: b1,b2,b3\n"
-        + "4000000,1000000,0\n0,2000000,3000000\n1000000,0,1000000\n5000000,2000000,1000000\n");
+    Files.writeString(
+        matrix,
+        "#senders: a1,a2,a3,a4\n#receivers: b1,b2,b3\n"
+            + "4000000,1000000,0\n0,2000000,3000000\n1000000,0,1000000\n5000000,2000000,1000000\n");
   }
 
   @Test
   void liquidPlanRespectsTheRackUplink() throws IOException {
-    CliRun r = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
-        "--beta", "0.5", "--algorithm", "liquid", "--format", "json");
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            matrix.toString(),
+            "--topology",
+            conf.toString(),
+            "--beta",
+            "0.5",
+            "--algorithm",
+            "liquid",
+            "--format",
+            "json");
     assertEquals(0, r.status(), r.err());
     JsonNode j = new ObjectMapper().readTree(r.out());
     assertEquals("liquid", j.get("algorithm").asText());
@@ -86,25 +102,60 @@ class PlanTopologyTest {
   void ratesWithoutACommonDivisorAreRefusedUnlessTheirHostCarriesNothing() throws IOException {
     // a4's NIC shares 1 B/s with the others
     Files.writeString(conf, Files.readString(conf) + "nic.rate[a4] = 999999\n");
-    Files.writeString(matrix, "#senders: a1,a2,a3,a4\n#receivers: b1,b2,b3\n"
-        + "4000000,1000000,0\n0,2000000,3000000\n1000000,0,1000000\n0,0,0\n");
-    CliRun idle = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
-        "--beta", "0.5", "--algorithm", "liquid", "--format", "json");
+    Files.writeString(
+        matrix,
+        "#senders: a1,a2,a3,a4\n#receivers: b1,b2,b3\n"
+            + "4000000,1000000,0\n0,2000000,3000000\n1000000,0,1000000\n0,0,0\n");
+    CliRun idle =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            matrix.toString(),
+            "--topology",
+            conf.toString(),
+            "--beta",
+            "0.5",
+            "--algorithm",
+            "liquid",
+            "--format",
+            "json");
     assertEquals(0, idle.status(), idle.err());
-    Files.writeString(matrix, "#senders: a1,a2,a3,a4\n#receivers: b1,b2,b3\n"
-        + "4000000,1000000,0\n0,2000000,3000000\n1000000,0,1000000\n0,0,7\n");
-    CliRun busy = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
-        "--beta", "0.5", "--algorithm", "liquid");
+    Files.writeString(
+        matrix,
+        "#senders: a1,a2,a3,a4\n#receivers: b1,b2,b3\n"
+            + "4000000,1000000,0\n0,2000000,3000000\n1000000,0,1000000\n0,0,7\n");
+    CliRun busy =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            matrix.toString(),
+            "--topology",
+            conf.toString(),
+            "--beta",
+            "0.5",
+            "--algorithm",
+            "liquid");
     assertEquals(2, busy.status());
     assertEquals(1, busy.errLines().size(), busy.err());
-    assertTrue(busy.err().contains("base speed 1 B/s") && busy.err().contains("round the rates in"), busy.err());
+    assertTrue(
+        busy.err().contains("base speed 1 B/s") && busy.err().contains("round the rates in"),
+        busy.err());
   }
 
   @Test
   void hostMissingFromTopologyIsBadInput() throws IOException {
     Files.writeString(matrix, "#senders: a1,zz\n#receivers: b1\n1\n1\n");
-    CliRun r = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
-        "--beta", "0", "--algorithm", "liquid");
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            matrix.toString(),
+            "--topology",
+            conf.toString(),
+            "--beta",
+            "0",
+            "--algorithm",
+            "liquid");
     assertEquals(2, r.status());
     assertEquals(1, r.errLines().size(), r.err());
     assertTrue(r.err().contains("racks.table") && r.err().contains("'zz'"), r.err());
@@ -113,8 +164,17 @@ class PlanTopologyTest {
   @Test
   void matrixWithoutHostsIsBadInput() throws IOException {
     Files.writeString(matrix, "1,2\n3,4\n");
-    CliRun r = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
-        "--beta", "0", "--algorithm", "liquid");
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            matrix.toString(),
+            "--topology",
+            conf.toString(),
+            "--beta",
+            "0",
+            "--algorithm",
+            "liquid");
     assertEquals(2, r.status());
     assertTrue(r.err().contains(matrix + ": line 1"), r.err());
   }
@@ -122,24 +182,57 @@ class PlanTopologyTest {
   @Test
   void unreadableTopologyFilesAreBadInputInWords() throws IOException {
     Path missing = dir.resolve("nope.conf");
-    CliRun r = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", missing.toString(),
-        "--beta", "0", "--algorithm", "liquid");
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            matrix.toString(),
+            "--topology",
+            missing.toString(),
+            "--beta",
+            "0",
+            "--algorithm",
+            "liquid");
     assertEquals(2, r.status());
-    assertEquals(List.of("plan: " + missing + ": cannot read topology configuration: no such file"), r.errLines());
-    Files.write(dir.resolve("racks.table"), new byte[] {'a', '1', ' ', '/', 'A', (byte) 0xff, (byte) 0xfe, '\n'});
-    CliRun t = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
-        "--beta", "0", "--algorithm", "liquid");
+    assertEquals(
+        List.of("plan: " + missing + ": cannot read topology configuration: no such file"),
+        r.errLines());
+    Files.write(
+        dir.resolve("racks.table"),
+        new byte[] {'a', '1', ' ', '/', 'A', (byte) 0xff, (byte) 0xfe, '\n'});
+    CliRun t =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            matrix.toString(),
+            "--topology",
+            conf.toString(),
+            "--beta",
+            "0",
+            "--algorithm",
+            "liquid");
     assertEquals(2, t.status());
     assertEquals(1, t.errLines().size(), t.err());
-    assertTrue(t.err().contains("racks.table: cannot read topology table: not UTF-8 text")
-        && !t.err().contains("java."), t.err());
+    assertTrue(
+        t.err().contains("racks.table: cannot read topology table: not UTF-8 text")
+            && !t.err().contains("java."),
+        t.err());
   }
 
   @Test
   void malformedTopologyLineIsBadInput() throws IOException {
     Files.writeString(conf, "mapping.table = racks.table\nnic.rate: 1M\n");
-    CliRun r = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
-        "--beta", "0", "--algorithm", "liquid");
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            matrix.toString(),
+            "--topology",
+            conf.toString(),
+            "--beta",
+            "0",
+            "--algorithm",
+            "liquid");
     assertEquals(2, r.status());
     assertEquals(1, r.errLines().size());
     assertTrue(r.err().contains(conf + ":2:"), r.err());
@@ -147,32 +240,67 @@ class PlanTopologyTest {
 
   @Test
   void kAndRatesComeFromTheTopologyOnly() {
-    CliRun r = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
-        "--beta", "0", "--k", "2", "--algorithm", "liquid");
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            matrix.toString(),
+            "--topology",
+            conf.toString(),
+            "--beta",
+            "0",
+            "--k",
+            "2",
+            "--algorithm",
+            "liquid");
     assertEquals(2, r.status());
     assertTrue(r.err().contains("option --k"), r.err());
   }
 
   @Test
   void rackBlindAlgorithmGetsTheKpbsPlatform() throws IOException {
-    CliRun r = CliRun.of("plan", "--matrix", matrix.toString(), "--topology", conf.toString(),
-        "--beta", "0.5", "--algorithm", "one-per-step", "--format", "json");
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            matrix.toString(),
+            "--topology",
+            conf.toString(),
+            "--beta",
+            "0.5",
+            "--algorithm",
+            "one-per-step",
+            "--format",
+            "json");
     assertEquals(0, r.status(), r.err());
     assertEquals(3, new ObjectMapper().readTree(r.out()).get("k").asInt());
   }
 
   /** Two clusters of one rack each, NICs and backbone of one flow (1 GB/s), no rack limit. */
   private Path flatOneFlowBackbone() throws IOException {
-    Files.writeString(dir.resolve("flat.table"), "a1 /A/r1\na2 /A/r1\na3 /A/r1\na4 /A/r1\nb1 /B/r1\nb2 /B/r1\n"
-        + "b3 /B/r1\n");
+    Files.writeString(
+        dir.resolve("flat.table"),
+        "a1 /A/r1\na2 /A/r1\na3 /A/r1\na4 /A/r1\nb1 /B/r1\nb2 /B/r1\n" + "b3 /B/r1\n");
     Path flat = dir.resolve("flat.conf");
-    Files.writeString(flat, "mapping.table = flat.table\nnic.rate = 1G\nrack.rate = none\nbackbone.rate = 1G\n");
+    Files.writeString(
+        flat, "mapping.table = flat.table\nnic.rate = 1G\nrack.rate = none\nbackbone.rate = 1G\n");
     return flat;
   }
 
   private JsonNode planJson(Path m, Path topology, String algorithm) throws IOException {
-    CliRun r = CliRun.of("plan", "--matrix", m.toString(), "--topology", topology.toString(), "--beta", "0",
-        "--algorithm", algorithm, "--format", "json");
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            m.toString(),
+            "--topology",
+            topology.toString(),
+            "--beta",
+            "0",
+            "--algorithm",
+            algorithm,
+            "--format",
+            "json");
     assertEquals(0, r.status(), r.err());
     return new ObjectMapper().readTree(r.out());
   }
@@ -181,18 +309,21 @@ class PlanTopologyTest {
   void aBackboneSideThatNoTrafficCrossesDoesNotLimitTheSteps() throws IOException {
     Path flat = flatOneFlowBackbone();
     // traffic inside cluster A only: three disjoint pairs may run at once
-    Files.writeString(matrix, "#senders: a1,a2,a3\n#receivers: a4,b1,b2\n"
-        + "1000000000,0,0\n0,0,0\n0,0,0\n");
+    Files.writeString(
+        matrix, "#senders: a1,a2,a3\n#receivers: a4,b1,b2\n" + "1000000000,0,0\n0,0,0\n0,0,0\n");
     Path inside = dir.resolve("inside.csv");
     Files.writeString(inside, "#senders: a1,a2\n#receivers: a3,a4\n1000000000,0\n0,1000000000\n");
     Path withIdle = dir.resolve("with-idle.csv");
-    // the same plus a receiver on cluster B that receives nothing: its route's backbone sides carry nothing
-    Files.writeString(withIdle, "#senders: a1,a2\n#receivers: a3,a4,b1\n1000000000,0,0\n0,1000000000,0\n");
+    // the same plus a receiver on cluster B that receives nothing: its route's backbone sides carry
+    // nothing
+    Files.writeString(
+        withIdle, "#senders: a1,a2\n#receivers: a3,a4,b1\n1000000000,0,0\n0,1000000000,0\n");
     for (String alg : List.of("liquid", "auto")) {
       JsonNode a = planJson(inside, flat, alg);
       JsonNode b = planJson(withIdle, flat, alg);
       assertEquals(2, a.get("k").asInt(), alg);
-      assertEquals(a.get("k").asInt(), b.get("k").asInt(), alg + ": a host without traffic changed k");
+      assertEquals(
+          a.get("k").asInt(), b.get("k").asInt(), alg + ": a host without traffic changed k");
       assertEquals(1.0, b.get("cost").asDouble(), 1e-9, alg + ": both pairs in one step of 1 s");
     }
   }
@@ -202,12 +333,15 @@ class PlanTopologyTest {
     Path flat = flatOneFlowBackbone();
     // one way: a1->b1, a2->b2, a3->b3 cross a 1-flow backbone: k = 1, η = 3 s
     Path m = dir.resolve("cross.csv");
-    Files.writeString(m, "#senders: a1,a2,a3\n#receivers: b1,b2,b3\n"
-        + "1000000000,0,0\n0,1000000000,0\n0,0,1000000000\n");
+    Files.writeString(
+        m,
+        "#senders: a1,a2,a3\n#receivers: b1,b2,b3\n"
+            + "1000000000,0,0\n0,1000000000,0\n0,0,1000000000\n");
     JsonNode j = planJson(m, flat, "liquid");
     assertEquals(1, j.get("k").asInt());
     assertEquals(3.0, j.get("lowerBound").asDouble(), 1e-9, "P / k");
-    // one pair across the backbone and one inside cluster A: k = 1 (the backbone) bounds every step, the
+    // one pair across the backbone and one inside cluster A: k = 1 (the backbone) bounds every
+    // step, the
     // internal pair's too (KPBS), so the two pairs take two steps although no link is shared
     Path mixed = dir.resolve("mixed.csv");
     Files.writeString(mixed, "#senders: a1,a2\n#receivers: b1,a3\n1000000000,0\n0,1000000000\n");
@@ -216,12 +350,18 @@ class PlanTopologyTest {
     assertEquals(1, i.get("k").asInt());
     assertEquals(2.0, i.get("cost").asDouble(), 1e-9);
     assertEquals(2.0, i.get("lowerBound").asDouble(), 1e-9, "P / k, not the links' 1 s");
-    assertEquals(kpbs.get("lowerBound").asDouble(), i.get("lowerBound").asDouble(), 1e-9,
+    assertEquals(
+        kpbs.get("lowerBound").asDouble(),
+        i.get("lowerBound").asDouble(),
+        1e-9,
         "NICs and backbone only: the generalised bound is the KPBS η");
     assertTrue(i.get("cost").asDouble() >= i.get("lowerBound").asDouble());
   }
 
-  /** @return the transfers of a step of the two-way matrix below that go from cluster A (senders 0, 1) to B */
+  /**
+   * @return the transfers of a step of the two-way matrix below that go from cluster A (senders 0,
+   *     1) to B
+   */
   private static int aToBFlows(JsonNode step) {
     int n = 0;
     for (JsonNode t : step.get("transfers")) {
@@ -233,11 +373,14 @@ class PlanTopologyTest {
   @Test
   void rackBlindPlansCountTheLinksTheyOverloadAndLiquidKeepsThem() throws IOException {
     Path flat = flatOneFlowBackbone();
-    // two transfers A -> B and one B -> A: k = 2 (one flow per backbone side), which a rack-blind plan may spend
+    // two transfers A -> B and one B -> A: k = 2 (one flow per backbone side), which a rack-blind
+    // plan may spend
     // on one direction
     Path m = dir.resolve("two-way.csv");
-    Files.writeString(m, "#senders: a1,a2,b1\n#receivers: b2,b3,a3\n"
-        + "2000000000,0,0\n0,2000000000,0\n0,0,1000000000\n");
+    Files.writeString(
+        m,
+        "#senders: a1,a2,b1\n#receivers: b2,b3,a3\n"
+            + "2000000000,0,0\n0,2000000000,0\n0,0,1000000000\n");
     JsonNode auto = planJson(m, flat, "auto");
     int overloads = auto.get("linkOverloads").asInt();
     int counted = 0;
@@ -250,11 +393,24 @@ class PlanTopologyTest {
     for (JsonNode step : liquid.get("steps")) {
       assertTrue(aToBFlows(step) <= 1, "one flow A -> B at a time: " + step);
     }
-    CliRun text = CliRun.of("plan", "--matrix", m.toString(), "--topology", flat.toString(), "--beta", "0",
-        "--algorithm", "auto");
-    assertEquals(overloads > 0, text.out().contains("links       " + overloads + " (step, link)"), text.out());
-    CliRun noTopology = CliRun.of("plan", "--matrix", matrix.toString(), "--k", "2", "--beta", "0",
-        "--format", "json");
+    CliRun text =
+        CliRun.of(
+            "plan",
+            "--matrix",
+            m.toString(),
+            "--topology",
+            flat.toString(),
+            "--beta",
+            "0",
+            "--algorithm",
+            "auto");
+    assertEquals(
+        overloads > 0,
+        text.out().contains("links       " + overloads + " (step, link)"),
+        text.out());
+    CliRun noTopology =
+        CliRun.of(
+            "plan", "--matrix", matrix.toString(), "--k", "2", "--beta", "0", "--format", "json");
     assertEquals(0, noTopology.status(), noTopology.err());
     assertTrue(!noTopology.out().contains("linkOverloads"), "the field comes with --topology only");
   }

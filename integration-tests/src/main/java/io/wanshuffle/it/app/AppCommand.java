@@ -26,77 +26,115 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code wan-shuffle run-app}: runs any Spark application (a jar and its main class) on the two-cluster testbed with
- * spark-submit, once per variant (Spark's default shuffle, wan-shuffle with an algorithm) and run, and compares the
- * runs from outside: Spark's event log, the backbone's counters, the plugin's capture and the application's stdout.
+ * {@code wan-shuffle run-app}: runs any Spark application (a jar and its main class) on the
+ * two-cluster testbed with spark-submit, once per variant (Spark's default shuffle, wan-shuffle
+ * with an algorithm) and run, and compares the runs from outside: Spark's event log, the backbone's
+ * counters, the plugin's capture and the application's stdout.
  */
-@Command(name = "run-app", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Runs a Spark application on the two-cluster testbed with spark-submit (client mode, the driver on"
-        + " the control host, one executor per testbed host), with Spark's default shuffle and with wan-shuffle, and"
-        + " compares the runs: time, stages that read shuffle data, bytes across the backbone, retransmissions, the"
-        + " plugin's steps and most flows at once, and whether stdout was the same. Writes a Markdown report.",
-        "Application arguments go after '--'. Exits with 1 if a run failed (or, with --check-output, if the"
-            + " stdouts differ)."})
+@Command(
+    name = "run-app",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Runs a Spark application on the two-cluster testbed with spark-submit (client mode, the driver on"
+          + " the control host, one executor per testbed host), with Spark's default shuffle and with wan-shuffle, and"
+          + " compares the runs: time, stages that read shuffle data, bytes across the backbone, retransmissions, the"
+          + " plugin's steps and most flows at once, and whether stdout was the same. Writes a Markdown report.",
+      "Application arguments go after '--'. Exits with 1 if a run failed (or, with --check-output, if the"
+          + " stdouts differ)."
+    })
 public final class AppCommand implements Callable<Integer> {
   /** The variant that runs Spark's sort shuffle. */
   static final String DEFAULT = "default";
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  TestbedOptions net;
+  @Mixin TestbedOptions net;
 
   @Option(names = "--jar", required = true, description = "the application's jar")
   Path jar;
 
-  @Option(names = "--class", description = "its main class (default: the jar manifest's Main-Class)")
+  @Option(
+      names = "--class",
+      description = "its main class (default: the jar manifest's Main-Class)")
   String mainClass;
 
-  @Option(names = "--variants", split = ",", defaultValue = "default,auto",
-      description = "default = Spark's sort shuffle; any other name is a wan-shuffle algorithm"
-          + " (spark.wanshuffle.algorithm), e.g. auto, oggp, or none (the plugin capturing without gating)"
-          + " (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--variants",
+      split = ",",
+      defaultValue = "default,auto",
+      description =
+          "default = Spark's sort shuffle; any other name is a wan-shuffle algorithm"
+              + " (spark.wanshuffle.algorithm), e.g. auto, oggp, or none (the plugin capturing without gating)"
+              + " (default ${DEFAULT-VALUE})")
   List<String> variants;
 
-  @Option(names = "--runs", defaultValue = "1",
+  @Option(
+      names = "--runs",
+      defaultValue = "1",
       description = "runs per variant, interleaved (default ${DEFAULT-VALUE})")
   int runs;
 
-  @Option(names = "--conf", paramLabel = "KEY=VALUE",
+  @Option(
+      names = "--conf",
+      paramLabel = "KEY=VALUE",
       description = "Spark configuration of every run, as spark-submit's --conf (repeatable)")
   Map<String, String> conf = new LinkedHashMap<>();
 
-  @Option(names = "--plugin-conf", paramLabel = "KEY=VALUE",
-      description = "extra configuration of the wan-shuffle runs only (repeatable), e.g. spark.wanshuffle.k=1")
+  @Option(
+      names = "--plugin-conf",
+      paramLabel = "KEY=VALUE",
+      description =
+          "extra configuration of the wan-shuffle runs only (repeatable), e.g. spark.wanshuffle.k=1")
   Map<String, String> pluginConf = new LinkedHashMap<>();
 
-  @Option(names = "--cores", defaultValue = "1",
+  @Option(
+      names = "--cores",
+      defaultValue = "1",
       description = "cores per Worker and executor (default ${DEFAULT-VALUE})")
   int cores;
 
-  @Option(names = "--executor-memory", defaultValue = "640m",
+  @Option(
+      names = "--executor-memory",
+      defaultValue = "640m",
       description = "executor memory (default ${DEFAULT-VALUE})")
   String executorMemory;
 
-  @Option(names = "--driver-memory", defaultValue = "1g", description = "driver heap (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--driver-memory",
+      defaultValue = "1g",
+      description = "driver heap (default ${DEFAULT-VALUE})")
   String driverMemory;
 
-  @Option(names = "--timeout", defaultValue = "30min", description = "longest run; past it the run is killed and"
-      + " counted as failed (90s, 30min, 2h; default ${DEFAULT-VALUE})", converter = DurationConverter.class)
+  @Option(
+      names = "--timeout",
+      defaultValue = "30min",
+      description =
+          "longest run; past it the run is killed and"
+              + " counted as failed (90s, 30min, 2h; default ${DEFAULT-VALUE})",
+      converter = DurationConverter.class)
   Duration timeout;
 
-  @Option(names = "--check-output", description = "exit with 1 when a run's stdout differs from the first run's")
+  @Option(
+      names = "--check-output",
+      description = "exit with 1 when a run's stdout differs from the first run's")
   boolean checkOutput;
 
-  @Option(names = "--out", defaultValue = "run/app", description = "folder for logs, event logs, captures, stdouts"
-      + " and the report (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--out",
+      defaultValue = "run/app",
+      description =
+          "folder for logs, event logs, captures, stdouts"
+              + " and the report (default ${DEFAULT-VALUE})")
   Path out;
 
   @Parameters(paramLabel = "APP_ARG", description = "the application's arguments (after '--')")
   List<String> appArgs = new ArrayList<>();
 
-  /** The figures of the runs so far, in the order they ran (read by the tests after {@link #call()}). */
+  /**
+   * The figures of the runs so far, in the order they ran (read by the tests after {@link
+   * #call()}).
+   */
   final List<AppFigures> figures = new ArrayList<>();
 
   /** The WAN round trip when {@code --rtt} is not given, ms: the demo's. */
@@ -105,7 +143,8 @@ public final class AppCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     checkArguments();
-    TestbedSpec tb = net.startableSpec(DEFAULT_RTT_MS, "the outputs are still compared", System.out::println);
+    TestbedSpec tb =
+        net.startableSpec(DEFAULT_RTT_MS, "the outputs are still compared", System.out::println);
     checkPluginConf(tb);
     int rtt = tb.wanRttMillis();
     Path plugin = variants.stream().anyMatch(v -> !v.equals(DEFAULT)) ? AppJars.pluginJar() : null;
@@ -113,12 +152,15 @@ public final class AppCommand implements Callable<Integer> {
     long t0 = System.currentTimeMillis();
     String described;
     Path report = out.resolve("report.md");
-    try (Experiment ex = Experiment.start(tb, out, StandaloneOptions.defaults().withWorkerCores(cores))) {
+    try (Experiment ex =
+        Experiment.start(tb, out, StandaloneOptions.defaults().withWorkerCores(cores))) {
       described = ex.testbed().describe();
       if (!ex.testbed().shaped()) {
-        System.out.println("NOTE: loopback variant: the backbone is not shaped; times are not comparable.");
+        System.out.println(
+            "NOTE: loopback variant: the backbone is not shaped; times are not comparable.");
       }
-      Set<String> aHosts = ex.testbed().clusterA().stream().map(Node::address).collect(Collectors.toSet());
+      Set<String> aHosts =
+          ex.testbed().clusterA().stream().map(Node::address).collect(Collectors.toSet());
       for (int run = 1; run <= runs; run++) {
         for (String variant : variants) {
           Map<String, String> c = ex.clusterConf(executorMemory);
@@ -129,15 +171,28 @@ public final class AppCommand implements Callable<Integer> {
             c.putAll(pluginConf);
             jars = List.of(plugin);
           }
-          Experiment.Submitted s = ex.submit(variant + "-" + run,
-              new Experiment.Submission(jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory), timeout);
+          Experiment.Submitted s =
+              ex.submit(
+                  variant + "-" + run,
+                  new Experiment.Submission(
+                      jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory),
+                  timeout);
           AppFigures f = AppFigures.of(variant, run, s, aHosts);
           figures.add(f);
-          System.out.printf("%s run %d: %s, %.2f s (shuffle-reading stages %.2f s); stdout %s; driver log %s%n",
-              variant, run, f.failure() == null ? "ok" : "FAILED (" + f.failure() + ")", f.wallSeconds(),
-              f.shuffleReadStageSeconds(), s.stdout(), s.driverLog());
-          Files.writeString(report, AppReport.markdown(header(described + " (PARTIAL: still running or"
-              + " interrupted)", rtt, t0), figures));
+          System.out.printf(
+              "%s run %d: %s, %.2f s (shuffle-reading stages %.2f s); stdout %s; driver log %s%n",
+              variant,
+              run,
+              f.failure() == null ? "ok" : "FAILED (" + f.failure() + ")",
+              f.wallSeconds(),
+              f.shuffleReadStageSeconds(),
+              s.stdout(),
+              s.driverLog());
+          Files.writeString(
+              report,
+              AppReport.markdown(
+                  header(described + " (PARTIAL: still running or" + " interrupted)", rtt, t0),
+                  figures));
         }
       }
     }
@@ -149,7 +204,8 @@ public final class AppCommand implements Callable<Integer> {
     boolean failed = figures.stream().anyMatch(f -> f.failure() != null);
     boolean differs = AppReport.sameOutputAsFirst(figures).contains(false);
     if (differs) {
-      System.out.println((checkOutput ? "ERROR" : "NOTE") + ": stdout differs between runs (see the report)");
+      System.out.println(
+          (checkOutput ? "ERROR" : "NOTE") + ": stdout differs between runs (see the report)");
     }
     return failed || (checkOutput && differs) ? 1 : 0;
   }
@@ -159,29 +215,37 @@ public final class AppCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--jar: no such file: " + jar);
     }
     if (runs < 1 || cores < 1) {
-      throw new ParameterException(spec.commandLine(), "--runs and --cores must be >= 1, got " + runs + " and "
-          + cores);
+      throw new ParameterException(
+          spec.commandLine(), "--runs and --cores must be >= 1, got " + runs + " and " + cores);
     }
     if (timeout.isZero() || timeout.isNegative()) {
-      throw new ParameterException(spec.commandLine(), "--timeout must be positive, got " + timeout);
+      throw new ParameterException(
+          spec.commandLine(), "--timeout must be positive, got " + timeout);
     }
     List<String> known = new ArrayList<>(io.wanshuffle.scheduler.alg.Algorithms.names());
     known.add(io.wanshuffle.spark.config.WanShuffleConf.NONE);
     for (String v : variants) {
       if (!v.equals(DEFAULT) && !known.contains(v)) {
-        throw new ParameterException(spec.commandLine(), "--variants: unknown variant '" + v + "': use " + DEFAULT
-            + " or a wan-shuffle algorithm " + known);
+        throw new ParameterException(
+            spec.commandLine(),
+            "--variants: unknown variant '"
+                + v
+                + "': use "
+                + DEFAULT
+                + " or a wan-shuffle algorithm "
+                + known);
       }
     }
     if (variants.isEmpty() || variants.size() != variants.stream().distinct().count()) {
-      throw new ParameterException(spec.commandLine(), "--variants: give each variant once, got " + variants);
+      throw new ParameterException(
+          spec.commandLine(), "--variants: give each variant once, got " + variants);
     }
   }
 
   /**
-   * Validates the wan-shuffle runs' configuration (the testbed's rates, {@code --conf}, {@code --plugin-conf}) as the
-   * plugin will at start-up, so that a wrong value stops the command before the testbed starts instead of failing
-   * every wan-shuffle run after the default ones.
+   * Validates the wan-shuffle runs' configuration (the testbed's rates, {@code --conf}, {@code
+   * --plugin-conf}) as the plugin will at start-up, so that a wrong value stops the command before
+   * the testbed starts instead of failing every wan-shuffle run after the default ones.
    *
    * @throws ParameterException naming the key and value the plugin would refuse
    */
@@ -193,28 +257,50 @@ public final class AppCommand implements Callable<Integer> {
       try {
         Experiment.checkWanShuffleConf(tb, v, conf, pluginConf);
       } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), "the wan-shuffle runs' configuration (--conf,"
-            + " --plugin-conf): " + e.getMessage());
+        throw new ParameterException(
+            spec.commandLine(),
+            "the wan-shuffle runs' configuration (--conf," + " --plugin-conf): " + e.getMessage());
       }
     }
   }
 
-  /** The report's title and its lines on how it was made; {@code rtt} is the testbed's WAN round trip, ms. */
+  /**
+   * The report's title and its lines on how it was made; {@code rtt} is the testbed's WAN round
+   * trip, ms.
+   */
   private String header(String described, int rtt, long t0) {
-    String command = "./wan-shuffle run-app --jar " + jar + (mainClass == null ? "" : " --class " + mainClass)
-        + " --variants " + String.join(",", variants) + " --runs " + runs + " --rtt " + rtt
-        + settings("--conf", conf) + settings("--plugin-conf", pluginConf)
-        + (appArgs.isEmpty() ? "" : " -- " + String.join(" ", appArgs));
-    return "# run-app: " + (mainClass == null ? jar.getFileName().toString() : mainClass) + "\n\nGenerated by `"
-        + command + "` on " + Instant.now() + String.format(java.util.Locale.ROOT, " (took %.0f s). ",
-        (System.currentTimeMillis() - t0) / 1000.0) + "Testbed: " + described + ". Runs interleaved (run 1 of every"
+    String command =
+        "./wan-shuffle run-app --jar "
+            + jar
+            + (mainClass == null ? "" : " --class " + mainClass)
+            + " --variants "
+            + String.join(",", variants)
+            + " --runs "
+            + runs
+            + " --rtt "
+            + rtt
+            + settings("--conf", conf)
+            + settings("--plugin-conf", pluginConf)
+            + (appArgs.isEmpty() ? "" : " -- " + String.join(" ", appArgs));
+    return "# run-app: "
+        + (mainClass == null ? jar.getFileName().toString() : mainClass)
+        + "\n\nGenerated by `"
+        + command
+        + "` on "
+        + Instant.now()
+        + String.format(
+            java.util.Locale.ROOT, " (took %.0f s). ", (System.currentTimeMillis() - t0) / 1000.0)
+        + "Testbed: "
+        + described
+        + ". Runs interleaved (run 1 of every"
         + " variant, then run 2, ...). Times from the application's Spark event log; backbone bytes, peak and TCP"
         + " retransmissions (every host, both ways) from outside Spark over each whole spark-submit run; steps and"
         + " gated flows from the plugin's capture; stdout compared byte for byte.";
   }
 
   private static String settings(String option, Map<String, String> values) {
-    return values.entrySet().stream().map(e -> " " + option + " " + e.getKey() + "=" + e.getValue())
+    return values.entrySet().stream()
+        .map(e -> " " + option + " " + e.getKey() + "=" + e.getValue())
         .collect(Collectors.joining());
   }
 }

@@ -13,34 +13,53 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The figures of one {@code run-app} run, from outside the application: its Spark event log (stage times, shuffle
- * metrics), the backbone's own counters, the plugin's capture (steps and gated flows) and its stdout.
+ * The figures of one {@code run-app} run, from outside the application: its Spark event log (stage
+ * times, shuffle metrics), the backbone's own counters, the plugin's capture (steps and gated
+ * flows) and its stdout.
  *
  * @param variant {@code default} (Spark's sort shuffle) or the wan-shuffle algorithm
  * @param run the run's number within its variant, from 1
  * @param failure null if the application exited with 0, else why not
- * @param log the application's event log (null if it wrote none: it failed before its SparkContext started)
- * @param wallSeconds spark-submit's start to its end, s (JVM start and the application's own work included)
- * @param aToBBytes bytes the backbone carried from cluster A to B during the run (-1 on the loopback testbed)
+ * @param log the application's event log (null if it wrote none: it failed before its SparkContext
+ *     started)
+ * @param wallSeconds spark-submit's start to its end, s (JVM start and the application's own work
+ *     included)
+ * @param aToBBytes bytes the backbone carried from cluster A to B during the run (-1 on the
+ *     loopback testbed)
  * @param bToABytes bytes it carried from B to A (-1 on the loopback testbed)
- * @param peakBitsPerSecond the busier direction's best 1 s on the backbone, bits/s (-1 on the loopback testbed)
- * @param retransmitPercent TCP segments retransmitted by every host, % of those sent (-1 on the loopback testbed)
+ * @param peakBitsPerSecond the busier direction's best 1 s on the backbone, bits/s (-1 on the
+ *     loopback testbed)
+ * @param retransmitPercent TCP segments retransmitted by every host, % of those sent (-1 on the
+ *     loopback testbed)
  * @param steps steps the plugin granted (0 without the plugin)
- * @param k the plugin's k, most cross-cluster flows at once per backbone direction (0 without the plugin)
+ * @param k the plugin's k, most cross-cluster flows at once per backbone direction (0 without the
+ *     plugin)
  * @param gatedAtOnceAToB most gated flows open at once from A to B (the step contract: at most k)
  * @param gatedAtOnceBToA most gated flows open at once from B to A
  * @param stdoutSha256 SHA-256 of the application's stdout, hex
  */
-public record AppFigures(String variant, int run, String failure, EventLog log, double wallSeconds, long aToBBytes,
-    long bToABytes, double peakBitsPerSecond, double retransmitPercent, int steps, int k, int gatedAtOnceAToB,
-    int gatedAtOnceBToA, String stdoutSha256) {
+public record AppFigures(
+    String variant,
+    int run,
+    String failure,
+    EventLog log,
+    double wallSeconds,
+    long aToBBytes,
+    long bToABytes,
+    double peakBitsPerSecond,
+    double retransmitPercent,
+    int steps,
+    int k,
+    int gatedAtOnceAToB,
+    int gatedAtOnceBToA,
+    String stdoutSha256) {
 
   /**
    * Reads one run's figures.
@@ -58,20 +77,28 @@ public record AppFigures(String variant, int run, String failure, EventLog log, 
     BackboneTrace b = s.backbone();
     long aToB = b == null ? -1 : b.bytes(BackboneTrace.Direction.A_TO_B, s.startMs(), s.endMs());
     long bToA = b == null ? -1 : b.bytes(BackboneTrace.Direction.B_TO_A, s.startMs(), s.endMs());
-    double peak = b == null ? -1 : Math.max(b.peakBitsPerSecond(BackboneTrace.Direction.A_TO_B, 1000),
-        b.peakBitsPerSecond(BackboneTrace.Direction.B_TO_A, 1000));
+    double peak =
+        b == null
+            ? -1
+            : Math.max(
+                b.peakBitsPerSecond(BackboneTrace.Direction.A_TO_B, 1000),
+                b.peakBitsPerSecond(BackboneTrace.Direction.B_TO_A, 1000));
     double retrans = -1;
     if (b != null) {
-      long sent = b.sentSegments(BackboneTrace.Direction.A_TO_B) + b.sentSegments(BackboneTrace.Direction.B_TO_A);
-      long again = b.retransmittedSegments(BackboneTrace.Direction.A_TO_B)
-          + b.retransmittedSegments(BackboneTrace.Direction.B_TO_A);
+      long sent =
+          b.sentSegments(BackboneTrace.Direction.A_TO_B)
+              + b.sentSegments(BackboneTrace.Direction.B_TO_A);
+      long again =
+          b.retransmittedSegments(BackboneTrace.Direction.A_TO_B)
+              + b.retransmittedSegments(BackboneTrace.Direction.B_TO_A);
       retrans = sent == 0 ? 0 : 100.0 * again / sent;
     }
     List<FlowCapture> aToBFlows = new ArrayList<>();
     List<FlowCapture> bToAFlows = new ArrayList<>();
     int k = 0;
     int steps = 0;
-    // one capture folder per application: a driver that runs several SparkContexts one after another has several,
+    // one capture folder per application: a driver that runs several SparkContexts one after
+    // another has several,
     // each numbering its steps from 1
     for (List<StageCapture> app : captures(s.captureDir())) {
       Set<Long> stepIds = new HashSet<>();
@@ -86,27 +113,49 @@ public record AppFigures(String variant, int run, String failure, EventLog log, 
       }
       steps += stepIds.size();
     }
-    return new AppFigures(variant, run, s.failure(), log, (s.endMs() - s.startMs()) / 1000.0, aToB, bToA, peak,
-        retrans, steps, k, FlowOverlap.of(aToBFlows).maxPairs(), FlowOverlap.of(bToAFlows).maxPairs(),
+    return new AppFigures(
+        variant,
+        run,
+        s.failure(),
+        log,
+        (s.endMs() - s.startMs()) / 1000.0,
+        aToB,
+        bToA,
+        peak,
+        retrans,
+        steps,
+        k,
+        FlowOverlap.of(aToBFlows).maxPairs(),
+        FlowOverlap.of(bToAFlows).maxPairs(),
         sha256(s.stdout()));
   }
 
-  /** @return the stages that read shuffle data, summed submission to completion, s (0 without an event log) */
+  /**
+   * @return the stages that read shuffle data, summed submission to completion, s (0 without an
+   *     event log)
+   */
   public double shuffleReadStageSeconds() {
     return log == null ? 0 : log.shuffleReadStages().stream().mapToDouble(StageRun::seconds).sum();
   }
 
-  /** @return shuffle bytes fetched from other executors, over all stages (0 without an event log) */
+  /**
+   * @return shuffle bytes fetched from other executors, over all stages (0 without an event log)
+   */
   public long remoteShuffleBytes() {
     return log == null ? 0 : log.stages().stream().mapToLong(StageRun::remoteBytesRead).sum();
   }
 
-  /** @return true when the run had the plugin's capture of gated flows within k each way (vacuously without one) */
+  /**
+   * @return true when the run had the plugin's capture of gated flows within k each way (vacuously
+   *     without one)
+   */
   public boolean withinK() {
     return k == 0 || (gatedAtOnceAToB <= k && gatedAtOnceBToA <= k);
   }
 
-  /** @return the captured stages of each application (one folder each) in the capture folder */
+  /**
+   * @return the captured stages of each application (one folder each) in the capture folder
+   */
   private static List<List<StageCapture>> captures(Path dir) throws IOException {
     List<List<StageCapture>> out = new ArrayList<>();
     if (dir == null || !Files.isDirectory(dir)) {
@@ -125,7 +174,8 @@ public record AppFigures(String variant, int run, String failure, EventLog log, 
       return "";
     }
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
     }

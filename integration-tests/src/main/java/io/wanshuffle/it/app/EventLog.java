@@ -14,11 +14,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An application's run as its Spark event log records it ({@code spark.eventLog.enabled}, uncompressed, not rolled):
- * one JSON object per line, written by Spark's listener bus (its {@code JsonProtocol}). Read here: the application
- * start and end, each stage attempt's submission, completion and failure, and its successful tasks' shuffle read
- * and write metrics. Lines of other events are skipped; a line that is not JSON fails the read (a log truncated by
- * a crash may end in one: then the figures of the lines before it are what is known, see {@link #read}).
+ * An application's run as its Spark event log records it ({@code spark.eventLog.enabled},
+ * uncompressed, not rolled): one JSON object per line, written by Spark's listener bus (its {@code
+ * JsonProtocol}). Read here: the application start and end, each stage attempt's submission,
+ * completion and failure, and its successful tasks' shuffle read and write metrics. Lines of other
+ * events are skipped; a line that is not JSON fails the read (a log truncated by a crash may end in
+ * one: then the figures of the lines before it are what is known, see {@link #read}).
  *
  * @param appId Spark's application id (null if the log has no application start)
  * @param appName the application's name
@@ -26,7 +27,8 @@ import java.util.Map;
  * @param endMs application end, epoch ms (0 if missing: the driver died)
  * @param stages the stage attempts, by stage id then attempt
  */
-public record EventLog(String appId, String appName, long startMs, long endMs, List<StageRun> stages) {
+public record EventLog(
+    String appId, String appName, long startMs, long endMs, List<StageRun> stages) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Copies the list. */
@@ -34,28 +36,33 @@ public record EventLog(String appId, String appName, long startMs, long endMs, L
     stages = List.copyOf(stages);
   }
 
-  /** @return the stage attempts that read shuffle data */
+  /**
+   * @return the stage attempts that read shuffle data
+   */
   public List<StageRun> shuffleReadStages() {
     return stages.stream().filter(StageRun::readsShuffle).toList();
   }
 
   /**
-   * Reads an event log: a single file, or the folder of a rolling event log ({@code eventlog_v2_<app>}, Spark's
-   * {@code spark.eventLog.rolling.enabled}, whose {@code events_<n>_<app>} files are read in the order of n). A last
-   * line that is not complete JSON (the driver was killed while writing it) is ignored; any other line that does
-   * not parse is an error.
+   * Reads an event log: a single file, or the folder of a rolling event log ({@code
+   * eventlog_v2_<app>}, Spark's {@code spark.eventLog.rolling.enabled}, whose {@code
+   * events_<n>_<app>} files are read in the order of n). A last line that is not complete JSON (the
+   * driver was killed while writing it) is ignored; any other line that does not parse is an error.
    *
    * @param path the event log file or rolling event log folder (uncompressed JSON lines)
    * @return what it records
-   * @throws IOException if a file cannot be read or a line other than the last is not JSON (the message names the
-   *     file and line)
+   * @throws IOException if a file cannot be read or a line other than the last is not JSON (the
+   *     message names the file and line)
    */
   public static EventLog read(Path path) throws IOException {
     List<Path> files = new ArrayList<>();
     if (Files.isDirectory(path)) {
       try (java.util.stream.Stream<Path> s = Files.list(path)) {
-        s.filter(f -> f.getFileName().toString().startsWith("events_")).sorted(Comparator.comparingLong(
-            f -> Long.parseLong(f.getFileName().toString().split("_")[1]))).forEach(files::add);
+        s.filter(f -> f.getFileName().toString().startsWith("events_"))
+            .sorted(
+                Comparator.comparingLong(
+                    f -> Long.parseLong(f.getFileName().toString().split("_")[1])))
+            .forEach(files::add);
       }
     } else {
       files.add(path);
@@ -92,7 +99,8 @@ public record EventLog(String appId, String appName, long startMs, long endMs, L
             if (next == null && last) {
               break; // cut short by a crash
             }
-            throw new IOException(file + ", line " + number + ": not a Spark event (" + ex.getOriginalMessage() + ")",
+            throw new IOException(
+                file + ", line " + number + ": not a Spark event (" + ex.getOriginalMessage() + ")",
                 ex);
           }
           switch (e.path("Event").asText()) {
@@ -104,10 +112,11 @@ public record EventLog(String appId, String appName, long startMs, long endMs, L
             case "SparkListenerApplicationEnd" -> end = e.path("Timestamp").asLong();
             case "SparkListenerStageSubmitted", "SparkListenerStageCompleted" -> {
               JsonNode info = e.path("Stage Info");
-              stage(info.path("Stage ID").asInt(), info.path("Stage Attempt ID").asInt()).info(info);
+              stage(info.path("Stage ID").asInt(), info.path("Stage Attempt ID").asInt())
+                  .info(info);
             }
-            case "SparkListenerTaskEnd" -> stage(e.path("Stage ID").asInt(), e.path("Stage Attempt ID").asInt())
-                .taskEnd(e);
+            case "SparkListenerTaskEnd" ->
+                stage(e.path("Stage ID").asInt(), e.path("Stage Attempt ID").asInt()).taskEnd(e);
             default -> {
               // other events carry nothing read here
             }
@@ -164,8 +173,19 @@ public record EventLog(String appId, String appName, long startMs, long endMs, L
     }
 
     StageRun run() {
-      return new StageRun(id, attempt, name, tasks, submitted, completed, failure, failedTasks, remote, local,
-          fetchWait, written);
+      return new StageRun(
+          id,
+          attempt,
+          name,
+          tasks,
+          submitted,
+          completed,
+          failure,
+          failedTasks,
+          remote,
+          local,
+          fetchWait,
+          written);
     }
   }
 }

@@ -12,16 +12,16 @@ import org.apache.spark.api.java.JavaSparkContext;
 import scala.Tuple2;
 
 /**
- * A Spark application to try {@code wan-shuffle run-app} with: a sort of generated records in the manner of
- * TeraSort. Each map task generates its records (a random 8-byte key, a random value) from a fixed seed, so the
- * input is the same in every run; {@code sortByKey} range-partitions them over the reduce partitions (one sampling
- * job, then the shuffle: every map task sends to every reduce partition, wherever Spark placed them). The answer,
- * printed to stdout one line per reduce partition ({@code partition records first-key last-key crc32c
- * ordered|unordered}) and a last line {@code sorted true|false}, depends only on the arguments: the same with any
- * shuffle manager.
+ * A Spark application to try {@code wan-shuffle run-app} with: a sort of generated records in the
+ * manner of TeraSort. Each map task generates its records (a random 8-byte key, a random value)
+ * from a fixed seed, so the input is the same in every run; {@code sortByKey} range-partitions them
+ * over the reduce partitions (one sampling job, then the shuffle: every map task sends to every
+ * reduce partition, wherever Spark placed them). The answer, printed to stdout one line per reduce
+ * partition ({@code partition records first-key last-key crc32c ordered|unordered}) and a last line
+ * {@code sorted true|false}, depends only on the arguments: the same with any shuffle manager.
  *
- * <p>Arguments (all optional): records (default 1,000,000), map tasks = reduce partitions (default 12), value bytes
- * per record (default 92: 100-byte records with the key).
+ * <p>Arguments (all optional): records (default 1,000,000), map tasks = reduce partitions (default
+ * 12), value bytes per record (default 92: 100-byte records with the key).
  */
 public final class GeneratedSort {
   private GeneratedSort() {}
@@ -42,19 +42,25 @@ public final class GeneratedSort {
       for (int i = 0; i < partitions; i++) {
         slices.add(i);
       }
-      JavaPairRDD<Long, byte[]> input = sc.parallelize(slices, partitions).flatMapToPair(slice -> {
-        long n = records / partitions + (slice < records % partitions ? 1 : 0);
-        SplittableRandom random = new SplittableRandom(0x5EEDL * 31 + slice);
-        List<Tuple2<Long, byte[]>> out = new ArrayList<>((int) n);
-        for (long r = 0; r < n; r++) {
-          byte[] value = new byte[valueBytes];
-          random.nextBytes(value);
-          out.add(new Tuple2<>(random.nextLong(), value));
-        }
-        return out.iterator();
-      });
-      List<String> lines = input.sortByKey(true, partitions).mapPartitionsWithIndex(
-          (index, it) -> List.of(summary(index, it)).iterator(), true).collect();
+      JavaPairRDD<Long, byte[]> input =
+          sc.parallelize(slices, partitions)
+              .flatMapToPair(
+                  slice -> {
+                    long n = records / partitions + (slice < records % partitions ? 1 : 0);
+                    SplittableRandom random = new SplittableRandom(0x5EEDL * 31 + slice);
+                    List<Tuple2<Long, byte[]>> out = new ArrayList<>((int) n);
+                    for (long r = 0; r < n; r++) {
+                      byte[] value = new byte[valueBytes];
+                      random.nextBytes(value);
+                      out.add(new Tuple2<>(random.nextLong(), value));
+                    }
+                    return out.iterator();
+                  });
+      List<String> lines =
+          input
+              .sortByKey(true, partitions)
+              .mapPartitionsWithIndex((index, it) -> List.of(summary(index, it)).iterator(), true)
+              .collect();
       boolean sorted = true;
       long previousLast = Long.MIN_VALUE;
       for (String line : lines) {
@@ -90,7 +96,16 @@ public final class GeneratedSort {
       crc.update(key.clear().putLong(k).flip());
       crc.update(r._2());
     }
-    return index + " " + count + " " + first + " " + last + " " + Long.toHexString(crc.getValue()) + " "
+    return index
+        + " "
+        + count
+        + " "
+        + first
+        + " "
+        + last
+        + " "
+        + Long.toHexString(crc.getValue())
+        + " "
         + (inOrder ? "ordered" : "unordered");
   }
 

@@ -24,9 +24,9 @@ public final class AppJars {
   private AppJars() {}
 
   /**
-   * The plugin's shaded jar: system property {@value #PLUGIN_JAR_PROPERTY}, else
-   * {@code plugin/target/wan-shuffle-plugin-*.jar} (not {@code original-*}) under the working
-   * directory or its parent.
+   * The plugin's shaded jar: system property {@value #PLUGIN_JAR_PROPERTY}, else {@code
+   * plugin/target/wan-shuffle-plugin-*.jar} (not {@code original-*}) under the working directory or
+   * its parent.
    *
    * @return the jar path
    * @throws IllegalStateException if no jar is found (the message says how to build it)
@@ -39,11 +39,16 @@ public final class AppJars {
     for (Path base : List.of(Path.of("plugin", "target"), Path.of("..", "plugin", "target"))) {
       if (Files.isDirectory(base)) {
         try (Stream<Path> s = Files.list(base)) {
-          var jar = s.filter(p -> {
-            String n = p.getFileName().toString();
-            return n.startsWith("wan-shuffle-plugin-") && n.endsWith(".jar")
-                && !n.contains("sources") && !n.contains("javadoc");
-          }).findFirst();
+          var jar =
+              s.filter(
+                      p -> {
+                        String n = p.getFileName().toString();
+                        return n.startsWith("wan-shuffle-plugin-")
+                            && n.endsWith(".jar")
+                            && !n.contains("sources")
+                            && !n.contains("javadoc");
+                      })
+                  .findFirst();
           if (jar.isPresent()) {
             return jar.get().toAbsolutePath().normalize();
           }
@@ -52,13 +57,17 @@ public final class AppJars {
         }
       }
     }
-    throw new IllegalStateException("plugin jar not found (system property " + PLUGIN_JAR_PROPERTY
-        + "=" + prop + "); build it with 'mvn -pl plugin -am package -DskipTests'");
+    throw new IllegalStateException(
+        "plugin jar not found (system property "
+            + PLUGIN_JAR_PROPERTY
+            + "="
+            + prop
+            + "); build it with 'mvn -pl plugin -am package -DskipTests'");
   }
 
   /**
-   * The jar holding {@code cls}: its code source if that is a jar; if it is a class folder (an
-   * IDE or {@code mvn test} run), a jar of that folder written to {@code workDir}.
+   * The jar holding {@code cls}: its code source if that is a jar; if it is a class folder (an IDE
+   * or {@code mvn test} run), a jar of that folder written to {@code workDir}.
    *
    * @param cls a class of the job code
    * @param workDir where to write a jar built from a class folder
@@ -75,15 +84,15 @@ public final class AppJars {
     if (Files.isRegularFile(src)) {
       return src;
     }
-    return jarFolder(src, workDir.resolve("classes-" + Integer.toHexString(src.hashCode()) + ".jar"));
+    return jarFolder(
+        src, workDir.resolve("classes-" + Integer.toHexString(src.hashCode()) + ".jar"));
   }
 
   /**
-   * This project's jars and class folders on this JVM's class path (system property
-   * {@code java.class.path}), plus the TPC-H generator's jar: what executors need besides Spark
-   * when the job code runs from the class path (the testbed's drivers). Class folders
-   * ({@code .../classes}, not {@code test-classes}) are jarred into {@code workDir} as
-   * {@code app-<i>.jar}.
+   * This project's jars and class folders on this JVM's class path (system property {@code
+   * java.class.path}), plus the TPC-H generator's jar: what executors need besides Spark when the
+   * job code runs from the class path (the testbed's drivers). Class folders ({@code .../classes},
+   * not {@code test-classes}) are jarred into {@code workDir} as {@code app-<i>.jar}.
    *
    * @param workDir where to write jars built from class folders (created)
    * @return absolute jar paths, in class path order
@@ -94,8 +103,12 @@ public final class AppJars {
     int i = 0;
     for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
       Path p = Path.of(entry);
-      boolean ours = isProjectJar(p) || entry.contains("/tpch/")
-          || (Files.isDirectory(p) && entry.endsWith("classes") && !entry.endsWith("test-classes"));
+      boolean ours =
+          isProjectJar(p)
+              || entry.contains("/tpch/")
+              || (Files.isDirectory(p)
+                  && entry.endsWith("classes")
+                  && !entry.endsWith("test-classes"));
       if (!ours || !Files.exists(p)) {
         continue;
       }
@@ -116,7 +129,8 @@ public final class AppJars {
    */
   static boolean isProjectJar(Path p) {
     String name = p.getFileName().toString();
-    return p.toString().contains("/io/wanshuffle/") || name.startsWith("wan-shuffle-")
+    return p.toString().contains("/io/wanshuffle/")
+        || name.startsWith("wan-shuffle-")
         || name.startsWith("scheduler-core-");
   }
 

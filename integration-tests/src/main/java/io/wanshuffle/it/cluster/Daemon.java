@@ -13,9 +13,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A Spark daemon JVM (Master or Worker) started as a child process whose output goes to a log
- * file; waits for readiness lines in that log and kills the whole process tree (a Worker's
- * executors are its children).
+ * A Spark daemon JVM (Master or Worker) started as a child process whose output goes to a log file;
+ * waits for readiness lines in that log and kills the whole process tree (a Worker's executors are
+ * its children).
  */
 final class Daemon {
   private final String name;
@@ -36,9 +36,18 @@ final class Daemon {
    * @param env extra environment variables
    * @param log file receiving stdout and stderr
    */
-  static Daemon start(String name, List<String> prefix, List<String> jvmArgs, String classPath,
-      String mainClass, List<String> args, Map<String, String> env, Path log) throws IOException {
-    return new Daemon(name, startJava(prefix, jvmArgs, classPath, mainClass, args, env, log, null), log);
+  static Daemon start(
+      String name,
+      List<String> prefix,
+      List<String> jvmArgs,
+      String classPath,
+      String mainClass,
+      List<String> args,
+      Map<String, String> env,
+      Path log)
+      throws IOException {
+    return new Daemon(
+        name, startJava(prefix, jvmArgs, classPath, mainClass, args, env, log, null), log);
   }
 
   /**
@@ -49,8 +58,15 @@ final class Daemon {
    * @param stdout file receiving stdout (stderr goes to {@code log}); null: both to {@code log}
    * @return the process
    */
-  static Process startJava(List<String> prefix, List<String> jvmArgs, String classPath,
-      String mainClass, List<String> args, Map<String, String> env, Path log, Path stdout)
+  static Process startJava(
+      List<String> prefix,
+      List<String> jvmArgs,
+      String classPath,
+      String mainClass,
+      List<String> args,
+      Map<String, String> env,
+      Path log,
+      Path stdout)
       throws IOException {
     List<String> cmd = new ArrayList<>(prefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -59,7 +75,8 @@ final class Daemon {
     cmd.add(classPath);
     cmd.add(mainClass);
     cmd.addAll(args);
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(nullFile()));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(nullFile()));
     if (stdout == null) {
       pb.redirectErrorStream(true).redirectOutput(log.toFile());
     } else {
@@ -101,12 +118,28 @@ final class Daemon {
         return m.groupCount() > 0 ? m.group(1) : m.group();
       }
       if (!process.isAlive()) {
-        throw new IllegalStateException(name + " exited with status " + process.exitValue()
-            + " before logging '" + pattern + "'; log " + log + ":\n" + tail(text));
+        throw new IllegalStateException(
+            name
+                + " exited with status "
+                + process.exitValue()
+                + " before logging '"
+                + pattern
+                + "'; log "
+                + log
+                + ":\n"
+                + tail(text));
       }
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(name + " did not log '" + pattern + "' within "
-            + timeout.toSeconds() + " s; log " + log + ":\n" + tail(text));
+        throw new IllegalStateException(
+            name
+                + " did not log '"
+                + pattern
+                + "' within "
+                + timeout.toSeconds()
+                + " s; log "
+                + log
+                + ":\n"
+                + tail(text));
       }
       Thread.sleep(100);
     }
@@ -127,8 +160,8 @@ final class Daemon {
   }
 
   /**
-   * Kills the daemon and every descendant: SIGTERM to all (a Worker then stops its executors),
-   * then SIGKILL to whatever is still alive after {@code grace}.
+   * Kills the daemon and every descendant: SIGTERM to all (a Worker then stops its executors), then
+   * SIGKILL to whatever is still alive after {@code grace}.
    */
   void killTree(Duration grace) {
     List<ProcessHandle> all = new ArrayList<>();

@@ -11,12 +11,12 @@ import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
 
 /**
- * Places tasks on chosen hosts, for example map tasks on cluster A and reduce tasks on cluster
- * B, so a shuffle crosses the backbone (the testbed prototype's recipe): partitions carry
- * preferred locations, {@link #configure(SparkConf)} makes the scheduler wait for them
- * ({@code spark.locality.wait=1h}) and turns off Spark's own reduce-side locality preference
- * ({@code spark.shuffle.reduceLocality.enabled=false}), which would otherwise pull reduce tasks
- * towards the biggest map outputs.
+ * Places tasks on chosen hosts, for example map tasks on cluster A and reduce tasks on cluster B,
+ * so a shuffle crosses the backbone (the testbed prototype's recipe): partitions carry preferred
+ * locations, {@link #configure(SparkConf)} makes the scheduler wait for them ({@code
+ * spark.locality.wait=1h}) and turns off Spark's own reduce-side locality preference ({@code
+ * spark.shuffle.reduceLocality.enabled=false}), which would otherwise pull reduce tasks towards the
+ * biggest map outputs.
  */
 public final class Placement {
   private Placement() {}
@@ -49,21 +49,24 @@ public final class Placement {
     return preferring(jsc, n, i -> List.of(hosts.get(i % hosts.size())));
   }
 
-  /** @return partitions 0..n-1, partition i holding i and preferring {@code hostsOf.apply(i)} */
-  private static JavaRDD<Integer> preferring(JavaSparkContext jsc, int n,
-      java.util.function.IntFunction<List<String>> hostsOf) {
+  /**
+   * @return partitions 0..n-1, partition i holding i and preferring {@code hostsOf.apply(i)}
+   */
+  private static JavaRDD<Integer> preferring(
+      JavaSparkContext jsc, int n, java.util.function.IntFunction<List<String>> hostsOf) {
     List<Tuple2<Integer, scala.collection.immutable.Seq<String>>> items = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       items.add(new Tuple2<>(i, CollectionConverters.asScala(hostsOf.apply(i)).toList()));
     }
     ClassTag<Integer> tag = ClassTag$.MODULE$.apply(Integer.class);
-    return JavaRDD.fromRDD(jsc.sc().makeRDD(CollectionConverters.asScala(items).toList(), tag), tag);
+    return JavaRDD.fromRDD(
+        jsc.sc().makeRDD(CollectionConverters.asScala(items).toList(), tag), tag);
   }
 
   /**
-   * The same records as {@code rdd}, partition by partition, but each partition computed on
-   * {@code hosts.get(i % hosts.size())}: put after a shuffle, this places the reduce tasks
-   * (the shuffle is read inside the pinned task).
+   * The same records as {@code rdd}, partition by partition, but each partition computed on {@code
+   * hosts.get(i % hosts.size())}: put after a shuffle, this places the reduce tasks (the shuffle is
+   * read inside the pinned task).
    *
    * @param jsc the driver
    * @param rdd any RDD, typically a shuffled one
@@ -76,9 +79,9 @@ public final class Placement {
   }
 
   /**
-   * The same records as {@code rdd}, every partition preferring all of {@code hosts}: the scheduler may run a
-   * partition (and a speculative copy of it, which Spark never places on the host of the running attempt) on
-   * any of them, and nowhere else.
+   * The same records as {@code rdd}, every partition preferring all of {@code hosts}: the scheduler
+   * may run a partition (and a speculative copy of it, which Spark never places on the host of the
+   * running attempt) on any of them, and nowhere else.
    *
    * @param jsc the driver
    * @param rdd any RDD, typically a shuffled one

@@ -11,20 +11,21 @@ import org.apache.spark.launcher.JavaModuleOptions;
 
 /**
  * A Spark home made of Maven jars: a folder whose {@code jars/} holds the runtime jars of
- * spark-core and spark-sql 4.1.3 (no Spark distribution needed). Two sources: the
- * integration-tests build fills {@code integration-tests/target/spark-home/jars} with
- * {@code maven-dependency-plugin:copy-dependencies} (phase {@code generate-resources}; used by the
+ * spark-core and spark-sql 4.1.3 (no Spark distribution needed). Two sources: the integration-tests
+ * build fills {@code integration-tests/target/spark-home/jars} with {@code
+ * maven-dependency-plugin:copy-dependencies} (phase {@code generate-resources}; used by the
  * loopback ITs, {@link #locate()}), and {@link #linkClassPath(Path)} links the jars this JVM runs
  * with (used by the testbed, which runs from any working folder).
  *
- * <p>Facts from the testbed prototype (ARCHITECTURE section 4): a Worker needs
- * {@code SPARK_SCALA_VERSION=2.13} in its environment (the launcher's command builder asks for
- * it unconditionally), and every JVM started by hand needs Spark's {@code --add-opens} list
- * ({@link JavaModuleOptions}).
+ * <p>Facts from the testbed prototype (ARCHITECTURE section 4): a Worker needs {@code
+ * SPARK_SCALA_VERSION=2.13} in its environment (the launcher's command builder asks for it
+ * unconditionally), and every JVM started by hand needs Spark's {@code --add-opens} list ({@link
+ * JavaModuleOptions}).
  */
 public final class SparkHome {
   /** System property naming the Spark home folder (set by the failsafe configuration). */
   public static final String PROPERTY = "wanshuffle.it.sparkHome";
+
   /** Scala binary version of the Spark jars; exported as {@code SPARK_SCALA_VERSION}. */
   public static final String SCALA_VERSION = "2.13";
 
@@ -39,20 +40,28 @@ public final class SparkHome {
    *
    * @param dir folder containing {@code jars/} with a {@code spark-core_2.13-*.jar}
    * @return the Spark home
-   * @throws IllegalStateException if the folder or the Spark core jar is missing (the message
-   *     says how to build it)
+   * @throws IllegalStateException if the folder or the Spark core jar is missing (the message says
+   *     how to build it)
    */
   public static SparkHome at(Path dir) {
     Path jars = dir.resolve("jars");
     if (!Files.isDirectory(jars)) {
-      throw new IllegalStateException("Spark home " + dir + " has no jars/ folder; build it with "
-          + "'mvn -pl integration-tests -am package -DskipTests' (copy-dependencies fills "
-          + "integration-tests/target/spark-home/jars)");
+      throw new IllegalStateException(
+          "Spark home "
+              + dir
+              + " has no jars/ folder; build it with "
+              + "'mvn -pl integration-tests -am package -DskipTests' (copy-dependencies fills "
+              + "integration-tests/target/spark-home/jars)");
     }
     try (Stream<Path> files = Files.list(jars)) {
-      if (files.noneMatch(p -> p.getFileName().toString().startsWith("spark-core_" + SCALA_VERSION))) {
-        throw new IllegalStateException("Spark home " + dir + ": jars/ holds no spark-core_"
-            + SCALA_VERSION + " jar; rebuild integration-tests");
+      if (files.noneMatch(
+          p -> p.getFileName().toString().startsWith("spark-core_" + SCALA_VERSION))) {
+        throw new IllegalStateException(
+            "Spark home "
+                + dir
+                + ": jars/ holds no spark-core_"
+                + SCALA_VERSION
+                + " jar; rebuild integration-tests");
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + jars, e);
@@ -61,9 +70,9 @@ public final class SparkHome {
   }
 
   /**
-   * The Spark home named by the system property {@value #PROPERTY}, else
-   * {@code integration-tests/target/spark-home} relative to the working directory (the module
-   * folder under Maven, the project root for the launcher).
+   * The Spark home named by the system property {@value #PROPERTY}, else {@code
+   * integration-tests/target/spark-home} relative to the working directory (the module folder under
+   * Maven, the project root for the launcher).
    *
    * @return the checked Spark home
    * @throws IllegalStateException if none is found (see {@link #at(Path)})
@@ -106,9 +115,13 @@ public final class SparkHome {
         }
       }
       try (Stream<Path> files = Files.list(jars)) {
-        if (files.noneMatch(f -> f.getFileName().toString().startsWith("spark-core_" + SCALA_VERSION))) {
-          throw new IllegalStateException("no spark-core_" + SCALA_VERSION + " jar on this JVM's class path:"
-              + " run through ./wan-shuffle or the integration-tests module so Spark's jars are on it");
+        if (files.noneMatch(
+            f -> f.getFileName().toString().startsWith("spark-core_" + SCALA_VERSION))) {
+          throw new IllegalStateException(
+              "no spark-core_"
+                  + SCALA_VERSION
+                  + " jar on this JVM's class path:"
+                  + " run through ./wan-shuffle or the integration-tests module so Spark's jars are on it");
         }
       }
     } catch (IOException e) {
@@ -117,17 +130,23 @@ public final class SparkHome {
     return new SparkHome(dir.toAbsolutePath());
   }
 
-  /** @return the absolute Spark home folder */
+  /**
+   * @return the absolute Spark home folder
+   */
   public Path dir() {
     return dir;
   }
 
-  /** @return the Java class path of a Spark daemon: {@code <home>/jars/*} */
+  /**
+   * @return the Java class path of a Spark daemon: {@code <home>/jars/*}
+   */
   public String classPath() {
     return dir.resolve("jars") + "/*";
   }
 
-  /** @return Spark's JVM module options, one argument per element ({@link JavaModuleOptions}) */
+  /**
+   * @return Spark's JVM module options, one argument per element ({@link JavaModuleOptions})
+   */
   public static List<String> javaModuleOptions() {
     return List.of(JavaModuleOptions.defaultModuleOptionArray());
   }

@@ -17,18 +17,17 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The processes of one Spark standalone deployment, started as children of this JVM from a
- * {@link SparkHome}: a Master, Workers and, on request, other Java programs (drivers). The one
- * launcher behind {@link LoopbackCluster} (loopback aliases) and the testbed's
- * {@code SparkStandalone} (network namespaces); what differs between them is only the command
- * prefix that runs a program on a host ({@code ip netns exec <ns>}, or nothing) and the address
- * each process binds to.
+ * The processes of one Spark standalone deployment, started as children of this JVM from a {@link
+ * SparkHome}: a Master, Workers and, on request, other Java programs (drivers). The one launcher
+ * behind {@link LoopbackCluster} (loopback aliases) and the testbed's {@code SparkStandalone}
+ * (network namespaces); what differs between them is only the command prefix that runs a program on
+ * a host ({@code ip netns exec <ns>}, or nothing) and the address each process binds to.
  *
- * <p>Every JVM gets Spark's environment ({@code SPARK_HOME}, {@code SPARK_SCALA_VERSION},
- * {@code SPARK_LOCAL_IP} and {@code SPARK_LOCAL_HOSTNAME} = its address, {@code SPARK_CONF_DIR} =
- * {@code <runDir>/conf}, optionally {@code SPARK_LOCAL_DIRS}), Spark's JVM module options and the
- * extra JVM options given to {@link #open}; its output goes to {@code <runDir>/<name>.log}
- * ({@code master.log}, {@code worker-<name>.log}, ...).
+ * <p>Every JVM gets Spark's environment ({@code SPARK_HOME}, {@code SPARK_SCALA_VERSION}, {@code
+ * SPARK_LOCAL_IP} and {@code SPARK_LOCAL_HOSTNAME} = its address, {@code SPARK_CONF_DIR} = {@code
+ * <runDir>/conf}, optionally {@code SPARK_LOCAL_DIRS}), Spark's JVM module options and the extra
+ * JVM options given to {@link #open}; its output goes to {@code <runDir>/<name>.log} ({@code
+ * master.log}, {@code worker-<name>.log}, ...).
  *
  * <p>{@link #close()} kills the Master and the Workers with their descendants (executors). Drivers
  * started with {@link #launchJava} are the caller's to stop. Nothing here registers a shutdown
@@ -36,7 +35,8 @@ import java.util.stream.Stream;
  */
 public final class StandaloneProcesses implements AutoCloseable {
   private static final String PID_FILE = "daemons.pid";
-  private static final Pattern MASTER_URL = Pattern.compile("Starting Spark master at (spark://\\S+)");
+  private static final Pattern MASTER_URL =
+      Pattern.compile("Starting Spark master at (spark://\\S+)");
   private static final Pattern LEADER = Pattern.compile("I have been elected leader");
   private static final Pattern REGISTERED = Pattern.compile("Successfully registered with master");
   private static final Duration KILL_GRACE = Duration.ofSeconds(5);
@@ -50,8 +50,12 @@ public final class StandaloneProcesses implements AutoCloseable {
   private final Map<String, Daemon> workers = new LinkedHashMap<>();
   private boolean closed;
 
-  private StandaloneProcesses(SparkHome sparkHome, Path runDir, String daemonHeap,
-      List<String> jvmOptions, boolean recordPids) {
+  private StandaloneProcesses(
+      SparkHome sparkHome,
+      Path runDir,
+      String daemonHeap,
+      List<String> jvmOptions,
+      boolean recordPids) {
     this.sparkHome = sparkHome;
     this.runDir = runDir.toAbsolutePath();
     this.daemonHeap = daemonHeap;
@@ -64,15 +68,20 @@ public final class StandaloneProcesses implements AutoCloseable {
    *
    * @param sparkHome Spark home whose {@code jars/} is the Master's and Workers' class path
    * @param runDir folder for the logs and {@code conf/} (created on the first start)
-   * @param daemonHeap maximum heap of the Master and the Workers (JVM size syntax, e.g. {@code 256m})
+   * @param daemonHeap maximum heap of the Master and the Workers (JVM size syntax, e.g. {@code
+   *     256m})
    * @param jvmOptions extra JVM options for every JVM started (daemons and drivers)
    * @param recordPids if true, each daemon's PID and start time go to {@code <runDir>/daemons.pid}
    *     (removed by {@link #close()}), so that {@link #reapLeftovers(Path)} can kill the daemons of
    *     a JVM that died without closing
    * @return the deployment
    */
-  public static StandaloneProcesses open(SparkHome sparkHome, Path runDir, String daemonHeap,
-      List<String> jvmOptions, boolean recordPids) {
+  public static StandaloneProcesses open(
+      SparkHome sparkHome,
+      Path runDir,
+      String daemonHeap,
+      List<String> jvmOptions,
+      boolean recordPids) {
     return new StandaloneProcesses(sparkHome, runDir, daemonHeap, jvmOptions, recordPids);
   }
 
@@ -90,18 +99,25 @@ public final class StandaloneProcesses implements AutoCloseable {
    * @throws IOException if the run folder cannot be written or the JVM cannot be started
    * @throws InterruptedException if interrupted while waiting
    */
-  public String startMaster(List<String> prefix, String address, int port, Path localDir,
-      Duration timeout) throws IOException, InterruptedException {
-    Daemon master = launchDaemon("master", prefix, address, "org.apache.spark.deploy.master.Master",
-        List.of("--host", address, "--port", Integer.toString(port), "--webui-port", "0"), localDir);
+  public String startMaster(
+      List<String> prefix, String address, int port, Path localDir, Duration timeout)
+      throws IOException, InterruptedException {
+    Daemon master =
+        launchDaemon(
+            "master",
+            prefix,
+            address,
+            "org.apache.spark.deploy.master.Master",
+            List.of("--host", address, "--port", Integer.toString(port), "--webui-port", "0"),
+            localDir);
     String url = master.awaitLog(MASTER_URL, timeout);
     master.awaitLog(LEADER, timeout);
     return url;
   }
 
   /**
-   * Starts a Worker ({@code --port 0 --webui-port 0}) without waiting for it; see
-   * {@link #awaitWorkers(Duration)}. Its log is {@code <runDir>/worker-<name>.log}.
+   * Starts a Worker ({@code --port 0 --webui-port 0}) without waiting for it; see {@link
+   * #awaitWorkers(Duration)}. Its log is {@code <runDir>/worker-<name>.log}.
    *
    * @param name the Worker's name (log file name, errors)
    * @param prefix command prefix running a program on the Worker's host (empty for none)
@@ -114,15 +130,41 @@ public final class StandaloneProcesses implements AutoCloseable {
    * @throws IllegalArgumentException if a Worker already runs on {@code address}
    * @throws IOException if a folder cannot be created or the JVM cannot be started
    */
-  public void startWorker(String name, List<String> prefix, String address, int cores, String memory,
-      Path workDir, Path localDir, String masterUrl) throws IOException {
+  public void startWorker(
+      String name,
+      List<String> prefix,
+      String address,
+      int cores,
+      String memory,
+      Path workDir,
+      Path localDir,
+      String masterUrl)
+      throws IOException {
     if (workers.containsKey(address)) {
       throw new IllegalArgumentException("a Worker already runs on " + address);
     }
     Files.createDirectories(workDir);
-    Daemon w = launchDaemon("worker-" + name, prefix, address, "org.apache.spark.deploy.worker.Worker",
-        List.of("--host", address, "--port", "0", "--webui-port", "0", "--cores", Integer.toString(cores),
-            "--memory", memory, "--work-dir", workDir.toString(), masterUrl), localDir);
+    Daemon w =
+        launchDaemon(
+            "worker-" + name,
+            prefix,
+            address,
+            "org.apache.spark.deploy.worker.Worker",
+            List.of(
+                "--host",
+                address,
+                "--port",
+                "0",
+                "--webui-port",
+                "0",
+                "--cores",
+                Integer.toString(cores),
+                "--memory",
+                memory,
+                "--work-dir",
+                workDir.toString(),
+                masterUrl),
+            localDir);
     workers.put(address, w);
   }
 
@@ -130,8 +172,8 @@ public final class StandaloneProcesses implements AutoCloseable {
    * Waits until every Worker started so far has registered with the Master.
    *
    * @param timeout how long to wait for each Worker
-   * @throws IllegalStateException if a Worker exits or does not register in time (the message
-   *     names it and ends with the last lines of its log)
+   * @throws IllegalStateException if a Worker exits or does not register in time (the message names
+   *     it and ends with the last lines of its log)
    * @throws InterruptedException if interrupted while waiting
    */
   public void awaitWorkers(Duration timeout) throws InterruptedException {
@@ -142,8 +184,8 @@ public final class StandaloneProcesses implements AutoCloseable {
 
   /**
    * Starts a Java program (a driver) on a host with Spark's environment and JVM options, output to
-   * {@code <runDir>/<name>.log} (stdout to its own file if asked). It is not a daemon: {@link #close()}
-   * does not stop it.
+   * {@code <runDir>/<name>.log} (stdout to its own file if asked). It is not a daemon: {@link
+   * #close()} does not stop it.
    *
    * @param name log name
    * @param prefix command prefix running a program on the host (empty for none)
@@ -153,32 +195,65 @@ public final class StandaloneProcesses implements AutoCloseable {
    * @param mainClass main class
    * @param args program arguments
    * @param localDir {@code SPARK_LOCAL_DIRS} (created), or null to leave it unset
-   * @param stdout file for the program's stdout alone (its stderr, where Spark logs, goes to the log); null: both
-   *     to the log
+   * @param stdout file for the program's stdout alone (its stderr, where Spark logs, goes to the
+   *     log); null: both to the log
    * @return the process; behind {@code ip netns exec} its PID is still the JVM's (exec replaces
    *     itself)
    * @throws UncheckedIOException if a folder cannot be created or the program cannot be started
    */
-  public Process launchJava(String name, List<String> prefix, String address, List<String> jvmArgs,
-      String classPath, String mainClass, List<String> args, Path localDir, Path stdout) {
+  public Process launchJava(
+      String name,
+      List<String> prefix,
+      String address,
+      List<String> jvmArgs,
+      String classPath,
+      String mainClass,
+      List<String> args,
+      Path localDir,
+      Path stdout) {
     try {
-      return Daemon.startJava(prefix, jvmArgs(jvmArgs), classPath, mainClass, args, env(address, localDir),
-          log(name), stdout);
+      return Daemon.startJava(
+          prefix,
+          jvmArgs(jvmArgs),
+          classPath,
+          mainClass,
+          args,
+          env(address, localDir),
+          log(name),
+          stdout);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot start " + name + " on " + address + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot start " + name + " on " + address + ": " + e.getMessage(), e);
     }
   }
 
-  private Daemon launchDaemon(String name, List<String> prefix, String address, String mainClass,
-      List<String> args, Path localDir) throws IOException {
-    Daemon d = Daemon.start(name, prefix, jvmArgs(List.of("-Xmx" + daemonHeap)), sparkHome.classPath(),
-        mainClass, args, env(address, localDir), log(name));
+  private Daemon launchDaemon(
+      String name,
+      List<String> prefix,
+      String address,
+      String mainClass,
+      List<String> args,
+      Path localDir)
+      throws IOException {
+    Daemon d =
+        Daemon.start(
+            name,
+            prefix,
+            jvmArgs(List.of("-Xmx" + daemonHeap)),
+            sparkHome.classPath(),
+            mainClass,
+            args,
+            env(address, localDir),
+            log(name));
     daemons.add(d);
     if (recordPids) {
       ProcessHandle h = d.handle();
       long start = h.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
-      Files.writeString(runDir.resolve(PID_FILE), h.pid() + " " + start + "\n",
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      Files.writeString(
+          runDir.resolve(PID_FILE),
+          h.pid() + " " + start + "\n",
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
     }
     return d;
   }
@@ -219,16 +294,21 @@ public final class StandaloneProcesses implements AutoCloseable {
   public int killExecutors(String address) {
     Daemon w = workers.get(address);
     if (w == null) {
-      throw new IllegalArgumentException("no Worker on " + address + "; Workers on " + workers.keySet());
+      throw new IllegalArgumentException(
+          "no Worker on " + address + "; Workers on " + workers.keySet());
     }
-    List<ProcessHandle> execs = w.handle().descendants()
-        .filter(p -> p.info().commandLine().orElse("").contains("CoarseGrainedExecutorBackend"))
-        .toList();
+    List<ProcessHandle> execs =
+        w.handle()
+            .descendants()
+            .filter(p -> p.info().commandLine().orElse("").contains("CoarseGrainedExecutorBackend"))
+            .toList();
     execs.forEach(ProcessHandle::destroyForcibly);
     return execs.size();
   }
 
-  /** @return the live daemon processes and their descendants (executors), for leak checks */
+  /**
+   * @return the live daemon processes and their descendants (executors), for leak checks
+   */
   List<ProcessHandle> processes() {
     return tree().stream().filter(ProcessHandle::isAlive).toList();
   }
@@ -283,8 +363,8 @@ public final class StandaloneProcesses implements AutoCloseable {
           }
           Optional<ProcessHandle> h = ProcessHandle.of(Long.parseLong(f[0]));
           long start = Long.parseLong(f[1]);
-          if (h.isPresent() && h.get().info().startInstant().map(Instant::toEpochMilli)
-              .orElse(-1L) == start) {
+          if (h.isPresent()
+              && h.get().info().startInstant().map(Instant::toEpochMilli).orElse(-1L) == start) {
             h.get().descendants().forEach(stale::add);
             stale.add(h.get());
           }

@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * What the plugin's capture recorded for one measured run: the stage captures of its reduce stage (matched by
- * time: demand registered inside the reduce stage window), their steps and flows.
+ * What the plugin's capture recorded for one measured run: the stage captures of its reduce stage
+ * (matched by time: demand registered inside the reduce stage window), their steps and flows.
  *
  * @param stages stage captures of the run's reduce stage (several if the stage was retried)
  */
@@ -37,7 +37,8 @@ public record Captured(List<StageCapture> stages) {
       for (Path app : apps.filter(Files::isDirectory).toList()) {
         for (StageCapture s : CaptureFiles.readStages(app)) {
           long first = s.firstDemandMs();
-          if (first >= run.reduceStageStartMs() - 2_000 && first <= run.reduceStageEndMs() + 2_000) {
+          if (first >= run.reduceStageStartMs() - 2_000
+              && first <= run.reduceStageEndMs() + 2_000) {
             out.add(s);
           }
         }
@@ -48,7 +49,9 @@ public record Captured(List<StageCapture> stages) {
     return new Captured(out);
   }
 
-  /** @return the granted steps of the stage, in step order */
+  /**
+   * @return the granted steps of the stage, in step order
+   */
   public List<StepCapture> steps() {
     List<StepCapture> l = new ArrayList<>();
     stages.forEach(s -> l.addAll(s.steps()));
@@ -56,7 +59,9 @@ public record Captured(List<StageCapture> stages) {
     return l;
   }
 
-  /** @return realised flows of the stage */
+  /**
+   * @return realised flows of the stage
+   */
   public List<FlowCapture> flows() {
     List<FlowCapture> l = new ArrayList<>();
     stages.forEach(s -> l.addAll(s.flows()));
@@ -71,17 +76,23 @@ public record Captured(List<StageCapture> stages) {
     return FlowOverlap.of(flows().stream().filter(f -> f.stepId() > 0).toList());
   }
 
-  /** @return the application's k (0 without captures) */
+  /**
+   * @return the application's k (0 without captures)
+   */
   public int k() {
     return stages.isEmpty() ? 0 : stages.get(0).k();
   }
 
-  /** @return the scheduler named by the capture, or null */
+  /**
+   * @return the scheduler named by the capture, or null
+   */
   public String algorithm() {
     return stages.isEmpty() ? null : stages.get(0).algorithm();
   }
 
-  /** @return the first plan's cost, s (0 without plans) */
+  /**
+   * @return the first plan's cost, s (0 without plans)
+   */
   public double firstPlanCostSeconds() {
     for (StageCapture s : stages) {
       if (!s.plans().isEmpty()) {
@@ -91,7 +102,9 @@ public record Captured(List<StageCapture> stages) {
     return 0;
   }
 
-  /** @return the first plan's β, s (0 without plans) */
+  /**
+   * @return the first plan's β, s (0 without plans)
+   */
   public double betaSeconds() {
     for (StageCapture s : stages) {
       if (!s.plans().isEmpty()) {

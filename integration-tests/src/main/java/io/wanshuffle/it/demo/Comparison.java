@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Side-by-side figures of runs of the same job (default shuffle and wan-shuffle): reduce-stage time, shuffle
- * fetch wait, bytes across the backbone, achieved backbone throughput against the physical limit, TCP
- * retransmissions.
+ * Side-by-side figures of runs of the same job (default shuffle and wan-shuffle): reduce-stage
+ * time, shuffle fetch wait, bytes across the backbone, achieved backbone throughput against the
+ * physical limit, TCP retransmissions.
  */
 public final class Comparison {
   private Comparison() {}
@@ -22,20 +22,30 @@ public final class Comparison {
    * @param name run name
    * @param reduceSeconds reduce-stage wall time, s
    * @param fetchWaitSeconds sum over reduce tasks of shuffle fetch wait, s
-   * @param cpuSeconds sum over reduce tasks of their threads' CPU time ({@link RunResult#reduceCpuSeconds()}), s
-   * @param matrixCrossBytes shuffle bytes from A hosts to B hosts ({@link RunResult#trafficMatrix()}: exact per host
-   *     from the task metrics)
-   * @param backboneBytes bytes A to B on the backbone interface during the reduce stage (-1 when not shaped)
+   * @param cpuSeconds sum over reduce tasks of their threads' CPU time ({@link
+   *     RunResult#reduceCpuSeconds()}), s
+   * @param matrixCrossBytes shuffle bytes from A hosts to B hosts ({@link
+   *     RunResult#trafficMatrix()}: exact per host from the task metrics)
+   * @param backboneBytes bytes A to B on the backbone interface during the reduce stage (-1 when
+   *     not shaped)
    * @param meanBitsPerSecond backbone bytes x 8 / reduce time (-1 when not shaped)
    * @param peakBitsPerSecond highest 1 s backbone rate during the run (-1 when not shaped)
    * @param physicalLimitSeconds max(total bytes / backbone rate, max host bytes / NIC rate) of
    *     {@link RunResult#trafficMatrix()}, s
-   * @param retransPercent TCP segments retransmitted by A hosts, % of sent; by all hosts for a run across the
-   *     backbone both ways (-1 when not shaped)
+   * @param retransPercent TCP segments retransmitted by A hosts, % of sent; by all hosts for a run
+   *     across the backbone both ways (-1 when not shaped)
    */
-  public record Figures(String name, double reduceSeconds, double fetchWaitSeconds, double cpuSeconds,
-      long matrixCrossBytes, long backboneBytes, double meanBitsPerSecond, double peakBitsPerSecond,
-      double physicalLimitSeconds, double retransPercent) {}
+  public record Figures(
+      String name,
+      double reduceSeconds,
+      double fetchWaitSeconds,
+      double cpuSeconds,
+      long matrixCrossBytes,
+      long backboneBytes,
+      double meanBitsPerSecond,
+      double peakBitsPerSecond,
+      double physicalLimitSeconds,
+      double retransPercent) {}
 
   /**
    * @param name run name
@@ -52,9 +62,12 @@ public final class Comparison {
     double retrans = -1;
     boolean bothWays = bothWays(run, spec);
     if (trace != null) {
-      // one way: A to B and the A hosts' segments; both ways: both directions and every host's segments
-      List<BackboneTrace.Direction> ways = bothWays ? List.of(BackboneTrace.Direction.values())
-          : List.of(BackboneTrace.Direction.A_TO_B);
+      // one way: A to B and the A hosts' segments; both ways: both directions and every host's
+      // segments
+      List<BackboneTrace.Direction> ways =
+          bothWays
+              ? List.of(BackboneTrace.Direction.values())
+              : List.of(BackboneTrace.Direction.A_TO_B);
       bb = 0;
       peak = 0;
       long sent = 0;
@@ -68,32 +81,47 @@ public final class Comparison {
       mean = bb * 8 / Math.max(secs, 1e-3) / ways.size();
       retrans = sent == 0 ? 0 : 100.0 * lost / sent;
     }
-    return new Figures(name, secs, run.fetchWaitMs() / 1000.0, run.reduceCpuSeconds(), run.matrixTotal(), bb, mean,
-        peak, bothWays ? physicalLimitBothWaysSeconds(run.trafficMatrix(), spec)
-            : physicalLimitSeconds(run.trafficMatrix(), spec), retrans);
+    return new Figures(
+        name,
+        secs,
+        run.fetchWaitMs() / 1000.0,
+        run.reduceCpuSeconds(),
+        run.matrixTotal(),
+        bb,
+        mean,
+        peak,
+        bothWays
+            ? physicalLimitBothWaysSeconds(run.trafficMatrix(), spec)
+            : physicalLimitSeconds(run.trafficMatrix(), spec),
+        retrans);
   }
 
   /**
-   * The physical limit of a cross-cluster shuffle: max(total bytes / backbone rate, max per-host bytes / NIC
-   * rate).
+   * The physical limit of a cross-cluster shuffle: max(total bytes / backbone rate, max per-host
+   * bytes / NIC rate).
    *
    * @param bytes {@code [senders][receivers]} bytes
    * @param spec rates
    * @return seconds
    */
   public static double physicalLimitSeconds(long[][] bytes, TestbedSpec spec) {
-    return Math.max(total(bytes) / spec.backboneBytesPerSecond(), maxHostBytes(bytes) / spec.nicBytesPerSecond());
-  }
-
-  /** @return whether the run shuffled between all hosts (A's then B's) rather than from A to B */
-  static boolean bothWays(RunResult run, TestbedSpec spec) {
-    return run.senders().equals(run.receivers()) && run.senders().size() == spec.nodesA() + spec.nodesB();
+    return Math.max(
+        total(bytes) / spec.backboneBytesPerSecond(),
+        maxHostBytes(bytes) / spec.nicBytesPerSecond());
   }
 
   /**
-   * The physical limit of a shuffle between all hosts of both clusters: max(A-to-B bytes / backbone rate,
-   * B-to-A bytes / backbone rate, max bytes a host sends or receives / NIC rate); the backbone and the NICs are
-   * full duplex and shaped each way.
+   * @return whether the run shuffled between all hosts (A's then B's) rather than from A to B
+   */
+  static boolean bothWays(RunResult run, TestbedSpec spec) {
+    return run.senders().equals(run.receivers())
+        && run.senders().size() == spec.nodesA() + spec.nodesB();
+  }
+
+  /**
+   * The physical limit of a shuffle between all hosts of both clusters: max(A-to-B bytes / backbone
+   * rate, B-to-A bytes / backbone rate, max bytes a host sends or receives / NIC rate); the
+   * backbone and the NICs are full duplex and shaped each way.
    *
    * @param bytes {@code [A + B][A + B]} bytes, A's hosts first
    * @param spec rates and host counts
@@ -129,7 +157,9 @@ public final class Comparison {
     return java.util.Arrays.stream(m).flatMapToLong(java.util.Arrays::stream).sum();
   }
 
-  /** @return the most bytes one host sends (row sum) or receives (column sum) */
+  /**
+   * @return the most bytes one host sends (row sum) or receives (column sum)
+   */
   private static double maxHostBytes(long[][] bytes) {
     double maxHost = 0;
     double[] col = new double[bytes.length == 0 ? 0 : bytes[0].length];
@@ -155,24 +185,49 @@ public final class Comparison {
   public static List<List<String>> rows(List<Figures> figures, boolean shaped) {
     List<List<String>> rows = new ArrayList<>();
     rows.add(row("reduce stage (s)", figures, f -> fmt("%.2f", f.reduceSeconds())));
-    rows.add(row("shuffle fetch wait, sum over tasks (s)", figures, f -> fmt("%.2f", f.fetchWaitSeconds())));
+    rows.add(
+        row(
+            "shuffle fetch wait, sum over tasks (s)",
+            figures,
+            f -> fmt("%.2f", f.fetchWaitSeconds())));
     rows.add(row("reduce tasks' CPU time, sum (s)", figures, f -> fmt("%.2f", f.cpuSeconds())));
-    rows.add(row("shuffle bytes A→B, task metrics (MB)", figures, f -> fmt("%.1f", f.matrixCrossBytes() / 1e6)));
+    rows.add(
+        row(
+            "shuffle bytes A→B, task metrics (MB)",
+            figures,
+            f -> fmt("%.1f", f.matrixCrossBytes() / 1e6)));
     rows.add(row("physical limit (s)", figures, f -> fmt("%.2f", f.physicalLimitSeconds())));
-    rows.add(row("reduce stage / physical limit", figures,
-        f -> fmt("%.2f", f.reduceSeconds() / Math.max(f.physicalLimitSeconds(), 1e-9))));
+    rows.add(
+        row(
+            "reduce stage / physical limit",
+            figures,
+            f -> fmt("%.2f", f.reduceSeconds() / Math.max(f.physicalLimitSeconds(), 1e-9))));
     if (shaped) {
-      rows.add(row("backbone bytes A→B in reduce stage (MB)", figures, f -> fmt("%.1f", f.backboneBytes() / 1e6)));
-      rows.add(row("backbone throughput, mean (Mbit/s)", figures, f -> fmt("%.1f", f.meanBitsPerSecond() / 1e6)));
-      rows.add(row("backbone throughput, peak 1 s (Mbit/s)", figures, f -> fmt("%.1f", f.peakBitsPerSecond() / 1e6)));
-      rows.add(row("TCP retransmitted segments (%)", figures, f -> fmt("%.2f", f.retransPercent())));
+      rows.add(
+          row(
+              "backbone bytes A→B in reduce stage (MB)",
+              figures,
+              f -> fmt("%.1f", f.backboneBytes() / 1e6)));
+      rows.add(
+          row(
+              "backbone throughput, mean (Mbit/s)",
+              figures,
+              f -> fmt("%.1f", f.meanBitsPerSecond() / 1e6)));
+      rows.add(
+          row(
+              "backbone throughput, peak 1 s (Mbit/s)",
+              figures,
+              f -> fmt("%.1f", f.peakBitsPerSecond() / 1e6)));
+      rows.add(
+          row("TCP retransmitted segments (%)", figures, f -> fmt("%.2f", f.retransPercent())));
     } else {
       rows.add(row("backbone", figures, f -> "not shaped (loopback)"));
     }
     return rows;
   }
 
-  private static List<String> row(String name, List<Figures> fs, java.util.function.Function<Figures, String> cell) {
+  private static List<String> row(
+      String name, List<Figures> fs, java.util.function.Function<Figures, String> cell) {
     List<String> r = new ArrayList<>();
     r.add(name);
     fs.forEach(f -> r.add(cell.apply(f)));
@@ -204,7 +259,8 @@ public final class Comparison {
     for (List<String> r : all) {
       for (int i = 0; i < r.size(); i++) {
         String c = r.get(i);
-        sb.append(i == 0 ? String.format("%-" + w[i] + "s", c) : String.format("  %" + w[i] + "s", c));
+        sb.append(
+            i == 0 ? String.format("%-" + w[i] + "s", c) : String.format("  %" + w[i] + "s", c));
       }
       sb.append('\n');
     }

@@ -21,18 +21,26 @@ final class Demo {
   }
 
   int run() {
-    TestbedSpec spec = opt.net.startableSpec(DemoCommand.DEFAULT_RTT_MS, "the answers are still checked",
-        System.out::println);
+    TestbedSpec spec =
+        opt.net.startableSpec(
+            DemoCommand.DEFAULT_RTT_MS, "the answers are still checked", System.out::println);
     boolean withPlugin = !opt.defaultOnly;
     if (withPlugin && Comparison.pluginClass() == null) {
-      throw new IllegalStateException("the wan-shuffle plugin (" + Experiment.WAN_SHUFFLE_MANAGER + ") is not on the"
-          + " class path: build the project (mvn -pl integration-tests -am install -DskipTests) or pass --default-only");
+      throw new IllegalStateException(
+          "the wan-shuffle plugin ("
+              + Experiment.WAN_SHUFFLE_MANAGER
+              + ") is not on the"
+              + " class path: build the project (mvn -pl integration-tests -am install -DskipTests) or pass --default-only");
     }
-    if (withPlugin && !"none".equals(opt.algorithm)
+    if (withPlugin
+        && !"none".equals(opt.algorithm)
         && !io.wanshuffle.scheduler.alg.Algorithms.names().contains(opt.algorithm)) {
       if (!"auto".equals(opt.algorithm)) {
-        throw new IllegalArgumentException("--algorithm " + opt.algorithm + ": unknown; known: "
-            + io.wanshuffle.scheduler.alg.Algorithms.names());
+        throw new IllegalArgumentException(
+            "--algorithm "
+                + opt.algorithm
+                + ": unknown; known: "
+                + io.wanshuffle.scheduler.alg.Algorithms.names());
       }
       System.out.println("NOTE: 'auto' is not in this build's scheduler registry; using oggp.");
       opt.algorithm = "oggp";
@@ -49,34 +57,50 @@ final class Demo {
     try (Experiment ex = Experiment.start(spec, out)) {
       System.out.println("testbed: " + ex.testbed().describe());
       if (!ex.testbed().shaped()) {
-        System.out.println("NOTE: the backbone is NOT shaped on the loopback variant: times below are not "
-            + "comparable to a WAN; the answers are still checked.");
+        System.out.println(
+            "NOTE: the backbone is NOT shaped on the loopback variant: times below are not "
+                + "comparable to a WAN; the answers are still checked.");
       }
       report.paragraph("Testbed: " + ex.testbed().describe() + ".");
-      identical &= section(ex, report, "TPC-H join, scale " + opt.scale, tpchRequest(ex, spec), withPlugin, spec);
+      identical &=
+          section(
+              ex,
+              report,
+              "TPC-H join, scale " + opt.scale,
+              tpchRequest(ex, spec),
+              withPlugin,
+              spec);
       if (trace == null && opt.traceMb > 0) {
         report.paragraph("Trace replay skipped: the Facebook trace was not found.");
       } else if (trace != null) {
         String replay = "Trace replay: " + trace.describe() + ".";
         report.paragraph(replay);
         System.out.println(replay);
-        identical &= section(ex, report, "Facebook trace replay (" + trace.name() + ")",
-            matrixRequest(ex, spec, trace.bytes()), withPlugin, spec);
+        identical &=
+            section(
+                ex,
+                report,
+                "Facebook trace replay (" + trace.name() + ")",
+                matrixRequest(ex, spec, trace.bytes()),
+                withPlugin,
+                spec);
       }
     }
     Path html = report.write(out.resolve("report.html"));
-    System.out.printf("%nanswers identical: %s; demo took %.0f s; report: %s%n", identical ? "yes" : "NO",
-        (System.currentTimeMillis() - t0) / 1000.0, html);
+    System.out.printf(
+        "%nanswers identical: %s; demo took %.0f s; report: %s%n",
+        identical ? "yes" : "NO", (System.currentTimeMillis() - t0) / 1000.0, html);
     return identical ? 0 : 1;
   }
 
   /**
    * The trace replay's input, read before the testbed starts so that a wrong {@code --trace-dir} or
-   * {@code --coflow} fails at once: the coflow asked for, else the largest shuffle; null when the replay is off
-   * ({@code --trace-mb 0}) or the trace is not found and neither option asked for it (a note says so).
+   * {@code --coflow} fails at once: the coflow asked for, else the largest shuffle; null when the
+   * replay is off ({@code --trace-mb 0}) or the trace is not found and neither option asked for it
+   * (a note says so).
    *
-   * @throws IllegalArgumentException if {@code --trace-dir} holds no trace, {@code --coflow} is given and no trace
-   *     is found, or the coflow is not in the trace or sends nothing from A to B
+   * @throws IllegalArgumentException if {@code --trace-dir} holds no trace, {@code --coflow} is
+   *     given and no trace is found, or the coflow is not in the trace or sends nothing from A to B
    */
   static TraceInput traceInput(DemoCommand.DemoOptions opt, TestbedSpec spec) {
     if (opt.traceMb <= 0) {
@@ -85,12 +109,23 @@ final class Demo {
     java.util.Optional<Path> traceFile = TraceInput.locate(opt.traceDir);
     if (traceFile.isEmpty()) {
       if (opt.traceDir != null || opt.coflow != null) {
-        throw new IllegalArgumentException(opt.traceDir != null
-            ? "--trace-dir " + opt.traceDir + ": no trace file there (a file, or a folder holding " + TraceInput.FILE + ")"
-            : "--coflow: the Facebook trace " + TraceInput.FILE + " was not found (give --trace-dir FILE_OR_FOLDER)");
+        throw new IllegalArgumentException(
+            opt.traceDir != null
+                ? "--trace-dir "
+                    + opt.traceDir
+                    + ": no trace file there (a file, or a folder holding "
+                    + TraceInput.FILE
+                    + ")"
+                : "--coflow: the Facebook trace "
+                    + TraceInput.FILE
+                    + " was not found (give --trace-dir FILE_OR_FOLDER)");
       }
-      System.out.println("Trace replay skipped: " + TraceInput.FILE + " not found (give --trace-dir, or -D"
-          + TraceInput.PROPERTY + "=FILE).");
+      System.out.println(
+          "Trace replay skipped: "
+              + TraceInput.FILE
+              + " not found (give --trace-dir, or -D"
+              + TraceInput.PROPERTY
+              + "=FILE).");
       return null;
     }
     double bytes = opt.traceMb * 1e6;
@@ -100,13 +135,37 @@ final class Demo {
   }
 
   private JobRequest tpchRequest(Experiment ex, TestbedSpec spec) {
-    return new JobRequest("tpch", conf(ex), hosts(ex.testbed().clusterA()), hosts(ex.testbed().clusterB()), "tpch",
-        opt.scale, 2 * spec.nodesA(), 2 * spec.nodesB(), null, 0, 1, true, 0);
+    return new JobRequest(
+        "tpch",
+        conf(ex),
+        hosts(ex.testbed().clusterA()),
+        hosts(ex.testbed().clusterB()),
+        "tpch",
+        opt.scale,
+        2 * spec.nodesA(),
+        2 * spec.nodesB(),
+        null,
+        0,
+        1,
+        true,
+        0);
   }
 
   private JobRequest matrixRequest(Experiment ex, TestbedSpec spec, double[][] bytes) {
-    return new JobRequest("trace", conf(ex), hosts(ex.testbed().clusterA()), hosts(ex.testbed().clusterB()),
-        "matrix", 0, 2 * spec.nodesA(), 2 * spec.nodesB(), bytes, 64 * 1024, 1, true, 0);
+    return new JobRequest(
+        "trace",
+        conf(ex),
+        hosts(ex.testbed().clusterA()),
+        hosts(ex.testbed().clusterB()),
+        "matrix",
+        0,
+        2 * spec.nodesA(),
+        2 * spec.nodesB(),
+        bytes,
+        64 * 1024,
+        1,
+        true,
+        0);
   }
 
   private Map<String, String> conf(Experiment ex) {
@@ -119,7 +178,10 @@ final class Demo {
     return hosts.stream().map(h -> names.getOrDefault(h, h)).toList();
   }
 
-  private static void addRow(List<List<String>> rows, String name, List<Captured> caps,
+  private static void addRow(
+      List<List<String>> rows,
+      String name,
+      List<Captured> caps,
       java.util.function.Function<Captured, String> cell) {
     List<String> r = new ArrayList<>(List.of(name));
     caps.forEach(c -> r.add(cell.apply(c)));
@@ -130,8 +192,16 @@ final class Demo {
     return nodes.stream().map(io.wanshuffle.it.net.Node::address).toList();
   }
 
-  /** Runs one job with the default shuffle and (optionally) wan-shuffle; prints and reports; true if identical. */
-  private boolean section(Experiment ex, HtmlReport report, String title, JobRequest base, boolean withPlugin,
+  /**
+   * Runs one job with the default shuffle and (optionally) wan-shuffle; prints and reports; true if
+   * identical.
+   */
+  private boolean section(
+      Experiment ex,
+      HtmlReport report,
+      String title,
+      JobRequest base,
+      boolean withPlugin,
       TestbedSpec spec) {
     System.out.println("\n== " + title);
     List<Experiment.Measured> ms = new ArrayList<>();
@@ -140,9 +210,21 @@ final class Demo {
       Map<String, String> c = new LinkedHashMap<>(base.sparkConf());
       c.putAll(ex.wanShuffleConf(opt.algorithm));
       c.putAll(opt.extraConf);
-      JobRequest wan = new JobRequest(base.appName() + "-wan", c, base.aHosts(), base.bHosts(), base.job(),
-          base.tpchScale(), base.mapPartitions(), base.reducePartitions(), base.matrixBytes(), base.recordBytes(),
-          base.runs(), base.warmup(), 0);
+      JobRequest wan =
+          new JobRequest(
+              base.appName() + "-wan",
+              c,
+              base.aHosts(),
+              base.bHosts(),
+              base.job(),
+              base.tpchScale(),
+              base.mapPartitions(),
+              base.reducePartitions(),
+              base.matrixBytes(),
+              base.recordBytes(),
+              base.runs(),
+              base.warmup(),
+              0);
       ms.add(ex.run(base.appName() + "-wan-shuffle", wan, 0));
     }
     List<Comparison.Figures> figs = new ArrayList<>();
@@ -152,30 +234,52 @@ final class Demo {
       RunResult r = m.result().runs().get(0);
       figs.add(Comparison.of(m.name(), r, m.backbone(), spec));
       caps.add(Captured.read(m.captureDir(), r));
-      header.add(m.captureDir() == null ? "default shuffle" : "wan-shuffle (" + opt.algorithm + ")");
+      header.add(
+          m.captureDir() == null ? "default shuffle" : "wan-shuffle (" + opt.algorithm + ")");
     }
     List<List<String>> rows = Comparison.rows(figs, ex.testbed().shaped());
     List<String> answer0 = ms.get(0).result().runs().get(0).answer();
-    boolean identical = ms.stream().allMatch(m -> m.result().runs().get(0).answer().equals(answer0));
-    List<String> idRow = new ArrayList<>(List.of("answer rows (identical: " + (identical ? "yes" : "NO") + ")"));
+    boolean identical =
+        ms.stream().allMatch(m -> m.result().runs().get(0).answer().equals(answer0));
+    List<String> idRow =
+        new ArrayList<>(List.of("answer rows (identical: " + (identical ? "yes" : "NO") + ")"));
     ms.forEach(m -> idRow.add(Integer.toString(m.result().runs().get(0).answer().size())));
     rows.add(0, idRow);
-    addRow(rows, "steps granted (k)", caps, c -> c.stages().isEmpty() ? "-" : c.steps().size() + " (k=" + c.k() + ")");
-    addRow(rows, "most cross-cluster flows holding ports at once", caps,
+    addRow(
+        rows,
+        "steps granted (k)",
+        caps,
+        c -> c.stages().isEmpty() ? "-" : c.steps().size() + " (k=" + c.k() + ")");
+    addRow(
+        rows,
+        "most cross-cluster flows holding ports at once",
+        caps,
         c -> c.stages().isEmpty() ? "-" : Integer.toString(c.gatedOverlap().maxPairs()));
-    double beta = caps.stream().filter(c -> !c.stages().isEmpty()).mapToDouble(Captured::betaSeconds).findFirst()
-        .orElse(0.05);
+    double beta =
+        caps.stream()
+            .filter(c -> !c.stages().isEmpty())
+            .mapToDouble(Captured::betaSeconds)
+            .findFirst()
+            .orElse(0.05);
     List<Prediction> preds = new ArrayList<>();
     for (Experiment.Measured m : ms) {
       RunResult r = m.result().runs().get(0);
-      preds.add(r.matrixTotal() > 0 ? Prediction.of(r.trafficMatrix(), spec, opt.algorithm, beta) : null);
+      preds.add(
+          r.matrixTotal() > 0 ? Prediction.of(r.trafficMatrix(), spec, opt.algorithm, beta) : null);
     }
     List<String> p1 = new ArrayList<>(List.of("predicted: step schedule cost (s)"));
     List<String> p2 = new ArrayList<>(List.of("predicted: η lower bound (s)"));
     List<String> p3 = new ArrayList<>(List.of("predicted: η_o, all at once with fair sharing (s)"));
     for (Prediction p : preds) {
-      p1.add(p == null ? "-" : Comparison.fmt("%.2f", p.scheduleSeconds()) + " (" + p.algorithm() + ", " + p.steps()
-          + " steps)");
+      p1.add(
+          p == null
+              ? "-"
+              : Comparison.fmt("%.2f", p.scheduleSeconds())
+                  + " ("
+                  + p.algorithm()
+                  + ", "
+                  + p.steps()
+                  + " steps)");
       p2.add(p == null ? "-" : Comparison.fmt("%.2f", p.etaSeconds()));
       p3.add(p == null ? "-" : Comparison.fmt("%.2f", p.etaOSeconds()));
     }
@@ -186,9 +290,15 @@ final class Demo {
     Map<String, String> names = new LinkedHashMap<>();
     ex.testbed().workers().forEach(n -> names.put(n.address(), n.name()));
     RunResult first = ms.get(0).result().runs().get(0);
-    report.image("Captured traffic matrix (" + ms.get(0).name() + "): shuffle bytes per (sender, receiver) host, "
-        + "from Spark's map output statistics fitted to the task metrics' exact bytes per host",
-        Charts.heatMap("traffic matrix, MB", rename(first.senders(), names), rename(first.receivers(), names),
+    report.image(
+        "Captured traffic matrix ("
+            + ms.get(0).name()
+            + "): shuffle bytes per (sender, receiver) host, "
+            + "from Spark's map output statistics fitted to the task metrics' exact bytes per host",
+        Charts.heatMap(
+            "traffic matrix, MB",
+            rename(first.senders(), names),
+            rename(first.receivers(), names),
             first.trafficMatrix()));
     Map<String, List<double[]>> lines = new LinkedHashMap<>();
     for (int x = 0; x < ms.size(); x++) {
@@ -197,29 +307,48 @@ final class Demo {
       long t0 = r.reduceStageStartMs();
       List<Charts.Bar> bars = new ArrayList<>();
       for (RunResult.TaskSpan s : r.tasks()) {
-        bars.add(new Charts.Bar(names.getOrDefault(s.host(), s.host()), "reduce task", (s.launchMs() - t0) / 1000.0,
-            (s.finishMs() - t0) / 1000.0));
+        bars.add(
+            new Charts.Bar(
+                names.getOrDefault(s.host(), s.host()),
+                "reduce task",
+                (s.launchMs() - t0) / 1000.0,
+                (s.finishMs() - t0) / 1000.0));
       }
       Captured c = caps.get(x);
       for (io.wanshuffle.spark.capture.StepCapture st : c.steps()) {
         long end = st.endMs() > 0 ? st.endMs() : r.reduceStageEndMs();
-        bars.add(new Charts.Bar("step " + st.stepId() + " (" + st.flows().size() + " flows)", "step",
-            (st.grantedAtMs() - t0) / 1000.0, (end - t0) / 1000.0));
+        bars.add(
+            new Charts.Bar(
+                "step " + st.stepId() + " (" + st.flows().size() + " flows)",
+                "step",
+                (st.grantedAtMs() - t0) / 1000.0,
+                (end - t0) / 1000.0));
       }
       for (io.wanshuffle.spark.capture.FlowCapture f : c.flows()) {
-        bars.add(new Charts.Bar(names.getOrDefault(f.srcHost(), f.srcHost()) + "→"
-            + names.getOrDefault(f.dstHost(), f.dstHost()), f.stepId() > 0 ? "gated flow" : "ungated flow",
-            (f.startMs() - t0) / 1000.0, (f.endMs() - t0) / 1000.0));
+        bars.add(
+            new Charts.Bar(
+                names.getOrDefault(f.srcHost(), f.srcHost())
+                    + "→"
+                    + names.getOrDefault(f.dstHost(), f.dstHost()),
+                f.stepId() > 0 ? "gated flow" : "ungated flow",
+                (f.startMs() - t0) / 1000.0,
+                (f.endMs() - t0) / 1000.0));
       }
-      report.image("Gantt chart of " + m.name() + ": reduce tasks per receiving host"
-          + (c.stages().isEmpty() ? "" : ", granted steps, and realised cross-cluster flows per host pair"),
+      report.image(
+          "Gantt chart of "
+              + m.name()
+              + ": reduce tasks per receiving host"
+              + (c.stages().isEmpty()
+                  ? ""
+                  : ", granted steps, and realised cross-cluster flows per host pair"),
           Charts.gantt(m.name(), bars));
       if (m.backbone() != null) {
         lines.put(m.name(), m.backbone().rateSeries(r.reduceStageStartMs(), r.reduceStageEndMs()));
       }
     }
     if (!lines.isEmpty()) {
-      report.image("Backbone throughput A→B during the reduce stage (interface counters, 200 ms samples)",
+      report.image(
+          "Backbone throughput A→B during the reduce stage (interface counters, 200 ms samples)",
           Charts.throughput("backbone A→B", lines, spec.backboneBitsPerSecond()));
     }
     return identical;

@@ -1,63 +1,60 @@
 package io.wanshuffle.it.demo;
 
-import io.wanshuffle.it.job.JobRequest;
-import io.wanshuffle.it.job.RunResult;
-import io.wanshuffle.it.net.Node;
-import io.wanshuffle.it.net.TestbedSpec;
-import io.wanshuffle.it.report.Charts;
-import io.wanshuffle.it.report.HtmlReport;
-import io.wanshuffle.it.testbed.Experiment;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code wan-shuffle demo}: the TPC-H join on the two-cluster testbed, with Spark's default shuffle and with
- * wan-shuffle, then the Facebook-trace replay; checks the answers are identical, prints the side-by-side table,
- * writes the HTML report.
+ * {@code wan-shuffle demo}: the TPC-H join on the two-cluster testbed, with Spark's default shuffle
+ * and with wan-shuffle, then the Facebook-trace replay; checks the answers are identical, prints
+ * the side-by-side table, writes the HTML report.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-    description = {"Runs the TPC-H join (lineitem JOIN orders, grouped by order priority and ship mode) with "
-        + "data generated on cluster A and the reduce side on cluster B, first with Spark's default shuffle, then "
-        + "with wan-shuffle; then replays a large shuffle of the Facebook coflow trace the same way. Checks that "
-        + "the answers are identical and writes an HTML report.",
-        "The testbed adds a WAN round trip of " + DemoCommand.DEFAULT_RTT_MS + " ms on the backbone (--rtt 0:"
-            + " none). Needs root + iproute2 for the shaped testbed and python3 for the WAN's delay line; --loopback"
-            + " runs unshaped on loopback addresses."})
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs the TPC-H join (lineitem JOIN orders, grouped by order priority and ship mode) with "
+          + "data generated on cluster A and the reduce side on cluster B, first with Spark's default shuffle, then "
+          + "with wan-shuffle; then replays a large shuffle of the Facebook coflow trace the same way. Checks that "
+          + "the answers are identical and writes an HTML report.",
+      "The testbed adds a WAN round trip of "
+          + DemoCommand.DEFAULT_RTT_MS
+          + " ms on the backbone (--rtt 0:"
+          + " none). Needs root + iproute2 for the shaped testbed and python3 for the WAN's delay line; --loopback"
+          + " runs unshaped on loopback addresses."
+    })
 public final class DemoCommand implements Callable<Integer> {
   /**
-   * WAN round-trip time of the demo's testbed when {@code --rtt} is not given, ms: the two clusters are sites joined
-   * by a WAN, and 40 ms is the end-to-end benchmark's WAN case. {@code --rtt 0} runs without added latency.
+   * WAN round-trip time of the demo's testbed when {@code --rtt} is not given, ms: the two clusters
+   * are sites joined by a WAN, and 40 ms is the end-to-end benchmark's WAN case. {@code --rtt 0}
+   * runs without added latency.
    */
   static final int DEFAULT_RTT_MS = 40;
 
-  @Mixin
-  DemoOptions opt;
+  @Mixin DemoOptions opt;
 
-  @picocli.CommandLine.Spec
-  picocli.CommandLine.Model.CommandSpec commandSpec;
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec commandSpec;
 
   /**
-   * Runs the demo after checking the options that only the run would find wrong (a negative scale would start the
-   * testbed and fail in the TPC-H generator).
+   * Runs the demo after checking the options that only the run would find wrong (a negative scale
+   * would start the testbed and fail in the TPC-H generator).
    *
    * @return 0 when every answer was identical, 1 otherwise
-   * @throws picocli.CommandLine.ParameterException for a scale that is not positive or a negative trace size
+   * @throws picocli.CommandLine.ParameterException for a scale that is not positive or a negative
+   *     trace size
    */
   @Override
   public Integer call() throws Exception {
     if (!(opt.scale > 0) || Double.isInfinite(opt.scale)) {
-      throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(),
+      throw new picocli.CommandLine.ParameterException(
+          commandSpec.commandLine(),
           "--scale: the TPC-H scale factor must be a positive number, got " + opt.scale);
     }
     if (opt.traceMb < 0) {
-      throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(),
+      throw new picocli.CommandLine.ParameterException(
+          commandSpec.commandLine(),
           "--trace-mb: must be 0 (no trace replay) or more, got " + opt.traceMb);
     }
     return new Demo(opt).run();
@@ -65,40 +62,71 @@ public final class DemoCommand implements Callable<Integer> {
 
   /** Options of the demo. */
   static final class DemoOptions {
-    @Mixin
-    io.wanshuffle.it.TestbedOptions net;
+    @Mixin io.wanshuffle.it.TestbedOptions net;
 
-    @Option(names = "--scale", defaultValue = "0.1", description = "TPC-H scale factor (default ${DEFAULT-VALUE}: "
-        + "lineitem of 600,572 rows, about 110 MB shuffled)")
+    @Option(
+        names = "--scale",
+        defaultValue = "0.1",
+        description =
+            "TPC-H scale factor (default ${DEFAULT-VALUE}: "
+                + "lineitem of 600,572 rows, about 110 MB shuffled)")
     double scale;
 
-    @Option(names = "--algorithm", defaultValue = "auto", description = "wan-shuffle algorithm (default ${DEFAULT-VALUE})")
+    @Option(
+        names = "--algorithm",
+        defaultValue = "auto",
+        description = "wan-shuffle algorithm (default ${DEFAULT-VALUE})")
     String algorithm;
 
-    @Option(names = "--trace-mb", defaultValue = "120", description = "bytes of the trace replay, MB (0 = skip it; default ${DEFAULT-VALUE})")
+    @Option(
+        names = "--trace-mb",
+        defaultValue = "120",
+        description = "bytes of the trace replay, MB (0 = skip it; default ${DEFAULT-VALUE})")
     int traceMb;
 
-    @Option(names = "--trace-dir", description = "Facebook coflow trace file or folder (default: shared/data/coflow-benchmark/ in the working folder or a parent, or -Dwanshuffle.coflowTrace)")
+    @Option(
+        names = "--trace-dir",
+        description =
+            "Facebook coflow trace file or folder (default: shared/data/coflow-benchmark/ in the working folder or a parent, or -Dwanshuffle.coflowTrace)")
     Path traceDir;
 
-    @Option(names = "--coflow", paramLabel = "ID", description = "replay this coflow of the trace (its id, the first"
-        + " field of its line) instead of the largest one with every testbed host taking part")
+    @Option(
+        names = "--coflow",
+        paramLabel = "ID",
+        description =
+            "replay this coflow of the trace (its id, the first"
+                + " field of its line) instead of the largest one with every testbed host taking part")
     Long coflow;
 
-    @Option(names = "--out", defaultValue = "run/demo", description = "folder for logs, results and report.html (default ${DEFAULT-VALUE})")
+    @Option(
+        names = "--out",
+        defaultValue = "run/demo",
+        description = "folder for logs, results and report.html (default ${DEFAULT-VALUE})")
     Path out;
 
-    @Option(names = "--executor-memory", defaultValue = "640m", description = "executor memory (default ${DEFAULT-VALUE})")
+    @Option(
+        names = "--executor-memory",
+        defaultValue = "640m",
+        description = "executor memory (default ${DEFAULT-VALUE})")
     String executorMemory;
 
-    @Option(names = "--shuffle-compress", description = "compress shuffle blocks (off by default so the bytes on the backbone are the rows' bytes)")
+    @Option(
+        names = "--shuffle-compress",
+        description =
+            "compress shuffle blocks (off by default so the bytes on the backbone are the rows' bytes)")
     boolean compress;
 
-    @Option(names = "--default-only", description = "run only Spark's default shuffle (when the plugin is not built)")
+    @Option(
+        names = "--default-only",
+        description = "run only Spark's default shuffle (when the plugin is not built)")
     boolean defaultOnly;
 
-    @Option(names = "--conf", paramLabel = "KEY=VALUE", description = "extra Spark configuration for the wan-shuffle"
-        + " runs (repeatable), e.g. spark.wanshuffle.step.handover=arrival")
+    @Option(
+        names = "--conf",
+        paramLabel = "KEY=VALUE",
+        description =
+            "extra Spark configuration for the wan-shuffle"
+                + " runs (repeatable), e.g. spark.wanshuffle.step.handover=arrival")
     java.util.Map<String, String> extraConf = new java.util.LinkedHashMap<>();
   }
 }

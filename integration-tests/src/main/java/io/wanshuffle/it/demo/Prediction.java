@@ -11,10 +11,11 @@ import io.wanshuffle.scheduler.estimate.BruteForceEstimator;
 import java.util.Arrays;
 
 /**
- * Predicted reduce-side transfer times of a captured traffic matrix on the testbed's platform (base-speed rule
- * of the DGGP paper, sec. 2.2: k and δ from the backbone and NIC rates): the step schedule's cost Σ(β + step
- * duration) of a scheduler of scheduler-core, the η lower bound (GGP/OGGP paper, sec. 5), and the brute-force
- * estimate η_o of Spark's all-at-once fetch under fair sharing (redistribution-prediction paper, Fig. 5).
+ * Predicted reduce-side transfer times of a captured traffic matrix on the testbed's platform
+ * (base-speed rule of the DGGP paper, sec. 2.2: k and δ from the backbone and NIC rates): the step
+ * schedule's cost Σ(β + step duration) of a scheduler of scheduler-core, the η lower bound
+ * (GGP/OGGP paper, sec. 5), and the brute-force estimate η_o of Spark's all-at-once fetch under
+ * fair sharing (redistribution-prediction paper, Fig. 5).
  *
  * @param algorithm scheduler whose schedule was costed
  * @param k flows per step
@@ -23,18 +24,24 @@ import java.util.Arrays;
  * @param etaSeconds η lower bound, s
  * @param etaOSeconds η_o, s
  */
-public record Prediction(String algorithm, int k, int steps, double scheduleSeconds, double etaSeconds,
+public record Prediction(
+    String algorithm,
+    int k,
+    int steps,
+    double scheduleSeconds,
+    double etaSeconds,
     double etaOSeconds) {
 
   /**
    * @param bytes {@code [senders][receivers]} bytes, at least one non-zero
    * @param spec testbed rates (every host at the NIC rate)
-   * @param algorithm scheduler name; when scheduler-core has no such scheduler (for example {@code auto}, which
-   *     the plugin resolves itself) {@code oggp} is used and named in the result
+   * @param algorithm scheduler name; when scheduler-core has no such scheduler (for example {@code
+   *     auto}, which the plugin resolves itself) {@code oggp} is used and named in the result
    * @param betaSeconds step setup delay β, s
    * @return the prediction
    */
-  public static Prediction of(long[][] bytes, TestbedSpec spec, String algorithm, double betaSeconds) {
+  public static Prediction of(
+      long[][] bytes, TestbedSpec spec, String algorithm, double betaSeconds) {
     long[] senders = new long[bytes.length];
     long[] receivers = new long[bytes[0].length];
     Arrays.fill(senders, spec.nicBitsPerSecond() / 8);
@@ -50,7 +57,12 @@ public record Prediction(String algorithm, int k, int steps, double scheduleSeco
     Platform p = base.platform(betaSeconds);
     String alg = Algorithms.names().contains(algorithm) ? algorithm : "oggp";
     Schedule s = Algorithms.byName(alg).schedule(m, p);
-    return new Prediction(alg, p.k(), s.stepCount(), s.cost(betaSeconds), LowerBound.of(m, p).eta(),
+    return new Prediction(
+        alg,
+        p.k(),
+        s.stepCount(),
+        s.cost(betaSeconds),
+        LowerBound.of(m, p).eta(),
         BruteForceEstimator.estimate(m, p));
   }
 }

@@ -13,10 +13,11 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * A shuffle of the Facebook coflow trace replayed on the testbed: the trace's racks are split into two clusters
- * ({@link TwoClusterSplit#halves}), the A-to-B part of a coflow is taken ({@link CrossClusterShuffle}), its
- * sender racks are folded onto the testbed's A hosts (row i onto host {@code i mod nA}) and its receiver racks
- * onto the B hosts the same way, and the bytes are scaled to the wanted total, keeping the shape.
+ * A shuffle of the Facebook coflow trace replayed on the testbed: the trace's racks are split into
+ * two clusters ({@link TwoClusterSplit#halves}), the A-to-B part of a coflow is taken ({@link
+ * CrossClusterShuffle}), its sender racks are folded onto the testbed's A hosts (row i onto host
+ * {@code i mod nA}) and its receiver racks onto the B hosts the same way, and the bytes are scaled
+ * to the wanted total, keeping the shape.
  *
  * @param name short name ({@code coflow <id>})
  * @param bytes {@code [nA][nB]} bytes
@@ -26,17 +27,20 @@ import java.util.Optional;
 public record TraceInput(String name, double[][] bytes, String description) {
   /** File name of the Facebook trace. */
   public static final String FILE = "FB2010-1Hr-150-0.txt";
+
   /** System property naming the trace file. */
   public static final String PROPERTY = "wanshuffle.coflowTrace";
 
-  /** @return how the replay input was made */
+  /**
+   * @return how the replay input was made
+   */
   public String describe() {
     return description;
   }
 
   /**
-   * Finds the trace: the given file or folder, else system property {@value #PROPERTY}, else
-   * {@code shared/data/coflow-benchmark/} in the working directory or a parent.
+   * Finds the trace: the given file or folder, else system property {@value #PROPERTY}, else {@code
+   * shared/data/coflow-benchmark/} in the working directory or a parent.
    *
    * @param given a file or folder, or null
    * @return the trace file, if found
@@ -51,7 +55,8 @@ public record TraceInput(String name, double[][] bytes, String description) {
       return Optional.of(Path.of(prop)).filter(Files::isRegularFile);
     }
     for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-      for (String rel : new String[] {"shared/data/coflow-benchmark", "../shared/data/coflow-benchmark"}) {
+      for (String rel :
+          new String[] {"shared/data/coflow-benchmark", "../shared/data/coflow-benchmark"}) {
         Path p = d.resolve(rel).resolve(FILE).normalize();
         if (Files.isRegularFile(p)) {
           return Optional.of(p);
@@ -62,8 +67,8 @@ public record TraceInput(String name, double[][] bytes, String description) {
   }
 
   /**
-   * The coflow with the most A-to-B bytes among those with at least {@code nA} sender and {@code nB} receiver
-   * racks (so every testbed host takes part), folded and scaled.
+   * The coflow with the most A-to-B bytes among those with at least {@code nA} sender and {@code
+   * nB} receiver racks (so every testbed host takes part), folded and scaled.
    *
    * @param traceFile the trace
    * @param nA testbed hosts in cluster A
@@ -71,7 +76,8 @@ public record TraceInput(String name, double[][] bytes, String description) {
    * @param totalBytes total bytes of the replay
    * @return the replay input
    * @throws IllegalArgumentException if no coflow is large enough
-   * @throws UncheckedIOException if the file cannot be read (format errors name file, line and field)
+   * @throws UncheckedIOException if the file cannot be read (format errors name file, line and
+   *     field)
    */
   public static TraceInput largestShuffle(Path traceFile, int nA, int nB, double totalBytes) {
     CoflowTrace trace = read(traceFile);
@@ -90,15 +96,21 @@ public record TraceInput(String name, double[][] bytes, String description) {
       }
     }
     if (best == null) {
-      throw new IllegalArgumentException(traceFile + ": no coflow has " + nA + " sender and " + nB
-          + " receiver racks across the split");
+      throw new IllegalArgumentException(
+          traceFile
+              + ": no coflow has "
+              + nA
+              + " sender and "
+              + nB
+              + " receiver racks across the split");
     }
     return fold(traceFile, trace.racks(), best, nA, nB, totalBytes);
   }
 
   /**
-   * One given coflow's A-to-B part, folded and scaled like {@link #largestShuffle}. A coflow with fewer sender
-   * (receiver) racks than {@code nA} ({@code nB}) leaves the remaining hosts with nothing to send (receive).
+   * One given coflow's A-to-B part, folded and scaled like {@link #largestShuffle}. A coflow with
+   * fewer sender (receiver) racks than {@code nA} ({@code nB}) leaves the remaining hosts with
+   * nothing to send (receive).
    *
    * @param traceFile the trace
    * @param coflowId the coflow's id (first field of its line in the trace)
@@ -106,18 +118,36 @@ public record TraceInput(String name, double[][] bytes, String description) {
    * @param nB testbed hosts in cluster B, at least 1
    * @param totalBytes total bytes of the replay
    * @return the replay input
-   * @throws IllegalArgumentException if the trace has no coflow with that id, or the coflow sends nothing from
-   *     the A half of the racks to the B half
-   * @throws UncheckedIOException if the file cannot be read (format errors name file, line and field)
+   * @throws IllegalArgumentException if the trace has no coflow with that id, or the coflow sends
+   *     nothing from the A half of the racks to the B half
+   * @throws UncheckedIOException if the file cannot be read (format errors name file, line and
+   *     field)
    */
-  public static TraceInput coflow(Path traceFile, long coflowId, int nA, int nB, double totalBytes) {
+  public static TraceInput coflow(
+      Path traceFile, long coflowId, int nA, int nB, double totalBytes) {
     CoflowTrace trace = read(traceFile);
-    Coflow c = trace.coflows().stream().filter(x -> x.id() == coflowId).findFirst().orElseThrow(
-        () -> new IllegalArgumentException(traceFile + ": no coflow " + coflowId + " in the trace"));
+    Coflow c =
+        trace.coflows().stream()
+            .filter(x -> x.id() == coflowId)
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        traceFile + ": no coflow " + coflowId + " in the trace"));
     TwoClusterSplit split = TwoClusterSplit.halves(trace.racks());
-    CrossClusterShuffle s = split.crossCluster(c, TwoClusterSplit.Direction.A_TO_B).orElseThrow(
-        () -> new IllegalArgumentException(traceFile + ": coflow " + coflowId + " sends nothing from the A half"
-            + " of the racks (0.." + (split.firstRackOfB() - 1) + ") to the B half; pick another coflow"));
+    CrossClusterShuffle s =
+        split
+            .crossCluster(c, TwoClusterSplit.Direction.A_TO_B)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        traceFile
+                            + ": coflow "
+                            + coflowId
+                            + " sends nothing from the A half"
+                            + " of the racks (0.."
+                            + (split.firstRackOfB() - 1)
+                            + ") to the B half; pick another coflow"));
     return fold(traceFile, trace.racks(), s, nA, nB, totalBytes);
   }
 
@@ -129,11 +159,15 @@ public record TraceInput(String name, double[][] bytes, String description) {
     }
   }
 
-  /** Folds sender rack i onto A host {@code i mod nA}, receiver rack j onto B host {@code j mod nB}, and scales. */
-  private static TraceInput fold(Path traceFile, int racks, CrossClusterShuffle s, int nA, int nB,
-      double totalBytes) {
+  /**
+   * Folds sender rack i onto A host {@code i mod nA}, receiver rack j onto B host {@code j mod nB},
+   * and scales.
+   */
+  private static TraceInput fold(
+      Path traceFile, int racks, CrossClusterShuffle s, int nA, int nB, double totalBytes) {
     if (nA < 1 || nB < 1) {
-      throw new IllegalArgumentException("need at least one host per cluster, got " + nA + " + " + nB);
+      throw new IllegalArgumentException(
+          "need at least one host per cluster, got " + nA + " + " + nB);
     }
     TrafficMatrix m = s.bytes();
     double traceTotal = m.total();
@@ -149,10 +183,21 @@ public record TraceInput(String name, double[][] bytes, String description) {
         row[j] *= f;
       }
     }
-    String d = String.format(Locale.ROOT, "coflow %d of %s (A-to-B part after splitting the %d racks in"
-        + " halves: %d sender x %d receiver racks, %.0f MB in the trace), racks folded onto %d x %d hosts, scaled"
-        + " to %.0f MB", s.coflowId(), traceFile.getFileName(), racks, m.rows(), m.cols(),
-        traceTotal / 1e6, nA, nB, totalBytes / 1e6);
+    String d =
+        String.format(
+            Locale.ROOT,
+            "coflow %d of %s (A-to-B part after splitting the %d racks in"
+                + " halves: %d sender x %d receiver racks, %.0f MB in the trace), racks folded onto %d x %d hosts, scaled"
+                + " to %.0f MB",
+            s.coflowId(),
+            traceFile.getFileName(),
+            racks,
+            m.rows(),
+            m.cols(),
+            traceTotal / 1e6,
+            nA,
+            nB,
+            totalBytes / 1e6);
     return new TraceInput("coflow " + s.coflowId(), folded, d);
   }
 }

@@ -11,23 +11,25 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
- * The driver program of a testbed run, started by the orchestrator on the control host (inside its network
- * namespace on the shaped testbed): reads a {@link JobRequest} (JSON), runs the job {@code runs} times in one
- * Spark application, and writes a {@link JobResult} (JSON).
+ * The driver program of a testbed run, started by the orchestrator on the control host (inside its
+ * network namespace on the shaped testbed): reads a {@link JobRequest} (JSON), runs the job {@code
+ * runs} times in one Spark application, and writes a {@link JobResult} (JSON).
  *
- * <p>Prints {@value #REDUCE_STARTED} on standard output when the first reduce task of the first measured run
- * starts, so the orchestrator can inject a fault mid-stage.
+ * <p>Prints {@value #REDUCE_STARTED} on standard output when the first reduce task of the first
+ * measured run starts, so the orchestrator can inject a fault mid-stage.
  */
 public final class DriverMain {
   /** Marker line printed when the first measured reduce stage starts its first task. */
   public static final String REDUCE_STARTED = "WANSHUFFLE-EVENT reduce-started";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private DriverMain() {}
 
   /**
    * @param args {@code <request.json> <result.json>}
-   * @throws Exception when the job fails (the driver exits non-zero and the orchestrator reports its log)
+   * @throws Exception when the job fails (the driver exits non-zero and the orchestrator reports
+   *     its log)
    */
   public static void main(String[] args) throws Exception {
     if (args.length != 2) {
@@ -56,7 +58,8 @@ public final class DriverMain {
     }
   }
 
-  private static void awaitExecutors(JavaSparkContext jsc, JobRequest req) throws InterruptedException {
+  private static void awaitExecutors(JavaSparkContext jsc, JobRequest req)
+      throws InterruptedException {
     Set<String> want = new HashSet<>(req.aHosts());
     want.addAll(req.bHosts());
     long deadline = System.currentTimeMillis() + 120_000;
@@ -75,41 +78,57 @@ public final class DriverMain {
     }
   }
 
-  private static RunResult runOnce(JavaSparkContext jsc, StageRecorder rec, JobRequest req, boolean warmup)
-      throws Exception {
+  private static RunResult runOnce(
+      JavaSparkContext jsc, StageRecorder rec, JobRequest req, boolean warmup) throws Exception {
     rec.clear();
     List<String> answer;
     boolean small = warmup && !req.fullWarmup();
     int reduceParts = req.reducePartitions();
     if (!warmup && req.killExecutorOnB() > 0) {
-      rec.onFirstReduceTask(() -> {
-        System.out.println(REDUCE_STARTED);
-        System.out.flush();
-      });
+      rec.onFirstReduceTask(
+          () -> {
+            System.out.println(REDUCE_STARTED);
+            System.out.flush();
+          });
     }
     switch (req.job()) {
-      case "tpch": {
-        double scale = small ? Math.min(req.tpchScale(), 0.005) : req.tpchScale();
-        answer = TpchJoinQuery.answer(TpchJoinQuery.build(jsc, scale, req.mapPartitions(), reduceParts,
-            req.aHosts(), req.bHosts()).collect());
-        break;
-      }
-      case "matrix":
-      case JobRequest.MATRIX_ALL: {
-        double[][] m = req.matrixBytes();
-        if (small) {
-          m = new double[m.length][m[0].length];
-          for (double[] row : m) {
-            java.util.Arrays.fill(row, 1 << 20);
-          }
+      case "tpch":
+        {
+          double scale = small ? Math.min(req.tpchScale(), 0.005) : req.tpchScale();
+          answer =
+              TpchJoinQuery.answer(
+                  TpchJoinQuery.build(
+                          jsc, scale, req.mapPartitions(), reduceParts, req.aHosts(), req.bHosts())
+                      .collect());
+          break;
         }
-        answer = new ArrayList<>(MatrixShuffleJob.build(jsc, m, req.recordBytes(), req.mapPartitions(), reduceParts,
-            req.senderHosts(), req.receiverHosts()).collect());
-        answer.sort(null);
-        break;
-      }
+      case "matrix":
+      case JobRequest.MATRIX_ALL:
+        {
+          double[][] m = req.matrixBytes();
+          if (small) {
+            m = new double[m.length][m[0].length];
+            for (double[] row : m) {
+              java.util.Arrays.fill(row, 1 << 20);
+            }
+          }
+          answer =
+              new ArrayList<>(
+                  MatrixShuffleJob.build(
+                          jsc,
+                          m,
+                          req.recordBytes(),
+                          req.mapPartitions(),
+                          reduceParts,
+                          req.senderHosts(),
+                          req.receiverHosts())
+                      .collect());
+          answer.sort(null);
+          break;
+        }
       default:
-        throw new IllegalArgumentException("job '" + req.job() + "' is unknown (tpch, matrix or matrix-all)");
+        throw new IllegalArgumentException(
+            "job '" + req.job() + "' is unknown (tpch, matrix or matrix-all)");
     }
     jsc.sc().listenerBus().waitUntilEmpty(30_000);
     Map<Integer, StageRecorder.Stage> stages = rec.snapshot();
@@ -126,8 +145,9 @@ public final class DriverMain {
     String[] reducerHost = ShuffleMatrix.reducerHosts(red.spans, reduceParts);
     List<String> senders = req.senderHosts();
     List<String> receivers = req.receiverHosts();
-    long[][] matrix = ShuffleMatrix.of(ShuffleMatrix.shuffleIds(stages), reduceParts, reducerHost, senders,
-        receivers);
+    long[][] matrix =
+        ShuffleMatrix.of(
+            ShuffleMatrix.shuffleIds(stages), reduceParts, reducerHost, senders, receivers);
     long[] sent = new long[senders.size()];
     for (Map.Entry<Integer, StageRecorder.Stage> e : stages.entrySet()) {
       if (e.getKey() != resultStage) {
@@ -140,8 +160,22 @@ public final class DriverMain {
     for (int j = 0; j < received.length; j++) {
       received[j] = red.remoteReadByHost.getOrDefault(receivers.get(j), 0L);
     }
-    return new RunResult(answer, mapStart, mapEnd, red.submittedMs, red.completedMs, red.tasks, red.fetchWaitMs,
-        red.remoteBytes, red.localBytes, red.remoteBytesToDisk, senders, receivers, matrix, sent, received,
+    return new RunResult(
+        answer,
+        mapStart,
+        mapEnd,
+        red.submittedMs,
+        red.completedMs,
+        red.tasks,
+        red.fetchWaitMs,
+        red.remoteBytes,
+        red.localBytes,
+        red.remoteBytesToDisk,
+        senders,
+        receivers,
+        matrix,
+        sent,
+        received,
         List.copyOf(red.spans),
         red.failed);
   }

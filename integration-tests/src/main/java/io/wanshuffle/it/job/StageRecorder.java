@@ -12,8 +12,8 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
 
 /**
- * Spark listener keeping, per stage, submission and completion times and the reduce-side metrics of its tasks
- * (Spark's listener bus, so the figures are Spark's own).
+ * Spark listener keeping, per stage, submission and completion times and the reduce-side metrics of
+ * its tasks (Spark's listener bus, so the figures are Spark's own).
  */
 final class StageRecorder extends SparkListener {
   /** Per-stage aggregate. */
@@ -27,10 +27,19 @@ final class StageRecorder extends SparkListener {
     long remoteBytes;
     long localBytes;
     long remoteBytesToDisk;
-    /** Shuffle bytes written by the stage's successful tasks, by host (exact, from the task metrics). */
+
+    /**
+     * Shuffle bytes written by the stage's successful tasks, by host (exact, from the task
+     * metrics).
+     */
     final Map<String, Long> writtenByHost = new TreeMap<>();
-    /** Remote shuffle bytes read by the stage's successful tasks, by host (exact, from the task metrics). */
+
+    /**
+     * Remote shuffle bytes read by the stage's successful tasks, by host (exact, from the task
+     * metrics).
+     */
     final Map<String, Long> remoteReadByHost = new TreeMap<>();
+
     final List<RunResult.TaskSpan> spans = new ArrayList<>();
   }
 
@@ -93,8 +102,13 @@ final class StageRecorder extends SparkListener {
     }
     s.tasks++;
     long cpuMs = e.taskMetrics() == null ? 0 : e.taskMetrics().executorCpuTime() / 1_000_000L;
-    s.spans.add(new RunResult.TaskSpan(e.taskInfo().host(), e.taskInfo().partitionId(), e.taskInfo().launchTime(),
-        e.taskInfo().finishTime(), cpuMs));
+    s.spans.add(
+        new RunResult.TaskSpan(
+            e.taskInfo().host(),
+            e.taskInfo().partitionId(),
+            e.taskInfo().launchTime(),
+            e.taskInfo().finishTime(),
+            cpuMs));
     if (e.taskMetrics() != null) {
       ShuffleReadMetrics m = e.taskMetrics().shuffleReadMetrics();
       s.fetchWaitMs += m.fetchWaitTime();

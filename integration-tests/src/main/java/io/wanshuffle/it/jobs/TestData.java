@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Deterministic records for the test jobs, generated the same way on executors and (for the
- * oracle) in the test JVM: map task {@code m} of a job draws from {@code SplittableRandom(seed*1_000_003 + m)}.
+ * Deterministic records for the test jobs, generated the same way on executors and (for the oracle)
+ * in the test JVM: map task {@code m} of a job draws from {@code SplittableRandom(seed*1_000_003 +
+ * m)}.
  */
 public final class TestData {
   private TestData() {}

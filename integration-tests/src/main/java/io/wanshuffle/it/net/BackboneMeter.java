@@ -6,12 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Measures the backbone from outside Spark: the byte counters of the backbone interface (A to B is the
- * transmit side of {@code bbA}), the statistics of its tbf qdisc (bytes sent, drops, overlimits), and TCP
- * segment and retransmission counters ({@code nstat}) summed over each cluster's hosts' namespaces.
+ * Measures the backbone from outside Spark: the byte counters of the backbone interface (A to B is
+ * the transmit side of {@code bbA}), the statistics of its tbf qdisc (bytes sent, drops,
+ * overlimits), and TCP segment and retransmission counters ({@code nstat}) summed over each
+ * cluster's hosts' namespaces.
  *
- * <p>{@link #record(long)} samples the byte counters in the background until {@link Recording#stop()}, with a
- * snapshot of every counter at both ends.
+ * <p>{@link #record(long)} samples the byte counters in the background until {@link
+ * Recording#stop()}, with a snapshot of every counter at both ends.
  */
 public final class BackboneMeter {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -21,7 +22,11 @@ public final class BackboneMeter {
   private final List<String> bNamespaces;
   private final long rateBitsPerSecond;
 
-  BackboneMeter(String ns, String dev, List<String> aNamespaces, List<String> bNamespaces,
+  BackboneMeter(
+      String ns,
+      String dev,
+      List<String> aNamespaces,
+      List<String> bNamespaces,
       long rateBitsPerSecond) {
     this.ns = ns;
     this.dev = dev;
@@ -38,23 +43,35 @@ public final class BackboneMeter {
    * @param aToBBytes bytes sent from cluster A to cluster B over the backbone since it was created
    * @param bToABytes bytes sent from cluster B to cluster A
    * @param tbfDrops packets the backbone's A-to-B tbf dropped
-   * @param tbfOverlimits times the A-to-B tbf had to hold a packet back (the backbone was saturated)
+   * @param tbfOverlimits times the A-to-B tbf had to hold a packet back (the backbone was
+   *     saturated)
    * @param tcpOutSegs TCP segments sent by the cluster A hosts (nstat TcpOutSegs)
    * @param tcpRetransSegs TCP segments retransmitted by the cluster A hosts (nstat TcpRetransSegs)
    * @param bTcpOutSegs TCP segments sent by the cluster B hosts
    * @param bTcpRetransSegs TCP segments retransmitted by the cluster B hosts
    */
-  public record Counters(long nanos, long epochMillis, long aToBBytes, long bToABytes, long tbfDrops,
-      long tbfOverlimits, long tcpOutSegs, long tcpRetransSegs, long bTcpOutSegs, long bTcpRetransSegs) {}
+  public record Counters(
+      long nanos,
+      long epochMillis,
+      long aToBBytes,
+      long bToABytes,
+      long tbfDrops,
+      long tbfOverlimits,
+      long tcpOutSegs,
+      long tcpRetransSegs,
+      long bTcpOutSegs,
+      long bTcpRetransSegs) {}
 
-  /** @return the backbone rate, bits/s */
+  /**
+   * @return the backbone rate, bits/s
+   */
   public long rateBitsPerSecond() {
     return rateBitsPerSecond;
   }
 
   /**
-   * Reads the link bytes through {@code link}, then the tbf and TCP counters (one {@code tc} and one
-   * {@code nstat} per host).
+   * Reads the link bytes through {@code link}, then the tbf and TCP counters (one {@code tc} and
+   * one {@code nstat} per host).
    *
    * @throws IllegalStateException if a command fails or prints unexpected output
    */
@@ -64,16 +81,39 @@ public final class BackboneMeter {
     JsonNode q = qdisc();
     long[] a = tcpSegments(aNamespaces);
     long[] b = tcpSegments(bNamespaces);
-    return new Counters(t, r.epochMillis(), r.txBytes(), r.rxBytes(), q.path("drops").asLong(),
-        q.path("overlimits").asLong(), a[0], a[1], b[0], b[1]);
+    return new Counters(
+        t,
+        r.epochMillis(),
+        r.txBytes(),
+        r.rxBytes(),
+        q.path("drops").asLong(),
+        q.path("overlimits").asLong(),
+        a[0],
+        a[1],
+        b[0],
+        b[1]);
   }
 
-  /** @return {segments sent, segments retransmitted} summed over the namespaces ({@code nstat}) */
+  /**
+   * @return {segments sent, segments retransmitted} summed over the namespaces ({@code nstat})
+   */
   private static long[] tcpSegments(List<String> namespaces) {
     long[] sum = new long[2];
     for (String s : namespaces) {
-      JsonNode k = parse(Exec.check("ip", "netns", "exec", s, "nstat", "-asz", "-j", "TcpOutSegs", "TcpRetransSegs"),
-          "nstat in " + s).path("kernel");
+      JsonNode k =
+          parse(
+                  Exec.check(
+                      "ip",
+                      "netns",
+                      "exec",
+                      s,
+                      "nstat",
+                      "-asz",
+                      "-j",
+                      "TcpOutSegs",
+                      "TcpRetransSegs"),
+                  "nstat in " + s)
+              .path("kernel");
       sum[0] += k.path("TcpOutSegs").asLong();
       sum[1] += k.path("TcpRetransSegs").asLong();
     }
@@ -81,13 +121,16 @@ public final class BackboneMeter {
   }
 
   private JsonNode qdisc() {
-    JsonNode qs = parse(Exec.check("tc", "-n", ns, "-s", "-j", "qdisc", "show", "dev", dev), "tc qdisc " + dev);
+    JsonNode qs =
+        parse(
+            Exec.check("tc", "-n", ns, "-s", "-j", "qdisc", "show", "dev", dev), "tc qdisc " + dev);
     for (JsonNode q : qs) {
       if ("tbf".equals(q.path("kind").asText())) {
         return q;
       }
     }
-    throw new IllegalStateException("no tbf qdisc on the backbone " + dev + " in " + ns + ": " + qs);
+    throw new IllegalStateException(
+        "no tbf qdisc on the backbone " + dev + " in " + ns + ": " + qs);
   }
 
   private static JsonNode parse(String text, String what) {
@@ -99,9 +142,9 @@ public final class BackboneMeter {
   }
 
   /**
-   * Starts sampling the backbone byte counters every {@code intervalMillis} in a daemon thread. The samples read
-   * the counters through {@link InterfaceCounters} (no process per sample), so that each sample's time is the
-   * moment its counters were read.
+   * Starts sampling the backbone byte counters every {@code intervalMillis} in a daemon thread. The
+   * samples read the counters through {@link InterfaceCounters} (no process per sample), so that
+   * each sample's time is the moment its counters were read.
    *
    * @param intervalMillis sampling period, ms (at least 20)
    * @return the running recording
@@ -109,12 +152,15 @@ public final class BackboneMeter {
    */
   public Recording record(long intervalMillis) {
     if (intervalMillis < 20) {
-      throw new IllegalArgumentException("sampling interval must be at least 20 ms, got " + intervalMillis);
+      throw new IllegalArgumentException(
+          "sampling interval must be at least 20 ms, got " + intervalMillis);
     }
     return new Recording(intervalMillis);
   }
 
-  /** A background sampling of the backbone byte counters, with full counters at its start and end. */
+  /**
+   * A background sampling of the backbone byte counters, with full counters at its start and end.
+   */
   public final class Recording {
     private final InterfaceCounters link;
     private final Counters start;
@@ -130,23 +176,28 @@ public final class BackboneMeter {
         link.close();
         throw e;
       }
-      samples.add(new BackboneTrace.Sample(start.epochMillis(), start.aToBBytes(), start.bToABytes()));
-      thread = new Thread(() -> {
-        while (running) {
-          try {
-            Thread.sleep(intervalMillis);
-            InterfaceCounters.Reading r = link.sample();
-            synchronized (samples) {
-              samples.add(new BackboneTrace.Sample(r.epochMillis(), r.txBytes(), r.rxBytes()));
-            }
-          } catch (InterruptedException e) {
-            return;
-          } catch (IllegalStateException e) {
-            // the testbed is being torn down: stop sampling
-            return;
-          }
-        }
-      }, "backbone-meter");
+      samples.add(
+          new BackboneTrace.Sample(start.epochMillis(), start.aToBBytes(), start.bToABytes()));
+      thread =
+          new Thread(
+              () -> {
+                while (running) {
+                  try {
+                    Thread.sleep(intervalMillis);
+                    InterfaceCounters.Reading r = link.sample();
+                    synchronized (samples) {
+                      samples.add(
+                          new BackboneTrace.Sample(r.epochMillis(), r.txBytes(), r.rxBytes()));
+                    }
+                  } catch (InterruptedException e) {
+                    return;
+                  } catch (IllegalStateException e) {
+                    // the testbed is being torn down: stop sampling
+                    return;
+                  }
+                }
+              },
+              "backbone-meter");
       thread.setDaemon(true);
       thread.start();
     }
@@ -168,7 +219,8 @@ public final class BackboneMeter {
       try {
         Counters end = read(link);
         synchronized (samples) {
-          samples.add(new BackboneTrace.Sample(end.epochMillis(), end.aToBBytes(), end.bToABytes()));
+          samples.add(
+              new BackboneTrace.Sample(end.epochMillis(), end.aToBBytes(), end.bToABytes()));
           return new BackboneTrace(start, end, samples, rateBitsPerSecond);
         }
       } finally {

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Backbone byte counters sampled over time, with the full counters at the start and the end.
- * Rates are computed from the byte counter of one direction (Ethernet frame bytes, as tbf counts
- * them); A to B unless a {@link Direction} says otherwise (the backbone is full duplex and shaped
- * to its rate each way).
+ * Backbone byte counters sampled over time, with the full counters at the start and the end. Rates
+ * are computed from the byte counter of one direction (Ethernet frame bytes, as tbf counts them); A
+ * to B unless a {@link Direction} says otherwise (the backbone is full duplex and shaped to its
+ * rate each way).
  */
 public final class BackboneTrace {
   /** A direction of the backbone. */
@@ -42,7 +42,10 @@ public final class BackboneTrace {
    * @param samples samples in time order
    * @param rateBitsPerSecond the backbone's configured rate, bits/s
    */
-  public BackboneTrace(BackboneMeter.Counters start, BackboneMeter.Counters end, List<Sample> samples,
+  public BackboneTrace(
+      BackboneMeter.Counters start,
+      BackboneMeter.Counters end,
+      List<Sample> samples,
       long rateBitsPerSecond) {
     this.start = start;
     this.end = end;
@@ -50,27 +53,37 @@ public final class BackboneTrace {
     this.rateBitsPerSecond = rateBitsPerSecond;
   }
 
-  /** @return counters at the start */
+  /**
+   * @return counters at the start
+   */
   public BackboneMeter.Counters start() {
     return start;
   }
 
-  /** @return counters at the end */
+  /**
+   * @return counters at the end
+   */
   public BackboneMeter.Counters end() {
     return end;
   }
 
-  /** @return the samples, time order */
+  /**
+   * @return the samples, time order
+   */
   public List<Sample> samples() {
     return samples;
   }
 
-  /** @return configured backbone rate, bits/s */
+  /**
+   * @return configured backbone rate, bits/s
+   */
   public long rateBitsPerSecond() {
     return rateBitsPerSecond;
   }
 
-  /** @return bytes A to B over the whole recording */
+  /**
+   * @return bytes A to B over the whole recording
+   */
   public long aToBBytes() {
     return end.aToBBytes() - start.aToBBytes();
   }
@@ -80,7 +93,8 @@ public final class BackboneTrace {
    * @return TCP segments those hosts retransmitted over the recording
    */
   public long retransmittedSegments(Direction direction) {
-    return direction == Direction.A_TO_B ? retransmittedSegments()
+    return direction == Direction.A_TO_B
+        ? retransmittedSegments()
         : end.bTcpRetransSegs() - start.bTcpRetransSegs();
   }
 
@@ -92,17 +106,23 @@ public final class BackboneTrace {
     return direction == Direction.A_TO_B ? sentSegments() : end.bTcpOutSegs() - start.bTcpOutSegs();
   }
 
-  /** @return TCP segments retransmitted by cluster A hosts over the recording */
+  /**
+   * @return TCP segments retransmitted by cluster A hosts over the recording
+   */
   public long retransmittedSegments() {
     return end.tcpRetransSegs() - start.tcpRetransSegs();
   }
 
-  /** @return TCP segments sent by cluster A hosts over the recording */
+  /**
+   * @return TCP segments sent by cluster A hosts over the recording
+   */
   public long sentSegments() {
     return end.tcpOutSegs() - start.tcpOutSegs();
   }
 
-  /** @return packets dropped by the backbone tbf (A to B) over the recording */
+  /**
+   * @return packets dropped by the backbone tbf (A to B) over the recording
+   */
   public long tbfDrops() {
     return end.tbfDrops() - start.tbfDrops();
   }
@@ -110,8 +130,8 @@ public final class BackboneTrace {
   /**
    * @param fromMillis window start, epoch ms
    * @param toMillis window end, epoch ms
-   * @return A-to-B bytes between the last sample at or before {@code fromMillis} and the first at or after
-   *     {@code toMillis} (the window is widened to sample boundaries)
+   * @return A-to-B bytes between the last sample at or before {@code fromMillis} and the first at
+   *     or after {@code toMillis} (the window is widened to sample boundaries)
    */
   public long aToBBytes(long fromMillis, long toMillis) {
     return bytes(Direction.A_TO_B, fromMillis, toMillis);
@@ -164,7 +184,8 @@ public final class BackboneTrace {
       if (j < i) {
         j = i;
       }
-      while (j < samples.size() && samples.get(j).epochMillis() - samples.get(i).epochMillis() < windowMillis) {
+      while (j < samples.size()
+          && samples.get(j).epochMillis() - samples.get(i).epochMillis() < windowMillis) {
         j++;
       }
       if (j == samples.size()) {
@@ -181,18 +202,21 @@ public final class BackboneTrace {
   /**
    * @param fromMillis epoch ms
    * @param toMillis epoch ms
-   * @return samples within the window as (seconds since {@code fromMillis}, A-to-B bits/s since the previous
-   *     sample) pairs, for plotting
+   * @return samples within the window as (seconds since {@code fromMillis}, A-to-B bits/s since the
+   *     previous sample) pairs, for plotting
    */
   public List<double[]> rateSeries(long fromMillis, long toMillis) {
     List<double[]> out = new ArrayList<>();
     for (int i = 1; i < samples.size(); i++) {
       Sample a = samples.get(i - 1);
       Sample b = samples.get(i);
-      if (b.epochMillis() < fromMillis || a.epochMillis() > toMillis || b.epochMillis() == a.epochMillis()) {
+      if (b.epochMillis() < fromMillis
+          || a.epochMillis() > toMillis
+          || b.epochMillis() == a.epochMillis()) {
         continue;
       }
-      double rate = (b.aToBBytes() - a.aToBBytes()) * 8.0 / ((b.epochMillis() - a.epochMillis()) / 1000.0);
+      double rate =
+          (b.aToBBytes() - a.aToBBytes()) * 8.0 / ((b.epochMillis() - a.epochMillis()) / 1000.0);
       out.add(new double[] {(b.epochMillis() - fromMillis) / 1000.0, rate});
     }
     return out;

@@ -11,12 +11,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A user-space layer-2 delay line between two interfaces of one namespace, standing in for netem (absent on
- * this kernel): {@code delayline.py} (a resource of this package) forwards every frame from one interface to the
- * other after a fixed one-way delay, using packet sockets with virtio-net headers so GSO super-packets pass
- * whole (a few thousand frames/s at 200 Mbit/s). It runs as a child process at real-time priority (SCHED_FIFO;
- * a warning is printed when it cannot get it), so that busy hosts on the same cores do not delay frames beyond
- * their due time; {@link #close()} stops that process.
+ * A user-space layer-2 delay line between two interfaces of one namespace, standing in for netem
+ * (absent on this kernel): {@code delayline.py} (a resource of this package) forwards every frame
+ * from one interface to the other after a fixed one-way delay, using packet sockets with virtio-net
+ * headers so GSO super-packets pass whole (a few thousand frames/s at 200 Mbit/s). It runs as a
+ * child process at real-time priority (SCHED_FIFO; a warning is printed when it cannot get it), so
+ * that busy hosts on the same cores do not delay frames beyond their due time; {@link #close()}
+ * stops that process.
  */
 final class DelayLine implements AutoCloseable {
   private final Process process;
@@ -35,34 +36,52 @@ final class DelayLine implements AutoCloseable {
    * @param if2 second interface
    * @param oneWayMillis delay added in each direction, ms
    * @return the running delay line
-   * @throws IllegalStateException if python3 fails to start it within 10 s (its output is in the message)
+   * @throws IllegalStateException if python3 fails to start it within 10 s (its output is in the
+   *     message)
    */
   static DelayLine start(String ns, String if1, String if2, double oneWayMillis) {
     try {
       Path script = Files.createTempFile("wan-shuffle-delayline", ".py");
       try (InputStream in = DelayLine.class.getResourceAsStream("delayline.py")) {
         if (in == null) {
-          throw new IllegalStateException("resource io/wanshuffle/it/net/delayline.py is missing from the build");
+          throw new IllegalStateException(
+              "resource io/wanshuffle/it/net/delayline.py is missing from the build");
         }
         Files.write(script, in.readAllBytes());
       }
-      Process p = new ProcessBuilder(List.of("ip", "netns", "exec", ns, "python3", script.toString(), if1, if2,
-          Double.toString(oneWayMillis))).redirectErrorStream(true).start();
-      BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      Process p =
+          new ProcessBuilder(
+                  List.of(
+                      "ip",
+                      "netns",
+                      "exec",
+                      ns,
+                      "python3",
+                      script.toString(),
+                      if1,
+                      if2,
+                      Double.toString(oneWayMillis)))
+              .redirectErrorStream(true)
+              .start();
+      BufferedReader r =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       StringBuilder seen = new StringBuilder();
-      Thread reader = new Thread(() -> {
-        try {
-          String line;
-          while ((line = r.readLine()) != null) {
-            synchronized (seen) {
-              seen.append(line).append('\n');
-              seen.notifyAll();
-            }
-          }
-        } catch (IOException ignored) {
-          // the process ended
-        }
-      }, "delayline-output");
+      Thread reader =
+          new Thread(
+              () -> {
+                try {
+                  String line;
+                  while ((line = r.readLine()) != null) {
+                    synchronized (seen) {
+                      seen.append(line).append('\n');
+                      seen.notifyAll();
+                    }
+                  }
+                } catch (IOException ignored) {
+                  // the process ended
+                }
+              },
+              "delayline-output");
       reader.setDaemon(true);
       reader.start();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -72,7 +91,8 @@ final class DelayLine implements AutoCloseable {
         }
         if (seen.indexOf("ready") < 0) {
           p.destroyForcibly();
-          throw new IllegalStateException("the WAN delay line did not start: " + seen.toString().strip());
+          throw new IllegalStateException(
+              "the WAN delay line did not start: " + seen.toString().strip());
         }
         if (seen.indexOf("no real-time") >= 0) {
           // the delay is then only as exact as the machine's load allows

@@ -31,11 +31,13 @@ final class Exec {
       CompletableFuture<String> err = drain(p.getErrorStream());
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new IllegalStateException("command did not finish in 60 s: " + String.join(" ", command));
+        throw new IllegalStateException(
+            "command did not finish in 60 s: " + String.join(" ", command));
       }
       return new Result(p.exitValue(), out.join(), err.join());
     } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
@@ -54,12 +56,19 @@ final class Exec {
     Result r = run(cmd);
     if (r.exitCode() != 0) {
       throw new IllegalStateException(
-          "`" + String.join(" ", cmd) + "` failed (exit " + r.exitCode() + "): " + r.stderr().strip());
+          "`"
+              + String.join(" ", cmd)
+              + "` failed (exit "
+              + r.exitCode()
+              + "): "
+              + r.stderr().strip());
     }
     return r.stdout();
   }
 
-  /** @return the standard output of a command, or null when it fails (for error messages) */
+  /**
+   * @return the standard output of a command, or null when it fails (for error messages)
+   */
   static String quietOutput(String... command) {
     try {
       Result r = run(List.of(command));
@@ -78,7 +87,9 @@ final class Exec {
     }
   }
 
-  /** @return true if {@code program} is found on the PATH (or is an executable path) */
+  /**
+   * @return true if {@code program} is found on the PATH (or is an executable path)
+   */
   static boolean onPath(String program) {
     String path = System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
     List<String> dirs = new ArrayList<>(List.of(path.split(":")));
@@ -93,12 +104,13 @@ final class Exec {
   }
 
   private static CompletableFuture<String> drain(InputStream in) {
-    return CompletableFuture.supplyAsync(() -> {
-      try (in) {
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        return "";
-      }
-    });
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            return "";
+          }
+        });
   }
 }

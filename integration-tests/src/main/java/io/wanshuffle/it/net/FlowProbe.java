@@ -11,12 +11,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Raw TCP throughput probe of the testbed, independent of Spark: every cluster A host sends to every cluster B
- * host for a few seconds over one TCP connection per pair, while {@link BackboneMeter} records the backbone.
- * Shows that the shaping works (aggregate close to the backbone rate, never above it plus the tbf burst).
+ * Raw TCP throughput probe of the testbed, independent of Spark: every cluster A host sends to
+ * every cluster B host for a few seconds over one TCP connection per pair, while {@link
+ * BackboneMeter} records the backbone. Shows that the shaping works (aggregate close to the
+ * backbone rate, never above it plus the tbf burst).
  *
- * <p>{@code main} is the per-host program: {@code sink <address> <port> <seconds>} accepts and discards, and
- * {@code source <seconds> <address:port>...} sends zeros to each sink.
+ * <p>{@code main} is the per-host program: {@code sink <address> <port> <seconds>} accepts and
+ * discards, and {@code source <seconds> <address:port>...} sends zeros to each sink.
  */
 public final class FlowProbe {
   private static final int PORT = 5301;
@@ -33,8 +34,13 @@ public final class FlowProbe {
    * @throws IllegalStateException if a probe process fails
    */
   public static BackboneTrace run(Testbed testbed, int seconds, String javaClassPath) {
-    BackboneMeter meter = testbed.backbone().orElseThrow(
-        () -> new IllegalStateException("the probe needs the shaped testbed (its backbone is measured)"));
+    BackboneMeter meter =
+        testbed
+            .backbone()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "the probe needs the shaped testbed (its backbone is measured)"));
     List<Process> procs = new ArrayList<>();
     try {
       for (Node b : testbed.clusterB()) {
@@ -77,7 +83,8 @@ public final class FlowProbe {
    * @return the running process, its standard error merged into its output
    * @throws IOException if it cannot be started
    */
-  static Process start(Testbed t, Node n, Class<?> main, List<String> args, String cp) throws IOException {
+  static Process start(Testbed t, Node n, Class<?> main, List<String> args, String cp)
+      throws IOException {
     List<String> cmd = new ArrayList<>(t.launchPrefix(n));
     cmd.addAll(List.of(javaBinary(), "-Xmx64m", "-cp", cp, main.getName()));
     cmd.addAll(args);
@@ -95,17 +102,19 @@ public final class FlowProbe {
    * @param seconds how long it may take
    * @param what the program, for messages
    * @return its output
-   * @throws IllegalStateException if it takes longer (it is then killed) or exits with a non-zero status (its
-   *     output is in the message)
+   * @throws IllegalStateException if it takes longer (it is then killed) or exits with a non-zero
+   *     status (its output is in the message)
    * @throws IOException if its output cannot be read
    * @throws InterruptedException if interrupted while waiting
    */
-  static String output(Process p, long seconds, String what) throws IOException, InterruptedException {
+  static String output(Process p, long seconds, String what)
+      throws IOException, InterruptedException {
     if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new IllegalStateException(what + " timed out after " + seconds + " s");
     }
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     if (p.exitValue() != 0) {
       throw new IllegalStateException(what + " failed: " + out.strip());
     }
@@ -113,8 +122,8 @@ public final class FlowProbe {
   }
 
   /**
-   * Starts the sink of this probe on a host: it accepts connections on {@code port} and discards what they carry
-   * until no connection arrives for {@code seconds}.
+   * Starts the sink of this probe on a host: it accepts connections on {@code port} and discards
+   * what they carry until no connection arrives for {@code seconds}.
    *
    * @param t the testbed
    * @param n the host
@@ -125,13 +134,15 @@ public final class FlowProbe {
    * @throws IOException if it cannot be started
    */
   static Process startSink(Testbed t, Node n, int port, int seconds, String cp) throws IOException {
-    return start(t, n, List.of("sink", n.address(), Integer.toString(port), Integer.toString(seconds)), cp);
+    return start(
+        t, n, List.of("sink", n.address(), Integer.toString(port), Integer.toString(seconds)), cp);
   }
 
   /**
    * Per-host program (see the class comment).
    *
-   * @param args {@code sink <address> <port> <seconds>} or {@code source <seconds> <address:port>...}
+   * @param args {@code sink <address> <port> <seconds>} or {@code source <seconds>
+   *     <address:port>...}
    * @throws Exception on a socket error
    */
   public static void main(String[] args) throws Exception {
@@ -141,16 +152,18 @@ public final class FlowProbe {
         ss.setSoTimeout(Integer.parseInt(args[3]) * 1000);
         while (true) {
           Socket s = ss.accept();
-          Thread t = new Thread(() -> {
-            byte[] buf = new byte[1 << 16];
-            try (InputStream in = s.getInputStream()) {
-              while (in.read(buf) >= 0) {
-                // discard
-              }
-            } catch (IOException ignored) {
-              // sender gone
-            }
-          });
+          Thread t =
+              new Thread(
+                  () -> {
+                    byte[] buf = new byte[1 << 16];
+                    try (InputStream in = s.getInputStream()) {
+                      while (in.read(buf) >= 0) {
+                        // discard
+                      }
+                    } catch (IOException ignored) {
+                      // sender gone
+                    }
+                  });
           t.setDaemon(true);
           t.start();
         }
@@ -163,16 +176,19 @@ public final class FlowProbe {
       List<Thread> ts = new ArrayList<>();
       for (int i = 2; i < args.length; i++) {
         String[] hp = args[i].split(":");
-        Thread t = new Thread(() -> {
-          byte[] buf = new byte[1 << 16];
-          try (Socket s = new Socket(hp[0], Integer.parseInt(hp[1])); OutputStream out = s.getOutputStream()) {
-            while (System.nanoTime() < end) {
-              out.write(buf);
-            }
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
+        Thread t =
+            new Thread(
+                () -> {
+                  byte[] buf = new byte[1 << 16];
+                  try (Socket s = new Socket(hp[0], Integer.parseInt(hp[1]));
+                      OutputStream out = s.getOutputStream()) {
+                    while (System.nanoTime() < end) {
+                      out.write(buf);
+                    }
+                  } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                  }
+                });
         t.start();
         ts.add(t);
       }
@@ -181,7 +197,8 @@ public final class FlowProbe {
       }
       return;
     }
-    System.err.println("usage: FlowProbe sink <address> <port> <seconds> | source <seconds> <address:port>...");
+    System.err.println(
+        "usage: FlowProbe sink <address> <port> <seconds> | source <seconds> <address:port>...");
     System.exit(2);
   }
 }

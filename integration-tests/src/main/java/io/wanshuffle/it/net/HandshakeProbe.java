@@ -10,14 +10,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Round-trip time between two hosts of the testbed, measured from outside Spark and from outside the delay line:
- * the time a TCP connect takes from one host to the other (SYN there, SYN-ACK back: one round trip, no data
- * queued behind it on an idle testbed). Checks that {@code --rtt} adds what it says on the backbone, and nothing
- * within a cluster.
+ * Round-trip time between two hosts of the testbed, measured from outside Spark and from outside
+ * the delay line: the time a TCP connect takes from one host to the other (SYN there, SYN-ACK back:
+ * one round trip, no data queued behind it on an idle testbed). Checks that {@code --rtt} adds what
+ * it says on the backbone, and nothing within a cluster.
  *
- * <p>{@code main} is the per-host program: {@code <address:port> <count>} connects {@code count} times (after the
- * sink is up: refused connections are retried for 10 s and not timed) and prints each connect time in
- * microseconds, one per line.
+ * <p>{@code main} is the per-host program: {@code <address:port> <count>} connects {@code count}
+ * times (after the sink is up: refused connections are retried for 10 s and not timed) and prints
+ * each connect time in microseconds, one per line.
  */
 public final class HandshakeProbe {
   private static final int PORT = 5302;
@@ -36,21 +36,36 @@ public final class HandshakeProbe {
    * @throws IllegalArgumentException if {@code count < 1}
    * @throws IllegalStateException if a probe process fails or times out
    */
-  public static double[] millis(Testbed testbed, Node from, Node to, int count, String javaClassPath) {
+  public static double[] millis(
+      Testbed testbed, Node from, Node to, int count, String javaClassPath) {
     if (count < 1) {
       throw new IllegalArgumentException("count must be >= 1, got " + count);
     }
     Process sink = null;
     try {
       sink = FlowProbe.startSink(testbed, to, PORT, 20, javaClassPath);
-      Process p = FlowProbe.start(testbed, from, HandshakeProbe.class,
-          List.of(to.address() + ":" + PORT, Integer.toString(count)), javaClassPath);
+      Process p =
+          FlowProbe.start(
+              testbed,
+              from,
+              HandshakeProbe.class,
+              List.of(to.address() + ":" + PORT, Integer.toString(count)),
+              javaClassPath);
       String out = FlowProbe.output(p, 60, "handshake probe " + from.name() + " -> " + to.name());
-      double[] ms = out.lines().map(String::strip).filter(l -> l.matches("\\d+"))
-          .mapToDouble(l -> Long.parseLong(l) / 1000.0).toArray();
+      double[] ms =
+          out.lines()
+              .map(String::strip)
+              .filter(l -> l.matches("\\d+"))
+              .mapToDouble(l -> Long.parseLong(l) / 1000.0)
+              .toArray();
       if (ms.length != count) {
-        throw new IllegalStateException("handshake probe printed " + ms.length + " times, expected " + count + ": "
-            + out.strip());
+        throw new IllegalStateException(
+            "handshake probe printed "
+                + ms.length
+                + " times, expected "
+                + count
+                + ": "
+                + out.strip());
       }
       return ms;
     } catch (IOException e) {
@@ -91,8 +106,9 @@ public final class HandshakeProbe {
       System.exit(2);
     }
     int colon = args[0].lastIndexOf(':');
-    InetSocketAddress to = new InetSocketAddress(args[0].substring(0, colon),
-        Integer.parseInt(args[0].substring(colon + 1)));
+    InetSocketAddress to =
+        new InetSocketAddress(
+            args[0].substring(0, colon), Integer.parseInt(args[0].substring(colon + 1)));
     int count = Integer.parseInt(args[1]);
     long upBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (true) { // wait for the sink, untimed

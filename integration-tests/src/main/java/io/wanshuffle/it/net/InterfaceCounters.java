@@ -7,24 +7,27 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reads one network interface's byte counters inside a network namespace without starting a process per
- * reading: a sentinel process ({@code ip netns exec NS sleep infinity}) stays in the namespace, and each reading
- * is a read of its {@code /proc/<pid>/net/dev} (the kernel shows a process the interfaces of its own network
- * namespace there), a few microseconds long.
+ * Reads one network interface's byte counters inside a network namespace without starting a process
+ * per reading: a sentinel process ({@code ip netns exec NS sleep infinity}) stays in the namespace,
+ * and each reading is a read of its {@code /proc/<pid>/net/dev} (the kernel shows a process the
+ * interfaces of its own network namespace there), a few microseconds long.
  *
- * <p>Why: a rate is bytes between two readings over the time between them. When each reading starts an
- * {@code ip} process, the counters are read some unknown time after the timestamp (tens of milliseconds, more on
- * a busy 2-core machine running Spark), and a reading late by 110 ms at the end of a 1 s window inflates that
- * window's rate by 11 %: a 200 Mbit/s backbone was once "measured" at 223 Mbit/s. Read here, the timestamp and
- * the counters are microseconds apart.
+ * <p>Why: a rate is bytes between two readings over the time between them. When each reading starts
+ * an {@code ip} process, the counters are read some unknown time after the timestamp (tens of
+ * milliseconds, more on a busy 2-core machine running Spark), and a reading late by 110 ms at the
+ * end of a 1 s window inflates that window's rate by 11 %: a 200 Mbit/s backbone was once
+ * "measured" at 223 Mbit/s. Read here, the timestamp and the counters are microseconds apart.
  *
- * <p>Close it to stop the sentinel; the testbed's teardown also kills every process left in its namespaces.
+ * <p>Close it to stop the sentinel; the testbed's teardown also kills every process left in its
+ * namespaces.
  */
 final class InterfaceCounters implements AutoCloseable {
   /** How long the sentinel may take to enter the namespace. */
   private static final long ENTER_TIMEOUT_MS = 10_000;
+
   /** A read this short is taken as instantaneous. */
   private static final long TIGHT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
   /** Reads per {@link #sample()} at most. */
   private static final int MAX_ATTEMPTS = 5;
 
@@ -46,28 +49,36 @@ final class InterfaceCounters implements AutoCloseable {
    * @param ns network namespace name (as {@code ip netns} lists it)
    * @param dev interface in that namespace
    * @return the open reader
-   * @throws IllegalStateException if the sentinel cannot start, exits, or does not see {@code dev} within 10 s
+   * @throws IllegalStateException if the sentinel cannot start, exits, or does not see {@code dev}
+   *     within 10 s
    */
   static InterfaceCounters open(String ns, String dev) {
     Process p;
     try {
-      p = new ProcessBuilder(List.of("ip", "netns", "exec", ns, "sleep", "infinity"))
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .redirectError(ProcessBuilder.Redirect.DISCARD)
-          .start();
+      p =
+          new ProcessBuilder(List.of("ip", "netns", "exec", ns, "sleep", "infinity"))
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .redirectError(ProcessBuilder.Redirect.DISCARD)
+              .start();
     } catch (IOException e) {
-      throw new IllegalStateException("cannot start a counter sentinel in namespace " + ns + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot start a counter sentinel in namespace " + ns + ": " + e.getMessage(), e);
     }
     InterfaceCounters c = new InterfaceCounters(ns, dev, p);
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ENTER_TIMEOUT_MS);
     String last = "";
     while (System.nanoTime() < deadline) {
       if (!p.isAlive()) {
-        throw new IllegalStateException("the counter sentinel in namespace " + ns + " exited with " + p.exitValue()
-            + " (does the namespace exist?)");
+        throw new IllegalStateException(
+            "the counter sentinel in namespace "
+                + ns
+                + " exited with "
+                + p.exitValue()
+                + " (does the namespace exist?)");
       }
       try {
-        // until `ip` has entered the namespace, /proc/<pid>/net/dev lists the root namespace's interfaces
+        // until `ip` has entered the namespace, /proc/<pid>/net/dev lists the root namespace's
+        // interfaces
         last = Files.readString(c.netDev);
         if (parse(last, dev) != null) {
           return c;
@@ -80,12 +91,20 @@ final class InterfaceCounters implements AutoCloseable {
       } catch (InterruptedException e) {
         c.close();
         Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while starting the counter sentinel in " + ns, e);
+        throw new IllegalStateException(
+            "interrupted while starting the counter sentinel in " + ns, e);
       }
     }
     c.close();
-    throw new IllegalStateException("the counter sentinel in namespace " + ns + " did not see interface " + dev
-        + " within " + ENTER_TIMEOUT_MS + " ms; it last read: " + last);
+    throw new IllegalStateException(
+        "the counter sentinel in namespace "
+            + ns
+            + " did not see interface "
+            + dev
+            + " within "
+            + ENTER_TIMEOUT_MS
+            + " ms; it last read: "
+            + last);
   }
 
   /**
@@ -98,12 +117,13 @@ final class InterfaceCounters implements AutoCloseable {
   record Reading(long epochMillis, long txBytes, long rxBytes) {}
 
   /**
-   * Reads the counters with the time of the reading. A read that took longer than 2 ms (the thread was
-   * descheduled between the clock and the file, as happens on a loaded 2-core machine) is taken again, up to 5
-   * times, keeping the tightest; its time is the middle of its read.
+   * Reads the counters with the time of the reading. A read that took longer than 2 ms (the thread
+   * was descheduled between the clock and the file, as happens on a loaded 2-core machine) is taken
+   * again, up to 5 times, keeping the tightest; its time is the middle of its read.
    *
    * @return the reading
-   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or the interface is gone
+   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or the
+   *     interface is gone
    */
   Reading sample() {
     Reading best = null;
@@ -124,14 +144,16 @@ final class InterfaceCounters implements AutoCloseable {
   /**
    * @return {transmitted bytes, received bytes} of the interface since it was created (the counters
    *     {@code ip -s link} prints)
-   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or the interface is gone
+   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or the
+   *     interface is gone
    */
   private long[] read() {
     String text;
     try {
       text = Files.readString(netDev);
     } catch (IOException e) {
-      throw new IllegalStateException("cannot read the counters of " + dev + " in " + ns + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot read the counters of " + dev + " in " + ns + ": " + e.getMessage(), e);
     }
     long[] txRx = parse(text, dev);
     if (txRx == null) {
@@ -141,8 +163,8 @@ final class InterfaceCounters implements AutoCloseable {
   }
 
   /**
-   * Finds an interface's line in {@code /proc/net/dev} text: {@code name: rx_bytes rx_packets ... (8 receive
-   * fields) tx_bytes ...}.
+   * Finds an interface's line in {@code /proc/net/dev} text: {@code name: rx_bytes rx_packets ...
+   * (8 receive fields) tx_bytes ...}.
    *
    * @param text the file's content
    * @param dev interface name
@@ -162,7 +184,8 @@ final class InterfaceCounters implements AutoCloseable {
       try {
         return new long[] {Long.parseUnsignedLong(f[8]), Long.parseUnsignedLong(f[0])};
       } catch (NumberFormatException e) {
-        throw new IllegalStateException("unexpected /proc/net/dev line for " + dev + ": " + line, e);
+        throw new IllegalStateException(
+            "unexpected /proc/net/dev line for " + dev + ": " + line, e);
       }
     }
     return null;

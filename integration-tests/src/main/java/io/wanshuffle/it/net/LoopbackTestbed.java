@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The unshaped variant: every host is a loopback alias (control 127.0.1.2, cluster A 127.0.1.11.., cluster B
- * 127.0.2.11..). Linux answers on all of 127.0.0.0/8 without configuration, so nothing is created and nothing
- * needs root. Nothing is rate-limited: shuffle times are not comparable to a WAN; results still are.
+ * The unshaped variant: every host is a loopback alias (control 127.0.1.2, cluster A 127.0.1.11..,
+ * cluster B 127.0.2.11..). Linux answers on all of 127.0.0.0/8 without configuration, so nothing is
+ * created and nothing needs root. Nothing is rate-limited: shuffle times are not comparable to a
+ * WAN; results still are.
  */
 public final class LoopbackTestbed implements Testbed {
   private final TestbedSpec spec;
@@ -75,7 +76,10 @@ public final class LoopbackTestbed implements Testbed {
 
   @Override
   public String describe() {
-    return "loopback testbed, " + spec.nodesA() + " + " + spec.nodesB()
+    return "loopback testbed, "
+        + spec.nodesA()
+        + " + "
+        + spec.nodesB()
         + " hosts on 127.0.1.x / 127.0.2.x, NOT shaped (no backbone: times are not comparable to a WAN)";
   }
 

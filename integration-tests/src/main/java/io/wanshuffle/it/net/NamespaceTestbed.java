@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The shaped testbed: one network namespace per host, a Linux bridge per cluster (each in its own switch
- * namespace), one veth pair as the backbone between the two bridges, and a tbf qdisc on every NIC (both
- * directions: the host's {@code eth0} for upload, the switch port for download) and on both ends of the
- * backbone. With a WAN RTT the backbone runs through a third namespace where {@link DelayLine} forwards frames
- * after half the RTT in each direction (this kernel has no netem).
+ * The shaped testbed: one network namespace per host, a Linux bridge per cluster (each in its own
+ * switch namespace), one veth pair as the backbone between the two bridges, and a tbf qdisc on
+ * every NIC (both directions: the host's {@code eth0} for upload, the switch port for download) and
+ * on both ends of the backbone. With a WAN RTT the backbone runs through a third namespace where
+ * {@link DelayLine} forwards frames after half the RTT in each direction (this kernel has no
+ * netem).
  *
  * <pre>
  *  wst-a1 eth0 ─ v-a1 ┐                                        ┌ v-b1 ─ eth0 wst-b1
@@ -17,18 +18,24 @@ import java.util.Optional;
  *  wst-ctl eth0 ─ v-ctl┘        [optional: bbA ─ wA (wst-wan, delay line) wB ─ bbB]
  * </pre>
  *
- * <p>Addresses (one /16, all layer 2): control 10.77.0.2, cluster A 10.77.1.11.., cluster B 10.77.2.11...
- * Every namespace is named {@value #PREFIX}*, and {@link #start} first removes such leftovers of a crashed run
- * (terminating the processes a previous run left inside them). Nothing is created in the root namespace.
+ * <p>Addresses (one /16, all layer 2): control 10.77.0.2, cluster A 10.77.1.11.., cluster B
+ * 10.77.2.11... Every namespace is named {@value #PREFIX}*, and {@link #start} first removes such
+ * leftovers of a crashed run (terminating the processes a previous run left inside them). Nothing
+ * is created in the root namespace.
  */
 public final class NamespaceTestbed implements Testbed {
   /** Prefix of every namespace this class creates. */
   public static final String PREFIX = "wst-";
+
   static final String SWITCH_A = PREFIX + "swA";
   static final String SWITCH_B = PREFIX + "swB";
   static final String WAN = PREFIX + "wan";
   private static final String BURST = "64kb";
-  /** Queueing delay a tbf buffer holds at its rate when the WAN RTT is shorter (LAN-sized buffer), ms. */
+
+  /**
+   * Queueing delay a tbf buffer holds at its rate when the WAN RTT is shorter (LAN-sized buffer),
+   * ms.
+   */
   private static final int MIN_TBF_LATENCY_MS = 20;
 
   private final TestbedSpec spec;
@@ -57,10 +64,10 @@ public final class NamespaceTestbed implements Testbed {
    *
    * @param spec sizes, rates and WAN RTT
    * @return the running testbed (close it; a shutdown hook also tears it down on exit or interrupt)
-   * @throws TestbedUnavailableException if not root, iproute2 is missing, or python3 is missing while a
-   *     WAN RTT is asked for; the message names the loopback flag
-   * @throws IllegalStateException if an {@code ip}/{@code tc} command fails (everything built so far is
-   *     torn down first)
+   * @throws TestbedUnavailableException if not root, iproute2 is missing, or python3 is missing
+   *     while a WAN RTT is asked for; the message names the loopback flag
+   * @throws IllegalStateException if an {@code ip}/{@code tc} command fails (everything built so
+   *     far is torn down first)
    */
   public static NamespaceTestbed start(TestbedSpec spec) {
     requirePrerequisites(spec);
@@ -101,16 +108,23 @@ public final class NamespaceTestbed implements Testbed {
   private static void requirePrerequisites(TestbedSpec spec) {
     String missing = missingPrerequisite(spec);
     if (missing != null) {
-      throw new TestbedUnavailableException("the shaped two-cluster testbed needs root and iproute2 (ip, tc, "
-          + "nstat): " + missing + ". Run as root (.ci/run installs iproute2), or pass -D" + MODE_PROPERTY
-          + "=loopback for the unshaped loopback variant (results are checked, times are not comparable).");
+      throw new TestbedUnavailableException(
+          "the shaped two-cluster testbed needs root and iproute2 (ip, tc, "
+              + "nstat): "
+              + missing
+              + ". Run as root (.ci/run installs iproute2), or pass -D"
+              + MODE_PROPERTY
+              + "=loopback for the unshaped loopback variant (results are checked, times are not comparable).");
     }
   }
 
   private static final java.nio.file.Path LOCK =
       java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "wan-shuffle-testbed.pid");
 
-  /** One testbed per machine (fixed addresses and namespace names): refuse while another live JVM holds it. */
+  /**
+   * One testbed per machine (fixed addresses and namespace names): refuse while another live JVM
+   * holds it.
+   */
   private static synchronized void claimLock() {
     long me = ProcessHandle.current().pid();
     try {
@@ -118,19 +132,25 @@ public final class NamespaceTestbed implements Testbed {
         String held = java.nio.file.Files.readString(LOCK).strip();
         long pid = held.isEmpty() ? -1 : Long.parseLong(held);
         if (pid != me && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-          throw new IllegalStateException("another wan-shuffle testbed is running (process " + pid + ", lock "
-              + LOCK + "); wait for it to finish or stop that process");
+          throw new IllegalStateException(
+              "another wan-shuffle testbed is running (process "
+                  + pid
+                  + ", lock "
+                  + LOCK
+                  + "); wait for it to finish or stop that process");
         }
       }
       java.nio.file.Files.writeString(LOCK, Long.toString(me));
     } catch (java.io.IOException | NumberFormatException e) {
-      throw new IllegalStateException("cannot use the testbed lock file " + LOCK + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot use the testbed lock file " + LOCK + ": " + e.getMessage(), e);
     }
   }
 
   private static void releaseLock() {
     try {
-      String held = java.nio.file.Files.exists(LOCK) ? java.nio.file.Files.readString(LOCK).strip() : "";
+      String held =
+          java.nio.file.Files.exists(LOCK) ? java.nio.file.Files.readString(LOCK).strip() : "";
       if (held.equals(Long.toString(ProcessHandle.current().pid()))) {
         java.nio.file.Files.delete(LOCK);
       }
@@ -139,7 +159,10 @@ public final class NamespaceTestbed implements Testbed {
     }
   }
 
-  /** Deletes every {@value #PREFIX}* namespace, first terminating the processes still running inside it. */
+  /**
+   * Deletes every {@value #PREFIX}* namespace, first terminating the processes still running inside
+   * it.
+   */
   public static void removeLeftovers() {
     for (String ns : listNamespaces()) {
       killInside(ns);
@@ -186,20 +209,37 @@ public final class NamespaceTestbed implements Testbed {
   private void build() {
     for (String sw : List.of(SWITCH_A, SWITCH_B)) {
       addNamespace(sw);
-      Exec.check("ip", "-n", sw, "link", "add", "br0", "type", "bridge", "stp_state", "0", "forward_delay", "0");
+      Exec.check(
+          "ip",
+          "-n",
+          sw,
+          "link",
+          "add",
+          "br0",
+          "type",
+          "bridge",
+          "stp_state",
+          "0",
+          "forward_delay",
+          "0");
       Exec.check("ip", "-n", sw, "link", "set", "br0", "up");
     }
     if (spec.wanRttMillis() > 0) {
       addNamespace(WAN);
-      Exec.check("ip", "link", "add", "bbA", "netns", SWITCH_A, "type", "veth", "peer", "name", "wA", "netns", WAN);
-      Exec.check("ip", "link", "add", "bbB", "netns", SWITCH_B, "type", "veth", "peer", "name", "wB", "netns", WAN);
+      Exec.check(
+          "ip", "link", "add", "bbA", "netns", SWITCH_A, "type", "veth", "peer", "name", "wA",
+          "netns", WAN);
+      Exec.check(
+          "ip", "link", "add", "bbB", "netns", SWITCH_B, "type", "veth", "peer", "name", "wB",
+          "netns", WAN);
       for (String i : List.of("wA", "wB")) {
         Exec.check("ip", "-n", WAN, "link", "set", i, "promisc", "on", "up");
       }
       delayLine = DelayLine.start(WAN, "wA", "wB", spec.wanRttMillis() / 2.0);
     } else {
-      Exec.check("ip", "link", "add", "bbA", "netns", SWITCH_A, "type", "veth", "peer", "name", "bbB", "netns",
-          SWITCH_B);
+      Exec.check(
+          "ip", "link", "add", "bbA", "netns", SWITCH_A, "type", "veth", "peer", "name", "bbB",
+          "netns", SWITCH_B);
     }
     Exec.check("ip", "-n", SWITCH_A, "link", "set", "bbA", "master", "br0", "up");
     Exec.check("ip", "-n", SWITCH_B, "link", "set", "bbB", "master", "br0", "up");
@@ -213,41 +253,58 @@ public final class NamespaceTestbed implements Testbed {
     for (Node n : b) {
       addHost(n, SWITCH_B, true);
     }
-    meter = new BackboneMeter(SWITCH_A, "bbA", a.stream().map(Node::namespace).toList(),
-        b.stream().map(Node::namespace).toList(), spec.backboneBitsPerSecond());
+    meter =
+        new BackboneMeter(
+            SWITCH_A,
+            "bbA",
+            a.stream().map(Node::namespace).toList(),
+            b.stream().map(Node::namespace).toList(),
+            spec.backboneBitsPerSecond());
   }
 
   /**
-   * Sets the TCP congestion control of a host's namespace (per namespace since Linux 4.15; a new namespace
-   * otherwise inherits the machine's default, which differs between machines).
+   * Sets the TCP congestion control of a host's namespace (per namespace since Linux 4.15; a new
+   * namespace otherwise inherits the machine's default, which differs between machines).
    *
-   * @throws IllegalStateException naming the algorithm and the ones this kernel has when it is not available
+   * @throws IllegalStateException naming the algorithm and the ones this kernel has when it is not
+   *     available
    */
   private static void setCongestionControl(String ns, String cc) {
-    String current = Exec.quietOutput("ip", "netns", "exec", ns, "sysctl", "-n", "net.ipv4.tcp_congestion_control");
+    String current =
+        Exec.quietOutput(
+            "ip", "netns", "exec", ns, "sysctl", "-n", "net.ipv4.tcp_congestion_control");
     if (current != null && current.strip().equals(cc)) {
       return;
     }
     try {
-      Exec.check("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv4.tcp_congestion_control=" + cc);
+      Exec.check(
+          "ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv4.tcp_congestion_control=" + cc);
     } catch (IllegalStateException e) {
-      throw new IllegalStateException("TCP congestion control '" + cc + "' cannot be set on this kernel"
-          + " (available: " + String.join(" ", kernelList("net.ipv4.tcp_available_congestion_control"))
-          + "; choose one with --tcp-cc): " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "TCP congestion control '"
+              + cc
+              + "' cannot be set on this kernel"
+              + " (available: "
+              + String.join(" ", kernelList("net.ipv4.tcp_available_congestion_control"))
+              + "; choose one with --tcp-cc): "
+              + e.getMessage(),
+          e);
     }
   }
 
-  /** @return the words of a machine sysctl holding a list (empty when it cannot be read) */
+  /**
+   * @return the words of a machine sysctl holding a list (empty when it cannot be read)
+   */
   private static List<String> kernelList(String key) {
     String v = Exec.quietOutput("sysctl", "-n", key);
     return v == null || v.isBlank() ? List.of() : List.of(v.strip().split("\\s+"));
   }
 
   /**
-   * Makes {@code cc} selectable inside the hosts' namespaces: loads its module if the kernel does not list it
-   * yet, and adds it to {@code net.ipv4.tcp_allowed_congestion_control} (a namespace other than the machine's
-   * own may only select an allowed algorithm) when it is missing there; says so on standard output, since
-   * that list belongs to the machine.
+   * Makes {@code cc} selectable inside the hosts' namespaces: loads its module if the kernel does
+   * not list it yet, and adds it to {@code net.ipv4.tcp_allowed_congestion_control} (a namespace
+   * other than the machine's own may only select an allowed algorithm) when it is missing there;
+   * says so on standard output, since that list belongs to the machine.
    */
   private static void allowCongestionControl(String cc) {
     if (!kernelList("net.ipv4.tcp_available_congestion_control").contains(cc)) {
@@ -255,17 +312,30 @@ public final class NamespaceTestbed implements Testbed {
     }
     List<String> allowed = kernelList("net.ipv4.tcp_allowed_congestion_control");
     String was = String.join(" ", allowed);
-    if (!allowed.isEmpty() && !allowed.contains(cc)
-        && Exec.quiet("sysctl", "-qw", "net.ipv4.tcp_allowed_congestion_control=" + was + " " + cc)) {
-      System.out.println("testbed: added " + cc + " to net.ipv4.tcp_allowed_congestion_control (was: "
-          + was + "), so that the hosts' namespaces may use it");
+    if (!allowed.isEmpty()
+        && !allowed.contains(cc)
+        && Exec.quiet(
+            "sysctl", "-qw", "net.ipv4.tcp_allowed_congestion_control=" + was + " " + cc)) {
+      System.out.println(
+          "testbed: added "
+              + cc
+              + " to net.ipv4.tcp_allowed_congestion_control (was: "
+              + was
+              + "), so that the hosts' namespaces may use it");
     }
   }
 
   private static void addNamespace(String ns) {
     Exec.check("ip", "netns", "add", ns);
     // no IPv6 chatter (router solicitations, DAD) on the measured links
-    Exec.check("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+    Exec.check(
+        "ip",
+        "netns",
+        "exec",
+        ns,
+        "sysctl",
+        "-qw",
+        "net.ipv6.conf.all.disable_ipv6=1",
         "net.ipv6.conf.default.disable_ipv6=1");
     Exec.check("ip", "-n", ns, "link", "set", "lo", "up");
     // WAN host tuning (docs/testbed.md): an idle connection keeps its congestion window, so a fetch
@@ -278,7 +348,20 @@ public final class NamespaceTestbed implements Testbed {
     addNamespace(n.namespace());
     setCongestionControl(n.namespace(), spec.tcpCongestionControl());
     String port = "v-" + n.name();
-    Exec.check("ip", "link", "add", "eth0", "netns", n.namespace(), "type", "veth", "peer", "name", port, "netns", sw);
+    Exec.check(
+        "ip",
+        "link",
+        "add",
+        "eth0",
+        "netns",
+        n.namespace(),
+        "type",
+        "veth",
+        "peer",
+        "name",
+        port,
+        "netns",
+        sw);
     Exec.check("ip", "-n", sw, "link", "set", port, "master", "br0", "up");
     Exec.check("ip", "-n", n.namespace(), "addr", "add", n.address() + "/16", "dev", "eth0");
     Exec.check("ip", "-n", n.namespace(), "link", "set", "eth0", "up");
@@ -289,12 +372,26 @@ public final class NamespaceTestbed implements Testbed {
   }
 
   /**
-   * Shapes {@code dev} to {@code bitsPerSecond} with a tbf whose buffer holds max(20 ms, WAN RTT) of traffic at
-   * that rate: the bandwidth-delay-product rule for router buffers, so one TCP flow can keep the link busy.
+   * Shapes {@code dev} to {@code bitsPerSecond} with a tbf whose buffer holds max(20 ms, WAN RTT)
+   * of traffic at that rate: the bandwidth-delay-product rule for router buffers, so one TCP flow
+   * can keep the link busy.
    */
   private void shape(String ns, String dev, long bitsPerSecond) {
-    Exec.check("tc", "-n", ns, "qdisc", "replace", "dev", dev, "root", "tbf", "rate", bitsPerSecond + "bit",
-        "burst", BURST, "latency",
+    Exec.check(
+        "tc",
+        "-n",
+        ns,
+        "qdisc",
+        "replace",
+        "dev",
+        dev,
+        "root",
+        "tbf",
+        "rate",
+        bitsPerSecond + "bit",
+        "burst",
+        BURST,
+        "latency",
         Math.max(MIN_TBF_LATENCY_MS, spec.wanRttMillis()) + "ms");
   }
 
@@ -335,13 +432,21 @@ public final class NamespaceTestbed implements Testbed {
 
   @Override
   public String describe() {
-    return String.format("network-namespace testbed, %d + %d hosts, NIC %s, backbone %s, WAN RTT %d ms "
-        + "(tbf-shaped), TCP %s", spec.nodesA(), spec.nodesB(), mbit(spec.nicBitsPerSecond()),
-        mbit(spec.backboneBitsPerSecond()), spec.wanRttMillis(), spec.tcpCongestionControl());
+    return String.format(
+        "network-namespace testbed, %d + %d hosts, NIC %s, backbone %s, WAN RTT %d ms "
+            + "(tbf-shaped), TCP %s",
+        spec.nodesA(),
+        spec.nodesB(),
+        mbit(spec.nicBitsPerSecond()),
+        mbit(spec.backboneBitsPerSecond()),
+        spec.wanRttMillis(),
+        spec.tcpCongestionControl());
   }
 
   static String mbit(long bits) {
-    return bits % 1_000_000 == 0 ? bits / 1_000_000 + " Mbit/s" : String.format("%.3f Mbit/s", bits / 1e6);
+    return bits % 1_000_000 == 0
+        ? bits / 1_000_000 + " Mbit/s"
+        : String.format("%.3f Mbit/s", bits / 1e6);
   }
 
   @Override

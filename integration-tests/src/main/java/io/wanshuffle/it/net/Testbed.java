@@ -9,51 +9,71 @@ import java.util.Optional;
 /**
  * Two clusters of hosts joined by a backbone, ready for Spark processes to be started on them.
  *
- * <p>Two variants: {@link NamespaceTestbed} (one network namespace per host, tbf-shaped NICs and backbone,
- * optional WAN latency; needs root and iproute2) and {@link LoopbackTestbed} (loopback aliases, nothing
- * shaped; anywhere). {@link #open(TestbedSpec)} picks the variant from the system property
- * {@value #MODE_PROPERTY}: {@code netns} (the default) or {@code loopback}. The shaped variant is never
- * replaced silently: when it cannot be built, {@link TestbedUnavailableException} says why and names the flag.
+ * <p>Two variants: {@link NamespaceTestbed} (one network namespace per host, tbf-shaped NICs and
+ * backbone, optional WAN latency; needs root and iproute2) and {@link LoopbackTestbed} (loopback
+ * aliases, nothing shaped; anywhere). {@link #open(TestbedSpec)} picks the variant from the system
+ * property {@value #MODE_PROPERTY}: {@code netns} (the default) or {@code loopback}. The shaped
+ * variant is never replaced silently: when it cannot be built, {@link TestbedUnavailableException}
+ * says why and names the flag.
  *
- * <p>Closing tears everything down (also registered as a JVM shutdown hook, so an interrupt tears down too).
+ * <p>Closing tears everything down (also registered as a JVM shutdown hook, so an interrupt tears
+ * down too).
  */
 public interface Testbed extends AutoCloseable {
 
   /** System property choosing the variant: {@code netns} (default) or {@code loopback}. */
   String MODE_PROPERTY = "wanshuffle.testbed";
 
-  /** @return the spec this testbed was built from */
+  /**
+   * @return the spec this testbed was built from
+   */
   TestbedSpec spec();
 
-  /** @return true when NICs and backbone are rate-limited (times are then comparable to the physical limit) */
+  /**
+   * @return true when NICs and backbone are rate-limited (times are then comparable to the physical
+   *     limit)
+   */
   boolean shaped();
 
-  /** @return the control host (standalone Master and the driver); unshaped, in cluster A's switch */
+  /**
+   * @return the control host (standalone Master and the driver); unshaped, in cluster A's switch
+   */
   Node control();
 
-  /** @return the worker hosts of cluster A (map side), in order a1, a2, ... */
+  /**
+   * @return the worker hosts of cluster A (map side), in order a1, a2, ...
+   */
   List<Node> clusterA();
 
-  /** @return the worker hosts of cluster B (reduce side), in order b1, b2, ... */
+  /**
+   * @return the worker hosts of cluster B (reduce side), in order b1, b2, ...
+   */
   List<Node> clusterB();
 
   /**
    * @param node a host of this testbed
-   * @return the command prefix that runs a program on that host ({@code ip netns exec <ns>}, or empty)
+   * @return the command prefix that runs a program on that host ({@code ip netns exec <ns>}, or
+   *     empty)
    */
   List<String> launchPrefix(Node node);
 
-  /** @return the meter of the backbone counters (shaped variant only) */
+  /**
+   * @return the meter of the backbone counters (shaped variant only)
+   */
   Optional<BackboneMeter> backbone();
 
-  /** @return one line describing the testbed for reports */
+  /**
+   * @return one line describing the testbed for reports
+   */
   String describe();
 
   /** Tears the testbed down; safe to call twice. */
   @Override
   void close();
 
-  /** @return all worker hosts, cluster A then cluster B */
+  /**
+   * @return all worker hosts, cluster A then cluster B
+   */
   default List<Node> workers() {
     List<Node> all = new ArrayList<>(clusterA());
     all.addAll(clusterB());
@@ -61,8 +81,8 @@ public interface Testbed extends AutoCloseable {
   }
 
   /**
-   * Writes the topology table for Hadoop's {@code TableMapping}: one line {@code <address> /<cluster>/rack0}
-   * per host (control host included, in cluster A).
+   * Writes the topology table for Hadoop's {@code TableMapping}: one line {@code <address>
+   * /<cluster>/rack0} per host (control host included, in cluster A).
    *
    * @param file where to write
    * @return {@code file}
@@ -88,11 +108,13 @@ public interface Testbed extends AutoCloseable {
    *
    * @param spec sizes and rates
    * @return the running testbed
-   * @throws TestbedUnavailableException when the shaped variant is asked for (the default) but cannot be built
+   * @throws TestbedUnavailableException when the shaped variant is asked for (the default) but
+   *     cannot be built
    * @throws IllegalArgumentException when the property has an unknown value
    */
   static Testbed open(TestbedSpec spec) {
-    String mode = System.getProperty(MODE_PROPERTY, "netns").trim().toLowerCase(java.util.Locale.ROOT);
+    String mode =
+        System.getProperty(MODE_PROPERTY, "netns").trim().toLowerCase(java.util.Locale.ROOT);
     switch (mode) {
       case "netns":
         return NamespaceTestbed.start(spec);
@@ -100,11 +122,17 @@ public interface Testbed extends AutoCloseable {
         return LoopbackTestbed.start(spec);
       default:
         throw new IllegalArgumentException(
-            "-D" + MODE_PROPERTY + "=" + mode + ": unknown testbed variant (use netns or loopback)");
+            "-D"
+                + MODE_PROPERTY
+                + "="
+                + mode
+                + ": unknown testbed variant (use netns or loopback)");
     }
   }
 
-  /** @return true when {@value #MODE_PROPERTY} asks for the loopback variant */
+  /**
+   * @return true when {@value #MODE_PROPERTY} asks for the loopback variant
+   */
   static boolean loopbackRequested() {
     return "loopback".equalsIgnoreCase(System.getProperty(MODE_PROPERTY, "netns").trim());
   }

@@ -55,7 +55,8 @@ public final class Charts {
    * @param bytes {@code [senders][receivers]} bytes
    * @return PNG image
    */
-  public static byte[] heatMap(String title, List<String> senders, List<String> receivers, long[][] bytes) {
+  public static byte[] heatMap(
+      String title, List<String> senders, List<String> receivers, long[][] bytes) {
     int n = senders.size() * receivers.size();
     double[][] xyz = new double[3][n];
     double max = 1;
@@ -111,8 +112,15 @@ public final class Charts {
     }
     for (Bar b : bars) {
       int lane = lanes.get(b.lane());
-      series.get(b.series()).add(lane, lane - 0.35, lane + 0.35, b.startSeconds(), b.startSeconds(),
-          Math.max(b.endSeconds(), b.startSeconds()));
+      series
+          .get(b.series())
+          .add(
+              lane,
+              lane - 0.35,
+              lane + 0.35,
+              b.startSeconds(),
+              b.startSeconds(),
+              Math.max(b.endSeconds(), b.startSeconds()));
     }
     XYIntervalSeriesCollection ds = new XYIntervalSeriesCollection();
     series.values().forEach(ds::addSeries);
@@ -142,23 +150,42 @@ public final class Charts {
    * @param limitBitsPerSecond backbone rate, bits/s (drawn as a dashed line; 0 = none)
    * @return PNG image
    */
-  public static byte[] throughput(String title, Map<String, List<double[]>> lines, double limitBitsPerSecond) {
+  public static byte[] throughput(
+      String title, Map<String, List<double[]>> lines, double limitBitsPerSecond) {
     XYSeriesCollection ds = new XYSeriesCollection();
-    lines.forEach((name, pts) -> {
-      XYSeries s = new XYSeries(name, false, true);
-      for (double[] p : pts) {
-        s.add(p[0], p[1] / 1e6);
-      }
-      ds.addSeries(s);
-    });
-    JFreeChart chart = ChartFactory.createXYLineChart(title, "seconds since the reduce stage started",
-        "A→B Mbit/s", ds, PlotOrientation.VERTICAL, true, false, false);
+    lines.forEach(
+        (name, pts) -> {
+          XYSeries s = new XYSeries(name, false, true);
+          for (double[] p : pts) {
+            s.add(p[0], p[1] / 1e6);
+          }
+          ds.addSeries(s);
+        });
+    JFreeChart chart =
+        ChartFactory.createXYLineChart(
+            title,
+            "seconds since the reduce stage started",
+            "A→B Mbit/s",
+            ds,
+            PlotOrientation.VERTICAL,
+            true,
+            false,
+            false);
     XYPlot plot = chart.getXYPlot();
     plot.setBackgroundPaint(Color.WHITE);
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
     if (limitBitsPerSecond > 0) {
-      ValueMarker m = new ValueMarker(limitBitsPerSecond / 1e6, Color.RED, new BasicStroke(1.5f,
-          BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {6f, 4f}, 0f));
+      ValueMarker m =
+          new ValueMarker(
+              limitBitsPerSecond / 1e6,
+              Color.RED,
+              new BasicStroke(
+                  1.5f,
+                  BasicStroke.CAP_BUTT,
+                  BasicStroke.JOIN_MITER,
+                  1f,
+                  new float[] {6f, 4f},
+                  0f));
       m.setLabel("backbone rate");
       plot.addRangeMarker(m);
     }
@@ -178,11 +205,12 @@ public final class Charts {
 
   static List<String> lanes(List<Bar> bars) {
     List<String> l = new ArrayList<>();
-    bars.forEach(b -> {
-      if (!l.contains(b.lane())) {
-        l.add(b.lane());
-      }
-    });
+    bars.forEach(
+        b -> {
+          if (!l.contains(b.lane())) {
+            l.add(b.lane());
+          }
+        });
     return l;
   }
 }

@@ -9,25 +9,31 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * A self-contained HTML report (charts embedded as PNG data URLs): headings, paragraphs, tables and charts in
- * the order they are added.
+ * A self-contained HTML report (charts embedded as PNG data URLs): headings, paragraphs, tables and
+ * charts in the order they are added.
  */
 public final class HtmlReport {
   private final String title;
   private final List<String> parts = new ArrayList<>();
 
-  /** @param title page title */
+  /**
+   * @param title page title
+   */
   public HtmlReport(String title) {
     this.title = title;
   }
 
-  /** @param text section heading @return this */
+  /**
+   * @param text section heading @return this
+   */
   public HtmlReport heading(String text) {
     parts.add("<h2>" + esc(text) + "</h2>");
     return this;
   }
 
-  /** @param text paragraph (plain text) @return this */
+  /**
+   * @param text paragraph (plain text) @return this
+   */
   public HtmlReport paragraph(String text) {
     parts.add("<p>" + esc(text) + "</p>");
     return this;
@@ -57,8 +63,14 @@ public final class HtmlReport {
    * @return this
    */
   public HtmlReport image(String caption, byte[] png) {
-    parts.add("<figure><img alt=\"" + esc(caption) + "\" src=\"data:image/png;base64,"
-        + Base64.getEncoder().encodeToString(png) + "\"><figcaption>" + esc(caption) + "</figcaption></figure>");
+    parts.add(
+        "<figure><img alt=\""
+            + esc(caption)
+            + "\" src=\"data:image/png;base64,"
+            + Base64.getEncoder().encodeToString(png)
+            + "\"><figcaption>"
+            + esc(caption)
+            + "</figcaption></figure>");
     return this;
   }
 
@@ -70,11 +82,15 @@ public final class HtmlReport {
    * @throws UncheckedIOException if it cannot be written
    */
   public Path write(Path file) {
-    StringBuilder sb = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
-        .append(esc(title)).append("</title><style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}"
-            + "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}"
-            + "th{background:#eee}td:first-child{text-align:left}figure{margin:1em 0}</style></head><body><h1>")
-        .append(esc(title)).append("</h1>\n");
+    StringBuilder sb =
+        new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
+            .append(esc(title))
+            .append(
+                "</title><style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}"
+                    + "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}"
+                    + "th{background:#eee}td:first-child{text-align:left}figure{margin:1em 0}</style></head><body><h1>")
+            .append(esc(title))
+            .append("</h1>\n");
     parts.forEach(p -> sb.append(p).append('\n'));
     sb.append("</body></html>\n");
     try {
@@ -89,6 +105,9 @@ public final class HtmlReport {
   }
 
   static String esc(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    return s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
   }
 }

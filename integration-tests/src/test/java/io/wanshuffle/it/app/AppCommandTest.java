@@ -15,10 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class AppCommandTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
-  /** {@code --loopback} selects the loopback testbed for the whole JVM: the other tests must not inherit it. */
+  /**
+   * {@code --loopback} selects the loopback testbed for the whole JVM: the other tests must not
+   * inherit it.
+   */
   private final String testbedMode = System.getProperty(io.wanshuffle.it.net.Testbed.MODE_PROPERTY);
 
   @org.junit.jupiter.api.AfterEach
@@ -41,12 +43,27 @@ class AppCommandTest {
   @Test
   void optionsAppArgumentsAndDefaults() throws Exception {
     AppCommand cmd = new AppCommand();
-    new CommandLine(cmd).parseArgs("--jar", "app.jar", "--class", "a.B", "--conf", "spark.sql.shuffle.partitions=12",
-        "--plugin-conf", "spark.wanshuffle.k=1", "--timeout", "90s", "--", "--in", "x=y", "3");
+    new CommandLine(cmd)
+        .parseArgs(
+            "--jar",
+            "app.jar",
+            "--class",
+            "a.B",
+            "--conf",
+            "spark.sql.shuffle.partitions=12",
+            "--plugin-conf",
+            "spark.wanshuffle.k=1",
+            "--timeout",
+            "90s",
+            "--",
+            "--in",
+            "x=y",
+            "3");
     assertEquals(List.of("default", "auto"), cmd.variants);
     assertEquals(Map.of("spark.sql.shuffle.partitions", "12"), cmd.conf);
     assertEquals(Map.of("spark.wanshuffle.k", "1"), cmd.pluginConf);
-    assertEquals(List.of("--in", "x=y", "3"), cmd.appArgs, "after --: the application's, untouched");
+    assertEquals(
+        List.of("--in", "x=y", "3"), cmd.appArgs, "after --: the application's, untouched");
     assertEquals(Duration.ofSeconds(90), cmd.timeout);
     assertEquals(1, cmd.runs);
     assertEquals(AppCommand.DEFAULT_RTT_MS, cmd.net.spec(AppCommand.DEFAULT_RTT_MS).wanRttMillis());
@@ -60,7 +77,8 @@ class AppCommandTest {
     assertTrue(((String) r[1]).contains("--jar: no such file"), (String) r[1]);
     r = execute("--jar", jar.toString(), "--variants", "default,ogpp");
     assertEquals(2, r[0]);
-    assertTrue(((String) r[1]).contains("unknown variant 'ogpp'") && ((String) r[1]).contains("oggp"),
+    assertTrue(
+        ((String) r[1]).contains("unknown variant 'ogpp'") && ((String) r[1]).contains("oggp"),
         (String) r[1]);
     r = execute("--jar", jar.toString(), "--variants", "auto,auto");
     assertTrue(((String) r[1]).contains("give each variant once"), (String) r[1]);
@@ -74,18 +92,47 @@ class AppCommandTest {
   @Test
   void aPluginSettingThePluginWouldRefuseStopsTheCommandBeforeAnyRun() throws Exception {
     Path jar = Files.writeString(dir.resolve("app.jar"), "x");
-    // --loopback: were the check missing, a loopback cluster would start and the default run go first
-    Object[] r = execute("--jar", jar.toString(), "--loopback", "--out", dir.toString(), "--plugin-conf",
-        "spark.wanshuffle.k=0");
+    // --loopback: were the check missing, a loopback cluster would start and the default run go
+    // first
+    Object[] r =
+        execute(
+            "--jar",
+            jar.toString(),
+            "--loopback",
+            "--out",
+            dir.toString(),
+            "--plugin-conf",
+            "spark.wanshuffle.k=0");
     assertEquals(2, r[0], (String) r[1]);
     assertTrue(((String) r[1]).contains("spark.wanshuffle.k = '0'"), (String) r[1]);
-    r = execute("--jar", jar.toString(), "--loopback", "--out", dir.toString(), "--variants", "default,oggp",
-        "--conf", "spark.wanshuffle.beta=soon");
+    r =
+        execute(
+            "--jar",
+            jar.toString(),
+            "--loopback",
+            "--out",
+            dir.toString(),
+            "--variants",
+            "default,oggp",
+            "--conf",
+            "spark.wanshuffle.beta=soon");
     assertEquals(2, r[0], (String) r[1]);
     assertTrue(((String) r[1]).contains("spark.wanshuffle.beta"), (String) r[1]);
-    // k above the testbed backbone's bytes/s is refused with the testbed's rates, not the plugin's defaults
-    r = execute("--jar", jar.toString(), "--loopback", "--out", dir.toString(), "--backbone", "800kbit",
-        "--nic", "800kbit", "--plugin-conf", "spark.wanshuffle.k=200000");
+    // k above the testbed backbone's bytes/s is refused with the testbed's rates, not the plugin's
+    // defaults
+    r =
+        execute(
+            "--jar",
+            jar.toString(),
+            "--loopback",
+            "--out",
+            dir.toString(),
+            "--backbone",
+            "800kbit",
+            "--nic",
+            "800kbit",
+            "--plugin-conf",
+            "spark.wanshuffle.k=200000");
     assertEquals(2, r[0], (String) r[1]);
     assertTrue(((String) r[1]).contains("spark.wanshuffle.k"), (String) r[1]);
   }

@@ -11,9 +11,14 @@ import org.junit.jupiter.api.Test;
 class E2eReportTest {
   static final TestbedSpec SPEC = TestbedSpec.defaults();
 
-  /** 3 x 3 uniform, 150 MB: 9 transfers, k = 2, so any schedule has at least ceil(9 / 2) = 5 steps. */
-  static final long[][] UNIFORM = {{16_666_667, 16_666_667, 16_666_667}, {16_666_667, 16_666_667, 16_666_667},
-      {16_666_667, 16_666_667, 16_666_667}};
+  /**
+   * 3 x 3 uniform, 150 MB: 9 transfers, k = 2, so any schedule has at least ceil(9 / 2) = 5 steps.
+   */
+  static final long[][] UNIFORM = {
+    {16_666_667, 16_666_667, 16_666_667},
+    {16_666_667, 16_666_667, 16_666_667},
+    {16_666_667, 16_666_667, 16_666_667}
+  };
 
   @Test
   void setupTimeCountsAtLeastTheStepsAnyScheduleNeeds() {
@@ -29,13 +34,20 @@ class E2eReportTest {
     double limit = Comparison.physicalLimitSeconds(UNIFORM, SPEC); // 150 MB / 25 MB/s = 6 s
     List<Comparison.Figures> runs = List.of(fig(6.6), fig(6.3), fig(6.9));
     List<Double> setups = List.of(0.3, 0.3, 0.3);
-    String md = E2eBenchCommand.markdown(List.of(new E2eBenchCommand.Cell("uniform", 0, "auto", runs, setups,
-        List.of())), "test", 1, 200e6);
+    String md =
+        E2eBenchCommand.markdown(
+            List.of(new E2eBenchCommand.Cell("uniform", 0, "auto", runs, setups, List.of())),
+            "test",
+            1,
+            200e6);
     String row = md.lines().filter(l -> l.startsWith("| uniform |")).findFirst().orElseThrow();
     String[] cells = row.split("\\|");
     assertEquals("6.60", cells[4].trim(), row);
     assertEquals(String.format(java.util.Locale.ROOT, "%.2f", 6.6 / limit), cells[8].trim(), row);
-    assertEquals(String.format(java.util.Locale.ROOT, "%.2f (0.30 s)", 6.6 / (limit + 0.3)), cells[9].trim(), row);
+    assertEquals(
+        String.format(java.util.Locale.ROOT, "%.2f (0.30 s)", 6.6 / (limit + 0.3)),
+        cells[9].trim(),
+        row);
     assertEquals(11, cells.length, "no stalled-flows column without --tcp-sample: " + row);
   }
 
@@ -43,8 +55,14 @@ class E2eReportTest {
   void sampledCellsGetTheStalledFlowsOfEachRun() {
     List<Comparison.Figures> runs = List.of(fig(6.6), fig(6.3), fig(6.9));
     List<Double> setups = List.of(0.3, 0.3, 0.3);
-    String md = E2eBenchCommand.markdown(List.of(new E2eBenchCommand.Cell("uniform", 40, "auto", runs, setups,
-        List.of(0, 2, 1)), new E2eBenchCommand.Cell("zipf", 40, "auto", runs, setups, List.of())), "test", 1, 200e6);
+    String md =
+        E2eBenchCommand.markdown(
+            List.of(
+                new E2eBenchCommand.Cell("uniform", 40, "auto", runs, setups, List.of(0, 2, 1)),
+                new E2eBenchCommand.Cell("zipf", 40, "auto", runs, setups, List.of())),
+            "test",
+            1,
+            200e6);
     String header = md.lines().filter(l -> l.startsWith("| pattern |")).findFirst().orElseThrow();
     assertTrue(header.endsWith("| stalled flows per run |"), header);
     String row = md.lines().filter(l -> l.startsWith("| uniform |")).findFirst().orElseThrow();
@@ -54,8 +72,17 @@ class E2eReportTest {
   }
 
   private static Comparison.Figures fig(double reduceSeconds) {
-    return new Comparison.Figures("auto", reduceSeconds, 1, 1, 150_000_000, 150_000_000, 150e6 * 8 / reduceSeconds,
-        200e6, Comparison.physicalLimitSeconds(UNIFORM, SPEC), 0.1);
+    return new Comparison.Figures(
+        "auto",
+        reduceSeconds,
+        1,
+        1,
+        150_000_000,
+        150_000_000,
+        150e6 * 8 / reduceSeconds,
+        200e6,
+        Comparison.physicalLimitSeconds(UNIFORM, SPEC),
+        0.1);
   }
 
   @Test
@@ -63,13 +90,24 @@ class E2eReportTest {
     java.io.StringWriter err = new java.io.StringWriter();
     picocli.CommandLine cl = new picocli.CommandLine(new E2eBenchCommand());
     cl.setErr(new java.io.PrintWriter(err, true));
-    int rc = cl.execute("--patterns", "uniform,fair-poor", "--nodes-a", "2", "--report",
-        System.getProperty("java.io.tmpdir") + "/never-written.md");
+    int rc =
+        cl.execute(
+            "--patterns",
+            "uniform,fair-poor",
+            "--nodes-a",
+            "2",
+            "--report",
+            System.getProperty("java.io.tmpdir") + "/never-written.md");
     assertEquals(2, rc, err.toString());
-    assertTrue(err.toString().contains("fair-sharing-poor pattern needs at least 3 + 3 hosts, got 2 + 3"),
+    assertTrue(
+        err.toString().contains("fair-sharing-poor pattern needs at least 3 + 3 hosts, got 2 + 3"),
         err.toString());
-    assertEquals(2, new picocli.CommandLine(new E2eBenchCommand()).setErr(new java.io.PrintWriter(
-        new java.io.StringWriter())).execute("--patterns", "skewed"), "an unknown pattern is a usage error");
+    assertEquals(
+        2,
+        new picocli.CommandLine(new E2eBenchCommand())
+            .setErr(new java.io.PrintWriter(new java.io.StringWriter()))
+            .execute("--patterns", "skewed"),
+        "an unknown pattern is a usage error");
   }
 
   @Test
@@ -77,21 +115,29 @@ class E2eReportTest {
     java.nio.file.Path report = java.nio.file.Files.createTempFile("e2e-report", ".md");
     java.nio.file.Files.writeString(report, "published table\n");
     String[][] cases = {
-        {"--variants", "foo", "unknown [foo]"},
-        {"--variants", "default,ogpp/barrier", "unknown [ogpp/barrier]"},
-        {"--runs", "0", "--runs and --mb must be >= 1, got 0 and 150"},
-        {"--mb", "-5", "--runs and --mb must be >= 1, got 3 and -5"},
-        {"--rtts", "0,5000", "--rtts: WAN RTT must be 0..2000 ms, got 5000"},
-        {"--patterns", "skewed", "--patterns: unknown pattern 'skewed'"},
-        {"--conf", "spark.wanshuffle.k=0", "--conf: spark.wanshuffle.k = '0'"},
+      {"--variants", "foo", "unknown [foo]"},
+      {"--variants", "default,ogpp/barrier", "unknown [ogpp/barrier]"},
+      {"--runs", "0", "--runs and --mb must be >= 1, got 0 and 150"},
+      {"--mb", "-5", "--runs and --mb must be >= 1, got 3 and -5"},
+      {"--rtts", "0,5000", "--rtts: WAN RTT must be 0..2000 ms, got 5000"},
+      {"--patterns", "skewed", "--patterns: unknown pattern 'skewed'"},
+      {"--conf", "spark.wanshuffle.k=0", "--conf: spark.wanshuffle.k = '0'"},
     };
     for (String[] c : cases) {
       java.io.StringWriter err = new java.io.StringWriter();
       picocli.CommandLine cl = new picocli.CommandLine(new E2eBenchCommand());
       cl.setErr(new java.io.PrintWriter(err, true));
-      // --patterns uniform unless the case is about patterns: without ../shared the default trace pattern fails first
-      List<String> args = new java.util.ArrayList<>(List.of(c[0], c[1], "--report", report.toString(), "--out",
-          System.getProperty("java.io.tmpdir") + "/e2e-never-run"));
+      // --patterns uniform unless the case is about patterns: without ../shared the default trace
+      // pattern fails first
+      List<String> args =
+          new java.util.ArrayList<>(
+              List.of(
+                  c[0],
+                  c[1],
+                  "--report",
+                  report.toString(),
+                  "--out",
+                  System.getProperty("java.io.tmpdir") + "/e2e-never-run"));
       if (!c[0].equals("--patterns")) {
         args.addAll(List.of("--patterns", "uniform"));
       }
@@ -99,6 +145,7 @@ class E2eReportTest {
       assertEquals(2, rc, c[0] + " " + c[1] + ": " + err);
       assertTrue(err.toString().contains(c[2]), c[0] + " " + c[1] + ": " + err);
     }
-    assertEquals("published table\n", java.nio.file.Files.readString(report), "no run, no report written");
+    assertEquals(
+        "published table\n", java.nio.file.Files.readString(report), "no run, no report written");
   }
 }

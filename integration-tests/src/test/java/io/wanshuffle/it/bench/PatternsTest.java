@@ -10,15 +10,17 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fair-sharing-poor patterns are what their names claim, on the testbed's rates: scheduled in steps they
- * reach the η lower bound (the physical limit), while the brute force (all transfers at once, fair sharing,
- * RR-5361 Fig. 5 estimate) takes longer by the amount worked out by hand.
+ * The fair-sharing-poor patterns are what their names claim, on the testbed's rates: scheduled in
+ * steps they reach the η lower bound (the physical limit), while the brute force (all transfers at
+ * once, fair sharing, RR-5361 Fig. 5 estimate) takes longer by the amount worked out by hand.
  */
 class PatternsTest {
   private static final double TOTAL = 120e6;
 
   private static long[][] bytes(double[][] m) {
-    return Arrays.stream(m).map(r -> Arrays.stream(r).mapToLong(Math::round).toArray()).toArray(long[][]::new);
+    return Arrays.stream(m)
+        .map(r -> Arrays.stream(r).mapToLong(Math::round).toArray())
+        .toArray(long[][]::new);
   }
 
   private static double sum(double[][] m) {
@@ -30,9 +32,10 @@ class PatternsTest {
   }
 
   /**
-   * both-ways: half the bytes A to B (uniform), half B to A (Zipf), none within a cluster; its physical limit is
-   * the busier direction of the backbone or the busiest NIC (sending or receiving), and its setup time the larger
-   * direction's (they are scheduled apart, each with its own k, and run at once).
+   * both-ways: half the bytes A to B (uniform), half B to A (Zipf), none within a cluster; its
+   * physical limit is the busier direction of the backbone or the busiest NIC (sending or
+   * receiving), and its setup time the larger direction's (they are scheduled apart, each with its
+   * own k, and run at once).
    */
   @Test
   void bothWaysSendsHalfEachWayAndItsLimitIsTheBusierDirection() {
@@ -47,8 +50,13 @@ class PatternsTest {
     assertEquals(TOTAL, sum(m), 1, "nothing within a cluster");
     assertEquals(TOTAL / 2 / (n * n), m[0][n], 1, "A to B uniform");
     double largest = Arrays.stream(ba).flatMapToLong(Arrays::stream).max().orElseThrow();
-    assertEquals(TOTAL / 2 / (1 + 1 / 2.0 + 1 / 3.0 + 1 / 4.0 + 1 / 5.0 + 1 / 6.0 + 1 / 7.0 + 1 / 8.0 + 1 / 9.0),
-        largest, 1, "B to A Zipf, s = 1");
+    assertEquals(
+        TOTAL
+            / 2
+            / (1 + 1 / 2.0 + 1 / 3.0 + 1 / 4.0 + 1 / 5.0 + 1 / 6.0 + 1 / 7.0 + 1 / 8.0 + 1 / 9.0),
+        largest,
+        1,
+        "B to A Zipf, s = 1");
     TestbedSpec spec = spec(n, TestbedSpec.DEFAULT_BACKBONE);
     double limit = io.wanshuffle.it.demo.Comparison.physicalLimitBothWaysSeconds(b, spec);
     double each = TOTAL / 2 / spec.backboneBytesPerSecond();
@@ -92,8 +100,13 @@ class PatternsTest {
       assertEquals(0, m[2][i]);
     }
     Prediction p = Prediction.of(bytes(m), spec(3, TestbedSpec.DEFAULT_BACKBONE), "oggp", 0);
-    assertEquals(l * 8 / TestbedSpec.DEFAULT_NIC, p.etaSeconds(), 1e-3, "η = the long transfer at its NIC rate");
-    assertEquals(p.etaSeconds(), p.scheduleSeconds(), 1e-6 * p.etaSeconds(), "scheduled: at the bound");
+    assertEquals(
+        l * 8 / TestbedSpec.DEFAULT_NIC,
+        p.etaSeconds(),
+        1e-3,
+        "η = the long transfer at its NIC rate");
+    assertEquals(
+        p.etaSeconds(), p.scheduleSeconds(), 1e-6 * p.etaSeconds(), "scheduled: at the bound");
     assertEquals(paperEstimate(2, 2), p.etaOSeconds() / p.etaSeconds(), 1e-3, "brute force vs η");
     assertEquals(1.25, paperEstimate(2, 2), 1e-9);
   }
@@ -109,14 +122,16 @@ class PatternsTest {
     assertEquals("auto", p.algorithm());
     assertEquals(3, p.k());
     assertEquals(m[3][3] * 8 / TestbedSpec.DEFAULT_NIC, p.etaSeconds(), 1e-3);
-    assertEquals(p.etaSeconds(), p.scheduleSeconds(), 1e-6 * p.etaSeconds(), "scheduled: at the bound");
+    assertEquals(
+        p.etaSeconds(), p.scheduleSeconds(), 1e-6 * p.etaSeconds(), "scheduled: at the bound");
     assertEquals(paperEstimate(3, 3), p.etaOSeconds() / p.etaSeconds(), 1e-3, "brute force vs η");
   }
 
   /**
-   * RR-5361's brute-force estimate (Fig. 5) of the grid pattern over its limit, worked out by hand: each short
-   * transfer's sender splits its NIC among its g flows, the g + 1 host-level shares are slowed down by (g + 1) / k
-   * until the short transfers end, then the long one runs alone: {@code 1 + (k - 1)(g + 1 - k) / (g k)}.
+   * RR-5361's brute-force estimate (Fig. 5) of the grid pattern over its limit, worked out by hand:
+   * each short transfer's sender splits its NIC among its g flows, the g + 1 host-level shares are
+   * slowed down by (g + 1) / k until the short transfers end, then the long one runs alone: {@code
+   * 1 + (k - 1)(g + 1 - k) / (g k)}.
    *
    * @param g short transfers per sender (the grid is g x g)
    * @param k backbone flows
@@ -127,9 +142,11 @@ class PatternsTest {
 
   @Test
   void gridRefusesPlatformsItCannotFill() {
-    assertThrows(IllegalArgumentException.class, () -> Patterns.fairSharingPoorGrid(3, 3, TOTAL, 1));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Patterns.fairSharingPoorGrid(2, 4, TOTAL, 3));
+    assertThrows(
+        IllegalArgumentException.class, () -> Patterns.fairSharingPoorGrid(3, 3, TOTAL, 1));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> Patterns.fairSharingPoorGrid(2, 4, TOTAL, 3));
     assertTrue(e.getMessage().contains("2 + 4"), e.getMessage());
   }
 }

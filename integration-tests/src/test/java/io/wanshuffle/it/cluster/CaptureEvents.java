@@ -46,7 +46,9 @@ final class CaptureEvents extends SparkListener {
     }
   }
 
-  /** @return step events collected since {@link #clear()} */
+  /**
+   * @return step events collected since {@link #clear()}
+   */
   synchronized List<WanShuffleStepCompleted> steps() {
     return List.copyOf(steps);
   }

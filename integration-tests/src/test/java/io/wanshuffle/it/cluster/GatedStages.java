@@ -21,7 +21,9 @@ final class GatedStages {
    * @return the stage's flow overlap, for the caller's check of k
    */
   static FlowOverlap assertGatedWithinDelta(StageCapture c, int delta) {
-    assertEquals(c.totalRegisteredBytes(), c.totalRealisedBytes(),
+    assertEquals(
+        c.totalRegisteredBytes(),
+        c.totalRealisedBytes(),
         "every registered cross-cluster byte fetched, stage " + c.stageId());
     for (FlowCapture f : c.flows()) {
       assertTrue(f.stepId() > 0, "ungated cross-cluster flow " + f);

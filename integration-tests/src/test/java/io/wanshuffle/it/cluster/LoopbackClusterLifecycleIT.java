@@ -13,23 +13,29 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Start-up and tear-down of {@link LoopbackCluster}: nothing is left running, even after a failure. */
+/**
+ * Start-up and tear-down of {@link LoopbackCluster}: nothing is left running, even after a failure.
+ */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class LoopbackClusterLifecycleIT {
-  @TempDir
-  Path runs;
+  @TempDir Path runs;
 
   /** Processes of any cluster started under {@code root}, found by the marker property. */
   static List<ProcessHandle> marked(Path root) {
     return ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().orElse("").contains(
-            "-D" + LoopbackCluster.RUN_DIR_PROPERTY + "=" + root))
+        .filter(
+            p ->
+                p.info()
+                    .commandLine()
+                    .orElse("")
+                    .contains("-D" + LoopbackCluster.RUN_DIR_PROPERTY + "=" + root))
         .toList();
   }
 
   @Test
   void startsMasterAndWorkersOnTheirAddressesAndCloseLeavesNothingRunning() throws Exception {
-    ClusterSpec spec = ClusterSpec.builder().cluster("east", 1).cluster("west", 1).runRoot(runs).build();
+    ClusterSpec spec =
+        ClusterSpec.builder().cluster("east", 1).cluster("west", 1).runRoot(runs).build();
     List<ProcessHandle> procs;
     try (LoopbackCluster c = LoopbackCluster.start(spec)) {
       assertTrue(c.masterUrl().matches("spark://127\\.0\\.0\\.1:\\d+"), c.masterUrl());
@@ -48,9 +54,15 @@ class LoopbackClusterLifecycleIT {
 
   @Test
   void aWorkerThatCannotStartFailsStartWithItsLogAndLeavesNothingRunning() {
-    ClusterSpec spec = ClusterSpec.builder().cluster("a", 1).workerMemory("lots")
-        .startTimeout(Duration.ofSeconds(60)).runRoot(runs).build();
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> LoopbackCluster.start(spec));
+    ClusterSpec spec =
+        ClusterSpec.builder()
+            .cluster("a", 1)
+            .workerMemory("lots")
+            .startTimeout(Duration.ofSeconds(60))
+            .runRoot(runs)
+            .build();
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> LoopbackCluster.start(spec));
     assertTrue(e.getMessage().startsWith("worker-a-1 exited with status"), e.getMessage());
     assertTrue(e.getMessage().contains("worker-a-1.log"), e.getMessage());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -62,8 +74,8 @@ class LoopbackClusterLifecycleIT {
 
   @Test
   void aMissingSparkHomeIsReportedWithHowToBuildIt() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> SparkHome.at(runs.resolve("nowhere")));
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> SparkHome.at(runs.resolve("nowhere")));
     assertTrue(e.getMessage().contains("has no jars/ folder; build it with"), e.getMessage());
   }
 }

@@ -11,9 +11,9 @@ final class PluginConf {
 
   /**
    * System property: {@code true} also puts the plugin jar on the executors' system class path
-   * ({@code spark.executor.extraClassPath}). Off by default: users ship the plugin with
-   * {@code --jars} only, and so do the tests. Only for telling a class-loading problem of the
-   * {@code --jars} path apart from other failures.
+   * ({@code spark.executor.extraClassPath}). Off by default: users ship the plugin with {@code
+   * --jars} only, and so do the tests. Only for telling a class-loading problem of the {@code
+   * --jars} path apart from other failures.
    */
   static final String EXECUTOR_CLASS_PATH = "wanshuffle.it.pluginOnExecutorClassPath";
 
@@ -38,23 +38,24 @@ final class PluginConf {
   }
 
   /**
-   * wan-shuffle with a 200 Mbit/s backbone and 100 Mbit/s NICs (base speed 100 Mbit/s: k = 2,
-   * δ = 1), every cross-cluster read gated however small ({@code gate.minBytes=0}: the tests'
-   * jobs are small, and what they check is gating), capture files under the run folder (the
-   * capture listener is also started without being listed; listing it checks that a duplicate
-   * entry is harmless).
+   * wan-shuffle with a 200 Mbit/s backbone and 100 Mbit/s NICs (base speed 100 Mbit/s: k = 2, δ =
+   * 1), every cross-cluster read gated however small ({@code gate.minBytes=0}: the tests' jobs are
+   * small, and what they check is gating), capture files under the run folder (the capture listener
+   * is also started without being listed; listing it checks that a duplicate entry is harmless).
    */
   static SparkConf plugin(LoopbackCluster cluster, String app) {
-    SparkConf conf = base(cluster, app, true)
-        .set("spark.shuffle.manager", MANAGER)
-        .set("spark.wanshuffle.backbone.rate", "200mbit")
-        .set("spark.wanshuffle.nic.rate", "100mbit")
-        .set("spark.wanshuffle.listeners", CAPTURE)
-        .set("spark.wanshuffle.gate.minBytes", "0")
-        // a sort-merge join reads two gated shuffles; a step whose receiver reads the other side
-        // first runs to its deadline (plugin note): keep that short on an unshaped loopback
-        .set("spark.wanshuffle.step.minDeadline", "1s")
-        .set("spark.wanshuffle.capture.dir", cluster.runDir().resolve("capture").toString());
+    SparkConf conf =
+        base(cluster, app, true)
+            .set("spark.shuffle.manager", MANAGER)
+            .set("spark.wanshuffle.backbone.rate", "200mbit")
+            .set("spark.wanshuffle.nic.rate", "100mbit")
+            .set("spark.wanshuffle.listeners", CAPTURE)
+            .set("spark.wanshuffle.gate.minBytes", "0")
+            // a sort-merge join reads two gated shuffles; a step whose receiver reads the other
+            // side
+            // first runs to its deadline (plugin note): keep that short on an unshaped loopback
+            .set("spark.wanshuffle.step.minDeadline", "1s")
+            .set("spark.wanshuffle.capture.dir", cluster.runDir().resolve("capture").toString());
     if (Boolean.getBoolean(EXECUTOR_CLASS_PATH)) {
       // diagnosis only: also put the plugin on the executors' system class path
       conf.set("spark.executor.extraClassPath", AppJars.pluginJar().toString());

@@ -33,7 +33,8 @@ final class TaskPlacementListener extends SparkListener {
   public void onTaskEnd(SparkListenerTaskEnd e) {
     Integer job = stageToJob.get(e.stageId());
     if (job != null) {
-      hostsByJobAndType.computeIfAbsent(job + "/" + e.taskType(), k -> new TreeSet<>())
+      hostsByJobAndType
+          .computeIfAbsent(job + "/" + e.taskType(), k -> new TreeSet<>())
           .add(e.taskInfo().host());
     }
   }

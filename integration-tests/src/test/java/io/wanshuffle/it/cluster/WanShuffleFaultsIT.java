@@ -36,10 +36,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Faults during gated stages on the loopback two-cluster deployment (maps on cluster A, reduces
- * on cluster B, k = 2): a killed reduce task and a killed executor still give the exact result;
- * with the coordinator gone, executors fall back to ungated fetching after the ask timeout and the
- * job completes; a bad configuration value stops start-up with an error naming key and value.
+ * Faults during gated stages on the loopback two-cluster deployment (maps on cluster A, reduces on
+ * cluster B, k = 2): a killed reduce task and a killed executor still give the exact result; with
+ * the coordinator gone, executors fall back to ungated fetching after the ask timeout and the job
+ * completes; a bad configuration value stops start-up with an error naming key and value.
  */
 @ExtendWith(SharedLoopbackCluster.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -52,7 +52,11 @@ class WanShuffleFaultsIT {
   static JobLayout aToB;
   static Exception badConfError;
   static long badConfSeconds;
-  /** How long the first attempt of reduce partition 0 stalls in test 3 unless its executor is killed, ms. */
+
+  /**
+   * How long the first attempt of reduce partition 0 stalls in test 3 unless its executor is
+   * killed, ms.
+   */
   static final long STALL_MS = 120_000;
 
   @BeforeAll
@@ -62,14 +66,20 @@ class WanShuffleFaultsIT {
     // a bad value must stop the driver's start-up (SparkEnv builds the shuffle manager)
     long t0 = System.nanoTime();
     try {
-      SparkSession.builder().config(PluginConf.plugin(cluster, "bad-conf")
-          .set("spark.wanshuffle.k", "zero")).getOrCreate().stop();
+      SparkSession.builder()
+          .config(PluginConf.plugin(cluster, "bad-conf").set("spark.wanshuffle.k", "zero"))
+          .getOrCreate()
+          .stop();
     } catch (Exception e) {
       badConfError = e;
     }
     badConfSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
-    spark = SparkSession.builder().config(PluginConf.plugin(cluster, "faults")
-        .set("spark.wanshuffle.coordinator.askTimeout", "5s")).getOrCreate();
+    spark =
+        SparkSession.builder()
+            .config(
+                PluginConf.plugin(cluster, "faults")
+                    .set("spark.wanshuffle.coordinator.askTimeout", "5s"))
+            .getOrCreate();
     jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     events = CaptureEvents.install(spark.sparkContext());
     cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
@@ -86,29 +96,36 @@ class WanShuffleFaultsIT {
    * Calls {@code action} once, with the task id and host, 300 ms after the first reduce (result)
    * task that {@code which} accepts starts on cluster B.
    */
-  private static SparkListener onFirstReduceTask(Predicate<TaskInfo> which, BiConsumer<Long, String> action) {
+  private static SparkListener onFirstReduceTask(
+      Predicate<TaskInfo> which, BiConsumer<Long, String> action) {
     AtomicReference<Boolean> fired = new AtomicReference<>(false);
     return new SparkListener() {
       @Override
       public void onTaskStart(SparkListenerTaskStart e) {
-        if (cluster.hosts("clusterB").contains(e.taskInfo().host()) && which.test(e.taskInfo())
+        if (cluster.hosts("clusterB").contains(e.taskInfo().host())
+            && which.test(e.taskInfo())
             && fired.compareAndSet(false, true)) {
           long id = e.taskInfo().taskId();
           String host = e.taskInfo().host();
-          new Thread(() -> {
-            try {
-              Thread.sleep(300); // inside the gated read: demand registered, waiting or fetching
-            } catch (InterruptedException ie) {
-              return;
-            }
-            action.accept(id, host);
-          }, "fault-injector").start();
+          new Thread(
+                  () -> {
+                    try {
+                      Thread.sleep(
+                          300); // inside the gated read: demand registered, waiting or fetching
+                    } catch (InterruptedException ie) {
+                      return;
+                    }
+                    action.accept(id, host);
+                  },
+                  "fault-injector")
+              .start();
         }
       }
     };
   }
 
-  private static void assertStepContract(List<WanShuffleStageCaptured> stageEvents) throws Exception {
+  private static void assertStepContract(List<WanShuffleStageCaptured> stageEvents)
+      throws Exception {
     List<FlowCapture> gated = new ArrayList<>();
     for (WanShuffleStageCaptured e : stageEvents) {
       StageCapture c = CaptureEvents.load(e);
@@ -134,13 +151,16 @@ class WanShuffleFaultsIT {
   @Order(2)
   void killedReduceTaskIsRetriedAndTheResultIsExact() throws Exception {
     List<Long> killed = new ArrayList<>();
-    SparkListener l = onFirstReduceTask(t -> true, (id, host) -> {
-      if (spark.sparkContext().killTaskAttempt(id, true, "wan-shuffle fault test")) {
-        synchronized (killed) {
-          killed.add(id);
-        }
-      }
-    });
+    SparkListener l =
+        onFirstReduceTask(
+            t -> true,
+            (id, host) -> {
+              if (spark.sparkContext().killTaskAttempt(id, true, "wan-shuffle fault test")) {
+                synchronized (killed) {
+                  killed.add(id);
+                }
+              }
+            });
     spark.sparkContext().addSparkListener(l);
     events.clear();
     try {
@@ -158,25 +178,30 @@ class WanShuffleFaultsIT {
    * The executor running reduce partition 0 is killed while that task is inside its gated read: the
    * task reads one record and then stalls ({@link ShuffleJobs#reduceByKeyWithStraggler}, first
    * attempt only), so the stage cannot end before the kill, whatever the machine's speed (with a
-   * plain job the kill came 300 ms after the first reduce task started and, on a fast run, after the
-   * stage had ended). The re-run attempt does not stall; the answer is exact and the step contract holds.
+   * plain job the kill came 300 ms after the first reduce task started and, on a fast run, after
+   * the stage had ended). The re-run attempt does not stall; the answer is exact and the step
+   * contract holds.
    */
   @Test
   @Order(3)
   void lostExecutorOnTheReceivingClusterAndTheResultIsExact() throws Exception {
     List<String> lost = new ArrayList<>();
     // the first attempt of partition 0 has registered its demand and stalls after its first record
-    SparkListener l = onFirstReduceTask(t -> t.index() == 0 && t.attemptNumber() == 0, (id, host) -> {
-      if (cluster.killExecutors(host) > 0) {
-        synchronized (lost) {
-          lost.add(host);
-        }
-      }
-    });
+    SparkListener l =
+        onFirstReduceTask(
+            t -> t.index() == 0 && t.attemptNumber() == 0,
+            (id, host) -> {
+              if (cluster.killExecutors(host) > 0) {
+                synchronized (lost) {
+                  lost.add(host);
+                }
+              }
+            });
     spark.sparkContext().addSparkListener(l);
     events.clear();
     try {
-      assertEquals(ShuffleJobs.reduceByKeyOracle(aToB, 22),
+      assertEquals(
+          ShuffleJobs.reduceByKeyOracle(aToB, 22),
           ShuffleJobs.reduceByKeyWithStraggler(jsc, aToB, 22, STALL_MS));
     } finally {
       spark.sparkContext().removeSparkListener(l);
@@ -191,11 +216,12 @@ class WanShuffleFaultsIT {
   }
 
   /**
-   * The executor of a map host on cluster A is killed as the first reduce task starts: its map output is gone
-   * (no external shuffle service), so the reduce tasks that still need it fail with a fetch failure, Spark
-   * runs the lost maps again and retries the reduce stage. The demands of the failed attempt must not hold
-   * flows or stall the retry: the answer is exact, the step contract holds over both attempts, and the next
-   * job (after the Worker's replacement executor registered) is gated again with an exact answer.
+   * The executor of a map host on cluster A is killed as the first reduce task starts: its map
+   * output is gone (no external shuffle service), so the reduce tasks that still need it fail with
+   * a fetch failure, Spark runs the lost maps again and retries the reduce stage. The demands of
+   * the failed attempt must not hold flows or stall the retry: the answer is exact, the step
+   * contract holds over both attempts, and the next job (after the Worker's replacement executor
+   * registered) is gated again with an exact answer.
    */
   @Test
   @Order(4)
@@ -203,38 +229,41 @@ class WanShuffleFaultsIT {
     List<String> lost = new ArrayList<>();
     List<Integer> retriedStages = new ArrayList<>();
     String mapHost = aToB.mapHosts().get(0);
-    SparkListener kill = new SparkListener() {
-      private boolean fired;
+    SparkListener kill =
+        new SparkListener() {
+          private boolean fired;
 
-      @Override
-      public synchronized void onTaskStart(SparkListenerTaskStart e) {
-        // the first reduce task on cluster B: every map has finished, none of its output was fetched yet
-        if (!fired && cluster.hosts("clusterB").contains(e.taskInfo().host())) {
-          fired = true;
-          if (cluster.killExecutors(mapHost) > 0) {
-            synchronized (lost) {
-              lost.add(mapHost);
+          @Override
+          public synchronized void onTaskStart(SparkListenerTaskStart e) {
+            // the first reduce task on cluster B: every map has finished, none of its output was
+            // fetched yet
+            if (!fired && cluster.hosts("clusterB").contains(e.taskInfo().host())) {
+              fired = true;
+              if (cluster.killExecutors(mapHost) > 0) {
+                synchronized (lost) {
+                  lost.add(mapHost);
+                }
+              }
             }
           }
-        }
-      }
 
-      @Override
-      public void onStageSubmitted(SparkListenerStageSubmitted e) {
-        if (e.stageInfo().attemptNumber() > 0) {
-          synchronized (retriedStages) {
-            retriedStages.add(e.stageInfo().stageId());
+          @Override
+          public void onStageSubmitted(SparkListenerStageSubmitted e) {
+            if (e.stageInfo().attemptNumber() > 0) {
+              synchronized (retriedStages) {
+                retriedStages.add(e.stageInfo().stageId());
+              }
+            }
           }
-        }
-      }
-    };
+        };
     spark.sparkContext().addSparkListener(kill);
     events.clear();
     // 4 reduce tasks on 2 one-core executors: the second wave reads the lost output after the kill
     JobLayout twoWaves = new JobLayout(aToB.mapHosts(), aToB.reduceHosts(), 4, 4, 20_000);
     long t0 = System.nanoTime();
     try {
-      assertEquals(ShuffleJobs.reduceByKeyOracle(twoWaves, 25), ShuffleJobs.reduceByKey(jsc, twoWaves, 25));
+      assertEquals(
+          ShuffleJobs.reduceByKeyOracle(twoWaves, 25), ShuffleJobs.reduceByKey(jsc, twoWaves, 25));
     } finally {
       spark.sparkContext().removeSparkListener(kill);
     }
@@ -245,9 +274,12 @@ class WanShuffleFaultsIT {
     synchronized (retriedStages) {
       assertFalse(retriedStages.isEmpty(), "the lost map output made Spark retry a stage");
     }
-    assertTrue(seconds < 180, "the retry must not wait on the failed attempt's demands: " + seconds + " s");
+    assertTrue(
+        seconds < 180,
+        "the retry must not wait on the failed attempt's demands: " + seconds + " s");
     assertStepContract(events.stages(spark.sparkContext()));
-    // the Worker starts a replacement executor; the coordinator grants steps to the next job as before
+    // the Worker starts a replacement executor; the coordinator grants steps to the next job as
+    // before
     cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
     events.clear();
     assertEquals(ShuffleJobs.reduceByKeyOracle(aToB, 26), ShuffleJobs.reduceByKey(jsc, aToB, 26));

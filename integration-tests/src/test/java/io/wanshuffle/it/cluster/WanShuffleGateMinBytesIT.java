@@ -26,12 +26,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@code spark.wanshuffle.gate.minBytes} on the loopback two-cluster deployment (maps on cluster A, reduces on
- * cluster B, k = 2): in a shuffle whose partition 0 holds about half of the data, the reduce task of partition 0
- * reads its cross-cluster blocks in granted steps, the tasks of the small partitions (about 150 KB each) below
- * the threshold read theirs at once, ungated; the rows are exact and every cross-cluster byte is accounted for.
- * Once with a size (1 MB for every read), once with {@code auto} (the default), whose threshold depends on β and
- * on each read's source hosts.
+ * {@code spark.wanshuffle.gate.minBytes} on the loopback two-cluster deployment (maps on cluster A,
+ * reduces on cluster B, k = 2): in a shuffle whose partition 0 holds about half of the data, the
+ * reduce task of partition 0 reads its cross-cluster blocks in granted steps, the tasks of the
+ * small partitions (about 150 KB each) below the threshold read theirs at once, ungated; the rows
+ * are exact and every cross-cluster byte is accounted for. Once with a size (1 MB for every read),
+ * once with {@code auto} (the default), whose threshold depends on β and on each read's source
+ * hosts.
  */
 @ExtendWith(SharedLoopbackCluster.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -45,43 +46,55 @@ class WanShuffleGateMinBytesIT {
 
   @Test
   void tasksBelowTheThresholdReadUngatedAndTheOthersInGrantedSteps() throws Exception {
-    checkGating(PluginConf.plugin(cluster, "gate-min-bytes").set(WanShuffleConf.GATE_MIN_BYTES, "1m"),
+    checkGating(
+        PluginConf.plugin(cluster, "gate-min-bytes").set(WanShuffleConf.GATE_MIN_BYTES, "1m"),
         (sources, host) -> 1L << 20);
   }
 
   @Test
   void theAutomaticThresholdFollowsBetaAndTheReadsSourceHosts() throws Exception {
-    // β = 10 ms at 100 Mbit/s: 4 x 0.01 s x 12.5 MB/s = 0.5 MB per step, one step per source host (δ = 1)
-    SparkConf conf = PluginConf.plugin(cluster, "gate-auto").remove(WanShuffleConf.GATE_MIN_BYTES)
-        .set(WanShuffleConf.BETA, "10ms");
+    // β = 10 ms at 100 Mbit/s: 4 x 0.01 s x 12.5 MB/s = 0.5 MB per step, one step per source host
+    // (δ = 1)
+    SparkConf conf =
+        PluginConf.plugin(cluster, "gate-auto")
+            .remove(WanShuffleConf.GATE_MIN_BYTES)
+            .set(WanShuffleConf.BETA, "10ms");
     WanShuffleConf wan = WanShuffleConf.from(conf);
     assertTrue(wan.gateMinBytesAuto(), "auto is the default");
-    checkGating(conf, (sources, host) -> {
-      assertEquals(500_000L * sources, wan.gateMinBytes(sources, host));
-      return wan.gateMinBytes(sources, host);
-    });
+    checkGating(
+        conf,
+        (sources, host) -> {
+          assertEquals(500_000L * sources, wan.gateMinBytes(sources, host));
+          return wan.gateMinBytes(sources, host);
+        });
   }
 
   /**
-   * Runs the skewed job with {@code conf} and checks that each reduce task was gated exactly when its
-   * cross-cluster bytes reached {@code threshold} (of its number of source hosts and its host).
+   * Runs the skewed job with {@code conf} and checks that each reduce task was gated exactly when
+   * its cross-cluster bytes reached {@code threshold} (of its number of source hosts and its host).
    */
-  private static void checkGating(SparkConf conf, java.util.function.BiFunction<Integer, String, Long> threshold)
+  private static void checkGating(
+      SparkConf conf, java.util.function.BiFunction<Integer, String, Long> threshold)
       throws Exception {
     SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
     try {
       CaptureEvents events = CaptureEvents.install(spark.sparkContext());
       cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
-      JobLayout l = new JobLayout(cluster.hosts("clusterA"), cluster.hosts("clusterB"), 8, 40, 20_000);
+      JobLayout l =
+          new JobLayout(cluster.hosts("clusterA"), cluster.hosts("clusterB"), 8, 40, 20_000);
       events.clear();
-      List<String> rows = ShuffleJobs.wideSkewedGroups(JavaSparkContext.fromSparkContext(spark.sparkContext()), l,
-          41);
+      List<String> rows =
+          ShuffleJobs.wideSkewedGroups(
+              JavaSparkContext.fromSparkContext(spark.sparkContext()), l, 41);
       assertEquals(ShuffleJobs.wideSkewedGroupsOracle(l, 41), rows);
 
       List<FlowCapture> flows = new ArrayList<>();
       for (WanShuffleStageCaptured e : events.stages(spark.sparkContext())) {
         StageCapture c = CaptureEvents.load(e);
-        assertEquals(c.totalRegisteredBytes(), c.totalRealisedBytes(), "every cross-cluster byte accounted for");
+        assertEquals(
+            c.totalRegisteredBytes(),
+            c.totalRealisedBytes(),
+            "every cross-cluster byte accounted for");
         flows.addAll(c.flows());
       }
       Map<Long, Long> gatedBytes = new TreeMap<>();
@@ -95,15 +108,17 @@ class WanShuffleGateMinBytesIT {
       }
       assertFalse(gatedBytes.isEmpty(), "partition 0's task was gated: " + flows);
       assertFalse(ungatedBytes.isEmpty(), "the small partitions' tasks were not gated: " + flows);
-      gatedBytes.forEach((task, b) -> {
-        long min = threshold.apply(sources.get(task).size(), hostOf.get(task));
-        assertTrue(b >= min, "task " + task + " gated with " + b + " B, threshold " + min);
-        assertFalse(ungatedBytes.containsKey(task), "task " + task + " both gated and ungated");
-      });
-      ungatedBytes.forEach((task, b) -> {
-        long min = threshold.apply(sources.get(task).size(), hostOf.get(task));
-        assertTrue(b < min, "task " + task + " ungated with " + b + " B, threshold " + min);
-      });
+      gatedBytes.forEach(
+          (task, b) -> {
+            long min = threshold.apply(sources.get(task).size(), hostOf.get(task));
+            assertTrue(b >= min, "task " + task + " gated with " + b + " B, threshold " + min);
+            assertFalse(ungatedBytes.containsKey(task), "task " + task + " both gated and ungated");
+          });
+      ungatedBytes.forEach(
+          (task, b) -> {
+            long min = threshold.apply(sources.get(task).size(), hostOf.get(task));
+            assertTrue(b < min, "task " + task + " ungated with " + b + " B, threshold " + min);
+          });
       FlowOverlap o = FlowOverlap.of(flows.stream().filter(f -> f.stepId() > 0).toList());
       assertTrue(o.maxPairs() <= 2, "at most k gated flows: " + o);
     } finally {

@@ -28,19 +28,19 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 4's end-to-end contract on a loopback two-cluster deployment (2 + 2 nodes), and the
- * harness itself (topology table read by Hadoop's TableMapping, one executor per node on its own
- * address, map and reduce tasks where they are pinned, under Spark's sort manager): each job's
- * rows under wan-shuffle equal, row by row, the rows of the same job under Spark's {@code sort}
- * manager (which equal the plain-Java oracle), and the capture shows that only cross-cluster
- * pairs were gated, every registered byte was fetched, and at most k = 2 cross-cluster flows in
- * each direction of the backbone (at most δ = 1 per host) were open at any instant. Records are serialised
- * with Kryo in both applications.
+ * Issue 4's end-to-end contract on a loopback two-cluster deployment (2 + 2 nodes), and the harness
+ * itself (topology table read by Hadoop's TableMapping, one executor per node on its own address,
+ * map and reduce tasks where they are pinned, under Spark's sort manager): each job's rows under
+ * wan-shuffle equal, row by row, the rows of the same job under Spark's {@code sort} manager (which
+ * equal the plain-Java oracle), and the capture shows that only cross-cluster pairs were gated,
+ * every registered byte was fetched, and at most k = 2 cross-cluster flows in each direction of the
+ * backbone (at most δ = 1 per host) were open at any instant. Records are serialised with Kryo in
+ * both applications.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -48,19 +48,25 @@ import org.junit.jupiter.api.Timeout;
 class WanShuffleJobsIT {
   static final int K = 2;
   static final int DELTA = 1;
+
   /**
-   * Both applications serialise the RDD jobs' records with Kryo, as many Spark deployments do (the testbed's TPC-H
-   * and trace jobs use Spark's default Java serialisation; SQL rows use Spark's own row serializer either way).
+   * Both applications serialise the RDD jobs' records with Kryo, as many Spark deployments do (the
+   * testbed's TPC-H and trace jobs use Spark's default Java serialisation; SQL rows use Spark's own
+   * row serializer either way).
    */
   static final String KRYO = "org.apache.spark.serializer.KryoSerializer";
+
   static LoopbackCluster cluster;
   static SparkSession spark;
   static CaptureEvents events;
   static JobLayout layout;
+
   /** Maps and reduces on both clusters: the shuffle crosses the backbone both ways at once. */
   static JobLayout bothWays;
+
   /** More than 2000 reduce partitions (HighlyCompressedMapStatus), one of them half of the data. */
   static JobLayout wide;
+
   static final Map<String, String> clusterOf = new HashMap<>();
   static final Map<String, Function<SparkSession, List<String>>> jobs = new LinkedHashMap<>();
   static final Map<String, List<String>> sortRows = new HashMap<>();
@@ -84,13 +90,17 @@ class WanShuffleJobsIT {
     jobs.put("cogroup", s -> ShuffleJobs.cogroup(jsc(s), layout, 15));
     jobs.put("wideSkewed", s -> ShuffleJobs.wideSkewedGroups(jsc(s), wide, 19));
     jobs.put("concurrent", s -> concurrentReduceByKeys(jsc(s), 17, 18));
-    jobs.put("skewJoin", s -> {
-      ShuffleJobs.SqlResult r = ShuffleJobs.sqlSkewJoin(s, 400_000, 4);
-      assertTrue(r.skewSplit(), "adaptive execution did not split the skewed join partition");
-      return r.rows();
-    });
-    SparkSession sort = SparkSession.builder().config(PluginConf.sort(cluster, "jobs-sort")
-        .set("spark.serializer", KRYO)).getOrCreate();
+    jobs.put(
+        "skewJoin",
+        s -> {
+          ShuffleJobs.SqlResult r = ShuffleJobs.sqlSkewJoin(s, 400_000, 4);
+          assertTrue(r.skewSplit(), "adaptive execution did not split the skewed join partition");
+          return r.rows();
+        });
+    SparkSession sort =
+        SparkSession.builder()
+            .config(PluginConf.sort(cluster, "jobs-sort").set("spark.serializer", KRYO))
+            .getOrCreate();
     try {
       TaskPlacementListener placement = TaskPlacementListener.install(sort.sparkContext());
       cluster.awaitExecutors(sort.sparkContext(), Duration.ofSeconds(120));
@@ -108,12 +118,18 @@ class WanShuffleJobsIT {
       sort.stop();
     }
     Path eventLogs = java.nio.file.Files.createDirectories(cluster.runDir().resolve("event-logs"));
-    spark = SparkSession.builder().config(PluginConf.plugin(cluster, "jobs-wanshuffle")
-        .set("spark.serializer", KRYO)
-        .set("spark.scheduler.mode", "FAIR") // the default pool stays FIFO; see concurrentReduceByKeys
-        .set("spark.eventLog.enabled", "true")
-        .set("spark.eventLog.compress", "false") // read back while the application runs
-        .set("spark.eventLog.dir", eventLogs.toUri().toString())).getOrCreate();
+    spark =
+        SparkSession.builder()
+            .config(
+                PluginConf.plugin(cluster, "jobs-wanshuffle")
+                    .set("spark.serializer", KRYO)
+                    .set(
+                        "spark.scheduler.mode",
+                        "FAIR") // the default pool stays FIFO; see concurrentReduceByKeys
+                    .set("spark.eventLog.enabled", "true")
+                    .set("spark.eventLog.compress", "false") // read back while the application runs
+                    .set("spark.eventLog.dir", eventLogs.toUri().toString()))
+            .getOrCreate();
     events = CaptureEvents.install(spark.sparkContext());
     cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
   }
@@ -134,23 +150,26 @@ class WanShuffleJobsIT {
   }
 
   /**
-   * Two reduceByKey jobs submitted at once from two threads of the application, each in its own scheduler pool (the
-   * wan-shuffle application runs Spark's FAIR scheduler; the sort one FIFO, where they run one after the other), so
-   * that their reduce stages share cluster B's cores and read across the backbone at the same time; rows prefixed
-   * with the job's seed.
+   * Two reduceByKey jobs submitted at once from two threads of the application, each in its own
+   * scheduler pool (the wan-shuffle application runs Spark's FAIR scheduler; the sort one FIFO,
+   * where they run one after the other), so that their reduce stages share cluster B's cores and
+   * read across the backbone at the same time; rows prefixed with the job's seed.
    */
   static List<String> concurrentReduceByKeys(JavaSparkContext jsc, long seed1, long seed2) {
-    java.util.concurrent.CompletableFuture<List<String>> first = java.util.concurrent.CompletableFuture.supplyAsync(
-        () -> inPool(jsc, "job" + seed1, () -> ShuffleJobs.reduceByKey(jsc, layout, seed1)));
-    java.util.concurrent.CompletableFuture<List<String>> second = java.util.concurrent.CompletableFuture.supplyAsync(
-        () -> inPool(jsc, "job" + seed2, () -> ShuffleJobs.reduceByKey(jsc, layout, seed2)));
+    java.util.concurrent.CompletableFuture<List<String>> first =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> inPool(jsc, "job" + seed1, () -> ShuffleJobs.reduceByKey(jsc, layout, seed1)));
+    java.util.concurrent.CompletableFuture<List<String>> second =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> inPool(jsc, "job" + seed2, () -> ShuffleJobs.reduceByKey(jsc, layout, seed2)));
     List<String> rows = new java.util.ArrayList<>();
     first.join().forEach(r -> rows.add(seed1 + ":" + r));
     second.join().forEach(r -> rows.add(seed2 + ":" + r));
     return rows;
   }
 
-  private static <T> T inPool(JavaSparkContext jsc, String pool, java.util.function.Supplier<T> job) {
+  private static <T> T inPool(
+      JavaSparkContext jsc, String pool, java.util.function.Supplier<T> job) {
     jsc.setLocalProperty("spark.scheduler.pool", pool);
     try {
       return job.get();
@@ -183,19 +202,23 @@ class WanShuffleJobsIT {
   }
 
   /**
-   * At most k flows open at once in each direction of the full-duplex backbone (A to B, B to A);
-   * a stage whose reduce tasks Spark placed on both clusters may have k each way.
+   * At most k flows open at once in each direction of the full-duplex backbone (A to B, B to A); a
+   * stage whose reduce tasks Spark placed on both clusters may have k each way.
    */
   private static void assertAtMostKPerDirection(List<FlowCapture> flows) {
     Map<String, List<FlowCapture>> byDirection = new java.util.TreeMap<>();
     for (FlowCapture f : flows) {
-      byDirection.computeIfAbsent(clusterOf.get(f.srcHost()) + "->" + clusterOf.get(f.dstHost()),
-          d -> new java.util.ArrayList<>()).add(f);
+      byDirection
+          .computeIfAbsent(
+              clusterOf.get(f.srcHost()) + "->" + clusterOf.get(f.dstHost()),
+              d -> new java.util.ArrayList<>())
+          .add(f);
     }
-    byDirection.forEach((d, fs) -> {
-      FlowOverlap o = FlowOverlap.of(fs);
-      assertTrue(o.maxPairs() <= K, "at most k flows " + d + ": " + o);
-    });
+    byDirection.forEach(
+        (d, fs) -> {
+          FlowOverlap o = FlowOverlap.of(fs);
+          assertTrue(o.maxPairs() <= K, "at most k flows " + d + ": " + o);
+        });
   }
 
   private static void checkOnlyCrossClusterPairs(StageCapture c) {
@@ -205,7 +228,9 @@ class WanShuffleJobsIT {
         if (c.registeredBytes()[i][j] > 0 || c.realisedBytes()[i][j] > 0) {
           String src = c.hosts().get(i);
           String dst = c.hosts().get(j);
-          assertNotEquals(clusterOf.get(src), clusterOf.get(dst),
+          assertNotEquals(
+              clusterOf.get(src),
+              clusterOf.get(dst),
               "same-cluster pair gated: " + src + " -> " + dst);
           cross += c.registeredBytes()[i][j];
         }
@@ -226,7 +251,8 @@ class WanShuffleJobsIT {
     mapping.setConf(hc);
     List<String> hosts = cluster.allHosts();
     assertEquals(List.of("127.0.1.1", "127.0.1.2", "127.0.2.1", "127.0.2.2"), hosts);
-    assertEquals(List.of("/clusterA/rack1", "/clusterA/rack1", "/clusterB/rack1", "/clusterB/rack1"),
+    assertEquals(
+        List.of("/clusterA/rack1", "/clusterA/rack1", "/clusterB/rack1", "/clusterB/rack1"),
         mapping.resolve(hosts));
   }
 
@@ -238,15 +264,18 @@ class WanShuffleJobsIT {
     expected.add(LoopbackCluster.CONTROL_HOST);
     assertEquals(expected, sortExecutorHosts);
     assertEquals(java.util.Set.copyOf(cluster.allHosts()), sortMapHosts, "map tasks on all nodes");
-    assertEquals(java.util.Set.copyOf(cluster.hosts("clusterB")), sortReduceHosts, "reduce tasks on B");
+    assertEquals(
+        java.util.Set.copyOf(cluster.hosts("clusterB")), sortReduceHosts, "reduce tasks on B");
   }
 
   @Test
   @Order(0)
   void oraclesDependOnTheData() {
     assertFalse(ShuffleJobs.reduceByKeyOracle(layout, 11).isEmpty());
-    assertNotEquals(ShuffleJobs.reduceByKeyOracle(layout, 11), ShuffleJobs.reduceByKeyOracle(layout, 12));
-    assertNotEquals(ShuffleJobs.sortByKeyOracle(layout, 13), ShuffleJobs.sortByKeyOracle(layout, 14));
+    assertNotEquals(
+        ShuffleJobs.reduceByKeyOracle(layout, 11), ShuffleJobs.reduceByKeyOracle(layout, 12));
+    assertNotEquals(
+        ShuffleJobs.sortByKeyOracle(layout, 13), ShuffleJobs.sortByKeyOracle(layout, 14));
   }
 
   @Test
@@ -299,10 +328,10 @@ class WanShuffleJobsIT {
   }
 
   /**
-   * Adaptive execution splits the skewed partition of a join: several reduce tasks read one
-   * reduce partition, each from a range of map outputs (getReader with map indices). Each such
-   * task registers the bytes of its range only, and every registered byte is fetched in granted
-   * steps (checked per stage by runAndCheck).
+   * Adaptive execution splits the skewed partition of a join: several reduce tasks read one reduce
+   * partition, each from a range of map outputs (getReader with map indices). Each such task
+   * registers the bytes of its range only, and every registered byte is fetched in granted steps
+   * (checked per stage by runAndCheck).
    */
   @Test
   @Order(6)
@@ -311,11 +340,12 @@ class WanShuffleJobsIT {
   }
 
   /**
-   * 2100 reduce partitions, one of them about half of every map output: Spark announces each map output's
-   * non-empty blocks at their average size (HighlyCompressedMapStatus above 2000 partitions), so the plan's
-   * byte counts are far off for the big block (its real size is about a thousand times the average) and right
-   * in total only roughly. The answer is exact, every registered byte is fetched in granted steps within k and
-   * δ (runAndCheck), and the stage does not wait for bytes that the announced sizes promised.
+   * 2100 reduce partitions, one of them about half of every map output: Spark announces each map
+   * output's non-empty blocks at their average size (HighlyCompressedMapStatus above 2000
+   * partitions), so the plan's byte counts are far off for the big block (its real size is about a
+   * thousand times the average) and right in total only roughly. The answer is exact, every
+   * registered byte is fetched in granted steps within k and δ (runAndCheck), and the stage does
+   * not wait for bytes that the announced sizes promised.
    */
   @Test
   @Order(6)
@@ -339,17 +369,20 @@ class WanShuffleJobsIT {
         directions.add(clusterOf.get(f.srcHost()) + "->" + clusterOf.get(f.dstHost()));
       }
     }
-    assertEquals(java.util.Set.of("clusterA->clusterB", "clusterB->clusterA"), directions,
+    assertEquals(
+        java.util.Set.of("clusterA->clusterB", "clusterB->clusterA"),
+        directions,
         "gated flows in both directions of the backbone");
   }
 
   /**
-   * Two jobs submitted at once from two threads of one application, in two FAIR scheduler pools: the rows of both
-   * are exact, each reduce stage is captured with every byte in granted steps (runAndCheck), and the flows of both
-   * together never exceed k per direction of the backbone. Whether the two small reduce stages overlap in time
-   * depends on when each job's map stage ends (they did in 1 of 4 runs); the coordinator's handling of stages that
-   * run at once is tested deterministically by
-   * {@code StepCoordinatorTest.twoStagesAtOnceShareKAndTheEndOfOneReleasesOnlyItsDemands}.
+   * Two jobs submitted at once from two threads of one application, in two FAIR scheduler pools:
+   * the rows of both are exact, each reduce stage is captured with every byte in granted steps
+   * (runAndCheck), and the flows of both together never exceed k per direction of the backbone.
+   * Whether the two small reduce stages overlap in time depends on when each job's map stage ends
+   * (they did in 1 of 4 runs); the coordinator's handling of stages that run at once is tested
+   * deterministically by {@code
+   * StepCoordinatorTest.twoStagesAtOnceShareKAndTheEndOfOneReleasesOnlyItsDemands}.
    */
   @Test
   @Order(6)
@@ -366,8 +399,9 @@ class WanShuffleJobsIT {
   @Test
   @Order(7)
   void applicationFlowLogNeverHadMoreThanKFlowsOpen() throws Exception {
-    Path app = CaptureFiles.appDir(cluster.runDir().resolve("capture"),
-        spark.sparkContext().applicationId());
+    Path app =
+        CaptureFiles.appDir(
+            cluster.runDir().resolve("capture"), spark.sparkContext().applicationId());
     List<FlowCapture> log = CaptureFiles.readFlowLog(app.resolve(CaptureFiles.FLOW_LOG));
     List<FlowCapture> gated = log.stream().filter(f -> f.stepId() > 0).toList();
     assertFalse(gated.isEmpty());
@@ -376,8 +410,9 @@ class WanShuffleJobsIT {
     assertTrue(o.maxPairs() >= 1);
     // the matrix CSV of every captured stage is there for ./wan-shuffle plan
     for (StageCapture c : CaptureFiles.readStages(app)) {
-      var m = CaptureFiles.readMatrix(app.resolve("stage-" + c.stageId() + "." + c.stageAttempt()
-          + ".matrix.csv"));
+      var m =
+          CaptureFiles.readMatrix(
+              app.resolve("stage-" + c.stageId() + "." + c.stageAttempt() + ".matrix.csv"));
       assertEquals(c.totalRegisteredBytes(), m.total());
     }
   }
@@ -390,8 +425,12 @@ class WanShuffleJobsIT {
     List<String> lines = new java.util.ArrayList<>();
     // one file <app>.inprogress, or eventlog_v2_<app>/events_<n>_<app> when rolling is on
     try (var files = java.nio.file.Files.walk(dir)) {
-      for (Path f : files.filter(java.nio.file.Files::isRegularFile).filter(p -> p.getFileName()
-          .toString().contains(spark.sparkContext().applicationId())).toList()) {
+      for (Path f :
+          files
+              .filter(java.nio.file.Files::isRegularFile)
+              .filter(
+                  p -> p.getFileName().toString().contains(spark.sparkContext().applicationId()))
+              .toList()) {
         lines.addAll(java.nio.file.Files.readAllLines(f));
       }
     }
@@ -407,7 +446,8 @@ class WanShuffleJobsIT {
         }
       }
     }
-    // the reduce stages of the jobs run so far (at least four), with the matrices the capture files hold
+    // the reduce stages of the jobs run so far (at least four), with the matrices the capture files
+    // hold
     assertTrue(logged.size() >= 4, "stage events in the event log: " + logged.size());
     assertTrue(steps >= logged.size(), "step events in the event log: " + steps);
     for (WanShuffleStageCaptured e : logged) {

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * encryption ({@code spark.io.encryption.enabled}: map output files are encrypted, so the bytes the
  * gated steps stream into memory are ciphertext that Spark's reader decrypts) and the old fetch
  * protocol ({@code spark.shuffle.useOldFetchProtocol}: blocks requested with {@code OpenBlocks}
- * instead of {@code FetchShuffleBlocks}, no batch fetch), the rows are exact and every cross-cluster
- * byte arrives in granted steps within k and δ.
+ * instead of {@code FetchShuffleBlocks}, no batch fetch), the rows are exact and every
+ * cross-cluster byte arrives in granted steps within k and δ.
  */
 @ExtendWith(SharedLoopbackCluster.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -40,15 +40,20 @@ class WanShuffleSparkSettingsIT {
 
   @Test
   void ioEncryptionAndTheOldFetchProtocolGiveExactRowsInGrantedSteps() throws Exception {
-    SparkSession spark = SparkSession.builder().config(PluginConf.plugin(cluster, "spark-settings")
-        .set("spark.io.encryption.enabled", "true")
-        .set("spark.shuffle.useOldFetchProtocol", "true")).getOrCreate();
+    SparkSession spark =
+        SparkSession.builder()
+            .config(
+                PluginConf.plugin(cluster, "spark-settings")
+                    .set("spark.io.encryption.enabled", "true")
+                    .set("spark.shuffle.useOldFetchProtocol", "true"))
+            .getOrCreate();
     try {
       CaptureEvents events = CaptureEvents.install(spark.sparkContext());
       cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
       JobLayout l = new JobLayout(cluster.hosts("clusterA"), cluster.hosts("clusterB"), 8, 6, 4000);
       events.clear();
-      List<String> rows = ShuffleJobs.reduceByKey(JavaSparkContext.fromSparkContext(spark.sparkContext()), l, 23);
+      List<String> rows =
+          ShuffleJobs.reduceByKey(JavaSparkContext.fromSparkContext(spark.sparkContext()), l, 23);
       assertEquals(ShuffleJobs.reduceByKeyOracle(l, 23), rows);
 
       List<WanShuffleStageCaptured> stages = events.stages(spark.sparkContext());

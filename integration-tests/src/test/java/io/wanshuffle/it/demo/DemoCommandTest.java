@@ -15,9 +15,16 @@ class DemoCommandTest {
   @Test
   void repeatedConfOptionsAreCollectedForTheWanShuffleRuns() {
     DemoCommand cmd = new DemoCommand();
-    new CommandLine(cmd).parseArgs("--trace-mb", "0", "--conf", "spark.wanshuffle.step.handover=arrival",
-        "--conf", "spark.wanshuffle.k=3");
-    assertEquals(Map.of("spark.wanshuffle.step.handover", "arrival", "spark.wanshuffle.k", "3"),
+    new CommandLine(cmd)
+        .parseArgs(
+            "--trace-mb",
+            "0",
+            "--conf",
+            "spark.wanshuffle.step.handover=arrival",
+            "--conf",
+            "spark.wanshuffle.k=3");
+    assertEquals(
+        Map.of("spark.wanshuffle.step.handover", "arrival", "spark.wanshuffle.k", "3"),
         cmd.opt.extraConf);
     DemoCommand plain = new DemoCommand();
     new CommandLine(plain).parseArgs();
@@ -26,9 +33,13 @@ class DemoCommandTest {
 
   /** What a machine with root and iproute2 but no python3 lacks: only the delay line. */
   static final Function<TestbedSpec, String> NO_PYTHON3 =
-      s -> s.wanRttMillis() > 0 ? "python3 is needed for the WAN delay line (--rtt " + s.wanRttMillis() + " ms)" : null;
+      s ->
+          s.wanRttMillis() > 0
+              ? "python3 is needed for the WAN delay line (--rtt " + s.wanRttMillis() + " ms)"
+              : null;
 
-  private static TestbedSpec spec(Function<TestbedSpec, String> missing, List<String> notes, String... args) {
+  private static TestbedSpec spec(
+      Function<TestbedSpec, String> missing, List<String> notes, String... args) {
     DemoCommand cmd = new DemoCommand();
     new CommandLine(cmd).parseArgs(args);
     return cmd.opt.net.spec(DemoCommand.DEFAULT_RTT_MS, missing, notes::add);
@@ -50,14 +61,18 @@ class DemoCommandTest {
   @Test
   void withoutPython3TheDefaultRoundTripIsDroppedWithANoteButAnExplicitOneIsKept() {
     List<String> notes = new ArrayList<>();
-    assertEquals(0, spec(NO_PYTHON3, notes).wanRttMillis(), "still the shaped testbed, without latency");
+    assertEquals(
+        0, spec(NO_PYTHON3, notes).wanRttMillis(), "still the shaped testbed, without latency");
     assertEquals(1, notes.size());
     assertTrue(notes.get(0).contains("python3") && notes.get(0).contains("RTT 0"), notes.get(0));
     notes.clear();
-    assertEquals(40, spec(NO_PYTHON3, notes, "--rtt", "40").wanRttMillis(),
+    assertEquals(
+        40,
+        spec(NO_PYTHON3, notes, "--rtt", "40").wanRttMillis(),
         "asked for explicitly: kept (the start then says what is missing)");
     assertTrue(notes.isEmpty(), notes.toString());
-    // without root the shaped testbed is not possible at all: the RTT stays, the loopback fallback says why
+    // without root the shaped testbed is not possible at all: the RTT stays, the loopback fallback
+    // says why
     assertEquals(40, spec(s -> "not running as root (user x)", notes).wanRttMillis());
     assertTrue(notes.isEmpty(), notes.toString());
   }
@@ -65,19 +80,27 @@ class DemoCommandTest {
   @Test
   void aScaleOrTraceSizeOutOfRangeIsAUsageErrorBeforeTheTestbedStarts() {
     String[][] cases = {
-        {"--scale", "-1", "--scale: the TPC-H scale factor must be a positive number, got -1.0"},
-        {"--scale", "0", "must be a positive number, got 0.0"},
-        {"--scale", "NaN", "must be a positive number, got NaN"},
-        {"--scale", "Infinity", "must be a positive number, got Infinity"},
-        {"--trace-mb", "-3", "--trace-mb: must be 0 (no trace replay) or more, got -3"},
+      {"--scale", "-1", "--scale: the TPC-H scale factor must be a positive number, got -1.0"},
+      {"--scale", "0", "must be a positive number, got 0.0"},
+      {"--scale", "NaN", "must be a positive number, got NaN"},
+      {"--scale", "Infinity", "must be a positive number, got Infinity"},
+      {"--trace-mb", "-3", "--trace-mb: must be 0 (no trace replay) or more, got -3"},
     };
     for (String[] c : cases) {
       java.io.StringWriter err = new java.io.StringWriter();
       CommandLine cl = new CommandLine(new DemoCommand());
       cl.setErr(new java.io.PrintWriter(err, true));
-      // --loopback: were the check missing, the run would start a loopback cluster, not fail at once
-      assertEquals(2, cl.execute(c[0], c[1], "--loopback", "--out", System.getProperty("java.io.tmpdir")
-          + "/demo-never-run"), c[0] + " " + c[1] + ": " + err);
+      // --loopback: were the check missing, the run would start a loopback cluster, not fail at
+      // once
+      assertEquals(
+          2,
+          cl.execute(
+              c[0],
+              c[1],
+              "--loopback",
+              "--out",
+              System.getProperty("java.io.tmpdir") + "/demo-never-run"),
+          c[0] + " " + c[1] + ": " + err);
       assertTrue(err.toString().contains(c[2]), c[0] + " " + c[1] + ": " + err);
     }
   }

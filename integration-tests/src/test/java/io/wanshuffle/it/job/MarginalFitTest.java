@@ -53,13 +53,17 @@ class MarginalFitTest {
   @Test
   void keepsZeroCellsAndPassesThroughWhatCannotBeFitted() {
     long[][] diagonal = {{110, 0}, {0, 220}};
-    assertArrayEquals(new long[] {100, 0}, MarginalFit.fit(diagonal, new long[] {100, 200},
-        new long[] {100, 200})[0]);
+    assertArrayEquals(
+        new long[] {100, 0},
+        MarginalFit.fit(diagonal, new long[] {100, 200}, new long[] {100, 200})[0]);
     // a positive column sum on an all-zero column: no fit, the approximation is returned
     long[][] approx = {{10, 0}, {10, 0}};
     assertArrayEquals(approx[0], MarginalFit.fit(approx, new long[] {5, 5}, new long[] {5, 5})[0]);
-    assertThrows(IllegalArgumentException.class, () -> MarginalFit.fit(approx, new long[] {1}, new long[] {1, 1}));
-    assertThrows(IllegalArgumentException.class, () -> MarginalFit.fit(approx, new long[] {1, -1},
-        new long[] {0, 0}));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> MarginalFit.fit(approx, new long[] {1}, new long[] {1, 1}));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> MarginalFit.fit(approx, new long[] {1, -1}, new long[] {0, 0}));
   }
 }

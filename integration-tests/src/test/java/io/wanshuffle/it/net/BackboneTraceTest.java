@@ -21,7 +21,8 @@ class BackboneTraceTest {
       bytes += (i >= 40 && i < 50) ? 300_000 : 100_000;
     }
     long last = s.get(s.size() - 1).aToBBytes();
-    return new BackboneTrace(counters(1_000_000, 0, 10, 1000), counters(1_010_000, last, 30, 3000), s, 8_000_000);
+    return new BackboneTrace(
+        counters(1_000_000, 0, 10, 1000), counters(1_010_000, last, 30, 3000), s, 8_000_000);
   }
 
   @Test
@@ -48,15 +49,19 @@ class BackboneTraceTest {
     List<BackboneTrace.Sample> s = new ArrayList<>();
     for (int i = 0; i <= 20; i++) {
       // A to B at 1 MB/s throughout; B to A at 2 MB/s in the first second only
-      s.add(new BackboneTrace.Sample(1_000_000 + i * 100L, i * 100_000L, Math.min(i, 10) * 200_000L));
+      s.add(
+          new BackboneTrace.Sample(1_000_000 + i * 100L, i * 100_000L, Math.min(i, 10) * 200_000L));
     }
-    BackboneTrace t = new BackboneTrace(counters(1_000_000, 0, 0, 0), counters(1_002_000, 2_000_000, 0, 0), s,
-        8_000_000);
+    BackboneTrace t =
+        new BackboneTrace(
+            counters(1_000_000, 0, 0, 0), counters(1_002_000, 2_000_000, 0, 0), s, 8_000_000);
     assertEquals(1_000_000 * 8.0, t.peakBitsPerSecond(BackboneTrace.Direction.A_TO_B, 1000), 1e-6);
     assertEquals(2_000_000 * 8.0, t.peakBitsPerSecond(BackboneTrace.Direction.B_TO_A, 1000), 1e-6);
     assertEquals(2_000_000, t.bytes(BackboneTrace.Direction.B_TO_A, 1_000_000, 1_002_000));
     assertEquals(0, t.bytes(BackboneTrace.Direction.B_TO_A, 1_001_000, 1_002_000));
-    assertEquals(t.aToBBytes(1_001_000, 1_002_000), t.bytes(BackboneTrace.Direction.A_TO_B, 1_001_000, 1_002_000));
+    assertEquals(
+        t.aToBBytes(1_001_000, 1_002_000),
+        t.bytes(BackboneTrace.Direction.A_TO_B, 1_001_000, 1_002_000));
   }
 
   @Test
@@ -74,28 +79,41 @@ class BackboneTraceTest {
     assertEquals(100_000_000L, TestbedSpec.parseRate("100mbit", "--nic"));
     assertEquals(1_500_000_000L, TestbedSpec.parseRate("1.5gbit", "--nic"));
     assertEquals(64_000L, TestbedSpec.parseRate("64000", "--nic"));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> TestbedSpec.parseRate("fast", "--backbone"));
-    assertEquals("--backbone: 'fast' is not a rate (examples: 100mbit, 1gbit, 5000000)", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> TestbedSpec.parseRate("fast", "--backbone"));
+    assertEquals(
+        "--backbone: 'fast' is not a rate (examples: 100mbit, 1gbit, 5000000)", e.getMessage());
   }
 
   @Test
   void specRejectsEmptyClusters() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new TestbedSpec(0, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new TestbedSpec(0, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0));
     assertEquals("nodes in cluster A must be 1..200, got 0", e.getMessage());
   }
 
   @Test
   void specPinsTheHostsCongestionControlAndRejectsANameTheKernelCannotHave() {
     TestbedSpec d = new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0);
-    assertEquals("bbr", d.tcpCongestionControl(), "the figures' machine default unless asked otherwise");
-    TestbedSpec cubic = new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0, "cubic");
-    assertEquals(new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 40, "cubic"),
-        cubic.withRtt(40), "another RTT keeps the congestion control");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0, "bbr; reboot"));
-    assertEquals("TCP congestion control must be a kernel algorithm name such as bbr or cubic, got 'bbr; reboot'",
+    assertEquals(
+        "bbr", d.tcpCongestionControl(), "the figures' machine default unless asked otherwise");
+    TestbedSpec cubic =
+        new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0, "cubic");
+    assertEquals(
+        new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 40, "cubic"),
+        cubic.withRtt(40),
+        "another RTT keeps the congestion control");
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new TestbedSpec(
+                    3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0, "bbr; reboot"));
+    assertEquals(
+        "TCP congestion control must be a kernel algorithm name such as bbr or cubic, got 'bbr; reboot'",
         e.getMessage());
   }
 
@@ -104,7 +122,8 @@ class BackboneTraceTest {
     java.nio.file.Path f = java.nio.file.Files.createTempFile("topo", ".table");
     try (Testbed t = LoopbackTestbed.start(new TestbedSpec(2, 1, 1_000_000, 1_000_000, 0))) {
       t.writeTopologyTable(f);
-      assertEquals("127.0.1.2 /A/rack0\n127.0.1.11 /A/rack0\n127.0.1.12 /A/rack0\n127.0.2.11 /B/rack0\n",
+      assertEquals(
+          "127.0.1.2 /A/rack0\n127.0.1.11 /A/rack0\n127.0.1.12 /A/rack0\n127.0.2.11 /B/rack0\n",
           java.nio.file.Files.readString(f));
     } finally {
       java.nio.file.Files.delete(f);

@@ -9,24 +9,32 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ExperimentTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aFailedDriverSaysWhichExceptionEndedIt() throws Exception {
-    Path log = Files.writeString(dir.resolve("driver.log"), String.join("\n",
-        "26/11/26 14:20:01 INFO SparkContext: Running Spark version 4.1.3",
-        "java.lang.reflect.InvocationTargetException",
-        "Caused by: io.wanshuffle.spark.config.ConfigValueException: spark.wanshuffle.k = '0': must be >= 1",
-        "Exception in thread \"main\" io.wanshuffle.spark.config.ConfigValueException: spark.wanshuffle.k = '0':"
-            + " must be >= 1",
-        "\tat io.wanshuffle.spark.config.WanShuffleConf.<init>(WanShuffleConf.java:1)", ""));
-    assertEquals(Optional.of("io.wanshuffle.spark.config.ConfigValueException: spark.wanshuffle.k = '0': must be >= 1"),
+    Path log =
+        Files.writeString(
+            dir.resolve("driver.log"),
+            String.join(
+                "\n",
+                "26/11/26 14:20:01 INFO SparkContext: Running Spark version 4.1.3",
+                "java.lang.reflect.InvocationTargetException",
+                "Caused by: io.wanshuffle.spark.config.ConfigValueException: spark.wanshuffle.k = '0': must be >= 1",
+                "Exception in thread \"main\" io.wanshuffle.spark.config.ConfigValueException: spark.wanshuffle.k = '0':"
+                    + " must be >= 1",
+                "\tat io.wanshuffle.spark.config.WanShuffleConf.<init>(WanShuffleConf.java:1)",
+                ""));
+    assertEquals(
+        Optional.of(
+            "io.wanshuffle.spark.config.ConfigValueException: spark.wanshuffle.k = '0': must be >= 1"),
         Experiment.mainThreadException(log));
     Path quiet = Files.writeString(dir.resolve("quiet.log"), "INFO nothing thrown\n");
     assertEquals(Optional.empty(), Experiment.mainThreadException(quiet), "exit status only");
     assertEquals(Optional.empty(), Experiment.mainThreadException(dir.resolve("missing.log")));
-    Path longOne = Files.writeString(dir.resolve("long.log"), "Exception in thread \"main\" " + "x".repeat(1000));
+    Path longOne =
+        Files.writeString(
+            dir.resolve("long.log"), "Exception in thread \"main\" " + "x".repeat(1000));
     assertEquals(300, Experiment.mainThreadException(longOne).orElseThrow().length());
   }
 }

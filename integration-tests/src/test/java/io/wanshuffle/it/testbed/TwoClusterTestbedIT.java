@@ -33,27 +33,32 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * End-to-end checks on the shaped two-cluster testbed (2 + 2 hosts, NIC 100 Mbit/s, backbone 200 Mbit/s): the
- * backbone really is rate-limited, the TPC-H join and the trace replay give identical answers with Spark's
- * default shuffle and with wan-shuffle, the step contract holds when measured from outside Spark (backbone
- * counters) and from the plugin's flow log (at most k cross-cluster flows at once), a killed executor on the
- * receiving cluster mid-stage does not change the answer, the job runs with authentication and encryption,
- * with two reduce tasks per executor (shared connections, shared flows), and with map output served by the
- * Workers' external shuffle services.
+ * End-to-end checks on the shaped two-cluster testbed (2 + 2 hosts, NIC 100 Mbit/s, backbone 200
+ * Mbit/s): the backbone really is rate-limited, the TPC-H join and the trace replay give identical
+ * answers with Spark's default shuffle and with wan-shuffle, the step contract holds when measured
+ * from outside Spark (backbone counters) and from the plugin's flow log (at most k cross-cluster
+ * flows at once), a killed executor on the receiving cluster mid-stage does not change the answer,
+ * the job runs with authentication and encryption, with two reduce tasks per executor (shared
+ * connections, shared flows), and with map output served by the Workers' external shuffle services.
  *
- * <p>Needs root and iproute2; without them every test fails with the reason. {@code -Dwanshuffle.testbed=loopback}
- * runs the same jobs on loopback addresses instead (the throughput checks are then skipped, visibly).
+ * <p>Needs root and iproute2; without them every test fails with the reason. {@code
+ * -Dwanshuffle.testbed=loopback} runs the same jobs on loopback addresses instead (the throughput
+ * checks are then skipped, visibly).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TwoClusterTestbedIT {
   static final double SCALE = 0.01;
   static final String ALGORITHM = "auto";
-  /** Allowed excess of the measured 1 s peak over the backbone rate (tbf burst + sampling jitter). */
+
+  /**
+   * Allowed excess of the measured 1 s peak over the backbone rate (tbf burst + sampling jitter).
+   */
   static final double MARGIN = 0.06;
 
   Experiment ex;
-  TestbedSpec spec = new TestbedSpec(2, 2, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0);
+  TestbedSpec spec =
+      new TestbedSpec(2, 2, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0);
   List<String> defaultAnswer;
 
   @BeforeAll
@@ -74,21 +79,38 @@ class TwoClusterTestbedIT {
   }
 
   private JobRequest tpch(String name, Map<String, String> conf, int kill) {
-    return new JobRequest(name, conf, hosts(ex.testbed().clusterA()), hosts(ex.testbed().clusterB()), "tpch", SCALE,
-        4, 4, null, 0, 1, false, kill);
+    return new JobRequest(
+        name,
+        conf,
+        hosts(ex.testbed().clusterA()),
+        hosts(ex.testbed().clusterB()),
+        "tpch",
+        SCALE,
+        4,
+        4,
+        null,
+        0,
+        1,
+        false,
+        kill);
   }
 
   private Map<String, String> wanConf() {
     Map<String, String> c = ex.baseConf("512m");
     c.putAll(ex.wanShuffleConf(ALGORITHM));
-    // the tests' TPC-H join is small (about 1 MB per read): gate every read, gating is what is checked
+    // the tests' TPC-H join is small (about 1 MB per read): gate every read, gating is what is
+    // checked
     c.put("spark.wanshuffle.gate.minBytes", "0");
     return c;
   }
 
   private synchronized List<String> defaultAnswer() {
     if (defaultAnswer == null) {
-      RunResult r = ex.run("tpch-default", tpch("tpch-default", ex.baseConf("512m"), 0), 0).result().runs().get(0);
+      RunResult r =
+          ex.run("tpch-default", tpch("tpch-default", ex.baseConf("512m"), 0), 0)
+              .result()
+              .runs()
+              .get(0);
       defaultAnswer = r.answer();
       assertEquals(35, defaultAnswer.size(), "5 order priorities x 7 ship modes: " + defaultAnswer);
     }
@@ -98,48 +120,64 @@ class TwoClusterTestbedIT {
   @Test
   @Order(1)
   void backboneIsRateLimitedAndIsTheBottleneck() {
-    assumeTrue(ex.testbed().shaped(), "loopback variant: nothing is shaped, throughput not checked");
+    assumeTrue(
+        ex.testbed().shaped(), "loopback variant: nothing is shaped, throughput not checked");
     BackboneTrace t = FlowProbe.run(ex.testbed(), 4, System.getProperty("java.class.path"));
     double rate = spec.backboneBitsPerSecond();
-    assertTrue(t.peakBitsPerSecond(1000) <= rate * (1 + MARGIN),
-        "peak " + t.peakBitsPerSecond(1000) / 1e6 + " Mbit/s over the " + rate / 1e6 + " Mbit/s backbone");
+    assertTrue(
+        t.peakBitsPerSecond(1000) <= rate * (1 + MARGIN),
+        "peak "
+            + t.peakBitsPerSecond(1000) / 1e6
+            + " Mbit/s over the "
+            + rate / 1e6
+            + " Mbit/s backbone");
     double secs = (t.end().epochMillis() - t.start().epochMillis()) / 1000.0;
-    assertTrue(t.aToBBytes() * 8 / secs > 0.5 * rate,
-        "4 flows from 2 hosts at 100 Mbit/s should fill most of the backbone: " + t.aToBBytes() * 8 / secs / 1e6);
+    assertTrue(
+        t.aToBBytes() * 8 / secs > 0.5 * rate,
+        "4 flows from 2 hosts at 100 Mbit/s should fill most of the backbone: "
+            + t.aToBBytes() * 8 / secs / 1e6);
     // every host runs the spec's TCP congestion control, whatever the machine's default
     for (Node n : ex.testbed().clusterB()) {
-      assertEquals(spec.tcpCongestionControl(), hostSysctl(n, "net.ipv4.tcp_congestion_control"), n.name());
+      assertEquals(
+          spec.tcpCongestionControl(), hostSysctl(n, "net.ipv4.tcp_congestion_control"), n.name());
     }
   }
 
   /**
-   * The executors' {@code stderr} files under {@code dir}; files and folders that vanish during the walk
-   * (Spark cleaning up its local directories) are skipped.
+   * The executors' {@code stderr} files under {@code dir}; files and folders that vanish during the
+   * walk (Spark cleaning up its local directories) are skipped.
    */
   private static List<Path> executorLogs(Path dir) throws java.io.IOException {
     List<Path> logs = new java.util.ArrayList<>();
-    Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
-      @Override
-      public java.nio.file.FileVisitResult visitFile(Path p, java.nio.file.attribute.BasicFileAttributes a) {
-        if (p.getFileName().toString().equals("stderr")) {
-          logs.add(p);
-        }
-        return java.nio.file.FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        dir,
+        new java.nio.file.SimpleFileVisitor<>() {
+          @Override
+          public java.nio.file.FileVisitResult visitFile(
+              Path p, java.nio.file.attribute.BasicFileAttributes a) {
+            if (p.getFileName().toString().equals("stderr")) {
+              logs.add(p);
+            }
+            return java.nio.file.FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public java.nio.file.FileVisitResult visitFileFailed(Path p, java.io.IOException e) {
-        return java.nio.file.FileVisitResult.CONTINUE; // removed while we walked
-      }
-    });
+          @Override
+          public java.nio.file.FileVisitResult visitFileFailed(Path p, java.io.IOException e) {
+            return java.nio.file.FileVisitResult.CONTINUE; // removed while we walked
+          }
+        });
     return logs;
   }
 
   private static String hostSysctl(Node n, String key) {
     try {
-      Process p = new ProcessBuilder("ip", "netns", "exec", n.namespace(), "sysctl", "-n", key)
-          .redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+      Process p =
+          new ProcessBuilder("ip", "netns", "exec", n.namespace(), "sysctl", "-n", key)
+              .redirectErrorStream(true)
+              .start();
+      String out =
+          new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+              .strip();
       assertEquals(0, p.waitFor(), out);
       return out;
     } catch (java.io.IOException e) {
@@ -163,35 +201,60 @@ class TwoClusterTestbedIT {
     }
     RunResult r = m.result().runs().get(0);
     assertEquals(expected, r.answer());
-    // every map output block (all written on A) is read once by a reduce task on B: the exact per-host sums agree
-    assertEquals(java.util.Arrays.stream(r.senderBytes()).sum(), java.util.Arrays.stream(r.receiverBytes()).sum(),
+    // every map output block (all written on A) is read once by a reduce task on B: the exact
+    // per-host sums agree
+    assertEquals(
+        java.util.Arrays.stream(r.senderBytes()).sum(),
+        java.util.Arrays.stream(r.receiverBytes()).sum(),
         "shuffle bytes written on A vs remote bytes read on B");
-    assertEquals(r.remoteBytesRead(), r.matrixTotal(), 2L * r.senders().size() * r.receivers().size(),
+    assertEquals(
+        r.remoteBytesRead(),
+        r.matrixTotal(),
+        2L * r.senders().size() * r.receivers().size(),
         "the run's traffic matrix holds the bytes the reduce tasks read");
     Captured c = Captured.read(m.captureDir(), r);
-    assertFalse(c.stages().isEmpty(), "the plugin captured no cross-cluster stage in " + m.captureDir());
+    assertFalse(
+        c.stages().isEmpty(), "the plugin captured no cross-cluster stage in " + m.captureDir());
     assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
     FlowOverlap o = c.gatedOverlap();
-    assertTrue(o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
+    assertTrue(
+        o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
         "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
     if (ex.testbed().shaped()) {
       double peak = m.backbone().peakBitsPerSecond(1000);
-      assertTrue(peak <= spec.backboneBitsPerSecond() * (1 + MARGIN), "backbone peak " + peak / 1e6 + " Mbit/s");
+      assertTrue(
+          peak <= spec.backboneBitsPerSecond() * (1 + MARGIN),
+          "backbone peak " + peak / 1e6 + " Mbit/s");
       long across = m.backbone().aToBBytes(r.reduceStageStartMs(), r.reduceStageEndMs());
-      assertTrue(across >= 0.9 * r.matrixTotal(), "backbone carried " + across + " bytes of a "
-          + r.matrixTotal() + "-byte cross-cluster shuffle");
-      // the senders' TCP connections to B, sampled with ss, carried the shuffle: at most what the backbone
-      // counted (frames), at least most of the shuffle (a connection's bytes before its first sample are missed)
+      assertTrue(
+          across >= 0.9 * r.matrixTotal(),
+          "backbone carried "
+              + across
+              + " bytes of a "
+              + r.matrixTotal()
+              + "-byte cross-cluster shuffle");
+      // the senders' TCP connections to B, sampled with ss, carried the shuffle: at most what the
+      // backbone
+      // counted (frames), at least most of the shuffle (a connection's bytes before its first
+      // sample are missed)
       long acked = m.tcp().bytesAcked();
-      assertTrue(acked >= 0.8 * r.matrixTotal() && acked <= m.backbone().aToBBytes(), "TCP connections A to B"
-          + " acknowledged " + acked + " bytes; shuffle " + r.matrixTotal() + ", backbone " + m.backbone().aToBBytes());
+      assertTrue(
+          acked >= 0.8 * r.matrixTotal() && acked <= m.backbone().aToBBytes(),
+          "TCP connections A to B"
+              + " acknowledged "
+              + acked
+              + " bytes; shuffle "
+              + r.matrixTotal()
+              + ", backbone "
+              + m.backbone().aToBBytes());
     }
   }
 
   /**
-   * Requests above {@code spark.network.maxRemoteBlockSizeFetchToMem} (64 KiB here, 200 MB by default) are streamed
-   * by Spark into temporary files instead of memory, through the same gated fetchers: the answer stays exact, Spark's
-   * task metrics show the bytes went to disk, and the flow log shows granted steps with at most k flows at once.
+   * Requests above {@code spark.network.maxRemoteBlockSizeFetchToMem} (64 KiB here, 200 MB by
+   * default) are streamed by Spark into temporary files instead of memory, through the same gated
+   * fetchers: the answer stays exact, Spark's task metrics show the bytes went to disk, and the
+   * flow log shows granted steps with at most k flows at once.
    */
   @Test
   @Order(3)
@@ -202,12 +265,18 @@ class TwoClusterTestbedIT {
     Experiment.Measured m = ex.run("tpch-wan-to-disk", tpch("tpch-wan-to-disk", conf, 0), 0);
     RunResult r = m.result().runs().get(0);
     assertEquals(expected, r.answer());
-    assertTrue(r.remoteBytesReadToDisk() >= 0.5 * r.remoteBytesRead(), "Spark fetched "
-        + r.remoteBytesReadToDisk() + " of " + r.remoteBytesRead() + " remote bytes to disk");
+    assertTrue(
+        r.remoteBytesReadToDisk() >= 0.5 * r.remoteBytesRead(),
+        "Spark fetched "
+            + r.remoteBytesReadToDisk()
+            + " of "
+            + r.remoteBytesRead()
+            + " remote bytes to disk");
     Captured c = Captured.read(m.captureDir(), r);
     assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
     FlowOverlap o = c.gatedOverlap();
-    assertTrue(o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
+    assertTrue(
+        o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
         "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
   }
 
@@ -215,13 +284,41 @@ class TwoClusterTestbedIT {
   @Order(4)
   void traceReplayIdenticalWithAndWithoutWanShuffle() {
     Optional<Path> trace = TraceInput.locate(null);
-    assumeTrue(trace.isPresent(), "Facebook trace " + TraceInput.FILE + " not found (-D" + TraceInput.PROPERTY + ")");
+    assumeTrue(
+        trace.isPresent(),
+        "Facebook trace " + TraceInput.FILE + " not found (-D" + TraceInput.PROPERTY + ")");
     TraceInput in = TraceInput.largestShuffle(trace.get(), 2, 2, 24e6);
-    JobRequest base = new JobRequest("trace-default", ex.baseConf("512m"), hosts(ex.testbed().clusterA()),
-        hosts(ex.testbed().clusterB()), "matrix", 0, 2, 4, in.bytes(), 32 * 1024, 1, false, 0);
+    JobRequest base =
+        new JobRequest(
+            "trace-default",
+            ex.baseConf("512m"),
+            hosts(ex.testbed().clusterA()),
+            hosts(ex.testbed().clusterB()),
+            "matrix",
+            0,
+            2,
+            4,
+            in.bytes(),
+            32 * 1024,
+            1,
+            false,
+            0);
     RunResult d = ex.run("trace-default", base, 0).result().runs().get(0);
-    JobRequest wan = new JobRequest("trace-wan", wanConf(), base.aHosts(), base.bHosts(), "matrix", 0, 2, 4,
-        in.bytes(), 32 * 1024, 1, false, 0);
+    JobRequest wan =
+        new JobRequest(
+            "trace-wan",
+            wanConf(),
+            base.aHosts(),
+            base.bHosts(),
+            "matrix",
+            0,
+            2,
+            4,
+            in.bytes(),
+            32 * 1024,
+            1,
+            false,
+            0);
     RunResult w = ex.run("trace-wan", wan, 0).result().runs().get(0);
     assertEquals(4, d.answer().size());
     assertEquals(d.answer(), w.answer());
@@ -230,10 +327,11 @@ class TwoClusterTestbedIT {
   }
 
   /**
-   * The benchmark's warm-up run ({@code e2e-bench --warmup}): a full warm-up is the measured job itself, so with the
-   * default {@code gate.minBytes=auto} its reads are gated as the measured run's are and warm the plugin's gated
-   * path; a small warm-up's reads (1 MiB per host pair, 2 MiB per reduce task) are below the threshold (5 MB for a
-   * read from 2 hosts here) and go ungated. Checked in the plugin's capture: the stages with granted steps.
+   * The benchmark's warm-up run ({@code e2e-bench --warmup}): a full warm-up is the measured job
+   * itself, so with the default {@code gate.minBytes=auto} its reads are gated as the measured
+   * run's are and warm the plugin's gated path; a small warm-up's reads (1 MiB per host pair, 2 MiB
+   * per reduce task) are below the threshold (5 MB for a read from 2 hosts here) and go ungated.
+   * Checked in the plugin's capture: the stages with granted steps.
    */
   @Test
   @Order(5)
@@ -243,16 +341,33 @@ class TwoClusterTestbedIT {
     double[][] m = {{12e6, 12e6}, {12e6, 12e6}};
     for (boolean full : new boolean[] {true, false}) {
       String name = "warmup-" + (full ? "full" : "small");
-      JobRequest req = new JobRequest(name, c, hosts(ex.testbed().clusterA()), hosts(ex.testbed().clusterB()),
-          "matrix", 0, 2, 2, m, 64 * 1024, 1, true, 0, full);
+      JobRequest req =
+          new JobRequest(
+              name,
+              c,
+              hosts(ex.testbed().clusterA()),
+              hosts(ex.testbed().clusterB()),
+              "matrix",
+              0,
+              2,
+              2,
+              m,
+              64 * 1024,
+              1,
+              true,
+              0,
+              full);
       Experiment.Measured r = ex.run(name, req, 0);
       assertEquals(2, r.result().runs().get(0).answer().size());
       List<Integer> gated = stagesWithGrantedSteps(r.captureDir());
-      assertEquals(full ? 2 : 1, gated.size(), name + ": shuffle stages with granted steps " + gated);
+      assertEquals(
+          full ? 2 : 1, gated.size(), name + ": shuffle stages with granted steps " + gated);
     }
   }
 
-  /** @return the ids of the stages the plugin granted steps in (its stage captures), ascending */
+  /**
+   * @return the ids of the stages the plugin granted steps in (its stage captures), ascending
+   */
   private static List<Integer> stagesWithGrantedSteps(Path captureDir) throws IOException {
     java.util.SortedSet<Integer> stages = new java.util.TreeSet<>();
     try (var apps = Files.list(captureDir)) {
@@ -268,10 +383,11 @@ class TwoClusterTestbedIT {
   }
 
   /**
-   * Maps and reduces on both clusters: one reduce stage fetches A to B and B to A at once. The answers with and
-   * without wan-shuffle are identical; both directions are gated, with at most k flows open each way (the backbone
-   * is full duplex, k is per direction); and, measured on the backbone itself, each direction stays under its rate
-   * and carries the cross-cluster bytes the traffic matrix sends that way.
+   * Maps and reduces on both clusters: one reduce stage fetches A to B and B to A at once. The
+   * answers with and without wan-shuffle are identical; both directions are gated, with at most k
+   * flows open each way (the backbone is full duplex, k is per direction); and, measured on the
+   * backbone itself, each direction stays under its rate and carries the cross-cluster bytes the
+   * traffic matrix sends that way.
    */
   @Test
   @Order(5)
@@ -282,39 +398,77 @@ class TwoClusterTestbedIT {
     double[][] matrix = new double[n][n];
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < n; j++) {
-        matrix[i][j] = (i < a.size()) == (j < a.size()) ? 1e6 : 3e6; // same cluster 1 MB, across 3 MB
+        matrix[i][j] =
+            (i < a.size()) == (j < a.size()) ? 1e6 : 3e6; // same cluster 1 MB, across 3 MB
       }
     }
-    JobRequest base = new JobRequest("both-ways-default", ex.baseConf("512m"), a, b, JobRequest.MATRIX_ALL, 0, n, n,
-        matrix, 32 * 1024, 1, false, 0);
+    JobRequest base =
+        new JobRequest(
+            "both-ways-default",
+            ex.baseConf("512m"),
+            a,
+            b,
+            JobRequest.MATRIX_ALL,
+            0,
+            n,
+            n,
+            matrix,
+            32 * 1024,
+            1,
+            false,
+            0);
     RunResult d = ex.run("both-ways-default", base, 0).result().runs().get(0);
-    JobRequest wan = new JobRequest("both-ways-wan", wanConf(), a, b, JobRequest.MATRIX_ALL, 0, n, n, matrix,
-        32 * 1024, 1, false, 0);
+    JobRequest wan =
+        new JobRequest(
+            "both-ways-wan",
+            wanConf(),
+            a,
+            b,
+            JobRequest.MATRIX_ALL,
+            0,
+            n,
+            n,
+            matrix,
+            32 * 1024,
+            1,
+            false,
+            0);
     Experiment.Measured m = ex.run("both-ways-wan", wan, 0);
     RunResult w = m.result().runs().get(0);
     assertEquals(n, d.answer().size());
     assertEquals(d.answer(), w.answer());
     long bytes = w.answer().stream().mapToLong(l -> Long.parseLong(l.split("\\|")[2])).sum();
-    assertEquals(java.util.Arrays.stream(matrix).flatMapToDouble(java.util.Arrays::stream).sum(), bytes, n * n,
+    assertEquals(
+        java.util.Arrays.stream(matrix).flatMapToDouble(java.util.Arrays::stream).sum(),
+        bytes,
+        n * n,
         "shuffled bytes");
     Captured c = Captured.read(m.captureDir(), w);
-    Map<Boolean, List<FlowCapture>> byDirection = c.flows().stream().filter(f -> f.stepId() > 0)
-        .collect(java.util.stream.Collectors.partitioningBy(f -> a.contains(f.srcHost())));
+    Map<Boolean, List<FlowCapture>> byDirection =
+        c.flows().stream()
+            .filter(f -> f.stepId() > 0)
+            .collect(java.util.stream.Collectors.partitioningBy(f -> a.contains(f.srcHost())));
     for (boolean fromA : List.of(true, false)) {
       List<FlowCapture> flows = byDirection.get(fromA);
       String way = fromA ? "A to B" : "B to A";
       assertFalse(flows.isEmpty(), "no gated flow " + way);
-      flows.forEach(f -> assertEquals(fromA, b.contains(f.dstHost()), "flow within a cluster gated: " + f));
+      flows.forEach(
+          f -> assertEquals(fromA, b.contains(f.dstHost()), "flow within a cluster gated: " + f));
       int open = FlowOverlap.of(flows).maxPairs();
-      assertTrue(open >= 1 && open <= c.k(), way + ": " + open + " flows open at once, k = " + c.k());
+      assertTrue(
+          open >= 1 && open <= c.k(), way + ": " + open + " flows open at once, k = " + c.k());
     }
     if (ex.testbed().shaped()) {
       for (BackboneTrace.Direction dir : BackboneTrace.Direction.values()) {
         double peak = m.backbone().peakBitsPerSecond(dir, 1000);
-        assertTrue(peak <= spec.backboneBitsPerSecond() * (1 + MARGIN), dir + " peak " + peak / 1e6 + " Mbit/s");
+        assertTrue(
+            peak <= spec.backboneBitsPerSecond() * (1 + MARGIN),
+            dir + " peak " + peak / 1e6 + " Mbit/s");
         long across = m.backbone().bytes(dir, w.reduceStageStartMs(), w.reduceStageEndMs());
         double expected = 3e6 * a.size() * b.size();
-        assertTrue(across >= 0.9 * expected, dir + ": the backbone carried " + across + " bytes of " + expected);
+        assertTrue(
+            across >= 0.9 * expected,
+            dir + ": the backbone carried " + across + " bytes of " + expected);
       }
     }
   }
@@ -328,15 +482,22 @@ class TwoClusterTestbedIT {
     assertEquals(expected, r.answer());
     Path fault = m.driverLog().getParent().getParent();
     try (var files = Files.list(fault)) {
-      String text = files.filter(p -> p.getFileName().toString().endsWith("tpch-wan-kill.fault.txt")).findFirst()
-          .map(p -> {
-            try {
-              return Files.readString(p);
-            } catch (java.io.IOException e) {
-              return "";
-            }
-          }).orElse("");
-      assertTrue(text.startsWith("killed 1 executor"), "the executor of b1 was not killed: '" + text + "'");
+      String text =
+          files
+              .filter(p -> p.getFileName().toString().endsWith("tpch-wan-kill.fault.txt"))
+              .findFirst()
+              .map(
+                  p -> {
+                    try {
+                      return Files.readString(p);
+                    } catch (java.io.IOException e) {
+                      return "";
+                    }
+                  })
+              .orElse("");
+      assertTrue(
+          text.startsWith("killed 1 executor"),
+          "the executor of b1 was not killed: '" + text + "'");
     }
   }
 
@@ -347,21 +508,26 @@ class TwoClusterTestbedIT {
     ex.close(); // one testbed per machine: the secure one replaces it
     ex = null;
     String runs = System.getProperty("wanshuffle.it.runDir", "target/it-runs");
-    ex = Experiment.start(spec, Path.of(runs, "testbed-secure-" + System.currentTimeMillis()),
-        StandaloneOptions.defaults().withAuthSecret("wan-shuffle-it-" + System.nanoTime()));
+    ex =
+        Experiment.start(
+            spec,
+            Path.of(runs, "testbed-secure-" + System.currentTimeMillis()),
+            StandaloneOptions.defaults().withAuthSecret("wan-shuffle-it-" + System.nanoTime()));
     Map<String, String> c = new LinkedHashMap<>(wanConf());
     assertEquals("true", c.get("spark.authenticate"));
     c.put("spark.network.crypto.enabled", "true");
     Experiment.Measured m = ex.run("tpch-wan-secure", tpch("tpch-wan-secure", c, 0), 0);
     assertEquals(expected, m.result().runs().get(0).answer());
-    assertFalse(Captured.read(m.captureDir(), m.result().runs().get(0)).steps().isEmpty(),
+    assertFalse(
+        Captured.read(m.captureDir(), m.result().runs().get(0)).steps().isEmpty(),
         "with authentication and encryption on, wan-shuffle granted no step");
   }
 
   /**
-   * Two cores per executor: both reduce tasks of a receiving host run at once, fetch over the executor's shared
-   * connections and may share one granted flow. The answer stays exact and the flow log still shows at most k
-   * cross-cluster flows and one per host (δ = 1 here) holding ports at once.
+   * Two cores per executor: both reduce tasks of a receiving host run at once, fetch over the
+   * executor's shared connections and may share one granted flow. The answer stays exact and the
+   * flow log still shows at most k cross-cluster flows and one per host (δ = 1 here) holding ports
+   * at once.
    */
   @Test
   @Order(8)
@@ -370,60 +536,89 @@ class TwoClusterTestbedIT {
     ex.close(); // one testbed per machine
     ex = null;
     String runs = System.getProperty("wanshuffle.it.runDir", "target/it-runs");
-    ex = Experiment.start(spec, Path.of(runs, "testbed-2cores-" + System.currentTimeMillis()),
-        StandaloneOptions.defaults().withWorkerCores(2));
+    ex =
+        Experiment.start(
+            spec,
+            Path.of(runs, "testbed-2cores-" + System.currentTimeMillis()),
+            StandaloneOptions.defaults().withWorkerCores(2));
     assertEquals("2", ex.baseConf("512m").get("spark.executor.cores"));
     Experiment.Measured m = ex.run("tpch-wan-2cores", tpch("tpch-wan-2cores", wanConf(), 0), 0);
     RunResult r = m.result().runs().get(0);
     assertEquals(expected, r.answer());
-    long concurrent = r.tasks().stream().filter(a -> r.tasks().stream().anyMatch(b -> b != a
-        && b.host().equals(a.host()) && b.launchMs() < a.finishMs() && a.launchMs() < b.finishMs())).count();
+    long concurrent =
+        r.tasks().stream()
+            .filter(
+                a ->
+                    r.tasks().stream()
+                        .anyMatch(
+                            b ->
+                                b != a
+                                    && b.host().equals(a.host())
+                                    && b.launchMs() < a.finishMs()
+                                    && a.launchMs() < b.finishMs()))
+            .count();
     assertTrue(concurrent >= 2, "no two reduce tasks ran at once on one executor: " + r.tasks());
     Captured c = Captured.read(m.captureDir(), r);
     assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
     FlowOverlap o = c.gatedOverlap();
-    assertTrue(o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
+    assertTrue(
+        o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
         "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
-    o.maxPerReceiver().forEach((host, n) -> assertTrue(n <= 1, host + " received " + n + " flows at once"));
-    o.maxPerSender().forEach((host, n) -> assertTrue(n <= 1, host + " sent " + n + " flows at once"));
+    o.maxPerReceiver()
+        .forEach((host, n) -> assertTrue(n <= 1, host + " received " + n + " flows at once"));
+    o.maxPerSender()
+        .forEach((host, n) -> assertTrue(n <= 1, host + " sent " + n + " flows at once"));
   }
 
   /**
-   * Spark's external shuffle service on every Worker (the usual set-up with dynamic allocation): map output is
-   * served by the Workers' shuffle services on port 7337 instead of the executors' block managers, through
-   * Spark's external block store client. The gated fetches go through it too: the answer stays exact, the flow
-   * log shows granted steps and at most k cross-cluster flows, and the backbone stays under its rate.
+   * Spark's external shuffle service on every Worker (the usual set-up with dynamic allocation):
+   * map output is served by the Workers' shuffle services on port 7337 instead of the executors'
+   * block managers, through Spark's external block store client. The gated fetches go through it
+   * too: the answer stays exact, the flow log shows granted steps and at most k cross-cluster
+   * flows, and the backbone stays under its rate.
    */
   @Test
   @Order(9)
   void externalShuffleServiceServesTheGatedFetches() throws Exception {
-    assumeTrue(ex == null || ex.testbed().shaped(),
+    assumeTrue(
+        ex == null || ex.testbed().shaped(),
         "loopback variant: Workers on one host cannot each bind the shuffle service's port");
     List<String> expected = defaultAnswer();
     ex.close(); // one testbed per machine
     ex = null;
-    Path dir = Path.of(System.getProperty("wanshuffle.it.runDir", "target/it-runs"),
-        "testbed-ess-" + System.currentTimeMillis());
+    Path dir =
+        Path.of(
+            System.getProperty("wanshuffle.it.runDir", "target/it-runs"),
+            "testbed-ess-" + System.currentTimeMillis());
     ex = Experiment.start(spec, dir, StandaloneOptions.defaults().withExternalShuffleService());
     assertEquals("true", wanConf().get("spark.shuffle.service.enabled"));
     Experiment.Measured m = ex.run("tpch-wan-ess", tpch("tpch-wan-ess", wanConf(), 0), 0);
     RunResult r = m.result().runs().get(0);
     assertEquals(expected, r.answer());
     // the executors registered with their Workers' shuffle services, so those served the map output
-    long registered = executorLogs(dir).stream().filter(p -> {
-      try {
-        return Files.readString(p).contains("Registering executor with local external shuffle service");
-      } catch (java.io.IOException e) {
-        return false;
-      }
-    }).count();
-    assertEquals(spec.nodesA() + spec.nodesB(), registered, "executors registered with a shuffle service");
+    long registered =
+        executorLogs(dir).stream()
+            .filter(
+                p -> {
+                  try {
+                    return Files.readString(p)
+                        .contains("Registering executor with local external shuffle service");
+                  } catch (java.io.IOException e) {
+                    return false;
+                  }
+                })
+            .count();
+    assertEquals(
+        spec.nodesA() + spec.nodesB(), registered, "executors registered with a shuffle service");
     Captured c = Captured.read(m.captureDir(), r);
     assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
     FlowOverlap o = c.gatedOverlap();
-    assertTrue(o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
+    assertTrue(
+        o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
         "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
     double peak = m.backbone().peakBitsPerSecond(1000);
-    assertTrue(peak <= spec.backboneBitsPerSecond() * (1 + MARGIN), "backbone peak " + peak / 1e6 + " Mbit/s");
+    assertTrue(
+        peak <= spec.backboneBitsPerSecond() * (1 + MARGIN),
+        "backbone peak " + peak / 1e6 + " Mbit/s");
   }
 }

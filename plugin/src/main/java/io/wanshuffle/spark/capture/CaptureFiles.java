@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The capture files of one application and their reader (docs/capture.md). Layout under
- * {@code spark.wanshuffle.capture.dir}:
+ * The capture files of one application and their reader (docs/capture.md). Layout under {@code
+ * spark.wanshuffle.capture.dir}:
  *
  * <pre>
  * &lt;capture.dir&gt;/&lt;application id&gt;/
@@ -32,15 +32,19 @@ import java.util.stream.Stream;
 public final class CaptureFiles {
   /** First four bytes of a stage capture file: ASCII "WSCP". */
   public static final int MAGIC = 0x57534350;
+
   /** Format version written after the magic. */
   public static final int VERSION = 2;
+
   /** Header line of {@code flows.csv}. */
   public static final String FLOW_LOG_HEADER =
       "stepId,stageId,stageAttempt,shuffleId,taskAttemptId,srcHost,dstHost,bytes,startMs,endMs,"
           + "handedOnMs";
+
   /** Header line of a flow log written before the {@code handedOnMs} column (read as well). */
   static final String FLOW_LOG_HEADER_V1 =
       "stepId,stageId,stageAttempt,shuffleId,taskAttemptId,srcHost,dstHost,bytes,startMs,endMs";
+
   /** File name of the flow log. */
   public static final String FLOW_LOG = "flows.csv";
 
@@ -57,12 +61,16 @@ public final class CaptureFiles {
     return captureDir.resolve(appId.replaceAll("[^A-Za-z0-9_.-]", "_"));
   }
 
-  /** @return {@code stage-<id>.<attempt>.kryo} under {@code appDir} */
+  /**
+   * @return {@code stage-<id>.<attempt>.kryo} under {@code appDir}
+   */
   static Path stageFile(Path appDir, int stageId, int attempt) {
     return appDir.resolve("stage-" + stageId + "." + attempt + ".kryo");
   }
 
-  /** @return {@code stage-<id>.<attempt>.matrix.csv} under {@code appDir} */
+  /**
+   * @return {@code stage-<id>.<attempt>.matrix.csv} under {@code appDir}
+   */
   static Path matrixFile(Path appDir, int stageId, int attempt) {
     return appDir.resolve("stage-" + stageId + "." + attempt + ".matrix.csv");
   }
@@ -76,7 +84,8 @@ public final class CaptureFiles {
    */
   public static void writeStage(Path file, StageCapture capture) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    try (OutputStream os = Files.newOutputStream(tmp); Output out = new Output(os, 64 * 1024)) {
+    try (OutputStream os = Files.newOutputStream(tmp);
+        Output out = new Output(os, 64 * 1024)) {
       out.writeInt(MAGIC);
       out.writeVarInt(VERSION, true);
       CaptureKryo.newKryo().writeObject(out, capture);
@@ -94,7 +103,8 @@ public final class CaptureFiles {
    *     version, or is truncated
    */
   public static StageCapture readStage(Path file) throws IOException {
-    try (InputStream is = Files.newInputStream(file); Input in = new Input(is, 64 * 1024)) {
+    try (InputStream is = Files.newInputStream(file);
+        Input in = new Input(is, 64 * 1024)) {
       int magic;
       try {
         magic = in.readInt();
@@ -102,18 +112,28 @@ public final class CaptureFiles {
         throw new IllegalArgumentException(file + ": empty or truncated capture file", e);
       }
       if (magic != MAGIC) {
-        throw new IllegalArgumentException(file + ": not a wan-shuffle stage capture (magic "
-            + Integer.toHexString(magic) + ", expected " + Integer.toHexString(MAGIC) + ")");
+        throw new IllegalArgumentException(
+            file
+                + ": not a wan-shuffle stage capture (magic "
+                + Integer.toHexString(magic)
+                + ", expected "
+                + Integer.toHexString(MAGIC)
+                + ")");
       }
       int version = in.readVarInt(true);
       if (version != VERSION) {
-        throw new IllegalArgumentException(file + ": capture format version " + version
-            + ", this reader knows version " + VERSION);
+        throw new IllegalArgumentException(
+            file
+                + ": capture format version "
+                + version
+                + ", this reader knows version "
+                + VERSION);
       }
       try {
         return CaptureKryo.newKryo().readObject(in, StageCapture.class);
       } catch (KryoException e) {
-        throw new IllegalArgumentException(file + ": truncated or corrupt capture: " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            file + ": truncated or corrupt capture: " + e.getMessage(), e);
       }
     }
   }
@@ -131,12 +151,14 @@ public final class CaptureFiles {
       return out;
     }
     try (Stream<Path> files = Files.list(appDir)) {
-      for (Path p : files.filter(f -> STAGE_FILE.matcher(f.getFileName().toString()).matches())
-          .toList()) {
+      for (Path p :
+          files.filter(f -> STAGE_FILE.matcher(f.getFileName().toString()).matches()).toList()) {
         out.add(readStage(p));
       }
     }
-    out.sort(Comparator.comparingInt(StageCapture::stageId).thenComparingInt(StageCapture::stageAttempt));
+    out.sort(
+        Comparator.comparingInt(StageCapture::stageId)
+            .thenComparingInt(StageCapture::stageAttempt));
     return out;
   }
 
@@ -155,14 +177,34 @@ public final class CaptureFiles {
 
   /** Appends one flow log row (no header). */
   static void appendFlow(Writer w, FlowCapture f) throws IOException {
-    w.write(f.stepId() + "," + f.stageId() + "," + f.stageAttempt() + "," + f.shuffleId() + ","
-        + f.taskAttemptId() + "," + f.srcHost() + "," + f.dstHost() + "," + f.bytes() + ","
-        + f.startMs() + "," + f.endMs() + "," + f.handedOnMs() + "\n");
+    w.write(
+        f.stepId()
+            + ","
+            + f.stageId()
+            + ","
+            + f.stageAttempt()
+            + ","
+            + f.shuffleId()
+            + ","
+            + f.taskAttemptId()
+            + ","
+            + f.srcHost()
+            + ","
+            + f.dstHost()
+            + ","
+            + f.bytes()
+            + ","
+            + f.startMs()
+            + ","
+            + f.endMs()
+            + ","
+            + f.handedOnMs()
+            + "\n");
   }
 
   /**
-   * Reads a flow log, with or without the {@code handedOnMs} column (11 or 10 columns; without
-   * it, {@code handedOnMs} is 0 and a flow holds its ports until {@code endMs}).
+   * Reads a flow log, with or without the {@code handedOnMs} column (11 or 10 columns; without it,
+   * {@code handedOnMs} is 0 and a flow holds its ports until {@code endMs}).
    *
    * @param file {@code flows.csv}
    * @return its rows in file order
@@ -180,13 +222,22 @@ public final class CaptureFiles {
       String[] c = l.split(",", -1);
       try {
         if (c.length != 11 && c.length != 10) {
-          throw new IllegalArgumentException("expected 11 columns (" + FLOW_LOG_HEADER
-              + "), got " + c.length);
+          throw new IllegalArgumentException(
+              "expected 11 columns (" + FLOW_LOG_HEADER + "), got " + c.length);
         }
-        out.add(new FlowCapture(Long.parseLong(c[0]), Integer.parseInt(c[1]),
-            Integer.parseInt(c[2]), Integer.parseInt(c[3]), Long.parseLong(c[4]), c[5], c[6],
-            Long.parseLong(c[7]), Long.parseLong(c[8]), Long.parseLong(c[9]),
-            c.length == 11 ? Long.parseLong(c[10]) : 0));
+        out.add(
+            new FlowCapture(
+                Long.parseLong(c[0]),
+                Integer.parseInt(c[1]),
+                Integer.parseInt(c[2]),
+                Integer.parseInt(c[3]),
+                Long.parseLong(c[4]),
+                c[5],
+                c[6],
+                Long.parseLong(c[7]),
+                Long.parseLong(c[8]),
+                Long.parseLong(c[9]),
+                c.length == 11 ? Long.parseLong(c[10]) : 0));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(file + ": line " + (i + 1) + ": " + e.getMessage(), e);
       }
@@ -194,9 +245,13 @@ public final class CaptureFiles {
     return out;
   }
 
-  /** @return stage id and attempt of a stage file name, or null */
+  /**
+   * @return stage id and attempt of a stage file name, or null
+   */
   static int[] stageOf(String fileName) {
     Matcher m = STAGE_FILE.matcher(fileName);
-    return m.matches() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : null;
+    return m.matches()
+        ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))}
+        : null;
   }
 }

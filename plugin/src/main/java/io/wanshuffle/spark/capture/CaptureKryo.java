@@ -8,15 +8,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Kryo 4 (the kryo-shaded 4.0.3 that Spark ships) serializers of the capture records. Every
- * record has an explicit serializer writing its components in declaration order, so the format
- * does not depend on reflection over record fields and is documented in docs/capture.md.
- * Registration is required and ids are fixed (100..103).
+ * Kryo 4 (the kryo-shaded 4.0.3 that Spark ships) serializers of the capture records. Every record
+ * has an explicit serializer writing its components in declaration order, so the format does not
+ * depend on reflection over record fields and is documented in docs/capture.md. Registration is
+ * required and ids are fixed (100..103).
  */
 final class CaptureKryo {
   private CaptureKryo() {}
 
-  /** @return a Kryo instance that knows exactly the capture records (not thread-safe) */
+  /**
+   * @return a Kryo instance that knows exactly the capture records (not thread-safe)
+   */
   static Kryo newKryo() {
     Kryo k = new Kryo();
     k.setRegistrationRequired(true);
@@ -82,9 +84,18 @@ final class CaptureKryo {
 
     @Override
     public FlowCapture read(Kryo k, Input in, Class<FlowCapture> type) {
-      return new FlowCapture(in.readVarLong(true), in.readVarInt(true), in.readVarInt(true),
-          in.readVarInt(true), in.readVarLong(true), in.readString(), in.readString(),
-          in.readVarLong(true), in.readVarLong(true), in.readVarLong(true), in.readVarLong(true));
+      return new FlowCapture(
+          in.readVarLong(true),
+          in.readVarInt(true),
+          in.readVarInt(true),
+          in.readVarInt(true),
+          in.readVarLong(true),
+          in.readString(),
+          in.readString(),
+          in.readVarLong(true),
+          in.readVarLong(true),
+          in.readVarLong(true),
+          in.readVarLong(true));
     }
   }
 
@@ -115,8 +126,15 @@ final class CaptureKryo {
       for (int i = 0; i < n; i++) {
         flows.add(new StepCapture.Grant(in.readString(), in.readString(), in.readVarLong(true)));
       }
-      return new StepCapture(stepId, planId, flows, in.readVarLong(true), in.readVarLong(true),
-          in.readVarLong(true), in.readBoolean(), in.readVarLong(true));
+      return new StepCapture(
+          stepId,
+          planId,
+          flows,
+          in.readVarLong(true),
+          in.readVarLong(true),
+          in.readVarLong(true),
+          in.readBoolean(),
+          in.readVarLong(true));
     }
   }
 
@@ -171,8 +189,18 @@ final class CaptureKryo {
         }
         steps.add(new PlanCapture.PlannedStep(d, src, dst, sec));
       }
-      return new PlanCapture(planId, atMs, algorithm, senders, receivers, residual, bps, kk, beta,
-          steps, in.readVarLong(true));
+      return new PlanCapture(
+          planId,
+          atMs,
+          algorithm,
+          senders,
+          receivers,
+          residual,
+          bps,
+          kk,
+          beta,
+          steps,
+          in.readVarLong(true));
     }
   }
 
@@ -242,8 +270,23 @@ final class CaptureKryo {
       for (int i = 0; i < nf; i++) {
         flows.add(k.readObject(in, FlowCapture.class));
       }
-      return new StageCapture(appId, stageId, attempt, shuffles, algorithm, kk, bps, backbone,
-          hosts, registered, realised, first, end, plans, steps, flows);
+      return new StageCapture(
+          appId,
+          stageId,
+          attempt,
+          shuffles,
+          algorithm,
+          kk,
+          bps,
+          backbone,
+          hosts,
+          registered,
+          realised,
+          first,
+          end,
+          plans,
+          steps,
+          flows);
     }
   }
 }

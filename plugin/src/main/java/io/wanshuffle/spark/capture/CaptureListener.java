@@ -40,26 +40,30 @@ import org.slf4j.LoggerFactory;
  * The capture: a {@link CoordinatorListener} that records, for every reduce stage with
  * cross-cluster traffic, the transfer matrix, the plans, the realised steps and flows, and
  * publishes them three ways (docs/capture.md):
+ *
  * <ol>
  *   <li>files under {@value #DIR} when set: per stage a Kryo {@link StageCapture} and the matrix
- *       CSV that {@code ./wan-shuffle plan --rate} reads, plus the application's flow log
- *       ({@link CaptureFiles});</li>
- *   <li>SparkListener events {@link WanShuffleStepCompleted} and {@link WanShuffleStageCaptured}
- *       on the driver's listener bus (event log, History Server), unless {@value #EVENTS} is
- *       {@code false};</li>
- *   <li>metrics in Spark's metrics system ({@link WanShuffleMetricsSource}), unless
- *       {@value #METRICS} is {@code false}.</li>
+ *       CSV that {@code ./wan-shuffle plan --rate} reads, plus the application's flow log ({@link
+ *       CaptureFiles});
+ *   <li>SparkListener events {@link WanShuffleStepCompleted} and {@link WanShuffleStageCaptured} on
+ *       the driver's listener bus (event log, History Server), unless {@value #EVENTS} is {@code
+ *       false};
+ *   <li>metrics in Spark's metrics system ({@link WanShuffleMetricsSource}), unless {@value
+ *       #METRICS} is {@code false}.
  * </ol>
+ *
  * Callbacks run on the coordinator thread (see {@link CoordinatorListener}); they only update
- * in-memory state, post events and hand file writes to a single background thread, which
- * {@link #onCoordinatorStop()} drains (at most 30 s). A failing file write is logged once and
- * the capture carries on without files; it never affects the shuffle.
+ * in-memory state, post events and hand file writes to a single background thread, which {@link
+ * #onCoordinatorStop()} drains (at most 30 s). A failing file write is logged once and the capture
+ * carries on without files; it never affects the shuffle.
  */
 public final class CaptureListener implements CoordinatorListener {
   /** Folder for capture files (created if missing); unset = no files. */
   public static final String DIR = WanShuffleConf.PREFIX + "capture.dir";
+
   /** {@code true} (default) / {@code false}: post SparkListener events. */
   public static final String EVENTS = WanShuffleConf.PREFIX + "capture.events";
+
   /** {@code true} (default) / {@code false}: register the metrics source. */
   public static final String METRICS = WanShuffleConf.PREFIX + "capture.metrics";
 
@@ -103,8 +107,15 @@ public final class CaptureListener implements CoordinatorListener {
       for (FlowGrant f : granted.flows()) {
         g.add(new StepCapture.Grant(f.srcHost(), f.dstHost(), f.bytes()));
       }
-      return new StepCapture(granted.stepId(), granted.planId(), g, granted.grantedAtMs(),
-          granted.deadlineMs(), endMs, deadlinePassed, realised);
+      return new StepCapture(
+          granted.stepId(),
+          granted.planId(),
+          g,
+          granted.grantedAtMs(),
+          granted.deadlineMs(),
+          endMs,
+          deadlinePassed,
+          realised);
     }
   }
 
@@ -126,8 +137,8 @@ public final class CaptureListener implements CoordinatorListener {
    * Reads and validates the {@code spark.wanshuffle.capture.*} keys.
    *
    * @param conf the application's configuration
-   * @throws ConfigValueException naming the key and value if a boolean key is not
-   *     {@code true}/{@code false} or the capture folder cannot be created
+   * @throws ConfigValueException naming the key and value if a boolean key is not {@code
+   *     true}/{@code false} or the capture folder cannot be created
    */
   public CaptureListener(SparkConf conf) {
     postEvents = bool(conf, EVENTS);
@@ -139,8 +150,8 @@ public final class CaptureListener implements CoordinatorListener {
       try {
         captureDir = Files.createDirectories(Path.of(dir)).toAbsolutePath();
       } catch (IOException | RuntimeException e) {
-        throw new ConfigValueException(DIR, dir, "a folder that can be created and written ("
-            + e + ")");
+        throw new ConfigValueException(
+            DIR, dir, "a folder that can be created and written (" + e + ")");
       }
       if (!Files.isWritable(captureDir)) {
         throw new ConfigValueException(DIR, dir, "a writable folder");
@@ -156,12 +167,16 @@ public final class CaptureListener implements CoordinatorListener {
     return v.equals("true");
   }
 
-  /** @return the metrics source (registered with Spark unless {@value #METRICS} is false) */
+  /**
+   * @return the metrics source (registered with Spark unless {@value #METRICS} is false)
+   */
   public WanShuffleMetricsSource metrics() {
     return metrics;
   }
 
-  /** @return this application's capture folder, or null when no files are written */
+  /**
+   * @return this application's capture folder, or null when no files are written
+   */
   public Path appDir() {
     return appDir;
   }
@@ -184,17 +199,24 @@ public final class CaptureListener implements CoordinatorListener {
     }
     if (captureDir != null) {
       appDir = CaptureFiles.appDir(captureDir, appId);
-      writer = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "wan-shuffle-capture-writer");
-        t.setDaemon(true);
-        return t;
-      });
-      io(() -> {
-        Files.createDirectories(appDir);
-        flowLog = Files.newBufferedWriter(appDir.resolve(CaptureFiles.FLOW_LOG),
-            StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
-        flowLog.write(CaptureFiles.FLOW_LOG_HEADER + "\n");
-      });
+      writer =
+          Executors.newSingleThreadExecutor(
+              r -> {
+                Thread t = new Thread(r, "wan-shuffle-capture-writer");
+                t.setDaemon(true);
+                return t;
+              });
+      io(
+          () -> {
+            Files.createDirectories(appDir);
+            flowLog =
+                Files.newBufferedWriter(
+                    appDir.resolve(CaptureFiles.FLOW_LOG),
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+            flowLog.write(CaptureFiles.FLOW_LOG_HEADER + "\n");
+          });
       LOG.info("wan-shuffle capture: writing {}", appDir);
     }
   }
@@ -234,8 +256,18 @@ public final class CaptureListener implements CoordinatorListener {
     }
     int pk = e.platform() != null ? e.platform().k() : 0;
     double beta = e.platform() != null ? e.platform().beta() : 0;
-    return new PlanCapture(e.planId(), e.atMs(), e.algorithm(), e.senders(), e.receivers(),
-        e.residualBytes(), e.bytesPerSecond(), pk, beta, ps, e.planNanos());
+    return new PlanCapture(
+        e.planId(),
+        e.atMs(),
+        e.algorithm(),
+        e.senders(),
+        e.receivers(),
+        e.residualBytes(),
+        e.bytesPerSecond(),
+        pk,
+        beta,
+        ps,
+        e.planNanos());
   }
 
   @Override
@@ -264,9 +296,19 @@ public final class CaptureListener implements CoordinatorListener {
     List<FlowCapture> fresh = new ArrayList<>();
     for (int i = 0; i < r.srcHosts().size(); i++) {
       long b = r.bytes()[i];
-      FlowCapture f = new FlowCapture(r.stepId(), r.stage().stageId(), r.stage().attempt(),
-          r.shuffleId(), r.taskAttemptId(), r.srcHosts().get(i), r.dstHost(), b, r.startMs(),
-          r.endMs(), r.handedOnMs());
+      FlowCapture f =
+          new FlowCapture(
+              r.stepId(),
+              r.stage().stageId(),
+              r.stage().attempt(),
+              r.shuffleId(),
+              r.taskAttemptId(),
+              r.srcHosts().get(i),
+              r.dstHost(),
+              b,
+              r.startMs(),
+              r.endMs(),
+              r.handedOnMs());
       st.flows.add(f);
       fresh.add(f);
       if (step != null) {
@@ -279,11 +321,12 @@ public final class CaptureListener implements CoordinatorListener {
       }
     }
     if (writer != null) {
-      io(() -> {
-        for (FlowCapture f : fresh) {
-          CaptureFiles.appendFlow(flowLog, f);
-        }
-      });
+      io(
+          () -> {
+            for (FlowCapture f : fresh) {
+              CaptureFiles.appendFlow(flowLog, f);
+            }
+          });
     }
   }
 
@@ -303,14 +346,25 @@ public final class CaptureListener implements CoordinatorListener {
     metrics.recordUtilisation(util);
     if (postEvents && sc != null) {
       StepCapture c = s.toCapture();
-      sc.listenerBus().post(new WanShuffleStepCompleted(appId, e.stepId(), e.planId(), c.flows(),
-          e.grantedAtMs(), e.deadlineMs(), endMs, deadlinePassed, s.realised, util));
+      sc.listenerBus()
+          .post(
+              new WanShuffleStepCompleted(
+                  appId,
+                  e.stepId(),
+                  e.planId(),
+                  c.flows(),
+                  e.grantedAtMs(),
+                  e.deadlineMs(),
+                  endMs,
+                  deadlinePassed,
+                  s.realised,
+                  util));
     }
   }
 
   @Override
-  public void onDemandReleased(long demandId, long taskAttemptId, long unrealisedBytes,
-      String reason) {
+  public void onDemandReleased(
+      long demandId, long taskAttemptId, long unrealisedBytes, String reason) {
     waitingSince.remove(taskAttemptId);
   }
 
@@ -318,36 +372,60 @@ public final class CaptureListener implements CoordinatorListener {
   public void onStageDone(StageSummary sum) {
     StageCapture cap = stageCapture(sum);
     stageOfTask.values().removeIf(sum.stage()::equals);
-    boolean traffic = cap.totalRegisteredBytes() > 0 || cap.totalRealisedBytes() > 0
-        || !cap.flows().isEmpty();
+    boolean traffic =
+        cap.totalRegisteredBytes() > 0 || cap.totalRealisedBytes() > 0 || !cap.flows().isEmpty();
     if (!traffic) {
       return;
     }
-    Path file = appDir != null
-        ? CaptureFiles.stageFile(appDir, cap.stageId(), cap.stageAttempt()) : null;
+    Path file =
+        appDir != null ? CaptureFiles.stageFile(appDir, cap.stageId(), cap.stageAttempt()) : null;
     if (postEvents && sc != null) {
       long[] stepIds = cap.steps().stream().mapToLong(StepCapture::stepId).toArray();
       long[] planIds = cap.plans().stream().mapToLong(PlanCapture::planId).toArray();
-      sc.listenerBus().post(new WanShuffleStageCaptured(appId, cap.stageId(), cap.stageAttempt(),
-          cap.shuffleIds(), cap.algorithm(), cap.k(), cap.hosts(), cap.registeredBytes(),
-          cap.realisedBytes(), stepIds, planIds, cap.firstDemandMs(), cap.endMs(),
-          file != null ? file.toString() : null));
+      sc.listenerBus()
+          .post(
+              new WanShuffleStageCaptured(
+                  appId,
+                  cap.stageId(),
+                  cap.stageAttempt(),
+                  cap.shuffleIds(),
+                  cap.algorithm(),
+                  cap.k(),
+                  cap.hosts(),
+                  cap.registeredBytes(),
+                  cap.realisedBytes(),
+                  stepIds,
+                  planIds,
+                  cap.firstDemandMs(),
+                  cap.endMs(),
+                  file != null ? file.toString() : null));
     }
     if (writer != null) {
-      io(() -> {
-        CaptureFiles.writeStage(file, cap);
-        HostMatrix m = cap.transferMatrix();
-        if (m.total() > 0) {
-          Path csv = CaptureFiles.matrixFile(appDir, cap.stageId(), cap.stageAttempt());
-          try (Writer w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
-            m.writeCsv(w, List.of("wan-shuffle transfer matrix, bytes, stage " + cap.stageId()
-                + "." + cap.stageAttempt() + " of " + appId,
-                "plan it: ./wan-shuffle plan --matrix <this file> --rate " + baseSpeed
-                    + " --k " + k + " --beta <beta seconds>"));
-          }
-        }
-        flowLog.flush();
-      });
+      io(
+          () -> {
+            CaptureFiles.writeStage(file, cap);
+            HostMatrix m = cap.transferMatrix();
+            if (m.total() > 0) {
+              Path csv = CaptureFiles.matrixFile(appDir, cap.stageId(), cap.stageAttempt());
+              try (Writer w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
+                m.writeCsv(
+                    w,
+                    List.of(
+                        "wan-shuffle transfer matrix, bytes, stage "
+                            + cap.stageId()
+                            + "."
+                            + cap.stageAttempt()
+                            + " of "
+                            + appId,
+                        "plan it: ./wan-shuffle plan --matrix <this file> --rate "
+                            + baseSpeed
+                            + " --k "
+                            + k
+                            + " --beta <beta seconds>"));
+              }
+            }
+            flowLog.flush();
+          });
     }
   }
 
@@ -374,10 +452,25 @@ public final class CaptureListener implements CoordinatorListener {
       }
     }
     List<FlowCapture> flows = new ArrayList<>(st.flows);
-    flows.sort(Comparator.comparingLong(FlowCapture::startMs).thenComparingLong(FlowCapture::stepId));
-    return new StageCapture(appId, sum.stage().stageId(), sum.stage().attempt(), sum.shuffleIds(),
-        algorithm, k, baseSpeed, backboneRate, sum.hosts(), sum.registeredBytes(),
-        sum.realisedBytes(), sum.firstDemandMs(), sum.endMs(), planList, stepList, flows);
+    flows.sort(
+        Comparator.comparingLong(FlowCapture::startMs).thenComparingLong(FlowCapture::stepId));
+    return new StageCapture(
+        appId,
+        sum.stage().stageId(),
+        sum.stage().attempt(),
+        sum.shuffleIds(),
+        algorithm,
+        k,
+        baseSpeed,
+        backboneRate,
+        sum.hosts(),
+        sum.registeredBytes(),
+        sum.realisedBytes(),
+        sum.firstDemandMs(),
+        sum.endMs(),
+        planList,
+        stepList,
+        flows);
   }
 
   @Override
@@ -390,11 +483,12 @@ public final class CaptureListener implements CoordinatorListener {
       }
     }
     if (writer != null) {
-      io(() -> {
-        if (flowLog != null) {
-          flowLog.close();
-        }
-      });
+      io(
+          () -> {
+            if (flowLog != null) {
+              flowLog.close();
+            }
+          });
       writer.shutdown();
       try {
         if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
@@ -412,17 +506,20 @@ public final class CaptureListener implements CoordinatorListener {
 
   private void io(IoTask t) {
     try {
-      writer.execute(() -> {
-        try {
-          t.run();
-        } catch (IOException | RuntimeException e) {
-          if (!fileErrorLogged) {
-            fileErrorLogged = true;
-            LOG.warn("wan-shuffle capture: cannot write to {} (further errors not logged): {}",
-                appDir, e.toString());
-          }
-        }
-      });
+      writer.execute(
+          () -> {
+            try {
+              t.run();
+            } catch (IOException | RuntimeException e) {
+              if (!fileErrorLogged) {
+                fileErrorLogged = true;
+                LOG.warn(
+                    "wan-shuffle capture: cannot write to {} (further errors not logged): {}",
+                    appDir,
+                    e.toString());
+              }
+            }
+          });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       LOG.debug("capture writer stopped", e);
     }

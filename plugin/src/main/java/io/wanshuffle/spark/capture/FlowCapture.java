@@ -1,11 +1,11 @@
 package io.wanshuffle.spark.capture;
 
 /**
- * One realised cross-cluster flow: what one reduce task attempt fetched from one source host in
- * one step. A line of the flow log ({@code flows.csv}).
+ * One realised cross-cluster flow: what one reduce task attempt fetched from one source host in one
+ * step. A line of the flow log ({@code flows.csv}).
  *
- * @param stepId the step that granted it; 0 when the fetch was not gated (algorithm
- *     {@code none}, or the fallback after the coordinator could not be reached)
+ * @param stepId the step that granted it; 0 when the fetch was not gated (algorithm {@code none},
+ *     or the fallback after the coordinator could not be reached)
  * @param stageId reduce stage id
  * @param stageAttempt reduce stage attempt
  * @param shuffleId shuffle read
@@ -20,14 +20,23 @@ package io.wanshuffle.spark.capture;
  *     with predicted hand-over (the next flow is requested while this one's last bytes are in
  *     flight, so that its first byte meets them); 0 when not known (flow logs of version 1)
  */
-public record FlowCapture(long stepId, int stageId, int stageAttempt, int shuffleId,
-    long taskAttemptId, String srcHost, String dstHost, long bytes, long startMs, long endMs,
+public record FlowCapture(
+    long stepId,
+    int stageId,
+    int stageAttempt,
+    int shuffleId,
+    long taskAttemptId,
+    String srcHost,
+    String dstHost,
+    long bytes,
+    long startMs,
+    long endMs,
     long handedOnMs) {
 
   /**
-   * @return until when the flow held its ports in the coordinator's count, epoch ms:
-   *     {@code handedOnMs} when it is known (not 0) and lies in [{@code startMs}, {@code endMs}],
-   *     else {@code endMs}
+   * @return until when the flow held its ports in the coordinator's count, epoch ms: {@code
+   *     handedOnMs} when it is known (not 0) and lies in [{@code startMs}, {@code endMs}], else
+   *     {@code endMs}
    */
   public long heldUntilMs() {
     return handedOnMs != 0 && handedOnMs >= startMs && handedOnMs <= endMs ? handedOnMs : endMs;

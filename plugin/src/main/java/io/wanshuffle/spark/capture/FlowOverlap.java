@@ -9,22 +9,22 @@ import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
 /**
- * How many cross-cluster flows were open at once, measured from realised flows: the check of
- * the step contract "at most k flows cluster-wide and at most δ(h) per host at any instant".
- * A flow is a (source host, destination host) pair; several tasks fetching over the same pair at
- * the same time count as one flow, as the coordinator counts them. {@link #of} counts each
- * {@link FlowCapture} over the half-open interval [{@code startMs}, {@link
- * FlowCapture#heldUntilMs()}), the time it held its ports in the coordinator's count (the contract);
- * {@link #onTheWire} over [{@code startMs}, {@code endMs}), until its last block arrived, which with
- * predicted hand-over may pass the hand-over by the next flow's fetch latency (by design) or by a
- * misprediction. Zero-length intervals are ignored. Sweep over 2n interval ends: O(n log n).
+ * How many cross-cluster flows were open at once, measured from realised flows: the check of the
+ * step contract "at most k flows cluster-wide and at most δ(h) per host at any instant". A flow is
+ * a (source host, destination host) pair; several tasks fetching over the same pair at the same
+ * time count as one flow, as the coordinator counts them. {@link #of} counts each {@link
+ * FlowCapture} over the half-open interval [{@code startMs}, {@link FlowCapture#heldUntilMs()}),
+ * the time it held its ports in the coordinator's count (the contract); {@link #onTheWire} over
+ * [{@code startMs}, {@code endMs}), until its last block arrived, which with predicted hand-over
+ * may pass the hand-over by the next flow's fetch latency (by design) or by a misprediction.
+ * Zero-length intervals are ignored. Sweep over 2n interval ends: O(n log n).
  *
  * @param maxPairs most distinct pairs open at one instant
  * @param maxPerSender per sending host, most distinct pairs it sent on at one instant
  * @param maxPerReceiver per receiving host, most distinct pairs it received on at one instant
  */
-public record FlowOverlap(int maxPairs, Map<String, Integer> maxPerSender,
-    Map<String, Integer> maxPerReceiver) {
+public record FlowOverlap(
+    int maxPairs, Map<String, Integer> maxPerSender, Map<String, Integer> maxPerReceiver) {
 
   /**
    * Measures the overlap of the given flows while they held their ports (pass only gated ones,
@@ -47,8 +47,8 @@ public record FlowOverlap(int maxPairs, Map<String, Integer> maxPerSender,
     return sweep(flows, FlowCapture::endMs);
   }
 
-  private static FlowOverlap sweep(Collection<FlowCapture> flows,
-      ToLongFunction<FlowCapture> endOf) {
+  private static FlowOverlap sweep(
+      Collection<FlowCapture> flows, ToLongFunction<FlowCapture> endOf) {
     List<long[]> events = new ArrayList<>(); // time, +1/-1, pair index
     Map<String, Integer> pairIndex = new HashMap<>();
     List<String[]> pairs = new ArrayList<>();

@@ -9,8 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A sender x receiver traffic matrix in bytes with host names: the CSV form that
- * {@code ./wan-shuffle plan --matrix FILE --rate BYTES_PER_S} reads (docs/cli.md, "Matrix file"):
+ * A sender x receiver traffic matrix in bytes with host names: the CSV form that {@code
+ * ./wan-shuffle plan --matrix FILE --rate BYTES_PER_S} reads (docs/cli.md, "Matrix file"):
  *
  * <pre>
  * #senders: 127.0.1.1,127.0.1.2
@@ -35,8 +35,8 @@ public record HostMatrix(List<String> senders, List<String> receivers, long[][] 
     }
     for (long[] row : bytes) {
       if (row.length != receivers.size()) {
-        throw new IllegalArgumentException(row.length + " columns for " + receivers.size()
-            + " receivers");
+        throw new IllegalArgumentException(
+            row.length + " columns for " + receivers.size() + " receivers");
       }
     }
   }
@@ -72,11 +72,13 @@ public record HostMatrix(List<String> senders, List<String> receivers, long[][] 
         m[a][b] = square[rows.get(a)][cols.get(b)];
       }
     }
-    return new HostMatrix(rows.stream().map(hosts::get).toList(),
-        cols.stream().map(hosts::get).toList(), m);
+    return new HostMatrix(
+        rows.stream().map(hosts::get).toList(), cols.stream().map(hosts::get).toList(), m);
   }
 
-  /** @return the sum of all cells, bytes */
+  /**
+   * @return the sum of all cells, bytes
+   */
   public long total() {
     return Arrays.stream(bytes).flatMapToLong(Arrays::stream).sum();
   }
@@ -136,15 +138,23 @@ public record HostMatrix(List<String> senders, List<String> receivers, long[][] 
           try {
             row[j] = Long.parseLong(cells[j].trim());
           } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + ": line " + no + ", column " + (j + 1)
-                + ": not a byte count: '" + cells[j] + "'");
+            throw new IllegalArgumentException(
+                name
+                    + ": line "
+                    + no
+                    + ", column "
+                    + (j + 1)
+                    + ": not a byte count: '"
+                    + cells[j]
+                    + "'");
           }
         }
         rows.add(row);
       }
     }
     if (senders == null || receivers == null) {
-      throw new IllegalArgumentException(name + ": lines 1-2 must be '#senders: ...' and '#receivers: ...'");
+      throw new IllegalArgumentException(
+          name + ": lines 1-2 must be '#senders: ...' and '#receivers: ...'");
     }
     try {
       return new HostMatrix(senders, receivers, rows.toArray(new long[0][]));

@@ -16,8 +16,8 @@ import java.util.List;
  * @param bytesPerSecond base speed, bytes/s
  * @param backboneBytesPerSecond backbone rate, bytes/s
  * @param hosts hosts indexing the two matrices
- * @param registeredBytes {@code [src][dst]}: cross-cluster bytes registered as demand (the
- *     transfer matrix)
+ * @param registeredBytes {@code [src][dst]}: cross-cluster bytes registered as demand (the transfer
+ *     matrix)
  * @param realisedBytes {@code [src][dst]}: cross-cluster bytes reported fetched
  * @param firstDemandMs first demand registration, epoch ms (0 if none)
  * @param endMs stage completion, epoch ms
@@ -25,10 +25,23 @@ import java.util.List;
  * @param steps steps that granted something to this stage, by step id
  * @param flows realised flows of this stage (one per task, step and source host)
  */
-public record StageCapture(String appId, int stageId, int stageAttempt, int[] shuffleIds,
-    String algorithm, int k, long bytesPerSecond, long backboneBytesPerSecond, List<String> hosts,
-    long[][] registeredBytes, long[][] realisedBytes, long firstDemandMs, long endMs,
-    List<PlanCapture> plans, List<StepCapture> steps, List<FlowCapture> flows) {
+public record StageCapture(
+    String appId,
+    int stageId,
+    int stageAttempt,
+    int[] shuffleIds,
+    String algorithm,
+    int k,
+    long bytesPerSecond,
+    long backboneBytesPerSecond,
+    List<String> hosts,
+    long[][] registeredBytes,
+    long[][] realisedBytes,
+    long firstDemandMs,
+    long endMs,
+    List<PlanCapture> plans,
+    List<StepCapture> steps,
+    List<FlowCapture> flows) {
 
   /** Copies the lists. */
   public StageCapture {
@@ -38,12 +51,16 @@ public record StageCapture(String appId, int stageId, int stageAttempt, int[] sh
     flows = List.copyOf(flows);
   }
 
-  /** @return the sum of {@link #registeredBytes()} */
+  /**
+   * @return the sum of {@link #registeredBytes()}
+   */
   public long totalRegisteredBytes() {
     return sum(registeredBytes);
   }
 
-  /** @return the sum of {@link #realisedBytes()} */
+  /**
+   * @return the sum of {@link #realisedBytes()}
+   */
   public long totalRealisedBytes() {
     return sum(realisedBytes);
   }

@@ -14,8 +14,15 @@ import java.util.List;
  * @param deadlinePassed true if the deadline closed the step (some receiver had not reported)
  * @param realisedBytes bytes reported fetched under this step (all pairs)
  */
-public record StepCapture(long stepId, long planId, List<Grant> flows, long grantedAtMs,
-    long deadlineMs, long endMs, boolean deadlinePassed, long realisedBytes) {
+public record StepCapture(
+    long stepId,
+    long planId,
+    List<Grant> flows,
+    long grantedAtMs,
+    long deadlineMs,
+    long endMs,
+    boolean deadlinePassed,
+    long realisedBytes) {
 
   /** Copies {@code flows}. */
   public StepCapture {
@@ -31,7 +38,9 @@ public record StepCapture(long stepId, long planId, List<Grant> flows, long gran
    */
   public record Grant(String srcHost, String dstHost, long bytes) {}
 
-  /** @return the sum of the granted byte budgets */
+  /**
+   * @return the sum of the granted byte budgets
+   */
   public long grantedBytes() {
     long s = 0;
     for (Grant g : flows) {

@@ -8,22 +8,22 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.metrics.source.Source;
 
 /**
- * The plugin's metrics in Spark's metrics system (driver, source name {@value #NAME}; metric
- * names {@code <app id>.driver.wanShuffle.<metric>} in the sinks): how many steps and plans, bytes
- * per step, backbone utilisation and grant wait time. Configure sinks with Spark's
- * {@code metrics.properties} / {@code spark.metrics.conf.*} as for any source.
+ * The plugin's metrics in Spark's metrics system (driver, source name {@value #NAME}; metric names
+ * {@code <app id>.driver.wanShuffle.<metric>} in the sinks): how many steps and plans, bytes per
+ * step, backbone utilisation and grant wait time. Configure sinks with Spark's {@code
+ * metrics.properties} / {@code spark.metrics.conf.*} as for any source.
  *
  * <ul>
- *   <li>{@code steps} counter: steps completed; {@code stepsClosedByDeadline} counter</li>
- *   <li>{@code plans} counter; {@code planTimeMicros} histogram: scheduler time per plan, µs</li>
- *   <li>{@code stepBytes} histogram: bytes realised per step</li>
- *   <li>{@code stepDurationMs} histogram: grant to end of each step, ms</li>
+ *   <li>{@code steps} counter: steps completed; {@code stepsClosedByDeadline} counter
+ *   <li>{@code plans} counter; {@code planTimeMicros} histogram: scheduler time per plan, µs
+ *   <li>{@code stepBytes} histogram: bytes realised per step
+ *   <li>{@code stepDurationMs} histogram: grant to end of each step, ms
  *   <li>{@code backboneUtilisationPermille} histogram and {@code backboneUtilisation} gauge (last
- *       step): realised bytes / (backbone rate x step duration), per mille and as a fraction</li>
- *   <li>{@code grantWaitMs} histogram: from a task's demand registration to its first grant, ms</li>
- *   <li>{@code demands} counter; {@code registeredBytes}, {@code realisedBytes},
- *       {@code ungatedBytes} counters: cross-cluster bytes registered, fetched under grants and
- *       fetched ungated (algorithm {@code none} or fallback)</li>
+ *       step): realised bytes / (backbone rate x step duration), per mille and as a fraction
+ *   <li>{@code grantWaitMs} histogram: from a task's demand registration to its first grant, ms
+ *   <li>{@code demands} counter; {@code registeredBytes}, {@code realisedBytes}, {@code
+ *       ungatedBytes} counters: cross-cluster bytes registered, fetched under grants and fetched
+ *       ungated (algorithm {@code none} or fallback)
  * </ul>
  */
 public final class WanShuffleMetricsSource implements Source {
@@ -47,8 +47,9 @@ public final class WanShuffleMetricsSource implements Source {
 
   /** Creates the source with all metrics at zero. */
   public WanShuffleMetricsSource() {
-    registry.register("backboneUtilisation", (Gauge<Double>) () ->
-        Double.longBitsToDouble(lastUtilisationBits.get()));
+    registry.register(
+        "backboneUtilisation",
+        (Gauge<Double>) () -> Double.longBitsToDouble(lastUtilisationBits.get()));
   }
 
   void recordUtilisation(double u) {

@@ -23,7 +23,19 @@ import org.apache.spark.scheduler.SparkListenerEvent;
  * @param endMs stage end, epoch ms
  * @param captureFile the stage's Kryo capture file, or null when no capture folder is set
  */
-public record WanShuffleStageCaptured(String appId, int stageId, int stageAttempt,
-    int[] shuffleIds, String algorithm, int k, List<String> hosts, long[][] registeredBytes,
-    long[][] realisedBytes, long[] stepIds, long[] planIds, long firstDemandMs, long endMs,
-    String captureFile) implements SparkListenerEvent {}
+public record WanShuffleStageCaptured(
+    String appId,
+    int stageId,
+    int stageAttempt,
+    int[] shuffleIds,
+    String algorithm,
+    int k,
+    List<String> hosts,
+    long[][] registeredBytes,
+    long[][] realisedBytes,
+    long[] stepIds,
+    long[] planIds,
+    long firstDemandMs,
+    long endMs,
+    String captureFile)
+    implements SparkListenerEvent {}

@@ -4,10 +4,10 @@ import java.util.List;
 import org.apache.spark.scheduler.SparkListenerEvent;
 
 /**
- * SparkListener event posted on the driver's listener bus when a step is over: lands in the
- * event log (Spark serialises it with Jackson, the class name in the {@code Event} field) and
- * reaches {@code SparkListener.onOtherEvent}. The History Server replays it when the plugin jar
- * is on its class path.
+ * SparkListener event posted on the driver's listener bus when a step is over: lands in the event
+ * log (Spark serialises it with Jackson, the class name in the {@code Event} field) and reaches
+ * {@code SparkListener.onOtherEvent}. The History Server replays it when the plugin jar is on its
+ * class path.
  *
  * @param appId application id
  * @param stepId step number
@@ -21,7 +21,15 @@ import org.apache.spark.scheduler.SparkListenerEvent;
  * @param backboneUtilisation realisedBytes / (backbone rate x step duration); 0..1 on a correct
  *     platform description
  */
-public record WanShuffleStepCompleted(String appId, long stepId, long planId,
-    List<StepCapture.Grant> flows, long grantedAtMs, long deadlineMs, long endMs,
-    boolean deadlinePassed, long realisedBytes, double backboneUtilisation)
+public record WanShuffleStepCompleted(
+    String appId,
+    long stepId,
+    long planId,
+    List<StepCapture.Grant> flows,
+    long grantedAtMs,
+    long deadlineMs,
+    long endMs,
+    boolean deadlinePassed,
+    long realisedBytes,
+    double backboneUtilisation)
     implements SparkListenerEvent {}

@@ -21,17 +21,23 @@ public final class ConfigValueException extends IllegalArgumentException {
     this.expected = expected;
   }
 
-  /** @return the configuration key */
+  /**
+   * @return the configuration key
+   */
   public String key() {
     return key;
   }
 
-  /** @return the value as given */
+  /**
+   * @return the value as given
+   */
   public String value() {
     return value;
   }
 
-  /** @return what a valid value looks like (the message after the key and value) */
+  /**
+   * @return what a valid value looks like (the message after the key and value)
+   */
   public String expected() {
     return expected;
   }

@@ -11,40 +11,39 @@ import java.util.function.ToDoubleFunction;
 import java.util.function.ToIntFunction;
 
 /**
- * The order in which pipelined steps hand a plan's transfers to free ports: bottleneck ports
- * first. A transfer's priority is the load of its busier port (the bytes still to move at that
- * sender or receiver, plus the expected bytes of tasks still to launch there ({@link
- * PendingTasks}), divided by its δ), then the sum of both ports' loads; ties keep the plan's
- * order. The first piece of each (sender, receiver) pair in the plan is the one considered, since
- * a pair is granted at most once at a time.
+ * The order in which pipelined steps hand a plan's transfers to free ports: bottleneck ports first.
+ * A transfer's priority is the load of its busier port (the bytes still to move at that sender or
+ * receiver, plus the expected bytes of tasks still to launch there ({@link PendingTasks}), divided
+ * by its δ), then the sum of both ports' loads; ties keep the plan's order. The first piece of each
+ * (sender, receiver) pair in the plan is the one considered, since a pair is granted at most once
+ * at a time.
  *
  * <p>Why: the plan comes from a KPBS scheduler (GGP/OGGP/...), whose cost model charges every step
- * β plus its longest transfer, so the order of its steps says nothing about which port will be
- * the last to finish once steps overlap. List scheduling that keeps the most-loaded ports busy
- * (Graham's list scheduling with a critical-path priority; the busiest port's load is the W(G)
- * term of the η lower bound in Cohen, Jeannot, Padoy, Wagner, "Messages Scheduling for Parallel
- * Data Redistribution between Clusters", sec. 5) stops a heavily loaded receiver from being left with
+ * β plus its longest transfer, so the order of its steps says nothing about which port will be the
+ * last to finish once steps overlap. List scheduling that keeps the most-loaded ports busy
+ * (Graham's list scheduling with a critical-path priority; the busiest port's load is the W(G) term
+ * of the η lower bound in Cohen, Jeannot, Padoy, Wagner, "Messages Scheduling for Parallel Data
+ * Redistribution between Clusters", sec. 5) stops a heavily loaded receiver from being left with
  * its transfers in sequence at the end of the stage while the other ports idle.
  *
  * <p>Staggered task ends (session 24; {@code spark.wanshuffle.coordinator.staggerTaskEnds}, on by
- * default). While tasks are still to launch, the order has three
- * groups: transfers whose busier port is urgent (its load within {@value #STAGGER_SLACK} of the
- * stage's lower bound max(busiest port's load, all bytes / k)), by load; then transfers to a
- * receiver with tasks still to launch, the receiver whose running tasks have the fewest bytes left
- * first (shortest remaining first); then the others, by load. Why: a receiver's next task starts
- * only when its running task has read its last records and ended, and then needs a while before
- * its first request (measured at 40 ms RTT: the demo's TPC-H reduce tasks end 0.4-0.5 s after their
- * last byte and the next task requests 0.2 s after its launch). Ranking by load alone balances
- * the receivers of a uniform matrix, so every first-wave task read its last byte at the same time
- * and the backbone stood idle while they all ended (0.5 s in the demo); finishing the receivers'
- * tasks one after the other lets one start its next task while the others still fetch. The urgent
- * group keeps the ports the stage's end depends on first; with no task left to launch (the last
- * wave) the order is by load only, so the last tasks end together. Measured in the coordinator's
- * own simulation (24 random stages, 3-4 hosts a side, 2-3 waves, k = 2-3, delays from a task's
- * last byte to its next task's request of 80-670 ms): mean time lost over η 76-658 ms against
- * 144-968 ms by load alone; on the testbed (TPC-H join, 40 ms RTT) the idle gap went from 0.5 s to
- * none and the reduce stage from 6.30 to 5.80 s.
- * O(T log T) for T transfers in the plan.
+ * default). While tasks are still to launch, the order has three groups: transfers whose busier
+ * port is urgent (its load within {@value #STAGGER_SLACK} of the stage's lower bound max(busiest
+ * port's load, all bytes / k)), by load; then transfers to a receiver with tasks still to launch,
+ * the receiver whose running tasks have the fewest bytes left first (shortest remaining first);
+ * then the others, by load. Why: a receiver's next task starts only when its running task has read
+ * its last records and ended, and then needs a while before its first request (measured at 40 ms
+ * RTT: the demo's TPC-H reduce tasks end 0.4-0.5 s after their last byte and the next task requests
+ * 0.2 s after its launch). Ranking by load alone balances the receivers of a uniform matrix, so
+ * every first-wave task read its last byte at the same time and the backbone stood idle while they
+ * all ended (0.5 s in the demo); finishing the receivers' tasks one after the other lets one start
+ * its next task while the others still fetch. The urgent group keeps the ports the stage's end
+ * depends on first; with no task left to launch (the last wave) the order is by load only, so the
+ * last tasks end together. Measured in the coordinator's own simulation (24 random stages, 3-4
+ * hosts a side, 2-3 waves, k = 2-3, delays from a task's last byte to its next task's request of
+ * 80-670 ms): mean time lost over η 76-658 ms against 144-968 ms by load alone; on the testbed
+ * (TPC-H join, 40 ms RTT) the idle gap went from 0.5 s to none and the reduce stage from 6.30 to
+ * 5.80 s. O(T log T) for T transfers in the plan.
  */
 final class BottleneckFirstOrder {
   /**
@@ -69,14 +68,19 @@ final class BottleneckFirstOrder {
    * @param platform the platform the plan was made for: its δ per sender and receiver divide the
    *     ports' loads
    * @param pendingSend per sender, expected bytes of tasks not launched yet ({@code senders()})
-   * @param pendingReceive per receiver, expected bytes of tasks not launched yet
-   *     ({@code receivers()})
+   * @param pendingReceive per receiver, expected bytes of tasks not launched yet ({@code
+   *     receivers()})
    * @param stagger whether to stagger the receivers' task ends while tasks are still to launch (the
    *     three groups of the class comment); false ranks by load only
    * @return one ranked transfer per (sender, receiver) pair of the plan, highest priority first
    */
-  static List<Ranked> ranked(List<Step> steps, long[][] bytes, Platform platform,
-      double[] pendingSend, double[] pendingReceive, boolean stagger) {
+  static List<Ranked> ranked(
+      List<Step> steps,
+      long[][] bytes,
+      Platform platform,
+      double[] pendingSend,
+      double[] pendingReceive,
+      boolean stagger) {
     int rows = platform.senders();
     int cols = platform.receivers();
     double[] senderLoad = pendingSend.clone();
@@ -116,17 +120,25 @@ final class BottleneckFirstOrder {
     }
     ToDoubleFunction<Transfer> load = t -> Math.max(senderLoad[t.src()], receiverLoad[t.dst()]);
     double urgentFrom = bound * (1 - STAGGER_SLACK);
-    // 2: an urgent port; 1: a receiver with tasks still to launch (its running task's end starts the next one);
+    // 2: an urgent port; 1: a receiver with tasks still to launch (its running task's end starts
+    // the next one);
     // 0: the others. Without tasks to launch every transfer is in one group.
-    ToIntFunction<Transfer> group = t -> !tasksToLaunch ? 0
-        : load.applyAsDouble(t) >= urgentFrom ? 2 : pendingReceive[t.dst()] > 0 ? 1 : 0;
+    ToIntFunction<Transfer> group =
+        t ->
+            !tasksToLaunch
+                ? 0
+                : load.applyAsDouble(t) >= urgentFrom ? 2 : pendingReceive[t.dst()] > 0 ? 1 : 0;
     // within group 1 the receiver whose running tasks have the fewest bytes left comes first
-    ToDoubleFunction<Transfer> rank = t -> group.applyAsInt(t) == 1 ? -running[t.dst()] : load.applyAsDouble(t);
-    Comparator<Transfer> bothPorts = Comparator.comparingDouble(
-        t -> senderLoad[t.src()] + receiverLoad[t.dst()]);
+    ToDoubleFunction<Transfer> rank =
+        t -> group.applyAsInt(t) == 1 ? -running[t.dst()] : load.applyAsDouble(t);
+    Comparator<Transfer> bothPorts =
+        Comparator.comparingDouble(t -> senderLoad[t.src()] + receiverLoad[t.dst()]);
     // List.sort is stable: equal priorities keep the plan's order
-    firstPieces.sort(Comparator.comparingInt(group).thenComparingDouble(rank).thenComparing(bothPorts)
-        .reversed());
+    firstPieces.sort(
+        Comparator.comparingInt(group)
+            .thenComparingDouble(rank)
+            .thenComparing(bothPorts)
+            .reversed());
     List<Ranked> out = new ArrayList<>();
     for (Transfer t : firstPieces) {
       out.add(new Ranked(t, load.applyAsDouble(t)));

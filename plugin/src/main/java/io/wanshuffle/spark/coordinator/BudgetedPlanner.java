@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * step boundaries go straight to the fallback, so slow runs never pile up: at most one runs at a
  * time. After t consecutive plans over the budget, the next 2^(t-1) boundaries (at most {@value
  * #MAX_SKIP}, those waiting for the late run included) are planned by the fallback without trying
- * the scheduler, so a scheduler that is always too slow for the current matrices costs the
- * driver a bounded share of a core; one plan within the budget resets t. Without a budget (0) or
- * without a distinct fallback, the scheduler runs on the calling thread with no bound.
+ * the scheduler, so a scheduler that is always too slow for the current matrices costs the driver a
+ * bounded share of a core; one plan within the budget resets t. Without a budget (0) or without a
+ * distinct fallback, the scheduler runs on the calling thread with no bound.
  *
  * <p>Used by the coordinator's planner thread only (not thread-safe).
  */
@@ -39,20 +39,23 @@ final class BudgetedPlanner {
   private final StepScheduler fallback;
   private final long budgetMs;
   private final ExecutorService worker;
+
   /** Longest run of boundaries planned by the fallback without trying the scheduler. */
   static final int MAX_SKIP = 32;
 
   private Future<Schedule> late;
   private long fallbacks;
+
   /** Consecutive plans over the budget. */
   private int overBudget;
+
   /** Boundaries still to plan with the fallback before the scheduler is tried again. */
   private int skip;
 
   /**
    * @param primary the configured scheduler
-   * @param fallback the fast scheduler used past the budget; null or the same name as
-   *     {@code primary} disables the budget
+   * @param fallback the fast scheduler used past the budget; null or the same name as {@code
+   *     primary} disables the budget
    * @param budgetMs planning time budget, ms; 0 = unbounded
    */
   BudgetedPlanner(StepScheduler primary, StepScheduler fallback, long budgetMs) {
@@ -60,19 +63,27 @@ final class BudgetedPlanner {
     boolean bounded = budgetMs > 0 && fallback != null && !fallback.name().equals(primary.name());
     this.fallback = bounded ? fallback : null;
     this.budgetMs = bounded ? budgetMs : 0;
-    this.worker = bounded ? Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "wan-shuffle-plan-worker");
-      t.setDaemon(true);
-      return t;
-    }) : null;
+    this.worker =
+        bounded
+            ? Executors.newSingleThreadExecutor(
+                r -> {
+                  Thread t = new Thread(r, "wan-shuffle-plan-worker");
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
   }
 
-  /** @return the configured scheduler's name */
+  /**
+   * @return the configured scheduler's name
+   */
   String name() {
     return primary.name();
   }
 
-  /** @return how many plans came from the fallback so far */
+  /**
+   * @return how many plans came from the fallback so far
+   */
   long fallbackCount() {
     return fallbacks;
   }
@@ -90,8 +101,10 @@ final class BudgetedPlanner {
     if (skip > 0 || late != null && !late.isDone()) {
       skip = Math.max(0, skip - 1);
       fallbacks++;
-      LOG.debug("wan-shuffle: {} was over the planning budget lately; planning this step with {}",
-          primary.name(), fallback.name());
+      LOG.debug(
+          "wan-shuffle: {} was over the planning budget lately; planning this step with {}",
+          primary.name(),
+          fallback.name());
       return new Plan(fallback.schedule(m, p), fallback.name());
     }
     Future<Schedule> f;
@@ -111,13 +124,22 @@ final class BudgetedPlanner {
       overBudget++;
       skip = Math.min(MAX_SKIP, 1 << Math.min(overBudget - 1, 30));
       if (fallbacks == 1) {
-        LOG.warn("wan-shuffle: {} did not plan a {} x {} residual matrix within the planning "
-            + "budget of {} ms; this step is planned with {} (spark.wanshuffle.planning.budget, "
-            + "spark.wanshuffle.planning.fallback; later occurrences are logged at DEBUG)",
-            primary.name(), m.rows(), m.cols(), budgetMs, fallback.name());
+        LOG.warn(
+            "wan-shuffle: {} did not plan a {} x {} residual matrix within the planning "
+                + "budget of {} ms; this step is planned with {} (spark.wanshuffle.planning.budget, "
+                + "spark.wanshuffle.planning.fallback; later occurrences are logged at DEBUG)",
+            primary.name(),
+            m.rows(),
+            m.cols(),
+            budgetMs,
+            fallback.name());
       } else {
-        LOG.debug("wan-shuffle: {} over the planning budget on a {} x {} matrix; using {}",
-            primary.name(), m.rows(), m.cols(), fallback.name());
+        LOG.debug(
+            "wan-shuffle: {} over the planning budget on a {} x {} matrix; using {}",
+            primary.name(),
+            m.rows(),
+            m.cols(),
+            fallback.name());
       }
       return new Plan(fallback.schedule(m, p), fallback.name());
     } catch (ExecutionException e) {

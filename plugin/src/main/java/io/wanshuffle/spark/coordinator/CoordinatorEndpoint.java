@@ -25,11 +25,10 @@ import scala.runtime.BoxedUnit;
  * {@code spark.network.crypto.enabled} apply) and opens no port of its own.
  *
  * <p>{@link AwaitGrant} is a long-poll: the reply is sent later, from whichever thread grants the
- * step, or after {@code spark.wanshuffle.grant.pollInterval} with {@code NOT_YET}. A gated
- * {@link RegisterDemand} is answered the same way, as the demand's first poll ({@link
- * Registered#firstPoll}). This is why the
- * coordinator is a {@link ThreadSafeRpcEndpoint} of its own and not a {@code DriverPlugin}, whose
- * single shared dispatcher thread cannot reply later.
+ * step, or after {@code spark.wanshuffle.grant.pollInterval} with {@code NOT_YET}. A gated {@link
+ * RegisterDemand} is answered the same way, as the demand's first poll ({@link
+ * Registered#firstPoll}). This is why the coordinator is a {@link ThreadSafeRpcEndpoint} of its own
+ * and not a {@code DriverPlugin}, whose single shared dispatcher thread cannot reply later.
  */
 public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
   /** Endpoint name on the driver's RpcEnv. */
@@ -44,8 +43,8 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
    * @param coordinator the coordinator logic
    * @param pollTimer timer for long-poll expiry
    */
-  public CoordinatorEndpoint(RpcEnv rpcEnv, StepCoordinator coordinator,
-      CoordinatorTimer pollTimer) {
+  public CoordinatorEndpoint(
+      RpcEnv rpcEnv, StepCoordinator coordinator, CoordinatorTimer pollTimer) {
     this.rpcEnv = rpcEnv;
     this.coordinator = coordinator;
     this.pollTimer = pollTimer;
@@ -77,8 +76,13 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
             long received = System.nanoTime();
             CompletableFuture<GrantReply> first =
                 coordinator.awaitGrant(AwaitGrant.poll(reg.demandId()));
-            replyWhenAnswered(ctx, reg.demandId(), first, g -> WireCodec.encode(
-                reg.withFirstPoll(g, (System.nanoTime() - received) / 1_000_000)));
+            replyWhenAnswered(
+                ctx,
+                reg.demandId(),
+                first,
+                g ->
+                    WireCodec.encode(
+                        reg.withFirstPoll(g, (System.nanoTime() - received) / 1_000_000)));
           }
         } else if (msg instanceof AwaitGrant m) {
           replyWhenAnswered(ctx, m.demandId(), coordinator.awaitGrant(m), WireCodec::encode);
@@ -91,25 +95,30 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
   }
 
   /**
-   * Replies to a long-poll now if its answer is known, else when a grant completes it or after
-   * the poll interval with {@code NOT_YET}.
+   * Replies to a long-poll now if its answer is known, else when a grant completes it or after the
+   * poll interval with {@code NOT_YET}.
    */
-  private void replyWhenAnswered(RpcCallContext ctx, long demandId, CompletableFuture<GrantReply> f,
+  private void replyWhenAnswered(
+      RpcCallContext ctx,
+      long demandId,
+      CompletableFuture<GrantReply> f,
       Function<GrantReply, byte[]> encode) {
     if (f.isDone()) {
       ctx.reply(encode.apply(f.join()));
       return;
     }
-    CoordinatorTimer.Cancellable expiry = pollTimer.schedule(
-        () -> coordinator.pollExpired(demandId, f), coordinator.conf().pollIntervalMs());
-    f.whenComplete((r, e) -> {
-      expiry.cancel();
-      if (e != null) {
-        ctx.sendFailure(e);
-      } else {
-        ctx.reply(encode.apply(r));
-      }
-    });
+    CoordinatorTimer.Cancellable expiry =
+        pollTimer.schedule(
+            () -> coordinator.pollExpired(demandId, f), coordinator.conf().pollIntervalMs());
+    f.whenComplete(
+        (r, e) -> {
+          expiry.cancel();
+          if (e != null) {
+            ctx.sendFailure(e);
+          } else {
+            ctx.reply(encode.apply(r));
+          }
+        });
   }
 
   @Override
@@ -117,8 +126,10 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
     return new AbstractPartialFunction<>() {
       @Override
       public boolean isDefinedAt(Object msg) {
-        return msg instanceof ReleaseDemand || msg instanceof UngatedReport
-            || msg instanceof FlowArrived || msg instanceof NoCrossClusterDemand;
+        return msg instanceof ReleaseDemand
+            || msg instanceof UngatedReport
+            || msg instanceof FlowArrived
+            || msg instanceof NoCrossClusterDemand;
       }
 
       @Override
@@ -131,7 +142,8 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
         } else if (msg instanceof FlowArrived m) {
           coordinator.flowArrived(m);
         } else if (msg instanceof NoCrossClusterDemand m) {
-          coordinator.noCrossClusterDemand(m.stageId(), m.stageAttempt(), m.taskAttemptId(), m.host());
+          coordinator.noCrossClusterDemand(
+              m.stageId(), m.stageAttempt(), m.taskAttemptId(), m.host());
         } else {
           return dflt.apply(msg);
         }

@@ -12,4 +12,5 @@ import org.apache.spark.SparkContext;
  * @param sparkContext the running context, for posting listener events and registering metric
  *     sources; null when the coordinator runs without Spark (unit tests)
  */
-public record CoordinatorInfo(SparkConf sparkConf, WanShuffleConf conf, SparkContext sparkContext) {}
+public record CoordinatorInfo(
+    SparkConf sparkConf, WanShuffleConf conf, SparkContext sparkContext) {}

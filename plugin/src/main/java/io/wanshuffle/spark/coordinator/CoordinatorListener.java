@@ -5,21 +5,22 @@ package io.wanshuffle.spark.coordinator;
  * metrics) is built on.
  *
  * <p>Contract:
+ *
  * <ul>
  *   <li>Every callback runs while the coordinator holds its lock, in causal order (a demand is
  *       registered before it is planned, a step is granted before its transfers are realised, a
  *       stage is done after its last step). Plan and grant callbacks come from the coordinator's
  *       planner thread, the others from the thread that reported the event (RPC, SparkListener,
- *       timer); the scheduler itself never runs under the lock. Callbacks must return quickly
- *       and must not call back into the coordinator; hand heavy work (file writing) to another
- *       thread.</li>
+ *       timer); the scheduler itself never runs under the lock. Callbacks must return quickly and
+ *       must not call back into the coordinator; hand heavy work (file writing) to another thread.
  *   <li>An exception thrown by a callback is logged and swallowed: a listener can never break or
- *       stall a shuffle.</li>
+ *       stall a shuffle.
  *   <li>Amounts are bytes, times are epoch milliseconds ({@link System#currentTimeMillis()} of the
- *       driver), hosts are the host names Spark's block managers report.</li>
+ *       driver), hosts are the host names Spark's block managers report.
  *   <li>Only cross-cluster traffic reaches the coordinator; same-cluster blocks are fetched at once
- *       and never reported.</li>
+ *       and never reported.
  * </ul>
+ *
  * All methods have empty defaults, so an implementation overrides only what it needs.
  */
 public interface CoordinatorListener {
@@ -63,8 +64,8 @@ public interface CoordinatorListener {
 
   /**
    * A step is over: every receiver reported, or its deadline passed ({@code deadlinePassed}).
-   * Receivers that had not reported by the deadline keep their flow leases until they do, so the
-   * k and δ limits still hold.
+   * Receivers that had not reported by the deadline keep their flow leases until they do, so the k
+   * and δ limits still hold.
    *
    * @param event the step as granted
    * @param endMs when the step ended, epoch ms
@@ -80,8 +81,8 @@ public interface CoordinatorListener {
    * @param unrealisedBytes bytes that were registered but not fetched under a grant
    * @param reason why: {@code task-end}, {@code executor-lost}, {@code stage-done}
    */
-  default void onDemandReleased(long demandId, long taskAttemptId, long unrealisedBytes,
-      String reason) {}
+  default void onDemandReleased(
+      long demandId, long taskAttemptId, long unrealisedBytes, String reason) {}
 
   /**
    * A stage attempt completed (driver SparkListener): its cross-cluster traffic matrix is final.

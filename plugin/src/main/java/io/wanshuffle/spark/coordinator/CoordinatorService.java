@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The driver side of wan-shuffle: builds the {@link StepCoordinator} (scheduler by name; the
  * capture listener when present, then the listeners named by {@value WanShuffleConf#LISTENERS}),
- * registers its {@link CoordinatorEndpoint} on the
- * driver's RpcEnv and, once the SparkContext is up, its {@link CoordinatorSparkListener}.
+ * registers its {@link CoordinatorEndpoint} on the driver's RpcEnv and, once the SparkContext is
+ * up, its {@link CoordinatorSparkListener}.
  */
 public final class CoordinatorService {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorService.class);
@@ -28,8 +28,10 @@ public final class CoordinatorService {
   private final StepCoordinator coordinator;
   private final RpcEnv rpcEnv;
   private final RpcEndpointRef endpoint;
+
   /** The coordinator's planner thread (runs the scheduler off the RPC threads). */
   private final ExecutorService planner;
+
   private boolean attached;
 
   /**
@@ -46,16 +48,25 @@ public final class CoordinatorService {
     this.rpcEnv = rpcEnv;
     StepScheduler scheduler = conf.gated() ? Algorithms.byName(conf.algorithm()) : null;
     this.planner = StepCoordinator.plannerThread("wan-shuffle-planner");
-    this.coordinator = new StepCoordinator(conf, scheduler, instantiate(sparkConf, conf),
-        CoordinatorTimer.daemon("wan-shuffle-coordinator"), System::currentTimeMillis, planner);
-    this.endpoint = rpcEnv.setupEndpoint(CoordinatorEndpoint.NAME,
-        new CoordinatorEndpoint(rpcEnv, coordinator, CoordinatorTimer.daemon("wan-shuffle-poll")));
+    this.coordinator =
+        new StepCoordinator(
+            conf,
+            scheduler,
+            instantiate(sparkConf, conf),
+            CoordinatorTimer.daemon("wan-shuffle-coordinator"),
+            System::currentTimeMillis,
+            planner);
+    this.endpoint =
+        rpcEnv.setupEndpoint(
+            CoordinatorEndpoint.NAME,
+            new CoordinatorEndpoint(
+                rpcEnv, coordinator, CoordinatorTimer.daemon("wan-shuffle-poll")));
     LOG.info("wan-shuffle coordinator started on the driver: {}", conf);
   }
 
   /**
-   * The built-in capture listener, always instantiated when it is on the classpath (it writes
-   * files only when {@code spark.wanshuffle.capture.dir} is set).
+   * The built-in capture listener, always instantiated when it is on the classpath (it writes files
+   * only when {@code spark.wanshuffle.capture.dir} is set).
    */
   static final String CAPTURE_LISTENER = "io.wanshuffle.spark.capture.CaptureListener";
 
@@ -77,7 +88,9 @@ public final class CoordinatorService {
           o = c.getConstructor().newInstance();
         }
         if (!(o instanceof CoordinatorListener l)) {
-          throw new ConfigValueException(WanShuffleConf.LISTENERS, name,
+          throw new ConfigValueException(
+              WanShuffleConf.LISTENERS,
+              name,
               "class does not implement " + CoordinatorListener.class.getName());
         }
         out.add(l);
@@ -85,11 +98,11 @@ public final class CoordinatorService {
         if (e.getCause() instanceof ConfigValueException cve) {
           throw cve;
         }
-        throw new ConfigValueException(WanShuffleConf.LISTENERS, name,
-            "the listener's constructor failed: " + e.getCause());
+        throw new ConfigValueException(
+            WanShuffleConf.LISTENERS, name, "the listener's constructor failed: " + e.getCause());
       } catch (ReflectiveOperationException | LinkageError e) {
-        throw new ConfigValueException(WanShuffleConf.LISTENERS, name,
-            "cannot instantiate the listener: " + e);
+        throw new ConfigValueException(
+            WanShuffleConf.LISTENERS, name, "cannot instantiate the listener: " + e);
       }
     }
     return out;
@@ -114,7 +127,9 @@ public final class CoordinatorService {
     coordinator.start(new CoordinatorInfo(sparkConf, conf, sc));
   }
 
-  /** @return the coordinator (for tests and metrics) */
+  /**
+   * @return the coordinator (for tests and metrics)
+   */
   public StepCoordinator coordinator() {
     return coordinator;
   }

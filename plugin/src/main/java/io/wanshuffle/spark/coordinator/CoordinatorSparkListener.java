@@ -18,22 +18,25 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * Driver-side SparkListener feeding scheduler events to the coordinator: task starts and ends let
  * the gather window end as soon as a wave of reduce tasks has registered, a task that ends without
- * success releases what is left of its demand (covers tasks whose executor died before they could say so), a removed
- * executor releases the demand of its tasks and re-plans, a completed stage publishes its matrix,
- * a submitted stage tells which hosts its tasks prefer (the waves still to launch).
+ * success releases what is left of its demand (covers tasks whose executor died before they could
+ * say so), a removed executor releases the demand of its tasks and re-plans, a completed stage
+ * publishes its matrix, a submitted stage tells which hosts its tasks prefer (the waves still to
+ * launch).
  */
 public final class CoordinatorSparkListener extends SparkListener {
   private final StepCoordinator coordinator;
 
-  /** @param coordinator the coordinator to notify */
+  /**
+   * @param coordinator the coordinator to notify
+   */
   public CoordinatorSparkListener(StepCoordinator coordinator) {
     this.coordinator = coordinator;
   }
 
   /**
    * Releases the demand of a task that did not succeed (failed, killed, lost, fetch failure). A
-   * successful task finished or released its demand itself; skipping it avoids racing its last
-   * step report, which travels on another path.
+   * successful task finished or released its demand itself; skipping it avoids racing its last step
+   * report, which travels on another path.
    */
   @Override
   public void onTaskEnd(SparkListenerTaskEnd e) {
@@ -46,8 +49,8 @@ public final class CoordinatorSparkListener extends SparkListener {
   /** Tells the coordinator which tasks a gather window may wait for, and where they run. */
   @Override
   public void onTaskStart(SparkListenerTaskStart e) {
-    coordinator.taskLaunched(e.stageId(), e.stageAttemptId(), e.taskInfo().taskId(),
-        e.taskInfo().host());
+    coordinator.taskLaunched(
+        e.stageId(), e.stageAttemptId(), e.taskInfo().taskId(), e.taskInfo().host());
   }
 
   /** Tells the coordinator which hosts the stage's tasks prefer (its waves still to launch). */
@@ -63,7 +66,8 @@ public final class CoordinatorSparkListener extends SparkListener {
    */
   static List<List<String>> preferredHosts(StageInfo info) {
     List<List<String>> preferred = new ArrayList<>();
-    for (Seq<TaskLocation> locations : CollectionConverters.asJava(info.taskLocalityPreferences())) {
+    for (Seq<TaskLocation> locations :
+        CollectionConverters.asJava(info.taskLocalityPreferences())) {
       List<String> hosts = new ArrayList<>();
       for (TaskLocation l : CollectionConverters.asJava(locations)) {
         hosts.add(l.host());

@@ -32,11 +32,13 @@ public interface CoordinatorTimer {
    * @return a timer on one daemon thread
    */
   static CoordinatorTimer daemon(String threadName) {
-    ScheduledExecutorService ex = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, threadName);
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService ex =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, threadName);
+              t.setDaemon(true);
+              return t;
+            });
     return new CoordinatorTimer() {
       @Override
       public Cancellable schedule(Runnable action, long delayMs) {

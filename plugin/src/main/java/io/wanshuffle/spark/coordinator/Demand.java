@@ -4,8 +4,8 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One registered demand: a reduce task attempt's bytes to fetch per cross-cluster source host,
- * with its current grant and its parked long-poll. Mutable; used under the coordinator's lock.
+ * One registered demand: a reduce task attempt's bytes to fetch per cross-cluster source host, with
+ * its current grant and its parked long-poll. Mutable; used under the coordinator's lock.
  */
 final class Demand {
   final long id;
@@ -21,24 +21,38 @@ final class Demand {
 
   /** Current grant (handed to the task or waiting for its next poll), null when none. */
   Grant grant;
-  /** The task has been handed {@link #grant} (in a poll's reply); false while it waits for a poll. */
+
+  /**
+   * The task has been handed {@link #grant} (in a poll's reply); false while it waits for a poll.
+   */
   boolean grantDelivered;
+
   /** Parked long-poll, null when the task is not waiting. */
   CompletableFuture<GrantReply> waiter;
+
   /**
-   * When the first plan after {@link #waiter} was parked started, {@code System.nanoTime()}; 0 while
-   * none has.
+   * When the first plan after {@link #waiter} was parked started, {@code System.nanoTime()}; 0
+   * while none has.
    */
   long firstPlanNanos;
+
   boolean released;
+
   /**
-   * The task is reading another shuffle and waits for a grant there (its last poll said idle):
-   * not planned until a poll says otherwise.
+   * The task is reading another shuffle and waits for a grant there (its last poll said idle): not
+   * planned until a poll says otherwise.
    */
   boolean idle;
 
-  Demand(long id, StageRef stage, int shuffleId, long taskAttemptId, String executorId, String dst,
-      String[] src, long[] bytes) {
+  Demand(
+      long id,
+      StageRef stage,
+      int shuffleId,
+      long taskAttemptId,
+      String executorId,
+      String dst,
+      String[] src,
+      long[] bytes) {
     this.id = id;
     this.stage = stage;
     this.shuffleId = shuffleId;

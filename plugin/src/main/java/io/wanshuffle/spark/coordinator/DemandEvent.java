@@ -15,10 +15,20 @@ import java.util.List;
  * @param bytes bytes the task must fetch from each source host, each &gt; 0
  * @param atMs registration time, epoch ms
  */
-public record DemandEvent(long demandId, StageRef stage, int shuffleId, long taskAttemptId,
-    String executorId, String dstHost, List<String> srcHosts, long[] bytes, long atMs) {
+public record DemandEvent(
+    long demandId,
+    StageRef stage,
+    int shuffleId,
+    long taskAttemptId,
+    String executorId,
+    String dstHost,
+    List<String> srcHosts,
+    long[] bytes,
+    long atMs) {
 
-  /** @return total bytes of the demand */
+  /**
+   * @return total bytes of the demand
+   */
   public long totalBytes() {
     long s = 0;
     for (long b : bytes) {

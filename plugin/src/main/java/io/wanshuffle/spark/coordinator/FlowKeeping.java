@@ -9,8 +9,8 @@ import java.util.Set;
  * The receivers a free flow is kept for, with pipelined steps: a bottleneck receiver whose next
  * task is about to register (launched, or about to launch as the host's previous task ends) gets
  * the last free flow instead of a lighter transfer, for a bounded time (docs/plugin.md, "A flow
- * kept for a task about to register"). The bound per phase (task about to launch, then launched)
- * is the gather window, or {@value #KEEP_DELAY_FACTOR} x the median of the last {@value
+ * kept for a task about to register"). The bound per phase (task about to launch, then launched) is
+ * the gather window, or {@value #KEEP_DELAY_FACTOR} x the median of the last {@value
  * #DELAY_SAMPLES} delays from a task's launch to its registration if longer. Not thread-safe:
  * guarded by the coordinator's lock.
  */
@@ -21,16 +21,23 @@ final class FlowKeeping {
    * ranked transfer's load (the receiver is the bottleneck).
    */
   static final double KEEP_FACTOR = 1.5;
-  /** A kept flow waits at most this many times the median launch-to-registration delay per phase. */
+
+  /**
+   * A kept flow waits at most this many times the median launch-to-registration delay per phase.
+   */
   static final double KEEP_DELAY_FACTOR = 1.5;
+
   /** Registration delays the bound is taken from (the most recent). */
   static final int DELAY_SAMPLES = 16;
 
   private final long gatherWindowMs;
+
   /** receiver -> since when a flow is kept for it. */
   private final Map<String, Keep> keptFor = new HashMap<>();
+
   /** The last {@value #DELAY_SAMPLES} delays from a task's launch to its registration, ms. */
   private final ArrayDeque<Long> registrationDelays = new ArrayDeque<>();
+
   private long boundMs;
 
   /**
@@ -39,13 +46,17 @@ final class FlowKeeping {
    */
   private record Keep(long sinceMs, boolean restarted) {}
 
-  /** @param gatherWindowMs the coordinator's gather window, ms: the shortest bound */
+  /**
+   * @param gatherWindowMs the coordinator's gather window, ms: the shortest bound
+   */
   FlowKeeping(long gatherWindowMs) {
     this.gatherWindowMs = gatherWindowMs;
     this.boundMs = gatherWindowMs;
   }
 
-  /** @param ms a measured delay from a task's launch to its registration (or notice of no demand) */
+  /**
+   * @param ms a measured delay from a task's launch to its registration (or notice of no demand)
+   */
   void noteRegistrationDelay(long ms) {
     registrationDelays.addLast(Math.max(0, ms));
     if (registrationDelays.size() > DELAY_SAMPLES) {
@@ -55,7 +66,9 @@ final class FlowKeeping {
     boundMs = Math.max(gatherWindowMs, (long) Math.ceil(KEEP_DELAY_FACTOR * d[d.length / 2]));
   }
 
-  /** @return how long a flow is kept for a receiver per phase, ms */
+  /**
+   * @return how long a flow is kept for a receiver per phase, ms
+   */
   long boundMs() {
     return boundMs;
   }
@@ -93,7 +106,9 @@ final class FlowKeeping {
     return keptFor.remove(host) != null;
   }
 
-  /** @param awaited the receivers still awaited: flows kept for any other are released */
+  /**
+   * @param awaited the receivers still awaited: flows kept for any other are released
+   */
   void retainOnly(Set<String> awaited) {
     keptFor.keySet().retainAll(awaited);
   }
@@ -110,7 +125,8 @@ final class FlowKeeping {
 
   /**
    * @param nowMs epoch ms
-   * @return when the oldest kept flow reaches its bound, epoch ms ({@code nowMs + bound} when none is kept)
+   * @return when the oldest kept flow reaches its bound, epoch ms ({@code nowMs + bound} when none
+   *     is kept)
    */
   long nextExpiryMs(long nowMs) {
     return keptFor.values().stream().mapToLong(Keep::sinceMs).min().orElse(nowMs) + boundMs;

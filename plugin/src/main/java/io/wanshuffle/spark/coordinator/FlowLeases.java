@@ -7,9 +7,9 @@ import java.util.function.Function;
 
 /**
  * The throttle: counts open cross-cluster flows (one per granted host pair per step) in total, per
- * direction of the backbone and per host, sending and receiving separately, so that the
- * coordinator never opens more than k flows at once in one direction, nor more than δ(h) at one
- * host. Not thread-safe: used under the coordinator's lock.
+ * direction of the backbone and per host, sending and receiving separately, so that the coordinator
+ * never opens more than k flows at once in one direction, nor more than δ(h) at one host. Not
+ * thread-safe: used under the coordinator's lock.
  */
 final class FlowLeases {
   /** A direction of the backbone: cluster of a flow's source to cluster of its destination. */
@@ -30,32 +30,44 @@ final class FlowLeases {
     this.clusterOf = Objects.requireNonNull(clusterOf, "clusterOf");
   }
 
-  /** @return the direction of a flow src → dst */
+  /**
+   * @return the direction of a flow src → dst
+   */
   Direction direction(String src, String dst) {
     return new Direction(clusterOf.apply(src), clusterOf.apply(dst));
   }
 
-  /** @return whether two hosts are in the same cluster */
+  /**
+   * @return whether two hosts are in the same cluster
+   */
   boolean sameCluster(String a, String b) {
     return clusterOf.apply(a).equals(clusterOf.apply(b));
   }
 
-  /** @return flows open now, all directions */
+  /**
+   * @return flows open now, all directions
+   */
   int total() {
     return total;
   }
 
-  /** @return flows open now in direction {@code d} */
+  /**
+   * @return flows open now in direction {@code d}
+   */
   int total(Direction d) {
     return byDirection.getOrDefault(d, 0);
   }
 
-  /** @return flows host {@code h} sends now */
+  /**
+   * @return flows host {@code h} sends now
+   */
   int sending(String h) {
     return sending.getOrDefault(h, 0);
   }
 
-  /** @return flows host {@code h} receives now */
+  /**
+   * @return flows host {@code h} receives now
+   */
   int receiving(String h) {
     return receiving.getOrDefault(h, 0);
   }
@@ -76,8 +88,8 @@ final class FlowLeases {
   void close(String src, String dst) {
     Direction direction = direction(src, dst);
     if (sending(src) <= 0 || receiving(dst) <= 0 || total(direction) <= 0) {
-      throw new IllegalStateException("no open flow " + src + " -> " + dst + " (" + direction
-          + ")");
+      throw new IllegalStateException(
+          "no open flow " + src + " -> " + dst + " (" + direction + ")");
     }
     decrement(sending, src);
     decrement(receiving, dst);

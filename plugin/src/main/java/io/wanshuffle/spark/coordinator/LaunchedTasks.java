@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The reduce tasks the driver launched (driver listener: task start) that have neither registered
- * a cross-cluster demand, nor said they have none, nor ended: while the coordinator gathers a wave
- * of registrations, it plans as soon as none of them belongs to a stage with demand. Also records
- * each launch time, from which the coordinator measures the delay from a task's launch to its
+ * The reduce tasks the driver launched (driver listener: task start) that have neither registered a
+ * cross-cluster demand, nor said they have none, nor ended: while the coordinator gathers a wave of
+ * registrations, it plans as soon as none of them belongs to a stage with demand. Also records each
+ * launch time, from which the coordinator measures the delay from a task's launch to its
  * registration. Not thread-safe: guarded by the coordinator's lock.
  */
 final class LaunchedTasks {
@@ -23,8 +23,10 @@ final class LaunchedTasks {
 
   /** task attempt id -> its launch, for tasks launched and not registered. */
   private final Map<Long, Launch> launched = new HashMap<>();
+
   /** Tasks that said they have no cross-cluster demand and have not ended. */
   private final Set<Long> withoutDemand = new LinkedHashSet<>();
+
   /** Stages whose task launches the driver listener reported (the early end relies on them). */
   private final Set<StageRef> launchesSeen = new HashSet<>();
 
@@ -70,7 +72,9 @@ final class LaunchedTasks {
    */
   Launch withoutDemand(long taskAttemptId) {
     Launch launch = launched.remove(taskAttemptId);
-    if (launch == null && withoutDemand.add(taskAttemptId) && withoutDemand.size() > WITHOUT_DEMAND_MAX) {
+    if (launch == null
+        && withoutDemand.add(taskAttemptId)
+        && withoutDemand.size() > WITHOUT_DEMAND_MAX) {
       Iterator<Long> oldest = withoutDemand.iterator();
       oldest.next();
       oldest.remove();
@@ -87,7 +91,9 @@ final class LaunchedTasks {
     return launched.remove(taskAttemptId) != null;
   }
 
-  /** @param stage a completed stage attempt: its tasks are no longer awaited */
+  /**
+   * @param stage a completed stage attempt: its tasks are no longer awaited
+   */
   void stageDone(StageRef stage) {
     launchesSeen.remove(stage);
     launched.values().removeIf(l -> l.stage().equals(stage));

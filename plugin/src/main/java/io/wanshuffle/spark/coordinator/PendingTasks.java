@@ -14,17 +14,16 @@ import java.util.Set;
  * <p>Why: pipelined steps hand free ports to the most-loaded ports first, and a port's load is the
  * bytes its registered demands still have to move. With more reduce tasks than task slots, a
  * receiving host's next tasks register only when its running ones end, so a host with much work
- * still to come looks as loaded as its running task; its last flows then wait behind lighter
- * hosts' and the stage ends with that host receiving alone (measured: a Zipf-skewed matrix whose
- * heavy receiver idled 0.67 s at the wave boundary; 48 uniform partitions ending with one receiving
- * host for 0.55 s). Spark tells which hosts the pending tasks prefer
- * ({@code StageInfo.taskLocalityPreferences} at stage submission; a task with n preferred hosts
- * counts 1/n on each), and each task's launch host; the bytes of a pending task on host h are
- * estimated as the mean registered bytes of the stage's tasks on h so far (the stage's mean over
- * all hosts before any task on h registered), split over sending hosts as the registered bytes of
- * the stage's tasks on h are (as the stage's before any); a launched task counts on its host until
- * it registers or ends. Tasks without a
- * preferred host count nowhere until launched. An estimate only ranks ports
+ * still to come looks as loaded as its running task; its last flows then wait behind lighter hosts'
+ * and the stage ends with that host receiving alone (measured: a Zipf-skewed matrix whose heavy
+ * receiver idled 0.67 s at the wave boundary; 48 uniform partitions ending with one receiving host
+ * for 0.55 s). Spark tells which hosts the pending tasks prefer ({@code
+ * StageInfo.taskLocalityPreferences} at stage submission; a task with n preferred hosts counts 1/n
+ * on each), and each task's launch host; the bytes of a pending task on host h are estimated as the
+ * mean registered bytes of the stage's tasks on h so far (the stage's mean over all hosts before
+ * any task on h registered), split over sending hosts as the registered bytes of the stage's tasks
+ * on h are (as the stage's before any); a launched task counts on its host until it registers or
+ * ends. Tasks without a preferred host count nowhere until launched. An estimate only ranks ports
  * ({@link BottleneckFirstOrder}); it never grants bytes.
  *
  * <p>Not thread-safe: the coordinator calls it under its lock.
@@ -36,29 +35,38 @@ final class PendingTasks {
    * @param receivers per receiving host, expected bytes of the tasks still to launch or register
    * @param senders per sending host, the same bytes split as the registered bytes of each stage's
    *     tasks on their receiving host are
-   * @param awaited per host about to register a task of a stage, the expected bytes of that
-   *     stage's tasks still to register there: a host with a launched task not registered yet,
-   *     or one whose task has fetched all its cross-cluster bytes but not ended while tasks
-   *     preferring the host are still to launch (its slot frees within the task's last
-   *     computation, and the next task launches there)
+   * @param awaited per host about to register a task of a stage, the expected bytes of that stage's
+   *     tasks still to register there: a host with a launched task not registered yet, or one whose
+   *     task has fetched all its cross-cluster bytes but not ended while tasks preferring the host
+   *     are still to launch (its slot frees within the task's last computation, and the next task
+   *     launches there)
    */
-  record Estimate(Map<String, Double> receivers, Map<String, Double> senders,
-      Map<String, Double> awaited) {}
+  record Estimate(
+      Map<String, Double> receivers, Map<String, Double> senders, Map<String, Double> awaited) {}
 
   /** One stage attempt: pending tasks per host, registered tasks and bytes. */
   private static final class Stage {
     final Map<String, Double> pending = new HashMap<>();
+
     /** Registered tasks per receiving host. */
     final Map<String, Integer> tasksOn = new HashMap<>();
+
     final Map<String, Long> bytesTo = new HashMap<>();
     final Map<String, Long> bytesFrom = new HashMap<>();
+
     /** Registered bytes per receiving host, by sending host. */
     final Map<String, Map<String, Long>> bytesFromTo = new HashMap<>();
+
     final Set<Long> tasks = new HashSet<>();
+
     /** Launched tasks that have not registered a demand yet: task attempt id -> host. */
     final Map<Long, String> awaiting = new HashMap<>();
-    /** Registered tasks that fetched all their cross-cluster bytes and have not ended: id -> host. */
+
+    /**
+     * Registered tasks that fetched all their cross-cluster bytes and have not ended: id -> host.
+     */
     final Map<Long, String> fetched = new HashMap<>();
+
     long bytes;
   }
 
@@ -156,9 +164,9 @@ final class PendingTasks {
   }
 
   /**
-   * A task of a submitted stage said its read has no cross-cluster bytes: it counts as a registered task with 0
-   * bytes on its host (so the stage's pending tasks there are expected to fetch less) and is no longer awaited.
-   * Ignored for a stage not submitted or already done.
+   * A task of a submitted stage said its read has no cross-cluster bytes: it counts as a registered
+   * task with 0 bytes on its host (so the stage's pending tasks there are expected to fetch less)
+   * and is no longer awaited. Ignored for a stage not submitted or already done.
    *
    * @param stage the stage attempt
    * @param taskAttemptId the task
@@ -185,7 +193,9 @@ final class PendingTasks {
     }
   }
 
-  /** @param taskAttemptId a task that ended: it no longer counts as about to register or end */
+  /**
+   * @param taskAttemptId a task that ended: it no longer counts as about to register or end
+   */
   void ended(long taskAttemptId) {
     for (Stage s : stages.values()) {
       s.awaiting.remove(taskAttemptId);
@@ -193,7 +203,9 @@ final class PendingTasks {
     }
   }
 
-  /** @param stage a stage attempt that completed (or was abandoned) */
+  /**
+   * @param stage a stage attempt that completed (or was abandoned)
+   */
   void done(StageRef stage) {
     stages.remove(stage);
   }
@@ -237,7 +249,9 @@ final class PendingTasks {
     return new Estimate(receivers, senders, awaited);
   }
 
-  /** @return per receiving host, the expected bytes of the stage's pending tasks there */
+  /**
+   * @return per receiving host, the expected bytes of the stage's pending tasks there
+   */
   private static Map<String, Double> expected(Stage s) {
     Map<String, Double> out = new HashMap<>();
     if (s.bytes == 0) {

@@ -15,8 +15,10 @@ final class StageAccount {
   private final StageRef stage;
   private final long firstDemandMs;
   private final TreeSet<Integer> shuffleIds = new TreeSet<>();
+
   /** host pair -> {registered bytes, realised bytes}. */
   private final Map<HostPair, long[]> bytes = new LinkedHashMap<>();
+
   private int steps;
 
   /**
@@ -28,7 +30,9 @@ final class StageAccount {
     this.firstDemandMs = firstDemandMs;
   }
 
-  /** @param shuffleId a shuffle the stage reads */
+  /**
+   * @param shuffleId a shuffle the stage reads
+   */
   void readsShuffle(int shuffleId) {
     shuffleIds.add(shuffleId);
   }
@@ -78,24 +82,32 @@ final class StageAccount {
 
   /**
    * @param s a stage's summary
-   * @return one line per host pair with traffic, {@code "\n  src -> dst: registered R B, realised
-   *     F B"}, for the driver log
+   * @return one line per host pair with traffic, {@code "\n src -> dst: registered R B, realised F
+   *     B"}, for the driver log
    */
   static String matrixLines(StageSummary s) {
     StringBuilder m = new StringBuilder();
     for (int i = 0; i < s.hosts().size(); i++) {
       for (int j = 0; j < s.hosts().size(); j++) {
         if (s.registeredBytes()[i][j] > 0 || s.realisedBytes()[i][j] > 0) {
-          m.append("\n  ").append(s.hosts().get(i)).append(" -> ").append(s.hosts().get(j))
-              .append(": registered ").append(s.registeredBytes()[i][j])
-              .append(" B, realised ").append(s.realisedBytes()[i][j]).append(" B");
+          m.append("\n  ")
+              .append(s.hosts().get(i))
+              .append(" -> ")
+              .append(s.hosts().get(j))
+              .append(": registered ")
+              .append(s.registeredBytes()[i][j])
+              .append(" B, realised ")
+              .append(s.realisedBytes()[i][j])
+              .append(" B");
         }
       }
     }
     return m.toString();
   }
 
-  /** @return bytes realised across clusters over every host pair of {@code s} */
+  /**
+   * @return bytes realised across clusters over every host pair of {@code s}
+   */
   static long realisedTotal(StageSummary s) {
     long total = 0;
     for (long[] row : s.realisedBytes()) {

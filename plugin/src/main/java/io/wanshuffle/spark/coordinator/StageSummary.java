@@ -14,5 +14,12 @@ import java.util.List;
  * @param firstDemandMs first registration of the stage, epoch ms (0 if none)
  * @param endMs stage completion as seen by the coordinator, epoch ms
  */
-public record StageSummary(StageRef stage, int[] shuffleIds, List<String> hosts,
-    long[][] registeredBytes, long[][] realisedBytes, int steps, long firstDemandMs, long endMs) {}
+public record StageSummary(
+    StageRef stage,
+    int[] shuffleIds,
+    List<String> hosts,
+    long[][] registeredBytes,
+    long[][] realisedBytes,
+    int steps,
+    long firstDemandMs,
+    long endMs) {}

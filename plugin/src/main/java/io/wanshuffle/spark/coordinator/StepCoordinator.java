@@ -1,7 +1,5 @@
 package io.wanshuffle.spark.coordinator;
 
-import io.wanshuffle.scheduler.online.GreedyFirstStep;
-
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
@@ -9,6 +7,7 @@ import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
@@ -43,39 +42,41 @@ import org.slf4j.LoggerFactory;
  * demand with a scheduler-core {@link StepScheduler}, and grants steps to the receiving tasks.
  *
  * <p>Model (KPBS, Bampis et al. / Jeannot and Wagner; ARCHITECTURE.md sec. 1):
+ *
  * <ul>
  *   <li>A flow is one (source host, destination host) pair of a step; the tasks on the destination
- *       host that need bytes from the source host share its byte budget.</li>
+ *       host that need bytes from the source host share its byte budget.
  *   <li>Pipelined steps ({@code spark.wanshuffle.step.mode=pipelined}, the default): when a flow
  *       ends, its ports are used again at once. The coordinator re-plans every demand's future
  *       bytes (residual minus what running grants will fetch) with the {@link StepScheduler} on the
  *       whole platform and list-schedules the plan: it takes the plan's pairs bottleneck ports
  *       first ({@link BottleneckFirstOrder}) and grants each transfer whose sender and receiver
- *       have a free port while fewer than k flows are open. The transfers granted together form one step (one {@link StepEvent}); steps overlap
- *       in time, the k and δ limits hold at every instant. This removes the idle time a barrier
- *       costs when a step's flows end at different times (block sizes, TCP, task speed).</li>
+ *       have a free port while fewer than k flows are open. The transfers granted together form one
+ *       step (one {@link StepEvent}); steps overlap in time, the k and δ limits hold at every
+ *       instant. This removes the idle time a barrier costs when a step's flows end at different
+ *       times (block sizes, TCP, task speed).
  *   <li>Barrier steps ({@code spark.wanshuffle.step.mode=barrier}, the papers' KPBS model): the
  *       next step is planned and granted when every receiver of the current one reported, or when
  *       its deadline passed ({@code max(minDeadline, factor × (β + duration))}). A receiver that
  *       misses the deadline keeps its flows open until it reports; later steps are planned with k
  *       and δ reduced by those flows, so at no instant are more than k flows open across the
  *       application nor more than δ(h) at one host (sending and receiving counted separately).
- *       Every step boundary re-plans the residual demand of the registered, unfinished demands
- *       that are not still fetching; only the first step of each plan is granted.</li>
+ *       Every step boundary re-plans the residual demand of the registered, unfinished demands that
+ *       are not still fetching; only the first step of each plan is granted.
  *   <li>When idle, the first registration starts a short gather window so that a wave of tasks is
  *       planned together; it ends early once every task the driver launched in the stages with
- *       demand has registered or ended ({@link #taskLaunched}, {@link #taskEnded}).</li>
+ *       demand has registered or ended ({@link #taskLaunched}, {@link #taskEnded}).
  *   <li>Pipelined steps keep the last free flow, for a bounded time, for a bottleneck receiver
- *       whose next task is about to register ({@link FlowKeeping}; docs/plugin.md, "A flow kept
- *       for a task about to register").</li>
- *   <li>Uncollected grants: a grant that no poll of its task has collected when its step's
- *       deadline passes (the task stopped polling) is taken back, and the demand is held out of
- *       planning until the task polls again; a collected grant is never taken back.</li>
+ *       whose next task is about to register ({@link FlowKeeping}; docs/plugin.md, "A flow kept for
+ *       a task about to register").
+ *   <li>Uncollected grants: a grant that no poll of its task has collected when its step's deadline
+ *       passes (the task stopped polling) is taken back, and the demand is held out of planning
+ *       until the task polls again; a collected grant is never taken back.
  *   <li>Idle demands: a poll marked idle (the task waits on another shuffle it reads) takes back
  *       the demand's grant, which the task has not started, and keeps the demand out of planning
- *       until a poll without the mark; see {@link AwaitGrant#idle()}.</li>
+ *       until a poll without the mark; see {@link AwaitGrant#idle()}.
  *   <li>Algorithm {@code none} (the A/B baseline): registrations are answered "ungated"; a poll is
- *       answered at once with a grant of everything; no flow is counted.</li>
+ *       answered at once with a grant of everything; no flow is counted.
  * </ul>
  *
  * <p>Failure handling: {@link #release} (task end, from the executor or the driver's listener),
@@ -89,17 +90,20 @@ import org.slf4j.LoggerFactory;
  * the residual matrix under the lock, runs the {@link StepScheduler} with the lock released, then
  * takes the lock again to grant the plan's first step, and completes the parked long-polls after
  * releasing it. While a plan is being computed, registrations, reports and releases proceed;
- * capacity can only grow in that time (flows close, demands go away; only the planner opens
- * flows), so a plan computed on the snapshot still respects k and δ when it is granted, and
- * grants to demands released meanwhile are skipped. A request to plan is a flag set under the
- * lock and the planner re-checks it under the same lock before it goes idle, so no wake-up is
- * lost. Listener callbacks run under the lock. No Spark dependency beyond the config object, so
- * it is unit-tested without RPC.
+ * capacity can only grow in that time (flows close, demands go away; only the planner opens flows),
+ * so a plan computed on the snapshot still respects k and δ when it is granted, and grants to
+ * demands released meanwhile are skipped. A request to plan is a flag set under the lock and the
+ * planner re-checks it under the same lock before it goes idle, so no wake-up is lost. Listener
+ * callbacks run under the lock. No Spark dependency beyond the config object, so it is unit-tested
+ * without RPC.
  */
 public final class StepCoordinator {
   private static final Logger LOG = LoggerFactory.getLogger(StepCoordinator.class);
+
   /** Scheduler failures already logged with their stack trace: algorithm and exception class. */
-  private final java.util.Set<String> planFailuresLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final java.util.Set<String> planFailuresLogged =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private final WanShuffleConf conf;
   private final StepScheduler scheduler;
   private final List<CoordinatorListener> listeners;
@@ -110,32 +114,51 @@ public final class StepCoordinator {
   private final Map<Long, Set<Long>> demandsByTask = new HashMap<>();
   private final Map<StageRef, StageAccount> stages = new HashMap<>();
   private final FlowLeases leases = new FlowLeases();
+
   /** step id -> open pair -> number of its demands still fetching that pair. */
   private final Map<Long, Map<HostPair, Integer>> openFlows = new HashMap<>();
+
   private final Executor planner;
+
   /** The scheduler behind the planning time budget; null when not gated. */
   private final BudgetedPlanner budgeted;
+
   /** Steps granted whose receivers have not all reported (and whose deadline has not passed). */
   private final Map<Long, ActiveStep> active = new LinkedHashMap<>();
+
   private CoordinatorTimer.Cancellable gatherTimer;
-  /** Tasks launched and not registered: a gather window ends early once none belongs to a stage with demand. */
+
+  /**
+   * Tasks launched and not registered: a gather window ends early once none belongs to a stage with
+   * demand.
+   */
   private final LaunchedTasks launched = new LaunchedTasks();
-  /** Tasks of the running stages not launched yet, by preferred host (ranks ports; driver listener). */
+
+  /**
+   * Tasks of the running stages not launched yet, by preferred host (ranks ports; driver listener).
+   */
   private final PendingTasks pending = new PendingTasks();
+
   /** Receivers a free flow is kept for (a task of theirs is about to register). */
   private final FlowKeeping keeping;
+
   private CoordinatorTimer.Cancellable keepTimer;
+
   /**
    * Transfers of steps reported ahead of their end (predicted hand-over), by demand and step,
    * waiting for their {@link FlowArrived}; {@code endMs} holds the report time until then.
    */
   private final Map<DemandStep, TransferRecord> arriving = new LinkedHashMap<>();
+
   /** A plan was asked for since the planner last took a snapshot. */
   private boolean planRequested;
+
   /** A planner run is queued or running (at most one at a time). */
   private boolean plannerQueued;
+
   /** The planner holds a snapshot and is running the scheduler (lock released). */
   private boolean planning;
+
   private long nextDemandId = 1;
   private long nextStepId = 1;
   private long nextPlanId = 1;
@@ -152,14 +175,18 @@ public final class StepCoordinator {
    * @param clock epoch milliseconds
    * @throws IllegalArgumentException if a gated configuration comes without a scheduler
    */
-  public StepCoordinator(WanShuffleConf conf, StepScheduler scheduler,
-      List<CoordinatorListener> listeners, CoordinatorTimer timer, LongSupplier clock) {
+  public StepCoordinator(
+      WanShuffleConf conf,
+      StepScheduler scheduler,
+      List<CoordinatorListener> listeners,
+      CoordinatorTimer timer,
+      LongSupplier clock) {
     this(conf, scheduler, listeners, timer, clock, Runnable::run);
   }
 
   /**
-   * A coordinator whose planning fallback is the one {@code conf.planningFallback()} names
-   * ({@link GreedyFirstStep} for {@value WanShuffleConf#GREEDY_FALLBACK}).
+   * A coordinator whose planning fallback is the one {@code conf.planningFallback()} names ({@link
+   * GreedyFirstStep} for {@value WanShuffleConf#GREEDY_FALLBACK}).
    *
    * @param conf validated configuration (k, δ, β, base speed, deadlines, planning budget)
    * @param scheduler the step scheduler; null iff {@code conf.gated()} is false
@@ -170,8 +197,12 @@ public final class StepCoordinator {
    *     dedicated daemon thread, see {@link #plannerThread}
    * @throws IllegalArgumentException if a gated configuration comes without a scheduler
    */
-  public StepCoordinator(WanShuffleConf conf, StepScheduler scheduler,
-      List<CoordinatorListener> listeners, CoordinatorTimer timer, LongSupplier clock,
+  public StepCoordinator(
+      WanShuffleConf conf,
+      StepScheduler scheduler,
+      List<CoordinatorListener> listeners,
+      CoordinatorTimer timer,
+      LongSupplier clock,
       Executor planner) {
     this(conf, scheduler, listeners, timer, clock, planner, fallbackOf(conf));
   }
@@ -187,9 +218,14 @@ public final class StepCoordinator {
    *     null = no budget
    * @throws IllegalArgumentException if a gated configuration comes without a scheduler
    */
-  public StepCoordinator(WanShuffleConf conf, StepScheduler scheduler,
-      List<CoordinatorListener> listeners, CoordinatorTimer timer, LongSupplier clock,
-      Executor planner, StepScheduler fallback) {
+  public StepCoordinator(
+      WanShuffleConf conf,
+      StepScheduler scheduler,
+      List<CoordinatorListener> listeners,
+      CoordinatorTimer timer,
+      LongSupplier clock,
+      Executor planner,
+      StepScheduler fallback) {
     if (conf.gated() && scheduler == null) {
       throw new IllegalArgumentException("algorithm " + conf.algorithm() + " needs a scheduler");
     }
@@ -200,8 +236,10 @@ public final class StepCoordinator {
     this.timer = timer;
     this.clock = clock;
     this.planner = planner;
-    this.budgeted = scheduler == null ? null
-        : new BudgetedPlanner(scheduler, fallback, conf.planningBudgetMs());
+    this.budgeted =
+        scheduler == null
+            ? null
+            : new BudgetedPlanner(scheduler, fallback, conf.planningBudgetMs());
   }
 
   private static StepScheduler fallbackOf(WanShuffleConf conf) {
@@ -214,18 +252,21 @@ public final class StepCoordinator {
 
   /**
    * @param name thread name
-   * @return a single daemon thread for {@link #StepCoordinator(WanShuffleConf, StepScheduler,
-   *     List, CoordinatorTimer, LongSupplier, Executor)}; shut it down after {@link #stop}
+   * @return a single daemon thread for {@link #StepCoordinator(WanShuffleConf, StepScheduler, List,
+   *     CoordinatorTimer, LongSupplier, Executor)}; shut it down after {@link #stop}
    */
   public static ExecutorService plannerThread(String name) {
-    return Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newSingleThreadExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
-  /** @return the configuration this coordinator runs with */
+  /**
+   * @return the configuration this coordinator runs with
+   */
   public WanShuffleConf conf() {
     return conf;
   }
@@ -260,8 +301,16 @@ public final class StepCoordinator {
     }
     long now = clock.getAsLong();
     StageRef stage = new StageRef(m.stageId(), m.stageAttempt());
-    Demand d = new Demand(nextDemandId++, stage, m.shuffleId(), m.taskAttemptId(),
-        m.executorId(), m.dstHost(), m.srcHosts(), m.bytes());
+    Demand d =
+        new Demand(
+            nextDemandId++,
+            stage,
+            m.shuffleId(),
+            m.taskAttemptId(),
+            m.executorId(),
+            m.dstHost(),
+            m.srcHosts(),
+            m.bytes());
     demands.put(d.id, d);
     demandsByTask.computeIfAbsent(d.taskAttemptId, t -> new LinkedHashSet<>()).add(d.id);
     StageAccount acc = account(stage, now);
@@ -271,8 +320,17 @@ public final class StepCoordinator {
     for (int i = 0; i < d.src.length; i++) {
       acc.add(new HostPair(d.src[i], d.dst), d.registered[i], 0);
     }
-    DemandEvent ev = new DemandEvent(d.id, stage, d.shuffleId, d.taskAttemptId, d.executorId,
-        d.dst, List.of(d.src), d.registered.clone(), now);
+    DemandEvent ev =
+        new DemandEvent(
+            d.id,
+            stage,
+            d.shuffleId,
+            d.taskAttemptId,
+            d.executorId,
+            d.dst,
+            List.of(d.src),
+            d.registered.clone(),
+            now);
     fire(l -> l.onDemandRegistered(ev));
     LaunchedTasks.Launch launch = launched.registered(d.taskAttemptId);
     if (launch != null && demandsByTask.get(d.taskAttemptId).size() == 1) {
@@ -292,10 +350,11 @@ public final class StepCoordinator {
   }
 
   /**
-   * Notes that a task's shuffle read has no cross-cluster blocks (the reader's one-way notice): a wave being
-   * gathered no longer waits for the task, its host is not a receiver about to register (no free flow is kept for
-   * it), and it counts as a task with no cross-cluster bytes in its stage's estimate of the tasks still to launch
-   * ({@link PendingTasks}). A task with other reads may still register a demand for them later.
+   * Notes that a task's shuffle read has no cross-cluster blocks (the reader's one-way notice): a
+   * wave being gathered no longer waits for the task, its host is not a receiver about to register
+   * (no free flow is kept for it), and it counts as a task with no cross-cluster bytes in its
+   * stage's estimate of the tasks still to launch ({@link PendingTasks}). A task with other reads
+   * may still register a demand for them later.
    *
    * @param stageId the task's stage
    * @param attempt the stage attempt
@@ -324,9 +383,9 @@ public final class StepCoordinator {
   /**
    * Notes a submitted stage attempt and the hosts its tasks prefer (driver listener: stage
    * submitted). While tasks of a stage with demand are still to launch, their expected bytes on
-   * their preferred hosts count in the load by which pipelined steps rank ports
-   * ({@link PendingTasks}, {@link BottleneckFirstOrder}); not with
-   * {@value WanShuffleConf#PENDING_TASKS} = false.
+   * their preferred hosts count in the load by which pipelined steps rank ports ({@link
+   * PendingTasks}, {@link BottleneckFirstOrder}); not with {@value WanShuffleConf#PENDING_TASKS} =
+   * false.
    *
    * @param stageId the stage
    * @param attempt the stage attempt
@@ -341,8 +400,8 @@ public final class StepCoordinator {
   }
 
   /**
-   * Notes a task the driver launched (driver listener: task start). While the coordinator gathers
-   * a wave, it plans as soon as every launched task of the stages with demand has registered (or
+   * Notes a task the driver launched (driver listener: task start). While the coordinator gathers a
+   * wave, it plans as soon as every launched task of the stages with demand has registered (or
    * ended) instead of waiting for the whole window.
    *
    * @param stageId the task's stage
@@ -395,7 +454,10 @@ public final class StepCoordinator {
     kickPlanner();
   }
 
-  /** Ends the gather window (under the lock) when no launched task of a stage with demand is missing. */
+  /**
+   * Ends the gather window (under the lock) when no launched task of a stage with demand is
+   * missing.
+   */
   private void endGatherIfWaveRegistered() {
     if (gatherTimer == null) {
       return;
@@ -414,9 +476,9 @@ public final class StepCoordinator {
   }
 
   /**
-   * Processes a task's report of its finished step (if any) and returns its next grant: a
-   * completed future when the answer is known now, else a pending one completed when a step
-   * grants the demand (the long-poll; expire it with {@link #pollExpired}).
+   * Processes a task's report of its finished step (if any) and returns its next grant: a completed
+   * future when the answer is known now, else a pending one completed when a step grants the demand
+   * (the long-poll; expire it with {@link #pollExpired}).
    *
    * @param m the request
    * @return the reply, now or later
@@ -442,8 +504,11 @@ public final class StepCoordinator {
     d.idle = m.idle() && conf.gated();
     if (d.idle && d.grant != null) {
       // the task ignores any grant it has not started once it says idle: take the flows back
-      LOG.debug("wan-shuffle demand {} of task {} is idle; step {} grant taken back unused", d.id,
-          d.taskAttemptId, d.grant.stepId());
+      LOG.debug(
+          "wan-shuffle demand {} of task {} is idle; step {} grant taken back unused",
+          d.id,
+          d.taskAttemptId,
+          d.grant.stepId());
       endGrant(d);
     }
     if (d.grant != null) {
@@ -478,9 +543,9 @@ public final class StepCoordinator {
   }
 
   /**
-   * Ends a parked long-poll that saw no grant: completes it with {@link
-   * GrantReply.Status#NOT_YET} unless a grant completed it first (a grant that loses this race
-   * stays pending and is returned by the next poll).
+   * Ends a parked long-poll that saw no grant: completes it with {@link GrantReply.Status#NOT_YET}
+   * unless a grant completed it first (a grant that loses this race stays pending and is returned
+   * by the next poll).
    *
    * @param demandId the demand
    * @param poll the future returned by {@link #awaitGrant}
@@ -586,9 +651,14 @@ public final class StepCoordinator {
     if (acc != null) {
       StageSummary s = acc.summary(clock.getAsLong());
       if (LOG.isInfoEnabled()) {
-        LOG.info("wan-shuffle stage {} done: {} B across clusters in {} step(s), shuffles {}; "
-            + "cross-cluster traffic matrix:{}", ref, StageAccount.realisedTotal(s), s.steps(),
-            Arrays.toString(s.shuffleIds()), StageAccount.matrixLines(s));
+        LOG.info(
+            "wan-shuffle stage {} done: {} B across clusters in {} step(s), shuffles {}; "
+                + "cross-cluster traffic matrix:{}",
+            ref,
+            StageAccount.realisedTotal(s),
+            s.steps(),
+            Arrays.toString(s.shuffleIds()),
+            StageAccount.matrixLines(s));
       }
       fire(l -> l.onStageDone(s));
     }
@@ -618,20 +688,44 @@ public final class StepCoordinator {
     acc.readsShuffle(m.shuffleId());
     boolean unregistered = r.demandId() == 0 && !orphan;
     for (int i = 0; i < m.srcHosts().length; i++) {
-      acc.add(new HostPair(m.srcHosts()[i], m.dstHost()), unregistered ? m.bytes()[i] : 0,
+      acc.add(
+          new HostPair(m.srcHosts()[i], m.dstHost()),
+          unregistered ? m.bytes()[i] : 0,
           m.bytes()[i]);
     }
     if (unregistered) {
-      DemandEvent ev = new DemandEvent(0, stage, m.shuffleId(), m.taskAttemptId(),
-          m.executorId(), m.dstHost(), List.of(m.srcHosts()), m.bytes().clone(), now);
+      DemandEvent ev =
+          new DemandEvent(
+              0,
+              stage,
+              m.shuffleId(),
+              m.taskAttemptId(),
+              m.executorId(),
+              m.dstHost(),
+              List.of(m.srcHosts()),
+              m.bytes().clone(),
+              now);
       fire(l -> l.onDemandRegistered(ev));
     }
-    TransferRecord rec = new TransferRecord(0, stage, m.shuffleId(), m.taskAttemptId(),
-        m.dstHost(), List.of(m.srcHosts()), m.bytes().clone(), r.startMs(), r.endMs(), r.endMs());
+    TransferRecord rec =
+        new TransferRecord(
+            0,
+            stage,
+            m.shuffleId(),
+            m.taskAttemptId(),
+            m.dstHost(),
+            List.of(m.srcHosts()),
+            m.bytes().clone(),
+            r.startMs(),
+            r.endMs(),
+            r.endMs());
     fire(l -> l.onTransferRealised(rec));
   }
 
-  /** @return true when demands of the reporting task's read (same stage attempt and shuffle) were released */
+  /**
+   * @return true when demands of the reporting task's read (same stage attempt and shuffle) were
+   *     released
+   */
   private boolean releaseOrphansLocked(RegisterDemand m, StageRef stage) {
     Set<Long> ids = demandsByTask.get(m.taskAttemptId());
     if (ids == null) {
@@ -641,8 +735,11 @@ public final class StepCoordinator {
     for (Long id : new ArrayList<>(ids)) {
       Demand d = demands.get(id);
       if (d != null && d.stage.equals(stage) && d.shuffleId == m.shuffleId()) {
-        LOG.info("wan-shuffle demand {} of task {}: the task fetched ungated without learning the demand's id"
-            + " (its registration timed out on the executor); released", d.id, d.taskAttemptId);
+        LOG.info(
+            "wan-shuffle demand {} of task {}: the task fetched ungated without learning the demand's id"
+                + " (its registration timed out on the executor); released",
+            d.id,
+            d.taskAttemptId);
         releaseLocked(d, "ungated");
         any = true;
       }
@@ -652,8 +749,8 @@ public final class StepCoordinator {
 
   /**
    * Records the end of a step that was reported ahead of it (predicted hand-over): its realised
-   * transfer goes to the listeners with {@code endMs}, handed on at {@code reportedMs} (both on
-   * the task's clock). Unknown or already recorded steps are ignored.
+   * transfer goes to the listeners with {@code endMs}, handed on at {@code reportedMs} (both on the
+   * task's clock). Unknown or already recorded steps are ignored.
    *
    * @param m the arrival
    */
@@ -663,9 +760,18 @@ public final class StepCoordinator {
       return;
     }
     long end = Math.max(r.startMs(), m.endMs());
-    TransferRecord rec = new TransferRecord(r.stepId(), r.stage(), r.shuffleId(),
-        r.taskAttemptId(), r.dstHost(), r.srcHosts(), r.bytes(), r.startMs(), end,
-        Math.max(r.startMs(), Math.min(end, m.reportedMs())));
+    TransferRecord rec =
+        new TransferRecord(
+            r.stepId(),
+            r.stage(),
+            r.shuffleId(),
+            r.taskAttemptId(),
+            r.dstHost(),
+            r.srcHosts(),
+            r.bytes(),
+            r.startMs(),
+            end,
+            Math.max(r.startMs(), Math.min(end, m.reportedMs())));
     fire(l -> l.onTransferRealised(rec));
   }
 
@@ -680,8 +786,11 @@ public final class StepCoordinator {
       TransferRecord r = it.next();
       if (stage == null || r.stage().equals(stage)) {
         it.remove();
-        LOG.debug("wan-shuffle step {} of task {}: no arrival reported; recorded with its report "
-            + "time as its end", r.stepId(), r.taskAttemptId());
+        LOG.debug(
+            "wan-shuffle step {} of task {}: no arrival reported; recorded with its report "
+                + "time as its end",
+            r.stepId(),
+            r.taskAttemptId());
         fire(l -> l.onTransferRealised(r));
       }
     }
@@ -713,7 +822,9 @@ public final class StepCoordinator {
     }
   }
 
-  /** @return flows open now (granted and not yet reported), for tests and metrics */
+  /**
+   * @return flows open now (granted and not yet reported), for tests and metrics
+   */
   public synchronized int openFlowCount() {
     return leases.total();
   }
@@ -729,7 +840,9 @@ public final class StepCoordinator {
     return budgeted == null || budgeted.awaitLateRun(timeoutMs);
   }
 
-  /** @return demands registered and not yet finished or released */
+  /**
+   * @return demands registered and not yet finished or released
+   */
   public synchronized int pendingDemandCount() {
     return demands.size();
   }
@@ -752,16 +865,21 @@ public final class StepCoordinator {
         for (Long id : List.copyOf(s.outstanding)) {
           Demand d = demands.get(id);
           if (d != null && d.grant != null && d.grant.stepId() == stepId && !d.grantDelivered) {
-            LOG.warn("wan-shuffle task {} did not collect its grant of step {} before the "
-                + "deadline; its flows are taken back and its demand waits for its next poll",
-                d.taskAttemptId, stepId);
+            LOG.warn(
+                "wan-shuffle task {} did not collect its grant of step {} before the "
+                    + "deadline; its flows are taken back and its demand waits for its next poll",
+                d.taskAttemptId,
+                stepId);
             d.idle = true; // out of planning until it polls again, like an idle poll
             endGrant(d);
           }
         }
         if (active.containsKey(stepId)) {
-          LOG.warn("wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; "
-              + "their flows stay counted until they report", stepId, s.outstanding.size());
+          LOG.warn(
+              "wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; "
+                  + "their flows stay counted until they report",
+              stepId,
+              s.outstanding.size());
           finishStep(s, true);
         }
       }
@@ -806,11 +924,32 @@ public final class StepCoordinator {
     if (m.reportsAhead()) {
       // the ports are handed on now; the flow's record waits for the time its last block arrived
       long now = Math.max(m.startMs(), clock.getAsLong());
-      arriving.put(new DemandStep(d.id, g.stepId()), new TransferRecord(g.stepId(), d.stage,
-          d.shuffleId, d.taskAttemptId, d.dst, List.of(hosts), bytes, m.startMs(), now, now));
+      arriving.put(
+          new DemandStep(d.id, g.stepId()),
+          new TransferRecord(
+              g.stepId(),
+              d.stage,
+              d.shuffleId,
+              d.taskAttemptId,
+              d.dst,
+              List.of(hosts),
+              bytes,
+              m.startMs(),
+              now,
+              now));
     } else {
-      TransferRecord rec = new TransferRecord(g.stepId(), d.stage, d.shuffleId, d.taskAttemptId,
-          d.dst, List.of(hosts), bytes, m.startMs(), m.endMs(), m.endMs());
+      TransferRecord rec =
+          new TransferRecord(
+              g.stepId(),
+              d.stage,
+              d.shuffleId,
+              d.taskAttemptId,
+              d.dst,
+              List.of(hosts),
+              bytes,
+              m.startMs(),
+              m.endMs(),
+              m.endMs());
       fire(l -> l.onTransferRealised(rec));
     }
     endGrant(d);
@@ -873,8 +1012,12 @@ public final class StepCoordinator {
       d.waiter.complete(GrantReply.of(GrantReply.Status.UNGATED));
       d.waiter = null;
     }
-    LOG.debug("wan-shuffle demand {} of task {} released ({}), {} bytes unrealised", d.id,
-        d.taskAttemptId, reason, unrealised);
+    LOG.debug(
+        "wan-shuffle demand {} of task {} released ({}), {} bytes unrealised",
+        d.id,
+        d.taskAttemptId,
+        reason,
+        unrealised);
     fire(l -> l.onDemandReleased(d.id, d.taskAttemptId, unrealised, reason));
     if (d.grant != null) {
       endGrant(d);
@@ -935,8 +1078,8 @@ public final class StepCoordinator {
   }
 
   /**
-   * The planner: while plans are requested, snapshot under the lock, run the scheduler without
-   * it, grant under it, complete the parked polls without it.
+   * The planner: while plans are requested, snapshot under the lock, run the scheduler without it,
+   * grant under it, complete the parked polls without it.
    */
   private void planLoop() {
     boolean normalExit = false;
@@ -956,7 +1099,9 @@ public final class StepCoordinator {
     }
   }
 
-  /** @return false when no plan is requested (the planner went idle) */
+  /**
+   * @return false when no plan is requested (the planner went idle)
+   */
   private boolean planOnce() {
     PlanInput in;
     synchronized (this) {
@@ -986,8 +1131,12 @@ public final class StepCoordinator {
     try {
       out = computePlan(in);
     } catch (RuntimeException e) {
-      LOG.error("wan-shuffle planner failed on a {} x {} matrix; granting the largest transfer "
-          + "alone this step", in.matrix.rows(), in.matrix.cols(), e);
+      LOG.error(
+          "wan-shuffle planner failed on a {} x {} matrix; granting the largest transfer "
+              + "alone this step",
+          in.matrix.rows(),
+          in.matrix.cols(),
+          e);
       out = new PlanOutput(largestTransferOnly(in.matrix), scheduler.name(), 0);
     }
     List<Runnable> replies = new ArrayList<>();
@@ -997,8 +1146,11 @@ public final class StepCoordinator {
         try {
           applyLocked(in, out, replies);
         } catch (RuntimeException e) {
-          LOG.error("wan-shuffle planner could not grant plan of {}; the next step boundary or "
-              + "release re-plans", out.algorithm, e);
+          LOG.error(
+              "wan-shuffle planner could not grant plan of {}; the next step boundary or "
+                  + "release re-plans",
+              out.algorithm,
+              e);
         }
       }
     }
@@ -1012,8 +1164,14 @@ public final class StepCoordinator {
    * What the planner plans on: a snapshot of the residual demand and the free capacity, taken at
    * {@code startedNanos} ({@code System.nanoTime()}).
    */
-  private record PlanInput(List<Demand> eligible, String[] sNames, String[] rNames,
-      long[][] bytes, TrafficMatrix matrix, Platform platform, long startedNanos) {}
+  private record PlanInput(
+      List<Demand> eligible,
+      String[] sNames,
+      String[] rNames,
+      long[][] bytes,
+      TrafficMatrix matrix,
+      Platform platform,
+      long startedNanos) {}
 
   /** A computed schedule, the name of the algorithm that produced it and its cost in ns. */
   private record PlanOutput(Schedule schedule, String algorithm, long planNanos) {}
@@ -1022,8 +1180,8 @@ public final class StepCoordinator {
    * @return the residual demand to plan over, or null when nothing can be planned now. Barrier
    *     steps plan what the free capacity can start now (k and δ reduced by open flows, only
    *     demands not fetching). Pipelined steps plan every demand's future bytes (residual minus
-   *     what its running grant will fetch) on the whole platform; the grant then list-schedules
-   *     the plan on the free ports.
+   *     what its running grant will fetch) on the whole platform; the grant then list-schedules the
+   *     plan on the free ports.
    */
   private PlanInput snapshotLocked(long startedNanos) {
     boolean barrier = conf.barrierSteps();
@@ -1107,8 +1265,12 @@ public final class StepCoordinator {
       rd[j] = barrier ? freeReceive(rNames[j]) : conf.delta(rNames[j]);
     }
     // pipelined: the backbone is full duplex, k flows per direction with demand
-    Platform platform = Platform.of(barrier ? freeK : conf.k() * Math.max(1, directions.size()),
-        conf.betaSeconds(), sd, rd);
+    Platform platform =
+        Platform.of(
+            barrier ? freeK : conf.k() * Math.max(1, directions.size()),
+            conf.betaSeconds(),
+            sd,
+            rd);
     TrafficMatrix matrix = TrafficMatrix.ofRowMajor(rows, cols, seconds);
     return new PlanInput(eligible, sNames, rNames, bytes, matrix, platform, startedNanos);
   }
@@ -1142,12 +1304,21 @@ public final class StepCoordinator {
       algorithm = p.algorithm();
     } catch (RuntimeException e) {
       if (planFailuresLogged.add(algorithm + ": " + e.getClass().getName())) {
-        LOG.error("wan-shuffle scheduler {} failed on a {} x {} matrix; granting the largest "
-            + "transfer alone this step (later failures of this kind are logged in one line)", algorithm,
-            in.matrix.rows(), in.matrix.cols(), e);
+        LOG.error(
+            "wan-shuffle scheduler {} failed on a {} x {} matrix; granting the largest "
+                + "transfer alone this step (later failures of this kind are logged in one line)",
+            algorithm,
+            in.matrix.rows(),
+            in.matrix.cols(),
+            e);
       } else {
-        LOG.warn("wan-shuffle scheduler {} failed on a {} x {} matrix ({}); granting the largest transfer alone"
-            + " this step", algorithm, in.matrix.rows(), in.matrix.cols(), e.toString());
+        LOG.warn(
+            "wan-shuffle scheduler {} failed on a {} x {} matrix ({}); granting the largest transfer alone"
+                + " this step",
+            algorithm,
+            in.matrix.rows(),
+            in.matrix.cols(),
+            e.toString());
       }
       schedule = largestTransferOnly(in.matrix);
     }
@@ -1159,13 +1330,26 @@ public final class StepCoordinator {
     long planId = nextPlanId++;
     long now = clock.getAsLong();
     TrafficMatrix matrix = in.matrix;
-    PlanEvent pe = new PlanEvent(planId, now, out.algorithm, List.of(in.sNames),
-        List.of(in.rNames), in.bytes, conf.baseSpeed(), in.platform, out.schedule, out.planNanos);
+    PlanEvent pe =
+        new PlanEvent(
+            planId,
+            now,
+            out.algorithm,
+            List.of(in.sNames),
+            List.of(in.rNames),
+            in.bytes,
+            conf.baseSpeed(),
+            in.platform,
+            out.schedule,
+            out.planNanos);
     fire(l -> l.onPlanComputed(pe));
     Schedule sch = out.schedule;
     if (sch.steps().isEmpty()) {
-      LOG.error("wan-shuffle scheduler {} returned no step for a non-empty matrix {}; granting "
-          + "the largest transfer alone", out.algorithm, matrix);
+      LOG.error(
+          "wan-shuffle scheduler {} returned no step for a non-empty matrix {}; granting "
+              + "the largest transfer alone",
+          out.algorithm,
+          matrix);
       sch = largestTransferOnly(matrix);
     }
     List<Step> steps = conf.barrierSteps() ? sch.steps().subList(0, 1) : sch.steps();
@@ -1191,11 +1375,16 @@ public final class StepCoordinator {
 
   /**
    * Grants one step: the transfers of {@code steps}, in order, whose ports are free (list
-   * scheduling; with barrier steps {@code steps} is the plan's first step only, which fits the
-   * free capacity by construction). A host pair appears at most once in a step and is skipped
-   * while a flow of it is open. Returns false when nothing could be granted.
+   * scheduling; with barrier steps {@code steps} is the plan's first step only, which fits the free
+   * capacity by construction). A host pair appears at most once in a step and is skipped while a
+   * flow of it is open. Returns false when nothing could be granted.
    */
-  private boolean grant(long planId, String algorithm, List<Step> steps, PlanInput in, long now,
+  private boolean grant(
+      long planId,
+      String algorithm,
+      List<Step> steps,
+      PlanInput in,
+      long now,
       List<Runnable> replies) {
     String[] sNames = in.sNames;
     String[] rNames = in.rNames;
@@ -1213,7 +1402,8 @@ public final class StepCoordinator {
     Map<String, Double> awaited = awaitedReceivers(expected, in, now);
     boolean kept = false;
     List<BottleneckFirstOrder.Ranked> order = listOrder(steps, in, expected);
-    // a flow is kept only for a host that is the bottleneck: more bytes to come than any port's load
+    // a flow is kept only for a host that is the bottleneck: more bytes to come than any port's
+    // load
     double heaviest = order.stream().mapToDouble(BottleneckFirstOrder.Ranked::load).max().orElse(0);
     // barrier steps start with every port free unless flows outlived their step's deadline
     boolean portsFreeAtStart = leases.total() == 0;
@@ -1230,8 +1420,11 @@ public final class StepCoordinator {
       }
       if (freeSend(s) <= 0 || freeReceive(r) <= 0 || open.contains(new HostPair(s, r))) {
         if (conf.barrierSteps() && portsFreeAtStart) {
-          LOG.error("wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; "
-              + "skipped", algorithm, s, r);
+          LOG.error(
+              "wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; " + "skipped",
+              algorithm,
+              s,
+              r);
         } else if (conf.barrierSteps()) {
           LOG.debug("{} -> {} waits: its ports are held by a flow past its step's deadline", s, r);
         }
@@ -1239,8 +1432,10 @@ public final class StepCoordinator {
       }
       List<String> heavier = new ArrayList<>();
       for (Map.Entry<String, Double> a : awaited.entrySet()) {
-        if (!a.getKey().equals(r) && a.getValue() >= FlowKeeping.KEEP_FACTOR * ranked.load()
-            && a.getValue() >= heaviest && leases.sameCluster(a.getKey(), r)) {
+        if (!a.getKey().equals(r)
+            && a.getValue() >= FlowKeeping.KEEP_FACTOR * ranked.load()
+            && a.getValue() >= heaviest
+            && leases.sameCluster(a.getKey(), r)) {
           heavier.add(a.getKey());
         }
       }
@@ -1249,9 +1444,15 @@ public final class StepCoordinator {
         for (String h : heavier) {
           keeping.keep(h, now);
         }
-        LOG.debug("wan-shuffle: a free flow kept for {} instead of {} -> {} (port load {} B; "
-            + "awaited receivers' bytes per port {}; {} flow(s) open)", heavier, s, r,
-            (long) ranked.load(), awaited, leases.total());
+        LOG.debug(
+            "wan-shuffle: a free flow kept for {} instead of {} -> {} (port load {} B; "
+                + "awaited receivers' bytes per port {}; {} flow(s) open)",
+            heavier,
+            s,
+            r,
+            (long) ranked.load(),
+            awaited,
+            leases.total());
         kept = true;
         continue;
       }
@@ -1259,9 +1460,15 @@ public final class StepCoordinator {
         open.add(new HostPair(s, r));
         longest = Math.max(longest, t.amount());
         if (!awaited.isEmpty() && LOG.isDebugEnabled()) {
-          LOG.debug("wan-shuffle: {} -> {} granted (port load {} B, heaviest {} B; awaited "
-              + "receivers' bytes per port {}; {} flow(s) open)", s, r, (long) ranked.load(),
-              (long) heaviest, awaited, leases.total());
+          LOG.debug(
+              "wan-shuffle: {} -> {} granted (port load {} B, heaviest {} B; awaited "
+                  + "receivers' bytes per port {}; {} flow(s) open)",
+              s,
+              r,
+              (long) ranked.load(),
+              (long) heaviest,
+              awaited,
+              leases.total());
         }
       }
     }
@@ -1298,21 +1505,38 @@ public final class StepCoordinator {
       }
     }
     double planned = conf.betaSeconds() + longest;
-    long deadlineMs = now
-        + Math.max(conf.minDeadlineMs(), (long) Math.ceil(conf.deadlineFactor() * planned * 1000));
+    long deadlineMs =
+        now
+            + Math.max(
+                conf.minDeadlineMs(), (long) Math.ceil(conf.deadlineFactor() * planned * 1000));
     StepEvent ev = new StepEvent(stepId, planId, List.copyOf(flows), tasks, now, deadlineMs);
     openFlows.put(stepId, flowCounts);
-    active.put(stepId, new ActiveStep(ev, outstanding,
-        timer.schedule(() -> deadlineReached(stepId), deadlineMs - now)));
+    active.put(
+        stepId,
+        new ActiveStep(
+            ev, outstanding, timer.schedule(() -> deadlineReached(stepId), deadlineMs - now)));
     if (LOG.isInfoEnabled()) {
       StringBuilder f = new StringBuilder();
       for (FlowGrant g : flows) {
-        f.append(f.length() == 0 ? "" : ", ").append(g.srcHost()).append("->").append(g.dstHost())
-            .append(' ').append(g.bytes()).append(" B");
+        f.append(f.length() == 0 ? "" : ", ")
+            .append(g.srcHost())
+            .append("->")
+            .append(g.dstHost())
+            .append(' ')
+            .append(g.bytes())
+            .append(" B");
       }
-      LOG.info("wan-shuffle step {} (plan {}, {}): {} flow(s) [{}] to {} task(s), {} flow(s) "
-          + "still open from earlier steps, deadline in {} ms", stepId, planId, algorithm,
-          flows.size(), f, outstanding.size(), leases.total() - flows.size(), deadlineMs - now);
+      LOG.info(
+          "wan-shuffle step {} (plan {}, {}): {} flow(s) [{}] to {} task(s), {} flow(s) "
+              + "still open from earlier steps, deadline in {} ms",
+          stepId,
+          planId,
+          algorithm,
+          flows.size(),
+          f,
+          outstanding.size(),
+          leases.total() - flows.size(),
+          deadlineMs - now);
     }
     fire(l -> l.onStepGranted(ev));
     for (Long id : outstanding) {
@@ -1323,7 +1547,8 @@ public final class StepCoordinator {
         CompletableFuture<GrantReply> w = d.waiter;
         d.waiter = null;
         d.grantDelivered = true;
-        // the time it waited for ports, from the first plan after its report to this one: not part of the
+        // the time it waited for ports, from the first plan after its report to this one: not part
+        // of the
         // executor's hand-over loop
         long held = d.firstPlanNanos == 0 ? 0 : (in.startedNanos - d.firstPlanNanos) / 1_000_000;
         GrantReply reply = d.grant.reply(d).withHeldMs(held);
@@ -1335,11 +1560,11 @@ public final class StepCoordinator {
 
   /**
    * @return the transfers {@code grant} walks: with barrier steps the first step as planned; with
-   *     pipelined steps the plan's pairs bottleneck ports first ({@link BottleneckFirstOrder}),
-   *     the ports' loads counting the {@code expected} bytes of tasks still to launch
+   *     pipelined steps the plan's pairs bottleneck ports first ({@link BottleneckFirstOrder}), the
+   *     ports' loads counting the {@code expected} bytes of tasks still to launch
    */
-  private List<BottleneckFirstOrder.Ranked> listOrder(List<Step> steps, PlanInput in,
-      PendingTasks.Estimate expected) {
+  private List<BottleneckFirstOrder.Ranked> listOrder(
+      List<Step> steps, PlanInput in, PendingTasks.Estimate expected) {
     if (conf.barrierSteps()) {
       List<BottleneckFirstOrder.Ranked> first = new ArrayList<>();
       for (Transfer t : steps.get(0).transfers()) {
@@ -1348,37 +1573,46 @@ public final class StepCoordinator {
       return first;
     }
     // pipelined plans are made on the whole platform: its δ are each host's configured δ
-    return BottleneckFirstOrder.ranked(steps, in.bytes, in.platform,
-        byIndex(expected.senders(), in.sNames), byIndex(expected.receivers(), in.rNames),
+    return BottleneckFirstOrder.ranked(
+        steps,
+        in.bytes,
+        in.platform,
+        byIndex(expected.senders(), in.sNames),
+        byIndex(expected.receivers(), in.rNames),
         conf.staggerTaskEnds());
   }
 
   /**
-   * Receivers a free flow may be kept for (pipelined steps, gather window &gt; 0): a host where
-   * a task of a stage with demand is about to register ({@link PendingTasks.Estimate#awaited}:
+   * Receivers a free flow may be kept for (pipelined steps, gather window &gt; 0): a host where a
+   * task of a stage with demand is about to register ({@link PendingTasks.Estimate#awaited}:
    * launched and not registered, or about to launch there as the host's task that fetched all its
    * bytes ends), or whose task registered while this plan was being computed (its demand is not in
    * the plan; measured once on the testbed: the light receiver took the last flow and the heavy
-   * receiver's task, registered 2 ms earlier, waited 1.5 s), with no demand in this plan and no flow
-   * open to it; for at most one gather window from when a flow was first kept for it, and one more
-   * from the task's launch.
+   * receiver's task, registered 2 ms earlier, waited 1.5 s), with no demand in this plan and no
+   * flow open to it; for at most one gather window from when a flow was first kept for it, and one
+   * more from the task's launch.
    *
    * @return such receivers and their expected bytes per port (δ)
    */
-  private Map<String, Double> awaitedReceivers(PendingTasks.Estimate expected, PlanInput in,
-      long now) {
+  private Map<String, Double> awaitedReceivers(
+      PendingTasks.Estimate expected, PlanInput in, long now) {
     Map<String, Double> out = new HashMap<>();
     Map<String, Double> awaited = new HashMap<>(expected.awaited());
     Set<String> planned = Set.of(in.rNames);
     // a task that registered while this plan was computed is no longer "about to register", and its
-    // demand is not in the plan: it waits for the next plan (which its registration asked for) as if
+    // demand is not in the plan: it waits for the next plan (which its registration asked for) as
+    // if
     // about to register, with its registered bytes
     Set<Long> inPlan = new HashSet<>();
     for (Demand d : in.eligible) {
       inPlan.add(d.id);
     }
     for (Demand d : demands.values()) {
-      if (!d.released && !d.idle && d.grant == null && d.remainingTotal() > 0 && !inPlan.contains(d.id)
+      if (!d.released
+          && !d.idle
+          && d.grant == null
+          && d.remainingTotal() > 0
+          && !inPlan.contains(d.id)
           && !planned.contains(d.dst)) {
         awaited.merge(d.dst, (double) d.remainingTotal(), Math::max);
       }
@@ -1402,13 +1636,16 @@ public final class StepCoordinator {
     if (keepTimer != null) {
       return;
     }
-    keepTimer = timer.schedule(() -> {
-      synchronized (this) {
-        keepTimer = null;
-        planIfIdle();
-      }
-      kickPlanner();
-    }, Math.max(1, keeping.nextExpiryMs(now) - now));
+    keepTimer =
+        timer.schedule(
+            () -> {
+              synchronized (this) {
+                keepTimer = null;
+                planIfIdle();
+              }
+              kickPlanner();
+            },
+            Math.max(1, keeping.nextExpiryMs(now) - now));
   }
 
   /**
@@ -1418,8 +1655,8 @@ public final class StepCoordinator {
    * pipelined steps only (barrier steps keep k over both directions). Call once, before the first
    * registration; without it every host is in one cluster and all flows count against one k.
    *
-   * @param clusterOf cluster name of a host (for example from the topology's
-   *     {@code /cluster/rack} path); must not return null
+   * @param clusterOf cluster name of a host (for example from the topology's {@code /cluster/rack}
+   *     path); must not return null
    */
   public synchronized void useClusters(Function<String, String> clusterOf) {
     leases.useClusters(clusterOf);
@@ -1439,8 +1676,15 @@ public final class StepCoordinator {
    *
    * @return false when no such demand needs bytes from {@code s} (nothing opened)
    */
-  private boolean grantTransfer(Transfer t, String s, String r, long pairBytes, PlanInput in,
-      Map<Long, List<long[]>> parts, Map<HostPair, Integer> flowCounts, List<FlowGrant> flows) {
+  private boolean grantTransfer(
+      Transfer t,
+      String s,
+      String r,
+      long pairBytes,
+      PlanInput in,
+      Map<Long, List<long[]>> parts,
+      Map<HostPair, Integer> flowCounts,
+      List<FlowGrant> flows) {
     long budget = (long) Math.ceil(t.amount() * conf.baseSpeed());
     if (budget >= pairBytes - 1) {
       budget = pairBytes;
@@ -1500,8 +1744,16 @@ public final class StepCoordinator {
 
   @Override
   public synchronized String toString() {
-    return "StepCoordinator[" + conf.algorithm() + ", demands=" + demands.size() + ", open flows="
-        + leases.total() + ", steps=" + active.keySet()
-        + ", stages=" + Arrays.toString(stages.keySet().toArray()) + "]";
+    return "StepCoordinator["
+        + conf.algorithm()
+        + ", demands="
+        + demands.size()
+        + ", open flows="
+        + leases.total()
+        + ", steps="
+        + active.keySet()
+        + ", stages="
+        + Arrays.toString(stages.keySet().toArray())
+        + "]";
   }
 }

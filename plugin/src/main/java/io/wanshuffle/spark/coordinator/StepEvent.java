@@ -13,5 +13,10 @@ import java.util.List;
  * @param grantedAtMs grant time, epoch ms
  * @param deadlineMs time at which the step is closed even if receivers have not reported
  */
-public record StepEvent(long stepId, long planId, List<FlowGrant> flows, long[] taskAttemptIds,
-    long grantedAtMs, long deadlineMs) {}
+public record StepEvent(
+    long stepId,
+    long planId,
+    List<FlowGrant> flows,
+    long[] taskAttemptIds,
+    long grantedAtMs,
+    long deadlineMs) {}

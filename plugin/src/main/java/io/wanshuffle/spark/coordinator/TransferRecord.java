@@ -17,9 +17,17 @@ import java.util.List;
  * @param endMs when the last block of the fetch was received (executor clock, epoch ms)
  * @param handedOnMs when the task gave the step's ports back to the coordinator (executor clock,
  *     epoch ms): {@code endMs} when the step was reported on arrival or when read; earlier when it
- *     was reported ahead of its end (predicted hand-over), so that the next flow's first byte
- *     meets this one's last; {@code startMs <= handedOnMs <= endMs}
+ *     was reported ahead of its end (predicted hand-over), so that the next flow's first byte meets
+ *     this one's last; {@code startMs <= handedOnMs <= endMs}
  */
-public record TransferRecord(long stepId, StageRef stage, int shuffleId, long taskAttemptId,
-    String dstHost, List<String> srcHosts, long[] bytes, long startMs, long endMs,
+public record TransferRecord(
+    long stepId,
+    StageRef stage,
+    int shuffleId,
+    long taskAttemptId,
+    String dstHost,
+    List<String> srcHosts,
+    long[] bytes,
+    long startMs,
+    long endMs,
     long handedOnMs) {}

@@ -19,10 +19,10 @@ interface BlockOpener {
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks);
 
   /**
-   * Bytes a fetcher sends requests for at once, before the task has read any of them
-   * ({@code spark.reducer.maxSizeInFlight} in production): blocks beyond it are requested only as
-   * the task reads, so a step that took more would end at the task's pace, not the network's.
-   * The default is unbounded.
+   * Bytes a fetcher sends requests for at once, before the task has read any of them ({@code
+   * spark.reducer.maxSizeInFlight} in production): blocks beyond it are requested only as the task
+   * reads, so a step that took more would end at the task's pace, not the network's. The default is
+   * unbounded.
    *
    * @return bytes, positive
    */
@@ -43,7 +43,8 @@ interface BlockOpener {
    */
   default Iterator<Tuple2<BlockId, InputStream>> openStep(
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
-      Runnable onArrived, ArrivalTrackingClient.AheadSignal ahead) {
+      Runnable onArrived,
+      ArrivalTrackingClient.AheadSignal ahead) {
     return open(blocks);
   }
 }

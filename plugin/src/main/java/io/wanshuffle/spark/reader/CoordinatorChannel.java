@@ -28,9 +28,9 @@ import scala.reflect.ClassTag$;
  * Executor-side client of the driver's step coordinator over Spark's RPC. Every call is
  * asynchronous and bounded by a per-call {@link RpcTimeout}: the driver lookup by {@code
  * coordinator.askTimeout}; registration (answered with the first poll) and a long-poll by {@code
- * grant.pollInterval + coordinator.askTimeout}. A
- * failed lookup or call completes the returned future exceptionally; the reader then falls back to
- * ungated fetching, so no task waits on an unreachable coordinator.
+ * grant.pollInterval + coordinator.askTimeout}. A failed lookup or call completes the returned
+ * future exceptionally; the reader then falls back to ungated fetching, so no task waits on an
+ * unreachable coordinator.
  *
  * <p>One instance per executor JVM; thread-safe.
  */
@@ -59,8 +59,9 @@ public final class CoordinatorChannel implements DemandClient {
       synchronized (this) {
         r = ref;
         if (r == null || r.isCompletedExceptionally()) {
-          r = CompletableFuture.supplyAsync(
-              () -> RpcUtils.makeDriverRef(CoordinatorEndpoint.NAME, sparkConf, rpcEnv));
+          r =
+              CompletableFuture.supplyAsync(
+                  () -> RpcUtils.makeDriverRef(CoordinatorEndpoint.NAME, sparkConf, rpcEnv));
           ref = r;
         }
       }
@@ -79,11 +80,17 @@ public final class CoordinatorChannel implements DemandClient {
    */
   @Override
   public CompletableFuture<Registered> register(RegisterDemand m) {
-    RpcTimeout t = timeout(conf.pollIntervalMs() + conf.askTimeoutMs(),
-        WanShuffleConf.POLL_INTERVAL + " + " + WanShuffleConf.ASK_TIMEOUT);
-    return ref().orTimeout(conf.askTimeoutMs(), TimeUnit.MILLISECONDS).thenCompose(r ->
-        FutureConverters.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
-            .toCompletableFuture().thenApply(WireCodec::decodeRegistered));
+    RpcTimeout t =
+        timeout(
+            conf.pollIntervalMs() + conf.askTimeoutMs(),
+            WanShuffleConf.POLL_INTERVAL + " + " + WanShuffleConf.ASK_TIMEOUT);
+    return ref()
+        .orTimeout(conf.askTimeoutMs(), TimeUnit.MILLISECONDS)
+        .thenCompose(
+            r ->
+                FutureConverters.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
+                    .toCompletableFuture()
+                    .thenApply(WireCodec::decodeRegistered));
   }
 
   /**
@@ -92,11 +99,16 @@ public final class CoordinatorChannel implements DemandClient {
    */
   @Override
   public CompletableFuture<GrantReply> await(AwaitGrant m) {
-    RpcTimeout t = timeout(conf.pollIntervalMs() + conf.askTimeoutMs(),
-        WanShuffleConf.POLL_INTERVAL + " + " + WanShuffleConf.ASK_TIMEOUT);
-    return ref().thenCompose(r ->
-        FutureConverters.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
-            .toCompletableFuture().thenApply(WireCodec::decodeGrantReply));
+    RpcTimeout t =
+        timeout(
+            conf.pollIntervalMs() + conf.askTimeoutMs(),
+            WanShuffleConf.POLL_INTERVAL + " + " + WanShuffleConf.ASK_TIMEOUT);
+    return ref()
+        .thenCompose(
+            r ->
+                FutureConverters.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
+                    .toCompletableFuture()
+                    .thenApply(WireCodec::decodeGrantReply));
   }
 
   /**
@@ -131,8 +143,9 @@ public final class CoordinatorChannel implements DemandClient {
   }
 
   /**
-   * One-way notice that a task's read has no cross-cluster blocks, so that the coordinator does not wait for its
-   * registration; failures are logged and ignored (the driver's listener reports the task's end anyway).
+   * One-way notice that a task's read has no cross-cluster blocks, so that the coordinator does not
+   * wait for its registration; failures are logged and ignored (the driver's listener reports the
+   * task's end anyway).
    *
    * @param m the notice
    */
@@ -141,16 +154,24 @@ public final class CoordinatorChannel implements DemandClient {
   }
 
   private void send(Object m) {
-    ref().whenComplete((r, e) -> {
-      if (e != null) {
-        LOG.debug("wan-shuffle: could not send {} to the coordinator", m.getClass().getSimpleName(), e);
-      } else {
-        try {
-          r.send(m);
-        } catch (RuntimeException ex) {
-          LOG.debug("wan-shuffle: could not send {} to the coordinator", m.getClass().getSimpleName(), ex);
-        }
-      }
-    });
+    ref()
+        .whenComplete(
+            (r, e) -> {
+              if (e != null) {
+                LOG.debug(
+                    "wan-shuffle: could not send {} to the coordinator",
+                    m.getClass().getSimpleName(),
+                    e);
+              } else {
+                try {
+                  r.send(m);
+                } catch (RuntimeException ex) {
+                  LOG.debug(
+                      "wan-shuffle: could not send {} to the coordinator",
+                      m.getClass().getSimpleName(),
+                      ex);
+                }
+              }
+            });
   }
 }

@@ -18,8 +18,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * The blocks of one reduce task split by the topology: same-cluster blocks (fetched at once) and,
  * per cross-cluster source host, a queue of blocks taken out step by step as grants arrive. Block
  * sizes are those the MapOutputTracker reports (bytes). Empty blocks go with the same-cluster ones.
- * Thread-safe: the blocks of a granted step may be taken off the task thread (a step opened on
- * its grant while the task reads the previous one).
+ * Thread-safe: the blocks of a granted step may be taken off the task thread (a step opened on its
+ * grant while the task reads the previous one).
  */
 final class CrossClusterBlocks {
   /** One block: where it lives and Spark's (block id, size, map index) triple. */
@@ -40,8 +40,10 @@ final class CrossClusterBlocks {
    * @param localHost the host the task runs on
    * @param topology the cluster topology
    */
-  CrossClusterBlocks(Iterator<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
-      String localHost, ClusterTopology topology) {
+  CrossClusterBlocks(
+      Iterator<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
+      String localHost,
+      ClusterTopology topology) {
     while (blocks.hasNext()) {
       Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> t = blocks.next();
       String host = t._1().host();
@@ -66,22 +68,30 @@ final class CrossClusterBlocks {
     registered.putAll(remaining);
   }
 
-  /** @return blocks to fetch at once (same cluster, unknown hosts, empty blocks) */
+  /**
+   * @return blocks to fetch at once (same cluster, unknown hosts, empty blocks)
+   */
   List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> sameCluster() {
     return sameCluster;
   }
 
-  /** @return cross-cluster source hosts, in first-seen order */
+  /**
+   * @return cross-cluster source hosts, in first-seen order
+   */
   String[] hosts() {
     return registered.keySet().toArray(new String[0]);
   }
 
-  /** @return bytes registered per host of {@link #hosts()} */
+  /**
+   * @return bytes registered per host of {@link #hosts()}
+   */
   long[] registeredBytes() {
     return registered.values().stream().mapToLong(Long::longValue).toArray();
   }
 
-  /** @return bytes not yet taken per host of {@link #hosts()} */
+  /**
+   * @return bytes not yet taken per host of {@link #hosts()}
+   */
   synchronized long[] remainingBytes() {
     String[] h = hosts();
     long[] r = new long[h.length];
@@ -91,7 +101,9 @@ final class CrossClusterBlocks {
     return r;
   }
 
-  /** @return true when every cross-cluster block has been taken */
+  /**
+   * @return true when every cross-cluster block has been taken
+   */
   synchronized boolean isEmpty() {
     for (ArrayDeque<Block> q : cross.values()) {
       if (!q.isEmpty()) {
@@ -110,13 +122,17 @@ final class CrossClusterBlocks {
    * @param out where the taken blocks are appended (grouped by block manager)
    * @return bytes taken
    */
-  synchronized long take(String host, long budget, List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
+  synchronized long take(
+      String host,
+      long budget,
+      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
     return take(host, budget, Long.MAX_VALUE, true, out);
   }
 
   /**
-   * Like {@link #take(String, long, List)}, but never beyond {@code limit} bytes: a block that would
-   * bring the bytes taken above it stops the take, unless it is the first and {@code firstAnyway}.
+   * Like {@link #take(String, long, List)}, but never beyond {@code limit} bytes: a block that
+   * would bring the bytes taken above it stops the take, unless it is the first and {@code
+   * firstAnyway}.
    *
    * @param host source host
    * @param budget byte budget of the grant
@@ -125,7 +141,11 @@ final class CrossClusterBlocks {
    * @param out where the taken blocks are appended (grouped by block manager)
    * @return bytes taken
    */
-  synchronized long take(String host, long budget, long limit, boolean firstAnyway,
+  synchronized long take(
+      String host,
+      long budget,
+      long limit,
+      boolean firstAnyway,
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
     ArrayDeque<Block> q = cross.get(host);
     List<Block> taken = new ArrayList<>();
@@ -151,7 +171,8 @@ final class CrossClusterBlocks {
    *
    * @param taken blocks as {@code take} appended them (grouped by block manager)
    */
-  synchronized void giveBack(List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> taken) {
+  synchronized void giveBack(
+      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> taken) {
     List<Block> back = new ArrayList<>();
     for (Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> t : taken) {
       for (Tuple3<BlockId, Object, Object> b : CollectionConverters.asJava(t._2())) {
@@ -171,7 +192,8 @@ final class CrossClusterBlocks {
    * @param out where the blocks are appended
    * @return bytes taken per host of {@link #hosts()}
    */
-  synchronized long[] takeAll(List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
+  synchronized long[] takeAll(
+      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
     String[] h = hosts();
     long[] taken = new long[h.length];
     for (int i = 0; i < h.length; i++) {
@@ -180,8 +202,8 @@ final class CrossClusterBlocks {
     return taken;
   }
 
-  private static void group(List<Block> blocks,
-      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
+  private static void group(
+      List<Block> blocks, List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
     Map<BlockManagerId, List<Tuple3<BlockId, Object, Object>>> by = new LinkedHashMap<>();
     for (Block b : blocks) {
       by.computeIfAbsent(b.address(), a -> new ArrayList<>()).add(b.info());

@@ -14,10 +14,14 @@ import java.util.concurrent.CompletableFuture;
  * completes its future exceptionally. {@link CoordinatorChannel} implements it over Spark RPC.
  */
 interface DemandClient {
-  /** @return the registration of a demand */
+  /**
+   * @return the registration of a demand
+   */
   CompletableFuture<Registered> register(RegisterDemand m);
 
-  /** @return the next grant (long-poll), carrying the previous step's report */
+  /**
+   * @return the next grant (long-poll), carrying the previous step's report
+   */
   CompletableFuture<GrantReply> await(AwaitGrant m);
 
   /** One-way: the task ended before its demand was complete, or went ungated. */

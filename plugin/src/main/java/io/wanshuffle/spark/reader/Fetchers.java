@@ -41,11 +41,15 @@ final class Fetchers implements BlockOpener {
    * @param metrics shuffle read metrics of the task
    * @param dep the shuffle dependency (its serializer decides relocation support)
    * @param shouldBatchFetch {@code SortShuffleManager.canUseBatchFetch(start, end, context)}
-   * @param streamProgress whether a predicted step's blocks are streamed so their bytes are counted as they arrive
-   *     ({@code spark.wanshuffle.step.progress})
+   * @param streamProgress whether a predicted step's blocks are streamed so their bytes are counted
+   *     as they arrive ({@code spark.wanshuffle.step.progress})
    */
-  Fetchers(TaskContext context, ShuffleReadMetricsReporter metrics, ShuffleDependency<?, ?, ?> dep,
-      boolean shouldBatchFetch, boolean streamProgress) {
+  Fetchers(
+      TaskContext context,
+      ShuffleReadMetricsReporter metrics,
+      ShuffleDependency<?, ?, ?> dep,
+      boolean shouldBatchFetch,
+      boolean streamProgress) {
     this.context = context;
     this.metrics = metrics;
     this.streamProgress = streamProgress;
@@ -53,26 +57,35 @@ final class Fetchers implements BlockOpener {
   }
 
   /**
-   * Spark's conditions for fetching continuous blocks in one request (SPARK-9853, SPARK-34790):
-   * the task reads several partitions, the serializer supports relocation, the codec supports
+   * Spark's conditions for fetching continuous blocks in one request (SPARK-9853, SPARK-34790): the
+   * task reads several partitions, the serializer supports relocation, the codec supports
    * concatenation (or compression is off), the old fetch protocol and I/O encryption are off.
    */
-  static boolean fetchContinuousBlocksInBatch(SparkConf c, ShuffleDependency<?, ?, ?> dep,
-      boolean shouldBatchFetch) {
+  static boolean fetchContinuousBlocksInBatch(
+      SparkConf c, ShuffleDependency<?, ?, ?> dep, boolean shouldBatchFetch) {
     package$ cfg = package$.MODULE$;
     boolean compressed = (Boolean) c.get(cfg.SHUFFLE_COMPRESS());
-    boolean concat = !compressed || CompressionCodec$.MODULE$
-        .supportsConcatenationOfSerializedStreams(CompressionCodec$.MODULE$.createCodec(c));
-    return shouldBatchFetch && dep.serializer().supportsRelocationOfSerializedObjects() && concat
+    boolean concat =
+        !compressed
+            || CompressionCodec$.MODULE$.supportsConcatenationOfSerializedStreams(
+                CompressionCodec$.MODULE$.createCodec(c));
+    return shouldBatchFetch
+        && dep.serializer().supportsRelocationOfSerializedObjects()
+        && concat
         && !(Boolean) c.get(cfg.SHUFFLE_USE_OLD_FETCH_PROTOCOL())
         && !(Boolean) c.get(cfg.IO_ENCRYPTION_ENABLED());
   }
 
-  /** @return {@code spark.reducer.maxSizeInFlight} of this executor, bytes */
+  /**
+   * @return {@code spark.reducer.maxSizeInFlight} of this executor, bytes
+   */
   @Override
   public long maxBytesInFlight() {
-    return Math.max(1, (Long) SparkEnv.get().conf().get(package$.MODULE$.REDUCER_MAX_SIZE_IN_FLIGHT())
-        * 1024L * 1024L);
+    return Math.max(
+        1,
+        (Long) SparkEnv.get().conf().get(package$.MODULE$.REDUCER_MAX_SIZE_IN_FLIGHT())
+            * 1024L
+            * 1024L);
   }
 
   /**
@@ -93,7 +106,8 @@ final class Fetchers implements BlockOpener {
   @Override
   public Iterator<Tuple2<BlockId, InputStream>> openStep(
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
-      Runnable onArrived, ArrivalTrackingClient.AheadSignal ahead) {
+      Runnable onArrived,
+      ArrivalTrackingClient.AheadSignal ahead) {
     long expected = 0;
     Map<String, Long> bytes = new HashMap<>();
     for (Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> t : blocks) {
@@ -102,12 +116,18 @@ final class Fetchers implements BlockOpener {
         bytes.merge(t._1().host(), (Long) b._2(), Long::sum);
       }
     }
-    ArrivalTrackingClient client = new ArrivalTrackingClient(
-        SparkEnv.get().blockManager().blockStoreClient(), expected, bytes, onArrived, ahead,
-        HandoverPredictor.executor(), System::currentTimeMillis, streamProgress);
+    ArrivalTrackingClient client =
+        new ArrivalTrackingClient(
+            SparkEnv.get().blockManager().blockStoreClient(),
+            expected,
+            bytes,
+            onArrived,
+            ahead,
+            HandoverPredictor.executor(),
+            System::currentTimeMillis,
+            streamProgress);
     // a step the task did not finish (killed, failed) leaves the executor's connections with it
-    context.addTaskCompletionListener(
-        (TaskCompletionListener) ctx -> client.close());
+    context.addTaskCompletionListener((TaskCompletionListener) ctx -> client.close());
     return fetcher(blocks, client);
   }
 
@@ -120,23 +140,24 @@ final class Fetchers implements BlockOpener {
     SerializerManager sm = env.serializerManager();
     package$ cfg = package$.MODULE$;
     return new ShuffleBlockFetcherIterator(
-        context,
-        client,
-        bm,
-        env.mapOutputTracker(),
-        CollectionConverters.asScala(blocks.iterator()),
-        (bid, in) -> sm.wrapStream(bid, in),
-        maxBytesInFlight(),
-        (Integer) c.get(cfg.REDUCER_MAX_REQS_IN_FLIGHT()),
-        (Integer) c.get(cfg.REDUCER_MAX_BLOCKS_IN_FLIGHT_PER_ADDRESS()),
-        (Long) c.get(cfg.MAX_REMOTE_BLOCK_SIZE_FETCH_TO_MEM()),
-        (Integer) c.get(cfg.SHUFFLE_MAX_ATTEMPTS_ON_NETTY_OOM()),
-        (Boolean) c.get(cfg.SHUFFLE_DETECT_CORRUPT()),
-        (Boolean) c.get(cfg.SHUFFLE_DETECT_CORRUPT_MEMORY()),
-        (Boolean) c.get(cfg.SHUFFLE_CHECKSUM_ENABLED()),
-        c.get(cfg.SHUFFLE_CHECKSUM_ALGORITHM()),
-        metrics,
-        batchFetch,
-        new SystemClock()).toCompletionIterator();
+            context,
+            client,
+            bm,
+            env.mapOutputTracker(),
+            CollectionConverters.asScala(blocks.iterator()),
+            (bid, in) -> sm.wrapStream(bid, in),
+            maxBytesInFlight(),
+            (Integer) c.get(cfg.REDUCER_MAX_REQS_IN_FLIGHT()),
+            (Integer) c.get(cfg.REDUCER_MAX_BLOCKS_IN_FLIGHT_PER_ADDRESS()),
+            (Long) c.get(cfg.MAX_REMOTE_BLOCK_SIZE_FETCH_TO_MEM()),
+            (Integer) c.get(cfg.SHUFFLE_MAX_ATTEMPTS_ON_NETTY_OOM()),
+            (Boolean) c.get(cfg.SHUFFLE_DETECT_CORRUPT()),
+            (Boolean) c.get(cfg.SHUFFLE_DETECT_CORRUPT_MEMORY()),
+            (Boolean) c.get(cfg.SHUFFLE_CHECKSUM_ENABLED()),
+            c.get(cfg.SHUFFLE_CHECKSUM_ALGORITHM()),
+            metrics,
+            batchFetch,
+            new SystemClock())
+        .toCompletionIterator();
   }
 }

@@ -42,9 +42,9 @@ import scala.collection.Seq;
  * <p>The conversation with the coordinator is asynchronous: registration and long-polls run while
  * the task consumes same-cluster blocks; the blocks of a granted step are consumed first (the step
  * barrier waits on them). The task blocks only when nothing else is left to read; that wait counts
- * as shuffle fetch wait time, checks for task kill every 100 ms, and ends in ungated fetching
- * (with a warning saying why) when the coordinator fails, times out, releases the demand, or the
- * total wait passes {@code spark.wanshuffle.grant.maxWait}.
+ * as shuffle fetch wait time, checks for task kill every 100 ms, and ends in ungated fetching (with
+ * a warning saying why) when the coordinator fails, times out, releases the demand, or the total
+ * wait passes {@code spark.wanshuffle.grant.maxWait}.
  *
  * <p>A task may read several gated shuffles (cogroup, sort-merge join), one reader each, on its
  * task thread. A reader registers its demand on its first read, not at creation, and a reader about
@@ -60,12 +60,12 @@ import scala.collection.Seq;
  *
  * <p>The grant that answers a reported step is acted on when it arrives: its blocks are taken and
  * their fetch opened on a step-opener thread, while the task thread may still be blocked reading
- * the reported step's last block or busy with its records (a task's next flow would otherwise
- * start only after that, which with one task per receiving executor is the case at nearly every
- * hand-over of a receiver's port). The task thread then reads the opened step after the reported
- * one. A task that reads slower than the network keeps getting its grants opened while the steps
- * it has not read yet and the new one fit within {@code spark.reducer.maxSizeInFlight} (what
- * Spark's own fetcher buffers); beyond that, or when it stalls, it hands its grants back.
+ * the reported step's last block or busy with its records (a task's next flow would otherwise start
+ * only after that, which with one task per receiving executor is the case at nearly every hand-over
+ * of a receiver's port). The task thread then reads the opened step after the reported one. A task
+ * that reads slower than the network keeps getting its grants opened while the steps it has not
+ * read yet and the new one fit within {@code spark.reducer.maxSizeInFlight} (what Spark's own
+ * fetcher buffers); beyond that, or when it stalls, it hands its grants back.
  *
  * <p>With {@code spark.wanshuffle.flow.rateCap} set, a step's blocks are fetched in chunks paced so
  * that the task's bytes in the step never run ahead of (rate cap × flows of the step) — pacing at
@@ -86,54 +86,74 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private final RegisterDemand demand;
   private final String[] hosts;
   private final HandoverPredictor predictor;
+
   /** Most bytes one unpaced step takes: what the fetcher requests at once. */
   private final long maxStepBytes;
 
   private final Iterator<Tuple2<BlockId, InputStream>> local;
   private Iterator<Tuple2<BlockId, InputStream>> source;
   private CompletableFuture<?> pending;
+
   /** Volatile: reports and hand-backs are sent off the task thread too. */
   private volatile long demandId;
+
   private long waitedMs;
   private boolean registered;
+
   /** A sibling reader of the task waits for a grant; this one told the coordinator it is idle. */
   private volatile boolean idle;
+
   /**
-   * {@code pending} is the reply to a reported step, mapped by {@link #openGranted}: it may carry
-   * a step opened off the task thread, so the blocks taken for it are not lost to this reader.
+   * {@code pending} is the reply to a reported step, mapped by {@link #openGranted}: it may carry a
+   * step opened off the task thread, so the blocks taken for it are not lost to this reader.
    */
   private boolean openingOnGrant;
-  /** Guarded by this: steps opened off the task thread, not yet taken up by the task thread, in order. */
-  private final ArrayDeque<StepRun> opened = new ArrayDeque<>();
+
   /**
-   * A grant was handed back ({@link GaveBack}): poll again once the task has caught up, that is reads
-   * its last unread step (as a task that opens each step itself asks for the next one only then). Task
-   * thread only.
+   * Guarded by this: steps opened off the task thread, not yet taken up by the task thread, in
+   * order.
+   */
+  private final ArrayDeque<StepRun> opened = new ArrayDeque<>();
+
+  /**
+   * A grant was handed back ({@link GaveBack}): poll again once the task has caught up, that is
+   * reads its last unread step (as a task that opens each step itself asks for the next one only
+   * then). Task thread only.
    */
   private boolean pollWhenCaughtUp;
+
   /** Guarded by this: no step may be opened off the task thread any more (ungated, task ended). */
   private boolean closedToGrants;
 
   private StepRun step;
+
   /**
    * Steps already reported (their bytes arrived, or are due soon), oldest first: read before
    * anything else, while later steps' flows may already run. Task thread only.
    */
   private final ArrayDeque<StepRun> toRead = new ArrayDeque<>();
+
   /**
    * Guarded by this: steps whose blocks were taken and that the task has not read to the end, and
    * their bytes. A grant is opened off the task thread only while they leave room for it within
    * what Spark's fetcher buffers ({@link #openGranted}).
    */
   private int heldSteps;
+
   private long heldBytes;
   private Iterator<Tuple2<BlockId, InputStream>> ungated;
   private long[] ungatedBytes;
   private long ungatedStartMs;
 
-  GatedBlockIterator(TaskContext context, BlockOpener fetchers, CrossClusterBlocks blocks,
-      DemandClient channel, WanShuffleConf conf, ShuffleReadMetricsReporter metrics,
-      RegisterDemand demand, HandoverPredictor predictor) {
+  GatedBlockIterator(
+      TaskContext context,
+      BlockOpener fetchers,
+      CrossClusterBlocks blocks,
+      DemandClient channel,
+      WanShuffleConf conf,
+      ShuffleReadMetricsReporter metrics,
+      RegisterDemand demand,
+      HandoverPredictor predictor) {
     this.predictor = predictor;
     if (conf.predictedHandover()) {
       long cap = conf.flowRateCap();
@@ -150,7 +170,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     this.maxStepBytes = fetchers.maxBytesInFlight();
     this.local = fetchers.open(blocks.sameCluster());
     if (!blocks.isEmpty()) {
-      context.addTaskCompletionListener((org.apache.spark.util.TaskCompletionListener) this::onTaskEnd);
+      context.addTaskCompletionListener(
+          (org.apache.spark.util.TaskCompletionListener) this::onTaskEnd);
     }
   }
 
@@ -168,8 +189,10 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       long sent = System.nanoTime();
       CompletableFuture<Registered> r = channel.register(demand);
       if (conf.predictedHandover()) {
-        r.thenAccept(reg -> predictor.coordinatorRoundTrip(
-            Math.max(0, (System.nanoTime() - sent) / 1_000_000 - reg.heldMs())));
+        r.thenAccept(
+            reg ->
+                predictor.coordinatorRoundTrip(
+                    Math.max(0, (System.nanoTime() - sent) / 1_000_000 - reg.heldMs())));
       }
       pending = r;
       TaskReaders.add(context, this);
@@ -179,8 +202,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   /**
    * Called (on the task thread) by another reader of the same task that is about to wait for a
    * grant: this reader says it is idle, so the coordinator takes back a grant it has not started
-   * and does not plan it until it is read again. Does nothing while this reader fetches a step
-   * or ungated. An idle reader's own next read says it is active again.
+   * and does not plan it until it is read again. Does nothing while this reader fetches a step or
+   * ungated. An idle reader's own next read says it is active again.
    */
   void standAside() {
     if (ungated == null) {
@@ -211,8 +234,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   }
 
   /**
-   * Once the current step is reported (its bytes are here, or due soon), queues it to be read after the steps
-   * reported before it, while the coordinator hands the ports on and the grant in its reply is opened.
+   * Once the current step is reported (its bytes are here, or due soon), queues it to be read after
+   * the steps reported before it, while the coordinator hands the ports on and the grant in its
+   * reply is opened.
    *
    * @return true if the current step was queued
    */
@@ -228,19 +252,21 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   }
 
   /**
-   * Acts on the reply to this reader's reported step when it has come, for a sibling reader about to wait for a
-   * grant: a step opened on its grant is taken up (so that a paced one can be cut); any other answer (the report's
-   * long-poll expired, or a grant not opened) is handled as an idle reader's, so the coordinator hears from this
-   * demand again. Left alone, an expired poll was never followed by another, and the coordinator's next grant to
-   * this demand, delivered to no poll, held its flows (k = 1: the whole backbone direction) until the step's
-   * deadline while the task waited on the sibling.
+   * Acts on the reply to this reader's reported step when it has come, for a sibling reader about
+   * to wait for a grant: a step opened on its grant is taken up (so that a paced one can be cut);
+   * any other answer (the report's long-poll expired, or a grant not opened) is handled as an idle
+   * reader's, so the coordinator hears from this demand again. Left alone, an expired poll was
+   * never followed by another, and the coordinator's next grant to this demand, delivered to no
+   * poll, held its flows (k = 1: the whole backbone direction) until the step's deadline while the
+   * task waited on the sibling.
    */
   private void takeUpReply() {
     queueReportedStep(); // as the task thread's next read would: the step stays first to read
     if (!openingOnGrant || pending == null || !pending.isDone()) {
       return;
     }
-    if (!pending.isCompletedExceptionally() && pending.getNow(null) instanceof GrantReply g
+    if (!pending.isCompletedExceptionally()
+        && pending.getNow(null) instanceof GrantReply g
         && (g.status() == GrantReply.Status.GRANT || g.status() == GrantReply.Status.NOT_YET)) {
       idle = true; // a grant goes back, a NOT_YET is followed by an idle poll (onGrantReply)
     }
@@ -253,8 +279,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
    * (and the receiver's ports the sibling's grant needs) until the task came back to this shuffle,
    * which it does only after the sibling's read: a wait until {@code grant.maxWait}. The blocks of
    * the chunks not opened go back for a later grant, the step is reported at once with what it
-   * opened (idle: the coordinator grants this demand nothing until it is read again), and the
-   * task reads the opened chunks when it comes back.
+   * opened (idle: the coordinator grants this demand nothing until it is read again), and the task
+   * reads the opened chunks when it comes back.
    */
   private void cutPacedStep() {
     StepRun s = step;
@@ -265,8 +291,12 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
     s.remaining = blocks.remainingBytes();
     idle = true;
-    LOG.debug("wan-shuffle: task {} reads another shuffle; its paced step {} ends at the chunks opened,"
-        + " {} B go back for a later grant", demand.taskAttemptId(), s.stepId, java.util.Arrays.stream(back).sum());
+    LOG.debug(
+        "wan-shuffle: task {} reads another shuffle; its paced step {} ends at the chunks opened,"
+            + " {} B go back for a later grant",
+        demand.taskAttemptId(),
+        s.stepId,
+        java.util.Arrays.stream(back).sum());
     pending = s.reportOnce(System.currentTimeMillis(), true);
     openingOnGrant = true;
     toRead.addLast(s);
@@ -296,17 +326,20 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       step.cancelTimer();
     }
     unread.forEach(StepRun::cancelTimer);
-    String reason = ctx.isInterrupted() ? "task-killed" : ctx.isFailed() ? "task-failed"
-        : "task-end";
-    if (demandId > 0 && ungated == null && (step != null || !unread.isEmpty() || !blocks.isEmpty())) {
+    String reason =
+        ctx.isInterrupted() ? "task-killed" : ctx.isFailed() ? "task-failed" : "task-end";
+    if (demandId > 0
+        && ungated == null
+        && (step != null || !unread.isEmpty() || !blocks.isEmpty())) {
       channel.release(new ReleaseDemand(demandId, reason));
     } else if (demandId <= 0 && pending != null && !blocks.isEmpty()) {
       // the registration is still held for the first grant: release the demand once its id is known
-      pending.thenAccept(r -> {
-        if (r instanceof Registered reg && reg.opensGatedDemand()) {
-          channel.release(new ReleaseDemand(reg.demandId(), reason));
-        }
-      });
+      pending.thenAccept(
+          r -> {
+            if (r instanceof Registered reg && reg.opensGatedDemand()) {
+              channel.release(new ReleaseDemand(reg.demandId(), reason));
+            }
+          });
     }
   }
 
@@ -431,8 +464,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
           startStep(g);
         }
       }
-      case NOT_YET -> pending = channel.await(
-          idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
+      case NOT_YET ->
+          pending = channel.await(idle ? AwaitGrant.idle(demandId) : AwaitGrant.poll(demandId));
       case FINISHED -> {
         if (!blocks.isEmpty()) {
           goUngated("the coordinator considers the demand complete but blocks are left");
@@ -452,8 +485,12 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
           other.standAside();
         }
         if (waitedMs + (System.nanoTime() - t0) / 1_000_000 > conf.maxGrantWaitMs()) {
-          goUngated("waited longer than " + WanShuffleConf.MAX_GRANT_WAIT + " = "
-              + conf.maxGrantWaitMs() + " ms for grants");
+          goUngated(
+              "waited longer than "
+                  + WanShuffleConf.MAX_GRANT_WAIT
+                  + " = "
+                  + conf.maxGrantWaitMs()
+                  + " ms for grants");
           return;
         }
         try {
@@ -498,8 +535,12 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         // the task reads slower than the network (or has stalled): a grant it would start only when
         // it gets here would hold its ports meanwhile; hand it back at once, like an idle reader,
         // and ask again once the task has caught up
-        LOG.debug("wan-shuffle: task {} hands back its grant of step {}: {} step(s) of {} B not read yet{}",
-            demand.taskAttemptId(), g.stepId(), heldSteps, heldBytes,
+        LOG.debug(
+            "wan-shuffle: task {} hands back its grant of step {}: {} step(s) of {} B not read yet{}",
+            demand.taskAttemptId(),
+            g.stepId(),
+            heldSteps,
+            heldBytes,
             opened.isEmpty() ? "" : ", " + opened.size() + " of them not taken up");
         channel.await(AwaitGrant.idle(demandId)); // its reply carries nothing the reader needs
         return GaveBack.INSTANCE;
@@ -513,8 +554,10 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         return new OpenFailed(e);
       }
       if (conf.predictedHandover() && reported.sentMs > 0) {
-        // what the coordinator held the report for ports is not part of the loop: a receiver that always waits
-        // (behind a bottleneck's flows) would otherwise take its waits for c and hand its flows on that much early
+        // what the coordinator held the report for ports is not part of the loop: a receiver that
+        // always waits
+        // (behind a bottleneck's flows) would otherwise take its waits for c and hand its flows on
+        // that much early
         predictor.handOverLoop(System.currentTimeMillis() - reported.sentMs - g.heldMs());
       }
       opened.addLast(s);
@@ -525,11 +568,11 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   /**
    * Whether the grant {@code g}, the reply to {@code reported}'s report, may be opened now, off the
    * task thread (under this reader's lock): yes when no step but {@code reported} is still to be
-   * read (the task reads it while the next one flows), or when the steps still to be read (taken
-   * up or not) and the new one together fit within what Spark's fetcher requests at once
-   * ({@code spark.reducer.maxSizeInFlight}). So a task that runs a few steps behind the network
-   * (busy with the records of a large block, say) keeps its grants, a task that has stalled hands
-   * them back, and a reader never buffers more than Spark's own reader would, or two steps.
+   * read (the task reads it while the next one flows), or when the steps still to be read (taken up
+   * or not) and the new one together fit within what Spark's fetcher requests at once ({@code
+   * spark.reducer.maxSizeInFlight}). So a task that runs a few steps behind the network (busy with
+   * the records of a large block, say) keeps its grants, a task that has stalled hands them back,
+   * and a reader never buffers more than Spark's own reader would, or two steps.
    */
   private boolean roomFor(StepRun reported, GrantReply g) {
     int others = heldSteps - (reported.held ? 1 : 0);
@@ -565,7 +608,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
   }
 
-  /** @return the run of granted step {@code g} with its blocks taken in chunks, not opened */
+  /**
+   * @return the run of granted step {@code g} with its blocks taken in chunks, not opened
+   */
   private StepRun newStep(GrantReply g) {
     StepRun run = new StepRun(g.stepId());
     long cap = conf.flowRateCap();
@@ -588,8 +633,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
    * fetcher requests at once ({@link BlockOpener#maxBytesInFlight()}), so that the step's flow ends
    * when its bytes arrive whatever the task does with them; a task that stalls in the middle of its
    * read holds no ports. Each source host gets a share of that limit in proportion to its budget;
-   * the step's first block is taken even when it alone is larger. What is not taken stays for
-   * later grants (the report says so).
+   * the step's first block is taken even when it alone is larger. What is not taken stays for later
+   * grants (the report says so).
    */
   private void takeWithinFlight(GrantReply g, StepRun run) {
     List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out = new ArrayList<>();
@@ -689,9 +734,14 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     pending = null;
     openingOnGrant = false;
     pollWhenCaughtUp = false;
-    LOG.warn("wan-shuffle: task {} (stage {}.{}, shuffle {}) fetches its remaining cross-cluster "
-            + "blocks without gating: {}", demand.taskAttemptId(), demand.stageId(),
-        demand.stageAttempt(), demand.shuffleId(), reason);
+    LOG.warn(
+        "wan-shuffle: task {} (stage {}.{}, shuffle {}) fetches its remaining cross-cluster "
+            + "blocks without gating: {}",
+        demand.taskAttemptId(),
+        demand.stageId(),
+        demand.stageAttempt(),
+        demand.shuffleId(),
+        reason);
     if (demandId > 0) {
       channel.release(new ReleaseDemand(demandId, "ungated"));
     }
@@ -715,9 +765,16 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
     ungatedBytes = null;
     if (!h.isEmpty()) {
-      RegisterDemand what = new RegisterDemand(demand.stageId(), demand.stageAttempt(),
-          demand.shuffleId(), demand.taskAttemptId(), demand.executorId(), demand.dstHost(),
-          h.toArray(new String[0]), b.stream().mapToLong(Long::longValue).toArray());
+      RegisterDemand what =
+          new RegisterDemand(
+              demand.stageId(),
+              demand.stageAttempt(),
+              demand.shuffleId(),
+              demand.taskAttemptId(),
+              demand.executorId(),
+              demand.dstHost(),
+              h.toArray(new String[0]),
+              b.stream().mapToLong(Long::longValue).toArray());
       channel.report(new UngatedReport(demandId, what, ungatedStartMs, System.currentTimeMillis()));
     }
   }
@@ -727,48 +784,62 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
 
   /**
    * A grant answered while the task was too far behind (its unread steps leave no room for it,
-   * {@link #roomFor}), handed back with an idle poll; the task thread polls again when it gets here.
+   * {@link #roomFor}), handed back with an idle poll; the task thread polls again when it gets
+   * here.
    */
-  private enum GaveBack { INSTANCE }
+  private enum GaveBack {
+    INSTANCE
+  }
 
   /** Where steps granted while the task reads are opened: daemon threads, made on demand. */
   private static final class StepOpener {
-    static final ExecutorService INSTANCE = Executors.newCachedThreadPool(r -> {
-          Thread t = new Thread(r, "wan-shuffle-step-opener");
-          t.setDaemon(true);
-          return t;
-        });
+    static final ExecutorService INSTANCE =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "wan-shuffle-step-opener");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /** The fetch of one granted step: its block chunks, opened one after the other. */
   private final class StepRun {
     final long stepId;
     final long[] fetched = new long[hosts.length];
+
     /** Bytes not yet taken per host once this step's blocks were taken. */
     long[] remaining;
+
     /**
-     * The reply to the step's one report, null until it is sent, mapped by {@link #openGranted}
-     * (a grant in it is opened as soon as it arrives). Set under this object's lock by
-     * {@link #send}: on a network thread when the step's bytes all arrived (then it precedes any
-     * later call of this reader on the executor's connection to the driver), on the hand-over timer
-     * thread when reported ahead, else on the task thread, which then drops the step at once; so
-     * while the step is current, non-null means "reported early".
+     * The reply to the step's one report, null until it is sent, mapped by {@link #openGranted} (a
+     * grant in it is opened as soon as it arrives). Set under this object's lock by {@link #send}:
+     * on a network thread when the step's bytes all arrived (then it precedes any later call of
+     * this reader on the executor's connection to the driver), on the hand-over timer thread when
+     * reported ahead, else on the task thread, which then drops the step at once; so while the step
+     * is current, non-null means "reported early".
      */
     volatile CompletableFuture<Object> reply;
+
     /** The report went out before the last block arrived; its arrival is still to be sent. */
     private boolean ahead;
+
     /** When the step was reported ahead, epoch ms. */
     private long reportedMs;
+
     /** Counted in the reader's held steps (guarded by the reader). */
     boolean held;
+
     /** When the step's report was sent, epoch ms (0: not yet); read on the step-opener thread. */
     volatile long sentMs;
+
     private ScheduledFuture<?> timer;
     final List<List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>>> chunks =
         new ArrayList<>();
     final List<Long> chunkBytes = new ArrayList<>();
+
     /** Per chunk, its bytes from each host of the reader's hosts. */
     final List<long[]> chunkHostBytes = new ArrayList<>();
+
     long paceBytesPerSecond;
     long startMs;
     int next;
@@ -779,7 +850,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       this.stepId = stepId;
     }
 
-    /** @return the bytes of the blocks this step took (all its chunks) */
+    /**
+     * @return the bytes of the blocks this step took (all its chunks)
+     */
     long takenBytes() {
       long bytes = 0;
       for (long b : chunkBytes) {
@@ -802,8 +875,9 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       }
       issuedBytes += chunkBytes.get(next);
       if (chunks.size() == 1 && paceBytesPerSecond <= 0) {
-        current = fetchers.openStep(chunks.get(next++), this::arrived,
-            conf.predictedHandover() ? this::aheadAt : null);
+        current =
+            fetchers.openStep(
+                chunks.get(next++), this::arrived, conf.predictedHandover() ? this::aheadAt : null);
       } else {
         current = fetchers.open(chunks.get(next++));
       }
@@ -818,14 +892,16 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       return new AwaitGrant(demandId, stepId, hosts, fetched, remaining, startMs, endMs, idle);
     }
 
-    /** @return true when the step's chunks are opened at a rate cap, as the task reads them */
+    /**
+     * @return true when the step's chunks are opened at a rate cap, as the task reads them
+     */
     boolean paced() {
       return paceBytesPerSecond > 0;
     }
 
     /**
-     * Gives the blocks of the chunks not opened yet back to the reader's queue and drops them
-     * from this step (task thread; a paced step has no arrival callback or timer that could race).
+     * Gives the blocks of the chunks not opened yet back to the reader's queue and drops them from
+     * this step (task thread; a paced step has no arrival callback or timer that could race).
      *
      * @return bytes given back per host of the reader's hosts
      */
@@ -865,8 +941,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     }
 
     /**
-     * Predicted hand-over: (re)schedules the report of this step ahead of its end at
-     * {@code epochMs}; nothing once it is reported.
+     * Predicted hand-over: (re)schedules the report of this step ahead of its end at {@code
+     * epochMs}; nothing once it is reported.
      */
     private synchronized void aheadAt(long epochMs) {
       if (reply != null) {

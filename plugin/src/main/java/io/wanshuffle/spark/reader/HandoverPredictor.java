@@ -17,80 +17,86 @@ import java.util.concurrent.TimeUnit;
  * <p>A port changes hands in two delays: the report travels to the coordinator and the next grant
  * back (one coordinator round trip, {@code c}), then the new flow's fetch opens a stream and asks
  * for its chunks before its first byte comes back (the fetch latency {@code L}, about two network
- * round trips with Spark's fetch protocol). A flow of {@code B} bytes requested at {@code t0}
- * ends at {@code t0 + L + B / r}, {@code r} its transfer rate; the next flow on its ports
- * delivers its first byte at {@code report + c + L}, so reporting at {@code t0 + B / r - c} makes
- * the two meet whatever {@code L} is ({@link #handOverAt(String, long, long)}). Once the flow's
- * first block ({@code b1} bytes) arrived at {@code t1}, {@code t1 + left / r' - c - L} with the
- * flow's own rate {@code r'} if slower ({@link #handOverAt(long, long, long, long)}) may postpone
- * it.
- * The estimates:
+ * round trips with Spark's fetch protocol). A flow of {@code B} bytes requested at {@code t0} ends
+ * at {@code t0 + L + B / r}, {@code r} its transfer rate; the next flow on its ports delivers its
+ * first byte at {@code report + c + L}, so reporting at {@code t0 + B / r - c} makes the two meet
+ * whatever {@code L} is ({@link #handOverAt(String, long, long)}). Once the flow's first block
+ * ({@code b1} bytes) arrived at {@code t1}, {@code t1 + left / r' - c - L} with the flow's own rate
+ * {@code r'} if slower ({@link #handOverAt(long, long, long, long)}) may postpone it. The
+ * estimates:
+ *
  * <ul>
  *   <li>{@code r}, bytes/s: the byte-weighted median rate of the last {@value #RATE_SAMPLES} rate
  *       samples, so that a large flow weighs as much as its bytes, the short bursts of small blocks
  *       little, and a minority of slow flows (a sender busy for a second or two) not at all; a
  *       lasting change moves it once it carries half of the recent bytes. A flow of two or more
  *       blocks gives (bytes after the first block) over (time from the first block's arrival to the
- *       last one's), so latency is not counted; a flow of one
- *       block whose transfer time dominates its latency gives its bytes over (arrival - request -
- *       {@code L}) ({@link #singleBlockFlowObserved}). For one flow, the smaller of {@code r} and
- *       the flow's own rate so far, {@code b1 / (t1 - request - L)}. Measured before this rule
- *       (40 ms RTT, fair-sharing-poor pattern at 450 MB): with an exponentially weighted average of
- *       multi-block flows only, {@code r} came from the warm-up job's two-block 0.5 MB flows
- *       (12.6 MB/s, above what the wire carries) and never from the stage's single-block 28 MB
- *       flows (9.4-11 MB/s), which were handed on 0.4-0.9 s before their last byte; three flows
- *       then shared the backbone and slowed the bottleneck receiver's;
+ *       last one's), so latency is not counted; a flow of one block whose transfer time dominates
+ *       its latency gives its bytes over (arrival - request - {@code L}) ({@link
+ *       #singleBlockFlowObserved}). For one flow, the smaller of {@code r} and the flow's own rate
+ *       so far, {@code b1 / (t1 - request - L)}. Measured before this rule (40 ms RTT,
+ *       fair-sharing-poor pattern at 450 MB): with an exponentially weighted average of multi-block
+ *       flows only, {@code r} came from the warm-up job's two-block 0.5 MB flows (12.6 MB/s, above
+ *       what the wire carries) and never from the stage's single-block 28 MB flows (9.4-11 MB/s),
+ *       which were handed on 0.4-0.9 s before their last byte; three flows then shared the backbone
+ *       and slowed the bottleneck receiver's;
  *   <li>{@code L}, ms: the lower median of the last {@value #SAMPLES} first-block latencies less
  *       the first block's transfer time, at the flow's own rate after its first block when it had
  *       two or more blocks, else at {@code r} (0 until measured). Not the smallest sample, and not
  *       at {@code r} alone: at 40 ms RTT a rate estimate 15 % low (a slow flow weighs on it for a
- *       while) took the first block's whole latency for transfer time, the smallest sample fell
- *       to a few ms instead of about 80, and flows were handed on 40-60 ms before their last byte
+ *       while) took the first block's whole latency for transfer time, the smallest sample fell to
+ *       a few ms instead of about 80, and flows were handed on 40-60 ms before their last byte
  *       instead of about 120 (the next flow's first byte came one latency after it);
  *   <li>{@code c}, ms: the smallest of the last {@value #SAMPLES} hand-over loops (a step's report
- *       to the request of the step its reply granted, less the coordinator's hold for ports,
- *       {@link #handOverLoop}); until there is one, the
- *       smallest of the last {@value #SAMPLES} round trips of a coordinator call answered at once (a
- *       registration);
+ *       to the request of the step its reply granted, less the coordinator's hold for ports, {@link
+ *       #handOverLoop}); until there is one, the smallest of the last {@value #SAMPLES} round trips
+ *       of a coordinator call answered at once (a registration);
  *   <li>the size ratio: bytes that arrived / bytes the map output statistics announced, over the
  *       last {@value #SAMPLES} completed flows (1 until measured). Spark keeps each block's size
  *       rounded up to a power of 1.1 ({@code MapStatus.compressSize}, {@code CompressedMapStatus}),
- *       so a flow's announced bytes overstate it by 0-10 % (about 5 % on average, measured 0.7-8.3 %
- *       over whole shuffles), and a prediction from them hands the ports on late by that share of
+ *       so a flow's announced bytes overstate it by 0-10 % (about 5 % on average, measured 0.7-8.3
+ *       % over whole shuffles), and a prediction from them hands the ports on late by that share of
  *       the flow's transfer time; every prediction counts a flow's bytes as announced x ratio
- *       ({@link #estimatedBytes(long)}). With more than 2000 partitions
- *       ({@code HighlyCompressedMapStatus}) small blocks are announced at their average size and
- *       the ratio stays near 1.
+ *       ({@link #estimatedBytes(long)}). With more than 2000 partitions ({@code
+ *       HighlyCompressedMapStatus}) small blocks are announced at their average size and the ratio
+ *       stays near 1.
  * </ul>
+ *
  * Rate and latency samples come only from flows requested on warm connections (a flow from the same
- * host had completed on this executor): a new connection's first block pays its set-up and its bytes
- * the slow start (measured at 40 ms RTT: first blocks of 262 KB 350 ms after the request, 6-7 MB/s
- * after them, against about 100 ms and 12 MB/s warm), which as {@code L} would hand ports on some
- * 250 ms early until warm samples outnumber them.
- * Until {@code r} and {@code c} are measured, the executor's rate does not predict a flow. A flow
- * from a source host that has not yet completed a flow to this executor (a gated flow, or an ungated
- * read's fetch, {@code WanShuffleReader}) is not predicted at it either ({@link #connected(String)}):
- * its connection is new, so its TCP congestion window starts small
- * and its first bytes pay the connection set-up; the rate of warm connections overestimates it
- * (measured: such flows ended up to 0.8 s after their prediction at 40 ms RTT). Both cold cases are
- * predicted from the flow's own rate once its bytes stream ({@link #handOverAtOwnRate}), else
- * reported when their bytes arrive. Until {@value #MIN_LOOPS} hand-over loops are measured,
- * predictions take the smaller {@code c}, so that an executor's first, least typical loops hand
- * ports on late, not early; until a fetch latency is measured, {@code L} = 0, or a cold flow's own.
- * A flow that shares its connection with other flows of this executor from the same host (several
- * tasks per executor; {@link SharedConnections}) is predicted to end after their bytes and its own
- * ({@link #handOverShared}), and its own rate counts from when it was left alone.
+ * host had completed on this executor): a new connection's first block pays its set-up and its
+ * bytes the slow start (measured at 40 ms RTT: first blocks of 262 KB 350 ms after the request, 6-7
+ * MB/s after them, against about 100 ms and 12 MB/s warm), which as {@code L} would hand ports on
+ * some 250 ms early until warm samples outnumber them. Until {@code r} and {@code c} are measured,
+ * the executor's rate does not predict a flow. A flow from a source host that has not yet completed
+ * a flow to this executor (a gated flow, or an ungated read's fetch, {@code WanShuffleReader}) is
+ * not predicted at it either ({@link #connected(String)}): its connection is new, so its TCP
+ * congestion window starts small and its first bytes pay the connection set-up; the rate of warm
+ * connections overestimates it (measured: such flows ended up to 0.8 s after their prediction at 40
+ * ms RTT). Both cold cases are predicted from the flow's own rate once its bytes stream ({@link
+ * #handOverAtOwnRate}), else reported when their bytes arrive. Until {@value #MIN_LOOPS} hand-over
+ * loops are measured, predictions take the smaller {@code c}, so that an executor's first, least
+ * typical loops hand ports on late, not early; until a fetch latency is measured, {@code L} = 0, or
+ * a cold flow's own. A flow that shares its connection with other flows of this executor from the
+ * same host (several tasks per executor; {@link SharedConnections}) is predicted to end after their
+ * bytes and its own ({@link #handOverShared}), and its own rate counts from when it was left alone.
  *
  * <p>Thread-safe; the timers of an executor's readers run on one daemon thread.
  */
 final class HandoverPredictor {
   /** Rate samples {@code r} is computed over (the most recent). */
   static final int RATE_SAMPLES = 8;
+
   static final int SAMPLES = 32;
+
   /** Shortest first-to-last arrival span that yields a rate sample, ms (clock resolution). */
   static final long MIN_SPAN_MS = 5;
-  /** A one-block flow that took at least this many fetch latencies gives a rate sample, not a latency sample. */
+
+  /**
+   * A one-block flow that took at least this many fetch latencies gives a rate sample, not a
+   * latency sample.
+   */
   static final int TRANSFER_DOMINATED = 3;
+
   /**
    * Hand-over loops before {@code c} is the smallest of them alone; with fewer, the registration
    * round trips count too. An executor's first loops often end in a reply that waited for ports
@@ -101,6 +107,7 @@ final class HandoverPredictor {
    * an executor's first two hand-overs.
    */
   static final int MIN_LOOPS = 3;
+
   /**
    * Fetch latency samples before predictions count {@code L}; with none they take 0 (later, never
    * early), or a cold flow's own latency ({@link #handOverAtOwnRate}). Was 2 until session 24: an
@@ -112,11 +119,12 @@ final class HandoverPredictor {
    * bytes then share the bottleneck with the next flow's for that long.
    */
   static final int MIN_LATENCIES = 1;
+
   /**
    * The size ratio before a flow completed: the mean of size / announced size when Spark rounds a
-   * block's size up to the next power of 1.1 and the size's exponent has a uniform fraction,
-   * (1 - 1/1.1) / ln 1.1. Announced bytes taken whole made an executor's first flows (measured at
-   * 40 ms RTT, ratio 0.916) look 80 ms longer than they were, so they were reported on arrival.
+   * block's size up to the next power of 1.1 and the size's exponent has a uniform fraction, (1 -
+   * 1/1.1) / ln 1.1. Announced bytes taken whole made an executor's first flows (measured at 40 ms
+   * RTT, ratio 0.916) look 80 ms longer than they were, so they were reported on arrival.
    */
   static final double ROUNDING_RATIO_PRIOR = 0.9538;
 
@@ -124,20 +132,26 @@ final class HandoverPredictor {
 
   /** Rate samples as {bytes, ms}, the last {@value #RATE_SAMPLES}. */
   private final ArrayDeque<long[]> rates = new ArrayDeque<>();
+
   private final ArrayDeque<Long> roundTrips = new ArrayDeque<>();
   private final ArrayDeque<Long> loops = new ArrayDeque<>();
+
   /** Completed flows as {arrived bytes, announced bytes}, the last {@value #SAMPLES}. */
   private final ArrayDeque<long[]> sizes = new ArrayDeque<>();
+
   private long sizesArrived;
   private long sizesAnnounced;
   private final ArrayDeque<Long> latencies = new ArrayDeque<>();
   private final Set<String> connectedHosts = new HashSet<>();
   private final SharedConnections connections = new SharedConnections();
   private double bytesPerSecond;
+
   /** A granted flow's rate in the coordinator's model, bytes/s; 0: no bound. */
   private double flowRateBound;
 
-  /** @return the estimator shared by the tasks of this executor */
+  /**
+   * @return the estimator shared by the tasks of this executor
+   */
   static HandoverPredictor executor() {
     return EXECUTOR;
   }
@@ -145,11 +159,11 @@ final class HandoverPredictor {
   /**
    * Bounds the rate every prediction assumes for a flow by the rate the coordinator grants it: the
    * base speed (a δ-port host's NIC shared by up to δ granted flows), or the flow rate cap when it
-   * paces flows. The executor's measured rate {@code r} comes from flows that may have had a NIC
-   * to themselves; on a δ-port platform a newly granted flow may share its sender with δ - 1
-   * others, and predicting it at {@code r} handed its ports on long before its end (measured on
-   * 2 + 4 hosts, δ = 2: a 9.2 MB flow reported 0.65 s after its request, 2.1 s before its last
-   * byte, so the coordinator put up to four flows on one sender).
+   * paces flows. The executor's measured rate {@code r} comes from flows that may have had a NIC to
+   * themselves; on a δ-port platform a newly granted flow may share its sender with δ - 1 others,
+   * and predicting it at {@code r} handed its ports on long before its end (measured on 2 + 4
+   * hosts, δ = 2: a 9.2 MB flow reported 0.65 s after its request, 2.1 s before its last byte, so
+   * the coordinator put up to four flows on one sender).
    *
    * @param bytesPerSecond the bound, bytes/s; 0 or less for none
    */
@@ -157,17 +171,24 @@ final class HandoverPredictor {
     flowRateBound = Math.max(0, bytesPerSecond);
   }
 
-  /** @return the rate predictions use: {@code r} at most the flow rate bound, bytes/s (0 before a sample) */
+  /**
+   * @return the rate predictions use: {@code r} at most the flow rate bound, bytes/s (0 before a
+   *     sample)
+   */
   private double predictionRate() {
     return bounded(bytesPerSecond);
   }
 
-  /** @return {@code bytesPerSecond} at most the flow rate bound ({@link #boundFlowRate}), bytes/s */
+  /**
+   * @return {@code bytesPerSecond} at most the flow rate bound ({@link #boundFlowRate}), bytes/s
+   */
   private double bounded(double bytesPerSecond) {
     return flowRateBound > 0 ? Math.min(bytesPerSecond, flowRateBound) : bytesPerSecond;
   }
 
-  /** @return the flows of this executor's steps by source host, sharing its connections */
+  /**
+   * @return the flows of this executor's steps by source host, sharing its connections
+   */
   SharedConnections connections() {
     return connections;
   }
@@ -184,16 +205,16 @@ final class HandoverPredictor {
   /**
    * Records one whole hand-over loop: from a step's report to the request of the step its reply
    * granted (report to the driver, the coordinator's re-plan and grant, the reply, the blocks taken
-   * and the fetch opened), less the time the coordinator held the report for ports
-   * ({@code GrantReply.heldMs}). Once there is one, {@code c} is the smallest of the last
-   * {@value #SAMPLES} of these instead of a registration's round trip, which leaves out the
-   * re-plan, the grant and the opening (measured on the testbed at RTT 0: registration round
-   * trips of a few ms, loops of 15-25 ms, 44 ms on a busy machine, so flows were handed on that
-   * much late). The held time is taken out because a receiver behind a bottleneck's flows may wait
-   * at every hand-over: measured at 40 ms RTT (Zipf, 3 + 3, warm-up ungated), every loop of a light
-   * receiver waited, the smallest of them was 225 ms, and its flows were handed on 350-650 ms before
-   * their end, so two or three flows shared its NIC or its sender's. The smallest, because a plan
-   * that was busy with other reports also lengthens a loop.
+   * and the fetch opened), less the time the coordinator held the report for ports ({@code
+   * GrantReply.heldMs}). Once there is one, {@code c} is the smallest of the last {@value #SAMPLES}
+   * of these instead of a registration's round trip, which leaves out the re-plan, the grant and
+   * the opening (measured on the testbed at RTT 0: registration round trips of a few ms, loops of
+   * 15-25 ms, 44 ms on a busy machine, so flows were handed on that much late). The held time is
+   * taken out because a receiver behind a bottleneck's flows may wait at every hand-over: measured
+   * at 40 ms RTT (Zipf, 3 + 3, warm-up ungated), every loop of a light receiver waited, the
+   * smallest of them was 225 ms, and its flows were handed on 350-650 ms before their end, so two
+   * or three flows shared its NIC or its sender's. The smallest, because a plan that was busy with
+   * other reports also lengthens a loop.
    *
    * @param ms elapsed from the report to the next step's request less the coordinator's hold, ms
    *     (negative values are ignored)
@@ -214,8 +235,8 @@ final class HandoverPredictor {
    * Records one flow's transfer after its first block.
    *
    * @param bytesAfterFirst bytes of the flow's blocks after its first one
-   * @param spanMs from the first block's arrival to the last one's, ms; spans under
-   *     {@value #MIN_SPAN_MS} ms or without bytes give no sample
+   * @param spanMs from the first block's arrival to the last one's, ms; spans under {@value
+   *     #MIN_SPAN_MS} ms or without bytes give no sample
    * @return the flow's own rate after its first block, bytes/s; 0 when it gave no sample
    */
   synchronized double flowObserved(long bytesAfterFirst, long spanMs) {
@@ -254,11 +275,11 @@ final class HandoverPredictor {
   /**
    * Records a flow that brought one block. Spark fetches a (map task, reduce partition) block
    * whole, so a step of large blocks is often one block per host, and its rate can be measured only
-   * from its request: once {@code L} is measured, a block that took at least
-   * {@value #TRANSFER_DOMINATED} x {@code L} gives a rate sample, its bytes over its time less
-   * {@code L}; other blocks give a latency sample, their time less their transfer at {@code r}.
-   * The test is on {@code L}, not on {@code r}: a rate overestimated twofold (small blocks'
-   * bursts) would class a large block as latency-dominated and make its transfer a latency.
+   * from its request: once {@code L} is measured, a block that took at least {@value
+   * #TRANSFER_DOMINATED} x {@code L} gives a rate sample, its bytes over its time less {@code L};
+   * other blocks give a latency sample, their time less their transfer at {@code r}. The test is on
+   * {@code L}, not on {@code r}: a rate overestimated twofold (small blocks' bursts) would class a
+   * large block as latency-dominated and make its transfer a latency.
    *
    * @param bytes bytes of the block
    * @param requestToArrivalMs from the flow's request to the block's arrival, ms
@@ -335,8 +356,8 @@ final class HandoverPredictor {
    * @param flowBytesPerSecond the flow's own rate after its first block, bytes/s; 0 or less (one
    *     block) takes the executor's rate, and gives no sample before that is measured
    */
-  synchronized void fetchLatencyObserved(long firstBlockMs, long firstBytes,
-      double flowBytesPerSecond) {
+  synchronized void fetchLatencyObserved(
+      long firstBlockMs, long firstBytes, double flowBytesPerSecond) {
     double rate = flowBytesPerSecond > 0 ? flowBytesPerSecond : bytesPerSecond;
     if (rate <= 0 || firstBlockMs < 0) {
       return;
@@ -352,8 +373,8 @@ final class HandoverPredictor {
    * @param requestMs when the flow's blocks were requested, epoch ms
    * @param bytes bytes of the flow
    * @return epoch ms at which the flow's ports may be handed on (at least {@code requestMs}); -1
-   *     while the rate or the coordinator round trip is not measured, or when no flow from
-   *     {@code host} has completed on this executor ({@link #connected})
+   *     while the rate or the coordinator round trip is not measured, or when no flow from {@code
+   *     host} has completed on this executor ({@link #connected})
    */
   synchronized long handOverAt(String host, long requestMs, long bytes) {
     if (bytesPerSecond <= 0 || roundTrips.isEmpty() || !connectedHosts.contains(host)) {
@@ -389,10 +410,10 @@ final class HandoverPredictor {
   }
 
   /**
-   * The prediction for a flow sharing its connection with other flows
-   * ({@link SharedConnections}): their bytes and its own arrive at the executor's rate from now
-   * on, after one fetch latency if none of the flow's blocks has arrived yet (as at its request);
-   * reported one coordinator round trip and one fetch latency before that end, as every flow.
+   * The prediction for a flow sharing its connection with other flows ({@link SharedConnections}):
+   * their bytes and its own arrive at the executor's rate from now on, after one fetch latency if
+   * none of the flow's blocks has arrived yet (as at its request); reported one coordinator round
+   * trip and one fetch latency before that end, as every flow.
    *
    * @param nowMs epoch ms
    * @param bytesQueued bytes still to arrive on the connection up to the flow's last one
@@ -405,35 +426,35 @@ final class HandoverPredictor {
       return -1;
     }
     long latency = predictionLatencyMs();
-    long end = nowMs + (flowing ? 0 : latency)
-        + (long) Math.ceil(bytesQueued * 1000.0 / predictionRate());
+    long end =
+        nowMs + (flowing ? 0 : latency) + (long) Math.ceil(bytesQueued * 1000.0 / predictionRate());
     return Math.max(nowMs, end - coordinatorDelay() - latency);
   }
 
   /**
    * The prediction for a flow whose bytes are arriving when the executor's own estimates do not
    * apply to it (a cold start: no rate measured yet, or no flow from its source host completed on
-   * this executor, {@link #handOverAt(String, long, long)}): the bytes left arrive at the flow's own
-   * recent rate (at most the flow rate bound), reported one coordinator round trip and one fetch
-   * latency before that end. The rate is measured on the flow, never a configured rate the platform
-   * may not have. Without it, an executor's first flows were reported on arrival: measured at 40 ms
-   * RTT (trace replay, 3 + 3), an application's first gated stage took 7.3-7.7 s against 6.9 s once
-   * the executors had measured a gated flow. Before the executor has a fetch latency sample, the
-   * flow's own latency (from its request to its first streamed bytes, on a warm connection) stands
-   * for {@code L}: the next flow's first byte comes that long after its request too. Without it, an
-   * executor's first flow was reported {@code L} (about 90 ms at 40 ms RTT) later than a warm one
-   * (measured: 15-59 ms ahead of its end instead of 110-170).
+   * this executor, {@link #handOverAt(String, long, long)}): the bytes left arrive at the flow's
+   * own recent rate (at most the flow rate bound), reported one coordinator round trip and one
+   * fetch latency before that end. The rate is measured on the flow, never a configured rate the
+   * platform may not have. Without it, an executor's first flows were reported on arrival: measured
+   * at 40 ms RTT (trace replay, 3 + 3), an application's first gated stage took 7.3-7.7 s against
+   * 6.9 s once the executors had measured a gated flow. Before the executor has a fetch latency
+   * sample, the flow's own latency (from its request to its first streamed bytes, on a warm
+   * connection) stands for {@code L}: the next flow's first byte comes that long after its request
+   * too. Without it, an executor's first flow was reported {@code L} (about 90 ms at 40 ms RTT)
+   * later than a warm one (measured: 15-59 ms ahead of its end instead of 110-170).
    *
    * @param nowMs epoch ms
    * @param bytesLeft bytes of the flow still to arrive, &ge; 0
    * @param ownBytesPerSecond the flow's own recent rate, bytes/s
    * @param ownLatencyMs the flow's own fetch latency, ms: from its request to its first bytes on a
    *     warm connection; negative when unknown (a new connection, or no bytes streamed yet)
-   * @return epoch ms at which the flow's ports may be handed on (at least {@code nowMs}); -1 without
-   *     an own rate (0 or less) or before the coordinator round trip is measured
+   * @return epoch ms at which the flow's ports may be handed on (at least {@code nowMs}); -1
+   *     without an own rate (0 or less) or before the coordinator round trip is measured
    */
-  synchronized long handOverAtOwnRate(long nowMs, long bytesLeft, double ownBytesPerSecond,
-      long ownLatencyMs) {
+  synchronized long handOverAtOwnRate(
+      long nowMs, long bytesLeft, double ownBytesPerSecond, long ownLatencyMs) {
     if (ownBytesPerSecond <= 0 || roundTrips.isEmpty()) {
       return -1;
     }
@@ -447,10 +468,10 @@ final class HandoverPredictor {
    * ({@link SharedConnections}): the earlier of two ends, each reported one coordinator round trip
    * and one fetch latency before it. By bytes ({@link #handOverAfter}): the others' unarrived bytes
    * and its own arrive at the prediction rate from now, counting a block in flight as not sent. By
-   * time ({@link SharedConnections#othersEndMs}): its bytes left arrive once the others are expected
-   * to have ended and, while none of its blocks has arrived, not before one fetch latency after its
-   * request; this one is earlier when the step was granted on a port handed on ahead of the previous
-   * flow's end, whose last block is then still on its way.
+   * time ({@link SharedConnections#othersEndMs}): its bytes left arrive once the others are
+   * expected to have ended and, while none of its blocks has arrived, not before one fetch latency
+   * after its request; this one is earlier when the step was granted on a port handed on ahead of
+   * the previous flow's end, whose last block is then still on its way.
    *
    * @param flow the flow, open on its connection
    * @param nowMs epoch ms
@@ -461,8 +482,8 @@ final class HandoverPredictor {
    *     the rate or the coordinator round trip is not measured, or when no other flow's bytes are
    *     open on the connection
    */
-  synchronized long handOverShared(SharedConnections.Flow flow, long nowMs, long requestMs,
-      long bytesLeft, boolean flowing) {
+  synchronized long handOverShared(
+      SharedConnections.Flow flow, long nowMs, long requestMs, long bytesLeft, boolean flowing) {
     long sharing = connections.bytesSharing(flow);
     if (sharing <= 0 || bytesPerSecond <= 0 || roundTrips.isEmpty()) {
       return -1;
@@ -479,25 +500,32 @@ final class HandoverPredictor {
     return Math.min(byBytes, Math.max(nowMs, end - coordinatorDelay() - latency));
   }
 
-  /** @return the current rate estimate, bytes/s (0 before the first sample) */
+  /**
+   * @return the current rate estimate, bytes/s (0 before the first sample)
+   */
   synchronized double bytesPerSecond() {
     return bytesPerSecond;
   }
 
   /**
-   * @return {@code c} as predictions take it, ms ({@link #handOverLoop}); {@code Long.MAX_VALUE} before a loop or a
-   *     round trip is measured
+   * @return {@code c} as predictions take it, ms ({@link #handOverLoop}); {@code Long.MAX_VALUE}
+   *     before a loop or a round trip is measured
    */
   synchronized long coordinatorDelayMs() {
     return coordinatorDelay();
   }
 
-  /** @return {@code L}, the fetch latency estimate (lower median of the samples), ms (0 until measured) */
+  /**
+   * @return {@code L}, the fetch latency estimate (lower median of the samples), ms (0 until
+   *     measured)
+   */
   synchronized long fetchLatencyMs() {
     return latencyMs();
   }
 
-  /** @return {@code L} as predictions take it: 0 until {@value #MIN_LATENCIES} sample(s), ms */
+  /**
+   * @return {@code L} as predictions take it: 0 until {@value #MIN_LATENCIES} sample(s), ms
+   */
   private long predictionLatencyMs() {
     return predictionLatencyMs(0);
   }
@@ -552,11 +580,14 @@ final class HandoverPredictor {
     static final ScheduledExecutorService INSTANCE = start();
 
     private static ScheduledExecutorService start() {
-      ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> {
-        Thread th = new Thread(r, "wan-shuffle-handover");
-        th.setDaemon(true);
-        return th;
-      });
+      ScheduledThreadPoolExecutor e =
+          new ScheduledThreadPoolExecutor(
+              1,
+              r -> {
+                Thread th = new Thread(r, "wan-shuffle-handover");
+                th.setDaemon(true);
+                return th;
+              });
       e.setRemoveOnCancelPolicy(true); // a step that arrived first cancels its timer
       return e;
     }

@@ -160,7 +160,9 @@ final class SharedConnections {
     return f.clearedMs;
   }
 
-  /** @return open flows over all hosts (for tests and leak checks) */
+  /**
+   * @return open flows over all hosts (for tests and leak checks)
+   */
   synchronized int open() {
     int n = 0;
     for (ArrayDeque<Flow> q : byHost.values()) {

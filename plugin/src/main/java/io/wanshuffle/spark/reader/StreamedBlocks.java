@@ -16,23 +16,29 @@ import org.apache.spark.network.util.TransportConf;
 /**
  * Receives the blocks of one fetch request as streams, in memory.
  *
- * <p>Spark fetches a block in one of two ways: as a chunk (the default for blocks that fit in memory: the block is
- * handed over whole when its last byte has arrived) or as a stream into a {@link DownloadFile} (for blocks above
- * {@code spark.network.maxRemoteBlockSizeFetchToMem}, written to disk as they arrive). Passed as the
- * {@link DownloadFileManager} of a request (counted by {@link CountedDownloads}), this class makes Spark stream the
- * blocks but keeps them in memory, as a chunk fetch would: the reader then sees how far a flow of one large block has
- * got while it is on the network, not only when it ends. The blocks the task reads are the same bytes in the same
- * order.
+ * <p>Spark fetches a block in one of two ways: as a chunk (the default for blocks that fit in
+ * memory: the block is handed over whole when its last byte has arrived) or as a stream into a
+ * {@link DownloadFile} (for blocks above {@code spark.network.maxRemoteBlockSizeFetchToMem},
+ * written to disk as they arrive). Passed as the {@link DownloadFileManager} of a request (counted
+ * by {@link CountedDownloads}), this class makes Spark stream the blocks but keeps them in memory,
+ * as a chunk fetch would: the reader then sees how far a flow of one large block has got while it
+ * is on the network, not only when it ends. The blocks the task reads are the same bytes in the
+ * same order.
  *
- * <p>Memory: a block's bytes are copied from the network buffers into heap pages as they arrive (the first of
- * {@value #FIRST_PAGE_BYTES} bytes, each next one as large as the block so far, at most {@value #PAGE_BYTES}) and
- * returned as one buffer over those pages (no further copy); a chunk fetch holds the same bytes in Netty's (direct)
- * buffers instead. Thread-safety: Spark writes each block from the network thread of its connection.
+ * <p>Memory: a block's bytes are copied from the network buffers into heap pages as they arrive
+ * (the first of {@value #FIRST_PAGE_BYTES} bytes, each next one as large as the block so far, at
+ * most {@value #PAGE_BYTES}) and returned as one buffer over those pages (no further copy); a chunk
+ * fetch holds the same bytes in Netty's (direct) buffers instead. Thread-safety: Spark writes each
+ * block from the network thread of its connection.
  */
 final class StreamedBlocks implements DownloadFileManager {
   /** Largest heap page a streamed block is copied into, bytes. */
   static final int PAGE_BYTES = 256 * 1024;
-  /** Smallest page, bytes: a block's first page; each next page is as large as the block so far, up to the largest. */
+
+  /**
+   * Smallest page, bytes: a block's first page; each next page is as large as the block so far, up
+   * to the largest.
+   */
   static final int FIRST_PAGE_BYTES = 8 * 1024;
 
   @Override
@@ -109,10 +115,13 @@ final class StreamedBlocks implements DownloadFileManager {
       ByteBuf[] parts = new ByteBuf[pages.size()];
       for (int i = 0; i < parts.length; i++) {
         byte[] page = pages.get(i);
-        parts[i] = Unpooled.wrappedBuffer(page, 0, i == parts.length - 1 ? usedInLast : page.length);
+        parts[i] =
+            Unpooled.wrappedBuffer(page, 0, i == parts.length - 1 ? usedInLast : page.length);
       }
-      ByteBuf all = parts.length == 0 ? Unpooled.EMPTY_BUFFER
-          : parts.length == 1 ? parts[0] : Unpooled.wrappedBuffer(parts.length, parts);
+      ByteBuf all =
+          parts.length == 0
+              ? Unpooled.EMPTY_BUFFER
+              : parts.length == 1 ? parts[0] : Unpooled.wrappedBuffer(parts.length, parts);
       return new NettyManagedBuffer(all);
     }
   }

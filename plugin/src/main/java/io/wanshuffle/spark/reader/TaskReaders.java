@@ -30,7 +30,9 @@ final class TaskReaders {
     BY_TASK.computeIfAbsent(context, c -> new ArrayList<>()).add(reader);
   }
 
-  /** @param context the task that ended; forgets its readers */
+  /**
+   * @param context the task that ended; forgets its readers
+   */
   static void remove(TaskContext context) {
     BY_TASK.remove(context);
   }

@@ -32,11 +32,11 @@ import scala.collection.Seq;
 import scala.runtime.BoxedUnit;
 
 /**
- * The reduce-side reader: Spark's {@code BlockStoreShuffleReader.read()} (4.1: deserialise,
- * count records, {@link InterruptibleIterator}, {@link ExternalSorter} when a key ordering is
- * defined, else {@code Aggregator.combine*ByKey}) over a {@link GatedBlockIterator} instead of a
- * single fetcher. Blocks on hosts of the reducer's own cluster are fetched at once; cross-cluster
- * blocks only inside steps granted by the driver's coordinator.
+ * The reduce-side reader: Spark's {@code BlockStoreShuffleReader.read()} (4.1: deserialise, count
+ * records, {@link InterruptibleIterator}, {@link ExternalSorter} when a key ordering is defined,
+ * else {@code Aggregator.combine*ByKey}) over a {@link GatedBlockIterator} instead of a single
+ * fetcher. Blocks on hosts of the reducer's own cluster are fetched at once; cross-cluster blocks
+ * only inside steps granted by the driver's coordinator.
  *
  * <p>With algorithm {@code none} the reader is Spark's, block for block (one fetcher over all
  * blocks); it only reports the cross-cluster bytes to the coordinator, one-way, when the task ends.
@@ -66,10 +66,15 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
    * @param topology host to cluster mapping
    * @param channel client of the driver's coordinator
    */
-  public WanShuffleReader(BaseShuffleHandle<K, ?, C> handle,
+  public WanShuffleReader(
+      BaseShuffleHandle<K, ?, C> handle,
       Iterator<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
-      TaskContext context, ShuffleReadMetricsReporter metrics, boolean shouldBatchFetch,
-      WanShuffleConf conf, ClusterTopology topology, CoordinatorChannel channel) {
+      TaskContext context,
+      ShuffleReadMetricsReporter metrics,
+      boolean shouldBatchFetch,
+      WanShuffleConf conf,
+      ClusterTopology topology,
+      CoordinatorChannel channel) {
     this.handle = handle;
     this.blocks = blocks;
     this.context = context;
@@ -80,7 +85,9 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
     this.channel = channel;
   }
 
-  /** @return the task's (block, stream) pairs: gated chain, or Spark's single fetcher for none */
+  /**
+   * @return the task's (block, stream) pairs: gated chain, or Spark's single fetcher for none
+   */
   private Iterator<Tuple2<BlockId, InputStream>> streams() {
     ShuffleDependency<K, ?, C> dep = handle.dependency();
     Fetchers fetchers = new Fetchers(context, metrics, dep, shouldBatchFetch, conf.stepProgress());
@@ -89,37 +96,52 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
     CrossClusterBlocks split = new CrossClusterBlocks(blocks, localHost, topology);
     String[] hosts = split.hosts();
     long[] bytes = split.registeredBytes();
-    RegisterDemand demand = hosts.length == 0 ? null : new RegisterDemand(context.stageId(),
-        context.stageAttemptNumber(), handle.shuffleId(), context.taskAttemptId(),
-        env.executorId(), localHost, hosts, bytes);
-    boolean small = demand != null
-        && java.util.Arrays.stream(bytes).sum() < conf.gateMinBytes(hosts.length, localHost);
+    RegisterDemand demand =
+        hosts.length == 0
+            ? null
+            : new RegisterDemand(
+                context.stageId(),
+                context.stageAttemptNumber(),
+                handle.shuffleId(),
+                context.taskAttemptId(),
+                env.executorId(),
+                localHost,
+                hosts,
+                bytes);
+    boolean small =
+        demand != null
+            && java.util.Arrays.stream(bytes).sum() < conf.gateMinBytes(hosts.length, localHost);
     if (conf.gated() && (demand == null || small)) {
       // nothing for the coordinator to plan: it stops expecting this task's bytes
-      channel.noDemand(new NoCrossClusterDemand(context.stageId(), context.stageAttemptNumber(),
-          context.taskAttemptId(), localHost));
+      channel.noDemand(
+          new NoCrossClusterDemand(
+              context.stageId(), context.stageAttemptNumber(), context.taskAttemptId(), localHost));
       if (demand == null) {
         return fetchers.open(split.sameCluster());
       }
     } else if (conf.gated()) {
-      return new GatedBlockIterator(context, fetchers, split, channel, conf, metrics, demand,
-          HandoverPredictor.executor());
+      return new GatedBlockIterator(
+          context, fetchers, split, channel, conf, metrics, demand, HandoverPredictor.executor());
     }
     List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> all =
         new ArrayList<>(split.sameCluster());
     split.takeAll(all);
     if (demand != null) {
       long start = System.currentTimeMillis();
-      context.addTaskCompletionListener((TaskCompletionListener) ctx -> {
-        channel.report(new UngatedReport(0, demand, start, System.currentTimeMillis()));
-        if (!ctx.isFailed()) {
-          // the executor's connections to these hosts carried this read's blocks: they are warm, so the predicted
-          // hand-over may predict the first gated flows on them (a cold start otherwise reports those on arrival)
-          for (String h : hosts) {
-            HandoverPredictor.executor().flowCompleted(h);
-          }
-        }
-      });
+      context.addTaskCompletionListener(
+          (TaskCompletionListener)
+              ctx -> {
+                channel.report(new UngatedReport(0, demand, start, System.currentTimeMillis()));
+                if (!ctx.isFailed()) {
+                  // the executor's connections to these hosts carried this read's blocks: they are
+                  // warm, so the predicted
+                  // hand-over may predict the first gated flows on them (a cold start otherwise
+                  // reports those on arrival)
+                  for (String h : hosts) {
+                    HandoverPredictor.executor().flowCompleted(h);
+                  }
+                }
+              });
     }
     return fetchers.open(all);
   }
@@ -131,14 +153,19 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
     SerializerInstance ser = dep.serializer().newInstance();
     Iterator<Tuple2<Object, Object>> records =
         streams().flatMap(t -> ser.deserializeStream(t._2()).asKeyValueIterator());
-    Iterator<Tuple2<Object, Object>> counted = records.map(r -> {
-      metrics.incRecordsRead(1);
-      return r;
-    });
-    Iterator<Tuple2<Object, Object>> metricIter = CompletionIterator$.MODULE$.apply(counted, () -> {
-      context.taskMetrics().mergeShuffleReadMetrics();
-      return BoxedUnit.UNIT;
-    });
+    Iterator<Tuple2<Object, Object>> counted =
+        records.map(
+            r -> {
+              metrics.incRecordsRead(1);
+              return r;
+            });
+    Iterator<Tuple2<Object, Object>> metricIter =
+        CompletionIterator$.MODULE$.apply(
+            counted,
+            () -> {
+              context.taskMetrics().mergeShuffleReadMetrics();
+              return BoxedUnit.UNIT;
+            });
     InterruptibleIterator<Tuple2<Object, Object>> interruptible =
         new InterruptibleIterator<>(context, metricIter);
 
@@ -152,18 +179,26 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
       } else {
         agg = (Option) dep.aggregator();
       }
-      ExternalSorter sorter = new ExternalSorter(context, agg, Option.empty(),
-          (Option) dep.keyOrdering(), dep.serializer(), new RowBasedChecksum[0]);
+      ExternalSorter sorter =
+          new ExternalSorter(
+              context,
+              agg,
+              Option.empty(),
+              (Option) dep.keyOrdering(),
+              dep.serializer(),
+              new RowBasedChecksum[0]);
       result = sorter.insertAllAndUpdateMetrics((Iterator) interruptible);
     } else if (dep.aggregator().isDefined()) {
       Aggregator a = dep.aggregator().get();
-      result = dep.mapSideCombine()
-          ? (Iterator) a.combineCombinersByKey((Iterator) interruptible, context)
-          : (Iterator) a.combineValuesByKey((Iterator) interruptible, context);
+      result =
+          dep.mapSideCombine()
+              ? (Iterator) a.combineCombinersByKey((Iterator) interruptible, context)
+              : (Iterator) a.combineValuesByKey((Iterator) interruptible, context);
     } else {
       result = (Iterator) interruptible;
     }
-    return result instanceof InterruptibleIterator ? result
+    return result instanceof InterruptibleIterator
+        ? result
         : new InterruptibleIterator<>(context, result);
   }
 }

@@ -27,12 +27,12 @@ import org.slf4j.LoggerFactory;
  * scheduler uses), built by {@link HostMapping#fromHadoopConfiguration} from the {@code
  * spark.hadoop.*} keys as Spark turns them into a Hadoop configuration: {@value #TABLE_KEY} (a
  * TableMapping file, {@code host path} per line; chosen automatically when this key is set),
- * {@value #SCRIPT_KEY} (ScriptBasedMapping), or {@value #IMPL_KEY} (any {@code
- * DNSToSwitchMapping} class). This class adds only what the plugin decides: errors as {@link
- * ConfigValueException} naming the {@code spark.hadoop.} key, and the policy for unknown hosts.
+ * {@value #SCRIPT_KEY} (ScriptBasedMapping), or {@value #IMPL_KEY} (any {@code DNSToSwitchMapping}
+ * class). This class adds only what the plugin decides: errors as {@link ConfigValueException}
+ * naming the {@code spark.hadoop.} key, and the policy for unknown hosts.
  *
- * <p>Hosts the mapping does not know (Hadoop answers {@code /default-rack}) are treated as being
- * in the same cluster as every host: their blocks are fetched at once, never gated. A warning is
+ * <p>Hosts the mapping does not know (Hadoop answers {@code /default-rack}) are treated as being in
+ * the same cluster as every host: their blocks are fetched at once, never gated. A warning is
  * logged once per such host. This keeps a partial topology safe (no job waits on an unknown host)
  * at the price of not scheduling that host's traffic.
  *
@@ -42,9 +42,11 @@ public final class ClusterTopology {
   /** Hadoop key of the TableMapping file, as set through {@code spark.hadoop.}. */
   public static final String TABLE_KEY =
       "spark.hadoop." + CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY;
+
   /** Hadoop key of the topology script, as set through {@code spark.hadoop.}. */
   public static final String SCRIPT_KEY =
       "spark.hadoop." + CommonConfigurationKeysPublic.NET_TOPOLOGY_SCRIPT_FILE_NAME_KEY;
+
   /** Hadoop key of the mapping class, as set through {@code spark.hadoop.}. */
   public static final String IMPL_KEY =
       "spark.hadoop." + CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY;
@@ -87,24 +89,27 @@ public final class ClusterTopology {
     } catch (TopologyException e) {
       String key = e.configKey() == null ? TABLE_KEY : "spark.hadoop." + e.configKey();
       String value = hc.get(key.substring("spark.hadoop.".length()), "");
-      String hint = key.equals(TABLE_KEY) && !table.isEmpty() && !Path.of(table).isAbsolute()
-          ? " (a relative path is read from the working directory, here " + Path.of("").toAbsolutePath()
-              + ", else from the files shipped with --files / spark.files; give a path that exists on the driver and on"
-              + " every executor, or ship the file)"
-          : "";
+      String hint =
+          key.equals(TABLE_KEY) && !table.isEmpty() && !Path.of(table).isAbsolute()
+              ? " (a relative path is read from the working directory, here "
+                  + Path.of("").toAbsolutePath()
+                  + ", else from the files shipped with --files / spark.files; give a path that exists on the driver and on"
+                  + " every executor, or ship the file)"
+              : "";
       throw new ConfigValueException(key, value, e.getMessage() + hint);
     }
   }
 
   /**
-   * The copy of a topology table shipped with {@code --files} ({@code spark.files}), for a relative path that is
-   * not readable from the working directory. Executors run in the folder Spark downloads such files to, but a
-   * driver in client deploy mode does not: Spark puts its copy in the driver's {@link SparkFiles} folder, so
-   * {@code --files conf/topology.table} with the table key set to {@code topology.table} works on both.
+   * The copy of a topology table shipped with {@code --files} ({@code spark.files}), for a relative
+   * path that is not readable from the working directory. Executors run in the folder Spark
+   * downloads such files to, but a driver in client deploy mode does not: Spark puts its copy in
+   * the driver's {@link SparkFiles} folder, so {@code --files conf/topology.table} with the table
+   * key set to {@code topology.table} works on both.
    *
    * @param table the configured table path
-   * @return the absolute path of the shipped copy, if the path is relative, not readable as given, Spark is running
-   *     and the copy exists
+   * @return the absolute path of the shipped copy, if the path is relative, not readable as given,
+   *     Spark is running and the copy exists
    */
   static Optional<String> shippedCopy(String table) {
     Path given = Path.of(table);
@@ -116,8 +121,8 @@ public final class ClusterTopology {
   }
 
   /**
-   * @return false when no topology key is set ({@value #TABLE_KEY}, {@value #SCRIPT_KEY} or {@value #IMPL_KEY}):
-   *     every host is then unknown and no fetch is gated
+   * @return false when no topology key is set ({@value #TABLE_KEY}, {@value #SCRIPT_KEY} or {@value
+   *     #IMPL_KEY}): every host is then unknown and no fetch is gated
    */
   public boolean isConfigured() {
     return mapping.isConfigured();
@@ -125,8 +130,8 @@ public final class ClusterTopology {
 
   /**
    * @param host a host name or address as Spark's block manager reports it
-   * @return its network path, e.g. {@code /clusterA/rack1}, or empty when the mapping does not
-   *     know the host
+   * @return its network path, e.g. {@code /clusterA/rack1}, or empty when the mapping does not know
+   *     the host
    */
   public Optional<String> pathOf(String host) {
     return paths.computeIfAbsent(host, mapping::pathOf);
@@ -134,8 +139,8 @@ public final class ClusterTopology {
 
   /**
    * @param host a host
-   * @return the first component of its network path ({@code clusterA} for
-   *     {@code /clusterA/rack1}), or empty when unknown
+   * @return the first component of its network path ({@code clusterA} for {@code /clusterA/rack1}),
+   *     or empty when unknown
    */
   public Optional<String> clusterOf(String host) {
     return pathOf(host).map(HostMapping::clusterOf);
@@ -152,8 +157,13 @@ public final class ClusterTopology {
   public void checkNicRateHosts(WanShuffleConf conf) {
     for (String host : conf.nicRateHosts()) {
       if (pathOf(host).isEmpty()) {
-        throw new ConfigValueException(WanShuffleConf.NIC_RATES,
-            conf.nicRatesText(), "host " + host + " is not in the topology (" + mapping.source()
+        throw new ConfigValueException(
+            WanShuffleConf.NIC_RATES,
+            conf.nicRatesText(),
+            "host "
+                + host
+                + " is not in the topology ("
+                + mapping.source()
                 + "), so its rate would never apply; list it in the topology or correct its name");
       }
     }
@@ -177,8 +187,10 @@ public final class ClusterTopology {
 
   private void warnUnknown(String host) {
     if (warned.add(host)) {
-      LOG.warn("wan-shuffle: host {} is not in the topology (net.topology.*); its shuffle "
-          + "blocks are treated as same-cluster and fetched without gating", host);
+      LOG.warn(
+          "wan-shuffle: host {} is not in the topology (net.topology.*); its shuffle "
+              + "blocks are treated as same-cluster and fetched without gating",
+          host);
     }
   }
 }

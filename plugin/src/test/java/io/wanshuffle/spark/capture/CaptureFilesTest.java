@@ -14,22 +14,53 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class CaptureFilesTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static StageCapture sample() {
-    PlanCapture plan = new PlanCapture(3, 1000, "oggp", List.of("a1", "a2"), List.of("b1"),
-        new long[][] {{700}, {300}}, 100, 2, 0.05,
-        List.of(new PlanCapture.PlannedStep(7.0, new int[] {0, 1}, new int[] {0, 0},
-            new double[] {7.0, 3.0})), 12345);
-    StepCapture step = new StepCapture(5, 3, List.of(new StepCapture.Grant("a1", "b1", 700),
-        new StepCapture.Grant("a2", "b1", 300)), 1001, 9001, 1500, false, 1000);
+    PlanCapture plan =
+        new PlanCapture(
+            3,
+            1000,
+            "oggp",
+            List.of("a1", "a2"),
+            List.of("b1"),
+            new long[][] {{700}, {300}},
+            100,
+            2,
+            0.05,
+            List.of(
+                new PlanCapture.PlannedStep(
+                    7.0, new int[] {0, 1}, new int[] {0, 0}, new double[] {7.0, 3.0})),
+            12345);
+    StepCapture step =
+        new StepCapture(
+            5,
+            3,
+            List.of(new StepCapture.Grant("a1", "b1", 700), new StepCapture.Grant("a2", "b1", 300)),
+            1001,
+            9001,
+            1500,
+            false,
+            1000);
     FlowCapture f1 = new FlowCapture(5, 7, 0, 2, 41, "a1", "b1", 700, 1002, 1400, 1330);
     FlowCapture f2 = new FlowCapture(0, 7, 0, 2, 42, "a2", "b1", 300, 1003, 1450, 1450);
-    return new StageCapture("app-1", 7, 0, new int[] {2}, "oggp", 2, 100, 200,
-        List.of("a1", "a2", "b1"), new long[][] {{0, 0, 700}, {0, 0, 300}, {0, 0, 0}},
-        new long[][] {{0, 0, 700}, {0, 0, 300}, {0, 0, 0}}, 990, 1600, List.of(plan),
-        List.of(step), List.of(f1, f2));
+    return new StageCapture(
+        "app-1",
+        7,
+        0,
+        new int[] {2},
+        "oggp",
+        2,
+        100,
+        200,
+        List.of("a1", "a2", "b1"),
+        new long[][] {{0, 0, 700}, {0, 0, 300}, {0, 0, 0}},
+        new long[][] {{0, 0, 700}, {0, 0, 300}, {0, 0, 0}},
+        990,
+        1600,
+        List.of(plan),
+        List.of(step),
+        List.of(f1, f2));
   }
 
   @Test
@@ -53,16 +84,19 @@ class CaptureFilesTest {
     assertArrayEquals(new int[] {0, 1}, p.steps().get(0).src());
     assertEquals(7.05, p.costSeconds(), 1e-12);
     assertEquals(12345, p.planNanos());
-    assertEquals(List.of(r.stageId()), CaptureFiles.readStages(dir).stream().map(StageCapture::stageId).toList());
+    assertEquals(
+        List.of(r.stageId()),
+        CaptureFiles.readStages(dir).stream().map(StageCapture::stageId).toList());
   }
 
   @Test
   void readerNamesTheFileOfAForeignOrTruncatedCapture() throws Exception {
     Path foreign = dir.resolve("stage-1.0.kryo");
     Files.writeString(foreign, "hello world, not kryo");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> CaptureFiles.readStage(foreign));
-    assertTrue(e.getMessage().startsWith(foreign + ": not a wan-shuffle stage capture"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CaptureFiles.readStage(foreign));
+    assertTrue(
+        e.getMessage().startsWith(foreign + ": not a wan-shuffle stage capture"), e.getMessage());
 
     Path good = dir.resolve("stage-2.0.kryo");
     CaptureFiles.writeStage(good, sample());
@@ -84,15 +118,19 @@ class CaptureFilesTest {
     HostMatrix back = HostMatrix.readCsv(new StringReader(w.toString()), "m.csv");
     assertArrayEquals(m.bytes(), back.bytes());
     assertEquals(1000, back.total());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> HostMatrix.readCsv(new StringReader("#senders: a\n#receivers: b\nx\n"), "m.csv"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> HostMatrix.readCsv(new StringReader("#senders: a\n#receivers: b\nx\n"), "m.csv"));
     assertEquals("m.csv: line 3, column 1: not a byte count: 'x'", e.getMessage());
   }
 
   @Test
   void compactDropsHostsThatNeitherSendNorReceive() {
-    HostMatrix m = HostMatrix.compact(List.of("a", "b", "c", "d"),
-        new long[][] {{0, 0, 5, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 1, 0, 0}});
+    HostMatrix m =
+        HostMatrix.compact(
+            List.of("a", "b", "c", "d"),
+            new long[][] {{0, 0, 5, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 1, 0, 0}});
     assertEquals(List.of("a", "d"), m.senders());
     assertEquals(List.of("b", "c"), m.receivers());
     assertArrayEquals(new long[][] {{0, 5}, {1, 0}}, m.bytes());
@@ -109,13 +147,16 @@ class CaptureFilesTest {
     Files.writeString(log, w.toString());
     assertEquals(sample().flows(), CaptureFiles.readFlowLog(log));
     Files.writeString(log, w + "1,2,3\n");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> CaptureFiles.readFlowLog(log));
-    assertEquals(log + ": line 4: expected 11 columns (" + CaptureFiles.FLOW_LOG_HEADER
-        + "), got 3", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CaptureFiles.readFlowLog(log));
+    assertEquals(
+        log + ": line 4: expected 11 columns (" + CaptureFiles.FLOW_LOG_HEADER + "), got 3",
+        e.getMessage());
   }
 
-  /** A flow log written before the handedOnMs column reads with handedOnMs 0: held until its end. */
+  /**
+   * A flow log written before the handedOnMs column reads with handedOnMs 0: held until its end.
+   */
   @Test
   void flowLogWithoutTheHandedOnColumnStillReads() throws Exception {
     Path log = dir.resolve(CaptureFiles.FLOW_LOG);

@@ -29,46 +29,74 @@ import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Drives the capture with the callback sequence of one gated stage (coordinator contract order). */
+/**
+ * Drives the capture with the callback sequence of one gated stage (coordinator contract order).
+ */
 class CaptureListenerTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static final StageRef STAGE = new StageRef(5, 0);
 
   private CaptureListener start(SparkConf c) {
-    c.set(WanShuffleConf.ALGORITHM, "t").set(WanShuffleConf.K, "2")
-        .set(WanShuffleConf.BACKBONE_RATE, "2000b").set("spark.app.id", "app-42");
+    c.set(WanShuffleConf.ALGORITHM, "t")
+        .set(WanShuffleConf.K, "2")
+        .set(WanShuffleConf.BACKBONE_RATE, "2000b")
+        .set("spark.app.id", "app-42");
     CaptureListener l = new CaptureListener(c);
     l.onCoordinatorStart(new CoordinatorInfo(c, WanShuffleConf.from(c, Set.of("t")), null));
     return l;
   }
 
   private static PlanEvent plan(long id, long at, long[][] residual) {
-    Schedule s = new Schedule(List.of(Step.of(List.of(new Transfer(0, 0, 1.0), new Transfer(1, 1, 0.5)))));
-    return new PlanEvent(id, at, "t", List.of("a1", "a2"), List.of("b1", "b2"), residual, 100,
-        Platform.onePort(2, 0.05, 2, 2), s, 5000);
+    Schedule s =
+        new Schedule(List.of(Step.of(List.of(new Transfer(0, 0, 1.0), new Transfer(1, 1, 0.5)))));
+    return new PlanEvent(
+        id,
+        at,
+        "t",
+        List.of("a1", "a2"),
+        List.of("b1", "b2"),
+        residual,
+        100,
+        Platform.onePort(2, 0.05, 2, 2),
+        s,
+        5000);
   }
 
   /** Two tasks on b1/b2 fetch from a1/a2 over two steps; one ungated record. */
   private static void runStage(CaptureListener l) {
-    l.onDemandRegistered(new DemandEvent(1, STAGE, 3, 11, "e1", "b1", List.of("a1", "a2"),
-        new long[] {100, 50}, 1000));
-    l.onDemandRegistered(new DemandEvent(2, STAGE, 3, 12, "e2", "b2", List.of("a2"),
-        new long[] {80}, 1010));
+    l.onDemandRegistered(
+        new DemandEvent(
+            1, STAGE, 3, 11, "e1", "b1", List.of("a1", "a2"), new long[] {100, 50}, 1000));
+    l.onDemandRegistered(
+        new DemandEvent(2, STAGE, 3, 12, "e2", "b2", List.of("a2"), new long[] {80}, 1010));
     l.onPlanComputed(plan(1, 1100, new long[][] {{100, 0}, {50, 80}}));
-    StepEvent s1 = new StepEvent(1, 1, List.of(new FlowGrant("a1", "b1", 100),
-        new FlowGrant("a2", "b2", 80)), new long[] {11, 12}, 1200, 5000);
+    StepEvent s1 =
+        new StepEvent(
+            1,
+            1,
+            List.of(new FlowGrant("a1", "b1", 100), new FlowGrant("a2", "b2", 80)),
+            new long[] {11, 12},
+            1200,
+            5000);
     l.onStepGranted(s1);
-    l.onTransferRealised(new TransferRecord(1, STAGE, 3, 11, "b1", List.of("a1"), new long[] {100}, 1210, 1300, 1300));
-    l.onTransferRealised(new TransferRecord(1, STAGE, 3, 12, "b2", List.of("a2"), new long[] {80}, 1205, 1320, 1320));
+    l.onTransferRealised(
+        new TransferRecord(
+            1, STAGE, 3, 11, "b1", List.of("a1"), new long[] {100}, 1210, 1300, 1300));
+    l.onTransferRealised(
+        new TransferRecord(
+            1, STAGE, 3, 12, "b2", List.of("a2"), new long[] {80}, 1205, 1320, 1320));
     l.onStepDone(s1, 1400, false);
     l.onPlanComputed(plan(2, 1400, new long[][] {{0, 0}, {50, 0}}));
-    StepEvent s2 = new StepEvent(2, 2, List.of(new FlowGrant("a2", "b1", 50)), new long[] {11}, 1410, 6000);
+    StepEvent s2 =
+        new StepEvent(2, 2, List.of(new FlowGrant("a2", "b1", 50)), new long[] {11}, 1410, 6000);
     l.onStepGranted(s2);
-    l.onTransferRealised(new TransferRecord(2, STAGE, 3, 11, "b1", List.of("a2"), new long[] {50}, 1420, 1500, 1500));
+    l.onTransferRealised(
+        new TransferRecord(
+            2, STAGE, 3, 11, "b1", List.of("a2"), new long[] {50}, 1420, 1500, 1500));
     l.onStepDone(s2, 6000, true);
-    l.onTransferRealised(new TransferRecord(0, STAGE, 3, 13, "b1", List.of("a1"), new long[] {7}, 1600, 1650, 1650));
+    l.onTransferRealised(
+        new TransferRecord(0, STAGE, 3, 13, "b1", List.of("a1"), new long[] {7}, 1600, 1650, 1650));
     List<String> hosts = List.of("a1", "a2", "b1", "b2");
     long[][] reg = {{0, 0, 100, 0}, {0, 0, 50, 80}, {0, 0, 0, 0}, {0, 0, 0, 0}};
     long[][] real = {{0, 0, 107, 0}, {0, 0, 50, 80}, {0, 0, 0, 0}, {0, 0, 0, 0}};
@@ -80,8 +108,16 @@ class CaptureListenerTest {
     CaptureListener l = start(new SparkConf(false).set(CaptureListener.DIR, dir.toString()));
     runStage(l);
     // a stage without cross-cluster traffic leaves no file
-    l.onStageDone(new StageSummary(new StageRef(6, 0), new int[] {4}, List.of("a1"),
-        new long[][] {{0}}, new long[][] {{0}}, 0, 0, 7100));
+    l.onStageDone(
+        new StageSummary(
+            new StageRef(6, 0),
+            new int[] {4},
+            List.of("a1"),
+            new long[][] {{0}},
+            new long[][] {{0}},
+            0,
+            0,
+            7100));
     l.onCoordinatorStop();
 
     Path app = dir.resolve("app-42");
@@ -134,21 +170,37 @@ class CaptureListenerTest {
     Arrays.sort(stepBytes);
     assertArrayEquals(new long[] {50, 180}, stepBytes);
     // last step: 50 bytes in 4590 ms on a 2000 B/s backbone
-    assertEquals(50 / (2000 * 4.59), (Double) m.metricRegistry().getGauges().get("backboneUtilisation").getValue(), 1e-9);
+    assertEquals(
+        50 / (2000 * 4.59),
+        (Double) m.metricRegistry().getGauges().get("backboneUtilisation").getValue(),
+        1e-9);
     // first step: 180 bytes in 200 ms = 900 B/s of 2000 -> 450 per mille
-    assertTrue(Arrays.stream(m.backboneUtilisationPermille.getSnapshot().getValues()).anyMatch(v -> v == 450));
+    assertTrue(
+        Arrays.stream(m.backboneUtilisationPermille.getSnapshot().getValues())
+            .anyMatch(v -> v == 450));
     assertEquals(null, l.appDir(), "no files without capture.dir");
   }
 
   @Test
   void badCaptureKeysFailWithKeyAndValue() throws Exception {
-    ConfigValueException e = assertThrows(ConfigValueException.class,
-        () -> new CaptureListener(new SparkConf(false).set(CaptureListener.EVENTS, "yes")));
+    ConfigValueException e =
+        assertThrows(
+            ConfigValueException.class,
+            () -> new CaptureListener(new SparkConf(false).set(CaptureListener.EVENTS, "yes")));
     assertEquals("spark.wanshuffle.capture.events = 'yes': true or false", e.getMessage());
     Path file = Files.writeString(dir.resolve("plain-file"), "x");
-    e = assertThrows(ConfigValueException.class, () -> new CaptureListener(
-        new SparkConf(false).set(CaptureListener.DIR, file.resolve("sub").toString())));
-    assertTrue(e.getMessage().startsWith("spark.wanshuffle.capture.dir = '" + file.resolve("sub")
-        + "': a folder that can be created and written"), e.getMessage());
+    e =
+        assertThrows(
+            ConfigValueException.class,
+            () ->
+                new CaptureListener(
+                    new SparkConf(false).set(CaptureListener.DIR, file.resolve("sub").toString())));
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "spark.wanshuffle.capture.dir = '"
+                    + file.resolve("sub")
+                    + "': a folder that can be created and written"),
+        e.getMessage());
   }
 }

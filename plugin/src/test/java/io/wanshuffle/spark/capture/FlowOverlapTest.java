@@ -36,8 +36,14 @@ class FlowOverlapTest {
 
   @Test
   void touchingIntervalsDoNotOverlapAndSamePairCountsOnce() {
-    FlowOverlap o = FlowOverlap.of(List.of(f("a", "x", 0, 10), f("a", "x", 5, 12),
-        f("b", "y", 10, 20), f("c", "y", 12, 13), f("d", "z", 7, 7)));
+    FlowOverlap o =
+        FlowOverlap.of(
+            List.of(
+                f("a", "x", 0, 10),
+                f("a", "x", 5, 12),
+                f("b", "y", 10, 20),
+                f("c", "y", 12, 13),
+                f("d", "z", 7, 7)));
     // [0,12) a->x (two tasks, one flow), [10,20) b->y, [12,13) c->y: at most 2 at once
     assertEquals(2, o.maxPairs());
     assertEquals(Map.of("a", 1, "b", 1, "c", 1), o.maxPerSender());

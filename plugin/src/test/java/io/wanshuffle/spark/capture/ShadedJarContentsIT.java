@@ -51,16 +51,30 @@ class ShadedJarContentsIT {
 
   @Test
   void bundlesNothingSparkProvides() {
-    List<String> forbidden = List.of("org/apache/spark/", "scala/", "org/apache/hadoop/",
-        "com/fasterxml/", "com/esotericsoftware/", "com/codahale/", "org/slf4j/",
-        "org/apache/logging/", "io/netty/", "com/google/", "org/objenesis/",
-        // unrelocated copies of what we bundle
-        "io/wanshuffle/scheduler/", "org/jgrapht/", "org/jheaps/");
-    List<String> bad = entries.stream().filter(n -> forbidden.stream().anyMatch(n::startsWith))
-        .toList();
+    List<String> forbidden =
+        List.of(
+            "org/apache/spark/",
+            "scala/",
+            "org/apache/hadoop/",
+            "com/fasterxml/",
+            "com/esotericsoftware/",
+            "com/codahale/",
+            "org/slf4j/",
+            "org/apache/logging/",
+            "io/netty/",
+            "com/google/",
+            "org/objenesis/",
+            // unrelocated copies of what we bundle
+            "io/wanshuffle/scheduler/",
+            "org/jgrapht/",
+            "org/jheaps/");
+    List<String> bad =
+        entries.stream().filter(n -> forbidden.stream().anyMatch(n::startsWith)).toList();
     assertEquals(List.of(), bad);
-    List<String> outside = entries.stream().filter(n -> n.endsWith(".class")
-        && !n.startsWith("io/wanshuffle/")).toList();
+    List<String> outside =
+        entries.stream()
+            .filter(n -> n.endsWith(".class") && !n.startsWith("io/wanshuffle/"))
+            .toList();
     assertEquals(List.of(), outside, "classes outside io/wanshuffle");
   }
 

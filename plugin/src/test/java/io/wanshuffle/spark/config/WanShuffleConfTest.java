@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Set;
 import org.apache.spark.SparkConf;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,8 +36,14 @@ class WanShuffleConfTest {
 
   @Test
   void perHostNicRatesGiveDeltaByTheBaseSpeedRule() {
-    WanShuffleConf c = conf(WanShuffleConf.BACKBONE_RATE, "1gbit",
-        WanShuffleConf.NIC_RATE, "100mbit", WanShuffleConf.NIC_RATES, "fast=300mbit, huge=10gbit");
+    WanShuffleConf c =
+        conf(
+            WanShuffleConf.BACKBONE_RATE,
+            "1gbit",
+            WanShuffleConf.NIC_RATE,
+            "100mbit",
+            WanShuffleConf.NIC_RATES,
+            "fast=300mbit, huge=10gbit");
     assertEquals(12_500_000L, c.baseSpeed());
     assertEquals(10, c.k());
     assertEquals(3, c.delta("fast"));
@@ -51,24 +57,34 @@ class WanShuffleConfTest {
     WanShuffleConf d = conf();
     assertEquals(500, d.planningBudgetMs());
     assertEquals("greedy", d.planningFallback());
-    WanShuffleConf c = conf(WanShuffleConf.PLANNING_BUDGET, "2s",
-        WanShuffleConf.PLANNING_FALLBACK, "GGP");
+    WanShuffleConf c =
+        conf(WanShuffleConf.PLANNING_BUDGET, "2s", WanShuffleConf.PLANNING_FALLBACK, "GGP");
     assertEquals(2000, c.planningBudgetMs());
     assertEquals("ggp", c.planningFallback());
     assertEquals(0, conf(WanShuffleConf.PLANNING_BUDGET, "0").planningBudgetMs(), "0 = unbounded");
-    ConfigValueException e = assertThrows(ConfigValueException.class,
-        () -> conf(WanShuffleConf.PLANNING_FALLBACK, "fastest"));
-    assertEquals("spark.wanshuffle.planning.fallback = 'fastest': unknown algorithm; known: "
-        + "greedy, " + String.join(", ", ALGS), e.getMessage());
-    e = assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.PLANNING_FALLBACK, " Exact"));
-    assertTrue(e.getMessage().startsWith("spark.wanshuffle.planning.fallback = ' Exact': "),
+    ConfigValueException e =
+        assertThrows(
+            ConfigValueException.class, () -> conf(WanShuffleConf.PLANNING_FALLBACK, "fastest"));
+    assertEquals(
+        "spark.wanshuffle.planning.fallback = 'fastest': unknown algorithm; known: "
+            + "greedy, "
+            + String.join(", ", ALGS),
+        e.getMessage());
+    e =
+        assertThrows(
+            ConfigValueException.class, () -> conf(WanShuffleConf.PLANNING_FALLBACK, " Exact"));
+    assertTrue(
+        e.getMessage().startsWith("spark.wanshuffle.planning.fallback = ' Exact': "),
         e.getMessage());
     e = assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.ALGORITHM, "OGGPx"));
-    assertTrue(e.getMessage().startsWith("spark.wanshuffle.algorithm = 'OGGPx': unknown algorithm"), e.getMessage());
-    e = assertThrows(ConfigValueException.class,
-        () -> conf(WanShuffleConf.PLANNING_BUDGET, "soon"));
-    assertTrue(e.getMessage().startsWith("spark.wanshuffle.planning.budget = 'soon'"),
+    assertTrue(
+        e.getMessage().startsWith("spark.wanshuffle.algorithm = 'OGGPx': unknown algorithm"),
         e.getMessage());
+    e =
+        assertThrows(
+            ConfigValueException.class, () -> conf(WanShuffleConf.PLANNING_BUDGET, "soon"));
+    assertTrue(
+        e.getMessage().startsWith("spark.wanshuffle.planning.budget = 'soon'"), e.getMessage());
   }
 
   @Test
@@ -77,24 +93,31 @@ class WanShuffleConfTest {
     assertFalse(conf(WanShuffleConf.STEP_HANDOVER, "Arrival").predictedHandover());
     assertTrue(conf().stepProgress(), "blocks of predicted steps are streamed by default");
     assertFalse(conf(WanShuffleConf.STEP_PROGRESS, "false").stepProgress());
-    assertEquals("spark.wanshuffle.step.progress = 'maybe': expected true or false", assertThrows(
-        ConfigValueException.class, () -> conf(WanShuffleConf.STEP_PROGRESS, "maybe")).getMessage());
-    assertEquals("spark.wanshuffle.step.progress = ' Maybe ': expected true or false", assertThrows(
-        ConfigValueException.class, () -> conf(WanShuffleConf.STEP_PROGRESS, " Maybe ")).getMessage(),
+    assertEquals(
+        "spark.wanshuffle.step.progress = 'maybe': expected true or false",
+        assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.STEP_PROGRESS, "maybe"))
+            .getMessage());
+    assertEquals(
+        "spark.wanshuffle.step.progress = ' Maybe ': expected true or false",
+        assertThrows(
+                ConfigValueException.class, () -> conf(WanShuffleConf.STEP_PROGRESS, " Maybe "))
+            .getMessage(),
         "the value as given, not as compared");
-    ConfigValueException e = assertThrows(ConfigValueException.class,
-        () -> conf(WanShuffleConf.STEP_HANDOVER, "early"));
-    assertEquals("spark.wanshuffle.step.handover = 'early': expected predicted or arrival",
-        e.getMessage());
+    ConfigValueException e =
+        assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.STEP_HANDOVER, "early"));
+    assertEquals(
+        "spark.wanshuffle.step.handover = 'early': expected predicted or arrival", e.getMessage());
   }
 
   @Test
   void taskEndsAreStaggeredByDefaultAndTheSwitchIsValidated() {
     assertTrue(conf().staggerTaskEnds());
     assertFalse(conf(WanShuffleConf.STAGGER_TASK_ENDS, " FALSE ").staggerTaskEnds());
-    ConfigValueException e = assertThrows(ConfigValueException.class,
-        () -> conf(WanShuffleConf.STAGGER_TASK_ENDS, "sometimes"));
-    assertEquals("spark.wanshuffle.coordinator.staggerTaskEnds = 'sometimes': expected true or false",
+    ConfigValueException e =
+        assertThrows(
+            ConfigValueException.class, () -> conf(WanShuffleConf.STAGGER_TASK_ENDS, "sometimes"));
+    assertEquals(
+        "spark.wanshuffle.coordinator.staggerTaskEnds = 'sometimes': expected true or false",
         e.getMessage());
   }
 
@@ -102,45 +125,55 @@ class WanShuffleConfTest {
   void pendingTasksCountByDefaultAndTheSwitchIsValidated() {
     assertTrue(conf().pendingTasks());
     assertFalse(conf(WanShuffleConf.PENDING_TASKS, "False").pendingTasks());
-    ConfigValueException e = assertThrows(ConfigValueException.class,
-        () -> conf(WanShuffleConf.PENDING_TASKS, "maybe"));
-    assertEquals("spark.wanshuffle.coordinator.pendingTasks = 'maybe': expected true or false",
+    ConfigValueException e =
+        assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.PENDING_TASKS, "maybe"));
+    assertEquals(
+        "spark.wanshuffle.coordinator.pendingTasks = 'maybe': expected true or false",
         e.getMessage());
   }
 
   @Test
   void aReadIsGatedWhenItsBytesLastAtLeastFourTimesTheSetupOfItsSteps() {
-    // defaults here: 10 gbit/s backbone, 1 gbit/s NICs: base speed 125 MB/s, k = 10, δ = 1, β = 50 ms
+    // defaults here: 10 gbit/s backbone, 1 gbit/s NICs: base speed 125 MB/s, k = 10, δ = 1, β = 50
+    // ms
     WanShuffleConf c = conf();
     assertTrue(c.gateMinBytesAuto());
     long perStep = 4 * 125_000_000L / 20; // 4 x β x b
     assertEquals(perStep, c.gateMinBytes(1, "h1"));
-    assertEquals(3 * perStep, c.gateMinBytes(3, "h1"), "1-port receiver: a read from 3 hosts takes 3 steps");
+    assertEquals(
+        3 * perStep, c.gateMinBytes(3, "h1"), "1-port receiver: a read from 3 hosts takes 3 steps");
     assertEquals(perStep, c.gateMinBytes(0, "h1"), "at least one step");
     // a receiver with 2 ports (δ = 2) takes two of its sources per step
     WanShuffleConf fast = conf(WanShuffleConf.NIC_RATES, "h2=2gbit");
     assertEquals(2 * perStep, fast.gateMinBytes(3, "h2"));
     assertEquals(3 * perStep, fast.gateMinBytes(3, "h1"));
     // β scales it: a WAN's set-up delay of 130 ms
-    assertEquals(3 * 4 * 125_000_000L * 13 / 100, conf(WanShuffleConf.BETA, "130ms").gateMinBytes(3, "h1"));
+    assertEquals(
+        3 * 4 * 125_000_000L * 13 / 100, conf(WanShuffleConf.BETA, "130ms").gateMinBytes(3, "h1"));
     assertEquals(perStep, conf(WanShuffleConf.GATE_MIN_BYTES, " AUTO ").gateMinBytes(1, "h1"));
     // a size applies to every read
-    assertEquals(0, conf(WanShuffleConf.GATE_MIN_BYTES, "0").gateMinBytes(3, "h1"), "0 gates every read");
+    assertEquals(
+        0, conf(WanShuffleConf.GATE_MIN_BYTES, "0").gateMinBytes(3, "h1"), "0 gates every read");
     assertFalse(conf(WanShuffleConf.GATE_MIN_BYTES, "0").gateMinBytesAuto());
     assertEquals(4L << 20, conf(WanShuffleConf.GATE_MIN_BYTES, "4m").gateMinBytes(1, "h1"));
     assertEquals(512, conf(WanShuffleConf.GATE_MIN_BYTES, "512b").gateMinBytes(5, "h1"));
-    assertTrue(c.toString().contains("gate min bytes=auto (" + perStep + " B per step)"), c.toString());
+    assertTrue(
+        c.toString().contains("gate min bytes=auto (" + perStep + " B per step)"), c.toString());
     for (String bad : List.of("lots", "-1")) {
-      assertEquals("spark.wanshuffle.gate.minBytes = '" + bad
-          + "': expected a size of at least 0 such as 0, 512k, 4m (bytes)", assertThrows(
-              ConfigValueException.class, () -> conf(WanShuffleConf.GATE_MIN_BYTES, bad)).getMessage());
+      assertEquals(
+          "spark.wanshuffle.gate.minBytes = '"
+              + bad
+              + "': expected a size of at least 0 such as 0, 512k, 4m (bytes)",
+          assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.GATE_MIN_BYTES, bad))
+              .getMessage());
     }
   }
 
   @Test
   void everyKeyIsDocumentedAndInTheExampleConfiguration() throws java.io.IOException {
     String doc = java.nio.file.Files.readString(java.nio.file.Path.of("../docs/configuration.md"));
-    String example = java.nio.file.Files.readString(java.nio.file.Path.of("../conf/spark-defaults.conf"));
+    String example =
+        java.nio.file.Files.readString(java.nio.file.Path.of("../conf/spark-defaults.conf"));
     for (String key : WanShuffleConf.KNOWN) {
       assertTrue(doc.contains("| `" + key + "` |"), key + " has no row in docs/configuration.md");
       assertTrue(example.contains(key + " "), key + " is not in conf/spark-defaults.conf");
@@ -149,8 +182,16 @@ class WanShuffleConfTest {
 
   @Test
   void kAndDeltaCanBeSetDirectly() {
-    WanShuffleConf c = conf(WanShuffleConf.BACKBONE_RATE, "800mbit", WanShuffleConf.K, "4",
-        WanShuffleConf.DELTA, "2", WanShuffleConf.FLOW_RATE_CAP, "base");
+    WanShuffleConf c =
+        conf(
+            WanShuffleConf.BACKBONE_RATE,
+            "800mbit",
+            WanShuffleConf.K,
+            "4",
+            WanShuffleConf.DELTA,
+            "2",
+            WanShuffleConf.FLOW_RATE_CAP,
+            "base");
     assertEquals(4, c.k());
     assertEquals(25_000_000L, c.baseSpeed(), "base speed = backbone / k");
     assertEquals(2, c.delta("h"));
@@ -171,39 +212,42 @@ class WanShuffleConfTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "spark.wanshuffle.algorithm|bogus|known: ",
-      "spark.wanshuffle.k|0|integer >= 1",
-      "spark.wanshuffle.k|many|integer >= 1",
-      "spark.wanshuffle.delta|-1|integer >= 1",
-      "spark.wanshuffle.beta|fast|expected a time",
-      "spark.wanshuffle.backbone.rate|12 parsecs|rate",
-      "spark.wanshuffle.nic.rate|0|rate must be between",
-      "spark.wanshuffle.nic.rates|nodeA|host=rate",
-      "spark.wanshuffle.nic.rates|nodeA=1gbit,nodeB=2gbit,nodeA=10gbit|host nodeA is listed twice",
-      "spark.wanshuffle.nic.rates|nodeA=1gbit,,|entry '' is not host=rate",
-      "spark.wanshuffle.grant.pollInterval|110000d|must be at most 365d",
-      "spark.wanshuffle.coordinator.askTimeout|366d|must be at most 365d",
-      "spark.wanshuffle.step.deadlineFactor|0.5|>= 1",
-      "spark.wanshuffle.step.minDeadline|0ms|at least 1 ms",
-      "spark.wanshuffle.flow.rateCap|quick|rate",
-      "spark.wanshuffle.grant.maxWait|-5s|at least 1 ms",
-      // found by an adversarial pass (session 25): k x 2 directions overflowed in the planner, whose tasks
-      // then never got a grant
-      "spark.wanshuffle.k|1073741825|<= 1000000",
-      "spark.wanshuffle.k|\u0663|integer >= 1",
-      "spark.wanshuffle.delta|\uff13|integer >= 1",
-      "spark.wanshuffle.k|2.0|integer >= 1",
-      "spark.wanshuffle.step.deadlineFactor|3d|decimal number",
-      "spark.wanshuffle.step.deadlineFactor|0x1p3|decimal number",
-      "spark.wanshuffle.step.deadlineFactor|1e308|<= 1000",
-      "spark.wanshuffle.step.minDeadline|9223372036854775807ms|at most 365d",
-      "spark.wanshuffle.beta|106752d|at most 365d",
-      "spark.wanshuffle.planning.budget|900us|under 1 ms",
-      "spark.wanshuffle.coordinator.gatherWindow|999us|under 1 ms",
-      "spark.wanshuffle.beta|500us|under 1 ms",
-      "spark.wanshuffle.nic.rates|hostA=1gbit,hostB=fast|entry 'hostB=fast': ",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "spark.wanshuffle.algorithm|bogus|known: ",
+        "spark.wanshuffle.k|0|integer >= 1",
+        "spark.wanshuffle.k|many|integer >= 1",
+        "spark.wanshuffle.delta|-1|integer >= 1",
+        "spark.wanshuffle.beta|fast|expected a time",
+        "spark.wanshuffle.backbone.rate|12 parsecs|rate",
+        "spark.wanshuffle.nic.rate|0|rate must be between",
+        "spark.wanshuffle.nic.rates|nodeA|host=rate",
+        "spark.wanshuffle.nic.rates|nodeA=1gbit,nodeB=2gbit,nodeA=10gbit|host nodeA is listed twice",
+        "spark.wanshuffle.nic.rates|nodeA=1gbit,,|entry '' is not host=rate",
+        "spark.wanshuffle.grant.pollInterval|110000d|must be at most 365d",
+        "spark.wanshuffle.coordinator.askTimeout|366d|must be at most 365d",
+        "spark.wanshuffle.step.deadlineFactor|0.5|>= 1",
+        "spark.wanshuffle.step.minDeadline|0ms|at least 1 ms",
+        "spark.wanshuffle.flow.rateCap|quick|rate",
+        "spark.wanshuffle.grant.maxWait|-5s|at least 1 ms",
+        // found by an adversarial pass (session 25): k x 2 directions overflowed in the planner,
+        // whose tasks
+        // then never got a grant
+        "spark.wanshuffle.k|1073741825|<= 1000000",
+        "spark.wanshuffle.k|\u0663|integer >= 1",
+        "spark.wanshuffle.delta|\uff13|integer >= 1",
+        "spark.wanshuffle.k|2.0|integer >= 1",
+        "spark.wanshuffle.step.deadlineFactor|3d|decimal number",
+        "spark.wanshuffle.step.deadlineFactor|0x1p3|decimal number",
+        "spark.wanshuffle.step.deadlineFactor|1e308|<= 1000",
+        "spark.wanshuffle.step.minDeadline|9223372036854775807ms|at most 365d",
+        "spark.wanshuffle.beta|106752d|at most 365d",
+        "spark.wanshuffle.planning.budget|900us|under 1 ms",
+        "spark.wanshuffle.coordinator.gatherWindow|999us|under 1 ms",
+        "spark.wanshuffle.beta|500us|under 1 ms",
+        "spark.wanshuffle.nic.rates|hostA=1gbit,hostB=fast|entry 'hostB=fast': ",
+      })
   void badValuesFailFastNamingKeyAndValue(String key, String value, String expected) {
     ConfigValueException e = assertThrows(ConfigValueException.class, () -> conf(key, value));
     assertEquals(key, e.key());
@@ -215,33 +259,40 @@ class WanShuffleConfTest {
 
   @Test
   void kAboveTheBackbonesBytesPerSecondIsRefusedAndTimesKeepTheirMeaning() {
-    ConfigValueException e = assertThrows(ConfigValueException.class,
-        () -> conf(WanShuffleConf.BACKBONE_RATE, "100", WanShuffleConf.K, "1000"));
-    assertTrue(e.getMessage().contains("more flows than the backbone's 100 bytes/s"), e.getMessage());
+    ConfigValueException e =
+        assertThrows(
+            ConfigValueException.class,
+            () -> conf(WanShuffleConf.BACKBONE_RATE, "100", WanShuffleConf.K, "1000"));
+    assertTrue(
+        e.getMessage().contains("more flows than the backbone's 100 bytes/s"), e.getMessage());
     assertEquals(10, conf(WanShuffleConf.BACKBONE_RATE, "100", WanShuffleConf.K, "10").baseSpeed());
     // a bare number is milliseconds; 0 stays 0 (unbounded budget, no gather window); 1999us is 1 ms
     assertEquals(30, conf(WanShuffleConf.ASK_TIMEOUT, "30").askTimeoutMs());
     assertEquals(0, conf(WanShuffleConf.PLANNING_BUDGET, "0").planningBudgetMs());
     assertEquals(0, conf(WanShuffleConf.GATHER_WINDOW, "0ms").gatherWindowMs());
     assertEquals(1, conf(WanShuffleConf.GATHER_WINDOW, "1999us").gatherWindowMs());
-    assertEquals(WanShuffleConf.MAX_TIME_MS, conf(WanShuffleConf.MAX_GRANT_WAIT, "365d").maxGrantWaitMs());
+    assertEquals(
+        WanShuffleConf.MAX_TIME_MS, conf(WanShuffleConf.MAX_GRANT_WAIT, "365d").maxGrantWaitMs());
   }
 
   /** Rates without a sizeable common divisor: the message gives the rates and the way out, once. */
   @Test
   void ratesGivingTooManyFlowsNameTheRatesAndTheWayOut() {
-    ConfigValueException e = assertThrows(ConfigValueException.class, () -> conf(
-        WanShuffleConf.BACKBONE_RATE, "200mbit", WanShuffleConf.NIC_RATE, "7"));
-    assertEquals("spark.wanshuffle.backbone.rate = '200mbit': rates give k = 25000000 flows of the base speed 1 B/s"
-        + " (their greatest common divisor), more than 1000000: round the rates (backbone 25000000 B/s, NICs [7]"
-        + " B/s from spark.wanshuffle.nic.rate and spark.wanshuffle.nic.rates), or set spark.wanshuffle.k directly",
+    ConfigValueException e =
+        assertThrows(
+            ConfigValueException.class,
+            () -> conf(WanShuffleConf.BACKBONE_RATE, "200mbit", WanShuffleConf.NIC_RATE, "7"));
+    assertEquals(
+        "spark.wanshuffle.backbone.rate = '200mbit': rates give k = 25000000 flows of the base speed 1 B/s"
+            + " (their greatest common divisor), more than 1000000: round the rates (backbone 25000000 B/s, NICs [7]"
+            + " B/s from spark.wanshuffle.nic.rate and spark.wanshuffle.nic.rates), or set spark.wanshuffle.k directly",
         e.getMessage());
   }
 
   @Test
   void unknownAlgorithmListsTheKnownOnes() {
-    ConfigValueException e = assertThrows(ConfigValueException.class,
-        () -> conf(WanShuffleConf.ALGORITHM, "fastest"));
+    ConfigValueException e =
+        assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.ALGORITHM, "fastest"));
     assertTrue(e.getMessage().contains("none"), e.getMessage());
     assertTrue(e.getMessage().contains("oggp"), e.getMessage());
   }

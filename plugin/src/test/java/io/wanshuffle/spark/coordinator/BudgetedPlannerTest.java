@@ -25,25 +25,26 @@ class BudgetedPlannerTest {
   private final AtomicInteger calls = new AtomicInteger();
   private final GreedyTestScheduler greedy = new GreedyTestScheduler();
 
-  private final StepScheduler gated = new StepScheduler() {
-    @Override
-    public String name() {
-      return "gated";
-    }
+  private final StepScheduler gated =
+      new StepScheduler() {
+        @Override
+        public String name() {
+          return "gated";
+        }
 
-    @Override
-    public Schedule schedule(TrafficMatrix m, Platform p) {
-      calls.incrementAndGet();
-      try {
-        permits.acquire();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } finally {
-        finished.release();
-      }
-      return greedy.schedule(m, p);
-    }
-  };
+        @Override
+        public Schedule schedule(TrafficMatrix m, Platform p) {
+          calls.incrementAndGet();
+          try {
+            permits.acquire();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            finished.release();
+          }
+          return greedy.schedule(m, p);
+        }
+      };
 
   private final TrafficMatrix m = TrafficMatrix.of(new double[][] {{3, 1}, {2, 5}});
   private final Platform p = Platform.onePort(2, 0.05, 2, 2);

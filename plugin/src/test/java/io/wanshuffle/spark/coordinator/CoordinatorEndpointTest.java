@@ -10,8 +10,8 @@ import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply.Status;
-import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.NoCrossClusterDemand;
+import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.WireCodec;
 import java.util.List;
@@ -58,16 +58,18 @@ class CoordinatorEndpointTest {
   }
 
   private CoordinatorEndpoint endpoint(String algorithm) {
-    SparkConf c = new SparkConf(false)
-        .set(WanShuffleConf.ALGORITHM, algorithm)
-        .set(WanShuffleConf.K, "1")
-        .set(WanShuffleConf.BETA, "0ms")
-        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
-        .set(WanShuffleConf.POLL_INTERVAL, "10s")
-        .set(WanShuffleConf.PLANNING_BUDGET, "0");
+    SparkConf c =
+        new SparkConf(false)
+            .set(WanShuffleConf.ALGORITHM, algorithm)
+            .set(WanShuffleConf.K, "1")
+            .set(WanShuffleConf.BETA, "0ms")
+            .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+            .set(WanShuffleConf.POLL_INTERVAL, "10s")
+            .set(WanShuffleConf.PLANNING_BUDGET, "0");
     WanShuffleConf conf = WanShuffleConf.from(c, Set.of("greedy-test"));
-    coordinator = new StepCoordinator(conf,
-        conf.gated() ? new GreedyTestScheduler() : null, List.of(), timer, timer::now);
+    coordinator =
+        new StepCoordinator(
+            conf, conf.gated() ? new GreedyTestScheduler() : null, List.of(), timer, timer::now);
     return new CoordinatorEndpoint(null, coordinator, timer);
   }
 
@@ -79,8 +81,8 @@ class CoordinatorEndpointTest {
   }
 
   private static RegisterDemand demand(long task, String dst, String src, long bytes) {
-    return new RegisterDemand(3, 0, 7, task, "exec-" + dst, dst, new String[] {src},
-        new long[] {bytes});
+    return new RegisterDemand(
+        3, 0, 7, task, "exec-" + dst, dst, new String[] {src}, new long[] {bytes});
   }
 
   @Test
@@ -115,8 +117,16 @@ class CoordinatorEndpointTest {
     assertFalse(poll.answered(), "a poll parks while the flow is busy");
     // b1 reports its whole step: the flow goes to b2's parked poll
     Registered r1 = first.registered();
-    ask(e, new AwaitGrant(r1.demandId(), r1.firstPoll().stepId(), new String[] {"a1"},
-        new long[] {500}, new long[] {0}, timer.now() - 5_000, timer.now()));
+    ask(
+        e,
+        new AwaitGrant(
+            r1.demandId(),
+            r1.firstPoll().stepId(),
+            new String[] {"a1"},
+            new long[] {500},
+            new long[] {0},
+            timer.now() - 5_000,
+            timer.now()));
     assertTrue(poll.answered());
     GrantReply g = WireCodec.decodeGrantReply((byte[]) poll.reply);
     assertEquals(Status.GRANT, g.status());

@@ -19,13 +19,32 @@ class CoordinatorSparkListenerTest {
 
   @Test
   void aSubmittedStageGivesEachTasksPreferredHosts() {
-    Seq<Seq<TaskLocation>> prefs = seq(List.of(
-        seq(List.of(TaskLocation.apply("10.77.2.11"))),
-        seq(List.of(TaskLocation.apply("10.77.2.12", "exec-3"), TaskLocation.apply("10.77.2.13"))),
-        seq(List.<TaskLocation>of())));
-    StageInfo info = new StageInfo(5, 0, "reduce", 3, seq(List.<RDDInfo>of()), seq(List.of()),
-        "", TaskMetrics.empty(), prefs, Option.empty(), 0, false, 0);
-    assertEquals(List.of(List.of("10.77.2.11"), List.of("10.77.2.12", "10.77.2.13"), List.of()),
+    Seq<Seq<TaskLocation>> prefs =
+        seq(
+            List.of(
+                seq(List.of(TaskLocation.apply("10.77.2.11"))),
+                seq(
+                    List.of(
+                        TaskLocation.apply("10.77.2.12", "exec-3"),
+                        TaskLocation.apply("10.77.2.13"))),
+                seq(List.<TaskLocation>of())));
+    StageInfo info =
+        new StageInfo(
+            5,
+            0,
+            "reduce",
+            3,
+            seq(List.<RDDInfo>of()),
+            seq(List.of()),
+            "",
+            TaskMetrics.empty(),
+            prefs,
+            Option.empty(),
+            0,
+            false,
+            0);
+    assertEquals(
+        List.of(List.of("10.77.2.11"), List.of("10.77.2.12", "10.77.2.13"), List.of()),
         CoordinatorSparkListener.preferredHosts(info));
   }
 }

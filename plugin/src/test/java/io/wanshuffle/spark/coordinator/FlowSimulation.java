@@ -14,17 +14,16 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Test harness: runs a {@link StepCoordinator} against simulated reduce tasks and flows on a
- * {@link ManualTimer}. Every granted flow moves its budget at the base speed b (bytes/s), so a
- * grant of budgets {@code B_i} ends {@code max_i B_i / b} seconds after it was handed out; the
- * task then reports it and polls again. Reduce tasks run in waves: each receiving host has one
- * task slot, and the next task of a host registers when the previous one finished (ended, as the
- * driver listener reports it). The stage's
- * submission (each task preferring its receiving host) and task launches are reported to the
- * coordinator as the driver listener does.
+ * Test harness: runs a {@link StepCoordinator} against simulated reduce tasks and flows on a {@link
+ * ManualTimer}. Every granted flow moves its budget at the base speed b (bytes/s), so a grant of
+ * budgets {@code B_i} ends {@code max_i B_i / b} seconds after it was handed out; the task then
+ * reports it and polls again. Reduce tasks run in waves: each receiving host has one task slot, and
+ * the next task of a host registers when the previous one finished (ended, as the driver listener
+ * reports it). The stage's submission (each task preferring its receiving host) and task launches
+ * are reported to the coordinator as the driver listener does.
  *
- * <p>This is the coordinator's own time model (no RTT, no TCP), so the makespan it returns is
- * what the coordinator's step logic alone achieves; tests compare it with the η lower bound.
+ * <p>This is the coordinator's own time model (no RTT, no TCP), so the makespan it returns is what
+ * the coordinator's step logic alone achieves; tests compare it with the η lower bound.
  */
 final class FlowSimulation {
   /** A reduce task: its receiving host and bytes per source host. */
@@ -52,8 +51,8 @@ final class FlowSimulation {
    *
    * @return the makespan in ms, from the stage's start to the last report
    */
-  static long makespanMs(StepCoordinator c, ManualTimer timer, List<Task> tasks, long startDelayMs,
-      long endDelayMs) {
+  static long makespanMs(
+      StepCoordinator c, ManualTimer timer, List<Task> tasks, long startDelayMs, long endDelayMs) {
     WanShuffleConf conf = c.conf();
     double bytesPerMs = conf.baseSpeed() / 1000.0;
     Map<String, Deque<Task>> queues = new LinkedHashMap<>();
@@ -79,8 +78,9 @@ final class FlowSimulation {
     // Spark's task start and end: actions at a time (epoch ms of the timer), in time order
     java.util.TreeMap<Long, List<Runnable>> later = new java.util.TreeMap<>();
     for (Deque<Task> q : queues.values()) {
-      later.computeIfAbsent(timer.now() + startDelayMs, x -> new ArrayList<>()).add(() ->
-          startNext(c, q, nextTask, firstWave, regs, remaining, polls, 0, later, timer));
+      later
+          .computeIfAbsent(timer.now() + startDelayMs, x -> new ArrayList<>())
+          .add(() -> startNext(c, q, nextTask, firstWave, regs, remaining, polls, 0, later, timer));
     }
     int guard = 0;
     while (!polls.isEmpty() || !holding.isEmpty() || !later.isEmpty()) {
@@ -108,10 +108,23 @@ final class FlowSimulation {
         } else {
           RegisterDemand done = regs.get(id);
           Deque<Task> q = queues.get(done.dstHost());
-          later.computeIfAbsent(timer.now() + endDelayMs, x -> new ArrayList<>()).add(() -> {
-            c.taskEnded(done.taskAttemptId()); // the task read all its blocks and ends
-            startNext(c, q, nextTask, firstWave, regs, remaining, polls, startDelayMs, later, timer);
-          });
+          later
+              .computeIfAbsent(timer.now() + endDelayMs, x -> new ArrayList<>())
+              .add(
+                  () -> {
+                    c.taskEnded(done.taskAttemptId()); // the task read all its blocks and ends
+                    startNext(
+                        c,
+                        q,
+                        nextTask,
+                        firstWave,
+                        regs,
+                        remaining,
+                        polls,
+                        startDelayMs,
+                        later,
+                        timer);
+                  });
         }
       }
       long nextLater = later.isEmpty() ? Long.MAX_VALUE : later.firstKey();
@@ -123,8 +136,10 @@ final class FlowSimulation {
         }
         continue;
       }
-      long id = holding.keySet().stream().min((a, b) -> Long.compare(endsAt.get(a),
-          endsAt.get(b))).orElseThrow();
+      long id =
+          holding.keySet().stream()
+              .min((a, b) -> Long.compare(endsAt.get(a), endsAt.get(b)))
+              .orElseThrow();
       if (nextLater < endsAt.get(id)) {
         timer.advance(Math.max(0, nextLater - timer.now()));
         continue;
@@ -136,11 +151,21 @@ final class FlowSimulation {
     return timer.now() - start;
   }
 
-  /** Launches the host's next task (after the first wave) and registers it after {@code startDelayMs}. */
-  private static void startNext(StepCoordinator c, Deque<Task> q, long[] nextTask, long firstWave,
-      Map<Long, RegisterDemand> regs, Map<Long, long[]> remaining,
-      Map<Long, CompletableFuture<GrantReply>> polls, long startDelayMs,
-      java.util.TreeMap<Long, List<Runnable>> later, ManualTimer timer) {
+  /**
+   * Launches the host's next task (after the first wave) and registers it after {@code
+   * startDelayMs}.
+   */
+  private static void startNext(
+      StepCoordinator c,
+      Deque<Task> q,
+      long[] nextTask,
+      long firstWave,
+      Map<Long, RegisterDemand> regs,
+      Map<Long, long[]> remaining,
+      Map<Long, CompletableFuture<GrantReply>> polls,
+      long startDelayMs,
+      java.util.TreeMap<Long, List<Runnable>> later,
+      ManualTimer timer) {
     Task t = q.poll();
     if (t == null) {
       return;
@@ -150,16 +175,23 @@ final class FlowSimulation {
       c.taskLaunched(STAGE, 0, task, t.dst());
     }
     if (startDelayMs > 0) {
-      later.computeIfAbsent(timer.now() + startDelayMs, x -> new ArrayList<>()).add(() ->
-          register(c, t, task, regs, remaining, polls));
+      later
+          .computeIfAbsent(timer.now() + startDelayMs, x -> new ArrayList<>())
+          .add(() -> register(c, t, task, regs, remaining, polls));
     } else {
       register(c, t, task, regs, remaining, polls);
     }
   }
 
-  private static void register(StepCoordinator c, Task t, long task, Map<Long, RegisterDemand> regs,
-      Map<Long, long[]> remaining, Map<Long, CompletableFuture<GrantReply>> polls) {
-    RegisterDemand d = new RegisterDemand(STAGE, 0, 7, task, "e" + task, t.dst(), t.src(), t.bytes());
+  private static void register(
+      StepCoordinator c,
+      Task t,
+      long task,
+      Map<Long, RegisterDemand> regs,
+      Map<Long, long[]> remaining,
+      Map<Long, CompletableFuture<GrantReply>> polls) {
+    RegisterDemand d =
+        new RegisterDemand(STAGE, 0, 7, task, "e" + task, t.dst(), t.src(), t.bytes());
     long id = c.register(d).demandId();
     regs.put(id, d);
     remaining.put(id, d.bytes().clone());
@@ -167,8 +199,7 @@ final class FlowSimulation {
   }
 
   /** The report of a grant fetched in full, asking for the next one. */
-  static AwaitGrant reportOf(long demandId, RegisterDemand d, GrantReply g,
-      long[] remaining) {
+  static AwaitGrant reportOf(long demandId, RegisterDemand d, GrantReply g, long[] remaining) {
     long[] fetched = new long[d.srcHosts().length];
     for (int i = 0; i < g.srcHosts().length; i++) {
       for (int s = 0; s < d.srcHosts().length; s++) {

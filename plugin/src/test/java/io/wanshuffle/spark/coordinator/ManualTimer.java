@@ -30,7 +30,9 @@ final class ManualTimer implements CoordinatorTimer {
     while (true) {
       Object[] next = null;
       for (Object[] e : pending) {
-        if (!(Boolean) e[2] && (long) e[0] <= target && (next == null || (long) e[0] < (long) next[0])) {
+        if (!(Boolean) e[2]
+            && (long) e[0] <= target
+            && (next == null || (long) e[0] < (long) next[0])) {
           next = e;
         }
       }

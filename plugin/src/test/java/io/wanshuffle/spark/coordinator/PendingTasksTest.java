@@ -14,9 +14,11 @@ class PendingTasksTest {
   void pendingTasksAreExpectedToFetchWhatTheStagesTasksOnTheirHostFetched() {
     PendingTasks p = new PendingTasks();
     // 2 tasks on b1, 2 on b2, 1 that may run on b1 or b2
-    p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b1"), List.of("b2"),
-        List.of("b1", "b2")));
-    assertTrue(p.estimate().receivers().isEmpty(), "no registered demand: nothing to estimate from");
+    p.submitted(
+        STAGE,
+        List.of(List.of("b1"), List.of("b2"), List.of("b1"), List.of("b2"), List.of("b1", "b2")));
+    assertTrue(
+        p.estimate().receivers().isEmpty(), "no registered demand: nothing to estimate from");
     p.launched(STAGE, "b1", 1);
     p.launched(STAGE, "b2", 2);
     p.registered(STAGE, 1, "b1", new String[] {"a1", "a2"}, new long[] {300, 100});
@@ -39,7 +41,8 @@ class PendingTasksTest {
     p.launched(STAGE, "b1", 1);
     p.launched(STAGE, "b2", 2);
     p.registered(STAGE, 1, "b1", new String[] {"a1"}, new long[] {400});
-    assertEquals(Map.of("b2", 800.0), p.estimate().awaited(), "b2's two tasks count at the stage's mean");
+    assertEquals(
+        Map.of("b2", 800.0), p.estimate().awaited(), "b2's two tasks count at the stage's mean");
     p.noCrossClusterBytes(STAGE, 2, "b2");
     assertTrue(p.estimate().awaited().isEmpty(), "b2's task will not register");
     // pending: one task on b1 at b1's mean (400 B), one on b2 at b2's mean (0 B)
@@ -60,7 +63,9 @@ class PendingTasksTest {
     p.registered(STAGE, 1, "b1", new String[] {"a1"}, new long[] {100});
     assertEquals(Map.of("b2", 200.0), p.estimate().receivers(), "b1's only task registered");
     p.launched(STAGE, "b3", 2); // no task preferred b3: one task fewer over the hosts pending
-    assertEquals(Map.of("b2", 100.0, "b3", 100.0), p.estimate().receivers(),
+    assertEquals(
+        Map.of("b2", 100.0, "b3", 100.0),
+        p.estimate().receivers(),
         "the launched task counts on b3, at the stage's mean, until it registers");
     assertEquals(Map.of("b3", 100.0), p.estimate().awaited());
     p.ended(2);
@@ -84,8 +89,8 @@ class PendingTasksTest {
   @Test
   void aHostsPendingBytesLoadTheSendersItsOwnTasksFetchFrom() {
     PendingTasks p = new PendingTasks();
-    p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b1"), List.of("b2"),
-        List.of("b3")));
+    p.submitted(
+        STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b1"), List.of("b2"), List.of("b3")));
     p.launched(STAGE, "b1", 1);
     p.launched(STAGE, "b2", 2);
     p.registered(STAGE, 1, "b1", new String[] {"a1"}, new long[] {100});
@@ -99,8 +104,8 @@ class PendingTasksTest {
 
   /**
    * A host whose task fetched all its bytes runs its next task as soon as that one ends: while
-   * tasks preferring it are still to launch, it awaits a registration; not once the task ended,
-   * nor when no task is left for it.
+   * tasks preferring it are still to launch, it awaits a registration; not once the task ended, nor
+   * when no task is left for it.
    */
   @Test
   void aHostWhoseTaskFetchedEverythingAwaitsItsNextTask() {

@@ -16,12 +16,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * How long the coordinator's pipelined steps take in its own time model ({@link FlowSimulation}:
- * every flow at the base speed, no RTT, β = 0), against the η lower bound
- * max(W(G), P(G) / k) of Cohen, Jeannot, Padoy, Wagner (sec. 5): with every demand known at once,
- * list-scheduling the plan bottleneck ports first keeps the most-loaded port busy to the end.
- * Measured when this test was written (30 skewed matrices, 3-6 hosts a side, k = 2..5): mean
- * ratio to η 1.002-1.016 per algorithm, worst 1.005-1.109; walking the plan in its own step order
- * instead gave means 1.027-1.107 and worst cases up to 1.289.
+ * every flow at the base speed, no RTT, β = 0), against the η lower bound max(W(G), P(G) / k) of
+ * Cohen, Jeannot, Padoy, Wagner (sec. 5): with every demand known at once, list-scheduling the plan
+ * bottleneck ports first keeps the most-loaded port busy to the end. Measured when this test was
+ * written (30 skewed matrices, 3-6 hosts a side, k = 2..5): mean ratio to η 1.002-1.016 per
+ * algorithm, worst 1.005-1.109; walking the plan in its own step order instead gave means
+ * 1.027-1.107 and worst cases up to 1.289.
  */
 class PipelinedMakespanTest {
   private static final double BASE_SPEED = 1_000_000; // bytes/s per flow
@@ -59,8 +59,19 @@ class PipelinedMakespanTest {
       }
       double ratio = makespanOverEta(algorithm, k, tasks);
       ratios += ratio;
-      assertTrue(ratio <= 1.15, algorithm + ", round " + round + ", " + senders + " x "
-          + receivers + ", k = " + k + ": makespan / lower bound " + ratio);
+      assertTrue(
+          ratio <= 1.15,
+          algorithm
+              + ", round "
+              + round
+              + ", "
+              + senders
+              + " x "
+              + receivers
+              + ", k = "
+              + k
+              + ": makespan / lower bound "
+              + ratio);
     }
     double mean = ratios / rounds;
     assertTrue(mean <= 1.02, algorithm + ": mean makespan / lower bound " + mean);
@@ -73,11 +84,11 @@ class PipelinedMakespanTest {
    * driver listener reports it, so the coordinator counts the expected bytes of the tasks still to
    * launch in the ports' loads ({@link PendingTasks}): a bottleneck host whose task is nearly done
    * no longer waits behind a lighter host's new, larger task. Measured when written: mean makespan
-   * / η 1.011-1.045 per algorithm (auto 1.011; 1.010-1.046, auto 1.012, since the simulation
-   * ends tasks and a flow may be kept for a host's next task); without the pending tasks
-   * (registered demand only) 1.057-1.099, so the bound below fails without them. Earlier attempts without placement
-   * knowledge: ranking by the stage's bytes so far while tasks are still to launch 1.060-1.084; a
-   * bonus for the transfer completing a task's demand 1.075-1.118.
+   * / η 1.011-1.045 per algorithm (auto 1.011; 1.010-1.046, auto 1.012, since the simulation ends
+   * tasks and a flow may be kept for a host's next task); without the pending tasks (registered
+   * demand only) 1.057-1.099, so the bound below fails without them. Earlier attempts without
+   * placement knowledge: ranking by the stage's bytes so far while tasks are still to launch
+   * 1.060-1.084; a bonus for the transfer completing a task's demand 1.075-1.118.
    */
   @ParameterizedTest
   @MethodSource("algorithms")
@@ -131,20 +142,34 @@ class PipelinedMakespanTest {
     List<FlowSimulation.Task> tasks = new ArrayList<>();
     for (int wave = 0; wave < 2; wave++) {
       for (int r = 0; r < 3; r++) {
-        tasks.add(new FlowSimulation.Task("b" + r, new String[] {"a" + r},
-            new long[] {(long) ((r == 2 ? 2 : 1) * 1.6 * BASE_SPEED)}));
+        tasks.add(
+            new FlowSimulation.Task(
+                "b" + r,
+                new String[] {"a" + r},
+                new long[] {(long) ((r == 2 ? 2 : 1) * 1.6 * BASE_SPEED)}));
       }
     }
     double etaMs = etaMs(tasks, 2);
     for (long[] delays : new long[][] {{0, 0}, {60, 20}, {350, 40}}) {
       ManualTimer timer = new ManualTimer();
-      long ms = FlowSimulation.makespanMs(coordinator(algorithm, 2, timer), timer, tasks, delays[0],
-          delays[1]);
+      long ms =
+          FlowSimulation.makespanMs(
+              coordinator(algorithm, 2, timer), timer, tasks, delays[0], delays[1]);
       // the first registration comes one start delay after the stage began; each wave boundary
       // of the heavy host costs its end and start delays
       double bound = etaMs * 1.005 + delays[0] + 2 * (delays[0] + delays[1]);
-      assertTrue(ms <= bound, algorithm + ", start / end delays " + delays[0] + " / " + delays[1]
-          + " ms: makespan " + ms + " ms, eta " + etaMs + " ms");
+      assertTrue(
+          ms <= bound,
+          algorithm
+              + ", start / end delays "
+              + delays[0]
+              + " / "
+              + delays[1]
+              + " ms: makespan "
+              + ms
+              + " ms, eta "
+              + etaMs
+              + " ms");
     }
   }
 
@@ -178,8 +203,20 @@ class PipelinedMakespanTest {
       ManualTimer timer = new ManualTimer();
       long ms = FlowSimulation.makespanMs(coordinator(algorithm, 2, timer), timer, tasks, 220, 450);
       double lost = ms - etaMs - 220 - 450;
-      assertTrue(lost <= 0.5 * (220 + 450), algorithm + ", " + hosts + " x " + hosts + ": makespan " + ms
-          + " ms, eta " + etaMs + " ms: " + lost + " ms lost at the wave boundary");
+      assertTrue(
+          lost <= 0.5 * (220 + 450),
+          algorithm
+              + ", "
+              + hosts
+              + " x "
+              + hosts
+              + ": makespan "
+              + ms
+              + " ms, eta "
+              + etaMs
+              + " ms: "
+              + lost
+              + " ms lost at the wave boundary");
     }
   }
 
@@ -198,15 +235,17 @@ class PipelinedMakespanTest {
 
   /** A pipelined coordinator: k flows of {@link #BASE_SPEED} each, δ = 1, β = 0. */
   private static StepCoordinator coordinator(String algorithm, int k, ManualTimer timer) {
-    WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
-        .set(WanShuffleConf.ALGORITHM, algorithm)
-        .set(WanShuffleConf.K, Integer.toString(k))
-        .set(WanShuffleConf.DELTA, "1")
-        .set(WanShuffleConf.BETA, "0ms")
-        .set(WanShuffleConf.STEP_MIN_DEADLINE, "1h")
-        .set(WanShuffleConf.PLANNING_BUDGET, "0")
-        .set(WanShuffleConf.BACKBONE_RATE, Long.toString((long) BASE_SPEED * k)),
-        Set.copyOf(Algorithms.names()));
+    WanShuffleConf conf =
+        WanShuffleConf.from(
+            new SparkConf(false)
+                .set(WanShuffleConf.ALGORITHM, algorithm)
+                .set(WanShuffleConf.K, Integer.toString(k))
+                .set(WanShuffleConf.DELTA, "1")
+                .set(WanShuffleConf.BETA, "0ms")
+                .set(WanShuffleConf.STEP_MIN_DEADLINE, "1h")
+                .set(WanShuffleConf.PLANNING_BUDGET, "0")
+                .set(WanShuffleConf.BACKBONE_RATE, Long.toString((long) BASE_SPEED * k)),
+            Set.copyOf(Algorithms.names()));
     return new StepCoordinator(conf, Algorithms.byName(algorithm), List.of(), timer, timer::now);
   }
 

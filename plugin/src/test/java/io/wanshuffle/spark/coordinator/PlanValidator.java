@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Test listener that re-validates every computed plan against its own residual matrix (bytes
- * turned into seconds at the event's base speed) and platform, and keeps the messages of the
- * plans that fail {@code Schedule.validate}. Thread-safe: callbacks may come from any thread.
+ * Test listener that re-validates every computed plan against its own residual matrix (bytes turned
+ * into seconds at the event's base speed) and platform, and keeps the messages of the plans that
+ * fail {@code Schedule.validate}. Thread-safe: callbacks may come from any thread.
  */
 final class PlanValidator implements CoordinatorListener {
   final List<String> invalid = new CopyOnWriteArrayList<>();

@@ -1,7 +1,5 @@
 package io.wanshuffle.spark.coordinator;
 
-import io.wanshuffle.scheduler.online.GreedyFirstStep;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +10,7 @@ import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
@@ -54,12 +53,13 @@ class StepCoordinatorPlannerTest {
   }
 
   private static WanShuffleConf conf(String... kv) {
-    SparkConf c = new SparkConf(false)
-        .set(WanShuffleConf.ALGORITHM, "greedy-test")
-        .set(WanShuffleConf.BETA, "0ms")
-        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
-        // unbounded planning unless a test sets a budget: a blocked scheduler stays blocked
-        .set(WanShuffleConf.PLANNING_BUDGET, "0");
+    SparkConf c =
+        new SparkConf(false)
+            .set(WanShuffleConf.ALGORITHM, "greedy-test")
+            .set(WanShuffleConf.BETA, "0ms")
+            .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+            // unbounded planning unless a test sets a budget: a blocked scheduler stays blocked
+            .set(WanShuffleConf.PLANNING_BUDGET, "0");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
@@ -67,8 +67,8 @@ class StepCoordinatorPlannerTest {
   }
 
   private static RegisterDemand demand(long task, String dst, String src, long bytes) {
-    return new RegisterDemand(3, 0, 7, task, "e" + task, dst, new String[] {src},
-        new long[] {bytes});
+    return new RegisterDemand(
+        3, 0, 7, task, "e" + task, dst, new String[] {src}, new long[] {bytes});
   }
 
   /** Greedy scheduler that records whether the coordinator's lock is held when it runs. */
@@ -95,31 +95,43 @@ class StepCoordinatorPlannerTest {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch proceed = new CountDownLatch(1);
     AtomicReference<StepCoordinator> owner = new AtomicReference<>();
-    StepScheduler blocking = new StepScheduler() {
-      final GreedyTestScheduler greedy = new GreedyTestScheduler();
+    StepScheduler blocking =
+        new StepScheduler() {
+          final GreedyTestScheduler greedy = new GreedyTestScheduler();
 
-      @Override
-      public String name() {
-        return "greedy-test";
-      }
+          @Override
+          public String name() {
+            return "greedy-test";
+          }
 
-      @Override
-      public Schedule schedule(TrafficMatrix m, Platform p) {
-        entered.countDown();
-        try {
-          proceed.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        return greedy.schedule(m, p);
-      }
-    };
+          @Override
+          public Schedule schedule(TrafficMatrix m, Platform p) {
+            entered.countDown();
+            try {
+              proceed.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return greedy.schedule(m, p);
+          }
+        };
     ManualTimer timer = new ManualTimer();
     RecordingListener events = new RecordingListener();
     // barrier steps: a demand registered during planning waits for the step boundary
-    StepCoordinator c = new StepCoordinator(conf(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1",
-        WanShuffleConf.STEP_MODE, WanShuffleConf.BARRIER), lockChecking(owner, blocking),
-        List.of(events), timer, timer::now, planner);
+    StepCoordinator c =
+        new StepCoordinator(
+            conf(
+                WanShuffleConf.K,
+                "2",
+                WanShuffleConf.DELTA,
+                "1",
+                WanShuffleConf.STEP_MODE,
+                WanShuffleConf.BARRIER),
+            lockChecking(owner, blocking),
+            List.of(events),
+            timer,
+            timer::now,
+            planner);
     owner.set(c);
     RegisterDemand d1 = demand(1, "b1", "a1", 300);
     RegisterDemand d3 = demand(3, "b3", "a3", 200);
@@ -132,13 +144,19 @@ class StepCoordinatorPlannerTest {
 
     // while the scheduler runs: everything an RPC handler does returns at once
     RegisterDemand d2 = demand(2, "b2", "a2", 100);
-    long id2 = assertTimeoutPreemptively(Duration.ofSeconds(WAIT_S), () -> {
-      long id = c.register(d2).demandId();
-      c.release(id3, "task-end");
-      c.pollExpired(id1, p1);
-      return id;
-    }, "a registration, release or poll expiry waited for the scheduler");
-    assertEquals(Status.UNGATED, p3.get(WAIT_S, TimeUnit.SECONDS).status(),
+    long id2 =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(WAIT_S),
+            () -> {
+              long id = c.register(d2).demandId();
+              c.release(id3, "task-end");
+              c.pollExpired(id1, p1);
+              return id;
+            },
+            "a registration, release or poll expiry waited for the scheduler");
+    assertEquals(
+        Status.UNGATED,
+        p3.get(WAIT_S, TimeUnit.SECONDS).status(),
         "the released demand's parked poll is answered while the scheduler runs");
     assertEquals(Status.NOT_YET, p1.get(WAIT_S, TimeUnit.SECONDS).status());
     assertEquals(List.of("3:task-end:200"), events.released);
@@ -154,8 +172,10 @@ class StepCoordinatorPlannerTest {
     assertFalse(p2.isDone(), "d2 came after the snapshot: it waits for the next step");
 
     // d1 reports: step 1 ends, the planner plans d2
-    CompletableFuture<GrantReply> f1 = c.awaitGrant(new AwaitGrant(id1, g1.stepId(),
-        new String[] {"a1"}, new long[] {300}, new long[] {0}, 1, 2));
+    CompletableFuture<GrantReply> f1 =
+        c.awaitGrant(
+            new AwaitGrant(
+                id1, g1.stepId(), new String[] {"a1"}, new long[] {300}, new long[] {0}, 1, 2));
     assertEquals(Status.FINISHED, f1.get(WAIT_S, TimeUnit.SECONDS).status());
     GrantReply g2 = p2.get(WAIT_S, TimeUnit.SECONDS);
     assertEquals(Status.GRANT, g2.status());
@@ -184,8 +204,13 @@ class StepCoordinatorPlannerTest {
   void inlinePlannerAlsoRunsTheSchedulerWithoutTheLock() {
     ManualTimer timer = new ManualTimer();
     AtomicReference<StepCoordinator> owner = new AtomicReference<>();
-    StepCoordinator c = new StepCoordinator(conf(WanShuffleConf.K, "1"),
-        lockChecking(owner, new GreedyTestScheduler()), List.of(), timer, timer::now);
+    StepCoordinator c =
+        new StepCoordinator(
+            conf(WanShuffleConf.K, "1"),
+            lockChecking(owner, new GreedyTestScheduler()),
+            List.of(),
+            timer,
+            timer::now);
     owner.set(c);
     long a = c.register(demand(1, "b1", "a1", 10)).demandId();
     long b = c.register(demand(2, "b2", "a2", 10)).demandId();
@@ -196,8 +221,9 @@ class StepCoordinatorPlannerTest {
     long firstId = pa.isDone() ? a : b;
     CompletableFuture<GrantReply> other = pa.isDone() ? pb : pa;
     assertFalse(other.isDone(), "k = 1");
-    c.awaitGrant(new AwaitGrant(firstId, first.stepId(), first.srcHosts(), new long[] {10},
-        new long[] {0}, 1, 2));
+    c.awaitGrant(
+        new AwaitGrant(
+            firstId, first.stepId(), first.srcHosts(), new long[] {10}, new long[] {0}, 1, 2));
     assertEquals(Status.GRANT, other.join().status(), "re-planned from the report");
     assertEquals(List.of(), lockHeldWhilePlanning);
   }
@@ -212,33 +238,35 @@ class StepCoordinatorPlannerTest {
     CountDownLatch proceed = new CountDownLatch(1);
     CountDownLatch exited = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
-    StepScheduler slow = new StepScheduler() {
-      final GreedyTestScheduler greedy = new GreedyTestScheduler();
+    StepScheduler slow =
+        new StepScheduler() {
+          final GreedyTestScheduler greedy = new GreedyTestScheduler();
 
-      @Override
-      public String name() {
-        return "greedy-test";
-      }
-
-      @Override
-      public Schedule schedule(TrafficMatrix m, Platform p) {
-        if (calls.getAndIncrement() == 0) {
-          try {
-            proceed.await();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          } finally {
-            exited.countDown();
+          @Override
+          public String name() {
+            return "greedy-test";
           }
-        }
-        return greedy.schedule(m, p);
-      }
-    };
+
+          @Override
+          public Schedule schedule(TrafficMatrix m, Platform p) {
+            if (calls.getAndIncrement() == 0) {
+              try {
+                proceed.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } finally {
+                exited.countDown();
+              }
+            }
+            return greedy.schedule(m, p);
+          }
+        };
     ManualTimer timer = new ManualTimer();
     RecordingListener events = new RecordingListener();
     WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.PLANNING_BUDGET, "1s");
-    StepCoordinator c = new StepCoordinator(conf, slow, List.of(events), timer, timer::now,
-        Runnable::run, new GreedyFirstStep());
+    StepCoordinator c =
+        new StepCoordinator(
+            conf, slow, List.of(events), timer, timer::now, Runnable::run, new GreedyFirstStep());
     RegisterDemand d1 = demand(1, "b1", "a1", 300);
     RegisterDemand d2 = demand(2, "b2", "a2", 200);
     RegisterDemand d3 = demand(3, "b3", "a3", 100);
@@ -250,12 +278,15 @@ class StepCoordinatorPlannerTest {
     CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(id3));
     timer.advance(100); // plan 1: the scheduler blocks past the budget
     assertEquals(GreedyFirstStep.NAME, events.plans.get(0).algorithm());
-    assertEquals(List.of(new FlowGrant("a1", "b1", 300)), events.steps.get(0).flows(),
+    assertEquals(
+        List.of(new FlowGrant("a1", "b1", 300)),
+        events.steps.get(0).flows(),
         "the fallback grants the largest pair (k = 1)");
     GrantReply g1 = p1.get(WAIT_S, TimeUnit.SECONDS);
     // step 1 ends; the slow run is still going: plan 2 comes from the fallback, no second run
-    c.awaitGrant(new AwaitGrant(id1, g1.stepId(), new String[] {"a1"}, new long[] {300},
-        new long[] {0}, 1, 2));
+    c.awaitGrant(
+        new AwaitGrant(
+            id1, g1.stepId(), new String[] {"a1"}, new long[] {300}, new long[] {0}, 1, 2));
     assertEquals(GreedyFirstStep.NAME, events.plans.get(1).algorithm());
     assertEquals(1, calls.get(), "no second run of the slow scheduler while the first runs");
     GrantReply g2 = p2.get(WAIT_S, TimeUnit.SECONDS);
@@ -264,17 +295,18 @@ class StepCoordinatorPlannerTest {
     assertTrue(exited.await(WAIT_S, TimeUnit.SECONDS));
     assertTrue(c.awaitLatePlan(WAIT_S * 1000), "the late plan has ended");
     // the late plan is gone: plan 3 is the configured scheduler's again
-    c.awaitGrant(new AwaitGrant(id2, g2.stepId(), new String[] {"a2"}, new long[] {200},
-        new long[] {0}, 1, 2));
+    c.awaitGrant(
+        new AwaitGrant(
+            id2, g2.stepId(), new String[] {"a2"}, new long[] {200}, new long[] {0}, 1, 2));
     assertEquals("greedy-test", events.plans.get(2).algorithm());
     assertEquals(Status.GRANT, p3.get(WAIT_S, TimeUnit.SECONDS).status());
     c.stop();
   }
 
   /**
-   * Many task threads register, poll and report at once against the real planner thread: every
-   * byte is granted and realised (a lost wake-up would leave a task parked until the test's
-   * bound), and at no instant do granted flows exceed k or δ.
+   * Many task threads register, poll and report at once against the real planner thread: every byte
+   * is granted and realised (a lost wake-up would leave a task parked until the test's bound), and
+   * at no instant do granted flows exceed k or δ.
    */
   @Test
   void concurrentTasksNeverLoseAWakeUpAndStayWithinKAndDelta() throws Exception {
@@ -285,11 +317,24 @@ class StepCoordinatorPlannerTest {
     PlanValidator validator = new PlanValidator();
     AtomicReference<StepCoordinator> owner = new AtomicReference<>();
     // deadlines far away: progress must come from reports and wake-ups, not from timeouts
-    StepCoordinator c = new StepCoordinator(conf(WanShuffleConf.K, "" + k,
-        WanShuffleConf.DELTA, "" + delta, WanShuffleConf.GATHER_WINDOW, "0ms",
-        WanShuffleConf.STEP_MIN_DEADLINE, "10min", WanShuffleConf.BACKBONE_RATE, "" + 1000 * k),
-        lockChecking(owner, new GreedyTestScheduler()), List.of(events, validator), timer,
-        System::currentTimeMillis, planner);
+    StepCoordinator c =
+        new StepCoordinator(
+            conf(
+                WanShuffleConf.K,
+                "" + k,
+                WanShuffleConf.DELTA,
+                "" + delta,
+                WanShuffleConf.GATHER_WINDOW,
+                "0ms",
+                WanShuffleConf.STEP_MIN_DEADLINE,
+                "10min",
+                WanShuffleConf.BACKBONE_RATE,
+                "" + 1000 * k),
+            lockChecking(owner, new GreedyTestScheduler()),
+            List.of(events, validator),
+            timer,
+            System::currentTimeMillis,
+            planner);
     owner.set(c);
     OpenPairs open = new OpenPairs(k, delta);
     int tasks = 24;
@@ -307,8 +352,8 @@ class StepCoordinatorPlannerTest {
           bytes[s] = 1 + rnd.nextInt(5000);
           total += bytes[s];
         }
-        RegisterDemand d = new RegisterDemand(3, 0, 7, t, "e" + t, "b" + rnd.nextInt(5), src,
-            bytes);
+        RegisterDemand d =
+            new RegisterDemand(3, 0, 7, t, "e" + t, "b" + rnd.nextInt(5), src, bytes);
         results.add(pool.submit(() -> runTask(c, d, open)));
       }
       long realised = 0;

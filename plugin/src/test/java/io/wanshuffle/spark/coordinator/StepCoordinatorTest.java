@@ -1,21 +1,22 @@
 package io.wanshuffle.spark.coordinator;
 
-import io.wanshuffle.scheduler.online.GreedyFirstStep;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.scheduler.TrafficMatrix;
+import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply.Status;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
-import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
+import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,8 +25,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.spark.SparkConf;
-import io.wanshuffle.scheduler.TrafficMatrix;
-import io.wanshuffle.scheduler.alg.Algorithms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,18 +39,20 @@ class StepCoordinatorTest {
     return coordinator(conf, conf.gated() ? new GreedyTestScheduler() : null);
   }
 
-  private StepCoordinator coordinator(WanShuffleConf conf, io.wanshuffle.scheduler.StepScheduler scheduler) {
+  private StepCoordinator coordinator(
+      WanShuffleConf conf, io.wanshuffle.scheduler.StepScheduler scheduler) {
     return new StepCoordinator(conf, scheduler, List.of(events), timer, timer::now);
   }
 
   private static WanShuffleConf conf(String... kv) {
-    SparkConf c = new SparkConf(false)
-        .set(WanShuffleConf.ALGORITHM, "greedy-test")
-        .set(WanShuffleConf.BETA, "0ms")
-        .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
-        // plan on the calling thread, unbounded: exact steps whatever the machine's load
-        .set(WanShuffleConf.PLANNING_BUDGET, "0");
+    SparkConf c =
+        new SparkConf(false)
+            .set(WanShuffleConf.ALGORITHM, "greedy-test")
+            .set(WanShuffleConf.BETA, "0ms")
+            .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+            .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+            // plan on the calling thread, unbounded: exact steps whatever the machine's load
+            .set(WanShuffleConf.PLANNING_BUDGET, "0");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
@@ -74,8 +75,8 @@ class StepCoordinatorTest {
    * @param ids filled with the demands' ids, in order
    * @return the pending (or answered) grants, in order
    */
-  private static List<CompletableFuture<GrantReply>> registerAndPoll(StepCoordinator c, long[] ids,
-      RegisterDemand... ds) {
+  private static List<CompletableFuture<GrantReply>> registerAndPoll(
+      StepCoordinator c, long[] ids, RegisterDemand... ds) {
     for (int i = 0; i < ds.length; i++) {
       ids[i] = c.register(ds[i]).demandId();
     }
@@ -87,16 +88,22 @@ class StepCoordinatorTest {
   }
 
   /** The report of the whole grant as fetched, sent ahead of its end (no end time). */
-  private static AwaitGrant reportAhead(long demandId, RegisterDemand d, GrantReply g,
-      long startMs) {
+  private static AwaitGrant reportAhead(
+      long demandId, RegisterDemand d, GrantReply g, long startMs) {
     AwaitGrant full = FlowSimulation.reportOf(demandId, d, g, d.bytes().clone());
-    return new AwaitGrant(demandId, full.doneStepId(), full.srcHosts(), full.fetchedBytes(),
-        full.remainingBytes(), startMs, 0);
+    return new AwaitGrant(
+        demandId,
+        full.doneStepId(),
+        full.srcHosts(),
+        full.fetchedBytes(),
+        full.remainingBytes(),
+        startMs,
+        0);
   }
 
   /** Reports the whole grant as fetched and asks for the next one. */
-  private static CompletableFuture<GrantReply> report(StepCoordinator c, long demandId,
-      RegisterDemand d, GrantReply g, long[] remaining) {
+  private static CompletableFuture<GrantReply> report(
+      StepCoordinator c, long demandId, RegisterDemand d, GrantReply g, long[] remaining) {
     return c.awaitGrant(FlowSimulation.reportOf(demandId, d, g, remaining));
   }
 
@@ -134,8 +141,8 @@ class StepCoordinatorTest {
     // pipelined steps take the plan's pairs bottleneck ports first: b2 has the most bytes to
     // receive (600), a1 the most to send (550): a1->b2, then a2->b1 (a2 500 > b1 400);
     // k = 2, delta = 1 -> exactly those
-    assertEquals(List.of(new FlowGrant("a1", "b2", 200), new FlowGrant("a2", "b1", 100)),
-        step.flows());
+    assertEquals(
+        List.of(new FlowGrant("a1", "b2", 200), new FlowGrant("a2", "b1", 100)), step.flows());
     assertEquals(2, c.openFlowCount());
     assertEquals(Status.GRANT, p1.join().status());
     assertArrayEquals(new String[] {"a2"}, p1.join().srcHosts());
@@ -144,14 +151,14 @@ class StepCoordinatorTest {
     assertFalse(p3.isDone(), "b3 gets nothing in step 1");
     PlanEvent plan = events.plans.get(0);
     assertEquals(2, plan.platform().k());
-    assertEquals(400L, plan.residualBytes()[plan.senders().indexOf("a2")][plan.receivers()
-        .indexOf("b2")]);
+    assertEquals(
+        400L, plan.residualBytes()[plan.senders().indexOf("a2")][plan.receivers().indexOf("b2")]);
   }
 
   /**
    * The backbone is full duplex: with k = 1 and the hosts in two clusters, a demand A->B and a
-   * demand B->A are granted at once (one flow each way); a second A->B demand waits until the
-   * first A->B flow is done. Without clusters (every host in one) the same demands get one flow.
+   * demand B->A are granted at once (one flow each way); a second A->B demand waits until the first
+   * A->B flow is done. Without clusters (every host in one) the same demands get one flow.
    */
   @Test
   void kCountsFlowsPerDirectionOfTheBackbone() {
@@ -206,7 +213,9 @@ class StepCoordinatorTest {
     report(c, ids[first], d, p.get(first).join(), new long[] {0});
     GrantReply later = p.get(1 - first).join();
     assertEquals(Status.GRANT, later.status());
-    assertTrue(later.heldMs() >= 40, "held from the gather plan to the plan after the report: " + later.heldMs());
+    assertTrue(
+        later.heldMs() >= 40,
+        "held from the gather plan to the plan after the report: " + later.heldMs());
   }
 
   /**
@@ -240,7 +249,8 @@ class StepCoordinatorTest {
    * not ended).
    */
   private StepCoordinator heavyReceiverFetchedItsFirstTask() {
-    return heavyReceiverFetchedItsFirstTask(coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1"));
+    return heavyReceiverFetchedItsFirstTask(
+        coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1"));
   }
 
   /** {@link #heavyReceiverFetchedItsFirstTask()} on the given coordinator (k = 2, δ = 1). */
@@ -261,8 +271,8 @@ class StepCoordinatorTest {
 
   /**
    * The fair-sharing-poor race: b3's next task (about 400 B, as its first) is launched but not yet
-   * registered when b2's lighter task registers and could take the last free flow; the flow is
-   * kept for b3 until its task registers (or for one gather window if it never does).
+   * registered when b2's lighter task registers and could take the last free flow; the flow is kept
+   * for b3 until its task registers (or for one gather window if it never does).
    */
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
@@ -277,41 +287,46 @@ class StepCoordinatorTest {
   }
 
   /**
-   * The same race one step later, seen on the testbed (fair-poor, RTT 0, 1 run in about 20): b3's next task
-   * registers while the plan that b2's registration asked for is being computed. Its demand is not in that plan
-   * and it is no longer "about to register"; it must still get the last free flow, not b2's lighter task.
+   * The same race one step later, seen on the testbed (fair-poor, RTT 0, 1 run in about 20): b3's
+   * next task registers while the plan that b2's registration asked for is being computed. Its
+   * demand is not in that plan and it is no longer "about to register"; it must still get the last
+   * free flow, not b2's lighter task.
    */
   @Test
   void aHeavierTaskRegisteringWhileThePlanIsComputedStillGetsTheKeptFlow() {
     java.util.concurrent.atomic.AtomicReference<Runnable> duringPlan =
         new java.util.concurrent.atomic.AtomicReference<>();
     GreedyTestScheduler greedy = new GreedyTestScheduler();
-    io.wanshuffle.scheduler.StepScheduler hooked = new io.wanshuffle.scheduler.StepScheduler() {
-      @Override
-      public String name() {
-        return greedy.name();
-      }
+    io.wanshuffle.scheduler.StepScheduler hooked =
+        new io.wanshuffle.scheduler.StepScheduler() {
+          @Override
+          public String name() {
+            return greedy.name();
+          }
 
-      @Override
-      public io.wanshuffle.scheduler.Schedule schedule(TrafficMatrix m, io.wanshuffle.scheduler.Platform p) {
-        Runnable r = duringPlan.getAndSet(null);
-        if (r != null) {
-          r.run(); // the coordinator's lock is not held while a plan is computed
-        }
-        return greedy.schedule(m, p);
-      }
-    };
-    StepCoordinator c = heavyReceiverFetchedItsFirstTask(
-        coordinator(conf(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1"), hooked));
+          @Override
+          public io.wanshuffle.scheduler.Schedule schedule(
+              TrafficMatrix m, io.wanshuffle.scheduler.Platform p) {
+            Runnable r = duringPlan.getAndSet(null);
+            if (r != null) {
+              r.run(); // the coordinator's lock is not held while a plan is computed
+            }
+            return greedy.schedule(m, p);
+          }
+        };
+    StepCoordinator c =
+        heavyReceiverFetchedItsFirstTask(
+            coordinator(conf(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1"), hooked));
     c.taskEnded(2);
     c.taskLaunched(3, 0, 3, "b2");
     c.taskLaunched(3, 0, 4, "b3");
     long[] i4 = new long[1];
     List<CompletableFuture<GrantReply>> p4 = new ArrayList<>();
-    duringPlan.set(() -> {
-      i4[0] = c.register(demand(4, "e3", "b3", "a3", 400)).demandId();
-      p4.add(c.awaitGrant(AwaitGrant.poll(i4[0])));
-    });
+    duringPlan.set(
+        () -> {
+          i4[0] = c.register(demand(4, "e3", "b3", "a3", 400)).demandId();
+          p4.add(c.awaitGrant(AwaitGrant.poll(i4[0])));
+        });
     long i3 = c.register(demand(3, "e2", "b2", "a2", 100)).demandId();
     CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
     assertEquals(1, p4.size(), "b3's task registered during the plan");
@@ -321,8 +336,9 @@ class StepCoordinatorTest {
   }
 
   /**
-   * After {@link #heavyReceiverFetchedItsFirstTask}: b3's task ends and its next task is launched but not
-   * registered; b2's lighter task registers and waits, the last free flow being kept for b3.
+   * After {@link #heavyReceiverFetchedItsFirstTask}: b3's task ends and its next task is launched
+   * but not registered; b2's lighter task registers and waits, the last free flow being kept for
+   * b3.
    *
    * @return b2's pending poll
    */
@@ -337,7 +353,8 @@ class StepCoordinatorTest {
   }
 
   /** b3's next task registers 400 bytes from a3 and is granted the kept flow; b2's poll waits. */
-  private static void assertB3TakesTheKeptFlow(StepCoordinator c, CompletableFuture<GrantReply> p3) {
+  private static void assertB3TakesTheKeptFlow(
+      StepCoordinator c, CompletableFuture<GrantReply> p3) {
     long i4 = c.register(demand(4, "e3", "b3", "a3", 400)).demandId();
     CompletableFuture<GrantReply> p4 = c.awaitGrant(AwaitGrant.poll(i4));
     assertTrue(p4.isDone(), "b3's task takes the kept flow");
@@ -345,7 +362,10 @@ class StepCoordinatorTest {
     assertFalse(p3.isDone(), "k = 2: b1 and b3 hold the flows");
   }
 
-  /** The flow is still kept {@code leftMs} - 1 ms from now and goes to the waiting poll at {@code leftMs}. */
+  /**
+   * The flow is still kept {@code leftMs} - 1 ms from now and goes to the waiting poll at {@code
+   * leftMs}.
+   */
   private void assertKeptFor(long leftMs, CompletableFuture<GrantReply> waiting) {
     timer.advance(leftMs);
     assertFalse(waiting.isDone());
@@ -357,8 +377,8 @@ class StepCoordinatorTest {
   /**
    * The heavy receiver b3's task has fetched everything but not ended, and a task preferring b3 is
    * still to launch: the last free flow is kept for b3 (at most one gather window, 100 ms here),
-   * restarted once when b3's next task launches, and b3's task takes it when it registers; when
-   * no task launches there, the flow goes to the lighter demand after one window.
+   * restarted once when b3's next task launches, and b3's task takes it when it registers; when no
+   * task launches there, the flow goes to the lighter demand after one window.
    */
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
@@ -368,7 +388,8 @@ class StepCoordinatorTest {
     c.taskLaunched(3, 0, 3, "b2");
     long i3 = c.register(demand(3, "e2", "b2", "a2", 100)).demandId();
     CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(i3));
-    assertFalse(p3.isDone(), "the last free flow is kept for b3, whose next task is about to launch");
+    assertFalse(
+        p3.isDone(), "the last free flow is kept for b3, whose next task is about to launch");
     timer.advance(60);
     if (launches) {
       c.taskEnded(2);
@@ -381,7 +402,10 @@ class StepCoordinatorTest {
     }
   }
 
-  /** A launched task that has not registered holds the gather window until it ends or the window passes. */
+  /**
+   * A launched task that has not registered holds the gather window until it ends or the window
+   * passes.
+   */
   @Test
   void gatherWaitsForALaunchedTaskUntilItEndsOrTheWindowPasses() {
     StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
@@ -398,8 +422,11 @@ class StepCoordinatorTest {
     c.taskEnded(3);
     c.taskLaunched(3, 0, 4);
     c.taskLaunched(3, 0, 5);
-    assertEquals(Status.FINISHED, report(c, i1, demand(1, "e1", "b1", "a1", 200), p1.join(),
-        new long[] {200}).join().status());
+    assertEquals(
+        Status.FINISHED,
+        report(c, i1, demand(1, "e1", "b1", "a1", 200), p1.join(), new long[] {200})
+            .join()
+            .status());
     long i4 = c.register(demand(4, "e4", "b1", "a1", 100)).demandId();
     CompletableFuture<GrantReply> p4 = c.awaitGrant(AwaitGrant.poll(i4));
     assertFalse(p4.isDone(), "idle again: the next wave is gathered");
@@ -408,8 +435,9 @@ class StepCoordinatorTest {
   }
 
   /**
-   * A launched task whose read has no cross-cluster blocks says so, and the wave is planned at once instead of
-   * after the window; a notice that overtakes the listener's launch event counts as well.
+   * A launched task whose read has no cross-cluster blocks says so, and the wave is planned at once
+   * instead of after the window; a notice that overtakes the listener's launch event counts as
+   * well.
    */
   @Test
   void aTaskWithoutCrossClusterDemandDoesNotHoldTheGatherWindow() {
@@ -423,8 +451,11 @@ class StepCoordinatorTest {
     assertTrue(p1.isDone(), "task 2 has nothing to fetch across: planned at once");
     assertEquals(Status.GRANT, p1.join().status());
     // next wave: task 4's notice reaches the coordinator before the listener reports its launch
-    assertEquals(Status.FINISHED, report(c, i1, demand(1, "e1", "b1", "a1", 200), p1.join(),
-        new long[] {200}).join().status());
+    assertEquals(
+        Status.FINISHED,
+        report(c, i1, demand(1, "e1", "b1", "a1", 200), p1.join(), new long[] {200})
+            .join()
+            .status());
     c.taskEnded(1);
     c.taskEnded(2);
     c.noCrossClusterDemand(3, 0, 4, "b2");
@@ -436,8 +467,8 @@ class StepCoordinatorTest {
   }
 
   /**
-   * The heavy receiver's next task turns out to have no cross-cluster blocks: the free flow kept for it goes to the
-   * waiting lighter demand at once, not after the keep bound.
+   * The heavy receiver's next task turns out to have no cross-cluster blocks: the free flow kept
+   * for it goes to the waiting lighter demand at once, not after the keep bound.
    */
   @Test
   void aFlowKeptForATaskWithoutCrossClusterDemandIsHandedOnAtItsNotice() {
@@ -455,8 +486,9 @@ class StepCoordinatorTest {
   @Test
   void uncollectedGrantIsTakenBackAtTheDeadline() {
     // 1000 B/s: 300 B take 0.3 s, deadline max(1 s, 3 x 0.3 s) = 1 s
-    StepCoordinator c = coordinator(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1",
-        WanShuffleConf.BACKBONE_RATE, "1000");
+    StepCoordinator c =
+        coordinator(
+            WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1", WanShuffleConf.BACKBONE_RATE, "1000");
     RegisterDemand silent = demand(1, "e1", "b1", "a1", 300);
     long is = c.register(silent).demandId();
     timer.advance(100);
@@ -472,8 +504,11 @@ class StepCoordinatorTest {
     assertEquals(1, c.openFlowCount());
     CompletableFuture<GrantReply> ps = c.awaitGrant(AwaitGrant.poll(is));
     assertFalse(ps.isDone(), "task 1 polls again: planned anew, after b2's flow (k = 1)");
-    assertEquals(Status.FINISHED, report(c, ib, demand(2, "e2", "b2", "a2", 200), pb.join(),
-        new long[] {200}).join().status());
+    assertEquals(
+        Status.FINISHED,
+        report(c, ib, demand(2, "e2", "b2", "a2", 200), pb.join(), new long[] {200})
+            .join()
+            .status());
     assertTrue(ps.isDone());
     assertArrayEquals(new long[] {300}, ps.join().budgets());
   }
@@ -507,7 +542,8 @@ class StepCoordinatorTest {
     c.flowArrived(new FlowArrived(i1, g.stepId(), t0 + 495, timer.now()));
     assertEquals(1, events.transfers.size());
     assertEquals(t0 + 100, events.transfers.get(0).startMs());
-    assertEquals(t0 + 550, events.transfers.get(0).endMs(), "the end is the arrival, not the report");
+    assertEquals(
+        t0 + 550, events.transfers.get(0).endMs(), "the end is the arrival, not the report");
     assertEquals(t0 + 495, events.transfers.get(0).handedOnMs(), "handed on at the task's report");
     c.flowArrived(new FlowArrived(i1, g.stepId(), t0 + 495, timer.now()));
     assertEquals(1, events.transfers.size(), "a repeated arrival is ignored");
@@ -524,8 +560,9 @@ class StepCoordinatorTest {
   /** A collected grant is never taken back: a slow task keeps its flow past the deadline. */
   @Test
   void collectedGrantOutlivesTheDeadline() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1",
-        WanShuffleConf.BACKBONE_RATE, "1000");
+    StepCoordinator c =
+        coordinator(
+            WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1", WanShuffleConf.BACKBONE_RATE, "1000");
     long i1 = c.register(demand(1, "e1", "b1", "a1", 300)).demandId();
     CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
     timer.advance(100);
@@ -539,8 +576,14 @@ class StepCoordinatorTest {
 
   @Test
   void stepIsABarrierAndEveryDemandIsEventuallyRealised() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1",
-        WanShuffleConf.STEP_MODE, WanShuffleConf.BARRIER);
+    StepCoordinator c =
+        coordinator(
+            WanShuffleConf.K,
+            "2",
+            WanShuffleConf.DELTA,
+            "1",
+            WanShuffleConf.STEP_MODE,
+            WanShuffleConf.BARRIER);
     RegisterDemand d1 = demand(1, "e1", "b1", "a1", 300, "a2", 100);
     RegisterDemand d2 = demand(2, "e2", "b2", "a1", 200, "a2", 400);
     long id1 = c.register(d1).demandId();
@@ -558,7 +601,8 @@ class StepCoordinatorTest {
     CompletableFuture<GrantReply> n2 = report(c, id2, d2, g2, rem2);
     assertTrue(n1.isDone() && n2.isDone(), "step 2 granted when the last receiver reported");
     assertEquals(2, events.steps.size());
-    assertEquals(List.of(new FlowGrant("a1", "b2", 200), new FlowGrant("a2", "b1", 100)),
+    assertEquals(
+        List.of(new FlowGrant("a1", "b2", 200), new FlowGrant("a2", "b1", 100)),
         events.steps.get(1).flows());
     CompletableFuture<GrantReply> f1 = report(c, id1, d1, n1.join(), rem1);
     CompletableFuture<GrantReply> f2 = report(c, id2, d2, n2.join(), rem2);
@@ -578,10 +622,10 @@ class StepCoordinatorTest {
   }
 
   /**
-   * A registration that timed out on the executor but reached the driver leaves a demand whose
-   * task never learns its id and fetches ungated (found by fuzzing with askTimeout = 1 ms): the
-   * task's ungated report releases it, frees what it was granted, and its bytes are registered
-   * once in the stage's matrix, not twice.
+   * A registration that timed out on the executor but reached the driver leaves a demand whose task
+   * never learns its id and fetches ungated (found by fuzzing with askTimeout = 1 ms): the task's
+   * ungated report releases it, frees what it was granted, and its bytes are registered once in the
+   * stage's matrix, not twice.
    */
   @Test
   void anUngatedReportOfATaskThatNeverLearnedItsDemandIdReleasesTheOrphan() {
@@ -592,18 +636,23 @@ class StepCoordinatorTest {
     long id = c.register(other).demandId();
     c.awaitGrant(AwaitGrant.poll(id));
     timer.advance(100); // the gather window
-    assertEquals(List.of(new FlowGrant("a1", "b1", 300)), events.steps.get(0).flows(),
+    assertEquals(
+        List.of(new FlowGrant("a1", "b1", 300)),
+        events.steps.get(0).flows(),
         "the orphan holds a1's only port (delta = 1)");
     c.ungatedRealised(new UngatedReport(0, orphan, 1000, 2000));
     assertEquals(1, c.pendingDemandCount(), "the orphan is released, the other demand stays");
-    assertEquals(List.of(new FlowGrant("a1", "b2", 50)), events.steps.get(1).flows(),
+    assertEquals(
+        List.of(new FlowGrant("a1", "b2", 50)),
+        events.steps.get(1).flows(),
         "a1's port goes to the other demand at once");
     assertEquals(1, c.openFlowCount());
     c.stageCompleted(3, 0);
     StageSummary s = events.stages.get(0);
     assertEquals(450, sum(s.registeredBytes()), "300 + 100 registered once, and 50");
     assertEquals(400, sum(s.realisedBytes()), "the ungated 400 B");
-    assertEquals(2, events.demands.size(), "no second registration event for the orphan: " + events.demands);
+    assertEquals(
+        2, events.demands.size(), "no second registration event for the orphan: " + events.demands);
   }
 
   private GrantReply waitFor(CompletableFuture<GrantReply> f) {
@@ -626,15 +675,16 @@ class StepCoordinatorTest {
 
   /**
    * Pipelined steps: when a short flow ends while a long one runs, the freed ports carry the next
-   * transfer at once (a second step overlapping the first); barrier steps make it wait for the
-   * long flow. Both keep at most k flows open.
+   * transfer at once (a second step overlapping the first); barrier steps make it wait for the long
+   * flow. Both keep at most k flows open.
    */
   @ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {WanShuffleConf.PIPELINED,
-      WanShuffleConf.BARRIER})
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {WanShuffleConf.PIPELINED, WanShuffleConf.BARRIER})
   void pipelinedStepsReuseFreedPortsAtOnceBarrierStepsWait(String mode) {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1",
-        WanShuffleConf.STEP_MODE, mode);
+    StepCoordinator c =
+        coordinator(
+            WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1", WanShuffleConf.STEP_MODE, mode);
     RegisterDemand x = demand(1, "e1", "b1", "a1", 500);
     RegisterDemand y = demand(2, "e2", "b2", "a2", 200);
     RegisterDemand z = demand(3, "e3", "b2", "a3", 150);
@@ -644,11 +694,12 @@ class StepCoordinatorTest {
     CompletableFuture<GrantReply> py = polls.get(1);
     CompletableFuture<GrantReply> pz = polls.get(2);
     timer.advance(100);
-    assertEquals(List.of(new FlowGrant("a1", "b1", 500), new FlowGrant("a2", "b2", 200)),
+    assertEquals(
+        List.of(new FlowGrant("a1", "b1", 500), new FlowGrant("a2", "b2", 200)),
         events.steps.get(0).flows());
     assertFalse(pz.isDone(), "b2 receives from a2 (delta = 1)");
-    assertEquals(Status.FINISHED,
-        report(c, ids[1], y, py.join(), new long[] {200}).join().status());
+    assertEquals(
+        Status.FINISHED, report(c, ids[1], y, py.join(), new long[] {200}).join().status());
     if (mode.equals(WanShuffleConf.PIPELINED)) {
       assertTrue(pz.isDone(), "b2's port is free: a3 -> b2 starts while a1 -> b1 runs");
       assertEquals(List.of(new FlowGrant("a3", "b2", 150)), events.steps.get(1).flows());
@@ -657,15 +708,16 @@ class StepCoordinatorTest {
     } else {
       assertFalse(pz.isDone(), "barrier: a3 -> b2 waits for step 1's last flow");
       assertEquals(1, c.openFlowCount());
-      assertEquals(Status.FINISHED,
-          report(c, ids[0], x, px.join(), new long[] {500}).join().status());
+      assertEquals(
+          Status.FINISHED, report(c, ids[0], x, px.join(), new long[] {500}).join().status());
       assertTrue(pz.isDone());
     }
     assertArrayEquals(new long[] {150}, pz.join().budgets());
-    assertEquals(Status.FINISHED, report(c, ids[2], z, pz.join(), new long[] {150}).join().status());
+    assertEquals(
+        Status.FINISHED, report(c, ids[2], z, pz.join(), new long[] {150}).join().status());
     if (mode.equals(WanShuffleConf.PIPELINED)) {
-      assertEquals(Status.FINISHED,
-          report(c, ids[0], x, px.join(), new long[] {500}).join().status());
+      assertEquals(
+          Status.FINISHED, report(c, ids[0], x, px.join(), new long[] {500}).join().status());
     }
     assertEquals(0, c.openFlowCount());
     assertEquals(0, c.pendingDemandCount());
@@ -699,9 +751,18 @@ class StepCoordinatorTest {
 
   @Test
   void deadlineEndsTheStepButTheLaggardKeepsItsFlow() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1",
-        WanShuffleConf.BACKBONE_RATE, "2000", WanShuffleConf.STEP_MIN_DEADLINE, "1s",
-        WanShuffleConf.STEP_MODE, WanShuffleConf.BARRIER);
+    StepCoordinator c =
+        coordinator(
+            WanShuffleConf.K,
+            "2",
+            WanShuffleConf.DELTA,
+            "1",
+            WanShuffleConf.BACKBONE_RATE,
+            "2000",
+            WanShuffleConf.STEP_MIN_DEADLINE,
+            "1s",
+            WanShuffleConf.STEP_MODE,
+            WanShuffleConf.BARRIER);
     RegisterDemand x = demand(1, "e1", "b1", "a1", 500);
     RegisterDemand y = demand(2, "e2", "b2", "a2", 400);
     RegisterDemand z = demand(3, "e3", "b2", "a1", 300);
@@ -744,27 +805,35 @@ class StepCoordinatorTest {
     assertEquals(List.of("1:task-end:500"), events.released);
     assertTrue(py.isDone(), "the freed flow goes to the next demand at once");
     assertEquals(1, c.openFlowCount());
-    assertEquals(Status.UNGATED, c.awaitGrant(AwaitGrant.poll(ix)).join().status(),
+    assertEquals(
+        Status.UNGATED,
+        c.awaitGrant(AwaitGrant.poll(ix)).join().status(),
         "a released demand never waits");
   }
 
   /**
-   * Two stages read across the backbone at once (two jobs, or two branches of one SQL plan each reading a shuffle):
-   * their demands share the backbone's k; each stage's matrix counts only its own bytes; the end of one stage
-   * releases only its demands, and the flows they held go to the other stage's waiting demand.
+   * Two stages read across the backbone at once (two jobs, or two branches of one SQL plan each
+   * reading a shuffle): their demands share the backbone's k; each stage's matrix counts only its
+   * own bytes; the end of one stage releases only its demands, and the flows they held go to the
+   * other stage's waiting demand.
    */
   @Test
   void twoStagesAtOnceShareKAndTheEndOfOneReleasesOnlyItsDemands() {
     StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
-    RegisterDemand x = new RegisterDemand(3, 0, 7, 1, "e1", "b1", new String[] {"a1"}, new long[] {500});
-    RegisterDemand y = new RegisterDemand(5, 0, 9, 2, "e2", "b2", new String[] {"a2"}, new long[] {450});
-    RegisterDemand z = new RegisterDemand(5, 0, 9, 3, "e3", "b3", new String[] {"a3"}, new long[] {400});
+    RegisterDemand x =
+        new RegisterDemand(3, 0, 7, 1, "e1", "b1", new String[] {"a1"}, new long[] {500});
+    RegisterDemand y =
+        new RegisterDemand(5, 0, 9, 2, "e2", "b2", new String[] {"a2"}, new long[] {450});
+    RegisterDemand z =
+        new RegisterDemand(5, 0, 9, 3, "e3", "b3", new String[] {"a3"}, new long[] {400});
     long[] ids = new long[3];
     List<CompletableFuture<GrantReply>> p = registerAndPoll(c, ids, x, y, z);
     timer.advance(100);
     assertEquals(2, c.openFlowCount(), "k = 2 over both stages");
-    assertEquals(List.of(new FlowGrant("a1", "b1", 500), new FlowGrant("a2", "b2", 450)),
-        events.steps.get(0).flows(), "one plan over both stages' demands, heaviest receivers first");
+    assertEquals(
+        List.of(new FlowGrant("a1", "b1", 500), new FlowGrant("a2", "b2", 450)),
+        events.steps.get(0).flows(),
+        "one plan over both stages' demands, heaviest receivers first");
     assertTrue(p.get(0).isDone() && p.get(1).isDone());
     assertFalse(p.get(2).isDone(), "stage 5's second task waits for a free flow");
 
@@ -777,7 +846,8 @@ class StepCoordinatorTest {
     StageSummary s3 = events.stages.get(0);
     assertEquals(new StageRef(3, 0), s3.stage());
     assertArrayEquals(new int[] {7}, s3.shuffleIds());
-    long registered3 = java.util.Arrays.stream(s3.registeredBytes()).flatMapToLong(java.util.Arrays::stream).sum();
+    long registered3 =
+        java.util.Arrays.stream(s3.registeredBytes()).flatMapToLong(java.util.Arrays::stream).sum();
     assertEquals(500, registered3, "stage 3's matrix holds its own bytes only");
 
     report(c, ids[1], y, p.get(1).join(), y.bytes().clone());
@@ -787,7 +857,8 @@ class StepCoordinatorTest {
     assertEquals(0, c.pendingDemandCount());
     StageSummary s5 = events.stages.get(1);
     assertEquals(new StageRef(5, 0), s5.stage());
-    long realised5 = java.util.Arrays.stream(s5.realisedBytes()).flatMapToLong(java.util.Arrays::stream).sum();
+    long realised5 =
+        java.util.Arrays.stream(s5.realisedBytes()).flatMapToLong(java.util.Arrays::stream).sum();
     assertEquals(850, realised5, "stage 5 realised both of its tasks' bytes");
   }
 
@@ -803,8 +874,8 @@ class StepCoordinatorTest {
     assertEquals(1, c.pendingDemandCount());
     c.releaseTask(3, "task-end");
     assertEquals(0, c.pendingDemandCount());
-    assertEquals(List.of("1:executor-lost:10", "2:executor-lost:10", "3:task-end:10"),
-        events.released);
+    assertEquals(
+        List.of("1:executor-lost:10", "2:executor-lost:10", "3:task-end:10"), events.released);
   }
 
   @Test
@@ -849,23 +920,26 @@ class StepCoordinatorTest {
   @ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(strings = {"throws", "empty"})
   void brokenSchedulerNeverStallsTheShuffle(String failure) {
-    WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
-        .set(WanShuffleConf.ALGORITHM, "broken").set(WanShuffleConf.K, "2"), Set.of("broken"));
-    io.wanshuffle.scheduler.StepScheduler broken = new io.wanshuffle.scheduler.StepScheduler() {
-      @Override
-      public String name() {
-        return "broken";
-      }
+    WanShuffleConf conf =
+        WanShuffleConf.from(
+            new SparkConf(false).set(WanShuffleConf.ALGORITHM, "broken").set(WanShuffleConf.K, "2"),
+            Set.of("broken"));
+    io.wanshuffle.scheduler.StepScheduler broken =
+        new io.wanshuffle.scheduler.StepScheduler() {
+          @Override
+          public String name() {
+            return "broken";
+          }
 
-      @Override
-      public io.wanshuffle.scheduler.Schedule schedule(TrafficMatrix m,
-          io.wanshuffle.scheduler.Platform p) {
-        if (failure.equals("throws")) {
-          throw new IllegalArgumentException("instance too large");
-        }
-        return new io.wanshuffle.scheduler.Schedule(List.of());
-      }
-    };
+          @Override
+          public io.wanshuffle.scheduler.Schedule schedule(
+              TrafficMatrix m, io.wanshuffle.scheduler.Platform p) {
+            if (failure.equals("throws")) {
+              throw new IllegalArgumentException("instance too large");
+            }
+            return new io.wanshuffle.scheduler.Schedule(List.of());
+          }
+        };
     StepCoordinator c = new StepCoordinator(conf, broken, List.of(events), timer, timer::now);
     RegisterDemand x = demand(1, "e1", "b1", "a1", 10, "a2", 30);
     long i = c.register(x).demandId();
@@ -880,17 +954,21 @@ class StepCoordinatorTest {
 
   @Test
   void listenerFailureDoesNotBreakTheCoordinator() {
-    WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
-        .set(WanShuffleConf.ALGORITHM, "greedy-test").set(WanShuffleConf.K, "1"),
-        Set.of("greedy-test"));
-    CoordinatorListener bad = new CoordinatorListener() {
-      @Override
-      public void onStepGranted(StepEvent e) {
-        throw new IllegalStateException("boom");
-      }
-    };
-    StepCoordinator c = new StepCoordinator(conf, new GreedyTestScheduler(), List.of(bad), timer,
-        timer::now);
+    WanShuffleConf conf =
+        WanShuffleConf.from(
+            new SparkConf(false)
+                .set(WanShuffleConf.ALGORITHM, "greedy-test")
+                .set(WanShuffleConf.K, "1"),
+            Set.of("greedy-test"));
+    CoordinatorListener bad =
+        new CoordinatorListener() {
+          @Override
+          public void onStepGranted(StepEvent e) {
+            throw new IllegalStateException("boom");
+          }
+        };
+    StepCoordinator c =
+        new StepCoordinator(conf, new GreedyTestScheduler(), List.of(bad), timer, timer::now);
     long i = c.register(demand(1, "e1", "b1", "a1", 10)).demandId();
     CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
     timer.advance(conf.gatherWindowMs());
@@ -898,8 +976,8 @@ class StepCoordinatorTest {
   }
 
   /**
-   * Random demands, random report order, random laggards: at every instant at most k flows are
-   * open and at most δ per host (sending and receiving), and every byte is eventually realised.
+   * Random demands, random report order, random laggards: at every instant at most k flows are open
+   * and at most δ per host (sending and receiving), and every byte is eventually realised.
    */
   static List<String> schedulers() {
     List<String> names = new ArrayList<>(List.of("greedy-test", GreedyFirstStep.NAME));
@@ -931,16 +1009,27 @@ class StepCoordinatorTest {
       RecordingListener ev = new RecordingListener();
       PlanValidator validator = new PlanValidator();
       ManualTimer t = new ManualTimer();
-      WanShuffleConf conf = WanShuffleConf.from(new SparkConf(false)
-          .set(WanShuffleConf.ALGORITHM, algorithm).set(WanShuffleConf.K, "" + k)
-          .set(WanShuffleConf.DELTA, "" + delta).set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-          .set(WanShuffleConf.STEP_MODE, mode)
-          .set(WanShuffleConf.BACKBONE_RATE, "" + 1000 * k),
-          Set.copyOf(schedulers()));
-      StepCoordinator c = new StepCoordinator(conf, algorithm.equals("greedy-test")
-          ? new GreedyTestScheduler() : algorithm.equals(GreedyFirstStep.NAME)
-          ? new GreedyFirstStep() : Algorithms.byName(algorithm), List.of(ev, validator), t,
-          t::now);
+      WanShuffleConf conf =
+          WanShuffleConf.from(
+              new SparkConf(false)
+                  .set(WanShuffleConf.ALGORITHM, algorithm)
+                  .set(WanShuffleConf.K, "" + k)
+                  .set(WanShuffleConf.DELTA, "" + delta)
+                  .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+                  .set(WanShuffleConf.STEP_MODE, mode)
+                  .set(WanShuffleConf.BACKBONE_RATE, "" + 1000 * k),
+              Set.copyOf(schedulers()));
+      StepCoordinator c =
+          new StepCoordinator(
+              conf,
+              algorithm.equals("greedy-test")
+                  ? new GreedyTestScheduler()
+                  : algorithm.equals(GreedyFirstStep.NAME)
+                      ? new GreedyFirstStep()
+                      : Algorithms.byName(algorithm),
+              List.of(ev, validator),
+              t,
+              t::now);
       int tasks = 2 + rnd.nextInt(10);
       Map<Long, RegisterDemand> regs = new HashMap<>();
       Map<Long, long[]> rem = new HashMap<>();
@@ -1012,8 +1101,8 @@ class StepCoordinatorTest {
     }
   }
 
-  private static void checkFlows(Map<Long, GrantReply> holding, Map<Long, RegisterDemand> regs,
-      int k, int delta) {
+  private static void checkFlows(
+      Map<Long, GrantReply> holding, Map<Long, RegisterDemand> regs, int k, int delta) {
     Set<String> pairs = new java.util.HashSet<>();
     for (Map.Entry<Long, GrantReply> e : holding.entrySet()) {
       for (String s : e.getValue().srcHosts()) {
@@ -1046,8 +1135,8 @@ class StepCoordinatorTest {
   void idlePollTakesBackAnUnstartedGrantAndHoldsTheDemandUntilReadAgain() {
     StepCoordinator c = coordinator(WanShuffleConf.K, "1");
     RegisterDemand big = demand(1, "e1", "b1", "a2", 500);
-    RegisterDemand small = new RegisterDemand(3, 0, 8, 1, "e1", "b1", new String[] {"a1"},
-        new long[] {100});
+    RegisterDemand small =
+        new RegisterDemand(3, 0, 8, 1, "e1", "b1", new String[] {"a1"}, new long[] {100});
     long idBig = c.register(big).demandId();
     long idSmall = c.register(small).demandId();
     CompletableFuture<GrantReply> pBig = c.awaitGrant(AwaitGrant.poll(idBig));

@@ -24,8 +24,13 @@ class ArrivalTrackingClientTest {
     final List<DownloadFileManager> downloads = new ArrayList<>();
 
     @Override
-    public void fetchBlocks(String host, int port, String execId, String[] blockIds,
-        BlockFetchingListener listener, DownloadFileManager downloadFileManager) {
+    public void fetchBlocks(
+        String host,
+        int port,
+        String execId,
+        String[] blockIds,
+        BlockFetchingListener listener,
+        DownloadFileManager downloadFileManager) {
       ids.add(blockIds);
       listeners.add(listener);
       downloads.add(downloadFileManager);
@@ -36,8 +41,8 @@ class ArrivalTrackingClientTest {
   }
 
   /**
-   * A step of {@code bytes} from a1 predicted with {@link #measured}: Spark's client holding the requests, the clock,
-   * the hand-over times told and how often the step completed.
+   * A step of {@code bytes} from a1 predicted with {@link #measured}: Spark's client holding the
+   * requests, the clock, the hand-over times told and how often the step completed.
    */
   private static final class OneHostStep {
     final HeldRequests spark = new HeldRequests();
@@ -47,8 +52,15 @@ class ArrivalTrackingClientTest {
     final ArrivalTrackingClient client;
 
     OneHostStep(long blocks, long bytes) {
-      client = new ArrivalTrackingClient(spark, blocks, Map.of("a1", bytes), fired::incrementAndGet, told::add,
-          measured("a1"), () -> now[0]);
+      client =
+          new ArrivalTrackingClient(
+              spark,
+              blocks,
+              Map.of("a1", bytes),
+              fired::incrementAndGet,
+              told::add,
+              measured("a1"),
+              () -> now[0]);
     }
   }
 
@@ -74,8 +86,15 @@ class ArrivalTrackingClientTest {
   void firesOnceWhenEveryBlockOfTheStepArrivedAcrossRequests() {
     HeldRequests spark = new HeldRequests();
     AtomicInteger fired = new AtomicInteger();
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 3, Map.of(), fired::incrementAndGet,
-        null, new HandoverPredictor(), System::currentTimeMillis);
+    ArrivalTrackingClient c =
+        new ArrivalTrackingClient(
+            spark,
+            3,
+            Map.of(),
+            fired::incrementAndGet,
+            null,
+            new HandoverPredictor(),
+            System::currentTimeMillis);
     Received fetcher = new Received();
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     String b1 = new ShuffleBlockId(1, 1, 5).name();
@@ -95,8 +114,15 @@ class ArrivalTrackingClientTest {
   void aFailedBlockNeverSignalsArrival() {
     HeldRequests spark = new HeldRequests();
     AtomicInteger fired = new AtomicInteger();
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 2, Map.of(), fired::incrementAndGet,
-        null, new HandoverPredictor(), System::currentTimeMillis);
+    ArrivalTrackingClient c =
+        new ArrivalTrackingClient(
+            spark,
+            2,
+            Map.of(),
+            fired::incrementAndGet,
+            null,
+            new HandoverPredictor(),
+            System::currentTimeMillis);
     Received fetcher = new Received();
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     String b1 = new ShuffleBlockId(1, 1, 5).name();
@@ -113,8 +139,15 @@ class ArrivalTrackingClientTest {
     assertEquals(1, ArrivalTrackingClient.coverage(new ShuffleBlockId(1, 0, 4)));
     HeldRequests spark = new HeldRequests();
     AtomicInteger fired = new AtomicInteger();
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 3, Map.of(), fired::incrementAndGet,
-        null, new HandoverPredictor(), System::currentTimeMillis);
+    ArrivalTrackingClient c =
+        new ArrivalTrackingClient(
+            spark,
+            3,
+            Map.of(),
+            fired::incrementAndGet,
+            null,
+            new HandoverPredictor(),
+            System::currentTimeMillis);
     String batch = new ShuffleBlockBatchId(1, 0, 4, 7).name();
     c.fetchBlocks("a1", 7337, "e1", new String[] {batch}, new Received(), null);
     spark.listeners.get(0).onBlockFetchSuccess(batch, DATA);
@@ -134,8 +167,15 @@ class ArrivalTrackingClientTest {
     HandoverPredictor predictor = new HandoverPredictor();
     predictor.flowCompleted("a1"); // warm connections
     predictor.flowCompleted("a2");
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 3, Map.of("a1", 10_000L,
-        "a2", 1_000L), () -> { }, at -> { }, predictor, () -> now[0]);
+    ArrivalTrackingClient c =
+        new ArrivalTrackingClient(
+            spark,
+            3,
+            Map.of("a1", 10_000L, "a2", 1_000L),
+            () -> {},
+            at -> {},
+            predictor,
+            () -> now[0]);
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     String b1 = new ShuffleBlockId(1, 1, 5).name();
     String b2 = new ShuffleBlockId(1, 2, 5).name();
@@ -157,8 +197,8 @@ class ArrivalTrackingClientTest {
   }
 
   /**
-   * A step whose host sends one large block (Spark fetches a block whole): the flow's bytes over its
-   * time less the fetch latency make a rate sample, so a rate measured on small blocks does not
+   * A step whose host sends one large block (Spark fetches a block whole): the flow's bytes over
+   * its time less the fetch latency make a rate sample, so a rate measured on small blocks does not
    * predict the large ones.
    */
   @Test
@@ -170,20 +210,23 @@ class ArrivalTrackingClientTest {
     predictor.flowObserved(400_000, 20); // small blocks' burst: 20 000 B/ms
     predictor.fetchLatencyObserved(100, 400_000, 20_000_000); // L = 80 ms
     String b0 = new ShuffleBlockId(1, 0, 5).name();
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 1, Map.of("a1", 20_000_000L), () -> { },
-        at -> { }, predictor, () -> now[0]);
+    ArrivalTrackingClient c =
+        new ArrivalTrackingClient(
+            spark, 1, Map.of("a1", 20_000_000L), () -> {}, at -> {}, predictor, () -> now[0]);
     c.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
     now[0] = 2_080; // 80 ms of latency, then 20 MB at 10 000 B/ms
     spark.listeners.get(0).onBlockFetchSuccess(b0, buffer(20_000_000));
     assertEquals(10e6, predictor.bytesPerSecond(), 1e-6, "10 MB/s, not 20");
-    assertEquals(80, predictor.fetchLatencyMs(), "no latency sample from a transfer-dominated block");
+    assertEquals(
+        80, predictor.fetchLatencyMs(), "no latency sample from a transfer-dominated block");
   }
 
   /**
-   * A flow requested on a new connection (no flow from its host completed on this executor) gives no rate and no
-   * latency sample: its first block paid the connection's set-up and its bytes the slow start (at 40 ms RTT the
-   * first blocks came ~300 ms late, which as the fetch latency handed ports on that much too early). It still
-   * marks the host connected, and the host's next flow gives samples.
+   * A flow requested on a new connection (no flow from its host completed on this executor) gives
+   * no rate and no latency sample: its first block paid the connection's set-up and its bytes the
+   * slow start (at 40 ms RTT the first blocks came ~300 ms late, which as the fetch latency handed
+   * ports on that much too early). It still marks the host connected, and the host's next flow
+   * gives samples.
    */
   @Test
   void aFlowOnANewConnectionGivesNoRateOrLatencySample() {
@@ -192,8 +235,9 @@ class ArrivalTrackingClientTest {
     HandoverPredictor predictor = new HandoverPredictor();
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     String b1 = new ShuffleBlockId(1, 1, 5).name();
-    ArrivalTrackingClient cold = new ArrivalTrackingClient(spark, 2, Map.of("a1", 10_000L), () -> { }, at -> { },
-        predictor, () -> now[0]);
+    ArrivalTrackingClient cold =
+        new ArrivalTrackingClient(
+            spark, 2, Map.of("a1", 10_000L), () -> {}, at -> {}, predictor, () -> now[0]);
     cold.fetchBlocks("a1", 7337, "e1", new String[] {b0, b1}, new Received(), null);
     now[0] = 300; // set-up and slow start: 4000 B after 300 ms, then 6000 B in 200 ms
     spark.listeners.get(0).onBlockFetchSuccess(b0, buffer(4_000));
@@ -203,15 +247,19 @@ class ArrivalTrackingClientTest {
     assertEquals(0, predictor.bytesPerSecond(), "no rate sample from the new connection");
     assertEquals(0, predictor.fetchLatencyMs(), "no latency sample from the new connection");
 
-    ArrivalTrackingClient warm = new ArrivalTrackingClient(spark, 2, Map.of("a1", 10_000L), () -> { }, at -> { },
-        predictor, () -> now[0]);
+    ArrivalTrackingClient warm =
+        new ArrivalTrackingClient(
+            spark, 2, Map.of("a1", 10_000L), () -> {}, at -> {}, predictor, () -> now[0]);
     warm.fetchBlocks("a1", 7337, "e1", new String[] {b0, b1}, new Received(), null);
     now[0] = 530; // 30 ms, then 4000 B and 6000 B at 200 000 B/s
     spark.listeners.get(1).onBlockFetchSuccess(b0, buffer(4_000));
     now[0] = 560;
     spark.listeners.get(1).onBlockFetchSuccess(b1, buffer(6_000));
     assertEquals(200_000, predictor.bytesPerSecond(), 1e-6);
-    assertEquals(30 - 20, predictor.fetchLatencyMs(), "first block 30 ms after the request, 20 ms of it transfer");
+    assertEquals(
+        30 - 20,
+        predictor.fetchLatencyMs(),
+        "first block 30 ms after the request, 20 ms of it transfer");
   }
 
   /**
@@ -221,7 +269,8 @@ class ArrivalTrackingClientTest {
   private static HandoverPredictor measured(String... connectedHosts) {
     HandoverPredictor predictor = new HandoverPredictor();
     predictor.flowObserved(1_000_000, 1_000); // 1000 B/ms
-    predictor.sizesObserved(1_000_000, 1_000_000); // that flow's blocks carried their announced bytes
+    predictor.sizesObserved(
+        1_000_000, 1_000_000); // that flow's blocks carried their announced bytes
     predictor.coordinatorRoundTrip(20);
     for (String h : connectedHosts) {
       predictor.flowCompleted(h);
@@ -241,10 +290,20 @@ class ArrivalTrackingClientTest {
     HandoverPredictor predictor = measured("a1", "a2");
     List<Long> told = new ArrayList<>();
     AtomicInteger fired = new AtomicInteger();
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 5, Map.of("a1", 300_000L,
-        "a2", 500_000L), fired::incrementAndGet, told::add, predictor, () -> now[0]);
-    String[] a1 = {new ShuffleBlockId(1, 0, 5).name(), new ShuffleBlockId(1, 1, 5).name(),
-        new ShuffleBlockId(1, 2, 5).name()};
+    ArrivalTrackingClient c =
+        new ArrivalTrackingClient(
+            spark,
+            5,
+            Map.of("a1", 300_000L, "a2", 500_000L),
+            fired::incrementAndGet,
+            told::add,
+            predictor,
+            () -> now[0]);
+    String[] a1 = {
+      new ShuffleBlockId(1, 0, 5).name(),
+      new ShuffleBlockId(1, 1, 5).name(),
+      new ShuffleBlockId(1, 2, 5).name()
+    };
     String[] a2 = {new ShuffleBlockId(1, 3, 5).name(), new ShuffleBlockId(1, 4, 5).name()};
     c.fetchBlocks("a1", 7337, "e1", a1, new Received(), null);
     assertEquals(List.of(), told, "a2 has not been asked yet");
@@ -268,10 +327,11 @@ class ArrivalTrackingClientTest {
   }
 
   /**
-   * With predicted hand-over, Spark is made to stream the blocks (into memory) and the flow's bytes are counted as
-   * they arrive: a flow that falls behind its prediction in the middle of its one block (its sender's congestion
-   * control held it back) postpones the hand-over to when its bytes left can arrive. The task gets the block's
-   * bytes unchanged. Without prediction Spark fetches as it would.
+   * With predicted hand-over, Spark is made to stream the blocks (into memory) and the flow's bytes
+   * are counted as they arrive: a flow that falls behind its prediction in the middle of its one
+   * block (its sender's congestion control held it back) postpones the hand-over to when its bytes
+   * left can arrive. The task gets the block's bytes unchanged. Without prediction Spark fetches as
+   * it would.
    */
   @Test
   void aFlowFallingBehindWhileItsBlockStreamsPostponesTheHandOver() throws Exception {
@@ -279,17 +339,27 @@ class ArrivalTrackingClientTest {
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     String b1 = new ShuffleBlockId(1, 1, 5).name();
     List<ManagedBuffer> got = new ArrayList<>();
-    step.client.fetchBlocks("a1", 7337, "e1", new String[] {b0, b1}, new BlockFetchingListener() {
-      @Override
-      public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {
-        got.add(data);
-      }
+    step.client.fetchBlocks(
+        "a1",
+        7337,
+        "e1",
+        new String[] {b0, b1},
+        new BlockFetchingListener() {
+          @Override
+          public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {
+            got.add(data);
+          }
 
-      @Override
-      public void onBlockFetchFailure(String blockId, Throwable exception) {}
-    }, null);
-    assertEquals(List.of(1_000L - 20), step.told, "1 000 000 B at 1000 B/ms, one coordinator round trip earlier");
-    // Spark's stream callbacks: one in-memory download per block, written piece by piece as bytes arrive
+          @Override
+          public void onBlockFetchFailure(String blockId, Throwable exception) {}
+        },
+        null);
+    assertEquals(
+        List.of(1_000L - 20),
+        step.told,
+        "1 000 000 B at 1000 B/ms, one coordinator round trip earlier");
+    // Spark's stream callbacks: one in-memory download per block, written piece by piece as bytes
+    // arrive
     org.apache.spark.network.shuffle.DownloadFileWritableChannel ch0 =
         step.spark.downloads.get(0).createTempFile(null).openForWriting();
     org.apache.spark.network.shuffle.DownloadFileWritableChannel ch1 =
@@ -304,38 +374,59 @@ class ArrivalTrackingClientTest {
     assertEquals(List.of(980L, 600L + 750 - 20), step.told, "750 000 B left at 600 ms end at 1350");
     step.now[0] = 610;
     ch0.write(java.nio.ByteBuffer.wrap(block, 250_000, 10_000));
-    assertEquals(2, step.told.size(),
+    assertEquals(
+        2,
+        step.told.size(),
         "re-predicted at most every " + ArrivalTrackingClient.PROGRESS_CHECK_MS + " ms");
     step.now[0] = 850; // back at full speed: the first block ends at 850
     ch0.write(java.nio.ByteBuffer.wrap(block, 260_000, 240_000));
     step.spark.listeners.get(0).onBlockFetchSuccess(b0, ch0.closeAndRead());
-    assertEquals(List.of(980L, 1330L), step.told, "500 000 B left at 850 end at 1350; not at the first block's own"
-        + " rate (588 B/ms, which would say 1680)");
+    assertEquals(
+        List.of(980L, 1330L),
+        step.told,
+        "500 000 B left at 850 end at 1350; not at the first block's own"
+            + " rate (588 B/ms, which would say 1680)");
     step.now[0] = 1_350;
     ch1.write(java.nio.ByteBuffer.wrap(block));
     step.spark.listeners.get(0).onBlockFetchSuccess(b1, ch1.closeAndRead());
     assertEquals(1, step.fired.get());
     assertEquals(2, got.size());
-    assertEquals(java.nio.ByteBuffer.wrap(block), got.get(0).nioByteBuffer(), "the block's bytes, in order");
+    assertEquals(
+        java.nio.ByteBuffer.wrap(block), got.get(0).nioByteBuffer(), "the block's bytes, in order");
 
-    ArrivalTrackingClient unpredicted = new ArrivalTrackingClient(step.spark, 1, Map.of("a1", 10L), () -> { },
-        null, measured("a1"), () -> step.now[0]);
+    ArrivalTrackingClient unpredicted =
+        new ArrivalTrackingClient(
+            step.spark, 1, Map.of("a1", 10L), () -> {}, null, measured("a1"), () -> step.now[0]);
     unpredicted.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
-    assertEquals(null, step.spark.downloads.get(1), "without prediction Spark fetches the block as it chooses");
-    ArrivalTrackingClient noProgress = new ArrivalTrackingClient(step.spark, 1, Map.of("a1", 10L), () -> { },
-        t -> { }, measured("a1"), () -> step.now[0], false);
+    assertEquals(
+        null,
+        step.spark.downloads.get(1),
+        "without prediction Spark fetches the block as it chooses");
+    ArrivalTrackingClient noProgress =
+        new ArrivalTrackingClient(
+            step.spark,
+            1,
+            Map.of("a1", 10L),
+            () -> {},
+            t -> {},
+            measured("a1"),
+            () -> step.now[0],
+            false);
     noProgress.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
-    assertEquals(null, step.spark.downloads.get(2), "spark.wanshuffle.step.progress=false: as Spark chooses");
+    assertEquals(
+        null,
+        step.spark.downloads.get(2),
+        "spark.wanshuffle.step.progress=false: as Spark chooses");
   }
 
   /**
-   * Blocks Spark fetches to disk (a request above {@code spark.network.maxRemoteBlockSizeFetchToMem}) keep Spark's
-   * files and are counted as they are written: a flow falling behind postpones the hand-over as for blocks streamed
-   * into memory.
+   * Blocks Spark fetches to disk (a request above {@code
+   * spark.network.maxRemoteBlockSizeFetchToMem}) keep Spark's files and are counted as they are
+   * written: a flow falling behind postpones the hand-over as for blocks streamed into memory.
    */
   @Test
-  void aFlowOfBlocksSparkFetchesToDiskIsCountedAsTheyAreWritten(@org.junit.jupiter.api.io.TempDir java.nio.file.Path
-      dir) throws Exception {
+  void aFlowOfBlocksSparkFetchesToDiskIsCountedAsTheyAreWritten(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
     OneHostStep step = new OneHostStep(1, 1_000_000L);
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     SparkTempFiles toDisk = new SparkTempFiles(dir);
@@ -353,15 +444,26 @@ class ArrivalTrackingClientTest {
     assertEquals(1, step.fired.get());
     assertEquals(1_000_000, toDisk.created.get(0).length());
 
-    ArrivalTrackingClient noProgress = new ArrivalTrackingClient(step.spark, 1, Map.of("a1", 10L), () -> { },
-        t -> { }, measured("a1"), () -> step.now[0], false);
+    ArrivalTrackingClient noProgress =
+        new ArrivalTrackingClient(
+            step.spark,
+            1,
+            Map.of("a1", 10L),
+            () -> {},
+            t -> {},
+            measured("a1"),
+            () -> step.now[0],
+            false);
     noProgress.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), toDisk);
-    assertEquals(toDisk, step.spark.downloads.get(1), "spark.wanshuffle.step.progress=false: Spark's own manager");
+    assertEquals(
+        toDisk,
+        step.spark.downloads.get(1),
+        "spark.wanshuffle.step.progress=false: Spark's own manager");
   }
 
   /**
-   * A host that has not completed a flow to this executor (a new connection) is not predicted:
-   * the step is reported on arrival; once that flow completed, the host's next step is predicted.
+   * A host that has not completed a flow to this executor (a new connection) is not predicted: the
+   * step is reported on arrival; once that flow completed, the host's next step is predicted.
    */
   @Test
   void aHostOnANewConnectionIsNotPredictedUntilItsFirstFlowCompleted() {
@@ -372,8 +474,15 @@ class ArrivalTrackingClientTest {
     AtomicInteger fired = new AtomicInteger();
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     String b1 = new ShuffleBlockId(1, 1, 5).name();
-    ArrivalTrackingClient first = new ArrivalTrackingClient(spark, 2, Map.of("a1", 100_000L,
-        "a2", 200_000L), fired::incrementAndGet, told::add, predictor, () -> now[0]);
+    ArrivalTrackingClient first =
+        new ArrivalTrackingClient(
+            spark,
+            2,
+            Map.of("a1", 100_000L, "a2", 200_000L),
+            fired::incrementAndGet,
+            told::add,
+            predictor,
+            () -> now[0]);
     first.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
     first.fetchBlocks("a2", 7337, "e2", new String[] {b1}, new Received(), null);
     assertEquals(List.of(), told, "a2's connection is new");
@@ -385,18 +494,19 @@ class ArrivalTrackingClientTest {
     assertEquals(1, fired.get());
     assertTrue(predictor.connected("a2"));
 
-    ArrivalTrackingClient next = new ArrivalTrackingClient(spark, 1, Map.of("a2", 300_000L),
-        () -> { }, told::add, predictor, () -> now[0]);
+    ArrivalTrackingClient next =
+        new ArrivalTrackingClient(
+            spark, 1, Map.of("a2", 300_000L), () -> {}, told::add, predictor, () -> now[0]);
     next.fetchBlocks("a2", 7337, "e2", new String[] {b0}, new Received(), null);
     assertEquals(List.of(400L + 300 - 20), told, "a2's next flow is predicted");
   }
 
   /**
    * A cold start (the executor has measured no rate yet, or the host's connection is new): the flow
-   * is predicted from its own recent rate (its last one to two
-   * {@value ArrivalTrackingClient#OWN_RATE_WINDOW_MS} ms windows of streamed bytes, the first chunk
-   * not counted) once it streamed for {@value ArrivalTrackingClient#MIN_OWN_RATE_SPAN_MS} ms, at
-   * most the granted flow rate; a slower stretch postpones it. Reported on arrival before that.
+   * is predicted from its own recent rate (its last one to two {@value
+   * ArrivalTrackingClient#OWN_RATE_WINDOW_MS} ms windows of streamed bytes, the first chunk not
+   * counted) once it streamed for {@value ArrivalTrackingClient#MIN_OWN_RATE_SPAN_MS} ms, at most
+   * the granted flow rate; a slower stretch postpones it. Reported on arrival before that.
    */
   @Test
   void aColdFlowIsPredictedFromItsOwnStreamedRate() throws Exception {
@@ -407,11 +517,19 @@ class ArrivalTrackingClientTest {
     predictor.flowCompleted("a1"); // an ungated read's connection: warm, but no rate measured
     List<Long> told = new ArrayList<>();
     AtomicInteger fired = new AtomicInteger();
-    // announced so that the rounding prior expects 1 000 000 B (no flow completed to measure the ratio)
+    // announced so that the rounding prior expects 1 000 000 B (no flow completed to measure the
+    // ratio)
     long announced = Math.round(1_000_000 / HandoverPredictor.ROUNDING_RATIO_PRIOR);
     assertEquals(1_000_000, predictor.estimatedBytes(announced));
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 1, Map.of("a1", announced),
-        fired::incrementAndGet, told::add, predictor, () -> now[0]);
+    ArrivalTrackingClient c =
+        new ArrivalTrackingClient(
+            spark,
+            1,
+            Map.of("a1", announced),
+            fired::incrementAndGet,
+            told::add,
+            predictor,
+            () -> now[0]);
     String b0 = new ShuffleBlockId(1, 0, 5).name();
     c.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
     assertEquals(List.of(), told, "no rate to predict with at the request");
@@ -424,14 +542,18 @@ class ArrivalTrackingClientTest {
     assertEquals(List.of(), told, "30 ms of streaming: too short for an own rate");
     now[0] = 200; // 200 000 B since the first chunk in 100 ms: 2000 B/ms
     ch.write(java.nio.ByteBuffer.allocate(140_000));
-    assertEquals(List.of(200L + 350 - 20 - 100), told,
+    assertEquals(
+        List.of(200L + 350 - 20 - 100),
+        told,
         "700 000 B left at 2000 B/ms end at 550, its own fetch latency 100 ms");
     now[0] = 300; // slower: 100 000 B in its last 100 ms
     ch.write(java.nio.ByteBuffer.allocate(100_000));
-    assertEquals(List.of(430L, 300L + 600 - 20 - 100), told, "600 000 B left at 1000 B/ms end at 900");
+    assertEquals(
+        List.of(430L, 300L + 600 - 20 - 100), told, "600 000 B left at 1000 B/ms end at 900");
     now[0] = 350; // faster again: 200 000 B in its last 150 ms
     ch.write(java.nio.ByteBuffer.allocate(100_000));
-    assertEquals(List.of(430L, 780L, 350L + 375 - 20 - 100), told, "500 000 B left at 1333 B/ms end at 725");
+    assertEquals(
+        List.of(430L, 780L, 350L + 375 - 20 - 100), told, "500 000 B left at 1333 B/ms end at 725");
     now[0] = 700;
     ch.write(java.nio.ByteBuffer.allocate(500_000));
     spark.listeners.get(0).onBlockFetchSuccess(b0, ch.closeAndRead());
@@ -441,16 +563,20 @@ class ArrivalTrackingClientTest {
     HandoverPredictor cold = new HandoverPredictor();
     cold.coordinatorRoundTrip(20);
     cold.boundFlowRate(1_000_000);
-    assertEquals(200 + 700 - 20, cold.handOverAtOwnRate(200, 700_000, 2_000_000, -1),
+    assertEquals(
+        200 + 700 - 20,
+        cold.handOverAtOwnRate(200, 700_000, 2_000_000, -1),
         "an own rate above the granted one counts at the granted one");
     assertEquals(-1, cold.handOverAtOwnRate(200, 700_000, 0, -1), "no own rate");
-    assertEquals(-1, new HandoverPredictor().handOverAtOwnRate(200, 700_000, 2_000_000, -1),
+    assertEquals(
+        -1,
+        new HandoverPredictor().handOverAtOwnRate(200, 700_000, 2_000_000, -1),
         "no coordinator round trip yet");
   }
 
   /**
-   * A cold flow on a new connection (no flow from its host completed on this executor) takes no
-   * own latency: its first bytes paid the connection's set-up, which the next flow will not.
+   * A cold flow on a new connection (no flow from its host completed on this executor) takes no own
+   * latency: its first bytes paid the connection's set-up, which the next flow will not.
    */
   @Test
   void aColdFlowOnANewConnectionTakesNoOwnLatency() throws Exception {
@@ -460,10 +586,11 @@ class ArrivalTrackingClientTest {
     predictor.coordinatorRoundTrip(20);
     List<Long> told = new ArrayList<>();
     long announced = Math.round(1_000_000 / HandoverPredictor.ROUNDING_RATIO_PRIOR);
-    ArrivalTrackingClient c = new ArrivalTrackingClient(spark, 1, Map.of("a1", announced),
-        () -> { }, told::add, predictor, () -> now[0]);
-    c.fetchBlocks("a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 0, 5).name()},
-        new Received(), null);
+    ArrivalTrackingClient c =
+        new ArrivalTrackingClient(
+            spark, 1, Map.of("a1", announced), () -> {}, told::add, predictor, () -> now[0]);
+    c.fetchBlocks(
+        "a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 0, 5).name()}, new Received(), null);
     org.apache.spark.network.shuffle.DownloadFileWritableChannel ch =
         spark.downloads.get(0).createTempFile(null).openForWriting();
     now[0] = 300; // first bytes after the connection's set-up
@@ -476,8 +603,8 @@ class ArrivalTrackingClientTest {
   /**
    * Two tasks of one executor fetch from the same host at once: they share the connection, so the
    * second task's flow is predicted after both flows' bytes, and, once the first's bytes arrived,
-   * at its own rate counted from then. Without this it was predicted as if alone (at 4 + 300 - 20
-   * = 284 ms), 300 ms before its bytes could end.
+   * at its own rate counted from then. Without this it was predicted as if alone (at 4 + 300 - 20 =
+   * 284 ms), 300 ms before its bytes could end.
    */
   @Test
   void aFlowSharingItsConnectionWithAnotherTasksFlowIsPredictedAfterBoth() {
@@ -490,10 +617,18 @@ class ArrivalTrackingClientTest {
     String a0 = new ShuffleBlockId(1, 0, 5).name();
     String b0 = new ShuffleBlockId(1, 0, 6).name();
     String b1 = new ShuffleBlockId(1, 1, 6).name();
-    ArrivalTrackingClient taskA = new ArrivalTrackingClient(spark, 1, Map.of("a1", 300_000L),
-        () -> { }, toldA::add, predictor, () -> now[0]);
-    ArrivalTrackingClient taskB = new ArrivalTrackingClient(spark, 2, Map.of("a1", 300_000L),
-        firedB::incrementAndGet, toldB::add, predictor, () -> now[0]);
+    ArrivalTrackingClient taskA =
+        new ArrivalTrackingClient(
+            spark, 1, Map.of("a1", 300_000L), () -> {}, toldA::add, predictor, () -> now[0]);
+    ArrivalTrackingClient taskB =
+        new ArrivalTrackingClient(
+            spark,
+            2,
+            Map.of("a1", 300_000L),
+            firedB::incrementAndGet,
+            toldB::add,
+            predictor,
+            () -> now[0]);
     taskA.fetchBlocks("a1", 7337, "e1", new String[] {a0}, new Received(), null);
     assertEquals(List.of(280L), toldA, "alone on the connection");
     now[0] = 4;
@@ -526,15 +661,21 @@ class ArrivalTrackingClientTest {
     predictor.fetchLatencyObserved(80, 0, 0); // L = 80 ms
     List<Long> toldA = new ArrayList<>();
     List<Long> toldB = new ArrayList<>();
-    ArrivalTrackingClient a = new ArrivalTrackingClient(spark, 1, Map.of("a1", 100_000L), () -> { },
-        toldA::add, predictor, () -> now[0]);
-    a.fetchBlocks("a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 0, 5).name()}, new Received(), null);
-    assertEquals(List.of(100L - 20), toldA, "alone: its 100 000 B end at 80 + 100, reported c + L before");
+    ArrivalTrackingClient a =
+        new ArrivalTrackingClient(
+            spark, 1, Map.of("a1", 100_000L), () -> {}, toldA::add, predictor, () -> now[0]);
+    a.fetchBlocks(
+        "a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 0, 5).name()}, new Received(), null);
+    assertEquals(
+        List.of(100L - 20), toldA, "alone: its 100 000 B end at 80 + 100, reported c + L before");
     now[0] = 100; // the next step of the same host pair, granted on that hand-over
-    ArrivalTrackingClient b = new ArrivalTrackingClient(spark, 1, Map.of("a1", 100_000L), () -> { },
-        toldB::add, predictor, () -> now[0]);
-    b.fetchBlocks("a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 1, 5).name()}, new Received(), null);
-    // A's block is expected by 180; B's bytes then by 280: reported at 280 - 20 - 80, not at 280 (A's whole
+    ArrivalTrackingClient b =
+        new ArrivalTrackingClient(
+            spark, 1, Map.of("a1", 100_000L), () -> {}, toldB::add, predictor, () -> now[0]);
+    b.fetchBlocks(
+        "a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 1, 5).name()}, new Received(), null);
+    // A's block is expected by 180; B's bytes then by 280: reported at 280 - 20 - 80, not at 280
+    // (A's whole
     // block counted again after B's request and latency)
     assertEquals(List.of(180L), toldB);
   }
@@ -546,17 +687,19 @@ class ArrivalTrackingClientTest {
     long[] now = {0};
     HandoverPredictor predictor = measured("a1");
     List<Long> told = new ArrayList<>();
-    ArrivalTrackingClient dropped = new ArrivalTrackingClient(spark, 1, Map.of("a1", 300_000L),
-        () -> { }, x -> { }, predictor, () -> now[0]);
-    dropped.fetchBlocks("a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 0, 5).name()},
-        new Received(), null);
+    ArrivalTrackingClient dropped =
+        new ArrivalTrackingClient(
+            spark, 1, Map.of("a1", 300_000L), () -> {}, x -> {}, predictor, () -> now[0]);
+    dropped.fetchBlocks(
+        "a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 0, 5).name()}, new Received(), null);
     dropped.close();
     assertEquals(0, predictor.connections().open());
     now[0] = 10;
-    ArrivalTrackingClient next = new ArrivalTrackingClient(spark, 1, Map.of("a1", 100_000L),
-        () -> { }, told::add, predictor, () -> now[0]);
-    next.fetchBlocks("a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 1, 5).name()},
-        new Received(), null);
+    ArrivalTrackingClient next =
+        new ArrivalTrackingClient(
+            spark, 1, Map.of("a1", 100_000L), () -> {}, told::add, predictor, () -> now[0]);
+    next.fetchBlocks(
+        "a1", 7337, "e1", new String[] {new ShuffleBlockId(1, 1, 5).name()}, new Received(), null);
     assertEquals(List.of(10L + 100 - 20), told, "nothing ahead of it");
   }
 
@@ -579,18 +722,24 @@ class ArrivalTrackingClientTest {
     predictor.flowCompleted("a1");
     List<Long> told = new ArrayList<>();
     String b0 = new ShuffleBlockId(1, 0, 5).name();
-    ArrivalTrackingClient first = new ArrivalTrackingClient(spark, 1, Map.of("a1", 110_000L),
-        () -> { }, told::add, predictor, () -> now[0]);
+    ArrivalTrackingClient first =
+        new ArrivalTrackingClient(
+            spark, 1, Map.of("a1", 110_000L), () -> {}, told::add, predictor, () -> now[0]);
     first.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
-    assertEquals(List.of(105L - 20), told, "before any flow completed: the announced bytes at the rounding prior,"
-        + " 110 000 x 0.9538 = 104 918 B");
+    assertEquals(
+        List.of(105L - 20),
+        told,
+        "before any flow completed: the announced bytes at the rounding prior,"
+            + " 110 000 x 0.9538 = 104 918 B");
     now[0] = 100;
     spark.listeners.get(0).onBlockFetchSuccess(b0, buffer(100_000));
     assertEquals(100_000, predictor.estimatedBytes(110_000));
 
-    ArrivalTrackingClient next = new ArrivalTrackingClient(spark, 1, Map.of("a1", 220_000L),
-        () -> { }, told::add, predictor, () -> now[0]);
+    ArrivalTrackingClient next =
+        new ArrivalTrackingClient(
+            spark, 1, Map.of("a1", 220_000L), () -> {}, told::add, predictor, () -> now[0]);
     next.fetchBlocks("a1", 7337, "e1", new String[] {b0}, new Received(), null);
-    assertEquals(List.of(85L, 100L + 200 - 20), told, "200 000 B at 1000 B/ms, one round trip earlier");
+    assertEquals(
+        List.of(85L, 100L + 200 - 20), told, "200 000 B at 1000 B/ms, one round trip earlier");
   }
 }

@@ -19,8 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class CountedDownloadsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aBlockWrittenToSparksFileIsCountedPieceByPieceAndReadBackWhole() throws Exception {
@@ -40,7 +39,8 @@ class CountedDownloadsTest {
     ManagedBuffer read = ch.closeAndRead();
     assertFalse(ch.isOpen());
     assertEquals(block.length, pieces.stream().mapToLong(Long::longValue).sum());
-    assertArrayEquals(block, Files.readAllBytes(spark.created.get(0).toPath()), "the bytes went to Spark's file");
+    assertArrayEquals(
+        block, Files.readAllBytes(spark.created.get(0).toPath()), "the bytes went to Spark's file");
     ByteBuffer back = read.nioByteBuffer();
     byte[] got = new byte[back.remaining()];
     back.get(got);

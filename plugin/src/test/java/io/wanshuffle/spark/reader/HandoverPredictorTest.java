@@ -33,8 +33,8 @@ class HandoverPredictorTest {
   }
 
   /**
-   * Hand-over at first block + bytes left / rate - coordinator round trip - fetch latency: the
-   * next flow's first byte meets this flow's last one.
+   * Hand-over at first block + bytes left / rate - coordinator round trip - fetch latency: the next
+   * flow's first byte meets this flow's last one.
    */
   @Test
   void handOverIsTheFlowsEndLessOneCoordinatorRoundTripAndOneFetchLatency() {
@@ -44,7 +44,9 @@ class HandoverPredictorTest {
     p.fetchLatencyObserved(250, 1_000_000, 0); // fresh connection: 150 ms, not the lower median
     // a flow requested at 1000, first 4 MB block at 1480 (80 + 400 ms), 4 MB left: ends at 1880
     assertEquals(1_880 - 40 - 80, p.handOverAt(1_000, 1_480, 4_000_000, 4_000_000));
-    assertEquals(1_480, p.handOverAt(1_000, 1_480, 4_000_000, 100_000),
+    assertEquals(
+        1_480,
+        p.handOverAt(1_000, 1_480, 4_000_000, 100_000),
         "never before the first block arrived");
   }
 
@@ -75,8 +77,8 @@ class HandoverPredictorTest {
   }
 
   /**
-   * A flow sharing its connection: the bytes queued on it end at the rate from now, after one
-   * fetch latency when the flow has no block yet; reported one round trip and one latency before.
+   * A flow sharing its connection: the bytes queued on it end at the rate from now, after one fetch
+   * latency when the flow has no block yet; reported one round trip and one latency before.
    */
   @Test
   void aFlowSharingItsConnectionIsPredictedAfterTheQueuedBytes() {
@@ -105,9 +107,9 @@ class HandoverPredictorTest {
 
   /**
    * {@code r} is the byte-weighted median rate of the recent samples: a short burst of a small
-   * block weighs its bytes, a minority of slow flows does not move it, a lasting change does once it
-   * carries half of the recent bytes, and samples older than the last
-   * {@value HandoverPredictor#RATE_SAMPLES} drop out.
+   * block weighs its bytes, a minority of slow flows does not move it, a lasting change does once
+   * it carries half of the recent bytes, and samples older than the last {@value
+   * HandoverPredictor#RATE_SAMPLES} drop out.
    */
   @Test
   void rateIsTheByteWeightedMedianOfTheRecentSamples() {
@@ -138,12 +140,16 @@ class HandoverPredictorTest {
     for (int i = 0; i < HandoverPredictor.RATE_SAMPLES; i++) {
       q.flowObserved(3_000_000, 1_000);
     }
-    assertEquals(3e6, q.bytesPerSecond(), 1e-6, "only the last " + HandoverPredictor.RATE_SAMPLES + " count");
+    assertEquals(
+        3e6,
+        q.bytesPerSecond(),
+        1e-6,
+        "only the last " + HandoverPredictor.RATE_SAMPLES + " count");
   }
 
   /**
-   * A flow of one block: when its transfer time dominates, a rate sample of its bytes over its
-   * time less {@code L} (Spark fetches a block whole, so nothing arrives before its end); when its
+   * A flow of one block: when its transfer time dominates, a rate sample of its bytes over its time
+   * less {@code L} (Spark fetches a block whole, so nothing arrives before its end); when its
    * latency does, a latency sample as before; neither while what it needs is not measured.
    */
   @Test
@@ -160,13 +166,20 @@ class HandoverPredictorTest {
     assertEquals(90, p.fetchLatencyMs(), "lower median of 80, 90, 90");
     // 28 MB arrive 2890 ms after the request: 2800 ms of transfer after L = 90 ms, 10 MB/s
     p.singleBlockFlowObserved(28_000_000, 2_890);
-    assertEquals(10e6, p.bytesPerSecond(), 1e-6, "4 MB at 12.5 MB/s and 28 MB at 10 MB/s: the median by bytes");
+    assertEquals(
+        10e6,
+        p.bytesPerSecond(),
+        1e-6,
+        "4 MB at 12.5 MB/s and 28 MB at 10 MB/s: the median by bytes");
     assertEquals(90, p.fetchLatencyMs(), "no latency sample from it");
     p.coordinatorRoundTrip(40);
     p.flowCompleted("a");
-    // the next 28 MB single-block flow, requested at 0, is handed on at 28 MB / r - c, about 2.7 s, not the
+    // the next 28 MB single-block flow, requested at 0, is handed on at 28 MB / r - c, about 2.7 s,
+    // not the
     // 2.2 s that 12.5 MB/s would give
-    assertEquals((long) Math.ceil(28_000_000 * 1000.0 / p.bytesPerSecond()) - 40, p.handOverAt("a", 0, 28_000_000));
+    assertEquals(
+        (long) Math.ceil(28_000_000 * 1000.0 / p.bytesPerSecond()) - 40,
+        p.handOverAt("a", 0, 28_000_000));
   }
 
   @Test
@@ -174,15 +187,26 @@ class HandoverPredictorTest {
     HandoverPredictor p = new HandoverPredictor();
     p.flowObserved(1_000_000, 1_000);
     p.coordinatorRoundTrip(5);
-    assertEquals(2_000 - 5, p.handOverAt(0, 1_000, 0, 1_000_000), "no loop measured yet: the registration's");
+    assertEquals(
+        2_000 - 5,
+        p.handOverAt(0, 1_000, 0, 1_000_000),
+        "no loop measured yet: the registration's");
     p.handOverLoop(300); // a reply that waited for ports
     p.handOverLoop(40);
-    assertEquals(2_000 - 5, p.handOverAt(0, 1_000, 0, 1_000_000),
+    assertEquals(
+        2_000 - 5,
+        p.handOverAt(0, 1_000, 0, 1_000_000),
         "fewer than " + HandoverPredictor.MIN_LOOPS + " loops: the registration still counts");
     p.handOverLoop(25);
     p.handOverLoop(-2);
-    assertEquals(2_000 - 25, p.handOverAt(0, 1_000, 0, 1_000_000), "report to next request, fastest of the recent");
-    assertEquals(1_000 - 25, p.handOverAfter(0, 1_000_000, true), "connection-shared flows use the same delay");
+    assertEquals(
+        2_000 - 25,
+        p.handOverAt(0, 1_000, 0, 1_000_000),
+        "report to next request, fastest of the recent");
+    assertEquals(
+        1_000 - 25,
+        p.handOverAfter(0, 1_000_000, true),
+        "connection-shared flows use the same delay");
   }
 
   @Test
@@ -205,7 +229,9 @@ class HandoverPredictorTest {
   @Test
   void announcedBytesAreTakenAtTheRatioTheRecentFlowsArrivedAt() {
     HandoverPredictor p = tenMegabytesPerSecond(40);
-    assertEquals(7_630_400, p.estimatedBytes(8_000_000),
+    assertEquals(
+        7_630_400,
+        p.estimatedBytes(8_000_000),
         "until a flow completed, at the mean ratio of a size rounded up to a power of 1.1: 0.9538");
     p.sizesObserved(9_000_000, 10_000_000);
     p.sizesObserved(10_000_000, 10_000_000);
@@ -216,8 +242,10 @@ class HandoverPredictorTest {
     for (int i = 0; i < HandoverPredictor.SAMPLES; i++) {
       p.sizesObserved(10_000_000, 10_000_000);
     }
-    assertEquals(8_000_000, p.estimatedBytes(8_000_000), "only the last " + HandoverPredictor.SAMPLES
-        + " flows count");
+    assertEquals(
+        8_000_000,
+        p.estimatedBytes(8_000_000),
+        "only the last " + HandoverPredictor.SAMPLES + " flows count");
   }
 
   /**
@@ -230,31 +258,45 @@ class HandoverPredictorTest {
   void predictionsCountTheFetchLatencyFromTheFirstSample() {
     HandoverPredictor p = tenMegabytesPerSecond(40);
     // a flow requested at 1000, its first 1 MB block in at 1200, 4 MB left
-    assertEquals(1_200 + 800 - 40, p.handOverAt(1_000, 1_200, 1_000_000, 4_000_000),
+    assertEquals(
+        1_200 + 800 - 40,
+        p.handOverAt(1_000, 1_200, 1_000_000, 4_000_000),
         "no L yet: the first block's 200 ms are all transfer, 5 MB/s");
     assertEquals(1_200 + 400 - 40, p.handOverAfter(1_200, 4_000_000, true), "nor from progress");
-    assertEquals(1_200 + 400 - 40 - 90, p.handOverAtOwnRate(1_200, 4_000_000, 10_000_000, 90),
+    assertEquals(
+        1_200 + 400 - 40 - 90,
+        p.handOverAtOwnRate(1_200, 4_000_000, 10_000_000, 90),
         "a cold flow's own latency stands for L before any sample");
-    assertEquals(1_200 + 400 - 40, p.handOverAtOwnRate(1_200, 4_000_000, 10_000_000, -1),
+    assertEquals(
+        1_200 + 400 - 40,
+        p.handOverAtOwnRate(1_200, 4_000_000, 10_000_000, -1),
         "unknown (a new connection): none");
     p.fetchLatencyObserved(100, 0, 0);
     assertEquals(100, p.fetchLatencyMs(), "the estimate");
-    assertEquals(1_200 + 400 - 40 - 100, p.handOverAt(1_000, 1_200, 1_000_000, 4_000_000),
+    assertEquals(
+        1_200 + 400 - 40 - 100,
+        p.handOverAt(1_000, 1_200, 1_000_000, 4_000_000),
         "L = 100: 100 ms of transfer in the first block, 10 MB/s");
     assertEquals(1_200 + 400 - 40 - 100, p.handOverAfter(1_200, 4_000_000, true));
-    assertEquals(1_200 + 400 - 40 - 100, p.handOverAtOwnRate(1_200, 4_000_000, 10_000_000, 90),
+    assertEquals(
+        1_200 + 400 - 40 - 100,
+        p.handOverAtOwnRate(1_200, 4_000_000, 10_000_000, 90),
         "the executor's L once measured, not the flow's own");
     p.fetchLatencyObserved(280, 0, 0);
-    assertEquals(1_200 + 400 - 40 - 100, p.handOverAfter(1_200, 4_000_000, true),
+    assertEquals(
+        1_200 + 400 - 40 - 100,
+        p.handOverAfter(1_200, 4_000_000, true),
         "the lower median of 100 and 280");
     p.fetchLatencyObserved(90, 0, 0);
-    assertEquals(1_200 + 400 - 40 - 100, p.handOverAfter(1_200, 4_000_000, true),
+    assertEquals(
+        1_200 + 400 - 40 - 100,
+        p.handOverAfter(1_200, 4_000_000, true),
         "the lower median of 90, 100, 280");
   }
 
   /**
-   * The latency sample takes the first block's transfer time at the flow's own rate when known,
-   * and the estimate is the lower median of the samples: a flow faster than the executor's rate
+   * The latency sample takes the first block's transfer time at the flow's own rate when known, and
+   * the estimate is the lower median of the samples: a flow faster than the executor's rate
    * estimate and one odd sample do not make {@code L} near zero, which would hand flows on late.
    */
   @Test

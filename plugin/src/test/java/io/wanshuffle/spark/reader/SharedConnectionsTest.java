@@ -29,7 +29,10 @@ class SharedConnectionsTest {
     assertEquals(1, c.open());
   }
 
-  /** The others' expected end: one after the other in opening order, each from one latency after its request. */
+  /**
+   * The others' expected end: one after the other in opening order, each from one latency after its
+   * request.
+   */
   @Test
   void othersEndIsTheirBytesOneAfterTheOtherFromOneLatencyAfterTheirRequests() {
     SharedConnections c = new SharedConnections();

@@ -10,7 +10,10 @@ import org.apache.spark.network.shuffle.SimpleDownloadFile;
 import org.apache.spark.network.util.MapConfigProvider;
 import org.apache.spark.network.util.TransportConf;
 
-/** Spark's side of a fetch to disk, as its fetch iterator does it: temporary files in a folder, kept for clean-up. */
+/**
+ * Spark's side of a fetch to disk, as its fetch iterator does it: temporary files in a folder, kept
+ * for clean-up.
+ */
 final class SparkTempFiles implements DownloadFileManager {
   /** A transport configuration with Spark's defaults. */
   static final TransportConf CONF = new TransportConf("shuffle", MapConfigProvider.EMPTY);
@@ -19,7 +22,9 @@ final class SparkTempFiles implements DownloadFileManager {
   final List<File> created = new ArrayList<>();
   private final Path dir;
 
-  /** @param dir folder for the files */
+  /**
+   * @param dir folder for the files
+   */
   SparkTempFiles(Path dir) {
     this.dir = dir;
   }

@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Test;
 
 class StreamedBlocksTest {
 
-  /** Pieces of any size, across page boundaries, come back as the block's bytes in order; progress counts them. */
+  /**
+   * Pieces of any size, across page boundaries, come back as the block's bytes in order; progress
+   * counts them.
+   */
   @Test
   void aBlockWrittenInPiecesReadsBackWholeAndEveryPieceIsCounted() throws Exception {
     AtomicLong progress = new AtomicLong();
@@ -40,8 +43,10 @@ class StreamedBlocksTest {
     try (InputStream in = buf.createInputStream()) {
       assertEquals(ByteBuffer.wrap(block), ByteBuffer.wrap(in.readAllBytes()));
     }
-    assertFalse(downloads.registerTempFileToClean(file), "nothing on disk: Spark need not clean up");
-    assertThrows(java.nio.channels.ClosedChannelException.class, () -> ch.write(ByteBuffer.allocate(1)));
+    assertFalse(
+        downloads.registerTempFileToClean(file), "nothing on disk: Spark need not clean up");
+    assertThrows(
+        java.nio.channels.ClosedChannelException.class, () -> ch.write(ByteBuffer.allocate(1)));
   }
 
   @Test
@@ -52,7 +57,9 @@ class StreamedBlocksTest {
     ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
     ManagedBuffer small = ch.closeAndRead();
     assertEquals(ByteBuffer.wrap(new byte[] {1, 2, 3}), small.nioByteBuffer());
-    assertEquals(StreamedBlocks.FIRST_PAGE_BYTES, ((io.netty.buffer.ByteBuf) small.convertToNetty()).array().length,
+    assertEquals(
+        StreamedBlocks.FIRST_PAGE_BYTES,
+        ((io.netty.buffer.ByteBuf) small.convertToNetty()).array().length,
         "a 3-byte block takes one first page, not a full one");
   }
 }

@@ -15,8 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ClusterTopologyTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private ClusterTopology table(String content) throws IOException {
     Path f = dir.resolve("topology.table");
@@ -26,8 +25,10 @@ class ClusterTopologyTest {
 
   @Test
   void tableMappingGivesClusterFromTheFirstPathComponent() throws IOException {
-    ClusterTopology t = table("127.0.1.1 /siteA/rack1\n127.0.1.2 /siteA/rack2\n"
-        + "127.0.2.1 /siteB/rack1\nnode9 /siteB\n");
+    ClusterTopology t =
+        table(
+            "127.0.1.1 /siteA/rack1\n127.0.1.2 /siteA/rack2\n"
+                + "127.0.2.1 /siteB/rack1\nnode9 /siteB\n");
     assertEquals(Optional.of("/siteA/rack1"), t.pathOf("127.0.1.1"));
     assertEquals(Optional.of("siteA"), t.clusterOf("127.0.1.2"));
     assertEquals(Optional.of("siteB"), t.clusterOf("node9"));
@@ -57,48 +58,71 @@ class ClusterTopologyTest {
   @Test
   void aNicRateForAHostOutsideTheTopologyIsRefusedByName() throws IOException {
     ClusterTopology t = table("127.0.1.1 /siteA/rack1\nnode7 /siteB/rack1\n");
-    t.checkNicRateHosts(io.wanshuffle.spark.config.WanShuffleConf.from(new SparkConf(false)
-        .set("spark.wanshuffle.nic.rates", "node7=10gbit, 127.0.1.1=2gbit")));
-    ConfigValueException e = assertThrows(ConfigValueException.class, () -> t.checkNicRateHosts(
-        io.wanshuffle.spark.config.WanShuffleConf.from(new SparkConf(false)
-            .set("spark.wanshuffle.nic.rates", "node7=10gbit,nod8=10gbit"))));
+    t.checkNicRateHosts(
+        io.wanshuffle.spark.config.WanShuffleConf.from(
+            new SparkConf(false)
+                .set("spark.wanshuffle.nic.rates", "node7=10gbit, 127.0.1.1=2gbit")));
+    ConfigValueException e =
+        assertThrows(
+            ConfigValueException.class,
+            () ->
+                t.checkNicRateHosts(
+                    io.wanshuffle.spark.config.WanShuffleConf.from(
+                        new SparkConf(false)
+                            .set("spark.wanshuffle.nic.rates", "node7=10gbit,nod8=10gbit"))));
     assertEquals("spark.wanshuffle.nic.rates", e.key());
-    assertEquals("spark.wanshuffle.nic.rates = 'node7=10gbit,nod8=10gbit': host nod8 is not in the topology"
-        + " (topology table " + dir.resolve("topology.table") + "), so its rate would never apply; list it in"
-        + " the topology or correct its name", e.getMessage());
+    assertEquals(
+        "spark.wanshuffle.nic.rates = 'node7=10gbit,nod8=10gbit': host nod8 is not in the topology"
+            + " (topology table "
+            + dir.resolve("topology.table")
+            + "), so its rate would never apply; list it in"
+            + " the topology or correct its name",
+        e.getMessage());
   }
 
   @Test
   void missingTableFileFailsFastNamingTheKey() {
     String missing = dir.resolve("nope.table").toString();
-    ConfigValueException e = assertThrows(ConfigValueException.class, () ->
-        ClusterTopology.from(new SparkConf(false).set(ClusterTopology.TABLE_KEY, missing)));
+    ConfigValueException e =
+        assertThrows(
+            ConfigValueException.class,
+            () ->
+                ClusterTopology.from(new SparkConf(false).set(ClusterTopology.TABLE_KEY, missing)));
     assertEquals("spark.hadoop.net.topology.table.file.name", e.key());
     assertTrue(e.getMessage().contains(missing));
   }
 
   @Test
   void aMissingRelativeTableNamesTheFolderItWasLookedFor() {
-    ConfigValueException e = assertThrows(ConfigValueException.class, () ->
-        ClusterTopology.from(new SparkConf(false).set(ClusterTopology.TABLE_KEY, "conf/no-such.table")));
+    ConfigValueException e =
+        assertThrows(
+            ConfigValueException.class,
+            () ->
+                ClusterTopology.from(
+                    new SparkConf(false).set(ClusterTopology.TABLE_KEY, "conf/no-such.table")));
     assertTrue(e.getMessage().contains("conf/no-such.table"), e.getMessage());
-    assertTrue(e.getMessage().contains("working directory, here " + Path.of("").toAbsolutePath()), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("working directory, here " + Path.of("").toAbsolutePath()),
+        e.getMessage());
     assertTrue(e.getMessage().contains("--files"), e.getMessage());
   }
 
   @Test
   void theShippedExampleTableIsValid() {
     Path example = Path.of("..", "conf", "topology.table");
-    ClusterTopology t = ClusterTopology.from(
-        new SparkConf(false).set(ClusterTopology.TABLE_KEY, example.toString()));
+    ClusterTopology t =
+        ClusterTopology.from(
+            new SparkConf(false).set(ClusterTopology.TABLE_KEY, example.toString()));
     assertEquals(Optional.of("siteA"), t.clusterOf("127.0.1.3"));
     assertEquals(Optional.of("siteB"), t.clusterOf("127.0.2.1"));
   }
 
   @Test
   void malformedTableLineFailsFastNamingFileAndLine() {
-    ConfigValueException e = assertThrows(ConfigValueException.class,
-        () -> table("# sites\n127.0.1.1 /siteA/rack1\n127.0.2.1 siteB\n"));
+    ConfigValueException e =
+        assertThrows(
+            ConfigValueException.class,
+            () -> table("# sites\n127.0.1.1 /siteA/rack1\n127.0.2.1 siteB\n"));
     assertEquals(ClusterTopology.TABLE_KEY, e.key());
     assertTrue(e.getMessage().contains("topology.table:3: host 127.0.2.1"), e.getMessage());
   }
@@ -106,16 +130,22 @@ class ClusterTopologyTest {
   @Test
   void nonExecutableScriptFailsFast() throws IOException {
     Path s = Files.writeString(dir.resolve("topo.sh"), "#!/bin/sh\necho /a\n");
-    ConfigValueException e = assertThrows(ConfigValueException.class, () ->
-        ClusterTopology.from(new SparkConf(false).set(ClusterTopology.SCRIPT_KEY, s.toString())));
+    ConfigValueException e =
+        assertThrows(
+            ConfigValueException.class,
+            () ->
+                ClusterTopology.from(
+                    new SparkConf(false).set(ClusterTopology.SCRIPT_KEY, s.toString())));
     assertEquals(ClusterTopology.SCRIPT_KEY, e.key());
   }
 
   @Test
   void scriptMappingIsUsedWhenConfigured() throws IOException {
     Path s = dir.resolve("topo.sh");
-    Files.writeString(s, "#!/bin/sh\nfor h in \"$@\"; do case $h in 127.0.1.*) echo /east/r1;;"
-        + " *) echo /west/r1;; esac; done\n");
+    Files.writeString(
+        s,
+        "#!/bin/sh\nfor h in \"$@\"; do case $h in 127.0.1.*) echo /east/r1;;"
+            + " *) echo /west/r1;; esac; done\n");
     assertTrue(s.toFile().setExecutable(true));
     ClusterTopology t =
         ClusterTopology.from(new SparkConf(false).set(ClusterTopology.SCRIPT_KEY, s.toString()));

@@ -42,7 +42,9 @@ public final class Algorithms {
     return s.get();
   }
 
-  /** @return the known names, default first */
+  /**
+   * @return the known names, default first
+   */
   public static List<String> names() {
     return List.copyOf(BY_NAME.keySet());
   }

@@ -16,8 +16,8 @@ import java.util.List;
  * <ul>
  *   <li>OGGP (GGP/OGGP paper, Fig. 9) as published, so that auto never costs more than OGGP;
  *   <li>DGGP on δ-port platforms (DGGP paper, Fig. 5);
- *   <li>{@link LoadGreedy} with its three duration rules (wins on node-bound instances, where
- *       the busiest nodes must work in every step);
+ *   <li>{@link LoadGreedy} with its three duration rules (wins on node-bound instances, where the
+ *       busiest nodes must work in every step);
  *   <li>{@link SortedBatching}, largest-first batches of k without preemption (wins on
  *       backbone-bound instances, where OGGP's virtual nodes cost extra steps);
  *   <li>{@link PreemptiveBatching}, the same on transfers cut into pieces of a searched length
@@ -29,15 +29,15 @@ import java.util.List;
  * </ul>
  *
  * <p>Size rule (speed): the load-aware greedy runs up to {@link #GREEDY_LIMIT} transfers (up to
- * {@link #MEDIAN_GREEDY_LIMIT} with the median rule only); OGGP
- * and DGGP are run while the instance has at most {@link #PEELING_LIMIT} transfers (non-zero
- * entries), or when its peeling work estimate is at most {@link #PEELING_WORK_LIMIT} and it is not
- * backbone-bound, or up to {@link #GAP_PEELING_LIMIT} transfers when the batchings leave more than
- * {@link #PEELING_GAP} of η (heavy-tailed amounts); otherwise (large backbone-bound instances, e.g. hundreds of hosts per side
- * and k ≪ n, where peeling takes seconds) auto keeps the batchings (whole and preemptive) plus
- * compaction. The "never worse than OGGP" guarantee holds
- * whenever OGGP runs; for the other case see docs/scheduler-algorithms.md for the measured
- * comparison (batching is better than OGGP there).
+ * {@link #MEDIAN_GREEDY_LIMIT} with the median rule only); OGGP and DGGP are run while the instance
+ * has at most {@link #PEELING_LIMIT} transfers (non-zero entries), or when its peeling work
+ * estimate is at most {@link #PEELING_WORK_LIMIT} and it is not backbone-bound, or up to {@link
+ * #GAP_PEELING_LIMIT} transfers when the batchings leave more than {@link #PEELING_GAP} of η
+ * (heavy-tailed amounts); otherwise (large backbone-bound instances, e.g. hundreds of hosts per
+ * side and k ≪ n, where peeling takes seconds) auto keeps the batchings (whole and preemptive) plus
+ * compaction. The "never worse than OGGP" guarantee holds whenever OGGP runs; for the other case
+ * see docs/scheduler-algorithms.md for the measured comparison (batching is better than OGGP
+ * there).
  */
 public final class Auto implements StepScheduler {
   /** Name in {@link Algorithms}. */
@@ -57,22 +57,22 @@ public final class Auto implements StepScheduler {
 
   /**
    * Above {@link #PEELING_LIMIT}, auto runs {@link PreemptiveBatching} only when whole-transfer
-   * batching and the greedy leave more than this share of η between their cheapest schedule and
-   * η, and OGGP/DGGP (up to {@link #GAP_PEELING_LIMIT} transfers, whatever the peeling work
-   * estimate) when all batchings do. With amounts of one order of magnitude batching comes within
-   * 0.3 % of η on backbone-bound instances; with heavy-tailed amounts it does not (measured: 300 x
-   * 300, 27,000 Pareto(1.2) amounts, k = 40, β = 0.01 s: whole batching 1.41 η, preemptive
-   * batching 1.12 η, OGGP 1.03 η).
+   * batching and the greedy leave more than this share of η between their cheapest schedule and η,
+   * and OGGP/DGGP (up to {@link #GAP_PEELING_LIMIT} transfers, whatever the peeling work estimate)
+   * when all batchings do. With amounts of one order of magnitude batching comes within 0.3 % of η
+   * on backbone-bound instances; with heavy-tailed amounts it does not (measured: 300 x 300, 27,000
+   * Pareto(1.2) amounts, k = 40, β = 0.01 s: whole batching 1.41 η, preemptive batching 1.12 η,
+   * OGGP 1.03 η).
    */
   public static final double PEELING_GAP = 0.01;
 
   /**
    * Most transfers for which auto runs OGGP/DGGP because the batchings are more than {@link
    * #PEELING_GAP} above η. OGGP's time grows with the transfers more than with the peeling work
-   * estimate: measured on heavy-tailed instances (Pareto(1.2), 30 % of the pairs), 0.25 s at
-   * 27,000 transfers (300 x 300, k = 10, estimate 1.6·10^6), 0.7-1.0 s at 75,000 (500 x 500, k =
-   * 50 and 10, estimates 1.5·10^6 and 7.5·10^6), 7.2 s at 300,000 (1000 x 1000, k = 100); on dense
-   * uniform 500 x 500 (250,000) 6.5 s.
+   * estimate: measured on heavy-tailed instances (Pareto(1.2), 30 % of the pairs), 0.25 s at 27,000
+   * transfers (300 x 300, k = 10, estimate 1.6·10^6), 0.7-1.0 s at 75,000 (500 x 500, k = 50 and
+   * 10, estimates 1.5·10^6 and 7.5·10^6), 7.2 s at 300,000 (1000 x 1000, k = 100); on dense uniform
+   * 500 x 500 (250,000) 6.5 s.
    */
   public static final int GAP_PEELING_LIMIT = 100_000;
 
@@ -92,8 +92,8 @@ public final class Auto implements StepScheduler {
   static final long COMPACTION_WORK_PER_TRANSFER = 20;
 
   /**
-   * Largest transfer count for which auto also runs the exact solver (its branch and bound can
-   * take seconds near {@link ExactScheduler#MAX_TRANSFERS}; the plugin re-plans at every step).
+   * Largest transfer count for which auto also runs the exact solver (its branch and bound can take
+   * seconds near {@link ExactScheduler#MAX_TRANSFERS}; the plugin re-plans at every step).
    */
   public static final int EXACT_LIMIT = 6;
 
@@ -134,9 +134,10 @@ public final class Auto implements StepScheduler {
         raw.add(cut);
       }
     }
-    boolean peel = nz <= PEELING_LIMIT
-        || (peelWork <= PEELING_WORK_LIMIT && !backboneBound(matrix, platform))
-        || (nz <= GAP_PEELING_LIMIT && cheapest(raw, platform) > closeToEta);
+    boolean peel =
+        nz <= PEELING_LIMIT
+            || (peelWork <= PEELING_WORK_LIMIT && !backboneBound(matrix, platform))
+            || (nz <= GAP_PEELING_LIMIT && cheapest(raw, platform) > closeToEta);
     if (peel) {
       raw.add(new Oggp().schedule(matrix, platform));
       if (!platform.isOnePort()) {
@@ -168,7 +169,9 @@ public final class Auto implements StepScheduler {
     throw new IllegalStateException("no candidate schedule is valid for " + matrix);
   }
 
-  /** @return the smallest cost among {@code schedules}, seconds */
+  /**
+   * @return the smallest cost among {@code schedules}, seconds
+   */
   private static double cheapest(List<Schedule> schedules, Platform platform) {
     double best = Double.POSITIVE_INFINITY;
     for (Schedule s : schedules) {
@@ -178,8 +181,8 @@ public final class Auto implements StepScheduler {
   }
 
   /**
-   * @return true when the backbone terms dominate both parts of η: P/k ≥ every w(v)/δ(v) and
-   *     ⌈m/k⌉ ≥ every ⌈deg(v)/δ(v)⌉ (largest-first batching then reaches η closely)
+   * @return true when the backbone terms dominate both parts of η: P/k ≥ every w(v)/δ(v) and ⌈m/k⌉
+   *     ≥ every ⌈deg(v)/δ(v)⌉ (largest-first batching then reaches η closely)
    */
   static boolean backboneBound(TrafficMatrix m, Platform p) {
     int k = p.k();

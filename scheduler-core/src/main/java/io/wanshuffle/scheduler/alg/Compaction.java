@@ -14,16 +14,16 @@ import java.util.List;
  * idle time of other steps so that whole steps disappear (saving β plus their duration) or get
  * shorter. Our extension; the papers' algorithms stop after peeling.
  *
- * <p>View: with the set of (step, pair) slots fixed, the best amounts solve the covering LP
- * min Σ d_s subject to Σ_{s ∋ p} d_s ≥ a_p (GGP/OGGP paper's KPBS with fixed matchings). This pass
- * is a greedy coordinate descent on it: steps in increasing duration order try to drop to 0 (then
+ * <p>View: with the set of (step, pair) slots fixed, the best amounts solve the covering LP min Σ
+ * d_s subject to Σ_{s ∋ p} d_s ≥ a_p (GGP/OGGP paper's KPBS with fixed matchings). This pass is a
+ * greedy coordinate descent on it: steps in increasing duration order try to drop to 0 (then
  * vanish) or to the next lower level among their own transfer amounts, by pouring the excess of
  * each transfer into other steps that already carry the pair (up to their duration) or that have a
  * free slot (fewer than k transfers and a free port at both ends, δ-port). A step that is longer
  * than the one it pours into is thereby merged into it only when everything fits.
  *
- * <p>Cost: bounded by a work budget proportional to the schedule size, so large schedules stay
- * fast (the pass then improves fewer steps).
+ * <p>Cost: bounded by a work budget proportional to the schedule size, so large schedules stay fast
+ * (the pass then improves fewer steps).
  */
 final class Compaction {
   private static final double EPS = 1e-12;
@@ -401,8 +401,7 @@ final class Compaction {
     return a;
   }
 
-  private static void commit(
-      MStep x, double level, Plan plan, PairIndex byPair, long cols) {
+  private static void commit(MStep x, double level, Plan plan, PairIndex byPair, long cols) {
     for (var e : plan.durs().entrySet()) {
       e.getKey().dur = Math.max(e.getKey().dur, e.getValue());
     }

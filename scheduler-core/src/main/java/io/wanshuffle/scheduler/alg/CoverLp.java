@@ -16,13 +16,15 @@ import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
 /**
  * The transmission-time linear program of a set S of matchings: minimise Σ d_s over s ∈ S subject
  * to Σ_{s ∋ e} d_s ≥ w(e) for every edge e and d ≥ 0 (how long each matching runs so that every
- * edge receives its amount). Solved with Apache Commons Math's {@link SimplexSolver}
- * (Bland's rule, so degenerate programs cannot cycle).
+ * edge receives its amount). Solved with Apache Commons Math's {@link SimplexSolver} (Bland's rule,
+ * so degenerate programs cannot cycle).
  */
 final class CoverLp {
   private final double[] weight;
 
-  /** @param weight w(e) per edge, seconds (best scaled to about 1) */
+  /**
+   * @param weight w(e) per edge, seconds (best scaled to about 1)
+   */
   CoverLp(double[] weight) {
     this.weight = weight;
   }
@@ -63,7 +65,9 @@ final class CoverLp {
     return d;
   }
 
-  /** @return Σ d */
+  /**
+   * @return Σ d
+   */
   static double sum(double[] d) {
     double s = 0;
     for (double v : d) {

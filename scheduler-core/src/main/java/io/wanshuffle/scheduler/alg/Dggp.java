@@ -8,21 +8,21 @@ import java.util.Arrays;
 import java.util.PriorityQueue;
 
 /**
- * DGGP, Delta Generic Graph Peeling (Jeannot, Wagner, "Messages scheduling for data
- * redistribution between heterogeneous clusters", sec. 3, Fig. 5): the δ-port extension of OGGP.
- * Weights are rounded up to whole quanta as in OGGP; every sender s is split into δ(s) copies
- * (at most one per edge of s: more would stay empty) that share w(s) equally (⌈w/δ⌉ or ⌊w/δ⌋ units each), its edges dealt out heaviest first and cut
- * where a copy's share runs out; then the receivers are split the same way. OGGP ({@link Oggp})
- * peels the split graph, and merging the copies back gives steps where node v takes part in at
- * most δ(v) transfers. The paper states the 2-approximation (proof in Wagner's thesis).
+ * DGGP, Delta Generic Graph Peeling (Jeannot, Wagner, "Messages scheduling for data redistribution
+ * between heterogeneous clusters", sec. 3, Fig. 5): the δ-port extension of OGGP. Weights are
+ * rounded up to whole quanta as in OGGP; every sender s is split into δ(s) copies (at most one per
+ * edge of s: more would stay empty) that share w(s) equally (⌈w/δ⌉ or ⌊w/δ⌋ units each), its edges
+ * dealt out heaviest first and cut where a copy's share runs out; then the receivers are split the
+ * same way. OGGP ({@link Oggp}) peels the split graph, and merging the copies back gives steps
+ * where node v takes part in at most δ(v) transfers. The paper states the 2-approximation (proof in
+ * Wagner's thesis).
  *
- * <p>Two copies of one sender may meet two copies of one receiver in the same matching; the
- * pieces then become one transfer of their summed amount (one flow per pair and step), and the
- * step lasts as long as that transfer.
+ * <p>Two copies of one sender may meet two copies of one receiver in the same matching; the pieces
+ * then become one transfer of their summed amount (one flow per pair and step), and the step lasts
+ * as long as that transfer.
  *
- * <p>On a 1-port platform there is nothing to split and DGGP is OGGP (same schedule).
- * Complexity: O((m + k·n)^{5/2}) by the paper's count (n' ≤ min(k·n, 2m) nodes, m' ≤ m + k·n
- * edges).
+ * <p>On a 1-port platform there is nothing to split and DGGP is OGGP (same schedule). Complexity:
+ * O((m + k·n)^{5/2}) by the paper's count (n' ≤ min(k·n, 2m) nodes, m' ≤ m + k·n edges).
  */
 public final class Dggp implements StepScheduler {
   /** Name in {@link Algorithms}. */
@@ -48,8 +48,17 @@ public final class Dggp implements StepScheduler {
     }
     Split s = split(matrix, platform, q);
     return GraphPeeling.peel(
-        s.rows, s.cols, s.row, s.col, s.amount, s.pairRow, s.pairCol, matrix.cols(), platform.k(),
-        q, true);
+        s.rows,
+        s.cols,
+        s.row,
+        s.col,
+        s.amount,
+        s.pairRow,
+        s.pairCol,
+        matrix.cols(),
+        platform.k(),
+        q,
+        true);
   }
 
   /** The split graph G' of Fig. 5: edges between node copies, each mapped to its matrix pair. */
@@ -125,8 +134,14 @@ public final class Dggp implements StepScheduler {
       }
       int delta = copies(p.senderPorts(i), n);
       int ii = i;
-      dealOut(n, cs, as, delta, q, (copy, other, amount, idx) ->
-          senders.add(firstCopy[ii] + copy, other, amount, ii, other));
+      dealOut(
+          n,
+          cs,
+          as,
+          delta,
+          q,
+          (copy, other, amount, idx) ->
+              senders.add(firstCopy[ii] + copy, other, amount, ii, other));
     }
     senders.rows = firstCopy[rows];
     // Step 3: receivers, on the edges of step 2.
@@ -157,10 +172,16 @@ public final class Dggp implements StepScheduler {
       }
       int[] edgeIds = byCol[j];
       int jj = j;
-      dealOut(n, rs, as, copies(p.receiverPorts(j), n), q, (copy, other, amount, idx) -> {
-        int e = edgeIds[idx];
-        out.add(other, firstCol[jj] + copy, amount, senders.pairRow[e], senders.pairCol[e]);
-      });
+      dealOut(
+          n,
+          rs,
+          as,
+          copies(p.receiverPorts(j), n),
+          q,
+          (copy, other, amount, idx) -> {
+            int e = edgeIds[idx];
+            out.add(other, firstCol[jj] + copy, amount, senders.pairRow[e], senders.pairCol[e]);
+          });
     }
     out.rows = senders.rows;
     out.cols = firstCol[cols];
@@ -182,8 +203,8 @@ public final class Dggp implements StepScheduler {
   }
 
   /**
-   * Deals the n edges of one node (other endpoint, amount in seconds) out to δ copies whose
-   * shares (in quanta) differ by at most one, heaviest remaining edge first (Fig. 5 step 2(d)).
+   * Deals the n edges of one node (other endpoint, amount in seconds) out to δ copies whose shares
+   * (in quanta) differ by at most one, heaviest remaining edge first (Fig. 5 step 2(d)).
    */
   private static void dealOut(
       int n, int[] other, double[] amount, int delta, double q, PieceSink sink) {

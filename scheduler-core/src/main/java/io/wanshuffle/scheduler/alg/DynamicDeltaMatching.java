@@ -3,26 +3,31 @@ package io.wanshuffle.scheduler.alg;
 import java.util.Arrays;
 
 /**
- * A maximum-cardinality δ-port matching of a bipartite graph (a simple b-matching: sender i in at most δ(i) matched
- * edges, receiver j in at most δ(j), each edge at most once) kept maximum while edges leave the graph: the hot loop
- * of the GGP/OGGP paper's two heuristics (sec. 7, Fig. 10), which take a maximum matching of the remaining graph at
- * every step and remove the edges that step finishes.
+ * A maximum-cardinality δ-port matching of a bipartite graph (a simple b-matching: sender i in at
+ * most δ(i) matched edges, receiver j in at most δ(j), each edge at most once) kept maximum while
+ * edges leave the graph: the hot loop of the GGP/OGGP paper's two heuristics (sec. 7, Fig. 10),
+ * which take a maximum matching of the remaining graph at every step and remove the edges that step
+ * finishes.
  *
- * <p>Instead of a new maximum flow per step, the matching of the previous step is kept without its removed edges
- * and repaired by augmenting paths (Berge: a matching is maximum iff it has no augmenting path; for b-matchings the
- * same holds of the flow network source → sender (δ) → receiver (δ) → sink). Removing d matched edges loses d
- * edges, so at most d augmentations restore the maximum; each is one search from every node of one side that has
- * a free port and an edge left (a depth-first search on primitive arrays sharing its visited marks across those
- * starts: O(n + m) with m the edges left, adjacency lists dropping removed edges in O(1)), and a last search that
- * finds nothing proves the matching maximum. That search is skipped when one side has no free port on a node with
- * edges left (then no augmenting path can exist), which is the common case of a dense traffic matrix. Per step:
- * O((d + 1)·(n + m)) instead of O(m·√n) for a maximum flow from scratch. The first maximum matching: greedy, then
- * the same searches.
+ * <p>Instead of a new maximum flow per step, the matching of the previous step is kept without its
+ * removed edges and repaired by augmenting paths (Berge: a matching is maximum iff it has no
+ * augmenting path; for b-matchings the same holds of the flow network source → sender (δ) →
+ * receiver (δ) → sink). Removing d matched edges loses d edges, so at most d augmentations restore
+ * the maximum; each is one search from every node of one side that has a free port and an edge left
+ * (a depth-first search on primitive arrays sharing its visited marks across those starts: O(n + m)
+ * with m the edges left, adjacency lists dropping removed edges in O(1)), and a last search that
+ * finds nothing proves the matching maximum. That search is skipped when one side has no free port
+ * on a node with edges left (then no augmenting path can exist), which is the common case of a
+ * dense traffic matrix. Per step: O((d + 1)·(n + m)) instead of O(m·√n) for a maximum flow from
+ * scratch. The first maximum matching: greedy, then the same searches.
  *
- * <p>Checked against JGraphT's Dinic maximum flow on random graphs and removal sequences (tests). Not thread-safe.
+ * <p>Checked against JGraphT's Dinic maximum flow on random graphs and removal sequences (tests).
+ * Not thread-safe.
  */
 final class DynamicDeltaMatching {
-  /** One side of the bipartite graph, so that the search runs the same code forward and backward. */
+  /**
+   * One side of the bipartite graph, so that the search runs the same code forward and backward.
+   */
   private static final class Side {
     final int[] off; // adjacency segment start per node (CSR), size nodes + 1
     final int[] len; // edges left per node: its present edges are adj[off[v] .. off[v] + len[v])
@@ -72,13 +77,17 @@ final class DynamicDeltaMatching {
       pos[e] = last;
     }
 
-    /** @return true if edge e is still in its node's list */
+    /**
+     * @return true if edge e is still in its node's list
+     */
     boolean present(int e) {
       int v = endpoint[e];
       return pos[e] < off[v] + len[v];
     }
 
-    /** @return nodes with a free port and at least one edge left */
+    /**
+     * @return nodes with a free port and at least one edge left
+     */
     int freeNodes(int[] out) {
       int n = 0;
       for (int v = 0; v < len.length; v++) {
@@ -92,15 +101,20 @@ final class DynamicDeltaMatching {
 
   private final Side senders;
   private final Side receivers;
+
   /** A matched edge was removed since the last {@link #restore()}. */
   private boolean broken;
+
   private final int[] startsA;
   private final int[] startsB;
+
   /** Matched edge ids, and each edge's position in it (-1: not matched). */
   private final int[] matchedList;
+
   private final int[] position;
   private int size;
   private int stamp;
+
   /** DFS stack: a sender s as s, a receiver r as ~r (forward); sides swapped backward. */
   private final int[] stack;
 
@@ -108,7 +122,8 @@ final class DynamicDeltaMatching {
    * Builds the graph with every edge present and computes a maximum matching.
    *
    * @param src sender of each edge, in 0..senderPorts.length-1
-   * @param dst receiver of each edge (same length), in 0..receiverPorts.length-1; (src, dst) pairs distinct
+   * @param dst receiver of each edge (same length), in 0..receiverPorts.length-1; (src, dst) pairs
+   *     distinct
    * @param senderPorts δ of each sender, at least 1
    * @param receiverPorts δ of each receiver, at least 1
    */
@@ -123,7 +138,8 @@ final class DynamicDeltaMatching {
     startsA = new int[senderPorts.length];
     startsB = new int[receiverPorts.length];
     for (int e = 0; e < m; e++) { // greedy start
-      if (senders.used[src[e]] < senderPorts[src[e]] && receivers.used[dst[e]] < receiverPorts[dst[e]]) {
+      if (senders.used[src[e]] < senderPorts[src[e]]
+          && receivers.used[dst[e]] < receiverPorts[dst[e]]) {
         match(e);
       }
     }
@@ -131,24 +147,30 @@ final class DynamicDeltaMatching {
     restore();
   }
 
-  /** @return the number of matched edges */
+  /**
+   * @return the number of matched edges
+   */
   int size() {
     return size;
   }
 
-  /** @return the matched edge ids (a copy; order unspecified) */
+  /**
+   * @return the matched edge ids (a copy; order unspecified)
+   */
   int[] matchedEdges() {
     return Arrays.copyOf(matchedList, size);
   }
 
-  /** @param e an edge @return true if it is in the matching */
+  /**
+   * @param e an edge @return true if it is in the matching
+   */
   boolean isMatched(int e) {
     return position[e] >= 0;
   }
 
   /**
-   * Removes edge e from the graph (no effect if already removed). The matching stays valid but may no longer be
-   * maximum until {@link #restore()}.
+   * Removes edge e from the graph (no effect if already removed). The matching stays valid but may
+   * no longer be maximum until {@link #restore()}.
    *
    * @param e the edge
    */
@@ -164,7 +186,10 @@ final class DynamicDeltaMatching {
     }
   }
 
-  /** Makes the matching maximum again after removals (nothing to do when no matched edge was removed). */
+  /**
+   * Makes the matching maximum again after removals (nothing to do when no matched edge was
+   * removed).
+   */
   void restore() {
     while (broken) {
       int nA = senders.freeNodes(startsA);
@@ -172,7 +197,10 @@ final class DynamicDeltaMatching {
       if (nA == 0 || nB == 0) {
         break; // every augmenting path joins a free sender to a free receiver, both with edges left
       }
-      boolean grown = nA <= nB ? augment(startsA, nA, senders, receivers) : augment(startsB, nB, receivers, senders);
+      boolean grown =
+          nA <= nB
+              ? augment(startsA, nA, senders, receivers)
+              : augment(startsB, nB, receivers, senders);
       if (!grown) {
         break;
       }
@@ -198,9 +226,10 @@ final class DynamicDeltaMatching {
   }
 
   /**
-   * Depth-first search for one augmenting path from any of the given nodes of {@code a} (free ports) to a node of
-   * {@code b} with a free port: unmatched edges from a to b, matched edges back from b to a; the starts share their
-   * visited marks (a node a failed search reached leads to no free port). Applies the path if found.
+   * Depth-first search for one augmenting path from any of the given nodes of {@code a} (free
+   * ports) to a node of {@code b} with a free port: unmatched edges from a to b, matched edges back
+   * from b to a; the starts share their visited marks (a node a failed search reached leads to no
+   * free port). Applies the path if found.
    *
    * @return true if the matching grew by one edge
    */
@@ -275,7 +304,10 @@ final class DynamicDeltaMatching {
     return false;
   }
 
-  /** Applies the augmenting path that ends with unmatched edge {@code last}, walking back to {@code start}. */
+  /**
+   * Applies the augmenting path that ends with unmatched edge {@code last}, walking back to {@code
+   * start}.
+   */
   private void flip(int last, int start, Side a, Side b) {
     int e = last;
     while (true) {

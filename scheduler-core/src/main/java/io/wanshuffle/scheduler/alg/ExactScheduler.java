@@ -23,8 +23,8 @@ import java.util.stream.IntStream;
  *
  * <p>Method. With preemption, every step of an optimal schedule can be taken to be a
  * <em>maximal</em> valid matching (an edge added to a step with a piece of 0 costs nothing) and no
- * matching needs to appear twice (two steps with the same matching merge into one, saving β).
- * Hence OPT = min over sets S of maximal valid matchings of β·|S| + LP(S), where LP(S) = min Σ d_s
+ * matching needs to appear twice (two steps with the same matching merge into one, saving β). Hence
+ * OPT = min over sets S of maximal valid matchings of β·|S| + LP(S), where LP(S) = min Σ d_s
  * subject to Σ_{s ∋ e} d_s ≥ w(e) for every edge e and d ≥ 0 ({@link CoverLp}, Apache Commons Math
  * simplex). An optimal basic LP solution uses at most m(G) matchings, so |S| ≤ m(G) when β &gt; 0.
  * The sets are searched by branch and bound (include/exclude each matching in a fixed order), with
@@ -64,7 +64,9 @@ public final class ExactScheduler implements StepScheduler {
   /** Relative gap under which a branch cannot improve the incumbent. */
   private static final double PRUNE = 1e-9;
 
-  /** @return {@value #NAME} */
+  /**
+   * @return {@value #NAME}
+   */
   @Override
   public String name() {
     return NAME;
@@ -74,9 +76,8 @@ public final class ExactScheduler implements StepScheduler {
    * @param matrix amounts in seconds, senders x receivers
    * @param platform k, β, δ; shape must match
    * @return true if the instance is within {@link #MAX_TRANSFERS}, {@link #MIN_RELATIVE_AMOUNT} and
-   *     {@link #MAX_MATCHINGS};
-   *     {@link #schedule} may still give up on it after {@link #MAX_SEARCH_NODES} search nodes or
-   *     {@link #MAX_LP_SOLVES} linear programs
+   *     {@link #MAX_MATCHINGS}; {@link #schedule} may still give up on it after {@link
+   *     #MAX_SEARCH_NODES} search nodes or {@link #MAX_LP_SOLVES} linear programs
    * @throws IllegalArgumentException if the shapes differ
    */
   public boolean accepts(TrafficMatrix matrix, Platform platform) {
@@ -98,9 +99,9 @@ public final class ExactScheduler implements StepScheduler {
    *     simplex, about 1e-9 relative); empty for an all-zero matrix
    * @throws IllegalArgumentException if the shapes differ, the matrix has more than {@link
    *     #MAX_TRANSFERS} non-zero entries or an amount below {@link #MIN_RELATIVE_AMOUNT} x the
-   *     largest, its graph has more than {@link #MAX_MATCHINGS} maximal
-   *     valid matchings, or the search needs more than {@link #MAX_SEARCH_NODES} nodes or {@link
-   *     #MAX_LP_SOLVES} linear programs
+   *     largest, its graph has more than {@link #MAX_MATCHINGS} maximal valid matchings, or the
+   *     search needs more than {@link #MAX_SEARCH_NODES} nodes or {@link #MAX_LP_SOLVES} linear
+   *     programs
    */
   @Override
   public Schedule schedule(TrafficMatrix matrix, Platform platform) {
@@ -111,22 +112,40 @@ public final class ExactScheduler implements StepScheduler {
     }
     if (m > MAX_TRANSFERS) {
       throw new IllegalArgumentException(
-          "exact solver takes at most " + MAX_TRANSFERS + " transfers (non-zero matrix entries), "
-              + "this " + matrix.rows() + " x " + matrix.cols() + " matrix has " + m
+          "exact solver takes at most "
+              + MAX_TRANSFERS
+              + " transfers (non-zero matrix entries), "
+              + "this "
+              + matrix.rows()
+              + " x "
+              + matrix.cols()
+              + " matrix has "
+              + m
               + "; use another algorithm");
     }
     Graph g = new Graph(matrix);
     double smallest = g.smallestRelative();
     if (smallest < MIN_RELATIVE_AMOUNT) {
-      throw new IllegalArgumentException("exact solver needs every non-zero amount at least "
-          + MIN_RELATIVE_AMOUNT + " x the largest (the precision of its linear programs); this matrix's"
-          + " smallest is " + smallest + " x the largest " + matrix.maxAmount() + " s; use another algorithm");
+      throw new IllegalArgumentException(
+          "exact solver needs every non-zero amount at least "
+              + MIN_RELATIVE_AMOUNT
+              + " x the largest (the precision of its linear programs); this matrix's"
+              + " smallest is "
+              + smallest
+              + " x the largest "
+              + matrix.maxAmount()
+              + " s; use another algorithm");
     }
     int[] masks = MaximalMatchings.of(g.src, g.dst, platform, MAX_MATCHINGS);
     if (masks == null) {
       throw new IllegalArgumentException(
-          "exact solver takes at most " + MAX_MATCHINGS + " maximal valid matchings (candidate "
-              + "steps), this instance (" + m + " transfers, k = " + platform.k()
+          "exact solver takes at most "
+              + MAX_MATCHINGS
+              + " maximal valid matchings (candidate "
+              + "steps), this instance ("
+              + m
+              + " transfers, k = "
+              + platform.k()
               + ") has more; use another algorithm");
     }
     double scale = matrix.maxAmount();
@@ -134,8 +153,15 @@ public final class ExactScheduler implements StepScheduler {
     for (int e = 0; e < m; e++) {
       w[e] = g.amount[e] / scale;
     }
-    Search s = new Search(masks, w, g, platform, new CoverLp(w), platform.beta() / scale,
-        LowerBound.of(matrix, platform).etaS());
+    Search s =
+        new Search(
+            masks,
+            w,
+            g,
+            platform,
+            new CoverLp(w),
+            platform.beta() / scale,
+            LowerBound.of(matrix, platform).etaS());
     s.run();
     return build(g, s.masks, s.bestSet, s.bestSize, s.bestD, scale);
   }
@@ -208,7 +234,9 @@ public final class ExactScheduler implements StepScheduler {
       }
     }
 
-    /** @return the smallest amount divided by the largest (1 without edges) */
+    /**
+     * @return the smallest amount divided by the largest (1 without edges)
+     */
     double smallestRelative() {
       double min = Double.POSITIVE_INFINITY;
       double max = 0;
@@ -224,6 +252,7 @@ public final class ExactScheduler implements StepScheduler {
   private static final class Search {
     /** The maximal matchings in search order; bestSet and bestD index this array. */
     final int[] masks;
+
     private final CoverLp lp;
     private final double beta;
     private final long etaS;
@@ -249,7 +278,13 @@ public final class ExactScheduler implements StepScheduler {
     int bestSize;
     double[] bestD;
 
-    Search(int[] unordered, double[] w, Graph g, Platform platform, CoverLp lp, double beta,
+    Search(
+        int[] unordered,
+        double[] w,
+        Graph g,
+        Platform platform,
+        CoverLp lp,
+        double beta,
         long etaS) {
       this.lp = lp;
       this.weight = w;
@@ -271,8 +306,12 @@ public final class ExactScheduler implements StepScheduler {
       }
       senderLoad = new int[senderPorts.length];
       receiverLoad = new int[receiverPorts.length];
-      byWeight = IntStream.range(0, edges).boxed()
-          .sorted(Comparator.comparingDouble(e -> -w[e])).mapToInt(Integer::intValue).toArray();
+      byWeight =
+          IntStream.range(0, edges)
+              .boxed()
+              .sorted(Comparator.comparingDouble(e -> -w[e]))
+              .mapToInt(Integer::intValue)
+              .toArray();
       int n = unordered.length;
       int[] everything = IntStream.range(0, n).toArray();
       // LP(all): no set of matchings transmits faster. Its support is the first incumbent.
@@ -280,8 +319,10 @@ public final class ExactScheduler implements StepScheduler {
       lpAll = CoverLp.sum(d);
       // Search order: matchings LP(all) uses most first, so good sets are met early.
       Integer[] order = IntStream.range(0, n).boxed().toArray(Integer[]::new);
-      Arrays.sort(order, Comparator.<Integer>comparingDouble(x -> -d[x])
-          .thenComparingInt(x -> -Integer.bitCount(unordered[x])));
+      Arrays.sort(
+          order,
+          Comparator.<Integer>comparingDouble(x -> -d[x])
+              .thenComparingInt(x -> -Integer.bitCount(unordered[x])));
       masks = new int[n];
       double[] dOrdered = new double[n];
       for (int x = 0; x < n; x++) {
@@ -321,8 +362,8 @@ public final class ExactScheduler implements StepScheduler {
     }
 
     /**
-     * η_s of the uncovered edges U: at least ⌈|U|/k⌉ more steps, and ⌈deg_U(v)/δ(v)⌉ for every
-     * node v.
+     * η_s of the uncovered edges U: at least ⌈|U|/k⌉ more steps, and ⌈deg_U(v)/δ(v)⌉ for every node
+     * v.
      */
     private int stepsToCover(int uncovered) {
       if (uncovered == 0) {
@@ -371,8 +412,11 @@ public final class ExactScheduler implements StepScheduler {
     private void search(int idx, int size, int covered) {
       if (++nodes > MAX_SEARCH_NODES) {
         throw new IllegalArgumentException(
-            "exact solver gave up after " + MAX_SEARCH_NODES + " search nodes on this instance ("
-                + instance + "); use another algorithm");
+            "exact solver gave up after "
+                + MAX_SEARCH_NODES
+                + " search nodes on this instance ("
+                + instance
+                + "); use another algorithm");
       }
       if (idx == masks.length || (covered | suffixUnion[idx]) != all) {
         return;
@@ -383,8 +427,11 @@ public final class ExactScheduler implements StepScheduler {
         if (withIdx == all && beatsIncumbent(beta * (size + 1) + packing(size + 1))) {
           if (++lpSolves > MAX_LP_SOLVES) {
             throw new IllegalArgumentException(
-                "exact solver gave up after " + MAX_LP_SOLVES + " linear programs on this instance ("
-                    + instance + "); use another algorithm");
+                "exact solver gave up after "
+                    + MAX_LP_SOLVES
+                    + " linear programs on this instance ("
+                    + instance
+                    + "); use another algorithm");
           }
           offer(chosen, size + 1, lp.solve(masks, chosen, size + 1));
         }

@@ -14,10 +14,10 @@ import java.util.List;
  * quanta (step 1), build the weight-regular graph J ({@link WeightRegularGraph}, steps 2-3), peel
  * it ({@link Peeler}, step 5) and keep only the real edges of each matching (step 6).
  *
- * <p>Output steps carry real amounts: the rounding surplus is never sent (the last piece of an
- * edge is what is left of it), a step's duration is its longest real transfer, and a matching
- * with no real edge gives no step. The graph edges may map several-to-one onto traffic-matrix
- * pairs (DGGP's split nodes); pieces of one pair in one matching are merged into one transfer.
+ * <p>Output steps carry real amounts: the rounding surplus is never sent (the last piece of an edge
+ * is what is left of it), a step's duration is its longest real transfer, and a matching with no
+ * real edge gives no step. The graph edges may map several-to-one onto traffic-matrix pairs (DGGP's
+ * split nodes); pieces of one pair in one matching are merged into one transfer.
  */
 final class GraphPeeling {
   private GraphPeeling() {}
@@ -102,7 +102,8 @@ final class GraphPeeling {
       stampOfPair = new int[pairs];
     }
     int stepNo = 0;
-    int[] srcs = new int[Math.max(1, Math.min(k, m))]; // a step has at most k transfers and at most m
+    int[] srcs =
+        new int[Math.max(1, Math.min(k, m))]; // a step has at most k transfers and at most m
     int[] dsts = new int[srcs.length];
     double[] amts = new double[srcs.length];
     while (peeler.hasEdges()) {

@@ -18,15 +18,18 @@ import java.util.Comparator;
  * the 1-port model). That is how many steps the two endpoints still need at least, so busy nodes
  * are served first. Ties go to the larger remaining amount, then to the lower edge index.
  *
- * <p>Complexity: at most m(G) steps; the maximum matching is kept from step to step and repaired by augmenting
- * paths from the endpoints of the edges a step finishes ({@link DynamicDeltaMatching}): O(n·m) for the first
- * matching, O(d·(n + m)) for a step that finishes d edges, plus sorting the matching.
+ * <p>Complexity: at most m(G) steps; the maximum matching is kept from step to step and repaired by
+ * augmenting paths from the endpoints of the edges a step finishes ({@link DynamicDeltaMatching}):
+ * O(n·m) for the first matching, O(d·(n + m)) for a step that finishes d edges, plus sorting the
+ * matching.
  */
 public final class HeuristicOnDegrees implements StepScheduler {
   /** The name the registry and the CLI use. */
   public static final String NAME = "heuristic-degrees";
 
-  /** @return {@value #NAME} */
+  /**
+   * @return {@value #NAME}
+   */
   @Override
   public String name() {
     return NAME;
@@ -45,8 +48,9 @@ public final class HeuristicOnDegrees implements StepScheduler {
 
   private static Comparator<Integer> busiestFirst(RemainingGraph g, Platform p) {
     return Comparator.<Integer>comparingDouble(
-            e -> -((double) g.senderDegree[g.src[e]] / p.senderPorts(g.src[e])
-                + (double) g.receiverDegree[g.dst[e]] / p.receiverPorts(g.dst[e])))
+            e ->
+                -((double) g.senderDegree[g.src[e]] / p.senderPorts(g.src[e])
+                    + (double) g.receiverDegree[g.dst[e]] / p.receiverPorts(g.dst[e])))
         .thenComparingDouble(e -> -g.remaining[e])
         .thenComparingInt(Integer::intValue);
   }

@@ -13,19 +13,22 @@ import java.util.Comparator;
  * remaining amounts, give every kept edge the amount of the lightest one, subtract, repeat until
  * nothing is left.
  *
- * <p>Not an approximation algorithm (the paper measures cost/η below 2.4 on random 20 x 20
- * graphs); it is a fast baseline. Ties between equal amounts go to the lower edge index (row-major
- * order of the matrix), so the result is deterministic.
+ * <p>Not an approximation algorithm (the paper measures cost/η below 2.4 on random 20 x 20 graphs);
+ * it is a fast baseline. Ties between equal amounts go to the lower edge index (row-major order of
+ * the matrix), so the result is deterministic.
  *
- * <p>Complexity: at most m(G) steps; the maximum matching is kept from step to step and repaired by augmenting
- * paths from the endpoints of the edges a step finishes ({@link DynamicDeltaMatching}): O(n·m) for the first
- * matching, O(d·(n + m)) for a step that finishes d edges, plus sorting the matching.
+ * <p>Complexity: at most m(G) steps; the maximum matching is kept from step to step and repaired by
+ * augmenting paths from the endpoints of the edges a step finishes ({@link DynamicDeltaMatching}):
+ * O(n·m) for the first matching, O(d·(n + m)) for a step that finishes d edges, plus sorting the
+ * matching.
  */
 public final class HeuristicOnWeights implements StepScheduler {
   /** The name the registry and the CLI use. */
   public static final String NAME = "heuristic-weights";
 
-  /** @return {@value #NAME} */
+  /**
+   * @return {@value #NAME}
+   */
   @Override
   public String name() {
     return NAME;

@@ -10,14 +10,13 @@ import io.wanshuffle.scheduler.topology.LinkCapacitySplit;
 import io.wanshuffle.scheduler.topology.LinkNetwork;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
- * {@code liquid}: weighted, preemptive KPBS steps on a topology in which no link carries more
- * flows than its capacity, each step chosen to keep the bottleneck links busy. It carries the idea
- * of liquid schedules (Gabrielyan and Hersch, liquid-schedules paper, sec. 3: every time frame
- * uses every bottleneck) over to weighted transfers and multi-flow links.
+ * {@code liquid}: weighted, preemptive KPBS steps on a topology in which no link carries more flows
+ * than its capacity, each step chosen to keep the bottleneck links busy. It carries the idea of
+ * liquid schedules (Gabrielyan and Hersch, liquid-schedules paper, sec. 3: every time frame uses
+ * every bottleneck) over to weighted transfers and multi-flow links.
  *
  * <p>Each step: a pair's priority is 2·max over its links of load(l)/c(l) divided by the largest
  * such ratio (the bottleneck links) plus its remaining amount over the largest remaining amount;
@@ -27,25 +26,28 @@ import java.util.List;
  * pair sends min(remaining, duration). The cheapest of these schedules is kept, together with two
  * other candidates: a schedule derived from the registered {@code auto} algorithm (rack-blind; OGGP
  * and DGGP while {@code auto} is not registered) whose steps are split, first fit by decreasing
- * amount, until no link is overloaded, and (with a network) {@link SortedBatching} on every link
- * of the network, which fills each step from every rack with traffic where splitting a rack-blind
- * step of k flows from one rack would double the steps. On a network with only NIC and backbone
- * links (or without a network) the split schedule is auto's own, so {@code liquid} never costs
- * more than {@code auto} there.
+ * amount, until no link is overloaded, and (with a network) {@link SortedBatching} on every link of
+ * the network, which fills each step from every rack with traffic where splitting a rack-blind step
+ * of k flows from one rack would double the steps. On a network with only NIC and backbone links
+ * (or without a network) the split schedule is auto's own, so {@code liquid} never costs more than
+ * {@code auto} there.
  *
- * <p>Cost: at most m steps per rule (each step completes a pair), each a min-cost flow on
- * O(links + pairs) vertices for m ≤ {@value #FLOW_LIMIT} transfers, a greedy pass in priority
- * order (O(pairs log pairs)) up to {@value #OWN_STEPS_LIMIT}; above that only the two other
- * candidates are computed (still valid for every link, no longer bottleneck-driven). The result is
- * valid for the platform ({@link Schedule#validate}) and for the network ({@link
+ * <p>Cost: at most m steps per rule (each step completes a pair), each a min-cost flow on O(links +
+ * pairs) vertices for m ≤ {@value #FLOW_LIMIT} transfers, a greedy pass in priority order (O(pairs
+ * log pairs)) up to {@value #OWN_STEPS_LIMIT}; above that only the two other candidates are
+ * computed (still valid for every link, no longer bottleneck-driven). The result is valid for the
+ * platform ({@link Schedule#validate}) and for the network ({@link
  * io.wanshuffle.scheduler.topology.LinkCapacityValidator}).
  */
 public final class LiquidStepScheduler implements StepScheduler {
   private static final double EPS = 1e-12;
+
   /** Up to this many transfers (non-zero entries) steps are chosen by min-cost flow. */
   static final int FLOW_LIMIT = 1_000;
+
   /** Up to this many transfers the scheduler builds its own steps (greedy above FLOW_LIMIT). */
   static final int OWN_STEPS_LIMIT = 20_000;
+
   private final LinkNetwork network;
   private final boolean withRackBlind;
 
@@ -103,7 +105,8 @@ public final class LiquidStepScheduler implements StepScheduler {
       // NIC and backbone links only: auto's schedule is valid as it is
       return Algorithms.byName(candidates.get(0)).schedule(matrix, platform);
     }
-    LinkNetwork net = network == null ? LinkNetwork.flat(platform) : network.constrainedBy(platform);
+    LinkNetwork net =
+        network == null ? LinkNetwork.flat(platform) : network.constrainedBy(platform);
     net.requireShape(matrix);
     Schedule best = null;
     if (ownSteps) {
@@ -116,7 +119,8 @@ public final class LiquidStepScheduler implements StepScheduler {
       best = cheaper(best, SortedBatching.schedule(matrix, platform, net), platform.beta());
     }
     for (String name : candidates) {
-      Schedule blind = LinkCapacitySplit.split(Algorithms.byName(name).schedule(matrix, platform), net);
+      Schedule blind =
+          LinkCapacitySplit.split(Algorithms.byName(name).schedule(matrix, platform), net);
       if (best == null || blind.cost(platform.beta()) <= best.cost(platform.beta())) {
         best = blind;
       }
@@ -148,11 +152,13 @@ public final class LiquidStepScheduler implements StepScheduler {
 
   /** How long a step lasts, from the remaining amounts of its chosen pairs. */
   enum DurationRule {
-    MIN, MEDIAN, MAX
+    MIN,
+    MEDIAN,
+    MAX
   }
 
-  static Schedule build(TrafficMatrix m, double beta, LinkNetwork net, StepChooser chooser,
-      DurationRule rule) {
+  static Schedule build(
+      TrafficMatrix m, double beta, LinkNetwork net, StepChooser chooser, DurationRule rule) {
     int rows = m.rows();
     int cols = m.cols();
     int pairs = rows * cols;
@@ -176,7 +182,8 @@ public final class LiquidStepScheduler implements StepScheduler {
           maxRem = Math.max(maxRem, rem[p]);
         }
       }
-      // loads in units of the largest remaining amount: only their ratios matter, and sums of amounts
+      // loads in units of the largest remaining amount: only their ratios matter, and sums of
+      // amounts
       // near Double.MAX_VALUE would overflow
       for (int p = 0; p < pairs; p++) {
         if (enabled[p]) {
@@ -212,11 +219,12 @@ public final class LiquidStepScheduler implements StepScheduler {
       }
       double[] a = Arrays.copyOf(amounts, n);
       Arrays.sort(a);
-      double d = switch (rule) {
-        case MIN -> a[0];
-        case MEDIAN -> a[(n - 1) / 2];
-        case MAX -> a[n - 1];
-      };
+      double d =
+          switch (rule) {
+            case MIN -> a[0];
+            case MEDIAN -> a[(n - 1) / 2];
+            case MAX -> a[n - 1];
+          };
       List<Transfer> ts = new ArrayList<>();
       double longest = 0;
       for (int p = 0; p < pairs; p++) {

@@ -11,15 +11,15 @@ import java.util.List;
 
 /**
  * A load-aware greedy step builder (our own; auto's candidate for node-bound instances, where
- * OGGP's steps are cut short by its virtual nodes). Each step ranks the remaining pairs by
- * 2·(the larger of its two nodes' remaining load w(v)/δ(v), relative to the current η_d) plus its
+ * OGGP's steps are cut short by its virtual nodes). Each step ranks the remaining pairs by 2·(the
+ * larger of its two nodes' remaining load w(v)/δ(v), relative to the current η_d) plus its
  * remaining amount relative to the largest, takes pairs in that order while their ports are free
  * (δ-port) up to k, and lasts the shortest, the median or the longest remaining amount of the
  * chosen pairs (one schedule per rule; every chosen pair sends min(remaining, duration)). Keeping
  * the critical nodes busy in every step is what the η_d term of the lower bound asks for.
  *
- * <p>O(steps · (m + k' log m)) where k' is the number of pairs looked at per step (k plus the
- * ones skipped for busy ports); at most m steps per rule when the duration is the shortest amount.
+ * <p>O(steps · (m + k' log m)) where k' is the number of pairs looked at per step (k plus the ones
+ * skipped for busy ports); at most m steps per rule when the duration is the shortest amount.
  */
 final class LoadGreedy {
   /** Duration rules. */
@@ -44,7 +44,8 @@ final class LoadGreedy {
     int nz = m.nonZeroCount();
     if (nz >= 1 << 20) {
       // Sort keys pack the pair index in 20 bits; auto calls this far below that size.
-      throw new IllegalArgumentException("load-aware greedy takes at most 2^20 transfers, got " + nz);
+      throw new IllegalArgumentException(
+          "load-aware greedy takes at most 2^20 transfers, got " + nz);
     }
     int[] src = new int[nz];
     int[] dst = new int[nz];
@@ -134,11 +135,12 @@ final class LoadGreedy {
         amounts[t] = rem[chosen[t]];
       }
       Arrays.sort(amounts, 0, cnt);
-      double d = switch (rule) {
-        case SHORTEST -> amounts[0];
-        case MEDIAN -> amounts[cnt / 2];
-        case LONGEST -> amounts[cnt - 1];
-      };
+      double d =
+          switch (rule) {
+            case SHORTEST -> amounts[0];
+            case MEDIAN -> amounts[cnt / 2];
+            case LONGEST -> amounts[cnt - 1];
+          };
       List<Transfer> ts = new ArrayList<>(cnt);
       for (int t = 0; t < cnt; t++) {
         int e = chosen[t];

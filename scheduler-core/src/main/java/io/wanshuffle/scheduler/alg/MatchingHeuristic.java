@@ -14,17 +14,17 @@ import java.util.List;
  * The loop both heuristics of the GGP/OGGP paper share (sec. 7, Fig. 10), δ-port aware:
  *
  * <ol>
- *   <li>take a maximum-cardinality δ-port matching of the remaining graph ({@link DynamicDeltaMatching}, kept
- *       maximum from step to step);
+ *   <li>take a maximum-cardinality δ-port matching of the remaining graph ({@link
+ *       DynamicDeltaMatching}, kept maximum from step to step);
  *   <li>keep at most k of its edges, the first ones in the order a {@link Comparator} gives (the
  *       only difference between the two heuristics);
  *   <li>the step lasts as long as the lightest kept edge; every kept edge sends that much;
  *   <li>subtract and loop until no edge is left.
  * </ol>
  *
- * Every step removes at least one edge, so there are at most m(G) steps. Per step: sorting the matching (at most
- * min(Σδ) edges) and repairing it after the finished edges are removed (one augmenting-path search per lost
- * matched edge end, O(n + m) each); O(m·n) for the first matching.
+ * Every step removes at least one edge, so there are at most m(G) steps. Per step: sorting the
+ * matching (at most min(Σδ) edges) and repairing it after the finished edges are removed (one
+ * augmenting-path search per lost matched edge end, O(n + m) each); O(m·n) for the first matching.
  */
 final class MatchingHeuristic {
   /** Orders the edges of one matching, best first, looking at the remaining graph. */
@@ -50,7 +50,8 @@ final class MatchingHeuristic {
     for (int j = 0; j < receiverPorts.length; j++) {
       receiverPorts[j] = platform.receiverPorts(j);
     }
-    DynamicDeltaMatching matching = new DynamicDeltaMatching(g.src, g.dst, senderPorts, receiverPorts);
+    DynamicDeltaMatching matching =
+        new DynamicDeltaMatching(g.src, g.dst, senderPorts, receiverPorts);
     List<Step> steps = new ArrayList<>();
     while (g.aliveCount() > 0) {
       int[] matched = matching.matchedEdges();

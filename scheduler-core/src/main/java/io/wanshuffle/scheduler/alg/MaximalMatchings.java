@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * Enumerates the maximal valid matchings of a small traffic graph: sets of edges with at most k
  * edges and at most δ(v) edges at every node v (δ-port model, DGGP paper sec. 2), to which no
- * further edge can be added without breaking one of these limits. Edge e is bit e of an {@code
- * int} mask, so graphs have at most 31 edges; the exact solver keeps far below that.
+ * further edge can be added without breaking one of these limits. Edge e is bit e of an {@code int}
+ * mask, so graphs have at most 31 edges; the exact solver keeps far below that.
  *
  * <p>Plain include/exclude search over the edges: O(2^m · m) time.
  */

@@ -8,12 +8,12 @@ import io.wanshuffle.scheduler.TrafficMatrix;
 /**
  * OGGP, Optimized GGP (Cohen, Jeannot, Padoy, Wagner, IEEE TPDS 2006, sec. 6.3, Fig. 9): GGP
  * ({@link Ggp}) where every peel takes the perfect matching whose smallest weight is largest (the
- * bottleneck matching), so that steps are as long as possible and fewer. Same 2-approximation
- * bound as GGP.
+ * bottleneck matching), so that steps are as long as possible and fewer. Same 2-approximation bound
+ * as GGP.
  *
  * <p>The bottleneck matching is computed incrementally ({@link
- * io.wanshuffle.scheduler.matching.Peeler}): O(√n·(m+n)³) worst case by the paper's count, far
- * less in practice.
+ * io.wanshuffle.scheduler.matching.Peeler}): O(√n·(m+n)³) worst case by the paper's count, far less
+ * in practice.
  *
  * <p>1-port only: on a δ-port platform OGGP schedules as if δ = 1 everywhere (valid there too);
  * {@link Dggp} uses the ports.

@@ -5,13 +5,13 @@ import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.TrafficMatrix;
 
 /**
- * Largest-first batching with preemption, one of {@link Auto}'s candidates: transfers longer than
- * a piece length T are cut into pieces of T ({@link SortedBatching#batchInPieces}) and the pieces
+ * Largest-first batching with preemption, one of {@link Auto}'s candidates: transfers longer than a
+ * piece length T are cut into pieces of T ({@link SortedBatching#batchInPieces}) and the pieces
  * batched largest first, k per step; T is searched on a grid and the cheapest schedule kept.
  *
- * <p>Why: {@link SortedBatching} keeps every transfer whole, so a step lasts as long as its
- * longest transfer while its other k - 1 flows idle after their own, shorter ones. With amounts of
- * one order of magnitude the idle time is a small share, but with heavy-tailed amounts (a Pareto
+ * <p>Why: {@link SortedBatching} keeps every transfer whole, so a step lasts as long as its longest
+ * transfer while its other k - 1 flows idle after their own, shorter ones. With amounts of one
+ * order of magnitude the idle time is a small share, but with heavy-tailed amounts (a Pareto
  * distribution, a skewed shuffle) the first steps hold a few very long transfers next to much
  * shorter ones: measured on a 300 x 300 matrix of 27,000 Pareto(1.2) amounts, k = 40, β = 0.01 s,
  * whole-transfer batching cost 1.41 η against 1.03 η for OGGP (which preempts), and on instances
@@ -20,23 +20,25 @@ import io.wanshuffle.scheduler.TrafficMatrix;
  * price is more steps, each paying β, so T is searched: T = a_max / 2, a_max / 4, ... (a_max the
  * longest transfer) while the pieces stay within {@value #PIECES_PER_TRANSFER} per transfer on
  * average (and m + {@value #MAX_EXTRA_PIECES}) and the work within {@value #WORK_PER_TRANSFER}
- * pieces per transfer in all, then
- * T x √2 and T / √2 around the best. T = a_max (no cut, the caller's whole batching) is the first
- * point, so the result is never costlier than {@link SortedBatching}'s.
+ * pieces per transfer in all, then T x √2 and T / √2 around the best. T = a_max (no cut, the
+ * caller's whole batching) is the first point, so the result is never costlier than {@link
+ * SortedBatching}'s.
  *
- * <p>Not a published algorithm. O(G · M log M) for G grid points of M ≤
- * {@value #PIECES_PER_TRANSFER}·m + k pieces each (radix sort plus the batching's scans); memory
- * O(M) for one grid point at a time.
+ * <p>Not a published algorithm. O(G · M log M) for G grid points of M ≤ {@value
+ * #PIECES_PER_TRANSFER}·m + k pieces each (radix sort plus the batching's scans); memory O(M) for
+ * one grid point at a time.
  */
 final class PreemptiveBatching {
   /** Most pieces a grid point may cut the m transfers into, per transfer (plus k). */
   static final int PIECES_PER_TRANSFER = 2;
+
   /**
    * Most pieces a grid point may add to the m transfers, whatever m (heap: a batching holds about
    * 100 bytes per piece; measured on a dense 1000 x 1000 matrix, 2 million pieces per grid point
    * took auto's peak heap from 572 MB to 1075 MB).
    */
   static final int MAX_EXTRA_PIECES = 1 << 19;
+
   /** Most pieces batched over the whole search, per transfer. */
   static final int WORK_PER_TRANSFER = 16;
 
@@ -81,8 +83,8 @@ final class PreemptiveBatching {
       this.m = m;
       this.p = p;
       int nz = m.nonZeroCount();
-      pieceLimit = Math.min((double) PIECES_PER_TRANSFER * nz, (double) nz + MAX_EXTRA_PIECES)
-          + p.k();
+      pieceLimit =
+          Math.min((double) PIECES_PER_TRANSFER * nz, (double) nz + MAX_EXTRA_PIECES) + p.k();
       workLimit = (double) WORK_PER_TRANSFER * nz;
       work = nz; // the whole batching
       bestCost = wholeCost;

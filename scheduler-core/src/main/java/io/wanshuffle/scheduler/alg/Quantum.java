@@ -6,13 +6,13 @@ import io.wanshuffle.scheduler.TrafficMatrix;
 
 /**
  * The weight quantum of GGP-family algorithms: step 1 of Fig. 4 (GGP/OGGP paper) rounds every
- * weight up to an integer in the normalised form where β = 1, i.e. to whole multiples of β, so
- * that no edge is cut into pieces shorter than the setup delay.
+ * weight up to an integer in the normalised form where β = 1, i.e. to whole multiples of β, so that
+ * no edge is cut into pieces shorter than the setup delay.
  *
- * <p>Our choice: quantum = max(β, η_d / 2^30). When β = 0 (or β is negligible next to the
- * amounts) setup costs nothing and preemption is free; the quantum then only has to keep the
- * integer weights of the peeled graph bounded (≤ about 2^30 per node, so that k·T fits a long),
- * and η_d / 2^30 loses at most 2^-30 of η_d per edge.
+ * <p>Our choice: quantum = max(β, η_d / 2^30). When β = 0 (or β is negligible next to the amounts)
+ * setup costs nothing and preemption is free; the quantum then only has to keep the integer weights
+ * of the peeled graph bounded (≤ about 2^30 per node, so that k·T fits a long), and η_d / 2^30
+ * loses at most 2^-30 of η_d per edge.
  */
 final class Quantum {
   /** 2^-30: relative resolution when β is negligible. */

@@ -11,22 +11,22 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Largest-first batching without preemption, our fast strategy for large backbone-bound
- * instances (P/k above every node's w(v)/δ(v)): sort the transfers by amount, heaviest first;
- * each step takes, in that order, every transfer whose links all still have a free flow (on a
- * plain platform: its sender's and receiver's δ ports) until it holds k; its duration is its
- * first (longest) transfer. Transfers with similar amounts share steps, so the backbone time
- * Σ k·duration stays close to P and the step count close to m/k, the two terms of η when the
- * backbone is the bottleneck. On a {@link LinkNetwork} every link of a transfer's route counts
- * (rack uplinks, backbone directions, NICs), so a step fills the backbone from every rack that
- * still has traffic instead of being split after the fact.
+ * Largest-first batching without preemption, our fast strategy for large backbone-bound instances
+ * (P/k above every node's w(v)/δ(v)): sort the transfers by amount, heaviest first; each step
+ * takes, in that order, every transfer whose links all still have a free flow (on a plain platform:
+ * its sender's and receiver's δ ports) until it holds k; its duration is its first (longest)
+ * transfer. Transfers with similar amounts share steps, so the backbone time Σ k·duration stays
+ * close to P and the step count close to m/k, the two terms of η when the backbone is the
+ * bottleneck. On a {@link LinkNetwork} every link of a transfer's route counts (rack uplinks,
+ * backbone directions, NICs), so a step fills the backbone from every rack that still has traffic
+ * instead of being split after the fact.
  *
  * <p>Not a published algorithm; a variant of the heuristic on weights of the GGP/OGGP paper (Fig.
- * 10) that keeps the global sorted order instead of recomputing a maximum matching per step.
- * O(m log m) for the sort plus, per step, a scan of the remaining list until k transfers are
- * found (near k on dense graphs, up to m on skewed ones), each candidate costing its route length.
- * A step's scan stops early once a full link carries every remaining transfer (one sender left,
- * one rack left), so a single row or column costs O(m) in all rather than O(m²).
+ * 10) that keeps the global sorted order instead of recomputing a maximum matching per step. O(m
+ * log m) for the sort plus, per step, a scan of the remaining list until k transfers are found
+ * (near k on dense graphs, up to m on skewed ones), each candidate costing its route length. A
+ * step's scan stops early once a full link carries every remaining transfer (one sender left, one
+ * rack left), so a single row or column costs O(m) in all rather than O(m²).
  */
 final class SortedBatching {
   private SortedBatching() {}
@@ -120,15 +120,21 @@ final class SortedBatching {
     }
     int[] ports2 = new int[2];
     int[] ports3 = new int[3];
-    return batch(amount, src, dst, p.k(), capacity, x -> {
-      int[] route = pairLink[x] < 0 ? ports2 : ports3;
-      route[0] = src[x];
-      route[1] = rows + dst[x];
-      if (pairLink[x] >= 0) {
-        route[2] = pairLink[x];
-      }
-      return route;
-    });
+    return batch(
+        amount,
+        src,
+        dst,
+        p.k(),
+        capacity,
+        x -> {
+          int[] route = pairLink[x] < 0 ? ports2 : ports3;
+          route[0] = src[x];
+          route[1] = rows + dst[x];
+          if (pairLink[x] >= 0) {
+            route[2] = pairLink[x];
+          }
+          return route;
+        });
   }
 
   /**
@@ -151,8 +157,14 @@ final class SortedBatching {
   private static int pieceCount(double amount, double maxPiece) {
     double n = pieces(amount, maxPiece);
     if (n >= Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("piece of " + maxPiece + " s cuts a transfer of "
-          + amount + " s into more than " + Integer.MAX_VALUE + " pieces");
+      throw new IllegalArgumentException(
+          "piece of "
+              + maxPiece
+              + " s cuts a transfer of "
+              + amount
+              + " s into more than "
+              + Integer.MAX_VALUE
+              + " pieces");
     }
     return (int) n;
   }
@@ -160,10 +172,10 @@ final class SortedBatching {
   /**
    * @param m traffic matrix, seconds (rows = the network's senders, columns = its receivers)
    * @param p platform: k bounds every step
-   * @param net links and capacities in flows, including the platform's δ links if they apply
-   *     (see {@link LinkNetwork#constrainedBy})
-   * @return a schedule with every transfer in one piece in which no step has more than k
-   *     transfers or more flows on a link than its capacity
+   * @param net links and capacities in flows, including the platform's δ links if they apply (see
+   *     {@link LinkNetwork#constrainedBy})
+   * @return a schedule with every transfer in one piece in which no step has more than k transfers
+   *     or more flows on a link than its capacity
    */
   static Schedule schedule(TrafficMatrix m, Platform p, LinkNetwork net) {
     int[] capacity = new int[net.linkCount()];
@@ -227,7 +239,9 @@ final class SortedBatching {
       return cost;
     }
 
-    /** @return the schedule: one step per batch, each piece a transfer */
+    /**
+     * @return the schedule: one step per batch, each piece a transfer
+     */
     Schedule toSchedule() {
       List<Step> out = new ArrayList<>(steps);
       int from = 0;
@@ -244,8 +258,8 @@ final class SortedBatching {
     }
   }
 
-  private static Batches batch(double[] pieceAmount, int[] pieceSrc, int[] pieceDst, int k,
-      int[] capacity, Routes routes) {
+  private static Batches batch(
+      double[] pieceAmount, int[] pieceSrc, int[] pieceDst, int k, int[] capacity, Routes routes) {
     int nz = pieceAmount.length;
     // lay the pieces and their routes out in scan order: each step's scan reads memory in order
     int[] order = byAmountDescending(pieceAmount);
@@ -321,8 +335,8 @@ final class SortedBatching {
     return new Batches(sortedAmount, sortedSrc, sortedDst, taken, stepEnd, stepNo);
   }
 
-  private static boolean fits(int i, int[] start, int[] links, int[] use, int[] stamp,
-      int stepNo, int[] capacity) {
+  private static boolean fits(
+      int i, int[] start, int[] links, int[] use, int[] stamp, int stepNo, int[] capacity) {
     for (int x = start[i]; x < start[i + 1]; x++) {
       int l = links[x];
       if (stamp[l] == stepNo && use[l] >= capacity[l]) {
@@ -333,8 +347,8 @@ final class SortedBatching {
   }
 
   /**
-   * Indices of {@code amount} (positive, finite) sorted by amount descending, ties by index: an
-   * LSD radix sort on the IEEE bits (order-preserving for positive doubles), O(8·n).
+   * Indices of {@code amount} (positive, finite) sorted by amount descending, ties by index: an LSD
+   * radix sort on the IEEE bits (order-preserving for positive doubles), O(8·n).
    */
   static int[] byAmountDescending(double[] amount) {
     int n = amount.length;

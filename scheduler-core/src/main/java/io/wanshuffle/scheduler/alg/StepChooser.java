@@ -12,17 +12,18 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
 
 /**
  * Chooses the pairs of one step on a {@link LinkNetwork}: a set of pairs in which no link carries
- * more than its capacity and which maximises Σ (1 + w(p)) over the chosen pairs p, w(p) ≥ 0 being
- * a pair's priority (how much it loads the bottleneck links).
+ * more than its capacity and which maximises Σ (1 + w(p)) over the chosen pairs p, w(p) ≥ 0 being a
+ * pair's priority (how much it loads the bottleneck links).
  *
  * <p>When the routes form a tree (every sender-side link always has the same next link outwards,
  * every receiver-side link the same next link inwards; true for host / rack / cluster topologies
  * with cross-cluster traffic) the choice is an integral flow: source → outermost sender links → ...
  * → sender NIC → pair (capacity 1) → receiver NIC → ... → sink, each link an arc with its capacity,
  * and the step is a maximum-weight integral flow, solved as a minimum-cost flow with a bypass arc
- * (JGraphT's {@link CapacityScalingMinimumCostFlow}; the architecture's "pick the step is a max-flow
- * problem"; it generalises OGGP's bottleneck matching, GGP/OGGP paper sec. 6, to racks). Otherwise
- * pairs are taken greedily by decreasing priority while every link on their route has room.
+ * (JGraphT's {@link CapacityScalingMinimumCostFlow}; the architecture's "pick the step is a
+ * max-flow problem"; it generalises OGGP's bottleneck matching, GGP/OGGP paper sec. 6, to racks).
+ * Otherwise pairs are taken greedily by decreasing priority while every link on their route has
+ * room.
  */
 final class StepChooser {
   private final LinkNetwork net;
@@ -31,10 +32,13 @@ final class StepChooser {
   private final int[][] routes;
   private final int[] senderSide;
   private final boolean tree;
+
   /** Parent link of a sender-side link (next outwards), -1 = source, -2 unset. */
   private final int[] senderParent;
+
   /** Parent link of a receiver-side link (next outwards), -1 = sink, -2 unset. */
   private final int[] receiverParent;
+
   /** Capacity of the arcs joining links: the number of enabled pairs of the current choice. */
   private int joinCap;
 
@@ -73,14 +77,16 @@ final class StepChooser {
       }
       for (int x = 0; x < s; x++) {
         int parent = x + 1 < s ? r[x + 1] : -1;
-        if (receiverParent[r[x]] != -2 || (senderParent[r[x]] != -2 && senderParent[r[x]] != parent)) {
+        if (receiverParent[r[x]] != -2
+            || (senderParent[r[x]] != -2 && senderParent[r[x]] != parent)) {
           return false;
         }
         senderParent[r[x]] = parent;
       }
       for (int x = r.length - 1; x >= s; x--) {
         int parent = x - 1 >= s ? r[x - 1] : -1;
-        if (senderParent[r[x]] != -2 || (receiverParent[r[x]] != -2 && receiverParent[r[x]] != parent)) {
+        if (senderParent[r[x]] != -2
+            || (receiverParent[r[x]] != -2 && receiverParent[r[x]] != parent)) {
           return false;
         }
         receiverParent[r[x]] = parent;
@@ -89,7 +95,9 @@ final class StepChooser {
     return true;
   }
 
-  /** @return true when steps are chosen by min-cost flow (the routes form a tree) */
+  /**
+   * @return true when steps are chosen by min-cost flow (the routes form a tree)
+   */
   boolean isTree() {
     return tree;
   }
@@ -132,7 +140,8 @@ final class StepChooser {
 
   private boolean[] chooseByFlow(double[] weight, boolean[] enabled) {
     int links = net.linkCount();
-    Graph<Integer, DefaultWeightedEdge> g = new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
+    Graph<Integer, DefaultWeightedEdge> g =
+        new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
     Map<DefaultWeightedEdge, Integer> cap = new HashMap<>();
     int source = 0;
     int sink = 1;
@@ -173,11 +182,12 @@ final class StepChooser {
     cap.put(bypass, supply);
     final int sup = supply;
     MinimumCostFlowProblem<Integer, DefaultWeightedEdge> problem =
-        new MinimumCostFlowProblem.MinimumCostFlowProblemImpl<>(g,
-            v -> v == source ? sup : v == sink ? -sup : 0, cap::get);
+        new MinimumCostFlowProblem.MinimumCostFlowProblemImpl<>(
+            g, v -> v == source ? sup : v == sink ? -sup : 0, cap::get);
     Map<DefaultWeightedEdge, Double> flow =
         new CapacityScalingMinimumCostFlow<Integer, DefaultWeightedEdge>()
-            .getMinimumCostFlow(problem).getFlowMap();
+            .getMinimumCostFlow(problem)
+            .getFlowMap();
     boolean[] chosen = new boolean[routes.length];
     for (int p = 0; p < routes.length; p++) {
       if (pairEdge[p] != null && flow.getOrDefault(pairEdge[p], 0.0) > 0.5) {
@@ -196,8 +206,8 @@ final class StepChooser {
   }
 
   /** Adds the arc of link l and the arc joining it to its parent (source or sink side). */
-  private void addLinkArcs(Graph<Integer, DefaultWeightedEdge> g,
-      Map<DefaultWeightedEdge, Integer> cap, int l) {
+  private void addLinkArcs(
+      Graph<Integer, DefaultWeightedEdge> g, Map<DefaultWeightedEdge, Integer> cap, int l) {
     g.addVertex(inNode(l));
     g.addVertex(outNode(l));
     DefaultWeightedEdge e = g.addEdge(inNode(l), outNode(l));
@@ -227,8 +237,8 @@ final class StepChooser {
     }
   }
 
-  private void addLinkArcsIfMissing(Graph<Integer, DefaultWeightedEdge> g,
-      Map<DefaultWeightedEdge, Integer> cap, int l) {
+  private void addLinkArcsIfMissing(
+      Graph<Integer, DefaultWeightedEdge> g, Map<DefaultWeightedEdge, Integer> cap, int l) {
     if (!g.containsVertex(inNode(l))) {
       addLinkArcs(g, cap, l);
     }

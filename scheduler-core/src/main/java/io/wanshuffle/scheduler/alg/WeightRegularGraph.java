@@ -3,15 +3,15 @@ package io.wanshuffle.scheduler.alg;
 import io.wanshuffle.scheduler.matching.BipartiteGraph;
 
 /**
- * Builds the graph J that GGP and OGGP peel (GGP/OGGP paper, Cohen, Jeannot, Padoy, Wagner,
- * Fig. 4 steps 2-3 and Fig. 7): from the integer-weighted graph H it adds
+ * Builds the graph J that GGP and OGGP peel (GGP/OGGP paper, Cohen, Jeannot, Padoy, Wagner, Fig. 4
+ * steps 2-3 and Fig. 7): from the integer-weighted graph H it adds
  *
  * <ul>
  *   <li>step 2: disjoint virtual edges of weight T = max(W(H), ⌈P(H)/k⌉) (one of them possibly
  *       shorter), each on a new sender and a new receiver node, until P(I) = k·T;
- *   <li>step 3 (Fig. 7, weight-regular extension): for every sender with missing weight
- *       mw = T - w(s), edges to new receiver nodes filled one after the other up to T each, and
- *       the same for receivers.
+ *   <li>step 3 (Fig. 7, weight-regular extension): for every sender with missing weight mw = T -
+ *       w(s), edges to new receiver nodes filled one after the other up to T each, and the same for
+ *       receivers.
  * </ul>
  *
  * The result is T-weight-regular and square; by the paper's Lemma 2 every perfect matching of it
@@ -34,8 +34,8 @@ final class WeightRegularGraph {
    * @param row sender of each real edge
    * @param col receiver of each real edge
    * @param units integer weight of each real edge (≥ 1), e.g. amount / quantum rounded up
-   * @param k maximum transfers per step (≥ 1); values above min(rows, cols) are not binding and
-   *     are lowered to it
+   * @param k maximum transfers per step (≥ 1); values above min(rows, cols) are not binding and are
+   *     lowered to it
    * @return J; real edge e of the input is edge e of J
    */
   static WeightRegularGraph build(int rows, int cols, int[] row, int[] col, long[] units, int k) {

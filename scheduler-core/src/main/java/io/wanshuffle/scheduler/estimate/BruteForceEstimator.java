@@ -27,10 +27,9 @@ import java.util.Arrays;
  * <p>One repair (ours): the paper argues that the shares already given to a node's transfers never
  * exceed its capacity, but that does not hold in general: a degree-3 node whose other two transfers
  * got 1/5 each from degree-5 nodes gives 3/5 to its third one, and a degree-2 node reached by two
- * such transfers is then at 6/5. When a node finds
- * its capacity over-committed, or nothing left for a transfer without a share, each of its
- * transfers gets at most the node's equal share δ(v)/deg(v). Wherever the paper's shares fit the
- * capacities, the result is exactly the paper's.
+ * such transfers is then at 6/5. When a node finds its capacity over-committed, or nothing left for
+ * a transfer without a share, each of its transfers gets at most the node's equal share
+ * δ(v)/deg(v). Wherever the paper's shares fit the capacities, the result is exactly the paper's.
  *
  * <p>Properties: η_o ≥ max(P/k, max_v w(v)/δ(v), largest amount) (the η_d part of {@link
  * io.wanshuffle.scheduler.LowerBound}), with equality when fair sharing is perfect (e.g. a complete
@@ -40,8 +39,8 @@ import java.util.Arrays;
  */
 public final class BruteForceEstimator {
   /**
-   * What is left of a transfer below this fraction of its amount counts as finished
-   * (floating-point residue).
+   * What is left of a transfer below this fraction of its amount counts as finished (floating-point
+   * residue).
    */
   private static final double FINISHED = 1e-12;
 
@@ -114,8 +113,8 @@ public final class BruteForceEstimator {
         order[v] = v;
       }
       // Decreasing deg(v)/δ(v), compared exactly as deg(a)·δ(b) vs deg(b)·δ(a); stable on index.
-      Arrays.sort(order, (a, b) -> Double.compare(
-          degree[b] * capacity[a], degree[a] * capacity[b]));
+      Arrays.sort(
+          order, (a, b) -> Double.compare(degree[b] * capacity[a], degree[a] * capacity[b]));
       // Step 2.a-c: shares.
       Arrays.fill(share, 0);
       for (int v : order) {

@@ -13,8 +13,8 @@ import java.util.List;
 /**
  * Reads the project's small text inputs (topology configurations, transfers files) the same way
  * everywhere: strict UTF-8, any line ending, and a leading byte-order mark (U+FEFF, written by some
- * Windows editors) dropped instead of becoming part of the first key or name; and says in words why a
- * file could not be read.
+ * Windows editors) dropped instead of becoming part of the first key or name; and says in words why
+ * a file could not be read.
  */
 public final class TextFile {
   /** The byte-order mark as decoded text. */

@@ -10,10 +10,10 @@ import org.jgrapht.graph.DefaultEdge;
 import org.jgrapht.graph.SimpleGraph;
 
 /**
- * The fast fallback of the liquid-schedules paper (annex): colour the conflict graph (a vertex
- * per transfer, an edge between two transfers that share a link) with Brélaz's DSatur heuristic
- * (JGraphT's {@link SaturationDegreeColoring}); each colour is a time frame. O((n + e) log n) for
- * n transfers and e conflicts; not optimal in general (the paper's annex: 26% of the Swiss-T1
+ * The fast fallback of the liquid-schedules paper (annex): colour the conflict graph (a vertex per
+ * transfer, an edge between two transfers that share a link) with Brélaz's DSatur heuristic
+ * (JGraphT's {@link SaturationDegreeColoring}); each colour is a time frame. O((n + e) log n) for n
+ * transfers and e conflicts; not optimal in general (the paper's annex: 26% of the Swiss-T1
  * sub-topologies lose frames).
  */
 public final class ConflictGraphColoring {
@@ -69,7 +69,7 @@ public final class ConflictGraphColoring {
         frames.add(f.stream().mapToInt(Integer::intValue).sorted().toArray());
       }
     }
-    return new LiquidSchedule(traffic, frames, traffic.duration(),
-        frames.size() == traffic.duration());
+    return new LiquidSchedule(
+        traffic, frames, traffic.duration(), frames.size() == traffic.duration());
   }
 }

@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * A schedule of a unit-size {@link Traffic}: a partition of its transfers into time frames, each a
- * simultaneous subset (liquid-schedules paper, sec. 3.1). It is <em>liquid</em> when it has as
- * many frames as the traffic's duration Λ.
+ * simultaneous subset (liquid-schedules paper, sec. 3.1). It is <em>liquid</em> when it has as many
+ * frames as the traffic's duration Λ.
  *
  * @param traffic the traffic scheduled
  * @param frames transfer ids per time frame, in execution order
@@ -26,17 +26,23 @@ public record LiquidSchedule(Traffic traffic, List<int[]> frames, int lowerBound
     frames = List.copyOf(c);
   }
 
-  /** @return #(α): the number of time frames */
+  /**
+   * @return #(α): the number of time frames
+   */
   public int length() {
     return frames.size();
   }
 
-  /** @return true when the length equals the traffic's duration Λ */
+  /**
+   * @return true when the length equals the traffic's duration Λ
+   */
   public boolean isLiquid() {
     return frames.size() == traffic.duration();
   }
 
-  /** @return transfer names per frame, for output */
+  /**
+   * @return transfer names per frame, for output
+   */
   public List<List<String>> frameNames() {
     List<List<String>> out = new ArrayList<>();
     for (int[] f : frames) {
@@ -63,8 +69,8 @@ public record LiquidSchedule(Traffic traffic, List<int[]> frames, int lowerBound
           throw new IllegalStateException("frame " + f + ": no transfer " + t);
         }
         if (seen.get(t)) {
-          throw new IllegalStateException("frame " + f + ": transfer " + traffic.name(t)
-              + " is scheduled twice");
+          throw new IllegalStateException(
+              "frame " + f + ": transfer " + traffic.name(t) + " is scheduled twice");
         }
         seen.set(t);
         frame.set(t);
@@ -73,14 +79,14 @@ public record LiquidSchedule(Traffic traffic, List<int[]> frames, int lowerBound
         throw new IllegalStateException("frame " + f + " is empty");
       }
       if (!traffic.isSimultaneous(frame)) {
-        throw new IllegalStateException("frame " + f + " " + Arrays.toString(frames.get(f))
-            + " has two transfers on one link");
+        throw new IllegalStateException(
+            "frame " + f + " " + Arrays.toString(frames.get(f)) + " has two transfers on one link");
       }
     }
     if (seen.cardinality() != traffic.size()) {
       seen.flip(0, traffic.size());
-      throw new IllegalStateException("transfer " + traffic.name(seen.nextSetBit(0))
-          + " is in no frame");
+      throw new IllegalStateException(
+          "transfer " + traffic.name(seen.nextSetBit(0)) + " is in no frame");
     }
   }
 }

@@ -24,11 +24,11 @@ import java.util.Set;
  * </ul>
  *
  * <p>Our additions, which keep the search exact: a team must first use each bottleneck, so the
- * enumeration branches on the uncovered bottleneck with the fewest candidate transfers; sub-traffics
- * proven dead are remembered; and when no liquid schedule exists the same search runs for length
- * Λ+1, Λ+2, ... (the frames must then use every link whose load equals the frames left), so that
- * a completed search also proves the DSatur colouring optimal or improves on it. The search stops
- * at the time limit and returns the best schedule found (at worst the {@link
+ * enumeration branches on the uncovered bottleneck with the fewest candidate transfers;
+ * sub-traffics proven dead are remembered; and when no liquid schedule exists the same search runs
+ * for length Λ+1, Λ+2, ... (the frames must then use every link whose load equals the frames left),
+ * so that a completed search also proves the DSatur colouring optimal or improves on it. The search
+ * stops at the time limit and returns the best schedule found (at worst the {@link
  * ConflictGraphColoring#dsatur DSatur} one), with {@code optimal = false}.
  *
  * <p>Worst-case time is exponential in the number of transfers (optimal scheduling is graph
@@ -98,8 +98,8 @@ public final class LiquidSearch {
    * @param nanos wall time spent, nanoseconds
    * @param nodes search-tree nodes visited
    */
-  public record Result(LiquidSchedule schedule, Outcome outcome, int dsaturLength, long nanos,
-      long nodes) {}
+  public record Result(
+      LiquidSchedule schedule, Outcome outcome, int dsaturLength, long nanos, long nodes) {}
 
   /**
    * Searches for a liquid schedule (and, if none exists, for an optimal one) within a time limit.
@@ -131,17 +131,21 @@ public final class LiquidSearch {
         s.frameStack.clear();
         if (s.dfs(all, len)) {
           LiquidSchedule found = new LiquidSchedule(traffic, s.frames(), lambda, true);
-          return new Result(found, len == lambda ? Outcome.LIQUID : Outcome.OPTIMAL_NOT_LIQUID,
-              dsatur.length(), System.nanoTime() - start, s.nodes);
+          return new Result(
+              found,
+              len == lambda ? Outcome.LIQUID : Outcome.OPTIMAL_NOT_LIQUID,
+              dsatur.length(),
+              System.nanoTime() - start,
+              s.nodes);
         }
       }
     } catch (TimeUp e) {
-      return new Result(dsatur, Outcome.TIME_LIMIT, dsatur.length(), System.nanoTime() - start,
-          s.nodes);
+      return new Result(
+          dsatur, Outcome.TIME_LIMIT, dsatur.length(), System.nanoTime() - start, s.nodes);
     }
     LiquidSchedule proven = new LiquidSchedule(traffic, dsatur.frames(), lambda, true);
-    return new Result(proven, Outcome.OPTIMAL_NOT_LIQUID, dsatur.length(),
-        System.nanoTime() - start, s.nodes);
+    return new Result(
+        proven, Outcome.OPTIMAL_NOT_LIQUID, dsatur.length(), System.nanoTime() - start, s.nodes);
   }
 
   /**
@@ -153,8 +157,13 @@ public final class LiquidSearch {
    */
   public static LiquidSchedule findLiquid(Traffic traffic) {
     if (traffic.size() > SEARCH_LIMIT) {
-      throw new IllegalArgumentException("traffic has " + traffic.size() + " transfers, more than"
-          + " the search takes (" + SEARCH_LIMIT + ")");
+      throw new IllegalArgumentException(
+          "traffic has "
+              + traffic.size()
+              + " transfers, more than"
+              + " the search takes ("
+              + SEARCH_LIMIT
+              + ")");
     }
     LiquidSearch s = new LiquidSearch(traffic);
     s.deadline = Long.MAX_VALUE;
@@ -163,7 +172,8 @@ public final class LiquidSearch {
       all[t >>> 6] |= 1L << t;
     }
     return s.dfs(all, traffic.duration())
-        ? new LiquidSchedule(traffic, s.frames(), traffic.duration(), true) : null;
+        ? new LiquidSchedule(traffic, s.frames(), traffic.duration(), true)
+        : null;
   }
 
   private List<int[]> frames() {
@@ -243,20 +253,21 @@ public final class LiquidSearch {
         tight[tightCount++] = l;
       }
     }
-    TeamVisitor visitor = team -> {
-      long[] next = rest.clone();
-      andNot(next, team);
-      if (dfs(next, left - 1)) {
-        frameStack.push(team.clone());
-        return true;
-      }
-      return false;
-    };
+    TeamVisitor visitor =
+        team -> {
+          long[] next = rest.clone();
+          andNot(next, team);
+          if (dfs(next, left - 1)) {
+            frameStack.push(team.clone());
+            return true;
+          }
+          return false;
+        };
     int[] order = order(rest, load);
     long[] team = new long[words];
     long[] avail = rest.clone();
-    if (coverTight(Arrays.copyOf(tight, tightCount), new boolean[linkCount], team, avail, order,
-        visitor)) {
+    if (coverTight(
+        Arrays.copyOf(tight, tightCount), new boolean[linkCount], team, avail, order, visitor)) {
       return true;
     }
     if ((long) dead.size() * (words + 4) < MEMO_WORDS) {
@@ -267,13 +278,15 @@ public final class LiquidSearch {
 
   @FunctionalInterface
   private interface TeamVisitor {
-    /** @return true to stop the enumeration (a schedule was found) */
+    /**
+     * @return true to stop the enumeration (a schedule was found)
+     */
     boolean visit(long[] team);
   }
 
   /** Phase 1: choose one transfer on each tight link (bottleneck of the current sub-traffic). */
-  private boolean coverTight(int[] tight, boolean[] covered, long[] team, long[] avail,
-      int[] order, TeamVisitor v) {
+  private boolean coverTight(
+      int[] tight, boolean[] covered, long[] team, long[] avail, int[] order, TeamVisitor v) {
     int best = -1;
     int bestCount = Integer.MAX_VALUE;
     for (int l : tight) {
@@ -344,8 +357,8 @@ public final class LiquidSearch {
    * remaining compatible transfers one at a time (sec. 3.2); {@code excluded} holds excluded
    * transfers that no team transfer blocks yet: each needs a later blocker.
    */
-  private boolean extendToFull(long[] team, long[] avail, long[] excluded, int[] order, int pos,
-      TeamVisitor v) {
+  private boolean extendToFull(
+      long[] team, long[] avail, long[] excluded, int[] order, int pos, TeamVisitor v) {
     while (pos < order.length && (avail[order[pos] >>> 6] & (1L << order[pos])) == 0) {
       pos++;
     }

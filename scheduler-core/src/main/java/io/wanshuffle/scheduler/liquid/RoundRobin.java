@@ -6,9 +6,9 @@ import java.util.List;
 
 /**
  * The topology-unaware round-robin schedule of an all-to-all exchange, the baseline of the
- * liquid-schedules paper (sec. 1.1, Fig. 2): phase p holds the transfers T_i → R_((i+p) mod m);
- * a phase whose transfers congest is carried out in several time frames (each transfer goes into
- * the first frame of its phase where it congests with nobody, in sender order). O(n·m·links).
+ * liquid-schedules paper (sec. 1.1, Fig. 2): phase p holds the transfers T_i → R_((i+p) mod m); a
+ * phase whose transfers congest is carried out in several time frames (each transfer goes into the
+ * first frame of its phase where it congests with nobody, in sender order). O(n·m·links).
  */
 public final class RoundRobin {
   private RoundRobin() {}
@@ -29,8 +29,8 @@ public final class RoundRobin {
       List<BitSet> used = new ArrayList<>();
       for (int i = 0; i < transferOf.length; i++) {
         if (transferOf[i].length != m) {
-          throw new IllegalArgumentException("row " + i + " has " + transferOf[i].length
-              + " receivers, expected " + m);
+          throw new IllegalArgumentException(
+              "row " + i + " has " + transferOf[i].length + " receivers, expected " + m);
         }
         int t = transferOf[i][(i + p) % m];
         if (t < 0) {
@@ -59,11 +59,11 @@ public final class RoundRobin {
       }
     }
     if (seen.cardinality() != traffic.size()) {
-      throw new IllegalArgumentException("transferOf names " + seen.cardinality() + " of the "
-          + traffic.size() + " transfers");
+      throw new IllegalArgumentException(
+          "transferOf names " + seen.cardinality() + " of the " + traffic.size() + " transfers");
     }
-    return new LiquidSchedule(traffic, frames, traffic.duration(),
-        frames.size() == traffic.duration());
+    return new LiquidSchedule(
+        traffic, frames, traffic.duration(), frames.size() == traffic.duration());
   }
 
   private static boolean conflicts(BitSet used, int[] links) {

@@ -15,8 +15,8 @@ import java.util.Map;
  * most loaded links are the <em>bottlenecks</em>; their load is the <em>duration</em> Λ(X), a lower
  * bound on the number of time frames of any schedule; the <em>liquid throughput</em> is #(X)/Λ(X)
  * link throughputs. A subset is <em>simultaneous</em> if no two of its transfers share a link; a
- * <em>team</em> is a simultaneous subset using every bottleneck; it is <em>full</em> if every
- * other transfer shares a link with it (sec. 3.2).
+ * <em>team</em> is a simultaneous subset using every bottleneck; it is <em>full</em> if every other
+ * transfer shares a link with it (sec. 3.2).
  *
  * <p>Transfers are numbered 0..size()-1 and links 0..linkCount()-1. Immutable.
  */
@@ -57,8 +57,11 @@ public final class Traffic {
         throw new IllegalArgumentException("transfer " + e.getKey() + " uses no link");
       }
       names[t] = e.getKey();
-      links[t] = e.getValue().stream()
-          .mapToInt(l -> linkId.computeIfAbsent(l, x -> linkId.size())).distinct().toArray();
+      links[t] =
+          e.getValue().stream()
+              .mapToInt(l -> linkId.computeIfAbsent(l, x -> linkId.size()))
+              .distinct()
+              .toArray();
       t++;
     }
     return new Traffic(names, linkId.keySet().toArray(new String[0]), links);
@@ -84,8 +87,8 @@ public final class Traffic {
       }
       for (int l : links[t]) {
         if (l < 0 || l >= linkCount) {
-          throw new IllegalArgumentException("transfer " + t + " uses link " + l + ", outside 0.."
-              + (linkCount - 1));
+          throw new IllegalArgumentException(
+              "transfer " + t + " uses link " + l + ", outside 0.." + (linkCount - 1));
         }
       }
       copy[t] = Arrays.stream(links[t]).distinct().toArray();
@@ -96,27 +99,37 @@ public final class Traffic {
     return new Traffic(names, linkNames, copy);
   }
 
-  /** @return #(X), the number of transfers */
+  /**
+   * @return #(X), the number of transfers
+   */
   public int size() {
     return links.length;
   }
 
-  /** @return number of links */
+  /**
+   * @return number of links
+   */
   public int linkCount() {
     return linkNames.length;
   }
 
-  /** @return name of transfer t */
+  /**
+   * @return name of transfer t
+   */
   public String name(int t) {
     return names[t];
   }
 
-  /** @return name of link l */
+  /**
+   * @return name of link l
+   */
   public String linkName(int l) {
     return linkNames[l];
   }
 
-  /** @return a copy of the link ids transfer t uses */
+  /**
+   * @return a copy of the link ids transfer t uses
+   */
   public int[] links(int t) {
     return links[t].clone();
   }
@@ -125,12 +138,16 @@ public final class Traffic {
     return links;
   }
 
-  /** @return the load of link l: how many transfers use it */
+  /**
+   * @return the load of link l: how many transfers use it
+   */
   public int load(int l) {
     return load[l];
   }
 
-  /** @return Λ(X): the load of the bottlenecks, the liquid lower bound on the number of frames */
+  /**
+   * @return Λ(X): the load of the bottlenecks, the liquid lower bound on the number of frames
+   */
   public int duration() {
     int m = 0;
     for (int x : load) {
@@ -139,7 +156,9 @@ public final class Traffic {
     return m;
   }
 
-  /** @return the ids of the bottleneck links (load = Λ), ascending */
+  /**
+   * @return the ids of the bottleneck links (load = Λ), ascending
+   */
   public int[] bottlenecks() {
     int d = duration();
     List<Integer> b = new ArrayList<>();
@@ -151,12 +170,16 @@ public final class Traffic {
     return b.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  /** @return #(X)/Λ(X): the liquid throughput in units of one link's throughput */
+  /**
+   * @return #(X)/Λ(X): the liquid throughput in units of one link's throughput
+   */
   public double liquidThroughput() {
     return (double) size() / duration();
   }
 
-  /** @return true if no two of the given transfers share a link */
+  /**
+   * @return true if no two of the given transfers share a link
+   */
   public boolean isSimultaneous(BitSet set) {
     BitSet used = new BitSet(linkNames.length);
     for (int t = set.nextSetBit(0); t >= 0; t = set.nextSetBit(t + 1)) {
@@ -170,7 +193,9 @@ public final class Traffic {
     return true;
   }
 
-  /** @return true if the given transfers are simultaneous and use every bottleneck of this traffic */
+  /**
+   * @return true if the given transfers are simultaneous and use every bottleneck of this traffic
+   */
   public boolean isTeam(BitSet set) {
     if (!isSimultaneous(set)) {
       return false;
@@ -241,6 +266,12 @@ public final class Traffic {
 
   @Override
   public String toString() {
-    return "Traffic[" + size() + " transfers, " + linkCount() + " links, duration " + duration() + "]";
+    return "Traffic["
+        + size()
+        + " transfers, "
+        + linkCount()
+        + " links, duration "
+        + duration()
+        + "]";
   }
 }

@@ -1,16 +1,16 @@
 package io.wanshuffle.scheduler.matching;
 
 /**
- * A weighted bipartite graph on primitive arrays, the input of the matching hot loops: edge e
- * joins left vertex {@code left(e)} to right vertex {@code right(e)} and has a remaining integer
- * weight (in whatever unit the caller chose, e.g. multiples of β). Adjacency is stored per left
- * vertex in CSR form, each list sorted by initial weight, heaviest first. Weights only decrease,
- * so a scan for edges of weight ≥ t may stop at the first edge whose <em>initial</em> weight is
- * below t. An edge whose weight reaches 0 is dead: scans skip it, and a vertex's list is compacted
- * (order kept) once half of it is dead.
+ * A weighted bipartite graph on primitive arrays, the input of the matching hot loops: edge e joins
+ * left vertex {@code left(e)} to right vertex {@code right(e)} and has a remaining integer weight
+ * (in whatever unit the caller chose, e.g. multiples of β). Adjacency is stored per left vertex in
+ * CSR form, each list sorted by initial weight, heaviest first. Weights only decrease, so a scan
+ * for edges of weight ≥ t may stop at the first edge whose <em>initial</em> weight is below t. An
+ * edge whose weight reaches 0 is dead: scans skip it, and a vertex's list is compacted (order kept)
+ * once half of it is dead.
  *
- * <p>Memory: 3 ints and 2 longs per edge, 3 ints per left vertex; a 1000 x 1000 dense graph
- * takes about 28 MB.
+ * <p>Memory: 3 ints and 2 longs per edge, 3 ints per left vertex; a 1000 x 1000 dense graph takes
+ * about 28 MB.
  */
 public final class BipartiteGraph {
   final int nLeft;
@@ -37,7 +37,11 @@ public final class BipartiteGraph {
   public BipartiteGraph(int nLeft, int nRight, int[] left, int[] right, long[] weight) {
     if (left.length != right.length || left.length != weight.length) {
       throw new IllegalArgumentException(
-          "edge arrays differ in length: " + left.length + ", " + right.length + ", "
+          "edge arrays differ in length: "
+              + left.length
+              + ", "
+              + right.length
+              + ", "
               + weight.length);
     }
     this.nLeft = nLeft;
@@ -54,7 +58,15 @@ public final class BipartiteGraph {
     for (int e = 0; e < m; e++) {
       if (left[e] < 0 || left[e] >= nLeft || right[e] < 0 || right[e] >= nRight) {
         throw new IllegalArgumentException(
-            "edge " + e + " (" + left[e] + ", " + right[e] + ") is outside " + nLeft + " x "
+            "edge "
+                + e
+                + " ("
+                + left[e]
+                + ", "
+                + right[e]
+                + ") is outside "
+                + nLeft
+                + " x "
                 + nRight);
       }
       if (weight[e] < 1) {
@@ -102,8 +114,13 @@ public final class BipartiteGraph {
           ids[i] = adj[from + i];
         }
         java.util.Arrays.sort(
-            ids, (a, b) -> a.equals(b) ? 0 : weight[b] != weight[a]
-                ? Long.compare(weight[b], weight[a]) : Integer.compare(a, b));
+            ids,
+            (a, b) ->
+                a.equals(b)
+                    ? 0
+                    : weight[b] != weight[a]
+                        ? Long.compare(weight[b], weight[a])
+                        : Integer.compare(a, b));
         for (int i = 0; i < d; i++) {
           adj[from + i] = ids[i];
         }
@@ -112,37 +129,51 @@ public final class BipartiteGraph {
     aliveEdges = m;
   }
 
-  /** @return number of left vertices */
+  /**
+   * @return number of left vertices
+   */
   public int leftCount() {
     return nLeft;
   }
 
-  /** @return number of right vertices */
+  /**
+   * @return number of right vertices
+   */
   public int rightCount() {
     return nRight;
   }
 
-  /** @return number of edges given to the constructor (alive or not) */
+  /**
+   * @return number of edges given to the constructor (alive or not)
+   */
   public int edgeCount() {
     return left.length;
   }
 
-  /** @return number of edges whose weight is still &gt; 0 */
+  /**
+   * @return number of edges whose weight is still &gt; 0
+   */
   public int aliveEdgeCount() {
     return aliveEdges;
   }
 
-  /** @return left endpoint of edge e */
+  /**
+   * @return left endpoint of edge e
+   */
   public int left(int e) {
     return left[e];
   }
 
-  /** @return right endpoint of edge e */
+  /**
+   * @return right endpoint of edge e
+   */
   public int right(int e) {
     return right[e];
   }
 
-  /** @return remaining weight of edge e (0 once removed) */
+  /**
+   * @return remaining weight of edge e (0 once removed)
+   */
   public long weight(int e) {
     return weight[e];
   }

@@ -5,9 +5,9 @@ import java.util.Arrays;
 /**
  * Bottleneck (max-min weight) perfect matching from scratch, the problem of Fig. 9 of the GGP/OGGP
  * paper (Cohen, Jeannot, Padoy, Wagner, sec. 6.3.1): binary search for the largest threshold t
- * among the sorted distinct edge weights such that the edges of weight ≥ t hold a perfect
- * matching, each probe a {@link HopcroftKarp} run. O(m·√n·log m) instead of Fig. 9's O(m²·√n).
- * {@link Peeler} uses it for the first peel and then continues incrementally.
+ * among the sorted distinct edge weights such that the edges of weight ≥ t hold a perfect matching,
+ * each probe a {@link HopcroftKarp} run. O(m·√n·log m) instead of Fig. 9's O(m²·√n). {@link Peeler}
+ * uses it for the first peel and then continues incrementally.
  */
 final class BottleneckMatching {
   private BottleneckMatching() {}

@@ -3,14 +3,14 @@ package io.wanshuffle.scheduler.matching;
 import java.util.Arrays;
 
 /**
- * Hopcroft-Karp maximum-cardinality bipartite matching on primitive arrays (Hopcroft and Karp,
- * "An n^{5/2} algorithm for maximum matchings in bipartite graphs", SIAM J. Comput. 1973),
- * O(m·√n). It works on the CSR adjacency of a {@link BipartiteGraph} restricted to the edges whose
- * weight is at least a threshold, and starts from whatever matching the mate arrays already hold
- * (warm start), so that it can repair a matching a peel has broken.
+ * Hopcroft-Karp maximum-cardinality bipartite matching on primitive arrays (Hopcroft and Karp, "An
+ * n^{5/2} algorithm for maximum matchings in bipartite graphs", SIAM J. Comput. 1973), O(m·√n). It
+ * works on the CSR adjacency of a {@link BipartiteGraph} restricted to the edges whose weight is at
+ * least a threshold, and starts from whatever matching the mate arrays already hold (warm start),
+ * so that it can repair a matching a peel has broken.
  *
- * <p>Package-private: the oracle test compares it with JGraphT's
- * {@code HopcroftKarpMaximumCardinalityBipartiteMatching}.
+ * <p>Package-private: the oracle test compares it with JGraphT's {@code
+ * HopcroftKarpMaximumCardinalityBipartiteMatching}.
  */
 final class HopcroftKarp {
   private static final int INF = Integer.MAX_VALUE;

@@ -3,11 +3,11 @@ package io.wanshuffle.scheduler.matching;
 import java.util.Arrays;
 
 /**
- * Peels a weight-regular bipartite graph into weighted perfect matchings (GGP/OGGP paper,
- * Cohen, Jeannot, Padoy, Wagner, sec. 6.1.1 and Fig. 4 step 5): pick a perfect matching, cut
- * every edge of it by the matching's smallest weight, drop edges that reach 0, repeat until the
- * graph is empty. Because the graph stays weight-regular, a perfect matching exists at every
- * peel (the paper's [8]).
+ * Peels a weight-regular bipartite graph into weighted perfect matchings (GGP/OGGP paper, Cohen,
+ * Jeannot, Padoy, Wagner, sec. 6.1.1 and Fig. 4 step 5): pick a perfect matching, cut every edge of
+ * it by the matching's smallest weight, drop edges that reach 0, repeat until the graph is empty.
+ * Because the graph stays weight-regular, a perfect matching exists at every peel (the paper's
+ * [8]).
  *
  * <p>Two ways to pick the matching:
  *
@@ -20,13 +20,13 @@ import java.util.Arrays;
  *       (weights only decrease), so the previous value is an upper bound: matched edges that fell
  *       below it are unmatched, and each free vertex runs a widest-augmenting-path search that
  *       lowers the threshold only when the alternating tree proves (Hall's condition) that no
- *       perfect matching exists above it. The first matching comes from a binary search over
- *       the sorted distinct weights with {@link HopcroftKarp}.
+ *       perfect matching exists above it. The first matching comes from a binary search over the
+ *       sorted distinct weights with {@link HopcroftKarp}.
  * </ul>
  *
  * <p>Cost per peel: O(f·m') where f is the number of freed vertices and m' the edges scanned by a
- * search (usually far below m on dense graphs, where augmenting paths are short). Not
- * thread-safe; one instance per peeling.
+ * search (usually far below m on dense graphs, where augmenting paths are short). Not thread-safe;
+ * one instance per peeling.
  */
 public final class Peeler {
   private final BipartiteGraph g;
@@ -64,7 +64,9 @@ public final class Peeler {
     this.queue = new int[n];
   }
 
-  /** @return true while some edge has weight left */
+  /**
+   * @return true while some edge has weight left
+   */
   public boolean hasEdges() {
     return g.aliveEdgeCount() > 0;
   }
@@ -72,12 +74,11 @@ public final class Peeler {
   /**
    * Removes one perfect matching.
    *
-   * @param matching output, length ≥ number of vertices per side: {@code matching[x]} receives
-   *     the id of the edge matched to left vertex x
-   * @return the peeled amount (the matching's smallest remaining weight; every edge of the
-   *     matching lost that much), or 0 when the graph is already empty
-   * @throws IllegalStateException if no perfect matching exists (the graph was not
-   *     weight-regular)
+   * @param matching output, length ≥ number of vertices per side: {@code matching[x]} receives the
+   *     id of the edge matched to left vertex x
+   * @return the peeled amount (the matching's smallest remaining weight; every edge of the matching
+   *     lost that much), or 0 when the graph is already empty
+   * @throws IllegalStateException if no perfect matching exists (the graph was not weight-regular)
    */
   public long peel(int[] matching) {
     if (!hasEdges()) {

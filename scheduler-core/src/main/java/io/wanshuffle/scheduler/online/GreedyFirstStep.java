@@ -21,8 +21,8 @@ import java.util.List;
  * receiver have a free port, δ). Greedy is a 1/2-approximation of the maximum-weight matching
  * (Avis, "A survey of heuristics for the weighted matching problem", Networks 13, 1983), the
  * quantity the GGP/OGGP step selection maximises (Bampis et al., sec. 5). The remaining transfers
- * follow one per step, which keeps the whole schedule valid ({@link Schedule#validate}) but is
- * not meant to be run: it is replaced by the next re-plan. Non-preemptive (every transfer whole).
+ * follow one per step, which keeps the whole schedule valid ({@link Schedule#validate}) but is not
+ * meant to be run: it is replaced by the next re-plan. Non-preemptive (every transfer whole).
  *
  * <p>Time O(e log e) for e non-zero pairs (one sort of primitive keys), memory O(e); measured in
  * {@code docs/benchmarks/replan.md} ({@code ./wan-shuffle bench replan}).

@@ -17,18 +17,18 @@ import org.apache.hadoop.net.TableMapping;
 import org.apache.hadoop.util.ReflectionUtils;
 
 /**
- * Host name to network path {@code /cluster/rack}, through Hadoop's {@link DNSToSwitchMapping}:
- * a {@link TableMapping} file (two whitespace-separated columns per line, host and path; {@code #}
+ * Host name to network path {@code /cluster/rack}, through Hadoop's {@link DNSToSwitchMapping}: a
+ * {@link TableMapping} file (two whitespace-separated columns per line, host and path; {@code #}
  * comments; the same file Hadoop and Spark operators maintain under {@code
  * net.topology.table.file.name}) or a {@link ScriptBasedMapping} script ({@code
  * net.topology.script.file.name}).
  *
  * <p>A table is first searched for the host's name as given, without DNS ({@link
- * NameFirstTableMapping}); a name it does not list is turned into its IP address by DNS and looked up
- * again, as Hadoop does ({@code CachedDNSToSwitchMapping}), so a table may list hosts by name or by
- * address. A script is given addresses where names resolve, as in Hadoop.
- * Hadoop's TableMapping skips malformed lines with a warning; this class checks the table first
- * and rejects them, naming file and line. Paths must have exactly two levels, cluster and rack.
+ * NameFirstTableMapping}); a name it does not list is turned into its IP address by DNS and looked
+ * up again, as Hadoop does ({@code CachedDNSToSwitchMapping}), so a table may list hosts by name or
+ * by address. A script is given addresses where names resolve, as in Hadoop. Hadoop's TableMapping
+ * skips malformed lines with a warning; this class checks the table first and rejects them, naming
+ * file and line. Paths must have exactly two levels, cluster and rack.
  *
  * <p>Public surface (for the Spark plugin, which takes the same mapping from {@code
  * spark.hadoop.net.topology.*} keys): {@link #fromHadoopConfiguration} builds the mapping from a
@@ -39,8 +39,10 @@ import org.apache.hadoop.util.ReflectionUtils;
 public final class HostMapping {
   private final DNSToSwitchMapping mapping;
   private final String source;
+
   /** host -> network path as listed in the mapping table this was built from; null otherwise. */
   private final java.util.Map<String, String> table;
+
   /** False for a mapping built from a Hadoop configuration without any topology key. */
   private final boolean configured;
 
@@ -48,7 +50,10 @@ public final class HostMapping {
     this(mapping, source, null, true);
   }
 
-  private HostMapping(DNSToSwitchMapping mapping, String source, java.util.Map<String, String> table,
+  private HostMapping(
+      DNSToSwitchMapping mapping,
+      String source,
+      java.util.Map<String, String> table,
       boolean configured) {
     this.mapping = mapping;
     this.source = source;
@@ -58,7 +63,8 @@ public final class HostMapping {
 
   /**
    * @return the network paths listed in the mapping table this was built from ({@link
-   *     #of(TopologyConfig)} with {@code mapping.table}), host -> path; empty for a script or another mapping
+   *     #of(TopologyConfig)} with {@code mapping.table}), host -> path; empty for a script or
+   *     another mapping
    */
   java.util.Optional<java.util.Map<String, String>> tablePaths() {
     return java.util.Optional.ofNullable(table);
@@ -76,15 +82,15 @@ public final class HostMapping {
   }
 
   /**
-   * Builds the mapping Hadoop would build from its own keys:
-   * {@code net.topology.table.file.name} (a {@link TableMapping} file, chosen when this key is
-   * set), {@code net.topology.script.file.name} ({@link ScriptBasedMapping}, the default of
-   * Hadoop's core-default.xml), or {@code net.topology.node.switch.mapping.impl} (any {@link
+   * Builds the mapping Hadoop would build from its own keys: {@code net.topology.table.file.name}
+   * (a {@link TableMapping} file, chosen when this key is set), {@code
+   * net.topology.script.file.name} ({@link ScriptBasedMapping}, the default of Hadoop's
+   * core-default.xml), or {@code net.topology.node.switch.mapping.impl} (any {@link
    * DNSToSwitchMapping} class; it overrides the table when it is set anywhere other than Hadoop's
    * {@code *-default.xml}). The table is checked first (every line blank, a {@code #} comment, or
    * {@code host /cluster[/rack]}; one or two path levels are accepted here, the first naming the
-   * cluster), because Hadoop's TableMapping would skip a malformed line and leave the host
-   * unknown. With none of the keys, every host is unknown.
+   * cluster), because Hadoop's TableMapping would skip a malformed line and leave the host unknown.
+   * With none of the keys, every host is unknown.
    *
    * @param conf a Hadoop configuration (e.g. Spark's {@code SparkHadoopUtil.newConfiguration})
    * @return the mapping
@@ -112,17 +118,23 @@ public final class HostMapping {
         throw new TopologyException(tableKey, e.getMessage());
       }
       if (listed.isEmpty()) {
-        throw new TopologyException(tableKey, table + ": topology table maps no host (empty or comments only)");
+        throw new TopologyException(
+            tableKey, table + ": topology table maps no host (empty or comments only)");
       }
       source = "topology table " + table;
     }
     if (script.isEmpty() && conf.get(scriptKey) != null) {
-      throw new TopologyException(scriptKey, "'" + conf.get(scriptKey) + "': empty; name a topology script or"
-          + " leave the key unset");
+      throw new TopologyException(
+          scriptKey,
+          "'"
+              + conf.get(scriptKey)
+              + "': empty; name a topology script or"
+              + " leave the key unset");
     }
     if (!script.isEmpty()) {
       if (!Files.isRegularFile(Path.of(script)) || !Files.isExecutable(Path.of(script))) {
-        throw new TopologyException(scriptKey, script + ": topology script is not an executable file");
+        throw new TopologyException(
+            scriptKey, script + ": topology script is not an executable file");
       }
       if (table.isEmpty()) {
         source = "topology script " + script;
@@ -135,16 +147,22 @@ public final class HostMapping {
       try {
         impl = conf.getClass(implKey, impl, DNSToSwitchMapping.class);
       } catch (RuntimeException e) {
-        throw new TopologyException(implKey, conf.get(implKey)
-            + ": cannot load a DNSToSwitchMapping class: " + e.getMessage());
+        throw new TopologyException(
+            implKey,
+            conf.get(implKey) + ": cannot load a DNSToSwitchMapping class: " + e.getMessage());
       }
       source = impl.getName();
     }
-    return new HostMapping(ReflectionUtils.newInstance(impl, conf), source, null,
+    return new HostMapping(
+        ReflectionUtils.newInstance(impl, conf),
+        source,
+        null,
         !table.isEmpty() || !script.isEmpty() || implSet);
   }
 
-  /** @return true when {@code key} comes from somewhere other than Hadoop's *-default.xml */
+  /**
+   * @return true when {@code key} comes from somewhere other than Hadoop's *-default.xml
+   */
   private static boolean setExplicitly(Configuration conf, String key) {
     if (conf.get(key) == null) {
       return false;
@@ -174,9 +192,12 @@ public final class HostMapping {
     } catch (RuntimeException e) {
       return Optional.empty();
     }
-    if (r == null || r.size() != 1 || r.get(0) == null
+    if (r == null
+        || r.size() != 1
+        || r.get(0) == null
         || org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK.equals(r.get(0))
-        || !r.get(0).startsWith("/") || r.get(0).length() < 2) {
+        || !r.get(0).startsWith("/")
+        || r.get(0).length() < 2) {
       return Optional.empty();
     }
     return Optional.of(r.get(0));
@@ -204,24 +225,29 @@ public final class HostMapping {
     Configuration conf = new Configuration(false);
     if (config.table() != null) {
       java.util.Map<String, String> paths = checkTable(config.table());
-      conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY,
+      conf.set(
+          CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY,
           config.table().toString());
       TableMapping t = new NameFirstTableMapping();
       t.setConf(conf);
       return new HostMapping(t, "topology table " + config.table(), paths, true);
     }
     if (!Files.isRegularFile(config.script())) {
-      throw new TopologyException(config.file() + ": mapping.script " + config.script()
-          + " does not exist");
+      throw new TopologyException(
+          config.file() + ": mapping.script " + config.script() + " does not exist");
     }
     if (!Files.isExecutable(config.script())) {
-      throw new TopologyException(config.file() + ": mapping.script " + config.script()
-          + " is not executable (chmod +x it)");
+      throw new TopologyException(
+          config.file()
+              + ": mapping.script "
+              + config.script()
+              + " is not executable (chmod +x it)");
     }
-    conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_SCRIPT_FILE_NAME_KEY,
+    conf.set(
+        CommonConfigurationKeysPublic.NET_TOPOLOGY_SCRIPT_FILE_NAME_KEY,
         config.script().toString());
-    conf.setInt(CommonConfigurationKeysPublic.NET_TOPOLOGY_SCRIPT_NUMBER_ARGS_KEY,
-        config.scriptArgs());
+    conf.setInt(
+        CommonConfigurationKeysPublic.NET_TOPOLOGY_SCRIPT_NUMBER_ARGS_KEY, config.scriptArgs());
     ScriptBasedMapping s = new ScriptBasedMapping(conf);
     return new HostMapping(s, "topology script " + config.script());
   }
@@ -236,9 +262,9 @@ public final class HostMapping {
   }
 
   /**
-   * Checks every line of a TableMapping file: blank, comment, or "host PATH" where PATH is
-   * {@code /cluster/rack} ({@code twoLevels}) or starts with {@code /cluster} (otherwise); a host
-   * may be listed twice only with the same PATH.
+   * Checks every line of a TableMapping file: blank, comment, or "host PATH" where PATH is {@code
+   * /cluster/rack} ({@code twoLevels}) or starts with {@code /cluster} (otherwise); a host may be
+   * listed twice only with the same PATH.
    */
   static java.util.Map<String, String> checkTable(Path table, boolean twoLevels) {
     List<String> lines;
@@ -248,8 +274,10 @@ public final class HostMapping {
       throw TopologyException.unreadable(table, "topology table", e);
     }
     if (TextFile.startsWithByteOrderMark(lines)) {
-      throw new TopologyException(table + ":1: the file starts with a byte-order mark (U+FEFF), which "
-          + "Hadoop's TableMapping would read as part of the first host name; save it as UTF-8 without BOM");
+      throw new TopologyException(
+          table
+              + ":1: the file starts with a byte-order mark (U+FEFF), which "
+              + "Hadoop's TableMapping would read as part of the first host name; save it as UTF-8 without BOM");
     }
     java.util.Map<String, Integer> firstLine = new java.util.HashMap<>();
     java.util.Map<String, String> paths = new java.util.LinkedHashMap<>();
@@ -260,8 +288,15 @@ public final class HostMapping {
       }
       String[] cols = line.split("\\s+");
       if (cols.length != 2) {
-        throw new TopologyException(table + ":" + n + ": expected two columns 'host /cluster/rack', got "
-            + cols.length + ": '" + line + "'");
+        throw new TopologyException(
+            table
+                + ":"
+                + n
+                + ": expected two columns 'host /cluster/rack', got "
+                + cols.length
+                + ": '"
+                + line
+                + "'");
       }
       String problem = twoLevels ? pathProblem(cols[1]) : clusterPathProblem(cols[1]);
       if (problem != null) {
@@ -271,15 +306,27 @@ public final class HostMapping {
       Integer before = firstLine.putIfAbsent(cols[0], n);
       String path = before == null ? cols[1] : lines.get(before - 1).trim().split("\\s+")[1];
       if (!path.equals(cols[1])) {
-        throw new TopologyException(table + ":" + n + ": host " + cols[0] + " is mapped to " + cols[1]
-            + " here and to " + path + " on line " + before);
+        throw new TopologyException(
+            table
+                + ":"
+                + n
+                + ": host "
+                + cols[0]
+                + " is mapped to "
+                + cols[1]
+                + " here and to "
+                + path
+                + " on line "
+                + before);
       }
       paths.put(cols[0], cols[1]);
     }
     return paths;
   }
 
-  /** @return null if {@code path} is "/cluster" or "/cluster/...", else what is wrong with it */
+  /**
+   * @return null if {@code path} is "/cluster" or "/cluster/...", else what is wrong with it
+   */
   static String clusterPathProblem(String path) {
     if (!path.startsWith("/") || path.length() < 2 || path.charAt(1) == '/') {
       return "network path '" + path + "' must start with /cluster (e.g. /cluster/rack)";
@@ -287,7 +334,9 @@ public final class HostMapping {
     return null;
   }
 
-  /** @return null if {@code path} is "/cluster/rack", else what is wrong with it */
+  /**
+   * @return null if {@code path} is "/cluster/rack", else what is wrong with it
+   */
   static String pathProblem(String path) {
     if (!path.startsWith("/")) {
       return "network path '" + path + "' must start with '/' (expected /cluster/rack)";
@@ -313,16 +362,26 @@ public final class HostMapping {
       throw new TopologyException(source + ": cannot resolve hosts " + hosts + ": " + e, e);
     }
     if (paths == null || paths.size() != hosts.size()) {
-      throw new TopologyException(source + ": could not resolve hosts " + hosts
-          + " (the script failed or printed the wrong number of paths)");
+      throw new TopologyException(
+          source
+              + ": could not resolve hosts "
+              + hosts
+              + " (the script failed or printed the wrong number of paths)");
     }
     for (int i = 0; i < hosts.size(); i++) {
       String p = paths.get(i);
       if (p == null || p.equals(org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK)) {
         String ip = NetUtils.normalizeHostName(hosts.get(i));
-        throw new TopologyException(source + ": host '" + hosts.get(i) + "' is not in the topology"
-            + (ip.equals(hosts.get(i)) ? "" : " (Hadoop's mapping looks it up as its address "
-                + ip + ": list that address)"));
+        throw new TopologyException(
+            source
+                + ": host '"
+                + hosts.get(i)
+                + "' is not in the topology"
+                + (ip.equals(hosts.get(i))
+                    ? ""
+                    : " (Hadoop's mapping looks it up as its address "
+                        + ip
+                        + ": list that address)"));
       }
       String problem = pathProblem(p);
       if (problem != null) {
@@ -341,8 +400,8 @@ public final class HostMapping {
   }
 
   /**
-   * @return false for a mapping {@link #fromHadoopConfiguration} built without any topology key (a table, a
-   *     script or a mapping class), which knows no host; true otherwise
+   * @return false for a mapping {@link #fromHadoopConfiguration} built without any topology key (a
+   *     table, a script or a mapping class), which knows no host; true otherwise
    */
   public boolean isConfigured() {
     return configured;

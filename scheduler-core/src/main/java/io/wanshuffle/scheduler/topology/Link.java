@@ -9,7 +9,9 @@ package io.wanshuffle.scheduler.topology;
  * @param rate capacity in bytes/s, &gt; 0
  */
 public record Link(LinkKind kind, String owner, long rate) {
-  /** @return a readable name, e.g. {@code rack.uplink[/dc1/r2]} */
+  /**
+   * @return a readable name, e.g. {@code rack.uplink[/dc1/r2]}
+   */
   public String name() {
     return kind.key().substring(0, kind.key().length() - ".rate".length()) + "[" + owner + "]";
   }

@@ -17,8 +17,8 @@ public final class LinkCapacitySplit {
   /**
    * Splits every step of a schedule, first fit by decreasing amount, into sub-steps in which no
    * link of {@code net} is overloaded; each sub-step lasts its longest transfer (a step that
-   * already fits is kept as it is). Used to make a rack-blind KPBS schedule respect a topology,
-   * and to price what its overloads would cost.
+   * already fits is kept as it is). Used to make a rack-blind KPBS schedule respect a topology, and
+   * to price what its overloads would cost.
    *
    * @param s a schedule over the hosts of {@code net} (Transfer src/dst = sender/receiver index)
    * @param net the link network: routes and capacities in flows

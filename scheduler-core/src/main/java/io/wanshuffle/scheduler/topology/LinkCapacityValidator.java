@@ -33,24 +33,46 @@ public final class LinkCapacityValidator {
       java.util.Arrays.fill(use, 0);
       for (Transfer t : step.transfers()) {
         if (t.src() >= m.rows() || t.dst() >= m.cols()) {
-          throw new InvalidScheduleException("step " + x + ": transfer " + t.src() + "->" + t.dst()
-              + " is outside the " + m.rows() + " x " + m.cols() + " matrix");
+          throw new InvalidScheduleException(
+              "step "
+                  + x
+                  + ": transfer "
+                  + t.src()
+                  + "->"
+                  + t.dst()
+                  + " is outside the "
+                  + m.rows()
+                  + " x "
+                  + m.cols()
+                  + " matrix");
         }
         if (m.amount(t.src(), t.dst()) <= 0) {
-          throw new InvalidScheduleException("step " + x + ": transfer " + t.src() + "->" + t.dst()
-              + " has no demand in the matrix");
+          throw new InvalidScheduleException(
+              "step "
+                  + x
+                  + ": transfer "
+                  + t.src()
+                  + "->"
+                  + t.dst()
+                  + " has no demand in the matrix");
         }
         int pair = t.src() * m.cols() + t.dst();
         if (lastStep[pair] == x + 1) {
-          throw new InvalidScheduleException("step " + x + ": pair " + t.src() + "->" + t.dst()
-              + " appears twice");
+          throw new InvalidScheduleException(
+              "step " + x + ": pair " + t.src() + "->" + t.dst() + " appears twice");
         }
         lastStep[pair] = x + 1;
         covered[pair] += t.amount();
         for (int l : net.route(t.src(), t.dst())) {
           if (++use[l] > net.capacity(l)) {
-            throw new InvalidScheduleException("step " + x + ": link " + net.linkName(l)
-                + " carries more than its capacity of " + net.capacity(l) + " flows");
+            throw new InvalidScheduleException(
+                "step "
+                    + x
+                    + ": link "
+                    + net.linkName(l)
+                    + " carries more than its capacity of "
+                    + net.capacity(l)
+                    + " flows");
           }
         }
       }
@@ -60,8 +82,8 @@ public final class LinkCapacityValidator {
         double need = m.amount(i, j);
         double got = covered[i * m.cols() + j];
         if (got < need - Schedule.TOLERANCE * Math.max(1.0, need)) {
-          throw new InvalidScheduleException("transfer " + i + "->" + j + " is covered for " + got
-              + " s of its " + need + " s");
+          throw new InvalidScheduleException(
+              "transfer " + i + "->" + j + " is covered for " + got + " s of its " + need + " s");
         }
       }
     }

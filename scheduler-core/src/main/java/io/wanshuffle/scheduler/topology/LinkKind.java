@@ -1,8 +1,8 @@
 package io.wanshuffle.scheduler.topology;
 
 /**
- * The kinds of links of a host / rack / cluster tree, each with the configuration key that sets
- * its rate (see docs/topology.md). A transfer from host s to host d uses, in this order: the NIC
+ * The kinds of links of a host / rack / cluster tree, each with the configuration key that sets its
+ * rate (see docs/topology.md). A transfer from host s to host d uses, in this order: the NIC
  * up-link of s; the uplink of s's rack (if d is in another rack); the outgoing side of the backbone
  * of s's cluster and the incoming side of d's cluster (if d is in another cluster); the downlink of
  * d's rack (another rack); the NIC down-link of d.
@@ -29,12 +29,16 @@ public enum LinkKind {
     this.senderSide = senderSide;
   }
 
-  /** @return the configuration key of this kind's default rate, e.g. {@code rack.uplink.rate} */
+  /**
+   * @return the configuration key of this kind's default rate, e.g. {@code rack.uplink.rate}
+   */
   public String key() {
     return key;
   }
 
-  /** @return true for links on the sending side of a route (NIC up, rack uplink, backbone out) */
+  /**
+   * @return true for links on the sending side of a route (NIC up, rack uplink, backbone out)
+   */
   public boolean senderSide() {
     return senderSide;
   }

@@ -7,8 +7,8 @@ import io.wanshuffle.scheduler.TrafficMatrix;
  * The η lower bound of the GGP/OGGP paper (sec. 5) generalised from the backbone and the NICs to
  * every link of a {@link LinkNetwork}: a link of capacity c(l) flows that must carry load(l)
  * seconds (at base speed) over flows(l) distinct transfers needs at least load(l)/c(l) seconds of
- * steps and ⌈flows(l)/c(l)⌉ steps. So η_d ≥ max_l load(l)/c(l) (and ≥ the largest amount: a transfer
- * runs at base speed), η_s ≥ max_l ⌈flows(l)/c(l)⌉, and η = η_d + β·η_s. On {@link
+ * steps and ⌈flows(l)/c(l)⌉ steps. So η_d ≥ max_l load(l)/c(l) (and ≥ the largest amount: a
+ * transfer runs at base speed), η_s ≥ max_l ⌈flows(l)/c(l)⌉, and η = η_d + β·η_s. On {@link
  * LinkNetwork#flat} networks it equals {@link LowerBound#of} (backbone = P/k and ⌈m/k⌉, NICs =
  * w(v)/δ(v) and ⌈deg(v)/δ(v)⌉). O(pairs · route length).
  */

@@ -16,8 +16,8 @@ import java.util.List;
  *
  * <p>A route lists its sender-side links from the sender outwards (NIC up, rack uplink, backbone
  * out) and then its receiver-side links from the core inwards (backbone in, rack downlink, NIC
- * down); {@link #senderSideLength} says where the receiver side starts. {@link #platform} gives
- * the KPBS view of the same network (k from the backbone, δ from the NICs) for algorithms blind to
+ * down); {@link #senderSideLength} says where the receiver side starts. {@link #platform} gives the
+ * KPBS view of the same network (k from the backbone, δ from the NICs) for algorithms blind to
  * racks.
  */
 public final class LinkNetwork {
@@ -32,8 +32,17 @@ public final class LinkNetwork {
   private final int[] receiverDelta;
   private final long baseSpeed;
 
-  private LinkNetwork(int rows, int cols, String[] linkNames, int[] capacity, int[][] routes,
-      int[] senderSide, int k, int[] senderDelta, int[] receiverDelta, long baseSpeed) {
+  private LinkNetwork(
+      int rows,
+      int cols,
+      String[] linkNames,
+      int[] capacity,
+      int[][] routes,
+      int[] senderSide,
+      int k,
+      int[] senderDelta,
+      int[] receiverDelta,
+      long baseSpeed) {
     this.rows = rows;
     this.cols = cols;
     this.linkNames = linkNames;
@@ -47,9 +56,9 @@ public final class LinkNetwork {
   }
 
   /**
-   * The network of a plain KPBS platform: one link per sender NIC (capacity δ(i)), one per
-   * receiver NIC (δ(j)) and the backbone (k). Steps valid on it are exactly the steps valid for
-   * the platform.
+   * The network of a plain KPBS platform: one link per sender NIC (capacity δ(i)), one per receiver
+   * NIC (δ(j)) and the backbone (k). Steps valid on it are exactly the steps valid for the
+   * platform.
    *
    * @param p the platform
    * @return its network; base speed unknown (0)
@@ -109,7 +118,8 @@ public final class LinkNetwork {
      */
     public int addLink(String name, int flows) {
       if (flows < 1) {
-        throw new IllegalArgumentException("link " + name + " needs a capacity >= 1 flow, got " + flows);
+        throw new IllegalArgumentException(
+            "link " + name + " needs a capacity >= 1 flow, got " + flows);
       }
       names.add(name);
       caps.add(flows);
@@ -134,8 +144,8 @@ public final class LinkNetwork {
         }
         for (int y = 0; y < x; y++) {
           if (r[y] == r[x]) {
-            throw new IllegalArgumentException("route " + i + "->" + j + " uses link "
-                + names.get(r[x]) + " twice");
+            throw new IllegalArgumentException(
+                "route " + i + "->" + j + " uses link " + names.get(r[x]) + " twice");
           }
         }
       }
@@ -157,47 +167,73 @@ public final class LinkNetwork {
         r[p] = routes[p] == null ? new int[0] : routes[p];
       }
       int[] c = caps.stream().mapToInt(Integer::intValue).toArray();
-      return new LinkNetwork(rows, cols, names.toArray(new String[0]), c, r, senderSide.clone(), k,
-          senderDelta.clone(), receiverDelta.clone(), baseSpeed);
+      return new LinkNetwork(
+          rows,
+          cols,
+          names.toArray(new String[0]),
+          c,
+          r,
+          senderSide.clone(),
+          k,
+          senderDelta.clone(),
+          receiverDelta.clone(),
+          baseSpeed);
     }
   }
 
-  /** @return number of senders (matrix rows) */
+  /**
+   * @return number of senders (matrix rows)
+   */
   public int rows() {
     return rows;
   }
 
-  /** @return number of receivers (matrix columns) */
+  /**
+   * @return number of receivers (matrix columns)
+   */
   public int cols() {
     return cols;
   }
 
-  /** @return number of links */
+  /**
+   * @return number of links
+   */
   public int linkCount() {
     return capacity.length;
   }
 
-  /** @return capacity of link l in flows (transfers at base speed at once), ≥ 1 */
+  /**
+   * @return capacity of link l in flows (transfers at base speed at once), ≥ 1
+   */
   public int capacity(int l) {
     return capacity[l];
   }
 
-  /** @return readable name of link l, e.g. {@code rack.uplink[/dc1/r2]} */
+  /**
+   * @return readable name of link l, e.g. {@code rack.uplink[/dc1/r2]}
+   */
   public String linkName(int l) {
     return linkNames[l];
   }
 
-  /** @return a copy of the link ids pair (i, j) uses: sender side outwards, then receiver side inwards */
+  /**
+   * @return a copy of the link ids pair (i, j) uses: sender side outwards, then receiver side
+   *     inwards
+   */
   public int[] route(int i, int j) {
     return routes[i * cols + j].clone();
   }
 
-  /** @return how many of {@link #route}'s first links are on the sender side */
+  /**
+   * @return how many of {@link #route}'s first links are on the sender side
+   */
   public int senderSideLength(int i, int j) {
     return senderSide[i * cols + j];
   }
 
-  /** @return base speed in bytes/s (one flow), 0 when the network was not built from rates */
+  /**
+   * @return base speed in bytes/s (one flow), 0 when the network was not built from rates
+   */
   public long baseSpeed() {
     return baseSpeed;
   }
@@ -219,8 +255,16 @@ public final class LinkNetwork {
    */
   public void requireShape(TrafficMatrix m) {
     if (m.rows() != rows || m.cols() != cols) {
-      throw new IllegalArgumentException("traffic matrix is " + m.rows() + " x " + m.cols()
-          + " but the link network describes " + rows + " senders x " + cols + " receivers");
+      throw new IllegalArgumentException(
+          "traffic matrix is "
+              + m.rows()
+              + " x "
+              + m.cols()
+              + " but the link network describes "
+              + rows
+              + " senders x "
+              + cols
+              + " receivers");
     }
   }
 
@@ -235,8 +279,15 @@ public final class LinkNetwork {
    */
   public LinkNetwork constrainedBy(Platform p) {
     if (p.senders() != rows || p.receivers() != cols) {
-      throw new IllegalArgumentException("platform is " + p.senders() + " x " + p.receivers()
-          + " but the link network describes " + rows + " x " + cols);
+      throw new IllegalArgumentException(
+          "platform is "
+              + p.senders()
+              + " x "
+              + p.receivers()
+              + " but the link network describes "
+              + rows
+              + " x "
+              + cols);
     }
     Builder b = new Builder(rows, cols);
     for (int l = 0; l < capacity.length; l++) {
@@ -270,7 +321,16 @@ public final class LinkNetwork {
 
   @Override
   public String toString() {
-    return "LinkNetwork[" + rows + "x" + cols + ", " + capacity.length + " links, k=" + k
-        + ", base " + baseSpeed + " B/s]";
+    return "LinkNetwork["
+        + rows
+        + "x"
+        + cols
+        + ", "
+        + capacity.length
+        + " links, k="
+        + k
+        + ", base "
+        + baseSpeed
+        + " B/s]";
   }
 }

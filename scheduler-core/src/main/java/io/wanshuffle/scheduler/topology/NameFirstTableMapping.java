@@ -7,8 +7,8 @@ import org.apache.hadoop.net.TableMapping;
 
 /**
  * Hadoop's {@link TableMapping} that first looks a host up in the table by the name it is given,
- * and only for names the table does not list goes Hadoop's way (the name turned into its IP
- * address by DNS, then looked up, answers cached).
+ * and only for names the table does not list goes Hadoop's way (the name turned into its IP address
+ * by DNS, then looked up, answers cached).
  *
  * <p>Why: Hadoop's mapping asks DNS for every name, even one the table lists as it is. For a table
  * of names that are not in DNS (a planning input, a test topology) every lookup fails, and a
@@ -20,8 +20,8 @@ import org.apache.hadoop.net.TableMapping;
 final class NameFirstTableMapping extends TableMapping {
   /**
    * @param names host names or addresses
-   * @return one path per name, in order: the table's line for the name itself, else Hadoop's
-   *     answer for its address ({@link NetworkTopology#DEFAULT_RACK} when unknown)
+   * @return one path per name, in order: the table's line for the name itself, else Hadoop's answer
+   *     for its address ({@link NetworkTopology#DEFAULT_RACK} when unknown)
    */
   @Override
   public List<String> resolve(List<String> names) {
@@ -33,7 +33,8 @@ final class NameFirstTableMapping extends TableMapping {
       }
     }
     if (!unlisted.isEmpty()) {
-      List<String> viaDns = super.resolve(new ArrayList<>(unlisted.stream().map(names::get).toList()));
+      List<String> viaDns =
+          super.resolve(new ArrayList<>(unlisted.stream().map(names::get).toList()));
       for (int u = 0; u < unlisted.size(); u++) {
         paths.set(unlisted.get(u), viaDns.get(u));
       }

@@ -15,10 +15,10 @@ import org.apache.hadoop.net.DNSToSwitchMapping;
  * A host / rack / cluster tree: hosts map to network paths {@code /cluster/rack} through Hadoop's
  * {@link DNSToSwitchMapping}, and the links (NIC up and down per host, uplink and downlink per
  * rack, each cluster's outgoing and incoming side of the backbone) get their rates (bytes/s) from a
- * {@link TopologyConfig}. A transfer from host s to host d uses the links of its route
- * ({@link LinkKind}); {@link #network} turns the hosts of a traffic matrix into a {@link
- * LinkNetwork} with capacities in flows by the base-speed rule of the DGGP paper (Jeannot and
- * Wagner, sec. 2.2): base speed = gcd of the rates of every link in use.
+ * {@link TopologyConfig}. A transfer from host s to host d uses the links of its route ({@link
+ * LinkKind}); {@link #network} turns the hosts of a traffic matrix into a {@link LinkNetwork} with
+ * capacities in flows by the base-speed rule of the DGGP paper (Jeannot and Wagner, sec. 2.2): base
+ * speed = gcd of the rates of every link in use.
  *
  * <p>Not thread-safe (it caches resolved hosts).
  */
@@ -48,36 +48,52 @@ public final class Topology {
 
   /**
    * Every {@code key[owner]} of the configuration must name something the mapping knows, so that a
-   * typo does not leave a link at its default rate silently: a host the mapping resolves, and, with a
-   * mapping table, a rack or cluster of the table (a script cannot list its racks: those owners are
-   * not checked).
+   * typo does not leave a link at its default rate silently: a host the mapping resolves, and, with
+   * a mapping table, a rack or cluster of the table (a script cannot list its racks: those owners
+   * are not checked).
    */
   private void checkOverrides() {
     java.util.Optional<Map<String, String>> table = mapping.tablePaths();
     java.util.Set<String> racks = new java.util.TreeSet<>();
     java.util.Set<String> clusters = new java.util.TreeSet<>();
-    table.ifPresent(t -> t.values().forEach(path -> {
-      racks.add(path);
-      clusters.add(clusterOf(path));
-    }));
+    table.ifPresent(
+        t ->
+            t.values()
+                .forEach(
+                    path -> {
+                      racks.add(path);
+                      clusters.add(clusterOf(path));
+                    }));
     for (TopologyConfig.RateOverride o : config.overrides()) {
       String where = config.file() + ":" + o.line() + ": '" + o.key() + "[" + o.owner() + "]': ";
-      java.util.Set<String> known = switch (o.ownerKind()) {
-        case HOST -> {
-          try {
-            resolveAll(List.of(o.owner()));
-          } catch (TopologyException e) {
-            throw new TopologyException(where + "no such host: " + e.getMessage(), e);
-          }
-          yield null;
-        }
-        case RACK -> racks;
-        case CLUSTER -> clusters;
-      };
+      java.util.Set<String> known =
+          switch (o.ownerKind()) {
+            case HOST -> {
+              try {
+                resolveAll(List.of(o.owner()));
+              } catch (TopologyException e) {
+                throw new TopologyException(where + "no such host: " + e.getMessage(), e);
+              }
+              yield null;
+            }
+            case RACK -> racks;
+            case CLUSTER -> clusters;
+          };
       if (known != null && table.isPresent() && !known.contains(o.owner())) {
         String kind = o.ownerKind().name().toLowerCase(java.util.Locale.ROOT);
-        throw new TopologyException(where + "no " + kind + " " + o.owner() + " in " + mapping.source()
-            + " (" + kind + "s: " + String.join(", ", known) + ")");
+        throw new TopologyException(
+            where
+                + "no "
+                + kind
+                + " "
+                + o.owner()
+                + " in "
+                + mapping.source()
+                + " ("
+                + kind
+                + "s: "
+                + String.join(", ", known)
+                + ")");
       }
     }
   }
@@ -95,7 +111,9 @@ public final class Topology {
     return new Topology(config, new HostMapping(mapping, source));
   }
 
-  /** @return the configuration the rates come from */
+  /**
+   * @return the configuration the rates come from
+   */
   public TopologyConfig config() {
     return config;
   }
@@ -201,14 +219,14 @@ public final class Topology {
 
   /**
    * The link network of a traffic matrix whose rows are the {@code senders} and whose columns are
-   * the {@code receivers}. Base speed b = gcd of the rates of the links on the routes of the
-   * pairs with traffic (every pair when {@code traffic} is null or all zero), so a host that sends
-   * or receives nothing does not change it; capacity of a link = rate / b flows (at least 1; a
-   * link on no such route only bounds pairs without traffic). The KPBS view ({@link
-   * LinkNetwork#platform}) has k = the backbone's capacity (min of the summed outgoing sides of the
-   * sender clusters and the summed incoming sides of the receiver clusters, over the backbone sides
-   * on the routes of the pairs with traffic; without a backbone on any such route, the summed NIC
-   * capacities), at most the number of transfers (pairs with traffic; every pair without traffic), and δ(v) =
+   * the {@code receivers}. Base speed b = gcd of the rates of the links on the routes of the pairs
+   * with traffic (every pair when {@code traffic} is null or all zero), so a host that sends or
+   * receives nothing does not change it; capacity of a link = rate / b flows (at least 1; a link on
+   * no such route only bounds pairs without traffic). The KPBS view ({@link LinkNetwork#platform})
+   * has k = the backbone's capacity (min of the summed outgoing sides of the sender clusters and
+   * the summed incoming sides of the receiver clusters, over the backbone sides on the routes of
+   * the pairs with traffic; without a backbone on any such route, the summed NIC capacities), at
+   * most the number of transfers (pairs with traffic; every pair without traffic), and δ(v) =
    * min(k, NIC capacity of v).
    *
    * @param senders host of each row
@@ -221,9 +239,18 @@ public final class Topology {
    *     (rates without a large common divisor, e.g. 1000000001 and 1000000000 B/s: round them)
    */
   public LinkNetwork network(List<String> senders, List<String> receivers, TrafficMatrix traffic) {
-    if (traffic != null && (traffic.rows() != senders.size() || traffic.cols() != receivers.size())) {
-      throw new IllegalArgumentException("matrix is " + traffic.rows() + " x " + traffic.cols()
-          + " but names " + senders.size() + " senders and " + receivers.size() + " receivers");
+    if (traffic != null
+        && (traffic.rows() != senders.size() || traffic.cols() != receivers.size())) {
+      throw new IllegalArgumentException(
+          "matrix is "
+              + traffic.rows()
+              + " x "
+              + traffic.cols()
+              + " but names "
+              + senders.size()
+              + " senders and "
+              + receivers.size()
+              + " receivers");
     }
     boolean anyTraffic = traffic != null && traffic.nonZeroCount() > 0;
     List<String> all = new ArrayList<>(senders);
@@ -256,10 +283,22 @@ public final class Topology {
     for (Link l : links.values()) {
       long flows = l.rate() / g;
       if (flows > BaseSpeed.MAX_FLOWS && used.contains(l.name())) {
-        throw new IllegalArgumentException("link " + l.name() + " (" + l.rate() + " B/s) is " + flows
-            + " times the base speed " + g + " B/s, the greatest common divisor of the rates on the"
-            + " matrix's routes; more than " + BaseSpeed.MAX_FLOWS + " flows per link make the plan"
-            + " meaningless: round the rates in " + config.file() + " (e.g. to whole Mbit/s)");
+        throw new IllegalArgumentException(
+            "link "
+                + l.name()
+                + " ("
+                + l.rate()
+                + " B/s) is "
+                + flows
+                + " times the base speed "
+                + g
+                + " B/s, the greatest common divisor of the rates on the"
+                + " matrix's routes; more than "
+                + BaseSpeed.MAX_FLOWS
+                + " flows per link make the plan"
+                + " meaningless: round the rates in "
+                + config.file()
+                + " (e.g. to whole Mbit/s)");
       }
       flows = Math.max(1, Math.min(flows, Integer.MAX_VALUE));
       id.put(l.name(), b.addLink(l.name(), (int) flows));
@@ -290,7 +329,8 @@ public final class Topology {
     } else if (backboneOut > 0 || backboneIn > 0) {
       k = Math.min(k, Math.max(backboneOut, backboneIn));
     }
-    // no step holds more transfers than the matrix has (a topology whose only rates are racks' bounds no step)
+    // no step holds more transfers than the matrix has (a topology whose only rates are racks'
+    // bounds no step)
     long transfers = anyTraffic ? traffic.nonZeroCount() : (long) senders.size() * receivers.size();
     k = Math.max(1, Math.min(Math.min(k, transfers), Integer.MAX_VALUE));
     int[] ds = new int[up.length];

@@ -2,7 +2,6 @@ package io.wanshuffle.scheduler.topology;
 
 import io.wanshuffle.scheduler.io.TextFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,8 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The parsed topology configuration file (format in docs/topology.md): which host mapping to use
- * (a Hadoop {@code TableMapping} file or a {@code ScriptBasedMapping} script) and the link rates in
+ * The parsed topology configuration file (format in docs/topology.md): which host mapping to use (a
+ * Hadoop {@code TableMapping} file or a {@code ScriptBasedMapping} script) and the link rates in
  * bytes/s, as defaults per link kind and overrides per host, rack or cluster.
  *
  * <p>One {@code key = value} per line; {@code #} starts a comment. Keys: {@code mapping.table},
@@ -23,16 +22,27 @@ import java.util.regex.Pattern;
  * nic.up.rate}, {@code nic.down.rate}, {@code rack.rate}, {@code rack.uplink.rate}, {@code
  * rack.downlink.rate}, {@code backbone.rate}, {@code backbone.out.rate}, {@code backbone.in.rate},
  * each optionally followed by {@code [owner]} (a host name, {@code /cluster/rack} or {@code
- * /cluster}; a {@code #} inside the brackets belongs to the name). A rate is a positive integer of bytes/s with an optional decimal suffix {@code k},
- * {@code M}, {@code G}, {@code T} (10^3 .. 10^12), or {@code none} for a link that is not a
- * constraint. The digits are ASCII, without a sign.
+ * /cluster}; a {@code #} inside the brackets belongs to the name). A rate is a positive integer of
+ * bytes/s with an optional decimal suffix {@code k}, {@code M}, {@code G}, {@code T} (10^3 ..
+ * 10^12), or {@code none} for a link that is not a constraint. The digits are ASCII, without a
+ * sign.
  */
 public final class TopologyConfig {
-  private static final Pattern LINE = Pattern.compile("([A-Za-z.]+)(?:\\[([^\\]]+)\\])?\\s*=\\s*(.*)");
+  private static final Pattern LINE =
+      Pattern.compile("([A-Za-z.]+)(?:\\[([^\\]]+)\\])?\\s*=\\s*(.*)");
   private static final Pattern ASCII_DIGITS = Pattern.compile("[0-9]+");
-  private static final Set<String> RATE_KEYS = Set.of(
-      "nic.rate", "nic.up.rate", "nic.down.rate", "rack.rate", "rack.uplink.rate",
-      "rack.downlink.rate", "backbone.rate", "backbone.out.rate", "backbone.in.rate");
+  private static final Set<String> RATE_KEYS =
+      Set.of(
+          "nic.rate",
+          "nic.up.rate",
+          "nic.down.rate",
+          "rack.rate",
+          "rack.uplink.rate",
+          "rack.downlink.rate",
+          "backbone.rate",
+          "backbone.out.rate",
+          "backbone.in.rate");
+
   /** Rate value meaning "not a constraint". */
   static final long UNLIMITED = Long.MAX_VALUE;
 
@@ -40,26 +50,33 @@ public final class TopologyConfig {
   private final Path table;
   private final Path script;
   private final int scriptArgs;
+
   /** key or key[owner] -> rate (UNLIMITED for none). */
   private final Map<String, Long> rates;
+
   private final List<RateOverride> overrides;
 
   /**
    * A rate set for one owner, {@code key[owner] = rate}.
    *
    * @param key the rate key, e.g. {@code nic.rate}
-   * @param owner a host name for {@code nic.*} keys, {@code /cluster/rack} for {@code rack.*}, {@code
-   *     /cluster} for {@code backbone.*}
+   * @param owner a host name for {@code nic.*} keys, {@code /cluster/rack} for {@code rack.*},
+   *     {@code /cluster} for {@code backbone.*}
    * @param line its 1-based line in the configuration file
    */
   public record RateOverride(String key, String owner, int line) {
-    /** @return what the owner must be, from the key */
+    /**
+     * @return what the owner must be, from the key
+     */
     public OwnerKind ownerKind() {
       return OwnerKind.of(key);
     }
   }
 
-  /** What the owner of a rate key names: a host ({@code nic.*}), a rack ({@code rack.*}), a cluster ({@code backbone.*}). */
+  /**
+   * What the owner of a rate key names: a host ({@code nic.*}), a rack ({@code rack.*}), a cluster
+   * ({@code backbone.*}).
+   */
   public enum OwnerKind {
     /** a host name */
     HOST,
@@ -73,7 +90,12 @@ public final class TopologyConfig {
     }
   }
 
-  private TopologyConfig(Path file, Path table, Path script, int scriptArgs, Map<String, Long> rates,
+  private TopologyConfig(
+      Path file,
+      Path table,
+      Path script,
+      int scriptArgs,
+      Map<String, Long> rates,
       List<RateOverride> overrides) {
     this.file = file;
     this.overrides = overrides;
@@ -115,8 +137,8 @@ public final class TopologyConfig {
       String where = file + ":" + n + ": ";
       Matcher m = LINE.matcher(line);
       if (!m.matches()) {
-        throw new TopologyException(where + "expected 'key = value' or 'key[owner] = value', got '"
-            + line + "'");
+        throw new TopologyException(
+            where + "expected 'key = value' or 'key[owner] = value', got '" + line + "'");
       }
       String key = m.group(1);
       String owner = m.group(2);
@@ -149,14 +171,19 @@ public final class TopologyConfig {
             scriptArgs = 0;
           }
           if (scriptArgs < 1) {
-            throw new TopologyException(where + "mapping.script.args must be a positive integer, got '"
-                + value + "'");
+            throw new TopologyException(
+                where + "mapping.script.args must be a positive integer, got '" + value + "'");
           }
         }
         default -> {
           if (!RATE_KEYS.contains(key)) {
-            throw new TopologyException(where + "unknown key '" + key + "'; known: mapping.table, "
-                + "mapping.script, mapping.script.args, " + String.join(", ", RATE_KEYS.stream().sorted().toList()));
+            throw new TopologyException(
+                where
+                    + "unknown key '"
+                    + key
+                    + "'; known: mapping.table, "
+                    + "mapping.script, mapping.script.args, "
+                    + String.join(", ", RATE_KEYS.stream().sorted().toList()));
           }
           rates.put(full, parseRate(where, full, value));
           if (owner != null) {
@@ -170,19 +197,26 @@ public final class TopologyConfig {
       }
     }
     if (table == null && script == null) {
-      throw new TopologyException(file + ": no host mapping: set mapping.table (a Hadoop TableMapping "
-          + "file) or mapping.script (a ScriptBasedMapping script)");
+      throw new TopologyException(
+          file
+              + ": no host mapping: set mapping.table (a Hadoop TableMapping "
+              + "file) or mapping.script (a ScriptBasedMapping script)");
     }
     if (table != null && script != null) {
-      throw new TopologyException(file + ": set only one of mapping.table (line "
-          + seenAt.get("mapping.table") + ") and mapping.script (line " + seenAt.get("mapping.script") + ")");
+      throw new TopologyException(
+          file
+              + ": set only one of mapping.table (line "
+              + seenAt.get("mapping.table")
+              + ") and mapping.script (line "
+              + seenAt.get("mapping.script")
+              + ")");
     }
     return new TopologyConfig(file, table, script, scriptArgs, rates, List.copyOf(overrides));
   }
 
   /**
-   * @return the index of the {@code #} that starts the line's comment, or -1: a {@code #} inside the
-   *     key's {@code [owner]} brackets belongs to the owner (host names may contain it)
+   * @return the index of the {@code #} that starts the line's comment, or -1: a {@code #} inside
+   *     the key's {@code [owner]} brackets belongs to the owner (host names may contain it)
    */
   private static int commentStart(String raw) {
     int eq = raw.indexOf('=');
@@ -196,15 +230,23 @@ public final class TopologyConfig {
     return -1;
   }
 
-  /** @return null when {@code owner} has the form {@code key} needs, else what is wrong */
+  /**
+   * @return null when {@code owner} has the form {@code key} needs, else what is wrong
+   */
   private static String ownerProblem(String key, String owner) {
     return switch (OwnerKind.of(key)) {
-      case HOST -> owner.startsWith("/")
-          ? "a NIC belongs to a host: name the host, not the network path '" + owner + "'" : null;
-      case RACK -> HostMapping.pathProblem(owner) == null ? null
-          : "a rack link belongs to a rack /cluster/rack, got '" + owner + "'";
-      case CLUSTER -> owner.matches("/[^/]+")
-          ? null : "a backbone side belongs to a cluster /cluster, got '" + owner + "'";
+      case HOST ->
+          owner.startsWith("/")
+              ? "a NIC belongs to a host: name the host, not the network path '" + owner + "'"
+              : null;
+      case RACK ->
+          HostMapping.pathProblem(owner) == null
+              ? null
+              : "a rack link belongs to a rack /cluster/rack, got '" + owner + "'";
+      case CLUSTER ->
+          owner.matches("/[^/]+")
+              ? null
+              : "a backbone side belongs to a cluster /cluster, got '" + owner + "'";
     };
   }
 
@@ -244,37 +286,61 @@ public final class TopologyConfig {
       v = -1;
     }
     if (v == -1 && ASCII_DIGITS.matcher(digits).matches() || v > Long.MAX_VALUE / 2 / mult) {
-      throw new TopologyException(where + "'" + key + "' is too large: at most " + Long.MAX_VALUE / 2
-          + " bytes/s, got '" + value + "'");
+      throw new TopologyException(
+          where
+              + "'"
+              + key
+              + "' is too large: at most "
+              + Long.MAX_VALUE / 2
+              + " bytes/s, got '"
+              + value
+              + "'");
     }
     if (v <= 0) {
-      throw new TopologyException(where + "'" + key + "' must be a positive rate in bytes/s (integer, "
-          + "optional suffix k, M, G, T) or 'none', got '" + value + "'");
+      throw new TopologyException(
+          where
+              + "'"
+              + key
+              + "' must be a positive rate in bytes/s (integer, "
+              + "optional suffix k, M, G, T) or 'none', got '"
+              + value
+              + "'");
     }
     return v * mult;
   }
 
-  /** @return every {@code key[owner] = rate} line, in file order */
+  /**
+   * @return every {@code key[owner] = rate} line, in file order
+   */
   public List<RateOverride> overrides() {
     return overrides;
   }
 
-  /** @return the configuration file this was read from */
+  /**
+   * @return the configuration file this was read from
+   */
   public Path file() {
     return file;
   }
 
-  /** @return the TableMapping file, or null when a script is used */
+  /**
+   * @return the TableMapping file, or null when a script is used
+   */
   public Path table() {
     return table;
   }
 
-  /** @return the ScriptBasedMapping script, or null when a table is used */
+  /**
+   * @return the ScriptBasedMapping script, or null when a table is used
+   */
   public Path script() {
     return script;
   }
 
-  /** @return how many host names the script is given per call (Hadoop's net.topology.script.number.args) */
+  /**
+   * @return how many host names the script is given per call (Hadoop's
+   *     net.topology.script.number.args)
+   */
   public int scriptArgs() {
     return scriptArgs;
   }
@@ -287,29 +353,46 @@ public final class TopologyConfig {
    * @param kind the link kind
    * @param owner host, rack path or cluster path
    * @return the rate in bytes/s; empty when the link is set to {@code none} (not a constraint)
-   * @throws TopologyException naming the configuration file and the keys to set when no rate applies
+   * @throws TopologyException naming the configuration file and the keys to set when no rate
+   *     applies
    */
   public OptionalLong rate(LinkKind kind, String owner) {
-    String both = switch (kind) {
-      case NIC_UP, NIC_DOWN -> "nic.rate";
-      case RACK_UPLINK, RACK_DOWNLINK -> "rack.rate";
-      case BACKBONE_OUT, BACKBONE_IN -> "backbone.rate";
-    };
-    for (String k : new String[] {kind.key() + "[" + owner + "]", both + "[" + owner + "]", kind.key(), both}) {
+    String both =
+        switch (kind) {
+          case NIC_UP, NIC_DOWN -> "nic.rate";
+          case RACK_UPLINK, RACK_DOWNLINK -> "rack.rate";
+          case BACKBONE_OUT, BACKBONE_IN -> "backbone.rate";
+        };
+    for (String k :
+        new String[] {kind.key() + "[" + owner + "]", both + "[" + owner + "]", kind.key(), both}) {
       Long r = rates.get(k);
       if (r != null) {
         return r == UNLIMITED ? OptionalLong.empty() : OptionalLong.of(r);
       }
     }
-    throw new TopologyException(file + ": link " + new Link(kind, owner, 1).name()
-        + " has no capacity: set " + kind.key() + " or " + kind.key() + "[" + owner + "] (or "
-        + both + "), in bytes/s or 'none'");
+    throw new TopologyException(
+        file
+            + ": link "
+            + new Link(kind, owner, 1).name()
+            + " has no capacity: set "
+            + kind.key()
+            + " or "
+            + kind.key()
+            + "["
+            + owner
+            + "] (or "
+            + both
+            + "), in bytes/s or 'none'");
   }
 
   @Override
   public String toString() {
-    return "TopologyConfig[" + file + ", " + (table != null ? "table " + table : "script " + script)
-        + ", " + rates.size() + " rates]";
+    return "TopologyConfig["
+        + file
+        + ", "
+        + (table != null ? "table " + table : "script " + script)
+        + ", "
+        + rates.size()
+        + " rates]";
   }
-
 }

@@ -15,7 +15,9 @@ public final class TopologyException extends IllegalArgumentException {
   /** The Hadoop configuration key at fault, or null. */
   private final String configKey;
 
-  /** @param message the problem, starting with the file (and line) it comes from */
+  /**
+   * @param message the problem, starting with the file (and line) it comes from
+   */
   public TopologyException(String message) {
     super(message);
     this.configKey = null;
@@ -45,11 +47,12 @@ public final class TopologyException extends IllegalArgumentException {
    * @param file the file
    * @param what what the file is, e.g. {@code topology table}
    * @param e the I/O error
-   * @return {@code file: cannot read WHAT: REASON} (no such file, permission denied, not UTF-8 text, is a directory,
-   *     or the error's own message)
+   * @return {@code file: cannot read WHAT: REASON} (no such file, permission denied, not UTF-8
+   *     text, is a directory, or the error's own message)
    */
   static TopologyException unreadable(Path file, String what, IOException e) {
-    return new TopologyException(file + ": cannot read " + what + ": " + TextFile.reason(file, e), e);
+    return new TopologyException(
+        file + ": cannot read " + what + ": " + TextFile.reason(file, e), e);
   }
 
   /**

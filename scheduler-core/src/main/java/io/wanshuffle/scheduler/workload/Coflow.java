@@ -22,43 +22,60 @@ public record Coflow(
   public Coflow {
     if (reducerRacks.length != reducerMegabytes.length) {
       throw new IllegalArgumentException(
-          "coflow " + id + ": " + reducerRacks.length + " reducer racks but "
-              + reducerMegabytes.length + " amounts");
+          "coflow "
+              + id
+              + ": "
+              + reducerRacks.length
+              + " reducer racks but "
+              + reducerMegabytes.length
+              + " amounts");
     }
     mapperRacks = mapperRacks.clone();
     reducerRacks = reducerRacks.clone();
     reducerMegabytes = reducerMegabytes.clone();
   }
 
-  /** @return a copy of the mapper racks */
+  /**
+   * @return a copy of the mapper racks
+   */
   @Override
   public int[] mapperRacks() {
     return mapperRacks.clone();
   }
 
-  /** @return a copy of the reducer racks */
+  /**
+   * @return a copy of the reducer racks
+   */
   @Override
   public int[] reducerRacks() {
     return reducerRacks.clone();
   }
 
-  /** @return a copy of the megabytes per reducer */
+  /**
+   * @return a copy of the megabytes per reducer
+   */
   @Override
   public double[] reducerMegabytes() {
     return reducerMegabytes.clone();
   }
 
-  /** @return number of mappers (the trace's "Number of mappers") */
+  /**
+   * @return number of mappers (the trace's "Number of mappers")
+   */
   public int mapperCount() {
     return mapperRacks.length;
   }
 
-  /** @return number of reducers */
+  /**
+   * @return number of reducers
+   */
   public int reducerCount() {
     return reducerRacks.length;
   }
 
-  /** @return total shuffle megabytes of the coflow (sum over reducers) */
+  /**
+   * @return total shuffle megabytes of the coflow (sum over reducers)
+   */
   public double totalMegabytes() {
     double s = 0;
     for (double mb : reducerMegabytes) {
@@ -84,8 +101,16 @@ public record Coflow(
 
   @Override
   public String toString() {
-    return "Coflow[id=" + id + ", arrival=" + arrivalMillis + " ms, mappers="
-        + Arrays.toString(mapperRacks) + ", reducers=" + reducerRacks.length + ", "
-        + totalMegabytes() + " MB]";
+    return "Coflow[id="
+        + id
+        + ", arrival="
+        + arrivalMillis
+        + " ms, mappers="
+        + Arrays.toString(mapperRacks)
+        + ", reducers="
+        + reducerRacks.length
+        + ", "
+        + totalMegabytes()
+        + " MB]";
   }
 }

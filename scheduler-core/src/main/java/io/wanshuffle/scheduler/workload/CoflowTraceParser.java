@@ -18,8 +18,8 @@ final class CoflowTraceParser {
   CoflowTrace parse(BufferedReader in) throws IOException {
     String line = nextLine(in);
     if (line == null) {
-      throw new TraceFormatException(source, Math.max(lineNo, 1),
-          "empty trace: expected '<ports> <number of coflows>'");
+      throw new TraceFormatException(
+          source, Math.max(lineNo, 1), "empty trace: expected '<ports> <number of coflows>'");
     }
     fields = line.trim().split("\\s+");
     if (fields.length != 2) {
@@ -37,13 +37,17 @@ final class CoflowTraceParser {
       coflows.add(coflow(racks));
     }
     if (coflows.size() != count) {
-      throw new TraceFormatException(source, headerLine,
+      throw new TraceFormatException(
+          source,
+          headerLine,
           "announces " + count + " coflows, but the file has " + coflows.size());
     }
     return new CoflowTrace(racks, coflows);
   }
 
-  /** @return the next non-blank line, or null at the end; counts lines */
+  /**
+   * @return the next non-blank line, or null at the end; counts lines
+   */
   private String nextLine(BufferedReader in) throws IOException {
     String line;
     while ((line = in.readLine()) != null) {
@@ -57,16 +61,22 @@ final class CoflowTraceParser {
 
   private Coflow coflow(int racks) {
     if (fields.length < 5) {
-      throw fault("expected at least 5 fields '<id> <arrival ms> <mappers> <rack>... <reducers>"
-          + " <rack:MB>...', found " + fields.length);
+      throw fault(
+          "expected at least 5 fields '<id> <arrival ms> <mappers> <rack>... <reducers>"
+              + " <rack:MB>...', found "
+              + fields.length);
     }
     long id = longField(0, "coflow ID", Long.MIN_VALUE);
     long arrival = longField(1, "arrival time (ms)", 0);
     int mappers = intField(2, "number of mappers", 1, fields.length);
     int reducerCountField = 3 + mappers;
     if (reducerCountField >= fields.length) {
-      throw fault("announces " + mappers + " mappers but has only " + (fields.length - 3)
-          + " fields after the count (need the mapper racks and the reducer count)");
+      throw fault(
+          "announces "
+              + mappers
+              + " mappers but has only "
+              + (fields.length - 3)
+              + " fields after the count (need the mapper racks and the reducer count)");
     }
     int[] mapperRacks = new int[mappers];
     for (int m = 0; m < mappers; m++) {
@@ -75,8 +85,14 @@ final class CoflowTraceParser {
     int reducers = intField(reducerCountField, "number of reducers", 1, Integer.MAX_VALUE);
     int first = reducerCountField + 1;
     if (fields.length - first != reducers) {
-      throw fault("announces " + reducers + " reducers (field " + (reducerCountField + 1)
-          + ") but has " + (fields.length - first) + " 'rack:MB' fields");
+      throw fault(
+          "announces "
+              + reducers
+              + " reducers (field "
+              + (reducerCountField + 1)
+              + ") but has "
+              + (fields.length - first)
+              + " 'rack:MB' fields");
     }
     int[] reducerRacks = new int[reducers];
     double[] megabytes = new double[reducers];

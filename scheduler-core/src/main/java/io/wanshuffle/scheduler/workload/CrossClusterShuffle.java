@@ -19,21 +19,32 @@ public record CrossClusterShuffle(
   /** Copies the arrays; checks they match the matrix shape. */
   public CrossClusterShuffle {
     if (senderRacks.length != bytes.rows() || receiverRacks.length != bytes.cols()) {
-      throw new IllegalArgumentException("rack lists " + senderRacks.length + " x "
-          + receiverRacks.length + " do not match the " + bytes.rows() + " x " + bytes.cols()
-          + " matrix");
+      throw new IllegalArgumentException(
+          "rack lists "
+              + senderRacks.length
+              + " x "
+              + receiverRacks.length
+              + " do not match the "
+              + bytes.rows()
+              + " x "
+              + bytes.cols()
+              + " matrix");
     }
     senderRacks = senderRacks.clone();
     receiverRacks = receiverRacks.clone();
   }
 
-  /** @return a copy of the sender racks (row i is rack {@code senderRacks()[i]}) */
+  /**
+   * @return a copy of the sender racks (row i is rack {@code senderRacks()[i]})
+   */
   @Override
   public int[] senderRacks() {
     return senderRacks.clone();
   }
 
-  /** @return a copy of the receiver racks (column j is rack {@code receiverRacks()[j]}) */
+  /**
+   * @return a copy of the receiver racks (column j is rack {@code receiverRacks()[j]})
+   */
   @Override
   public int[] receiverRacks() {
     return receiverRacks.clone();
@@ -46,18 +57,22 @@ public record CrossClusterShuffle(
    */
   public TrafficMatrix seconds(double bytesPerSecond) {
     if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
-      throw new IllegalArgumentException("rate must be finite and > 0 bytes/s, got "
-          + bytesPerSecond);
+      throw new IllegalArgumentException(
+          "rate must be finite and > 0 bytes/s, got " + bytesPerSecond);
     }
     return bytes.inSecondsAt(bytesPerSecond);
   }
 
-  /** @return host names of the rows, {@code rack-<n>}, as a matrix CSV header names them */
+  /**
+   * @return host names of the rows, {@code rack-<n>}, as a matrix CSV header names them
+   */
   public List<String> senderNames() {
     return names(senderRacks);
   }
 
-  /** @return host names of the columns, {@code rack-<n>} */
+  /**
+   * @return host names of the columns, {@code rack-<n>}
+   */
   public List<String> receiverNames() {
     return names(receiverRacks);
   }

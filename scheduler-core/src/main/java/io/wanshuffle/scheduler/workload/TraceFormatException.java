@@ -20,12 +20,16 @@ public final class TraceFormatException extends IllegalArgumentException {
     this.line = line;
   }
 
-  /** @return the name of the input the fault is in */
+  /**
+   * @return the name of the input the fault is in
+   */
   public String source() {
     return source;
   }
 
-  /** @return the 1-based line number of the fault */
+  /**
+   * @return the 1-based line number of the fault
+   */
   public int line() {
     return line;
   }

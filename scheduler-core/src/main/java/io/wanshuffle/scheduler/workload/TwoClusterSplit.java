@@ -20,9 +20,9 @@ import java.util.TreeMap;
  *       listed twice as a mapper sends twice that share).
  *   <li>The cross-cluster part in the direction {@link Direction#A_TO_B} keeps the flows from
  *       mapper racks in A to reducer racks in B ({@link Direction#B_TO_A} the reverse; the two
- *       directions use the two sides of a full-duplex backbone and are independent instances).
- *       Rows are the distinct sender racks, columns the distinct receiver racks, both ascending;
- *       flows between the same pair of racks add up.
+ *       directions use the two sides of a full-duplex backbone and are independent instances). Rows
+ *       are the distinct sender racks, columns the distinct receiver racks, both ascending; flows
+ *       between the same pair of racks add up.
  * </ol>
  *
  * Amounts are in bytes; {@link CrossClusterShuffle#seconds(double)} converts them.
@@ -49,9 +49,14 @@ public final class TwoClusterSplit {
    */
   public TwoClusterSplit(int racks, int firstRackOfB) {
     if (racks < 2 || firstRackOfB < 1 || firstRackOfB >= racks) {
-      throw new IllegalArgumentException("a two-cluster split needs racks >= 2 and the first rack"
-          + " of cluster B in 1.." + (racks - 1) + ", got racks=" + racks + ", firstRackOfB="
-          + firstRackOfB);
+      throw new IllegalArgumentException(
+          "a two-cluster split needs racks >= 2 and the first rack"
+              + " of cluster B in 1.."
+              + (racks - 1)
+              + ", got racks="
+              + racks
+              + ", firstRackOfB="
+              + firstRackOfB);
     }
     this.racks = racks;
     this.firstRackOfB = firstRackOfB;
@@ -65,12 +70,16 @@ public final class TwoClusterSplit {
     return new TwoClusterSplit(racks, racks / 2);
   }
 
-  /** @return the number of racks the split covers */
+  /**
+   * @return the number of racks the split covers
+   */
   public int racks() {
     return racks;
   }
 
-  /** @return the lowest rack of cluster B */
+  /**
+   * @return the lowest rack of cluster B
+   */
   public int firstRackOfB() {
     return firstRackOfB;
   }
@@ -142,13 +151,22 @@ public final class TwoClusterSplit {
       }
       row++;
     }
-    return Optional.of(new CrossClusterShuffle(coflow.id(), senderRacks, receiverRacks,
-        TrafficMatrix.ofRowMajor(senderRacks.length, receiverRacks.length, rowMajor)));
+    return Optional.of(
+        new CrossClusterShuffle(
+            coflow.id(),
+            senderRacks,
+            receiverRacks,
+            TrafficMatrix.ofRowMajor(senderRacks.length, receiverRacks.length, rowMajor)));
   }
 
   @Override
   public String toString() {
-    return "TwoClusterSplit[A = racks 0.." + (firstRackOfB - 1) + ", B = racks " + firstRackOfB
-        + ".." + (racks - 1) + "]";
+    return "TwoClusterSplit[A = racks 0.."
+        + (firstRackOfB - 1)
+        + ", B = racks "
+        + firstRackOfB
+        + ".."
+        + (racks - 1)
+        + "]";
   }
 }

@@ -57,22 +57,25 @@ class AlgorithmPropertiesTest {
     }
     double eta = LowerBound.of(in.matrix(), in.platform()).eta();
     double cost = schedule.cost(in.platform().beta());
-    assertTrue(cost >= eta * (1 - EPS), s.name() + " costs " + cost + " < η = " + eta + " on " + in);
+    assertTrue(
+        cost >= eta * (1 - EPS), s.name() + " costs " + cost + " < η = " + eta + " on " + in);
     return schedule;
   }
 
   @Test
   void ourAlgorithmsAreRegistered() {
-    assertTrue(Algorithms.names().containsAll(
-        List.of(HeuristicOnWeights.NAME, HeuristicOnDegrees.NAME, ExactScheduler.NAME)));
+    assertTrue(
+        Algorithms.names()
+            .containsAll(
+                List.of(HeuristicOnWeights.NAME, HeuristicOnDegrees.NAME, ExactScheduler.NAME)));
     for (String name : Algorithms.names()) {
       assertEquals(name, Algorithms.byName(name.toUpperCase(Locale.ROOT)).name());
     }
   }
 
   /**
-   * 900 instances of 2-8 nodes per side. The exact solver, slow by design, runs on every 10th
-   * (it has the tiny instances of {@link #exactOptimumLiesBetweenLowerBoundAndEveryAlgorithm}).
+   * 900 instances of 2-8 nodes per side. The exact solver, slow by design, runs on every 10th (it
+   * has the tiny instances of {@link #exactOptimumLiesBetweenLowerBoundAndEveryAlgorithm}).
    */
   @Test
   void everyAlgorithmGivesValidSchedulesOnSmallInstances() {
@@ -86,13 +89,16 @@ class AlgorithmPropertiesTest {
     }
   }
 
-  /** k far above the transfers (up to Integer.MAX_VALUE) acts as "no limit"; nothing is sized by k. */
+  /**
+   * k far above the transfers (up to Integer.MAX_VALUE) acts as "no limit"; nothing is sized by k.
+   */
   @Test
   void everyAlgorithmAcceptsAnyKUpToIntegerMax() {
     TrafficMatrix m = TrafficMatrix.of(new double[][] {{5, 1, 2}, {3, 0, 4}, {1, 1, 1}});
     for (int k : new int[] {8, 1_000_000_000, Integer.MAX_VALUE}) {
       for (String name : Algorithms.names()) {
-        validSchedule(Algorithms.byName(name), new Instance(m, Platform.onePort(k, 1, 3, 3), "k = " + k));
+        validSchedule(
+            Algorithms.byName(name), new Instance(m, Platform.onePort(k, 1, 3, 3), "k = " + k));
       }
     }
   }
@@ -120,8 +126,8 @@ class AlgorithmPropertiesTest {
   }
 
   /**
-   * η ≤ exact ≤ every algorithm on 1800 tiny instances (1-3 nodes per side, all weight ranges, 1-port
-   * and δ-port); the exact solver must solve at least 98% of them. Prints the mean and max
+   * η ≤ exact ≤ every algorithm on 1800 tiny instances (1-3 nodes per side, all weight ranges,
+   * 1-port and δ-port); the exact solver must solve at least 98% of them. Prints the mean and max
    * optimality gap (cost / exact) per algorithm.
    */
   @Test
@@ -143,8 +149,8 @@ class AlgorithmPropertiesTest {
       assertTrue(eta <= opt * (1 + EPS), "η = " + eta + " > exact " + opt + " on " + in);
       for (String name : Algorithms.names()) {
         double cost = validSchedule(Algorithms.byName(name), in).cost(beta);
-        assertTrue(opt <= cost * (1 + EPS),
-            "exact " + opt + " > " + name + " " + cost + " on " + in);
+        assertTrue(
+            opt <= cost * (1 + EPS), "exact " + opt + " > " + name + " " + cost + " on " + in);
         double gap = opt == 0 ? 1 : cost / opt;
         String model = in.platform().isOnePort() ? "1-port" : "δ-port";
         double[] g = gaps.computeIfAbsent(model + " " + name, n -> new double[4]);
@@ -154,12 +160,21 @@ class AlgorithmPropertiesTest {
         g[3] += gap > 1 + 1e-9 ? 1 : 0;
       }
     }
-    assertTrue(solved >= instances.size() * 98 / 100,
+    assertTrue(
+        solved >= instances.size() * 98 / 100,
         "exact solved only " + solved + " of " + instances.size() + " tiny instances");
     StringBuilder report = new StringBuilder("cost / exact on " + solved + " tiny instances:");
-    gaps.forEach((name, g) -> report.append(String.format(Locale.ROOT,
-        "%n  %-25s mean %.4f  max %.4f  not optimal on %.1f%% of %d", name, g[0] / g[2], g[1],
-        100 * g[3] / g[2], (int) g[2])));
+    gaps.forEach(
+        (name, g) ->
+            report.append(
+                String.format(
+                    Locale.ROOT,
+                    "%n  %-25s mean %.4f  max %.4f  not optimal on %.1f%% of %d",
+                    name,
+                    g[0] / g[2],
+                    g[1],
+                    100 * g[3] / g[2],
+                    (int) g[2])));
     System.out.println(report);
   }
 }

@@ -18,14 +18,20 @@ class AutoTest {
     assertEquals("auto", Algorithms.names().get(0));
   }
 
-  /** A transfer far below the validation tolerance (1e-12 s) is still sent, and the cost is never below η. */
+  /**
+   * A transfer far below the validation tolerance (1e-12 s) is still sent, and the cost is never
+   * below η.
+   */
   @Test
   void aTinyTransferIsNotDropped() {
     TrafficMatrix m = TrafficMatrix.of(new double[][] {{5, 1e-12}});
     Platform p = Platform.onePort(2, 1.0, 1, 2);
     Schedule s = Algorithms.byName("auto").schedule(m, p);
-    assertTrue(s.steps().stream().flatMap(st -> st.transfers().stream())
-        .anyMatch(t -> t.dst() == 1 && t.amount() > 0), "pair 0 -> 1 is scheduled");
+    assertTrue(
+        s.steps().stream()
+            .flatMap(st -> st.transfers().stream())
+            .anyMatch(t -> t.dst() == 1 && t.amount() > 0),
+        "pair 0 -> 1 is scheduled");
     assertTrue(s.cost(1.0) >= LowerBound.of(m, p).eta() - 1e-9, "cost " + s.cost(1.0) + " below η");
   }
 
@@ -70,8 +76,8 @@ class AutoTest {
       int rows = 1 + rnd.nextInt(6);
       int cols = 1 + rnd.nextInt(6);
       TrafficMatrix m = Instances.matrix(rnd, rows, cols, 1 + rnd.nextInt(40), rnd.nextBoolean());
-      Platform p = Instances.deltaPort(rnd, 1 + rnd.nextInt(8), 0.1 + 2 * rnd.nextDouble(), rows,
-          cols, 4);
+      Platform p =
+          Instances.deltaPort(rnd, 1 + rnd.nextInt(8), 0.1 + 2 * rnd.nextDouble(), rows, cols, 4);
       Schedule auto = new Auto().schedule(m, p);
       auto.validate(m, p);
       double a = auto.cost(p.beta());
@@ -87,9 +93,11 @@ class AutoTest {
       int rows = 1 + rnd.nextInt(7);
       int cols = 1 + rnd.nextInt(7);
       TrafficMatrix m = Instances.matrix(rnd, rows, cols, 1 + rnd.nextInt(40), rnd.nextBoolean());
-      Platform p = rnd.nextBoolean()
-          ? Platform.onePort(1 + rnd.nextInt(8), 0.1 + 2 * rnd.nextDouble(), rows, cols)
-          : Instances.deltaPort(rnd, 1 + rnd.nextInt(8), 0.1 + 2 * rnd.nextDouble(), rows, cols, 3);
+      Platform p =
+          rnd.nextBoolean()
+              ? Platform.onePort(1 + rnd.nextInt(8), 0.1 + 2 * rnd.nextDouble(), rows, cols)
+              : Instances.deltaPort(
+                  rnd, 1 + rnd.nextInt(8), 0.1 + 2 * rnd.nextDouble(), rows, cols, 3);
       for (Schedule s : new Schedule[] {new Ggp().schedule(m, p), SortedBatching.schedule(m, p)}) {
         Schedule c = Compaction.improve(s, p, Long.MAX_VALUE);
         c.validate(m, p);
@@ -111,8 +119,9 @@ class AutoTest {
     Platform p = Platform.onePort(n / 10, 1.0, n, n);
     Schedule s = new Auto().schedule(m, p);
     s.validate(m, p);
-    assertTrue(s.cost(1.0) <= 1.02 * LowerBound.of(m, p).eta(), "ratio " + s.cost(1.0)
-        / LowerBound.of(m, p).eta());
+    assertTrue(
+        s.cost(1.0) <= 1.02 * LowerBound.of(m, p).eta(),
+        "ratio " + s.cost(1.0) / LowerBound.of(m, p).eta());
   }
 
   private static TrafficMatrix dense(int n, long seed) {
@@ -143,9 +152,9 @@ class AutoTest {
 
   /**
    * A large backbone-bound instance with heavy-tailed amounts (Pareto, α = 1.2): batching whole
-   * transfers leaves most flows of the first steps idle beside a few long ones (1.41 η on the
-   * 300 x 300 instance of Auto.PEELING_GAP's Javadoc; 1.46 η here, preemptive batching 1.19 η), so
-   * auto must still get within a few percent of η (it runs OGGP: 1.004 η).
+   * transfers leaves most flows of the first steps idle beside a few long ones (1.41 η on the 300 x
+   * 300 instance of Auto.PEELING_GAP's Javadoc; 1.46 η here, preemptive batching 1.19 η), so auto
+   * must still get within a few percent of η (it runs OGGP: 1.004 η).
    */
   @Test
   void largeHeavyTailedInstancesGetCloseToEta() {
@@ -161,7 +170,8 @@ class AutoTest {
     Platform p = Platform.onePort(12, 0.01, n, n);
     assertTrue(m.nonZeroCount() > Auto.PEELING_LIMIT && Auto.backboneBound(m, p));
     double eta = LowerBound.of(m, p).eta();
-    assertTrue(SortedBatching.schedule(m, p).cost(p.beta()) > 1.1 * eta,
+    assertTrue(
+        SortedBatching.schedule(m, p).cost(p.beta()) > 1.1 * eta,
         "the instance no longer tells batching from preemption");
     Schedule s = new Auto().schedule(m, p);
     s.validate(m, p);

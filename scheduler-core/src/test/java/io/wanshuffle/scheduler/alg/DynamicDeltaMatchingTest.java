@@ -12,12 +12,15 @@ import java.util.Random;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The heuristics' kept-maximum δ-port matching against JGraphT's maximum flow ({@link FlowDeltaMatching}). */
+/**
+ * The heuristics' kept-maximum δ-port matching against JGraphT's maximum flow ({@link
+ * FlowDeltaMatching}).
+ */
 class DynamicDeltaMatchingTest {
   /**
-   * Random bipartite graphs (1-port and δ-port) whose edges are removed in random batches, as the heuristics do:
-   * after every repair the matching uses only present edges, respects every δ, and is as large as the maximum
-   * flow's on the present edges.
+   * Random bipartite graphs (1-port and δ-port) whose edges are removed in random batches, as the
+   * heuristics do: after every repair the matching uses only present edges, respects every δ, and
+   * is as large as the maximum flow's on the present edges.
    */
   @Test
   void staysMaximumAsEdgesAreRemovedAgainstJgraphtMaxFlow() {
@@ -84,8 +87,14 @@ class DynamicDeltaMatchingTest {
     }
   }
 
-  private static void assertMaximum(DynamicDeltaMatching dm, int[] src, int[] dst, boolean[] present, int[] ds,
-      int[] dr, String what) {
+  private static void assertMaximum(
+      DynamicDeltaMatching dm,
+      int[] src,
+      int[] dst,
+      boolean[] present,
+      int[] ds,
+      int[] dr,
+      String what) {
     int[] su = new int[ds.length];
     int[] ru = new int[dr.length];
     boolean[] seen = new boolean[src.length];
@@ -109,9 +118,10 @@ class DynamicDeltaMatchingTest {
   }
 
   /**
-   * A repair whose only augmenting path runs through every node (40,001 edges long) is found without deep
-   * recursion: senders s0..s(n-1) with edges si-ri and si-r(i+1), plus sender sn with one edge sn-r0. Greedy matches
-   * every si-ri; removing s(n-1)-r(n-1) frees r(n-1), reachable from sn only along the whole chain.
+   * A repair whose only augmenting path runs through every node (40,001 edges long) is found
+   * without deep recursion: senders s0..s(n-1) with edges si-ri and si-r(i+1), plus sender sn with
+   * one edge sn-r0. Greedy matches every si-ri; removing s(n-1)-r(n-1) frees r(n-1), reachable from
+   * sn only along the whole chain.
    */
   @Test
   void aLongAugmentingPathIsFoundWithoutRecursion() {

@@ -60,12 +60,16 @@ class ExactSchedulerTest {
   @Test
   void smallHandInstances() {
     // One transfer: one step.
-    assertEquals(1.5 + 7, optimum(TrafficMatrix.of(new double[][] {{7}}), Platform.onePort(1, 1.5, 1, 1)), 1e-9);
+    assertEquals(
+        1.5 + 7,
+        optimum(TrafficMatrix.of(new double[][] {{7}}), Platform.onePort(1, 1.5, 1, 1)),
+        1e-9);
     // Two transfers from one 1-port sender: two steps whatever k is.
     TrafficMatrix star = TrafficMatrix.of(new double[][] {{3, 5}});
     assertEquals(2 * 2.0 + 8, optimum(star, Platform.onePort(2, 2.0, 1, 2)), 1e-9);
     // The same sender with δ = 2 and k = 2: one step of 5.
-    assertEquals(2.0 + 5, optimum(star, Platform.of(2, 2.0, new int[] {2}, new int[] {1, 1})), 1e-9);
+    assertEquals(
+        2.0 + 5, optimum(star, Platform.of(2, 2.0, new int[] {2}, new int[] {1, 1})), 1e-9);
     // k = 1 serialises everything: Σ w + m·β.
     TrafficMatrix diag = TrafficMatrix.of(new double[][] {{4, 0}, {0, 6}});
     assertEquals(10 + 2 * 0.5, optimum(diag, Platform.onePort(1, 0.5, 2, 2)), 1e-9);
@@ -80,20 +84,28 @@ class ExactSchedulerTest {
     TrafficMatrix m = TrafficMatrix.of(a); // 16 transfers > 12
     Platform p = Platform.onePort(2, 1, 4, 4);
     assertFalse(exact.accepts(m, p));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> exact.schedule(m, p));
-    assertTrue(e.getMessage().contains("at most " + ExactScheduler.MAX_TRANSFERS + " transfers"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> exact.schedule(m, p));
+    assertTrue(
+        e.getMessage().contains("at most " + ExactScheduler.MAX_TRANSFERS + " transfers"),
+        e.getMessage());
     assertTrue(e.getMessage().contains("has 16"), e.getMessage());
   }
 
-  /** Amounts 1e-400 x the largest once became 0 in the solver's normalisation: an index -1 crash. */
+  /**
+   * Amounts 1e-400 x the largest once became 0 in the solver's normalisation: an index -1 crash.
+   */
   @Test
   void refusesAmountsBelowItsPrecisionAndAutoStillPlansThem() {
     Platform p = Platform.onePort(1, 1, 2, 2);
     for (double[][] a : new double[][][] {{{1e100, 1}, {1e-300, 0}}, {{1, 1e-12}, {0, 0}}}) {
       TrafficMatrix m = TrafficMatrix.of(a);
       assertFalse(exact.accepts(m, p));
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> exact.schedule(m, p));
-      assertTrue(e.getMessage().contains("at least " + ExactScheduler.MIN_RELATIVE_AMOUNT + " x the largest"),
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> exact.schedule(m, p));
+      assertTrue(
+          e.getMessage()
+              .contains("at least " + ExactScheduler.MIN_RELATIVE_AMOUNT + " x the largest"),
           e.getMessage());
       Schedule s = new Auto().schedule(m, p);
       s.validate(m, p);
@@ -113,15 +125,18 @@ class ExactSchedulerTest {
     TrafficMatrix m = TrafficMatrix.of(a);
     Platform p = Platform.of(3, 1, new int[] {3, 3, 3}, new int[] {3, 3, 3, 3});
     assertFalse(exact.accepts(m, p));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> exact.schedule(m, p));
-    assertTrue(e.getMessage().contains("at most " + ExactScheduler.MAX_MATCHINGS + " maximal valid matchings"),
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> exact.schedule(m, p));
+    assertTrue(
+        e.getMessage()
+            .contains("at most " + ExactScheduler.MAX_MATCHINGS + " maximal valid matchings"),
         e.getMessage());
   }
 
   /**
    * The solver's premise: restricting steps to maximal valid matchings, each used at most once,
-   * loses nothing. Checked against a brute force over every set of valid matchings (maximal or
-   * not, any size) on tiny graphs: min over sets S of β|S| + LP(S), LP solved independently here.
+   * loses nothing. Checked against a brute force over every set of valid matchings (maximal or not,
+   * any size) on tiny graphs: min over sets S of β|S| + LP(S), LP solved independently here.
    */
   @Test
   void maximalMatchingsSufficeAgainstBruteForceOverAllMatchings() {
@@ -218,8 +233,13 @@ class ExactSchedulerTest {
       }
       cs.add(new LinearConstraint(row, Relationship.GEQ, m.amount(edges[e][0], edges[e][1])));
     }
-    PointValuePair p = new SimplexSolver().optimize(new LinearObjectiveFunction(ones, 0),
-        new LinearConstraintSet(cs), GoalType.MINIMIZE, new NonNegativeConstraint(true));
+    PointValuePair p =
+        new SimplexSolver()
+            .optimize(
+                new LinearObjectiveFunction(ones, 0),
+                new LinearConstraintSet(cs),
+                GoalType.MINIMIZE,
+                new NonNegativeConstraint(true));
     return p.getValue();
   }
 }

@@ -14,9 +14,9 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
  * receiver (capacity 1 per edge), receiver j → sink (capacity δ(j)). With δ = 1 everywhere this is
  * the maximum-cardinality bipartite matching of the 1-port model.
  *
- * <p>The library oracle of {@link DynamicDeltaMatching} (the heuristics' hot loop) in the tests; O(√n·m) per
- * call (Dinic on a unit-capacity middle layer). Checked itself against a brute force over edge subsets
- * ({@code FlowDeltaMatchingTest}).
+ * <p>The library oracle of {@link DynamicDeltaMatching} (the heuristics' hot loop) in the tests;
+ * O(√n·m) per call (Dinic on a unit-capacity middle layer). Checked itself against a brute force
+ * over edge subsets ({@code FlowDeltaMatchingTest}).
  */
 final class FlowDeltaMatching {
   private FlowDeltaMatching() {}
@@ -33,7 +33,8 @@ final class FlowDeltaMatching {
     int rows = platform.senders();
     int source = 0;
     int sink = 1;
-    Graph<Integer, DefaultWeightedEdge> g = new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
+    Graph<Integer, DefaultWeightedEdge> g =
+        new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
     g.addVertex(source);
     g.addVertex(sink);
     DefaultWeightedEdge[] middle = new DefaultWeightedEdge[count];

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /** Hand-checked behaviour of the heuristics on weights and on degrees (GGP/OGGP paper, sec. 7). */
 class HeuristicsTest {
-  private static Schedule run(io.wanshuffle.scheduler.StepScheduler s, TrafficMatrix m, Platform p) {
+  private static Schedule run(
+      io.wanshuffle.scheduler.StepScheduler s, TrafficMatrix m, Platform p) {
     Schedule schedule = s.schedule(m, p);
     schedule.validate(m, p);
     return schedule;
@@ -25,13 +26,14 @@ class HeuristicsTest {
    */
   @Test
   void heuristicOnWeightsKeepsTheHeaviestKEdges() {
-    TrafficMatrix m = TrafficMatrix.of(new double[][] {
-        {4, 0, 0, 0}, {0, 3, 0, 0}, {0, 0, 2, 0}, {0, 0, 0, 1}});
+    TrafficMatrix m =
+        TrafficMatrix.of(new double[][] {{4, 0, 0, 0}, {0, 3, 0, 0}, {0, 0, 2, 0}, {0, 0, 0, 1}});
     Platform p = Platform.onePort(2, 1.0, 4, 4);
     Schedule s = run(new HeuristicOnWeights(), m, p);
     assertEquals(3, s.stepCount());
     assertEquals(List.of(3.0, 1.0, 1.0), s.steps().stream().map(Step::duration).toList());
-    assertEquals(List.of(new Transfer(0, 0, 3), new Transfer(1, 1, 3)), s.steps().get(0).transfers());
+    assertEquals(
+        List.of(new Transfer(0, 0, 3), new Transfer(1, 1, 3)), s.steps().get(0).transfers());
     assertEquals(5.0 + 3 * 1.0, s.cost(1.0), 1e-12);
   }
 
@@ -43,7 +45,8 @@ class HeuristicsTest {
   void heuristicOnWeightsStepLastsAsLongAsTheLightestKeptEdge() {
     TrafficMatrix m = TrafficMatrix.of(new double[][] {{5, 0}, {3, 2}});
     Schedule s = run(new HeuristicOnWeights(), m, Platform.onePort(2, 1.0, 2, 2));
-    assertEquals(List.of(new Transfer(0, 0, 2), new Transfer(1, 1, 2)), s.steps().get(0).transfers());
+    assertEquals(
+        List.of(new Transfer(0, 0, 2), new Transfer(1, 1, 2)), s.steps().get(0).transfers());
     assertEquals(3, s.stepCount());
     assertEquals(2 + 3 + 3 + 3 * 1.0, s.cost(1.0), 1e-12);
   }

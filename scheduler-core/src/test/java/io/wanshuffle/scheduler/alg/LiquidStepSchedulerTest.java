@@ -30,8 +30,12 @@ class LiquidStepSchedulerTest {
   @TempDir Path dir;
 
   /** A random two-cluster tree written as a topology file, with the test's own view of it. */
-  private record Tree(Topology topology, List<String> senders, List<String> receivers,
-      Map<String, String> rackOf, Map<String, Long> rate) {}
+  private record Tree(
+      Topology topology,
+      List<String> senders,
+      List<String> receivers,
+      Map<String, String> rackOf,
+      Map<String, Long> rate) {}
 
   private Tree randomTree(Random rnd, boolean flat) throws IOException {
     StringBuilder table = new StringBuilder();
@@ -92,8 +96,8 @@ class LiquidStepSchedulerTest {
   private static List<String> links(Tree t, String s, String d) {
     String rs = t.rackOf().get(s);
     String rd = t.rackOf().get(d);
-    List<String> l = new ArrayList<>(List.of("nic" + s, "nicdown" + d, "backbone/dcA",
-        "backbone-in/dcB"));
+    List<String> l =
+        new ArrayList<>(List.of("nic" + s, "nicdown" + d, "backbone/dcA", "backbone-in/dcB"));
     if (t.rate().containsKey("rack.uplink" + rs)) {
       l.add("rack.uplink" + rs);
       l.add("rack.downlink" + rd);
@@ -102,8 +106,10 @@ class LiquidStepSchedulerTest {
   }
 
   private static long rateOf(Tree t, String link) {
-    String key = link.startsWith("nicdown") ? "nic" + link.substring(7)
-        : link.startsWith("backbone-in") ? "backbone" + link.substring(11) : link;
+    String key =
+        link.startsWith("nicdown")
+            ? "nic" + link.substring(7)
+            : link.startsWith("backbone-in") ? "backbone" + link.substring(11) : link;
     return t.rate().get(key);
   }
 
@@ -126,8 +132,10 @@ class LiquidStepSchedulerTest {
       for (Map.Entry<String, Integer> e : use.entrySet()) {
         // the gcd over all configured rates may be smaller than over the used links: compare rates
         long needed = (long) e.getValue() * g;
-        assertTrue(needed <= rateOf(t, e.getKey()) || e.getValue() <= capacityUsingRoutesGcd(t, m,
-            e.getKey()), "link " + e.getKey() + " overloaded: " + e.getValue() + " flows");
+        assertTrue(
+            needed <= rateOf(t, e.getKey())
+                || e.getValue() <= capacityUsingRoutesGcd(t, m, e.getKey()),
+            "link " + e.getKey() + " overloaded: " + e.getValue() + " flows");
       }
     }
     for (int i = 0; i < m.rows(); i++) {
@@ -143,8 +151,10 @@ class LiquidStepSchedulerTest {
     for (String s : t.senders()) {
       for (String d : t.receivers()) {
         for (String l : links(t, s, d)) {
-          g = java.math.BigInteger.valueOf(g).gcd(java.math.BigInteger.valueOf(rateOf(t, l)))
-              .longValue();
+          g =
+              java.math.BigInteger.valueOf(g)
+                  .gcd(java.math.BigInteger.valueOf(rateOf(t, l)))
+                  .longValue();
         }
       }
     }
@@ -205,16 +215,20 @@ class LiquidStepSchedulerTest {
       assertTrue(flat.cost(beta) >= kpbs.eta() - 1e-9);
       if (Algorithms.names().contains("auto")) {
         Schedule a = Algorithms.byName("auto").schedule(m, p);
-        assertTrue(s.cost(beta) <= a.cost(beta) + 1e-9, "liquid on a flat topology costs more than auto");
-        assertTrue(flat.cost(beta) <= a.cost(beta) + 1e-9, "liquid without topology costs more than auto");
+        assertTrue(
+            s.cost(beta) <= a.cost(beta) + 1e-9, "liquid on a flat topology costs more than auto");
+        assertTrue(
+            flat.cost(beta) <= a.cost(beta) + 1e-9, "liquid without topology costs more than auto");
       }
     }
   }
 
   @Test
   void amountsNearTheLargestDoubleArePlanned() {
-    // the step weights once computed 2 * load / maxLoad, which overflowed above Double.MAX_VALUE / 2
-    for (double[][] a : new double[][][] {{{1e308}}, {{8e307, 0}, {0, 8e307}}, {{8e307, 1}, {1, 8e307}}}) {
+    // the step weights once computed 2 * load / maxLoad, which overflowed above Double.MAX_VALUE /
+    // 2
+    for (double[][] a :
+        new double[][][] {{{1e308}}, {{8e307, 0}, {0, 8e307}}, {{8e307, 1}, {1, 8e307}}}) {
       TrafficMatrix m = TrafficMatrix.of(a);
       Platform p = Platform.onePort(2, 0, a.length, a[0].length);
       Schedule s = new LiquidStepScheduler().schedule(m, p);
@@ -236,10 +250,12 @@ class LiquidStepSchedulerTest {
     }
     LinkNetwork net = b.build(2, new int[] {1, 1}, new int[] {1, 1}, 0);
     TrafficMatrix m = TrafficMatrix.of(new double[][] {{1, 0}, {0, 1}});
-    Schedule both = new Schedule(List.of(Step.of(List.of(new Transfer(0, 0, 1), new Transfer(1, 1, 1)))));
+    Schedule both =
+        new Schedule(List.of(Step.of(List.of(new Transfer(0, 0, 1), new Transfer(1, 1, 1)))));
     both.validate(m, net.platform(0));
-    InvalidScheduleException e = assertThrows(InvalidScheduleException.class,
-        () -> LinkCapacityValidator.validate(both, m, net));
+    InvalidScheduleException e =
+        assertThrows(
+            InvalidScheduleException.class, () -> LinkCapacityValidator.validate(both, m, net));
     assertTrue(e.getMessage().contains("rack.uplink[/A/r]"));
     assertEquals(1, LinkCapacityValidator.overloads(both, net));
     Schedule s = new LiquidStepScheduler(net).schedule(m, net.platform(0));
@@ -295,10 +311,11 @@ class LiquidStepSchedulerTest {
 
   /**
    * n senders and n receivers on 4 racks per side (host i on rack {@code rackOf(i)}), 1-flow NICs,
-   * rack uplinks and downlinks of {@code rackFlows}, backbone directions of {@code backboneFlows} = k.
+   * rack uplinks and downlinks of {@code rackFlows}, backbone directions of {@code backboneFlows} =
+   * k.
    */
-  private static LinkNetwork rackNetwork(int n, int rackFlows, int backboneFlows,
-      java.util.function.IntUnaryOperator rackOf) {
+  private static LinkNetwork rackNetwork(
+      int n, int rackFlows, int backboneFlows, java.util.function.IntUnaryOperator rackOf) {
     LinkNetwork.Builder b = new LinkNetwork.Builder(n, n);
     int out = b.addLink("backbone.out", backboneFlows);
     int in = b.addLink("backbone.in", backboneFlows);
@@ -316,7 +333,10 @@ class LiquidStepSchedulerTest {
     }
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < n; j++) {
-        b.route(i, j, new int[] {nicUp[i], up[rackOf.applyAsInt(i)], out},
+        b.route(
+            i,
+            j,
+            new int[] {nicUp[i], up[rackOf.applyAsInt(i)], out},
             new int[] {in, down[rackOf.applyAsInt(j)], nicDown[j]});
       }
     }

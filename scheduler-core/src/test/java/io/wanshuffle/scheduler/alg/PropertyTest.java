@@ -93,7 +93,8 @@ class PropertyTest {
       double beta = 0.2 + 3 * rnd.nextDouble();
       Platform p = Platform.onePort(1 + rnd.nextInt(8), beta, rows, cols);
       double bound = 2 * Instances.paperEta(m, p);
-      for (var alg : new io.wanshuffle.scheduler.StepScheduler[] {new Ggp(), new Oggp(), new Dggp()}) {
+      for (var alg :
+          new io.wanshuffle.scheduler.StepScheduler[] {new Ggp(), new Oggp(), new Dggp()}) {
         double c = alg.schedule(m, p).cost(beta);
         assertTrue(c <= bound * (1 + 1e-9), alg.name() + " cost " + c + " > 2η_paper " + bound);
       }

@@ -19,8 +19,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link SortedBatching}: the radix sort against the JDK's comparison sort, and the batches
- * against the greedy rule they implement, checked from the schedule alone.
+ * {@link SortedBatching}: the radix sort against the JDK's comparison sort, and the batches against
+ * the greedy rule they implement, checked from the schedule alone.
  */
 class SortedBatchingTest {
   @Test
@@ -30,14 +30,20 @@ class SortedBatchingTest {
       int n = rnd.nextInt(300);
       double[] a = new double[n];
       for (int i = 0; i < n; i++) {
-        a[i] = rnd.nextBoolean() ? 1 + rnd.nextInt(5) : rnd.nextDouble() * Math.pow(10, rnd.nextInt(12) - 4);
+        a[i] =
+            rnd.nextBoolean()
+                ? 1 + rnd.nextInt(5)
+                : rnd.nextDouble() * Math.pow(10, rnd.nextInt(12) - 4);
         if (a[i] <= 0) {
           a[i] = 1e-300;
         }
       }
-      int[] expected = IntStream.range(0, n).boxed()
-          .sorted(Comparator.<Integer>comparingDouble(i -> -a[i]).thenComparingInt(i -> i))
-          .mapToInt(Integer::intValue).toArray();
+      int[] expected =
+          IntStream.range(0, n)
+              .boxed()
+              .sorted(Comparator.<Integer>comparingDouble(i -> -a[i]).thenComparingInt(i -> i))
+              .mapToInt(Integer::intValue)
+              .toArray();
       assertArrayEquals(expected, SortedBatching.byAmountDescending(a), Arrays.toString(a));
     }
   }
@@ -73,7 +79,10 @@ class SortedBatchingTest {
     }
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
-        b.route(i, j, new int[] {nicUp[i], up[i % racksA], out},
+        b.route(
+            i,
+            j,
+            new int[] {nicUp[i], up[i % racksA], out},
             new int[] {in, down[j % racksB], nicDown[j]});
       }
     }
@@ -123,14 +132,17 @@ class SortedBatchingTest {
       s.validate(m, p);
       LinkCapacityValidator.validate(s, m, net);
       List<Step> steps = s.steps();
-      assertEquals(m.nonZeroCount(), steps.stream().mapToInt(st -> st.transfers().size()).sum(),
+      assertEquals(
+          m.nonZeroCount(),
+          steps.stream().mapToInt(st -> st.transfers().size()).sum(),
           "every transfer in one piece");
       // the greedy rule: a step's scan saw every transfer still unsent, so a transfer sent later
       // would have been taken if it fitted into the step as it ended (use only grows in a scan)
       for (int a = 0; a < steps.size(); a++) {
         for (int later = a + 1; later < steps.size(); later++) {
           for (Transfer t : steps.get(later).transfers()) {
-            assertTrue(!fitsInto(steps.get(a), t, net, p.k()),
+            assertTrue(
+                !fitsInto(steps.get(a), t, net, p.k()),
                 "step " + a + " had room for " + t + " (sent in step " + later + ")");
           }
         }
@@ -154,7 +166,8 @@ class SortedBatchingTest {
       int[] sUse = new int[m.rows()];
       int[] rUse = new int[m.cols()];
       List<Transfer> step = new java.util.ArrayList<>();
-      for (java.util.Iterator<Transfer> it = left.iterator(); it.hasNext() && step.size() < p.k(); ) {
+      for (java.util.Iterator<Transfer> it = left.iterator();
+          it.hasNext() && step.size() < p.k(); ) {
         Transfer t = it.next();
         if (sUse[t.src()] < p.senderPorts(t.src()) && rUse[t.dst()] < p.receiverPorts(t.dst())) {
           sUse[t.src()]++;
@@ -179,10 +192,12 @@ class SortedBatchingTest {
       int[] dr = new int[cols];
       Arrays.setAll(ds, i -> 1 + rnd.nextInt(3));
       Arrays.setAll(dr, j -> 1 + rnd.nextInt(3));
-      Platform p = rnd.nextBoolean() ? Platform.onePort(1 + rnd.nextInt(6), 1, rows, cols)
-          : Platform.of(1 + rnd.nextInt(10), 1, ds, dr);
-      List<List<Transfer>> got = SortedBatching.schedule(m, p).steps().stream()
-          .map(Step::transfers).toList();
+      Platform p =
+          rnd.nextBoolean()
+              ? Platform.onePort(1 + rnd.nextInt(6), 1, rows, cols)
+              : Platform.of(1 + rnd.nextInt(10), 1, ds, dr);
+      List<List<Transfer>> got =
+          SortedBatching.schedule(m, p).steps().stream().map(Step::transfers).toList();
       assertEquals(naiveBatches(m, p), got, m.toString());
     }
   }
@@ -212,8 +227,10 @@ class SortedBatchingTest {
       int cols = 1 + rnd.nextInt(8);
       TrafficMatrix m = Instances.matrix(rnd, rows, cols, 1 + rnd.nextInt(50), rnd.nextBoolean());
       int k = 1 + rnd.nextInt(6);
-      Platform p = rnd.nextBoolean() ? Platform.onePort(k, 0.5, rows, cols)
-          : Instances.deltaPort(rnd, k, 0.5, rows, cols, 3);
+      Platform p =
+          rnd.nextBoolean()
+              ? Platform.onePort(k, 0.5, rows, cols)
+              : Instances.deltaPort(rnd, k, 0.5, rows, cols, 3);
       double piece = m.maxAmount() > 0 ? m.maxAmount() / (1 + rnd.nextInt(9)) : 1;
       SortedBatching.Batches b = SortedBatching.batchInPieces(m, p, piece);
       Schedule s = b.toSchedule();
@@ -238,8 +255,8 @@ class SortedBatchingTest {
    */
   @Test
   void cuttingALongTransferLetsItRunBesideTheShortOnes() {
-    TrafficMatrix m = TrafficMatrix.of(new double[][] {
-        {8, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}});
+    TrafficMatrix m =
+        TrafficMatrix.of(new double[][] {{8, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}});
     Platform p = Platform.onePort(2, 0, 4, 4);
     assertEquals(9, SortedBatching.schedule(m, p).cost(0), 1e-12);
     assertEquals(8, SortedBatching.batchInPieces(m, p, 2).cost(0), 1e-12);

@@ -31,7 +31,10 @@ class StepChooserTest {
     }
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
-        b.route(i, j, new int[] {nicUp[i], srack[rackOfS[i]], out},
+        b.route(
+            i,
+            j,
+            new int[] {nicUp[i], srack[rackOfS[i]], out},
             new int[] {in, drack[rackOfD[j]], nicDown[j]});
       }
     }

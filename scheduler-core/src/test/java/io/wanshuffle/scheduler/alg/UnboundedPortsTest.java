@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Platforms whose k and δ are far above what the matrix can use (an unlimited NIC gives k = δ =
- * {@link Integer#MAX_VALUE}; rates with a tiny common divisor give millions): every algorithm
- * plans them in memory and time of the matrix, not of δ (DGGP used to make δ copies of a node).
+ * {@link Integer#MAX_VALUE}; rates with a tiny common divisor give millions): every algorithm plans
+ * them in memory and time of the matrix, not of δ (DGGP used to make δ copies of a node).
  */
 class UnboundedPortsTest {
-  private static final TrafficMatrix M = TrafficMatrix.of(new double[][] {
-      {1000, 0, 300}, {0, 2000, 10}, {500, 500, 0}});
+  private static final TrafficMatrix M =
+      TrafficMatrix.of(new double[][] {{1000, 0, 300}, {0, 2000, 10}, {500, 500, 0}});
 
   private static Platform ports(int k, int delta) {
     int[] d = new int[3];

@@ -13,20 +13,27 @@ import org.junit.jupiter.api.Test;
 /**
  * The unit of a traffic matrix does not matter: the same matrix in picoseconds, microseconds,
  * seconds or megaseconds is carried in full by every algorithm, every pair's pieces adding up to
- * its amount within a relative 1e-9 (checked here from the pieces, not by {@link Schedule#validate}).
- * Found by the second fuzzing pass: {@code auto} lost up to 15 % of pairs of about 1e-12 s (an
- * absolute epsilon in its compaction step), and validation, absolute below 1 s, did not see it.
+ * its amount within a relative 1e-9 (checked here from the pieces, not by {@link
+ * Schedule#validate}). Found by the second fuzzing pass: {@code auto} lost up to 15 % of pairs of
+ * about 1e-12 s (an absolute epsilon in its compaction step), and validation, absolute below 1 s,
+ * did not see it.
  */
 class UnitIndependenceTest {
-  /** The fuzzing pass's case: 54 x 38, amounts 1e-14 .. 8e-12 s, k = 38 (auto lost 14.7 % of a pair). */
+  /**
+   * The fuzzing pass's case: 54 x 38, amounts 1e-14 .. 8e-12 s, k = 38 (auto lost 14.7 % of a
+   * pair).
+   */
   @Test
   void aMatrixOfPicosecondsIsCarriedInFull() throws java.io.IOException {
     java.util.List<double[]> rows = new java.util.ArrayList<>();
     try (var in = getClass().getResourceAsStream("picosecond-matrix.csv")) {
-      for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).split("\n")) {
+      for (String line :
+          new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).split("\n")) {
         if (!line.isBlank()) {
-          rows.add(java.util.Arrays.stream(line.split(",")).mapToDouble(v -> Math.abs(Double.parseDouble(v)))
-              .toArray());
+          rows.add(
+              java.util.Arrays.stream(line.split(","))
+                  .mapToDouble(v -> Math.abs(Double.parseDouble(v)))
+                  .toArray());
         }
       }
     }
@@ -48,7 +55,10 @@ class UnitIndependenceTest {
     }
     for (int i = 0; i < m.rows(); i++) {
       for (int j = 0; j < m.cols(); j++) {
-        assertEquals(m.amount(i, j), got[i][j], 1e-9 * m.amount(i, j),
+        assertEquals(
+            m.amount(i, j),
+            got[i][j],
+            1e-9 * m.amount(i, j),
             name + " at unit " + unit + ": pair " + i + "->" + j);
       }
     }
@@ -60,7 +70,8 @@ class UnitIndependenceTest {
     double[][] base = new double[54][38];
     for (double[] row : base) {
       for (int j = 0; j < row.length; j++) {
-        row[j] = rnd.nextInt(5) != 0 ? 0 : Math.pow(10, 3 * rnd.nextDouble()) * (1 + rnd.nextDouble());
+        row[j] =
+            rnd.nextInt(5) != 0 ? 0 : Math.pow(10, 3 * rnd.nextDouble()) * (1 + rnd.nextDouble());
       }
     }
     for (double unit : new double[] {1e-15, 1e-9, 1e-3, 1, 1e6}) {

@@ -35,8 +35,8 @@ class BruteForceEstimatorTest {
   }
 
   /**
-   * δ-port: a sender with δ = 2 and two 2 s transfers runs both at full speed (2 s) when k = 2; with
-   * k = 1 the backbone halves both (4 s). A single flow never exceeds the base speed: δ = 2 on
+   * δ-port: a sender with δ = 2 and two 2 s transfers runs both at full speed (2 s) when k = 2;
+   * with k = 1 the backbone halves both (4 s). A single flow never exceeds the base speed: δ = 2 on
    * both ends of one 2 s transfer still takes 2 s.
    */
   @Test
@@ -47,7 +47,10 @@ class BruteForceEstimatorTest {
     assertEquals(2.0, BruteForceEstimator.estimate(two, Platform.of(2, 0, ds, dr)), 1e-12);
     assertEquals(4.0, BruteForceEstimator.estimate(two, Platform.of(1, 0, ds, dr)), 1e-12);
     TrafficMatrix one = TrafficMatrix.of(new double[][] {{2}});
-    assertEquals(2.0, BruteForceEstimator.estimate(one, Platform.of(4, 0, new int[] {2}, new int[] {2})), 1e-12);
+    assertEquals(
+        2.0,
+        BruteForceEstimator.estimate(one, Platform.of(4, 0, new int[] {2}, new int[] {2})),
+        1e-12);
   }
 
   /**
@@ -69,7 +72,8 @@ class BruteForceEstimatorTest {
           TrafficMatrix m = TrafficMatrix.of(a);
           Platform p = Platform.onePort(k, 0, n, n);
           double bound = Math.max(m.total() / k, maxNodeWeight(m));
-          assertEquals(bound, BruteForceEstimator.estimate(m, p), 1e-9 * bound, "n=" + n + " k=" + k);
+          assertEquals(
+              bound, BruteForceEstimator.estimate(m, p), 1e-9 * bound, "n=" + n + " k=" + k);
         }
       }
     }
@@ -88,7 +92,8 @@ class BruteForceEstimatorTest {
         double etaD = LowerBound.of(in.matrix(), in.platform()).etaD();
         assertTrue(etaO >= etaD * (1 - 1e-9), "η_o = " + etaO + " < " + etaD + " on " + in);
         if (in.platform().isOnePort()) {
-          double naive = Math.max(in.matrix().total() / in.platform().k(), maxNodeWeight(in.matrix()));
+          double naive =
+              Math.max(in.matrix().total() / in.platform().k(), maxNodeWeight(in.matrix()));
           assertTrue(etaO >= naive * (1 - 1e-9), in.toString());
         }
         // Sanity upper bound: sending everything one transfer at a time takes P seconds.
@@ -125,8 +130,10 @@ class BruteForceEstimatorTest {
   void zeroMatrixAndShapeMismatch() {
     TrafficMatrix zero = TrafficMatrix.of(new double[][] {{0, 0}});
     assertEquals(0.0, BruteForceEstimator.estimate(zero, Platform.onePort(1, 0, 1, 2)));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> BruteForceEstimator.estimate(zero, Platform.onePort(1, 0, 2, 2)));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> BruteForceEstimator.estimate(zero, Platform.onePort(1, 0, 2, 2)));
     assertTrue(e.getMessage().contains("1 x 2"), e.getMessage());
   }
 

@@ -31,8 +31,9 @@ class LiquidSearchOracleTest {
       LiquidSearch.Result r = LiquidSearch.solve(traffic, Duration.ofSeconds(30));
       r.schedule().validate();
       assertTrue(r.schedule().optimal());
-      int chi = new BrownBacktrackColoring<>(ConflictGraphColoring.conflictGraph(traffic))
-          .getChromaticNumber();
+      int chi =
+          new BrownBacktrackColoring<>(ConflictGraphColoring.conflictGraph(traffic))
+              .getChromaticNumber();
       assertEquals(chi, r.schedule().length(), "round " + round);
       assertTrue(r.schedule().length() <= r.dsaturLength());
       LiquidSchedule found = LiquidSearch.findLiquid(traffic);

@@ -24,7 +24,8 @@ class PaperExampleTest {
         boolean srcS1 = i <= 3;
         boolean dstS1 = j <= 3;
         String via = srcS1 == dstS1 ? null : (srcS1 ? "l12" : "l11");
-        x.put("T" + i + "->R" + j,
+        x.put(
+            "T" + i + "->R" + j,
             via == null ? List.of("l" + i, "l" + (5 + j)) : List.of("l" + i, via, "l" + (5 + j)));
       }
     }

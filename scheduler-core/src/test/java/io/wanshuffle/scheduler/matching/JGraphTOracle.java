@@ -36,8 +36,8 @@ final class JGraphTOracle {
   }
 
   /**
-   * The bottleneck value by definition: the largest edge weight t such that the edges of weight
-   * ≥ t hold a perfect matching, or -1 when there is none.
+   * The bottleneck value by definition: the largest edge weight t such that the edges of weight ≥ t
+   * hold a perfect matching, or -1 when there is none.
    */
   static long bottleneck(BipartiteGraph g) {
     java.util.TreeSet<Long> ws = new java.util.TreeSet<>();

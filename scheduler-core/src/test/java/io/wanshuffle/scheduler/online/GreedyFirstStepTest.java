@@ -61,7 +61,8 @@ class GreedyFirstStepTest {
       for (int i = 0; i < rows; i++) {
         for (int j = 0; j < cols; j++) {
           if (a[i][j] > 0 && !in.contains(i + ">" + j)) {
-            assertTrue(first.size() == k || su[i] == sd[i] || ru[j] == rd[j],
+            assertTrue(
+                first.size() == k || su[i] == sd[i] || ru[j] == rd[j],
                 "pair " + i + ">" + j + " could have joined step 1");
           }
         }
@@ -84,7 +85,8 @@ class GreedyFirstStepTest {
     int[] ru = new int[a[0].length];
     Set<String> out = new HashSet<>();
     for (int[] c : cells) {
-      if (out.size() < p.k() && su[c[0]] < p.senderPorts(c[0])
+      if (out.size() < p.k()
+          && su[c[0]] < p.senderPorts(c[0])
           && ru[c[1]] < p.receiverPorts(c[1])) {
         su[c[0]]++;
         ru[c[1]]++;

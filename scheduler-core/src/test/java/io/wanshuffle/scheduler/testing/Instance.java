@@ -13,7 +13,9 @@ import java.util.Arrays;
  * @param description seed, index and parameters the generator used
  */
 public record Instance(TrafficMatrix matrix, Platform platform, String description) {
-  /** @return the description plus the amounts, for assertion messages */
+  /**
+   * @return the description plus the amounts, for assertion messages
+   */
   @Override
   public String toString() {
     StringBuilder b = new StringBuilder(description).append(' ').append(platform).append(" [");

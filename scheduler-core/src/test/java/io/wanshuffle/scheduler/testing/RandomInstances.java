@@ -61,12 +61,18 @@ public final class RandomInstances {
    * @param ports port model
    * @return {@code count} instances, the same for the same arguments
    */
-  public static List<Instance> sample(long seed, int count, Size size, Weights weights, Ports ports) {
+  public static List<Instance> sample(
+      long seed, int count, Size size, Weights weights, Ports ports) {
     SplittableRandom rnd = new SplittableRandom(seed);
     List<Instance> out = new ArrayList<>(count);
     for (int n = 0; n < count; n++) {
-      out.add(next(rnd, size, weights, ports,
-          "seed=" + seed + " #" + n + " " + size + "/" + weights + "/" + ports));
+      out.add(
+          next(
+              rnd,
+              size,
+              weights,
+              ports,
+              "seed=" + seed + " #" + n + " " + size + "/" + weights + "/" + ports));
     }
     return out;
   }
@@ -110,10 +116,11 @@ public final class RandomInstances {
       amounts[cell[e]] = weight(rnd, weights);
     }
     int k = rnd.nextInt(1, Math.min(rows, cols) + 2);
-    double scale = switch (weights) {
-      case SMALL, REAL -> 1.0;
-      case LARGE -> 1000.0;
-    };
+    double scale =
+        switch (weights) {
+          case SMALL, REAL -> 1.0;
+          case LARGE -> 1000.0;
+        };
     double[] betas = {0, 0.1, 1, 1, 5};
     double beta = betas[rnd.nextInt(betas.length)] * scale;
     int[] ds = new int[rows];

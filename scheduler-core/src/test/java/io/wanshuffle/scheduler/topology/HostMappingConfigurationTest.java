@@ -18,8 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The public factory the Spark plugin uses: the mapping from Hadoop configuration keys. */
 class HostMappingConfigurationTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** A mapping class named through net.topology.node.switch.mapping.impl. */
   public static final class EverythingInEast implements DNSToSwitchMapping {
@@ -61,27 +60,33 @@ class HostMappingConfigurationTest {
     // localhost resolves to 127.0.0.1, which Hadoop's own TableMapping would look up instead of
     // the name; 127.0.0.2 is listed by address and named by it
     Configuration c = new Configuration(true);
-    c.set("net.topology.table.file.name",
+    c.set(
+        "net.topology.table.file.name",
         table("localhost /dcA/r1\nnot-in-dns.invalid /dcB/r2\n127.0.0.2 /dcB/r1\n").toString());
     HostMapping m = HostMapping.fromHadoopConfiguration(c);
-    assertEquals(List.of("/dcA/r1", "/dcB/r2", "/dcB/r1"),
+    assertEquals(
+        List.of("/dcA/r1", "/dcB/r2", "/dcB/r1"),
         m.resolve(List.of("localhost", "not-in-dns.invalid", "127.0.0.2")));
     assertEquals(Optional.of("/dcA/r1"), m.pathOf("localhost"));
     assertEquals(Optional.empty(), m.pathOf("unlisted.invalid"));
-    TopologyException e = assertThrows(TopologyException.class,
-        () -> m.resolve(List.of("localhost", "unlisted.invalid")));
-    assertTrue(e.getMessage().contains("'unlisted.invalid' is not in the topology"), e.getMessage());
+    TopologyException e =
+        assertThrows(
+            TopologyException.class, () -> m.resolve(List.of("localhost", "unlisted.invalid")));
+    assertTrue(
+        e.getMessage().contains("'unlisted.invalid' is not in the topology"), e.getMessage());
   }
 
   @Test
   void explicitImplOverridesTheTableButTheDefaultXmlDoesNot() throws IOException {
     Configuration c = new Configuration(true);
     c.set("net.topology.table.file.name", table("10.1.0.1 /dcA/r1\n").toString());
-    assertEquals(Optional.of("/dcA/r1"), HostMapping.fromHadoopConfiguration(c).pathOf("10.1.0.1"),
+    assertEquals(
+        Optional.of("/dcA/r1"),
+        HostMapping.fromHadoopConfiguration(c).pathOf("10.1.0.1"),
         "core-default.xml names ScriptBasedMapping; that must not hide the table");
     c.set("net.topology.node.switch.mapping.impl", EverythingInEast.class.getName());
-    assertEquals(Optional.of("/east/r1"),
-        HostMapping.fromHadoopConfiguration(c).pathOf("10.1.0.1"));
+    assertEquals(
+        Optional.of("/east/r1"), HostMapping.fromHadoopConfiguration(c).pathOf("10.1.0.1"));
   }
 
   @Test
@@ -102,19 +107,20 @@ class HostMappingConfigurationTest {
     Configuration c = new Configuration(false);
     Path t = table("# hosts\n10.1.0.1 /dcA/r1\n10.2.0.1 dcB\n");
     c.set("net.topology.table.file.name", t.toString());
-    TopologyException e = assertThrows(TopologyException.class,
-        () -> HostMapping.fromHadoopConfiguration(c));
+    TopologyException e =
+        assertThrows(TopologyException.class, () -> HostMapping.fromHadoopConfiguration(c));
     assertEquals("net.topology.table.file.name", e.configKey());
-    assertTrue(e.getMessage().startsWith(t + ":3: host 10.2.0.1: network path 'dcB'"),
-        e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith(t + ":3: host 10.2.0.1: network path 'dcB'"), e.getMessage());
 
     c.set("net.topology.table.file.name", dir.resolve("missing.table").toString());
     e = assertThrows(TopologyException.class, () -> HostMapping.fromHadoopConfiguration(c));
     assertEquals("net.topology.table.file.name", e.configKey());
 
     Configuration s = new Configuration(false);
-    s.set("net.topology.script.file.name", Files.writeString(dir.resolve("t.sh"), "#!/bin/sh\n")
-        .toString());
+    s.set(
+        "net.topology.script.file.name",
+        Files.writeString(dir.resolve("t.sh"), "#!/bin/sh\n").toString());
     e = assertThrows(TopologyException.class, () -> HostMapping.fromHadoopConfiguration(s));
     assertEquals("net.topology.script.file.name", e.configKey());
 
@@ -124,20 +130,27 @@ class HostMappingConfigurationTest {
     assertEquals("net.topology.node.switch.mapping.impl", e.configKey());
   }
 
-  /** Settings that would leave every host unknown (nothing gated) without a word; found in session 25. */
+  /**
+   * Settings that would leave every host unknown (nothing gated) without a word; found in session
+   * 25.
+   */
   @Test
   void aTopologyThatMapsNothingIsRefusedNamingTheKey() throws IOException {
     for (String content : new String[] {"", "# only a comment\n\n"}) {
       Configuration c = new Configuration(false);
       c.set("net.topology.table.file.name", table(content).toString());
-      TopologyException e = assertThrows(TopologyException.class, () -> HostMapping.fromHadoopConfiguration(c));
+      TopologyException e =
+          assertThrows(TopologyException.class, () -> HostMapping.fromHadoopConfiguration(c));
       assertEquals("net.topology.table.file.name", e.configKey());
-      assertTrue(e.getMessage().endsWith("topology table maps no host (empty or comments only)"), e.getMessage());
+      assertTrue(
+          e.getMessage().endsWith("topology table maps no host (empty or comments only)"),
+          e.getMessage());
     }
     for (String script : new String[] {" ", dir.toString()}) {
       Configuration c = new Configuration(false);
       c.set("net.topology.script.file.name", script);
-      TopologyException e = assertThrows(TopologyException.class, () -> HostMapping.fromHadoopConfiguration(c));
+      TopologyException e =
+          assertThrows(TopologyException.class, () -> HostMapping.fromHadoopConfiguration(c));
       assertEquals("net.topology.script.file.name", e.configKey(), e.getMessage());
     }
   }

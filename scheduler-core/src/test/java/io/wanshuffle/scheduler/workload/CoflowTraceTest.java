@@ -32,8 +32,8 @@ class CoflowTraceTest {
     assertEquals(526, t.coflows().size());
     // line 3 of the file: "2 10833 2 104 132 1 140:48.0"
     Coflow second = t.coflows().get(1);
-    assertEquals(new Coflow(2, 10833, new int[] {104, 132}, new int[] {140}, new double[] {48}),
-        second);
+    assertEquals(
+        new Coflow(2, 10833, new int[] {104, 132}, new int[] {140}, new double[] {48}), second);
     // line 5: coflow 4 has 27 mappers (first 0, last 142), 116 reducers, and reducer 0 gets 648 MB
     Coflow fourth = t.coflows().get(3);
     assertEquals(4, fourth.id());
@@ -77,18 +77,20 @@ class CoflowTraceTest {
 
   @Test
   void emptyTrace() {
-    assertEquals("t.txt: line 1: empty trace: expected '<ports> <number of coflows>'",
+    assertEquals(
+        "t.txt: line 1: empty trace: expected '<ports> <number of coflows>'",
         fault("").getMessage());
   }
 
   @Test
   void badHeader() {
-    assertEquals("t.txt: line 1: expected 2 fields '<ports> <number of coflows>', found 3",
+    assertEquals(
+        "t.txt: line 1: expected 2 fields '<ports> <number of coflows>', found 3",
         fault("150 2 x\n").getMessage());
-    assertEquals("t.txt: line 1: field 1 (ports): 'abc' is not an integer",
-        fault("abc 2\n").getMessage());
-    assertEquals("t.txt: line 1: field 1 (ports): '0' is not at least 1",
-        fault("0 2\n").getMessage());
+    assertEquals(
+        "t.txt: line 1: field 1 (ports): 'abc' is not an integer", fault("abc 2\n").getMessage());
+    assertEquals(
+        "t.txt: line 1: field 1 (ports): '0' is not at least 1", fault("0 2\n").getMessage());
   }
 
   @Test
@@ -100,33 +102,44 @@ class CoflowTraceTest {
 
   @Test
   void reducerFaults() {
-    assertEquals("t.txt: line 2: field 6 (reducer): '3' is not of the form rack:MB",
+    assertEquals(
+        "t.txt: line 2: field 6 (reducer): '3' is not of the form rack:MB",
         fault("4 1\n1 0 1 2 1 3\n").getMessage());
-    assertEquals("t.txt: line 2: field 6 (reducer MB): 'x' is not a number",
+    assertEquals(
+        "t.txt: line 2: field 6 (reducer MB): 'x' is not a number",
         fault("4 1\n1 0 1 2 1 3:x\n").getMessage());
-    assertEquals("t.txt: line 2: field 6 (reducer MB): 'NaN' is not a finite number >= 0",
+    assertEquals(
+        "t.txt: line 2: field 6 (reducer MB): 'NaN' is not a finite number >= 0",
         fault("4 1\n1 0 1 2 1 3:NaN\n").getMessage());
-    assertEquals("t.txt: line 2: field 6 (reducer MB): '-1' is not a finite number >= 0",
+    assertEquals(
+        "t.txt: line 2: field 6 (reducer MB): '-1' is not a finite number >= 0",
         fault("4 1\n1 0 1 2 1 3:-1\n").getMessage());
-    assertEquals("t.txt: line 2: field 6 (reducer rack): '9' is not in 0..3",
+    assertEquals(
+        "t.txt: line 2: field 6 (reducer rack): '9' is not in 0..3",
         fault("4 1\n1 0 1 2 1 9:1\n").getMessage());
-    assertEquals("t.txt: line 2: announces 2 reducers (field 5) but has 1 'rack:MB' fields",
+    assertEquals(
+        "t.txt: line 2: announces 2 reducers (field 5) but has 1 'rack:MB' fields",
         fault("4 1\n1 0 1 2 2 3:1\n").getMessage());
   }
 
   @Test
   void countFaults() {
-    assertEquals("t.txt: line 2: announces 3 mappers but has only 2 fields after the count"
+    assertEquals(
+        "t.txt: line 2: announces 3 mappers but has only 2 fields after the count"
             + " (need the mapper racks and the reducer count)",
         fault("4 1\n1 0 3 1 2\n").getMessage());
-    assertEquals("t.txt: line 2: field 2 (arrival time (ms)): '-5' is not at least 0",
+    assertEquals(
+        "t.txt: line 2: field 2 (arrival time (ms)): '-5' is not at least 0",
         fault("4 1\n1 -5 1 2 1 3:1\n").getMessage());
-    assertEquals("t.txt: line 2: expected at least 5 fields '<id> <arrival ms> <mappers> <rack>..."
+    assertEquals(
+        "t.txt: line 2: expected at least 5 fields '<id> <arrival ms> <mappers> <rack>..."
             + " <reducers> <rack:MB>...', found 3",
         fault("4 1\n1 0 1\n").getMessage());
-    assertEquals("t.txt: line 1: announces 2 coflows, but the file has 1",
+    assertEquals(
+        "t.txt: line 1: announces 2 coflows, but the file has 1",
         fault("4 2\n1 0 1 2 1 3:1\n").getMessage());
-    assertEquals("t.txt: line 3: line 1 announces 1 coflows, but there are more lines",
+    assertEquals(
+        "t.txt: line 3: line 1 announces 1 coflows, but there are more lines",
         fault("4 1\n1 0 1 2 1 3:1\n2 0 1 2 1 3:1\n").getMessage());
   }
 }

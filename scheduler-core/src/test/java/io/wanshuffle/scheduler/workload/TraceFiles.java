@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Finds the Facebook trace for tests: system property {@code wanshuffle.coflowTrace}, else
- * {@code shared/data/coflow-benchmark/FB2010-1Hr-150-0.txt} in the working directory or one of its
- * parents (the project sits next to {@code shared/}).
+ * Finds the Facebook trace for tests: system property {@code wanshuffle.coflowTrace}, else {@code
+ * shared/data/coflow-benchmark/FB2010-1Hr-150-0.txt} in the working directory or one of its parents
+ * (the project sits next to {@code shared/}).
  */
 final class TraceFiles {
   static final String NAME = "FB2010-1Hr-150-0.txt";

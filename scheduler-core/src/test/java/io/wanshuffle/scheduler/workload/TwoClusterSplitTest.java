@@ -38,8 +38,8 @@ class TwoClusterSplitTest {
   @Test
   void spreadsEachReducerEvenlyOverItsMappers() {
     // racks 0,1 = A; 2,3 = B. Mappers 0, 1, 2, 0 (rack 0 twice). Reducers 3: 8 MB, 1: 4 MB, 2: 0.
-    Coflow c = new Coflow(9, 0, new int[] {0, 1, 2, 0}, new int[] {3, 1, 2},
-        new double[] {8, 4, 0});
+    Coflow c =
+        new Coflow(9, 0, new int[] {0, 1, 2, 0}, new int[] {3, 1, 2}, new double[] {8, 4, 0});
     TwoClusterSplit s = new TwoClusterSplit(4, 2);
     CrossClusterShuffle ab = s.crossCluster(c, Direction.A_TO_B).orElseThrow();
     assertEquals(9, ab.coflowId());
@@ -66,8 +66,10 @@ class TwoClusterSplitTest {
   @Test
   void rackOutsideTheSplitIsRejected() {
     Coflow c = new Coflow(1, 0, new int[] {7}, new int[] {1}, new double[] {5});
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new TwoClusterSplit(4, 2).crossCluster(c, Direction.A_TO_B));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new TwoClusterSplit(4, 2).crossCluster(c, Direction.A_TO_B));
     assertEquals("rack 7 is outside 0..3", e.getMessage());
   }
 

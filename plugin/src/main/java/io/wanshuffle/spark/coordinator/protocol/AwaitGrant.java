@@ -3,9 +3,9 @@ package io.wanshuffle.spark.coordinator.protocol;
 import java.io.Serializable;
 
 /**
- * Long-poll request for the next grant of a demand, carrying the report of the step the task
- * just finished (if any). The driver answers when the next step is granted, or after the poll
- * interval with {@link GrantReply.Status#NOT_YET}.
+ * Long-poll request for the next grant of a demand, carrying the report of the step the task just
+ * finished (if any). The driver answers when the next step is granted, or after the poll interval
+ * with {@link GrantReply.Status#NOT_YET}.
  *
  * @param demandId the demand
  * @param doneStepId the step the task finished since its last request, 0 if none
@@ -17,14 +17,22 @@ import java.io.Serializable;
  *     reported ahead of its end (predicted hand-over: its blocks are all requested, and the time
  *     its last one arrived follows in a {@link FlowArrived})
  * @param idle true when the task will not start a grant of this demand now: it waits for a grant of
- *     another shuffle it reads (a sort-merge join reads two shuffles interleaved), or it reads slower
- *     than the network and has not yet taken up the step opened ahead for it (the reader hands the
- *     grant back): the coordinator then takes back a grant the task has not started ({@code
- *     doneStepId} reports such a grant with zero fetched bytes) and plans the demand again only
- *     after a poll with {@code idle = false}
+ *     another shuffle it reads (a sort-merge join reads two shuffles interleaved), or it reads
+ *     slower than the network and has not yet taken up the step opened ahead for it (the reader
+ *     hands the grant back): the coordinator then takes back a grant the task has not started
+ *     ({@code doneStepId} reports such a grant with zero fetched bytes) and plans the demand again
+ *     only after a poll with {@code idle = false}
  */
-public record AwaitGrant(long demandId, long doneStepId, String[] srcHosts, long[] fetchedBytes,
-    long[] remainingBytes, long startMs, long endMs, boolean idle) implements Serializable {
+public record AwaitGrant(
+    long demandId,
+    long doneStepId,
+    String[] srcHosts,
+    long[] fetchedBytes,
+    long[] remainingBytes,
+    long startMs,
+    long endMs,
+    boolean idle)
+    implements Serializable {
 
   /**
    * A request from a task reading this demand's shuffle ({@code idle = false}).
@@ -37,8 +45,14 @@ public record AwaitGrant(long demandId, long doneStepId, String[] srcHosts, long
    * @param startMs when the task started fetching the step, epoch ms (0 if none)
    * @param endMs when its last block of the step arrived, epoch ms (0 if none)
    */
-  public AwaitGrant(long demandId, long doneStepId, String[] srcHosts, long[] fetchedBytes,
-      long[] remainingBytes, long startMs, long endMs) {
+  public AwaitGrant(
+      long demandId,
+      long doneStepId,
+      String[] srcHosts,
+      long[] fetchedBytes,
+      long[] remainingBytes,
+      long startMs,
+      long endMs) {
     this(demandId, doneStepId, srcHosts, fetchedBytes, remainingBytes, startMs, endMs, false);
   }
 

@@ -9,8 +9,8 @@ import java.io.Serializable;
  *
  * @param demandId the demand
  * @param stepId the step reported ahead
- * @param reportedMs when the task reported the step ahead (handed its ports on), epoch ms,
- *     task's host clock
+ * @param reportedMs when the task reported the step ahead (handed its ports on), epoch ms, task's
+ *     host clock
  * @param endMs when the step's last block arrived on the task's host, epoch ms
  */
 public record FlowArrived(long demandId, long stepId, long reportedMs, long endMs)

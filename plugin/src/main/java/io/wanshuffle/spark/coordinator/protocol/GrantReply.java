@@ -11,11 +11,11 @@ import java.io.Serializable;
  * @param budgets byte budget per granted source host: the task fetches whole blocks from that host
  *     in order while it has fetched less than the budget (so at least one block, and at most one
  *     block beyond the budget)
- * @param heldMs how long the coordinator held the request for ports, ms: from the start of the first
- *     plan after the request arrived to the start of the plan that granted it (0 when the first plan
- *     granted it, or the answer was known at once). The executor takes it out of its hand-over loop,
- *     so that {@code c} is the coordinator's round trip, re-plan and grant, not a wait for ports
- *     (docs/plugin.md, "Predicted hand-over")
+ * @param heldMs how long the coordinator held the request for ports, ms: from the start of the
+ *     first plan after the request arrived to the start of the plan that granted it (0 when the
+ *     first plan granted it, or the answer was known at once). The executor takes it out of its
+ *     hand-over loop, so that {@code c} is the coordinator's round trip, re-plan and grant, not a
+ *     wait for ports (docs/plugin.md, "Predicted hand-over")
  */
 public record GrantReply(Status status, long stepId, String[] srcHosts, long[] budgets, long heldMs)
     implements Serializable {
@@ -48,7 +48,10 @@ public record GrantReply(Status status, long stepId, String[] srcHosts, long[] b
     NOT_YET,
     /** The demand is complete: nothing more to fetch across clusters. */
     FINISHED,
-    /** Stop gating: fetch every remaining cross-cluster block now (demand unknown or released, coordinator stopping). */
+    /**
+     * Stop gating: fetch every remaining cross-cluster block now (demand unknown or released,
+     * coordinator stopping).
+     */
     UNGATED
   }
 

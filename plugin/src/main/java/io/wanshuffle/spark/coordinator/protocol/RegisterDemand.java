@@ -15,9 +15,19 @@ import java.io.Serializable;
  * @param bytes bytes to fetch from each source host (block sizes as the MapOutputTracker reports
  *     them), each &gt; 0, same length as {@code srcHosts}
  */
-public record RegisterDemand(int stageId, int stageAttempt, int shuffleId, long taskAttemptId,
-    String executorId, String dstHost, String[] srcHosts, long[] bytes) implements Serializable {
-  /** @throws IllegalArgumentException if the arrays differ in length or a byte count is not positive */
+public record RegisterDemand(
+    int stageId,
+    int stageAttempt,
+    int shuffleId,
+    long taskAttemptId,
+    String executorId,
+    String dstHost,
+    String[] srcHosts,
+    long[] bytes)
+    implements Serializable {
+  /**
+   * @throws IllegalArgumentException if the arrays differ in length or a byte count is not positive
+   */
   public RegisterDemand {
     if (srcHosts.length != bytes.length) {
       throw new IllegalArgumentException(

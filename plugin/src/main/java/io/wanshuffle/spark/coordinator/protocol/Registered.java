@@ -30,8 +30,8 @@ public record Registered(long demandId, boolean gated, GrantReply firstPoll, lon
   }
 
   /**
-   * @return true when the task is to fetch its cross-cluster blocks in granted steps of the
-   *     demand {@link #demandId}: gated, and a demand id was given (0 when the coordinator stops)
+   * @return true when the task is to fetch its cross-cluster blocks in granted steps of the demand
+   *     {@link #demandId}: gated, and a demand id was given (0 when the coordinator stops)
    */
   public boolean opensGatedDemand() {
     return gated && demandId > 0;

@@ -3,8 +3,8 @@ package io.wanshuffle.spark.coordinator.protocol;
 import java.io.Serializable;
 
 /**
- * One-way, for the capture only: a task fetched its cross-cluster blocks without gating
- * (algorithm {@code none}, or fallback after the coordinator could not be reached).
+ * One-way, for the capture only: a task fetched its cross-cluster blocks without gating (algorithm
+ * {@code none}, or fallback after the coordinator could not be reached).
  *
  * @param demandId the demand id if the task had registered before going ungated, else 0
  * @param demand what the task fetched across clusters without gating (bytes per source host)

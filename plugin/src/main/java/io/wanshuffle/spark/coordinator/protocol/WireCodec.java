@@ -8,8 +8,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * Wire form of the coordinator's replies ({@link Registered}, {@link GrantReply}): plain
- * {@code byte[]}.
+ * Wire form of the coordinator's replies ({@link Registered}, {@link GrantReply}): plain {@code
+ * byte[]}.
  *
  * <p>Why: an executor's RpcEnv deserialises replies with the class loader it had when it was
  * created, before the executor added the application's {@code --jars}; a reply object of a class
@@ -29,26 +29,32 @@ public final class WireCodec {
 
   private WireCodec() {}
 
-  /** @param r a registration reply @return its wire form */
+  /**
+   * @param r a registration reply @return its wire form
+   */
   public static byte[] encode(Registered r) {
-    return write(out -> {
-      out.writeByte(REGISTERED);
-      out.writeLong(r.demandId());
-      out.writeBoolean(r.gated());
-      out.writeLong(r.heldMs());
-      out.writeBoolean(r.firstPoll() != null);
-      if (r.firstPoll() != null) {
-        writeGrant(out, r.firstPoll());
-      }
-    });
+    return write(
+        out -> {
+          out.writeByte(REGISTERED);
+          out.writeLong(r.demandId());
+          out.writeBoolean(r.gated());
+          out.writeLong(r.heldMs());
+          out.writeBoolean(r.firstPoll() != null);
+          if (r.firstPoll() != null) {
+            writeGrant(out, r.firstPoll());
+          }
+        });
   }
 
-  /** @param g a grant reply @return its wire form */
+  /**
+   * @param g a grant reply @return its wire form
+   */
   public static byte[] encode(GrantReply g) {
-    return write(out -> {
-      out.writeByte(GRANT);
-      writeGrant(out, g);
-    });
+    return write(
+        out -> {
+          out.writeByte(GRANT);
+          writeGrant(out, g);
+        });
   }
 
   private static void writeGrant(DataOutputStream out, GrantReply g) throws IOException {

@@ -1,6 +1,6 @@
 /**
- * The messages between reduce tasks (executors) and the driver's step coordinator. They travel
- * over Spark's RPC (Java serialisation), so they hold only ids, longs and short arrays.
+ * The messages between reduce tasks (executors) and the driver's step coordinator. They travel over
+ * Spark's RPC (Java serialisation), so they hold only ids, longs and short arrays.
  *
  * <p>Conversation of one gated reduce task: {@link
  * io.wanshuffle.spark.coordinator.protocol.RegisterDemand} (ask, answered at once with {@link

@@ -23,8 +23,10 @@ class ProtocolSerializationTest {
 
   @SuppressWarnings("unchecked")
   private <T> T roundTrip(T m) {
-    return (T) ser.deserialize(ser.serialize(m, ClassTag$.MODULE$.apply(Object.class)),
-        ClassTag$.MODULE$.apply(Object.class));
+    return (T)
+        ser.deserialize(
+            ser.serialize(m, ClassTag$.MODULE$.apply(Object.class)),
+            ClassTag$.MODULE$.apply(Object.class));
   }
 
   private static int size(Object m) throws IOException {
@@ -37,23 +39,32 @@ class ProtocolSerializationTest {
 
   @Test
   void everyMessageRoundTrips() throws IOException {
-    RegisterDemand d = new RegisterDemand(3, 1, 7, 42L, "exec-1", "127.0.2.1",
-        new String[] {"127.0.1.1", "127.0.1.2"}, new long[] {1L << 33, 5});
+    RegisterDemand d =
+        new RegisterDemand(
+            3,
+            1,
+            7,
+            42L,
+            "exec-1",
+            "127.0.2.1",
+            new String[] {"127.0.1.1", "127.0.1.2"},
+            new long[] {1L << 33, 5});
     RegisterDemand d2 = roundTrip(d);
     assertEquals(42L, d2.taskAttemptId());
     assertArrayEquals(d.srcHosts(), d2.srcHosts());
     assertArrayEquals(d.bytes(), d2.bytes());
     assertEquals(new Registered(9, true), roundTrip(new Registered(9, true)));
-    AwaitGrant a = roundTrip(new AwaitGrant(9, 4, new String[] {"h"}, new long[] {3},
-        new long[] {0}, 10, 20));
+    AwaitGrant a =
+        roundTrip(new AwaitGrant(9, 4, new String[] {"h"}, new long[] {3}, new long[] {0}, 10, 20));
     assertEquals(4, a.doneStepId());
     assertArrayEquals(new long[] {3}, a.fetchedBytes());
-    GrantReply g = roundTrip(new GrantReply(GrantReply.Status.GRANT, 4, new String[] {"h"},
-        new long[] {100}));
+    GrantReply g =
+        roundTrip(new GrantReply(GrantReply.Status.GRANT, 4, new String[] {"h"}, new long[] {100}));
     assertEquals(GrantReply.Status.GRANT, g.status());
     assertArrayEquals(new long[] {100}, g.budgets());
     assertEquals(new ReleaseDemand(9, "task-end"), roundTrip(new ReleaseDemand(9, "task-end")));
-    assertEquals(new NoCrossClusterDemand(3, 1, 42L, "127.0.2.1"),
+    assertEquals(
+        new NoCrossClusterDemand(3, 1, 42L, "127.0.2.1"),
         roundTrip(new NoCrossClusterDemand(3, 1, 42L, "127.0.2.1")));
     UngatedReport u = roundTrip(new UngatedReport(0, d, 1, 2));
     assertArrayEquals(d.bytes(), u.demand().bytes());
@@ -63,9 +74,11 @@ class ProtocolSerializationTest {
 
   @Test
   void invalidDemandIsRejected() {
-    assertThrows(IllegalArgumentException.class, () -> new RegisterDemand(1, 0, 1, 1, "e", "b",
-        new String[] {"a"}, new long[] {0}));
-    assertThrows(IllegalArgumentException.class, () -> new RegisterDemand(1, 0, 1, 1, "e", "b",
-        new String[] {"a", "c"}, new long[] {1}));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new RegisterDemand(1, 0, 1, 1, "e", "b", new String[] {"a"}, new long[] {0}));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new RegisterDemand(1, 0, 1, 1, "e", "b", new String[] {"a", "c"}, new long[] {1}));
   }
 }
