@@ -8,8 +8,8 @@
  * <p>Units: every amount and duration in this package is in <b>seconds at base speed</b> (the time
  * one flow at the base speed needs to move the bytes; see {@link
  * io.wanshuffle.scheduler.BaseSpeed}). The model follows Cohen, Jeannot, Padoy, Wagner, "Messages
- * scheduling for parallel data redistribution between clusters" (IEEE TPDS 2006), sec. 2, and its
- * δ-port generalisation in Jeannot, Wagner, "Scheduling messages for data redistribution: an
- * experimental study" (DGGP paper), sec. 2.
+ * Scheduling for Parallel Data Redistribution between Clusters" (IEEE TPDS 2006), sec. 2, and its
+ * δ-port generalisation in Jeannot, Wagner, "Messages Scheduling for Data Redistribution between
+ * Heterogeneous Clusters" (the DGGP paper), sec. 2.
  */
 package io.wanshuffle.scheduler;

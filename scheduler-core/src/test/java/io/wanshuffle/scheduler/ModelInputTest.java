@@ -108,7 +108,7 @@ class ModelInputTest {
 
   @Test
   void lowerBoundOfDggpExampleIsNine() {
-    // paper-examples sec. 1: eta_d = max(5.5, 7, 7) = 7, eta_s = 2
+    // DGGP paper's running example, sec. 2.3-2.5: eta_d = max(5.5, 7, 7) = 7, eta_s = 2
     LowerBound b =
         LowerBound.of(
             TrafficMatrix.of(new double[][] {{7, 3}, {0, 1}}),

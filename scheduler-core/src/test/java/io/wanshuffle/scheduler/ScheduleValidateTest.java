@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ScheduleValidateTest {
-  // DGGP running example (paper-examples sec. 1), seconds at base speed 100 Mbit/s.
+  // DGGP paper's running example (sec. 2.3-2.5), seconds at base speed 100 Mbit/s.
   private final TrafficMatrix dggp = TrafficMatrix.of(new double[][] {{7, 3}, {0, 1}});
   private final Platform dggpPlatform = Platform.of(2, 1.0, new int[] {3, 2}, new int[] {1, 3});
 

@@ -29,8 +29,8 @@ class PlanTest {
 
   @Test
   void aBoundAboveTheCostByRoundingOnlyIsReportedAsTheCost() {
-    // measured by a sweep of liquid plans: cost 75.99999999999999 s against η 76.0 s (sums in
-    // different orders)
+    // a cost and a bound that differ by rounding only (the same sums in different orders), as a
+    // liquid plan can give them
     Plan p = plan(75.99999999999999, 76.0);
     assertEquals(p.cost(), p.eta(), "cost / η must never print below 1");
     assertEquals(50.0, plan(60.0, 50.0).eta(), "a bound below the cost is kept as it is");

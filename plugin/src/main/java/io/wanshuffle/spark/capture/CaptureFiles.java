@@ -41,7 +41,7 @@ public final class CaptureFiles {
       "stepId,stageId,stageAttempt,shuffleId,taskAttemptId,srcHost,dstHost,bytes,startMs,endMs,"
           + "handedOnMs";
 
-  /** Header line of a flow log written before the {@code handedOnMs} column (read as well). */
+  /** Header line of a 10-column flow log, without the {@code handedOnMs} column (read as well). */
   static final String FLOW_LOG_HEADER_V1 =
       "stepId,stageId,stageAttempt,shuffleId,taskAttemptId,srcHost,dstHost,bytes,startMs,endMs";
 

@@ -154,9 +154,7 @@ class CaptureFilesTest {
         e.getMessage());
   }
 
-  /**
-   * A flow log written before the handedOnMs column reads with handedOnMs 0: held until its end.
-   */
+  /** A flow log of 10 columns (without handedOnMs) reads with handedOnMs 0: held until its end. */
   @Test
   void flowLogWithoutTheHandedOnColumnStillReads() throws Exception {
     Path log = dir.resolve(CaptureFiles.FLOW_LOG);

@@ -60,19 +60,18 @@ public final class Auto implements StepScheduler {
    * batching and the greedy leave more than this share of η between their cheapest schedule and η,
    * and OGGP/DGGP (up to {@link #GAP_PEELING_LIMIT} transfers, whatever the peeling work estimate)
    * when all batchings do. With amounts of one order of magnitude batching comes within 0.3 % of η
-   * on backbone-bound instances; with heavy-tailed amounts it does not (measured: 300 x 300, 27,000
-   * Pareto(1.2) amounts, k = 40, β = 0.01 s: whole batching 1.41 η, preemptive batching 1.12 η,
-   * OGGP 1.03 η).
+   * on backbone-bound instances; with heavy-tailed amounts it does not (300 x 300, about 27,000
+   * Pareto(1.2) amounts, k = 40, β = 0.01 s, four instances: whole batching 1.06-1.69 η, preemptive
+   * batching 1.004-1.30 η, OGGP 1.003-1.005 η).
    */
   public static final double PEELING_GAP = 0.01;
 
   /**
    * Most transfers for which auto runs OGGP/DGGP because the batchings are more than {@link
    * #PEELING_GAP} above η. OGGP's time grows with the transfers more than with the peeling work
-   * estimate: measured on heavy-tailed instances (Pareto(1.2), 30 % of the pairs), 0.25 s at 27,000
-   * transfers (300 x 300, k = 10, estimate 1.6·10^6), 0.7-1.0 s at 75,000 (500 x 500, k = 50 and
-   * 10, estimates 1.5·10^6 and 7.5·10^6), 7.2 s at 300,000 (1000 x 1000, k = 100); on dense uniform
-   * 500 x 500 (250,000) 6.5 s.
+   * estimate: on heavy-tailed instances (Pareto(1.2), 30 % of the pairs) about 0.25 s at 27,000
+   * transfers, 1 s at 75,000 and 7 s at 300,000; on a dense uniform 500 x 500 (250,000) 6.5 s
+   * (docs/benchmarks/scheduler-speed.md has the dense case).
    */
   public static final int GAP_PEELING_LIMIT = 100_000;
 

@@ -13,16 +13,16 @@ import io.wanshuffle.scheduler.TrafficMatrix;
  * transfer while its other k - 1 flows idle after their own, shorter ones. With amounts of one
  * order of magnitude the idle time is a small share, but with heavy-tailed amounts (a Pareto
  * distribution, a skewed shuffle) the first steps hold a few very long transfers next to much
- * shorter ones: measured on a 300 x 300 matrix of 27,000 Pareto(1.2) amounts, k = 40, β = 0.01 s,
- * whole-transfer batching cost 1.41 η against 1.03 η for OGGP (which preempts), and on instances
- * that large auto did not run OGGP. Cutting the long transfers into pieces of one length lets k of
- * them fill a step with no idle flow (preemption, as KPBS allows: GGP/OGGP paper, sec. 2); the
- * price is more steps, each paying β, so T is searched: T = a_max / 2, a_max / 4, ... (a_max the
- * longest transfer) while the pieces stay within {@value #PIECES_PER_TRANSFER} per transfer on
- * average (and m + {@value #MAX_EXTRA_PIECES}) and the work within {@value #WORK_PER_TRANSFER}
- * pieces per transfer in all, then T x √2 and T / √2 around the best. T = a_max (no cut, the
- * caller's whole batching) is the first point, so the result is never costlier than {@link
- * SortedBatching}'s.
+ * shorter ones: on 300 x 300 matrices of about 27,000 Pareto(1.2) amounts, k = 40, β = 0.01 s,
+ * whole-transfer batching costs up to 1.7 η against 1.005 η for OGGP (which preempts), and on
+ * larger instances auto does not run OGGP ({@link Auto#GAP_PEELING_LIMIT}). Cutting the long
+ * transfers into pieces of one length lets k of them fill a step with no idle flow (preemption, as
+ * KPBS allows: GGP/OGGP paper, sec. 2); the price is more steps, each paying β, so T is searched: T
+ * = a_max / 2, a_max / 4, ... (a_max the longest transfer) while the pieces stay within {@value
+ * #PIECES_PER_TRANSFER} per transfer on average (and m + {@value #MAX_EXTRA_PIECES}) and the work
+ * within {@value #WORK_PER_TRANSFER} pieces per transfer in all, then T x √2 and T / √2 around the
+ * best. T = a_max (no cut, the caller's whole batching) is the first point, so the result is never
+ * costlier than {@link SortedBatching}'s.
  *
  * <p>Not a published algorithm. O(G · M log M) for G grid points of M ≤ {@value
  * #PIECES_PER_TRANSFER}·m + k pieces each (radix sort plus the batching's scans); memory O(M) for
@@ -34,8 +34,8 @@ final class PreemptiveBatching {
 
   /**
    * Most pieces a grid point may add to the m transfers, whatever m (heap: a batching holds about
-   * 100 bytes per piece; measured on a dense 1000 x 1000 matrix, 2 million pieces per grid point
-   * took auto's peak heap from 572 MB to 1075 MB).
+   * 100 bytes per piece, so 2 million pieces per grid point would about double auto's peak heap on
+   * a dense 1000 x 1000 matrix, 572 MB in docs/benchmarks/scheduler-speed.md).
    */
   static final int MAX_EXTRA_PIECES = 1 << 19;
 

@@ -20,10 +20,9 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
  * with cross-cluster traffic) the choice is an integral flow: source → outermost sender links → ...
  * → sender NIC → pair (capacity 1) → receiver NIC → ... → sink, each link an arc with its capacity,
  * and the step is a maximum-weight integral flow, solved as a minimum-cost flow with a bypass arc
- * (JGraphT's {@link CapacityScalingMinimumCostFlow}; the architecture's "pick the step is a
- * max-flow problem"; it generalises OGGP's bottleneck matching, GGP/OGGP paper sec. 6, to racks).
- * Otherwise pairs are taken greedily by decreasing priority while every link on their route has
- * room.
+ * (JGraphT's {@link CapacityScalingMinimumCostFlow}; it generalises OGGP's bottleneck matching,
+ * GGP/OGGP paper sec. 6.3, to racks). Otherwise pairs are taken greedily by decreasing priority
+ * while every link on their route has room.
  */
 final class StepChooser {
   private final LinkNetwork net;

@@ -7,9 +7,9 @@ import java.util.Arrays;
 /**
  * The brute-force time estimate η_o: how long a redistribution takes when no schedule is used, all
  * transfers start at once and the transport shares the network fairly (Wagner and Jeannot,
- * "Predicting the redistribution time", INRIA RR-5361, sec. 3.1, Fig. 5). It is a discrete-event
- * simulation: compute every transfer's bandwidth share, run until the first transfer finishes,
- * remove it, and start again.
+ * "Modelizing, Predicting and Optimizing Redistribution between Clusters on Low Latency Networks",
+ * INRIA RR-5361, sec. 3.1, Fig. 5). It is a discrete-event simulation: compute every transfer's
+ * bandwidth share, run until the first transfer finishes, remove it, and start again.
  *
  * <p>Sharing rule (Fig. 5, step 2): bandwidth is in units of the base speed (one flow at full speed
  * = 1). Nodes are visited in decreasing degree order; at each node, the capacity not yet taken by

@@ -4,7 +4,7 @@
  * links each transfer uses with their rates ({@link
  * io.wanshuffle.scheduler.topology.TopologyConfig}, format in docs/topology.md), and the {@link
  * io.wanshuffle.scheduler.topology.LinkNetwork} of a traffic matrix with capacities in flows
- * (base-speed rule of the DGGP paper, sec. 2.2), with the generalised lower bound ({@link
+ * (base-speed rule of the DGGP paper, sec. 2.2-2.3), with the generalised lower bound ({@link
  * io.wanshuffle.scheduler.topology.LinkLowerBound}) and the per-link validator ({@link
  * io.wanshuffle.scheduler.topology.LinkCapacityValidator}).
  */

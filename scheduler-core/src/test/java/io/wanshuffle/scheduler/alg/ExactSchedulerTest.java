@@ -35,7 +35,7 @@ class ExactSchedulerTest {
     return s.cost(p.beta());
   }
 
-  /** DGGP paper sec. 2.3-2.5 (paper-examples/README.md #1): a schedule of cost 9 = η exists. */
+  /** DGGP paper sec. 2.3-2.5 (running example, Fig. 2-4): a schedule of cost 9 = η exists. */
   @Test
   void dggpRunningExampleReachesTheLowerBound() {
     TrafficMatrix m = TrafficMatrix.of(new double[][] {{7, 3}, {0, 1}});
@@ -44,9 +44,9 @@ class ExactSchedulerTest {
   }
 
   /**
-   * Redistribution-prediction paper Fig. 3-4 (paper-examples/README.md #2): 1->a 1 s, 2->b 1 s,
-   * c->3 2 s, k = 2. With β = 0 the optimum is 2 s; with β = 1 it is 4 (two steps of 1 s, c->3
-   * preempted), where the best schedule without preemption costs 5.
+   * RR-5361 (Wagner, Jeannot), sec. 3.1, Fig. 3-4: 1->a 1 s, 2->b 1 s, c->3 2 s, k = 2. With β = 0
+   * the optimum is 2 s; with β = 1 it is 4 (two steps of 1 s, c->3 preempted), where the best
+   * schedule without preemption costs 5.
    */
   @Test
   void bruteForceExampleNeedsPreemption() {
@@ -93,7 +93,9 @@ class ExactSchedulerTest {
   }
 
   /**
-   * Amounts 1e-400 x the largest once became 0 in the solver's normalisation: an index -1 crash.
+   * Amounts below the solver's precision ({@link ExactScheduler#MIN_RELATIVE_AMOUNT} x the largest;
+   * at 1e-400 x its normalisation would turn them into 0) are refused with a message, and auto
+   * plans them without the exact solver.
    */
   @Test
   void refusesAmountsBelowItsPrecisionAndAutoStillPlansThem() {

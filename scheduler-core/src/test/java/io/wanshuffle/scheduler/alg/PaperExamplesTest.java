@@ -10,7 +10,10 @@ import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import org.junit.jupiter.api.Test;
 
-/** Worked examples of the seed papers (/work/shared/data/paper-examples/README.md). */
+/**
+ * Worked examples of the papers: the DGGP paper's running example (Jeannot, Wagner, sec. 2.3-2.5,
+ * Fig. 2-4) and the brute-force example of RR-5361 (Wagner, Jeannot, sec. 3.1, Fig. 3-5).
+ */
 class PaperExamplesTest {
   private static final double MBIT = 1e6 / 8;
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Platforms whose k and δ are far above what the matrix can use (an unlimited NIC gives k = δ =
  * {@link Integer#MAX_VALUE}; rates with a tiny common divisor give millions): every algorithm plans
- * them in memory and time of the matrix, not of δ (DGGP used to make δ copies of a node).
+ * them in memory and time of the matrix, not of δ (no node is copied δ times).
  */
 class UnboundedPortsTest {
   private static final TrafficMatrix M =

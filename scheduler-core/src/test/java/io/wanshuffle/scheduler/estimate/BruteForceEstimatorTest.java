@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 class BruteForceEstimatorTest {
   /**
-   * Redistribution-prediction paper Fig. 3-5 (paper-examples/README.md #2): three disjoint
-   * transfers 1 s, 1 s, 2 s, k = 2: all three at 2/3 speed for 1.5 s, then the last 1 s alone.
+   * RR-5361 (Wagner, Jeannot), sec. 3.1, Fig. 3-5: three disjoint transfers 1 s, 1 s, 2 s, k = 2:
+   * all three at 2/3 speed for 1.5 s, then the last 1 s alone.
    */
   @Test
   void workedExampleGivesTwoAndAHalfSeconds() {

@@ -13,7 +13,10 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The liquid-schedules paper's example (Fig. 1-3, 7; shared/data/paper-examples section 3). */
+/**
+ * The liquid-schedules paper's example (Gabrielyan, Hersch, sec. 1.1 and 3.1, Fig. 1-3 and 7): 25
+ * transfers over 12 links.
+ */
 class PaperExampleTest {
 
   /** Transfer "Ti->Rj" uses l_i, l_(5+j), plus l12 (S1 -> S2) or l11 (S2 -> S1). */

@@ -131,8 +131,8 @@ class HostMappingConfigurationTest {
   }
 
   /**
-   * Settings that would leave every host unknown (nothing gated) without a word; found in session
-   * 25.
+   * Settings that would leave every host unknown (nothing gated) without a word are refused, naming
+   * the key.
    */
   @Test
   void aTopologyThatMapsNothingIsRefusedNamingTheKey() throws IOException {
