@@ -9,7 +9,6 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -82,7 +81,7 @@ public final class StepCoordinator {
   private final StepMode mode;
 
   private final DemandBook book = new DemandBook();
-  private final Map<StageRef, StageAccount> stages = new HashMap<>();
+  private final StageLedger stages = new StageLedger();
   private final PendingTasks pending = new PendingTasks();
   private final LaunchedTasks launched = new LaunchedTasks();
   private final FlowLeases leases;
@@ -111,7 +110,9 @@ public final class StepCoordinator {
     this.leases = new FlowLeases(conf.k(), conf::delta, b.clusterOf);
     this.keeping = new FlowKeeping(conf.gatherWindowMs());
     this.assembler = new StepAssembler(leases, keeping, mode, conf.gatherWindowMs());
-    this.steps = new StepTracker(leases, timer);
+    this.steps =
+        new StepTracker(
+            leases, timer, conf.betaSeconds(), conf.deadlineFactor(), conf.minDeadlineMs());
     this.gather = new GatherWindow(timer, conf.gatherWindowMs());
     StepScheduler fallback = b.fallbackSet ? b.fallback : Planner.fallbackOf(conf);
     this.planner =
@@ -178,13 +179,9 @@ public final class StepCoordinator {
     }
     long now = clock.getAsLong();
     Demand d = book.add(m);
-    StageAccount acc = account(d.stage, now);
-    acc.readsShuffle(d.shuffleId);
+    stages.registered(d, now);
     pending.registered(d.stage, d.taskAttemptId, d.dst, d.src, d.registered);
     keeping.release(d.dst);
-    for (int i = 0; i < d.src.length; i++) {
-      acc.add(new HostPair(d.src[i], d.dst), d.registered[i], 0);
-    }
     DemandEvent ev =
         new DemandEvent(
             d.id,
@@ -468,19 +465,9 @@ public final class StepCoordinator {
       releaseLocked(d, "stage-done");
     }
     publishUnarrived(ref);
-    StageAccount acc = stages.remove(ref);
-    if (acc != null) {
-      StageSummary s = acc.summary(clock.getAsLong());
-      if (LOG.isInfoEnabled()) {
-        LOG.info(
-            "wan-shuffle stage {} done: {} B across clusters in {} step(s), shuffles {}; "
-                + "cross-cluster traffic matrix:{}",
-            ref,
-            StageAccount.realisedTotal(s),
-            s.steps(),
-            java.util.Arrays.toString(s.shuffleIds()),
-            StageAccount.matrixLines(s));
-      }
+    StageSummary s = stages.complete(ref, clock.getAsLong());
+    if (s != null) {
+      CoordinatorLog.stageDone(s);
       listeners.fire(l -> l.onStageDone(s));
     }
   }
@@ -505,15 +492,8 @@ public final class StepCoordinator {
     // executor but reached the driver): that demand is an orphan no poll will collect; release it
     // and do not count its registered bytes twice
     boolean orphan = r.demandId() == 0 && releaseOrphans(m, stage);
-    StageAccount acc = account(stage, now);
-    acc.readsShuffle(m.shuffleId());
     boolean unregistered = r.demandId() == 0 && !orphan;
-    for (int i = 0; i < m.srcHosts().length; i++) {
-      acc.add(
-          new HostPair(m.srcHosts()[i], m.dstHost()),
-          unregistered ? m.bytes()[i] : 0,
-          m.bytes()[i]);
-    }
+    stages.ungated(r, unregistered, now);
     if (unregistered) {
       DemandEvent ev =
           new DemandEvent(
@@ -685,10 +665,6 @@ public final class StepCoordinator {
     planning.kick();
   }
 
-  private StageAccount account(StageRef stage, long now) {
-    return stages.computeIfAbsent(stage, s -> new StageAccount(s, now));
-  }
-
   private void applyReport(Demand d, AwaitGrant m) {
     if (m.doneStepId() == 0) {
       return;
@@ -846,7 +822,7 @@ public final class StepCoordinator {
       List<Runnable> replies) {
     StepAssembler.Assembly a =
         assembler.assemble(toGrant, m, book.all(), pending.estimate(), steps.openPairs(), now);
-    logDecisions(a, algorithm);
+    CoordinatorLog.decisions(a, algorithm);
     if (a.kept()) {
       scheduleKeepEnd(now);
     }
@@ -865,20 +841,11 @@ public final class StepCoordinator {
       outstanding.add(d.id);
       stagesOfStep.add(d.stage);
     }
-    for (StageRef sr : stagesOfStep) {
-      StageAccount acc = stages.get(sr);
-      if (acc != null) {
-        acc.stepGranted();
-      }
-    }
-    double planned = conf.betaSeconds() + a.longestSeconds();
-    long deadlineMs =
-        now
-            + Math.max(
-                conf.minDeadlineMs(), (long) Math.ceil(conf.deadlineFactor() * planned * 1000));
+    stages.stepGranted(stagesOfStep);
+    long deadlineMs = steps.deadlineMs(now, a.longestSeconds());
     StepEvent ev = new StepEvent(stepId, planId, a.flows(), tasks, now, deadlineMs);
     steps.start(ev, a.receiversPerPair(), outstanding, this::deadlineReached);
-    logStep(ev, algorithm, outstanding.size());
+    CoordinatorLog.stepGranted(ev, algorithm, outstanding.size(), leases.total());
     listeners.fire(l -> l.onStepGranted(ev));
     for (Long id : outstanding) {
       Demand d = book.get(id);
@@ -898,71 +865,6 @@ public final class StepCoordinator {
     return true;
   }
 
-  private void logStep(StepEvent ev, String algorithm, int receivers) {
-    if (!LOG.isInfoEnabled()) {
-      return;
-    }
-    StringBuilder f = new StringBuilder();
-    for (FlowGrant g : ev.flows()) {
-      f.append(f.length() == 0 ? "" : ", ")
-          .append(g.srcHost())
-          .append("->")
-          .append(g.dstHost())
-          .append(' ')
-          .append(g.bytes())
-          .append(" B");
-    }
-    LOG.info(
-        "wan-shuffle step {} (plan {}, {}): {} flow(s) [{}] to {} task(s), {} flow(s) still open"
-            + " from earlier steps, deadline in {} ms",
-        ev.stepId(),
-        ev.planId(),
-        algorithm,
-        ev.flows().size(),
-        f,
-        receivers,
-        leases.total() - ev.flows().size(),
-        ev.deadlineMs() - ev.grantedAtMs());
-  }
-
-  private void logDecisions(StepAssembler.Assembly a, String algorithm) {
-    for (StepAssembler.Decision x : a.decisions()) {
-      switch (x.reason()) {
-        case BEYOND_LIMITS ->
-            LOG.error(
-                "wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; skipped",
-                algorithm,
-                x.src(),
-                x.dst());
-        case PORTS_HELD ->
-            LOG.debug(
-                "{} -> {} waits: its ports are held by a flow past its step's deadline",
-                x.src(),
-                x.dst());
-        case KEPT ->
-            LOG.debug(
-                "wan-shuffle: a free flow kept for {} instead of {} -> {} (port load {} B; awaited"
-                    + " receivers' bytes per port {}; {} flow(s) open)",
-                x.keptFor(),
-                x.src(),
-                x.dst(),
-                (long) x.load(),
-                a.awaited(),
-                x.openFlows());
-        case GRANTED ->
-            LOG.debug(
-                "wan-shuffle: {} -> {} granted (port load {} B, heaviest {} B; awaited receivers'"
-                    + " bytes per port {}; {} flow(s) open)",
-                x.src(),
-                x.dst(),
-                (long) x.load(),
-                (long) a.heaviest(),
-                a.awaited(),
-                x.openFlows());
-      }
-    }
-  }
-
   @Override
   public synchronized String toString() {
     return "StepCoordinator["
@@ -974,7 +876,7 @@ public final class StepCoordinator {
         + ", steps="
         + steps.runningIds()
         + ", stages="
-        + java.util.Arrays.toString(stages.keySet().toArray())
+        + stages
         + "]";
   }
 

@@ -36,6 +36,9 @@ final class StepTracker {
 
   private final FlowLeases leases;
   private final CoordinatorTimer timer;
+  private final double betaSeconds;
+  private final double deadlineFactor;
+  private final long minDeadlineMs;
   private final Map<Long, Running> running = new LinkedHashMap<>();
 
   /** step id -> open pair -> receivers of the step still fetching that pair. */
@@ -49,10 +52,33 @@ final class StepTracker {
   /**
    * @param leases the open flows, closed here as receivers report
    * @param timer schedules the steps' deadlines
+   * @param betaSeconds β, the setup delay of a step, seconds
+   * @param deadlineFactor a step's deadline is this many times its planned duration, at least 1
+   * @param minDeadlineMs the shortest deadline, ms
    */
-  StepTracker(FlowLeases leases, CoordinatorTimer timer) {
+  StepTracker(
+      FlowLeases leases,
+      CoordinatorTimer timer,
+      double betaSeconds,
+      double deadlineFactor,
+      long minDeadlineMs) {
     this.leases = leases;
     this.timer = timer;
+    this.betaSeconds = betaSeconds;
+    this.deadlineFactor = deadlineFactor;
+    this.minDeadlineMs = minDeadlineMs;
+  }
+
+  /**
+   * A step's deadline: max(minDeadline, factor x (β + its longest transfer)) after its grant.
+   *
+   * @param grantedAtMs the grant, epoch ms
+   * @param longestSeconds the step's longest transfer, seconds at the base speed
+   * @return the deadline, epoch ms
+   */
+  long deadlineMs(long grantedAtMs, double longestSeconds) {
+    double planned = betaSeconds + longestSeconds;
+    return grantedAtMs + Math.max(minDeadlineMs, (long) Math.ceil(deadlineFactor * planned * 1000));
   }
 
   /**
