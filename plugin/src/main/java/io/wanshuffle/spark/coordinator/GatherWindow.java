@@ -1,12 +1,10 @@
 package io.wanshuffle.spark.coordinator;
 
-import java.util.Set;
-
 /**
  * The gather window ({@code spark.wanshuffle.coordinator.gatherWindow}): when the coordinator is
  * idle, the first registration opens it so that a wave of reduce tasks is planned together; it
  * closes when it elapses, when a plan starts, or early once every task the driver launched in the
- * stages with demand has registered or ended ({@link LaunchedTasks#allRegistered}).
+ * stages with demand has registered or ended ({@link TaskWaves#waveRegistered}).
  *
  * <p>Not thread-safe: used under the coordinator's lock; the elapsed callback runs on the timer's
  * thread and must take the lock and call {@link #elapsed}.
@@ -58,21 +56,5 @@ final class GatherWindow {
     pending.cancel();
     pending = null;
     return true;
-  }
-
-  /**
-   * Closes the window early when the wave has registered: every task launched in a stage with
-   * demand registered or ended. Without the driver listener no launch is known for a stage: then
-   * the window decides.
-   *
-   * @param stagesWithDemand the stage attempts with registered demand
-   * @param launched the tasks launched and not registered
-   * @return true when an open window was closed
-   */
-  boolean closeIfWaveRegistered(Set<StageRef> stagesWithDemand, LaunchedTasks launched) {
-    if (pending == null || !launched.allRegistered(stagesWithDemand)) {
-      return false;
-    }
-    return close();
   }
 }

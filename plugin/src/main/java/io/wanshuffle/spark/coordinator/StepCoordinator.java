@@ -82,10 +82,9 @@ public final class StepCoordinator {
 
   private final DemandBook book = new DemandBook();
   private final StageLedger stages = new StageLedger();
-  private final PendingTasks pending = new PendingTasks();
-  private final LaunchedTasks launched = new LaunchedTasks();
   private final FlowLeases leases;
   private final FlowKeeping keeping;
+  private final TaskWaves waves;
   private final StepAssembler assembler;
   private final StepTracker steps;
   private final GatherWindow gather;
@@ -109,6 +108,7 @@ public final class StepCoordinator {
     this.mode = StepMode.of(conf);
     this.leases = new FlowLeases(conf.k(), conf::delta, b.clusterOf);
     this.keeping = new FlowKeeping(conf.gatherWindowMs());
+    this.waves = new TaskWaves(keeping, conf.pendingTasks());
     this.assembler = new StepAssembler(leases, keeping, mode, conf.gatherWindowMs());
     this.steps =
         new StepTracker(
@@ -180,8 +180,7 @@ public final class StepCoordinator {
     long now = clock.getAsLong();
     Demand d = book.add(m);
     stages.registered(d, now);
-    pending.registered(d.stage, d.taskAttemptId, d.dst, d.src, d.registered);
-    keeping.release(d.dst);
+    waves.registered(d, book.countOfTask(d.taskAttemptId) == 1, now);
     DemandEvent ev =
         new DemandEvent(
             d.id,
@@ -194,10 +193,6 @@ public final class StepCoordinator {
             d.registered.clone(),
             now);
     listeners.fire(l -> l.onDemandRegistered(ev));
-    LaunchedTasks.Launch launch = launched.registered(d.taskAttemptId);
-    if (launch != null && book.countOfTask(d.taskAttemptId) == 1) {
-      keeping.noteRegistrationDelay(now - launch.atMs());
-    }
     if (conf.gated() && !gather.isOpen()) {
       if (mode.idle(steps, leases) && !planning.isPlanning()) {
         // a wave of tasks starts: gather it so that it is planned together
@@ -226,14 +221,11 @@ public final class StepCoordinator {
       if (stopped || !conf.gated()) {
         return;
       }
-      long now = clock.getAsLong();
-      pending.noCrossClusterBytes(new StageRef(stageId, attempt), taskAttemptId, host);
-      if (keeping.release(host) && !gather.isOpen()) {
+      StageRef stage = new StageRef(stageId, attempt);
+      boolean hasDemand = book.countOfTask(taskAttemptId) > 0;
+      if (waves.noDemand(stage, taskAttemptId, host, hasDemand, clock.getAsLong())
+          && !gather.isOpen()) {
         requestPlan(); // the flow kept for this host's task is free for another demand
-      }
-      LaunchedTasks.Launch launch = launched.withoutDemand(taskAttemptId);
-      if (launch != null && book.countOfTask(taskAttemptId) == 0) {
-        keeping.noteRegistrationDelay(now - launch.atMs());
       }
       closeGatherIfWaveRegistered();
     }
@@ -252,8 +244,8 @@ public final class StepCoordinator {
    */
   public synchronized void stageSubmitted(
       int stageId, int attempt, List<List<String>> preferredHosts) {
-    if (!stopped && conf.gated() && conf.pendingTasks()) {
-      pending.submitted(new StageRef(stageId, attempt), preferredHosts);
+    if (!stopped && conf.gated()) {
+      waves.submitted(new StageRef(stageId, attempt), preferredHosts);
     }
   }
 
@@ -271,14 +263,9 @@ public final class StepCoordinator {
     if (stopped || !conf.gated()) {
       return;
     }
-    StageRef stage = new StageRef(stageId, attempt);
-    long now = clock.getAsLong();
-    if (host != null) {
-      pending.launched(stage, host, taskAttemptId);
-      // kept while the host's previous task ended: its next task now has a bound to register
-      keeping.taskLaunched(host, now);
-    }
-    launched.launched(stage, taskAttemptId, now, book.countOfTask(taskAttemptId) > 0);
+    boolean registered = book.countOfTask(taskAttemptId) > 0;
+    waves.launched(
+        new StageRef(stageId, attempt), taskAttemptId, host, registered, clock.getAsLong());
   }
 
   /**
@@ -300,8 +287,7 @@ public final class StepCoordinator {
    */
   public void taskEnded(long taskAttemptId) {
     synchronized (this) {
-      pending.ended(taskAttemptId);
-      if (!launched.ended(taskAttemptId)) {
+      if (!waves.ended(taskAttemptId)) {
         return;
       }
       closeGatherIfWaveRegistered();
@@ -352,7 +338,7 @@ public final class StepCoordinator {
     if (d.remainingTotal() == 0) {
       book.forget(d);
       if (book.countOfTask(d.taskAttemptId) == 0) {
-        pending.fetched(d.stage, d.taskAttemptId, d.dst);
+        waves.fetched(d.stage, d.taskAttemptId, d.dst);
       }
       return answered(GrantReply.Status.FINISHED);
     }
@@ -459,8 +445,7 @@ public final class StepCoordinator {
   }
 
   private void stageCompletedLocked(StageRef ref) {
-    pending.done(ref);
-    launched.stageDone(ref);
+    waves.stageDone(ref);
     for (Demand d : book.ofStage(ref)) {
       releaseLocked(d, "stage-done");
     }
@@ -582,7 +567,7 @@ public final class StepCoordinator {
     stopped = true;
     planning.stop();
     publishUnarrived(null);
-    launched.clear();
+    waves.clear();
     gather.close();
     steps.cancelDeadlines();
     for (Demand d : book.all()) {
@@ -633,7 +618,9 @@ public final class StepCoordinator {
   }
 
   private void closeGatherIfWaveRegistered() {
-    if (gather.closeIfWaveRegistered(book.stages(), launched)) {
+    // without the driver listener no launch is known for a stage: then the window decides
+    if (gather.isOpen() && waves.waveRegistered(book.stages())) {
+      gather.close();
       requestPlan();
     }
   }
@@ -821,7 +808,7 @@ public final class StepCoordinator {
       long startedNanos,
       List<Runnable> replies) {
     StepAssembler.Assembly a =
-        assembler.assemble(toGrant, m, book.all(), pending.estimate(), steps.openPairs(), now);
+        assembler.assemble(toGrant, m, book.all(), waves.estimate(), steps.openPairs(), now);
     CoordinatorLog.decisions(a, algorithm);
     if (a.kept()) {
       scheduleKeepEnd(now);
