@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>{@link DemandBook}: registered demands (registration, release, executor loss, stage end);
- *       {@link PendingTasks} and {@link LaunchedTasks}: the tasks still to launch or register;
+ *       {@link TaskWaves}: the tasks still to launch or register; {@link StageLedger}: what each
+ *       stage registered and realised;
  *   <li>{@link DemandMatrix}: the residual demand as a traffic matrix and platform, the one place
  *       where bytes become seconds at the base speed and back;
  *   <li>{@link Planner}: the scheduler within its time budget, with one fallback chain;
@@ -44,7 +45,10 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link StepTracker}: running steps, their deadlines and the receivers' reports.
  * </ol>
  *
- * Barrier and pipelined steps differ only in the {@link StepMode}. A flow is one (source host,
+ * The driver log's lines come from {@link CoordinatorLog}, the listener events go through {@link
+ * Listeners}.
+ *
+ * <p>Barrier and pipelined steps differ only in the {@link StepMode}. A flow is one (source host,
  * destination host) pair of a step; the tasks on the destination that need bytes from the source
  * share its budget.
  *
