@@ -83,10 +83,11 @@ public class WanShuffleManager extends SortShuffleManager {
       synchronized (this) {
         d = driver;
         if (d == null) {
-          d = new CoordinatorService(sparkConf, conf, SparkEnv.get().rpcEnv());
           // k per direction of the full-duplex backbone (an unknown host: cluster "")
           ClusterTopology t = topology;
-          d.coordinator().useClusters(h -> t.clusterOf(h).orElse(""));
+          d =
+              new CoordinatorService(
+                  sparkConf, conf, SparkEnv.get().rpcEnv(), h -> t.clusterOf(h).orElse(""));
           driver = d;
         }
       }

@@ -26,24 +26,18 @@ import java.util.function.ToIntFunction;
  * Redistribution between Clusters", sec. 5) stops a heavily loaded receiver from being left with
  * its transfers in sequence at the end of the stage while the other ports idle.
  *
- * <p>Staggered task ends (session 24; {@code spark.wanshuffle.coordinator.staggerTaskEnds}, on by
- * default). While tasks are still to launch, the order has three groups: transfers whose busier
- * port is urgent (its load within {@value #STAGGER_SLACK} of the stage's lower bound max(busiest
- * port's load, all bytes / k)), by load; then transfers to a receiver with tasks still to launch,
- * the receiver whose running tasks have the fewest bytes left first (shortest remaining first);
- * then the others, by load. Why: a receiver's next task starts only when its running task has read
- * its last records and ended, and then needs a while before its first request (measured at 40 ms
- * RTT: the demo's TPC-H reduce tasks end 0.4-0.5 s after their last byte and the next task requests
- * 0.2 s after its launch). Ranking by load alone balances the receivers of a uniform matrix, so
- * every first-wave task read its last byte at the same time and the backbone stood idle while they
- * all ended (0.5 s in the demo); finishing the receivers' tasks one after the other lets one start
- * its next task while the others still fetch. The urgent group keeps the ports the stage's end
- * depends on first; with no task left to launch (the last wave) the order is by load only, so the
- * last tasks end together. Measured in the coordinator's own simulation (24 random stages, 3-4
- * hosts a side, 2-3 waves, k = 2-3, delays from a task's last byte to its next task's request of
- * 80-670 ms): mean time lost over η 76-658 ms against 144-968 ms by load alone; on the testbed
- * (TPC-H join, 40 ms RTT) the idle gap went from 0.5 s to none and the reduce stage from 6.30 to
- * 5.80 s. O(T log T) for T transfers in the plan.
+ * <p>Staggered task ends ({@code spark.wanshuffle.coordinator.staggerTaskEnds}, on by default).
+ * While tasks are still to launch, the order has three groups: transfers whose busier port is
+ * urgent (its load within {@value #STAGGER_SLACK} of the stage's lower bound max(busiest port's
+ * load, all bytes / k)), by load; then transfers to a receiver with tasks still to launch, the
+ * receiver whose running tasks have the fewest bytes left first (shortest remaining first); then
+ * the others, by load. Why: a receiver's next task starts only when its running task has read its
+ * last records and ended, and needs a while before its first request; ranking by load alone lets
+ * every receiver's task read its last byte at the same time while the backbone idles until the next
+ * tasks request. The urgent group keeps the ports the stage's end depends on first; with no task
+ * left to launch (the last wave) the order is by load only, so the last tasks end together.
+ * Measurements: docs/benchmarks/2026-11-22-coordinator-port-order.md. O(T log T) for T transfers in
+ * the plan.
  */
 final class BottleneckFirstOrder {
   /**

@@ -40,22 +40,29 @@ public final class CoordinatorService {
    * @param sparkConf the application's configuration
    * @param conf validated wan-shuffle configuration
    * @param rpcEnv the driver's RpcEnv
+   * @param clusterOf the cluster of a host, never null ("" for a host outside the topology): k
+   *     counts per direction of the backbone between clusters
    * @throws ConfigValueException if a listener class cannot be instantiated
    */
-  public CoordinatorService(SparkConf sparkConf, WanShuffleConf conf, RpcEnv rpcEnv) {
+  public CoordinatorService(
+      SparkConf sparkConf,
+      WanShuffleConf conf,
+      RpcEnv rpcEnv,
+      java.util.function.Function<String, String> clusterOf) {
     this.sparkConf = sparkConf;
     this.conf = conf;
     this.rpcEnv = rpcEnv;
     StepScheduler scheduler = conf.gated() ? Algorithms.byName(conf.algorithm()) : null;
     this.planner = StepCoordinator.plannerThread("wan-shuffle-planner");
     this.coordinator =
-        new StepCoordinator(
-            conf,
-            scheduler,
-            instantiate(sparkConf, conf),
-            CoordinatorTimer.daemon("wan-shuffle-coordinator"),
-            System::currentTimeMillis,
-            planner);
+        StepCoordinator.builder(conf)
+            .scheduler(scheduler)
+            .listeners(instantiate(sparkConf, conf))
+            .timer(CoordinatorTimer.daemon("wan-shuffle-coordinator"))
+            .clock(System::currentTimeMillis)
+            .planner(planner)
+            .clusters(clusterOf)
+            .build();
     this.endpoint =
         rpcEnv.setupEndpoint(
             CoordinatorEndpoint.NAME,

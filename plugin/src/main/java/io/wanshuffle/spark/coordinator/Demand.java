@@ -65,6 +65,9 @@ final class Demand {
     this.realised = new long[bytes.length];
   }
 
+  /**
+   * @return bytes still to fetch over every source host
+   */
   long remainingTotal() {
     long s = 0;
     for (long r : remaining) {
@@ -73,6 +76,39 @@ final class Demand {
     return s;
   }
 
+  /**
+   * @return per source host, the bytes still to grant: the residual minus the budget of the grant
+   *     being fetched (if any), never negative
+   */
+  long[] futureBytes() {
+    long[] f = remaining.clone();
+    if (grant != null) {
+      for (int i = 0; i < grant.srcIdx().length; i++) {
+        int idx = grant.srcIdx()[i];
+        f[idx] = Math.max(0, f[idx] - grant.budgets()[i]);
+      }
+    }
+    return f;
+  }
+
+  /**
+   * @return true when the demand takes part in planning: not released and its task not idle
+   */
+  boolean plannable() {
+    return !released && !idle;
+  }
+
+  /**
+   * @return true when the demand may take a new grant now: plannable and holding none
+   */
+  boolean grantable() {
+    return plannable() && grant == null;
+  }
+
+  /**
+   * @param host a source host
+   * @return its index in {@link #src}, -1 when the demand does not fetch from it
+   */
   int indexOf(String host) {
     for (int i = 0; i < src.length; i++) {
       if (src[i].equals(host)) {

@@ -4,30 +4,63 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * The throttle: counts open cross-cluster flows (one per granted host pair per step) in total, per
- * direction of the backbone and per host, sending and receiving separately, so that the coordinator
- * never opens more than k flows at once in one direction, nor more than δ(h) at one host. Not
- * thread-safe: used under the coordinator's lock.
+ * direction of the backbone and per host, sending and receiving separately, and answers whether a
+ * flow fits: at most k flows at once in one direction of the backbone (cluster of the source to
+ * cluster of the destination: the backbone is full duplex, KPBS per direction, GGP/OGGP paper sec.
+ * 2), at most δ(h) at one host in each direction of its NIC (the δ-port model, DGGP paper sec. 2).
+ *
+ * <p>Not thread-safe: used under the coordinator's lock.
  */
 final class FlowLeases {
-  /** A direction of the backbone: cluster of a flow's source to cluster of its destination. */
+  /**
+   * A direction of the backbone: cluster of a flow's source to cluster of its destination.
+   *
+   * @param from the source's cluster
+   * @param to the destination's cluster
+   */
   record Direction(String from, String to) {}
 
+  private final int k;
+  private final ToIntFunction<String> delta;
+  private final Function<String, String> clusterOf;
   private final Map<String, Integer> sending = new HashMap<>();
   private final Map<String, Integer> receiving = new HashMap<>();
   private final Map<Direction, Integer> byDirection = new HashMap<>();
-  private Function<String, String> clusterOf = h -> "";
   private int total;
 
   /**
-   * Sets the cluster of each host; until then every host is in one cluster (one direction).
-   *
-   * @param clusterOf cluster name of a host, never null
+   * @param k most flows at once per direction of the backbone, at least 1
+   * @param delta δ(h): most flows one host sends (and, separately, receives) at once
+   * @param clusterOf cluster (site) of a host, the first component of its topology path; never
+   *     returns null
+   * @throws IllegalArgumentException if k is below 1
    */
-  void useClusters(Function<String, String> clusterOf) {
+  FlowLeases(int k, ToIntFunction<String> delta, Function<String, String> clusterOf) {
+    if (k < 1) {
+      throw new IllegalArgumentException("k must be at least 1, got " + k);
+    }
+    this.k = k;
+    this.delta = Objects.requireNonNull(delta, "delta");
     this.clusterOf = Objects.requireNonNull(clusterOf, "clusterOf");
+  }
+
+  /**
+   * @return k, most flows per direction of the backbone
+   */
+  int k() {
+    return k;
+  }
+
+  /**
+   * @param h a host
+   * @return δ(h), most flows the host sends (or receives) at once
+   */
+  int delta(String h) {
+    return delta.applyAsInt(h);
   }
 
   /**
@@ -59,6 +92,13 @@ final class FlowLeases {
   }
 
   /**
+   * @return true when direction {@code d} of the backbone carries k flows
+   */
+  boolean full(Direction d) {
+    return total(d) >= k;
+  }
+
+  /**
    * @return flows host {@code h} sends now
    */
   int sending(String h) {
@@ -70,6 +110,20 @@ final class FlowLeases {
    */
   int receiving(String h) {
     return receiving.getOrDefault(h, 0);
+  }
+
+  /**
+   * @return flows host {@code h} may still send: δ(h) minus the flows it sends
+   */
+  int freeSend(String h) {
+    return delta(h) - sending(h);
+  }
+
+  /**
+   * @return flows host {@code h} may still receive: δ(h) minus the flows it receives
+   */
+  int freeReceive(String h) {
+    return delta(h) - receiving(h);
   }
 
   /** Opens one flow src → dst. */

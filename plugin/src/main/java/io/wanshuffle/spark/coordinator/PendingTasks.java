@@ -15,16 +15,15 @@ import java.util.Set;
  * bytes its registered demands still have to move. With more reduce tasks than task slots, a
  * receiving host's next tasks register only when its running ones end, so a host with much work
  * still to come looks as loaded as its running task; its last flows then wait behind lighter hosts'
- * and the stage ends with that host receiving alone (measured: a Zipf-skewed matrix whose heavy
- * receiver idled 0.67 s at the wave boundary; 48 uniform partitions ending with one receiving host
- * for 0.55 s). Spark tells which hosts the pending tasks prefer ({@code
- * StageInfo.taskLocalityPreferences} at stage submission; a task with n preferred hosts counts 1/n
- * on each), and each task's launch host; the bytes of a pending task on host h are estimated as the
- * mean registered bytes of the stage's tasks on h so far (the stage's mean over all hosts before
- * any task on h registered), split over sending hosts as the registered bytes of the stage's tasks
- * on h are (as the stage's before any); a launched task counts on its host until it registers or
- * ends. Tasks without a preferred host count nowhere until launched. An estimate only ranks ports
- * ({@link BottleneckFirstOrder}); it never grants bytes.
+ * and the stage ends with that host receiving alone
+ * (docs/benchmarks/2026-11-22-coordinator-port-order.md). Spark tells which hosts the pending tasks
+ * prefer ({@code StageInfo.taskLocalityPreferences} at stage submission; a task with n preferred
+ * hosts counts 1/n on each), and each task's launch host; the bytes of a pending task on host h are
+ * estimated as the mean registered bytes of the stage's tasks on h so far (the stage's mean over
+ * all hosts before any task on h registered), split over sending hosts as the registered bytes of
+ * the stage's tasks on h are (as the stage's before any); a launched task counts on its host until
+ * it registers or ends. Tasks without a preferred host count nowhere until launched. An estimate
+ * only ranks ports ({@link BottleneckFirstOrder}); it never grants bytes.
  *
  * <p>Not thread-safe: the coordinator calls it under its lock.
  */

@@ -1,13 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
-import io.wanshuffle.scheduler.Platform;
-import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.StepScheduler;
-import io.wanshuffle.scheduler.TrafficMatrix;
-import io.wanshuffle.scheduler.Transfer;
-import io.wanshuffle.scheduler.alg.Algorithms;
-import io.wanshuffle.scheduler.online.GreedyFirstStep;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
@@ -15,245 +9,133 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The driver-side step coordinator: keeps the cross-cluster traffic matrix of the running stages
- * (host x host, bytes) as reduce tasks register their demand, plans KPBS steps over the residual
- * demand with a scheduler-core {@link StepScheduler}, and grants steps to the receiving tasks.
+ * The driver-side step coordinator: the façade over the roles of the data path, which owns the lock
+ * and delivers the replies and the listener events. Reduce tasks register their cross-cluster
+ * demand, the coordinator plans KPBS steps over the residual demand and grants them to the
+ * receiving tasks (KPBS: GGP/OGGP paper, Cohen, Jeannot, Padoy, Wagner, sec. 2; δ-port: DGGP paper,
+ * Jeannot and Wagner, sec. 2).
  *
- * <p>Model (KPBS, Bampis et al. / Jeannot and Wagner; ARCHITECTURE.md sec. 1):
+ * <p>Data path, each role its own class:
+ *
+ * <ol>
+ *   <li>{@link DemandBook}: registered demands (registration, release, executor loss, stage end);
+ *       {@link TaskWaves}: the tasks still to launch or register; {@link StageLedger}: what each
+ *       stage registered and realised;
+ *   <li>{@link DemandMatrix}: the residual demand as a traffic matrix and platform, the one place
+ *       where bytes become seconds at the base speed and back;
+ *   <li>{@link Planner}: the scheduler within its time budget, with one fallback chain;
+ *   <li>{@link StepAssembler}: a plan becomes one step within k and δ ({@link FlowLeases}), flows
+ *       kept for awaited receivers ({@link FlowKeeping}), byte budgets;
+ *   <li>{@link StepTracker}: running steps, their deadlines and the receivers' reports.
+ * </ol>
+ *
+ * The driver log's lines come from {@link CoordinatorLog}, the listener events go through {@link
+ * Listeners}.
+ *
+ * <p>Barrier and pipelined steps differ only in the {@link StepMode}. A flow is one (source host,
+ * destination host) pair of a step; the tasks on the destination that need bytes from the source
+ * share its budget.
+ *
+ * <p>Rules the façade keeps:
  *
  * <ul>
- *   <li>A flow is one (source host, destination host) pair of a step; the tasks on the destination
- *       host that need bytes from the source host share its byte budget.
- *   <li>Pipelined steps ({@code spark.wanshuffle.step.mode=pipelined}, the default): when a flow
- *       ends, its ports are used again at once. The coordinator re-plans every demand's future
- *       bytes (residual minus what running grants will fetch) with the {@link StepScheduler} on the
- *       whole platform and list-schedules the plan: it takes the plan's pairs bottleneck ports
- *       first ({@link BottleneckFirstOrder}) and grants each transfer whose sender and receiver
- *       have a free port while fewer than k flows are open. The transfers granted together form one
- *       step (one {@link StepEvent}); steps overlap in time, the k and δ limits hold at every
- *       instant. This removes the idle time a barrier costs when a step's flows end at different
- *       times (block sizes, TCP, task speed).
- *   <li>Barrier steps ({@code spark.wanshuffle.step.mode=barrier}, the papers' KPBS model): the
- *       next step is planned and granted when every receiver of the current one reported, or when
- *       its deadline passed ({@code max(minDeadline, factor × (β + duration))}). A receiver that
- *       misses the deadline keeps its flows open until it reports; later steps are planned with k
- *       and δ reduced by those flows, so at no instant are more than k flows open across the
- *       application nor more than δ(h) at one host (sending and receiving counted separately).
- *       Every step boundary re-plans the residual demand of the registered, unfinished demands that
- *       are not still fetching; only the first step of each plan is granted.
- *   <li>When idle, the first registration starts a short gather window so that a wave of tasks is
- *       planned together; it ends early once every task the driver launched in the stages with
- *       demand has registered or ended ({@link #taskLaunched}, {@link #taskEnded}).
- *   <li>Pipelined steps keep the last free flow, for a bounded time, for a bottleneck receiver
- *       whose next task is about to register ({@link FlowKeeping}; docs/plugin.md, "A flow kept for
- *       a task about to register").
- *   <li>Uncollected grants: a grant that no poll of its task has collected when its step's deadline
- *       passes (the task stopped polling) is taken back, and the demand is held out of planning
- *       until the task polls again; a collected grant is never taken back.
- *   <li>Idle demands: a poll marked idle (the task waits on another shuffle it reads) takes back
- *       the demand's grant, which the task has not started, and keeps the demand out of planning
- *       until a poll without the mark; see {@link AwaitGrant#idle()}.
- *   <li>Algorithm {@code none} (the A/B baseline): registrations are answered "ungated"; a poll is
- *       answered at once with a grant of everything; no flow is counted.
+ *   <li>When idle, the first registration opens the {@link GatherWindow} so a wave of tasks is
+ *       planned together.
+ *   <li>A grant that no poll of its task collected when its step's deadline passes is taken back;
+ *       the demand waits, out of planning, until the task polls again. A collected grant is never
+ *       taken back.
+ *   <li>A poll marked idle ({@link AwaitGrant#idle()}: the task reads another shuffle) takes back
+ *       the demand's unstarted grant and keeps it out of planning until a poll without the mark.
+ *   <li>If a plan grants nothing while no flow is open, the largest transfer is granted alone: the
+ *       shuffle never stalls.
+ *   <li>Algorithm {@code none}: registrations are answered "ungated", a poll at once with a grant
+ *       of everything; no flow is counted.
+ *   <li>Unknown or released demands are answered {@link GrantReply.Status#UNGATED}, so a task that
+ *       lost its coordinator state never waits.
  * </ul>
  *
- * <p>Failure handling: {@link #release} (task end, from the executor or the driver's listener),
- * {@link #executorLost} and {@link #stageCompleted} drop residual demand and free flows; every
- * change re-plans. Unknown or released demands are answered {@link GrantReply.Status#UNGATED} so a
- * task that lost its coordinator state never waits.
- *
- * <p>Threading: every public method takes the coordinator's lock only to record what happened
- * (demand, report, release) and returns; it never runs a scheduler. Planning runs on the
- * <em>planner</em> (an {@link Executor}; in production one dedicated daemon thread): it snapshots
- * the residual matrix under the lock, runs the {@link StepScheduler} with the lock released, then
- * takes the lock again to grant the plan's first step, and completes the parked long-polls after
- * releasing it. While a plan is being computed, registrations, reports and releases proceed;
- * capacity can only grow in that time (flows close, demands go away; only the planner opens flows),
- * so a plan computed on the snapshot still respects k and δ when it is granted, and grants to
- * demands released meanwhile are skipped. A request to plan is a flag set under the lock and the
- * planner re-checks it under the same lock before it goes idle, so no wake-up is lost. Listener
- * callbacks run under the lock. No Spark dependency beyond the config object, so it is unit-tested
- * without RPC.
+ * <p>Threading: every public method takes the lock only to record what happened and returns; it
+ * never runs a scheduler. Planning runs on the planner ({@link PlanningLoop}): snapshot under the
+ * lock, scheduler without it, grant under it, replies after it. Listener callbacks run under the
+ * lock. No Spark dependency beyond the configuration object, so it is unit-tested without RPC.
  */
 public final class StepCoordinator {
   private static final Logger LOG = LoggerFactory.getLogger(StepCoordinator.class);
 
-  /** Scheduler failures already logged with their stack trace: algorithm and exception class. */
-  private final java.util.Set<String> planFailuresLogged =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
-
   private final WanShuffleConf conf;
-  private final StepScheduler scheduler;
-  private final List<CoordinatorListener> listeners;
-  private final CoordinatorTimer timer;
+  private final Listeners listeners;
   private final LongSupplier clock;
+  private final CoordinatorTimer timer;
+  private final StepMode mode;
 
-  private final Map<Long, Demand> demands = new LinkedHashMap<>();
-  private final Map<Long, Set<Long>> demandsByTask = new HashMap<>();
-  private final Map<StageRef, StageAccount> stages = new HashMap<>();
-  private final FlowLeases leases = new FlowLeases();
-
-  /** step id -> open pair -> number of its demands still fetching that pair. */
-  private final Map<Long, Map<HostPair, Integer>> openFlows = new HashMap<>();
-
-  private final Executor planner;
-
-  /** The scheduler behind the planning time budget; null when not gated. */
-  private final BudgetedPlanner budgeted;
-
-  /** Steps granted whose receivers have not all reported (and whose deadline has not passed). */
-  private final Map<Long, ActiveStep> active = new LinkedHashMap<>();
-
-  private CoordinatorTimer.Cancellable gatherTimer;
-
-  /**
-   * Tasks launched and not registered: a gather window ends early once none belongs to a stage with
-   * demand.
-   */
-  private final LaunchedTasks launched = new LaunchedTasks();
-
-  /**
-   * Tasks of the running stages not launched yet, by preferred host (ranks ports; driver listener).
-   */
-  private final PendingTasks pending = new PendingTasks();
-
-  /** Receivers a free flow is kept for (a task of theirs is about to register). */
+  private final DemandBook book = new DemandBook();
+  private final StageLedger stages = new StageLedger();
+  private final FlowLeases leases;
   private final FlowKeeping keeping;
+  private final TaskWaves waves;
+  private final StepAssembler assembler;
+  private final StepTracker steps;
+  private final GatherWindow gather;
 
+  /** The scheduler within its budget; null when not gated. */
+  private final Planner planner;
+
+  private final PlanningLoop<DemandMatrix, Planner.Plan> planning;
   private CoordinatorTimer.Cancellable keepTimer;
-
-  /**
-   * Transfers of steps reported ahead of their end (predicted hand-over), by demand and step,
-   * waiting for their {@link FlowArrived}; {@code endMs} holds the report time until then.
-   */
-  private final Map<DemandStep, TransferRecord> arriving = new LinkedHashMap<>();
-
-  /** A plan was asked for since the planner last took a snapshot. */
-  private boolean planRequested;
-
-  /** A planner run is queued or running (at most one at a time). */
-  private boolean plannerQueued;
-
-  /** The planner holds a snapshot and is running the scheduler (lock released). */
-  private boolean planning;
-
-  private long nextDemandId = 1;
-  private long nextStepId = 1;
   private long nextPlanId = 1;
   private boolean stopped;
 
-  /**
-   * A coordinator that plans on the thread that triggers planning, after that thread released the
-   * lock (deterministic; for tests and single-threaded embeddings).
-   *
-   * @param conf validated configuration (k, δ, β, base speed, deadlines)
-   * @param scheduler the step scheduler; null iff {@code conf.gated()} is false
-   * @param listeners observers (capture); may be empty
-   * @param timer delayed actions (deadlines, gather window)
-   * @param clock epoch milliseconds
-   * @throws IllegalArgumentException if a gated configuration comes without a scheduler
-   */
-  public StepCoordinator(
-      WanShuffleConf conf,
-      StepScheduler scheduler,
-      List<CoordinatorListener> listeners,
-      CoordinatorTimer timer,
-      LongSupplier clock) {
-    this(conf, scheduler, listeners, timer, clock, Runnable::run);
-  }
-
-  /**
-   * A coordinator whose planning fallback is the one {@code conf.planningFallback()} names ({@link
-   * GreedyFirstStep} for {@value WanShuffleConf#GREEDY_FALLBACK}).
-   *
-   * @param conf validated configuration (k, δ, β, base speed, deadlines, planning budget)
-   * @param scheduler the step scheduler; null iff {@code conf.gated()} is false
-   * @param listeners observers (capture); may be empty
-   * @param timer delayed actions (deadlines, gather window)
-   * @param clock epoch milliseconds
-   * @param planner runs the planning loop (one run at a time is submitted); production: one
-   *     dedicated daemon thread, see {@link #plannerThread}
-   * @throws IllegalArgumentException if a gated configuration comes without a scheduler
-   */
-  public StepCoordinator(
-      WanShuffleConf conf,
-      StepScheduler scheduler,
-      List<CoordinatorListener> listeners,
-      CoordinatorTimer timer,
-      LongSupplier clock,
-      Executor planner) {
-    this(conf, scheduler, listeners, timer, clock, planner, fallbackOf(conf));
-  }
-
-  /**
-   * @param conf validated configuration (k, δ, β, base speed, deadlines, planning budget)
-   * @param scheduler the step scheduler; null iff {@code conf.gated()} is false
-   * @param listeners observers (capture); may be empty
-   * @param timer delayed actions (deadlines, gather window)
-   * @param clock epoch milliseconds
-   * @param planner runs the planning loop (one run at a time is submitted)
-   * @param fallback scheduler for a step whose re-plan exceeds {@code conf.planningBudgetMs()};
-   *     null = no budget
-   * @throws IllegalArgumentException if a gated configuration comes without a scheduler
-   */
-  public StepCoordinator(
-      WanShuffleConf conf,
-      StepScheduler scheduler,
-      List<CoordinatorListener> listeners,
-      CoordinatorTimer timer,
-      LongSupplier clock,
-      Executor planner,
-      StepScheduler fallback) {
-    if (conf.gated() && scheduler == null) {
-      throw new IllegalArgumentException("algorithm " + conf.algorithm() + " needs a scheduler");
+  private StepCoordinator(Builder b) {
+    if (b.conf.gated() && b.scheduler == null) {
+      throw new IllegalArgumentException("algorithm " + b.conf.algorithm() + " needs a scheduler");
     }
-    this.conf = conf;
+    this.conf = b.conf;
+    this.listeners = new Listeners(b.listeners);
+    this.clock = Objects.requireNonNull(b.clock, "clock");
+    this.timer = Objects.requireNonNull(b.timer, "timer");
+    this.mode = StepMode.of(conf);
+    this.leases = new FlowLeases(conf.k(), conf::delta, b.clusterOf);
     this.keeping = new FlowKeeping(conf.gatherWindowMs());
-    this.scheduler = scheduler;
-    this.listeners = List.copyOf(listeners);
-    this.timer = timer;
-    this.clock = clock;
-    this.planner = planner;
-    this.budgeted =
-        scheduler == null
-            ? null
-            : new BudgetedPlanner(scheduler, fallback, conf.planningBudgetMs());
+    this.waves = new TaskWaves(keeping, conf.pendingTasks());
+    this.assembler = new StepAssembler(leases, keeping, mode, conf.gatherWindowMs());
+    this.steps =
+        new StepTracker(
+            leases, timer, conf.betaSeconds(), conf.deadlineFactor(), conf.minDeadlineMs());
+    this.gather = new GatherWindow(timer, conf.gatherWindowMs());
+    StepScheduler fallback = b.fallbackSet ? b.fallback : Planner.fallbackOf(conf);
+    this.planner =
+        b.scheduler == null ? null : new Planner(b.scheduler, fallback, conf.planningBudgetMs());
+    this.planning = new PlanningLoop<>(this, b.planner, new Rounds());
   }
 
-  private static StepScheduler fallbackOf(WanShuffleConf conf) {
-    String f = conf.planningFallback();
-    if (f.equals(GreedyFirstStep.NAME)) {
-      return new GreedyFirstStep();
-    }
-    return Algorithms.names().contains(f) ? Algorithms.byName(f) : null;
+  /**
+   * @param conf validated configuration (k, δ, β, base speed, deadlines, planning budget)
+   * @return a builder of a coordinator for {@code conf}
+   */
+  public static Builder builder(WanShuffleConf conf) {
+    return new Builder(conf);
   }
 
   /**
    * @param name thread name
-   * @return a single daemon thread for {@link #StepCoordinator(WanShuffleConf, StepScheduler, List,
-   *     CoordinatorTimer, LongSupplier, Executor)}; shut it down after {@link #stop}
+   * @return a single daemon thread to plan on ({@link Builder#planner}); shut it down after {@link
+   *     #stop}
    */
   public static ExecutorService plannerThread(String name) {
     return Executors.newSingleThreadExecutor(
@@ -277,7 +159,7 @@ public final class StepCoordinator {
    * @param info what the listeners learn
    */
   public synchronized void start(CoordinatorInfo info) {
-    fire(l -> l.onCoordinatorStart(info));
+    listeners.fire(l -> l.onCoordinatorStart(info));
   }
 
   /**
@@ -291,7 +173,7 @@ public final class StepCoordinator {
     synchronized (this) {
       out = registerLocked(m);
     }
-    kickPlanner();
+    planning.kick();
     return out;
   }
 
@@ -300,30 +182,13 @@ public final class StepCoordinator {
       return new Registered(0, false);
     }
     long now = clock.getAsLong();
-    StageRef stage = new StageRef(m.stageId(), m.stageAttempt());
-    Demand d =
-        new Demand(
-            nextDemandId++,
-            stage,
-            m.shuffleId(),
-            m.taskAttemptId(),
-            m.executorId(),
-            m.dstHost(),
-            m.srcHosts(),
-            m.bytes());
-    demands.put(d.id, d);
-    demandsByTask.computeIfAbsent(d.taskAttemptId, t -> new LinkedHashSet<>()).add(d.id);
-    StageAccount acc = account(stage, now);
-    acc.readsShuffle(d.shuffleId);
-    pending.registered(stage, d.taskAttemptId, d.dst, d.src, d.registered);
-    keeping.release(d.dst);
-    for (int i = 0; i < d.src.length; i++) {
-      acc.add(new HostPair(d.src[i], d.dst), d.registered[i], 0);
-    }
+    Demand d = book.add(m);
+    stages.registered(d, now);
+    waves.registered(d, book.countOfTask(d.taskAttemptId) == 1, now);
     DemandEvent ev =
         new DemandEvent(
             d.id,
-            stage,
+            d.stage,
             d.shuffleId,
             d.taskAttemptId,
             d.executorId,
@@ -331,30 +196,24 @@ public final class StepCoordinator {
             List.of(d.src),
             d.registered.clone(),
             now);
-    fire(l -> l.onDemandRegistered(ev));
-    LaunchedTasks.Launch launch = launched.registered(d.taskAttemptId);
-    if (launch != null && demandsByTask.get(d.taskAttemptId).size() == 1) {
-      keeping.noteRegistrationDelay(now - launch.atMs());
-    }
-    if (conf.gated() && gatherTimer == null) {
-      boolean idleNow = active.isEmpty() && (conf.barrierSteps() || leases.total() == 0);
-      if (idleNow && !planning) {
+    listeners.fire(l -> l.onDemandRegistered(ev));
+    if (conf.gated() && !gather.isOpen()) {
+      if (mode.idle(steps, leases) && !planning.isPlanning()) {
         // a wave of tasks starts: gather it so that it is planned together
-        gatherTimer = timer.schedule(this::gatherElapsed, conf.gatherWindowMs());
-      } else if (!conf.barrierSteps()) {
-        planIfIdle();
+        gather.open(this::gatherElapsed);
+      } else if (mode.plansOnEveryRegistration()) {
+        requestPlan();
       }
     }
-    endGatherIfWaveRegistered();
+    closeGatherIfWaveRegistered();
     return new Registered(d.id, conf.gated());
   }
 
   /**
    * Notes that a task's shuffle read has no cross-cluster blocks (the reader's one-way notice): a
-   * wave being gathered no longer waits for the task, its host is not a receiver about to register
-   * (no free flow is kept for it), and it counts as a task with no cross-cluster bytes in its
-   * stage's estimate of the tasks still to launch ({@link PendingTasks}). A task with other reads
-   * may still register a demand for them later.
+   * wave being gathered no longer waits for the task, no free flow is kept for its host, and it
+   * counts as a task with no cross-cluster bytes in its stage's estimate of the tasks still to
+   * launch ({@link PendingTasks}). A task with other reads may still register a demand for them.
    *
    * @param stageId the task's stage
    * @param attempt the stage attempt
@@ -366,43 +225,55 @@ public final class StepCoordinator {
       if (stopped || !conf.gated()) {
         return;
       }
-      long now = clock.getAsLong();
-      pending.noCrossClusterBytes(new StageRef(stageId, attempt), taskAttemptId, host);
-      if (keeping.release(host) && gatherTimer == null && !conf.barrierSteps()) {
-        planIfIdle(); // the flow kept for this host's task is free for another demand
+      StageRef stage = new StageRef(stageId, attempt);
+      boolean hasDemand = book.countOfTask(taskAttemptId) > 0;
+      if (waves.noDemand(stage, taskAttemptId, host, hasDemand, clock.getAsLong())
+          && !gather.isOpen()) {
+        requestPlan(); // the flow kept for this host's task is free for another demand
       }
-      LaunchedTasks.Launch launch = launched.withoutDemand(taskAttemptId);
-      if (launch != null && !demandsByTask.containsKey(taskAttemptId)) {
-        keeping.noteRegistrationDelay(now - launch.atMs());
-      }
-      endGatherIfWaveRegistered();
+      closeGatherIfWaveRegistered();
     }
-    kickPlanner();
+    planning.kick();
   }
 
   /**
-   * Notes a submitted stage attempt and the hosts its tasks prefer (driver listener: stage
-   * submitted). While tasks of a stage with demand are still to launch, their expected bytes on
-   * their preferred hosts count in the load by which pipelined steps rank ports ({@link
-   * PendingTasks}, {@link BottleneckFirstOrder}); not with {@value WanShuffleConf#PENDING_TASKS} =
-   * false.
+   * Notes a submitted stage attempt and the hosts its tasks prefer (driver listener). While tasks
+   * of a stage with demand are still to launch, their expected bytes on their preferred hosts count
+   * in the load by which pipelined steps rank ports ({@link PendingTasks}, {@link
+   * BottleneckFirstOrder}); not with {@value WanShuffleConf#PENDING_TASKS} = false.
    *
    * @param stageId the stage
    * @param attempt the stage attempt
    * @param preferredHosts per task of the attempt, its preferred hosts (empty list: none)
    */
-  public void stageSubmitted(int stageId, int attempt, List<List<String>> preferredHosts) {
-    synchronized (this) {
-      if (!stopped && conf.gated() && conf.pendingTasks()) {
-        pending.submitted(new StageRef(stageId, attempt), preferredHosts);
-      }
+  public synchronized void stageSubmitted(
+      int stageId, int attempt, List<List<String>> preferredHosts) {
+    if (!stopped && conf.gated()) {
+      waves.submitted(new StageRef(stageId, attempt), preferredHosts);
     }
   }
 
   /**
-   * Notes a task the driver launched (driver listener: task start). While the coordinator gathers a
-   * wave, it plans as soon as every launched task of the stages with demand has registered (or
-   * ended) instead of waiting for the whole window.
+   * Notes a task the driver launched (driver listener: task start). While a wave is gathered, the
+   * coordinator plans as soon as every launched task of the stages with demand has registered or
+   * ended; the host, when known, has one pending task fewer ({@link #stageSubmitted}).
+   *
+   * @param stageId the task's stage
+   * @param attempt the stage attempt
+   * @param taskAttemptId Spark's task attempt id
+   * @param host the task's host; null if unknown
+   */
+  public synchronized void taskLaunched(int stageId, int attempt, long taskAttemptId, String host) {
+    if (stopped || !conf.gated()) {
+      return;
+    }
+    boolean registered = book.countOfTask(taskAttemptId) > 0;
+    waves.launched(
+        new StageRef(stageId, attempt), taskAttemptId, host, registered, clock.getAsLong());
+  }
+
+  /**
+   * Like {@link #taskLaunched(int, int, long, String)} with the host unknown.
    *
    * @param stageId the task's stage
    * @param attempt the stage attempt
@@ -413,66 +284,19 @@ public final class StepCoordinator {
   }
 
   /**
-   * Like {@link #taskLaunched(int, int, long)}, with the host the task runs on: the stage then has
-   * one task fewer pending there ({@link #stageSubmitted}).
-   *
-   * @param stageId the task's stage
-   * @param attempt the stage attempt
-   * @param taskAttemptId Spark's task attempt id
-   * @param host the task's host; null if unknown
-   */
-  public void taskLaunched(int stageId, int attempt, long taskAttemptId, String host) {
-    synchronized (this) {
-      if (stopped || !conf.gated()) {
-        return;
-      }
-      StageRef stage = new StageRef(stageId, attempt);
-      long now = clock.getAsLong();
-      if (host != null) {
-        pending.launched(stage, host, taskAttemptId);
-        // kept while the host's previous task ended: its next task now has a bound to register
-        keeping.taskLaunched(host, now);
-      }
-      launched.launched(stage, taskAttemptId, now, demandsByTask.containsKey(taskAttemptId));
-    }
-  }
-
-  /**
    * Notes that a task ended, whatever the reason (driver listener): the gather window no longer
-   * waits for it. Its demand, if any, is released by {@link #releaseTask} or by its own report.
+   * waits for it. Its demand, if any, is released by {@link #releaseTask} or its own report.
    *
    * @param taskAttemptId Spark's task attempt id
    */
   public void taskEnded(long taskAttemptId) {
     synchronized (this) {
-      pending.ended(taskAttemptId);
-      if (!launched.ended(taskAttemptId)) {
+      if (!waves.ended(taskAttemptId)) {
         return;
       }
-      endGatherIfWaveRegistered();
+      closeGatherIfWaveRegistered();
     }
-    kickPlanner();
-  }
-
-  /**
-   * Ends the gather window (under the lock) when no launched task of a stage with demand is
-   * missing.
-   */
-  private void endGatherIfWaveRegistered() {
-    if (gatherTimer == null) {
-      return;
-    }
-    Set<StageRef> withDemand = new HashSet<>();
-    for (Demand d : demands.values()) {
-      withDemand.add(d.stage);
-    }
-    // without the driver listener no launch is known for a stage: then the window decides
-    if (!launched.allRegistered(withDemand)) {
-      return;
-    }
-    gatherTimer.cancel();
-    gatherTimer = null;
-    planIfIdle();
+    planning.kick();
   }
 
   /**
@@ -488,18 +312,18 @@ public final class StepCoordinator {
     synchronized (this) {
       out = awaitGrantLocked(m);
     }
-    kickPlanner();
+    planning.kick();
     return out;
   }
 
   private CompletableFuture<GrantReply> awaitGrantLocked(AwaitGrant m) {
-    Demand d = demands.get(m.demandId());
+    Demand d = book.get(m.demandId());
     if (d == null || stopped) {
-      return CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.UNGATED));
+      return answered(GrantReply.Status.UNGATED);
     }
     applyReport(d, m);
     if (d.released) {
-      return CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.UNGATED));
+      return answered(GrantReply.Status.UNGATED);
     }
     d.idle = m.idle() && conf.gated();
     if (d.idle && d.grant != null) {
@@ -516,11 +340,11 @@ public final class StepCoordinator {
       return CompletableFuture.completedFuture(d.grant.reply(d));
     }
     if (d.remainingTotal() == 0) {
-      forget(d);
-      if (!demandsByTask.containsKey(d.taskAttemptId)) {
-        pending.fetched(d.stage, d.taskAttemptId, d.dst);
+      book.forget(d);
+      if (book.countOfTask(d.taskAttemptId) == 0) {
+        waves.fetched(d.stage, d.taskAttemptId, d.dst);
       }
-      return CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.FINISHED));
+      return answered(GrantReply.Status.FINISHED);
     }
     if (!conf.gated()) {
       int[] idx = new int[d.src.length];
@@ -536,10 +360,14 @@ public final class StepCoordinator {
     d.waiter = new CompletableFuture<>();
     d.firstPlanNanos = 0;
     CompletableFuture<GrantReply> f = d.waiter;
-    if (gatherTimer == null) {
-      planIfIdle();
+    if (!gather.isOpen()) {
+      requestPlan();
     }
     return f;
+  }
+
+  private static CompletableFuture<GrantReply> answered(GrantReply.Status status) {
+    return CompletableFuture.completedFuture(GrantReply.of(status));
   }
 
   /**
@@ -552,7 +380,7 @@ public final class StepCoordinator {
    */
   public synchronized void pollExpired(long demandId, CompletableFuture<GrantReply> poll) {
     if (poll.complete(GrantReply.of(GrantReply.Status.NOT_YET))) {
-      Demand d = demands.get(demandId);
+      Demand d = book.get(demandId);
       if (d != null && d.waiter == poll) {
         d.waiter = null;
       } else if (d != null && d.grant != null) {
@@ -570,16 +398,12 @@ public final class StepCoordinator {
    */
   public void release(long demandId, String reason) {
     synchronized (this) {
-      releaseLocked(demandId, reason);
+      Demand d = book.get(demandId);
+      if (d != null) {
+        releaseLocked(d, reason);
+      }
     }
-    kickPlanner();
-  }
-
-  private void releaseLocked(long demandId, String reason) {
-    Demand d = demands.get(demandId);
-    if (d != null) {
-      releaseLocked(d, reason);
-    }
+    planning.kick();
   }
 
   /**
@@ -590,18 +414,11 @@ public final class StepCoordinator {
    */
   public void releaseTask(long taskAttemptId, String reason) {
     synchronized (this) {
-      releaseTaskLocked(taskAttemptId, reason);
-    }
-    kickPlanner();
-  }
-
-  private void releaseTaskLocked(long taskAttemptId, String reason) {
-    Set<Long> ids = demandsByTask.get(taskAttemptId);
-    if (ids != null) {
-      for (Long id : new ArrayList<>(ids)) {
-        releaseLocked(id, reason);
+      for (Demand d : book.ofTask(taskAttemptId)) {
+        releaseLocked(d, reason);
       }
     }
+    planning.kick();
   }
 
   /**
@@ -611,17 +428,11 @@ public final class StepCoordinator {
    */
   public void executorLost(String executorId) {
     synchronized (this) {
-      executorLostLocked(executorId);
-    }
-    kickPlanner();
-  }
-
-  private void executorLostLocked(String executorId) {
-    for (Demand d : new ArrayList<>(demands.values())) {
-      if (d.executorId.equals(executorId)) {
+      for (Demand d : book.ofExecutor(executorId)) {
         releaseLocked(d, "executor-lost");
       }
     }
+    planning.kick();
   }
 
   /**
@@ -632,35 +443,21 @@ public final class StepCoordinator {
    */
   public void stageCompleted(int stageId, int attempt) {
     synchronized (this) {
-      stageCompletedLocked(stageId, attempt);
+      stageCompletedLocked(new StageRef(stageId, attempt));
     }
-    kickPlanner();
+    planning.kick();
   }
 
-  private void stageCompletedLocked(int stageId, int attempt) {
-    StageRef ref = new StageRef(stageId, attempt);
-    pending.done(ref);
-    launched.stageDone(ref);
-    for (Demand d : new ArrayList<>(demands.values())) {
-      if (d.stage.equals(ref)) {
-        releaseLocked(d, "stage-done");
-      }
+  private void stageCompletedLocked(StageRef ref) {
+    waves.stageDone(ref);
+    for (Demand d : book.ofStage(ref)) {
+      releaseLocked(d, "stage-done");
     }
-    flushArriving(ref);
-    StageAccount acc = stages.remove(ref);
-    if (acc != null) {
-      StageSummary s = acc.summary(clock.getAsLong());
-      if (LOG.isInfoEnabled()) {
-        LOG.info(
-            "wan-shuffle stage {} done: {} B across clusters in {} step(s), shuffles {}; "
-                + "cross-cluster traffic matrix:{}",
-            ref,
-            StageAccount.realisedTotal(s),
-            s.steps(),
-            Arrays.toString(s.shuffleIds()),
-            StageAccount.matrixLines(s));
-      }
-      fire(l -> l.onStageDone(s));
+    publishUnarrived(ref);
+    StageSummary s = stages.complete(ref, clock.getAsLong());
+    if (s != null) {
+      CoordinatorLog.stageDone(s);
+      listeners.fire(l -> l.onStageDone(s));
     }
   }
 
@@ -673,7 +470,7 @@ public final class StepCoordinator {
     synchronized (this) {
       ungatedRealisedLocked(r);
     }
-    kickPlanner();
+    planning.kick();
   }
 
   private void ungatedRealisedLocked(UngatedReport r) {
@@ -683,16 +480,9 @@ public final class StepCoordinator {
     // a task that went ungated without learning its demand id (its registration timed out on the
     // executor but reached the driver): that demand is an orphan no poll will collect; release it
     // and do not count its registered bytes twice
-    boolean orphan = r.demandId() == 0 && releaseOrphansLocked(m, stage);
-    StageAccount acc = account(stage, now);
-    acc.readsShuffle(m.shuffleId());
+    boolean orphan = r.demandId() == 0 && releaseOrphans(m, stage);
     boolean unregistered = r.demandId() == 0 && !orphan;
-    for (int i = 0; i < m.srcHosts().length; i++) {
-      acc.add(
-          new HostPair(m.srcHosts()[i], m.dstHost()),
-          unregistered ? m.bytes()[i] : 0,
-          m.bytes()[i]);
-    }
+    stages.ungated(r, unregistered, now);
     if (unregistered) {
       DemandEvent ev =
           new DemandEvent(
@@ -705,7 +495,7 @@ public final class StepCoordinator {
               List.of(m.srcHosts()),
               m.bytes().clone(),
               now);
-      fire(l -> l.onDemandRegistered(ev));
+      listeners.fire(l -> l.onDemandRegistered(ev));
     }
     TransferRecord rec =
         new TransferRecord(
@@ -719,25 +509,20 @@ public final class StepCoordinator {
             r.startMs(),
             r.endMs(),
             r.endMs());
-    fire(l -> l.onTransferRealised(rec));
+    listeners.fire(l -> l.onTransferRealised(rec));
   }
 
   /**
    * @return true when demands of the reporting task's read (same stage attempt and shuffle) were
    *     released
    */
-  private boolean releaseOrphansLocked(RegisterDemand m, StageRef stage) {
-    Set<Long> ids = demandsByTask.get(m.taskAttemptId());
-    if (ids == null) {
-      return false;
-    }
+  private boolean releaseOrphans(RegisterDemand m, StageRef stage) {
     boolean any = false;
-    for (Long id : new ArrayList<>(ids)) {
-      Demand d = demands.get(id);
-      if (d != null && d.stage.equals(stage) && d.shuffleId == m.shuffleId()) {
+    for (Demand d : book.ofTask(m.taskAttemptId())) {
+      if (d.stage.equals(stage) && d.shuffleId == m.shuffleId()) {
         LOG.info(
-            "wan-shuffle demand {} of task {}: the task fetched ungated without learning the demand's id"
-                + " (its registration timed out on the executor); released",
+            "wan-shuffle demand {} of task {}: the task fetched ungated without learning the"
+                + " demand's id (its registration timed out on the executor); released",
             d.id,
             d.taskAttemptId);
         releaseLocked(d, "ungated");
@@ -755,44 +540,26 @@ public final class StepCoordinator {
    * @param m the arrival
    */
   public synchronized void flowArrived(FlowArrived m) {
-    TransferRecord r = arriving.remove(new DemandStep(m.demandId(), m.stepId()));
-    if (r == null) {
-      return;
+    TransferRecord rec = steps.arrived(m.demandId(), m.stepId(), m.endMs(), m.reportedMs());
+    if (rec != null) {
+      listeners.fire(l -> l.onTransferRealised(rec));
     }
-    long end = Math.max(r.startMs(), m.endMs());
-    TransferRecord rec =
-        new TransferRecord(
-            r.stepId(),
-            r.stage(),
-            r.shuffleId(),
-            r.taskAttemptId(),
-            r.dstHost(),
-            r.srcHosts(),
-            r.bytes(),
-            r.startMs(),
-            end,
-            Math.max(r.startMs(), Math.min(end, m.reportedMs())));
-    fire(l -> l.onTransferRealised(rec));
   }
 
   /**
-   * Records the transfers reported ahead whose arrival never came (the task failed, the message was
-   * lost), with the report time as their end.
+   * Publishes the transfers reported ahead whose arrival never came, with their report time as
+   * their end.
    *
    * @param stage the stage, or null for every stage
    */
-  private void flushArriving(StageRef stage) {
-    for (Iterator<TransferRecord> it = arriving.values().iterator(); it.hasNext(); ) {
-      TransferRecord r = it.next();
-      if (stage == null || r.stage().equals(stage)) {
-        it.remove();
-        LOG.debug(
-            "wan-shuffle step {} of task {}: no arrival reported; recorded with its report "
-                + "time as its end",
-            r.stepId(),
-            r.taskAttemptId());
-        fire(l -> l.onTransferRealised(r));
-      }
+  private void publishUnarrived(StageRef stage) {
+    for (TransferRecord r : steps.drainArriving(stage)) {
+      LOG.debug(
+          "wan-shuffle step {} of task {}: no arrival reported; recorded with its report time as"
+              + " its end",
+          r.stepId(),
+          r.taskAttemptId());
+      listeners.fire(l -> l.onTransferRealised(r));
     }
   }
 
@@ -802,23 +569,20 @@ public final class StepCoordinator {
       return;
     }
     stopped = true;
-    flushArriving(null);
-    launched.clear();
-    if (gatherTimer != null) {
-      gatherTimer.cancel();
-    }
-    for (ActiveStep s : active.values()) {
-      s.deadline.cancel();
-    }
-    for (Demand d : demands.values()) {
+    planning.stop();
+    publishUnarrived(null);
+    waves.clear();
+    gather.close();
+    steps.cancelDeadlines();
+    for (Demand d : book.all()) {
       if (d.waiter != null) {
         d.waiter.complete(GrantReply.of(GrantReply.Status.UNGATED));
       }
     }
-    fire(CoordinatorListener::onCoordinatorStop);
+    listeners.fire(CoordinatorListener::onCoordinatorStop);
     timer.shutdown();
-    if (budgeted != null) {
-      budgeted.shutdown();
+    if (planner != null) {
+      planner.close();
     }
   }
 
@@ -830,6 +594,13 @@ public final class StepCoordinator {
   }
 
   /**
+   * @return demands registered and not yet finished or released
+   */
+  public synchronized int pendingDemandCount() {
+    return book.size();
+  }
+
+  /**
    * Waits until a plan that ran over the planning budget has ended (for tests).
    *
    * @param timeoutMs longest wait, ms
@@ -837,58 +608,52 @@ public final class StepCoordinator {
    * @throws InterruptedException if interrupted while waiting
    */
   boolean awaitLatePlan(long timeoutMs) throws InterruptedException {
-    return budgeted == null || budgeted.awaitLateRun(timeoutMs);
-  }
-
-  /**
-   * @return demands registered and not yet finished or released
-   */
-  public synchronized int pendingDemandCount() {
-    return demands.size();
+    return planner == null || planner.awaitLateRun(timeoutMs);
   }
 
   // ---------------------------------------------------------------------------------------------
 
   private void gatherElapsed() {
     synchronized (this) {
-      gatherTimer = null;
-      planIfIdle();
+      gather.elapsed();
+      requestPlan();
     }
-    kickPlanner();
+    planning.kick();
+  }
+
+  private void closeGatherIfWaveRegistered() {
+    // without the driver listener no launch is known for a stage: then the window decides
+    if (gather.isOpen() && waves.waveRegistered(book.stages())) {
+      gather.close();
+      requestPlan();
+    }
   }
 
   private void deadlineReached(long stepId) {
     synchronized (this) {
-      ActiveStep s = active.get(stepId);
-      if (s != null) {
+      for (Long id : steps.outstanding(stepId)) {
+        Demand d = book.get(id);
         // a grant no poll has collected by now is not being fetched: take its flows back
-        for (Long id : List.copyOf(s.outstanding)) {
-          Demand d = demands.get(id);
-          if (d != null && d.grant != null && d.grant.stepId() == stepId && !d.grantDelivered) {
-            LOG.warn(
-                "wan-shuffle task {} did not collect its grant of step {} before the "
-                    + "deadline; its flows are taken back and its demand waits for its next poll",
-                d.taskAttemptId,
-                stepId);
-            d.idle = true; // out of planning until it polls again, like an idle poll
-            endGrant(d);
-          }
-        }
-        if (active.containsKey(stepId)) {
+        if (d != null && d.grant != null && d.grant.stepId() == stepId && !d.grantDelivered) {
           LOG.warn(
-              "wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; "
-                  + "their flows stay counted until they report",
-              stepId,
-              s.outstanding.size());
-          finishStep(s, true);
+              "wan-shuffle task {} did not collect its grant of step {} before the deadline; its"
+                  + " flows are taken back and its demand waits for its next poll",
+              d.taskAttemptId,
+              stepId);
+          d.idle = true; // out of planning until it polls again, like an idle poll
+          endGrant(d);
         }
       }
+      if (steps.runningIds().contains(stepId)) {
+        LOG.warn(
+            "wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; their"
+                + " flows stay counted until they report",
+            stepId,
+            steps.outstanding(stepId).size());
+        stepDone(steps.finish(stepId), true);
+      }
     }
-    kickPlanner();
-  }
-
-  private StageAccount account(StageRef stage, long now) {
-    return stages.computeIfAbsent(stage, s -> new StageAccount(s, now));
+    planning.kick();
   }
 
   private void applyReport(Demand d, AwaitGrant m) {
@@ -899,106 +664,28 @@ public final class StepCoordinator {
       LOG.debug("ignoring stale report of step {} for demand {}", m.doneStepId(), d.id);
       return;
     }
-    Demand.Grant g = d.grant;
-    long[] fetched = new long[d.src.length];
-    for (int i = 0; i < m.srcHosts().length; i++) {
-      int idx = d.indexOf(m.srcHosts()[i]);
-      if (idx < 0) {
-        continue;
-      }
-      fetched[idx] = Math.max(0, m.fetchedBytes()[i]);
-      d.remaining[idx] = Math.max(0, m.remainingBytes()[i]);
-      d.realised[idx] += fetched[idx];
-    }
-    StageAccount acc = stages.get(d.stage);
-    String[] hosts = new String[g.srcIdx().length];
-    long[] bytes = new long[g.srcIdx().length];
-    for (int i = 0; i < hosts.length; i++) {
-      int idx = g.srcIdx()[i];
-      hosts[i] = d.src[idx];
-      bytes[i] = fetched[idx];
-      if (acc != null) {
-        acc.add(new HostPair(d.src[idx], d.dst), 0, fetched[idx]);
-      }
-    }
-    if (m.reportsAhead()) {
-      // the ports are handed on now; the flow's record waits for the time its last block arrived
-      long now = Math.max(m.startMs(), clock.getAsLong());
-      arriving.put(
-          new DemandStep(d.id, g.stepId()),
-          new TransferRecord(
-              g.stepId(),
-              d.stage,
-              d.shuffleId,
-              d.taskAttemptId,
-              d.dst,
-              List.of(hosts),
-              bytes,
-              m.startMs(),
-              now,
-              now));
-    } else {
-      TransferRecord rec =
-          new TransferRecord(
-              g.stepId(),
-              d.stage,
-              d.shuffleId,
-              d.taskAttemptId,
-              d.dst,
-              List.of(hosts),
-              bytes,
-              m.startMs(),
-              m.endMs(),
-              m.endMs());
-      fire(l -> l.onTransferRealised(rec));
+    TransferRecord rec = steps.report(d, m, clock.getAsLong(), stages.get(d.stage));
+    if (rec != null) {
+      listeners.fire(l -> l.onTransferRealised(rec));
     }
     endGrant(d);
   }
 
-  /** Closes the current grant of {@code d}: frees its flows, ends the step if it was the last. */
+  /** Closes the grant of {@code d}: frees its flows, ends its step if it was the last receiver. */
   private void endGrant(Demand d) {
-    Demand.Grant g = d.grant;
-    d.grant = null;
-    if (g == null || g.stepId() == 0) {
-      return;
-    }
-    Map<HostPair, Integer> flows = openFlows.get(g.stepId());
-    if (flows != null) {
-      for (int idx : g.srcIdx()) {
-        HostPair p = new HostPair(d.src[idx], d.dst);
-        Integer n = flows.get(p);
-        if (n == null) {
-          continue;
-        }
-        if (n == 1) {
-          flows.remove(p);
-          leases.close(p.src(), p.dst());
-        } else {
-          flows.put(p, n - 1);
-        }
-      }
-      if (flows.isEmpty()) {
-        openFlows.remove(g.stepId());
-      }
-    }
-    ActiveStep s = active.get(g.stepId());
-    if (s != null) {
-      s.outstanding.remove(d.id);
-      if (s.outstanding.isEmpty()) {
-        finishStep(s, false);
-      }
+    StepEvent ended = steps.endGrant(d);
+    if (ended != null) {
+      stepDone(ended, false);
     }
     // flows closed: with pipelined steps their ports are re-planned at once; with barriers only
     // when no step is running (a laggard past its deadline)
-    planIfIdle();
+    requestPlan();
   }
 
-  private void finishStep(ActiveStep s, boolean deadlinePassed) {
-    active.remove(s.event.stepId());
-    s.deadline.cancel();
+  private void stepDone(StepEvent event, boolean deadlinePassed) {
     long now = clock.getAsLong();
-    fire(l -> l.onStepDone(s.event, now, deadlinePassed));
-    planIfIdle();
+    listeners.fire(l -> l.onStepDone(event, now, deadlinePassed));
+    requestPlan();
   }
 
   private void releaseLocked(Demand d, String reason) {
@@ -1007,7 +694,7 @@ public final class StepCoordinator {
     }
     d.released = true;
     long unrealised = d.remainingTotal();
-    forget(d);
+    book.forget(d);
     if (d.waiter != null) {
       d.waiter.complete(GrantReply.of(GrantReply.Status.UNGATED));
       d.waiter = null;
@@ -1018,620 +705,23 @@ public final class StepCoordinator {
         d.taskAttemptId,
         reason,
         unrealised);
-    fire(l -> l.onDemandReleased(d.id, d.taskAttemptId, unrealised, reason));
+    listeners.fire(l -> l.onDemandReleased(d.id, d.taskAttemptId, unrealised, reason));
     if (d.grant != null) {
       endGrant(d);
     } else {
-      planIfIdle();
+      requestPlan();
     }
   }
 
-  private void forget(Demand d) {
-    demands.remove(d.id);
-    Set<Long> ids = demandsByTask.get(d.taskAttemptId);
-    if (ids != null) {
-      ids.remove(d.id);
-      if (ids.isEmpty()) {
-        demandsByTask.remove(d.taskAttemptId);
-      }
-    }
-  }
-
-  private int freeSend(String h) {
-    return conf.delta(h) - leases.sending(h);
-  }
-
-  private int freeReceive(String h) {
-    return conf.delta(h) - leases.receiving(h);
-  }
-
-  /**
-   * Asks for a plan (under the lock): the planner picks it up once the caller released the lock
-   * ({@link #kickPlanner}).
-   */
-  private void planIfIdle() {
-    if (stopped || !conf.gated() || (conf.barrierSteps() && !active.isEmpty())) {
+  /** Asks for a plan (under the lock); the planner takes it up once the lock is released. */
+  private void requestPlan() {
+    if (stopped || !conf.gated() || !mode.mayPlan(steps)) {
       return;
     }
-    planRequested = true;
+    planning.request();
   }
 
-  /**
-   * Hands a requested plan to the planner unless a planner run is already queued or running (that
-   * run re-checks {@link #planRequested} under the lock before it ends). Called without the lock.
-   */
-  private void kickPlanner() {
-    synchronized (this) {
-      if (!planRequested || plannerQueued || stopped) {
-        return;
-      }
-      plannerQueued = true;
-    }
-    try {
-      planner.execute(this::planLoop);
-    } catch (RejectedExecutionException e) {
-      synchronized (this) {
-        plannerQueued = false;
-      }
-      LOG.debug("wan-shuffle planner stopped; plan request dropped", e);
-    }
-  }
-
-  /**
-   * The planner: while plans are requested, snapshot under the lock, run the scheduler without it,
-   * grant under it, complete the parked polls without it.
-   */
-  private void planLoop() {
-    boolean normalExit = false;
-    try {
-      while (planOnce()) {
-        // loop while plans are requested
-      }
-      normalExit = true;
-    } finally {
-      if (!normalExit) {
-        // an Error escaped: let the next request start a new planner run instead of waiting
-        synchronized (this) {
-          plannerQueued = false;
-          planning = false;
-        }
-      }
-    }
-  }
-
-  /**
-   * @return false when no plan is requested (the planner went idle)
-   */
-  private boolean planOnce() {
-    PlanInput in;
-    synchronized (this) {
-      if (!planRequested || stopped) {
-        plannerQueued = false;
-        return false;
-      }
-      planRequested = false;
-      long started = System.nanoTime();
-      for (Demand d : demands.values()) {
-        if (d.waiter != null && d.firstPlanNanos == 0) {
-          d.firstPlanNanos = started; // the first plan that could have granted this parked report
-        }
-      }
-      try {
-        in = snapshotLocked(started);
-      } catch (RuntimeException e) {
-        LOG.error("wan-shuffle planner could not read the residual demand", e);
-        return true;
-      }
-      if (in == null) {
-        return true;
-      }
-      planning = true;
-    }
-    PlanOutput out;
-    try {
-      out = computePlan(in);
-    } catch (RuntimeException e) {
-      LOG.error(
-          "wan-shuffle planner failed on a {} x {} matrix; granting the largest transfer "
-              + "alone this step",
-          in.matrix.rows(),
-          in.matrix.cols(),
-          e);
-      out = new PlanOutput(largestTransferOnly(in.matrix), scheduler.name(), 0);
-    }
-    List<Runnable> replies = new ArrayList<>();
-    synchronized (this) {
-      planning = false;
-      if (!stopped) {
-        try {
-          applyLocked(in, out, replies);
-        } catch (RuntimeException e) {
-          LOG.error(
-              "wan-shuffle planner could not grant plan of {}; the next step boundary or "
-                  + "release re-plans",
-              out.algorithm,
-              e);
-        }
-      }
-    }
-    for (Runnable r : replies) {
-      r.run();
-    }
-    return true;
-  }
-
-  /**
-   * What the planner plans on: a snapshot of the residual demand and the free capacity, taken at
-   * {@code startedNanos} ({@code System.nanoTime()}).
-   */
-  private record PlanInput(
-      List<Demand> eligible,
-      String[] sNames,
-      String[] rNames,
-      long[][] bytes,
-      TrafficMatrix matrix,
-      Platform platform,
-      long startedNanos) {}
-
-  /** A computed schedule, the name of the algorithm that produced it and its cost in ns. */
-  private record PlanOutput(Schedule schedule, String algorithm, long planNanos) {}
-
-  /**
-   * @return the residual demand to plan over, or null when nothing can be planned now. Barrier
-   *     steps plan what the free capacity can start now (k and δ reduced by open flows, only
-   *     demands not fetching). Pipelined steps plan every demand's future bytes (residual minus
-   *     what its running grant will fetch) on the whole platform; the grant then list-schedules the
-   *     plan on the free ports.
-   */
-  private PlanInput snapshotLocked(long startedNanos) {
-    boolean barrier = conf.barrierSteps();
-    if (stopped || !conf.gated() || (barrier && !active.isEmpty())) {
-      return null;
-    }
-    if (gatherTimer != null) {
-      gatherTimer.cancel();
-      gatherTimer = null;
-    }
-    // barrier steps: k over both directions (the step is planned on the free capacity as one
-    // KPBS instance); pipelined steps: k per direction, checked below and in the grant
-    int freeK = conf.k() - leases.total();
-    if (barrier && freeK <= 0) {
-      return null;
-    }
-    List<Demand> eligible = new ArrayList<>();
-    List<long[]> futures = new ArrayList<>();
-    Map<String, Integer> senders = new LinkedHashMap<>();
-    Map<String, Integer> receivers = new LinkedHashMap<>();
-    Set<FlowLeases.Direction> directions = new HashSet<>();
-    boolean startable = false;
-    for (Demand d : demands.values()) {
-      if (d.released || d.idle) {
-        continue;
-      }
-      boolean free = d.grant == null && freeReceive(d.dst) > 0;
-      if (barrier && !free) {
-        continue;
-      }
-      long[] future = futureBytes(d);
-      boolean any = false;
-      for (int i = 0; i < d.src.length; i++) {
-        boolean sendable = freeSend(d.src[i]) > 0;
-        if (future[i] > 0 && (!barrier || sendable)) {
-          senders.putIfAbsent(d.src[i], senders.size());
-          any = true;
-          FlowLeases.Direction dir = leases.direction(d.src[i], d.dst);
-          directions.add(dir);
-          startable |= free && sendable && leases.total(dir) < conf.k();
-        }
-      }
-      if (any) {
-        receivers.putIfAbsent(d.dst, receivers.size());
-        eligible.add(d);
-        futures.add(future);
-      }
-    }
-    if (eligible.isEmpty() || !startable) {
-      return null;
-    }
-    int rows = senders.size();
-    int cols = receivers.size();
-    long[][] bytes = new long[rows][cols];
-    for (int e = 0; e < eligible.size(); e++) {
-      Demand d = eligible.get(e);
-      int j = receivers.get(d.dst);
-      long[] future = futures.get(e);
-      for (int i = 0; i < d.src.length; i++) {
-        Integer r = senders.get(d.src[i]);
-        if (r != null && future[i] > 0) {
-          bytes[r][j] += future[i];
-        }
-      }
-    }
-    String[] sNames = senders.keySet().toArray(new String[0]);
-    String[] rNames = receivers.keySet().toArray(new String[0]);
-    double b = conf.baseSpeed();
-    double[] seconds = new double[rows * cols];
-    for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
-        seconds[i * cols + j] = bytes[i][j] / b;
-      }
-    }
-    int[] sd = new int[rows];
-    int[] rd = new int[cols];
-    for (int i = 0; i < rows; i++) {
-      sd[i] = barrier ? freeSend(sNames[i]) : conf.delta(sNames[i]);
-    }
-    for (int j = 0; j < cols; j++) {
-      rd[j] = barrier ? freeReceive(rNames[j]) : conf.delta(rNames[j]);
-    }
-    // pipelined: the backbone is full duplex, k flows per direction with demand
-    Platform platform =
-        Platform.of(
-            barrier ? freeK : conf.k() * Math.max(1, directions.size()),
-            conf.betaSeconds(),
-            sd,
-            rd);
-    TrafficMatrix matrix = TrafficMatrix.ofRowMajor(rows, cols, seconds);
-    return new PlanInput(eligible, sNames, rNames, bytes, matrix, platform, startedNanos);
-  }
-
-  /**
-   * @return per source of {@code d}, the bytes still to grant: the residual, minus the budget of
-   *     the grant it is fetching (if any)
-   */
-  private static long[] futureBytes(Demand d) {
-    long[] f = d.remaining.clone();
-    if (d.grant != null) {
-      for (int i = 0; i < d.grant.srcIdx().length; i++) {
-        int idx = d.grant.srcIdx()[i];
-        f[idx] = Math.max(0, f[idx] - d.grant.budgets()[i]);
-      }
-    }
-    return f;
-  }
-
-  /**
-   * Runs the scheduler within the planning budget (else the fallback); called by the planner
-   * without the lock.
-   */
-  private PlanOutput computePlan(PlanInput in) {
-    long t0 = System.nanoTime();
-    Schedule schedule;
-    String algorithm = budgeted.name();
-    try {
-      BudgetedPlanner.Plan p = budgeted.plan(in.matrix, in.platform);
-      schedule = p.schedule();
-      algorithm = p.algorithm();
-    } catch (RuntimeException e) {
-      if (planFailuresLogged.add(algorithm + ": " + e.getClass().getName())) {
-        LOG.error(
-            "wan-shuffle scheduler {} failed on a {} x {} matrix; granting the largest "
-                + "transfer alone this step (later failures of this kind are logged in one line)",
-            algorithm,
-            in.matrix.rows(),
-            in.matrix.cols(),
-            e);
-      } else {
-        LOG.warn(
-            "wan-shuffle scheduler {} failed on a {} x {} matrix ({}); granting the largest transfer alone"
-                + " this step",
-            algorithm,
-            in.matrix.rows(),
-            in.matrix.cols(),
-            e.toString());
-      }
-      schedule = largestTransferOnly(in.matrix);
-    }
-    return new PlanOutput(schedule, algorithm, System.nanoTime() - t0);
-  }
-
-  /** Publishes the plan and grants its first step (under the lock); replies go to {@code out}. */
-  private void applyLocked(PlanInput in, PlanOutput out, List<Runnable> replies) {
-    long planId = nextPlanId++;
-    long now = clock.getAsLong();
-    TrafficMatrix matrix = in.matrix;
-    PlanEvent pe =
-        new PlanEvent(
-            planId,
-            now,
-            out.algorithm,
-            List.of(in.sNames),
-            List.of(in.rNames),
-            in.bytes,
-            conf.baseSpeed(),
-            in.platform,
-            out.schedule,
-            out.planNanos);
-    fire(l -> l.onPlanComputed(pe));
-    Schedule sch = out.schedule;
-    if (sch.steps().isEmpty()) {
-      LOG.error(
-          "wan-shuffle scheduler {} returned no step for a non-empty matrix {}; granting "
-              + "the largest transfer alone",
-          out.algorithm,
-          matrix);
-      sch = largestTransferOnly(matrix);
-    }
-    List<Step> steps = conf.barrierSteps() ? sch.steps().subList(0, 1) : sch.steps();
-    if (!grant(planId, out.algorithm, steps, in, now, replies) && leases.total() == 0) {
-      // nothing could be granted and no flow will end to trigger the next plan: never stall
-      grant(planId, out.algorithm, largestTransferOnly(matrix).steps(), in, now, replies);
-    }
-  }
-
-  private static Schedule largestTransferOnly(TrafficMatrix m) {
-    int bi = 0;
-    int bj = 0;
-    for (int i = 0; i < m.rows(); i++) {
-      for (int j = 0; j < m.cols(); j++) {
-        if (m.amount(i, j) > m.amount(bi, bj)) {
-          bi = i;
-          bj = j;
-        }
-      }
-    }
-    return new Schedule(List.of(Step.of(List.of(new Transfer(bi, bj, m.amount(bi, bj))))));
-  }
-
-  /**
-   * Grants one step: the transfers of {@code steps}, in order, whose ports are free (list
-   * scheduling; with barrier steps {@code steps} is the plan's first step only, which fits the free
-   * capacity by construction). A host pair appears at most once in a step and is skipped while a
-   * flow of it is open. Returns false when nothing could be granted.
-   */
-  private boolean grant(
-      long planId,
-      String algorithm,
-      List<Step> steps,
-      PlanInput in,
-      long now,
-      List<Runnable> replies) {
-    String[] sNames = in.sNames;
-    String[] rNames = in.rNames;
-    long[][] bytes = in.bytes;
-    long stepId = nextStepId;
-    Map<Long, List<long[]>> parts = new LinkedHashMap<>();
-    Map<HostPair, Integer> flowCounts = new HashMap<>();
-    List<FlowGrant> flows = new ArrayList<>();
-    Set<HostPair> open = new HashSet<>();
-    for (Map<HostPair, Integer> f : openFlows.values()) {
-      open.addAll(f.keySet());
-    }
-    double longest = 0;
-    PendingTasks.Estimate expected = pending.estimate();
-    Map<String, Double> awaited = awaitedReceivers(expected, in, now);
-    boolean kept = false;
-    List<BottleneckFirstOrder.Ranked> order = listOrder(steps, in, expected);
-    // a flow is kept only for a host that is the bottleneck: more bytes to come than any port's
-    // load
-    double heaviest = order.stream().mapToDouble(BottleneckFirstOrder.Ranked::load).max().orElse(0);
-    // barrier steps start with every port free unless flows outlived their step's deadline
-    boolean portsFreeAtStart = leases.total() == 0;
-    for (BottleneckFirstOrder.Ranked ranked : order) {
-      Transfer t = ranked.transfer();
-      String s = sNames[t.src()];
-      String r = rNames[t.dst()];
-      if (conf.barrierSteps() && leases.total() >= conf.k()) {
-        break; // barrier steps: k over both directions
-      }
-      FlowLeases.Direction dir = leases.direction(s, r);
-      if (leases.total(dir) >= conf.k()) {
-        continue; // this direction of the backbone is full
-      }
-      if (freeSend(s) <= 0 || freeReceive(r) <= 0 || open.contains(new HostPair(s, r))) {
-        if (conf.barrierSteps() && portsFreeAtStart) {
-          LOG.error(
-              "wan-shuffle scheduler {} put {} -> {} in a step beyond k or delta; " + "skipped",
-              algorithm,
-              s,
-              r);
-        } else if (conf.barrierSteps()) {
-          LOG.debug("{} -> {} waits: its ports are held by a flow past its step's deadline", s, r);
-        }
-        continue;
-      }
-      List<String> heavier = new ArrayList<>();
-      for (Map.Entry<String, Double> a : awaited.entrySet()) {
-        if (!a.getKey().equals(r)
-            && a.getValue() >= FlowKeeping.KEEP_FACTOR * ranked.load()
-            && a.getValue() >= heaviest
-            && leases.sameCluster(a.getKey(), r)) {
-          heavier.add(a.getKey());
-        }
-      }
-      if (!heavier.isEmpty() && leases.total(dir) + heavier.size() >= conf.k()) {
-        // the last free flows wait for a heavier receiver's task that is about to register
-        for (String h : heavier) {
-          keeping.keep(h, now);
-        }
-        LOG.debug(
-            "wan-shuffle: a free flow kept for {} instead of {} -> {} (port load {} B; "
-                + "awaited receivers' bytes per port {}; {} flow(s) open)",
-            heavier,
-            s,
-            r,
-            (long) ranked.load(),
-            awaited,
-            leases.total());
-        kept = true;
-        continue;
-      }
-      if (grantTransfer(t, s, r, bytes[t.src()][t.dst()], in, parts, flowCounts, flows)) {
-        open.add(new HostPair(s, r));
-        longest = Math.max(longest, t.amount());
-        if (!awaited.isEmpty() && LOG.isDebugEnabled()) {
-          LOG.debug(
-              "wan-shuffle: {} -> {} granted (port load {} B, heaviest {} B; awaited "
-                  + "receivers' bytes per port {}; {} flow(s) open)",
-              s,
-              r,
-              (long) ranked.load(),
-              (long) heaviest,
-              awaited,
-              leases.total());
-        }
-      }
-    }
-    if (kept) {
-      scheduleKeepEnd(now);
-    }
-    if (parts.isEmpty()) {
-      return false;
-    }
-    nextStepId++;
-    Set<Long> outstanding = new LinkedHashSet<>();
-    long[] tasks = new long[parts.size()];
-    Set<StageRef> stagesOfStep = new HashSet<>();
-    int n = 0;
-    for (Map.Entry<Long, List<long[]>> e : parts.entrySet()) {
-      Demand d = demands.get(e.getKey());
-      List<long[]> ps = e.getValue();
-      int[] idx = new int[ps.size()];
-      long[] budgets = new long[ps.size()];
-      for (int i = 0; i < idx.length; i++) {
-        idx[i] = (int) ps.get(i)[0];
-        budgets[i] = ps.get(i)[1];
-      }
-      d.grant = new Demand.Grant(stepId, idx, budgets);
-      d.grantDelivered = false;
-      outstanding.add(d.id);
-      tasks[n++] = d.taskAttemptId;
-      stagesOfStep.add(d.stage);
-    }
-    for (StageRef sr : stagesOfStep) {
-      StageAccount acc = stages.get(sr);
-      if (acc != null) {
-        acc.stepGranted();
-      }
-    }
-    double planned = conf.betaSeconds() + longest;
-    long deadlineMs =
-        now
-            + Math.max(
-                conf.minDeadlineMs(), (long) Math.ceil(conf.deadlineFactor() * planned * 1000));
-    StepEvent ev = new StepEvent(stepId, planId, List.copyOf(flows), tasks, now, deadlineMs);
-    openFlows.put(stepId, flowCounts);
-    active.put(
-        stepId,
-        new ActiveStep(
-            ev, outstanding, timer.schedule(() -> deadlineReached(stepId), deadlineMs - now)));
-    if (LOG.isInfoEnabled()) {
-      StringBuilder f = new StringBuilder();
-      for (FlowGrant g : flows) {
-        f.append(f.length() == 0 ? "" : ", ")
-            .append(g.srcHost())
-            .append("->")
-            .append(g.dstHost())
-            .append(' ')
-            .append(g.bytes())
-            .append(" B");
-      }
-      LOG.info(
-          "wan-shuffle step {} (plan {}, {}): {} flow(s) [{}] to {} task(s), {} flow(s) "
-              + "still open from earlier steps, deadline in {} ms",
-          stepId,
-          planId,
-          algorithm,
-          flows.size(),
-          f,
-          outstanding.size(),
-          leases.total() - flows.size(),
-          deadlineMs - now);
-    }
-    fire(l -> l.onStepGranted(ev));
-    for (Long id : outstanding) {
-      Demand d = demands.get(id);
-      if (d.waiter != null) {
-        // completed after the lock is released; a poll that expires first gets the grant from
-        // d.grant on its next call
-        CompletableFuture<GrantReply> w = d.waiter;
-        d.waiter = null;
-        d.grantDelivered = true;
-        // the time it waited for ports, from the first plan after its report to this one: not part
-        // of the
-        // executor's hand-over loop
-        long held = d.firstPlanNanos == 0 ? 0 : (in.startedNanos - d.firstPlanNanos) / 1_000_000;
-        GrantReply reply = d.grant.reply(d).withHeldMs(held);
-        replies.add(() -> w.complete(reply));
-      }
-    }
-    return true;
-  }
-
-  /**
-   * @return the transfers {@code grant} walks: with barrier steps the first step as planned; with
-   *     pipelined steps the plan's pairs bottleneck ports first ({@link BottleneckFirstOrder}), the
-   *     ports' loads counting the {@code expected} bytes of tasks still to launch
-   */
-  private List<BottleneckFirstOrder.Ranked> listOrder(
-      List<Step> steps, PlanInput in, PendingTasks.Estimate expected) {
-    if (conf.barrierSteps()) {
-      List<BottleneckFirstOrder.Ranked> first = new ArrayList<>();
-      for (Transfer t : steps.get(0).transfers()) {
-        first.add(new BottleneckFirstOrder.Ranked(t, Double.POSITIVE_INFINITY));
-      }
-      return first;
-    }
-    // pipelined plans are made on the whole platform: its δ are each host's configured δ
-    return BottleneckFirstOrder.ranked(
-        steps,
-        in.bytes,
-        in.platform,
-        byIndex(expected.senders(), in.sNames),
-        byIndex(expected.receivers(), in.rNames),
-        conf.staggerTaskEnds());
-  }
-
-  /**
-   * Receivers a free flow may be kept for (pipelined steps, gather window &gt; 0): a host where a
-   * task of a stage with demand is about to register ({@link PendingTasks.Estimate#awaited}:
-   * launched and not registered, or about to launch there as the host's task that fetched all its
-   * bytes ends), or whose task registered while this plan was being computed (its demand is not in
-   * the plan; measured once on the testbed: the light receiver took the last flow and the heavy
-   * receiver's task, registered 2 ms earlier, waited 1.5 s), with no demand in this plan and no
-   * flow open to it; for at most one gather window from when a flow was first kept for it, and one
-   * more from the task's launch.
-   *
-   * @return such receivers and their expected bytes per port (δ)
-   */
-  private Map<String, Double> awaitedReceivers(
-      PendingTasks.Estimate expected, PlanInput in, long now) {
-    Map<String, Double> out = new HashMap<>();
-    Map<String, Double> awaited = new HashMap<>(expected.awaited());
-    Set<String> planned = Set.of(in.rNames);
-    // a task that registered while this plan was computed is no longer "about to register", and its
-    // demand is not in the plan: it waits for the next plan (which its registration asked for) as
-    // if
-    // about to register, with its registered bytes
-    Set<Long> inPlan = new HashSet<>();
-    for (Demand d : in.eligible) {
-      inPlan.add(d.id);
-    }
-    for (Demand d : demands.values()) {
-      if (!d.released
-          && !d.idle
-          && d.grant == null
-          && d.remainingTotal() > 0
-          && !inPlan.contains(d.id)
-          && !planned.contains(d.dst)) {
-        awaited.merge(d.dst, (double) d.remainingTotal(), Math::max);
-      }
-    }
-    keeping.retainOnly(awaited.keySet());
-    if (conf.barrierSteps() || conf.gatherWindowMs() <= 0) {
-      return out;
-    }
-    for (Map.Entry<String, Double> e : awaited.entrySet()) {
-      String h = e.getKey();
-      if (planned.contains(h) || freeReceive(h) < conf.delta(h) || keeping.expired(h, now)) {
-        continue;
-      }
-      out.put(h, e.getValue() / conf.delta(h));
-    }
-    return out;
-  }
-
-  /** Re-plans when the oldest kept flow's gather window ends, so no flow is kept longer. */
+  /** Re-plans when the oldest kept flow's bound ends, so that no flow is kept longer. */
   private void scheduleKeepEnd(long now) {
     if (keepTimer != null) {
       return;
@@ -1641,105 +731,129 @@ public final class StepCoordinator {
             () -> {
               synchronized (this) {
                 keepTimer = null;
-                planIfIdle();
+                requestPlan();
               }
-              kickPlanner();
+              planning.kick();
             },
             Math.max(1, keeping.nextExpiryMs(now) - now));
   }
 
-  /**
-   * Counts k per direction of the backbone: a flow's direction is the pair (cluster of its source,
-   * cluster of its destination). The backbone is full duplex, so a stage whose reduce tasks run on
-   * both clusters may have k flows open each way (KPBS per direction, GGP/OGGP paper sec. 2);
-   * pipelined steps only (barrier steps keep k over both directions). Call once, before the first
-   * registration; without it every host is in one cluster and all flows count against one k.
-   *
-   * @param clusterOf cluster name of a host (for example from the topology's {@code /cluster/rack}
-   *     path); must not return null
-   */
-  public synchronized void useClusters(Function<String, String> clusterOf) {
-    leases.useClusters(clusterOf);
+  /** The planner's rounds: snapshot the residual demand, plan it, grant a step from the plan. */
+  private final class Rounds implements PlanningLoop.Round<DemandMatrix, Planner.Plan> {
+    @Override
+    public DemandMatrix snapshot(long startedNanos) {
+      for (Demand d : book.all()) {
+        if (d.waiter != null && d.firstPlanNanos == 0) {
+          d.firstPlanNanos = startedNanos; // the first plan that could have granted this poll
+        }
+      }
+      if (stopped || !conf.gated() || !mode.mayPlan(steps)) {
+        return null;
+      }
+      gather.close();
+      if (!mode.hasCapacity(leases)) {
+        return null;
+      }
+      return DemandMatrix.residual(book.all(), leases, mode, conf.betaSeconds(), conf.baseSpeed());
+    }
+
+    @Override
+    public Planner.Plan plan(DemandMatrix m) {
+      return planner.plan(m);
+    }
+
+    @Override
+    public void apply(
+        DemandMatrix m, Planner.Plan plan, long startedNanos, List<Runnable> replies) {
+      long planId = nextPlanId++;
+      long now = clock.getAsLong();
+      PlanEvent pe =
+          new PlanEvent(
+              planId,
+              now,
+              plan.algorithm(),
+              List.of(m.senders()),
+              List.of(m.receivers()),
+              m.bytes(),
+              m.baseSpeed(),
+              m.platform(),
+              plan.schedule(),
+              plan.nanos());
+      listeners.fire(l -> l.onPlanComputed(pe));
+      List<Step> toGrant = mode.stepsToGrant(plan.schedule());
+      if (!grantStep(planId, plan.algorithm(), toGrant, m, now, startedNanos, replies)
+          && leases.total() == 0) {
+        // nothing could be granted and no flow will end to trigger the next plan: never stall
+        grantStep(
+            planId,
+            plan.algorithm(),
+            m.largestTransferOnly().steps(),
+            m,
+            now,
+            startedNanos,
+            replies);
+      }
+    }
   }
 
-  private static double[] byIndex(Map<String, Double> byHost, String[] hosts) {
-    double[] out = new double[hosts.length];
-    for (int i = 0; i < hosts.length; i++) {
-      out[i] = byHost.getOrDefault(hosts[i], 0.0);
-    }
-    return out;
-  }
-
   /**
-   * Opens the flow {@code s -> r} for transfer {@code t} (seconds at the base speed): its byte
-   * budget goes to the demands on {@code r} that are not fetching, in registration order.
+   * Assembles one step from a plan and grants it: the demands get their parts, the step is tracked,
+   * logged and published, and the parked polls of its receivers are answered (in {@code replies},
+   * after the lock is released).
    *
-   * @return false when no such demand needs bytes from {@code s} (nothing opened)
+   * @return false when no transfer could be granted
    */
-  private boolean grantTransfer(
-      Transfer t,
-      String s,
-      String r,
-      long pairBytes,
-      PlanInput in,
-      Map<Long, List<long[]>> parts,
-      Map<HostPair, Integer> flowCounts,
-      List<FlowGrant> flows) {
-    long budget = (long) Math.ceil(t.amount() * conf.baseSpeed());
-    if (budget >= pairBytes - 1) {
-      budget = pairBytes;
+  private boolean grantStep(
+      long planId,
+      String algorithm,
+      List<Step> toGrant,
+      DemandMatrix m,
+      long now,
+      long startedNanos,
+      List<Runnable> replies) {
+    StepAssembler.Assembly a =
+        assembler.assemble(toGrant, m, book.all(), waves.estimate(), steps.openPairs(), now);
+    CoordinatorLog.decisions(a, algorithm);
+    if (a.kept()) {
+      scheduleKeepEnd(now);
     }
-    long left = Math.max(1, budget);
-    int receiversOfPair = 0;
-    for (Demand d : in.eligible) {
-      if (left <= 0) {
-        break;
-      }
-      if (d.released || d.idle || d.grant != null || !d.dst.equals(r)) {
-        continue;
-      }
-      int idx = d.indexOf(s);
-      if (idx < 0 || d.remaining[idx] <= 0) {
-        continue;
-      }
-      long give = Math.min(d.remaining[idx], left);
-      left -= give;
-      parts.computeIfAbsent(d.id, x -> new ArrayList<>()).add(new long[] {idx, give});
-      receiversOfPair++;
-    }
-    if (receiversOfPair == 0) {
+    if (a.isEmpty()) {
       return false;
     }
-    leases.open(s, r);
-    flowCounts.put(new HostPair(s, r), receiversOfPair);
-    flows.add(new FlowGrant(s, r, Math.max(1, budget) - Math.max(0, left)));
-    return true;
-  }
-
-  private void fire(Consumer<CoordinatorListener> call) {
-    for (CoordinatorListener l : listeners) {
-      try {
-        call.accept(l);
-      } catch (RuntimeException e) {
-        LOG.warn("wan-shuffle coordinator listener {} failed", l.getClass().getName(), e);
+    long stepId = steps.nextStepId();
+    Set<Long> outstanding = new LinkedHashSet<>();
+    long[] tasks = new long[a.grants().size()];
+    Set<StageRef> stagesOfStep = new HashSet<>();
+    for (Map.Entry<Long, StepAssembler.DemandGrant> e : a.grants().entrySet()) {
+      Demand d = book.get(e.getKey());
+      d.grant = new Demand.Grant(stepId, e.getValue().srcIdx(), e.getValue().budgets());
+      d.grantDelivered = false;
+      tasks[outstanding.size()] = d.taskAttemptId;
+      outstanding.add(d.id);
+      stagesOfStep.add(d.stage);
+    }
+    stages.stepGranted(stagesOfStep);
+    long deadlineMs = steps.deadlineMs(now, a.longestSeconds());
+    StepEvent ev = new StepEvent(stepId, planId, a.flows(), tasks, now, deadlineMs);
+    steps.start(ev, a.receiversPerPair(), outstanding, this::deadlineReached);
+    CoordinatorLog.stepGranted(ev, algorithm, outstanding.size(), leases.total());
+    listeners.fire(l -> l.onStepGranted(ev));
+    for (Long id : outstanding) {
+      Demand d = book.get(id);
+      if (d.waiter != null) {
+        // completed after the lock is released; a poll that expires first gets the grant from
+        // d.grant on its next call
+        CompletableFuture<GrantReply> w = d.waiter;
+        d.waiter = null;
+        d.grantDelivered = true;
+        // the time it waited for ports, from the first plan after its poll to this one: not part
+        // of the executor's hand-over loop
+        long held = d.firstPlanNanos == 0 ? 0 : (startedNanos - d.firstPlanNanos) / 1_000_000;
+        GrantReply reply = d.grant.reply(d).withHeldMs(held);
+        replies.add(() -> w.complete(reply));
       }
     }
-  }
-
-  /** A step of one demand (the key of a transfer reported ahead of its end). */
-  private record DemandStep(long demandId, long stepId) {}
-
-  /** The step being run. */
-  private static final class ActiveStep {
-    final StepEvent event;
-    final Set<Long> outstanding;
-    final CoordinatorTimer.Cancellable deadline;
-
-    ActiveStep(StepEvent event, Set<Long> outstanding, CoordinatorTimer.Cancellable deadline) {
-      this.event = event;
-      this.outstanding = outstanding;
-      this.deadline = deadline;
-    }
+    return true;
   }
 
   @Override
@@ -1747,13 +861,108 @@ public final class StepCoordinator {
     return "StepCoordinator["
         + conf.algorithm()
         + ", demands="
-        + demands.size()
+        + book.size()
         + ", open flows="
         + leases.total()
         + ", steps="
-        + active.keySet()
+        + steps.runningIds()
         + ", stages="
-        + Arrays.toString(stages.keySet().toArray())
+        + stages
         + "]";
+  }
+
+  /** Builds a {@link StepCoordinator}; the timer and the clock are required. */
+  public static final class Builder {
+    private final WanShuffleConf conf;
+    private StepScheduler scheduler;
+    private List<CoordinatorListener> listeners = List.of();
+    private CoordinatorTimer timer;
+    private LongSupplier clock;
+    private Executor planner = Runnable::run;
+    private StepScheduler fallback;
+    private boolean fallbackSet;
+    private Function<String, String> clusterOf = h -> "";
+
+    private Builder(WanShuffleConf conf) {
+      this.conf = Objects.requireNonNull(conf, "conf");
+    }
+
+    /**
+     * @param s the step scheduler; required iff {@code conf.gated()}
+     * @return this builder
+     */
+    public Builder scheduler(StepScheduler s) {
+      this.scheduler = s;
+      return this;
+    }
+
+    /**
+     * @param l observers (capture), called in order; default none
+     * @return this builder
+     */
+    public Builder listeners(List<CoordinatorListener> l) {
+      this.listeners = List.copyOf(l);
+      return this;
+    }
+
+    /**
+     * @param t delayed actions: step deadlines, the gather window, kept flows
+     * @return this builder
+     */
+    public Builder timer(CoordinatorTimer t) {
+      this.timer = t;
+      return this;
+    }
+
+    /**
+     * @param c the clock, epoch milliseconds
+     * @return this builder
+     */
+    public Builder clock(LongSupplier c) {
+      this.clock = c;
+      return this;
+    }
+
+    /**
+     * @param p runs the planning loop (one run at a time is submitted); default: the thread that
+     *     asked for a plan, after it released the lock (deterministic, for tests); production: one
+     *     daemon thread, {@link #plannerThread}
+     * @return this builder
+     */
+    public Builder planner(Executor p) {
+      this.planner = Objects.requireNonNull(p, "planner");
+      return this;
+    }
+
+    /**
+     * @param f the scheduler for a step whose re-plan exceeds {@code conf.planningBudgetMs()}; null
+     *     = no budget; default: the one {@code spark.wanshuffle.planning.fallback} names
+     * @return this builder
+     */
+    public Builder fallback(StepScheduler f) {
+      this.fallback = f;
+      this.fallbackSet = true;
+      return this;
+    }
+
+    /**
+     * @param c the cluster of a host (for example the first component of its topology path), never
+     *     null: k counts per direction of the backbone, cluster of the source to cluster of the
+     *     destination; default: every host in one cluster
+     * @return this builder
+     */
+    public Builder clusters(Function<String, String> c) {
+      this.clusterOf = Objects.requireNonNull(c, "clusters");
+      return this;
+    }
+
+    /**
+     * @return the coordinator
+     * @throws IllegalArgumentException if a gated configuration comes without a scheduler
+     * @throws NullPointerException if the timer or the clock is missing
+     */
+    public StepCoordinator build() {
+      return new StepCoordinator(this);
+    }
   }
 }

@@ -68,8 +68,12 @@ class CoordinatorEndpointTest {
             .set(WanShuffleConf.PLANNING_BUDGET, "0");
     WanShuffleConf conf = WanShuffleConf.from(c, Set.of("greedy-test"));
     coordinator =
-        new StepCoordinator(
-            conf, conf.gated() ? new GreedyTestScheduler() : null, List.of(), timer, timer::now);
+        StepCoordinator.builder(conf)
+            .scheduler(conf.gated() ? new GreedyTestScheduler() : null)
+            .listeners(List.of())
+            .timer(timer)
+            .clock(timer::now)
+            .build();
     return new CoordinatorEndpoint(null, coordinator, timer);
   }
 

@@ -246,7 +246,12 @@ class PipelinedMakespanTest {
                 .set(WanShuffleConf.PLANNING_BUDGET, "0")
                 .set(WanShuffleConf.BACKBONE_RATE, Long.toString((long) BASE_SPEED * k)),
             Set.copyOf(Algorithms.names()));
-    return new StepCoordinator(conf, Algorithms.byName(algorithm), List.of(), timer, timer::now);
+    return StepCoordinator.builder(conf)
+        .scheduler(Algorithms.byName(algorithm))
+        .listeners(List.of())
+        .timer(timer)
+        .clock(timer::now)
+        .build();
   }
 
   /**

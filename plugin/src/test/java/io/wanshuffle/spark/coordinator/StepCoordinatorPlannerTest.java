@@ -119,19 +119,20 @@ class StepCoordinatorPlannerTest {
     RecordingListener events = new RecordingListener();
     // barrier steps: a demand registered during planning waits for the step boundary
     StepCoordinator c =
-        new StepCoordinator(
-            conf(
-                WanShuffleConf.K,
-                "2",
-                WanShuffleConf.DELTA,
-                "1",
-                WanShuffleConf.STEP_MODE,
-                WanShuffleConf.BARRIER),
-            lockChecking(owner, blocking),
-            List.of(events),
-            timer,
-            timer::now,
-            planner);
+        StepCoordinator.builder(
+                conf(
+                    WanShuffleConf.K,
+                    "2",
+                    WanShuffleConf.DELTA,
+                    "1",
+                    WanShuffleConf.STEP_MODE,
+                    WanShuffleConf.BARRIER))
+            .scheduler(lockChecking(owner, blocking))
+            .listeners(List.of(events))
+            .timer(timer)
+            .clock(timer::now)
+            .planner(planner)
+            .build();
     owner.set(c);
     RegisterDemand d1 = demand(1, "b1", "a1", 300);
     RegisterDemand d3 = demand(3, "b3", "a3", 200);
@@ -205,12 +206,12 @@ class StepCoordinatorPlannerTest {
     ManualTimer timer = new ManualTimer();
     AtomicReference<StepCoordinator> owner = new AtomicReference<>();
     StepCoordinator c =
-        new StepCoordinator(
-            conf(WanShuffleConf.K, "1"),
-            lockChecking(owner, new GreedyTestScheduler()),
-            List.of(),
-            timer,
-            timer::now);
+        StepCoordinator.builder(conf(WanShuffleConf.K, "1"))
+            .scheduler(lockChecking(owner, new GreedyTestScheduler()))
+            .listeners(List.of())
+            .timer(timer)
+            .clock(timer::now)
+            .build();
     owner.set(c);
     long a = c.register(demand(1, "b1", "a1", 10)).demandId();
     long b = c.register(demand(2, "b2", "a2", 10)).demandId();
@@ -265,8 +266,14 @@ class StepCoordinatorPlannerTest {
     RecordingListener events = new RecordingListener();
     WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.PLANNING_BUDGET, "1s");
     StepCoordinator c =
-        new StepCoordinator(
-            conf, slow, List.of(events), timer, timer::now, Runnable::run, new GreedyFirstStep());
+        StepCoordinator.builder(conf)
+            .scheduler(slow)
+            .listeners(List.of(events))
+            .timer(timer)
+            .clock(timer::now)
+            .planner(Runnable::run)
+            .fallback(new GreedyFirstStep())
+            .build();
     RegisterDemand d1 = demand(1, "b1", "a1", 300);
     RegisterDemand d2 = demand(2, "b2", "a2", 200);
     RegisterDemand d3 = demand(3, "b3", "a3", 100);
@@ -318,23 +325,24 @@ class StepCoordinatorPlannerTest {
     AtomicReference<StepCoordinator> owner = new AtomicReference<>();
     // deadlines far away: progress must come from reports and wake-ups, not from timeouts
     StepCoordinator c =
-        new StepCoordinator(
-            conf(
-                WanShuffleConf.K,
-                "" + k,
-                WanShuffleConf.DELTA,
-                "" + delta,
-                WanShuffleConf.GATHER_WINDOW,
-                "0ms",
-                WanShuffleConf.STEP_MIN_DEADLINE,
-                "10min",
-                WanShuffleConf.BACKBONE_RATE,
-                "" + 1000 * k),
-            lockChecking(owner, new GreedyTestScheduler()),
-            List.of(events, validator),
-            timer,
-            System::currentTimeMillis,
-            planner);
+        StepCoordinator.builder(
+                conf(
+                    WanShuffleConf.K,
+                    "" + k,
+                    WanShuffleConf.DELTA,
+                    "" + delta,
+                    WanShuffleConf.GATHER_WINDOW,
+                    "0ms",
+                    WanShuffleConf.STEP_MIN_DEADLINE,
+                    "10min",
+                    WanShuffleConf.BACKBONE_RATE,
+                    "" + 1000 * k))
+            .scheduler(lockChecking(owner, new GreedyTestScheduler()))
+            .listeners(List.of(events, validator))
+            .timer(timer)
+            .clock(System::currentTimeMillis)
+            .planner(planner)
+            .build();
     owner.set(c);
     OpenPairs open = new OpenPairs(k, delta);
     int tasks = 24;

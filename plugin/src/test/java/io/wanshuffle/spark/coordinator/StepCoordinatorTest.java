@@ -41,7 +41,12 @@ class StepCoordinatorTest {
 
   private StepCoordinator coordinator(
       WanShuffleConf conf, io.wanshuffle.scheduler.StepScheduler scheduler) {
-    return new StepCoordinator(conf, scheduler, List.of(events), timer, timer::now);
+    return StepCoordinator.builder(conf)
+        .scheduler(scheduler)
+        .listeners(List.of(events))
+        .timer(timer)
+        .clock(timer::now)
+        .build();
   }
 
   private static WanShuffleConf conf(String... kv) {
@@ -163,10 +168,17 @@ class StepCoordinatorTest {
   @Test
   void kCountsFlowsPerDirectionOfTheBackbone() {
     for (boolean clusters : new boolean[] {true, false}) {
-      StepCoordinator c = coordinator(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1");
+      WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1");
+      StepCoordinator.Builder b =
+          StepCoordinator.builder(conf)
+              .scheduler(new GreedyTestScheduler())
+              .listeners(List.of(events))
+              .timer(timer)
+              .clock(timer::now);
       if (clusters) {
-        c.useClusters(h -> h.substring(0, 1)); // a1, a2 -> a; b1, b2 -> b
+        b.clusters(h -> h.substring(0, 1)); // a1, a2 -> a; b1, b2 -> b
       }
+      StepCoordinator c = b.build();
       RegisterDemand ab = demand(1, "e1", "b1", "a1", 300);
       RegisterDemand ba = demand(2, "e2", "a2", "b2", 300);
       RegisterDemand ab2 = demand(3, "e3", "b2", "a2", 100);
@@ -940,7 +952,13 @@ class StepCoordinatorTest {
             return new io.wanshuffle.scheduler.Schedule(List.of());
           }
         };
-    StepCoordinator c = new StepCoordinator(conf, broken, List.of(events), timer, timer::now);
+    StepCoordinator c =
+        StepCoordinator.builder(conf)
+            .scheduler(broken)
+            .listeners(List.of(events))
+            .timer(timer)
+            .clock(timer::now)
+            .build();
     RegisterDemand x = demand(1, "e1", "b1", "a1", 10, "a2", 30);
     long i = c.register(x).demandId();
     CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
@@ -968,7 +986,12 @@ class StepCoordinatorTest {
           }
         };
     StepCoordinator c =
-        new StepCoordinator(conf, new GreedyTestScheduler(), List.of(bad), timer, timer::now);
+        StepCoordinator.builder(conf)
+            .scheduler(new GreedyTestScheduler())
+            .listeners(List.of(bad))
+            .timer(timer)
+            .clock(timer::now)
+            .build();
     long i = c.register(demand(1, "e1", "b1", "a1", 10)).demandId();
     CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
     timer.advance(conf.gatherWindowMs());
@@ -1020,16 +1043,17 @@ class StepCoordinatorTest {
                   .set(WanShuffleConf.BACKBONE_RATE, "" + 1000 * k),
               Set.copyOf(schedulers()));
       StepCoordinator c =
-          new StepCoordinator(
-              conf,
-              algorithm.equals("greedy-test")
-                  ? new GreedyTestScheduler()
-                  : algorithm.equals(GreedyFirstStep.NAME)
-                      ? new GreedyFirstStep()
-                      : Algorithms.byName(algorithm),
-              List.of(ev, validator),
-              t,
-              t::now);
+          StepCoordinator.builder(conf)
+              .scheduler(
+                  algorithm.equals("greedy-test")
+                      ? new GreedyTestScheduler()
+                      : algorithm.equals(GreedyFirstStep.NAME)
+                          ? new GreedyFirstStep()
+                          : Algorithms.byName(algorithm))
+              .listeners(List.of(ev, validator))
+              .timer(t)
+              .clock(t::now)
+              .build();
       int tasks = 2 + rnd.nextInt(10);
       Map<Long, RegisterDemand> regs = new HashMap<>();
       Map<Long, long[]> rem = new HashMap<>();

@@ -127,12 +127,12 @@ class GatedBlockIteratorTest {
               AwaitGrant, CompletableFuture<GrantReply>, CompletableFuture<GrantReply>>
           replies) {
     coordinator =
-        new StepCoordinator(
-            conf,
-            new GreedyTestScheduler(),
-            List.of(events),
-            CoordinatorTimer.daemon("test-coordinator"),
-            System::currentTimeMillis);
+        StepCoordinator.builder(conf)
+            .scheduler(new GreedyTestScheduler())
+            .listeners(List.of(events))
+            .timer(CoordinatorTimer.daemon("test-coordinator"))
+            .clock(System::currentTimeMillis)
+            .build();
     return inProcess(coordinator, polls, replies);
   }
 
@@ -808,12 +808,12 @@ class GatedBlockIteratorTest {
                 .set(WanShuffleConf.K, "1"),
             Set.of("halving"));
     coordinator =
-        new StepCoordinator(
-            conf,
-            new HalvingScheduler(),
-            List.of(events),
-            CoordinatorTimer.daemon("test-coordinator"),
-            System::currentTimeMillis);
+        StepCoordinator.builder(conf)
+            .scheduler(new HalvingScheduler())
+            .listeners(List.of(events))
+            .timer(CoordinatorTimer.daemon("test-coordinator"))
+            .clock(System::currentTimeMillis)
+            .build();
     DemandClient client = inProcess(coordinator);
     CrossClusterBlocks b = blocks("b1", "a1", 40, "a1", 40, "a1", 40);
     GatedBlockIterator it =

@@ -1,0 +1,92 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.scheduler.Platform;
+import io.wanshuffle.scheduler.Schedule;
+import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.scheduler.Transfer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Barrier steps, the KPBS model of the papers (GGP/OGGP paper sec. 2): a step is planned on the
+ * free capacity (k less the open flows over both directions of the backbone, δ less each host's
+ * open flows, only demands not fetching), its first step granted whole, and the next plan waits
+ * until every receiver reported or the step's deadline passed. A receiver past the deadline keeps
+ * its flows until it reports, and later steps are planned around them.
+ */
+final class BarrierSteps implements StepMode {
+
+  @Override
+  public boolean mayPlan(StepTracker steps) {
+    return steps.isEmpty();
+  }
+
+  @Override
+  public boolean idle(StepTracker steps, FlowLeases leases) {
+    return steps.isEmpty();
+  }
+
+  @Override
+  public boolean plansOnEveryRegistration() {
+    return false;
+  }
+
+  @Override
+  public boolean hasCapacity(FlowLeases leases) {
+    return leases.total() < leases.k();
+  }
+
+  @Override
+  public boolean admits(Demand d, FlowLeases leases) {
+    return d.grant == null && leases.freeReceive(d.dst) > 0;
+  }
+
+  @Override
+  public boolean admitsSource(String src, FlowLeases leases) {
+    return leases.freeSend(src) > 0;
+  }
+
+  @Override
+  public Platform platform(
+      String[] senders, String[] receivers, int directions, FlowLeases leases, double betaSeconds) {
+    int[] sd = new int[senders.length];
+    int[] rd = new int[receivers.length];
+    for (int i = 0; i < sd.length; i++) {
+      sd[i] = leases.freeSend(senders[i]);
+    }
+    for (int j = 0; j < rd.length; j++) {
+      rd[j] = leases.freeReceive(receivers[j]);
+    }
+    return Platform.of(leases.k() - leases.total(), betaSeconds, sd, rd);
+  }
+
+  @Override
+  public List<Step> stepsToGrant(Schedule plan) {
+    return plan.steps().subList(0, 1);
+  }
+
+  @Override
+  public List<BottleneckFirstOrder.Ranked> order(
+      List<Step> steps, DemandMatrix matrix, PendingTasks.Estimate expected) {
+    List<BottleneckFirstOrder.Ranked> first = new ArrayList<>();
+    for (Transfer t : steps.get(0).transfers()) {
+      first.add(new BottleneckFirstOrder.Ranked(t, Double.POSITIVE_INFINITY));
+    }
+    return first;
+  }
+
+  @Override
+  public boolean stepFull(FlowLeases leases) {
+    return leases.total() >= leases.k();
+  }
+
+  @Override
+  public boolean planFitsFreePorts() {
+    return true;
+  }
+
+  @Override
+  public boolean keepsFlows() {
+    return false;
+  }
+}

@@ -1,0 +1,241 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.scheduler.LowerBound;
+import io.wanshuffle.scheduler.Platform;
+import io.wanshuffle.scheduler.Schedule;
+import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.scheduler.TrafficMatrix;
+import io.wanshuffle.scheduler.Transfer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The residual cross-cluster demand as one KPBS instance: the traffic matrix of the demands that
+ * can be planned now (sending host x receiving host, bytes), the same matrix in seconds at the base
+ * speed for the scheduler, and the platform (k, β, δ per host) it is planned on. This is the one
+ * place where bytes become seconds at the base speed b ({@link TrafficMatrix#inSecondsAt}: amount =
+ * bytes / b) and where a planned transfer's seconds become a byte budget again ({@link
+ * #budgetBytes}). Base-speed model: DGGP paper (Jeannot and Wagner), sec. 2.2.
+ *
+ * <p>Which demands and ports take part depends on the {@link StepMode}: barrier steps plan what the
+ * free capacity can start now (k and δ reduced by the open flows, demands not fetching); pipelined
+ * steps plan every demand's future bytes (its residual minus what its running grant fetches) on the
+ * whole platform with k per direction of the backbone that has demand.
+ *
+ * <p>Immutable once built; the demands it refers to are the coordinator's (read under its lock).
+ */
+final class DemandMatrix {
+  private final List<Demand> demands;
+  private final String[] senders;
+  private final String[] receivers;
+  private final long[][] bytes;
+  private final TrafficMatrix matrix;
+  private final Platform platform;
+  private final long baseSpeed;
+
+  private DemandMatrix(
+      List<Demand> demands,
+      String[] senders,
+      String[] receivers,
+      long[][] bytes,
+      Platform platform,
+      long baseSpeed) {
+    this.demands = List.copyOf(demands);
+    this.senders = senders;
+    this.receivers = receivers;
+    this.bytes = bytes;
+    this.platform = platform;
+    this.baseSpeed = baseSpeed;
+    int rows = senders.length;
+    int cols = receivers.length;
+    double[] rowMajor = new double[rows * cols];
+    for (int i = 0; i < rows; i++) {
+      for (int j = 0; j < cols; j++) {
+        rowMajor[i * cols + j] = bytes[i][j];
+      }
+    }
+    this.matrix = TrafficMatrix.ofRowMajor(rows, cols, rowMajor).inSecondsAt(baseSpeed);
+  }
+
+  /**
+   * The residual demand that can be planned now.
+   *
+   * @param book the registered demands, in registration order
+   * @param leases the open flows and the k and δ limits
+   * @param mode barrier or pipelined steps: which demands, sources and ports take part
+   * @param betaSeconds β, setup delay of a step, seconds
+   * @param baseSpeed b, one flow's share of the backbone, bytes/s (at least 1)
+   * @return the instance, or null when no demand could start a flow now (nothing to plan)
+   */
+  static DemandMatrix residual(
+      Collection<Demand> book,
+      FlowLeases leases,
+      StepMode mode,
+      double betaSeconds,
+      long baseSpeed) {
+    List<Demand> eligible = new ArrayList<>();
+    List<long[]> futures = new ArrayList<>();
+    Map<String, Integer> senderIndex = new LinkedHashMap<>();
+    Map<String, Integer> receiverIndex = new LinkedHashMap<>();
+    Set<FlowLeases.Direction> directions = new HashSet<>();
+    boolean startable = false;
+    for (Demand d : book) {
+      if (!d.plannable() || !mode.admits(d, leases)) {
+        continue;
+      }
+      boolean free = d.grant == null && leases.freeReceive(d.dst) > 0;
+      long[] future = d.futureBytes();
+      boolean any = false;
+      for (int i = 0; i < d.src.length; i++) {
+        if (future[i] > 0 && mode.admitsSource(d.src[i], leases)) {
+          senderIndex.putIfAbsent(d.src[i], senderIndex.size());
+          any = true;
+          FlowLeases.Direction dir = leases.direction(d.src[i], d.dst);
+          directions.add(dir);
+          startable |= free && leases.freeSend(d.src[i]) > 0 && !leases.full(dir);
+        }
+      }
+      if (any) {
+        receiverIndex.putIfAbsent(d.dst, receiverIndex.size());
+        eligible.add(d);
+        futures.add(future);
+      }
+    }
+    if (eligible.isEmpty() || !startable) {
+      return null;
+    }
+    long[][] bytes = new long[senderIndex.size()][receiverIndex.size()];
+    for (int e = 0; e < eligible.size(); e++) {
+      Demand d = eligible.get(e);
+      int j = receiverIndex.get(d.dst);
+      long[] future = futures.get(e);
+      for (int i = 0; i < d.src.length; i++) {
+        Integer row = senderIndex.get(d.src[i]);
+        if (row != null && future[i] > 0) {
+          bytes[row][j] += future[i];
+        }
+      }
+    }
+    String[] s = senderIndex.keySet().toArray(new String[0]);
+    String[] r = receiverIndex.keySet().toArray(new String[0]);
+    Platform platform = mode.platform(s, r, Math.max(1, directions.size()), leases, betaSeconds);
+    return new DemandMatrix(eligible, s, r, bytes, platform, baseSpeed);
+  }
+
+  /**
+   * @return the demands in the matrix, in registration order
+   */
+  List<Demand> demands() {
+    return demands;
+  }
+
+  /**
+   * @return sending hosts: row i is {@code senders()[i]} (shared array: do not modify)
+   */
+  String[] senders() {
+    return senders;
+  }
+
+  /**
+   * @return receiving hosts: column j is {@code receivers()[j]} (shared array: do not modify)
+   */
+  String[] receivers() {
+    return receivers;
+  }
+
+  /**
+   * @return bytes still to move, sender x receiver (shared array: do not modify)
+   */
+  long[][] bytes() {
+    return bytes;
+  }
+
+  /**
+   * @return the traffic matrix in seconds at the base speed, the scheduler's input
+   */
+  TrafficMatrix matrix() {
+    return matrix;
+  }
+
+  /**
+   * @return the platform the instance is planned on: k, β seconds, δ per sender and receiver
+   */
+  Platform platform() {
+    return platform;
+  }
+
+  /**
+   * @return the base speed, bytes/s
+   */
+  long baseSpeed() {
+    return baseSpeed;
+  }
+
+  /**
+   * @return η, the lower bound on the cost of any schedule of this instance, seconds (GGP/OGGP
+   *     paper sec. 5, δ-port form DGGP paper sec. 2.4)
+   */
+  LowerBound lowerBound() {
+    return LowerBound.of(matrix, platform);
+  }
+
+  /**
+   * The byte budget of a planned transfer: its seconds at the base speed, rounded up; the whole
+   * pair when that leaves at most one byte of it (so rounding never leaves a 1-byte remainder).
+   *
+   * @param t a transfer of a plan of this matrix (seconds at the base speed)
+   * @return bytes, at most the pair's bytes
+   */
+  long budgetBytes(Transfer t) {
+    long pair = bytes[t.src()][t.dst()];
+    long budget = (long) Math.ceil(t.amount() * baseSpeed);
+    return budget >= pair - 1 ? pair : budget;
+  }
+
+  /**
+   * @return a one-step schedule of the largest transfer alone: the plan of last resort, which
+   *     always makes progress
+   */
+  Schedule largestTransferOnly() {
+    int bi = 0;
+    int bj = 0;
+    for (int i = 0; i < matrix.rows(); i++) {
+      for (int j = 0; j < matrix.cols(); j++) {
+        if (matrix.amount(i, j) > matrix.amount(bi, bj)) {
+          bi = i;
+          bj = j;
+        }
+      }
+    }
+    return new Schedule(List.of(Step.of(List.of(new Transfer(bi, bj, matrix.amount(bi, bj))))));
+  }
+
+  /**
+   * @param byHost a value per host (absent: 0)
+   * @return the values of the senders, by row
+   */
+  double[] perSender(Map<String, Double> byHost) {
+    return byIndex(byHost, senders);
+  }
+
+  /**
+   * @param byHost a value per host (absent: 0)
+   * @return the values of the receivers, by column
+   */
+  double[] perReceiver(Map<String, Double> byHost) {
+    return byIndex(byHost, receivers);
+  }
+
+  private static double[] byIndex(Map<String, Double> byHost, String[] hosts) {
+    double[] out = new double[hosts.length];
+    for (int i = 0; i < hosts.length; i++) {
+      out[i] = byHost.getOrDefault(hosts[i], 0.0);
+    }
+    return out;
+  }
+}

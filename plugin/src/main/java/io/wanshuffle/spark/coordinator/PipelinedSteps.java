@@ -1,0 +1,102 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.scheduler.Platform;
+import io.wanshuffle.scheduler.Schedule;
+import io.wanshuffle.scheduler.Step;
+import java.util.List;
+
+/**
+ * Pipelined steps: every demand's future bytes are planned on the whole platform (k flows per
+ * direction of the backbone with demand, δ(h) per host; the backbone is full duplex, GGP/OGGP paper
+ * sec. 2) and the plan is list-scheduled: whenever a flow ends, the free ports take the plan's
+ * transfers bottleneck ports first ({@link BottleneckFirstOrder}). The transfers granted together
+ * form one step; steps overlap in time and k and δ hold at every instant. This removes the idle
+ * time a barrier costs when a step's flows end at different times.
+ */
+final class PipelinedSteps implements StepMode {
+  private final boolean staggerTaskEnds;
+
+  /**
+   * @param staggerTaskEnds whether the order staggers the receivers' task ends while tasks are
+   *     still to launch ({@link BottleneckFirstOrder#ranked})
+   */
+  PipelinedSteps(boolean staggerTaskEnds) {
+    this.staggerTaskEnds = staggerTaskEnds;
+  }
+
+  @Override
+  public boolean mayPlan(StepTracker steps) {
+    return true;
+  }
+
+  @Override
+  public boolean idle(StepTracker steps, FlowLeases leases) {
+    return steps.isEmpty() && leases.total() == 0;
+  }
+
+  @Override
+  public boolean plansOnEveryRegistration() {
+    return true;
+  }
+
+  @Override
+  public boolean hasCapacity(FlowLeases leases) {
+    return true;
+  }
+
+  @Override
+  public boolean admits(Demand d, FlowLeases leases) {
+    return true;
+  }
+
+  @Override
+  public boolean admitsSource(String src, FlowLeases leases) {
+    return true;
+  }
+
+  @Override
+  public Platform platform(
+      String[] senders, String[] receivers, int directions, FlowLeases leases, double betaSeconds) {
+    int[] sd = new int[senders.length];
+    int[] rd = new int[receivers.length];
+    for (int i = 0; i < sd.length; i++) {
+      sd[i] = leases.delta(senders[i]);
+    }
+    for (int j = 0; j < rd.length; j++) {
+      rd[j] = leases.delta(receivers[j]);
+    }
+    return Platform.of(leases.k() * directions, betaSeconds, sd, rd);
+  }
+
+  @Override
+  public List<Step> stepsToGrant(Schedule plan) {
+    return plan.steps();
+  }
+
+  @Override
+  public List<BottleneckFirstOrder.Ranked> order(
+      List<Step> steps, DemandMatrix matrix, PendingTasks.Estimate expected) {
+    return BottleneckFirstOrder.ranked(
+        steps,
+        matrix.bytes(),
+        matrix.platform(),
+        matrix.perSender(expected.senders()),
+        matrix.perReceiver(expected.receivers()),
+        staggerTaskEnds);
+  }
+
+  @Override
+  public boolean stepFull(FlowLeases leases) {
+    return false;
+  }
+
+  @Override
+  public boolean planFitsFreePorts() {
+    return false;
+  }
+
+  @Override
+  public boolean keepsFlows() {
+    return true;
+  }
+}

@@ -1,0 +1,186 @@
+package io.wanshuffle.spark.coordinator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hand-over between the coordinator's lock and its planner thread. A request to plan is a flag
+ * set under the lock ({@link #request}); {@link #kick}, called without the lock, hands one run to
+ * the planner unless one is queued or running. A run loops while plans are requested: it takes a
+ * snapshot of the residual demand under the lock, plans it with the lock released (registrations,
+ * reports and releases proceed meanwhile; capacity can only grow, as only the planner opens flows),
+ * applies the plan under the lock, and completes the replies the plan produced (parked long-polls)
+ * after releasing it. The flag is re-checked under the same lock before the run ends, so no request
+ * is lost.
+ *
+ * <p>The flags are guarded by {@code lock}.
+ *
+ * @param <I> the snapshot planned on
+ * @param <O> the plan
+ */
+final class PlanningLoop<I, O> {
+  private static final Logger LOG = LoggerFactory.getLogger(PlanningLoop.class);
+
+  /**
+   * The three phases of one planning round.
+   *
+   * @param <I> the snapshot planned on
+   * @param <O> the plan
+   */
+  interface Round<I, O> {
+    /**
+     * Under the lock: what to plan on.
+     *
+     * @param startedNanos {@code System.nanoTime()} at the start of the round
+     * @return the snapshot, or null when there is nothing to plan
+     */
+    I snapshot(long startedNanos);
+
+    /**
+     * Without the lock: plans the snapshot.
+     *
+     * @param input the snapshot
+     * @return the plan
+     */
+    O plan(I input);
+
+    /**
+     * Under the lock: grants what the plan allows.
+     *
+     * @param input the snapshot planned on
+     * @param output its plan
+     * @param startedNanos {@code System.nanoTime()} at the start of the round
+     * @param replies replies to complete once the lock is released
+     */
+    void apply(I input, O output, long startedNanos, List<Runnable> replies);
+  }
+
+  private final Object lock;
+  private final Executor executor;
+  private final Round<I, O> round;
+
+  /** A plan was asked for since the planner last took a snapshot. */
+  private boolean requested;
+
+  /** A planner run is queued or running (at most one at a time). */
+  private boolean queued;
+
+  /** The planner holds a snapshot and is planning it (lock released). */
+  private boolean planning;
+
+  private boolean stopped;
+
+  /**
+   * @param lock the coordinator's lock
+   * @param executor runs the planner (one run at a time is submitted); production: one daemon
+   *     thread; tests: the calling thread
+   * @param round the phases of a round
+   */
+  PlanningLoop(Object lock, Executor executor, Round<I, O> round) {
+    this.lock = lock;
+    this.executor = executor;
+    this.round = round;
+  }
+
+  /** Asks for a plan (under the lock). */
+  void request() {
+    requested = true;
+  }
+
+  /**
+   * @return true while the planner plans a snapshot (under the lock)
+   */
+  boolean isPlanning() {
+    return planning;
+  }
+
+  /** No more plans (under the lock). */
+  void stop() {
+    stopped = true;
+  }
+
+  /** Hands a requested plan to the planner unless a run is queued or running; without the lock. */
+  void kick() {
+    synchronized (lock) {
+      if (!requested || queued || stopped) {
+        return;
+      }
+      queued = true;
+    }
+    try {
+      executor.execute(this::run);
+    } catch (RejectedExecutionException e) {
+      synchronized (lock) {
+        queued = false;
+      }
+      LOG.debug("wan-shuffle planner stopped; plan request dropped", e);
+    }
+  }
+
+  private void run() {
+    boolean normalExit = false;
+    try {
+      while (once()) {
+        // loop while plans are requested
+      }
+      normalExit = true;
+    } finally {
+      if (!normalExit) {
+        // an Error escaped: let the next request start a new run instead of waiting
+        synchronized (lock) {
+          queued = false;
+          planning = false;
+        }
+      }
+    }
+  }
+
+  /**
+   * @return false when no plan is requested (the planner went idle)
+   */
+  private boolean once() {
+    I input;
+    long started;
+    synchronized (lock) {
+      if (!requested || stopped) {
+        queued = false;
+        return false;
+      }
+      requested = false;
+      started = System.nanoTime();
+      try {
+        input = round.snapshot(started);
+      } catch (RuntimeException e) {
+        LOG.error("wan-shuffle planner could not read the residual demand", e);
+        return true;
+      }
+      if (input == null) {
+        return true;
+      }
+      planning = true;
+    }
+    O output = round.plan(input);
+    List<Runnable> replies = new ArrayList<>();
+    synchronized (lock) {
+      planning = false;
+      if (!stopped) {
+        try {
+          round.apply(input, output, started, replies);
+        } catch (RuntimeException e) {
+          LOG.error(
+              "wan-shuffle planner could not grant its plan; the next step boundary or release"
+                  + " re-plans",
+              e);
+        }
+      }
+    }
+    for (Runnable r : replies) {
+      r.run();
+    }
+    return true;
+  }
+}

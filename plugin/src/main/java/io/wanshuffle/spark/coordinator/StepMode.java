@@ -1,0 +1,118 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.scheduler.Platform;
+import io.wanshuffle.scheduler.Schedule;
+import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.spark.config.WanShuffleConf;
+import java.util.List;
+
+/**
+ * How steps follow each other: the one place where barrier and pipelined steps differ ({@code
+ * spark.wanshuffle.step.mode}).
+ *
+ * <ul>
+ *   <li>{@link BarrierSteps}: the papers' KPBS model (GGP/OGGP paper sec. 2): the next step is
+ *       planned and granted when every receiver of the current one reported or its deadline passed;
+ *       each plan is made on the free capacity and only its first step is granted; k counts both
+ *       directions of the backbone together.
+ *   <li>{@link PipelinedSteps}: a port whose flow ended takes the plan's next transfer at once
+ *       (list scheduling of the plan, bottleneck ports first); plans are made on the whole
+ *       platform, k per direction of the backbone; a free flow may be kept for a bottleneck
+ *       receiver whose task is about to register.
+ * </ul>
+ *
+ * <p>Implementations are stateless; called under the coordinator's lock.
+ */
+interface StepMode {
+
+  /**
+   * @param conf the validated configuration
+   * @return the mode it names
+   */
+  static StepMode of(WanShuffleConf conf) {
+    return conf.barrierSteps() ? new BarrierSteps() : new PipelinedSteps(conf.staggerTaskEnds());
+  }
+
+  /**
+   * @param steps the steps granted and running
+   * @return true when a plan may be made now (barrier steps: no step is running)
+   */
+  boolean mayPlan(StepTracker steps);
+
+  /**
+   * @param steps the steps granted and running
+   * @param leases the open flows
+   * @return true when nothing is running, so a new registration starts a wave that the gather
+   *     window collects before the first plan
+   */
+  boolean idle(StepTracker steps, FlowLeases leases);
+
+  /**
+   * @return true when a registration while flows run asks for a plan at once (pipelined: its bytes
+   *     may take the next free port); false when it waits for the next step boundary
+   */
+  boolean plansOnEveryRegistration();
+
+  /**
+   * @param leases the open flows
+   * @return true when the free capacity admits a new flow at all
+   */
+  boolean hasCapacity(FlowLeases leases);
+
+  /**
+   * @param d a plannable demand
+   * @param leases the open flows
+   * @return true when {@code d} takes part in the next plan
+   */
+  boolean admits(Demand d, FlowLeases leases);
+
+  /**
+   * @param src a source host of an admitted demand
+   * @param leases the open flows
+   * @return true when its bytes take part in the next plan
+   */
+  boolean admitsSource(String src, FlowLeases leases);
+
+  /**
+   * @param senders the plan's sending hosts, by row
+   * @param receivers the plan's receiving hosts, by column
+   * @param directions directions of the backbone with demand in the plan, at least 1
+   * @param leases the open flows and the k and δ limits
+   * @param betaSeconds β, seconds
+   * @return the platform the plan is made on
+   */
+  Platform platform(
+      String[] senders, String[] receivers, int directions, FlowLeases leases, double betaSeconds);
+
+  /**
+   * @param plan a plan of the residual demand (non-empty)
+   * @return the steps whose transfers may be granted now
+   */
+  List<Step> stepsToGrant(Schedule plan);
+
+  /**
+   * @param steps the steps to grant ({@link #stepsToGrant})
+   * @param matrix the instance they were planned on
+   * @param expected what the tasks still to launch are expected to fetch
+   * @return the transfers in the order the step assembler offers them free ports
+   */
+  List<BottleneckFirstOrder.Ranked> order(
+      List<Step> steps, DemandMatrix matrix, PendingTasks.Estimate expected);
+
+  /**
+   * @param leases the open flows
+   * @return true when the step being assembled can take no more flow at all
+   */
+  boolean stepFull(FlowLeases leases);
+
+  /**
+   * @return true when a plan is made on the free ports only, so a planned transfer whose ports are
+   *     taken is a scheduler's error (barrier steps at a boundary with every port free)
+   */
+  boolean planFitsFreePorts();
+
+  /**
+   * @return true when a free flow may be kept for a bottleneck receiver about to register
+   */
+  boolean keepsFlows();
+}
