@@ -83,12 +83,9 @@ class PipelinedMakespanTest {
    * the partitioning is skewed. The stage is submitted with each task preferring its host, as the
    * driver listener reports it, so the coordinator counts the expected bytes of the tasks still to
    * launch in the ports' loads ({@link PendingTasks}): a bottleneck host whose task is nearly done
-   * no longer waits behind a lighter host's new, larger task. Measured when written: mean makespan
-   * / η 1.011-1.045 per algorithm (auto 1.011; 1.010-1.046, auto 1.012, since the simulation ends
-   * tasks and a flow may be kept for a host's next task); without the pending tasks (registered
-   * demand only) 1.057-1.099, so the bound below fails without them. Earlier attempts without
-   * placement knowledge: ranking by the stage's bytes so far while tasks are still to launch
-   * 1.060-1.084; a bonus for the transfer completing a task's demand 1.075-1.118.
+   * no longer waits behind a lighter host's new, larger task. Without the pending tasks (registered
+   * demand only) the mean makespan / η exceeds the bound below
+   * (docs/benchmarks/2026-11-22-coordinator-port-order.md).
    */
   @ParameterizedTest
   @MethodSource("algorithms")
