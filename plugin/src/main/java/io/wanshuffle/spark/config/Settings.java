@@ -22,8 +22,8 @@ import org.apache.spark.SparkConf;
  * declarations). {@link WanShuffleConf} reads the plugin's settings through them, {@code
  * CaptureListener} the capture's.
  *
- * <p>Settings marked experimental switch off a default that measured better; each says which
- * measurement justifies keeping it.
+ * <p>Settings marked experimental select behaviours that measured worse than the defaults, or that
+ * were never measured end to end; each says which measurement justifies keeping it.
  */
 public final class Settings {
   private static final List<ConfigEntry<?>> ALL = new ArrayList<>();
