@@ -4,6 +4,7 @@ import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.spark.config.ConfigValueException;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorInfo;
 import io.wanshuffle.spark.coordinator.CoordinatorListener;
@@ -25,7 +26,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
@@ -58,14 +58,14 @@ import org.slf4j.LoggerFactory;
  * carries on without files; it never affects the shuffle.
  */
 public final class CaptureListener implements CoordinatorListener {
-  /** Folder for capture files (created if missing); unset = no files. */
-  public static final String DIR = WanShuffleConf.PREFIX + "capture.dir";
+  /** Key of {@link Settings#CAPTURE_DIR}: folder for capture files; unset = no files. */
+  public static final String DIR = WanShuffleConf.CAPTURE_DIR;
 
-  /** {@code true} (default) / {@code false}: post SparkListener events. */
-  public static final String EVENTS = WanShuffleConf.PREFIX + "capture.events";
+  /** Key of {@link Settings#CAPTURE_EVENTS}: post SparkListener events. */
+  public static final String EVENTS = WanShuffleConf.CAPTURE_EVENTS;
 
-  /** {@code true} (default) / {@code false}: register the metrics source. */
-  public static final String METRICS = WanShuffleConf.PREFIX + "capture.metrics";
+  /** Key of {@link Settings#CAPTURE_METRICS}: register the metrics source. */
+  public static final String METRICS = WanShuffleConf.CAPTURE_METRICS;
 
   private static final Logger LOG = LoggerFactory.getLogger(CaptureListener.class);
   private static final int KEEP = 4096;
@@ -141,9 +141,9 @@ public final class CaptureListener implements CoordinatorListener {
    *     true}/{@code false} or the capture folder cannot be created
    */
   public CaptureListener(SparkConf conf) {
-    postEvents = bool(conf, EVENTS);
-    registerMetrics = bool(conf, METRICS);
-    String dir = conf.get(DIR, "").trim();
+    postEvents = Settings.CAPTURE_EVENTS.get(conf);
+    registerMetrics = Settings.CAPTURE_METRICS.get(conf);
+    String dir = Settings.CAPTURE_DIR.getOptional(conf).orElse("");
     if (dir.isEmpty()) {
       captureDir = null;
     } else {
@@ -157,14 +157,6 @@ public final class CaptureListener implements CoordinatorListener {
         throw new ConfigValueException(DIR, dir, "a writable folder");
       }
     }
-  }
-
-  private static boolean bool(SparkConf conf, String key) {
-    String v = conf.get(key, "true").trim().toLowerCase(Locale.ROOT);
-    if (!v.equals("true") && !v.equals("false")) {
-      throw new ConfigValueException(key, conf.get(key), "true or false");
-    }
-    return v.equals("true");
   }
 
   /**

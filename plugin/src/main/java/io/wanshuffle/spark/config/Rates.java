@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
  * to whole bytes per second and must be at least 1.
  */
 final class Rates {
+  /** Rates as a configuration value type, bytes/s. */
+  static final ValueType<Long> TYPE = ValueType.of("rate", Rates::parse);
+
   private static final Pattern RATE = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([a-z]*)(?:/s)?");
 
   private Rates() {}

@@ -1,0 +1,199 @@
+package io.wanshuffle.spark.config;
+
+import io.wanshuffle.scheduler.BaseSpeed;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.spark.SparkConf;
+
+/**
+ * The backbone and NIC rates and the k, δ and base speed they give.
+ *
+ * <p>By default k, δ and the base speed follow the base-speed rule of the DGGP paper (Jeannot and
+ * Wagner, sec. 2.2-2.3, {@link BaseSpeed}): base speed b = gcd(backbone rate, NIC rates), k =
+ * backbone / b, δ(h) = min(k, NIC(h) / b). Setting {@value WanShuffleConf#K} (and optionally
+ * {@value WanShuffleConf#DELTA}) overrides the rule; b is then backbone / k.
+ */
+final class PlatformRates {
+  /**
+   * Slowest NIC over base speed above which the rates look mistyped (see {@link
+   * #incommensurateWarning}).
+   */
+  static final long INCOMMENSURATE_RATIO = 64;
+
+  private final long backboneRate;
+  private final long defaultNicRate;
+  private final Map<String, Long> nicRates;
+  private final int k;
+  private final int deltaOverride;
+  private final long baseSpeed;
+
+  private PlatformRates(
+      long backboneRate,
+      long defaultNicRate,
+      Map<String, Long> nicRates,
+      int k,
+      int deltaOverride,
+      long baseSpeed) {
+    this.backboneRate = backboneRate;
+    this.defaultNicRate = defaultNicRate;
+    this.nicRates = nicRates;
+    this.k = k;
+    this.deltaOverride = deltaOverride;
+    this.baseSpeed = baseSpeed;
+  }
+
+  /**
+   * Reads the rates, k and δ and applies the base-speed rule where k is not set.
+   *
+   * @param c the Spark configuration
+   * @return the platform's rates and flow limits
+   * @throws ConfigValueException naming the first wrong key and its value; for rates whose k would
+   *     exceed {@link BaseSpeed#MAX_FLOWS} it names {@value WanShuffleConf#BACKBONE_RATE}; for a
+   *     set k above the backbone's bytes/s (flows under 1 byte/s) it names {@value
+   *     WanShuffleConf#K}
+   */
+  static PlatformRates from(SparkConf c) {
+    long backbone = Settings.BACKBONE_RATE.get(c);
+    long defaultNic = Settings.NIC_RATE.get(c);
+    Map<String, Long> nics = Settings.NIC_RATES.get(c);
+    int delta = Settings.DELTA.getOptional(c).orElse(0);
+    Optional<Integer> setK = Settings.K.getOptional(c);
+    if (setK.isPresent()) {
+      int k = setK.get();
+      if (backbone / k < 1) {
+        throw new ConfigValueException(
+            Settings.K.key(),
+            Settings.K.text(c),
+            "more flows than the backbone's "
+                + backbone
+                + " bytes/s ("
+                + Settings.BACKBONE_RATE.key()
+                + "): a flow would run at less than 1 byte/s");
+      }
+      return new PlatformRates(backbone, defaultNic, nics, k, delta, backbone / k);
+    }
+    long[] all = new long[nics.size() + 1];
+    all[0] = defaultNic;
+    int i = 1;
+    for (long r : nics.values()) {
+      all[i++] = r;
+    }
+    BaseSpeed b;
+    try {
+      b = BaseSpeed.of(backbone, all, all);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigValueException(
+          Settings.BACKBONE_RATE.key(),
+          Settings.BACKBONE_RATE.text(c),
+          e.getMessage()
+              + " (backbone "
+              + backbone
+              + " B/s, NICs "
+              + Arrays.toString(Arrays.stream(all).distinct().sorted().toArray())
+              + " B/s from "
+              + Settings.NIC_RATE.key()
+              + " and "
+              + Settings.NIC_RATES.key()
+              + "), or set "
+              + Settings.K.key()
+              + " directly");
+    }
+    return new PlatformRates(backbone, defaultNic, nics, b.k(), delta, b.bytesPerSecond());
+  }
+
+  /**
+   * @return k: most cross-cluster flows open at once (per backbone direction)
+   */
+  int k() {
+    return k;
+  }
+
+  /**
+   * @return base speed b, bytes/s
+   */
+  long baseSpeed() {
+    return baseSpeed;
+  }
+
+  /**
+   * @return backbone rate, bytes/s
+   */
+  long backboneRate() {
+    return backboneRate;
+  }
+
+  /**
+   * @return NIC rate of hosts without a rate of their own, bytes/s
+   */
+  long defaultNicRate() {
+    return defaultNicRate;
+  }
+
+  /**
+   * @param host a host name
+   * @return the host's NIC rate, bytes/s
+   */
+  long nicRate(String host) {
+    return nicRates.getOrDefault(host, defaultNicRate);
+  }
+
+  /**
+   * @return the hosts with a NIC rate of their own, in the order listed
+   */
+  Set<String> nicRateHosts() {
+    return nicRates.keySet();
+  }
+
+  /**
+   * @param host a host name
+   * @return δ(host), 1..k: the δ set for every host (capped by k), else min(k, NIC(host) / b)
+   */
+  int delta(String host) {
+    if (deltaOverride > 0) {
+      return Math.min(k, deltaOverride);
+    }
+    return (int) Math.max(1, Math.min(k, nicRate(host) / baseSpeed));
+  }
+
+  /**
+   * A warning when δ is derived and the slowest NIC is more than {@value #INCOMMENSURATE_RATIO}
+   * flows of the base speed: the rates then share no large common divisor, as when byte and bit
+   * units are mixed ({@code 100mb} is 100 MiB/s), and k and δ count thousands of tiny flows.
+   *
+   * @param c the Spark configuration the rates were read from (its values are quoted)
+   * @return the warning, or empty when the rates look commensurate or δ is set
+   */
+  Optional<String> incommensurateWarning(SparkConf c) {
+    long slowest = defaultNicRate;
+    for (long r : nicRates.values()) {
+      slowest = Math.min(slowest, r);
+    }
+    if (deltaOverride > 0 || slowest / baseSpeed <= INCOMMENSURATE_RATIO) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "wan-shuffle: "
+            + Settings.BACKBONE_RATE.key()
+            + " = '"
+            + Settings.BACKBONE_RATE.text(c)
+            + "' and "
+            + Settings.NIC_RATE.key()
+            + " = '"
+            + Settings.NIC_RATE.text(c)
+            + "'"
+            + (nicRates.isEmpty() ? "" : " (and " + Settings.NIC_RATES.key() + ")")
+            + " share no large common divisor: base speed "
+            + baseSpeed
+            + " B/s, k = "
+            + k
+            + ", the slowest NIC "
+            + slowest / baseSpeed
+            + " flows; byte and bit units mixed ('100mb' is 100 MiB/s, '100mbit' 12.5 MB/s)?"
+            + " Write the rates in one unit, or set "
+            + Settings.K.key()
+            + " and "
+            + Settings.DELTA.key());
+  }
+}

@@ -1,0 +1,472 @@
+package io.wanshuffle.spark.config;
+
+import static io.wanshuffle.spark.config.WanShuffleConf.ARRIVAL;
+import static io.wanshuffle.spark.config.WanShuffleConf.AUTO;
+import static io.wanshuffle.spark.config.WanShuffleConf.AUTO_SETUP_SHARE_INVERSE;
+import static io.wanshuffle.spark.config.WanShuffleConf.BARRIER;
+import static io.wanshuffle.spark.config.WanShuffleConf.GREEDY_FALLBACK;
+import static io.wanshuffle.spark.config.WanShuffleConf.PIPELINED;
+import static io.wanshuffle.spark.config.WanShuffleConf.PREDICTED;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.spark.SparkConf;
+
+/**
+ * Every {@value WanShuffleConf#PREFIX} setting, each declared once: key, type with bounds and unit,
+ * default and documentation (the rows of {@code docs/configuration.md} are generated from these
+ * declarations). {@link WanShuffleConf} reads the plugin's settings through them, {@code
+ * CaptureListener} the capture's.
+ *
+ * <p>Settings marked experimental select behaviours that measured worse than the defaults, or that
+ * were never measured end to end; each says which measurement justifies keeping it.
+ */
+public final class Settings {
+  private static final List<ConfigEntry<?>> ALL = new ArrayList<>();
+
+  private Settings() {}
+
+  // ---- scheduling: the platform and the step scheduler -------------------------------------
+
+  public static final ConfigEntry<String> ALGORITHM =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.ALGORITHM, Text.lowerCase("name"))
+              .section(Section.SCHEDULING)
+              .defaultValue("auto")
+              .doc(
+                  """
+                  Step scheduler of scheduler-core: `auto` (picks per instance), `ggp`, `oggp`, \
+                  `dggp`, `heuristic-weights`, `heuristic-degrees`, `exact` (tiny instances only), \
+                  `liquid` (`./wan-shuffle plan --help` lists them; in the plugin `liquid` sees the \
+                  NICs and the backbone only, the plugin having no rack link rates: rack-aware \
+                  planning is `./wan-shuffle plan --topology`). `none` turns gating off: the reader \
+                  is then Spark's own (one fetcher over all blocks), cross-cluster bytes are still \
+                  reported to the capture. Use it for A/B runs."""));
+
+  public static final ConfigEntry<Long> BACKBONE_RATE =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.BACKBONE_RATE, Rates.TYPE)
+              .section(Section.SCHEDULING)
+              .defaultValue("10gbit")
+              .doc("Rate of the backbone between the clusters."));
+
+  public static final ConfigEntry<Long> NIC_RATE =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.NIC_RATE, Rates.TYPE)
+              .section(Section.SCHEDULING)
+              .defaultValue("1gbit")
+              .doc("NIC rate of every host not listed in `nic.rates`."));
+
+  public static final ConfigEntry<Map<String, Long>> NIC_RATES =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.NIC_RATES, HostRates.TYPE)
+              .section(Section.SCHEDULING)
+              .defaultValue("")
+              .doc(
+                  """
+                  Per-host NIC rates, e.g. `node7=10gbit,node8=10gbit`. Every host must be in the \
+                  topology and listed once: a rate for a host the topology does not know would \
+                  never apply (such a host is never gated), so it stops start-up naming the host \
+                  (`host nod8 is not in the topology (topology table ...)`)."""));
+
+  public static final ConfigEntry<Integer> K =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.K, FlowCounts.TYPE)
+              .section(Section.SCHEDULING)
+              .noDefault("derived")
+              .doc(
+                  """
+                  Most cross-cluster flows open at once across the application in each direction \
+                  of the backbone (cluster of the source to cluster of the destination; the \
+                  backbone is full duplex; barrier steps count both directions together), at most \
+                  `backbone.rate` in bytes/s. Derived by the base-speed rule when unset; when set, \
+                  the base speed is `backbone.rate / k`."""));
+
+  public static final ConfigEntry<Integer> DELTA =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.DELTA, FlowCounts.TYPE)
+              .section(Section.SCHEDULING)
+              .noDefault("derived")
+              .doc(
+                  """
+                  δ: most cross-cluster flows one host sends (and, separately, receives) at once, \
+                  for every host; capped by k. Derived by the base-speed rule when unset."""));
+
+  public static final ConfigEntry<Long> BETA =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.BETA, Times.atLeast(0))
+              .section(Section.SCHEDULING)
+              .defaultValue("50ms")
+              .doc(
+                  """
+                  β, the set-up delay of a step (RPC round trip + connection set-up); the \
+                  scheduler trades fewer steps against β."""));
+
+  public static final ConfigEntry<Choice<Long>> FLOW_RATE_CAP =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.FLOW_RATE_CAP, OrWords.of(Rates.TYPE, "off", "base"))
+              .section(Section.SCHEDULING)
+              .defaultValue("off")
+              .blankIsUnset()
+              .doc(
+                  """
+                  Per-flow rate cap. `base` = the base speed. A task paces the fetch of a step in \
+                  chunks (of about 200 ms of data) so that it never runs ahead of cap x (flows of \
+                  the step); pacing is at block granularity.""")
+              .experimental(
+                  """
+                  Not measured end to end. It reproduces the GGP/OGGP paper's experiments \
+                  (sec. 8), which shaped every NIC to the backbone's rate / k; the steps hold k \
+                  flows without it."""));
+
+  // ---- steps, waiting and fallback ---------------------------------------------------------
+
+  public static final ConfigEntry<Double> STEP_DEADLINE_FACTOR =
+      declare(
+          ConfigEntry.builder(
+                  WanShuffleConf.STEP_DEADLINE_FACTOR,
+                  Decimals.between(1, WanShuffleConf.MAX_DEADLINE_FACTOR))
+              .section(Section.STEPS)
+              .defaultValue("3")
+              .doc(
+                  """
+                  A step ends when every receiver reported or at its deadline: \
+                  max(`step.minDeadline`, factor x (β + planned step duration))."""));
+
+  public static final ConfigEntry<Long> STEP_MIN_DEADLINE =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.STEP_MIN_DEADLINE, Times.atLeast(1))
+              .section(Section.STEPS)
+              .defaultValue("5s")
+              .doc("Lower bound of a step deadline."));
+
+  public static final ConfigEntry<String> STEP_MODE =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.STEP_MODE, Words.of(PIPELINED, BARRIER))
+              .section(Section.STEPS)
+              .defaultValue(PIPELINED)
+              .doc(
+                  """
+                  `pipelined`: a flow's ports carry the plan's next transfers as soon as it ends \
+                  (steps overlap; k and δ hold at every instant). `barrier`: the papers' KPBS \
+                  steps, the next step starts when every flow of the current one ended or its \
+                  deadline passed. See [plugin.md](plugin.md#pipelined-and-barrier-steps).""")
+              .experimental(
+                  """
+                  `barrier` is the papers' KPBS model (GGP/OGGP paper sec. 2), the one whose step \
+                  cost (β + longest transfer) the schedulers minimise; it ran 7-32 % slower than \
+                  Spark's default shuffle, where `pipelined` was up to 17 % faster \
+                  ([end-to-end.md](benchmarks/end-to-end.md#earlier-tables-and-findings))."""));
+
+  public static final ConfigEntry<String> STEP_HANDOVER =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.STEP_HANDOVER, Words.of(PREDICTED, ARRIVAL))
+              .section(Section.STEPS)
+              .defaultValue(PREDICTED)
+              .doc(
+                  """
+                  When a task reports a granted step so its ports go to the next flow. \
+                  `predicted`: one coordinator round trip before the step's bytes are due at the \
+                  executor's measured flow rate, later if the flow's first block shows it slower; \
+                  on arrival until the executor has measured rates, and for a source host whose \
+                  connection to the executor is new. Hides the about three round trips of a \
+                  hand-over on a WAN; an early prediction overlaps two flows on a port for a while. \
+                  `arrival`: when the step's last block has arrived (before the task reads it); \
+                  flows never overlap on the wire. See \
+                  [plugin.md](plugin.md#predicted-hand-over).""")
+              .experimental(
+                  """
+                  `predicted` was faster than `arrival` in 18 of 20 paired cells of the end-to-end \
+                  benchmark and within the noise in the other two \
+                  ([end-to-end.md](benchmarks/end-to-end.md#earlier-tables-and-findings)); \
+                  `arrival` is the one mode in which consecutive flows on a port never overlap on \
+                  the wire."""));
+
+  public static final ConfigEntry<Boolean> STEP_PROGRESS =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.STEP_PROGRESS, Words.trueOrFalse())
+              .section(Section.STEPS)
+              .defaultValue("true")
+              .doc(
+                  """
+                  With `predicted` hand-over: `true` streams a step's blocks into the executor's \
+                  heap (Spark's stream protocol, the one it uses for blocks fetched to disk) so \
+                  that the reader counts their bytes as they arrive and postpones the hand-over of \
+                  a flow that falls behind its prediction; `false` fetches them as Spark chooses \
+                  (a block held in memory is seen only when its last byte has arrived, in Netty's \
+                  direct memory). Requests above `spark.network.maxRemoteBlockSizeFetchToMem` are \
+                  fetched to disk as Spark does; with `true` their bytes are counted as they are \
+                  written. See [plugin.md](plugin.md#predicted-hand-over).""")
+              .experimental(
+                  """
+                  With `true` the five `auto` cells at 40 ms ran as fast or faster (Zipf 8.65 -> \
+                  8.32 s, trace 7.25 -> 7.00 s) and their retransmissions fell from 0.25-0.60 % to \
+                  0 ([end-to-end.md](benchmarks/end-to-end.md), earlier tables of 22 Nov 2026); \
+                  `false` keeps a step's blocks in Netty's direct memory instead of the heap."""));
+
+  public static final ConfigEntry<Long> GATHER_WINDOW =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.GATHER_WINDOW, Times.atLeast(0))
+              .section(Section.STEPS)
+              .defaultValue("200ms")
+              .doc(
+                  """
+                  When the coordinator is idle, the longest it waits after the first registration \
+                  before planning, so that a wave of reduce tasks is planned together (planned one \
+                  by one, the first tasks to register take the k flows ahead of a bottleneck \
+                  receiver that registers a little later). The window ends earlier, as soon as \
+                  every task the driver launched in the stages with demand has registered or ended \
+                  (the driver's listener reports task starts), so in practice it costs the time the \
+                  wave takes to register (tens of ms); a task with only same-cluster blocks does \
+                  not register but says so at its first read \
+                  ([plugin.md](plugin.md#what-happens-in-a-shuffle), step 4), so it does not hold \
+                  the window either. `0ms` plans every registration at once. A free flow kept for a \
+                  bottleneck receiver's next task ([plugin.md](plugin.md#pipelined-and-barrier-steps), \
+                  *A flow kept for a task about to register*) waits at most this window, or 1.5 x \
+                  the median measured delay from a task's launch to its registration if that is \
+                  longer, while the task is about to launch and again once it launched; `0ms` \
+                  disables keeping flows too."""));
+
+  public static final ConfigEntry<Boolean> PENDING_TASKS =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.PENDING_TASKS, Words.trueOrFalse())
+              .section(Section.STEPS)
+              .defaultValue("true")
+              .doc(
+                  """
+                  Pipelined steps rank ports by their bytes still to move plus the expected bytes \
+                  of the stage's reduce tasks not launched (or not registered) yet on each host, \
+                  from the tasks' locality preferences at stage submission and the mean registered \
+                  bytes per task on that host ([plugin.md](plugin.md#pipelined-and-barrier-steps), \
+                  *Tasks still to launch*). `false` ranks by registered demand only (for jobs whose \
+                  preferred hosts are not where the tasks run).""")
+              .experimental(
+                  """
+                  With `true`, 48 reduce tasks on 2-core executors (RTT 0) took 6.71 s instead of \
+                  7.07 s (uniform) and 8.15 s instead of 8.46 s (Zipf) \
+                  ([end-to-end-2cores.md](benchmarks/end-to-end-2cores.md)); `false` was never \
+                  measured on a job whose tasks run away from their preferred hosts."""));
+
+  public static final ConfigEntry<Boolean> STAGGER_TASK_ENDS =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.STAGGER_TASK_ENDS, Words.trueOrFalse())
+              .section(Section.STEPS)
+              .defaultValue("true")
+              .doc(
+                  """
+                  While a stage has reduce tasks still to launch, pipelined steps finish the \
+                  receivers' running tasks one after the other instead of all together: transfers \
+                  at an urgent port (load within 15 % of the stage's lower bound) first, then the \
+                  receivers with tasks still to launch, the one whose running tasks have the fewest \
+                  bytes left first, then the rest by load; the last wave by load only \
+                  ([plugin.md](plugin.md#pipelined-and-barrier-steps), *Staggered task ends*). A \
+                  wave of tasks that all read their last byte at once leaves the backbone idle \
+                  while they end and the next wave starts. `false` ranks by load only.""")
+              .experimental(
+                  """
+                  The demo's TPC-H join at 40 ms took a median 5.57 s with `true` against 6.13 s \
+                  with `false` (-9.1 %, three runs each, [demo.md](demo.md#measured-here)); no \
+                  difference beyond the noise on 2-core executors \
+                  ([end-to-end-2cores.md](benchmarks/end-to-end-2cores.md))."""));
+
+  public static final ConfigEntry<Choice<Long>> GATE_MIN_BYTES =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.GATE_MIN_BYTES, OrWords.of(Sizes.TYPE, AUTO))
+              .section(Section.STEPS)
+              .defaultValue(AUTO)
+              .doc(
+                  """
+                  A reduce task whose cross-cluster blocks of one shuffle read total fewer bytes \
+                  than this fetches them at once, ungated, like same-cluster blocks: it tells the \
+                  coordinator it has no demand and reports its bytes when it ends (capture flows \
+                  with step 0). `auto`: a read is gated when its bytes at the base speed b last at \
+                  least %1$d times the setup delays of its steps; the receiver takes at most δ \
+                  flows per step, so a read from s cross-cluster hosts takes ceil(s / δ) steps and \
+                  the threshold is %1$d x ceil(s / δ) x β x b (100 Mbit/s NICs, β = 50 ms: 2.5 MB \
+                  per step, 7.5 MB for a read from 3 hosts on a 1-port receiver). Below it, one \
+                  registration and grant per task and one step per source host (round trips to \
+                  the driver and to the senders, across the WAN for tasks on the far cluster) cost \
+                  more than the schedule saves: a job of many small reduce tasks (Spark SQL's 200 \
+                  shuffle partitions of a small shuffle) runs as with Spark's default shuffle \
+                  instead of up to 44 %% slower \
+                  ([end-to-end.md](benchmarks/end-to-end.md#many-small-reduce-tasks)). A size \
+                  applies to every read; `0` gates every read with cross-cluster blocks. Ungated \
+                  reads are outside the schedule, so k and δ hold for the gated flows only. The \
+                  bytes are those Spark's map statuses announce: above 2000 reduce partitions \
+                  Spark announces every block below `spark.shuffle.accurateBlockThreshold` (100 MB) \
+                  at the map output's average size, so a skewed partition can look small and go \
+                  ungated; lower that threshold or set `spark.shuffle.accurateBlockSkewedFactor` \
+                  for such jobs ([plugin.md](plugin.md#limits))."""
+                      .formatted(AUTO_SETUP_SHARE_INVERSE)));
+
+  public static final ConfigEntry<Long> ASK_TIMEOUT =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.ASK_TIMEOUT, Times.atLeast(1))
+              .section(Section.STEPS)
+              .defaultValue("30s")
+              .doc(
+                  """
+                  Timeout of the coordinator's lookup, and the margin added to \
+                  `grant.pollInterval` for a long-poll and for the registration (which the \
+                  coordinator answers with the demand's first grant, held like a long-poll). When \
+                  it expires the task fetches ungated and logs why; if the registration reached \
+                  the driver anyway, the task's report of its ungated bytes releases that demand \
+                  (so it holds no flow and its bytes count once in the captured matrix)."""));
+
+  public static final ConfigEntry<Long> POLL_INTERVAL =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.POLL_INTERVAL, Times.atLeast(1))
+              .section(Section.STEPS)
+              .defaultValue("10s")
+              .doc(
+                  """
+                  How long the driver holds one long-poll grant request before answering "not \
+                  yet" (the task asks again). An executor waits for it plus \
+                  `coordinator.askTimeout`."""));
+
+  public static final ConfigEntry<Long> MAX_GRANT_WAIT =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.MAX_GRANT_WAIT, Times.atLeast(1))
+              .section(Section.STEPS)
+              .defaultValue("30min")
+              .doc(
+                  """
+                  Longest total time one task waits for grants; past it the task fetches its \
+                  remaining cross-cluster blocks ungated (logged)."""));
+
+  public static final ConfigEntry<Long> PLANNING_BUDGET =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.PLANNING_BUDGET, Times.atLeast(0))
+              .section(Section.STEPS)
+              .defaultValue("500ms")
+              .doc(
+                  """
+                  Longest time one re-plan may take (at a step boundary, or when a flow ends with \
+                  pipelined steps); `0` = unbounded. The configured algorithm runs on a worker \
+                  thread; if it has not answered within the budget, that step is planned with \
+                  `planning.fallback` and the late plan is discarded. While a late plan is still \
+                  running, later boundaries use the fallback directly (at most one slow run at a \
+                  time). After t consecutive plans over the budget, the next 2^(t-1) boundaries \
+                  (at most 32, including those spent waiting for the late run) use the fallback \
+                  without trying the configured algorithm, so an algorithm that is always too slow \
+                  costs the driver a bounded share of a core; one plan within the budget resets t. \
+                  The first fallback is logged at WARN. Re-plan times per algorithm and size: \
+                  [replan.md](benchmarks/replan.md)."""));
+
+  public static final ConfigEntry<String> PLANNING_FALLBACK =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.PLANNING_FALLBACK, Text.lowerCase("name"))
+              .section(Section.STEPS)
+              .defaultValue(GREEDY_FALLBACK)
+              .doc(
+                  """
+                  Scheduler used past `planning.budget`: `greedy` (scheduler-core's \
+                  `GreedyFirstStep`: the largest-first greedy maximal set of pairs within k and δ \
+                  as the step) or any algorithm of `spark.wanshuffle.algorithm` except `exact`. \
+                  Naming the configured algorithm itself turns the budget off.""")
+              .experimental(
+                  """
+                  `greedy` plans a step of 300 x 300 hosts in a median 6 ms of CPU against 101 ms \
+                  for `auto` and 518 ms for `oggp` ([replan.md](benchmarks/replan.md)); no other \
+                  fallback was measured end to end."""));
+
+  public static final ConfigEntry<List<String>> LISTENERS =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.LISTENERS, Text.commaSeparated("class names"))
+              .section(Section.STEPS)
+              .defaultValue("")
+              .doc(
+                  """
+                  Extra `io.wanshuffle.spark.coordinator.CoordinatorListener` classes to \
+                  instantiate on the driver, comma-separated (constructor `(SparkConf)` or \
+                  no-arg). The capture listener (`io.wanshuffle.spark.capture.CaptureListener`) is \
+                  always added when it is in the jar. An unloadable class stops start-up naming \
+                  this key."""));
+
+  // ---- capture -----------------------------------------------------------------------------
+
+  public static final ConfigEntry<String> CAPTURE_DIR =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.CAPTURE_DIR, Text.trimmed("path"))
+              .section(Section.CAPTURE)
+              .noDefault("unset")
+              .blankIsUnset()
+              .doc(
+                  """
+                  Folder for capture files, created if missing; unset = no files. On the driver's \
+                  file system. A folder that cannot be created or written stops start-up naming \
+                  this key."""));
+
+  public static final ConfigEntry<Boolean> CAPTURE_EVENTS =
+      declare(
+          ConfigEntry.builder(
+                  WanShuffleConf.CAPTURE_EVENTS, Words.trueOrFalse().expecting("true or false"))
+              .section(Section.CAPTURE)
+              .defaultValue("true")
+              .doc(
+                  """
+                  Post the capture's SparkListener events (`WanShuffleStepCompleted`, \
+                  `WanShuffleStageCaptured`) on the driver's listener bus \
+                  ([capture.md](capture.md))."""));
+
+  public static final ConfigEntry<Boolean> CAPTURE_METRICS =
+      declare(
+          ConfigEntry.builder(
+                  WanShuffleConf.CAPTURE_METRICS, Words.trueOrFalse().expecting("true or false"))
+              .section(Section.CAPTURE)
+              .defaultValue("true")
+              .doc(
+                  "Register the `wanShuffle` metrics source with Spark's metrics system"
+                      + " ([capture.md](capture.md))."));
+
+  private static <T> ConfigEntry<T> declare(ConfigEntry.Builder<T> b) {
+    ConfigEntry<T> e = b.build();
+    if (!e.key().startsWith(WanShuffleConf.PREFIX)) {
+      throw new IllegalStateException(e.key() + " is not under " + WanShuffleConf.PREFIX);
+    }
+    for (ConfigEntry<?> other : ALL) {
+      if (other.key().equals(e.key())) {
+        throw new IllegalStateException(e.key() + " is declared twice");
+      }
+    }
+    ALL.add(e);
+    return e;
+  }
+
+  /**
+   * @return every declared setting, in declaration order
+   */
+  public static List<ConfigEntry<?>> all() {
+    return Collections.unmodifiableList(ALL);
+  }
+
+  /**
+   * @return the keys of every declared setting, in declaration order
+   */
+  public static List<String> keys() {
+    return ALL.stream().map(ConfigEntry::key).toList();
+  }
+
+  /**
+   * The keys under {@value WanShuffleConf#PREFIX} that no setting declares: most likely
+   * misspellings, whose intended setting silently keeps its default.
+   *
+   * @param conf the Spark configuration
+   * @return the undeclared keys set in {@code conf}, sorted
+   */
+  public static List<String> undeclaredKeys(SparkConf conf) {
+    Set<String> known = Set.copyOf(keys());
+    List<String> unknown = new ArrayList<>();
+    for (scala.Tuple2<String, String> kv : conf.getAllWithPrefix(WanShuffleConf.PREFIX)) {
+      String key = WanShuffleConf.PREFIX + kv._1();
+      if (!known.contains(key)) {
+        unknown.add(key);
+      }
+    }
+    return unknown.stream().sorted().collect(Collectors.toList());
+  }
+}
