@@ -160,7 +160,7 @@ public final class Settings {
                   `barrier` is the papers' KPBS model (GGP/OGGP paper sec. 2), the one whose step \
                   cost (β + longest transfer) the schedulers minimise; it ran 7-32 % slower than \
                   Spark's default shuffle, where `pipelined` was up to 17 % faster \
-                  ([end-to-end.md](benchmarks/end-to-end.md#earlier-tables-and-findings))."""));
+                  ([end-to-end notes](benchmarks/2026-11-21-end-to-end-notes.md#barrier-and-arrival))."""));
 
   public static final ConfigEntry<String> STEP_HANDOVER =
       declare(
@@ -182,7 +182,7 @@ public final class Settings {
                   """
                   `predicted` was faster than `arrival` in 18 of 20 paired cells of the end-to-end \
                   benchmark and within the noise in the other two \
-                  ([end-to-end.md](benchmarks/end-to-end.md#earlier-tables-and-findings)); \
+                  ([end-to-end notes](benchmarks/2026-11-21-end-to-end-notes.md#barrier-and-arrival)); \
                   `arrival` is the one mode in which consecutive flows on a port never overlap on \
                   the wire."""));
 
@@ -205,7 +205,7 @@ public final class Settings {
                   """
                   With `true` the five `auto` cells at 40 ms ran as fast or faster (Zipf 8.65 -> \
                   8.32 s, trace 7.25 -> 7.00 s) and their retransmissions fell from 0.25-0.60 % to \
-                  0 ([end-to-end.md](benchmarks/end-to-end.md), earlier tables of 22 Nov 2026); \
+                  0 ([end-to-end notes](benchmarks/2026-11-22-end-to-end-notes.md#0144-0207-utc-table)); \
                   `false` keeps a step's blocks in Netty's direct memory instead of the heap."""));
 
   public static final ConfigEntry<Long> GATHER_WINDOW =
@@ -231,48 +231,6 @@ public final class Settings {
                   longer, while the task is about to launch and again once it launched; `0ms` \
                   disables keeping flows too."""));
 
-  public static final ConfigEntry<Boolean> PENDING_TASKS =
-      declare(
-          ConfigEntry.builder(WanShuffleConf.PENDING_TASKS, Words.trueOrFalse())
-              .section(Section.STEPS)
-              .defaultValue("true")
-              .doc(
-                  """
-                  Pipelined steps rank ports by their bytes still to move plus the expected bytes \
-                  of the stage's reduce tasks not launched (or not registered) yet on each host, \
-                  from the tasks' locality preferences at stage submission and the mean registered \
-                  bytes per task on that host ([plugin.md](plugin.md#pipelined-and-barrier-steps), \
-                  *Tasks still to launch*). `false` ranks by registered demand only (for jobs whose \
-                  preferred hosts are not where the tasks run).""")
-              .experimental(
-                  """
-                  With `true`, 48 reduce tasks on 2-core executors (RTT 0) took 6.71 s instead of \
-                  7.07 s (uniform) and 8.15 s instead of 8.46 s (Zipf) \
-                  ([end-to-end-2cores.md](benchmarks/end-to-end-2cores.md)); `false` was never \
-                  measured on a job whose tasks run away from their preferred hosts."""));
-
-  public static final ConfigEntry<Boolean> STAGGER_TASK_ENDS =
-      declare(
-          ConfigEntry.builder(WanShuffleConf.STAGGER_TASK_ENDS, Words.trueOrFalse())
-              .section(Section.STEPS)
-              .defaultValue("true")
-              .doc(
-                  """
-                  While a stage has reduce tasks still to launch, pipelined steps finish the \
-                  receivers' running tasks one after the other instead of all together: transfers \
-                  at an urgent port (load within 15 % of the stage's lower bound) first, then the \
-                  receivers with tasks still to launch, the one whose running tasks have the fewest \
-                  bytes left first, then the rest by load; the last wave by load only \
-                  ([plugin.md](plugin.md#pipelined-and-barrier-steps), *Staggered task ends*). A \
-                  wave of tasks that all read their last byte at once leaves the backbone idle \
-                  while they end and the next wave starts. `false` ranks by load only.""")
-              .experimental(
-                  """
-                  The demo's TPC-H join at 40 ms took a median 5.57 s with `true` against 6.13 s \
-                  with `false` (-9.1 %, three runs each, [demo.md](demo.md#measured-here)); no \
-                  difference beyond the noise on 2-core executors \
-                  ([end-to-end-2cores.md](benchmarks/end-to-end-2cores.md))."""));
-
   public static final ConfigEntry<Choice<Long>> GATE_MIN_BYTES =
       declare(
           ConfigEntry.builder(WanShuffleConf.GATE_MIN_BYTES, OrWords.of(Sizes.TYPE, AUTO))
@@ -293,7 +251,7 @@ public final class Settings {
                   more than the schedule saves: a job of many small reduce tasks (Spark SQL's 200 \
                   shuffle partitions of a small shuffle) runs as with Spark's default shuffle \
                   instead of up to 44 %% slower \
-                  ([end-to-end.md](benchmarks/end-to-end.md#many-small-reduce-tasks)). A size \
+                  ([end-to-end notes](benchmarks/2026-11-22-end-to-end-notes.md#many-small-reduce-tasks)). A size \
                   applies to every read; `0` gates every read with cross-cluster blocks. Ungated \
                   reads are outside the schedule, so k and δ hold for the gated flows only. The \
                   bytes are those Spark's map statuses announce: above 2000 reduce partitions \

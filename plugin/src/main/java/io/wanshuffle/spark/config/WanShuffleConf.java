@@ -86,12 +86,6 @@ public final class WanShuffleConf {
   /** Key of {@link Settings#GATHER_WINDOW}. */
   public static final String GATHER_WINDOW = PREFIX + "coordinator.gatherWindow";
 
-  /** Key of {@link Settings#PENDING_TASKS} (experimental). */
-  public static final String PENDING_TASKS = PREFIX + "coordinator.pendingTasks";
-
-  /** Key of {@link Settings#STAGGER_TASK_ENDS} (experimental). */
-  public static final String STAGGER_TASK_ENDS = PREFIX + "coordinator.staggerTaskEnds";
-
   /** Key of {@link Settings#ASK_TIMEOUT}. */
   public static final String ASK_TIMEOUT = PREFIX + "coordinator.askTimeout";
 
@@ -158,8 +152,6 @@ public final class WanShuffleConf {
   private final boolean barrierSteps;
   private final boolean predictedHandover;
   private final boolean stepProgress;
-  private final boolean pendingTasks;
-  private final boolean staggerTaskEnds;
   private final long gateMinBytes;
   private final long minDeadlineMs;
   private final long gatherWindowMs;
@@ -184,8 +176,6 @@ public final class WanShuffleConf {
     predictedHandover = Settings.STEP_HANDOVER.get(c).equals(PREDICTED);
     stepProgress = Settings.STEP_PROGRESS.get(c);
     gatherWindowMs = Settings.GATHER_WINDOW.get(c);
-    pendingTasks = Settings.PENDING_TASKS.get(c);
-    staggerTaskEnds = Settings.STAGGER_TASK_ENDS.get(c);
     Choice<Long> gate = Settings.GATE_MIN_BYTES.get(c);
     gateMinBytes = gate.is(AUTO) ? -1 : gate.value();
     // the executors wait for a long-poll as a Scala duration of (poll interval + ask timeout) ns
@@ -363,22 +353,6 @@ public final class WanShuffleConf {
   }
 
   /**
-   * @return true when pipelined steps count the tasks still to launch in the ports' loads ({@value
-   *     #PENDING_TASKS})
-   */
-  public boolean pendingTasks() {
-    return pendingTasks;
-  }
-
-  /**
-   * @return true when pipelined steps stagger the receivers' task ends while tasks are still to
-   *     launch ({@value #STAGGER_TASK_ENDS})
-   */
-  public boolean staggerTaskEnds() {
-    return staggerTaskEnds;
-  }
-
-  /**
    * The bytes below which a task's cross-cluster read of one shuffle is not gated ({@value
    * #GATE_MIN_BYTES}). A size set there is the answer for every read (0 gates every read with
    * cross-cluster blocks). With {@value #AUTO}: the receiver takes at most δ(receiver) flows at
@@ -511,10 +485,6 @@ public final class WanShuffleConf {
         + ", hand-over="
         + (predictedHandover ? PREDICTED : ARRIVAL)
         + (predictedHandover && !stepProgress ? " (no progress)" : "")
-        + ", pending tasks="
-        + pendingTasks
-        + ", stagger task ends="
-        + staggerTaskEnds
         + ", flow cap="
         + flowRateCap
         + " B/s, gate min bytes="

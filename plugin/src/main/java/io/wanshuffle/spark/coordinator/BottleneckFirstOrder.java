@@ -26,18 +26,17 @@ import java.util.function.ToIntFunction;
  * Redistribution between Clusters", sec. 5) stops a heavily loaded receiver from being left with
  * its transfers in sequence at the end of the stage while the other ports idle.
  *
- * <p>Staggered task ends ({@code spark.wanshuffle.coordinator.staggerTaskEnds}, on by default).
- * While tasks are still to launch, the order has three groups: transfers whose busier port is
- * urgent (its load within {@value #STAGGER_SLACK} of the stage's lower bound max(busiest port's
- * load, all bytes / k)), by load; then transfers to a receiver with tasks still to launch, the
- * receiver whose running tasks have the fewest bytes left first (shortest remaining first); then
- * the others, by load. Why: a receiver's next task starts only when its running task has read its
- * last records and ended, and needs a while before its first request; ranking by load alone lets
- * every receiver's task read its last byte at the same time while the backbone idles until the next
- * tasks request. The urgent group keeps the ports the stage's end depends on first; with no task
- * left to launch (the last wave) the order is by load only, so the last tasks end together.
- * Measurements: docs/benchmarks/2026-11-22-coordinator-port-order.md. O(T log T) for T transfers in
- * the plan.
+ * <p>Staggered task ends. While tasks are still to launch, the order has three groups: transfers
+ * whose busier port is urgent (its load within {@value #STAGGER_SLACK} of the stage's lower bound
+ * max(busiest port's load, all bytes / k)), by load; then transfers to a receiver with tasks still
+ * to launch, the receiver whose running tasks have the fewest bytes left first (shortest remaining
+ * first); then the others, by load. Why: a receiver's next task starts only when its running task
+ * has read its last records and ended, and needs a while before its first request; ranking by load
+ * alone lets every receiver's task read its last byte at the same time while the backbone idles
+ * until the next tasks request. The urgent group keeps the ports the stage's end depends on first;
+ * with no task left to launch (the last wave) the order is by load only, so the last tasks end
+ * together. Measurements: docs/benchmarks/2026-11-22-coordinator-port-order.md. O(T log T) for T
+ * transfers in the plan.
  */
 final class BottleneckFirstOrder {
   /**
@@ -64,8 +63,6 @@ final class BottleneckFirstOrder {
    * @param pendingSend per sender, expected bytes of tasks not launched yet ({@code senders()})
    * @param pendingReceive per receiver, expected bytes of tasks not launched yet ({@code
    *     receivers()})
-   * @param stagger whether to stagger the receivers' task ends while tasks are still to launch (the
-   *     three groups of the class comment); false ranks by load only
    * @return one ranked transfer per (sender, receiver) pair of the plan, highest priority first
    */
   static List<Ranked> ranked(
@@ -73,8 +70,7 @@ final class BottleneckFirstOrder {
       long[][] bytes,
       Platform platform,
       double[] pendingSend,
-      double[] pendingReceive,
-      boolean stagger) {
+      double[] pendingReceive) {
     int rows = platform.senders();
     int cols = platform.receivers();
     double[] senderLoad = pendingSend.clone();
@@ -82,7 +78,7 @@ final class BottleneckFirstOrder {
     // bytes of the receivers' registered (running) tasks, per port
     double[] running = new double[cols];
     double total = Arrays.stream(pendingReceive).sum();
-    boolean tasksToLaunch = stagger && Arrays.stream(pendingReceive).anyMatch(p -> p > 0);
+    boolean tasksToLaunch = Arrays.stream(pendingReceive).anyMatch(p -> p > 0);
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
         senderLoad[i] += bytes[i][j];

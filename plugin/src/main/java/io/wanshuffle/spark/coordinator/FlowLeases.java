@@ -30,6 +30,7 @@ final class FlowLeases {
   private final Map<String, Integer> sending = new HashMap<>();
   private final Map<String, Integer> receiving = new HashMap<>();
   private final Map<Direction, Integer> byDirection = new HashMap<>();
+  private final Map<HostPair, Integer> byPair = new HashMap<>();
   private int total;
 
   /**
@@ -131,6 +132,7 @@ final class FlowLeases {
     sending.merge(src, 1, Integer::sum);
     receiving.merge(dst, 1, Integer::sum);
     byDirection.merge(direction(src, dst), 1, Integer::sum);
+    byPair.merge(new HostPair(src, dst), 1, Integer::sum);
     total++;
   }
 
@@ -141,10 +143,12 @@ final class FlowLeases {
    */
   void close(String src, String dst) {
     Direction direction = direction(src, dst);
-    if (sending(src) <= 0 || receiving(dst) <= 0 || total(direction) <= 0) {
+    HostPair pair = new HostPair(src, dst);
+    if (!byPair.containsKey(pair)) {
       throw new IllegalStateException(
           "no open flow " + src + " -> " + dst + " (" + direction + ")");
     }
+    decrement(byPair, pair);
     decrement(sending, src);
     decrement(receiving, dst);
     decrement(byDirection, direction);

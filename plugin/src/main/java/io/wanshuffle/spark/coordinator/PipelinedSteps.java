@@ -14,16 +14,6 @@ import java.util.List;
  * time a barrier costs when a step's flows end at different times.
  */
 final class PipelinedSteps implements StepMode {
-  private final boolean staggerTaskEnds;
-
-  /**
-   * @param staggerTaskEnds whether the order staggers the receivers' task ends while tasks are
-   *     still to launch ({@link BottleneckFirstOrder#ranked})
-   */
-  PipelinedSteps(boolean staggerTaskEnds) {
-    this.staggerTaskEnds = staggerTaskEnds;
-  }
-
   @Override
   public boolean mayPlan(StepTracker steps) {
     return true;
@@ -81,8 +71,7 @@ final class PipelinedSteps implements StepMode {
         matrix.bytes(),
         matrix.platform(),
         matrix.perSender(expected.senders()),
-        matrix.perReceiver(expected.receivers()),
-        staggerTaskEnds);
+        matrix.perReceiver(expected.receivers()));
   }
 
   @Override

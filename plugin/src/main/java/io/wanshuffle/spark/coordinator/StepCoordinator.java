@@ -112,7 +112,7 @@ public final class StepCoordinator {
     this.mode = StepMode.of(conf);
     this.leases = new FlowLeases(conf.k(), conf::delta, b.clusterOf);
     this.keeping = new FlowKeeping(conf.gatherWindowMs());
-    this.waves = new TaskWaves(keeping, conf.pendingTasks());
+    this.waves = new TaskWaves(keeping);
     this.assembler = new StepAssembler(leases, keeping, mode, conf.gatherWindowMs());
     this.steps =
         new StepTracker(
@@ -240,7 +240,7 @@ public final class StepCoordinator {
    * Notes a submitted stage attempt and the hosts its tasks prefer (driver listener). While tasks
    * of a stage with demand are still to launch, their expected bytes on their preferred hosts count
    * in the load by which pipelined steps rank ports ({@link PendingTasks}, {@link
-   * BottleneckFirstOrder}); not with {@value WanShuffleConf#PENDING_TASKS} = false.
+   * BottleneckFirstOrder}).
    *
    * @param stageId the stage
    * @param attempt the stage attempt

@@ -30,7 +30,7 @@ interface StepMode {
    * @return the mode it names
    */
   static StepMode of(WanShuffleConf conf) {
-    return conf.barrierSteps() ? new BarrierSteps() : new PipelinedSteps(conf.staggerTaskEnds());
+    return conf.barrierSteps() ? new BarrierSteps() : new PipelinedSteps();
   }
 
   /**

@@ -17,16 +17,12 @@ final class TaskWaves {
   private final PendingTasks pending = new PendingTasks();
   private final LaunchedTasks launched = new LaunchedTasks();
   private final FlowKeeping keeping;
-  private final boolean estimatePending;
 
   /**
    * @param keeping the receivers free flows are kept for
-   * @param estimatePending whether the tasks still to launch count in the ports' loads ({@code
-   *     spark.wanshuffle.coordinator.pendingTasks})
    */
-  TaskWaves(FlowKeeping keeping, boolean estimatePending) {
+  TaskWaves(FlowKeeping keeping) {
     this.keeping = keeping;
-    this.estimatePending = estimatePending;
   }
 
   /**
@@ -36,9 +32,7 @@ final class TaskWaves {
    * @param preferredHosts per task, its preferred hosts (empty: none)
    */
   void submitted(StageRef stage, List<List<String>> preferredHosts) {
-    if (estimatePending) {
-      pending.submitted(stage, preferredHosts);
-    }
+    pending.submitted(stage, preferredHosts);
   }
 
   /**

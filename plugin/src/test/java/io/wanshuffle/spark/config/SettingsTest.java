@@ -79,8 +79,6 @@ class SettingsTest {
             WanShuffleConf.STEP_MODE,
             WanShuffleConf.STEP_HANDOVER,
             WanShuffleConf.STEP_PROGRESS,
-            WanShuffleConf.PENDING_TASKS,
-            WanShuffleConf.STAGGER_TASK_ENDS,
             WanShuffleConf.PLANNING_FALLBACK),
         experimental);
   }

@@ -110,29 +110,6 @@ class WanShuffleConfTest {
   }
 
   @Test
-  void taskEndsAreStaggeredByDefaultAndTheSwitchIsValidated() {
-    assertTrue(conf().staggerTaskEnds());
-    assertFalse(conf(WanShuffleConf.STAGGER_TASK_ENDS, " FALSE ").staggerTaskEnds());
-    ConfigValueException e =
-        assertThrows(
-            ConfigValueException.class, () -> conf(WanShuffleConf.STAGGER_TASK_ENDS, "sometimes"));
-    assertEquals(
-        "spark.wanshuffle.coordinator.staggerTaskEnds = 'sometimes': expected true or false",
-        e.getMessage());
-  }
-
-  @Test
-  void pendingTasksCountByDefaultAndTheSwitchIsValidated() {
-    assertTrue(conf().pendingTasks());
-    assertFalse(conf(WanShuffleConf.PENDING_TASKS, "False").pendingTasks());
-    ConfigValueException e =
-        assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.PENDING_TASKS, "maybe"));
-    assertEquals(
-        "spark.wanshuffle.coordinator.pendingTasks = 'maybe': expected true or false",
-        e.getMessage());
-  }
-
-  @Test
   void aReadIsGatedWhenItsBytesLastAtLeastFourTimesTheSetupOfItsSteps() {
     // defaults here: 10 gbit/s backbone, 1 gbit/s NICs: base speed 125 MB/s, k = 10, δ = 1, β = 50
     // ms

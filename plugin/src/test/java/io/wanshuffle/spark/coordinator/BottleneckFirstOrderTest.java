@@ -49,8 +49,7 @@ class BottleneckFirstOrderTest {
    * launch. The running tasks have 270, 180 and 300 bytes left at b0, b1, b2: while no port is
    * urgent the receiver with the fewest bytes left comes first (by load alone b1 came last: its
    * load, 480, is the smallest); a receiver whose expected bytes make it urgent (within 15 % of the
-   * stage's bound) comes before the others; with no task left to launch, or with the stagger off,
-   * the order is by load.
+   * stage's bound) comes before the others; with no task left to launch the order is by load.
    */
   @Test
   void tasksToLaunchStaggerTheReceiversUnlessAPortIsUrgent() {
@@ -67,19 +66,14 @@ class BottleneckFirstOrderTest {
     // bound: all bytes (750 + 900) / k = 825, urgent from 701; loads b0 570, b1 480, b2 600
     assertEquals(
         List.of(1, 1, 1, 0, 0, 0, 2, 2, 2),
-        receivers(plan, bytes, p, send, new double[] {300, 300, 300}, true));
-    assertEquals(
-        List.of(2, 2, 2, 0, 0, 0, 1, 1, 1),
-        receivers(plan, bytes, p, send, new double[] {300, 300, 300}, false),
-        "by load");
+        receivers(plan, bytes, p, send, new double[] {300, 300, 300}));
     // b2 expects 900 more: load 1200 = the bound, urgent; then b1 by fewest bytes left, then b0
     assertEquals(
         List.of(2, 2, 2, 1, 1, 1, 0, 0, 0),
-        receivers(
-            plan, bytes, p, new double[] {500, 500, 500}, new double[] {300, 300, 900}, true));
+        receivers(plan, bytes, p, new double[] {500, 500, 500}, new double[] {300, 300, 900}));
     assertEquals(
         List.of(2, 2, 2, 0, 0, 0, 1, 1, 1),
-        receivers(plan, bytes, p, new double[3], new double[3], true),
+        receivers(plan, bytes, p, new double[3], new double[3]),
         "the last wave: by load");
   }
 
@@ -88,10 +82,8 @@ class BottleneckFirstOrderTest {
       long[][] bytes,
       Platform platform,
       double[] pendingSend,
-      double[] pendingReceive,
-      boolean stagger) {
-    return BottleneckFirstOrder.ranked(plan, bytes, platform, pendingSend, pendingReceive, stagger)
-        .stream()
+      double[] pendingReceive) {
+    return BottleneckFirstOrder.ranked(plan, bytes, platform, pendingSend, pendingReceive).stream()
         .map(r -> r.transfer().dst())
         .toList();
   }
@@ -99,12 +91,7 @@ class BottleneckFirstOrderTest {
   /** The ranked transfers without pending tasks, in order. */
   private static List<Transfer> order(List<Step> plan, long[][] bytes, Platform platform) {
     return BottleneckFirstOrder.ranked(
-            plan,
-            bytes,
-            platform,
-            new double[platform.senders()],
-            new double[platform.receivers()],
-            true)
+            plan, bytes, platform, new double[platform.senders()], new double[platform.receivers()])
         .stream()
         .map(BottleneckFirstOrder.Ranked::transfer)
         .toList();
