@@ -1,0 +1,52 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+
+/**
+ * Test fixture: registrations and demands of stage 3.0, shuffle 7, given as receiving host and
+ * (source host, bytes) pairs.
+ */
+final class TestDemands {
+  static final StageRef STAGE = new StageRef(3, 0);
+
+  private TestDemands() {}
+
+  /**
+   * @param task the task attempt id (its executor is {@code "e" + task})
+   * @param dst the receiving host
+   * @param srcBytes source host, bytes, source host, bytes, ...
+   * @return the registration of stage 3.0, shuffle 7
+   */
+  static RegisterDemand register(long task, String dst, Object... srcBytes) {
+    return register(STAGE, task, dst, srcBytes);
+  }
+
+  /**
+   * @param stage the stage attempt
+   * @param task the task attempt id (its executor is {@code "e" + task})
+   * @param dst the receiving host
+   * @param srcBytes source host, bytes, source host, bytes, ...
+   * @return the registration of shuffle 7
+   */
+  static RegisterDemand register(StageRef stage, long task, String dst, Object... srcBytes) {
+    String[] src = new String[srcBytes.length / 2];
+    long[] bytes = new long[src.length];
+    for (int i = 0; i < src.length; i++) {
+      src[i] = (String) srcBytes[2 * i];
+      bytes[i] = ((Number) srcBytes[2 * i + 1]).longValue();
+    }
+    return new RegisterDemand(
+        stage.stageId(), stage.attempt(), 7, task, "e" + task, dst, src, bytes);
+  }
+
+  /**
+   * @param id the demand id (also its task attempt id)
+   * @param dst the receiving host
+   * @param srcBytes source host, bytes, source host, bytes, ...
+   * @return a demand of stage 3.0, shuffle 7, with no grant
+   */
+  static Demand demand(long id, String dst, Object... srcBytes) {
+    RegisterDemand m = register(id, dst, srcBytes);
+    return new Demand(id, STAGE, m.shuffleId(), id, m.executorId(), dst, m.srcHosts(), m.bytes());
+  }
+}
