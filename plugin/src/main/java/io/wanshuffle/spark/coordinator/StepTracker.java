@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -107,7 +108,10 @@ final class StepTracker {
     long delay = event.deadlineMs() - event.grantedAtMs();
     running.put(
         stepId,
-        new Running(event, outstanding, timer.schedule(() -> onDeadline.accept(stepId), delay)));
+        new Running(
+            event,
+            new LinkedHashSet<>(outstanding),
+            timer.schedule(() -> onDeadline.accept(stepId), delay)));
   }
 
   /**

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class DemandMatrixTest {
   private static final StepMode BARRIER = new BarrierSteps();
-  private static final StepMode PIPELINED = new PipelinedSteps(true);
+  private static final StepMode PIPELINED = new PipelinedSteps();
 
   /** One cluster for every host. */
   private static FlowLeases oneCluster(int k, int delta) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -104,15 +103,10 @@ class FlowLeasesTest {
   }
 
   /**
-   * The leases count flows per host and per direction, not per pair: with a1 -> b1 and a2 -> b2
-   * open, closing a1 -> b2 (never opened) passes every count check and leaves the counts of two
-   * flows that are still open in an inconsistent state, although close promises to throw "if no
-   * such flow is open".
+   * With a1 -> b1 and a2 -> b2 open, closing a1 -> b2 (never opened, though both its hosts have a
+   * flow in that direction) throws and leaves every count as it was.
    */
   @Test
-  @Disabled(
-      "bug: FlowLeases.close checks per-host and per-direction counts only, so closing a pair"
-          + " that was never opened (a1 -> b2 while a1 -> b1 and a2 -> b2 are open) succeeds")
   void closingAPairThatWasNeverOpenedThrowsEvenWhenItsHostsHaveOtherFlows() {
     FlowLeases l = leases(3, 2);
     l.open("a1", "b1");

@@ -27,7 +27,7 @@ class StepAssemblerTest {
   private static final PendingTasks.Estimate NONE =
       new PendingTasks.Estimate(Map.of(), Map.of(), Map.of());
   private static final StepMode BARRIER = new BarrierSteps();
-  private static final StepMode PIPELINED = new PipelinedSteps(true);
+  private static final StepMode PIPELINED = new PipelinedSteps();
 
   private final FlowKeeping keeping = new FlowKeeping(100);
 

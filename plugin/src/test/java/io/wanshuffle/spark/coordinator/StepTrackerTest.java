@@ -14,7 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -248,16 +247,8 @@ class StepTrackerTest {
     assertTrue(tracker.drainArriving(null).isEmpty());
   }
 
-  /**
-   * {@code start} keeps the caller's set of outstanding demands and removes from it as receivers
-   * report, so a caller that passes an immutable set (nothing in the Javadoc asks for a mutable
-   * one) breaks {@code endGrant} with an UnsupportedOperationException. No caller does today:
-   * StepCoordinator passes a LinkedHashSet it does not use afterwards except to reply.
-   */
+  /** {@code start} copies the step's outstanding demands: the caller's set is never changed. */
   @Test
-  @Disabled(
-      "bug (latent): StepTracker.start keeps and mutates the caller's outstanding set; an"
-          + " immutable Set.of(...) makes endGrant throw UnsupportedOperationException")
   void startCopiesTheOutstandingDemands() {
     grant(d2, 1, new int[] {0}, new long[] {100});
     leases.open("a1", "b1");

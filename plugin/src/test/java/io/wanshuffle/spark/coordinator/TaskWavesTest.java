@@ -19,7 +19,7 @@ class TaskWavesTest {
   private static final StageRef S = new StageRef(5, 0);
 
   private final FlowKeeping keeping = new FlowKeeping(100);
-  private final TaskWaves waves = new TaskWaves(keeping, true);
+  private final TaskWaves waves = new TaskWaves(keeping);
   private final DemandBook book = new DemandBook();
 
   private Demand demandOf(long task, String dst) {
@@ -99,25 +99,18 @@ class TaskWavesTest {
   }
 
   @Test
-  void theTasksStillToLaunchAreEstimatedOnlyWhenAskedFor() {
-    for (boolean estimate : new boolean[] {true, false}) {
-      TaskWaves w = new TaskWaves(new FlowKeeping(100), estimate);
-      w.submitted(S, List.of(List.of("b1"), List.of("b1"), List.of("b2")));
-      w.launched(S, 1, "b1", false, 0);
-      w.registered(demandOf(1, "b1"), true, 10);
-      if (estimate) {
-        assertEquals(
-            Map.of("b1", 400.0, "b2", 400.0),
-            w.estimate().receivers(),
-            "one task each on b1 and b2, at the stage's 400 B");
-        w.fetched(S, 1, "b1");
-        assertEquals(Map.of("b1", 400.0), w.estimate().awaited(), "b1's next task");
-        w.stageDone(S);
-        assertTrue(w.estimate().receivers().isEmpty());
-      } else {
-        assertTrue(w.estimate().receivers().isEmpty(), "pendingTasks = false");
-        assertTrue(w.estimate().awaited().isEmpty());
-      }
-    }
+  void theTasksStillToLaunchAreEstimated() {
+    TaskWaves w = new TaskWaves(new FlowKeeping(100));
+    w.submitted(S, List.of(List.of("b1"), List.of("b1"), List.of("b2")));
+    w.launched(S, 1, "b1", false, 0);
+    w.registered(demandOf(1, "b1"), true, 10);
+    assertEquals(
+        Map.of("b1", 400.0, "b2", 400.0),
+        w.estimate().receivers(),
+        "one task each on b1 and b2, at the stage's 400 B");
+    w.fetched(S, 1, "b1");
+    assertEquals(Map.of("b1", 400.0), w.estimate().awaited(), "b1's next task");
+    w.stageDone(S);
+    assertTrue(w.estimate().receivers().isEmpty());
   }
 }
