@@ -105,13 +105,13 @@ final class BudgetedPlanner {
           "wan-shuffle: {} was over the planning budget lately; planning this step with {}",
           primary.name(),
           fallback.name());
-      return new Plan(fallback.schedule(m, p), fallback.name());
+      return fallbackPlan(m, p);
     }
     Future<Schedule> f;
     try {
       f = worker.submit(() -> primary.schedule(m, p));
     } catch (RejectedExecutionException e) {
-      return new Plan(fallback.schedule(m, p), fallback.name());
+      return fallbackPlan(m, p);
     }
     try {
       Schedule s = f.get(budgetMs, TimeUnit.MILLISECONDS);
@@ -141,7 +141,7 @@ final class BudgetedPlanner {
             m.cols(),
             fallback.name());
       }
-      return new Plan(fallback.schedule(m, p), fallback.name());
+      return fallbackPlan(m, p);
     } catch (ExecutionException e) {
       late = null;
       if (e.getCause() instanceof RuntimeException re) {
@@ -151,7 +151,37 @@ final class BudgetedPlanner {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       late = f;
+      return fallbackPlan(m, p);
+    }
+  }
+
+  /**
+   * @return the fallback's plan
+   * @throws SchedulerFailure naming the fallback when it throws
+   */
+  private Plan fallbackPlan(TrafficMatrix m, Platform p) {
+    try {
       return new Plan(fallback.schedule(m, p), fallback.name());
+    } catch (RuntimeException e) {
+      throw new SchedulerFailure(fallback.name(), e);
+    }
+  }
+
+  /** A scheduler of the chain threw: its name and what it threw. */
+  static final class SchedulerFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final String algorithm;
+
+    SchedulerFailure(String algorithm, RuntimeException cause) {
+      super(algorithm + " failed: " + cause, cause);
+      this.algorithm = algorithm;
+    }
+
+    /**
+     * @return the name of the scheduler that threw
+     */
+    String algorithm() {
+      return algorithm;
     }
   }
 

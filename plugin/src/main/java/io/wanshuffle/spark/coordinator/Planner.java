@@ -79,6 +79,10 @@ final class Planner implements AutoCloseable {
       BudgetedPlanner.Plan p = budgeted.plan(m.matrix(), m.platform());
       schedule = p.schedule();
       algorithm = p.algorithm();
+    } catch (BudgetedPlanner.SchedulerFailure e) {
+      algorithm = e.algorithm();
+      logFailure(algorithm, m, (RuntimeException) e.getCause());
+      schedule = m.largestTransferOnly();
     } catch (RuntimeException e) {
       logFailure(algorithm, m, e);
       schedule = m.largestTransferOnly();

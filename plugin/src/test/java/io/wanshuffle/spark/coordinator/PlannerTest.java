@@ -142,7 +142,9 @@ class PlannerTest {
             });
     Planner planner = new Planner(blocked, THROWS, 50);
     try {
-      assertEquals(m.largestTransferOnly(), planner.plan(m).schedule());
+      Planner.Plan plan = planner.plan(m);
+      assertEquals(m.largestTransferOnly(), plan.schedule());
+      assertEquals("throws", plan.algorithm(), "the fallback failed, not the blocked scheduler");
     } finally {
       answer.countDown();
       planner.close();
