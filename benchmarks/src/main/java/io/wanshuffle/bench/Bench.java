@@ -4,7 +4,6 @@ import io.wanshuffle.bench.liquid.LiquidBenchCommand;
 import io.wanshuffle.bench.quality.QualityCommand;
 import io.wanshuffle.bench.replan.ReplanCommand;
 import io.wanshuffle.bench.speed.SpeedCommand;
-import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,11 +14,13 @@ import picocli.CommandLine.Command;
  * and {@code replan} (time of one re-plan of the plugin's coordinator on residual matrices of
  * 50..300 hosts per cluster, {@link ReplanCommand}).
  *
- * <p>Exit status: 0 success, 1 failure while benchmarking, 2 bad options (one stderr line).
+ * <p>A subcommand of the root command ({@code io.wanshuffle.app.WanShuffle}), which sets the exit
+ * handling: 0 success, 1 failure while benchmarking, 2 bad options (one stderr line).
  */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
+    header = "Scheduler benchmarks: speed, quality, liquid, replan.",
     description = "Scheduler benchmark reports (written under docs/benchmarks/).",
     subcommands = {
       SpeedCommand.class,
@@ -35,45 +36,6 @@ public final class Bench implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "missing subcommand; try 'wan-shuffle bench speed --help'");
-  }
-
-  /**
-   * Runs {@code bench ARGS} and exits with its status. The launcher passes {@code bench} itself as
-   * the first argument ({@code ./wan-shuffle bench speed ...}); it is skipped.
-   *
-   * @param args e.g. {@code bench speed --sizes 20,100}
-   */
-  public static void main(String[] args) {
-    String[] rest =
-        args.length > 0 && args[0].equals("bench")
-            ? java.util.Arrays.copyOfRange(args, 1, args.length)
-            : args;
-    PrintWriter out = new PrintWriter(System.out, true);
-    PrintWriter err = new PrintWriter(System.err, true);
-    int status = commandLine(out, err).execute(rest);
-    out.flush();
-    err.flush();
-    System.exit(status);
-  }
-
-  /**
-   * @param out stdout of the commands
-   * @param err stderr of the commands (one line per usage error)
-   * @return the picocli command line with this tool's error handling
-   */
-  public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-    CommandLine cl = new CommandLine(new Bench());
-    cl.setOut(out);
-    cl.setErr(err);
-    cl.setParameterExceptionHandler(
-        (ex, a) -> {
-          CommandLine c = ex.getCommandLine();
-          c.getErr()
-              .println(c.getCommandName() + ": " + ex.getMessage().replace('\n', ' ').strip());
-          c.getErr().flush();
-          return 2;
-        });
-    return cl;
+        spec.commandLine(), "missing subcommand; try 'wan-shuffle bench --help'");
   }
 }

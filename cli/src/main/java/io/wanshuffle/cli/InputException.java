@@ -1,8 +1,9 @@
 package io.wanshuffle.cli;
 
 /**
- * Bad user input: a file, line, column or option at fault. {@link WanShuffle} prints the message as
- * the single stderr line and exits with status {@link WanShuffle#EXIT_BAD_INPUT}.
+ * Bad user input: a file, line, column or option at fault. {@link ExitStatus#planningFailure}
+ * prints the message as the single stderr line and the command exits with status {@link
+ * ExitStatus#BAD_INPUT}.
  */
 public final class InputException extends RuntimeException {
   /**

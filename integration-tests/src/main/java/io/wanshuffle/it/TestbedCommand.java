@@ -19,6 +19,7 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "testbed",
     mixinStandardHelpOptions = true,
+    header = "Build, probe or remove the two-site network testbed.",
     description = {
       "Builds the two-cluster network testbed (root + iproute2), measures it, or removes it.",
       "  up     build it and keep it until Ctrl-C (prints the hosts and the topology table)",
@@ -26,7 +27,7 @@ import picocli.CommandLine.Parameters;
       "         to every B host, report backbone throughput, tear down",
       "  down   remove the namespaces (wst-*) a crashed run left behind"
     })
-final class TestbedCommand implements Callable<Integer> {
+public final class TestbedCommand implements Callable<Integer> {
   @Parameters(index = "0", description = "up, probe or down")
   String action;
 

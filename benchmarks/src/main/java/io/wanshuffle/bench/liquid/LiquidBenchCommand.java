@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "liquid",
     mixinStandardHelpOptions = true,
+    header = "Liquid schedules: Swiss-T1 K-ring, two-site Facebook racks.",
     description =
         "Liquid schedules report: DSatur vs liquid search on the Swiss-T1 K-ring,"
             + " liquid vs rack-blind auto on two-cluster Facebook-trace shuffles.",

@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "replan",
     mixinStandardHelpOptions = true,
+    header = "Time of one re-plan of the plugin's coordinator.",
     sortOptions = false,
     description =
         "Time of one re-plan of the plugin's coordinator on n x n residual matrices"

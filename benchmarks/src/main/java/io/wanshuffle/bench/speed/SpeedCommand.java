@@ -39,6 +39,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "speed",
     mixinStandardHelpOptions = true,
+    header = "JMH time and memory of the step schedulers on dense matrices.",
     sortOptions = false,
     description =
         "JMH speed and memory of the step schedulers on dense n x n matrices (k = n/10);"

@@ -3,7 +3,7 @@ package io.wanshuffle.bench.quality;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.bench.Bench;
+import io.wanshuffle.bench.BenchRun;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -35,7 +35,7 @@ class QualityCommandTest {
     StringWriter so = new StringWriter();
     StringWriter se = new StringWriter();
     int status =
-        Bench.commandLine(new PrintWriter(so), new PrintWriter(se))
+        BenchRun.commandLine(new PrintWriter(so), new PrintWriter(se))
             .execute(
                 "quality",
                 "--samples",
@@ -70,7 +70,7 @@ class QualityCommandTest {
   void unknownAlgorithmIsAUsageError(@TempDir Path dir) {
     StringWriter se = new StringWriter();
     int status =
-        Bench.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(se))
+        BenchRun.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(se))
             .execute("quality", "--algorithms", "nope", "--output", dir.resolve("x.md").toString());
     assertEquals(2, status);
     assertTrue(se.toString().contains("unknown algorithm 'nope'"), se.toString());
@@ -102,7 +102,7 @@ class QualityCommandTest {
     Path out = dir.resolve("q.md");
     StringWriter se = new StringWriter();
     int status =
-        Bench.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(se))
+        BenchRun.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(se))
             .execute(
                 "quality",
                 "--samples",

@@ -3,7 +3,7 @@ package io.wanshuffle.bench.speed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.bench.Bench;
+import io.wanshuffle.bench.BenchRun;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -109,7 +109,7 @@ class SpeedBenchTest {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int status =
-        Bench.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+        BenchRun.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
     return new String[] {Integer.toString(status), out.toString(), err.toString()};
   }
 

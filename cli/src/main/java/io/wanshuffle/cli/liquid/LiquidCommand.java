@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "liquid",
     mixinStandardHelpOptions = true,
+    header = "Group unit transfers into the fewest link-disjoint time frames.",
     versionProvider = CliVersion.class,
     description =
         "Group unit-size transfers (NAME: link link ...) into the fewest time frames in"
@@ -81,7 +82,8 @@ public final class LiquidCommand implements Callable<Integer> {
   /**
    * @return 0 on success
    * @throws InputException on bad input (file and line, or the option); {@link
-   *     io.wanshuffle.cli.WanShuffle} prints it as one stderr line and exits with status 2
+   *     io.wanshuffle.cli.ExitStatus#planningFailure} prints it as one stderr line and the command
+   *     exits with status 2
    * @throws Exception if the output cannot be written
    */
   @Override

@@ -49,6 +49,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "plan",
     mixinStandardHelpOptions = true,
+    header = "Split a traffic matrix into KPBS steps and print the schedule.",
     versionProvider = CliVersion.class,
     description =
         "Split a traffic matrix into KPBS steps (at most k transfers per step, β per"

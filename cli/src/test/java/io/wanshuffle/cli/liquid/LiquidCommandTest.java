@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.wanshuffle.cli.WanShuffle;
+import io.wanshuffle.cli.ExitStatus;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -25,10 +25,12 @@ class LiquidCommandTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    String[] all = new String[args.length + 1];
-    all[0] = "liquid";
-    System.arraycopy(args, 0, all, 1, args.length);
-    return WanShuffle.execute(new PrintWriter(out, true), new PrintWriter(err, true), all);
+    return new picocli.CommandLine(new LiquidCommand())
+        .setOut(new PrintWriter(out, true))
+        .setErr(new PrintWriter(err, true))
+        .setParameterExceptionHandler(ExitStatus::badUsage)
+        .setExecutionExceptionHandler(ExitStatus::planningFailure)
+        .execute(args);
   }
 
   /** The paper's Fig. 1 traffic in the CLI's format. */

@@ -1,6 +1,7 @@
 package io.wanshuffle.cli.plan;
 
-import io.wanshuffle.cli.WanShuffle;
+import io.wanshuffle.cli.ExitStatus;
+import io.wanshuffle.cli.liquid.LiquidCommand;
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
@@ -10,32 +11,35 @@ import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;
 
 /**
- * Runs {@code wan-shuffle} in-process with captured stdout and stderr. Besides the registry's
- * algorithms it knows two test fixtures: {@code one-per-step} (valid) and {@code broken} (returns a
- * schedule that leaves the matrix uncovered).
+ * Runs {@code plan} or {@code liquid} in-process with captured stdout and stderr and the exit
+ * handling the root command gives them ({@link ExitStatus#badUsage}, {@link
+ * ExitStatus#planningFailure}). The first argument names the command ({@code plan ...}, {@code
+ * liquid ...}). Besides the registry's algorithms {@code plan} knows two test fixtures: {@code
+ * one-per-step} (valid) and {@code broken} (returns a schedule that leaves the matrix uncovered).
  */
 record CliRun(int status, String out, String err) {
 
   static CliRun of(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine.IFactory factory =
-        new CommandLine.IFactory() {
-          @Override
-          public <K> K create(Class<K> cls) throws Exception {
-            if (cls == PlanCommand.class) {
-              return cls.cast(new PlanCommand(CliRun::algorithm));
-            }
-            return CommandLine.defaultFactory().create(cls);
-          }
+    Object command =
+        switch (args[0]) {
+          case "plan" -> new PlanCommand(CliRun::algorithm);
+          case "liquid" -> new LiquidCommand();
+          default -> throw new IllegalArgumentException("not a planning command: " + args[0]);
         };
     int status =
-        WanShuffle.commandLine(factory, new PrintWriter(out, true), new PrintWriter(err, true))
-            .execute(args);
+        new CommandLine(command)
+            .setOut(new PrintWriter(out, true))
+            .setErr(new PrintWriter(err, true))
+            .setParameterExceptionHandler(ExitStatus::badUsage)
+            .setExecutionExceptionHandler(ExitStatus::planningFailure)
+            .execute(Arrays.copyOfRange(args, 1, args.length));
     return new CliRun(status, out.toString(), err.toString());
   }
 

@@ -350,11 +350,6 @@ class PlanCommandErrorsTest {
   }
 
   @Test
-  void missingSubcommand() {
-    assertEquals("wan-shuffle: missing subcommand; try 'wan-shuffle plan --help'", failsWith());
-  }
-
-  @Test
   void invalidScheduleIsAnInternalError() throws IOException {
     Path p = csv("1,2\n3,4\n");
     CliRun r =

@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "run-app",
     mixinStandardHelpOptions = true,
+    header = "Run a Spark application on the testbed: default vs wan-shuffle.",
     sortOptions = false,
     description = {
       "Runs a Spark application on the two-cluster testbed with spark-submit (client mode, the driver on"

@@ -34,6 +34,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "e2e-bench",
     mixinStandardHelpOptions = true,
+    header = "Benchmark default shuffle vs wan-shuffle on the testbed.",
     description = {
       "End-to-end benchmark on the two-cluster testbed: default shuffle vs wan-shuffle on uniform,"
           + " Zipf-skewed, fair-sharing-poor and trace-replay traffic, at each --rtts value; reports medians and"

@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
+    header = "TPC-H join and trace replay on two sites: default vs wan-shuffle.",
     description = {
       "Runs the TPC-H join (lineitem JOIN orders, grouped by order priority and ship mode) with "
           + "data generated on cluster A and the reduce side on cluster B, first with Spark's default shuffle, then "
