@@ -4,10 +4,6 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * When a granted step's ports can be handed on before its bytes have all arrived (predicted
@@ -128,8 +124,6 @@ final class HandoverPredictor {
    */
   static final double ROUNDING_RATIO_PRIOR = 0.9538;
 
-  private static final HandoverPredictor EXECUTOR = new HandoverPredictor();
-
   /** Rate samples as {bytes, ms}, the last {@value #RATE_SAMPLES}. */
   private final ArrayDeque<long[]> rates = new ArrayDeque<>();
 
@@ -148,13 +142,6 @@ final class HandoverPredictor {
 
   /** A granted flow's rate in the coordinator's model, bytes/s; 0: no bound. */
   private double flowRateBound;
-
-  /**
-   * @return the estimator shared by the tasks of this executor
-   */
-  static HandoverPredictor executor() {
-    return EXECUTOR;
-  }
 
   /**
    * Bounds the rate every prediction assumes for a flow by the rate the coordinator grants it: the
@@ -562,34 +549,5 @@ final class HandoverPredictor {
       m = Math.min(m, v);
     }
     return m;
-  }
-
-  /**
-   * Runs {@code action} after {@code delayMs} on the executor's hand-over timer thread.
-   *
-   * @param action what to run (must not block)
-   * @param delayMs ms from now (≤ 0: at once)
-   * @return the scheduled run, cancellable
-   */
-  static ScheduledFuture<?> schedule(Runnable action, long delayMs) {
-    return Timer.INSTANCE.schedule(action, Math.max(0, delayMs), TimeUnit.MILLISECONDS);
-  }
-
-  /** The executor's hand-over timer thread, started on first use. */
-  private static final class Timer {
-    static final ScheduledExecutorService INSTANCE = start();
-
-    private static ScheduledExecutorService start() {
-      ScheduledThreadPoolExecutor e =
-          new ScheduledThreadPoolExecutor(
-              1,
-              r -> {
-                Thread th = new Thread(r, "wan-shuffle-handover");
-                th.setDaemon(true);
-                return th;
-              });
-      e.setRemoveOnCancelPolicy(true); // a step that arrived first cancels its timer
-      return e;
-    }
   }
 }
