@@ -297,7 +297,9 @@ final class ReaderStateMachine implements TaskReaders.Reader {
    * @return whether an answer is awaited
    */
   boolean awaitingAnswer() {
-    return conversation.awaited() != 0;
+    boolean awaiting = conversation.awaited() != 0;
+    assert awaiting == phase.awaitsAnswer() : phase + (awaiting ? " awaits" : " awaits nothing");
+    return awaiting;
   }
 
   /**
