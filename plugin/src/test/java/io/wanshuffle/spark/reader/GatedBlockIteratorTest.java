@@ -871,9 +871,9 @@ class GatedBlockIteratorTest {
    * A task that stalls in the middle of its read (a straggler, a slow consumer) holds no ports:
    * with k = 1 the step it reads and the one opened for it arrive, the grant after them is handed
    * back (it would exceed the 250 B the fetcher requests at once), and another receiver's task is
-   * granted and reads its blocks through the gate while the first task still has not read on
-   * (before, it waited for {@code grant.maxWait} and fetched ungated); then the first task reads
-   * everything, each block once.
+   * granted and reads its blocks through the gate while the first task still has not read on (it
+   * does not wait for {@code grant.maxWait}); then the first task reads everything, each block
+   * once.
    */
   @Test
   void aStalledTaskHandsBackTheGrantItCannotTakeUpSoOtherReceiversAreServed() {
@@ -1175,9 +1175,8 @@ class GatedBlockIteratorTest {
    * the coordinator's next plan grants the left demand, whose poll has expired, so the grant
    * reaches no reader. The task then waits on the right shuffle: the left reader must act on its
    * expired poll (go idle, which hands the uncollected grant back) rather than leave the grant
-   * holding the only flow until its deadline (found by an adversarial pass: a zip stage of 1.6 s
-   * took 22.8 s with {@code grant.pollInterval=1ms}; here the deadline and grant.maxWait are an
-   * hour).
+   * holding the only flow until its deadline (here the deadline and grant.maxWait are an hour, so
+   * the test times out if it does).
    */
   @Test
   void anExpiredPollOfTheShuffleNotBeingReadDoesNotLeaveItsNextGrantHoldingTheFlow() {
@@ -1290,9 +1289,9 @@ class GatedBlockIteratorTest {
   /**
    * With a rate cap a step opens its chunks only as the task reads them. A task that reads a paced
    * step's first block, then another shuffle (a zip of two shuffles, a sort-merge join) must not
-   * leave the paced step holding the only flow (k = 1) while the other shuffle waits for it: found
-   * by fuzzing (the task waited for grant.maxWait, 30 min). The waiting reader makes the paced one
-   * end its step at the chunks it opened; the rest of its blocks come in a later grant.
+   * leave the paced step holding the only flow (k = 1) while the other shuffle waits for it (the
+   * task would wait for grant.maxWait). The waiting reader makes the paced one end its step at the
+   * chunks it opened; the rest of its blocks come in a later grant.
    */
   @Test
   void aPacedStepLeftForAnotherShuffleEndsSoThatShufflesGrantIsServed() {
