@@ -3,6 +3,7 @@ package io.wanshuffle.spark;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorService;
 import io.wanshuffle.spark.reader.CoordinatorChannel;
+import io.wanshuffle.spark.reader.ReaderContext;
 import io.wanshuffle.spark.reader.WanShuffleReader;
 import io.wanshuffle.spark.topology.ClusterTopology;
 import org.apache.spark.ShuffleDependency;
@@ -48,6 +49,9 @@ public class WanShuffleManager extends SortShuffleManager {
   private final ClusterTopology topology;
   private volatile CoordinatorService driver;
   private volatile CoordinatorChannel channel;
+
+  /** The executor's reader threads, predictor and task registry; closed by {@link #stop()}. */
+  private final ReaderContext readers = new ReaderContext();
 
   /**
    * Called by Spark (it looks for {@code (SparkConf, boolean)} first).
@@ -142,7 +146,8 @@ public class WanShuffleManager extends SortShuffleManager {
             .getMapSizesByExecutorId(
                 handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition);
     boolean batch = SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context);
-    return new WanShuffleReader<>(h, blocks, context, metrics, batch, conf, topology, channel());
+    return new WanShuffleReader<>(
+        h, blocks, context, metrics, batch, conf, topology, channel(), readers);
   }
 
   @Override
@@ -155,6 +160,7 @@ public class WanShuffleManager extends SortShuffleManager {
         LOG.warn("wan-shuffle coordinator did not stop cleanly", e);
       }
     }
+    readers.close();
     super.stop();
   }
 }

@@ -73,9 +73,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
   /**
    * A flow's own rate in a cold start counts over its last one to two windows of this many ms, not
    * since its first bytes: what it delivers now, past its slow start and the pauses between its
-   * blocks. Measured at 40 ms RTT (trace replay): the rate since the first bytes made an executor's
-   * first flows (two 5 MB blocks) end about 60 ms before their prediction, so they were reported on
-   * arrival.
+   * blocks; the rate since the first bytes underestimates it, which postpones a cold start's
+   * prediction past the flow's end.
    */
   static final long OWN_RATE_WINDOW_MS = 100;
 
@@ -240,9 +239,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
     }
     tellAhead();
     // with predicted hand-over, blocks Spark would fetch whole into memory are streamed into memory
-    // instead, and
-    // every streamed block is counted as it is written, so the flow's progress is seen while it is
-    // on the network
+    // instead, and every streamed block is counted as it is written, so the flow's progress is seen
+    // while it is on the network
     DownloadFileManager downloads =
         ahead == null || !streamProgress
             ? downloadFileManager
@@ -343,10 +341,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
         }
         predictor.flowCompleted(e.getKey());
         predictor.sizesObserved(f.bytes, f.expectedBytes);
-        // a flow on a new connection pays its set-up and slow start (measured at 40 ms RTT: first
-        // blocks ~300 ms
-        // late, 6-7 MB/s after them): its timings are not those of the warm connections predictions
-        // are made for
+        // a flow on a new connection pays its set-up and slow start: its timings are not those of
+        // the warm connections predictions are made for
         double ownRate = 0;
         if (f.warm) {
           if (f.blocks >= 2) {
@@ -444,10 +440,8 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       t = Math.max(t, predictor.handOverShared(f.shared, now, f.requestMs, left, f.firstMs >= 0));
       if (f.streamed > 0) {
         // its bytes are arriving: the rest arrives at the prediction rate from now on, not before
-        // (this supersedes
-        // the first block's rate below, which a flow held back for a while and then back at full
-        // speed
-        // understates)
+        // (this supersedes the first block's rate below, which a flow held back for a while and
+        // then back at full speed understates)
         t = Math.max(t, predictor.handOverAfter(now, left, true));
         at = Math.max(at, t);
         continue;

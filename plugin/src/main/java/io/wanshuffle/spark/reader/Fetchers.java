@@ -35,6 +35,7 @@ final class Fetchers implements BlockOpener {
   private final ShuffleReadMetricsReporter metrics;
   private final boolean batchFetch;
   private final boolean streamProgress;
+  private final HandoverPredictor predictor;
 
   /**
    * @param context the task
@@ -43,14 +44,17 @@ final class Fetchers implements BlockOpener {
    * @param shouldBatchFetch {@code SortShuffleManager.canUseBatchFetch(start, end, context)}
    * @param streamProgress whether a predicted step's blocks are streamed so their bytes are counted
    *     as they arrive ({@code spark.wanshuffle.step.progress})
+   * @param predictor the executor's estimates, fed by every step's fetch
    */
   Fetchers(
       TaskContext context,
       ShuffleReadMetricsReporter metrics,
       ShuffleDependency<?, ?, ?> dep,
       boolean shouldBatchFetch,
-      boolean streamProgress) {
+      boolean streamProgress,
+      HandoverPredictor predictor) {
     this.context = context;
+    this.predictor = predictor;
     this.metrics = metrics;
     this.streamProgress = streamProgress;
     this.batchFetch = fetchContinuousBlocksInBatch(SparkEnv.get().conf(), dep, shouldBatchFetch);
@@ -123,7 +127,7 @@ final class Fetchers implements BlockOpener {
             bytes,
             onArrived,
             ahead,
-            HandoverPredictor.executor(),
+            predictor,
             System::currentTimeMillis,
             streamProgress);
     // a step the task did not finish (killed, failed) leaves the executor's connections with it

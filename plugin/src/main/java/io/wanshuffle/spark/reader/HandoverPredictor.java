@@ -4,15 +4,11 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * When a granted step's ports can be handed on before its bytes have all arrived (predicted
  * hand-over, {@code spark.wanshuffle.step.handover = predicted}; docs/plugin.md, "Predicted
- * hand-over").
+ * hand-over"). One instance per executor, in its {@link ReaderContext}.
  *
  * <p>A port changes hands in two delays: the report travels to the coordinator and the next grant
  * back (one coordinator round trip, {@code c}), then the new flow's fetch opens a stream and asks
@@ -33,46 +29,36 @@ import java.util.concurrent.TimeUnit;
  *       blocks gives (bytes after the first block) over (time from the first block's arrival to the
  *       last one's), so latency is not counted; a flow of one block whose transfer time dominates
  *       its latency gives its bytes over (arrival - request - {@code L}) ({@link
- *       #singleBlockFlowObserved}). For one flow, the smaller of {@code r} and the flow's own rate
- *       so far, {@code b1 / (t1 - request - L)}. Measured before this rule (40 ms RTT,
- *       fair-sharing-poor pattern at 450 MB): with an exponentially weighted average of multi-block
- *       flows only, {@code r} came from the warm-up job's two-block 0.5 MB flows (12.6 MB/s, above
- *       what the wire carries) and never from the stage's single-block 28 MB flows (9.4-11 MB/s),
- *       which were handed on 0.4-0.9 s before their last byte; three flows then shared the backbone
- *       and slowed the bottleneck receiver's;
+ *       #singleBlockFlowObserved}), since large blocks often make single-block flows whose rate the
+ *       small blocks' bursts would overstate. For one flow, the smaller of {@code r} and the flow's
+ *       own rate so far, {@code b1 / (t1 - request - L)};
  *   <li>{@code L}, ms: the lower median of the last {@value #SAMPLES} first-block latencies less
  *       the first block's transfer time, at the flow's own rate after its first block when it had
- *       two or more blocks, else at {@code r} (0 until measured). Not the smallest sample, and not
- *       at {@code r} alone: at 40 ms RTT a rate estimate 15 % low (a slow flow weighs on it for a
- *       while) took the first block's whole latency for transfer time, the smallest sample fell to
- *       a few ms instead of about 80, and flows were handed on 40-60 ms before their last byte
- *       instead of about 120 (the next flow's first byte came one latency after it);
+ *       two or more blocks, else at {@code r} (0 until a sample). Not the smallest sample, and not
+ *       at {@code r} alone: a rate estimate a little low takes a first block's whole latency for
+ *       transfer time, and the smallest sample then hands flows on about one latency too early;
  *   <li>{@code c}, ms: the smallest of the last {@value #SAMPLES} hand-over loops (a step's report
  *       to the request of the step its reply granted, less the coordinator's hold for ports, {@link
  *       #handOverLoop}); until there is one, the smallest of the last {@value #SAMPLES} round trips
  *       of a coordinator call answered at once (a registration);
  *   <li>the size ratio: bytes that arrived / bytes the map output statistics announced, over the
- *       last {@value #SAMPLES} completed flows (1 until measured). Spark keeps each block's size
- *       rounded up to a power of 1.1 ({@code MapStatus.compressSize}, {@code CompressedMapStatus}),
- *       so a flow's announced bytes overstate it by 0-10 % (about 5 % on average, measured 0.7-8.3
- *       % over whole shuffles), and a prediction from them hands the ports on late by that share of
- *       the flow's transfer time; every prediction counts a flow's bytes as announced x ratio
- *       ({@link #estimatedBytes(long)}). With more than 2000 partitions ({@code
- *       HighlyCompressedMapStatus}) small blocks are announced at their average size and the ratio
- *       stays near 1.
+ *       last {@value #SAMPLES} completed flows ({@value #ROUNDING_RATIO_PRIOR} before one). Spark
+ *       keeps each block's size rounded up to a power of 1.1 ({@code MapStatus.compressSize},
+ *       {@code CompressedMapStatus}), so a flow's announced bytes overstate it by 0-10 %, and a
+ *       prediction from them hands the ports on late by that share of the flow's transfer time;
+ *       every prediction counts a flow's bytes as announced x ratio ({@link
+ *       #estimatedBytes(long)}). With more than 2000 partitions ({@code HighlyCompressedMapStatus})
+ *       small blocks are announced at their average size and the ratio stays near 1.
  * </ul>
  *
  * Rate and latency samples come only from flows requested on warm connections (a flow from the same
  * host had completed on this executor): a new connection's first block pays its set-up and its
- * bytes the slow start (measured at 40 ms RTT: first blocks of 262 KB 350 ms after the request, 6-7
- * MB/s after them, against about 100 ms and 12 MB/s warm), which as {@code L} would hand ports on
- * some 250 ms early until warm samples outnumber them. Until {@code r} and {@code c} are measured,
- * the executor's rate does not predict a flow. A flow from a source host that has not yet completed
- * a flow to this executor (a gated flow, or an ungated read's fetch, {@code WanShuffleReader}) is
- * not predicted at it either ({@link #connected(String)}): its connection is new, so its TCP
- * congestion window starts small and its first bytes pay the connection set-up; the rate of warm
- * connections overestimates it (measured: such flows ended up to 0.8 s after their prediction at 40
- * ms RTT). Both cold cases are predicted from the flow's own rate once its bytes stream ({@link
+ * bytes the TCP slow start, which as {@code L} would hand ports on early until warm samples
+ * outnumber them. Until {@code r} and {@code c} are measured, the executor's rate does not predict
+ * a flow. A flow from a source host that has not yet completed a flow to this executor (a gated
+ * flow, or an ungated read's fetch, {@code WanShuffleReader}) is not predicted at it either ({@link
+ * #connected(String)}): its connection is new, and the rate of warm connections overestimates it.
+ * Both cold cases are predicted from the flow's own rate once its bytes stream ({@link
  * #handOverAtOwnRate}), else reported when their bytes arrive. Until {@value #MIN_LOOPS} hand-over
  * loops are measured, predictions take the smaller {@code c}, so that an executor's first, least
  * typical loops hand ports on late, not early; until a fetch latency is measured, {@code L} = 0, or
@@ -80,7 +66,7 @@ import java.util.concurrent.TimeUnit;
  * same host (several tasks per executor; {@link SharedConnections}) is predicted to end after their
  * bytes and its own ({@link #handOverShared}), and its own rate counts from when it was left alone.
  *
- * <p>Thread-safe; the timers of an executor's readers run on one daemon thread.
+ * <p>Thread-safe: every method is synchronized (flows complete on network threads).
  */
 final class HandoverPredictor {
   /** Rate samples {@code r} is computed over (the most recent). */
@@ -99,36 +85,25 @@ final class HandoverPredictor {
 
   /**
    * Hand-over loops before {@code c} is the smallest of them alone; with fewer, the registration
-   * round trips count too. An executor's first loops often end in a reply that waited for ports
-   * (measured at 40 ms RTT: a first loop of 204 ms taken for {@code c}, which handed the next flow
-   * on 650 ms before its end; it shared its receiver with the step after it for 0.6 s). That was
-   * before replies said how long they were held for ports ({@code GrantReply.heldMs}, taken out of
-   * every loop); the rule stays as a guard that errs late by at most a re-plan and an opening, for
-   * an executor's first two hand-overs.
+   * round trips count too. A guard for an executor's first hand-overs, whose loops are its least
+   * typical: it errs late by at most a re-plan and an opening, never early.
    */
   static final int MIN_LOOPS = 3;
 
   /**
    * Fetch latency samples before predictions count {@code L}; with none they take 0 (later, never
-   * early), or a cold flow's own latency ({@link #handOverAtOwnRate}). Was 2 until session 24: an
-   * executor's first samples are its least typical (measured at 40 ms RTT over twelve executors:
-   * first samples 86-280 ms, the smaller of the first two 48-138 ms, about 90 later), but waiting
-   * for a second one reported every executor's second flow about 90 ms late (measured on the trace
-   * replay's first gated stage: 22-86 ms ahead of its end against 110-170 once warm), a loss on the
-   * bottleneck at every cold executor, while a first sample too high hands one flow on early, whose
-   * bytes then share the bottleneck with the next flow's for that long.
+   * early), or a cold flow's own latency ({@link #handOverAtOwnRate}). One: waiting for a second
+   * sample reports every executor's second flow about one latency late, a loss on the bottleneck at
+   * every cold executor, while a first sample too high hands only one flow on early.
    */
   static final int MIN_LATENCIES = 1;
 
   /**
    * The size ratio before a flow completed: the mean of size / announced size when Spark rounds a
    * block's size up to the next power of 1.1 and the size's exponent has a uniform fraction, (1 -
-   * 1/1.1) / ln 1.1. Announced bytes taken whole made an executor's first flows (measured at 40 ms
-   * RTT, ratio 0.916) look 80 ms longer than they were, so they were reported on arrival.
+   * 1/1.1) / ln 1.1, so that an executor's first flows are not predicted at their rounded-up size.
    */
   static final double ROUNDING_RATIO_PRIOR = 0.9538;
-
-  private static final HandoverPredictor EXECUTOR = new HandoverPredictor();
 
   /** Rate samples as {bytes, ms}, the last {@value #RATE_SAMPLES}. */
   private final ArrayDeque<long[]> rates = new ArrayDeque<>();
@@ -150,20 +125,12 @@ final class HandoverPredictor {
   private double flowRateBound;
 
   /**
-   * @return the estimator shared by the tasks of this executor
-   */
-  static HandoverPredictor executor() {
-    return EXECUTOR;
-  }
-
-  /**
    * Bounds the rate every prediction assumes for a flow by the rate the coordinator grants it: the
    * base speed (a δ-port host's NIC shared by up to δ granted flows), or the flow rate cap when it
    * paces flows. The executor's measured rate {@code r} comes from flows that may have had a NIC to
    * themselves; on a δ-port platform a newly granted flow may share its sender with δ - 1 others,
-   * and predicting it at {@code r} handed its ports on long before its end (measured on 2 + 4
-   * hosts, δ = 2: a 9.2 MB flow reported 0.65 s after its request, 2.1 s before its last byte, so
-   * the coordinator put up to four flows on one sender).
+   * and predicting it at {@code r} would hand its ports on long before its end, so that the
+   * coordinator put more than δ flows on one sender.
    *
    * @param bytesPerSecond the bound, bytes/s; 0 or less for none
    */
@@ -208,13 +175,9 @@ final class HandoverPredictor {
    * and the fetch opened), less the time the coordinator held the report for ports ({@code
    * GrantReply.heldMs}). Once there is one, {@code c} is the smallest of the last {@value #SAMPLES}
    * of these instead of a registration's round trip, which leaves out the re-plan, the grant and
-   * the opening (measured on the testbed at RTT 0: registration round trips of a few ms, loops of
-   * 15-25 ms, 44 ms on a busy machine, so flows were handed on that much late). The held time is
-   * taken out because a receiver behind a bottleneck's flows may wait at every hand-over: measured
-   * at 40 ms RTT (Zipf, 3 + 3, warm-up ungated), every loop of a light receiver waited, the
-   * smallest of them was 225 ms, and its flows were handed on 350-650 ms before their end, so two
-   * or three flows shared its NIC or its sender's. The smallest, because a plan that was busy with
-   * other reports also lengthens a loop.
+   * the opening. The held time is taken out because a receiver behind a bottleneck's flows may wait
+   * at every hand-over, and its waits taken for {@code c} would hand its flows on that much early.
+   * The smallest, because a plan that was busy with other reports also lengthens a loop.
    *
    * @param ms elapsed from the report to the next step's request less the coordinator's hold, ms
    *     (negative values are ignored)
@@ -436,14 +399,11 @@ final class HandoverPredictor {
    * apply to it (a cold start: no rate measured yet, or no flow from its source host completed on
    * this executor, {@link #handOverAt(String, long, long)}): the bytes left arrive at the flow's
    * own recent rate (at most the flow rate bound), reported one coordinator round trip and one
-   * fetch latency before that end. The rate is measured on the flow, never a configured rate the
-   * platform may not have. Without it, an executor's first flows were reported on arrival: measured
-   * at 40 ms RTT (trace replay, 3 + 3), an application's first gated stage took 7.3-7.7 s against
-   * 6.9 s once the executors had measured a gated flow. Before the executor has a fetch latency
-   * sample, the flow's own latency (from its request to its first streamed bytes, on a warm
-   * connection) stands for {@code L}: the next flow's first byte comes that long after its request
-   * too. Without it, an executor's first flow was reported {@code L} (about 90 ms at 40 ms RTT)
-   * later than a warm one (measured: 15-59 ms ahead of its end instead of 110-170).
+   * fetch latency before that end, so that an executor's first flows need not wait for their
+   * arrival to be reported. The rate is measured on the flow, never a configured rate the platform
+   * may not have. Before the executor has a fetch latency sample, the flow's own latency (from its
+   * request to its first streamed bytes, on a warm connection) stands for {@code L}: the next
+   * flow's first byte comes that long after its request too.
    *
    * @param nowMs epoch ms
    * @param bytesLeft bytes of the flow still to arrive, &ge; 0
@@ -562,34 +522,5 @@ final class HandoverPredictor {
       m = Math.min(m, v);
     }
     return m;
-  }
-
-  /**
-   * Runs {@code action} after {@code delayMs} on the executor's hand-over timer thread.
-   *
-   * @param action what to run (must not block)
-   * @param delayMs ms from now (≤ 0: at once)
-   * @return the scheduled run, cancellable
-   */
-  static ScheduledFuture<?> schedule(Runnable action, long delayMs) {
-    return Timer.INSTANCE.schedule(action, Math.max(0, delayMs), TimeUnit.MILLISECONDS);
-  }
-
-  /** The executor's hand-over timer thread, started on first use. */
-  private static final class Timer {
-    static final ScheduledExecutorService INSTANCE = start();
-
-    private static ScheduledExecutorService start() {
-      ScheduledThreadPoolExecutor e =
-          new ScheduledThreadPoolExecutor(
-              1,
-              r -> {
-                Thread th = new Thread(r, "wan-shuffle-handover");
-                th.setDaemon(true);
-                return th;
-              });
-      e.setRemoveOnCancelPolicy(true); // a step that arrived first cancels its timer
-      return e;
-    }
   }
 }

@@ -12,14 +12,11 @@ import java.util.Map;
  * <p>Why: with several reduce tasks per executor, the coordinator may give one (sender, receiver)
  * flow's byte budget to two tasks of the receiving executor; Spark's block transfer service opens
  * one connection per peer ({@code spark.shuffle.io.numConnectionsPerPeer}, default 1), whose server
- * answers the requests in the order they came. Measured on the testbed (2 cores per executor): a
- * task whose 19.8 MB were requested 4 ms after another task's 19.8 MB from the same host predicted
- * its hand-over as if it had the connection alone, reported 1.6 s after its request and received
- * its last byte 3 s after that, while the next flows already used the ports; in another run the
- * task that asked 4 ms <em>earlier</em> was served last (the server does not answer strictly in
- * request order). {@link HandoverPredictor} therefore counts every other flow's bytes on the
- * connection ({@link #bytesSharing(Flow)}) and anchors a flow's own rate at the moment it was left
- * alone on it ({@link #clearedMs(Flow)}).
+ * answers the requests roughly, not strictly, in the order they came. A flow predicted as if it had
+ * the connection alone is handed on long before its last byte, while the next flows already use its
+ * ports. {@link HandoverPredictor} therefore counts every other flow's bytes on the connection
+ * ({@link #bytesSharing(Flow)}) and anchors a flow's own rate at the moment it was left alone on it
+ * ({@link #clearedMs(Flow)}).
  *
  * <p>Thread-safe; every method is O(flows from the host) and never calls out, so callers may hold
  * their own locks.
@@ -129,8 +126,7 @@ final class SharedConnections {
    * prediction. Unlike {@link #bytesSharing(Flow)}, it counts the bytes of a block that is on its
    * way but not complete as arriving: a step granted on a port handed on ahead of its end is
    * requested while the previous flow's last block is still in flight, and counted whole, that
-   * block put the next flow's prediction one block late (measured at 40 ms RTT: consecutive 4 MB
-   * steps of one host pair handed on 190-310 ms after their last byte).
+   * block would put the next flow's prediction one block late.
    *
    * @param f a flow
    * @param bytesPerMs the connection's rate, bytes/ms (&gt; 0)

@@ -55,6 +55,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
   private final WanShuffleConf conf;
   private final ClusterTopology topology;
   private final CoordinatorChannel channel;
+  private final ReaderContext executor;
 
   /**
    * @param handle the shuffle handle (its dependency gives serializer, aggregator, ordering)
@@ -65,6 +66,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
    * @param conf wan-shuffle configuration
    * @param topology host to cluster mapping
    * @param channel client of the driver's coordinator
+   * @param executor the executor's reader context (owned by the shuffle manager)
    */
   public WanShuffleReader(
       BaseShuffleHandle<K, ?, C> handle,
@@ -74,7 +76,8 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
       boolean shouldBatchFetch,
       WanShuffleConf conf,
       ClusterTopology topology,
-      CoordinatorChannel channel) {
+      CoordinatorChannel channel,
+      ReaderContext executor) {
     this.handle = handle;
     this.blocks = blocks;
     this.context = context;
@@ -83,6 +86,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
     this.conf = conf;
     this.topology = topology;
     this.channel = channel;
+    this.executor = executor;
   }
 
   /**
@@ -90,7 +94,9 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
    */
   private Iterator<Tuple2<BlockId, InputStream>> streams() {
     ShuffleDependency<K, ?, C> dep = handle.dependency();
-    Fetchers fetchers = new Fetchers(context, metrics, dep, shouldBatchFetch, conf.stepProgress());
+    Fetchers fetchers =
+        new Fetchers(
+            context, metrics, dep, shouldBatchFetch, conf.stepProgress(), executor.predictor());
     SparkEnv env = SparkEnv.get();
     String localHost = env.blockManager().blockManagerId().host();
     CrossClusterBlocks split = new CrossClusterBlocks(blocks, localHost, topology);
@@ -121,7 +127,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
       }
     } else if (conf.gated()) {
       return new GatedBlockIterator(
-          context, fetchers, split, channel, conf, metrics, demand, HandoverPredictor.executor());
+          context, fetchers, split, channel, conf, metrics, demand, executor);
     }
     List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> all =
         new ArrayList<>(split.sameCluster());
@@ -134,11 +140,10 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
                 channel.report(new UngatedReport(0, demand, start, System.currentTimeMillis()));
                 if (!ctx.isFailed()) {
                   // the executor's connections to these hosts carried this read's blocks: they are
-                  // warm, so the predicted
-                  // hand-over may predict the first gated flows on them (a cold start otherwise
-                  // reports those on arrival)
+                  // warm, so the predicted hand-over may predict the first gated flows on them (a
+                  // cold start otherwise reports those on arrival)
                   for (String h : hosts) {
-                    HandoverPredictor.executor().flowCompleted(h);
+                    executor.predictor().flowCompleted(h);
                   }
                 }
               });

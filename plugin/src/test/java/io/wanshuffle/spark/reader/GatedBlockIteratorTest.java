@@ -79,8 +79,11 @@ class GatedBlockIteratorTest {
   private final TempShuffleReadMetrics metrics = new TempShuffleReadMetrics();
   private final RecordingListener events = new RecordingListener();
 
+  /** The executor's reader context of these tests, closed after each. */
+  private final ReaderContext executor = new ReaderContext();
+
   /** Without samples: steps are reported on arrival unless a test measures rates. */
-  private final HandoverPredictor predictor = new HandoverPredictor();
+  private final HandoverPredictor predictor = executor.predictor();
 
   /** Every opened fetch: the host of each requested block, in order; "|" separates fetches. */
   private final List<String> opened = new CopyOnWriteArrayList<>();
@@ -92,6 +95,7 @@ class GatedBlockIteratorTest {
     if (coordinator != null) {
       coordinator.stop();
     }
+    executor.close();
   }
 
   private WanShuffleConf conf(String... kv) {
@@ -290,7 +294,7 @@ class GatedBlockIteratorTest {
         conf,
         metrics,
         new RegisterDemand(3, 0, shuffleId, 42, "exec-b1", "b1", b.hosts(), b.registeredBytes()),
-        predictor);
+        executor);
   }
 
   /**
@@ -324,7 +328,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "b2", 10, "b1", 5, "a1", 100, "a1", 50, "a2", 70);
     GatedBlockIterator it =
         new GatedBlockIterator(
-            context, fakeFetch, b, inProcess(conf), conf, metrics, demandOf(b), predictor);
+            context, fakeFetch, b, inProcess(conf), conf, metrics, demandOf(b), executor);
     assertEquals(List.of("b2 b1"), opened, "same-cluster fetch opened at construction, alone");
     assertEquals(5, drain(it));
     // k = 1, delta = 1: one flow per step -> a1 (150 bytes) first, then a2
@@ -412,7 +416,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             demandOf(b),
-            predictor);
+            executor);
     assertTrue(it.hasNext());
     List<Long> maps = new ArrayList<>();
     maps.add(((ShuffleBlockId) it.next()._1()).mapId());
@@ -466,7 +470,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             demandOf(b),
-            predictor);
+            executor);
     assertTrue(it.hasNext());
     long first = ((ShuffleBlockId) it.next()._1()).mapId();
     assertEquals(List.of("", "a1 a1"), opened);
@@ -505,7 +509,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             demandOf(b),
-            predictor);
+            executor);
     assertTrue(it.hasNext());
     List<String> ahead = List.of("", "a1", "a2", "a3").subList(0, stepsAhead + 1);
     awaitOpened(ahead.get(stepsAhead));
@@ -541,7 +545,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             demandOf(b),
-            predictor);
+            executor);
     assertTrue(it.hasNext());
     List<Long> maps = new ArrayList<>(List.of(((ShuffleBlockId) it.next()._1()).mapId()));
     assertEquals(List.of("", "a1 a1"), opened);
@@ -621,7 +625,7 @@ class GatedBlockIteratorTest {
             });
     GatedBlockIterator it =
         new GatedBlockIterator(
-            context, failsSecond, b, inProcess(conf), conf, metrics, demandOf(b), predictor);
+            context, failsSecond, b, inProcess(conf), conf, metrics, demandOf(b), executor);
     assertTrue(it.hasNext());
     it.next();
     arrivals
@@ -660,7 +664,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             demandOf(b),
-            predictor);
+            executor);
     assertTrue(it.hasNext());
     long deadline = System.currentTimeMillis() + 10_000;
     while (events.steps.size() < 2) {
@@ -718,7 +722,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             demandOf(b),
-            predictor);
+            executor);
     assertEquals(4, drain(it));
     signals.forEach(Runnable::run);
     assertEquals(4, events.steps.size(), "one step per source host (k = 1)");
@@ -747,7 +751,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             demandOf(b),
-            predictor);
+            executor);
     assertEquals(2, drain(it));
     assertEquals(2, reports.size());
     assertTrue(reports.stream().noneMatch(AwaitGrant::reportsAhead));
@@ -771,7 +775,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 70);
     GatedBlockIterator it =
         new GatedBlockIterator(
-            context, lateFetch, b, counting, conf, metrics, demandOf(b), predictor);
+            context, lateFetch, b, counting, conf, metrics, demandOf(b), executor);
     assertEquals(2, drain(it));
     assertEquals(2, signals.size());
     signals.forEach(Runnable::run);
@@ -817,8 +821,7 @@ class GatedBlockIteratorTest {
     DemandClient client = inProcess(coordinator);
     CrossClusterBlocks b = blocks("b1", "a1", 40, "a1", 40, "a1", 40);
     GatedBlockIterator it =
-        new GatedBlockIterator(
-            context, fakeFetch, b, client, conf, metrics, demandOf(b), predictor);
+        new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics, demandOf(b), executor);
     assertEquals(3, drain(it));
     // step 1: budget 60 of 120 -> blocks while fetched < 60: 40 + 40; step 2: budget 20 of 40 ->
     // at least one block: the last 40
@@ -846,7 +849,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             demandOf(b),
-            predictor);
+            executor);
     List<Long> maps = new ArrayList<>();
     readRest(it, maps);
     assertEquals(List.of(0L, 2L, 4L, 6L), maps.stream().sorted().toList(), "every block once");
@@ -868,9 +871,9 @@ class GatedBlockIteratorTest {
    * A task that stalls in the middle of its read (a straggler, a slow consumer) holds no ports:
    * with k = 1 the step it reads and the one opened for it arrive, the grant after them is handed
    * back (it would exceed the 250 B the fetcher requests at once), and another receiver's task is
-   * granted and reads its blocks through the gate while the first task still has not read on
-   * (before, it waited for {@code grant.maxWait} and fetched ungated); then the first task reads
-   * everything, each block once.
+   * granted and reads its blocks through the gate while the first task still has not read on (it
+   * does not wait for {@code grant.maxWait}); then the first task reads everything, each block
+   * once.
    */
   @Test
   void aStalledTaskHandsBackTheGrantItCannotTakeUpSoOtherReceiversAreServed() {
@@ -886,7 +889,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             demandOf(b1),
-            predictor);
+            executor);
     assertTrue(stalled.hasNext());
     List<Long> maps = new ArrayList<>(List.of(((ShuffleBlockId) stalled.next()._1()).mapId()));
     long deadline = System.currentTimeMillis() + 10_000;
@@ -911,7 +914,7 @@ class GatedBlockIteratorTest {
             conf,
             new TempShuffleReadMetrics(),
             d2,
-            predictor);
+            executor);
     assertEquals(1, drain(served));
     assertTrue(
         (System.nanoTime() - t0) / 1_000_000 < 5_000,
@@ -937,7 +940,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 100, "a1", 100);
     GatedBlockIterator it =
         new GatedBlockIterator(
-            context, fakeFetch, b, inProcess(conf), conf, metrics, demandOf(b), predictor);
+            context, fakeFetch, b, inProcess(conf), conf, metrics, demandOf(b), executor);
     assertEquals(3, drain(it));
     assertEquals(List.of("", "a1 a1", "a1"), opened, "one step, fetched in two paced chunks");
     TransferRecord r = events.transfers.get(0);
@@ -964,7 +967,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             demandOf(b),
-            predictor);
+            executor);
     assertEquals(2, drain(it));
     assertEquals(List.of("", "a1", "a2"), opened);
     assertEquals(2, polls.size(), "one report per step, no poll for the first grant: " + polls);
@@ -981,8 +984,7 @@ class GatedBlockIteratorTest {
         new SilentClient(new Registered(7, true, GrantReply.of(GrantReply.Status.NOT_YET), 10_000));
     CrossClusterBlocks b = blocks("b1", "a1", 100);
     GatedBlockIterator it =
-        new GatedBlockIterator(
-            context, fakeFetch, b, client, conf, metrics, demandOf(b), predictor);
+        new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics, demandOf(b), executor);
     assertEquals(1, drain(it), "ungated after grant.maxWait");
     assertEquals(1, client.polls.size());
     assertEquals(7, client.polls.get(0).demandId());
@@ -996,8 +998,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "b2", 10, "a1", 100);
     SilentClient client = new SilentClient(true);
     GatedBlockIterator it =
-        new GatedBlockIterator(
-            context, fakeFetch, b, client, conf, metrics, demandOf(b), predictor);
+        new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics, demandOf(b), executor);
     assertEquals(2, drain(it));
     assertEquals(List.of("b2", "a1"), opened);
     assertEquals(1, client.reports.size(), "the ungated bytes are reported for the capture");
@@ -1011,8 +1012,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "a1", 100);
     SilentClient client = new SilentClient(false);
     GatedBlockIterator it =
-        new GatedBlockIterator(
-            context, fakeFetch, b, client, conf, metrics, demandOf(b), predictor);
+        new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics, demandOf(b), executor);
     assertEquals(1, drain(it));
     assertEquals(List.of("", "a1"), opened);
     assertTrue(metrics.fetchWaitTime() >= 250, "waited " + metrics.fetchWaitTime() + " ms");
@@ -1026,8 +1026,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "a1", 100);
     SilentClient client = new SilentClient(false);
     GatedBlockIterator it =
-        new GatedBlockIterator(
-            context, fakeFetch, b, client, conf, metrics, demandOf(b), predictor);
+        new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics, demandOf(b), executor);
     Thread killer =
         new Thread(
             () -> {
@@ -1052,8 +1051,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "b2", 10, "a1", 100);
     DemandClient client = inProcess(conf);
     GatedBlockIterator it =
-        new GatedBlockIterator(
-            context, fakeFetch, b, client, conf, metrics, demandOf(b), predictor);
+        new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics, demandOf(b), executor);
     assertTrue(it.hasNext());
     it.next(); // the local block only, e.g. a take(1)
     assertEquals(1, coordinator.pendingDemandCount());
@@ -1074,8 +1072,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b = blocks("b1", "zz", 10, "b3", 10);
     SilentClient client = new SilentClient(false);
     GatedBlockIterator it =
-        new GatedBlockIterator(
-            context, fakeFetch, b, client, conf, metrics, demandOf(b), predictor);
+        new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics, demandOf(b), executor);
     assertEquals(2, drain(it));
     assertEquals(List.of("zz b3"), opened);
   }
@@ -1104,7 +1101,7 @@ class GatedBlockIteratorTest {
     CrossClusterBlocks b1 = blocks("b1", "a2", 500, "a2", 500);
     GatedBlockIterator first =
         new GatedBlockIterator(
-            context, fakeFetch, b0, client, conf, metrics, demandOf(b0), predictor);
+            context, fakeFetch, b0, client, conf, metrics, demandOf(b0), executor);
     assertTrue(first.hasNext(), "the task starts on shuffle 0 (its local block)");
     GatedBlockIterator second =
         new GatedBlockIterator(
@@ -1115,7 +1112,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             new RegisterDemand(3, 0, 8, 42, "exec-b1", "b1", b1.hosts(), b1.registeredBytes()),
-            predictor);
+            executor);
     int n =
         org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
             java.time.Duration.ofSeconds(10), () -> drain(first) + drain(second));
@@ -1178,9 +1175,8 @@ class GatedBlockIteratorTest {
    * the coordinator's next plan grants the left demand, whose poll has expired, so the grant
    * reaches no reader. The task then waits on the right shuffle: the left reader must act on its
    * expired poll (go idle, which hands the uncollected grant back) rather than leave the grant
-   * holding the only flow until its deadline (found by an adversarial pass: a zip stage of 1.6 s
-   * took 22.8 s with {@code grant.pollInterval=1ms}; here the deadline and grant.maxWait are an
-   * hour).
+   * holding the only flow until its deadline (here the deadline and grant.maxWait are an hour, so
+   * the test times out if it does).
    */
   @Test
   void anExpiredPollOfTheShuffleNotBeingReadDoesNotLeaveItsNextGrantHoldingTheFlow() {
@@ -1218,7 +1214,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             new RegisterDemand(3, 0, 7, 42, "exec-b1", "b1", b0.hosts(), b0.registeredBytes()),
-            predictor);
+            executor);
     GatedBlockIterator right =
         new GatedBlockIterator(
             context,
@@ -1228,7 +1224,7 @@ class GatedBlockIteratorTest {
             conf,
             metrics,
             new RegisterDemand(3, 0, 8, 42, "exec-b1", "b1", b1.hosts(), b1.registeredBytes()),
-            predictor);
+            executor);
     int n =
         org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
             java.time.Duration.ofSeconds(20),
@@ -1293,9 +1289,9 @@ class GatedBlockIteratorTest {
   /**
    * With a rate cap a step opens its chunks only as the task reads them. A task that reads a paced
    * step's first block, then another shuffle (a zip of two shuffles, a sort-merge join) must not
-   * leave the paced step holding the only flow (k = 1) while the other shuffle waits for it: found
-   * by fuzzing (the task waited for grant.maxWait, 30 min). The waiting reader makes the paced one
-   * end its step at the chunks it opened; the rest of its blocks come in a later grant.
+   * leave the paced step holding the only flow (k = 1) while the other shuffle waits for it (the
+   * task would wait for grant.maxWait). The waiting reader makes the paced one end its step at the
+   * chunks it opened; the rest of its blocks come in a later grant.
    */
   @Test
   void aPacedStepLeftForAnotherShuffleEndsSoThatShufflesGrantIsServed() {

@@ -249,10 +249,9 @@ class HandoverPredictorTest {
   }
 
   /**
-   * Predictions count {@code L} from the executor's first latency sample (until session 24 from the
-   * second: every executor's second flow was handed on about 90 ms late at 40 ms RTT), as the lower
-   * median of the samples, so one odd sample among several does not move it; before any sample, a
-   * cold flow's own latency stands for it, else none (later, never earlier).
+   * Predictions count {@code L} from the executor's first latency sample, as the lower median of
+   * the samples, so one odd sample among several does not move it; before any sample, a cold flow's
+   * own latency stands for it, else none (later, never earlier).
    */
   @Test
   void predictionsCountTheFetchLatencyFromTheFirstSample() {

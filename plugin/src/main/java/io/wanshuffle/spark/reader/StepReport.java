@@ -1,0 +1,178 @@
+package io.wanshuffle.spark.reader;
+
+import java.util.concurrent.ScheduledFuture;
+import javax.annotation.concurrent.GuardedBy;
+
+/**
+ * The one report of a granted step: the report hands the step's ports on to the coordinator, which
+ * grants the next flow on them. It is sent once, by whichever comes first:
+ *
+ * <ul>
+ *   <li>the hand-over timer, at the time {@link HandoverPredictor} predicts that the next flow's
+ *       first byte would meet this step's last one ({@code spark.wanshuffle.step.handover =
+ *       predicted}, {@link #aheadAt}); the arrival of the last block is then sent later, once
+ *       ({@link #arrived()} or {@link #readAll()}), for the capture;
+ *   <li>a network thread, when every block of the step has reached this host, before the task has
+ *       read them ({@link #arrived()});
+ *   <li>the task thread, when it has read the step to its end or cuts a paced step ({@link
+ *       #reportOnce}).
+ * </ul>
+ *
+ * Reporting from the network and timer threads keeps the hand-over independent of the task, which
+ * may be busy with the records of earlier blocks.
+ *
+ * <p>Thread-safe: every field is guarded by this object's lock, except {@link #sentMs()} (volatile,
+ * read by the step-opener for the hand-over loop). The {@link Sender} is called under the lock.
+ */
+final class StepReport {
+  /** What sends the step's messages to the coordinator. */
+  interface Sender {
+    /**
+     * Sends the step's one report and routes its answer.
+     *
+     * @param endMs when the step's last block arrived or was read, epoch ms; 0 when reported ahead
+     * @param idle whether the task reads another shuffle now (a paced step cut for it)
+     * @return the report's call number, &gt; 0
+     */
+    long send(long endMs, boolean idle);
+
+    /**
+     * Sends the arrival of a step reported ahead (one-way).
+     *
+     * @param reportedMs when the step was reported, epoch ms
+     * @param endMs when its last block arrived, epoch ms
+     */
+    void arrived(long reportedMs, long endMs);
+  }
+
+  private final Sender sender;
+  private final ReaderContext executor;
+
+  /** The report's call number once sent, 0 before. */
+  @GuardedBy("this")
+  private long call;
+
+  /** The report went out before the last block arrived; its arrival is still to be sent. */
+  @GuardedBy("this")
+  private boolean ahead;
+
+  /** When the step was reported ahead, epoch ms. */
+  @GuardedBy("this")
+  private long reportedMs;
+
+  @GuardedBy("this")
+  private ScheduledFuture<?> timer;
+
+  /** When the report was sent, epoch ms (0: not yet). */
+  private volatile long sentMs;
+
+  /**
+   * @param sender sends the report and the arrival
+   * @param executor the executor's context (its hand-over timer)
+   */
+  StepReport(Sender sender, ReaderContext executor) {
+    this.sender = sender;
+    this.executor = executor;
+  }
+
+  /**
+   * Reports the step unless it was reported already, and cancels the hand-over timer.
+   *
+   * @param endMs when its last block arrived (or the task read it), epoch ms
+   * @param idle the task reads another shuffle now (a paced step cut for it)
+   * @return the report's call number (sent now or earlier)
+   */
+  synchronized long reportOnce(long endMs, boolean idle) {
+    cancelTimer();
+    if (call == 0) {
+      send(endMs, idle);
+    }
+    return call;
+  }
+
+  @GuardedBy("this")
+  private void send(long endMs, boolean idle) {
+    sentMs = System.currentTimeMillis();
+    call = sender.send(endMs, idle);
+  }
+
+  /**
+   * @return the report's call number, 0 while it is not sent
+   */
+  synchronized long call() {
+    return call;
+  }
+
+  /**
+   * @return when the report was sent, epoch ms; 0 while it is not
+   */
+  long sentMs() {
+    return sentMs;
+  }
+
+  /**
+   * Predicted hand-over: (re)schedules the report ahead of the step's end; nothing once it is
+   * reported. Any thread.
+   *
+   * @param epochMs when to report, epoch ms
+   */
+  synchronized void aheadAt(long epochMs) {
+    if (call != 0) {
+      return;
+    }
+    cancelTimer();
+    timer = executor.schedule(this::reportAhead, epochMs - System.currentTimeMillis());
+  }
+
+  private synchronized void reportAhead() {
+    if (call == 0) {
+      ahead = true;
+      reportedMs = System.currentTimeMillis();
+      send(0, false);
+    }
+  }
+
+  /** Cancels the hand-over timer, if any. */
+  synchronized void cancelTimer() {
+    if (timer != null) {
+      timer.cancel(false);
+    }
+  }
+
+  /**
+   * Every block of the step is on this host (network thread): reports it now, or sends the arrival
+   * of a step reported ahead.
+   */
+  void arrived() {
+    long now = System.currentTimeMillis();
+    boolean reportedNow;
+    synchronized (this) {
+      reportedNow = call == 0;
+      reportOnce(now, false);
+    }
+    if (!reportedNow) {
+      sendArrivalIfAhead(now);
+    }
+  }
+
+  /**
+   * The task read every block of the step: a step reported ahead whose arrival was never signalled
+   * (the fetcher held requests back) gets its arrival time now.
+   */
+  void readAll() {
+    sendArrivalIfAhead(System.currentTimeMillis());
+  }
+
+  private void sendArrivalIfAhead(long endMs) {
+    long reported;
+    synchronized (this) {
+      cancelTimer();
+      if (!ahead) {
+        return;
+      }
+      ahead = false;
+      reported = reportedMs;
+    }
+    sender.arrived(reported, endMs);
+  }
+}

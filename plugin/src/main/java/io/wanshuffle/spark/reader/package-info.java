@@ -1,0 +1,40 @@
+/**
+ * The reduce side of wan-shuffle: a reduce task's blocks fetched at once from its own cluster and,
+ * from the other cluster, only inside the KPBS steps the driver's step coordinator grants (at most
+ * k flows per backbone direction, δ per host).
+ *
+ * <p>The roles, along a task's read:
+ *
+ * <ul>
+ *   <li>{@link io.wanshuffle.spark.reader.WanShuffleReader}: Spark's {@code read()} over a chain of
+ *       fetchers; {@code Fetchers} opens Spark's {@code ShuffleBlockFetcherIterator} per subset of
+ *       blocks, {@code CrossClusterBlocks} splits the task's blocks by the topology.
+ *   <li>{@code GatedBlockIterator}: the task thread's event loop: reads the reported steps, the
+ *       step being fetched, the same-cluster blocks, then an ungated fetch ({@code UngatedFetch}),
+ *       and waits for the coordinator's answers (fetch wait time, task kill, {@code
+ *       grant.maxWait}).
+ *   <li>{@code ReaderStateMachine} with {@code ReaderPhase}: the reader's phase (registering,
+ *       waiting for a grant, fetching a step, reported, standing aside for a sibling reader of the
+ *       same task, handed back, ungated, done) and its transitions on each {@code ReaderEvent}.
+ *   <li>{@code CoordinatorConversation}: the numbered calls to the coordinator ({@code
+ *       DemandClient}, {@link io.wanshuffle.spark.reader.CoordinatorChannel} over Spark RPC) and
+ *       the one queue on which their answers reach the task thread.
+ *   <li>{@code StepTaker} (a grant's blocks within {@code spark.reducer.maxSizeInFlight}, or paced
+ *       at {@code spark.wanshuffle.flow.rateCap}), {@code StepRun} (a step's chunks), {@code
+ *       StepReport} (its one report: on arrival, ahead on the hand-over timer, or by the task),
+ *       {@code StepOpener} (the grant answering a report opened on a step-opener thread), {@code
+ *       OpenerGate} (what the task thread and the step-opener share).
+ *   <li>{@code ArrivalTrackingClient}, {@code StreamedBlocks}, {@code CountedDownloads}: a step's
+ *       bytes seen as they arrive; {@code HandoverPredictor} and {@code SharedConnections}: when
+ *       its ports can be handed on (predicted hand-over).
+ *   <li>{@link io.wanshuffle.spark.reader.ReaderContext}: what an executor's readers share (the
+ *       predictor, the step-opener and hand-over timer threads, {@code TaskReaders}), owned by
+ *       {@code WanShuffleManager} and closed when it stops.
+ * </ul>
+ *
+ * <p>Threads: the task thread owns a reader's state. Network threads (a step's bytes arrived), the
+ * hand-over timer (a report ahead) and the step-opener send a step's one report or open a grant,
+ * and every answer reaches the task thread as an event on the reader's queue; the few fields they
+ * share with it are guarded by one monitor ({@code OpenerGate}) or by the step's report.
+ */
+package io.wanshuffle.spark.reader;

@@ -1,0 +1,112 @@
+package io.wanshuffle.spark.reader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A step's one report: whoever comes first sends it, and a report ahead gets its arrival once. */
+class StepReportTest {
+  private final ReaderContext executor = new ReaderContext();
+
+  /** Each report as {endMs, idle ? 1 : 0}, each arrival as {reportedMs, endMs}. */
+  private final List<long[]> sent = new CopyOnWriteArrayList<>();
+
+  private final List<long[]> arrivals = new CopyOnWriteArrayList<>();
+  private final AtomicLong calls = new AtomicLong(40);
+
+  private final StepReport report =
+      new StepReport(
+          new StepReport.Sender() {
+            @Override
+            public long send(long endMs, boolean idle) {
+              sent.add(new long[] {endMs, idle ? 1 : 0});
+              return calls.incrementAndGet();
+            }
+
+            @Override
+            public void arrived(long reportedMs, long endMs) {
+              arrivals.add(new long[] {reportedMs, endMs});
+            }
+          },
+          executor);
+
+  @AfterEach
+  void close() {
+    executor.close();
+  }
+
+  @Test
+  void theArrivalReportsOnceAndLaterCallsReturnTheSameCall() {
+    assertEquals(0, report.call());
+    report.arrived();
+    assertEquals(1, sent.size());
+    assertTrue(sent.get(0)[0] > 0, "reported with its end");
+    long call = report.call();
+    assertEquals(41, call);
+    assertTrue(report.sentMs() > 0);
+    assertEquals(call, report.reportOnce(System.currentTimeMillis(), false));
+    report.arrived();
+    report.aheadAt(System.currentTimeMillis());
+    report.readAll();
+    assertEquals(1, sent.size(), "one report per step");
+    assertTrue(arrivals.isEmpty(), "reported at its arrival: no separate arrival");
+  }
+
+  @Test
+  void theTimerReportsAheadAndTheArrivalFollowsOnce() throws InterruptedException {
+    long before = System.currentTimeMillis();
+    report.aheadAt(before + 20);
+    ReaderFixtures.await("reported ahead", () -> report.call() != 0);
+    assertEquals(0, sent.get(0)[0], "a report ahead has no end yet");
+    assertTrue(report.sentMs() >= before + 15, "not before the predicted time");
+    report.arrived();
+    report.arrived();
+    report.readAll();
+    assertEquals(1, sent.size());
+    assertEquals(1, arrivals.size(), "the arrival once");
+    assertTrue(arrivals.get(0)[1] >= arrivals.get(0)[0]);
+  }
+
+  @Test
+  void aStepReportedAheadWhoseArrivalWasNeverSignalledGetsItWhenRead() {
+    report.aheadAt(System.currentTimeMillis());
+    ReaderFixtures.await("reported ahead", () -> report.call() != 0);
+    report.readAll();
+    assertEquals(1, arrivals.size());
+  }
+
+  @Test
+  void aReportByTheTaskCancelsThePredictedOne() throws InterruptedException {
+    report.aheadAt(System.currentTimeMillis() + 150);
+    long call = report.reportOnce(System.currentTimeMillis(), true);
+    assertEquals(1, sent.get(0)[1], "idle");
+    Thread.sleep(300);
+    assertEquals(1, sent.size());
+    assertEquals(call, report.call());
+    report.readAll();
+    assertTrue(arrivals.isEmpty());
+  }
+
+  @Test
+  void aNewPredictionReschedulesTheReport() {
+    report.aheadAt(System.currentTimeMillis() + 60_000);
+    report.aheadAt(System.currentTimeMillis() + 10);
+    ReaderFixtures.await("reported at the second prediction", () -> report.call() != 0);
+    assertEquals(1, sent.size());
+  }
+
+  @Test
+  void afterTheExecutorStopsAStepIsReportedOnArrivalOnly() throws InterruptedException {
+    executor.close();
+    report.aheadAt(System.currentTimeMillis());
+    Thread.sleep(100);
+    assertEquals(0, report.call());
+    report.arrived();
+    assertEquals(1, sent.size());
+  }
+}
