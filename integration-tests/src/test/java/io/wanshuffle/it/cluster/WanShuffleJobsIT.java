@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.it.jobs.JobLayout;
-import io.wanshuffle.it.jobs.ShuffleJobs;
+import io.wanshuffle.it.job.JobLayout;
+import io.wanshuffle.it.job.ShuffleJobs;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.spark.SparkCluster;
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
@@ -56,7 +58,7 @@ class WanShuffleJobsIT {
    */
   static final String KRYO = "org.apache.spark.serializer.KryoSerializer";
 
-  static LoopbackCluster cluster;
+  static SparkCluster cluster;
   static SparkSession spark;
   static CaptureEvents events;
   static JobLayout layout;
@@ -75,13 +77,31 @@ class WanShuffleJobsIT {
   static final java.util.Set<String> sortReduceHosts = new java.util.TreeSet<>();
 
   @BeforeAll
-  static void start(LoopbackCluster shared) throws Exception {
+  static void start(SparkCluster shared) throws Exception {
     cluster = shared;
-    cluster.nodes().forEach(n -> clusterOf.put(n.host(), n.cluster()));
+    cluster.testbed().workers().forEach(n -> clusterOf.put(n.address(), n.cluster()));
     // maps on all four nodes, reduces on cluster B: A->B blocks are gated, B->B blocks are not
-    layout = new JobLayout(cluster.allHosts(), cluster.hosts("clusterB"), 8, 4, 4000);
-    bothWays = new JobLayout(cluster.allHosts(), cluster.allHosts(), 8, 8, 4000);
-    wide = new JobLayout(cluster.allHosts(), cluster.hosts("clusterB"), 4, 2100, 20_000);
+    layout =
+        new JobLayout(
+            Node.addresses(cluster.testbed().workers()),
+            Node.addresses(cluster.testbed().clusterB()),
+            8,
+            4,
+            4000);
+    bothWays =
+        new JobLayout(
+            Node.addresses(cluster.testbed().workers()),
+            Node.addresses(cluster.testbed().workers()),
+            8,
+            8,
+            4000);
+    wide =
+        new JobLayout(
+            Node.addresses(cluster.testbed().workers()),
+            Node.addresses(cluster.testbed().clusterB()),
+            4,
+            2100,
+            20_000);
     jobs.put("reduceByKey", s -> ShuffleJobs.reduceByKey(jsc(s), layout, 11));
     jobs.put("bothWays", s -> ShuffleJobs.reduceByKey(jsc(s), bothWays, 16));
     jobs.put("groupByKey", s -> ShuffleJobs.groupByKey(jsc(s), layout, 12));
@@ -246,26 +266,30 @@ class WanShuffleJobsIT {
   @Order(0)
   void topologyTableMapsEveryNodeToItsClusterRack() throws Exception {
     org.apache.hadoop.conf.Configuration hc = new org.apache.hadoop.conf.Configuration(false);
-    hc.set("net.topology.table.file.name", cluster.topologyFile().toString());
+    hc.set("net.topology.table.file.name", cluster.topologyTable().toString());
     org.apache.hadoop.net.TableMapping mapping = new org.apache.hadoop.net.TableMapping();
     mapping.setConf(hc);
-    List<String> hosts = cluster.allHosts();
-    assertEquals(List.of("127.0.1.1", "127.0.1.2", "127.0.2.1", "127.0.2.2"), hosts);
-    assertEquals(
-        List.of("/clusterA/rack1", "/clusterA/rack1", "/clusterB/rack1", "/clusterB/rack1"),
-        mapping.resolve(hosts));
+    List<String> hosts = Node.addresses(cluster.testbed().workers());
+    assertEquals(List.of("127.0.1.11", "127.0.1.12", "127.0.2.11", "127.0.2.12"), hosts);
+    assertEquals(List.of("/A/rack0", "/A/rack0", "/B/rack0", "/B/rack0"), mapping.resolve(hosts));
   }
 
   @Test
   @Order(0)
   void harnessRanOneExecutorPerNodeAndPlacedMapsAndReducesAsPinned() {
-    // executors plus the driver (127.0.0.1)
-    java.util.Set<String> expected = new java.util.TreeSet<>(cluster.allHosts());
-    expected.add(LoopbackCluster.CONTROL_HOST);
+    // executors plus the driver (on the control host)
+    java.util.Set<String> expected =
+        new java.util.TreeSet<>(Node.addresses(cluster.testbed().workers()));
+    expected.add(cluster.testbed().control().address());
     assertEquals(expected, sortExecutorHosts);
-    assertEquals(java.util.Set.copyOf(cluster.allHosts()), sortMapHosts, "map tasks on all nodes");
     assertEquals(
-        java.util.Set.copyOf(cluster.hosts("clusterB")), sortReduceHosts, "reduce tasks on B");
+        java.util.Set.copyOf(Node.addresses(cluster.testbed().workers())),
+        sortMapHosts,
+        "map tasks on all nodes");
+    assertEquals(
+        java.util.Set.copyOf(Node.addresses(cluster.testbed().clusterB())),
+        sortReduceHosts,
+        "reduce tasks on B");
   }
 
   @Test
@@ -284,8 +308,8 @@ class WanShuffleJobsIT {
     List<StageCapture> caps = runAndCheck("reduceByKey", ShuffleJobs.reduceByKeyOracle(layout, 11));
     for (StageCapture c : caps) {
       for (FlowCapture f : c.flows()) {
-        assertEquals("clusterA", clusterOf.get(f.srcHost()));
-        assertEquals("clusterB", clusterOf.get(f.dstHost()));
+        assertEquals("A", clusterOf.get(f.srcHost()));
+        assertEquals("B", clusterOf.get(f.dstHost()));
       }
     }
   }
@@ -370,7 +394,7 @@ class WanShuffleJobsIT {
       }
     }
     assertEquals(
-        java.util.Set.of("clusterA->clusterB", "clusterB->clusterA"),
+        java.util.Set.of("A->B", "B->A"),
         directions,
         "gated flows in both directions of the backbone");
   }
