@@ -229,9 +229,9 @@ public final class NamespaceTestbed implements Testbed {
         "net.ipv6.conf.all.disable_ipv6=1",
         "net.ipv6.conf.default.disable_ipv6=1");
     Exec.check("ip", "-n", ns, "link", "set", "lo", "up");
-    // WAN host tuning (docs/testbed.md): an idle connection keeps its congestion window, so a fetch
-    // that re-uses a connection after a pause (a later step, a later task) does not restart in
-    // slow start; the same setting applies to every variant measured on the testbed
+    // WAN host tuning: an idle connection keeps its congestion window, so a fetch that re-uses a
+    // connection after a pause (a later step, a later task) does not restart in slow start; the
+    // same setting applies to every variant run on the testbed
     Exec.check("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv4.tcp_slow_start_after_idle=0");
   }
 

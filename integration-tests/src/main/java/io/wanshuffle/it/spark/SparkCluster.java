@@ -76,16 +76,16 @@ public final class SparkCluster implements AutoCloseable {
 
   /**
    * Writes the daemons' configuration and the topology table, starts the Master and the Workers and
-   * waits until every Worker registered (about 10 s for 4 Workers on an idle machine). With an
-   * authentication secret the Master and Workers require Spark authentication ({@code
-   * spark.authenticate=true} and the shared secret in {@code spark-defaults.conf}; applications
-   * must then set the same secret, as {@link #conf(String)} does). With the external shuffle
-   * service, every Worker also runs it ({@code spark.shuffle.service.enabled=true} in the daemons'
-   * {@code spark-defaults.conf}, port 7337 on the Worker's host), which then serves the map output
-   * of the applications that enable it too; each Worker needs its own network stack for that port:
-   * the shaped testbed's namespaces, not loopback addresses (there the second Worker cannot bind it
-   * and does not start). Workers offering several cores run several reduce tasks of a stage at once
-   * in one executor, sharing its host's ports.
+   * waits until every Worker registered. With an authentication secret the Master and Workers
+   * require Spark authentication ({@code spark.authenticate=true} and the shared secret in {@code
+   * spark-defaults.conf}; applications must then set the same secret, as {@link #conf(String)}
+   * does). With the external shuffle service, every Worker also runs it ({@code
+   * spark.shuffle.service.enabled=true} in the daemons' {@code spark-defaults.conf}, port 7337 on
+   * the Worker's host), which then serves the map output of the applications that enable it too;
+   * each Worker needs its own network stack for that port: the shaped testbed's namespaces, not
+   * loopback addresses (there the second Worker cannot bind it and does not start). Workers
+   * offering several cores run several reduce tasks of a stage at once in one executor, sharing its
+   * host's ports.
    *
    * @param testbed the hosts
    * @param sparkHome the Spark home the daemons run from ({@link SparkHome#locate()} or {@link

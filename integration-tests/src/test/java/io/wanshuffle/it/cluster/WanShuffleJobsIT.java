@@ -35,14 +35,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 4's end-to-end contract on a loopback two-cluster deployment (2 + 2 nodes), and the harness
- * itself (topology table read by Hadoop's TableMapping, one executor per node on its own address,
- * map and reduce tasks where they are pinned, under Spark's sort manager): each job's rows under
- * wan-shuffle equal, row by row, the rows of the same job under Spark's {@code sort} manager (which
- * equal the plain-Java oracle), and the capture shows that only cross-cluster pairs were gated,
- * every registered byte was fetched, and at most k = 2 cross-cluster flows in each direction of the
- * backbone (at most δ = 1 per host) were open at any instant. Records are serialised with Kryo in
- * both applications.
+ * The plugin's end-to-end contract on a loopback two-cluster deployment (2 + 2 nodes), and the
+ * harness itself (topology table read by Hadoop's TableMapping, one executor per node on its own
+ * address, map and reduce tasks where they are pinned, under Spark's sort manager): each job's rows
+ * under wan-shuffle equal, row by row, the rows of the same job under Spark's {@code sort} manager
+ * (which equal the plain-Java oracle), and the capture shows that only cross-cluster pairs were
+ * gated, every registered byte was fetched, and at most k = 2 cross-cluster flows in each direction
+ * of the backbone (at most δ = 1 per host) were open at any instant. Records are serialised with
+ * Kryo in both applications.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -335,7 +335,8 @@ class WanShuffleJobsIT {
   /**
    * Two gated shuffles in one reduce task (CoGroupedRDD reads shuffle 0 to the end, then shuffle
    * 1): both shuffles' stages are captured with every byte in granted steps and at most k flows,
-   * and the job ends well within the method's timeout (it used to wait for {@code grant.maxWait}).
+   * and the job ends well within the method's timeout (a reader waiting on its other shuffle does
+   * not hold the task until {@code grant.maxWait}).
    */
   @Test
   @Order(5)
@@ -403,9 +404,8 @@ class WanShuffleJobsIT {
    * Two jobs submitted at once from two threads of one application, in two FAIR scheduler pools:
    * the rows of both are exact, each reduce stage is captured with every byte in granted steps
    * (runAndCheck), and the flows of both together never exceed k per direction of the backbone.
-   * Whether the two small reduce stages overlap in time depends on when each job's map stage ends
-   * (they did in 1 of 4 runs); the coordinator's handling of stages that run at once is tested
-   * deterministically by {@code
+   * Whether the two small reduce stages overlap in time depends on when each job's map stage ends;
+   * the coordinator's handling of stages that run at once is tested deterministically by {@code
    * StepCoordinatorTest.twoStagesAtOnceShareKAndTheEndOfOneReleasesOnlyItsDemands}.
    */
   @Test
