@@ -73,7 +73,7 @@ public final class TestbedCommand implements Callable<Integer> {
           Node b1 = t.clusterB().get(0);
           System.out.printf(
               "round trip %s -> %s (TCP handshake, median of 5): %.1f ms%n",
-              a1.name(), b1.name(), HandshakeProbe.median(HandshakeProbe.millis(t, a1, b1, 5, cp)));
+              a1.name(), b1.name(), HandshakeProbe.median(HandshakeProbe.millis(a1, b1, 5, cp)));
           BackboneTrace tr = FlowProbe.run(t, seconds, cp);
           double secs = (tr.end().epochMillis() - tr.start().epochMillis()) / 1000.0;
           System.out.printf(

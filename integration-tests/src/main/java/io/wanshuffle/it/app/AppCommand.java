@@ -1,11 +1,12 @@
 package io.wanshuffle.it.app;
 
 import io.wanshuffle.it.TestbedOptions;
-import io.wanshuffle.it.cluster.AppJars;
+import io.wanshuffle.it.experiment.Experiment;
+import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
-import io.wanshuffle.it.testbed.Experiment;
-import io.wanshuffle.it.testbed.StandaloneOptions;
+import io.wanshuffle.it.spark.AppJars;
+import io.wanshuffle.it.spark.ClusterOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -154,14 +155,13 @@ public final class AppCommand implements Callable<Integer> {
     String described;
     Path report = out.resolve("report.md");
     try (Experiment ex =
-        Experiment.start(tb, out, StandaloneOptions.defaults().withWorkerCores(cores))) {
+        Experiment.start(tb, out, ClusterOptions.defaults().withWorkerCores(cores))) {
       described = ex.testbed().describe();
       if (!ex.testbed().shaped()) {
         System.out.println(
             "NOTE: loopback variant: the backbone is not shaped; times are not comparable.");
       }
-      Set<String> aHosts =
-          ex.testbed().clusterA().stream().map(Node::address).collect(Collectors.toSet());
+      Set<String> aHosts = Set.copyOf(Node.addresses(ex.testbed().clusterA()));
       for (int run = 1; run <= runs; run++) {
         for (String variant : variants) {
           Map<String, String> c = ex.clusterConf(executorMemory);
@@ -256,7 +256,7 @@ public final class AppCommand implements Callable<Integer> {
         continue;
       }
       try {
-        Experiment.checkWanShuffleConf(tb, v, conf, pluginConf);
+        PluginSettings.check(tb, v, conf, pluginConf);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(
             spec.commandLine(),

@@ -1,7 +1,7 @@
 package io.wanshuffle.it.app;
 
+import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.net.BackboneTrace;
-import io.wanshuffle.it.testbed.Experiment;
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;

@@ -2,21 +2,21 @@ package io.wanshuffle.it.bench;
 
 import io.wanshuffle.it.TestbedOptions;
 import io.wanshuffle.it.demo.Comparison;
-import io.wanshuffle.it.demo.Prediction;
 import io.wanshuffle.it.demo.TraceInput;
+import io.wanshuffle.it.experiment.Experiment;
+import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.RunResult;
 import io.wanshuffle.it.net.Node;
-import io.wanshuffle.it.net.TcpTrace;
 import io.wanshuffle.it.net.TestbedSpec;
-import io.wanshuffle.it.testbed.Experiment;
-import io.wanshuffle.it.testbed.StandaloneOptions;
-import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.it.spark.ClusterOptions;
+import io.wanshuffle.scheduler.alg.Algorithms;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +29,13 @@ import picocli.CommandLine.Option;
 /**
  * {@code wan-shuffle e2e-bench}: Spark's default shuffle against wan-shuffle on the shaped testbed,
  * for several traffic patterns and WAN round-trip times, several runs each; writes {@code
- * docs/benchmarks/end-to-end.md}.
+ * docs/benchmarks/end-to-end.md} ({@link E2eReport}).
+ *
+ * <p>Its steps: check the options (variants, sizes, RTTs, patterns and the plugin settings, all
+ * before any testbed starts and before the report is touched); then per RTT one testbed, on which
+ * every pattern runs with every variant (one Spark application per cell: a warm-up run and the
+ * measured runs); after each cell the answers are compared with the pattern's first and the partial
+ * report is written; at the end the final report with the command that made it.
  */
 @Command(
     name = "e2e-bench",
@@ -142,9 +148,6 @@ public final class E2eBenchCommand implements Callable<Integer> {
               + " existing report's hand-written sections are kept and its table moved under its earlier tables")
   Path report;
 
-  /** The report file's content before the first write of this run ("" when there was none). */
-  private String previousReport;
-
   @Option(
       names = "--out",
       defaultValue = "run/e2e-bench",
@@ -166,251 +169,291 @@ public final class E2eBenchCommand implements Callable<Integer> {
               + " field of its line) instead of the largest one with every testbed host taking part")
   Long coflow;
 
+  /** The cells measured so far, in the order they ran. */
+  private final List<E2eReport.Cell> cells = new ArrayList<>();
+
+  /** The runs whose answer differed from their pattern's first, as report lines. */
+  private final List<String> wrongAnswers = new ArrayList<>();
+
+  /** Per pattern and RTT, the first run ("variant run N") and its answer. */
+  private final Map<String, Map.Entry<String, List<String>>> firstAnswers = new HashMap<>();
+
+  /** The report file's content before the first write of this run ("" when there was none). */
+  private String previousReport;
+
   /**
    * How the trace pattern's matrix was made (a sentence for the report), or null when it is not
    * run.
    */
   private String traceDescription;
 
-  /**
-   * One measured cell: a pattern, an RTT, a variant, its runs.
-   *
-   * @param setupSeconds per run, the steps' setup time S x β of the measured traffic matrix: S =
-   *     steps of the OGGP schedule on the testbed's platform (the papers' reference
-   *     2-approximation), β = the wan-shuffle variants' configured set-up delay, s; the same for
-   *     every variant of a pattern
-   * @param stalls per run, the cross-cluster flows stalled by a small congestion window during the
-   *     reduce stage ({@link TcpTrace#stalls}); empty without {@code --tcp-sample}
-   */
-  record Cell(
-      String pattern,
-      int rtt,
-      String variant,
-      List<Comparison.Figures> runs,
-      List<Double> setupSeconds,
-      List<Integer> stalls) {}
+  /** The testbed as the report describes it (its RTT is the table's column). */
+  private String described = "";
+
+  /** When the benchmark started, epoch ms. */
+  private long startedMs;
 
   @Override
   public Integer call() {
-    List<Cell> cells = new ArrayList<>();
-    List<String> known = io.wanshuffle.scheduler.alg.Algorithms.names();
+    checkVariants();
+    checkSizes();
+    TestbedSpec base = checkedSpec();
+    Map<String, double[][]> matrices = trafficMatrices(base);
+    double beta = checkPluginSettings(base);
+    startedMs = System.currentTimeMillis();
+    for (int rtt : rtts) {
+      runAtRtt(base.withRtt(rtt), matrices, beta);
+    }
+    writeFinalReport(base);
+    return exitStatus();
+  }
+
+  /**
+   * Every variant has known suffixes and names {@code default} or a known algorithm.
+   *
+   * @throws picocli.CommandLine.ParameterException otherwise, or when none is given
+   */
+  private void checkVariants() {
+    List<String> known = Algorithms.names();
     for (String v : variants) {
-      List<String> suffixes = suffixesOf(v);
-      if (!VARIANT_SUFFIXES.containsAll(suffixes)) {
-        throw new picocli.CommandLine.ParameterException(
-            commandSpec.commandLine(),
+      if (!Variant.SUFFIXES.containsAll(new Variant(v).suffixes())) {
+        throw usage(
             "--variants: '"
                 + v
                 + "': unknown suffix; the suffixes are "
-                + VARIANT_SUFFIXES.stream().map(x -> "/" + x).toList());
+                + Variant.SUFFIXES.stream().map(x -> "/" + x).toList());
       }
     }
     List<String> unknown =
         variants.stream()
             .filter(
-                v -> !v.equals("default") && !v.equals("none") && !known.contains(algorithmOf(v)))
+                v ->
+                    !v.equals(Variant.DEFAULT)
+                        && !v.equals("none")
+                        && !known.contains(new Variant(v).algorithm()))
             .toList();
     if (variants.isEmpty() || !unknown.isEmpty()) {
-      throw new picocli.CommandLine.ParameterException(
-          commandSpec.commandLine(),
+      throw usage(
           "--variants: "
               + (unknown.isEmpty() ? "none given" : "unknown " + unknown)
               + "; give default and/or wan-shuffle"
               + " algorithms "
               + known);
     }
+  }
+
+  /**
+   * @throws picocli.CommandLine.ParameterException when cores, tasks per host, runs or MB are below
+   *     1
+   */
+  private void checkSizes() {
     if (cores < 1 || tasksPerHost < 1) {
-      throw new picocli.CommandLine.ParameterException(
-          commandSpec.commandLine(),
+      throw usage(
           "--cores and --tasks-per-host" + " must be >= 1, got " + cores + " and " + tasksPerHost);
     }
     if (runs < 1 || mb < 1) {
-      throw new picocli.CommandLine.ParameterException(
-          commandSpec.commandLine(),
-          "--runs and --mb must be >= 1," + " got " + runs + " and " + mb);
+      throw usage("--runs and --mb must be >= 1," + " got " + runs + " and " + mb);
     }
-    // every testbed the run will build, checked before the first starts (an RTT out of range fails
-    // now, not
-    // after the runs of the RTTs before it)
+  }
+
+  /**
+   * The testbed the options describe, with every RTT the run will build checked (an RTT out of
+   * range fails now, not after the runs of the RTTs before it).
+   *
+   * @throws picocli.CommandLine.ParameterException naming the option of a bad value
+   */
+  private TestbedSpec checkedSpec() {
     TestbedSpec base;
     try {
       base = net.spec();
     } catch (IllegalArgumentException e) {
-      throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), e.getMessage());
+      throw usage(e.getMessage());
     }
     for (int rtt : rtts) {
       try {
         base.withRtt(rtt);
       } catch (IllegalArgumentException e) {
-        throw new picocli.CommandLine.ParameterException(
-            commandSpec.commandLine(), "--rtts: " + e.getMessage());
+        throw usage("--rtts: " + e.getMessage());
       }
     }
-    // built once (the trace pattern reads the trace file); an unknown pattern or one the topology
-    // cannot hold
-    // fails before any run
+    return base;
+  }
+
+  /**
+   * Every pattern's traffic matrix, built once (the trace pattern reads the trace file): an unknown
+   * pattern or one the topology cannot hold fails before any run.
+   *
+   * @return pattern to {@code [A][B]} bytes ({@code [A + B][A + B]} for {@code both-ways}), in
+   *     option order
+   */
+  private Map<String, double[][]> trafficMatrices(TestbedSpec base) {
     Map<String, double[][]> matrices = new LinkedHashMap<>();
     for (String pattern : patterns) {
       try {
         matrices.put(pattern, matrix(pattern, base));
       } catch (IllegalArgumentException e) {
-        throw new picocli.CommandLine.ParameterException(
-            commandSpec.commandLine(), "--patterns: " + e.getMessage());
+        throw usage("--patterns: " + e.getMessage());
       }
     }
-    // β of the wan-shuffle variants (the plugin's default unless --conf sets it), for the steps'
-    // setup time; and
-    // every variant's settings as the plugin will check them, before any testbed starts
-    double beta;
+    return matrices;
+  }
+
+  /**
+   * Checks every wan-shuffle variant's settings as the plugin will, before any testbed starts.
+   *
+   * @return β of the wan-shuffle variants (the plugin's default unless {@code --conf} sets it), s,
+   *     for the steps' setup time
+   * @throws picocli.CommandLine.ParameterException naming the key and value the plugin refuses
+   */
+  private double checkPluginSettings(TestbedSpec base) {
     try {
-      beta = Experiment.checkWanShuffleConf(base, "oggp", extraConf).betaSeconds();
+      double beta = PluginSettings.check(base, "oggp", extraConf).betaSeconds();
       for (String v : variants) {
-        if (!v.equals("default")) {
-          Experiment.checkWanShuffleConf(base, algorithmOf(v), extraConf);
+        if (!v.equals(Variant.DEFAULT)) {
+          PluginSettings.check(base, new Variant(v).algorithm(), extraConf);
         }
       }
+      return beta;
     } catch (IllegalArgumentException e) {
-      throw new picocli.CommandLine.ParameterException(
-          commandSpec.commandLine(), "--conf: " + e.getMessage());
+      throw usage("--conf: " + e.getMessage());
     }
-    long t0 = System.currentTimeMillis();
-    String described = "";
-    List<String> wrongAnswers = new ArrayList<>();
-    for (int rtt : rtts) {
-      TestbedSpec spec = base.withRtt(rtt);
-      try (Experiment ex =
-          Experiment.start(
-              spec,
-              out.resolve("rtt-" + rtt),
-              StandaloneOptions.defaults().withWorkerCores(cores))) {
-        described =
-            ex.testbed()
-                    .describe()
-                    .replace("WAN RTT " + rtt + " ms", "WAN RTT as in the RTT column")
-                + (cores == 1 ? "" : ", " + cores + " cores per executor");
-        if (!ex.testbed().shaped()) {
-          System.out.println(
-              "NOTE: loopback variant: the backbone is not shaped; times are not comparable.");
-        } else {
-          ex.sampleTcp(tcpSample);
-        }
-        for (String pattern : patterns) {
-          double[][] m = matrices.get(pattern);
-          List<String> expected = null;
-          String expectedFrom = null;
-          for (String variant : variants) {
-            Map<String, String> conf = ex.baseConf("640m");
-            conf.put("spark.shuffle.compress", "false");
-            if (!variant.equals("default")) {
-              conf.putAll(ex.wanShuffleConf(algorithmOf(variant)));
-              conf.putAll(extraConf);
-              if (suffixesOf(variant).contains(WanShuffleConf.BARRIER)) {
-                conf.put(WanShuffleConf.STEP_MODE, WanShuffleConf.BARRIER);
-              }
-              for (String handover : List.of(WanShuffleConf.PREDICTED, WanShuffleConf.ARRIVAL)) {
-                if (suffixesOf(variant).contains(handover)) {
-                  conf.put(WanShuffleConf.STEP_HANDOVER, handover);
-                }
-              }
-            }
-            String runName = pattern + "-" + variant.replace('/', '-');
-            boolean bothWays = pattern.equals(BOTH_WAYS);
-            int all = spec.nodesA() + spec.nodesB();
-            JobRequest req =
-                new JobRequest(
-                    runName,
-                    conf,
-                    hosts(ex.testbed().clusterA()),
-                    hosts(ex.testbed().clusterB()),
-                    bothWays ? JobRequest.MATRIX_ALL : "matrix",
-                    0,
-                    tasksPerHost * (bothWays ? all : spec.nodesA()),
-                    tasksPerHost * (bothWays ? all : spec.nodesB()),
-                    m,
-                    64 * 1024,
-                    runs,
-                    true,
-                    0,
-                    warmup == Warmup.full);
-            Experiment.Measured r = ex.run(runName + "-rtt" + rtt, req, 0);
-            List<Comparison.Figures> figs = new ArrayList<>();
-            List<Double> setups = new ArrayList<>();
-            List<Integer> stalls = new ArrayList<>();
-            int runNo = 0;
-            for (RunResult run : r.result().runs()) {
-              figs.add(Comparison.of(variant, run, r.backbone(), spec));
-              if (r.tcp() != null) {
-                stalls.add(r.tcp().stalls(run.reduceStageStartMs(), run.reduceStageEndMs()).size());
-              }
-              setups.add(
-                  run.matrixTotal() > 0 ? setupSeconds(run.trafficMatrix(), spec, beta) : 0.0);
-              runNo++;
-              // every variant and run of a pattern shuffles the same records: the answers must be
-              // identical
-              if (expected == null) {
-                expected = run.answer();
-                expectedFrom = variant + " run " + runNo;
-              } else if (!expected.equals(run.answer())) {
-                wrongAnswers.add(
-                    pattern
-                        + " at RTT "
-                        + rtt
-                        + " ms: "
-                        + variant
-                        + " run "
-                        + runNo
-                        + " answered differently from "
-                        + expectedFrom);
-                System.out.println("WRONG ANSWER: " + wrongAnswers.get(wrongAnswers.size() - 1));
-              }
-            }
-            Cell c = new Cell(pattern, rtt, variant, figs, setups, stalls);
-            cells.add(c);
-            System.out.println(line(c));
-            write(
-                markdown(
-                    cells,
-                    described + " (PARTIAL: the benchmark is still running or was interrupted)",
-                    (System.currentTimeMillis() - t0) / 1000.0,
-                    base.backboneBitsPerSecond()));
-          }
+  }
+
+  /** Runs every pattern with every variant on one testbed of {@code spec}. */
+  private void runAtRtt(TestbedSpec spec, Map<String, double[][]> matrices, double beta) {
+    try (Experiment ex = startExperiment(spec)) {
+      for (String pattern : patterns) {
+        for (String name : variants) {
+          Experiment.Measured r =
+              runCell(ex, spec, pattern, matrices.get(pattern), new Variant(name));
+          E2eReport.Cell c = cellOf(spec, pattern, name, r, beta);
+          cells.add(c);
+          System.out.println(E2eReport.line(c));
+          writePartialReport(spec);
         }
       }
     }
-    String command =
-        String.format(
-                Locale.ROOT,
-                "./wan-shuffle e2e-bench --patterns %s --variants %s --rtts %s"
-                    + " --runs %d --mb %d --nodes-a %d --nodes-b %d --nic %s --backbone %s%s%s",
-                String.join(",", patterns),
-                String.join(",", variants),
-                rtts.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""),
-                runs,
-                mb,
-                net.nodesA,
-                net.nodesB,
-                net.nic,
-                net.backbone,
-                net.tcpCongestionControl.equals(TestbedSpec.DEFAULT_TCP_CC)
-                    ? ""
-                    : " --tcp-cc " + net.tcpCongestionControl,
-                (cores == 1 ? "" : " --cores " + cores)
-                    + (tasksPerHost == 2 ? "" : " --tasks-per-host " + tasksPerHost)
-                    + (tcpSample ? " --tcp-sample" : "")
-                    + (warmup == Warmup.full ? "" : " --warmup " + warmup)
-                    + (coflow == null || traceDescription == null ? "" : " --coflow " + coflow))
-            + extraConf.entrySet().stream()
-                .map(e -> " --conf " + e.getKey() + "=" + e.getValue())
-                .reduce("", String::concat);
+  }
+
+  /**
+   * Starts the testbed and Spark for one RTT and notes how the report describes it; samples the
+   * senders' TCP connections when asked and the testbed is shaped.
+   */
+  private Experiment startExperiment(TestbedSpec spec) {
+    int rtt = spec.wanRttMillis();
+    Experiment ex =
+        Experiment.start(
+            spec, out.resolve("rtt-" + rtt), ClusterOptions.defaults().withWorkerCores(cores));
+    described =
+        ex.testbed().describe().replace("WAN RTT " + rtt + " ms", "WAN RTT as in the RTT column")
+            + (cores == 1 ? "" : ", " + cores + " cores per executor");
+    if (!ex.testbed().shaped()) {
+      System.out.println(
+          "NOTE: loopback variant: the backbone is not shaped; times are not comparable.");
+    } else {
+      ex.sampleTcp(tcpSample);
+    }
+    return ex;
+  }
+
+  /**
+   * The cell of a measured application: per run its figures, the steps' setup time of its traffic
+   * matrix and its stalled flows; each run's answer is checked against the pattern's first.
+   */
+  private E2eReport.Cell cellOf(
+      TestbedSpec spec, String pattern, String variant, Experiment.Measured r, double beta) {
+    List<Comparison.Figures> figs = new ArrayList<>();
+    List<Double> setups = new ArrayList<>();
+    List<Integer> stalls = new ArrayList<>();
+    int runNo = 0;
+    for (RunResult run : r.result().runs()) {
+      figs.add(Comparison.of(variant, run, r.backbone(), spec));
+      if (r.tcp() != null) {
+        stalls.add(r.tcp().stalls(run.reduceStageStartMs(), run.reduceStageEndMs()).size());
+      }
+      setups.add(
+          run.matrixTotal() > 0 ? E2eReport.setupSeconds(run.trafficMatrix(), spec, beta) : 0.0);
+      checkAnswer(pattern, spec.wanRttMillis(), variant + " run " + ++runNo, run.answer());
+    }
+    return new E2eReport.Cell(pattern, spec.wanRttMillis(), variant, figs, setups, stalls);
+  }
+
+  /**
+   * Every variant and run of a pattern shuffles the same records: its answer must be the one of the
+   * pattern's first run at this RTT; a different one is noted as a wrong answer.
+   */
+  private void checkAnswer(String pattern, int rtt, String run, List<String> answer) {
+    Map.Entry<String, List<String>> first =
+        firstAnswers.putIfAbsent(pattern + "@" + rtt, Map.entry(run, answer));
+    if (first != null && !first.getValue().equals(answer)) {
+      String what =
+          pattern
+              + " at RTT "
+              + rtt
+              + " ms: "
+              + run
+              + " answered differently from "
+              + first.getKey();
+      wrongAnswers.add(what);
+      System.out.println("WRONG ANSWER: " + what);
+    }
+  }
+
+  /**
+   * Runs one cell: one Spark application that shuffles {@code matrix} with a warm-up run and {@code
+   * --runs} measured runs.
+   */
+  private Experiment.Measured runCell(
+      Experiment ex, TestbedSpec spec, String pattern, double[][] matrix, Variant variant) {
+    Map<String, String> conf = ex.baseConf("640m");
+    conf.put("spark.shuffle.compress", "false");
+    if (!variant.isDefault()) {
+      conf.putAll(ex.wanShuffleConf(variant.algorithm()));
+      conf.putAll(extraConf);
+      conf.putAll(variant.stepSettings());
+    }
+    String runName = pattern + "-" + variant.fileName();
+    boolean bothWays = pattern.equals(E2eReport.BOTH_WAYS);
+    int all = spec.nodesA() + spec.nodesB();
+    JobRequest req =
+        new JobRequest(
+            runName,
+            conf,
+            Node.addresses(ex.testbed().clusterA()),
+            Node.addresses(ex.testbed().clusterB()),
+            bothWays ? JobRequest.MATRIX_ALL : "matrix",
+            0,
+            tasksPerHost * (bothWays ? all : spec.nodesA()),
+            tasksPerHost * (bothWays ? all : spec.nodesB()),
+            matrix,
+            64 * 1024,
+            runs,
+            true,
+            0,
+            warmup == Warmup.full);
+    return ex.run(runName + "-rtt" + spec.wanRttMillis(), req, 0);
+  }
+
+  private void writePartialReport(TestbedSpec spec) {
+    write(
+        E2eReport.markdown(
+            cells,
+            described + " (PARTIAL: the benchmark is still running or was interrupted)",
+            (System.currentTimeMillis() - startedMs) / 1000.0,
+            spec.backboneBitsPerSecond()));
+  }
+
+  /** The report with the command that made it, and the wrong answers if any. */
+  private void writeFinalReport(TestbedSpec base) {
     String md =
-        markdown(
+        E2eReport.markdown(
             cells,
             described
                 + "; command: `"
-                + command
+                + command()
                 + "`"
                 + (traceDescription == null ? "" : ". Pattern trace: " + traceDescription),
-            (System.currentTimeMillis() - t0) / 1000.0,
+            (System.currentTimeMillis() - startedMs) / 1000.0,
             base.backboneBitsPerSecond());
     if (!wrongAnswers.isEmpty()) {
       md +=
@@ -419,12 +462,52 @@ public final class E2eBenchCommand implements Callable<Integer> {
     }
     write(md);
     System.out.println("wrote " + report);
+  }
+
+  /**
+   * @return 1 when a run answered wrong (said on standard error), else 0
+   */
+  private int exitStatus() {
     if (!wrongAnswers.isEmpty()) {
       System.err.println(
           "e2e-bench: " + wrongAnswers.size() + " run(s) with a wrong answer: " + wrongAnswers);
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * @return the command line that reproduces this run, for the report's "Generated by" line
+   */
+  private String command() {
+    return String.format(
+            Locale.ROOT,
+            "./wan-shuffle e2e-bench --patterns %s --variants %s --rtts %s"
+                + " --runs %d --mb %d --nodes-a %d --nodes-b %d --nic %s --backbone %s%s%s",
+            String.join(",", patterns),
+            String.join(",", variants),
+            rtts.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""),
+            runs,
+            mb,
+            net.nodesA,
+            net.nodesB,
+            net.nic,
+            net.backbone,
+            net.tcpCongestionControl.equals(TestbedSpec.DEFAULT_TCP_CC)
+                ? ""
+                : " --tcp-cc " + net.tcpCongestionControl,
+            (cores == 1 ? "" : " --cores " + cores)
+                + (tasksPerHost == 2 ? "" : " --tasks-per-host " + tasksPerHost)
+                + (tcpSample ? " --tcp-sample" : "")
+                + (warmup == Warmup.full ? "" : " --warmup " + warmup)
+                + (coflow == null || traceDescription == null ? "" : " --coflow " + coflow))
+        + extraConf.entrySet().stream()
+            .map(e -> " --conf " + e.getKey() + "=" + e.getValue())
+            .reduce("", String::concat);
+  }
+
+  private picocli.CommandLine.ParameterException usage(String message) {
+    return new picocli.CommandLine.ParameterException(commandSpec.commandLine(), message);
   }
 
   /**
@@ -438,29 +521,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
       }
       Files.createDirectories(report.toAbsolutePath().getParent());
       Files.writeString(report, ReportMerge.merge(previousReport, md));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("cannot write " + report, e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + report, e);
     }
-  }
-
-  /** Variant name suffixes: step mode barrier, hand-over predicted or on arrival. */
-  private static final List<String> VARIANT_SUFFIXES =
-      List.of(WanShuffleConf.BARRIER, WanShuffleConf.PREDICTED, WanShuffleConf.ARRIVAL);
-
-  /**
-   * @return the suffixes of a variant name ({@code auto/barrier/predicted} -> [barrier, predicted])
-   */
-  private static List<String> suffixesOf(String variant) {
-    List<String> parts = List.of(variant.split("/"));
-    return parts.subList(1, parts.size());
-  }
-
-  /**
-   * @return the algorithm of a variant name ({@code auto/barrier} -> {@code auto})
-   */
-  private static String algorithmOf(String variant) {
-    int slash = variant.indexOf('/');
-    return slash < 0 ? variant : variant.substring(0, slash);
   }
 
   private double[][] matrix(String pattern, TestbedSpec spec) {
@@ -478,7 +541,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
             spec.nodesB(),
             total,
             (int) (spec.backboneBitsPerSecond() / spec.nicBitsPerSecond()));
-      case BOTH_WAYS:
+      case E2eReport.BOTH_WAYS:
         return Patterns.bothWays(spec.nodesA(), spec.nodesB(), total);
       case "trace":
         Path f =
@@ -504,152 +567,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
             "unknown pattern '"
                 + pattern
                 + "' (uniform, zipf, fair-poor, fair-poor-grid, trace, "
-                + BOTH_WAYS
+                + E2eReport.BOTH_WAYS
                 + ")");
     }
-  }
-
-  private static List<String> hosts(List<Node> nodes) {
-    return nodes.stream().map(Node::address).toList();
-  }
-
-  /** The pattern that crosses the backbone both ways ({@link Patterns#bothWays}). */
-  static final String BOTH_WAYS = "both-ways";
-
-  /**
-   * The steps' setup time of a traffic matrix on the testbed: S x β, S = steps of the OGGP
-   * schedule. For a matrix between all hosts (A's first) the two directions are scheduled apart,
-   * each with its own k, and run at the same time: the larger of the two.
-   *
-   * @param bytes {@code [senders][receivers]} bytes ({@code [A][B]}, or {@code [A + B][A + B]}), at
-   *     least one non-zero cross-cluster cell
-   * @param spec testbed rates and host counts
-   * @param betaSeconds β, s
-   * @return seconds
-   */
-  static double setupSeconds(long[][] bytes, TestbedSpec spec, double betaSeconds) {
-    if (bytes.length != spec.nodesA() + spec.nodesB()) {
-      return Prediction.of(bytes, spec, "oggp", betaSeconds).steps() * betaSeconds;
-    }
-    double setup = 0;
-    for (long[][] direction : Comparison.directions(bytes, spec.nodesA())) {
-      if (Arrays.stream(direction).flatMapToLong(Arrays::stream).sum() > 0) {
-        setup =
-            Math.max(
-                setup, Prediction.of(direction, spec, "oggp", betaSeconds).steps() * betaSeconds);
-      }
-    }
-    return setup;
-  }
-
-  static double median(double[] v) {
-    double[] s = v.clone();
-    Arrays.sort(s);
-    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  }
-
-  private static String line(Cell c) {
-    double[] t = c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray();
-    return String.format(
-        Locale.ROOT,
-        "%-10s rtt=%3d ms %-8s reduce stage median %.2f s (runs %s)%s",
-        c.pattern(),
-        c.rtt(),
-        c.variant(),
-        median(t),
-        Arrays.toString(t),
-        c.stalls().isEmpty() ? "" : " stalled flows per run " + c.stalls());
-  }
-
-  static String markdown(List<Cell> cells, String testbed, double seconds, double backboneBits) {
-    boolean sampled = cells.stream().anyMatch(c -> !c.stalls().isEmpty());
-    StringBuilder sb =
-        new StringBuilder("# End-to-end benchmark: default shuffle vs wan-shuffle\n\n");
-    sb.append("Generated by `./wan-shuffle e2e-bench` on ")
-        .append(Instant.now())
-        .append(" (took ")
-        .append(String.format(Locale.ROOT, "%.0f", seconds))
-        .append(" s). Testbed: ")
-        .append(testbed)
-        .append(".\n\n")
-        .append(
-            "Each cell: median over the measured runs of one Spark application (after an unmeasured warm-up run:"
-                + " the same job, or with `--warmup small` a job of 1 MiB per host pair); spread ="
-                + " (max - min) / median of the reduce-stage time. Backbone utilisation = bytes on the backbone"
-                + " interface during the reduce stage x 8 / reduce-stage time / backbone rate. Physical limit ="
-                + " max(total bytes / backbone rate, max host bytes / NIC rate) over the run's traffic matrix (Spark's map"
-                + " output statistics fitted to the task metrics' exact bytes per host). Pattern "
-                + BOTH_WAYS
-                + ": A to B"
-                + " and B to A at once; utilisation over both directions (2 x the rate), physical limit = max(each"
-                + " direction's bytes / backbone rate, max host bytes sent or received / NIC rate), setup time = the"
-                + " larger direction's, TCP retransmissions of every host (one way: of the A hosts). Steps'"
-                + " setup time = S x β: S = steps of the OGGP schedule of the measured traffic matrix (k and δ from the"
-                + " testbed's rates), β = the wan-shuffle set-up delay (`spark.wanshuffle.beta`); the same for every"
-                + " variant of a pattern.")
-        .append(
-            sampled
-                ? " Stalled flows (`--tcp-sample`): per run, the A-to-B TCP connections seen (ss, every 100"
-                    + " ms) with data waiting and a congestion window of at most 4 segments during the reduce stage: BBR's"
-                    + " PROBE_RTT, which holds a connection whose minimum-RTT estimate is 10 s old to 4 segments for"
-                    + " 200 ms plus one round trip.\n\n"
-                : "\n\n")
-        .append(
-            "| pattern | RTT (ms) | variant | reduce stage median (s) | spread | vs default | backbone"
-                + " utilisation | reduce / physical limit | reduce / (limit + steps' setup) | TCP retrans (%) |"
-                + (sampled ? " stalled flows per run |\n" : "\n")
-                + "|---|---|---|---|---|---|---|---|---|---|"
-                + (sampled ? "---|\n" : "\n"));
-    Map<String, Double> defaults = new LinkedHashMap<>();
-    for (Cell c : cells) {
-      if (c.variant().equals("default")) {
-        defaults.put(
-            c.pattern() + "/" + c.rtt(),
-            median(c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray()));
-      }
-    }
-    for (Cell c : cells) {
-      double[] t = c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray();
-      double med = median(t);
-      double spread = (Arrays.stream(t).max().orElse(0) - Arrays.stream(t).min().orElse(0)) / med;
-      double util = median(c.runs().stream().mapToDouble(f -> f.meanBitsPerSecond()).toArray());
-      double limit =
-          median(c.runs().stream().mapToDouble(Comparison.Figures::physicalLimitSeconds).toArray());
-      double retrans =
-          median(c.runs().stream().mapToDouble(Comparison.Figures::retransPercent).toArray());
-      double setup = median(c.setupSeconds().stream().mapToDouble(Double::doubleValue).toArray());
-      Double d = defaults.get(c.pattern() + "/" + c.rtt());
-      String vs =
-          d == null || c.variant().equals("default")
-              ? "-"
-              : String.format(Locale.ROOT, "%+.1f%%", 100 * (med - d) / d);
-      sb.append(
-              String.format(
-                  Locale.ROOT,
-                  "| %s | %d | %s | %.2f | %.1f%% | %s | %s | %.2f | %.2f (%.2f s) | %s |",
-                  c.pattern(),
-                  c.rtt(),
-                  c.variant(),
-                  med,
-                  100 * spread,
-                  vs,
-                  util < 0
-                      ? "not shaped"
-                      : String.format(Locale.ROOT, "%.0f%%", 100 * util / backboneBits),
-                  med / limit,
-                  med / (limit + setup),
-                  setup,
-                  retrans < 0 ? "-" : String.format(Locale.ROOT, "%.2f", retrans)))
-          .append(
-              sampled
-                  ? " "
-                      + c.stalls().stream()
-                          .map(String::valueOf)
-                          .reduce((a, b) -> a + ", " + b)
-                          .orElse("-")
-                      + " |\n"
-                  : "\n");
-    }
-    return sb.toString();
   }
 }

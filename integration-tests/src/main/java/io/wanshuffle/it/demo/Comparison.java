@@ -1,9 +1,9 @@
 package io.wanshuffle.it.demo;
 
+import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.job.RunResult;
 import io.wanshuffle.it.net.BackboneTrace;
 import io.wanshuffle.it.net.TestbedSpec;
-import io.wanshuffle.it.testbed.Experiment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -269,7 +269,7 @@ public final class Comparison {
 
   static Class<?> pluginClass() {
     try {
-      return Class.forName(Experiment.WAN_SHUFFLE_MANAGER);
+      return Class.forName(PluginSettings.WAN_SHUFFLE_MANAGER);
     } catch (ClassNotFoundException e) {
       return null;
     }

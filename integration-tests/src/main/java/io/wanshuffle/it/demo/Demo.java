@@ -1,11 +1,13 @@
 package io.wanshuffle.it.demo;
 
+import io.wanshuffle.it.experiment.Experiment;
+import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.RunResult;
+import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.report.Charts;
 import io.wanshuffle.it.report.HtmlReport;
-import io.wanshuffle.it.testbed.Experiment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +30,7 @@ final class Demo {
     if (withPlugin && Comparison.pluginClass() == null) {
       throw new IllegalStateException(
           "the wan-shuffle plugin ("
-              + Experiment.WAN_SHUFFLE_MANAGER
+              + PluginSettings.WAN_SHUFFLE_MANAGER
               + ") is not on the"
               + " class path: build the project (mvn -pl integration-tests -am install -DskipTests) or pass --default-only");
     }
@@ -47,7 +49,7 @@ final class Demo {
     }
     if (withPlugin) {
       // a value the plugin refuses stops the demo now, not after the first default run
-      Experiment.checkWanShuffleConf(spec, opt.algorithm, opt.extraConf);
+      PluginSettings.check(spec, opt.algorithm, opt.extraConf);
     }
     TraceInput trace = traceInput(opt, spec);
     Path out = opt.out.toAbsolutePath();
@@ -138,8 +140,8 @@ final class Demo {
     return new JobRequest(
         "tpch",
         conf(ex),
-        hosts(ex.testbed().clusterA()),
-        hosts(ex.testbed().clusterB()),
+        Node.addresses(ex.testbed().clusterA()),
+        Node.addresses(ex.testbed().clusterB()),
         "tpch",
         opt.scale,
         2 * spec.nodesA(),
@@ -155,8 +157,8 @@ final class Demo {
     return new JobRequest(
         "trace",
         conf(ex),
-        hosts(ex.testbed().clusterA()),
-        hosts(ex.testbed().clusterB()),
+        Node.addresses(ex.testbed().clusterA()),
+        Node.addresses(ex.testbed().clusterB()),
         "matrix",
         0,
         2 * spec.nodesA(),
@@ -188,10 +190,6 @@ final class Demo {
     rows.add(r);
   }
 
-  private static List<String> hosts(List<io.wanshuffle.it.net.Node> nodes) {
-    return nodes.stream().map(io.wanshuffle.it.net.Node::address).toList();
-  }
-
   /**
    * Runs one job with the default shuffle and (optionally) wan-shuffle; prints and reports; true if
    * identical.
@@ -210,21 +208,7 @@ final class Demo {
       Map<String, String> c = new LinkedHashMap<>(base.sparkConf());
       c.putAll(ex.wanShuffleConf(opt.algorithm));
       c.putAll(opt.extraConf);
-      JobRequest wan =
-          new JobRequest(
-              base.appName() + "-wan",
-              c,
-              base.aHosts(),
-              base.bHosts(),
-              base.job(),
-              base.tpchScale(),
-              base.mapPartitions(),
-              base.reducePartitions(),
-              base.matrixBytes(),
-              base.recordBytes(),
-              base.runs(),
-              base.warmup(),
-              0);
+      JobRequest wan = base.withSparkConf(base.appName() + "-wan", c);
       ms.add(ex.run(base.appName() + "-wan-shuffle", wan, 0));
     }
     List<Comparison.Figures> figs = new ArrayList<>();

@@ -1,9 +1,11 @@
 package io.wanshuffle.it.job;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wanshuffle.it.spark.SparkCluster;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,9 +42,11 @@ public final class DriverMain {
     long t0 = System.currentTimeMillis();
     SparkConf conf = new SparkConf(false).setAppName(req.appName());
     req.sparkConf().forEach(conf::set);
-    io.wanshuffle.it.cluster.Placement.configure(conf); // map tasks stay on A, reduce tasks on B
+    Placement.configure(conf); // map tasks stay on A, reduce tasks on B
     try (JavaSparkContext jsc = new JavaSparkContext(conf)) {
-      awaitExecutors(jsc, req);
+      Set<String> hosts = new LinkedHashSet<>(req.aHosts());
+      hosts.addAll(req.bHosts());
+      SparkCluster.awaitExecutors(jsc.sc(), hosts, Duration.ofSeconds(120));
       long startup = System.currentTimeMillis() - t0;
       StageRecorder rec = new StageRecorder();
       jsc.sc().addSparkListener(rec);
@@ -55,26 +59,6 @@ public final class DriverMain {
         System.out.printf("RUN %d reduce stage %.1f s%n", r + 1, runs.get(r).reduceSeconds());
       }
       JSON.writeValue(Path.of(args[1]).toFile(), new JobResult(req.appName(), startup, runs));
-    }
-  }
-
-  private static void awaitExecutors(JavaSparkContext jsc, JobRequest req)
-      throws InterruptedException {
-    Set<String> want = new HashSet<>(req.aHosts());
-    want.addAll(req.bHosts());
-    long deadline = System.currentTimeMillis() + 120_000;
-    while (true) {
-      Set<String> missing = new HashSet<>(want);
-      for (org.apache.spark.SparkExecutorInfo e : jsc.sc().statusTracker().getExecutorInfos()) {
-        missing.remove(e.host());
-      }
-      if (missing.isEmpty()) {
-        return;
-      }
-      if (System.currentTimeMillis() > deadline) {
-        throw new IllegalStateException("no executor registered from " + missing + " within 120 s");
-      }
-      Thread.sleep(100);
     }
   }
 

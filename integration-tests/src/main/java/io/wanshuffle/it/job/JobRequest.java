@@ -89,6 +89,29 @@ public record JobRequest(
   public static final String MATRIX_ALL = "matrix-all";
 
   /**
+   * @param name another application name
+   * @param conf other Spark settings
+   * @return this request with {@code name} and {@code conf}, everything else the same
+   */
+  public JobRequest withSparkConf(String name, Map<String, String> conf) {
+    return new JobRequest(
+        name,
+        conf,
+        aHosts,
+        bHosts,
+        job,
+        tpchScale,
+        mapPartitions,
+        reducePartitions,
+        matrixBytes,
+        recordBytes,
+        runs,
+        warmup,
+        killExecutorOnB,
+        fullWarmup);
+  }
+
+  /**
    * @return the hosts map tasks run on: A's, or for {@code matrix-all} A's then B's
    */
   public List<String> senderHosts() {

@@ -66,7 +66,7 @@ final class MatrixShuffleJob {
     }
     double[][] m = matrix;
     JavaPairRDD<Integer, byte[]> data =
-        io.wanshuffle.it.cluster.Placement.seeds(jsc, mapParts, aHosts)
+        Placement.seeds(jsc, mapParts, aHosts)
             .flatMapToPair(
                 t -> {
                   int i = t % nA;
@@ -113,7 +113,7 @@ final class MatrixShuffleJob {
                   };
                 });
     JavaPairRDD<Integer, byte[]> shuffled = data.partitionBy(new HashPartitioner(reduceParts));
-    return io.wanshuffle.it.cluster.Placement.seeds(jsc, reduceParts, bHosts)
+    return Placement.seeds(jsc, reduceParts, bHosts)
         .zipPartitions(
             shuffled,
             (pin, it) -> {

@@ -79,7 +79,7 @@ final class TpchJoinQuery {
       List<String> aHosts,
       List<String> bHosts) {
     JavaPairRDD<Long, String> lineitem =
-        io.wanshuffle.it.cluster.Placement.seeds(jsc, mapParts, aHosts)
+        Placement.seeds(jsc, mapParts, aHosts)
             .flatMapToPair(
                 part -> {
                   Iterator<LineItem> it =
@@ -104,7 +104,7 @@ final class TpchJoinQuery {
                   };
                 });
     JavaPairRDD<Long, String> orders =
-        io.wanshuffle.it.cluster.Placement.seeds(jsc, mapParts, aHosts)
+        Placement.seeds(jsc, mapParts, aHosts)
             .flatMapToPair(
                 part -> {
                   Iterator<Order> it =
@@ -130,7 +130,7 @@ final class TpchJoinQuery {
                 });
     JavaPairRDD<Long, Iterable<String>> joined =
         lineitem.union(orders).groupByKey(new HashPartitioner(reduceParts));
-    return io.wanshuffle.it.cluster.Placement.seeds(jsc, reduceParts, bHosts)
+    return Placement.seeds(jsc, reduceParts, bHosts)
         .zipPartitions(
             joined,
             (pin, rows) -> {

@@ -12,12 +12,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A user-space layer-2 delay line between two interfaces of one namespace, standing in for netem
- * (absent on this kernel): {@code delayline.py} (a resource of this package) forwards every frame
- * from one interface to the other after a fixed one-way delay, using packet sockets with virtio-net
- * headers so GSO super-packets pass whole (a few thousand frames/s at 200 Mbit/s). It runs as a
- * child process at real-time priority (SCHED_FIFO; a warning is printed when it cannot get it), so
- * that busy hosts on the same cores do not delay frames beyond their due time; {@link #close()}
- * stops that process.
+ * (which the testbed's kernel lacks): {@code delayline.py} (a resource of this package) forwards
+ * every frame from one interface to the other after a fixed one-way delay, using packet sockets
+ * with virtio-net headers so GSO super-packets pass whole (a few thousand frames/s at 200 Mbit/s).
+ * It runs as a child process at real-time priority (SCHED_FIFO; a warning is printed when it cannot
+ * get it), so that busy hosts on the same cores do not delay frames beyond their due time; {@link
+ * #close()} stops that process.
  */
 final class DelayLine implements AutoCloseable {
   private final Process process;

@@ -44,7 +44,7 @@ public final class FlowProbe {
     List<Process> procs = new ArrayList<>();
     try {
       for (Node b : testbed.clusterB()) {
-        procs.add(startSink(testbed, b, PORT, seconds + 10, javaClassPath));
+        procs.add(startSink(b, PORT, seconds + 10, javaClassPath));
       }
       Thread.sleep(1500);
       BackboneMeter.Recording rec = meter.record(100);
@@ -52,7 +52,7 @@ public final class FlowProbe {
       for (Node a : testbed.clusterA()) {
         List<String> args = new ArrayList<>(List.of("source", Integer.toString(seconds)));
         testbed.clusterB().forEach(b -> args.add(b.address() + ":" + PORT));
-        sources.add(start(testbed, a, args, javaClassPath));
+        sources.add(start(a, args, javaClassPath));
       }
       for (Process p : sources) {
         output(p, seconds + 30L, "probe source");
@@ -68,14 +68,13 @@ public final class FlowProbe {
     }
   }
 
-  private static Process start(Testbed t, Node n, List<String> args, String cp) throws IOException {
-    return start(t, n, FlowProbe.class, args, cp);
+  private static Process start(Node n, List<String> args, String cp) throws IOException {
+    return start(n, FlowProbe.class, args, cp);
   }
 
   /**
    * Starts a probe program on a host of the testbed.
    *
-   * @param t the testbed
    * @param n the host to run on
    * @param main the program's class (its {@code main})
    * @param args the program's arguments
@@ -83,9 +82,8 @@ public final class FlowProbe {
    * @return the running process, its standard error merged into its output
    * @throws IOException if it cannot be started
    */
-  static Process start(Testbed t, Node n, Class<?> main, List<String> args, String cp)
-      throws IOException {
-    List<String> cmd = new ArrayList<>(t.launchPrefix(n));
+  static Process start(Node n, Class<?> main, List<String> args, String cp) throws IOException {
+    List<String> cmd = new ArrayList<>(n.launchPrefix());
     cmd.addAll(List.of(javaBinary(), "-Xmx64m", "-cp", cp, main.getName()));
     cmd.addAll(args);
     return new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -125,7 +123,6 @@ public final class FlowProbe {
    * Starts the sink of this probe on a host: it accepts connections on {@code port} and discards
    * what they carry until no connection arrives for {@code seconds}.
    *
-   * @param t the testbed
    * @param n the host
    * @param port TCP port on the host's address
    * @param seconds idle time after which the sink exits
@@ -133,9 +130,9 @@ public final class FlowProbe {
    * @return the sink's process
    * @throws IOException if it cannot be started
    */
-  static Process startSink(Testbed t, Node n, int port, int seconds, String cp) throws IOException {
+  static Process startSink(Node n, int port, int seconds, String cp) throws IOException {
     return start(
-        t, n, List.of("sink", n.address(), Integer.toString(port), Integer.toString(seconds)), cp);
+        n, List.of("sink", n.address(), Integer.toString(port), Integer.toString(seconds)), cp);
   }
 
   /**

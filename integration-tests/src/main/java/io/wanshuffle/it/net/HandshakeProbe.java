@@ -27,7 +27,6 @@ public final class HandshakeProbe {
   /**
    * Measures TCP handshake times from one host to another.
    *
-   * @param testbed a running testbed
    * @param from host that connects
    * @param to host that accepts (a {@link FlowProbe} sink is started on it for the measurement)
    * @param count connects to time, &ge; 1
@@ -36,17 +35,15 @@ public final class HandshakeProbe {
    * @throws IllegalArgumentException if {@code count < 1}
    * @throws IllegalStateException if a probe process fails or times out
    */
-  public static double[] millis(
-      Testbed testbed, Node from, Node to, int count, String javaClassPath) {
+  public static double[] millis(Node from, Node to, int count, String javaClassPath) {
     if (count < 1) {
       throw new IllegalArgumentException("count must be >= 1, got " + count);
     }
     Process sink = null;
     try {
-      sink = FlowProbe.startSink(testbed, to, PORT, 20, javaClassPath);
+      sink = FlowProbe.startSink(to, PORT, 20, javaClassPath);
       Process p =
           FlowProbe.start(
-              testbed,
               from,
               HandshakeProbe.class,
               List.of(to.address() + ":" + PORT, Integer.toString(count)),

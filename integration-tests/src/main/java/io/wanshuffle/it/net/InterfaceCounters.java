@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Why: a rate is bytes between two readings over the time between them. When each reading starts
  * an {@code ip} process, the counters are read some unknown time after the timestamp (tens of
  * milliseconds, more on a busy 2-core machine running Spark), and a reading late by 110 ms at the
- * end of a 1 s window inflates that window's rate by 11 %: a 200 Mbit/s backbone was once
- * "measured" at 223 Mbit/s. Read here, the timestamp and the counters are microseconds apart.
+ * end of a 1 s window inflates that window's rate by 11 %. Read here, the timestamp and the
+ * counters are microseconds apart.
  *
  * <p>Close it to stop the sentinel; the testbed's teardown also kills every process left in its
  * namespaces.

@@ -1,42 +1,31 @@
 package io.wanshuffle.it.net;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The unshaped variant: every host is a loopback alias (control 127.0.1.2, cluster A 127.0.1.11..,
- * cluster B 127.0.2.11..). Linux answers on all of 127.0.0.0/8 without configuration, so nothing is
- * created and nothing needs root. Nothing is rate-limited: shuffle times are not comparable to a
- * WAN; results still are.
+ * The unshaped variant: every host is a loopback address of this machine ({@link Hosts} in {@code
+ * 127.0}: control 127.0.0.2, cluster A 127.0.1.11.., cluster B 127.0.2.11..). Linux answers on all
+ * of 127.0.0.0/8 without configuration, so nothing is created, nothing needs root and there is
+ * nothing to tear down. Nothing is rate-limited: shuffle times are not comparable to a WAN; results
+ * and the plugin's step contract still are. Several loopback testbeds can be open at once (Spark
+ * processes on them choose their ports at run time).
  */
 public final class LoopbackTestbed implements Testbed {
   private final TestbedSpec spec;
-  private final Node control;
-  private final List<Node> a;
-  private final List<Node> b;
+  private final Hosts hosts;
 
   private LoopbackTestbed(TestbedSpec spec) {
     this.spec = spec;
-    this.control = new Node("ctl", "A", "127.0.1.2", null);
-    this.a = nodes("a", "A", 1, spec.nodesA());
-    this.b = nodes("b", "B", 2, spec.nodesB());
+    this.hosts = Hosts.of(spec, "127.0", null);
   }
 
   /**
-   * @param spec sizes (rates and latency are ignored: nothing is shaped)
+   * @param spec host counts (rates, latency and congestion control are ignored: nothing is shaped)
    * @return the loopback testbed
    */
   public static LoopbackTestbed start(TestbedSpec spec) {
     return new LoopbackTestbed(spec);
-  }
-
-  private static List<Node> nodes(String prefix, String cluster, int octet, int n) {
-    List<Node> l = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      l.add(new Node(prefix + (i + 1), cluster, "127.0." + octet + "." + (11 + i), null));
-    }
-    return List.copyOf(l);
   }
 
   @Override
@@ -51,22 +40,17 @@ public final class LoopbackTestbed implements Testbed {
 
   @Override
   public Node control() {
-    return control;
+    return hosts.control();
   }
 
   @Override
   public List<Node> clusterA() {
-    return a;
+    return hosts.clusterA();
   }
 
   @Override
   public List<Node> clusterB() {
-    return b;
-  }
-
-  @Override
-  public List<String> launchPrefix(Node node) {
-    return List.of();
+    return hosts.clusterB();
   }
 
   @Override
@@ -83,6 +67,7 @@ public final class LoopbackTestbed implements Testbed {
         + " hosts on 127.0.1.x / 127.0.2.x, NOT shaped (no backbone: times are not comparable to a WAN)";
   }
 
+  /** Nothing to tear down. */
   @Override
   public void close() {}
 }

@@ -18,10 +18,14 @@ import java.util.Optional;
  *  wst-ctl eth0 ─ v-ctl┘        [optional: bbA ─ wA (wst-wan, delay line) wB ─ bbB]
  * </pre>
  *
- * <p>Addresses (one /16, all layer 2): control 10.77.0.2, cluster A 10.77.1.11.., cluster B
- * 10.77.2.11... Every namespace is named {@value #PREFIX}*, and {@link #start} first removes such
- * leftovers of a crashed run (terminating the processes a previous run left inside them). Nothing
- * is created in the root namespace.
+ * <p>Addresses ({@link Hosts} in {@code 10.77}, one /16, all layer 2): control 10.77.0.2, cluster A
+ * 10.77.1.11.., cluster B 10.77.2.11... Every namespace is named {@value #PREFIX}*, and {@link
+ * #start} first removes such leftovers of a crashed run (terminating the processes a previous run
+ * left inside them). Nothing is created in the root namespace. One such testbed per machine ({@link
+ * MachineLock}).
+ *
+ * <p>Teardown ({@link #close()}, or the {@link Teardown} at JVM exit): stops the delay line,
+ * deletes every {@value #PREFIX}* namespace with the processes still inside, releases the lock.
  */
 public final class NamespaceTestbed implements Testbed {
   /** Prefix of every namespace this class creates. */
@@ -39,42 +43,33 @@ public final class NamespaceTestbed implements Testbed {
   private static final int MIN_TBF_LATENCY_MS = 20;
 
   private final TestbedSpec spec;
-  private final Node control;
-  private final List<Node> a = new ArrayList<>();
-  private final List<Node> b = new ArrayList<>();
-  private final Thread hook;
+  private final Hosts hosts;
+  private final Teardown teardown;
   private DelayLine delayLine;
   private BackboneMeter meter;
-  private volatile boolean closed;
 
   private NamespaceTestbed(TestbedSpec spec) {
     this.spec = spec;
-    this.control = new Node("ctl", "A", "10.77.0.2", PREFIX + "ctl");
-    for (int i = 0; i < spec.nodesA(); i++) {
-      a.add(new Node("a" + (i + 1), "A", "10.77.1." + (11 + i), PREFIX + "a" + (i + 1)));
-    }
-    for (int i = 0; i < spec.nodesB(); i++) {
-      b.add(new Node("b" + (i + 1), "B", "10.77.2." + (11 + i), PREFIX + "b" + (i + 1)));
-    }
-    this.hook = new Thread(this::teardown, "testbed-teardown");
+    this.hosts = Hosts.of(spec, "10.77", PREFIX);
+    this.teardown = Teardown.register(Teardown.TESTBED_PRIORITY, this::teardown);
   }
 
   /**
    * Checks the prerequisites, removes leftovers of a previous run, and builds the testbed.
    *
    * @param spec sizes, rates and WAN RTT
-   * @return the running testbed (close it; a shutdown hook also tears it down on exit or interrupt)
+   * @return the running testbed (close it; its {@link Teardown} also tears it down on exit or
+   *     interrupt)
    * @throws TestbedUnavailableException if not root, iproute2 is missing, or python3 is missing
    *     while a WAN RTT is asked for; the message names the loopback flag
-   * @throws IllegalStateException if an {@code ip}/{@code tc} command fails (everything built so
-   *     far is torn down first)
+   * @throws IllegalStateException if another testbed runs on this machine, or if an {@code
+   *     ip}/{@code tc} command fails (everything built so far is torn down first)
    */
   public static NamespaceTestbed start(TestbedSpec spec) {
     requirePrerequisites(spec);
-    claimLock();
+    MachineLock.claim();
     removeLeftovers();
     NamespaceTestbed t = new NamespaceTestbed(spec);
-    Runtime.getRuntime().addShutdownHook(t.hook);
     try {
       t.build();
     } catch (RuntimeException e) {
@@ -115,47 +110,6 @@ public final class NamespaceTestbed implements Testbed {
               + ". Run as root (.ci/run installs iproute2), or pass -D"
               + MODE_PROPERTY
               + "=loopback for the unshaped loopback variant (results are checked, times are not comparable).");
-    }
-  }
-
-  private static final java.nio.file.Path LOCK =
-      java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "wan-shuffle-testbed.pid");
-
-  /**
-   * One testbed per machine (fixed addresses and namespace names): refuse while another live JVM
-   * holds it.
-   */
-  private static synchronized void claimLock() {
-    long me = ProcessHandle.current().pid();
-    try {
-      if (java.nio.file.Files.exists(LOCK)) {
-        String held = java.nio.file.Files.readString(LOCK).strip();
-        long pid = held.isEmpty() ? -1 : Long.parseLong(held);
-        if (pid != me && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-          throw new IllegalStateException(
-              "another wan-shuffle testbed is running (process "
-                  + pid
-                  + ", lock "
-                  + LOCK
-                  + "); wait for it to finish or stop that process");
-        }
-      }
-      java.nio.file.Files.writeString(LOCK, Long.toString(me));
-    } catch (java.io.IOException | NumberFormatException e) {
-      throw new IllegalStateException(
-          "cannot use the testbed lock file " + LOCK + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static void releaseLock() {
-    try {
-      String held =
-          java.nio.file.Files.exists(LOCK) ? java.nio.file.Files.readString(LOCK).strip() : "";
-      if (held.equals(Long.toString(ProcessHandle.current().pid()))) {
-        java.nio.file.Files.delete(LOCK);
-      }
-    } catch (java.io.IOException e) {
-      // a stale lock names a dead process and is taken over by the next run
     }
   }
 
@@ -245,84 +199,21 @@ public final class NamespaceTestbed implements Testbed {
     Exec.check("ip", "-n", SWITCH_B, "link", "set", "bbB", "master", "br0", "up");
     shape(SWITCH_A, "bbA", spec.backboneBitsPerSecond());
     shape(SWITCH_B, "bbB", spec.backboneBitsPerSecond());
-    allowCongestionControl(spec.tcpCongestionControl());
-    addHost(control, SWITCH_A, false);
-    for (Node n : a) {
+    CongestionControl.allow(spec.tcpCongestionControl());
+    addHost(hosts.control(), SWITCH_A, false);
+    for (Node n : hosts.clusterA()) {
       addHost(n, SWITCH_A, true);
     }
-    for (Node n : b) {
+    for (Node n : hosts.clusterB()) {
       addHost(n, SWITCH_B, true);
     }
     meter =
         new BackboneMeter(
             SWITCH_A,
             "bbA",
-            a.stream().map(Node::namespace).toList(),
-            b.stream().map(Node::namespace).toList(),
+            hosts.clusterA().stream().map(Node::namespace).toList(),
+            hosts.clusterB().stream().map(Node::namespace).toList(),
             spec.backboneBitsPerSecond());
-  }
-
-  /**
-   * Sets the TCP congestion control of a host's namespace (per namespace since Linux 4.15; a new
-   * namespace otherwise inherits the machine's default, which differs between machines).
-   *
-   * @throws IllegalStateException naming the algorithm and the ones this kernel has when it is not
-   *     available
-   */
-  private static void setCongestionControl(String ns, String cc) {
-    String current =
-        Exec.quietOutput(
-            "ip", "netns", "exec", ns, "sysctl", "-n", "net.ipv4.tcp_congestion_control");
-    if (current != null && current.strip().equals(cc)) {
-      return;
-    }
-    try {
-      Exec.check(
-          "ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv4.tcp_congestion_control=" + cc);
-    } catch (IllegalStateException e) {
-      throw new IllegalStateException(
-          "TCP congestion control '"
-              + cc
-              + "' cannot be set on this kernel"
-              + " (available: "
-              + String.join(" ", kernelList("net.ipv4.tcp_available_congestion_control"))
-              + "; choose one with --tcp-cc): "
-              + e.getMessage(),
-          e);
-    }
-  }
-
-  /**
-   * @return the words of a machine sysctl holding a list (empty when it cannot be read)
-   */
-  private static List<String> kernelList(String key) {
-    String v = Exec.quietOutput("sysctl", "-n", key);
-    return v == null || v.isBlank() ? List.of() : List.of(v.strip().split("\\s+"));
-  }
-
-  /**
-   * Makes {@code cc} selectable inside the hosts' namespaces: loads its module if the kernel does
-   * not list it yet, and adds it to {@code net.ipv4.tcp_allowed_congestion_control} (a namespace
-   * other than the machine's own may only select an allowed algorithm) when it is missing there;
-   * says so on standard output, since that list belongs to the machine.
-   */
-  private static void allowCongestionControl(String cc) {
-    if (!kernelList("net.ipv4.tcp_available_congestion_control").contains(cc)) {
-      Exec.quiet("modprobe", "tcp_" + cc);
-    }
-    List<String> allowed = kernelList("net.ipv4.tcp_allowed_congestion_control");
-    String was = String.join(" ", allowed);
-    if (!allowed.isEmpty()
-        && !allowed.contains(cc)
-        && Exec.quiet(
-            "sysctl", "-qw", "net.ipv4.tcp_allowed_congestion_control=" + was + " " + cc)) {
-      System.out.println(
-          "testbed: added "
-              + cc
-              + " to net.ipv4.tcp_allowed_congestion_control (was: "
-              + was
-              + "), so that the hosts' namespaces may use it");
-    }
   }
 
   private static void addNamespace(String ns) {
@@ -338,15 +229,15 @@ public final class NamespaceTestbed implements Testbed {
         "net.ipv6.conf.all.disable_ipv6=1",
         "net.ipv6.conf.default.disable_ipv6=1");
     Exec.check("ip", "-n", ns, "link", "set", "lo", "up");
-    // WAN host tuning (docs/testbed.md): an idle connection keeps its congestion window, so a fetch
-    // that re-uses a connection after a pause (a later step, a later task) does not restart in
-    // slow start; the same setting applies to every variant measured on the testbed
+    // WAN host tuning: an idle connection keeps its congestion window, so a fetch that re-uses a
+    // connection after a pause (a later step, a later task) does not restart in slow start; the
+    // same setting applies to every variant run on the testbed
     Exec.check("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv4.tcp_slow_start_after_idle=0");
   }
 
   private void addHost(Node n, String sw, boolean shaped) {
     addNamespace(n.namespace());
-    setCongestionControl(n.namespace(), spec.tcpCongestionControl());
+    CongestionControl.set(n.namespace(), spec.tcpCongestionControl());
     String port = "v-" + n.name();
     Exec.check(
         "ip",
@@ -407,22 +298,17 @@ public final class NamespaceTestbed implements Testbed {
 
   @Override
   public Node control() {
-    return control;
+    return hosts.control();
   }
 
   @Override
   public List<Node> clusterA() {
-    return List.copyOf(a);
+    return hosts.clusterA();
   }
 
   @Override
   public List<Node> clusterB() {
-    return List.copyOf(b);
-  }
-
-  @Override
-  public List<String> launchPrefix(Node node) {
-    return List.of("ip", "netns", "exec", node.namespace());
+    return hosts.clusterB();
   }
 
   @Override
@@ -449,25 +335,17 @@ public final class NamespaceTestbed implements Testbed {
         : String.format("%.3f Mbit/s", bits / 1e6);
   }
 
+  /** Tears the testbed down (see the class comment); idempotent. */
   @Override
   public void close() {
-    teardown();
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException | IllegalArgumentException alreadyShuttingDown) {
-      // the hook is running or gone: nothing to remove
-    }
+    teardown.close();
   }
 
-  private synchronized void teardown() {
-    if (closed) {
-      return;
-    }
-    closed = true;
+  private void teardown() {
     if (delayLine != null) {
       delayLine.close();
     }
     removeLeftovers();
-    releaseLock();
+    MachineLock.release();
   }
 }

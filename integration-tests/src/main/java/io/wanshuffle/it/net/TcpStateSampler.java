@@ -65,7 +65,7 @@ public final class TcpStateSampler {
               intervalMillis / 1000.0);
       try {
         for (Node host : testbed.clusterA()) {
-          List<String> cmd = new ArrayList<>(testbed.launchPrefix(host));
+          List<String> cmd = new ArrayList<>(host.launchPrefix());
           cmd.addAll(List.of("sh", "-c", loop));
           Process p =
               new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();

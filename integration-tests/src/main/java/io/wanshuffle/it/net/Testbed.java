@@ -7,17 +7,19 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Two clusters of hosts joined by a backbone, ready for Spark processes to be started on them.
+ * Two clusters of hosts joined by a backbone, ready for Spark processes to be started on them: a
+ * control host and the worker hosts of clusters A and B ({@link Node}; addresses as {@link Hosts}
+ * gives them), and the topology table mapping each host to its cluster.
  *
  * <p>Two variants: {@link NamespaceTestbed} (one network namespace per host, tbf-shaped NICs and
  * backbone, optional WAN latency; needs root and iproute2) and {@link LoopbackTestbed} (loopback
- * aliases, nothing shaped; anywhere). {@link #open(TestbedSpec)} picks the variant from the system
- * property {@value #MODE_PROPERTY}: {@code netns} (the default) or {@code loopback}. The shaped
- * variant is never replaced silently: when it cannot be built, {@link TestbedUnavailableException}
- * says why and names the flag.
+ * addresses, nothing shaped; anywhere). {@link #open(TestbedSpec)} picks the variant from the
+ * system property {@value #MODE_PROPERTY}: {@code netns} (the default) or {@code loopback}. The
+ * shaped variant is never replaced silently: when it cannot be built, {@link
+ * TestbedUnavailableException} says why and names the flag.
  *
- * <p>Closing tears everything down (also registered as a JVM shutdown hook, so an interrupt tears
- * down too).
+ * <p>Closing tears everything down; a variant that builds anything registers its {@link Teardown},
+ * so that an interrupt or a JVM exit tears down too.
  */
 public interface Testbed extends AutoCloseable {
 
@@ -51,13 +53,6 @@ public interface Testbed extends AutoCloseable {
   List<Node> clusterB();
 
   /**
-   * @param node a host of this testbed
-   * @return the command prefix that runs a program on that host ({@code ip netns exec <ns>}, or
-   *     empty)
-   */
-  List<String> launchPrefix(Node node);
-
-  /**
    * @return the meter of the backbone counters (shaped variant only)
    */
   Optional<BackboneMeter> backbone();
@@ -82,7 +77,7 @@ public interface Testbed extends AutoCloseable {
 
   /**
    * Writes the topology table for Hadoop's {@code TableMapping}: one line {@code <address>
-   * /<cluster>/rack0} per host (control host included, in cluster A).
+   * /<cluster>/rack0} per host, the control host (cluster A) first, then the workers.
    *
    * @param file where to write
    * @return {@code file}
@@ -90,9 +85,9 @@ public interface Testbed extends AutoCloseable {
    */
   default Path writeTopologyTable(Path file) {
     StringBuilder sb = new StringBuilder();
-    sb.append(control().address()).append(" /A/rack0\n");
+    sb.append(control().address()).append(' ').append(control().networkPath()).append('\n');
     for (Node n : workers()) {
-      sb.append(n.address()).append(" /").append(n.cluster()).append("/rack0\n");
+      sb.append(n.address()).append(' ').append(n.networkPath()).append('\n');
     }
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());

@@ -33,8 +33,9 @@ public record TestbedSpec(
   public static final long DEFAULT_BACKBONE = 200_000_000L;
 
   /**
-   * Default TCP congestion control of the hosts: {@code bbr}, the default of the machine every
-   * published figure was measured on (docs/testbed.md).
+   * Default TCP congestion control of the hosts: {@code bbr}, the default of the machine the
+   * published benchmark reports come from, so that every host runs it whatever this machine's
+   * default is.
    */
   public static final String DEFAULT_TCP_CC = "bbr";
 

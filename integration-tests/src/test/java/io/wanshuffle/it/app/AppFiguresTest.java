@@ -2,7 +2,7 @@ package io.wanshuffle.it.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.wanshuffle.it.testbed.Experiment;
+import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.StageCapture;

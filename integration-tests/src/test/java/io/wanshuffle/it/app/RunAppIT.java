@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.it.cluster.AppJars;
 import io.wanshuffle.it.net.NamespaceTestbed;
 import io.wanshuffle.it.net.Testbed;
 import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.it.spark.AppJars;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

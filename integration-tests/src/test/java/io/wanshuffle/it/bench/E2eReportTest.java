@@ -22,9 +22,9 @@ class E2eReportTest {
 
   @Test
   void setupTimeCountsAtLeastTheStepsAnyScheduleNeeds() {
-    double setup = E2eBenchCommand.setupSeconds(UNIFORM, SPEC, 0.05);
+    double setup = E2eReport.setupSeconds(UNIFORM, SPEC, 0.05);
     assertTrue(setup >= 5 * 0.05 - 1e-9, "at least 5 steps of 50 ms, got " + setup + " s");
-    assertEquals(0.0, E2eBenchCommand.setupSeconds(UNIFORM, SPEC, 0.0), 1e-12);
+    assertEquals(0.0, E2eReport.setupSeconds(UNIFORM, SPEC, 0.0), 1e-12);
     double steps = setup / 0.05;
     assertEquals(Math.rint(steps), steps, 1e-9, "a whole number of steps times beta");
   }
@@ -35,8 +35,8 @@ class E2eReportTest {
     List<Comparison.Figures> runs = List.of(fig(6.6), fig(6.3), fig(6.9));
     List<Double> setups = List.of(0.3, 0.3, 0.3);
     String md =
-        E2eBenchCommand.markdown(
-            List.of(new E2eBenchCommand.Cell("uniform", 0, "auto", runs, setups, List.of())),
+        E2eReport.markdown(
+            List.of(new E2eReport.Cell("uniform", 0, "auto", runs, setups, List.of())),
             "test",
             1,
             200e6);
@@ -56,10 +56,10 @@ class E2eReportTest {
     List<Comparison.Figures> runs = List.of(fig(6.6), fig(6.3), fig(6.9));
     List<Double> setups = List.of(0.3, 0.3, 0.3);
     String md =
-        E2eBenchCommand.markdown(
+        E2eReport.markdown(
             List.of(
-                new E2eBenchCommand.Cell("uniform", 40, "auto", runs, setups, List.of(0, 2, 1)),
-                new E2eBenchCommand.Cell("zipf", 40, "auto", runs, setups, List.of())),
+                new E2eReport.Cell("uniform", 40, "auto", runs, setups, List.of(0, 2, 1)),
+                new E2eReport.Cell("zipf", 40, "auto", runs, setups, List.of())),
             "test",
             1,
             200e6);

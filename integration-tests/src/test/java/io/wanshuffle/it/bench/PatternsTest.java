@@ -69,7 +69,7 @@ class PatternsTest {
     }
     assertEquals(Math.max(each, busiestNic / spec.nicBytesPerSecond()), limit, 1e-9);
     assertTrue(limit < 2 * each, "both directions at once, not one after the other");
-    double setup = E2eBenchCommand.setupSeconds(b, spec, 0.05);
+    double setup = E2eReport.setupSeconds(b, spec, 0.05);
     double abSetup = Prediction.of(ab, spec, "oggp", 0.05).steps() * 0.05;
     double baSetup = Prediction.of(ba, spec, "oggp", 0.05).steps() * 0.05;
     assertEquals(Math.max(abSetup, baSetup), setup, 1e-12);

@@ -1,6 +1,9 @@
 package io.wanshuffle.it.cluster;
 
-import io.wanshuffle.it.jobs.ShuffleJobs;
+import io.wanshuffle.it.job.Placement;
+import io.wanshuffle.it.job.ShuffleJobs;
+import io.wanshuffle.it.spark.AppJars;
+import io.wanshuffle.it.spark.SparkCluster;
 import java.nio.file.Path;
 import org.apache.spark.SparkConf;
 
@@ -19,21 +22,26 @@ final class PluginConf {
 
   private PluginConf() {}
 
-  /** Common settings: placement, AQE on, the job jar (and the plugin jar) shipped to executors. */
-  static SparkConf base(LoopbackCluster cluster, String app, boolean plugin) {
+  /**
+   * Common settings: the cluster's ({@link SparkCluster#conf}, executors of 512m), placement, AQE
+   * on, the job jar (and the plugin jar) shipped to executors.
+   */
+  static SparkConf base(SparkCluster cluster, String app, boolean plugin) {
     Path work = cluster.runDir().resolve("app");
     String jars = AppJars.jarOf(ShuffleJobs.class, work).toString();
     if (plugin) {
       jars = AppJars.pluginJar() + "," + jars;
     }
-    return Placement.configure(cluster.driverConf(app))
+    SparkConf conf = new SparkConf().setAppName(app);
+    cluster.conf("512m").forEach(conf::set);
+    return Placement.configure(conf)
         .set("spark.sql.adaptive.enabled", "true")
         .set("spark.sql.shuffle.partitions", "8")
         .set("spark.jars", jars);
   }
 
   /** Spark's own sort shuffle manager. */
-  static SparkConf sort(LoopbackCluster cluster, String app) {
+  static SparkConf sort(SparkCluster cluster, String app) {
     return base(cluster, app, false).set("spark.shuffle.manager", "sort");
   }
 
@@ -43,7 +51,7 @@ final class PluginConf {
    * small, and what they check is gating), capture files under the run folder (the capture listener
    * is also started without being listed; listing it checks that a duplicate entry is harmless).
    */
-  static SparkConf plugin(LoopbackCluster cluster, String app) {
+  static SparkConf plugin(SparkCluster cluster, String app) {
     SparkConf conf =
         base(cluster, app, true)
             .set("spark.shuffle.manager", MANAGER)

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.it.jobs.JobLayout;
-import io.wanshuffle.it.jobs.ShuffleJobs;
+import io.wanshuffle.it.job.JobLayout;
+import io.wanshuffle.it.job.ShuffleJobs;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.spark.SparkCluster;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
 import io.wanshuffle.spark.capture.StageCapture;
@@ -45,7 +47,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class WanShuffleFaultsIT {
-  static LoopbackCluster cluster;
+  static SparkCluster cluster;
   static SparkSession spark;
   static JavaSparkContext jsc;
   static CaptureEvents events;
@@ -60,9 +62,15 @@ class WanShuffleFaultsIT {
   static final long STALL_MS = 120_000;
 
   @BeforeAll
-  static void start(LoopbackCluster shared) throws Exception {
+  static void start(SparkCluster shared) throws Exception {
     cluster = shared;
-    aToB = new JobLayout(cluster.hosts("clusterA"), cluster.hosts("clusterB"), 4, 4, 6000);
+    aToB =
+        new JobLayout(
+            Node.addresses(cluster.testbed().clusterA()),
+            Node.addresses(cluster.testbed().clusterB()),
+            4,
+            4,
+            6000);
     // a bad value must stop the driver's start-up (SparkEnv builds the shuffle manager)
     long t0 = System.nanoTime();
     try {
@@ -102,7 +110,7 @@ class WanShuffleFaultsIT {
     return new SparkListener() {
       @Override
       public void onTaskStart(SparkListenerTaskStart e) {
-        if (cluster.hosts("clusterB").contains(e.taskInfo().host())
+        if (Node.addresses(cluster.testbed().clusterB()).contains(e.taskInfo().host())
             && which.test(e.taskInfo())
             && fired.compareAndSet(false, true)) {
           long id = e.taskInfo().taskId();
@@ -237,7 +245,8 @@ class WanShuffleFaultsIT {
           public synchronized void onTaskStart(SparkListenerTaskStart e) {
             // the first reduce task on cluster B: every map has finished, none of its output was
             // fetched yet
-            if (!fired && cluster.hosts("clusterB").contains(e.taskInfo().host())) {
+            if (!fired
+                && Node.addresses(cluster.testbed().clusterB()).contains(e.taskInfo().host())) {
               fired = true;
               if (cluster.killExecutors(mapHost) > 0) {
                 synchronized (lost) {

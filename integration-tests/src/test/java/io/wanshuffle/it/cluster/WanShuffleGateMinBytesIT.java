@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.it.jobs.JobLayout;
-import io.wanshuffle.it.jobs.ShuffleJobs;
+import io.wanshuffle.it.job.JobLayout;
+import io.wanshuffle.it.job.ShuffleJobs;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.spark.SparkCluster;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
 import io.wanshuffle.spark.capture.StageCapture;
@@ -37,10 +39,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SharedLoopbackCluster.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class WanShuffleGateMinBytesIT {
-  static LoopbackCluster cluster;
+  static SparkCluster cluster;
 
   @BeforeAll
-  static void start(LoopbackCluster shared) {
+  static void start(SparkCluster shared) {
     cluster = shared;
   }
 
@@ -81,7 +83,12 @@ class WanShuffleGateMinBytesIT {
       CaptureEvents events = CaptureEvents.install(spark.sparkContext());
       cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
       JobLayout l =
-          new JobLayout(cluster.hosts("clusterA"), cluster.hosts("clusterB"), 8, 40, 20_000);
+          new JobLayout(
+              Node.addresses(cluster.testbed().clusterA()),
+              Node.addresses(cluster.testbed().clusterB()),
+              8,
+              40,
+              20_000);
       events.clear();
       List<String> rows =
           ShuffleJobs.wideSkewedGroups(

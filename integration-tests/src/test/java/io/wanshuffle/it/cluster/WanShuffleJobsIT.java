@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.it.jobs.JobLayout;
-import io.wanshuffle.it.jobs.ShuffleJobs;
+import io.wanshuffle.it.job.JobLayout;
+import io.wanshuffle.it.job.ShuffleJobs;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.spark.SparkCluster;
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
@@ -33,14 +35,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 4's end-to-end contract on a loopback two-cluster deployment (2 + 2 nodes), and the harness
- * itself (topology table read by Hadoop's TableMapping, one executor per node on its own address,
- * map and reduce tasks where they are pinned, under Spark's sort manager): each job's rows under
- * wan-shuffle equal, row by row, the rows of the same job under Spark's {@code sort} manager (which
- * equal the plain-Java oracle), and the capture shows that only cross-cluster pairs were gated,
- * every registered byte was fetched, and at most k = 2 cross-cluster flows in each direction of the
- * backbone (at most δ = 1 per host) were open at any instant. Records are serialised with Kryo in
- * both applications.
+ * The plugin's end-to-end contract on a loopback two-cluster deployment (2 + 2 nodes), and the
+ * harness itself (topology table read by Hadoop's TableMapping, one executor per node on its own
+ * address, map and reduce tasks where they are pinned, under Spark's sort manager): each job's rows
+ * under wan-shuffle equal, row by row, the rows of the same job under Spark's {@code sort} manager
+ * (which equal the plain-Java oracle), and the capture shows that only cross-cluster pairs were
+ * gated, every registered byte was fetched, and at most k = 2 cross-cluster flows in each direction
+ * of the backbone (at most δ = 1 per host) were open at any instant. Records are serialised with
+ * Kryo in both applications.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -56,7 +58,7 @@ class WanShuffleJobsIT {
    */
   static final String KRYO = "org.apache.spark.serializer.KryoSerializer";
 
-  static LoopbackCluster cluster;
+  static SparkCluster cluster;
   static SparkSession spark;
   static CaptureEvents events;
   static JobLayout layout;
@@ -75,13 +77,31 @@ class WanShuffleJobsIT {
   static final java.util.Set<String> sortReduceHosts = new java.util.TreeSet<>();
 
   @BeforeAll
-  static void start(LoopbackCluster shared) throws Exception {
+  static void start(SparkCluster shared) throws Exception {
     cluster = shared;
-    cluster.nodes().forEach(n -> clusterOf.put(n.host(), n.cluster()));
+    cluster.testbed().workers().forEach(n -> clusterOf.put(n.address(), n.cluster()));
     // maps on all four nodes, reduces on cluster B: A->B blocks are gated, B->B blocks are not
-    layout = new JobLayout(cluster.allHosts(), cluster.hosts("clusterB"), 8, 4, 4000);
-    bothWays = new JobLayout(cluster.allHosts(), cluster.allHosts(), 8, 8, 4000);
-    wide = new JobLayout(cluster.allHosts(), cluster.hosts("clusterB"), 4, 2100, 20_000);
+    layout =
+        new JobLayout(
+            Node.addresses(cluster.testbed().workers()),
+            Node.addresses(cluster.testbed().clusterB()),
+            8,
+            4,
+            4000);
+    bothWays =
+        new JobLayout(
+            Node.addresses(cluster.testbed().workers()),
+            Node.addresses(cluster.testbed().workers()),
+            8,
+            8,
+            4000);
+    wide =
+        new JobLayout(
+            Node.addresses(cluster.testbed().workers()),
+            Node.addresses(cluster.testbed().clusterB()),
+            4,
+            2100,
+            20_000);
     jobs.put("reduceByKey", s -> ShuffleJobs.reduceByKey(jsc(s), layout, 11));
     jobs.put("bothWays", s -> ShuffleJobs.reduceByKey(jsc(s), bothWays, 16));
     jobs.put("groupByKey", s -> ShuffleJobs.groupByKey(jsc(s), layout, 12));
@@ -246,26 +266,30 @@ class WanShuffleJobsIT {
   @Order(0)
   void topologyTableMapsEveryNodeToItsClusterRack() throws Exception {
     org.apache.hadoop.conf.Configuration hc = new org.apache.hadoop.conf.Configuration(false);
-    hc.set("net.topology.table.file.name", cluster.topologyFile().toString());
+    hc.set("net.topology.table.file.name", cluster.topologyTable().toString());
     org.apache.hadoop.net.TableMapping mapping = new org.apache.hadoop.net.TableMapping();
     mapping.setConf(hc);
-    List<String> hosts = cluster.allHosts();
-    assertEquals(List.of("127.0.1.1", "127.0.1.2", "127.0.2.1", "127.0.2.2"), hosts);
-    assertEquals(
-        List.of("/clusterA/rack1", "/clusterA/rack1", "/clusterB/rack1", "/clusterB/rack1"),
-        mapping.resolve(hosts));
+    List<String> hosts = Node.addresses(cluster.testbed().workers());
+    assertEquals(List.of("127.0.1.11", "127.0.1.12", "127.0.2.11", "127.0.2.12"), hosts);
+    assertEquals(List.of("/A/rack0", "/A/rack0", "/B/rack0", "/B/rack0"), mapping.resolve(hosts));
   }
 
   @Test
   @Order(0)
   void harnessRanOneExecutorPerNodeAndPlacedMapsAndReducesAsPinned() {
-    // executors plus the driver (127.0.0.1)
-    java.util.Set<String> expected = new java.util.TreeSet<>(cluster.allHosts());
-    expected.add(LoopbackCluster.CONTROL_HOST);
+    // executors plus the driver (on the control host)
+    java.util.Set<String> expected =
+        new java.util.TreeSet<>(Node.addresses(cluster.testbed().workers()));
+    expected.add(cluster.testbed().control().address());
     assertEquals(expected, sortExecutorHosts);
-    assertEquals(java.util.Set.copyOf(cluster.allHosts()), sortMapHosts, "map tasks on all nodes");
     assertEquals(
-        java.util.Set.copyOf(cluster.hosts("clusterB")), sortReduceHosts, "reduce tasks on B");
+        java.util.Set.copyOf(Node.addresses(cluster.testbed().workers())),
+        sortMapHosts,
+        "map tasks on all nodes");
+    assertEquals(
+        java.util.Set.copyOf(Node.addresses(cluster.testbed().clusterB())),
+        sortReduceHosts,
+        "reduce tasks on B");
   }
 
   @Test
@@ -284,8 +308,8 @@ class WanShuffleJobsIT {
     List<StageCapture> caps = runAndCheck("reduceByKey", ShuffleJobs.reduceByKeyOracle(layout, 11));
     for (StageCapture c : caps) {
       for (FlowCapture f : c.flows()) {
-        assertEquals("clusterA", clusterOf.get(f.srcHost()));
-        assertEquals("clusterB", clusterOf.get(f.dstHost()));
+        assertEquals("A", clusterOf.get(f.srcHost()));
+        assertEquals("B", clusterOf.get(f.dstHost()));
       }
     }
   }
@@ -311,7 +335,8 @@ class WanShuffleJobsIT {
   /**
    * Two gated shuffles in one reduce task (CoGroupedRDD reads shuffle 0 to the end, then shuffle
    * 1): both shuffles' stages are captured with every byte in granted steps and at most k flows,
-   * and the job ends well within the method's timeout (it used to wait for {@code grant.maxWait}).
+   * and the job ends well within the method's timeout (a reader waiting on its other shuffle does
+   * not hold the task until {@code grant.maxWait}).
    */
   @Test
   @Order(5)
@@ -370,7 +395,7 @@ class WanShuffleJobsIT {
       }
     }
     assertEquals(
-        java.util.Set.of("clusterA->clusterB", "clusterB->clusterA"),
+        java.util.Set.of("A->B", "B->A"),
         directions,
         "gated flows in both directions of the backbone");
   }
@@ -379,9 +404,8 @@ class WanShuffleJobsIT {
    * Two jobs submitted at once from two threads of one application, in two FAIR scheduler pools:
    * the rows of both are exact, each reduce stage is captured with every byte in granted steps
    * (runAndCheck), and the flows of both together never exceed k per direction of the backbone.
-   * Whether the two small reduce stages overlap in time depends on when each job's map stage ends
-   * (they did in 1 of 4 runs); the coordinator's handling of stages that run at once is tested
-   * deterministically by {@code
+   * Whether the two small reduce stages overlap in time depends on when each job's map stage ends;
+   * the coordinator's handling of stages that run at once is tested deterministically by {@code
    * StepCoordinatorTest.twoStagesAtOnceShareKAndTheEndOfOneReleasesOnlyItsDemands}.
    */
   @Test

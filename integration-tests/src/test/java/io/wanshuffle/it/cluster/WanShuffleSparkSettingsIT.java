@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.it.jobs.JobLayout;
-import io.wanshuffle.it.jobs.ShuffleJobs;
+import io.wanshuffle.it.job.JobLayout;
+import io.wanshuffle.it.job.ShuffleJobs;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.spark.SparkCluster;
 import io.wanshuffle.spark.capture.FlowOverlap;
 import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
@@ -31,10 +33,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SharedLoopbackCluster.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class WanShuffleSparkSettingsIT {
-  static LoopbackCluster cluster;
+  static SparkCluster cluster;
 
   @BeforeAll
-  static void start(LoopbackCluster shared) {
+  static void start(SparkCluster shared) {
     cluster = shared;
   }
 
@@ -50,7 +52,13 @@ class WanShuffleSparkSettingsIT {
     try {
       CaptureEvents events = CaptureEvents.install(spark.sparkContext());
       cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
-      JobLayout l = new JobLayout(cluster.hosts("clusterA"), cluster.hosts("clusterB"), 8, 6, 4000);
+      JobLayout l =
+          new JobLayout(
+              Node.addresses(cluster.testbed().clusterA()),
+              Node.addresses(cluster.testbed().clusterB()),
+              8,
+              6,
+              4000);
       events.clear();
       List<String> rows =
           ShuffleJobs.reduceByKey(JavaSparkContext.fromSparkContext(spark.sparkContext()), l, 23);

@@ -3,8 +3,10 @@ package io.wanshuffle.it.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.it.jobs.JobLayout;
-import io.wanshuffle.it.jobs.ShuffleJobs;
+import io.wanshuffle.it.job.JobLayout;
+import io.wanshuffle.it.job.ShuffleJobs;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.spark.SparkCluster;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
 import io.wanshuffle.spark.capture.StageCapture;
@@ -39,7 +41,7 @@ class WanShuffleSpeculationIT {
   /** How long the straggling attempt would stall if nobody killed it, ms. */
   private static final long STALL_MS = 120_000;
 
-  static LoopbackCluster cluster;
+  static SparkCluster cluster;
   static SparkSession spark;
   static JavaSparkContext jsc;
   static CaptureEvents events;
@@ -60,13 +62,19 @@ class WanShuffleSpeculationIT {
   static final List<Ended> ended = new ArrayList<>();
 
   @BeforeAll
-  static void start(LoopbackCluster shared) throws Exception {
+  static void start(SparkCluster shared) throws Exception {
     cluster = shared;
     // 4 map tasks per A host, blocks of about 600 KB: a flow (one A host's blocks of a partition)
     // is more than
     // the fetcher may have in flight, so a stalled attempt keeps its granted flow open (lease held)
     // until killed
-    aToB = new JobLayout(cluster.hosts("clusterA"), cluster.hosts("clusterB"), 8, 4, 300_000);
+    aToB =
+        new JobLayout(
+            Node.addresses(cluster.testbed().clusterA()),
+            Node.addresses(cluster.testbed().clusterB()),
+            8,
+            4,
+            300_000);
     spark =
         SparkSession.builder()
             .config(
@@ -89,7 +97,7 @@ class WanShuffleSpeculationIT {
             new SparkListener() {
               @Override
               public void onTaskEnd(SparkListenerTaskEnd e) {
-                if (!cluster.hosts("clusterB").contains(e.taskInfo().host())) {
+                if (!Node.addresses(cluster.testbed().clusterB()).contains(e.taskInfo().host())) {
                   return;
                 }
                 synchronized (ended) {

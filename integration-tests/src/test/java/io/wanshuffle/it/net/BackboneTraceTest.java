@@ -123,7 +123,7 @@ class BackboneTraceTest {
     try (Testbed t = LoopbackTestbed.start(new TestbedSpec(2, 1, 1_000_000, 1_000_000, 0))) {
       t.writeTopologyTable(f);
       assertEquals(
-          "127.0.1.2 /A/rack0\n127.0.1.11 /A/rack0\n127.0.1.12 /A/rack0\n127.0.2.11 /B/rack0\n",
+          "127.0.0.2 /A/rack0\n127.0.1.11 /A/rack0\n127.0.1.12 /A/rack0\n127.0.2.11 /B/rack0\n",
           java.nio.file.Files.readString(f));
     } finally {
       java.nio.file.Files.delete(f);

@@ -1,4 +1,4 @@
-package io.wanshuffle.it.jobs;
+package io.wanshuffle.it.job;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.wanshuffle.it.testbed;
+package io.wanshuffle.it.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +13,7 @@ import io.wanshuffle.it.net.BackboneTrace;
 import io.wanshuffle.it.net.FlowProbe;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.it.spark.ClusterOptions;
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
@@ -74,16 +75,12 @@ class TwoClusterTestbedIT {
     }
   }
 
-  private List<String> hosts(List<Node> nodes) {
-    return nodes.stream().map(Node::address).toList();
-  }
-
   private JobRequest tpch(String name, Map<String, String> conf, int kill) {
     return new JobRequest(
         name,
         conf,
-        hosts(ex.testbed().clusterA()),
-        hosts(ex.testbed().clusterB()),
+        Node.addresses(ex.testbed().clusterA()),
+        Node.addresses(ex.testbed().clusterB()),
         "tpch",
         SCALE,
         4,
@@ -292,8 +289,8 @@ class TwoClusterTestbedIT {
         new JobRequest(
             "trace-default",
             ex.baseConf("512m"),
-            hosts(ex.testbed().clusterA()),
-            hosts(ex.testbed().clusterB()),
+            Node.addresses(ex.testbed().clusterA()),
+            Node.addresses(ex.testbed().clusterB()),
             "matrix",
             0,
             2,
@@ -345,8 +342,8 @@ class TwoClusterTestbedIT {
           new JobRequest(
               name,
               c,
-              hosts(ex.testbed().clusterA()),
-              hosts(ex.testbed().clusterB()),
+              Node.addresses(ex.testbed().clusterA()),
+              Node.addresses(ex.testbed().clusterB()),
               "matrix",
               0,
               2,
@@ -392,8 +389,8 @@ class TwoClusterTestbedIT {
   @Test
   @Order(5)
   void shuffleAcrossTheBackboneBothWaysKeepsEachDirectionWithinItsRate() {
-    List<String> a = hosts(ex.testbed().clusterA());
-    List<String> b = hosts(ex.testbed().clusterB());
+    List<String> a = Node.addresses(ex.testbed().clusterA());
+    List<String> b = Node.addresses(ex.testbed().clusterB());
     int n = a.size() + b.size();
     double[][] matrix = new double[n][n];
     for (int i = 0; i < n; i++) {
@@ -512,7 +509,7 @@ class TwoClusterTestbedIT {
         Experiment.start(
             spec,
             Path.of(runs, "testbed-secure-" + System.currentTimeMillis()),
-            StandaloneOptions.defaults().withAuthSecret("wan-shuffle-it-" + System.nanoTime()));
+            ClusterOptions.defaults().withAuthSecret("wan-shuffle-it-" + System.nanoTime()));
     Map<String, String> c = new LinkedHashMap<>(wanConf());
     assertEquals("true", c.get("spark.authenticate"));
     c.put("spark.network.crypto.enabled", "true");
@@ -540,7 +537,7 @@ class TwoClusterTestbedIT {
         Experiment.start(
             spec,
             Path.of(runs, "testbed-2cores-" + System.currentTimeMillis()),
-            StandaloneOptions.defaults().withWorkerCores(2));
+            ClusterOptions.defaults().withWorkerCores(2));
     assertEquals("2", ex.baseConf("512m").get("spark.executor.cores"));
     Experiment.Measured m = ex.run("tpch-wan-2cores", tpch("tpch-wan-2cores", wanConf(), 0), 0);
     RunResult r = m.result().runs().get(0);
@@ -590,7 +587,7 @@ class TwoClusterTestbedIT {
         Path.of(
             System.getProperty("wanshuffle.it.runDir", "target/it-runs"),
             "testbed-ess-" + System.currentTimeMillis());
-    ex = Experiment.start(spec, dir, StandaloneOptions.defaults().withExternalShuffleService());
+    ex = Experiment.start(spec, dir, ClusterOptions.defaults().withExternalShuffleService());
     assertEquals("true", wanConf().get("spark.shuffle.service.enabled"));
     Experiment.Measured m = ex.run("tpch-wan-ess", tpch("tpch-wan-ess", wanConf(), 0), 0);
     RunResult r = m.result().runs().get(0);

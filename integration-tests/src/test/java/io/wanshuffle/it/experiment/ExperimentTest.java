@@ -1,4 +1,4 @@
-package io.wanshuffle.it.testbed;
+package io.wanshuffle.it.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

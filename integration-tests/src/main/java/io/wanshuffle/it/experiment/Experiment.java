@@ -1,64 +1,69 @@
-package io.wanshuffle.it.testbed;
+package io.wanshuffle.it.experiment;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.wanshuffle.it.cluster.AppJars;
-import io.wanshuffle.it.cluster.StandaloneProcesses;
 import io.wanshuffle.it.job.DriverMain;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.JobResult;
-import io.wanshuffle.it.net.BackboneMeter;
 import io.wanshuffle.it.net.BackboneTrace;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TcpStateSampler;
 import io.wanshuffle.it.net.TcpTrace;
 import io.wanshuffle.it.net.Testbed;
 import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.it.spark.AppJars;
+import io.wanshuffle.it.spark.ClusterOptions;
+import io.wanshuffle.it.spark.SparkCluster;
+import io.wanshuffle.it.spark.SparkHome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.commons.io.FileUtils;
 
 /**
- * A testbed with Spark standalone on it, running driver programs ({@link DriverMain}) on the
- * control host and measuring the backbone around each run. The unit the demo, the end-to-end
- * benchmark and the integration tests share.
+ * A testbed with Spark standalone on it ({@link SparkCluster}), running driver programs ({@link
+ * DriverMain}, {@link #run}) and any application with spark-submit ({@link #submit}) on the control
+ * host, each measured from outside Spark ({@link RunRecorder}). The unit the demo, the end-to-end
+ * benchmark, {@code run-app} and the testbed's integration tests share.
+ *
+ * <p>Run folder: per driver run {@code NN-name.request.json}, {@code NN-name.result.json}, on the
+ * shaped testbed {@code NN-name.backbone.json}, with TCP sampling {@code NN-name.tcp.csv}, with the
+ * plugin's capture listener {@code capture-NN-name/}; per submission {@code NN-name/} ({@code
+ * stdout.txt}, {@code events/}, {@code capture/}, {@code spark-submit.args}); the Spark cluster's
+ * folder {@code spark/} (daemon and driver logs, the topology table, the Spark home's links).
  */
 public final class Experiment implements AutoCloseable {
-  /** Shuffle manager class of the plugin. */
-  public static final String WAN_SHUFFLE_MANAGER = "io.wanshuffle.spark.WanShuffleManager";
-
-  /** The plugin's capture listener (transfer matrix, plans, steps, flow log). */
-  public static final String CAPTURE_LISTENER = "io.wanshuffle.spark.capture.CaptureListener";
-
-  /** The plugin's capture folder key. */
-  public static final String CAPTURE_DIR = "spark.wanshuffle.capture.dir";
-
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** Longest a driver program may run. */
+  private static final Duration DRIVER_TIMEOUT = Duration.ofMinutes(30);
+
   private final Testbed testbed;
-  private final SparkStandalone spark;
+  private final SparkCluster spark;
   private final Path runDir;
-  private final Path topology;
   private final List<String> sparkJars;
   private int seq;
   private boolean sampleTcp;
 
-  private Experiment(Testbed testbed, SparkStandalone spark, Path runDir) {
+  private Experiment(Testbed testbed, SparkCluster spark, Path runDir) {
     this.testbed = testbed;
     this.spark = spark;
     this.runDir = runDir;
-    this.topology = testbed.writeTopologyTable(runDir.resolve("topology.table"));
     this.sparkJars = AppJars.classPathJars(runDir);
   }
 
   /**
    * Builds the testbed (variant from {@code -Dwanshuffle.testbed}), starts Spark on it with {@link
-   * StandaloneOptions#defaults()}.
+   * ClusterOptions#defaults()}.
    *
    * @param spec testbed sizes and rates
    * @param runDir folder for logs and results (created)
@@ -67,12 +72,13 @@ public final class Experiment implements AutoCloseable {
    *     built here
    */
   public static Experiment start(TestbedSpec spec, Path runDir) {
-    return start(spec, runDir, StandaloneOptions.defaults());
+    return start(spec, runDir, ClusterOptions.defaults());
   }
 
   /**
    * Builds the testbed (variant from {@code -Dwanshuffle.testbed}), starts Spark on it ({@link
-   * SparkStandalone#start(Testbed, Path, StandaloneOptions)}).
+   * SparkCluster#start}, run folder {@code <runDir>/spark}, Spark home of links to this JVM's class
+   * path).
    *
    * @param spec testbed sizes and rates
    * @param runDir folder for logs and results (created)
@@ -80,10 +86,9 @@ public final class Experiment implements AutoCloseable {
    * @return the experiment; close it to tear everything down
    * @throws io.wanshuffle.it.net.TestbedUnavailableException when the shaped testbed cannot be
    *     built here
-   * @throws IllegalArgumentException if {@code options.workerCores() < 1} (the testbed is closed
-   *     again)
+   * @throws IllegalStateException if Spark does not start (the testbed is closed again)
    */
-  public static Experiment start(TestbedSpec spec, Path runDir, StandaloneOptions options) {
+  public static Experiment start(TestbedSpec spec, Path runDir, ClusterOptions options) {
     Path dir = runDir.toAbsolutePath();
     try {
       Files.createDirectories(dir);
@@ -92,7 +97,10 @@ public final class Experiment implements AutoCloseable {
     }
     Testbed t = Testbed.open(spec);
     try {
-      SparkStandalone s = SparkStandalone.start(t, dir.resolve("spark"), options);
+      Path sparkDir = dir.resolve("spark");
+      SparkCluster s =
+          SparkCluster.start(
+              t, SparkHome.linkClassPath(sparkDir.resolve("spark-home")), sparkDir, options);
       return new Experiment(t, s, dir);
     } catch (RuntimeException e) {
       t.close();
@@ -110,21 +118,14 @@ public final class Experiment implements AutoCloseable {
   /**
    * @return the Spark cluster
    */
-  public SparkStandalone spark() {
+  public SparkCluster spark() {
     return spark;
   }
 
   /**
-   * @return the topology table the plugin reads (Hadoop TableMapping format)
-   */
-  public Path topologyTable() {
-    return topology;
-  }
-
-  /**
-   * The Spark settings every run of {@link #run} gets: master, driver address, one executor per
-   * Worker with the Worker's cores, the job jars ({@code spark.jars}), the topology table, UI off;
-   * authentication and the external shuffle service when the cluster runs with them.
+   * The Spark settings every run of {@link #run} gets: {@link #clusterConf(String)} and the job
+   * jars ({@code spark.jars}: this project's jars and class folders on the class path, the plugin's
+   * among them).
    *
    * @param executorMemory executor memory (Spark size)
    * @return a new mutable map
@@ -136,78 +137,24 @@ public final class Experiment implements AutoCloseable {
   }
 
   /**
-   * {@link #baseConf(String)} without the job jars: what any application needs to run on this
-   * cluster (an application submitted with {@link #submit} brings its own jar).
+   * What any application needs to run on this cluster ({@link SparkCluster#conf(String)}); an
+   * application submitted with {@link #submit} brings its own jar.
    *
    * @param executorMemory executor memory (Spark size)
    * @return a new mutable map
    */
   public Map<String, String> clusterConf(String executorMemory) {
-    Map<String, String> c = new LinkedHashMap<>();
-    c.put("spark.master", spark.masterUrl());
-    c.put("spark.driver.host", testbed.control().address());
-    c.put("spark.driver.bindAddress", testbed.control().address());
-    c.put("spark.executor.cores", Integer.toString(spark.workerCores()));
-    c.put("spark.cores.max", Integer.toString(testbed.workers().size() * spark.workerCores()));
-    c.put("spark.executor.memory", executorMemory);
-    c.put("spark.ui.enabled", "false");
-    c.put("spark.hadoop.net.topology.table.file.name", topology.toString());
-    c.put(
-        "spark.hadoop.net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
-    if (spark.authSecret() != null) {
-      c.put("spark.authenticate", "true");
-      c.put("spark.authenticate.secret", spark.authSecret());
-    }
-    if (spark.externalShuffleService()) {
-      c.put("spark.shuffle.service.enabled", "true");
-    }
-    return c;
+    return spark.conf(executorMemory);
   }
 
   /**
-   * The settings that turn wan-shuffle on, with the testbed's rates. The plugin reaches the
-   * executors only through {@code spark.jars} of {@link #baseConf(String)}, as a user ships it with
-   * {@code --jars}: nothing is put on the executors' own class path.
+   * The settings that turn wan-shuffle on with this testbed's rates ({@link PluginSettings#of}).
    *
    * @param algorithm {@code spark.wanshuffle.algorithm} (auto, oggp, ...)
    * @return a new mutable map to add to {@link #baseConf(String)}
    */
   public Map<String, String> wanShuffleConf(String algorithm) {
-    return wanShuffleConfOf(testbed.spec(), algorithm);
-  }
-
-  /**
-   * Checks the settings of a wan-shuffle run on a testbed of {@code spec} as the plugin checks them
-   * at start-up, so that a command can refuse a wrong value before its testbed starts rather than
-   * fail every wan-shuffle run.
-   *
-   * @param spec the testbed's description (its rates are the run's)
-   * @param algorithm wan-shuffle algorithm name
-   * @param extra the user's settings, in the order they override each other (e.g. {@code --conf},
-   *     then {@code --plugin-conf})
-   * @return the plugin's reading of them
-   * @throws IllegalArgumentException ({@code ConfigValueException}) naming the key and value the
-   *     plugin refuses
-   */
-  @SafeVarargs
-  public static io.wanshuffle.spark.config.WanShuffleConf checkWanShuffleConf(
-      TestbedSpec spec, String algorithm, Map<String, String>... extra) {
-    org.apache.spark.SparkConf c = new org.apache.spark.SparkConf(false);
-    wanShuffleConfOf(spec, algorithm).forEach(c::set);
-    for (Map<String, String> e : extra) {
-      e.forEach(c::set);
-    }
-    return io.wanshuffle.spark.config.WanShuffleConf.from(c);
-  }
-
-  private static Map<String, String> wanShuffleConfOf(TestbedSpec spec, String algorithm) {
-    Map<String, String> c = new LinkedHashMap<>();
-    c.put("spark.wanshuffle.listeners", CAPTURE_LISTENER);
-    c.put("spark.shuffle.manager", WAN_SHUFFLE_MANAGER);
-    c.put("spark.wanshuffle.algorithm", algorithm);
-    c.put("spark.wanshuffle.backbone.rate", spec.backboneBitsPerSecond() + "bit");
-    c.put("spark.wanshuffle.nic.rate", spec.nicBitsPerSecond() + "bit");
-    return c;
+    return PluginSettings.of(testbed.spec(), algorithm);
   }
 
   /**
@@ -234,17 +181,16 @@ public final class Experiment implements AutoCloseable {
    * @return the last such line's exception and message, at most 300 characters; empty when there is
    *     none or the log cannot be read
    */
-  static java.util.Optional<String> mainThreadException(Path driverLog) {
+  static Optional<String> mainThreadException(Path driverLog) {
     String prefix = "Exception in thread \"main\" ";
-    try (java.util.stream.Stream<String> lines =
-        Files.lines(driverLog, java.nio.charset.StandardCharsets.UTF_8)) {
+    try (Stream<String> lines = Files.lines(driverLog, StandardCharsets.UTF_8)) {
       return lines
           .filter(l -> l.startsWith(prefix))
           .reduce((a, b) -> b)
           .map(l -> l.substring(prefix.length()).strip())
           .map(l -> l.length() <= 300 ? l : l.substring(0, 297) + "...");
-    } catch (IOException | java.io.UncheckedIOException e) {
-      return java.util.Optional.empty();
+    } catch (IOException | UncheckedIOException e) {
+      return Optional.empty();
     }
   }
 
@@ -269,7 +215,8 @@ public final class Experiment implements AutoCloseable {
       TcpTrace tcp) {}
 
   /**
-   * Runs a driver program on the control host and waits for it.
+   * Runs a driver program ({@link DriverMain}, with this JVM's class path) on the control host and
+   * waits for it.
    *
    * @param name run name (log and file names)
    * @param request the job (its {@code sparkConf} should start from {@link #baseConf(String)})
@@ -277,34 +224,20 @@ public final class Experiment implements AutoCloseable {
    *     host this long after the first reduce task started
    * @return the measurement
    * @throws IllegalStateException if the driver fails or runs longer than 30 min (the message
-   *     quotes its log)
+   *     quotes its log), or if interrupted (the driver is killed)
+   * @throws UncheckedIOException if a file of the run cannot be written or read
    */
   public Measured run(String name, JobRequest request, long killDelayMs) {
     String tag = nextTag(name);
     Path req = runDir.resolve(tag + ".request.json");
     Path res = runDir.resolve(tag + ".result.json");
-    Path log = runDir.resolve("spark").resolve("driver-" + tag + ".log");
+    Path log = spark.runDir().resolve("driver-" + tag + ".log");
     Path capture = null;
-    if (capturing(request.sparkConf())) {
+    if (PluginSettings.capturing(request.sparkConf())) {
       capture = runDir.resolve("capture-" + tag);
       Map<String, String> c = new LinkedHashMap<>(request.sparkConf());
-      c.put(CAPTURE_DIR, capture.toString());
-      request =
-          new JobRequest(
-              request.appName(),
-              c,
-              request.aHosts(),
-              request.bHosts(),
-              request.job(),
-              request.tpchScale(),
-              request.mapPartitions(),
-              request.reducePartitions(),
-              request.matrixBytes(),
-              request.recordBytes(),
-              request.runs(),
-              request.warmup(),
-              request.killExecutorOnB(),
-              request.fullWarmup());
+      c.put(PluginSettings.CAPTURE_DIR, capture.toString());
+      request = request.withSparkConf(request.appName(), c);
     }
     try {
       if (capture != null) {
@@ -317,7 +250,7 @@ public final class Experiment implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Recorders rec = new Recorders();
+    RunRecorder rec = new RunRecorder(testbed, sampleTcp);
     Process driver =
         spark.launchJava(
             testbed.control(),
@@ -327,35 +260,8 @@ public final class Experiment implements AutoCloseable {
             DriverMain.class.getName(),
             List.of(req.toString(), res.toString()));
     try {
-      boolean killed = request.killExecutorOnB() == 0;
-      long deadline = System.currentTimeMillis() + TimeUnit.MINUTES.toMillis(30);
-      while (driver.isAlive()) {
-        if (System.currentTimeMillis() > deadline) {
-          driver.destroyForcibly();
-          throw new IllegalStateException("driver " + tag + " ran longer than 30 min; see " + log);
-        }
-        if (!killed
-            && Files.exists(log)
-            && Files.readString(log).contains(DriverMain.REDUCE_STARTED)) {
-          Thread.sleep(killDelayMs);
-          Node victim = testbed.clusterB().get(0);
-          int n = spark.killExecutors(victim);
-          Files.writeString(
-              runDir.resolve(tag + ".fault.txt"),
-              "killed "
-                  + n
-                  + " executor(s) on "
-                  + victim.name()
-                  + " ("
-                  + victim.address()
-                  + ") at "
-                  + System.currentTimeMillis()
-                  + "\n");
-          killed = true;
-        }
-        driver.waitFor(200, TimeUnit.MILLISECONDS);
-      }
-      rec.finish(tag);
+      awaitDriver(driver, tag, log, request.killExecutorOnB() > 0 ? killDelayMs : -1);
+      rec.finish(runDir, tag);
       if (driver.exitValue() != 0 || !Files.exists(res)) {
         throw new IllegalStateException(
             "driver "
@@ -365,14 +271,18 @@ public final class Experiment implements AutoCloseable {
                 + "); end of "
                 + log
                 + ":\n"
-                + StandaloneProcesses.tail(Files.readString(log)));
+                + SparkCluster.tail(Files.readString(log)));
       }
       return new Measured(
-          name, JSON.readValue(res.toFile(), JobResult.class), rec.backbone, log, capture, rec.tcp);
+          name,
+          JSON.readValue(res.toFile(), JobResult.class),
+          rec.backbone(),
+          log,
+          capture,
+          rec.tcp());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
-      driver.destroyForcibly();
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     } finally {
@@ -381,6 +291,56 @@ public final class Experiment implements AutoCloseable {
         driver.destroyForcibly();
       }
     }
+  }
+
+  /**
+   * Waits for a driver program to end, killing the executor of the first B host {@code killDelayMs}
+   * after the driver printed {@link DriverMain#REDUCE_STARTED} (when not negative).
+   *
+   * @throws IllegalStateException if the driver runs longer than {@link #DRIVER_TIMEOUT} (it is
+   *     killed)
+   */
+  private void awaitDriver(Process driver, String tag, Path log, long killDelayMs)
+      throws IOException, InterruptedException {
+    boolean killed = killDelayMs < 0;
+    long deadline = System.currentTimeMillis() + DRIVER_TIMEOUT.toMillis();
+    while (driver.isAlive()) {
+      if (System.currentTimeMillis() > deadline) {
+        driver.destroyForcibly();
+        throw new IllegalStateException(
+            "driver "
+                + tag
+                + " ran longer than "
+                + DRIVER_TIMEOUT.toMinutes()
+                + " min; see "
+                + log);
+      }
+      if (!killed
+          && Files.exists(log)
+          && Files.readString(log).contains(DriverMain.REDUCE_STARTED)) {
+        Thread.sleep(killDelayMs);
+        killFirstReceiverExecutor(tag);
+        killed = true;
+      }
+      driver.waitFor(200, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Kills the executor of b1 and notes it in {@code <runDir>/<tag>.fault.txt}. */
+  private void killFirstReceiverExecutor(String tag) throws IOException {
+    Node victim = testbed.clusterB().get(0);
+    int n = spark.killExecutors(victim.address());
+    Files.writeString(
+        runDir.resolve(tag + ".fault.txt"),
+        "killed "
+            + n
+            + " executor(s) on "
+            + victim.name()
+            + " ("
+            + victim.address()
+            + ") at "
+            + System.currentTimeMillis()
+            + "\n");
   }
 
   /**
@@ -454,35 +414,23 @@ public final class Experiment implements AutoCloseable {
    *     started
    * @throws IllegalStateException if interrupted (the driver is killed)
    */
-  public Submitted submit(String name, Submission app, java.time.Duration timeout) {
+  public Submitted submit(String name, Submission app, Duration timeout) {
     String tag = nextTag(name);
     Path dir = runDir.resolve(tag);
     Path events = dir.resolve("events");
     Path stdout = dir.resolve("stdout.txt");
-    Path log = runDir.resolve("spark").resolve("driver-" + tag + ".log");
+    Path log = spark.runDir().resolve("driver-" + tag + ".log");
     Map<String, String> conf = new LinkedHashMap<>(app.conf());
     Path capture = null;
-    if (capturing(conf)) {
+    if (PluginSettings.capturing(conf)) {
       capture = dir.resolve("capture");
-      conf.put(CAPTURE_DIR, capture.toString());
+      conf.put(PluginSettings.CAPTURE_DIR, capture.toString());
     }
     conf.put("spark.eventLog.enabled", "true");
     conf.put("spark.eventLog.dir", events.toUri().toString());
     conf.put("spark.eventLog.compress", "false");
     conf.put("spark.eventLog.rolling.enabled", "false");
-    List<String> args =
-        new java.util.ArrayList<>(
-            List.of("--master", spark.masterUrl(), "--deploy-mode", "client"));
-    if (app.mainClass() != null) {
-      args.addAll(List.of("--class", app.mainClass()));
-    }
-    if (!app.jars().isEmpty()) {
-      args.addAll(
-          List.of("--jars", String.join(",", app.jars().stream().map(Path::toString).toList())));
-    }
-    conf.forEach((k, v) -> args.addAll(List.of("--conf", k + "=" + v)));
-    args.add(app.jar().toString());
-    args.addAll(app.args());
+    List<String> args = submitArgs(app, conf);
     try {
       FileUtils.deleteDirectory(dir.toFile());
       Files.createDirectories(events);
@@ -490,7 +438,7 @@ public final class Experiment implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot prepare " + dir, e);
     }
-    Recorders rec = new Recorders();
+    RunRecorder rec = new RunRecorder(testbed, sampleTcp);
     long start = System.currentTimeMillis();
     Process driver =
         spark.sparkSubmit(
@@ -505,7 +453,7 @@ public final class Experiment implements AutoCloseable {
             "exit " + driver.exitValue() + mainThreadException(log).map(x -> ": " + x).orElse("");
       }
       long end = System.currentTimeMillis();
-      rec.finish(tag);
+      rec.finish(runDir, tag);
       return new Submitted(
           name,
           failure,
@@ -515,8 +463,8 @@ public final class Experiment implements AutoCloseable {
           log,
           eventLogIn(events),
           capture,
-          rec.backbone,
-          rec.tcp);
+          rec.backbone(),
+          rec.tcp());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -531,73 +479,39 @@ public final class Experiment implements AutoCloseable {
   }
 
   /**
+   * @return spark-submit's arguments for {@code app} with the settings {@code conf}: master, client
+   *     mode, main class, {@code --jars}, every setting as {@code --conf}, the jar and its
+   *     arguments
+   */
+  private List<String> submitArgs(Submission app, Map<String, String> conf) {
+    List<String> args =
+        new ArrayList<>(List.of("--master", spark.masterUrl(), "--deploy-mode", "client"));
+    if (app.mainClass() != null) {
+      args.addAll(List.of("--class", app.mainClass()));
+    }
+    if (!app.jars().isEmpty()) {
+      args.addAll(
+          List.of("--jars", String.join(",", app.jars().stream().map(Path::toString).toList())));
+    }
+    conf.forEach((k, v) -> args.addAll(List.of("--conf", k + "=" + v)));
+    args.add(app.jar().toString());
+    args.addAll(app.args());
+    return args;
+  }
+
+  /**
    * @return {@code NN-name}: the run's number in this experiment and its name, safe for file names
    */
   private String nextTag(String name) {
     return String.format("%02d-%s", ++seq, name.replaceAll("[^A-Za-z0-9_.-]", "_"));
   }
 
-  /**
-   * @return whether these settings list the plugin's capture listener (the run then gets a capture
-   *     folder)
-   */
-  private static boolean capturing(Map<String, String> conf) {
-    return conf.getOrDefault("spark.wanshuffle.listeners", "").contains(CAPTURE_LISTENER);
-  }
-
   private static Path eventLogIn(Path events) throws IOException {
-    try (java.util.stream.Stream<Path> files = Files.list(events)) {
+    try (Stream<Path> files = Files.list(events)) {
       // a file, or a rolling event log's folder; a driver running several SparkContexts one after
-      // another writes
-      // one each: the first application's (Spark's application ids sort by start time)
+      // another writes one each: the first application's (Spark's application ids sort by start
+      // time)
       return files.sorted().findFirst().orElse(null);
-    }
-  }
-
-  /** The backbone recording and the TCP sampling around one driver run. */
-  private final class Recorders {
-    private BackboneMeter.Recording backboneRec =
-        testbed.backbone().map(m -> m.record(200)).orElse(null);
-    private TcpStateSampler.Recording tcpRec =
-        sampleTcp ? TcpStateSampler.record(testbed, 100) : null;
-    BackboneTrace backbone;
-    TcpTrace tcp;
-
-    /**
-     * Stops both and keeps their data in {@code <runDir>/<tag>.backbone.json} and {@code .tcp.csv}.
-     */
-    void finish(String tag) throws IOException {
-      if (backboneRec != null) {
-        backbone = backboneRec.stop();
-        backboneRec = null;
-        // kept for later analysis (retransmissions, drops and rates over the whole driver run)
-        JSON.writeValue(
-            runDir.resolve(tag + ".backbone.json").toFile(),
-            Map.of(
-                "start",
-                backbone.start(),
-                "end",
-                backbone.end(),
-                "rateBitsPerSecond",
-                backbone.rateBitsPerSecond(),
-                "samples",
-                backbone.samples()));
-      }
-      if (tcpRec != null) {
-        tcp = tcpRec.stop();
-        tcpRec = null;
-        tcp.writeCsv(runDir.resolve(tag + ".tcp.csv"));
-      }
-    }
-
-    /** Stops whatever {@link #finish} did not (a failed run). */
-    void abandon() {
-      if (backboneRec != null) {
-        backboneRec.stop();
-      }
-      if (tcpRec != null) {
-        tcpRec.stop();
-      }
     }
   }
 

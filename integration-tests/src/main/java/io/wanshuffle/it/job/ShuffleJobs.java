@@ -1,6 +1,5 @@
-package io.wanshuffle.it.jobs;
+package io.wanshuffle.it.job;
 
-import io.wanshuffle.it.cluster.Placement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.wanshuffle.it.jobs;
+package io.wanshuffle.it.job;
 
 import java.io.Serializable;
 import java.util.List;

@@ -1,12 +1,15 @@
-package io.wanshuffle.it.cluster;
+package io.wanshuffle.it.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.it.net.LoopbackTestbed;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.net.Testbed;
+import io.wanshuffle.it.net.TestbedSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -14,10 +17,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Start-up and tear-down of {@link LoopbackCluster}: nothing is left running, even after a failure.
+ * Start-up and tear-down of a {@link SparkCluster} on a loopback testbed: nothing is left running,
+ * even after a failure.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
-class LoopbackClusterLifecycleIT {
+class SparkClusterLifecycleIT {
+  static final TestbedSpec ONE_AND_ONE =
+      new TestbedSpec(1, 1, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0);
+
   @TempDir Path runs;
 
   /** Processes of any cluster started under {@code root}, found by the marker property. */
@@ -28,23 +35,26 @@ class LoopbackClusterLifecycleIT {
                 p.info()
                     .commandLine()
                     .orElse("")
-                    .contains("-D" + LoopbackCluster.RUN_DIR_PROPERTY + "=" + root))
+                    .contains("-D" + SparkCluster.RUN_DIR_PROPERTY + "=" + root))
         .toList();
   }
 
   @Test
   void startsMasterAndWorkersOnTheirAddressesAndCloseLeavesNothingRunning() throws Exception {
-    ClusterSpec spec =
-        ClusterSpec.builder().cluster("east", 1).cluster("west", 1).runRoot(runs).build();
+    Testbed testbed = LoopbackTestbed.start(ONE_AND_ONE);
     List<ProcessHandle> procs;
-    try (LoopbackCluster c = LoopbackCluster.start(spec)) {
-      assertTrue(c.masterUrl().matches("spark://127\\.0\\.0\\.1:\\d+"), c.masterUrl());
-      assertEquals(List.of("127.0.1.1", "127.0.2.1"), c.allHosts());
-      assertEquals("127.0.2.1 /west/rack1", Files.readAllLines(c.topologyFile()).get(2));
-      assertTrue(Files.readString(c.runDir().resolve("worker-west-1.log")).contains("127.0.2.1"));
+    try (SparkCluster c =
+        SparkCluster.start(
+            testbed, SparkHome.locate(), runs.resolve("cluster"), ClusterOptions.defaults())) {
+      assertTrue(c.masterUrl().matches("spark://127\\.0\\.0\\.2:\\d+"), c.masterUrl());
+      assertEquals(List.of("127.0.1.11", "127.0.2.11"), Node.addresses(testbed.workers()));
+      assertEquals("127.0.2.11 /B/rack0", Files.readAllLines(c.topologyTable()).get(2));
+      assertTrue(Files.readString(c.runDir().resolve("worker-b1.log")).contains("127.0.2.11"));
       procs = c.processes();
       assertEquals(3, procs.size(), "master and two workers: " + procs);
       assertEquals(3, marked(runs).size());
+      c.close();
+      c.close(); // idempotent
     }
     for (ProcessHandle p : procs) {
       p.onExit().get(10, TimeUnit.SECONDS);
@@ -54,17 +64,18 @@ class LoopbackClusterLifecycleIT {
 
   @Test
   void aWorkerThatCannotStartFailsStartWithItsLogAndLeavesNothingRunning() {
-    ClusterSpec spec =
-        ClusterSpec.builder()
-            .cluster("a", 1)
-            .workerMemory("lots")
-            .startTimeout(Duration.ofSeconds(60))
-            .runRoot(runs)
-            .build();
+    Testbed testbed = LoopbackTestbed.start(ONE_AND_ONE);
     IllegalStateException e =
-        assertThrows(IllegalStateException.class, () -> LoopbackCluster.start(spec));
-    assertTrue(e.getMessage().startsWith("worker-a-1 exited with status"), e.getMessage());
-    assertTrue(e.getMessage().contains("worker-a-1.log"), e.getMessage());
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                SparkCluster.start(
+                    testbed,
+                    SparkHome.locate(),
+                    runs.resolve("cluster"),
+                    ClusterOptions.defaults().withWorkerMemory("lots")));
+    assertTrue(e.getMessage().startsWith("worker-a1 exited with status"), e.getMessage());
+    assertTrue(e.getMessage().contains("worker-a1.log"), e.getMessage());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!marked(runs).isEmpty() && System.nanoTime() < deadline) {
       Thread.onSpinWait();

@@ -1,4 +1,4 @@
-package io.wanshuffle.it.cluster;
+package io.wanshuffle.it.spark;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,12 +15,11 @@ import org.apache.spark.launcher.JavaModuleOptions;
  * build fills {@code integration-tests/target/spark-home/jars} with {@code
  * maven-dependency-plugin:copy-dependencies} (phase {@code generate-resources}; used by the
  * loopback ITs, {@link #locate()}), and {@link #linkClassPath(Path)} links the jars this JVM runs
- * with (used by the testbed, which runs from any working folder).
+ * with (used by the experiments, which run from any working folder).
  *
- * <p>Facts from the testbed prototype (ARCHITECTURE section 4): a Worker needs {@code
- * SPARK_SCALA_VERSION=2.13} in its environment (the launcher's command builder asks for it
- * unconditionally), and every JVM started by hand needs Spark's {@code --add-opens} list ({@link
- * JavaModuleOptions}).
+ * <p>A Worker needs {@code SPARK_SCALA_VERSION=2.13} in its environment (Spark's launcher command
+ * builder asks for it unconditionally), and every JVM started by hand needs Spark's {@code
+ * --add-opens} list ({@link JavaModuleOptions}); {@link SparkJvms} gives both.
  */
 public final class SparkHome {
   /** System property naming the Spark home folder (set by the failsafe configuration). */

@@ -1,13 +1,7 @@
-package io.wanshuffle.it.testbed;
+package io.wanshuffle.it.net;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.it.net.BackboneTrace;
-import io.wanshuffle.it.net.FlowProbe;
-import io.wanshuffle.it.net.HandshakeProbe;
-import io.wanshuffle.it.net.Node;
-import io.wanshuffle.it.net.Testbed;
-import io.wanshuffle.it.net.TestbedSpec;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,7 +54,7 @@ class WanLatencyIT {
     Node a1 = testbed.clusterA().get(0);
     Node a2 = testbed.clusterA().get(1);
     Node b1 = testbed.clusterB().get(0);
-    double[] wan = HandshakeProbe.millis(testbed, a1, b1, 7, cp);
+    double[] wan = HandshakeProbe.millis(a1, b1, 7, cp);
     double fastest = Arrays.stream(wan).min().orElseThrow();
     assertTrue(
         fastest >= RTT_MS - 0.5,
@@ -76,7 +70,7 @@ class WanLatencyIT {
             + " ms: median far above the configured "
             + RTT_MS
             + " ms");
-    double[] lan = HandshakeProbe.millis(testbed, a1, a2, 7, cp);
+    double[] lan = HandshakeProbe.millis(a1, a2, 7, cp);
     assertTrue(
         HandshakeProbe.median(lan) < 5,
         "a1 -> a2 (same cluster) handshakes "

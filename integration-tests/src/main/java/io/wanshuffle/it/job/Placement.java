@@ -1,4 +1,4 @@
-package io.wanshuffle.it.cluster;
+package io.wanshuffle.it.job;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,9 +12,9 @@ import scala.reflect.ClassTag$;
 
 /**
  * Places tasks on chosen hosts, for example map tasks on cluster A and reduce tasks on cluster B,
- * so a shuffle crosses the backbone (the testbed prototype's recipe): partitions carry preferred
- * locations, {@link #configure(SparkConf)} makes the scheduler wait for them ({@code
- * spark.locality.wait=1h}) and turns off Spark's own reduce-side locality preference ({@code
+ * so a shuffle crosses the backbone: partitions carry preferred locations, {@link
+ * #configure(SparkConf)} makes the scheduler wait for them ({@code spark.locality.wait=1h}) and
+ * turns off Spark's own reduce-side locality preference ({@code
  * spark.shuffle.reduceLocality.enabled=false}), which would otherwise pull reduce tasks towards the
  * biggest map outputs.
  */

@@ -1,4 +1,4 @@
-package io.wanshuffle.it.cluster;
+package io.wanshuffle.it.spark;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,0 +1,8 @@
+/**
+ * {@code ./wan-shuffle e2e-bench}: the end-to-end benchmark, Spark's default shuffle against
+ * wan-shuffle variants on synthetic and trace traffic patterns at several WAN round trips ({@link
+ * io.wanshuffle.it.bench.E2eBenchCommand}), its patterns ({@code Patterns}), variants ({@code
+ * Variant}) and Markdown report ({@code E2eReport}, merged over the published one by {@code
+ * ReportMerge}).
+ */
+package io.wanshuffle.it.bench;

@@ -1,0 +1,10 @@
+/**
+ * Spark standalone on a testbed: {@link io.wanshuffle.it.spark.SparkCluster} starts the Master on
+ * the control host and one Worker per worker host of any {@link io.wanshuffle.it.net.Testbed},
+ * launches drivers and spark-submit there, gives the settings applications need, and kills
+ * executors for fault tests; {@link io.wanshuffle.it.spark.ClusterOptions} says what the Workers
+ * offer. {@link io.wanshuffle.it.spark.SparkHome} is the folder of Spark's jars the processes run
+ * from, {@link io.wanshuffle.it.spark.AppJars} the jars shipped to executors with {@code
+ * spark.jars}.
+ */
+package io.wanshuffle.it.spark;
