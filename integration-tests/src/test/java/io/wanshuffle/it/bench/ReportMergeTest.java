@@ -40,7 +40,7 @@ class ReportMergeTest {
             + "\n"
             + NOTES
             + "\n"
-            + "## Earlier tables and findings\n\n### Session 13 table\n\n| uniform | 6.70 |\n";
+            + "## Earlier tables and findings\n\n### 21 Nov 15:48 UTC table\n\n| uniform | 6.70 |\n";
     String merged = ReportMerge.merge(previous, generated("2026-11-22T05:00:00Z", "6.60"));
     assertTrue(
         merged.startsWith(generated("2026-11-22T05:00:00Z", "6.60").stripTrailing()), merged);
@@ -50,7 +50,7 @@ class ReportMergeTest {
     int earlier = merged.indexOf(ReportMerge.EARLIER);
     int previousTable = merged.indexOf("### Previous generated table (2026-11-22T03:37:53Z)");
     int oldCell = merged.indexOf("| uniform | 6.51 |");
-    int older = merged.indexOf("### Session 13 table");
+    int older = merged.indexOf("### 21 Nov 15:48 UTC table");
     assertTrue(
         0 < notes
             && notes < marker
