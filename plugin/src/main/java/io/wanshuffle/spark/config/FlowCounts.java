@@ -12,7 +12,7 @@ final class FlowCounts {
   /** Flow counts from 1 to {@link BaseSpeed#MAX_FLOWS}. */
   static final ValueType<Integer> TYPE =
       ValueType.of(
-          String.format(Locale.ROOT, "integer 1..%,d (flows)", BaseSpeed.MAX_FLOWS),
+          String.format(Locale.ROOT, "integer 1..%,d (flows)", PlatformRates.MAX_FLOWS),
           FlowCounts::flows);
 
   private static final Pattern ASCII_INTEGER = Pattern.compile("\\+?[0-9]+");
@@ -24,7 +24,7 @@ final class FlowCounts {
     if (ASCII_INTEGER.matcher(t).matches()) {
       try {
         int n = Integer.parseInt(t);
-        if (n >= 1 && n <= BaseSpeed.MAX_FLOWS) {
+        if (n >= 1 && n <= PlatformRates.MAX_FLOWS) {
           return n;
         }
       } catch (NumberFormatException e) {
@@ -32,6 +32,6 @@ final class FlowCounts {
       }
     }
     throw new ConfigValueException(
-        key, text, "must be an integer >= 1 and <= " + BaseSpeed.MAX_FLOWS + " (flows)");
+        key, text, "must be an integer >= 1 and <= " + PlatformRates.MAX_FLOWS + " (flows)");
   }
 }

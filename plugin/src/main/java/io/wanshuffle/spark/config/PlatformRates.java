@@ -17,6 +17,12 @@ import org.apache.spark.SparkConf;
  */
 final class PlatformRates {
   /**
+   * Most flows k or δ may count ({@link BaseSpeed#MAX_FLOWS}). Read here, in a class that calls
+   * scheduler-core, so that the shaded jar relocates every reference to it.
+   */
+  static final int MAX_FLOWS = BaseSpeed.MAX_FLOWS;
+
+  /**
    * Slowest NIC over base speed above which the rates look mistyped (see {@link
    * #incommensurateWarning}).
    */

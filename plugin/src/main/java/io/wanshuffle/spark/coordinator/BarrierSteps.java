@@ -49,15 +49,13 @@ final class BarrierSteps implements StepMode {
   @Override
   public Platform platform(
       String[] senders, String[] receivers, int directions, FlowLeases leases, double betaSeconds) {
-    int[] sd = new int[senders.length];
-    int[] rd = new int[receivers.length];
-    for (int i = 0; i < sd.length; i++) {
-      sd[i] = leases.freeSend(senders[i]);
-    }
-    for (int j = 0; j < rd.length; j++) {
-      rd[j] = leases.freeReceive(receivers[j]);
-    }
-    return Platform.of(leases.k() - leases.total(), betaSeconds, sd, rd);
+    return StepMode.platformOf(
+        leases.k() - leases.total(),
+        betaSeconds,
+        senders,
+        receivers,
+        leases::freeSend,
+        leases::freeReceive);
   }
 
   @Override

@@ -47,15 +47,8 @@ final class PipelinedSteps implements StepMode {
   @Override
   public Platform platform(
       String[] senders, String[] receivers, int directions, FlowLeases leases, double betaSeconds) {
-    int[] sd = new int[senders.length];
-    int[] rd = new int[receivers.length];
-    for (int i = 0; i < sd.length; i++) {
-      sd[i] = leases.delta(senders[i]);
-    }
-    for (int j = 0; j < rd.length; j++) {
-      rd[j] = leases.delta(receivers[j]);
-    }
-    return Platform.of(leases.k() * directions, betaSeconds, sd, rd);
+    return StepMode.platformOf(
+        leases.k() * directions, betaSeconds, senders, receivers, leases::delta, leases::delta);
   }
 
   @Override

@@ -115,4 +115,31 @@ interface StepMode {
    * @return true when a free flow may be kept for a bottleneck receiver about to register
    */
   boolean keepsFlows();
+
+  /**
+   * @param k flows per step
+   * @param betaSeconds β, seconds
+   * @param senders the plan's sending hosts, by row
+   * @param receivers the plan's receiving hosts, by column
+   * @param sendPorts the flows a sending host may open in the plan
+   * @param receivePorts the flows a receiving host may open in the plan
+   * @return the platform
+   */
+  static Platform platformOf(
+      int k,
+      double betaSeconds,
+      String[] senders,
+      String[] receivers,
+      java.util.function.ToIntFunction<String> sendPorts,
+      java.util.function.ToIntFunction<String> receivePorts) {
+    int[] sd = new int[senders.length];
+    int[] rd = new int[receivers.length];
+    for (int i = 0; i < sd.length; i++) {
+      sd[i] = sendPorts.applyAsInt(senders[i]);
+    }
+    for (int j = 0; j < rd.length; j++) {
+      rd[j] = receivePorts.applyAsInt(receivers[j]);
+    }
+    return Platform.of(k, betaSeconds, sd, rd);
+  }
 }

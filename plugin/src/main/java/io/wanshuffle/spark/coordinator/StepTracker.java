@@ -184,21 +184,15 @@ final class StepTracker {
     if (m.reportsAhead()) {
       // the ports are handed on now; the flow's record waits for the time its last block arrived
       long at = Math.max(m.startMs(), nowMs);
-      arriving.put(
-          new DemandStep(d.id, g.stepId()),
-          new TransferRecord(
-              g.stepId(),
-              d.stage,
-              d.shuffleId,
-              d.taskAttemptId,
-              d.dst,
-              List.of(hosts),
-              bytes,
-              m.startMs(),
-              at,
-              at));
+      arriving.put(new DemandStep(d.id, g.stepId()), record(d, g, hosts, bytes, m.startMs(), at));
       return null;
     }
+    return record(d, g, hosts, bytes, m.startMs(), m.endMs());
+  }
+
+  /** The realised transfer of {@code d}'s part of a step, handed on at its end. */
+  private static TransferRecord record(
+      Demand d, Demand.Grant g, String[] hosts, long[] bytes, long startMs, long endMs) {
     return new TransferRecord(
         g.stepId(),
         d.stage,
@@ -207,9 +201,9 @@ final class StepTracker {
         d.dst,
         List.of(hosts),
         bytes,
-        m.startMs(),
-        m.endMs(),
-        m.endMs());
+        startMs,
+        endMs,
+        endMs);
   }
 
   /**
