@@ -16,10 +16,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,16 +99,17 @@ public final class StepCoordinator {
   private long nextPlanId = 1;
   private boolean stopped;
 
-  private StepCoordinator(Builder b) {
-    if (b.conf.gated() && b.scheduler == null) {
-      throw new IllegalArgumentException("algorithm " + b.conf.algorithm() + " needs a scheduler");
+  StepCoordinator(StepCoordinatorBuilder b) {
+    if (b.conf().gated() && b.scheduler() == null) {
+      throw new IllegalArgumentException(
+          "algorithm " + b.conf().algorithm() + " needs a scheduler");
     }
-    this.conf = b.conf;
-    this.listeners = new Listeners(b.listeners);
-    this.clock = Objects.requireNonNull(b.clock, "clock");
-    this.timer = Objects.requireNonNull(b.timer, "timer");
+    this.conf = b.conf();
+    this.listeners = new Listeners(b.listeners());
+    this.clock = Objects.requireNonNull(b.clock(), "clock");
+    this.timer = Objects.requireNonNull(b.timer(), "timer");
     this.mode = StepMode.of(conf);
-    this.leases = new FlowLeases(conf.k(), conf::delta, b.clusterOf);
+    this.leases = new FlowLeases(conf.k(), conf::delta, b.clusterOf());
     this.keeping = new FlowKeeping(conf.gatherWindowMs());
     this.waves = new TaskWaves(keeping);
     this.assembler = new StepAssembler(leases, keeping, mode, conf.gatherWindowMs());
@@ -118,24 +117,26 @@ public final class StepCoordinator {
         new StepTracker(
             leases, timer, conf.betaSeconds(), conf.deadlineFactor(), conf.minDeadlineMs());
     this.gather = new GatherWindow(timer, conf.gatherWindowMs());
-    StepScheduler fallback = b.fallbackSet ? b.fallback : Planner.fallbackOf(conf);
+    StepScheduler fallback = b.fallbackSet() ? b.fallback() : Planner.fallbackOf(conf);
     this.planner =
-        b.scheduler == null ? null : new Planner(b.scheduler, fallback, conf.planningBudgetMs());
-    this.planning = new PlanningLoop<>(this, b.planner, new Rounds());
+        b.scheduler() == null
+            ? null
+            : new Planner(b.scheduler(), fallback, conf.planningBudgetMs());
+    this.planning = new PlanningLoop<>(this, b.planner(), new Rounds());
   }
 
   /**
    * @param conf validated configuration (k, δ, β, base speed, deadlines, planning budget)
    * @return a builder of a coordinator for {@code conf}
    */
-  public static Builder builder(WanShuffleConf conf) {
-    return new Builder(conf);
+  public static StepCoordinatorBuilder builder(WanShuffleConf conf) {
+    return new StepCoordinatorBuilder(conf);
   }
 
   /**
    * @param name thread name
-   * @return a single daemon thread to plan on ({@link Builder#planner}); shut it down after {@link
-   *     #stop}
+   * @return a single daemon thread to plan on ({@link StepCoordinatorBuilder#planner}); shut it
+   *     down after {@link #stop}
    */
   public static ExecutorService plannerThread(String name) {
     return Executors.newSingleThreadExecutor(
@@ -869,100 +870,5 @@ public final class StepCoordinator {
         + ", stages="
         + stages
         + "]";
-  }
-
-  /** Builds a {@link StepCoordinator}; the timer and the clock are required. */
-  public static final class Builder {
-    private final WanShuffleConf conf;
-    private StepScheduler scheduler;
-    private List<CoordinatorListener> listeners = List.of();
-    private CoordinatorTimer timer;
-    private LongSupplier clock;
-    private Executor planner = Runnable::run;
-    private StepScheduler fallback;
-    private boolean fallbackSet;
-    private Function<String, String> clusterOf = h -> "";
-
-    private Builder(WanShuffleConf conf) {
-      this.conf = Objects.requireNonNull(conf, "conf");
-    }
-
-    /**
-     * @param s the step scheduler; required iff {@code conf.gated()}
-     * @return this builder
-     */
-    public Builder scheduler(StepScheduler s) {
-      this.scheduler = s;
-      return this;
-    }
-
-    /**
-     * @param l observers (capture), called in order; default none
-     * @return this builder
-     */
-    public Builder listeners(List<CoordinatorListener> l) {
-      this.listeners = List.copyOf(l);
-      return this;
-    }
-
-    /**
-     * @param t delayed actions: step deadlines, the gather window, kept flows
-     * @return this builder
-     */
-    public Builder timer(CoordinatorTimer t) {
-      this.timer = t;
-      return this;
-    }
-
-    /**
-     * @param c the clock, epoch milliseconds
-     * @return this builder
-     */
-    public Builder clock(LongSupplier c) {
-      this.clock = c;
-      return this;
-    }
-
-    /**
-     * @param p runs the planning loop (one run at a time is submitted); default: the thread that
-     *     asked for a plan, after it released the lock (deterministic, for tests); production: one
-     *     daemon thread, {@link #plannerThread}
-     * @return this builder
-     */
-    public Builder planner(Executor p) {
-      this.planner = Objects.requireNonNull(p, "planner");
-      return this;
-    }
-
-    /**
-     * @param f the scheduler for a step whose re-plan exceeds {@code conf.planningBudgetMs()}; null
-     *     = no budget; default: the one {@code spark.wanshuffle.planning.fallback} names
-     * @return this builder
-     */
-    public Builder fallback(StepScheduler f) {
-      this.fallback = f;
-      this.fallbackSet = true;
-      return this;
-    }
-
-    /**
-     * @param c the cluster of a host (for example the first component of its topology path), never
-     *     null: k counts per direction of the backbone, cluster of the source to cluster of the
-     *     destination; default: every host in one cluster
-     * @return this builder
-     */
-    public Builder clusters(Function<String, String> c) {
-      this.clusterOf = Objects.requireNonNull(c, "clusters");
-      return this;
-    }
-
-    /**
-     * @return the coordinator
-     * @throws IllegalArgumentException if a gated configuration comes without a scheduler
-     * @throws NullPointerException if the timer or the clock is missing
-     */
-    public StepCoordinator build() {
-      return new StepCoordinator(this);
-    }
   }
 }

@@ -169,7 +169,7 @@ class StepCoordinatorTest {
   void kCountsFlowsPerDirectionOfTheBackbone() {
     for (boolean clusters : new boolean[] {true, false}) {
       WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1");
-      StepCoordinator.Builder b =
+      StepCoordinatorBuilder b =
           StepCoordinator.builder(conf)
               .scheduler(new GreedyTestScheduler())
               .listeners(List.of(events))

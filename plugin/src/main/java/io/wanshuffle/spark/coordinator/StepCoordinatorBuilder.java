@@ -1,0 +1,144 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.scheduler.StepScheduler;
+import io.wanshuffle.spark.config.WanShuffleConf;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * Builds a {@link StepCoordinator} ({@link StepCoordinator#builder}): the configuration, the step
+ * scheduler, the listeners, the timer and clock, the planner thread, the planning fallback and the
+ * cluster of each host. The timer and the clock are required.
+ */
+public final class StepCoordinatorBuilder {
+  private final WanShuffleConf conf;
+  private StepScheduler scheduler;
+  private List<CoordinatorListener> listeners = List.of();
+  private CoordinatorTimer timer;
+  private LongSupplier clock;
+  private Executor planner = Runnable::run;
+  private StepScheduler fallback;
+  private boolean fallbackSet;
+  private Function<String, String> clusterOf = h -> "";
+
+  StepCoordinatorBuilder(WanShuffleConf conf) {
+    this.conf = Objects.requireNonNull(conf, "conf");
+  }
+
+  /**
+   * @param s the step scheduler; required iff {@code conf.gated()}
+   * @return this builder
+   */
+  public StepCoordinatorBuilder scheduler(StepScheduler s) {
+    this.scheduler = s;
+    return this;
+  }
+
+  /**
+   * @param l observers (capture), called in order; default none
+   * @return this builder
+   */
+  public StepCoordinatorBuilder listeners(List<CoordinatorListener> l) {
+    this.listeners = List.copyOf(l);
+    return this;
+  }
+
+  /**
+   * @param t delayed actions: step deadlines, the gather window, kept flows
+   * @return this builder
+   */
+  public StepCoordinatorBuilder timer(CoordinatorTimer t) {
+    this.timer = t;
+    return this;
+  }
+
+  /**
+   * @param c the clock, epoch milliseconds
+   * @return this builder
+   */
+  public StepCoordinatorBuilder clock(LongSupplier c) {
+    this.clock = c;
+    return this;
+  }
+
+  /**
+   * @param p runs the planning loop (one run at a time is submitted); default: the thread that
+   *     asked for a plan, after it released the lock (deterministic, for tests); production: one
+   *     daemon thread, {@link #plannerThread}
+   * @return this builder
+   */
+  public StepCoordinatorBuilder planner(Executor p) {
+    this.planner = Objects.requireNonNull(p, "planner");
+    return this;
+  }
+
+  /**
+   * @param f the scheduler for a step whose re-plan exceeds {@code conf.planningBudgetMs()}; null =
+   *     no budget; default: the one {@code spark.wanshuffle.planning.fallback} names
+   * @return this builder
+   */
+  public StepCoordinatorBuilder fallback(StepScheduler f) {
+    this.fallback = f;
+    this.fallbackSet = true;
+    return this;
+  }
+
+  /**
+   * @param c the cluster of a host (for example the first component of its topology path), never
+   *     null: k counts per direction of the backbone, cluster of the source to cluster of the
+   *     destination; default: every host in one cluster
+   * @return this builder
+   */
+  public StepCoordinatorBuilder clusters(Function<String, String> c) {
+    this.clusterOf = Objects.requireNonNull(c, "clusters");
+    return this;
+  }
+
+  /**
+   * @return the coordinator
+   * @throws IllegalArgumentException if a gated configuration comes without a scheduler
+   * @throws NullPointerException if the timer or the clock is missing
+   */
+  public StepCoordinator build() {
+    return new StepCoordinator(this);
+  }
+
+  WanShuffleConf conf() {
+    return conf;
+  }
+
+  StepScheduler scheduler() {
+    return scheduler;
+  }
+
+  List<CoordinatorListener> listeners() {
+    return listeners;
+  }
+
+  CoordinatorTimer timer() {
+    return timer;
+  }
+
+  LongSupplier clock() {
+    return clock;
+  }
+
+  Executor planner() {
+    return planner;
+  }
+
+  StepScheduler fallback() {
+    return fallback;
+  }
+
+  boolean fallbackSet() {
+    return fallbackSet;
+  }
+
+  Function<String, String> clusterOf() {
+    return clusterOf;
+  }
+}
