@@ -1,6 +1,5 @@
 package io.wanshuffle.spark.coordinator;
 
-import io.wanshuffle.scheduler.LowerBound;
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
@@ -174,14 +173,6 @@ final class DemandMatrix {
    */
   long baseSpeed() {
     return baseSpeed;
-  }
-
-  /**
-   * @return η, the lower bound on the cost of any schedule of this instance, seconds (GGP/OGGP
-   *     paper sec. 5, δ-port form DGGP paper sec. 2.4)
-   */
-  LowerBound lowerBound() {
-    return LowerBound.of(matrix, platform);
   }
 
   /**
