@@ -6,6 +6,7 @@ import io.wanshuffle.spark.reader.CoordinatorChannel;
 import io.wanshuffle.spark.reader.ReaderContext;
 import io.wanshuffle.spark.reader.WanShuffleReader;
 import io.wanshuffle.spark.topology.ClusterTopology;
+import io.wanshuffle.spark.topology.LinkModel;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
@@ -47,11 +48,12 @@ public class WanShuffleManager extends SortShuffleManager {
   private final boolean isDriver;
   private final WanShuffleConf conf;
   private final ClusterTopology topology;
+  private final LinkModel links;
   private volatile CoordinatorService driver;
   private volatile CoordinatorChannel channel;
 
   /** The executor's reader threads, predictor and task registry; closed by {@link #stop()}. */
-  private final ReaderContext readers = new ReaderContext();
+  private final ReaderContext readers;
 
   /**
    * Called by Spark (it looks for {@code (SparkConf, boolean)} first).
@@ -68,6 +70,8 @@ public class WanShuffleManager extends SortShuffleManager {
     this.conf = WanShuffleConf.from(sparkConf);
     this.topology = ClusterTopology.from(sparkConf);
     topology.checkNicRateHosts(conf);
+    this.links = topology.links(conf);
+    this.readers = new ReaderContext(links.baseSpeed());
     if (isDriver && !topology.isConfigured()) {
       LOG.warn(
           "wan-shuffle: no topology is configured (set {}, {} or {}): every host is outside the"
@@ -91,7 +95,7 @@ public class WanShuffleManager extends SortShuffleManager {
           ClusterTopology t = topology;
           d =
               new CoordinatorService(
-                  sparkConf, conf, SparkEnv.get().rpcEnv(), h -> t.clusterOf(h).orElse(""));
+                  sparkConf, conf, SparkEnv.get().rpcEnv(), h -> t.clusterOf(h).orElse(""), links);
           driver = d;
         }
       }
@@ -147,7 +151,7 @@ public class WanShuffleManager extends SortShuffleManager {
                 handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition);
     boolean batch = SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context);
     return new WanShuffleReader<>(
-        h, blocks, context, metrics, batch, conf, topology, channel(), readers);
+        h, blocks, context, metrics, batch, conf, topology, links, channel(), readers);
   }
 
   @Override

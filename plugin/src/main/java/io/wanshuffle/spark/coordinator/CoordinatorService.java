@@ -40,15 +40,16 @@ public final class CoordinatorService {
    * @param sparkConf the application's configuration
    * @param conf validated wan-shuffle configuration
    * @param rpcEnv the driver's RpcEnv
-   * @param clusterOf the cluster of a host, never null ("" for a host outside the topology): k
-   *     counts per direction of the backbone between clusters
+   * @param clusterOf the cluster of a host, never null ("" for a host outside the topology)
+   * @param links the links flows cross and their capacities
    * @throws ConfigValueException if a listener class cannot be instantiated
    */
   public CoordinatorService(
       SparkConf sparkConf,
       WanShuffleConf conf,
       RpcEnv rpcEnv,
-      java.util.function.Function<String, String> clusterOf) {
+      java.util.function.Function<String, String> clusterOf,
+      io.wanshuffle.spark.topology.LinkModel links) {
     this.sparkConf = sparkConf;
     this.conf = conf;
     this.rpcEnv = rpcEnv;
@@ -62,13 +63,14 @@ public final class CoordinatorService {
             .clock(System::currentTimeMillis)
             .planner(planner)
             .clusters(clusterOf)
+            .links(links)
             .build();
     this.endpoint =
         rpcEnv.setupEndpoint(
             CoordinatorEndpoint.NAME,
             new CoordinatorEndpoint(
                 rpcEnv, coordinator, CoordinatorTimer.daemon("wan-shuffle-poll")));
-    LOG.info("wan-shuffle coordinator started on the driver: {}", conf);
+    LOG.info("wan-shuffle coordinator started on the driver: {}; links: {}", conf, links);
   }
 
   /**

@@ -80,7 +80,8 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       long cap = conf.flowRateCap();
       executor
           .predictor()
-          .boundFlowRate(cap > 0 ? Math.min(cap, conf.baseSpeed()) : conf.baseSpeed());
+          .boundFlowRate(
+              cap > 0 ? Math.min(cap, executor.baseSpeed(conf)) : executor.baseSpeed(conf));
     }
     this.context = context;
     this.conf = conf;

@@ -311,7 +311,7 @@ public final class LinkModel {
     return routeCache.computeIfAbsent(List.of(src, dst), p -> resolve(src, dst)).links();
   }
 
-  private Route resolve(String src, String dst) {
+  private synchronized Route resolve(String src, String dst) {
     List<Link> links = routes.apply(new String[] {src, dst});
     int[] ids = new int[links.size()];
     for (int i = 0; i < ids.length; i++) {
