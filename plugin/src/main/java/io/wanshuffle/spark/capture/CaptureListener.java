@@ -81,6 +81,7 @@ public final class CaptureListener implements CoordinatorListener {
   private int k;
   private long baseSpeed;
   private long backboneRate;
+  private io.wanshuffle.spark.topology.LinkModel links;
   private Path appDir;
   private ExecutorService writer;
   private Writer flowLog;
@@ -178,9 +179,10 @@ public final class CaptureListener implements CoordinatorListener {
     sc = info.sparkContext();
     WanShuffleConf c = info.conf();
     algorithm = c.algorithm();
-    k = c.k();
-    baseSpeed = c.baseSpeed();
-    backboneRate = c.backboneRate();
+    links = info.links();
+    k = links != null ? links.k() : c.k();
+    baseSpeed = links != null ? links.baseSpeed() : c.baseSpeed();
+    backboneRate = links != null ? (long) links.k() * links.baseSpeed() : c.backboneRate();
     if (sc != null) {
       appId = sc.applicationId();
     } else {
@@ -416,8 +418,39 @@ public final class CaptureListener implements CoordinatorListener {
                             + " --beta <beta seconds>"));
               }
             }
+            writeLinkLoads(cap);
             flowLog.flush();
           });
+    }
+  }
+
+  /**
+   * Writes the stage's {@code links.csv} and {@code step-links.csv} ({@link LinkLoads}); a host the
+   * link model cannot route is logged once and the files are left out.
+   */
+  private void writeLinkLoads(StageCapture cap) throws IOException {
+    if (links == null) {
+      return;
+    }
+    LinkLoads loads;
+    try {
+      loads = LinkLoads.of(links, cap);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "wan-shuffle capture: stage {}.{}: no link loads written: {}",
+          cap.stageId(),
+          cap.stageAttempt(),
+          e.getMessage());
+      return;
+    }
+    String base = "stage-" + cap.stageId() + "." + cap.stageAttempt();
+    try (Writer w =
+        Files.newBufferedWriter(appDir.resolve(base + ".links.csv"), StandardCharsets.UTF_8)) {
+      loads.writeLinks(w);
+    }
+    try (Writer w =
+        Files.newBufferedWriter(appDir.resolve(base + ".step-links.csv"), StandardCharsets.UTF_8)) {
+      loads.writeStepLinks(w);
     }
   }
 

@@ -28,6 +28,7 @@ public final class CoordinatorService {
   private final StepCoordinator coordinator;
   private final RpcEnv rpcEnv;
   private final RpcEndpointRef endpoint;
+  private final io.wanshuffle.spark.topology.LinkModel links;
 
   /** The coordinator's planner thread (runs the scheduler off the RPC threads). */
   private final ExecutorService planner;
@@ -53,6 +54,7 @@ public final class CoordinatorService {
     this.sparkConf = sparkConf;
     this.conf = conf;
     this.rpcEnv = rpcEnv;
+    this.links = links;
     StepScheduler scheduler = conf.gated() ? Algorithms.byName(conf.algorithm()) : null;
     this.planner = StepCoordinator.plannerThread("wan-shuffle-planner");
     this.coordinator =
@@ -133,7 +135,7 @@ public final class CoordinatorService {
     }
     attached = true;
     sc.addSparkListener(new CoordinatorSparkListener(coordinator));
-    coordinator.start(new CoordinatorInfo(sparkConf, conf, sc));
+    coordinator.start(new CoordinatorInfo(sparkConf, conf, links, sc));
   }
 
   /**
