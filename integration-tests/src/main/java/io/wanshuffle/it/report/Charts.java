@@ -347,6 +347,10 @@ public final class Charts {
           m.setLabelTextAnchor(org.jfree.chart.ui.TextAnchor.BOTTOM_LEFT);
           plot.addRangeMarker(m);
         });
+    double top = limits.values().stream().mapToDouble(v -> v / 1e6).max().orElse(0) * 1.1;
+    if (top > plot.getRangeAxis().getUpperBound()) {
+      plot.getRangeAxis().setUpperBound(top);
+    }
     chart.setBackgroundPaint(Color.WHITE);
     return png(chart, 900, 360);
   }
