@@ -4,6 +4,7 @@ import io.wanshuffle.scheduler.LowerBound;
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.TrafficMatrix;
+import io.wanshuffle.scheduler.estimate.BruteForceEstimator;
 
 /**
  * One computed plan: the instance (in seconds), the algorithm that scheduled it, its validated
@@ -19,6 +20,9 @@ import io.wanshuffle.scheduler.TrafficMatrix;
  *     (step, link) pairs where the step puts more flows on a link of the topology than it carries
  *     ({@link io.wanshuffle.scheduler.topology.LinkCapacityValidator#overloads}); 0 for {@code
  *     liquid}; null without a topology
+ * @param bruteForceEstimate η_o, seconds: how long Spark's default (every transfer at once, fair
+ *     sharing of the NICs and of k on the backbone) would take ({@link BruteForceEstimator}); null
+ *     when the matrix has more than {@link #BRUTE_FORCE_LIMIT} transfers
  */
 record Plan(
     MatrixFile input,
@@ -27,7 +31,28 @@ record Plan(
     String algorithm,
     Schedule schedule,
     LowerBound bound,
-    Integer linkOverloads) {
+    Integer linkOverloads,
+    Double bruteForceEstimate) {
+  /**
+   * Most transfers for which η_o is computed: its fair-sharing simulation runs one round per
+   * transfer end, each over every remaining transfer (quadratic in transfers; about a second at
+   * this size).
+   */
+  static final int BRUTE_FORCE_LIMIT = 4096;
+
+  /**
+   * η_o of an instance when it is within {@link #BRUTE_FORCE_LIMIT}.
+   *
+   * @param seconds the matrix in seconds at base speed
+   * @param platform k and δ (β does not enter: nothing is scheduled)
+   * @return η_o, seconds, or null for a matrix of more than {@link #BRUTE_FORCE_LIMIT} transfers
+   */
+  static Double bruteForce(TrafficMatrix seconds, Platform platform) {
+    return seconds.nonZeroCount() <= BRUTE_FORCE_LIMIT
+        ? BruteForceEstimator.estimate(seconds, platform)
+        : null;
+  }
+
   /** Relative difference below which a bound above the cost is floating-point rounding. */
   static final double ROUNDING = 1e-9;
 

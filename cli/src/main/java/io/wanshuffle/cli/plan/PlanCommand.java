@@ -243,7 +243,8 @@ public final class PlanCommand implements Callable<Integer> {
         scheduler.name(),
         schedule,
         LowerBound.of(seconds, platform),
-        null);
+        null,
+        Plan.bruteForce(seconds, platform));
   }
 
   /**
@@ -329,7 +330,8 @@ public final class PlanCommand implements Callable<Integer> {
         liquid
             ? LinkLowerBound.of(seconds, network.constrainedBy(platform), beta)
             : LowerBound.of(seconds, platform),
-        liquid ? 0 : LinkCapacityValidator.overloads(schedule, network));
+        liquid ? 0 : LinkCapacityValidator.overloads(schedule, network),
+        Plan.bruteForce(seconds, platform));
   }
 
   private static int[] deltas(String option, String list, int n, String what) {

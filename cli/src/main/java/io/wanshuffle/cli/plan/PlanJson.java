@@ -13,12 +13,13 @@ import java.util.List;
  * <pre>
  * {"algorithm": str, "k": int, "beta": num, "cost": num, "lowerBound": num,
  *  "steps": [{"duration": num, "transfers": [{"src": int, "dst": int, "amount": num}]}],
- *  "linkOverloads": int}
+ *  "linkOverloads": int, "bruteForceEstimate": num|null}
  * </pre>
  *
  * Amounts, durations, β, cost and the lower bound are seconds; src/dst are zero-based row and
  * column indices of the matrix. This shape is a contract other tools depend on; {@code
- * linkOverloads} is present with {@code --topology} only.
+ * linkOverloads} is present with {@code --topology} only; {@code bruteForceEstimate} (η_o, seconds)
+ * is null for a matrix of more than 4,096 transfers.
  *
  * @param algorithm the scheduler's name
  * @param k maximum transfers per step
@@ -28,6 +29,9 @@ import java.util.List;
  * @param steps the steps in execution order
  * @param linkOverloads with {@code --topology}: (step, link) pairs over the link's capacity (0 for
  *     {@code liquid}; rack-blind algorithms plan on k and δ only); null (absent) without a topology
+ * @param bruteForceEstimate η_o, seconds: Spark's default (all transfers at once, fair sharing of
+ *     the NICs and of k on the backbone; Wagner and Jeannot, INRIA RR-5361, sec. 3.1); null when
+ *     the matrix has more than 4,096 transfers
  */
 public record PlanJson(
     String algorithm,
@@ -36,7 +40,8 @@ public record PlanJson(
     double cost,
     double lowerBound,
     List<StepJson> steps,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Integer linkOverloads) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Integer linkOverloads,
+    Double bruteForceEstimate) {
 
   /**
    * @param duration step duration (without β), seconds
@@ -67,6 +72,7 @@ public record PlanJson(
         p.cost(),
         p.eta(),
         steps,
-        p.linkOverloads());
+        p.linkOverloads(),
+        p.bruteForceEstimate());
   }
 }

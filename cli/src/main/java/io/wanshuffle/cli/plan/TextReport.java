@@ -47,6 +47,13 @@ final class TextReport {
         Locale.ROOT,
         "ratio       %s  (cost / eta)%n",
         eta > 0 ? String.format(Locale.ROOT, "%.4f", cost / eta) : "n/a (nothing to send)");
+    out.printf(
+        Locale.ROOT,
+        "eta_o       %s%n",
+        p.bruteForceEstimate() == null
+            ? "not computed (more than " + Plan.BRUTE_FORCE_LIMIT + " transfers)"
+            : num(p.bruteForceEstimate())
+                + " s  (Spark's default: every transfer at once, fair sharing)");
     out.printf(Locale.ROOT, "steps       %d%n", p.schedule().stepCount());
     if (p.linkOverloads() != null && p.linkOverloads() > 0) {
       out.printf(

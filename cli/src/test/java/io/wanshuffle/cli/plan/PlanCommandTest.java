@@ -13,6 +13,7 @@ import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.scheduler.estimate.BruteForceEstimator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +50,9 @@ class PlanCommandTest {
   private static Schedule checkShape(JsonNode j) {
     List<String> keys = new ArrayList<>();
     j.fieldNames().forEachRemaining(keys::add);
-    assertEquals(List.of("algorithm", "k", "beta", "cost", "lowerBound", "steps"), keys);
+    assertEquals(
+        List.of("algorithm", "k", "beta", "cost", "lowerBound", "steps", "bruteForceEstimate"),
+        keys);
     assertTrue(j.get("algorithm").isTextual());
     assertTrue(j.get("k").isInt());
     assertTrue(
@@ -329,6 +332,8 @@ class PlanCommandTest {
         s.validate(m, pf);
         assertEquals(LowerBound.of(m, pf).eta(), j.get("lowerBound").asDouble(), 1e-9);
         assertTrue(j.get("cost").asDouble() >= j.get("lowerBound").asDouble() - 1e-9);
+        assertEquals(
+            BruteForceEstimator.estimate(m, pf), j.get("bruteForceEstimate").asDouble(), 1e-9);
       }
     }
   }
@@ -426,5 +431,60 @@ class PlanCommandTest {
       assertEquals(0, j.get("steps").size());
       assertEquals(0.0, j.get("cost").asDouble());
     }
+  }
+
+  /**
+   * η_o beside the cost: on a complete bipartite matrix of equal amounts fair sharing is perfect
+   * and η_o is the η_d bound max(P/k, max w(v)) (Wagner and Jeannot, INRIA RR-5361, sec. 3.1); the
+   * text report prints it.
+   */
+  @Test
+  void bruteForceEstimateIsPrintedBesideTheCost() throws IOException {
+    Path p = dir.resolve("uniform.csv");
+    Files.writeString(p, "2,2,2\n2,2,2\n2,2,2\n");
+    // P = 18, k = 2: the backbone is the bottleneck, 9 s
+    JsonNode j =
+        json("plan", "--matrix", p.toString(), "--k", "2", "--beta", "1", "--format", "json");
+    assertEquals(9.0, j.get("bruteForceEstimate").asDouble(), 1e-9);
+    CliRun r = CliRun.of("plan", "--matrix", p.toString(), "--k", "2", "--beta", "1");
+    assertEquals(0, r.status(), r.err());
+    assertTrue(
+        r.out()
+            .lines()
+            .anyMatch(
+                l ->
+                    l.equals(
+                        "eta_o       9 s  (Spark's default: every transfer at once, fair sharing)")),
+        r.out());
+  }
+
+  /** Over the size limit η_o is not computed: JSON null, and the text says why. */
+  @Test
+  void bruteForceEstimateIsSkippedOverItsLimit() throws IOException {
+    int n = 65; // 4,225 transfers
+    StringBuilder csv = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      csv.append("1,".repeat(n - 1)).append("1\n");
+    }
+    Path p = dir.resolve("large.csv");
+    Files.writeString(p, csv);
+    JsonNode j =
+        json(
+            "plan",
+            "--matrix",
+            p.toString(),
+            "--k",
+            "8",
+            "--beta",
+            "1",
+            "--algorithm",
+            "ggp",
+            "--format",
+            "json");
+    assertTrue(j.get("bruteForceEstimate").isNull(), j.toString());
+    CliRun r =
+        CliRun.of(
+            "plan", "--matrix", p.toString(), "--k", "8", "--beta", "1", "--algorithm", "ggp");
+    assertTrue(r.out().contains("eta_o       not computed (more than 4096 transfers)"), r.out());
   }
 }

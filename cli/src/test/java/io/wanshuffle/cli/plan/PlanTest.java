@@ -24,6 +24,7 @@ class PlanTest {
         "test",
         s,
         new LowerBound(etaD, 1, 0),
+        null,
         null);
   }
 
