@@ -1,5 +1,9 @@
 package io.wanshuffle.it.app;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.wanshuffle.it.links.LinkLoad;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,12 +11,16 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The Markdown report of {@code wan-shuffle run-app}: one row per run (application time, its stages
- * that read shuffle data, the backbone's bytes each way, retransmissions, the plugin's steps and
- * most gated flows at once against k, whether stdout matched the first run's), then the time of
- * each shuffle-reading stage in every run.
+ * The reports of {@code wan-shuffle run-app}. Markdown ({@code report.md}): one row per run
+ * (application time, its stages that read shuffle data, the backbone's bytes each way,
+ * retransmissions, the plugin's steps and most gated flows at once against k, whether stdout
+ * matched the first run's, the most flows on any link against its capacity, the busiest link's
+ * utilisation), then the time of each shuffle-reading stage in every run. JSON ({@code
+ * report.json}, Jackson): an array of one object per run ({@link #json}).
  */
 final class AppReport {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private AppReport() {}
 
   /**
@@ -32,6 +40,90 @@ final class AppReport {
   }
 
   /**
+   * @return {@code maxFlows / capacity link}, with {@code ABOVE} when over; "-" without gated flows
+   */
+  static String mostFlows(Map<String, LinkLoad> links) {
+    return LinkLoad.mostFlowsOverCapacity(links)
+        .map(
+            e ->
+                e.getValue().maxFlows()
+                    + " / "
+                    + e.getValue().capacityFlows()
+                    + " "
+                    + e.getKey()
+                    + (e.getValue().flowsOverCapacity() > 1 ? " ABOVE" : ""))
+        .orElse("-");
+  }
+
+  /**
+   * @return {@code link NN %}; "-" without counters
+   */
+  static String busiest(Map<String, LinkLoad> links) {
+    return LinkLoad.busiest(links)
+        .map(
+            e ->
+                e.getKey()
+                    + String.format(Locale.ROOT, " %.0f %%", 100 * e.getValue().utilisation()))
+        .orElse("-");
+  }
+
+  /**
+   * The JSON report: one object per run, in the order they ran, with {@code run} (its place),
+   * {@code variant}, {@code runOfVariant}, {@code failure} (null when it succeeded), {@code
+   * seconds} (spark-submit's wall time), {@code shuffleReadStageSeconds}, {@code
+   * outputSameAsFirst}, {@code steps}, {@code k}, {@code maxFlowsOverCapacity} (the largest flows /
+   * capacity over the links, at most 1 when the per-link contract held; null for a run without
+   * gated flows), {@code backboneAToBBytes} and {@code backboneBToABytes} (null on loopback),
+   * {@code busiestLink} and {@code busiestUtilisation} (null without counters), and {@code links}:
+   * link name to {@code capacityFlows}, {@code maxFlows}, {@code bytes}, {@code utilisation},
+   * {@code peakBitsPerSecond}, {@code drops} ({@link LinkLoad}; null where not measured).
+   *
+   * @param runs every run, in the order they ran
+   * @return the JSON text, indented
+   */
+  static String json(List<AppFigures> runs) {
+    List<Boolean> same = sameOutputAsFirst(runs);
+    ArrayNode out = JSON.createArrayNode();
+    for (int i = 0; i < runs.size(); i++) {
+      AppFigures r = runs.get(i);
+      ObjectNode o = out.addObject();
+      o.put("run", i + 1);
+      o.put("variant", r.variant());
+      o.put("runOfVariant", r.run());
+      o.put("failure", r.failure());
+      o.put("seconds", r.wallSeconds());
+      o.put("shuffleReadStageSeconds", r.shuffleReadStageSeconds());
+      o.put("outputSameAsFirst", same.get(i));
+      o.put("steps", r.steps());
+      o.put("k", r.k());
+      o.put("maxFlowsOverCapacity", r.maxFlowsOverCapacity());
+      o.put("backboneAToBBytes", r.aToBBytes() < 0 ? null : r.aToBBytes());
+      o.put("backboneBToABytes", r.bToABytes() < 0 ? null : r.bToABytes());
+      java.util.Optional<Map.Entry<String, LinkLoad>> busiest = LinkLoad.busiest(r.links());
+      o.put("busiestLink", busiest.map(Map.Entry::getKey).orElse(null));
+      o.put("busiestUtilisation", busiest.map(e -> e.getValue().utilisation()).orElse(null));
+      ObjectNode links = o.putObject("links");
+      r.links().forEach((name, l) -> links.set(name, JSON.valueToTree(linkFields(l))));
+    }
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out) + "\n";
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the JSON report", e);
+    }
+  }
+
+  private static Map<String, Object> linkFields(LinkLoad l) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("capacityFlows", l.capacityFlows());
+    m.put("maxFlows", l.maxFlows());
+    m.put("bytes", l.bytes());
+    m.put("utilisation", l.utilisation());
+    m.put("peakBitsPerSecond", l.peakBitsPerSecond());
+    m.put("drops", l.drops());
+    return m;
+  }
+
+  /**
    * @param header the lines above the tables (title, testbed, command)
    * @param runs every run, in the order they ran
    * @return the report
@@ -41,15 +133,16 @@ final class AppReport {
     sb.append(
         "| run | variant | result | spark-submit (s) | shuffle-reading stages (s) | shuffle fetched remotely"
             + " (MB) | backbone A→B / B→A (MB) | backbone peak 1 s (Mbit/s) | TCP retransmitted | steps granted"
-            + " | most gated flows at once A→B / B→A (k) | stdout |\n");
-    sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | most gated flows at once A→B / B→A (k) | stdout | most flows on a link / its capacity"
+            + " | busiest link (utilisation) |\n");
+    sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     List<Boolean> same = sameOutputAsFirst(runs);
     for (int i = 0; i < runs.size(); i++) {
       AppFigures r = runs.get(i);
       sb.append(
           String.format(
               Locale.ROOT,
-              "| %d | %s | %s | %.2f | %.2f | %.1f | %s | %s | %s | %s | %s | %s |%n",
+              "| %d | %s | %s | %.2f | %.2f | %.1f | %s | %s | %s | %s | %s | %s | %s | %s |%n",
               i + 1,
               r.variant(),
               r.failure() == null ? "ok" : "FAILED: " + r.failure().replace("|", "\\|"),
@@ -76,7 +169,9 @@ final class AppReport {
                       + r.k()
                       + ")"
                       + (r.withinK() ? "" : " ABOVE k"),
-              i == 0 ? "reference" : same.get(i) ? "same as run 1" : "DIFFERS from run 1"));
+              i == 0 ? "reference" : same.get(i) ? "same as run 1" : "DIFFERS from run 1",
+              mostFlows(r.links()),
+              busiest(r.links())));
     }
     Map<String, Map<Integer, Double>> stages = new LinkedHashMap<>();
     for (int i = 0; i < runs.size(); i++) {

@@ -123,11 +123,11 @@ public record LinkLoad(
 
   /**
    * @param loads a run's links
-   * @return the link of the highest utilisation, if any was measured
+   * @return the link of the highest utilisation, if any was measured and carried traffic
    */
   public static Optional<Map.Entry<String, LinkLoad>> busiest(Map<String, LinkLoad> loads) {
     return loads.entrySet().stream()
-        .filter(e -> e.getValue().utilisation() != null)
+        .filter(e -> e.getValue().utilisation() != null && e.getValue().utilisation() > 0)
         .max(Comparator.comparing(e -> e.getValue().utilisation()));
   }
 
