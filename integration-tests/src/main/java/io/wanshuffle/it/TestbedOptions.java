@@ -41,7 +41,7 @@ public final class TestbedOptions {
       paramLabel = "N[,N...]",
       description =
           "hosts per site in site order A, B, C, D (one value: every site); default 3 per site with"
-              + " 2 sites, 2 per site with 3 or 4 (at most 8 worker hosts; the demo's: 2)")
+              + " 2 sites, 2 per site with 3 or 4 (at most 8 worker hosts; the demo's: 4)")
   public List<Integer> hosts;
 
   @Option(
