@@ -147,6 +147,19 @@ final class TopologyContract implements AutoCloseable {
    * @return the most flows on each link
    */
   Map<String, Integer> assertPerLinkContract(List<FlowCapture> gated) {
+    return assertPerLinkContract(gated, model, siteOf);
+  }
+
+  /**
+   * The per-link contract of {@link #assertPerLinkContract(List)} on any testbed.
+   *
+   * @param gated the gated flows of an application
+   * @param model the testbed's links
+   * @param siteOf every worker host's site
+   * @return the most flows on each link
+   */
+  static Map<String, Integer> assertPerLinkContract(
+      List<FlowCapture> gated, LinkModel model, Map<String, String> siteOf) {
     assertFalse(gated.isEmpty(), "the plugin gated cross-site flows");
     for (FlowCapture f : gated) {
       assertTrue(
