@@ -4,8 +4,11 @@ import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorService;
 import io.wanshuffle.spark.reader.CoordinatorChannel;
 import io.wanshuffle.spark.reader.ReaderContext;
+import io.wanshuffle.spark.reader.TaskAccumulators;
 import io.wanshuffle.spark.reader.WanShuffleReader;
 import io.wanshuffle.spark.topology.ClusterTopology;
+import io.wanshuffle.spark.topology.LinkModel;
+import io.wanshuffle.spark.ui.WanShuffleUi;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
@@ -47,11 +50,19 @@ public class WanShuffleManager extends SortShuffleManager {
   private final boolean isDriver;
   private final WanShuffleConf conf;
   private final ClusterTopology topology;
+  private final LinkModel links;
   private volatile CoordinatorService driver;
   private volatile CoordinatorChannel channel;
 
+  /** The reduce tasks' named accumulators, registered on the driver with the first shuffle. */
+  private volatile TaskAccumulators accumulators;
+
+  /** Whether the WAN Shuffle tab was added to the live UI. */
+  private final java.util.concurrent.atomic.AtomicBoolean tab =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
   /** The executor's reader threads, predictor and task registry; closed by {@link #stop()}. */
-  private final ReaderContext readers = new ReaderContext();
+  private final ReaderContext readers;
 
   /**
    * Called by Spark (it looks for {@code (SparkConf, boolean)} first).
@@ -68,6 +79,8 @@ public class WanShuffleManager extends SortShuffleManager {
     this.conf = WanShuffleConf.from(sparkConf);
     this.topology = ClusterTopology.from(sparkConf);
     topology.checkNicRateHosts(conf);
+    this.links = topology.links(conf);
+    this.readers = new ReaderContext(links.baseSpeed());
     if (isDriver && !topology.isConfigured()) {
       LOG.warn(
           "wan-shuffle: no topology is configured (set {}, {} or {}): every host is outside the"
@@ -91,7 +104,7 @@ public class WanShuffleManager extends SortShuffleManager {
           ClusterTopology t = topology;
           d =
               new CoordinatorService(
-                  sparkConf, conf, SparkEnv.get().rpcEnv(), h -> t.clusterOf(h).orElse(""));
+                  sparkConf, conf, SparkEnv.get().rpcEnv(), h -> t.clusterOf(h).orElse(""), links);
           driver = d;
         }
       }
@@ -114,15 +127,27 @@ public class WanShuffleManager extends SortShuffleManager {
     return c;
   }
 
+  private synchronized TaskAccumulators accumulators(SparkContext sc) {
+    if (accumulators == null) {
+      accumulators = TaskAccumulators.register(sc);
+    }
+    return accumulators;
+  }
+
   @Override
   public <K, V, C> ShuffleHandle registerShuffle(int shuffleId, ShuffleDependency<K, V, C> dep) {
+    ShuffleHandle h = super.registerShuffle(shuffleId, dep);
     if (isDriver) {
       Option<SparkContext> sc = SparkContext$.MODULE$.getActive();
       if (sc.isDefined()) {
         driverSide().attach(sc.get());
+        if (tab.compareAndSet(false, true)) {
+          WanShuffleUi.attachLive(sc.get());
+        }
+        return AccumulatingHandles.wrap(h, accumulators(sc.get()));
       }
     }
-    return super.registerShuffle(shuffleId, dep);
+    return h;
   }
 
   @Override
@@ -147,7 +172,7 @@ public class WanShuffleManager extends SortShuffleManager {
                 handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition);
     boolean batch = SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context);
     return new WanShuffleReader<>(
-        h, blocks, context, metrics, batch, conf, topology, channel(), readers);
+        h, blocks, context, metrics, batch, conf, topology, links, channel(), readers);
   }
 
   @Override

@@ -81,6 +81,8 @@ public final class CaptureListener implements CoordinatorListener {
   private int k;
   private long baseSpeed;
   private long backboneRate;
+  private double betaSeconds;
+  private io.wanshuffle.spark.topology.LinkModel links;
   private Path appDir;
   private ExecutorService writer;
   private Writer flowLog;
@@ -178,9 +180,11 @@ public final class CaptureListener implements CoordinatorListener {
     sc = info.sparkContext();
     WanShuffleConf c = info.conf();
     algorithm = c.algorithm();
-    k = c.k();
-    baseSpeed = c.baseSpeed();
-    backboneRate = c.backboneRate();
+    betaSeconds = c.betaSeconds();
+    links = info.links();
+    k = links != null ? links.k() : c.k();
+    baseSpeed = links != null ? links.baseSpeed() : c.baseSpeed();
+    backboneRate = links != null ? (long) links.k() * links.baseSpeed() : c.backboneRate();
     if (sc != null) {
       appId = sc.applicationId();
     } else {
@@ -362,35 +366,19 @@ public final class CaptureListener implements CoordinatorListener {
 
   @Override
   public void onStageDone(StageSummary sum) {
-    StageCapture cap = stageCapture(sum);
+    StageCapture bare = stageCapture(sum);
     stageOfTask.values().removeIf(sum.stage()::equals);
     boolean traffic =
-        cap.totalRegisteredBytes() > 0 || cap.totalRealisedBytes() > 0 || !cap.flows().isEmpty();
+        bare.totalRegisteredBytes() > 0 || bare.totalRealisedBytes() > 0 || !bare.flows().isEmpty();
     if (!traffic) {
       return;
     }
+    LinkLoads loads = linkLoads(bare);
+    StageCapture cap = loads != null ? bare.withLinks(betaSeconds, loads) : bare;
     Path file =
         appDir != null ? CaptureFiles.stageFile(appDir, cap.stageId(), cap.stageAttempt()) : null;
     if (postEvents && sc != null) {
-      long[] stepIds = cap.steps().stream().mapToLong(StepCapture::stepId).toArray();
-      long[] planIds = cap.plans().stream().mapToLong(PlanCapture::planId).toArray();
-      sc.listenerBus()
-          .post(
-              new WanShuffleStageCaptured(
-                  appId,
-                  cap.stageId(),
-                  cap.stageAttempt(),
-                  cap.shuffleIds(),
-                  cap.algorithm(),
-                  cap.k(),
-                  cap.hosts(),
-                  cap.registeredBytes(),
-                  cap.realisedBytes(),
-                  stepIds,
-                  planIds,
-                  cap.firstDemandMs(),
-                  cap.endMs(),
-                  file != null ? file.toString() : null));
+      sc.listenerBus().post(event(cap, file));
     }
     if (writer != null) {
       io(
@@ -416,8 +404,76 @@ public final class CaptureListener implements CoordinatorListener {
                             + " --beta <beta seconds>"));
               }
             }
+            if (loads != null) {
+              writeLinkLoads(cap, loads);
+            }
             flowLog.flush();
           });
+    }
+  }
+
+  /**
+   * @return the stage's {@link WanShuffleStageCaptured} event
+   */
+  private WanShuffleStageCaptured event(StageCapture cap, Path file) {
+    long[] stepIds = cap.steps().stream().mapToLong(StepCapture::stepId).toArray();
+    long[] planIds = cap.plans().stream().mapToLong(PlanCapture::planId).toArray();
+    return new WanShuffleStageCaptured(
+        appId,
+        cap.stageId(),
+        cap.stageAttempt(),
+        cap.shuffleIds(),
+        cap.algorithm(),
+        cap.k(),
+        cap.hosts(),
+        cap.registeredBytes(),
+        cap.realisedBytes(),
+        stepIds,
+        planIds,
+        cap.firstDemandMs(),
+        cap.endMs(),
+        file != null ? file.toString() : null,
+        cap.bytesPerSecond(),
+        cap.backboneBytesPerSecond(),
+        cap.betaSeconds(),
+        cap.hostPaths(),
+        cap.links(),
+        cap.linkSeries(),
+        cap.plans().isEmpty() ? null : cap.plans().get(0));
+  }
+
+  /**
+   * The stage's traffic on the link model; a host the model cannot route is logged once per stage
+   * and the stage goes without links.
+   *
+   * @return the link loads, or null without a link model or when a host cannot be routed
+   */
+  private LinkLoads linkLoads(StageCapture cap) {
+    if (links == null) {
+      return null;
+    }
+    try {
+      return LinkLoads.of(links, cap);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "wan-shuffle capture: stage {}.{}: no link loads: {}",
+          cap.stageId(),
+          cap.stageAttempt(),
+          e.getMessage());
+      return null;
+    }
+  }
+
+  /** Writes the stage's {@code links.csv} and {@code step-links.csv} ({@link LinkLoads}). */
+  private void writeLinkLoads(StageCapture cap, LinkLoads loads) throws IOException {
+    String base = "stage-" + cap.stageId() + "." + cap.stageAttempt();
+    try (Writer w =
+        Files.newBufferedWriter(appDir.resolve(base + ".links.csv"), StandardCharsets.UTF_8)) {
+      loads.writeLinks(w);
+    }
+    try (Writer w =
+        Files.newBufferedWriter(appDir.resolve(base + ".step-links.csv"), StandardCharsets.UTF_8)) {
+      loads.writeStepLinks(w);
     }
   }
 

@@ -47,6 +47,29 @@ public final class Settings {
                   is then Spark's own (one fetcher over all blocks), cross-cluster bytes are still \
                   reported to the capture. Use it for A/B runs."""));
 
+  public static final ConfigEntry<String> TOPOLOGY_FILE =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.TOPOLOGY_FILE, Text.trimmed("path"))
+              .section(Section.SCHEDULING)
+              .noDefault("unset")
+              .blankIsUnset()
+              .doc(
+                  """
+                  A topology file in the format of `./wan-shuffle plan --topology` \
+                  ([topology.md](topology.md#the-configuration-file)): the host mapping \
+                  (`mapping.table` or `mapping.script`) and the rates of the NICs, rack uplinks \
+                  and downlinks and each cluster's backbone sides, for any number of clusters. \
+                  When set, flows are counted on every link of their routes (no link carries more \
+                  flows than its rate over the base speed, the gcd of the file's rates) and `auto` \
+                  plans with `liquid` on the links when racks have rates, the table lists more \
+                  than two clusters or their backbone sides differ; the `backbone.rate`, \
+                  `nic.rate`, `nic.rates` keys and the `spark.hadoop.net.topology.*` mapping are \
+                  then not used, and `k` and `delta` must be unset. Read like the table of \
+                  `spark.hadoop.net.topology.table.file.name`: a relative path from the working \
+                  directory, else from the files shipped with `--files` (ship the file and its \
+                  table). A file that does not parse, a link without a rate or an override naming \
+                  an unknown host, rack or cluster stops start-up naming the file and line."""));
+
   public static final ConfigEntry<Long> BACKBONE_RATE =
       declare(
           ConfigEntry.builder(WanShuffleConf.BACKBONE_RATE, Rates.TYPE)

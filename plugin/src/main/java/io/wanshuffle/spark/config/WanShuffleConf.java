@@ -4,6 +4,7 @@ import io.wanshuffle.scheduler.alg.Algorithms;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.spark.SparkConf;
 import org.slf4j.Logger;
@@ -32,6 +33,9 @@ public final class WanShuffleConf {
 
   /** Key of {@link Settings#ALGORITHM}: the step scheduler, or {@value #NONE}. */
   public static final String ALGORITHM = PREFIX + "algorithm";
+
+  /** Key of {@link Settings#TOPOLOGY_FILE}. */
+  public static final String TOPOLOGY_FILE = PREFIX + "topology.file";
 
   /** Key of {@link Settings#BACKBONE_RATE}. */
   public static final String BACKBONE_RATE = PREFIX + "backbone.rate";
@@ -161,6 +165,7 @@ public final class WanShuffleConf {
   private final List<String> listeners;
   private final long planningBudgetMs;
   private final String planningFallback;
+  private final Optional<String> topologyFile;
 
   private WanShuffleConf(SparkConf c, Collection<String> algorithms) {
     algorithm = algorithm(c, algorithms);
@@ -185,6 +190,19 @@ public final class WanShuffleConf {
     listeners = Settings.LISTENERS.get(c);
     planningBudgetMs = Settings.PLANNING_BUDGET.get(c);
     planningFallback = planningFallback(c, algorithms);
+    topologyFile = Settings.TOPOLOGY_FILE.getOptional(c);
+    if (topologyFile.isPresent()) {
+      for (ConfigEntry<?> e : List.of(Settings.K, Settings.DELTA)) {
+        if (e.isSet(c)) {
+          throw new ConfigValueException(
+              e.key(),
+              e.text(c),
+              "set either this or "
+                  + TOPOLOGY_FILE
+                  + ", not both: with a topology file k and δ follow from its rates");
+        }
+      }
+    }
     for (String key : Settings.undeclaredKeys(c)) {
       LOG.warn(
           "unknown configuration key {} = '{}' is ignored; known keys: {}",
@@ -369,13 +387,26 @@ public final class WanShuffleConf {
    * @return the threshold, bytes
    */
   public long gateMinBytes(int sourceHosts, String receiver) {
+    return gateMinBytes(sourceHosts, delta(receiver), baseSpeed());
+  }
+
+  /**
+   * {@link #gateMinBytes(int, String)} on a link model other than the rate keys' (a topology file):
+   * the same rule with the receiver's δ and the base speed given.
+   *
+   * @param sourceHosts distinct cross-cluster hosts the read fetches from, at least 1
+   * @param receiverPorts δ of the reading task's host as a receiver, at least 1
+   * @param baseSpeed the bytes/s of one flow
+   * @return the threshold, bytes
+   */
+  public long gateMinBytes(int sourceHosts, int receiverPorts, long baseSpeed) {
     if (gateMinBytes >= 0) {
       return gateMinBytes;
     }
-    int d = delta(receiver);
+    int d = Math.max(1, receiverPorts);
     long steps = (Math.max(1, sourceHosts) + d - 1) / d;
     return Math.round(
-        Math.min(Long.MAX_VALUE, AUTO_SETUP_SHARE_INVERSE * steps * betaSeconds * baseSpeed()));
+        Math.min(Long.MAX_VALUE, AUTO_SETUP_SHARE_INVERSE * steps * betaSeconds * baseSpeed));
   }
 
   /**
@@ -464,6 +495,14 @@ public final class WanShuffleConf {
    */
   public String planningFallback() {
     return planningFallback;
+  }
+
+  /**
+   * @return the topology file ({@value #TOPOLOGY_FILE}) as given, empty when unset: then the link
+   *     model is the KPBS platform of the rate keys
+   */
+  public Optional<String> topologyFile() {
+    return topologyFile;
   }
 
   @Override

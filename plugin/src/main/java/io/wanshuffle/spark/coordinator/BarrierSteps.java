@@ -48,7 +48,11 @@ final class BarrierSteps implements StepMode {
 
   @Override
   public Platform platform(
-      String[] senders, String[] receivers, int directions, FlowLeases leases, double betaSeconds) {
+      String[] senders,
+      String[] receivers,
+      int backboneFlows,
+      FlowLeases leases,
+      double betaSeconds) {
     return StepMode.platformOf(
         leases.k() - leases.total(),
         betaSeconds,

@@ -35,7 +35,7 @@ final class BudgetedPlanner {
   /** A schedule and the name of the algorithm that made it. */
   record Plan(Schedule schedule, String algorithm) {}
 
-  private final StepScheduler primary;
+  private final StepScheduler defaultPrimary;
   private final StepScheduler fallback;
   private final long budgetMs;
   private final ExecutorService worker;
@@ -59,7 +59,7 @@ final class BudgetedPlanner {
    * @param budgetMs planning time budget, ms; 0 = unbounded
    */
   BudgetedPlanner(StepScheduler primary, StepScheduler fallback, long budgetMs) {
-    this.primary = primary;
+    this.defaultPrimary = primary;
     boolean bounded = budgetMs > 0 && fallback != null && !fallback.name().equals(primary.name());
     this.fallback = bounded ? fallback : null;
     this.budgetMs = bounded ? budgetMs : 0;
@@ -78,7 +78,7 @@ final class BudgetedPlanner {
    * @return the configured scheduler's name
    */
   String name() {
-    return primary.name();
+    return defaultPrimary.name();
   }
 
   /**
@@ -91,10 +91,23 @@ final class BudgetedPlanner {
   /**
    * @param m residual matrix, seconds at base speed
    * @param p platform (free k and δ)
-   * @return the primary's schedule if it answered within the budget, else the fallback's
+   * @return the configured scheduler's schedule if it answered within the budget, else the
+   *     fallback's
    * @throws RuntimeException what the scheduler that made the plan threw
    */
   Plan plan(TrafficMatrix m, Platform p) {
+    return plan(defaultPrimary, m, p);
+  }
+
+  /**
+   * @param primary the scheduler to try first for this plan (the configured one, or one built for
+   *     this plan's link network)
+   * @param m residual matrix, seconds at base speed
+   * @param p platform (free k and δ)
+   * @return the primary's schedule if it answered within the budget, else the fallback's
+   * @throws RuntimeException what the scheduler that made the plan threw
+   */
+  Plan plan(StepScheduler primary, TrafficMatrix m, Platform p) {
     if (worker == null) {
       return new Plan(primary.schedule(m, p), primary.name());
     }

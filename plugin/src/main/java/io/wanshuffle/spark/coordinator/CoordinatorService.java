@@ -28,6 +28,7 @@ public final class CoordinatorService {
   private final StepCoordinator coordinator;
   private final RpcEnv rpcEnv;
   private final RpcEndpointRef endpoint;
+  private final io.wanshuffle.spark.topology.LinkModel links;
 
   /** The coordinator's planner thread (runs the scheduler off the RPC threads). */
   private final ExecutorService planner;
@@ -40,18 +41,20 @@ public final class CoordinatorService {
    * @param sparkConf the application's configuration
    * @param conf validated wan-shuffle configuration
    * @param rpcEnv the driver's RpcEnv
-   * @param clusterOf the cluster of a host, never null ("" for a host outside the topology): k
-   *     counts per direction of the backbone between clusters
+   * @param clusterOf the cluster of a host, never null ("" for a host outside the topology)
+   * @param links the links flows cross and their capacities
    * @throws ConfigValueException if a listener class cannot be instantiated
    */
   public CoordinatorService(
       SparkConf sparkConf,
       WanShuffleConf conf,
       RpcEnv rpcEnv,
-      java.util.function.Function<String, String> clusterOf) {
+      java.util.function.Function<String, String> clusterOf,
+      io.wanshuffle.spark.topology.LinkModel links) {
     this.sparkConf = sparkConf;
     this.conf = conf;
     this.rpcEnv = rpcEnv;
+    this.links = links;
     StepScheduler scheduler = conf.gated() ? Algorithms.byName(conf.algorithm()) : null;
     this.planner = StepCoordinator.plannerThread("wan-shuffle-planner");
     this.coordinator =
@@ -62,13 +65,14 @@ public final class CoordinatorService {
             .clock(System::currentTimeMillis)
             .planner(planner)
             .clusters(clusterOf)
+            .links(links)
             .build();
     this.endpoint =
         rpcEnv.setupEndpoint(
             CoordinatorEndpoint.NAME,
             new CoordinatorEndpoint(
                 rpcEnv, coordinator, CoordinatorTimer.daemon("wan-shuffle-poll")));
-    LOG.info("wan-shuffle coordinator started on the driver: {}", conf);
+    LOG.info("wan-shuffle coordinator started on the driver: {}; links: {}", conf, links);
   }
 
   /**
@@ -131,7 +135,7 @@ public final class CoordinatorService {
     }
     attached = true;
     sc.addSparkListener(new CoordinatorSparkListener(coordinator));
-    coordinator.start(new CoordinatorInfo(sparkConf, conf, sc));
+    coordinator.start(new CoordinatorInfo(sparkConf, conf, links, sc));
   }
 
   /**

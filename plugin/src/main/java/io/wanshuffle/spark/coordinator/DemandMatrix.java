@@ -5,8 +5,12 @@ import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.scheduler.topology.LinkNetwork;
+import io.wanshuffle.spark.topology.LinkModel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +39,7 @@ final class DemandMatrix {
   private final long[][] bytes;
   private final TrafficMatrix matrix;
   private final Platform platform;
+  private final LinkNetwork network;
   private final long baseSpeed;
 
   private DemandMatrix(
@@ -43,12 +48,14 @@ final class DemandMatrix {
       String[] receivers,
       long[][] bytes,
       Platform platform,
+      LinkNetwork network,
       long baseSpeed) {
     this.demands = List.copyOf(demands);
     this.senders = senders;
     this.receivers = receivers;
     this.bytes = bytes;
     this.platform = platform;
+    this.network = network;
     this.baseSpeed = baseSpeed;
     int rows = senders.length;
     int cols = receivers.length;
@@ -81,22 +88,18 @@ final class DemandMatrix {
     List<long[]> futures = new ArrayList<>();
     Map<String, Integer> senderIndex = new LinkedHashMap<>();
     Map<String, Integer> receiverIndex = new LinkedHashMap<>();
-    Set<FlowLeases.Direction> directions = new HashSet<>();
     boolean startable = false;
     for (Demand d : book) {
       if (!d.plannable() || !mode.admits(d, leases)) {
         continue;
       }
-      boolean free = d.grant == null && leases.freeReceive(d.dst) > 0;
       long[] future = d.futureBytes();
       boolean any = false;
       for (int i = 0; i < d.src.length; i++) {
         if (future[i] > 0 && mode.admitsSource(d.src[i], leases)) {
           senderIndex.putIfAbsent(d.src[i], senderIndex.size());
           any = true;
-          FlowLeases.Direction dir = leases.direction(d.src[i], d.dst);
-          directions.add(dir);
-          startable |= free && leases.freeSend(d.src[i]) > 0 && !leases.full(dir);
+          startable |= d.grant == null && leases.fits(d.src[i], d.dst);
         }
       }
       if (any) {
@@ -122,8 +125,75 @@ final class DemandMatrix {
     }
     String[] s = senderIndex.keySet().toArray(new String[0]);
     String[] r = receiverIndex.keySet().toArray(new String[0]);
-    Platform platform = mode.platform(s, r, Math.max(1, directions.size()), leases, betaSeconds);
-    return new DemandMatrix(eligible, s, r, bytes, platform, baseSpeed);
+    Platform platform =
+        mode.platform(s, r, backboneFlows(s, r, bytes, leases.links()), leases, betaSeconds);
+    LinkNetwork network =
+        leases.links().topologyAware() ? network(s, r, bytes, leases.links(), platform) : null;
+    return new DemandMatrix(eligible, s, r, bytes, platform, network, baseSpeed);
+  }
+
+  /**
+   * The flows the backbone carries for this matrix (the KPBS k of rack-blind plans): the smaller of
+   * the summed capacities of the outgoing backbone sides and of the incoming sides that the routes
+   * of the pairs with traffic cross (two clusters: k per direction with traffic), at least 1.
+   */
+  private static int backboneFlows(String[] s, String[] r, long[][] bytes, LinkModel links) {
+    Set<Integer> out = new HashSet<>();
+    Set<Integer> in = new HashSet<>();
+    for (int i = 0; i < s.length; i++) {
+      for (int j = 0; j < r.length; j++) {
+        if (bytes[i][j] > 0) {
+          for (int l : links.route(s[i], r[j])) {
+            if (links.isBackboneOut(l)) {
+              out.add(l);
+            } else if (links.isBackboneIn(l)) {
+              in.add(l);
+            }
+          }
+        }
+      }
+    }
+    long outFlows = out.stream().mapToLong(links::capacity).sum();
+    long inFlows = in.stream().mapToLong(links::capacity).sum();
+    long k = out.isEmpty() || in.isEmpty() ? links.k() : Math.min(outFlows, inFlows);
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, k));
+  }
+
+  /**
+   * The matrix's links for a topology-aware plan: every link of every pair's route with its
+   * capacity in flows; sender-side links (NIC up, rack uplink, backbone out) first.
+   */
+  private static LinkNetwork network(
+      String[] s, String[] r, long[][] bytes, LinkModel links, Platform platform) {
+    LinkNetwork.Builder b = new LinkNetwork.Builder(s.length, r.length);
+    Map<Integer, Integer> ids = new HashMap<>();
+    for (int i = 0; i < s.length; i++) {
+      for (int j = 0; j < r.length; j++) {
+        if (bytes[i][j] <= 0) {
+          continue;
+        }
+        int[] route = links.route(s[i], r[j]);
+        int senderSide = 0;
+        while (senderSide < route.length && links.isSenderSide(route[senderSide])) {
+          senderSide++;
+        }
+        int[] mapped = new int[route.length];
+        for (int x = 0; x < route.length; x++) {
+          int l = route[x];
+          mapped[x] = ids.computeIfAbsent(l, id -> b.addLink(links.name(id), links.capacity(id)));
+        }
+        b.route(
+            i,
+            j,
+            Arrays.copyOfRange(mapped, 0, senderSide),
+            Arrays.copyOfRange(mapped, senderSide, mapped.length));
+      }
+    }
+    int[] sd = new int[s.length];
+    int[] rd = new int[r.length];
+    Arrays.setAll(sd, platform::senderPorts);
+    Arrays.setAll(rd, platform::receiverPorts);
+    return b.build(platform.k(), sd, rd, links.baseSpeed());
   }
 
   /**
@@ -166,6 +236,14 @@ final class DemandMatrix {
    */
   Platform platform() {
     return platform;
+  }
+
+  /**
+   * @return the links of the matrix's routes with their capacities, when the topology needs them in
+   *     planning ({@link LinkModel#topologyAware}); null on the KPBS platform
+   */
+  LinkNetwork network() {
+    return network;
   }
 
   /**

@@ -1,74 +1,71 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.topology.LinkModel;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
-import java.util.function.ToIntFunction;
 
 /**
- * The throttle: counts open cross-cluster flows (one per granted host pair per step) in total, per
- * direction of the backbone and per host, sending and receiving separately, and answers whether a
- * flow fits: at most k flows at once in one direction of the backbone (cluster of the source to
- * cluster of the destination: the backbone is full duplex, KPBS per direction, GGP/OGGP paper sec.
- * 2), at most δ(h) at one host in each direction of its NIC (the δ-port model, DGGP paper sec. 2).
+ * The throttle: the open cross-cluster flows (one per granted host pair per step), counted on every
+ * link of their routes ({@link LinkModel}), so that no link ever carries more flows than its
+ * capacity: each NIC at most δ(h) flows each way (the δ-port model, DGGP paper sec. 2), each side
+ * of the backbone at most its capacity (k per direction between two clusters, GGP/OGGP paper sec.
+ * 2), each rack uplink and downlink at most its capacity (topology-aware, liquid-schedules paper
+ * sec. 3).
  *
  * <p>Not thread-safe: used under the coordinator's lock.
  */
 final class FlowLeases {
-  /**
-   * A direction of the backbone: cluster of a flow's source to cluster of its destination.
-   *
-   * @param from the source's cluster
-   * @param to the destination's cluster
-   */
-  record Direction(String from, String to) {}
-
-  private final int k;
-  private final ToIntFunction<String> delta;
+  private final LinkModel links;
   private final Function<String, String> clusterOf;
   private final Map<String, Integer> sending = new HashMap<>();
   private final Map<String, Integer> receiving = new HashMap<>();
-  private final Map<Direction, Integer> byDirection = new HashMap<>();
   private final Map<HostPair, Integer> byPair = new HashMap<>();
+
+  /** Flows holding each link, by link id. */
+  private int[] used = new int[16];
+
   private int total;
 
   /**
-   * @param k most flows at once per direction of the backbone, at least 1
-   * @param delta δ(h): most flows one host sends (and, separately, receives) at once
-   * @param clusterOf cluster (site) of a host, the first component of its topology path; never
-   *     returns null
-   * @throws IllegalArgumentException if k is below 1
+   * @param links the links of every route and their capacities in flows
+   * @param clusterOf the cluster of a host; never returns null
    */
-  FlowLeases(int k, ToIntFunction<String> delta, Function<String, String> clusterOf) {
-    if (k < 1) {
-      throw new IllegalArgumentException("k must be at least 1, got " + k);
-    }
-    this.k = k;
-    this.delta = Objects.requireNonNull(delta, "delta");
+  FlowLeases(LinkModel links, Function<String, String> clusterOf) {
+    this.links = Objects.requireNonNull(links, "links");
     this.clusterOf = Objects.requireNonNull(clusterOf, "clusterOf");
   }
 
   /**
-   * @return k, most flows per direction of the backbone
+   * @return the link model the leases count on
+   */
+  LinkModel links() {
+    return links;
+  }
+
+  /**
+   * @return k of the KPBS view: most flows a barrier step holds across the backbone
    */
   int k() {
-    return k;
+    return links.k();
   }
 
   /**
    * @param h a host
-   * @return δ(h), most flows the host sends (or receives) at once
+   * @return δ(h) as a sender: most flows it sends at once
    */
-  int delta(String h) {
-    return delta.applyAsInt(h);
+  int sendPorts(String h) {
+    return links.sendPorts(h);
   }
 
   /**
-   * @return the direction of a flow src → dst
+   * @param h a host
+   * @return δ(h) as a receiver: most flows it receives at once
    */
-  Direction direction(String src, String dst) {
-    return new Direction(clusterOf.apply(src), clusterOf.apply(dst));
+  int receivePorts(String h) {
+    return links.receivePorts(h);
   }
 
   /**
@@ -79,24 +76,10 @@ final class FlowLeases {
   }
 
   /**
-   * @return flows open now, all directions
+   * @return flows open now
    */
   int total() {
     return total;
-  }
-
-  /**
-   * @return flows open now in direction {@code d}
-   */
-  int total(Direction d) {
-    return byDirection.getOrDefault(d, 0);
-  }
-
-  /**
-   * @return true when direction {@code d} of the backbone carries k flows
-   */
-  boolean full(Direction d) {
-    return total(d) >= k;
   }
 
   /**
@@ -117,21 +100,66 @@ final class FlowLeases {
    * @return flows host {@code h} may still send: δ(h) minus the flows it sends
    */
   int freeSend(String h) {
-    return delta(h) - sending(h);
+    return sendPorts(h) - sending(h);
   }
 
   /**
    * @return flows host {@code h} may still receive: δ(h) minus the flows it receives
    */
   int freeReceive(String h) {
-    return delta(h) - receiving(h);
+    return receivePorts(h) - receiving(h);
   }
 
-  /** Opens one flow src → dst. */
+  /**
+   * @param link a link id
+   * @return flows holding the link now
+   */
+  int used(int link) {
+    return link < used.length ? used[link] : 0;
+  }
+
+  /**
+   * @return true when a flow src → dst fits now: every link of its route has a free lease, and both
+   *     hosts are within δ
+   */
+  boolean fits(String src, String dst) {
+    if (freeSend(src) <= 0 || freeReceive(dst) <= 0) {
+      return false;
+    }
+    for (int l : links.route(src, dst)) {
+      if (used(l) >= links.capacity(l)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * @return the free leases of the busiest shared link of the route src → dst (any link but the two
+   *     hosts' NICs): how many more flows of other host pairs could still cross it; {@link
+   *     Integer#MAX_VALUE} for a route of NICs only
+   */
+  int headroom(String src, String dst) {
+    int free = Integer.MAX_VALUE;
+    for (int l : links.route(src, dst)) {
+      if (!links.isNic(l)) {
+        free = Math.min(free, links.capacity(l) - used(l));
+      }
+    }
+    return free;
+  }
+
+  /** Opens one flow src → dst on every link of its route. */
   void open(String src, String dst) {
+    int[] route = links.route(src, dst);
+    for (int l : route) {
+      if (l >= used.length) {
+        used = Arrays.copyOf(used, Math.max(l + 1, 2 * used.length));
+      }
+      used[l]++;
+    }
     sending.merge(src, 1, Integer::sum);
     receiving.merge(dst, 1, Integer::sum);
-    byDirection.merge(direction(src, dst), 1, Integer::sum);
     byPair.merge(new HostPair(src, dst), 1, Integer::sum);
     total++;
   }
@@ -142,16 +170,16 @@ final class FlowLeases {
    * @throws IllegalStateException if no such flow is open (a bookkeeping bug)
    */
   void close(String src, String dst) {
-    Direction direction = direction(src, dst);
     HostPair pair = new HostPair(src, dst);
     if (!byPair.containsKey(pair)) {
-      throw new IllegalStateException(
-          "no open flow " + src + " -> " + dst + " (" + direction + ")");
+      throw new IllegalStateException("no open flow " + src + " -> " + dst);
+    }
+    for (int l : links.route(src, dst)) {
+      used[l]--;
     }
     decrement(byPair, pair);
     decrement(sending, src);
     decrement(receiving, dst);
-    decrement(byDirection, direction);
     total--;
   }
 

@@ -46,9 +46,13 @@ final class PipelinedSteps implements StepMode {
 
   @Override
   public Platform platform(
-      String[] senders, String[] receivers, int directions, FlowLeases leases, double betaSeconds) {
+      String[] senders,
+      String[] receivers,
+      int backboneFlows,
+      FlowLeases leases,
+      double betaSeconds) {
     return StepMode.platformOf(
-        leases.k() * directions, betaSeconds, senders, receivers, leases::delta, leases::delta);
+        backboneFlows, betaSeconds, senders, receivers, leases::sendPorts, leases::receivePorts);
   }
 
   @Override

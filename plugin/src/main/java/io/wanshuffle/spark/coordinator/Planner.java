@@ -3,6 +3,7 @@ package io.wanshuffle.spark.coordinator;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.scheduler.alg.LiquidStepScheduler;
 import io.wanshuffle.scheduler.online.GreedyFirstStep;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.Set;
@@ -12,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Plans the residual demand with one fallback chain, so that every re-plan of a non-empty matrix
- * yields a non-empty schedule within its time budget: the configured {@link StepScheduler} within
+ * yields a non-empty schedule within its time budget: the configured {@link StepScheduler} (on a
+ * link network, {@code auto} and {@code liquid} plan with {@link LiquidStepScheduler}) within
  * {@code spark.wanshuffle.planning.budget}; past the budget, the fast fallback ({@code
  * spark.wanshuffle.planning.fallback}, {@link GreedyFirstStep} by default; {@link
  * BudgetedPlanner}); when the scheduler that ran throws or returns no step, the largest transfer
@@ -35,6 +37,7 @@ final class Planner implements AutoCloseable {
   record Plan(Schedule schedule, String algorithm, long nanos) {}
 
   private final BudgetedPlanner budgeted;
+  private final StepScheduler configured;
   private final Set<String> failuresLogged = ConcurrentHashMap.newKeySet();
 
   /**
@@ -44,6 +47,7 @@ final class Planner implements AutoCloseable {
    */
   Planner(StepScheduler primary, StepScheduler fallback, long budgetMs) {
     this.budgeted = new BudgetedPlanner(primary, fallback, budgetMs);
+    this.configured = primary;
   }
 
   /**
@@ -76,7 +80,7 @@ final class Planner implements AutoCloseable {
     Schedule schedule;
     String algorithm = budgeted.name();
     try {
-      BudgetedPlanner.Plan p = budgeted.plan(m.matrix(), m.platform());
+      BudgetedPlanner.Plan p = budgeted.plan(schedulerFor(m), m.matrix(), m.platform());
       schedule = p.schedule();
       algorithm = p.algorithm();
     } catch (BudgetedPlanner.SchedulerFailure e) {
@@ -97,6 +101,24 @@ final class Planner implements AutoCloseable {
     }
     return new Plan(schedule, algorithm, System.nanoTime() - t0);
   }
+
+  /**
+   * The scheduler of one plan: on a link network ({@link DemandMatrix#network}, racks or several
+   * backbone sides) {@code auto} and {@code liquid} plan with {@link LiquidStepScheduler} on that
+   * network, so no step overloads a link; otherwise the configured scheduler (a rack-blind one
+   * still never overloads a link: the step assembler grants only flows whose every link has a free
+   * lease).
+   */
+  private StepScheduler schedulerFor(DemandMatrix m) {
+    String name = configured.name();
+    if (m.network() != null && (name.equals(AUTO) || name.equals(LIQUID))) {
+      return new LiquidStepScheduler(m.network());
+    }
+    return configured;
+  }
+
+  private static final String AUTO = "auto";
+  private static final String LIQUID = "liquid";
 
   private void logFailure(String algorithm, DemandMatrix m, RuntimeException e) {
     if (failuresLogged.add(algorithm + ": " + e.getClass().getName())) {

@@ -14,13 +14,14 @@ import java.util.Set;
 
 /**
  * Turns a plan into one step: offers the plan's transfers, in the {@link StepMode}'s order, to the
- * free ports, and opens a flow for each transfer whose sender and receiver have a free port while
- * its direction of the backbone has fewer than k flows (list scheduling; with barrier steps the
- * plan's first step, which fits the free capacity by construction). A host pair is granted at most
- * once at a time. A flow's byte budget ({@link DemandMatrix#budgetBytes}) goes to the demands on
- * its receiver that are not fetching, in registration order.
+ * free ports, and opens a flow for each transfer whose every link has a free lease ({@link
+ * FlowLeases}: the NICs within δ, each backbone side and rack link within its capacity; list
+ * scheduling; with barrier steps the plan's first step, which fits the free capacity by
+ * construction). A host pair is granted at most once at a time. A flow's byte budget ({@link
+ * DemandMatrix#budgetBytes}) goes to the demands on its receiver that are not fetching, in
+ * registration order.
  *
- * <p>With pipelined steps the last free flows of a direction may be kept back for a bottleneck
+ * <p>With pipelined steps the last free flows of a shared link may be kept back for a bottleneck
  * receiver whose task is about to register ({@link FlowKeeping}): a receiver with no demand in the
  * plan, no flow open, whose expected bytes per port are at least {@value FlowKeeping#KEEP_FACTOR}
  * times the load of the port that would take the flow and at least every offered transfer's load.
@@ -46,7 +47,7 @@ final class StepAssembler {
     BEYOND_LIMITS,
     /** Barrier steps: a port of the transfer is held by a flow past its step's deadline. */
     PORTS_HELD,
-    /** The last free flows of the direction are kept for heavier receivers about to register. */
+    /** The last free flows of a shared link are kept for heavier receivers about to register. */
     KEPT,
     /** Granted although receivers are awaited (none of them heavier enough to keep the flow). */
     GRANTED
@@ -145,9 +146,8 @@ final class StepAssembler {
       if (mode.stepFull(leases)) {
         break;
       }
-      FlowLeases.Direction dir = leases.direction(s, r);
-      if (leases.full(dir)) {
-        continue;
+      if (leases.headroom(s, r) <= 0) {
+        continue; // a shared link of the route (a backbone side, a rack link) is full
       }
       if (leases.freeSend(s) <= 0
           || leases.freeReceive(r) <= 0
@@ -159,7 +159,7 @@ final class StepAssembler {
         continue;
       }
       List<String> heavier = heavierAwaited(awaited, r, ranked.load(), heaviest);
-      if (!heavier.isEmpty() && leases.total(dir) + heavier.size() >= leases.k()) {
+      if (!heavier.isEmpty() && leases.headroom(s, r) <= heavier.size()) {
         for (String h : heavier) {
           keeping.keep(h, nowMs);
         }
@@ -228,12 +228,10 @@ final class StepAssembler {
     }
     for (Map.Entry<String, Double> e : awaited.entrySet()) {
       String h = e.getKey();
-      if (planned.contains(h)
-          || leases.freeReceive(h) < leases.delta(h)
-          || keeping.expired(h, nowMs)) {
+      if (planned.contains(h) || leases.receiving(h) > 0 || keeping.expired(h, nowMs)) {
         continue;
       }
-      out.put(h, e.getValue() / leases.delta(h));
+      out.put(h, e.getValue() / leases.receivePorts(h));
     }
     return out;
   }

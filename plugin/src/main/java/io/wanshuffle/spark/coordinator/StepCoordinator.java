@@ -9,6 +9,7 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
+import io.wanshuffle.spark.topology.LinkModel;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -109,7 +110,9 @@ public final class StepCoordinator {
     this.clock = Objects.requireNonNull(b.clock(), "clock");
     this.timer = Objects.requireNonNull(b.timer(), "timer");
     this.mode = StepMode.of(conf);
-    this.leases = new FlowLeases(conf.k(), conf::delta, b.clusterOf());
+    this.leases =
+        new FlowLeases(
+            b.links() != null ? b.links() : LinkModel.flat(conf, b.clusterOf()), b.clusterOf());
     this.keeping = new FlowKeeping(conf.gatherWindowMs());
     this.waves = new TaskWaves(keeping);
     this.assembler = new StepAssembler(leases, keeping, mode, conf.gatherWindowMs());
@@ -755,7 +758,8 @@ public final class StepCoordinator {
       if (!mode.hasCapacity(leases)) {
         return null;
       }
-      return DemandMatrix.residual(book.all(), leases, mode, conf.betaSeconds(), conf.baseSpeed());
+      return DemandMatrix.residual(
+          book.all(), leases, mode, conf.betaSeconds(), leases.links().baseSpeed());
     }
 
     @Override

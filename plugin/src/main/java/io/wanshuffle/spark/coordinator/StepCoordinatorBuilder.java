@@ -2,6 +2,7 @@ package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.topology.LinkModel;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -23,6 +24,7 @@ public final class StepCoordinatorBuilder {
   private StepScheduler fallback;
   private boolean fallbackSet;
   private Function<String, String> clusterOf = h -> "";
+  private LinkModel links;
 
   StepCoordinatorBuilder(WanShuffleConf conf) {
     this.conf = Objects.requireNonNull(conf, "conf");
@@ -98,6 +100,17 @@ public final class StepCoordinatorBuilder {
   }
 
   /**
+   * @param l the links flows cross and their capacities (a topology file's, {@link LinkModel#of});
+   *     default: the KPBS platform of the configuration's rate keys ({@link LinkModel#flat}) over
+   *     the {@link #clusters}
+   * @return this builder
+   */
+  public StepCoordinatorBuilder links(LinkModel l) {
+    this.links = Objects.requireNonNull(l, "links");
+    return this;
+  }
+
+  /**
    * @return the coordinator
    * @throws IllegalArgumentException if a gated configuration comes without a scheduler
    * @throws NullPointerException if the timer or the clock is missing
@@ -140,5 +153,9 @@ public final class StepCoordinatorBuilder {
 
   Function<String, String> clusterOf() {
     return clusterOf;
+  }
+
+  LinkModel links() {
+    return links;
   }
 }

@@ -76,13 +76,18 @@ interface StepMode {
   /**
    * @param senders the plan's sending hosts, by row
    * @param receivers the plan's receiving hosts, by column
-   * @param directions directions of the backbone with demand in the plan, at least 1
-   * @param leases the open flows and the k and δ limits
+   * @param backboneFlows the flows the backbone carries for the plan's pairs with traffic, at least
+   *     1 (the KPBS k of a pipelined plan)
+   * @param leases the open flows and the link limits
    * @param betaSeconds β, seconds
    * @return the platform the plan is made on
    */
   Platform platform(
-      String[] senders, String[] receivers, int directions, FlowLeases leases, double betaSeconds);
+      String[] senders,
+      String[] receivers,
+      int backboneFlows,
+      FlowLeases leases,
+      double betaSeconds);
 
   /**
    * @param plan a plan of the residual demand (non-empty)

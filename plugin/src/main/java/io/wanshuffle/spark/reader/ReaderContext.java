@@ -24,12 +24,31 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ReaderContext implements AutoCloseable {
   private final HandoverPredictor predictor = new HandoverPredictor();
+  private final ReaderMetricsSource metrics = new ReaderMetricsSource();
+  private final java.util.concurrent.atomic.AtomicBoolean metricsRegistered =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private final TaskReaders readers = new TaskReaders();
   private final ThreadPoolExecutor openers;
   private final ScheduledThreadPoolExecutor timer;
+  private final long baseSpeed;
 
-  /** A context with no thread started yet. */
+  /**
+   * A context with no thread started yet, whose flows run at most at the base speed of the
+   * configuration's rate keys.
+   */
   public ReaderContext() {
+    this(0);
+  }
+
+  /**
+   * A context with no thread started yet.
+   *
+   * @param baseSpeed the bytes/s of one flow of the link model in use (a topology file's), the
+   *     bound of a flow's predicted rate; 0 for the configuration's rate keys' ({@link
+   *     io.wanshuffle.spark.config.WanShuffleConf#baseSpeed})
+   */
+  public ReaderContext(long baseSpeed) {
+    this.baseSpeed = baseSpeed;
     // a cached pool: a thread per grant being opened at once, idle threads end after a minute
     openers =
         new ThreadPoolExecutor(
@@ -49,6 +68,14 @@ public final class ReaderContext implements AutoCloseable {
       t.setDaemon(true);
       return t;
     };
+  }
+
+  /**
+   * @param conf the plugin's configuration
+   * @return the bytes/s of one flow: the link model's, else the configuration's
+   */
+  long baseSpeed(io.wanshuffle.spark.config.WanShuffleConf conf) {
+    return baseSpeed > 0 ? baseSpeed : conf.baseSpeed();
   }
 
   /**
@@ -100,6 +127,32 @@ public final class ReaderContext implements AutoCloseable {
    */
   boolean isClosed() {
     return openers.isShutdown();
+  }
+
+  /**
+   * @return the executor's reader figures (Spark metrics source {@value ReaderMetricsSource#NAME})
+   */
+  public ReaderMetricsSource metrics() {
+    return metrics;
+  }
+
+  /**
+   * Registers {@link #metrics()} with a metrics system, once.
+   *
+   * @param system the executor's metrics system (Spark's {@code SparkEnv.metricsSystem()})
+   */
+  public void registerMetrics(org.apache.spark.metrics.MetricsSystem system) {
+    if (system != null && metricsRegistered.compareAndSet(false, true)) {
+      system.registerSource(metrics);
+    }
+  }
+
+  /**
+   * @param task the task's accumulators (null when its shuffle handle carries none)
+   * @return where a gated read of this executor counts its figures
+   */
+  ReadFigures figures(TaskAccumulators task) {
+    return new ReadFigures(task, metrics);
   }
 
   /**

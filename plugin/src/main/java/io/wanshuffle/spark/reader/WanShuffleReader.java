@@ -5,6 +5,7 @@ import io.wanshuffle.spark.coordinator.protocol.NoCrossClusterDemand;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
 import io.wanshuffle.spark.topology.ClusterTopology;
+import io.wanshuffle.spark.topology.LinkModel;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
   private final boolean shouldBatchFetch;
   private final WanShuffleConf conf;
   private final ClusterTopology topology;
+  private final LinkModel links;
   private final CoordinatorChannel channel;
   private final ReaderContext executor;
 
@@ -65,6 +67,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
    * @param shouldBatchFetch {@code SortShuffleManager.canUseBatchFetch(start, end, context)}
    * @param conf wan-shuffle configuration
    * @param topology host to cluster mapping
+   * @param links the links flows cross (δ of the receiving host, base speed)
    * @param channel client of the driver's coordinator
    * @param executor the executor's reader context (owned by the shuffle manager)
    */
@@ -76,6 +79,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
       boolean shouldBatchFetch,
       WanShuffleConf conf,
       ClusterTopology topology,
+      LinkModel links,
       CoordinatorChannel channel,
       ReaderContext executor) {
     this.handle = handle;
@@ -85,6 +89,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
     this.shouldBatchFetch = shouldBatchFetch;
     this.conf = conf;
     this.topology = topology;
+    this.links = links;
     this.channel = channel;
     this.executor = executor;
   }
@@ -116,7 +121,8 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
                 bytes);
     boolean small =
         demand != null
-            && java.util.Arrays.stream(bytes).sum() < conf.gateMinBytes(hosts.length, localHost);
+            && java.util.Arrays.stream(bytes).sum()
+                < conf.gateMinBytes(hosts.length, links.receivePorts(localHost), links.baseSpeed());
     if (conf.gated() && (demand == null || small)) {
       // nothing for the coordinator to plan: it stops expecting this task's bytes
       channel.noDemand(
@@ -126,8 +132,18 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
         return fetchers.open(split.sameCluster());
       }
     } else if (conf.gated()) {
+      executor.registerMetrics(env.metricsSystem());
+      TaskAccumulators acc = handle instanceof TaskAccumulators.Carrier c ? c.accumulators() : null;
       return new GatedBlockIterator(
-          context, fetchers, split, channel, conf, metrics, demand, executor);
+          context,
+          fetchers,
+          split,
+          channel,
+          conf,
+          metrics,
+          demand,
+          executor,
+          executor.figures(acc));
     }
     List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> all =
         new ArrayList<>(split.sameCluster());

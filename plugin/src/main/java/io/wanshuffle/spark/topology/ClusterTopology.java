@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.topology;
 
 import io.wanshuffle.scheduler.topology.HostMapping;
+import io.wanshuffle.scheduler.topology.Topology;
 import io.wanshuffle.scheduler.topology.TopologyException;
 import io.wanshuffle.spark.config.ConfigValueException;
 import io.wanshuffle.spark.config.WanShuffleConf;
@@ -54,6 +55,10 @@ public final class ClusterTopology {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterTopology.class);
 
   private final HostMapping mapping;
+
+  /** The topology file's model (links and rates); null when the mapping comes from Hadoop keys. */
+  private final Topology file;
+
   private final ConcurrentHashMap<String, Optional<String>> paths = new ConcurrentHashMap<>();
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
@@ -61,11 +66,12 @@ public final class ClusterTopology {
    * @param mapping the host to network-path mapping
    */
   public ClusterTopology(DNSToSwitchMapping mapping) {
-    this(HostMapping.of(mapping, mapping.getClass().getName()));
+    this(HostMapping.of(mapping, mapping.getClass().getName()), null);
   }
 
-  private ClusterTopology(HostMapping mapping) {
+  private ClusterTopology(HostMapping mapping, Topology file) {
     this.mapping = mapping;
+    this.file = file;
   }
 
   /**
@@ -78,6 +84,10 @@ public final class ClusterTopology {
    *     the mapping class cannot be loaded
    */
   public static ClusterTopology from(SparkConf conf) {
+    String topologyFile = conf.get(WanShuffleConf.TOPOLOGY_FILE, "").trim();
+    if (!topologyFile.isEmpty()) {
+      return fromFile(topologyFile);
+    }
     Configuration hc = SparkHadoopUtil.get().newConfiguration(conf);
     String tableKey = CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY;
     String table = hc.getTrimmed(tableKey, "");
@@ -85,7 +95,7 @@ public final class ClusterTopology {
       shippedCopy(table).ifPresent(p -> hc.set(tableKey, p));
     }
     try {
-      return new ClusterTopology(HostMapping.fromHadoopConfiguration(hc));
+      return new ClusterTopology(HostMapping.fromHadoopConfiguration(hc), null);
     } catch (TopologyException e) {
       String key = e.configKey() == null ? TABLE_KEY : "spark.hadoop." + e.configKey();
       String value = hc.get(key.substring("spark.hadoop.".length()), "");
@@ -97,6 +107,54 @@ public final class ClusterTopology {
                   + " every executor, or ship the file)"
               : "";
       throw new ConfigValueException(key, value, e.getMessage() + hint);
+    }
+  }
+
+  /**
+   * The topology of a file in the format of {@code ./wan-shuffle plan --topology} ({@value
+   * WanShuffleConf#TOPOLOGY_FILE}): its host mapping and its links.
+   *
+   * @param given the configured path; a relative one is read from the working directory, else from
+   *     the files shipped with {@code --files}
+   * @return the topology
+   * @throws ConfigValueException naming {@value WanShuffleConf#TOPOLOGY_FILE} and the file and line
+   *     of the problem (a line that does not parse, an unreadable table, an override naming an
+   *     unknown host, rack or cluster)
+   */
+  private static ClusterTopology fromFile(String given) {
+    String path = shippedCopy(given).orElse(given);
+    try {
+      Topology t = Topology.load(Path.of(path));
+      return new ClusterTopology(t.mapping(), t);
+    } catch (TopologyException e) {
+      String hint =
+          !Path.of(given).isAbsolute() && !Files.isReadable(Path.of(path))
+              ? " (a relative path is read from the working directory, here "
+                  + Path.of("").toAbsolutePath()
+                  + ", else from the files shipped with --files / spark.files)"
+              : "";
+      throw new ConfigValueException(WanShuffleConf.TOPOLOGY_FILE, given, e.getMessage() + hint);
+    }
+  }
+
+  /**
+   * The links flows cross: the topology file's when {@value WanShuffleConf#TOPOLOGY_FILE} is set,
+   * else the KPBS platform of the rate keys over this mapping's clusters.
+   *
+   * @param conf the plugin's configuration
+   * @return the link model
+   * @throws ConfigValueException naming {@value WanShuffleConf#TOPOLOGY_FILE} when the file's links
+   *     lack a rate or its rates share no sizeable divisor
+   */
+  public LinkModel links(WanShuffleConf conf) {
+    if (file == null) {
+      return LinkModel.flat(conf, h -> clusterOf(h).orElse(""));
+    }
+    try {
+      return LinkModel.of(file, WanShuffleConf.TOPOLOGY_FILE);
+    } catch (TopologyException e) {
+      throw new ConfigValueException(
+          WanShuffleConf.TOPOLOGY_FILE, file.config().file().toString(), e.getMessage());
     }
   }
 

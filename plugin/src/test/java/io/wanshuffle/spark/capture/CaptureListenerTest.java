@@ -20,6 +20,7 @@ import io.wanshuffle.spark.coordinator.StageRef;
 import io.wanshuffle.spark.coordinator.StageSummary;
 import io.wanshuffle.spark.coordinator.StepEvent;
 import io.wanshuffle.spark.coordinator.TransferRecord;
+import io.wanshuffle.spark.topology.LinkModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -43,7 +44,9 @@ class CaptureListenerTest {
         .set(WanShuffleConf.BACKBONE_RATE, "2000b")
         .set("spark.app.id", "app-42");
     CaptureListener l = new CaptureListener(c);
-    l.onCoordinatorStart(new CoordinatorInfo(c, WanShuffleConf.from(c, Set.of("t")), null));
+    WanShuffleConf conf = WanShuffleConf.from(c, Set.of("t"));
+    l.onCoordinatorStart(
+        new CoordinatorInfo(c, conf, LinkModel.flat(conf, h -> h.substring(0, 1)), null));
     return l;
   }
 
@@ -148,6 +151,26 @@ class CaptureListenerTest {
     // step 1 had two pairs open at once, step 2 one
     assertEquals(2, FlowOverlap.of(log.stream().filter(f -> f.stepId() > 0).toList()).maxPairs());
     assertFalse(Files.exists(app.resolve("stage-6.0.kryo")));
+    // the stage on its links: a -> b crosses a's outgoing and b's incoming backbone side (k = 2
+    // flows of 1000 B/s): 230 registered bytes need at least 0.115 s there; step 1 held both
+    List<String> links = Files.readAllLines(app.resolve("stage-5.0.links.csv"));
+    assertEquals(LinkLoads.LINKS_HEADER, links.get(0));
+    assertTrue(links.contains("backbone.out[/a],2,2000,230,237,0.115000,2"), links.toString());
+    assertTrue(links.contains("nic.down[b1],2,2000,150,157,0.075000,1"), links.toString());
+    List<String> stepLinks = Files.readAllLines(app.resolve("stage-5.0.step-links.csv"));
+    assertEquals(LinkLoads.STEP_LINKS_HEADER, stepLinks.get(0));
+    assertTrue(stepLinks.contains("1,backbone.in[/b],2"), stepLinks.toString());
+    // the stage capture carries the same links, the hosts' sites and the backbone over time
+    assertTrue(c.hasLinks());
+    assertEquals(List.of("/a", "/a", "/b", "/b"), c.hostPaths());
+    LinkFigures out =
+        c.links().stream().filter(x -> x.link().equals("backbone.out[/a]")).findFirst().get();
+    assertEquals(new LinkFigures("backbone.out[/a]", 2, 2000, 230, 237, 2), out);
+    assertEquals(
+        List.of("backbone.in[/b]", "backbone.out[/a]"),
+        c.linkSeries().stream().map(LinkSeries::link).toList());
+    assertEquals(
+        237, java.util.Arrays.stream(c.linkSeries().get(1).bytes()).sum(), "every realised byte");
   }
 
   @Test

@@ -33,7 +33,7 @@ class PlannerTest {
   private final DemandMatrix m =
       DemandMatrix.residual(
           List.of(demand(1, "b1", "a1", 100, "a2", 300), demand(2, "b2", "a1", 200)),
-          new FlowLeases(2, h -> 1, h -> ""),
+          TestDemands.leases(2, h -> 1, h -> ""),
           new PipelinedSteps(),
           0.05,
           100);

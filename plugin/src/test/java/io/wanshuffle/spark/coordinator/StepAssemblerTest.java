@@ -32,11 +32,11 @@ class StepAssemblerTest {
   private final FlowKeeping keeping = new FlowKeeping(100);
 
   private static FlowLeases oneCluster(int k, int delta) {
-    return new FlowLeases(k, h -> delta, h -> "");
+    return TestDemands.leases(k, h -> delta, h -> "");
   }
 
   private static FlowLeases twoClusters(int k, int delta) {
-    return new FlowLeases(k, h -> delta, h -> h.substring(0, 1));
+    return TestDemands.leases(k, h -> delta, h -> h.substring(0, 1));
   }
 
   private static DemandMatrix matrix(List<Demand> book, FlowLeases l, StepMode mode, long speed) {
@@ -100,8 +100,9 @@ class StepAssemblerTest {
     // bottleneck ports first: b3 -> a3 (300 B), a2 -> b2 (200 B); a1 -> b1 finds a -> b full
     assertEquals(
         List.of(new FlowGrant("b3", "a3", 300), new FlowGrant("a2", "b2", 200)), a.flows());
-    assertEquals(1, l.total(new FlowLeases.Direction("a", "b")));
-    assertEquals(1, l.total(new FlowLeases.Direction("b", "a")));
+    assertEquals(0, l.headroom("a1", "b1"), "a -> b carries its k = 1 flow");
+    assertEquals(0, l.headroom("b1", "a1"), "b -> a carries its k = 1 flow");
+    assertEquals(2, l.total());
     assertEquals(List.of(3L, 2L), List.copyOf(a.grants().keySet()));
     assertEquals(3.0, a.longestSeconds(), 1e-12, "b3 -> a3, 3 s at 100 B/s");
   }

@@ -29,7 +29,7 @@ class StepModeTest {
   private final ManualTimer timer = new ManualTimer();
 
   /** k = 5 per direction, δ = 2; a1 -> b1 and b1 -> a2 open: one flow each way. */
-  private final FlowLeases leases = new FlowLeases(5, h -> 2, h -> h.substring(0, 1));
+  private final FlowLeases leases = TestDemands.leases(5, h -> 2, h -> h.substring(0, 1));
 
   {
     leases.open("a1", "b1");
@@ -62,14 +62,14 @@ class StepModeTest {
     StepTracker none = new StepTracker(leases, timer, 0, 1, 1000);
     assertTrue(pipelined.mayPlan(runningStep()));
     assertFalse(pipelined.idle(none, leases), "no step running, but flows open");
-    assertTrue(pipelined.idle(none, new FlowLeases(5, h -> 2, h -> "")));
-    assertFalse(pipelined.idle(runningStep(), new FlowLeases(5, h -> 2, h -> "")));
+    assertTrue(pipelined.idle(none, TestDemands.leases(5, h -> 2, h -> "")));
+    assertFalse(pipelined.idle(runningStep(), TestDemands.leases(5, h -> 2, h -> "")));
     assertTrue(pipelined.plansOnEveryRegistration());
   }
 
   @Test
   void barrierStepsCountKOverBothDirections() {
-    FlowLeases k2 = new FlowLeases(2, h -> 2, h -> h.substring(0, 1));
+    FlowLeases k2 = TestDemands.leases(2, h -> 2, h -> h.substring(0, 1));
     assertTrue(barrier.hasCapacity(k2));
     assertFalse(barrier.stepFull(k2));
     k2.open("a1", "b1");
@@ -85,7 +85,7 @@ class StepModeTest {
     Demand free = demand(1, "b2", "a3", 100);
     Demand fetching = demand(2, "b2", "a3", 100);
     fetching.grant = new Demand.Grant(1, new int[] {0}, new long[] {50});
-    FlowLeases l = new FlowLeases(5, h -> 1, h -> h.substring(0, 1));
+    FlowLeases l = TestDemands.leases(5, h -> 1, h -> h.substring(0, 1));
     l.open("a1", "b1");
     Demand receiverBusy = demand(3, "b1", "a3", 100);
     assertTrue(barrier.admits(free, l));
@@ -111,14 +111,14 @@ class StepModeTest {
     assertEquals(1, b.receiverPorts(0), "b1 receives one flow of δ = 2");
     assertEquals(2, b.receiverPorts(1));
 
-    Platform p = pipelined.platform(senders, receivers, 2, leases, 0.1);
-    assertEquals(10, p.k(), "k x 2 directions with demand, open flows not deducted");
+    Platform p = pipelined.platform(senders, receivers, 10, leases, 0.1);
+    assertEquals(10, p.k(), "the backbone's flows for the plan, open flows not deducted");
     assertEquals(0.1, p.beta(), 0.0);
     for (int i = 0; i < 2; i++) {
       assertEquals(2, p.senderPorts(i));
       assertEquals(2, p.receiverPorts(i));
     }
-    assertEquals(5, pipelined.platform(senders, receivers, 1, leases, 0.1).k());
+    assertEquals(5, pipelined.platform(senders, receivers, 5, leases, 0.1).k());
   }
 
   @Test
@@ -136,7 +136,7 @@ class StepModeTest {
    */
   @Test
   void barrierStepsOfferThePlansOrderPipelinedStepsTheBottleneckOrder() {
-    FlowLeases l = new FlowLeases(2, h -> 1, h -> "");
+    FlowLeases l = TestDemands.leases(2, h -> 1, h -> "");
     DemandMatrix m =
         DemandMatrix.residual(
             List.of(

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class StepTrackerTest {
   private final ManualTimer timer = new ManualTimer();
-  private final FlowLeases leases = new FlowLeases(5, h -> 3, h -> "");
+  private final FlowLeases leases = TestDemands.leases(5, h -> 3, h -> "");
   private final StepTracker tracker = new StepTracker(leases, timer, 0.25, 2.0, 1000);
   private final List<Long> deadlines = new ArrayList<>();
 

@@ -49,4 +49,20 @@ final class TestDemands {
     RegisterDemand m = register(id, dst, srcBytes);
     return new Demand(id, STAGE, m.shuffleId(), id, m.executorId(), dst, m.srcHosts(), m.bytes());
   }
+
+  /**
+   * Leases on the KPBS platform as links: k flows per side of the backbone, δ per NIC.
+   *
+   * @param k flows per backbone side
+   * @param delta δ per host
+   * @param clusterOf the cluster of a host
+   * @return the leases
+   */
+  static FlowLeases leases(
+      int k,
+      java.util.function.ToIntFunction<String> delta,
+      java.util.function.Function<String, String> clusterOf) {
+    return new FlowLeases(
+        io.wanshuffle.spark.topology.LinkModel.kpbs(k, delta, clusterOf, 1), clusterOf);
+  }
 }

@@ -66,7 +66,7 @@ public final class HostMapping {
    *     #of(TopologyConfig)} with {@code mapping.table}), host -> path; empty for a script or
    *     another mapping
    */
-  java.util.Optional<java.util.Map<String, String>> tablePaths() {
+  public java.util.Optional<java.util.Map<String, String>> tablePaths() {
     return java.util.Optional.ofNullable(table);
   }
 

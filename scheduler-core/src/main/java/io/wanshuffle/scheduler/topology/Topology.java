@@ -119,6 +119,13 @@ public final class Topology {
   }
 
   /**
+   * @return the host mapping ({@code /cluster/rack} per host) the configuration names
+   */
+  public HostMapping mapping() {
+    return mapping;
+  }
+
+  /**
    * @param host a host name
    * @return its network path {@code /cluster/rack}
    * @throws TopologyException if the mapping does not know the host

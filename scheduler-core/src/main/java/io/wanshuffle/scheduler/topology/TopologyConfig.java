@@ -310,6 +310,14 @@ public final class TopologyConfig {
   }
 
   /**
+   * @return every rate the configuration sets, defaults and overrides, in bytes/s, without the
+   *     links set to {@code none}; in no particular order
+   */
+  public List<Long> rates() {
+    return rates.values().stream().filter(r -> r != UNLIMITED).toList();
+  }
+
+  /**
    * @return every {@code key[owner] = rate} line, in file order
    */
   public List<RateOverride> overrides() {

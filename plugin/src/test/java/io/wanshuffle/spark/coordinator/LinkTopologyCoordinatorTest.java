@@ -1,0 +1,209 @@
+package io.wanshuffle.spark.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.scheduler.online.GreedyFirstStep;
+import io.wanshuffle.scheduler.topology.Topology;
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.coordinator.protocol.GrantReply.Status;
+import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import io.wanshuffle.spark.topology.LinkModel;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The coordinator on random multi-site topologies with racks (2-4 sites, 1-3 racks per site, rack
+ * links and backbone sides of different rates): at every instant no link carries more granted flows
+ * than its capacity (NICs, rack uplinks and downlinks, each site's backbone sides), every
+ * registered byte is granted and realised, and every plan is a valid KPBS schedule of its residual.
+ */
+class LinkTopologyCoordinatorTest {
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"auto", "liquid", "oggp", GreedyFirstStep.NAME})
+  void noLinkEverCarriesMoreFlowsThanItsCapacityAndEveryByteIsRealised(String algorithm)
+      throws IOException {
+    Random rnd = new Random(7);
+    for (int round = 0; round < 12; round++) {
+      int sites = 2 + rnd.nextInt(3);
+      int racks = 1 + rnd.nextInt(3);
+      int perRack = 1 + rnd.nextInt(2);
+      StringBuilder table = new StringBuilder();
+      StringBuilder conf = new StringBuilder("mapping.table = t" + round + ".table\n");
+      conf.append("nic.rate = ").append(100 * (1 + rnd.nextInt(2))).append('\n');
+      conf.append("rack.rate = 100\n");
+      List<String> hosts = new ArrayList<>();
+      Map<String, String> site = new HashMap<>();
+      for (int s = 0; s < sites; s++) {
+        String name = String.valueOf((char) ('A' + s));
+        conf.append("backbone.out.rate[/")
+            .append(name)
+            .append("] = ")
+            .append(100 * (1 + rnd.nextInt(4)))
+            .append('\n');
+        conf.append("backbone.in.rate[/")
+            .append(name)
+            .append("] = ")
+            .append(100 * (1 + rnd.nextInt(4)))
+            .append('\n');
+        for (int r = 0; r < racks; r++) {
+          if (rnd.nextBoolean()) {
+            conf.append("rack.uplink.rate[/")
+                .append(name)
+                .append("/r")
+                .append(r)
+                .append("] = 200\n");
+          }
+          for (int h = 0; h < perRack; h++) {
+            String host = name.toLowerCase() + r + h;
+            hosts.add(host);
+            site.put(host, name);
+            table.append(host).append(" /").append(name).append("/r").append(r).append('\n');
+          }
+        }
+      }
+      Files.writeString(dir.resolve("t" + round + ".table"), table);
+      Path file = dir.resolve("t" + round + ".conf");
+      Files.writeString(file, conf);
+      LinkModel links = LinkModel.of(Topology.load(file), "test");
+      runRound(algorithm, links, hosts, site, rnd);
+    }
+  }
+
+  private static void runRound(
+      String algorithm, LinkModel links, List<String> hosts, Map<String, String> site, Random rnd) {
+    RecordingListener ev = new RecordingListener();
+    PlanValidator validator = new PlanValidator();
+    ManualTimer t = new ManualTimer();
+    WanShuffleConf conf =
+        WanShuffleConf.from(
+            new SparkConf(false)
+                .set(WanShuffleConf.ALGORITHM, algorithm)
+                .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+                .set(WanShuffleConf.PLANNING_BUDGET, "0")
+                .set(WanShuffleConf.BETA, "0ms"),
+            Set.of(algorithm));
+    StepCoordinator c =
+        StepCoordinator.builder(conf)
+            .scheduler(
+                algorithm.equals(GreedyFirstStep.NAME)
+                    ? new GreedyFirstStep()
+                    : Algorithms.byName(algorithm))
+            .listeners(List.of(ev, validator))
+            .timer(t)
+            .clock(t::now)
+            .clusters(site::get)
+            .links(links)
+            .build();
+    Map<Long, RegisterDemand> regs = new HashMap<>();
+    Map<Long, long[]> rem = new HashMap<>();
+    Map<Long, CompletableFuture<GrantReply>> polls = new HashMap<>();
+    long total = 0;
+    int tasks = 3 + rnd.nextInt(10);
+    for (int task = 0; task < tasks; task++) {
+      String dst = hosts.get(rnd.nextInt(hosts.size()));
+      List<Object> sb = new ArrayList<>();
+      for (String src : hosts) {
+        if (!site.get(src).equals(site.get(dst)) && rnd.nextInt(3) > 0) {
+          long b = 1 + rnd.nextInt(2000);
+          sb.add(src);
+          sb.add(b);
+          total += b;
+        }
+      }
+      if (sb.isEmpty()) {
+        continue;
+      }
+      RegisterDemand d = TestDemands.register(task, dst, sb.toArray());
+      long id = c.register(d).demandId();
+      regs.put(id, d);
+      rem.put(id, d.bytes().clone());
+      polls.put(id, c.awaitGrant(AwaitGrant.poll(id)));
+    }
+    t.advance(200);
+    Map<Long, GrantReply> holding = new HashMap<>();
+    int guard = 0;
+    while (!polls.isEmpty() || !holding.isEmpty()) {
+      assertTrue(++guard < 20_000, "no progress");
+      for (Map.Entry<Long, CompletableFuture<GrantReply>> e : new ArrayList<>(polls.entrySet())) {
+        if (e.getValue().isDone()) {
+          GrantReply g = e.getValue().join();
+          polls.remove(e.getKey());
+          if (g.status() == Status.GRANT) {
+            holding.put(e.getKey(), g);
+          } else {
+            assertEquals(Status.FINISHED, g.status());
+          }
+        }
+      }
+      checkLinks(holding, regs, links);
+      if (holding.isEmpty()) {
+        t.advance(1000);
+        continue;
+      }
+      if (rnd.nextInt(6) == 0) {
+        t.advance(5000); // a deadline passes while receivers lag
+        continue;
+      }
+      List<Long> ids = new ArrayList<>(holding.keySet());
+      long id = ids.get(rnd.nextInt(ids.size()));
+      GrantReply g = holding.remove(id);
+      polls.put(id, c.awaitGrant(FlowSimulation.reportOf(id, regs.get(id), g, rem.get(id))));
+    }
+    assertEquals(0, c.openFlowCount());
+    long realised = 0;
+    for (TransferRecord r : ev.transfers) {
+      for (long b : r.bytes()) {
+        realised += b;
+      }
+    }
+    assertEquals(total, realised, "every registered byte was granted and realised");
+    assertEquals(List.of(), validator.invalid, algorithm + " produced an invalid plan");
+  }
+
+  /** The distinct host pairs the holders fetch hold every link of their routes. */
+  private static void checkLinks(
+      Map<Long, GrantReply> holding, Map<Long, RegisterDemand> regs, LinkModel links) {
+    Set<List<String>> pairs = new HashSet<>();
+    for (Map.Entry<Long, GrantReply> e : holding.entrySet()) {
+      for (String s : e.getValue().srcHosts()) {
+        pairs.add(List.of(s, regs.get(e.getKey()).dstHost()));
+      }
+    }
+    Map<Integer, Integer> used = new HashMap<>();
+    for (List<String> p : pairs) {
+      for (int l : links.route(p.get(0), p.get(1))) {
+        used.merge(l, 1, Integer::sum);
+      }
+    }
+    for (Map.Entry<Integer, Integer> e : used.entrySet()) {
+      assertTrue(
+          e.getValue() <= links.capacity(e.getKey()),
+          links.name(e.getKey())
+              + " carries "
+              + e.getValue()
+              + " flows, capacity "
+              + links.capacity(e.getKey())
+              + ": "
+              + pairs);
+    }
+  }
+}
