@@ -32,8 +32,9 @@ import picocli.CommandLine.Spec;
  * with spark-submit, once per variant (Spark's default shuffle, wan-shuffle with an algorithm, with
  * the testbed's topology file or rack-blind) and run, and compares the runs from outside: Spark's
  * event log, the backbone's and every link's counters, the plugin's capture (flows per link against
- * each link's capacity) and the application's stdout. Writes {@code report.md} and {@code
- * report.json} ({@link AppReport}).
+ * each link's capacity) and the application's stdout. Writes {@code report.md}, {@code report.json}
+ * and {@code report.html} ({@link AppReport}; the HTML page through {@code ./wan-shuffle report}'s
+ * code).
  */
 @Command(
     name = "run-app",
@@ -45,7 +46,7 @@ import picocli.CommandLine.Spec;
           + " the control host, one executor per testbed host), with Spark's default shuffle and with wan-shuffle, and"
           + " compares the runs: time, stages that read shuffle data, bytes across the backbone, retransmissions, the"
           + " plugin's steps and most flows at once, the most flows on any link against its capacity, the busiest"
-          + " link's utilisation, and whether stdout was the same. Writes report.md and report.json.",
+          + " link's utilisation, and whether stdout was the same. Writes report.md, report.json and report.html.",
       "Application arguments go after '--'. Exits with 1 if a run failed (or, with --check-output, if the"
           + " stdouts differ)."
     })
@@ -163,6 +164,8 @@ public final class AppCommand implements Callable<Integer> {
     String described;
     Path report = out.resolve("report.md");
     Path json = out.resolve("report.json");
+    Map<String, Path> captures = new LinkedHashMap<>();
+    Map<String, String> hostNames = new LinkedHashMap<>();
     try (Experiment ex =
         Experiment.start(tb, out, ClusterOptions.defaults().withWorkerCores(cores))) {
       described = ex.testbed().describe();
@@ -171,6 +174,7 @@ public final class AppCommand implements Callable<Integer> {
             "NOTE: loopback variant: the backbone is not shaped; times are not comparable.");
       }
       Set<String> aHosts = Set.copyOf(Node.addresses(ex.testbed().mapSide()));
+      ex.testbed().workers().forEach(n -> hostNames.put(n.address(), n.name()));
       LinkModel model = LinkModel.load(ex.spark().topologyConfig());
       for (int run = 1; run <= runs; run++) {
         for (String variant : variants) {
@@ -190,6 +194,9 @@ public final class AppCommand implements Callable<Integer> {
                   timeout);
           AppFigures f = AppFigures.of(variant, run, s, aHosts, model);
           figures.add(f);
+          if (!variant.equals(DEFAULT) && s.captureDir() != null) {
+            captures.put(variant + " run " + run, s.captureDir());
+          }
           System.out.printf(
               "%s run %d: %s, %.2f s (shuffle-reading stages %.2f s); stdout %s; driver log %s%n",
               variant,
@@ -210,10 +217,22 @@ public final class AppCommand implements Callable<Integer> {
     }
     Files.writeString(report, AppReport.markdown(header(described, tb, t0), figures));
     Files.writeString(json, AppReport.json(figures));
+    Path html =
+        AppReport.html(
+                header(described, tb, t0).replaceFirst("^# ", "").replace("`", ""),
+                captures,
+                a -> hostNames.getOrDefault(a, a))
+            .write(out.resolve("report.html"));
     System.out.println();
     System.out.println(AppReport.markdown("", figures).strip());
     System.out.println();
-    System.out.println("report: " + report.toAbsolutePath() + " and " + json.getFileName());
+    System.out.println(
+        "report: "
+            + report.toAbsolutePath()
+            + ", "
+            + json.getFileName()
+            + " and "
+            + html.getFileName());
     boolean failed = figures.stream().anyMatch(f -> f.failure() != null);
     boolean differs = AppReport.sameOutputAsFirst(figures).contains(false);
     if (differs) {

@@ -4,11 +4,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.wanshuffle.it.links.LinkLoad;
+import io.wanshuffle.it.report.ApplicationCapture;
+import io.wanshuffle.it.report.ApplicationCaptures;
+import io.wanshuffle.it.report.HtmlReport;
+import io.wanshuffle.it.report.OperatorReport;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The reports of {@code wan-shuffle run-app}. Markdown ({@code report.md}): one row per run
@@ -16,7 +23,9 @@ import java.util.Map;
  * retransmissions, the plugin's steps and most gated flows at once against k, whether stdout
  * matched the first run's, the most flows on any link against its capacity, the busiest link's
  * utilisation), then the time of each shuffle-reading stage in every run. JSON ({@code
- * report.json}, Jackson): an array of one object per run ({@link #json}).
+ * report.json}, Jackson): an array of one object per run ({@link #json}). HTML ({@code
+ * report.html}): per wan-shuffle run, the operator's page of its application ({@link
+ * OperatorReport}, the code of {@code ./wan-shuffle report}) read from the run's capture folder.
  */
 final class AppReport {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -121,6 +130,36 @@ final class AppReport {
     m.put("peakBitsPerSecond", l.peakBitsPerSecond());
     m.put("drops", l.drops());
     return m;
+  }
+
+  /**
+   * The HTML report: a paragraph on how it was made, then per wan-shuffle run the operator's page
+   * of each application it ran ({@link OperatorReport#appendTo}), read from its capture folder; a
+   * capture that cannot be read becomes a note naming it.
+   *
+   * @param intro the paragraph above the runs (testbed, command)
+   * @param captures run label ({@code auto run 1}) to its capture folder, wan-shuffle runs only, in
+   *     the order they ran
+   * @param hostName a host's name on the page for its address
+   * @return the page, ready to write
+   */
+  static HtmlReport html(
+      String intro, Map<String, Path> captures, Function<String, String> hostName) {
+    HtmlReport r = new HtmlReport("wan-shuffle run-app");
+    r.paragraph(intro);
+    r.paragraph("The runs' table is in report.md, every link of every run in report.json.");
+    captures.forEach(
+        (label, dir) -> {
+          r.heading(label + ": what the plugin did");
+          try {
+            for (ApplicationCapture app : ApplicationCaptures.fromCaptureDir(dir)) {
+              OperatorReport.appendTo(r, app, hostName);
+            }
+          } catch (IOException | IllegalArgumentException e) {
+            r.note("No capture to show from " + dir + ": " + e.getMessage());
+          }
+        });
+    return r;
   }
 
   /**

@@ -8,8 +8,10 @@ import io.wanshuffle.it.links.LinkModel;
 import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.it.report.ApplicationCapture;
 import io.wanshuffle.it.report.Charts;
 import io.wanshuffle.it.report.HtmlReport;
+import io.wanshuffle.it.report.OperatorReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -397,6 +399,15 @@ final class Demo {
           "Utilisation of the busiest links during the reduce stage: bytes on each link's interface"
               + " counters / (its rate x the reduce stage's time)",
           Charts.linkUtilisation("busiest links", byRun));
+    }
+    for (int x = 0; x < ms.size(); x++) {
+      if (!caps.get(x).stages().isEmpty()) {
+        report.heading(title + ": " + header.get(x + 1) + ", what the plugin did");
+        OperatorReport.appendTo(
+            report,
+            ApplicationCapture.of(caps.get(x).stages(), ms.get(x).captureDir().toString()),
+            a -> names.getOrDefault(a, a));
+      }
     }
     return identical;
   }

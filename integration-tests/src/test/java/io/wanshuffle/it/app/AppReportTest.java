@@ -4,8 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.it.links.LinkLoad;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class AppReportTest {
   private static AppFigures run(
@@ -156,5 +161,23 @@ class AppReportTest {
     assertEquals(2, w.size());
     assertEquals(List.of(1_000L, 4_000L), List.of(w.get(0)[0], w.get(0)[1]));
     assertEquals(List.of(6_000L, 7_000L), List.of(w.get(1)[0], w.get(1)[1]));
+  }
+
+  @Test
+  void theHtmlPageHasASectionPerWanShuffleRunAndNamesAMissingCapture(@TempDir Path dir)
+      throws Exception {
+    Map<String, Path> captures = new LinkedHashMap<>();
+    captures.put("auto run 1", Files.createDirectories(dir.resolve("01-auto-1/capture")));
+    captures.put("auto-rackblind run 1", dir.resolve("02-auto-rackblind-1/capture"));
+    Path page =
+        AppReport.html("Testbed: 2 sites", captures, a -> a).write(dir.resolve("report.html"));
+    String html = Files.readString(page);
+    assertTrue(html.contains("Testbed: 2 sites"), html);
+    int first = html.indexOf("auto run 1: what the plugin did");
+    int second = html.indexOf("auto-rackblind run 1: what the plugin did");
+    assertTrue(first > 0 && second > first, "one section per run, in order: " + html);
+    assertTrue(html.contains("01-auto-1"), "the empty capture folder is named: " + html);
+    assertTrue(html.contains("02-auto-rackblind-1"), "the missing one too: " + html);
+    assertEquals(2, html.split("class=\"note\"", -1).length - 1, html);
   }
 }

@@ -18,8 +18,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Two sites of two racks on loopback addresses, site A's racks of two hosts with uplinks at the NIC
  * rate (2:1), site B's of one host: the jobs' answers under wan-shuffle with the testbed's topology
- * file equal Spark's sort shuffle's, and the flow log keeps the per-link contract ({@link
- * TopologyContract}). One cluster for the class.
+ * file equal Spark's sort shuffle's, the plugin plans on the file's links (its capture records them
+ * with the file's capacities), and the flow log keeps the per-link contract: no link, rack uplinks
+ * of capacity 1 included, holds more flows at once than its capacity ({@link TopologyContract}).
+ * One cluster for the class.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -71,6 +73,11 @@ class RackTopologyIT {
   @Test
   @Order(3)
   void theFlowLogKeepsThePerLinkContract() throws Exception {
+    Map<String, Integer> planned = t.assertPluginPlansOnTheTestbedsLinks();
+    assertTrue(
+        planned.containsKey("rack.uplink[/A/rack0]")
+            && planned.containsKey("rack.downlink[/B/rack1]"),
+        "the plugin planned on the rack links: " + planned);
     Map<String, Integer> max = t.assertPerLinkContract(t.gatedFlows());
     assertTrue(
         max.containsKey("rack.uplink[/A/rack0]") && max.containsKey("rack.uplink[/A/rack1]"),

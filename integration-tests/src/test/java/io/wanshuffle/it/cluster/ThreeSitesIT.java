@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Three sites of two hosts on loopback addresses, every backbone side 200 Mbit/s: maps on A and C,
  * reduces on B, so B's incoming side is shared. The answers under wan-shuffle with the testbed's
- * topology file equal Spark's sort shuffle's, and the flow log keeps the per-link contract ({@link
- * TopologyContract}; with the k-only plugin: k per direction, so per map site's side). One cluster
- * for the class.
+ * topology file equal Spark's sort shuffle's, the plugin plans on the file's links, and the flow
+ * log keeps the per-link contract: B's incoming side, of capacity 2, never holds more than 2 flows
+ * at once from A and C together, nor any other link more than its capacity ({@link
+ * TopologyContract}). One cluster for the class.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -69,6 +70,9 @@ class ThreeSitesIT {
   @Test
   @Order(3)
   void theFlowLogKeepsThePerLinkContract() throws Exception {
+    Map<String, Integer> planned = t.assertPluginPlansOnTheTestbedsLinks();
+    assertTrue(
+        planned.containsKey("backbone.in[/B]"), "the plugin planned on B's side: " + planned);
     Map<String, Integer> max = t.assertPerLinkContract(t.gatedFlows());
     assertTrue(
         max.containsKey("backbone.out[/A]") && max.containsKey("backbone.out[/C]"),

@@ -17,9 +17,7 @@ import io.wanshuffle.it.spark.SparkCluster;
 import io.wanshuffle.it.spark.SparkHome;
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
-import io.wanshuffle.spark.capture.FlowOverlap;
 import io.wanshuffle.spark.capture.StageCapture;
-import io.wanshuffle.spark.config.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,16 +34,8 @@ import org.apache.spark.sql.SparkSession;
  * given shape (racks, sites), the jobs' rows under Spark's sort shuffle, a wan-shuffle application
  * given the testbed's topology file ({@link PluginSettings#topology}), and the per-link contract
  * checked from that application's flow log ({@link LinkFlows} over the topology file's links).
- *
- * <p>What the contract is depends on the plugin: one that reads {@value
- * PluginSettings#TOPOLOGY_FILE} keeps every link within its capacity in flows; one that does not (k
- * and δ only) keeps at most k flows in each direction between two sites (a backbone side of a map
- * site) and δ = 1 per NIC, while a shared incoming side or a rack link may carry more.
  */
 final class TopologyContract implements AutoCloseable {
-  /** k of the plugin's KPBS view: backbone 200 Mbit/s over NICs of 100 Mbit/s. */
-  static final int K = 2;
-
   final SparkCluster cluster;
   final LinkModel model;
   final JobLayout layout;
@@ -111,38 +101,59 @@ final class TopologyContract implements AutoCloseable {
     assertEquals(sortRows.get(job), rows, job + ": wan-shuffle's rows are the sort shuffle's");
   }
 
-  /** The wan-shuffle application's gated flows (step id &gt; 0), every stage so far. */
-  List<FlowCapture> gatedFlows() throws Exception {
+  /** The wan-shuffle application's stage captures, every stage so far (at least two). */
+  List<StageCapture> stages() throws Exception {
     wan.sparkContext().listenerBus().waitUntilEmpty();
     Path app =
         CaptureFiles.appDir(
             cluster.runDir().resolve("capture"), wan.sparkContext().applicationId());
-    List<FlowCapture> out = new ArrayList<>();
+    List<StageCapture> stages = List.of();
     for (int attempt = 0; attempt < 60; attempt++) {
       // capture files are written by a background thread after the stage's event
-      out.clear();
-      List<StageCapture> stages =
-          java.nio.file.Files.isDirectory(app) ? CaptureFiles.readStages(app) : List.of();
-      stages.forEach(c -> c.flows().stream().filter(f -> f.stepId() > 0).forEach(out::add));
+      stages = java.nio.file.Files.isDirectory(app) ? CaptureFiles.readStages(app) : List.of();
       if (stages.size() >= 2) {
         break;
       }
       Thread.sleep(500);
     }
+    return stages;
+  }
+
+  /** The wan-shuffle application's gated flows (step id &gt; 0), every stage so far. */
+  List<FlowCapture> gatedFlows() throws Exception {
+    List<FlowCapture> out = new ArrayList<>();
+    stages().forEach(c -> c.flows().stream().filter(f -> f.stepId() > 0).forEach(out::add));
     return out;
   }
 
   /**
-   * @return true when the plugin declares the topology file key (it plans on links)
+   * The plugin planned on the testbed's links: every stage capture records the links of its routes
+   * with the capacities in flows the topology file gives them, rack links among them when the
+   * testbed has racks of their own.
+   *
+   * @return every link the plugin recorded, by name, to its capacity in flows
    */
-  static boolean pluginPlansOnLinks() {
-    return Settings.keys().contains(PluginSettings.TOPOLOGY_FILE);
+  Map<String, Integer> assertPluginPlansOnTheTestbedsLinks() throws Exception {
+    Map<String, Integer> seen = new TreeMap<>();
+    for (StageCapture c : stages()) {
+      assertTrue(c.hasLinks(), "stage " + c.stageId() + " recorded its links");
+      c.links().forEach(l -> seen.put(l.link(), l.capacityFlows()));
+    }
+    assertFalse(seen.isEmpty(), "the plugin recorded links");
+    seen.forEach(
+        (link, capacity) ->
+            assertEquals(
+                model.capacityFlows(link),
+                capacity,
+                link + ": the plugin's capacity is the topology file's"));
+    return seen;
   }
 
   /**
-   * The per-link contract from the flow log: with a plugin that plans on links, no link carries
-   * more flows than its capacity; with the k-only plugin, at most k flows in each direction between
-   * two sites and δ = 1 flow per NIC each way.
+   * The per-link contract from the flow log: only cross-site pairs are gated, and no link (NIC,
+   * rack uplink or downlink, backbone side) carries more flows at once than its capacity in flows
+   * (its rate over the topology file's base speed), a flow holding every link of its route from its
+   * start until it handed its ports back.
    *
    * @return the most flows on each link
    */
@@ -167,32 +178,11 @@ final class TopologyContract implements AutoCloseable {
           "only cross-site pairs are gated: " + f);
     }
     Map<String, Integer> max = LinkFlows.maxFlows(gated, model);
-    if (pluginPlansOnLinks()) {
-      max.forEach(
-          (link, n) ->
-              assertTrue(
-                  n <= model.capacityFlows(link),
-                  link + ": " + n + " flows at once, capacity " + model.capacityFlows(link)));
-    } else {
-      max.forEach(
-          (link, n) -> {
-            if (link.startsWith("nic.")) {
-              assertTrue(n <= 1, link + ": " + n + " flows at once, δ = 1");
-            }
-          });
-      Map<String, List<FlowCapture>> byDirection = new TreeMap<>();
-      for (FlowCapture f : gated) {
-        byDirection
-            .computeIfAbsent(
-                siteOf.get(f.srcHost()) + "->" + siteOf.get(f.dstHost()), d -> new ArrayList<>())
-            .add(f);
-      }
-      byDirection.forEach(
-          (d, fs) ->
-              assertTrue(
-                  FlowOverlap.of(fs).maxPairs() <= K,
-                  "at most k flows " + d + ": " + FlowOverlap.of(fs)));
-    }
+    max.forEach(
+        (link, n) ->
+            assertTrue(
+                n <= model.capacityFlows(link),
+                link + ": " + n + " flows at once, capacity " + model.capacityFlows(link)));
     return max;
   }
 
