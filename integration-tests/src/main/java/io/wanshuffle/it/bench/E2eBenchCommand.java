@@ -483,22 +483,25 @@ public final class E2eBenchCommand implements Callable<Integer> {
       }
       setups.add(
           run.matrixTotal() > 0 ? E2eReport.setupSeconds(run.trafficMatrix(), spec, beta) : 0.0);
-      checkAnswer(pattern, spec.wanRttMillis(), variant + " run " + ++runNo, run.answer());
+      checkAnswer(
+          shapeLabel, pattern, spec.wanRttMillis(), variant + " run " + ++runNo, run.answer());
     }
     return new E2eReport.Cell(
         shapeLabel, pattern, spec.wanRttMillis(), variant, figs, setups, stalls, links);
   }
 
   /**
-   * Every variant and run of a pattern shuffles the same records: its answer must be the one of the
-   * pattern's first run at this RTT; a different one is noted as a wrong answer.
+   * Every variant and run of a pattern on one testbed shape shuffles the same records: its answer
+   * must be the one of the pattern's first run on that shape at this RTT; a different one is noted
+   * as a wrong answer. Another shape has other hosts, so other records and another answer.
    */
-  private void checkAnswer(String pattern, int rtt, String run, List<String> answer) {
+  private void checkAnswer(String shape, String pattern, int rtt, String run, List<String> answer) {
     Map.Entry<String, List<String>> first =
-        firstAnswers.putIfAbsent(pattern + "@" + rtt, Map.entry(run, answer));
+        firstAnswers.putIfAbsent(shape + "|" + pattern + "@" + rtt, Map.entry(run, answer));
     if (first != null && !first.getValue().equals(answer)) {
       String what =
-          pattern
+          (shape.isEmpty() ? "" : shape + ": ")
+              + pattern
               + " at RTT "
               + rtt
               + " ms: "
