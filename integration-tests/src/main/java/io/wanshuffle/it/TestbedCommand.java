@@ -3,9 +3,11 @@ package io.wanshuffle.it;
 import io.wanshuffle.it.net.BackboneTrace;
 import io.wanshuffle.it.net.FlowProbe;
 import io.wanshuffle.it.net.HandshakeProbe;
+import io.wanshuffle.it.net.LinkTrace;
 import io.wanshuffle.it.net.NamespaceTestbed;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.Testbed;
+import io.wanshuffle.it.net.TestbedSpec;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,10 +23,11 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     header = "Build, probe or remove the two-site network testbed.",
     description = {
-      "Builds the two-cluster network testbed (root + iproute2), measures it, or removes it.",
-      "  up     build it and keep it until Ctrl-C (prints the hosts and the topology table)",
-      "  probe  build it, time TCP handshakes a1 -> b1 (the WAN round trip), send TCP from every A host",
-      "         to every B host, report backbone throughput, tear down",
+      "Builds the network testbed (root + iproute2), measures it, or removes it.",
+      "  up     build it and keep it until Ctrl-C (prints the hosts, the topology table and file)",
+      "  probe  build it, time TCP handshakes a1 -> b1 (the WAN round trip), send TCP from every",
+      "         map-side host to every B host, report the backbone's and each shaped link's",
+      "         throughput, tear down",
       "  down   remove the namespaces (wst-*) a crashed run left behind"
     })
 public final class TestbedCommand implements Callable<Integer> {
@@ -41,6 +44,10 @@ public final class TestbedCommand implements Callable<Integer> {
       description = "probe duration, s (default ${DEFAULT-VALUE})")
   int seconds;
 
+  private TestbedSpec spec() {
+    return TestbedOptions.checked(commandSpec.commandLine(), net::spec);
+  }
+
   @Override
   public Integer call() throws Exception {
     switch (action) {
@@ -49,13 +56,17 @@ public final class TestbedCommand implements Callable<Integer> {
         System.out.println("removed every wst-* namespace");
         return 0;
       case "up":
-        try (Testbed t = Testbed.open(net.spec())) {
+        try (Testbed t = Testbed.open(spec())) {
           System.out.println(t.describe());
           System.out.println("control " + t.control());
           t.workers().forEach(n -> System.out.println("worker  " + n));
+          java.nio.file.Path table =
+              t.writeTopologyTable(java.nio.file.Path.of("run", "topology.table"));
+          System.out.println("topology table: " + table);
           System.out.println(
-              "topology table: "
-                  + t.writeTopologyTable(java.nio.file.Path.of("run", "topology.txt")));
+              "topology file: "
+                  + t.writeTopologyConfig(
+                      table.resolveSibling("topology.conf"), table.getFileName().toString()));
           System.out.println("Ctrl-C tears it down.");
           Thread.sleep(Long.MAX_VALUE);
         }
@@ -66,7 +77,8 @@ public final class TestbedCommand implements Callable<Integer> {
               commandSpec.commandLine(),
               "--seconds: the probe's duration must be 1..3600 s, got " + seconds);
         }
-        try (Testbed t = Testbed.open(net.spec())) {
+        TestbedSpec spec = spec();
+        try (Testbed t = Testbed.open(spec)) {
           System.out.println(t.describe());
           String cp = System.getProperty("java.class.path");
           Node a1 = t.clusterA().get(0);
@@ -74,11 +86,13 @@ public final class TestbedCommand implements Callable<Integer> {
           System.out.printf(
               "round trip %s -> %s (TCP handshake, median of 5): %.1f ms%n",
               a1.name(), b1.name(), HandshakeProbe.median(HandshakeProbe.millis(a1, b1, 5, cp)));
-          BackboneTrace tr = FlowProbe.run(t, seconds, cp);
+          FlowProbe.Measured m = FlowProbe.runMeasured(t, seconds, cp);
+          BackboneTrace tr = m.backbone();
           double secs = (tr.end().epochMillis() - tr.start().epochMillis()) / 1000.0;
           System.out.printf(
-              "A->B %.1f MB in %.1f s: mean %.1f Mbit/s, peak (1 s) %.1f Mbit/s, backbone %.0f Mbit/s;"
+              "%s %.1f MB in %.1f s: mean %.1f Mbit/s, peak (1 s) %.1f Mbit/s, backbone %.0f Mbit/s;"
                   + " TCP retransmitted %d of %d segments; tbf drops %d%n",
+              spec.sites() == 2 ? "A->B" : "into B",
               tr.aToBBytes() / 1e6,
               secs,
               tr.aToBBytes() * 8 / secs / 1e6,
@@ -87,6 +101,21 @@ public final class TestbedCommand implements Callable<Integer> {
               tr.retransmittedSegments(),
               tr.sentSegments(),
               tr.tbfDrops());
+          for (LinkTrace.Series s : m.links().series().values()) {
+            if (s.totalBytes() > 0 && !s.link().startsWith("nic.")) {
+              System.out.printf(
+                  "  %-26s %7.1f MB, mean %6.1f Mbit/s, peak (1 s) %6.1f Mbit/s, rate %s, tbf drops"
+                      + " %s%n",
+                  s.link(),
+                  s.totalBytes() / 1e6,
+                  s.totalBytes() * 8 / secs / 1e6,
+                  s.peakBitsPerSecond(1000) / 1e6,
+                  s.rateBitsPerSecond() == TestbedSpec.UNSHAPED
+                      ? "unshaped"
+                      : TestbedSpec.mbit(s.rateBitsPerSecond()),
+                  s.drops() < 0 ? "-" : Long.toString(s.drops()));
+            }
+          }
         }
         return 0;
       default:

@@ -3,23 +3,56 @@ package io.wanshuffle.it;
 import io.wanshuffle.it.net.NamespaceTestbed;
 import io.wanshuffle.it.net.Testbed;
 import io.wanshuffle.it.net.TestbedSpec;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
-/** Command-line options describing the testbed (shared by testbed, demo, e2e-bench and run-app). */
+/**
+ * Command-line options describing the testbed (shared by testbed, demo, e2e-bench and run-app):
+ * sites, racks, hosts, link rates, WAN round trip, TCP congestion control, variant.
+ */
 public final class TestbedOptions {
   @Option(
+      names = "--sites",
+      defaultValue = "2",
+      paramLabel = "N",
+      description =
+          "sites (clusters A, B, C, D), 2..4: B is the reduce side, every other site a map side"
+              + " (default ${DEFAULT-VALUE})")
+  public int sites;
+
+  @Option(
+      names = "--racks",
+      paramLabel = "R",
+      description =
+          "racks per site, 1..4; a site's hosts are spread evenly over its racks (default 1; the"
+              + " demo's 2)")
+  public Integer racks;
+
+  @Option(
+      names = "--hosts",
+      split = ",",
+      paramLabel = "N[,N...]",
+      description =
+          "hosts per site in site order A, B, C, D (one value: every site); default 3 per site with"
+              + " 2 sites, 2 per site with 3 or 4 (at most 8 worker hosts; the demo's: 4)")
+  public List<Integer> hosts;
+
+  @Option(
       names = "--nodes-a",
-      defaultValue = "3",
-      description = "hosts in cluster A (map side), default ${DEFAULT-VALUE}")
-  public int nodesA;
+      description = "hosts in cluster A (map side), default 3 (with 2 sites; same as --hosts)")
+  public Integer nodesA;
 
   @Option(
       names = "--nodes-b",
-      defaultValue = "3",
-      description = "hosts in cluster B (reduce side), default ${DEFAULT-VALUE}")
-  public int nodesB;
+      description = "hosts in cluster B (reduce side), default 3 (with 2 sites; same as --hosts)")
+  public Integer nodesB;
 
   @Option(
       names = "--nic",
@@ -28,15 +61,17 @@ public final class TestbedOptions {
   public String nic;
 
   @Option(
-      names = "--backbone",
-      defaultValue = "200mbit",
-      description = "backbone rate, default ${DEFAULT-VALUE}")
-  public String backbone;
+      names = "--rack-uplink",
+      paramLabel = "RATE",
+      description =
+          "rate of each rack's uplink and downlink (tbf-shaped), e.g. 100mbit, or none; default: not"
+              + " shaped (the demo's: the NIC rate, 2:1 oversubscribed with 2 hosts per rack)")
+  public String rackUplink;
 
   @Option(
       names = "--rtt",
       description =
-          "WAN round-trip time added on the backbone, ms (default 0; the demo's"
+          "WAN round-trip time added between any two sites, ms (default 0; the demo's and run-app's"
               + " default is 40)")
   public Integer rttMillis;
 
@@ -54,6 +89,36 @@ public final class TestbedOptions {
       description = "use the unshaped loopback variant (same as -Dwanshuffle.testbed=loopback)")
   public boolean loopback;
 
+  /** The shape a command uses when its options do not say: racks, hosts, rack uplinks. */
+  private ShapeDefaults shapeDefaults = new ShapeDefaults(1, 0, false);
+
+  /**
+   * The shape a command runs on when {@code --racks}, {@code --hosts} / {@code --nodes-a} / {@code
+   * --nodes-b} and {@code --rack-uplink} are not given.
+   *
+   * @param racks racks per site
+   * @param hostsPerSite hosts of every site, or 0 for the general default (3 per site with two
+   *     sites, 2 with more)
+   * @param rackUplinkAtNic true: rack uplinks and downlinks at the NIC rate; false: unshaped
+   */
+  public record ShapeDefaults(int racks, int hostsPerSite, boolean rackUplinkAtNic) {}
+
+  /**
+   * @param defaults the shape to use where the options say nothing (the demo's rack-level shape)
+   */
+  public void shapeDefaults(ShapeDefaults defaults) {
+    this.shapeDefaults = defaults;
+  }
+
+  @Option(
+      names = "--backbone",
+      defaultValue = "200mbit",
+      paramLabel = "RATE[,RATE...]",
+      description =
+          "each site's side of the backbone, shaped out of the site and into it, in site order (one"
+              + " value: every site), default ${DEFAULT-VALUE}")
+  public String backbone;
+
   /**
    * @return the spec these options describe, RTT 0 unless {@code --rtt} was given (see {@link
    *     #spec(int)})
@@ -68,16 +133,103 @@ public final class TestbedOptions {
    * @throws IllegalArgumentException if a rate does not parse or a value is out of range
    */
   public TestbedSpec spec(int defaultRttMillis) {
+    if (sites < 2 || sites > TestbedSpec.MAX_SITES) {
+      throw new IllegalArgumentException(
+          "--sites: must be 2.." + TestbedSpec.MAX_SITES + ", got " + sites);
+    }
+    int r = racks == null ? shapeDefaults.racks() : racks;
+    if (r < 1 || r > TestbedSpec.MAX_RACKS) {
+      throw new IllegalArgumentException(
+          "--racks: must be 1.." + TestbedSpec.MAX_RACKS + ", got " + r);
+    }
+    List<Long> sides = new ArrayList<>();
+    for (String b : perSite(List.of(backbone.split(",", -1)), "--backbone", "rate")) {
+      sides.add(TestbedSpec.parseRate(b, "--backbone"));
+    }
+    long nicRate = TestbedSpec.parseRate(nic, "--nic");
+    long rack =
+        rackUplink == null
+            ? (shapeDefaults.rackUplinkAtNic() ? nicRate : TestbedSpec.UNSHAPED)
+            : rackUplink.strip().equalsIgnoreCase("none")
+                ? TestbedSpec.UNSHAPED
+                : TestbedSpec.parseRate(rackUplink, "--rack-uplink");
+    TestbedSpec spec =
+        new TestbedSpec(
+            hostsPerSite(),
+            r,
+            nicRate,
+            rack,
+            rack,
+            sides,
+            rttGiven() ? rttMillis : defaultRttMillis,
+            tcpCongestionControl);
     if (loopback) {
       System.setProperty(io.wanshuffle.it.net.Testbed.MODE_PROPERTY, "loopback");
     }
-    return new TestbedSpec(
-        nodesA,
-        nodesB,
-        TestbedSpec.parseRate(nic, "--nic"),
-        TestbedSpec.parseRate(backbone, "--backbone"),
-        rttGiven() ? rttMillis : defaultRttMillis,
-        tcpCongestionControl);
+    return spec;
+  }
+
+  /**
+   * @return hosts per site from {@code --hosts}, or {@code --nodes-a} / {@code --nodes-b} over the
+   *     default (3 per site with two sites, 2 with more)
+   * @throws IllegalArgumentException if both forms are given or {@code --hosts} has neither one
+   *     value nor one per site
+   */
+  private List<Integer> hostsPerSite() {
+    if (hosts != null && (nodesA != null || nodesB != null)) {
+      throw new IllegalArgumentException(
+          "--hosts and --nodes-a/--nodes-b: give the hosts per site one way, got both");
+    }
+    if (hosts != null) {
+      return perSite(hosts, "--hosts", "count");
+    }
+    int each = shapeDefaults.hostsPerSite() > 0 ? shapeDefaults.hostsPerSite() : sites == 2 ? 3 : 2;
+    List<Integer> out = new ArrayList<>(Collections.nCopies(sites, each));
+    if (nodesA != null) {
+      out.set(0, nodesA);
+    }
+    if (nodesB != null) {
+      out.set(TestbedSpec.REDUCE_SITE, nodesB);
+    }
+    return out;
+  }
+
+  /**
+   * @return {@code values} for every site: one value repeated, or one per site as given
+   * @throws IllegalArgumentException naming the option otherwise
+   */
+  private <T> List<T> perSite(List<T> values, String option, String what) {
+    if (values.size() == 1) {
+      return Collections.nCopies(sites, values.get(0));
+    }
+    if (values.size() != sites) {
+      throw new IllegalArgumentException(
+          option
+              + ": give one "
+              + what
+              + " for every site or one per site ("
+              + sites
+              + "), got "
+              + values.size());
+    }
+    return values;
+  }
+
+  /**
+   * Runs {@code build} (one of the {@code spec} methods) and turns a bad value into a usage error
+   * of {@code commandLine} (exit status 2), so that it is refused before any testbed starts.
+   *
+   * @param commandLine the command whose options these are
+   * @param build builds the spec
+   * @return the spec
+   * @throws ParameterException naming the option and the value
+   */
+  public static TestbedSpec checked(CommandLine commandLine, Supplier<TestbedSpec> build) {
+    try {
+      return build.get();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(commandLine, e.getMessage(), e);
+    }
   }
 
   /**
@@ -145,6 +297,52 @@ public final class TestbedOptions {
       }
     }
     return spec;
+  }
+
+  /**
+   * The options that build a spec's shape, for the command lines reports print: with two sites of
+   * one rack, unshaped racks and one backbone rate, {@code --nodes-a N --nodes-b N --nic R
+   * --backbone R}; otherwise {@code --sites --racks --hosts --nic [--rack-uplink] --backbone} (the
+   * rack uplink's rate stands for both directions, as {@code --rack-uplink} sets them).
+   *
+   * @param spec a testbed spec
+   * @return the options, each preceded by a space
+   */
+  public static String shapeOptions(TestbedSpec spec) {
+    if (spec.sites() == 2 && !spec.rackSwitches() && spec.uniformBackbone()) {
+      return String.format(
+          " --nodes-a %d --nodes-b %d --nic %s --backbone %s",
+          spec.nodesA(),
+          spec.nodesB(),
+          rate(spec.nicBitsPerSecond()),
+          rate(spec.sideBitsPerSecond(0)));
+    }
+    List<Long> sides = spec.backboneSideBitsPerSecond();
+    return " --sites "
+        + spec.sites()
+        + " --racks "
+        + spec.racksPerSite()
+        + " --hosts "
+        + String.join(",", spec.hostsPerSite().stream().map(String::valueOf).toList())
+        + " --nic "
+        + rate(spec.nicBitsPerSecond())
+        + (spec.racksShaped()
+            ? " --rack-uplink "
+                + (spec.rackUplinkBitsPerSecond() == TestbedSpec.UNSHAPED
+                    ? "none"
+                    : rate(spec.rackUplinkBitsPerSecond()))
+            : "")
+        + " --backbone "
+        + (spec.uniformBackbone()
+            ? rate(sides.get(0))
+            : String.join(",", sides.stream().map(TestbedOptions::rate).toList()));
+  }
+
+  /**
+   * @return a rate as an option value: {@code 200mbit} when it is whole Mbit/s, else bits/s
+   */
+  private static String rate(long bits) {
+    return bits % 1_000_000 == 0 ? bits / 1_000_000 + "mbit" : Long.toString(bits);
   }
 
   /**

@@ -3,6 +3,7 @@ package io.wanshuffle.it.app;
 import io.wanshuffle.it.TestbedOptions;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
+import io.wanshuffle.it.links.LinkModel;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.spark.AppJars;
@@ -27,10 +28,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code wan-shuffle run-app}: runs any Spark application (a jar and its main class) on the
- * two-cluster testbed with spark-submit, once per variant (Spark's default shuffle, wan-shuffle
- * with an algorithm) and run, and compares the runs from outside: Spark's event log, the backbone's
- * counters, the plugin's capture and the application's stdout.
+ * {@code wan-shuffle run-app}: runs any Spark application (a jar and its main class) on the testbed
+ * with spark-submit, once per variant (Spark's default shuffle, wan-shuffle with an algorithm, with
+ * the testbed's topology file or rack-blind) and run, and compares the runs from outside: Spark's
+ * event log, the backbone's and every link's counters, the plugin's capture (flows per link against
+ * each link's capacity) and the application's stdout. Writes {@code report.md}, {@code report.json}
+ * and {@code report.html} ({@link AppReport}; the HTML page through {@code ./wan-shuffle report}'s
+ * code).
  */
 @Command(
     name = "run-app",
@@ -38,10 +42,11 @@ import picocli.CommandLine.Spec;
     header = "Run a Spark application on the testbed: default vs wan-shuffle.",
     sortOptions = false,
     description = {
-      "Runs a Spark application on the two-cluster testbed with spark-submit (client mode, the driver on"
+      "Runs a Spark application on the testbed with spark-submit (client mode, the driver on"
           + " the control host, one executor per testbed host), with Spark's default shuffle and with wan-shuffle, and"
           + " compares the runs: time, stages that read shuffle data, bytes across the backbone, retransmissions, the"
-          + " plugin's steps and most flows at once, and whether stdout was the same. Writes a Markdown report.",
+          + " plugin's steps and most flows at once, the most flows on any link against its capacity, the busiest"
+          + " link's utilisation, and whether stdout was the same. Writes report.md, report.json and report.html.",
       "Application arguments go after '--'. Exits with 1 if a run failed (or, with --check-output, if the"
           + " stdouts differ)."
     })
@@ -67,8 +72,9 @@ public final class AppCommand implements Callable<Integer> {
       defaultValue = "default,auto",
       description =
           "default = Spark's sort shuffle; any other name is a wan-shuffle algorithm"
-              + " (spark.wanshuffle.algorithm), e.g. auto, oggp, or none (the plugin capturing without gating)"
-              + " (default ${DEFAULT-VALUE})")
+              + " (spark.wanshuffle.algorithm), e.g. auto, oggp, or none (the plugin capturing without gating),"
+              + " run with the testbed's topology file; ALGORITHM-rackblind runs it without (k and δ only), e.g."
+              + " auto-rackblind (default ${DEFAULT-VALUE})")
   List<String> variants;
 
   @Option(
@@ -146,14 +152,20 @@ public final class AppCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     checkArguments();
     TestbedSpec tb =
-        net.startableSpec(DEFAULT_RTT_MS, "the outputs are still compared", System.out::println);
+        TestbedOptions.checked(
+            spec.commandLine(),
+            () ->
+                net.startableSpec(
+                    DEFAULT_RTT_MS, "the outputs are still compared", System.out::println));
     checkPluginConf(tb);
-    int rtt = tb.wanRttMillis();
     Path plugin = variants.stream().anyMatch(v -> !v.equals(DEFAULT)) ? AppJars.pluginJar() : null;
     figures.clear();
     long t0 = System.currentTimeMillis();
     String described;
     Path report = out.resolve("report.md");
+    Path json = out.resolve("report.json");
+    Map<String, Path> captures = new LinkedHashMap<>();
+    Map<String, String> hostNames = new LinkedHashMap<>();
     try (Experiment ex =
         Experiment.start(tb, out, ClusterOptions.defaults().withWorkerCores(cores))) {
       described = ex.testbed().describe();
@@ -161,15 +173,17 @@ public final class AppCommand implements Callable<Integer> {
         System.out.println(
             "NOTE: loopback variant: the backbone is not shaped; times are not comparable.");
       }
-      Set<String> aHosts = Set.copyOf(Node.addresses(ex.testbed().clusterA()));
+      Set<String> aHosts = Set.copyOf(Node.addresses(ex.testbed().mapSide()));
+      ex.testbed().workers().forEach(n -> hostNames.put(n.address(), n.name()));
+      LinkModel model = LinkModel.load(ex.spark().topologyConfig());
       for (int run = 1; run <= runs; run++) {
         for (String variant : variants) {
           Map<String, String> c = ex.clusterConf(executorMemory);
           c.putAll(conf);
           List<Path> jars = List.of();
           if (!variant.equals(DEFAULT)) {
-            c.putAll(ex.wanShuffleConf(variant));
-            c.putAll(pluginConf);
+            PluginSettings.putAll(c, ex.wanShuffleConf(variant));
+            PluginSettings.putAll(c, pluginConf);
             jars = List.of(plugin);
           }
           Experiment.Submitted s =
@@ -178,8 +192,11 @@ public final class AppCommand implements Callable<Integer> {
                   new Experiment.Submission(
                       jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory),
                   timeout);
-          AppFigures f = AppFigures.of(variant, run, s, aHosts);
+          AppFigures f = AppFigures.of(variant, run, s, aHosts, model);
           figures.add(f);
+          if (!variant.equals(DEFAULT) && s.captureDir() != null) {
+            captures.put(variant + " run " + run, s.captureDir());
+          }
           System.out.printf(
               "%s run %d: %s, %.2f s (shuffle-reading stages %.2f s); stdout %s; driver log %s%n",
               variant,
@@ -192,16 +209,30 @@ public final class AppCommand implements Callable<Integer> {
           Files.writeString(
               report,
               AppReport.markdown(
-                  header(described + " (PARTIAL: still running or" + " interrupted)", rtt, t0),
+                  header(described + " (PARTIAL: still running or" + " interrupted)", tb, t0),
                   figures));
+          Files.writeString(json, AppReport.json(figures));
         }
       }
     }
-    Files.writeString(report, AppReport.markdown(header(described, rtt, t0), figures));
+    Files.writeString(report, AppReport.markdown(header(described, tb, t0), figures));
+    Files.writeString(json, AppReport.json(figures));
+    Path html =
+        AppReport.html(
+                header(described, tb, t0).replaceFirst("^# ", "").replace("`", ""),
+                captures,
+                a -> hostNames.getOrDefault(a, a))
+            .write(out.resolve("report.html"));
     System.out.println();
     System.out.println(AppReport.markdown("", figures).strip());
     System.out.println();
-    System.out.println("report: " + report.toAbsolutePath());
+    System.out.println(
+        "report: "
+            + report.toAbsolutePath()
+            + ", "
+            + json.getFileName()
+            + " and "
+            + html.getFileName());
     boolean failed = figures.stream().anyMatch(f -> f.failure() != null);
     boolean differs = AppReport.sameOutputAsFirst(figures).contains(false);
     if (differs) {
@@ -226,7 +257,7 @@ public final class AppCommand implements Callable<Integer> {
     List<String> known = new ArrayList<>(io.wanshuffle.scheduler.alg.Algorithms.names());
     known.add(io.wanshuffle.spark.config.WanShuffleConf.NONE);
     for (String v : variants) {
-      if (!v.equals(DEFAULT) && !known.contains(v)) {
+      if (!v.equals(DEFAULT) && !known.contains(PluginSettings.algorithm(v))) {
         throw new ParameterException(
             spec.commandLine(),
             "--variants: unknown variant '"
@@ -234,7 +265,10 @@ public final class AppCommand implements Callable<Integer> {
                 + "': use "
                 + DEFAULT
                 + " or a wan-shuffle algorithm "
-                + known);
+                + known
+                + " (with "
+                + PluginSettings.RACK_BLIND
+                + " for its run without the topology file)");
       }
     }
     if (variants.isEmpty() || variants.size() != variants.stream().distinct().count()) {
@@ -265,11 +299,9 @@ public final class AppCommand implements Callable<Integer> {
     }
   }
 
-  /**
-   * The report's title and its lines on how it was made; {@code rtt} is the testbed's WAN round
-   * trip, ms.
-   */
-  private String header(String described, int rtt, long t0) {
+  /** The report's title and its lines on how it was made, for the testbed {@code shape}. */
+  private String header(String described, TestbedSpec shape, long t0) {
+    int rtt = shape.wanRttMillis();
     String command =
         "./wan-shuffle run-app --jar "
             + jar
@@ -280,6 +312,7 @@ public final class AppCommand implements Callable<Integer> {
             + runs
             + " --rtt "
             + rtt
+            + TestbedOptions.shapeOptions(shape)
             + settings("--conf", conf)
             + settings("--plugin-conf", pluginConf)
             + (appArgs.isEmpty() ? "" : " -- " + String.join(" ", appArgs));
@@ -296,7 +329,10 @@ public final class AppCommand implements Callable<Integer> {
         + ". Runs interleaved (run 1 of every"
         + " variant, then run 2, ...). Times from the application's Spark event log; backbone bytes, peak and TCP"
         + " retransmissions (every host, both ways) from outside Spark over each whole spark-submit run; steps and"
-        + " gated flows from the plugin's capture; stdout compared byte for byte.";
+        + " gated flows from the plugin's capture; stdout compared byte for byte. Flows on a link: the most gated"
+        + " flows (the plugin's flow log) holding it at once, against its capacity in flows (its rate / the gcd of"
+        + " the rates in topology.conf); utilisation: a link's bytes (its interface counters, outside Spark) during"
+        + " the shuffle-reading stages / (its rate x their time). report.json has every link of every run.";
   }
 
   private static String settings(String option, Map<String, String> values) {

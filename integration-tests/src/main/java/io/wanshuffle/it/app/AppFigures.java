@@ -1,6 +1,8 @@
 package io.wanshuffle.it.app;
 
 import io.wanshuffle.it.experiment.Experiment;
+import io.wanshuffle.it.links.LinkLoad;
+import io.wanshuffle.it.links.LinkModel;
 import io.wanshuffle.it.net.BackboneTrace;
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
@@ -15,14 +17,16 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
 /**
  * The figures of one {@code run-app} run, from outside the application: its Spark event log (stage
- * times, shuffle metrics), the backbone's own counters, the plugin's capture (steps and gated
- * flows) and its stdout.
+ * times, shuffle metrics), the backbone's own counters, every link's counters, the plugin's capture
+ * (steps and gated flows, the flows on each link) and its stdout.
  *
  * @param variant {@code default} (Spark's sort shuffle) or the wan-shuffle algorithm
  * @param run the run's number within its variant, from 1
@@ -44,6 +48,10 @@ import java.util.stream.Stream;
  * @param gatedAtOnceAToB most gated flows open at once from A to B (the step contract: at most k)
  * @param gatedAtOnceBToA most gated flows open at once from B to A
  * @param stdoutSha256 SHA-256 of the application's stdout, hex
+ * @param links per link of the testbed's topology ({@link LinkLoad#of}): capacity in flows, most
+ *     gated flows at once (null for a run without gated flows), and over the shuffle-reading stages
+ *     (the whole run without them) bytes and utilisation (null on the loopback testbed); empty when
+ *     the topology was not read
  */
 public record AppFigures(
     String variant,
@@ -59,10 +67,67 @@ public record AppFigures(
     int k,
     int gatedAtOnceAToB,
     int gatedAtOnceBToA,
-    String stdoutSha256) {
+    String stdoutSha256,
+    Map<String, LinkLoad> links) {
+
+  /** Copies the link map, keeping its order. */
+  public AppFigures {
+    links = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(links));
+  }
 
   /**
-   * Reads one run's figures.
+   * A run without link figures; the other parameters as in the record.
+   *
+   * @param variant see the record
+   * @param run see the record
+   * @param failure see the record
+   * @param log see the record
+   * @param wallSeconds see the record
+   * @param aToBBytes see the record
+   * @param bToABytes see the record
+   * @param peakBitsPerSecond see the record
+   * @param retransmitPercent see the record
+   * @param steps see the record
+   * @param k see the record
+   * @param gatedAtOnceAToB see the record
+   * @param gatedAtOnceBToA see the record
+   * @param stdoutSha256 see the record
+   */
+  public AppFigures(
+      String variant,
+      int run,
+      String failure,
+      EventLog log,
+      double wallSeconds,
+      long aToBBytes,
+      long bToABytes,
+      double peakBitsPerSecond,
+      double retransmitPercent,
+      int steps,
+      int k,
+      int gatedAtOnceAToB,
+      int gatedAtOnceBToA,
+      String stdoutSha256) {
+    this(
+        variant,
+        run,
+        failure,
+        log,
+        wallSeconds,
+        aToBBytes,
+        bToABytes,
+        peakBitsPerSecond,
+        retransmitPercent,
+        steps,
+        k,
+        gatedAtOnceAToB,
+        gatedAtOnceBToA,
+        stdoutSha256,
+        Map.of());
+  }
+
+  /**
+   * Reads one run's figures without link figures.
    *
    * @param variant the run's variant
    * @param run its number within the variant
@@ -72,6 +137,24 @@ public record AppFigures(
    * @throws IOException if the event log, the capture or stdout cannot be read
    */
   public static AppFigures of(String variant, int run, Experiment.Submitted s, Set<String> aHosts)
+      throws IOException {
+    return of(variant, run, s, aHosts, null);
+  }
+
+  /**
+   * Reads one run's figures.
+   *
+   * @param variant the run's variant
+   * @param run its number within the variant
+   * @param s what {@link Experiment#submit} returned
+   * @param aHosts addresses of the map sites' hosts (a flow from one of them counts as A to B, any
+   *     other as B to A)
+   * @param model the testbed's links, or null for no link figures
+   * @return the figures
+   * @throws IOException if the event log, the capture or stdout cannot be read
+   */
+  public static AppFigures of(
+      String variant, int run, Experiment.Submitted s, Set<String> aHosts, LinkModel model)
       throws IOException {
     EventLog log = s.eventLog() == null ? null : EventLog.read(s.eventLog());
     BackboneTrace b = s.backbone();
@@ -113,6 +196,17 @@ public record AppFigures(
       }
       steps += stepIds.size();
     }
+    Map<String, LinkLoad> links = Map.of();
+    if (model != null) {
+      List<FlowCapture> gated = new ArrayList<>(aToBFlows);
+      gated.addAll(bToAFlows);
+      links =
+          LinkLoad.of(
+              model,
+              gated.isEmpty() ? null : gated,
+              s.links(),
+              log == null ? List.of() : shuffleReadWindows(log));
+    }
     return new AppFigures(
         variant,
         run,
@@ -127,7 +221,41 @@ public record AppFigures(
         k,
         FlowOverlap.of(aToBFlows).maxPairs(),
         FlowOverlap.of(bToAFlows).maxPairs(),
-        sha256(s.stdout()));
+        sha256(s.stdout()),
+        links);
+  }
+
+  /**
+   * @param log an application's event log
+   * @return the intervals during which a shuffle-reading stage ran, {from, to} epoch ms,
+   *     overlapping stages merged, in time order
+   */
+  static List<long[]> shuffleReadWindows(EventLog log) {
+    List<long[]> spans = new ArrayList<>();
+    for (StageRun st : log.shuffleReadStages()) {
+      if (st.seconds() > 0) {
+        spans.add(new long[] {st.submittedMs(), st.completedMs()});
+      }
+    }
+    spans.sort((a, b) -> Long.compare(a[0], b[0]));
+    List<long[]> merged = new ArrayList<>();
+    for (long[] w : spans) {
+      long[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+      if (last != null && w[0] <= last[1]) {
+        last[1] = Math.max(last[1], w[1]);
+      } else {
+        merged.add(w.clone());
+      }
+    }
+    return merged;
+  }
+
+  /**
+   * @return the largest flows / capacity over the links ({@link LinkLoad#maxFlowsOverCapacity}),
+   *     null for a run without gated flows or link figures
+   */
+  public Double maxFlowsOverCapacity() {
+    return LinkLoad.maxFlowsOverCapacity(links);
   }
 
   /**

@@ -1,18 +1,35 @@
 package io.wanshuffle.it.app;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.wanshuffle.it.links.LinkLoad;
+import io.wanshuffle.it.report.ApplicationCapture;
+import io.wanshuffle.it.report.ApplicationCaptures;
+import io.wanshuffle.it.report.HtmlReport;
+import io.wanshuffle.it.report.OperatorReport;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * The Markdown report of {@code wan-shuffle run-app}: one row per run (application time, its stages
- * that read shuffle data, the backbone's bytes each way, retransmissions, the plugin's steps and
- * most gated flows at once against k, whether stdout matched the first run's), then the time of
- * each shuffle-reading stage in every run.
+ * The reports of {@code wan-shuffle run-app}. Markdown ({@code report.md}): one row per run
+ * (application time, its stages that read shuffle data, the backbone's bytes each way,
+ * retransmissions, the plugin's steps and most gated flows at once against k, whether stdout
+ * matched the first run's, the most flows on any link against its capacity, the busiest link's
+ * utilisation), then the time of each shuffle-reading stage in every run. JSON ({@code
+ * report.json}, Jackson): an array of one object per run ({@link #json}). HTML ({@code
+ * report.html}): per wan-shuffle run, the operator's page of its application ({@link
+ * OperatorReport}, the code of {@code ./wan-shuffle report}) read from the run's capture folder.
  */
 final class AppReport {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private AppReport() {}
 
   /**
@@ -32,6 +49,120 @@ final class AppReport {
   }
 
   /**
+   * @return {@code maxFlows / capacity link}, with {@code ABOVE} when over; "-" without gated flows
+   */
+  static String mostFlows(Map<String, LinkLoad> links) {
+    return LinkLoad.mostFlowsOverCapacity(links)
+        .map(
+            e ->
+                e.getValue().maxFlows()
+                    + " / "
+                    + e.getValue().capacityFlows()
+                    + " "
+                    + e.getKey()
+                    + (e.getValue().flowsOverCapacity() > 1 ? " ABOVE" : ""))
+        .orElse("-");
+  }
+
+  /**
+   * @return {@code link NN %}; "-" without counters
+   */
+  static String busiest(Map<String, LinkLoad> links) {
+    return LinkLoad.busiest(links)
+        .map(
+            e ->
+                e.getKey()
+                    + String.format(Locale.ROOT, " %.0f %%", 100 * e.getValue().utilisation()))
+        .orElse("-");
+  }
+
+  /**
+   * The JSON report: one object per run, in the order they ran, with {@code run} (its place),
+   * {@code variant}, {@code runOfVariant}, {@code failure} (null when it succeeded), {@code
+   * seconds} (spark-submit's wall time), {@code shuffleReadStageSeconds}, {@code
+   * outputSameAsFirst}, {@code steps}, {@code k}, {@code maxFlowsOverCapacity} (the largest flows /
+   * capacity over the links, at most 1 when the per-link contract held; null for a run without
+   * gated flows), {@code backboneAToBBytes} and {@code backboneBToABytes} (null on loopback),
+   * {@code busiestLink} and {@code busiestUtilisation} (null without counters), and {@code links}:
+   * link name to {@code capacityFlows}, {@code maxFlows}, {@code bytes}, {@code utilisation},
+   * {@code peakBitsPerSecond}, {@code drops} ({@link LinkLoad}; null where not measured).
+   *
+   * @param runs every run, in the order they ran
+   * @return the JSON text, indented
+   */
+  static String json(List<AppFigures> runs) {
+    List<Boolean> same = sameOutputAsFirst(runs);
+    ArrayNode out = JSON.createArrayNode();
+    for (int i = 0; i < runs.size(); i++) {
+      AppFigures r = runs.get(i);
+      ObjectNode o = out.addObject();
+      o.put("run", i + 1);
+      o.put("variant", r.variant());
+      o.put("runOfVariant", r.run());
+      o.put("failure", r.failure());
+      o.put("seconds", r.wallSeconds());
+      o.put("shuffleReadStageSeconds", r.shuffleReadStageSeconds());
+      o.put("outputSameAsFirst", same.get(i));
+      o.put("steps", r.steps());
+      o.put("k", r.k());
+      o.put("maxFlowsOverCapacity", r.maxFlowsOverCapacity());
+      o.put("backboneAToBBytes", r.aToBBytes() < 0 ? null : r.aToBBytes());
+      o.put("backboneBToABytes", r.bToABytes() < 0 ? null : r.bToABytes());
+      java.util.Optional<Map.Entry<String, LinkLoad>> busiest = LinkLoad.busiest(r.links());
+      o.put("busiestLink", busiest.map(Map.Entry::getKey).orElse(null));
+      o.put("busiestUtilisation", busiest.map(e -> e.getValue().utilisation()).orElse(null));
+      ObjectNode links = o.putObject("links");
+      r.links().forEach((name, l) -> links.set(name, JSON.valueToTree(linkFields(l))));
+    }
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out) + "\n";
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the JSON report", e);
+    }
+  }
+
+  private static Map<String, Object> linkFields(LinkLoad l) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("capacityFlows", l.capacityFlows());
+    m.put("maxFlows", l.maxFlows());
+    m.put("bytes", l.bytes());
+    m.put("utilisation", l.utilisation());
+    m.put("peakBitsPerSecond", l.peakBitsPerSecond());
+    m.put("drops", l.drops());
+    return m;
+  }
+
+  /**
+   * The HTML report: a paragraph on how it was made, then per wan-shuffle run the operator's page
+   * of each application it ran ({@link OperatorReport#appendTo}), read from its capture folder; a
+   * capture that cannot be read becomes a note naming it.
+   *
+   * @param intro the paragraph above the runs (testbed, command)
+   * @param captures run label ({@code auto run 1}) to its capture folder, wan-shuffle runs only, in
+   *     the order they ran
+   * @param hostName a host's name on the page for its address
+   * @return the page, ready to write
+   */
+  static HtmlReport html(
+      String intro, Map<String, Path> captures, Function<String, String> hostName) {
+    HtmlReport r = new HtmlReport("wan-shuffle run-app");
+    r.paragraph(intro);
+    r.paragraph("The runs' table is in report.md, every link of every run in report.json.");
+    captures.forEach(
+        (label, dir) -> {
+          r.heading(label + ": what the plugin did");
+          try {
+            for (ApplicationCapture app : ApplicationCaptures.fromCaptureDir(dir)) {
+              OperatorReport.appendTo(r, app, hostName);
+            }
+          } catch (IOException | IllegalArgumentException e) {
+            r.note("No capture to show from " + dir + ": " + e.getMessage());
+          }
+        });
+    return r;
+  }
+
+  /**
    * @param header the lines above the tables (title, testbed, command)
    * @param runs every run, in the order they ran
    * @return the report
@@ -41,15 +172,16 @@ final class AppReport {
     sb.append(
         "| run | variant | result | spark-submit (s) | shuffle-reading stages (s) | shuffle fetched remotely"
             + " (MB) | backbone A→B / B→A (MB) | backbone peak 1 s (Mbit/s) | TCP retransmitted | steps granted"
-            + " | most gated flows at once A→B / B→A (k) | stdout |\n");
-    sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | most gated flows at once A→B / B→A (k) | stdout | most flows on a link / its capacity"
+            + " | busiest link (utilisation) |\n");
+    sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     List<Boolean> same = sameOutputAsFirst(runs);
     for (int i = 0; i < runs.size(); i++) {
       AppFigures r = runs.get(i);
       sb.append(
           String.format(
               Locale.ROOT,
-              "| %d | %s | %s | %.2f | %.2f | %.1f | %s | %s | %s | %s | %s | %s |%n",
+              "| %d | %s | %s | %.2f | %.2f | %.1f | %s | %s | %s | %s | %s | %s | %s | %s |%n",
               i + 1,
               r.variant(),
               r.failure() == null ? "ok" : "FAILED: " + r.failure().replace("|", "\\|"),
@@ -76,7 +208,9 @@ final class AppReport {
                       + r.k()
                       + ")"
                       + (r.withinK() ? "" : " ABOVE k"),
-              i == 0 ? "reference" : same.get(i) ? "same as run 1" : "DIFFERS from run 1"));
+              i == 0 ? "reference" : same.get(i) ? "same as run 1" : "DIFFERS from run 1",
+              mostFlows(r.links()),
+              busiest(r.links())));
     }
     Map<String, Map<Integer, Double>> stages = new LinkedHashMap<>();
     for (int i = 0; i < runs.size(); i++) {

@@ -1,16 +1,20 @@
 package io.wanshuffle.it.bench;
 
 import io.wanshuffle.it.TestbedOptions;
+import io.wanshuffle.it.demo.Captured;
 import io.wanshuffle.it.demo.Comparison;
 import io.wanshuffle.it.demo.TraceInput;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.RunResult;
+import io.wanshuffle.it.links.LinkModel;
+import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.spark.ClusterOptions;
 import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.spark.capture.FlowCapture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,24 +31,29 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code wan-shuffle e2e-bench}: Spark's default shuffle against wan-shuffle on the shaped testbed,
- * for several traffic patterns and WAN round-trip times, several runs each; writes {@code
- * docs/benchmarks/end-to-end.md} ({@link E2eReport}).
+ * {@code wan-shuffle e2e-bench}: Spark's default shuffle against wan-shuffle (rack-blind and
+ * topology-aware) on the shaped testbed, for several traffic patterns, testbed shapes and WAN
+ * round-trip times, several runs each; writes {@code docs/benchmarks/end-to-end.md} ({@link
+ * E2eReport}).
  *
- * <p>Its steps: check the options (variants, sizes, RTTs, patterns and the plugin settings, all
- * before any testbed starts and before the report is touched); then per RTT one testbed, on which
- * every pattern runs with every variant (one Spark application per cell: a warm-up run and the
- * measured runs); after each cell the answers are compared with the pattern's first and the partial
- * report is written; at the end the final report with the command that made it.
+ * <p>Its steps: check the options (variants, sizes, shapes, RTTs, patterns and the plugin settings,
+ * all before any testbed starts and before the report is touched); then per shape and RTT one
+ * testbed, on which every pattern runs with every variant (one Spark application per cell: a
+ * warm-up run and the measured runs); after each cell the answers are compared with the pattern's
+ * first and the partial report is written; at the end the final report with the command that made
+ * it. Every run is also measured per link ({@link LinkRun}: the testbed's topology file, the flow
+ * log, the link counters).
  */
 @Command(
     name = "e2e-bench",
     mixinStandardHelpOptions = true,
     header = "Benchmark default shuffle vs wan-shuffle on the testbed.",
     description = {
-      "End-to-end benchmark on the two-cluster testbed: default shuffle vs wan-shuffle on uniform,"
-          + " Zipf-skewed, fair-sharing-poor and trace-replay traffic, at each --rtts value; reports medians and"
-          + " spread of the reduce-stage time, backbone utilisation and the ratio to the physical limit.",
+      "End-to-end benchmark on the testbed: default shuffle vs wan-shuffle on uniform,"
+          + " Zipf-skewed, fair-sharing-poor and trace-replay traffic, at each --rtts value and on each --shape;"
+          + " reports medians and spread of the reduce-stage time, backbone utilisation, the ratio to the physical"
+          + " limit and, per link, the bottleneck links' utilisation, the most flows on a link against its"
+          + " capacity, tbf drops and the ratio to the generalised limit (max over links of bytes / rate).",
       "Writes a Markdown report (default docs/benchmarks/end-to-end.md)."
     })
 public final class E2eBenchCommand implements Callable<Integer> {
@@ -67,8 +76,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
       split = ",",
       defaultValue = "default,auto,oggp",
       description =
-          "default = Spark's sort shuffle; other names are wan-shuffle algorithms, pipelined steps;"
-              + " suffixes set a step option: ALGORITHM/barrier runs it with barrier steps, ALGORITHM/arrival with"
+          "default = Spark's sort shuffle; other names are wan-shuffle algorithms, pipelined steps, run"
+              + " with the testbed's topology file (ALGORITHM-rackblind: without it, k and δ only, e.g."
+              + " auto-rackblind); suffixes set a step option: ALGORITHM/barrier runs it with barrier steps, ALGORITHM/arrival with"
               + " hand-over on arrival, ALGORITHM/predicted with predicted hand-over (the default), e.g."
               + " auto/barrier/arrival (default ${DEFAULT-VALUE})")
   List<String> variants;
@@ -87,6 +97,16 @@ public final class E2eBenchCommand implements Callable<Integer> {
       defaultValue = "0,40",
       description = "WAN RTTs, ms (default ${DEFAULT-VALUE})")
   List<Integer> rtts;
+
+  @Option(
+      names = "--shape",
+      paramLabel = "OPTIONS",
+      description =
+          "a testbed shape as testbed options in one argument, e.g. \"--racks 2 --hosts 4"
+              + " --rack-uplink 100mbit\" or \"--sites 3 --backbone 100mbit,200mbit,50mbit\""
+              + " (repeatable: everything runs on each shape in turn); replaces the command line's --sites,"
+              + " --racks, --hosts, --nodes-a, --nodes-b, --nic, --rack-uplink and --backbone")
+  List<String> shapes = new ArrayList<>();
 
   @Option(
       names = "--runs",
@@ -193,18 +213,28 @@ public final class E2eBenchCommand implements Callable<Integer> {
   /** When the benchmark started, epoch ms. */
   private long startedMs;
 
+  /** The testbed shape of the cells being run, as the report's testbed column names it. */
+  private String shapeLabel = "";
+
   @Override
   public Integer call() {
     checkVariants();
     checkSizes();
-    TestbedSpec base = checkedSpec();
-    Map<String, double[][]> matrices = trafficMatrices(base);
-    double beta = checkPluginSettings(base);
-    startedMs = System.currentTimeMillis();
-    for (int rtt : rtts) {
-      runAtRtt(base.withRtt(rtt), matrices, beta);
+    List<TestbedSpec> bases = checkedSpecs();
+    Map<TestbedSpec, Map<String, double[][]>> matrices = new LinkedHashMap<>();
+    double beta = 0;
+    for (TestbedSpec base : bases) {
+      matrices.put(base, trafficMatrices(base));
+      beta = checkPluginSettings(base);
     }
-    writeFinalReport(base);
+    startedMs = System.currentTimeMillis();
+    for (TestbedSpec base : bases) {
+      shapeLabel = bases.size() == 1 ? "" : base.describeShape();
+      for (int rtt : rtts) {
+        runAtRtt(base.withRtt(rtt), matrices.get(base), beta);
+      }
+    }
+    writeFinalReport(bases);
     return exitStatus();
   }
 
@@ -229,8 +259,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
             .filter(
                 v ->
                     !v.equals(Variant.DEFAULT)
-                        && !v.equals("none")
-                        && !known.contains(new Variant(v).algorithm()))
+                        && !PluginSettings.algorithm(new Variant(v).algorithm()).equals("none")
+                        && !known.contains(PluginSettings.algorithm(new Variant(v).algorithm())))
             .toList();
     if (variants.isEmpty() || !unknown.isEmpty()) {
       throw usage(
@@ -257,26 +287,65 @@ public final class E2eBenchCommand implements Callable<Integer> {
   }
 
   /**
-   * The testbed the options describe, with every RTT the run will build checked (an RTT out of
-   * range fails now, not after the runs of the RTTs before it).
+   * The testbeds the options describe (each {@code --shape}, else the command line's testbed
+   * options), with every RTT the run will build checked (an RTT out of range fails now, not after
+   * the runs of the RTTs before it).
    *
    * @throws picocli.CommandLine.ParameterException naming the option of a bad value
    */
-  private TestbedSpec checkedSpec() {
-    TestbedSpec base;
+  private List<TestbedSpec> checkedSpecs() {
+    List<TestbedSpec> bases = new ArrayList<>();
     try {
-      base = net.spec();
+      if (shapes.isEmpty()) {
+        bases.add(net.spec());
+      }
+      for (String shape : shapes) {
+        bases.add(shapeSpec(shape));
+      }
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
     }
-    for (int rtt : rtts) {
-      try {
-        base.withRtt(rtt);
-      } catch (IllegalArgumentException e) {
-        throw usage("--rtts: " + e.getMessage());
+    for (TestbedSpec base : bases) {
+      for (int rtt : rtts) {
+        try {
+          base.withRtt(rtt);
+        } catch (IllegalArgumentException e) {
+          throw usage("--rtts: " + e.getMessage());
+        }
       }
     }
-    return base;
+    return bases;
+  }
+
+  /** Holds the testbed options of one {@code --shape}. */
+  @Command(name = "--shape")
+  static final class Shape {
+    @Mixin TestbedOptions net;
+  }
+
+  /**
+   * @param shape a {@code --shape} value: testbed options separated by spaces
+   * @return its testbed, with the command line's TCP congestion control and variant
+   * @throws IllegalArgumentException naming {@code --shape} and the value when it does not parse,
+   *     sets the RTT (that is {@code --rtts}) or describes no valid testbed
+   */
+  TestbedSpec shapeSpec(String shape) {
+    Shape s = new Shape();
+    try {
+      new picocli.CommandLine(s).parseArgs(shape.strip().split("\\s+"));
+    } catch (picocli.CommandLine.ParameterException e) {
+      throw new IllegalArgumentException("--shape '" + shape + "': " + e.getMessage(), e);
+    }
+    if (s.net.rttGiven()) {
+      throw new IllegalArgumentException("--shape '" + shape + "': give the RTTs with --rtts");
+    }
+    s.net.tcpCongestionControl = net.tcpCongestionControl;
+    s.net.loopback = net.loopback;
+    try {
+      return s.net.spec();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--shape '" + shape + "': " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -322,11 +391,12 @@ public final class E2eBenchCommand implements Callable<Integer> {
   /** Runs every pattern with every variant on one testbed of {@code spec}. */
   private void runAtRtt(TestbedSpec spec, Map<String, double[][]> matrices, double beta) {
     try (Experiment ex = startExperiment(spec)) {
+      LinkModel model = LinkModel.load(ex.spark().topologyConfig());
       for (String pattern : patterns) {
         for (String name : variants) {
           Experiment.Measured r =
               runCell(ex, spec, pattern, matrices.get(pattern), new Variant(name));
-          E2eReport.Cell c = cellOf(spec, pattern, name, r, beta);
+          E2eReport.Cell c = cellOf(spec, pattern, name, r, beta, model);
           cells.add(c);
           System.out.println(E2eReport.line(c));
           writePartialReport(spec);
@@ -341,11 +411,22 @@ public final class E2eBenchCommand implements Callable<Integer> {
    */
   private Experiment startExperiment(TestbedSpec spec) {
     int rtt = spec.wanRttMillis();
-    Experiment ex =
-        Experiment.start(
-            spec, out.resolve("rtt-" + rtt), ClusterOptions.defaults().withWorkerCores(cores));
+    Path dir =
+        shapes.size() <= 1
+            ? out.resolve("rtt-" + rtt)
+            : out.resolve("shape-" + (shapeIndex(spec) + 1) + "-rtt-" + rtt);
+    Experiment ex = Experiment.start(spec, dir, ClusterOptions.defaults().withWorkerCores(cores));
     described =
-        ex.testbed().describe().replace("WAN RTT " + rtt + " ms", "WAN RTT as in the RTT column")
+        (shapes.size() <= 1
+                    ? ex.testbed().describe()
+                    : (ex.testbed().shaped()
+                            ? "network-namespace testbed"
+                            : "loopback testbed, NOT shaped")
+                        + ", the shape in the testbed column, WAN RTT "
+                        + rtt
+                        + " ms, TCP "
+                        + spec.tcpCongestionControl())
+                .replace("WAN RTT " + rtt + " ms", "WAN RTT as in the RTT column")
             + (cores == 1 ? "" : ", " + cores + " cores per executor");
     if (!ex.testbed().shaped()) {
       System.out.println(
@@ -356,38 +437,71 @@ public final class E2eBenchCommand implements Callable<Integer> {
     return ex;
   }
 
+  /** The index of a shape among the {@code --shape} values (0 without them). */
+  private int shapeIndex(TestbedSpec spec) {
+    for (int i = 0; i < shapes.size(); i++) {
+      if (shapeSpec(shapes.get(i)).withRtt(spec.wanRttMillis()).equals(spec)) {
+        return i;
+      }
+    }
+    return 0;
+  }
+
   /**
    * The cell of a measured application: per run its figures, the steps' setup time of its traffic
-   * matrix and its stalled flows; each run's answer is checked against the pattern's first.
+   * matrix, its stalled flows and its links over the reduce stage; each run's answer is checked
+   * against the pattern's first.
    */
   private E2eReport.Cell cellOf(
-      TestbedSpec spec, String pattern, String variant, Experiment.Measured r, double beta) {
+      TestbedSpec spec,
+      String pattern,
+      String variant,
+      Experiment.Measured r,
+      double beta,
+      LinkModel model) {
     List<Comparison.Figures> figs = new ArrayList<>();
     List<Double> setups = new ArrayList<>();
     List<Integer> stalls = new ArrayList<>();
+    List<LinkRun> links = new ArrayList<>();
     int runNo = 0;
     for (RunResult run : r.result().runs()) {
       figs.add(Comparison.of(variant, run, r.backbone(), spec));
+      List<FlowCapture> gated =
+          Captured.read(r.captureDir(), run).flows().stream().filter(f -> f.stepId() > 0).toList();
+      links.add(
+          LinkRun.of(
+              model,
+              run.trafficMatrix(),
+              run.senders(),
+              run.receivers(),
+              gated.isEmpty() ? null : gated,
+              r.links(),
+              run.reduceStageStartMs(),
+              run.reduceStageEndMs()));
       if (r.tcp() != null) {
         stalls.add(r.tcp().stalls(run.reduceStageStartMs(), run.reduceStageEndMs()).size());
       }
       setups.add(
           run.matrixTotal() > 0 ? E2eReport.setupSeconds(run.trafficMatrix(), spec, beta) : 0.0);
-      checkAnswer(pattern, spec.wanRttMillis(), variant + " run " + ++runNo, run.answer());
+      checkAnswer(
+          shapeLabel, pattern, spec.wanRttMillis(), variant + " run " + ++runNo, run.answer());
     }
-    return new E2eReport.Cell(pattern, spec.wanRttMillis(), variant, figs, setups, stalls);
+    return new E2eReport.Cell(
+        shapeLabel, pattern, spec.wanRttMillis(), variant, figs, setups, stalls, links);
   }
 
   /**
-   * Every variant and run of a pattern shuffles the same records: its answer must be the one of the
-   * pattern's first run at this RTT; a different one is noted as a wrong answer.
+   * Every variant and run of a pattern on one testbed shape shuffles the same records: its answer
+   * must be the one of the pattern's first run on that shape at this RTT; a different one is noted
+   * as a wrong answer. Another shape has other hosts, so other records and another answer.
    */
-  private void checkAnswer(String pattern, int rtt, String run, List<String> answer) {
+  private void checkAnswer(String shape, String pattern, int rtt, String run, List<String> answer) {
     Map.Entry<String, List<String>> first =
-        firstAnswers.putIfAbsent(pattern + "@" + rtt, Map.entry(run, answer));
+        firstAnswers.putIfAbsent(shape + "|" + pattern + "@" + rtt, Map.entry(run, answer));
     if (first != null && !first.getValue().equals(answer)) {
       String what =
-          pattern
+          (shape.isEmpty() ? "" : shape + ": ")
+              + pattern
               + " at RTT "
               + rtt
               + " ms: "
@@ -408,22 +522,22 @@ public final class E2eBenchCommand implements Callable<Integer> {
     Map<String, String> conf = ex.baseConf("640m");
     conf.put("spark.shuffle.compress", "false");
     if (!variant.isDefault()) {
-      conf.putAll(ex.wanShuffleConf(variant.algorithm()));
-      conf.putAll(extraConf);
+      PluginSettings.putAll(conf, ex.wanShuffleConf(variant.algorithm()));
+      PluginSettings.putAll(conf, extraConf);
       conf.putAll(variant.stepSettings());
     }
     String runName = pattern + "-" + variant.fileName();
     boolean bothWays = pattern.equals(E2eReport.BOTH_WAYS);
-    int all = spec.nodesA() + spec.nodesB();
+    int all = spec.mapHosts() + spec.nodesB();
     JobRequest req =
         new JobRequest(
             runName,
             conf,
-            Node.addresses(ex.testbed().clusterA()),
-            Node.addresses(ex.testbed().clusterB()),
+            Node.addresses(ex.testbed().mapSide()),
+            Node.addresses(ex.testbed().reduceSide()),
             bothWays ? JobRequest.MATRIX_ALL : "matrix",
             0,
-            tasksPerHost * (bothWays ? all : spec.nodesA()),
+            tasksPerHost * (bothWays ? all : spec.mapHosts()),
             tasksPerHost * (bothWays ? all : spec.nodesB()),
             matrix,
             64 * 1024,
@@ -444,17 +558,17 @@ public final class E2eBenchCommand implements Callable<Integer> {
   }
 
   /** The report with the command that made it, and the wrong answers if any. */
-  private void writeFinalReport(TestbedSpec base) {
+  private void writeFinalReport(List<TestbedSpec> bases) {
     String md =
         E2eReport.markdown(
             cells,
             described
                 + "; command: `"
-                + command()
+                + command(bases.get(0))
                 + "`"
                 + (traceDescription == null ? "" : ". Pattern trace: " + traceDescription),
             (System.currentTimeMillis() - startedMs) / 1000.0,
-            base.backboneBitsPerSecond());
+            bases.get(0).backboneBitsPerSecond());
     if (!wrongAnswers.isEmpty()) {
       md +=
           "\n**WRONG ANSWERS** (a variant's reduce tasks did not read exactly the records the first variant read):\n"
@@ -479,20 +593,21 @@ public final class E2eBenchCommand implements Callable<Integer> {
   /**
    * @return the command line that reproduces this run, for the report's "Generated by" line
    */
-  private String command() {
+  private String command(TestbedSpec base) {
     return String.format(
             Locale.ROOT,
             "./wan-shuffle e2e-bench --patterns %s --variants %s --rtts %s"
-                + " --runs %d --mb %d --nodes-a %d --nodes-b %d --nic %s --backbone %s%s%s",
+                + " --runs %d --mb %d%s%s%s",
             String.join(",", patterns),
             String.join(",", variants),
             rtts.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""),
             runs,
             mb,
-            net.nodesA,
-            net.nodesB,
-            net.nic,
-            net.backbone,
+            shapes.isEmpty()
+                ? TestbedOptions.shapeOptions(base)
+                : shapes.stream()
+                    .map(x -> " --shape '" + x.strip() + "'")
+                    .reduce("", String::concat),
             net.tcpCongestionControl.equals(TestbedSpec.DEFAULT_TCP_CC)
                 ? ""
                 : " --tcp-cc " + net.tcpCongestionControl,
@@ -528,20 +643,25 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   private double[][] matrix(String pattern, TestbedSpec spec) {
     double total = mb * 1e6;
+    int maps = spec.mapHosts();
     switch (pattern) {
       case "uniform":
-        return Patterns.uniform(spec.nodesA(), spec.nodesB(), total);
+        return Patterns.uniform(maps, spec.nodesB(), total);
       case "zipf":
-        return Patterns.zipf(spec.nodesA(), spec.nodesB(), total, 1.0);
+        return Patterns.zipf(maps, spec.nodesB(), total, 1.0);
       case "fair-poor":
-        return Patterns.fairSharingPoor(spec.nodesA(), spec.nodesB(), total);
+        return Patterns.fairSharingPoor(maps, spec.nodesB(), total);
       case "fair-poor-grid":
         return Patterns.fairSharingPoorGrid(
-            spec.nodesA(),
+            maps,
             spec.nodesB(),
             total,
             (int) (spec.backboneBitsPerSecond() / spec.nicBitsPerSecond()));
       case E2eReport.BOTH_WAYS:
+        if (spec.sites() != 2) {
+          throw new IllegalArgumentException(
+              "pattern " + E2eReport.BOTH_WAYS + " needs two sites, got " + spec.sites());
+        }
         return Patterns.bothWays(spec.nodesA(), spec.nodesB(), total);
       case "trace":
         Path f =
@@ -558,8 +678,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
                                         + "=FILE)")));
         TraceInput in =
             coflow == null
-                ? TraceInput.largestShuffle(f, spec.nodesA(), spec.nodesB(), total)
-                : TraceInput.coflow(f, coflow, spec.nodesA(), spec.nodesB(), total);
+                ? TraceInput.largestShuffle(f, maps, spec.nodesB(), total)
+                : TraceInput.coflow(f, coflow, maps, spec.nodesB(), total);
         traceDescription = in.describe();
         return in.bytes();
       default:

@@ -2,6 +2,8 @@ package io.wanshuffle.it.bench;
 
 import io.wanshuffle.it.demo.Comparison;
 import io.wanshuffle.it.demo.Prediction;
+import io.wanshuffle.it.experiment.PluginSettings;
+import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.net.TcpTrace;
 import io.wanshuffle.it.net.TestbedSpec;
 import java.time.Instant;
@@ -24,22 +26,49 @@ final class E2eReport {
   private E2eReport() {}
 
   /**
-   * One measured cell: a pattern, an RTT, a variant, its runs.
+   * One measured cell: a testbed shape, a pattern, an RTT, a variant, its runs.
    *
+   * @param testbed the testbed's shape in words when the benchmark ran several ({@code --shape}),
+   *     else empty
    * @param setupSeconds per run, the steps' setup time S x β of the measured traffic matrix: S =
    *     steps of the OGGP schedule on the testbed's platform (the papers' reference
    *     2-approximation), β = the wan-shuffle variants' configured set-up delay, s; the same for
    *     every variant of a pattern
    * @param stalls per run, the cross-cluster flows stalled by a small congestion window during the
    *     reduce stage ({@link TcpTrace#stalls}); empty without {@code --tcp-sample}
+   * @param links per run, its links over the reduce stage; empty when not measured
    */
   record Cell(
+      String testbed,
       String pattern,
       int rtt,
       String variant,
       List<Comparison.Figures> runs,
       List<Double> setupSeconds,
-      List<Integer> stalls) {}
+      List<Integer> stalls,
+      List<LinkRun> links) {
+
+    /**
+     * A cell of the only testbed shape, without link figures; the other parameters as in the
+     * record.
+     */
+    Cell(
+        String pattern,
+        int rtt,
+        String variant,
+        List<Comparison.Figures> runs,
+        List<Double> setupSeconds,
+        List<Integer> stalls) {
+      this("", pattern, rtt, variant, runs, setupSeconds, stalls, List.of());
+    }
+
+    /**
+     * @return the cell's key without its variant: testbed, pattern, RTT
+     */
+    String where() {
+      return testbed + "/" + pattern + "/" + rtt;
+    }
+  }
 
   /**
    * The steps' setup time of a traffic matrix on the testbed: S x β, S = steps of the OGGP
@@ -95,6 +124,75 @@ final class E2eReport {
   }
 
   /**
+   * The link columns of a cell: against the rack-blind run of its algorithm, against the
+   * generalised limit, the bottleneck links' utilisation, the most flows on a link against its
+   * capacity, the tbf drops.
+   *
+   * @param c the cell
+   * @param med its reduce-stage median, s
+   * @param medians every cell's reduce-stage median by {@link Cell#where()} and variant
+   * @return the columns, each ending with {@code |}
+   */
+  static String linkColumns(Cell c, double med, Map<String, Double> medians) {
+    Double blind =
+        c.variant().equals("default") || c.variant().contains(PluginSettings.RACK_BLIND)
+            ? null
+            : medians.get(c.where() + "/" + rackBlind(c.variant()));
+    String vsBlind =
+        blind == null ? "-" : String.format(Locale.ROOT, "%+.1f%%", 100 * (med - blind) / blind);
+    if (c.links().isEmpty()) {
+      return " " + vsBlind + " | - | - | - | - |";
+    }
+    double[] ratios = new double[c.links().size()];
+    for (int i = 0; i < ratios.length; i++) {
+      double limit = c.links().get(i).limit().seconds();
+      ratios[i] = limit > 0 ? c.runs().get(i).reduceSeconds() / limit : 0;
+    }
+    LinkRun first = c.links().get(0);
+    List<String> bottlenecks = new java.util.ArrayList<>();
+    for (String link : first.bottlenecks()) {
+      double[] u =
+          c.links().stream()
+              .map(r -> r.utilisation(link))
+              .filter(x -> x != null)
+              .mapToDouble(Double::doubleValue)
+              .toArray();
+      bottlenecks.add(
+          link + (u.length == 0 ? "" : String.format(Locale.ROOT, " %.0f%%", 100 * median(u))));
+    }
+    LinkRun worst =
+        c.links().stream()
+            .filter(r -> r.maxFlowsOverCapacity() != null)
+            .max(java.util.Comparator.comparing(LinkRun::maxFlowsOverCapacity))
+            .orElse(null);
+    double[] drops =
+        c.links().stream()
+            .map(LinkRun::drops)
+            .filter(x -> x != null)
+            .mapToDouble(Long::doubleValue)
+            .toArray();
+    return String.format(
+        Locale.ROOT,
+        " %s | %s | %s | %s | %s |",
+        vsBlind,
+        String.format(Locale.ROOT, "%.2f", median(ratios)),
+        bottlenecks.isEmpty() ? "-" : String.join(", ", bottlenecks),
+        worst == null ? "-" : worst.mostFlows(),
+        drops.length == 0 ? "-" : String.format(Locale.ROOT, "%.0f", median(drops)));
+  }
+
+  /**
+   * @return the rack-blind variant of a wan-shuffle variant: {@code auto} -> {@code
+   *     auto-rackblind}, {@code auto/barrier} -> {@code auto-rackblind/barrier}
+   */
+  static String rackBlind(String variant) {
+    int slash = variant.indexOf('/');
+    return slash < 0
+        ? variant + PluginSettings.RACK_BLIND
+        : variant.substring(0, slash) + PluginSettings.RACK_BLIND + variant.substring(slash);
+  }
+
+  /**
    * @param cells the cells so far, in the order they ran
    * @param testbed the testbed's description and how the report was made
    * @param seconds how long the benchmark has run, s
@@ -103,6 +201,8 @@ final class E2eReport {
    */
   static String markdown(List<Cell> cells, String testbed, double seconds, double backboneBits) {
     boolean sampled = cells.stream().anyMatch(c -> !c.stalls().isEmpty());
+    boolean links = cells.stream().anyMatch(c -> !c.links().isEmpty());
+    boolean shapes = cells.stream().anyMatch(c -> !c.testbed().isEmpty());
     StringBuilder sb =
         new StringBuilder("# End-to-end benchmark: default shuffle vs wan-shuffle\n\n");
     sb.append("Generated by `./wan-shuffle e2e-bench` on ")
@@ -128,6 +228,17 @@ final class E2eReport {
                 + " testbed's rates), β = the wan-shuffle set-up delay (`spark.wanshuffle.beta`); the same for every"
                 + " variant of a pattern.")
         .append(
+            links
+                ? " Per link (the testbed's topology file, docs/topology.md): generalised limit = max over links"
+                    + " of the bytes of the transfers whose route holds the link / its rate; bottleneck links = those"
+                    + " within 10 % of that maximum, with their utilisation (bytes on the link's interface counters"
+                    + " during the reduce stage / (its rate x the reduce-stage time)), medians over the runs; most"
+                    + " flows / capacity = the most gated flows (the plugin's flow log) holding one link at once"
+                    + " against its capacity in flows (rate / gcd of the file's rates), the worst run's link; tbf"
+                    + " drops = packets every link's tbf dropped over the application, median over the runs;"
+                    + " vs rack-blind = against the same algorithm run without the topology file."
+                : "")
+        .append(
             sampled
                 ? " Stalled flows (`--tcp-sample`): per run, the A-to-B TCP connections seen (ss, every 100"
                     + " ms) with data waiting and a congestion window of at most 4 segments during the reduce stage: BBR's"
@@ -135,17 +246,26 @@ final class E2eReport {
                     + " 200 ms plus one round trip.\n\n"
                 : "\n\n")
         .append(
-            "| pattern | RTT (ms) | variant | reduce stage median (s) | spread | vs default | backbone"
+            (shapes ? "| testbed " : "")
+                + "| pattern | RTT (ms) | variant | reduce stage median (s) | spread | vs default | backbone"
                 + " utilisation | reduce / physical limit | reduce / (limit + steps' setup) | TCP retrans (%) |"
+                + (links
+                    ? " vs rack-blind | reduce / generalised limit | bottleneck links (utilisation) | most flows"
+                        + " / capacity | tbf drops |"
+                    : "")
                 + (sampled ? " stalled flows per run |\n" : "\n")
+                + (shapes ? "|---" : "")
                 + "|---|---|---|---|---|---|---|---|---|---|"
+                + (links ? "---|---|---|---|---|" : "")
                 + (sampled ? "---|\n" : "\n"));
     Map<String, Double> defaults = new LinkedHashMap<>();
+    Map<String, Double> medians = new LinkedHashMap<>();
     for (Cell c : cells) {
+      double med =
+          median(c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray());
+      medians.put(c.where() + "/" + c.variant(), med);
       if (c.variant().equals("default")) {
-        defaults.put(
-            c.pattern() + "/" + c.rtt(),
-            median(c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray()));
+        defaults.put(c.where(), med);
       }
     }
     for (Cell c : cells) {
@@ -158,11 +278,14 @@ final class E2eReport {
       double retrans =
           median(c.runs().stream().mapToDouble(Comparison.Figures::retransPercent).toArray());
       double setup = median(c.setupSeconds().stream().mapToDouble(Double::doubleValue).toArray());
-      Double d = defaults.get(c.pattern() + "/" + c.rtt());
+      Double d = defaults.get(c.where());
       String vs =
           d == null || c.variant().equals("default")
               ? "-"
               : String.format(Locale.ROOT, "%+.1f%%", 100 * (med - d) / d);
+      if (shapes) {
+        sb.append("| ").append(c.testbed()).append(" ");
+      }
       sb.append(
               String.format(
                   Locale.ROOT,
@@ -180,6 +303,7 @@ final class E2eReport {
                   med / (limit + setup),
                   setup,
                   retrans < 0 ? "-" : String.format(Locale.ROOT, "%.2f", retrans)))
+          .append(links ? linkColumns(c, med, medians) : "")
           .append(
               sampled
                   ? " "

@@ -4,10 +4,14 @@ import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.RunResult;
+import io.wanshuffle.it.links.LinkModel;
+import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.it.report.ApplicationCapture;
 import io.wanshuffle.it.report.Charts;
 import io.wanshuffle.it.report.HtmlReport;
+import io.wanshuffle.it.report.OperatorReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,16 +20,28 @@ import java.util.Map;
 
 /** The demo's steps (see {@link DemoCommand}). */
 final class Demo {
+  /** The variant that runs Spark's sort shuffle. */
+  static final String DEFAULT = "default";
+
+  /** Busiest links with a row in the table. */
+  static final int TABLE_LINKS = 4;
+
+  /** Busiest links in the utilisation chart. */
+  static final int CHART_LINKS = 8;
+
   private final DemoCommand.DemoOptions opt;
 
   Demo(DemoCommand.DemoOptions opt) {
     this.opt = opt;
   }
 
-  int run() {
-    TestbedSpec spec =
-        opt.net.startableSpec(
-            DemoCommand.DEFAULT_RTT_MS, "the answers are still checked", System.out::println);
+  /**
+   * Runs the demo on a testbed of {@code spec}.
+   *
+   * @param spec the testbed ({@link DemoCommand} builds it from the options)
+   * @return 0 when every answer was identical, 1 otherwise
+   */
+  int run(TestbedSpec spec) {
     boolean withPlugin = !opt.defaultOnly;
     if (withPlugin && Comparison.pluginClass() == null) {
       throw new IllegalStateException(
@@ -47,9 +63,12 @@ final class Demo {
       System.out.println("NOTE: 'auto' is not in this build's scheduler registry; using oggp.");
       opt.algorithm = "oggp";
     }
+    List<String> variants = new ArrayList<>(List.of(DEFAULT));
     if (withPlugin) {
       // a value the plugin refuses stops the demo now, not after the first default run
       PluginSettings.check(spec, opt.algorithm, opt.extraConf);
+      variants.add(opt.algorithm + PluginSettings.RACK_BLIND);
+      variants.add(opt.algorithm);
     }
     TraceInput trace = traceInput(opt, spec);
     Path out = opt.out.toAbsolutePath();
@@ -57,6 +76,7 @@ final class Demo {
     boolean identical = true;
     long t0 = System.currentTimeMillis();
     try (Experiment ex = Experiment.start(spec, out)) {
+      LinkModel model = LinkModel.load(ex.spark().topologyConfig());
       System.out.println("testbed: " + ex.testbed().describe());
       if (!ex.testbed().shaped()) {
         System.out.println(
@@ -70,7 +90,8 @@ final class Demo {
               report,
               "TPC-H join, scale " + opt.scale,
               tpchRequest(ex, spec),
-              withPlugin,
+              variants,
+              model,
               spec);
       if (trace == null && opt.traceMb > 0) {
         report.paragraph("Trace replay skipped: the Facebook trace was not found.");
@@ -84,7 +105,8 @@ final class Demo {
                 report,
                 "Facebook trace replay (" + trace.name() + ")",
                 matrixRequest(ex, spec, trace.bytes()),
-                withPlugin,
+                variants,
+                model,
                 spec);
       }
     }
@@ -132,19 +154,19 @@ final class Demo {
     }
     double bytes = opt.traceMb * 1e6;
     return opt.coflow == null
-        ? TraceInput.largestShuffle(traceFile.get(), spec.nodesA(), spec.nodesB(), bytes)
-        : TraceInput.coflow(traceFile.get(), opt.coflow, spec.nodesA(), spec.nodesB(), bytes);
+        ? TraceInput.largestShuffle(traceFile.get(), spec.mapHosts(), spec.nodesB(), bytes)
+        : TraceInput.coflow(traceFile.get(), opt.coflow, spec.mapHosts(), spec.nodesB(), bytes);
   }
 
   private JobRequest tpchRequest(Experiment ex, TestbedSpec spec) {
     return new JobRequest(
         "tpch",
         conf(ex),
-        Node.addresses(ex.testbed().clusterA()),
-        Node.addresses(ex.testbed().clusterB()),
+        Node.addresses(ex.testbed().mapSide()),
+        Node.addresses(ex.testbed().reduceSide()),
         "tpch",
         opt.scale,
-        2 * spec.nodesA(),
+        2 * spec.mapHosts(),
         2 * spec.nodesB(),
         null,
         0,
@@ -157,11 +179,11 @@ final class Demo {
     return new JobRequest(
         "trace",
         conf(ex),
-        Node.addresses(ex.testbed().clusterA()),
-        Node.addresses(ex.testbed().clusterB()),
+        Node.addresses(ex.testbed().mapSide()),
+        Node.addresses(ex.testbed().reduceSide()),
         "matrix",
         0,
-        2 * spec.nodesA(),
+        2 * spec.mapHosts(),
         2 * spec.nodesB(),
         bytes,
         64 * 1024,
@@ -191,35 +213,56 @@ final class Demo {
   }
 
   /**
-   * Runs one job with the default shuffle and (optionally) wan-shuffle; prints and reports; true if
-   * identical.
+   * @param variant {@value #DEFAULT}, a wan-shuffle algorithm (with the topology file) or one with
+   *     {@value PluginSettings#RACK_BLIND}
+   * @return the table's heading of the variant's column
+   */
+  static String label(String variant) {
+    if (variant.equals(DEFAULT)) {
+      return "default shuffle";
+    }
+    return "wan-shuffle ("
+        + PluginSettings.algorithm(variant)
+        + (PluginSettings.topologyAware(variant) ? ", topology-aware)" : ", rack-blind)");
+  }
+
+  /**
+   * Runs one job with each variant (the default shuffle, then the wan-shuffle ones); prints and
+   * reports; true if every answer was the first's.
    */
   private boolean section(
       Experiment ex,
       HtmlReport report,
       String title,
       JobRequest base,
-      boolean withPlugin,
+      List<String> variants,
+      LinkModel model,
       TestbedSpec spec) {
     System.out.println("\n== " + title);
     List<Experiment.Measured> ms = new ArrayList<>();
-    ms.add(ex.run(base.appName() + "-default", base, 0));
-    if (withPlugin) {
-      Map<String, String> c = new LinkedHashMap<>(base.sparkConf());
-      c.putAll(ex.wanShuffleConf(opt.algorithm));
-      c.putAll(opt.extraConf);
-      JobRequest wan = base.withSparkConf(base.appName() + "-wan", c);
-      ms.add(ex.run(base.appName() + "-wan-shuffle", wan, 0));
+    for (String v : variants) {
+      if (v.equals(DEFAULT)) {
+        ms.add(ex.run(base.appName() + "-default", base, 0));
+      } else {
+        Map<String, String> c = new LinkedHashMap<>(base.sparkConf());
+        PluginSettings.putAll(c, ex.wanShuffleConf(v));
+        PluginSettings.putAll(c, opt.extraConf);
+        ms.add(
+            ex.run(base.appName() + "-" + v, base.withSparkConf(base.appName() + "-" + v, c), 0));
+      }
     }
     List<Comparison.Figures> figs = new ArrayList<>();
     List<String> header = new ArrayList<>(List.of(title));
     List<Captured> caps = new ArrayList<>();
-    for (Experiment.Measured m : ms) {
+    List<LinkRun> links = new ArrayList<>();
+    for (int x = 0; x < ms.size(); x++) {
+      Experiment.Measured m = ms.get(x);
       RunResult r = m.result().runs().get(0);
       figs.add(Comparison.of(m.name(), r, m.backbone(), spec));
-      caps.add(Captured.read(m.captureDir(), r));
-      header.add(
-          m.captureDir() == null ? "default shuffle" : "wan-shuffle (" + opt.algorithm + ")");
+      Captured c = Captured.read(m.captureDir(), r);
+      caps.add(c);
+      links.add(linkRun(model, r, c, m));
+      header.add(label(variants.get(x)));
     }
     List<List<String>> rows = Comparison.rows(figs, ex.testbed().shaped());
     List<String> answer0 = ms.get(0).result().runs().get(0).answer();
@@ -239,6 +282,7 @@ final class Demo {
         "most cross-cluster flows holding ports at once",
         caps,
         c -> c.stages().isEmpty() ? "-" : Integer.toString(c.gatedOverlap().maxPairs()));
+    rows.addAll(linkRows(links, figs, ex.testbed().shaped()));
     double beta =
         caps.stream()
             .filter(c -> !c.stages().isEmpty())
@@ -332,9 +376,114 @@ final class Demo {
     }
     if (!lines.isEmpty()) {
       report.image(
-          "Backbone throughput A→B during the reduce stage (interface counters, 200 ms samples)",
-          Charts.throughput("backbone A→B", lines, spec.backboneBitsPerSecond()));
+          "Backbone throughput "
+              + (spec.sites() == 2 ? "A→B" : "into B")
+              + " during the reduce stage (interface counters, 200 ms samples)",
+          Charts.throughput(
+              spec.sites() == 2 ? "backbone A→B" : "backbone into B",
+              lines,
+              spec.backboneBitsPerSecond()));
+    }
+    List<String> busiest = busiestLinks(links, CHART_LINKS);
+    if (!busiest.isEmpty()) {
+      Map<String, Map<String, Double>> byRun = new LinkedHashMap<>();
+      for (int x = 0; x < ms.size(); x++) {
+        Map<String, Double> u = new LinkedHashMap<>();
+        for (String l : busiest) {
+          Double v = links.get(x).utilisation(l);
+          u.put(l, v == null ? 0.0 : v);
+        }
+        byRun.put(header.get(x + 1), u);
+      }
+      report.image(
+          "Utilisation of the busiest links during the reduce stage: bytes on each link's interface"
+              + " counters / (its rate x the reduce stage's time)",
+          Charts.linkUtilisation("busiest links", byRun));
+    }
+    for (int x = 0; x < ms.size(); x++) {
+      if (!caps.get(x).stages().isEmpty()) {
+        report.heading(title + ": " + header.get(x + 1) + ", what the plugin did");
+        OperatorReport.appendTo(
+            report,
+            ApplicationCapture.of(caps.get(x).stages(), ms.get(x).captureDir().toString()),
+            a -> names.getOrDefault(a, a));
+      }
     }
     return identical;
+  }
+
+  /** The run's links over its reduce stage: gated flows of the capture, counters, matrix. */
+  private static LinkRun linkRun(LinkModel model, RunResult r, Captured c, Experiment.Measured m) {
+    List<io.wanshuffle.spark.capture.FlowCapture> gated =
+        c.flows().stream().filter(f -> f.stepId() > 0).toList();
+    return LinkRun.of(
+        model,
+        r.trafficMatrix(),
+        r.senders(),
+        r.receivers(),
+        gated.isEmpty() ? null : gated,
+        m.links(),
+        r.reduceStageStartMs(),
+        r.reduceStageEndMs());
+  }
+
+  /**
+   * @param runs each run's links
+   * @param n how many
+   * @return the {@code n} links with the highest measured utilisation in any run, busiest first
+   */
+  static List<String> busiestLinks(List<LinkRun> runs, int n) {
+    Map<String, Double> best = new LinkedHashMap<>();
+    for (LinkRun r : runs) {
+      r.loads()
+          .forEach(
+              (l, load) -> {
+                if (load.utilisation() != null && load.utilisation() > 0) {
+                  best.merge(l, load.utilisation(), Math::max);
+                }
+              });
+    }
+    return best.entrySet().stream()
+        .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
+        .limit(n)
+        .map(Map.Entry::getKey)
+        .toList();
+  }
+
+  /**
+   * The table's rows on links: the generalised physical limit and the reduce stage against it, the
+   * most flows on a link against its capacity, the busiest links' utilisation and the tbf drops
+   * (the last two on the shaped testbed).
+   */
+  static List<List<String>> linkRows(
+      List<LinkRun> runs, List<Comparison.Figures> figs, boolean shaped) {
+    List<List<String>> rows = new ArrayList<>();
+    List<String> limit = new ArrayList<>(List.of("generalised physical limit (s), its link"));
+    List<String> ratio = new ArrayList<>(List.of("reduce stage / generalised limit"));
+    List<String> flows = new ArrayList<>(List.of("most flows on a link / its capacity"));
+    for (int x = 0; x < runs.size(); x++) {
+      LinkModel.Limit l = runs.get(x).limit();
+      limit.add(l.link() == null ? "-" : Comparison.fmt("%.2f", l.seconds()) + " " + l.link());
+      ratio.add(
+          l.seconds() > 0
+              ? Comparison.fmt("%.2f", figs.get(x).reduceSeconds() / l.seconds())
+              : "-");
+      flows.add(runs.get(x).mostFlows());
+    }
+    rows.addAll(List.of(limit, ratio, flows));
+    if (shaped) {
+      for (String link : busiestLinks(runs, TABLE_LINKS)) {
+        List<String> row = new ArrayList<>(List.of("utilisation " + link + " (%)"));
+        for (LinkRun r : runs) {
+          Double u = r.utilisation(link);
+          row.add(u == null ? "-" : Comparison.fmt("%.0f", 100 * u));
+        }
+        rows.add(row);
+      }
+      List<String> drops = new ArrayList<>(List.of("tbf drops, every link (packets)"));
+      runs.forEach(r -> drops.add(r.drops() == null ? "-" : Long.toString(r.drops())));
+      rows.add(drops);
+    }
+    return rows;
   }
 }

@@ -5,6 +5,7 @@ import io.wanshuffle.it.job.DriverMain;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.JobResult;
 import io.wanshuffle.it.net.BackboneTrace;
+import io.wanshuffle.it.net.LinkTrace;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TcpStateSampler;
 import io.wanshuffle.it.net.TcpTrace;
@@ -36,10 +37,11 @@ import org.apache.commons.io.FileUtils;
  * benchmark, {@code run-app} and the testbed's integration tests share.
  *
  * <p>Run folder: per driver run {@code NN-name.request.json}, {@code NN-name.result.json}, on the
- * shaped testbed {@code NN-name.backbone.json}, with TCP sampling {@code NN-name.tcp.csv}, with the
- * plugin's capture listener {@code capture-NN-name/}; per submission {@code NN-name/} ({@code
- * stdout.txt}, {@code events/}, {@code capture/}, {@code spark-submit.args}); the Spark cluster's
- * folder {@code spark/} (daemon and driver logs, the topology table, the Spark home's links).
+ * shaped testbed {@code NN-name.backbone.json} and {@code NN-name.links.json}, with TCP sampling
+ * {@code NN-name.tcp.csv}, with the plugin's capture listener {@code capture-NN-name/}; per
+ * submission {@code NN-name/} ({@code stdout.txt}, {@code events/}, {@code capture/}, {@code
+ * spark-submit.args}); the Spark cluster's folder {@code spark/} (daemon and driver logs, the
+ * topology table, the Spark home's links).
  */
 public final class Experiment implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -148,13 +150,21 @@ public final class Experiment implements AutoCloseable {
   }
 
   /**
-   * The settings that turn wan-shuffle on with this testbed's rates ({@link PluginSettings#of}).
+   * The settings that turn wan-shuffle on with this testbed's rates ({@link PluginSettings#of})
+   * and, unless the variant is rack-blind, its topology file ({@link PluginSettings#topology}: the
+   * cluster's {@code topology.table} and {@code topology.conf}, shipped as {@code --files}).
    *
-   * @param algorithm {@code spark.wanshuffle.algorithm} (auto, oggp, ...)
-   * @return a new mutable map to add to {@link #baseConf(String)}
+   * @param variant a wan-shuffle algorithm (auto, oggp, ...), or one with {@value
+   *     PluginSettings#RACK_BLIND} for the run without the topology file
+   * @return a new mutable map to add to {@link #baseConf(String)} ({@link PluginSettings#putAll}
+   *     keeps the files it already ships)
    */
-  public Map<String, String> wanShuffleConf(String algorithm) {
-    return PluginSettings.of(testbed.spec(), algorithm);
+  public Map<String, String> wanShuffleConf(String variant) {
+    Map<String, String> c = PluginSettings.of(testbed.spec(), variant);
+    if (PluginSettings.topologyAware(variant)) {
+      c.putAll(PluginSettings.topology(spark.topologyTable(), spark.topologyConfig()));
+    }
+    return c;
   }
 
   /**
@@ -205,6 +215,7 @@ public final class Experiment implements AutoCloseable {
    *     without the plugin's capture listener
    * @param tcp the cross-cluster TCP connections sampled over the whole driver run, or null when
    *     {@link #sampleTcp(boolean)} is off
+   * @param links every link's counters over the whole driver run (null on the loopback testbed)
    */
   public record Measured(
       String name,
@@ -212,7 +223,8 @@ public final class Experiment implements AutoCloseable {
       BackboneTrace backbone,
       Path driverLog,
       Path captureDir,
-      TcpTrace tcp) {}
+      TcpTrace tcp,
+      LinkTrace links) {}
 
   /**
    * Runs a driver program ({@link DriverMain}, with this JVM's class path) on the control host and
@@ -279,7 +291,8 @@ public final class Experiment implements AutoCloseable {
           rec.backbone(),
           log,
           capture,
-          rec.tcp());
+          rec.tcp(),
+          rec.links());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -387,6 +400,7 @@ public final class Experiment implements AutoCloseable {
    * @param backbone the backbone recording over the run (null on the loopback testbed)
    * @param tcp the cross-cluster TCP connections sampled over the run, or null when {@link
    *     #sampleTcp} is off
+   * @param links every link's counters over the run (null on the loopback testbed)
    */
   public record Submitted(
       String name,
@@ -398,7 +412,48 @@ public final class Experiment implements AutoCloseable {
       Path eventLog,
       Path captureDir,
       BackboneTrace backbone,
-      TcpTrace tcp) {}
+      TcpTrace tcp,
+      LinkTrace links) {
+
+    /**
+     * A run without link counters; the other parameters as in the record.
+     *
+     * @param name see the record
+     * @param failure see the record
+     * @param startMs see the record
+     * @param endMs see the record
+     * @param stdout see the record
+     * @param driverLog see the record
+     * @param eventLog see the record
+     * @param captureDir see the record
+     * @param backbone see the record
+     * @param tcp see the record
+     */
+    public Submitted(
+        String name,
+        String failure,
+        long startMs,
+        long endMs,
+        Path stdout,
+        Path driverLog,
+        Path eventLog,
+        Path captureDir,
+        BackboneTrace backbone,
+        TcpTrace tcp) {
+      this(
+          name,
+          failure,
+          startMs,
+          endMs,
+          stdout,
+          driverLog,
+          eventLog,
+          captureDir,
+          backbone,
+          tcp,
+          null);
+    }
+  }
 
   /**
    * Runs an application with spark-submit on the control host (client mode: the driver runs there),
@@ -430,7 +485,7 @@ public final class Experiment implements AutoCloseable {
     conf.put("spark.eventLog.dir", events.toUri().toString());
     conf.put("spark.eventLog.compress", "false");
     conf.put("spark.eventLog.rolling.enabled", "false");
-    List<String> args = submitArgs(app, conf);
+    List<String> args = submitArgs(spark.masterUrl(), app, conf);
     try {
       FileUtils.deleteDirectory(dir.toFile());
       Files.createDirectories(events);
@@ -464,7 +519,8 @@ public final class Experiment implements AutoCloseable {
           eventLogIn(events),
           capture,
           rec.backbone(),
-          rec.tcp());
+          rec.tcp(),
+          rec.links());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -480,12 +536,11 @@ public final class Experiment implements AutoCloseable {
 
   /**
    * @return spark-submit's arguments for {@code app} with the settings {@code conf}: master, client
-   *     mode, main class, {@code --jars}, every setting as {@code --conf}, the jar and its
-   *     arguments
+   *     mode, main class, {@code --jars}, {@code --files} (the settings' {@value
+   *     PluginSettings#FILES}), every other setting as {@code --conf}, the jar and its arguments
    */
-  private List<String> submitArgs(Submission app, Map<String, String> conf) {
-    List<String> args =
-        new ArrayList<>(List.of("--master", spark.masterUrl(), "--deploy-mode", "client"));
+  static List<String> submitArgs(String masterUrl, Submission app, Map<String, String> conf) {
+    List<String> args = new ArrayList<>(List.of("--master", masterUrl, "--deploy-mode", "client"));
     if (app.mainClass() != null) {
       args.addAll(List.of("--class", app.mainClass()));
     }
@@ -493,7 +548,16 @@ public final class Experiment implements AutoCloseable {
       args.addAll(
           List.of("--jars", String.join(",", app.jars().stream().map(Path::toString).toList())));
     }
-    conf.forEach((k, v) -> args.addAll(List.of("--conf", k + "=" + v)));
+    String files = conf.get(PluginSettings.FILES);
+    if (files != null && !files.isBlank()) {
+      args.addAll(List.of("--files", files));
+    }
+    conf.forEach(
+        (k, v) -> {
+          if (!k.equals(PluginSettings.FILES)) {
+            args.addAll(List.of("--conf", k + "=" + v));
+          }
+        });
     args.add(app.jar().toString());
     args.addAll(app.args());
     return args;

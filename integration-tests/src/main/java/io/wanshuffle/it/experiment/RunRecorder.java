@@ -3,6 +3,8 @@ package io.wanshuffle.it.experiment;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.it.net.BackboneMeter;
 import io.wanshuffle.it.net.BackboneTrace;
+import io.wanshuffle.it.net.LinkMeter;
+import io.wanshuffle.it.net.LinkTrace;
 import io.wanshuffle.it.net.TcpStateSampler;
 import io.wanshuffle.it.net.TcpTrace;
 import io.wanshuffle.it.net.Testbed;
@@ -12,7 +14,8 @@ import java.util.Map;
 
 /**
  * What an experiment records from outside Spark around one driver run: the backbone's counters
- * ({@link BackboneMeter}, every 200 ms; shaped testbed only) and, when asked, the cross-cluster TCP
+ * ({@link BackboneMeter}, every 200 ms; shaped testbed only), every link's counters ({@link
+ * LinkMeter}, every 200 ms; shaped testbed only) and, when asked, the cross-cluster TCP
  * connections' state ({@link TcpStateSampler}, every 100 ms). Started by the constructor; {@link
  * #finish} keeps the data, {@link #abandon} drops what is still running (a failed run).
  */
@@ -20,8 +23,10 @@ final class RunRecorder {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private BackboneMeter.Recording backboneRec;
+  private LinkMeter.Recording linkRec;
   private TcpStateSampler.Recording tcpRec;
   private BackboneTrace backbone;
+  private LinkTrace links;
   private TcpTrace tcp;
 
   /**
@@ -32,12 +37,19 @@ final class RunRecorder {
    */
   RunRecorder(Testbed testbed, boolean sampleTcp) {
     backboneRec = testbed.backbone().map(m -> m.record(200)).orElse(null);
-    tcpRec = sampleTcp ? TcpStateSampler.record(testbed, 100) : null;
+    try {
+      linkRec = testbed.links().map(m -> m.record(200)).orElse(null);
+      tcpRec = sampleTcp ? TcpStateSampler.record(testbed, 100) : null;
+    } catch (RuntimeException e) {
+      abandon();
+      throw e;
+    }
   }
 
   /**
-   * Stops both recordings and keeps their data in {@code <runDir>/<tag>.backbone.json} (the
-   * counters at both ends of the run and the byte samples) and {@code <runDir>/<tag>.tcp.csv}.
+   * Stops the recordings and keeps their data in {@code <runDir>/<tag>.backbone.json} (the counters
+   * at both ends of the run and the byte samples), {@code <runDir>/<tag>.links.json} (per link its
+   * rate, byte samples and tbf drops) and {@code <runDir>/<tag>.tcp.csv}.
    *
    * @param runDir the experiment's folder
    * @param tag the run's tag
@@ -59,6 +71,11 @@ final class RunRecorder {
               "samples",
               backbone.samples()));
     }
+    if (linkRec != null) {
+      links = linkRec.stop();
+      linkRec = null;
+      JSON.writeValue(runDir.resolve(tag + ".links.json").toFile(), links.series());
+    }
     if (tcpRec != null) {
       tcp = tcpRec.stop();
       tcpRec = null;
@@ -70,10 +87,23 @@ final class RunRecorder {
   void abandon() {
     if (backboneRec != null) {
       backboneRec.stop();
+      backboneRec = null;
+    }
+    if (linkRec != null) {
+      linkRec.stop();
+      linkRec = null;
     }
     if (tcpRec != null) {
       tcpRec.stop();
+      tcpRec = null;
     }
+  }
+
+  /**
+   * @return every link's recording after {@link #finish}, or null on the loopback testbed
+   */
+  LinkTrace links() {
+    return links;
   }
 
   /**

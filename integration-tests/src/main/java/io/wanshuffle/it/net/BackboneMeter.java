@@ -6,10 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Measures the backbone from outside Spark: the byte counters of the backbone interface (A to B is
- * the transmit side of {@code bbA}), the statistics of its tbf qdisc (bytes sent, drops,
- * overlimits), and TCP segment and retransmission counters ({@code nstat}) summed over each
- * cluster's hosts' namespaces.
+ * Measures the backbone from outside Spark: the byte counters of one backbone interface (with two
+ * sites, A to B is the transmit side of {@code bbA}; with more, the map sites to B is the receive
+ * side of B's side {@code bbB}), the statistics of the tbf qdisc that shapes that direction (bytes
+ * sent, drops, overlimits), and TCP segment and retransmission counters ({@code nstat}) summed over
+ * the map sites' hosts' namespaces and over site B's. "A to B" below means from the map sites to
+ * the reduce site B, "B to A" the other way.
  *
  * <p>{@link #record(long)} samples the byte counters in the background until {@link
  * Recording#stop()}, with a snapshot of every counter at both ends.
@@ -18,18 +20,55 @@ public final class BackboneMeter {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final String ns;
   private final String dev;
+  private final boolean receiveIsAToB;
+  private final String qdiscNs;
+  private final String qdiscDev;
   private final List<String> aNamespaces;
   private final List<String> bNamespaces;
   private final long rateBitsPerSecond;
 
+  /**
+   * A meter of the transmit side of {@code dev} as A to B, with the tbf on {@code dev}.
+   *
+   * @param ns namespace of the backbone interface
+   * @param dev the interface
+   * @param aNamespaces namespaces of the hosts sending A to B
+   * @param bNamespaces namespaces of the hosts of B
+   * @param rateBitsPerSecond the backbone's rate A to B, bits/s
+   */
   BackboneMeter(
       String ns,
       String dev,
       List<String> aNamespaces,
       List<String> bNamespaces,
       long rateBitsPerSecond) {
+    this(ns, dev, false, ns, dev, aNamespaces, bNamespaces, rateBitsPerSecond);
+  }
+
+  /**
+   * @param ns namespace of the backbone interface
+   * @param dev the interface
+   * @param receiveIsAToB true when A to B is the interface's receive side
+   * @param qdiscNs namespace of the tbf that shapes A to B
+   * @param qdiscDev interface of that tbf
+   * @param aNamespaces namespaces of the hosts sending A to B
+   * @param bNamespaces namespaces of the hosts of B
+   * @param rateBitsPerSecond the backbone's rate A to B, bits/s
+   */
+  BackboneMeter(
+      String ns,
+      String dev,
+      boolean receiveIsAToB,
+      String qdiscNs,
+      String qdiscDev,
+      List<String> aNamespaces,
+      List<String> bNamespaces,
+      long rateBitsPerSecond) {
     this.ns = ns;
     this.dev = dev;
+    this.receiveIsAToB = receiveIsAToB;
+    this.qdiscNs = qdiscNs;
+    this.qdiscDev = qdiscDev;
     this.aNamespaces = List.copyOf(aNamespaces);
     this.bNamespaces = List.copyOf(bNamespaces);
     this.rateBitsPerSecond = rateBitsPerSecond;
@@ -77,7 +116,7 @@ public final class BackboneMeter {
    */
   private Counters read(InterfaceCounters link) {
     long t = System.nanoTime();
-    InterfaceCounters.Reading r = link.sample();
+    InterfaceCounters.Reading r = oriented(link.sample());
     JsonNode q = qdisc();
     long[] a = tcpSegments(aNamespaces);
     long[] b = tcpSegments(bNamespaces);
@@ -120,17 +159,27 @@ public final class BackboneMeter {
     return sum;
   }
 
+  /**
+   * @return the reading with A to B as its transmitted bytes
+   */
+  private InterfaceCounters.Reading oriented(InterfaceCounters.Reading r) {
+    return receiveIsAToB
+        ? new InterfaceCounters.Reading(r.epochMillis(), r.rxBytes(), r.txBytes())
+        : r;
+  }
+
   private JsonNode qdisc() {
     JsonNode qs =
         parse(
-            Exec.check("tc", "-n", ns, "-s", "-j", "qdisc", "show", "dev", dev), "tc qdisc " + dev);
+            Exec.check("tc", "-n", qdiscNs, "-s", "-j", "qdisc", "show", "dev", qdiscDev),
+            "tc qdisc " + qdiscDev);
     for (JsonNode q : qs) {
       if ("tbf".equals(q.path("kind").asText())) {
         return q;
       }
     }
     throw new IllegalStateException(
-        "no tbf qdisc on the backbone " + dev + " in " + ns + ": " + qs);
+        "no tbf qdisc on the backbone " + qdiscDev + " in " + qdiscNs + ": " + qs);
   }
 
   private static JsonNode parse(String text, String what) {
@@ -184,7 +233,7 @@ public final class BackboneMeter {
                 while (running) {
                   try {
                     Thread.sleep(intervalMillis);
-                    InterfaceCounters.Reading r = link.sample();
+                    InterfaceCounters.Reading r = oriented(link.sample());
                     synchronized (samples) {
                       samples.add(
                           new BackboneTrace.Sample(r.epochMillis(), r.txBytes(), r.rxBytes()));

@@ -11,13 +11,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A user-space layer-2 delay line between two interfaces of one namespace, standing in for netem
- * (which the testbed's kernel lacks): {@code delayline.py} (a resource of this package) forwards
- * every frame from one interface to the other after a fixed one-way delay, using packet sockets
- * with virtio-net headers so GSO super-packets pass whole (a few thousand frames/s at 200 Mbit/s).
- * It runs as a child process at real-time priority (SCHED_FIFO; a warning is printed when it cannot
- * get it), so that busy hosts on the same cores do not delay frames beyond their due time; {@link
- * #close()} stops that process.
+ * A user-space layer-2 delay line between interfaces of one namespace, standing in for netem (which
+ * the testbed's kernel lacks): {@code delayline.py} (a resource of this package) forwards every
+ * frame from one interface to the other after a fixed one-way delay (with more than two interfaces,
+ * to its destination's interface, as a learning switch does), using packet sockets with virtio-net
+ * headers so GSO super-packets pass whole (a few thousand frames/s at 200 Mbit/s). It runs as a
+ * child process at real-time priority (SCHED_FIFO; a warning is printed when it cannot get it), so
+ * that busy hosts on the same cores do not delay frames beyond their due time; {@link #close()}
+ * stops that process.
  */
 final class DelayLine implements AutoCloseable {
   private final Process process;
@@ -31,15 +32,17 @@ final class DelayLine implements AutoCloseable {
   /**
    * Starts the delay line and waits until both sockets are bound.
    *
-   * @param ns namespace holding both interfaces
-   * @param if1 first interface
-   * @param if2 second interface
+   * @param ns namespace holding the interfaces
+   * @param interfaces the interfaces, at least two
    * @param oneWayMillis delay added in each direction, ms
    * @return the running delay line
    * @throws IllegalStateException if python3 fails to start it within 10 s (its output is in the
    *     message)
    */
-  static DelayLine start(String ns, String if1, String if2, double oneWayMillis) {
+  static DelayLine start(String ns, List<String> interfaces, double oneWayMillis) {
+    if (interfaces.size() < 2) {
+      throw new IllegalArgumentException("a delay line joins at least two interfaces");
+    }
     try {
       Path script = Files.createTempFile("wan-shuffle-delayline", ".py");
       try (InputStream in = DelayLine.class.getResourceAsStream("delayline.py")) {
@@ -49,20 +52,18 @@ final class DelayLine implements AutoCloseable {
         }
         Files.write(script, in.readAllBytes());
       }
-      Process p =
-          new ProcessBuilder(
-                  List.of(
-                      "ip",
-                      "netns",
-                      "exec",
-                      ns,
-                      "python3",
-                      script.toString(),
-                      if1,
-                      if2,
-                      Double.toString(oneWayMillis)))
-              .redirectErrorStream(true)
-              .start();
+      List<String> cmd =
+          new java.util.ArrayList<>(
+              List.of(
+                  "ip",
+                  "netns",
+                  "exec",
+                  ns,
+                  "python3",
+                  script.toString(),
+                  Double.toString(oneWayMillis)));
+      cmd.addAll(interfaces);
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
       BufferedReader r =
           new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       StringBuilder seen = new StringBuilder();

@@ -11,10 +11,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Raw TCP throughput probe of the testbed, independent of Spark: every cluster A host sends to
- * every cluster B host for a few seconds over one TCP connection per pair, while {@link
- * BackboneMeter} records the backbone. Shows that the shaping works (aggregate close to the
- * backbone rate, never above it plus the tbf burst).
+ * Raw TCP throughput probe of the testbed, independent of Spark: every map-side host (every site
+ * but B) sends to every host of site B for a few seconds over one TCP connection per pair, while
+ * {@link BackboneMeter} records the backbone and {@link LinkMeter} every link. Shows that the
+ * shaping works (aggregate close to the bottleneck's rate, never above a link's rate plus the tbf
+ * burst).
  *
  * <p>{@code main} is the per-host program: {@code sink <address> <port> <seconds>} accepts and
  * discards, and {@code source <seconds> <address:port>...} sends zeros to each sink.
@@ -34,6 +35,34 @@ public final class FlowProbe {
    * @throws IllegalStateException if a probe process fails
    */
   public static BackboneTrace run(Testbed testbed, int seconds, String javaClassPath) {
+    return runMeasured(testbed, seconds, javaClassPath).backbone();
+  }
+
+  /**
+   * What a probe measured.
+   *
+   * @param backbone the backbone into site B over the probe
+   * @param links every link over the probe
+   */
+  public record Measured(BackboneTrace backbone, LinkTrace links) {}
+
+  /**
+   * Runs the probe on a testbed, measuring the backbone and every link.
+   *
+   * @param testbed a running shaped testbed
+   * @param seconds how long the sources send
+   * @param javaClassPath class path holding this class
+   * @return the backbone's and the links' traces over the probe
+   * @throws IllegalStateException if a probe process fails
+   */
+  public static Measured runMeasured(Testbed testbed, int seconds, String javaClassPath) {
+    LinkMeter links =
+        testbed
+            .links()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "the probe needs the shaped testbed (its links are measured)"));
     BackboneMeter meter =
         testbed
             .backbone()
@@ -43,21 +72,23 @@ public final class FlowProbe {
                         "the probe needs the shaped testbed (its backbone is measured)"));
     List<Process> procs = new ArrayList<>();
     try {
-      for (Node b : testbed.clusterB()) {
+      for (Node b : testbed.reduceSide()) {
         procs.add(startSink(b, PORT, seconds + 10, javaClassPath));
       }
       Thread.sleep(1500);
       BackboneMeter.Recording rec = meter.record(100);
+      LinkMeter.Recording linkRec = links.record(100);
       List<Process> sources = new ArrayList<>();
-      for (Node a : testbed.clusterA()) {
+      for (Node a : testbed.mapSide()) {
         List<String> args = new ArrayList<>(List.of("source", Integer.toString(seconds)));
-        testbed.clusterB().forEach(b -> args.add(b.address() + ":" + PORT));
+        testbed.reduceSide().forEach(b -> args.add(b.address() + ":" + PORT));
         sources.add(start(a, args, javaClassPath));
       }
       for (Process p : sources) {
         output(p, seconds + 30L, "probe source");
       }
-      return rec.stop();
+      LinkTrace linkTrace = linkRec.stop();
+      return new Measured(rec.stop(), linkTrace);
     } catch (IOException e) {
       throw new IllegalStateException("cannot run the probe: " + e.getMessage(), e);
     } catch (InterruptedException e) {

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reads one network interface's byte counters inside a network namespace without starting a process
- * per reading: a sentinel process ({@code ip netns exec NS sleep infinity}) stays in the namespace,
- * and each reading is a read of its {@code /proc/<pid>/net/dev} (the kernel shows a process the
+ * Reads network interfaces' byte counters inside a network namespace without starting a process per
+ * reading: a sentinel process ({@code ip netns exec NS sleep infinity}) stays in the namespace, and
+ * each reading is a read of its {@code /proc/<pid>/net/dev} (the kernel shows a process the
  * interfaces of its own network namespace there), a few microseconds long.
  *
  * <p>Why: a rate is bytes between two readings over the time between them. When each reading starts
@@ -32,13 +32,13 @@ final class InterfaceCounters implements AutoCloseable {
   private static final int MAX_ATTEMPTS = 5;
 
   private final String ns;
-  private final String dev;
+  private final List<String> devs;
   private final Process sentinel;
   private final Path netDev;
 
-  private InterfaceCounters(String ns, String dev, Process sentinel) {
+  private InterfaceCounters(String ns, List<String> devs, Process sentinel) {
     this.ns = ns;
-    this.dev = dev;
+    this.devs = List.copyOf(devs);
     this.sentinel = sentinel;
     this.netDev = Path.of("/proc", Long.toString(sentinel.pid()), "net", "dev");
   }
@@ -53,6 +53,22 @@ final class InterfaceCounters implements AutoCloseable {
    *     within 10 s
    */
   static InterfaceCounters open(String ns, String dev) {
+    return open(ns, List.of(dev));
+  }
+
+  /**
+   * Starts the sentinel in {@code ns} and waits until it sees every interface of {@code devs}.
+   *
+   * @param ns network namespace name (as {@code ip netns} lists it)
+   * @param devs interfaces in that namespace, at least one; {@link #sample()} reads the first
+   * @return the open reader
+   * @throws IllegalStateException if the sentinel cannot start, exits, or does not see every
+   *     interface within 10 s
+   */
+  static InterfaceCounters open(String ns, List<String> devs) {
+    if (devs.isEmpty()) {
+      throw new IllegalArgumentException("no interface to read in " + ns);
+    }
     Process p;
     try {
       p =
@@ -64,7 +80,7 @@ final class InterfaceCounters implements AutoCloseable {
       throw new IllegalStateException(
           "cannot start a counter sentinel in namespace " + ns + ": " + e.getMessage(), e);
     }
-    InterfaceCounters c = new InterfaceCounters(ns, dev, p);
+    InterfaceCounters c = new InterfaceCounters(ns, devs, p);
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ENTER_TIMEOUT_MS);
     String last = "";
     while (System.nanoTime() < deadline) {
@@ -80,7 +96,8 @@ final class InterfaceCounters implements AutoCloseable {
         // until `ip` has entered the namespace, /proc/<pid>/net/dev lists the root namespace's
         // interfaces
         last = Files.readString(c.netDev);
-        if (parse(last, dev) != null) {
+        String text = last;
+        if (devs.stream().allMatch(d -> parse(text, d) != null)) {
           return c;
         }
       } catch (IOException e) {
@@ -99,8 +116,8 @@ final class InterfaceCounters implements AutoCloseable {
     throw new IllegalStateException(
         "the counter sentinel in namespace "
             + ns
-            + " did not see interface "
-            + dev
+            + " did not see interface(s) "
+            + String.join(", ", devs)
             + " within "
             + ENTER_TIMEOUT_MS
             + " ms; it last read: "
@@ -117,49 +134,81 @@ final class InterfaceCounters implements AutoCloseable {
   record Reading(long epochMillis, long txBytes, long rxBytes) {}
 
   /**
+   * One reading of every interface's counters, all from one read of the file.
+   *
+   * @param epochMillis wall-clock time of the reading, ms since the epoch (the middle of the read)
+   * @param txRx per interface in the order given to {@link #open(String, List)}: {transmitted
+   *     bytes, received bytes} since it was created
+   */
+  record Readings(long epochMillis, long[][] txRx) {}
+
+  /**
+   * Reads the first interface's counters with the time of the reading ({@link #sampleAll()}).
+   *
+   * @return the reading
+   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or an
+   *     interface is gone
+   */
+  Reading sample() {
+    Readings r = sampleAll();
+    return new Reading(r.epochMillis(), r.txRx()[0][0], r.txRx()[0][1]);
+  }
+
+  /**
    * Reads the counters with the time of the reading. A read that took longer than 2 ms (the thread
    * was descheduled between the clock and the file, as happens on a loaded 2-core machine) is taken
    * again, up to 5 times, keeping the tightest; its time is the middle of its read.
    *
-   * @return the reading
-   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or the
+   * @return the reading of every interface
+   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or an
    *     interface is gone
    */
-  Reading sample() {
-    Reading best = null;
+  Readings sampleAll() {
+    Readings best = null;
     long bestNanos = Long.MAX_VALUE;
     for (int attempt = 0; attempt < MAX_ATTEMPTS && bestNanos > TIGHT_NANOS; attempt++) {
       long t0 = System.nanoTime();
       long wall = System.currentTimeMillis();
-      long[] txRx = read();
+      String text = readFile();
       long took = System.nanoTime() - t0;
       if (took < bestNanos) {
         bestNanos = took;
-        best = new Reading(wall + TimeUnit.NANOSECONDS.toMillis(took / 2), txRx[0], txRx[1]);
+        best = new Readings(wall + TimeUnit.NANOSECONDS.toMillis(took / 2), parseAll(text));
       }
     }
     return best;
   }
 
-  /**
-   * @return {transmitted bytes, received bytes} of the interface since it was created (the counters
-   *     {@code ip -s link} prints)
-   * @throws IllegalStateException if the sentinel is gone (the namespace was deleted) or the
-   *     interface is gone
-   */
-  private long[] read() {
-    String text;
+  private String readFile() {
     try {
-      text = Files.readString(netDev);
+      return Files.readString(netDev);
     } catch (IOException e) {
       throw new IllegalStateException(
-          "cannot read the counters of " + dev + " in " + ns + ": " + e.getMessage(), e);
+          "cannot read the counters of "
+              + String.join(", ", devs)
+              + " in "
+              + ns
+              + ": "
+              + e.getMessage(),
+          e);
     }
-    long[] txRx = parse(text, dev);
-    if (txRx == null) {
-      throw new IllegalStateException("interface " + dev + " is gone from namespace " + ns);
+  }
+
+  /**
+   * @return per interface, {transmitted bytes, received bytes} since it was created (the counters
+   *     {@code ip -s link} prints)
+   * @throws IllegalStateException if an interface is gone
+   */
+  private long[][] parseAll(String text) {
+    long[][] out = new long[devs.size()][];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = parse(text, devs.get(i));
+      if (out[i] == null) {
+        throw new IllegalStateException(
+            "interface " + devs.get(i) + " is gone from namespace " + ns);
+      }
     }
-    return txRx;
+    return out;
   }
 
   /**

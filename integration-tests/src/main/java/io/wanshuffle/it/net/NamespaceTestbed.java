@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The shaped testbed: one network namespace per host, a Linux bridge per cluster (each in its own
- * switch namespace), one veth pair as the backbone between the two bridges, and a tbf qdisc on
- * every NIC (both directions: the host's {@code eth0} for upload, the switch port for download) and
- * on both ends of the backbone. With a WAN RTT the backbone runs through a third namespace where
- * {@link DelayLine} forwards frames after half the RTT in each direction (this kernel has no
- * netem).
+ * The shaped testbed: one network namespace per host, a Linux bridge per site (each in its own
+ * switch namespace), the backbone between the sites' bridges, and a tbf qdisc on every NIC (both
+ * directions: the host's {@code eth0} for upload, the switch port for download), on every rack link
+ * whose rate is set, and on each site's backbone side in each direction. With a WAN RTT the
+ * backbone runs through a namespace of its own where {@link DelayLine} forwards frames after half
+ * the RTT in each direction (this kernel has no netem).
  *
  * <pre>
  *  wst-a1 eth0 ─ v-a1 ┐                                        ┌ v-b1 ─ eth0 wst-b1
@@ -18,11 +18,24 @@ import java.util.Optional;
  *  wst-ctl eth0 ─ v-ctl┘        [optional: bbA ─ wA (wst-wan, delay line) wB ─ bbB]
  * </pre>
  *
- * <p>Addresses ({@link Hosts} in {@code 10.77}, one /16, all layer 2): control 10.77.0.2, cluster A
- * 10.77.1.11.., cluster B 10.77.2.11... Every namespace is named {@value #PREFIX}*, and {@link
- * #start} first removes such leftovers of a crashed run (terminating the processes a previous run
- * left inside them). Nothing is created in the root namespace. One such testbed per machine ({@link
- * MachineLock}).
+ * <p>Racks (several per site, or rack links shaped): in the site's switch namespace a bridge per
+ * rack ({@code br-r0}, ...) holds the rack's host ports and reaches the site's bridge {@code br0}
+ * through a veth pair {@code up-rN} (rack end: transmits the uplink) - {@code dn-rN} (site end:
+ * transmits the downlink). The control host stays on site A's {@code br0}.
+ *
+ * <p>Backbone: with two sites one veth pair {@code bbA} - {@code bbB}, each end shaped at the
+ * smaller of the two sides' rates (one link); with three or four, each site's side is a veth pair
+ * {@code bbX} (its switch; shaped: out of the site) - {@code wX} (the core namespace {@value #WAN};
+ * shaped: into the site), and the core is a bridge or, with a WAN RTT, the delay line, which
+ * forwards each frame to its destination's port, so any two sites are one RTT apart and every frame
+ * crosses one delay.
+ *
+ * <p>Addresses ({@link Hosts} in {@code 10.77}, one /16, all layer 2): control 10.77.0.2, site A
+ * 10.77.1.11.., site B 10.77.2.11.., C 10.77.3.11.., D 10.77.4.11... Every namespace is named
+ * {@value #PREFIX}*, and {@link #start} first removes such leftovers of a crashed run (terminating
+ * the processes a previous run left inside them). Nothing is created in the root namespace. One
+ * such testbed per machine ({@link MachineLock}). {@link #links()} measures every link ({@link
+ * LinkMeter}), {@link #backbone()} the backbone into site B.
  *
  * <p>Teardown ({@link #close()}, or the {@link Teardown} at JVM exit): stops the delay line,
  * deletes every {@value #PREFIX}* namespace with the processes still inside, releases the lock.
@@ -47,6 +60,7 @@ public final class NamespaceTestbed implements Testbed {
   private final Teardown teardown;
   private DelayLine delayLine;
   private BackboneMeter meter;
+  private LinkMeter links;
 
   private NamespaceTestbed(TestbedSpec spec) {
     this.spec = spec;
@@ -161,23 +175,99 @@ public final class NamespaceTestbed implements Testbed {
   }
 
   private void build() {
-    for (String sw : List.of(SWITCH_A, SWITCH_B)) {
+    CongestionControl.allow(spec.tcpCongestionControl());
+    List<LinkMeter.Probe> probes = new ArrayList<>();
+    for (int s = 0; s < spec.sites(); s++) {
+      String sw = switchOf(s);
       addNamespace(sw);
-      Exec.check(
-          "ip",
-          "-n",
-          sw,
-          "link",
-          "add",
-          "br0",
-          "type",
-          "bridge",
-          "stp_state",
-          "0",
-          "forward_delay",
-          "0");
-      Exec.check("ip", "-n", sw, "link", "set", "br0", "up");
+      addBridge(sw, "br0");
+      if (spec.rackSwitches()) {
+        addRacks(s, probes);
+      }
     }
+    if (spec.sites() == 2) {
+      buildPointToPoint(probes);
+    } else {
+      buildStar(probes);
+    }
+    addHost(hosts.control(), SWITCH_A, "br0", false);
+    for (int s = 0; s < spec.sites(); s++) {
+      for (Node n : hosts.sites().get(s)) {
+        String bridge = spec.rackSwitches() ? rackBridge(n.rack()) : "br0";
+        addHost(n, switchOf(s), bridge, true);
+        String port = "v-" + n.name();
+        long nic = spec.nicBitsPerSecond();
+        probes.add(
+            new LinkMeter.Probe(
+                "nic.up[" + n.address() + "]",
+                switchOf(s),
+                port,
+                false,
+                nic,
+                n.namespace(),
+                "eth0"));
+        probes.add(
+            new LinkMeter.Probe(
+                "nic.down[" + n.address() + "]", switchOf(s), port, true, nic, switchOf(s), port));
+      }
+    }
+    meter = backboneMeter();
+    links = new LinkMeter(probes);
+  }
+
+  /**
+   * Per rack of site {@code s}: a bridge for its hosts in the site's switch namespace, joined to
+   * the site's bridge by a veth pair whose rack end carries the uplink ({@code up-rN}, transmit:
+   * towards the site) and whose site end the downlink ({@code dn-rN}), each shaped when its rate is
+   * set.
+   */
+  private void addRacks(int s, List<LinkMeter.Probe> probes) {
+    String sw = switchOf(s);
+    String site = TestbedSpec.siteName(s);
+    for (int r = 0; r < spec.racksPerSite(); r++) {
+      String bridge = rackBridge(r);
+      String up = "up-r" + r;
+      String down = "dn-r" + r;
+      addBridge(sw, bridge);
+      Exec.check("ip", "-n", sw, "link", "add", up, "type", "veth", "peer", "name", down);
+      Exec.check("ip", "-n", sw, "link", "set", up, "master", bridge, "up");
+      Exec.check("ip", "-n", sw, "link", "set", down, "master", "br0", "up");
+      long upRate = spec.rackUplinkBitsPerSecond();
+      long downRate = spec.rackDownlinkBitsPerSecond();
+      if (upRate != TestbedSpec.UNSHAPED) {
+        shape(sw, up, upRate);
+      }
+      if (downRate != TestbedSpec.UNSHAPED) {
+        shape(sw, down, downRate);
+      }
+      String rack = "/" + site + "/rack" + r;
+      probes.add(
+          new LinkMeter.Probe(
+              "rack.uplink[" + rack + "]",
+              sw,
+              up,
+              true,
+              upRate,
+              upRate == TestbedSpec.UNSHAPED ? null : sw,
+              upRate == TestbedSpec.UNSHAPED ? null : up));
+      probes.add(
+          new LinkMeter.Probe(
+              "rack.downlink[" + rack + "]",
+              sw,
+              down,
+              true,
+              downRate,
+              downRate == TestbedSpec.UNSHAPED ? null : sw,
+              downRate == TestbedSpec.UNSHAPED ? null : down));
+    }
+  }
+
+  /**
+   * Two sites: one veth pair {@code bbA} - {@code bbB} (through the delay line's namespace with a
+   * WAN RTT), each end shaped for the direction it sends: A to B at the smaller of A's and B's
+   * sides, and B to A the same (both ends of one link).
+   */
+  private void buildPointToPoint(List<LinkMeter.Probe> probes) {
     if (spec.wanRttMillis() > 0) {
       addNamespace(WAN);
       Exec.check(
@@ -189,7 +279,7 @@ public final class NamespaceTestbed implements Testbed {
       for (String i : List.of("wA", "wB")) {
         Exec.check("ip", "-n", WAN, "link", "set", i, "promisc", "on", "up");
       }
-      delayLine = DelayLine.start(WAN, "wA", "wB", spec.wanRttMillis() / 2.0);
+      delayLine = DelayLine.start(WAN, List.of("wA", "wB"), spec.wanRttMillis() / 2.0);
     } else {
       Exec.check(
           "ip", "link", "add", "bbA", "netns", SWITCH_A, "type", "veth", "peer", "name", "bbB",
@@ -197,23 +287,116 @@ public final class NamespaceTestbed implements Testbed {
     }
     Exec.check("ip", "-n", SWITCH_A, "link", "set", "bbA", "master", "br0", "up");
     Exec.check("ip", "-n", SWITCH_B, "link", "set", "bbB", "master", "br0", "up");
-    shape(SWITCH_A, "bbA", spec.backboneBitsPerSecond());
-    shape(SWITCH_B, "bbB", spec.backboneBitsPerSecond());
-    CongestionControl.allow(spec.tcpCongestionControl());
-    addHost(hosts.control(), SWITCH_A, false);
-    for (Node n : hosts.clusterA()) {
-      addHost(n, SWITCH_A, true);
+    long rate = Math.min(spec.sideBitsPerSecond(0), spec.sideBitsPerSecond(1));
+    shape(SWITCH_A, "bbA", rate);
+    shape(SWITCH_B, "bbB", rate);
+    for (int s = 0; s < 2; s++) {
+      String sw = switchOf(s);
+      String dev = "bb" + TestbedSpec.siteName(s);
+      String other = switchOf(1 - s);
+      String otherDev = "bb" + TestbedSpec.siteName(1 - s);
+      String site = "/" + TestbedSpec.siteName(s);
+      long side = spec.sideBitsPerSecond(s);
+      probes.add(new LinkMeter.Probe("backbone.out[" + site + "]", sw, dev, true, side, sw, dev));
+      probes.add(
+          new LinkMeter.Probe("backbone.in[" + site + "]", sw, dev, false, side, other, otherDev));
     }
-    for (Node n : hosts.clusterB()) {
-      addHost(n, SWITCH_B, true);
+  }
+
+  /**
+   * Three or four sites: every site's side is a veth pair from its switch ({@code bbX}, shaped at
+   * the side's rate: out of the site) to the backbone's core namespace ({@code wX}, shaped at the
+   * same rate: into the site). The core is a bridge, or with a WAN RTT the delay line, which
+   * forwards each frame to the port of its destination after half the RTT, so that any two sites
+   * are one RTT apart.
+   */
+  private void buildStar(List<LinkMeter.Probe> probes) {
+    addNamespace(WAN);
+    if (spec.wanRttMillis() == 0) {
+      addBridge(WAN, "br0");
     }
-    meter =
-        new BackboneMeter(
-            SWITCH_A,
-            "bbA",
-            hosts.clusterA().stream().map(Node::namespace).toList(),
-            hosts.clusterB().stream().map(Node::namespace).toList(),
-            spec.backboneBitsPerSecond());
+    List<String> corePorts = new ArrayList<>();
+    for (int s = 0; s < spec.sites(); s++) {
+      String sw = switchOf(s);
+      String name = TestbedSpec.siteName(s);
+      String dev = "bb" + name;
+      String core = "w" + name;
+      Exec.check(
+          "ip", "link", "add", dev, "netns", sw, "type", "veth", "peer", "name", core, "netns",
+          WAN);
+      Exec.check("ip", "-n", sw, "link", "set", dev, "master", "br0", "up");
+      if (spec.wanRttMillis() == 0) {
+        Exec.check("ip", "-n", WAN, "link", "set", core, "master", "br0", "up");
+      } else {
+        Exec.check("ip", "-n", WAN, "link", "set", core, "promisc", "on", "up");
+      }
+      long side = spec.sideBitsPerSecond(s);
+      shape(sw, dev, side);
+      shape(WAN, core, side);
+      corePorts.add(core);
+      probes.add(new LinkMeter.Probe("backbone.out[/" + name + "]", sw, dev, true, side, sw, dev));
+      probes.add(
+          new LinkMeter.Probe("backbone.in[/" + name + "]", sw, dev, false, side, WAN, core));
+    }
+    if (spec.wanRttMillis() > 0) {
+      delayLine = DelayLine.start(WAN, corePorts, spec.wanRttMillis() / 2.0);
+    }
+  }
+
+  /**
+   * The backbone's meter: with two sites the transmit side of {@code bbA} (A to B) and its tbf;
+   * with more, the receive side of B's side {@code bbB} (every map site to B) and B's incoming tbf.
+   */
+  private BackboneMeter backboneMeter() {
+    List<String> mapNamespaces = new ArrayList<>();
+    for (int s = 0; s < spec.sites(); s++) {
+      if (s != TestbedSpec.REDUCE_SITE) {
+        hosts.sites().get(s).forEach(n -> mapNamespaces.add(n.namespace()));
+      }
+    }
+    List<String> bNamespaces = hosts.clusterB().stream().map(Node::namespace).toList();
+    if (spec.sites() == 2) {
+      return new BackboneMeter(
+          SWITCH_A, "bbA", mapNamespaces, bNamespaces, spec.backboneBitsPerSecond());
+    }
+    return new BackboneMeter(
+        SWITCH_B,
+        "bbB",
+        true,
+        WAN,
+        "wB",
+        mapNamespaces,
+        bNamespaces,
+        spec.sideBitsPerSecond(TestbedSpec.REDUCE_SITE));
+  }
+
+  /**
+   * @param site a site's index
+   * @return its switch namespace: {@code wst-swA}, {@code wst-swB}, ...
+   */
+  static String switchOf(int site) {
+    return PREFIX + "sw" + TestbedSpec.siteName(site);
+  }
+
+  private static String rackBridge(int rack) {
+    return "br-r" + rack;
+  }
+
+  private static void addBridge(String ns, String name) {
+    Exec.check(
+        "ip",
+        "-n",
+        ns,
+        "link",
+        "add",
+        name,
+        "type",
+        "bridge",
+        "stp_state",
+        "0",
+        "forward_delay",
+        "0");
+    Exec.check("ip", "-n", ns, "link", "set", name, "up");
   }
 
   private static void addNamespace(String ns) {
@@ -235,7 +418,7 @@ public final class NamespaceTestbed implements Testbed {
     Exec.check("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv4.tcp_slow_start_after_idle=0");
   }
 
-  private void addHost(Node n, String sw, boolean shaped) {
+  private void addHost(Node n, String sw, String bridge, boolean shaped) {
     addNamespace(n.namespace());
     CongestionControl.set(n.namespace(), spec.tcpCongestionControl());
     String port = "v-" + n.name();
@@ -253,7 +436,7 @@ public final class NamespaceTestbed implements Testbed {
         port,
         "netns",
         sw);
-    Exec.check("ip", "-n", sw, "link", "set", port, "master", "br0", "up");
+    Exec.check("ip", "-n", sw, "link", "set", port, "master", bridge, "up");
     Exec.check("ip", "-n", n.namespace(), "addr", "add", n.address() + "/16", "dev", "eth0");
     Exec.check("ip", "-n", n.namespace(), "link", "set", "eth0", "up");
     if (shaped) {
@@ -302,13 +485,8 @@ public final class NamespaceTestbed implements Testbed {
   }
 
   @Override
-  public List<Node> clusterA() {
-    return hosts.clusterA();
-  }
-
-  @Override
-  public List<Node> clusterB() {
-    return hosts.clusterB();
+  public List<Node> hostsOf(int site) {
+    return hosts.sites().get(site);
   }
 
   @Override
@@ -317,22 +495,26 @@ public final class NamespaceTestbed implements Testbed {
   }
 
   @Override
-  public String describe() {
-    return String.format(
-        "network-namespace testbed, %d + %d hosts, NIC %s, backbone %s, WAN RTT %d ms "
-            + "(tbf-shaped), TCP %s",
-        spec.nodesA(),
-        spec.nodesB(),
-        mbit(spec.nicBitsPerSecond()),
-        mbit(spec.backboneBitsPerSecond()),
-        spec.wanRttMillis(),
-        spec.tcpCongestionControl());
+  public Optional<LinkMeter> links() {
+    return Optional.ofNullable(links);
   }
 
-  static String mbit(long bits) {
-    return bits % 1_000_000 == 0
-        ? bits / 1_000_000 + " Mbit/s"
-        : String.format("%.3f Mbit/s", bits / 1e6);
+  @Override
+  public String describe() {
+    if (spec.sites() == 2 && !spec.rackSwitches() && spec.uniformBackbone()) {
+      return String.format(
+          "network-namespace testbed, %d + %d hosts, NIC %s, backbone %s, WAN RTT %d ms "
+              + "(tbf-shaped), TCP %s",
+          spec.nodesA(),
+          spec.nodesB(),
+          TestbedSpec.mbit(spec.nicBitsPerSecond()),
+          TestbedSpec.mbit(spec.backboneBitsPerSecond()),
+          spec.wanRttMillis(),
+          spec.tcpCongestionControl());
+    }
+    return String.format(
+        "network-namespace testbed, %s, WAN RTT %d ms (tbf-shaped), TCP %s",
+        spec.describeShape(), spec.wanRttMillis(), spec.tcpCongestionControl());
   }
 
   /** Tears the testbed down (see the class comment); idempotent. */

@@ -12,10 +12,11 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Samples the kernel's state of every TCP connection from a cluster A host to a cluster B host
- * ({@code ss -tinHO}, iproute2) in the background: congestion window, RTT, send queue, bytes
- * acknowledged, retransmissions. One shell loop per A host runs {@code ss} every interval in that
- * host's namespace; each round is stamped when its output is read here.
+ * Samples the kernel's state of every TCP connection from a map-side host (cluster A, and C and D
+ * when there are more sites) to a host of cluster B ({@code ss -tinHO}, iproute2) in the
+ * background: congestion window, RTT, send queue, bytes acknowledged, retransmissions. One shell
+ * loop per map-side host runs {@code ss} every interval in that host's namespace; each round is
+ * stamped when its output is read here.
  *
  * <p>This is the senders' view of the backbone's TCP flows, outside Spark: it shows, for instance,
  * a flow whose congestion control held it back while the schedule expected it at the NIC rate
@@ -56,7 +57,7 @@ public final class TcpStateSampler {
 
     private Recording(Testbed testbed, long intervalMillis) {
       Set<String> bAddresses =
-          testbed.clusterB().stream().map(Node::address).collect(Collectors.toSet());
+          testbed.reduceSide().stream().map(Node::address).collect(Collectors.toSet());
       String loop =
           String.format(
               java.util.Locale.ROOT,
@@ -64,7 +65,7 @@ public final class TcpStateSampler {
               ROUND_MARK,
               intervalMillis / 1000.0);
       try {
-        for (Node host : testbed.clusterA()) {
+        for (Node host : testbed.mapSide()) {
           List<String> cmd = new ArrayList<>(host.launchPrefix());
           cmd.addAll(List.of("sh", "-c", loop));
           Process p =

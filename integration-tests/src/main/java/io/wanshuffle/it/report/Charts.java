@@ -199,6 +199,32 @@ public final class Charts {
   }
 
   /**
+   * Utilisation of links by run: one group of bars per link, one bar per run.
+   *
+   * @param title chart title
+   * @param byRun run name to (link name to utilisation, 0..1), links in the order to draw them
+   * @return PNG image
+   */
+  public static byte[] linkUtilisation(String title, Map<String, Map<String, Double>> byRun) {
+    org.jfree.data.category.DefaultCategoryDataset ds =
+        new org.jfree.data.category.DefaultCategoryDataset();
+    byRun.forEach((run, links) -> links.forEach((link, u) -> ds.addValue(100 * u, run, link)));
+    JFreeChart chart =
+        ChartFactory.createBarChart(
+            title, "link", "utilisation (%)", ds, PlotOrientation.HORIZONTAL, true, false, false);
+    org.jfree.chart.plot.CategoryPlot plot = chart.getCategoryPlot();
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    org.jfree.chart.renderer.category.BarRenderer r =
+        (org.jfree.chart.renderer.category.BarRenderer) plot.getRenderer();
+    r.setBarPainter(new org.jfree.chart.renderer.category.StandardBarPainter());
+    r.setShadowVisible(false);
+    chart.setBackgroundPaint(Color.WHITE);
+    int links = ds.getColumnCount();
+    return png(chart, 900, Math.max(260, 120 + 22 * links * Math.max(1, ds.getRowCount())));
+  }
+
+  /**
    * Heat map of a traffic matrix whose hosts are grouped (by site and rack): senders as rows,
    * receivers as columns, colour = MB, a line between two groups.
    *

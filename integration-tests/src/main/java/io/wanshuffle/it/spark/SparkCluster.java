@@ -29,10 +29,11 @@ import org.apache.spark.SparkExecutorInfo;
  *
  * <p>Run folder: {@code master.log}, {@code worker-<host>.log}, {@code driver-*.log}, {@code
  * conf/spark-defaults.conf} (the daemons' authentication and shuffle service), {@code
- * topology.table} (Hadoop {@code TableMapping}), {@code daemons.pid}, and per host {@code
- * <host>/work} (executor logs: {@code work/<app id>/<executor id>/stderr}) and {@code
- * <host>/local}. Every daemon carries {@code -D}{@value #RUN_DIR_PROPERTY}{@code =<run folder>}, so
- * {@code ps -ef | grep} finds a cluster's processes.
+ * topology.table} (Hadoop {@code TableMapping}), {@code topology.conf} (the links, for the plugin
+ * and {@code plan --topology}), {@code daemons.pid}, and per host {@code <host>/work} (executor
+ * logs: {@code work/<app id>/<executor id>/stderr}) and {@code <host>/local}. Every daemon carries
+ * {@code -D}{@value #RUN_DIR_PROPERTY}{@code =<run folder>}, so {@code ps -ef | grep} finds a
+ * cluster's processes.
  *
  * <p>Teardown ({@link #close()}, or its {@link Teardown} at JVM exit): SIGTERM to the Workers,
  * their executors and the Master, SIGKILL after 5 s; logs stay. Drivers started here are the
@@ -137,6 +138,7 @@ public final class SparkCluster implements AutoCloseable {
             + (options.externalShuffleService() ? "spark.shuffle.service.enabled true\n" : "");
     Files.writeString(conf.resolve("spark-defaults.conf"), defaults);
     testbed.writeTopologyTable(topologyTable());
+    testbed.writeTopologyConfig(topologyConfig(), topologyTable().getFileName().toString());
   }
 
   private void startDaemons() throws IOException, InterruptedException {
@@ -233,6 +235,15 @@ public final class SparkCluster implements AutoCloseable {
    */
   public Path topologyTable() {
     return runDir.resolve("topology.table");
+  }
+
+  /**
+   * @return the testbed's link model in the {@code plan --topology} format ({@link
+   *     Testbed#writeTopologyConfig}), {@code topology.conf} beside {@link #topologyTable()}, whose
+   *     {@code mapping.table} names that table by its file name
+   */
+  public Path topologyConfig() {
+    return runDir.resolve("topology.conf");
   }
 
   /**

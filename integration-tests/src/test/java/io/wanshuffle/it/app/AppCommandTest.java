@@ -136,4 +136,35 @@ class AppCommandTest {
     assertEquals(2, r[0], (String) r[1]);
     assertTrue(((String) r[1]).contains("spark.wanshuffle.k"), (String) r[1]);
   }
+
+  @Test
+  void aBadTestbedShapeIsAUsageErrorAndARackBlindVariantIsKnown() throws Exception {
+    Path jar = Files.writeString(dir.resolve("app.jar"), "x");
+    String out = dir.toString();
+    Object[] r = execute("--jar", jar.toString(), "--loopback", "--out", out, "--sites", "5");
+    assertEquals(2, r[0], (String) r[1]);
+    assertTrue(((String) r[1]).contains("--sites: must be 2..4, got 5"), (String) r[1]);
+    // the rack-blind variant passes the variant check; the shape is refused next
+    r =
+        execute(
+            "--jar",
+            jar.toString(),
+            "--loopback",
+            "--out",
+            out,
+            "--variants",
+            "default,auto-rackblind,auto",
+            "--backbone",
+            "1mbit,2mbit,3mbit");
+    assertEquals(2, r[0], (String) r[1]);
+    assertTrue(
+        ((String) r[1]).contains("--backbone: give one rate for every site or one per site (2)"),
+        (String) r[1]);
+    r = execute("--jar", jar.toString(), "--variants", "default,ogpp-rackblind");
+    assertEquals(2, r[0], (String) r[1]);
+    assertTrue(((String) r[1]).contains("unknown variant 'ogpp-rackblind'"), (String) r[1]);
+    r = execute("--jar", jar.toString(), "--loopback", "--out", out, "--rack-uplink", "slow");
+    assertEquals(2, r[0], (String) r[1]);
+    assertTrue(((String) r[1]).contains("--rack-uplink: 'slow' is not a rate"), (String) r[1]);
+  }
 }

@@ -137,6 +137,33 @@ class RunAppIT {
     String report = Files.readString(out.resolve("report.md"));
     assertTrue(report.startsWith("# run-app: " + GeneratedSort.class.getName()), report);
     assertTrue(report.contains("| 2 | auto | ok |") && report.contains("same as run 1"), report);
+    // report.json: one object per run; the per-link figures of the testbed's topology file
+    com.fasterxml.jackson.databind.JsonNode json =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(out.resolve("report.json").toFile());
+    assertEquals(2, json.size(), json.toString());
+    com.fasterxml.jackson.databind.JsonNode d = json.get(0);
+    com.fasterxml.jackson.databind.JsonNode w = json.get(1);
+    assertEquals("default", d.get("variant").asText());
+    assertEquals("auto", w.get("variant").asText());
+    assertTrue(w.get("outputSameAsFirst").asBoolean(), w.toString());
+    assertEquals(wan.steps(), w.get("steps").asInt());
+    assertEquals(wan.wallSeconds(), w.get("seconds").asDouble(), 1e-9);
+    assertTrue(d.get("maxFlowsOverCapacity").isNull(), "no plugin, no flow log: " + d);
+    // two sites of one rack: k per direction and δ per NIC are the per-link contract
+    assertTrue(w.get("maxFlowsOverCapacity").asDouble() <= 1.0, w.toString());
+    com.fasterxml.jackson.databind.JsonNode side = w.get("links").get("backbone.out[/A]");
+    assertEquals(2, side.get("capacityFlows").asInt(), w.toString());
+    if (Testbed.loopbackRequested()) {
+      assertTrue(side.get("bytes").isNull(), "loopback: no counters");
+    } else {
+      assertTrue(
+          w.get("links").get("backbone.in[/B]").get("bytes").asLong()
+                  + w.get("links").get("backbone.in[/A]").get("bytes").asLong()
+              > 0,
+          "the link counters saw the shuffle: " + w);
+      assertTrue(w.get("busiestUtilisation").asDouble() > 0, w.toString());
+    }
   }
 
   @Test

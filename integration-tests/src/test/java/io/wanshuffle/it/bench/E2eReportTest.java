@@ -148,4 +148,107 @@ class E2eReportTest {
     assertEquals(
         "published table\n", java.nio.file.Files.readString(report), "no run, no report written");
   }
+
+  private static io.wanshuffle.it.links.LinkRun linkRun(
+      String busyLink, double utilisation, Integer maxFlows, long drops, double limitSeconds) {
+    java.util.Map<String, io.wanshuffle.it.links.LinkLoad> loads = new java.util.LinkedHashMap<>();
+    loads.put(
+        busyLink, new io.wanshuffle.it.links.LinkLoad(1, maxFlows, 1L, utilisation, 1e6, drops));
+    return new io.wanshuffle.it.links.LinkRun(
+        loads,
+        new io.wanshuffle.it.links.LinkModel.Limit(limitSeconds, busyLink),
+        List.of(busyLink));
+  }
+
+  @Test
+  void linkColumnsCompareWithTheRackBlindRunAndGiveTheBottlenecksAndTheWorstOverload() {
+    String up = "rack.uplink[/A/rack0]";
+    List<Comparison.Figures> fast = List.of(fig(6.0), fig(6.0), fig(6.0));
+    List<Comparison.Figures> slow = List.of(fig(8.0), fig(8.0), fig(8.0));
+    List<Double> setups = List.of(0.3, 0.3, 0.3);
+    E2eReport.Cell blind =
+        new E2eReport.Cell(
+            "2 sites x 2 racks",
+            "zipf",
+            0,
+            "auto-rackblind",
+            slow,
+            setups,
+            List.of(),
+            List.of(
+                linkRun(up, 0.70, 2, 40, 5.0),
+                linkRun(up, 0.72, 1, 60, 5.0),
+                linkRun(up, 0.74, 2, 50, 5.0)));
+    E2eReport.Cell aware =
+        new E2eReport.Cell(
+            "2 sites x 2 racks",
+            "zipf",
+            0,
+            "auto",
+            fast,
+            setups,
+            List.of(),
+            List.of(
+                linkRun(up, 0.90, 1, 0, 5.0),
+                linkRun(up, 0.92, 1, 2, 5.0),
+                linkRun(up, 0.94, 1, 1, 5.0)));
+    String md = E2eReport.markdown(List.of(blind, aware), "test", 1, 200e6);
+    String header = md.lines().filter(l -> l.startsWith("| testbed |")).findFirst().orElseThrow();
+    assertTrue(
+        header.endsWith(
+            "| vs rack-blind | reduce / generalised limit | bottleneck links (utilisation) | most"
+                + " flows / capacity | tbf drops |"),
+        header);
+    String row =
+        md.lines().filter(l -> l.contains("| zipf | 0 | auto |")).findFirst().orElseThrow();
+    String[] cells = row.split("\\|");
+    assertEquals("2 sites x 2 racks", cells[1].trim(), row);
+    assertEquals("-25.0%", cells[12].trim(), "6 s against the rack-blind 8 s: " + row);
+    assertEquals("1.20", cells[13].trim(), "6 s over a 5 s limit: " + row);
+    assertEquals(up + " 92%", cells[14].trim(), "the median utilisation: " + row);
+    assertEquals("1 / 1 " + up, cells[15].trim(), row);
+    assertEquals("1", cells[16].trim(), "median drops: " + row);
+    String blindRow =
+        md.lines().filter(l -> l.contains("| auto-rackblind |")).findFirst().orElseThrow();
+    String[] b = blindRow.split("\\|");
+    assertEquals("-", b[12].trim(), "no rack-blind run to compare a rack-blind one with");
+    assertEquals("2 / 1 " + up + " ABOVE", b[15].trim(), "the worst run: " + blindRow);
+    assertEquals("auto-rackblind/barrier", E2eReport.rackBlind("auto/barrier"));
+  }
+
+  @Test
+  void eachShapeIsATestbedOfItsOwnAndAShapeCannotSetTheRtt() {
+    E2eBenchCommand cmd = new E2eBenchCommand();
+    new picocli.CommandLine(cmd).parseArgs("--tcp-cc", "cubic");
+    TestbedSpec three = cmd.shapeSpec("--sites 3 --hosts 2,3,2 --backbone 200mbit,200mbit,100mbit");
+    assertEquals(List.of(2, 3, 2), three.hostsPerSite());
+    assertEquals(
+        List.of(200_000_000L, 200_000_000L, 100_000_000L), three.backboneSideBitsPerSecond());
+    assertEquals("cubic", three.tcpCongestionControl(), "the command line's congestion control");
+    TestbedSpec racks = cmd.shapeSpec(" --racks 2 --hosts 4 --rack-uplink 100mbit ");
+    assertEquals(2, racks.racksPerSite());
+    assertEquals(100_000_000L, racks.rackUplinkBitsPerSecond());
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> cmd.shapeSpec("--racks 2 --rtt 40"));
+    assertEquals("--shape '--racks 2 --rtt 40': give the RTTs with --rtts", e.getMessage());
+    e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> cmd.shapeSpec("--sites 7"));
+    assertEquals("--shape '--sites 7': --sites: must be 2..4, got 7", e.getMessage());
+    java.io.StringWriter err = new java.io.StringWriter();
+    picocli.CommandLine cl = new picocli.CommandLine(new E2eBenchCommand());
+    cl.setErr(new java.io.PrintWriter(err, true));
+    assertEquals(
+        2,
+        cl.execute(
+            "--patterns",
+            "both-ways",
+            "--shape",
+            "--sites 3",
+            "--report",
+            System.getProperty("java.io.tmpdir") + "/never-written.md"),
+        err.toString());
+    assertTrue(err.toString().contains("pattern both-ways needs two sites, got 3"), err.toString());
+  }
 }

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,5 +39,43 @@ class ExperimentTest {
         Files.writeString(
             dir.resolve("long.log"), "Exception in thread \"main\" " + "x".repeat(1000));
     assertEquals(300, Experiment.mainThreadException(longOne).orElseThrow().length());
+  }
+
+  @Test
+  void filesToShipGoToSparkSubmitsFilesOptionAndEverythingElseToConf() {
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put("spark.master", "spark://x:7077");
+    conf.put("spark.files", "/r/topology.table,/r/topology.conf");
+    conf.put("spark.wanshuffle.topology.file", "topology.conf");
+    List<String> args =
+        Experiment.submitArgs(
+            "spark://x:7077",
+            new Experiment.Submission(
+                Path.of("/app.jar"),
+                "a.Main",
+                List.of("1"),
+                conf,
+                List.of(Path.of("/plugin.jar")),
+                "1g"),
+            conf);
+    assertEquals(
+        List.of(
+            "--master",
+            "spark://x:7077",
+            "--deploy-mode",
+            "client",
+            "--class",
+            "a.Main",
+            "--jars",
+            "/plugin.jar",
+            "--files",
+            "/r/topology.table,/r/topology.conf",
+            "--conf",
+            "spark.master=spark://x:7077",
+            "--conf",
+            "spark.wanshuffle.topology.file=topology.conf",
+            "/app.jar",
+            "1"),
+        args);
   }
 }

@@ -48,4 +48,38 @@ class PluginSettingsTest {
             .betaSeconds(),
         1e-9);
   }
+
+  @Test
+  void aRackBlindVariantRunsItsAlgorithmAndTheOthersShipTheTopologyFile() {
+    assertEquals("auto", PluginSettings.algorithm("auto-rackblind"));
+    assertEquals("oggp", PluginSettings.algorithm("oggp"));
+    assertFalse(PluginSettings.topologyAware("auto-rackblind"));
+    assertTrue(PluginSettings.topologyAware("auto"));
+    assertEquals(
+        "auto",
+        PluginSettings.of(TestbedSpec.defaults(), "auto-rackblind")
+            .get("spark.wanshuffle.algorithm"));
+    java.nio.file.Path dir = java.nio.file.Path.of("/tmp/run/spark");
+    Map<String, String> t =
+        PluginSettings.topology(dir.resolve("topology.table"), dir.resolve("topology.conf"));
+    assertEquals(
+        Map.of(
+            "spark.files",
+            "/tmp/run/spark/topology.table,/tmp/run/spark/topology.conf",
+            "spark.wanshuffle.topology.file",
+            "topology.conf"),
+        t);
+    // a user's own files stay shipped
+    Map<String, String> conf =
+        new java.util.LinkedHashMap<>(Map.of("spark.files", "/data/lookup.csv", "k", "1"));
+    PluginSettings.putAll(conf, t);
+    assertEquals(
+        "/data/lookup.csv,/tmp/run/spark/topology.table,/tmp/run/spark/topology.conf",
+        conf.get("spark.files"));
+    assertEquals("topology.conf", conf.get("spark.wanshuffle.topology.file"));
+    assertEquals("1", conf.get("k"));
+    assertEquals(
+        Map.of("spark.files", "x"),
+        PluginSettings.putAll(new java.util.HashMap<>(), Map.of("spark.files", "x")));
+  }
 }

@@ -48,4 +48,41 @@ class HostsTest {
       assertEquals(java.util.Optional.empty(), t.backbone());
     }
   }
+
+  @Test
+  void sitesCAndDTakeTheNextSubnetsAndHostsFillTheirRacksInOrder() {
+    TestbedSpec s =
+        TestbedSpec.defaults()
+            .withSites(
+                List.of(3, 2, 2, 1),
+                List.of(
+                    TestbedSpec.DEFAULT_BACKBONE,
+                    TestbedSpec.DEFAULT_BACKBONE,
+                    TestbedSpec.DEFAULT_BACKBONE,
+                    TestbedSpec.DEFAULT_BACKBONE))
+            .withRacks(1, TestbedSpec.UNSHAPED, TestbedSpec.UNSHAPED);
+    Hosts h = Hosts.of(s, "10.77", "wst-");
+    assertEquals(new Node("c2", "C", 0, "10.77.3.12", "wst-c2"), h.sites().get(2).get(1));
+    assertEquals(new Node("d1", "D", 0, "10.77.4.11", "wst-d1"), h.sites().get(3).get(0));
+    Hosts racks =
+        Hosts.of(
+            s.withSites(List.of(3, 2), List.of(1L << 20, 1L << 20)).withRacks(2, 0, 0),
+            "127.0",
+            null);
+    assertEquals(
+        List.of("/A/rack0", "/A/rack0", "/A/rack1"),
+        racks.clusterA().stream().map(Node::networkPath).toList());
+    assertEquals(
+        List.of("/B/rack0", "/B/rack1"), racks.clusterB().stream().map(Node::networkPath).toList());
+    assertEquals("/A/rack0", racks.control().networkPath());
+    try (LoopbackTestbed t = LoopbackTestbed.start(s)) {
+      assertEquals(
+          List.of("a1", "a2", "a3", "c1", "c2", "d1"),
+          t.mapSide().stream().map(Node::name).toList(),
+          "every site but B sends");
+      assertEquals(List.of("b1", "b2"), t.reduceSide().stream().map(Node::name).toList());
+      assertEquals(8, t.workers().size());
+      assertEquals(java.util.Optional.empty(), t.links());
+    }
+  }
 }

@@ -1,0 +1,134 @@
+package io.wanshuffle.it.links;
+
+import io.wanshuffle.it.net.LinkTrace;
+import io.wanshuffle.spark.capture.FlowCapture;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The links of one measured shuffle (a reduce stage): each link's load ({@link LinkLoad}) over the
+ * stage, the stage's traffic matrix on the links (bytes per link / rate: its generalised physical
+ * limit, {@link LinkModel#limit}), and its bottleneck links: those whose load / rate is within 10 %
+ * of the limit.
+ *
+ * @param loads per link, its load during the stage
+ * @param limit the generalised physical limit of the stage's traffic matrix
+ * @param bottlenecks the bottleneck links, most loaded first
+ */
+public record LinkRun(
+    Map<String, LinkLoad> loads, LinkModel.Limit limit, List<String> bottlenecks) {
+
+  /** Share of the limit above which a link is a bottleneck. */
+  static final double BOTTLENECK_SHARE = 0.9;
+
+  /**
+   * @param model the testbed's links
+   * @param bytes the stage's traffic matrix, {@code [senders][receivers]} bytes
+   * @param senders host of each row
+   * @param receivers host of each column
+   * @param gatedFlows the stage's gated flows, or null for a run without them (Spark's default
+   *     shuffle)
+   * @param trace the links' counters around the run, or null (loopback testbed)
+   * @param fromMs the stage's start, epoch ms
+   * @param toMs its end, epoch ms
+   * @return the stage's links
+   */
+  public static LinkRun of(
+      LinkModel model,
+      long[][] bytes,
+      List<String> senders,
+      List<String> receivers,
+      Collection<FlowCapture> gatedFlows,
+      LinkTrace trace,
+      long fromMs,
+      long toMs) {
+    Map<String, LinkLoad> loads =
+        LinkLoad.of(model, gatedFlows, trace, List.of(new long[] {fromMs, toMs}));
+    LinkModel.Limit limit = model.limit(bytes, senders, receivers);
+    Map<String, Double> seconds = new LinkedHashMap<>();
+    model
+        .loadBytes(bytes, senders, receivers)
+        .forEach((l, b) -> seconds.put(l, b / (double) model.links().get(l).rate()));
+    List<String> bottlenecks =
+        seconds.entrySet().stream()
+            .filter(e -> limit.seconds() > 0 && e.getValue() >= BOTTLENECK_SHARE * limit.seconds())
+            .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
+            .map(Map.Entry::getKey)
+            .toList();
+    return new LinkRun(loads, limit, bottlenecks);
+  }
+
+  /**
+   * @return {@code maxFlows / capacity link} of the link with the most flows against its capacity
+   *     ({@code ABOVE} when over), or "-" without gated flows
+   */
+  public String mostFlows() {
+    return LinkLoad.mostFlowsOverCapacity(loads)
+        .map(
+            e ->
+                e.getValue().maxFlows()
+                    + " / "
+                    + e.getValue().capacityFlows()
+                    + " "
+                    + e.getKey()
+                    + (e.getValue().flowsOverCapacity() > 1 ? " ABOVE" : ""))
+        .orElse("-");
+  }
+
+  /**
+   * @return the largest flows / capacity over the links, or null without gated flows
+   */
+  public Double maxFlowsOverCapacity() {
+    return LinkLoad.maxFlowsOverCapacity(loads);
+  }
+
+  /**
+   * @return the link of the highest measured utilisation, if any was measured
+   */
+  public Optional<Map.Entry<String, LinkLoad>> busiest() {
+    return LinkLoad.busiest(loads);
+  }
+
+  /**
+   * @param link a link's name
+   * @return its measured utilisation during the stage, or null when not measured
+   */
+  public Double utilisation(String link) {
+    LinkLoad l = loads.get(link);
+    return l == null ? null : l.utilisation();
+  }
+
+  /**
+   * @return packets the tbfs of every link dropped over the run, or null when nothing was measured
+   */
+  public Long drops() {
+    return loads.values().stream()
+        .map(LinkLoad::drops)
+        .filter(d -> d != null)
+        .reduce(Long::sum)
+        .orElse(null);
+  }
+
+  /**
+   * @param link a link's name
+   * @return the link and its measured utilisation, e.g. {@code rack.uplink[/A/rack0] 91%}
+   */
+  String withUtilisation(String link) {
+    Double u = utilisation(link);
+    return link + (u == null ? "" : String.format(Locale.ROOT, " %.0f%%", 100 * u));
+  }
+
+  /**
+   * @return the bottleneck links with their measured utilisation, e.g. {@code rack.uplink[/A/rack0]
+   *     91%, backbone.in[/B] 88%}; "-" without traffic
+   */
+  public String bottleneckUtilisation() {
+    return bottlenecks.isEmpty()
+        ? "-"
+        : String.join(", ", bottlenecks.stream().map(this::withUtilisation).toList());
+  }
+}
