@@ -9,6 +9,7 @@ import io.wanshuffle.it.TestbedCommand;
 import io.wanshuffle.it.app.AppCommand;
 import io.wanshuffle.it.bench.E2eBenchCommand;
 import io.wanshuffle.it.demo.DemoCommand;
+import io.wanshuffle.it.report.ReportCommand;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -23,6 +24,8 @@ import picocli.CommandLine.Spec;
  *
  * <ul>
  *   <li>{@code plan}, {@code liquid}: schedules from a file (module cli).
+ *   <li>{@code report}: an HTML page of an application's gated stages from its capture or event log
+ *       (module integration-tests).
  *   <li>{@code demo}, {@code run-app}, {@code e2e-bench}, {@code testbed}: the two-site testbed,
  *       the demo job and the end-to-end benchmark (module integration-tests).
  *   <li>{@code bench} with {@code speed}, {@code quality}, {@code liquid}, {@code replan}:
@@ -44,7 +47,8 @@ import picocli.CommandLine.Spec;
     versionProvider = CliVersion.class,
     description =
         "Step-scheduled cross-site shuffle for Apache Spark over a WAN backbone (KPBS): plan a"
-            + " traffic matrix, run the two-site demo, benchmark the schedulers.",
+            + " traffic matrix, report what an application's shuffles did, run the two-site demo,"
+            + " benchmark the schedulers.",
     footer = {
       "",
       "Each command answers --help. JVM options go in WAN_SHUFFLE_JAVA_OPTS, e.g.",
@@ -53,6 +57,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
       PlanCommand.class,
       LiquidCommand.class,
+      ReportCommand.class,
       DemoCommand.class,
       AppCommand.class,
       E2eBenchCommand.class,

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class WanShuffleTest {
-  /** Every command of the product (issue 37's list, less {@code report}) and picocli's help. */
+  /** Every command of the product (issue 37's list) and picocli's help. */
   private static final Set<String> COMMANDS =
-      Set.of("plan", "liquid", "demo", "run-app", "e2e-bench", "testbed", "bench", "help");
+      Set.of(
+          "plan", "liquid", "report", "demo", "run-app", "e2e-bench", "testbed", "bench", "help");
 
   @TempDir Path dir;
 
@@ -153,7 +154,9 @@ class WanShuffleTest {
       {"testbed"},
       {"demo", "--scale", "0"},
       {"e2e-bench", "--runs", "0"},
-      {"run-app", "--runs", "2"}
+      {"run-app", "--runs", "2"},
+      {"report", "--out", "r.html"},
+      {"report", "--capture", "no-such-folder"}
     };
     // the line's start (the command at fault) and a word it must name
     String[][] expected = {
@@ -165,7 +168,9 @@ class WanShuffleTest {
       {"testbed: Missing required parameter: '<action>'", "action"},
       {"demo: ", "--scale"},
       {"e2e-bench: ", "--runs"},
-      {"run-app: Missing required option: '--jar", "--jar"}
+      {"run-app: Missing required option: '--jar", "--jar"},
+      {"report: Error: Missing required argument", "--event-log"},
+      {"report: --capture no-such-folder: not a folder", "no-such-folder"}
     };
     for (int i = 0; i < cases.length; i++) {
       Run r = run(cases[i]);

@@ -4,9 +4,11 @@ import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorService;
 import io.wanshuffle.spark.reader.CoordinatorChannel;
 import io.wanshuffle.spark.reader.ReaderContext;
+import io.wanshuffle.spark.reader.TaskAccumulators;
 import io.wanshuffle.spark.reader.WanShuffleReader;
 import io.wanshuffle.spark.topology.ClusterTopology;
 import io.wanshuffle.spark.topology.LinkModel;
+import io.wanshuffle.spark.ui.WanShuffleUi;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
@@ -51,6 +53,13 @@ public class WanShuffleManager extends SortShuffleManager {
   private final LinkModel links;
   private volatile CoordinatorService driver;
   private volatile CoordinatorChannel channel;
+
+  /** The reduce tasks' named accumulators, registered on the driver with the first shuffle. */
+  private volatile TaskAccumulators accumulators;
+
+  /** Whether the WAN Shuffle tab was added to the live UI. */
+  private final java.util.concurrent.atomic.AtomicBoolean tab =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   /** The executor's reader threads, predictor and task registry; closed by {@link #stop()}. */
   private final ReaderContext readers;
@@ -118,15 +127,27 @@ public class WanShuffleManager extends SortShuffleManager {
     return c;
   }
 
+  private synchronized TaskAccumulators accumulators(SparkContext sc) {
+    if (accumulators == null) {
+      accumulators = TaskAccumulators.register(sc);
+    }
+    return accumulators;
+  }
+
   @Override
   public <K, V, C> ShuffleHandle registerShuffle(int shuffleId, ShuffleDependency<K, V, C> dep) {
+    ShuffleHandle h = super.registerShuffle(shuffleId, dep);
     if (isDriver) {
       Option<SparkContext> sc = SparkContext$.MODULE$.getActive();
       if (sc.isDefined()) {
         driverSide().attach(sc.get());
+        if (tab.compareAndSet(false, true)) {
+          WanShuffleUi.attachLive(sc.get());
+        }
+        return AccumulatingHandles.wrap(h, accumulators(sc.get()));
       }
     }
-    return super.registerShuffle(shuffleId, dep);
+    return h;
   }
 
   @Override

@@ -104,6 +104,12 @@ public final class Charts {
    * @return PNG image
    */
   public static byte[] gantt(String title, List<Bar> bars) {
+    JFreeChart chart = ganttChart(title, bars, "seconds since the reduce stage started");
+    int height = Math.max(260, 120 + 18 * lanes(bars).size());
+    return png(chart, 900, Math.min(height, 1600));
+  }
+
+  private static JFreeChart ganttChart(String title, List<Bar> bars, String timeLabel) {
     Map<String, Integer> lanes = new LinkedHashMap<>();
     Map<String, XYIntervalSeries> series = new LinkedHashMap<>();
     for (Bar b : bars) {
@@ -131,15 +137,14 @@ public final class Charts {
     r.setBarPainter(new org.jfree.chart.renderer.xy.StandardXYBarPainter());
     SymbolAxis laneAxis = new SymbolAxis("", lanes.keySet().toArray(new String[0]));
     laneAxis.setGridBandsVisible(false);
-    NumberAxis time = new NumberAxis("seconds since the reduce stage started");
+    NumberAxis time = new NumberAxis(timeLabel);
     XYPlot plot = new XYPlot(ds, laneAxis, time, r);
     plot.setOrientation(PlotOrientation.HORIZONTAL);
     plot.setBackgroundPaint(Color.WHITE);
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
     JFreeChart chart = new JFreeChart(title, plot);
     chart.setBackgroundPaint(Color.WHITE);
-    int height = Math.max(260, 120 + 18 * lanes.size());
-    return png(chart, 900, Math.min(height, 1600));
+    return chart;
   }
 
   /**
@@ -191,6 +196,194 @@ public final class Charts {
     }
     chart.setBackgroundPaint(Color.WHITE);
     return png(chart, 900, 360);
+  }
+
+  /**
+   * Heat map of a traffic matrix whose hosts are grouped (by site and rack): senders as rows,
+   * receivers as columns, colour = MB, a line between two groups.
+   *
+   * @param title chart title
+   * @param senders row labels, grouped (a group's hosts next to each other)
+   * @param senderGroup per row, its group (e.g. {@code /A/rack0})
+   * @param receivers column labels, grouped
+   * @param receiverGroup per column, its group
+   * @param bytes {@code [senders][receivers]} bytes
+   * @return PNG image
+   */
+  public static byte[] groupedHeatMap(
+      String title,
+      List<String> senders,
+      List<String> senderGroup,
+      List<String> receivers,
+      List<String> receiverGroup,
+      long[][] bytes) {
+    int n = senders.size() * receivers.size();
+    double[][] xyz = new double[3][n];
+    double max = 1e-6;
+    int k = 0;
+    for (int i = 0; i < senders.size(); i++) {
+      for (int j = 0; j < receivers.size(); j++) {
+        xyz[0][k] = j;
+        xyz[1][k] = i;
+        xyz[2][k] = bytes[i][j] / 1e6;
+        max = Math.max(max, xyz[2][k]);
+        k++;
+      }
+    }
+    DefaultXYZDataset ds = new DefaultXYZDataset();
+    ds.addSeries("MB", xyz);
+    SymbolAxis x = new SymbolAxis("receiver (site/rack)", labels(receivers, receiverGroup));
+    SymbolAxis y = new SymbolAxis("sender (site/rack)", labels(senders, senderGroup));
+    x.setVerticalTickLabels(receivers.size() > 6);
+    LookupPaintScale scale = new LookupPaintScale(0, max * 1.0001, Color.WHITE);
+    int steps = 32;
+    for (int s = 0; s < steps; s++) {
+      float f = s / (float) (steps - 1);
+      scale.add(max * s / steps, new Color(1f - 0.8f * f, 1f - 0.55f * f, 1f - 0.1f * f));
+    }
+    XYBlockRenderer r = new XYBlockRenderer();
+    r.setPaintScale(scale);
+    XYPlot plot = new XYPlot(ds, x, y, r);
+    plot.setBackgroundPaint(Color.WHITE);
+    BasicStroke line = new BasicStroke(2f);
+    for (int j = 1; j < receivers.size(); j++) {
+      if (!receiverGroup.get(j).equals(receiverGroup.get(j - 1))) {
+        plot.addDomainMarker(new ValueMarker(j - 0.5, Color.DARK_GRAY, line));
+      }
+    }
+    for (int i = 1; i < senders.size(); i++) {
+      if (!senderGroup.get(i).equals(senderGroup.get(i - 1))) {
+        plot.addRangeMarker(new ValueMarker(i - 0.5, Color.DARK_GRAY, line));
+      }
+    }
+    JFreeChart chart = new JFreeChart(title, plot);
+    chart.removeLegend();
+    NumberAxis legendAxis = new NumberAxis("MB");
+    legendAxis.setRange(0, max);
+    PaintScaleLegend legend = new PaintScaleLegend(scale, legendAxis);
+    legend.setPosition(RectangleEdge.RIGHT);
+    legend.setMargin(4, 4, 40, 4);
+    chart.addSubtitle(legend);
+    chart.setBackgroundPaint(Color.WHITE);
+    int side = Math.min(900, 360 + 14 * Math.max(senders.size(), receivers.size()));
+    return png(chart, side + 80, side);
+  }
+
+  private static String[] labels(List<String> hosts, List<String> groups) {
+    String[] out = new String[hosts.size()];
+    for (int i = 0; i < out.length; i++) {
+      String g = groups.get(i);
+      out[i] = g == null || g.isEmpty() ? hosts.get(i) : hosts.get(i) + " " + g;
+    }
+    return out;
+  }
+
+  /**
+   * Gantt chart of a given width whose time axis ends at {@code maxSeconds}, so that two charts
+   * drawn side by side share a scale.
+   *
+   * @param title chart title
+   * @param bars the bars
+   * @param width image width, pixels
+   * @param maxSeconds end of the time axis, seconds (0: from the bars)
+   * @return PNG image
+   */
+  public static byte[] gantt(String title, List<Bar> bars, int width, double maxSeconds) {
+    JFreeChart chart = ganttChart(title, bars, "seconds from the stage's first grant");
+    if (maxSeconds > 0) {
+      chart.getXYPlot().getRangeAxis().setRange(0, maxSeconds);
+    }
+    int height = Math.max(240, 110 + 16 * lanes(bars).size());
+    return png(chart, width, Math.min(height, 1400));
+  }
+
+  /**
+   * Throughput over time, one line per series, with dashed lines at given rates.
+   *
+   * @param title chart title
+   * @param lines legend name to (seconds, bits/s) points
+   * @param limits label to rate, bits/s (dashed lines)
+   * @return PNG image
+   */
+  public static byte[] throughput(
+      String title, Map<String, List<double[]>> lines, Map<String, Double> limits) {
+    XYSeriesCollection ds = new XYSeriesCollection();
+    lines.forEach(
+        (name, pts) -> {
+          XYSeries s = new XYSeries(name, false, true);
+          for (double[] p : pts) {
+            s.add(p[0], p[1] / 1e6);
+          }
+          ds.addSeries(s);
+        });
+    JFreeChart chart =
+        ChartFactory.createXYLineChart(
+            title,
+            "seconds from the stage's first flow",
+            "Mbit/s",
+            ds,
+            PlotOrientation.VERTICAL,
+            true,
+            false,
+            false);
+    XYPlot plot = chart.getXYPlot();
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    limits.forEach(
+        (label, bits) -> {
+          ValueMarker m =
+              new ValueMarker(
+                  bits / 1e6,
+                  Color.RED,
+                  new BasicStroke(
+                      1.5f,
+                      BasicStroke.CAP_BUTT,
+                      BasicStroke.JOIN_MITER,
+                      1f,
+                      new float[] {6f, 4f},
+                      0f));
+          m.setLabel(label);
+          m.setLabelAnchor(org.jfree.chart.ui.RectangleAnchor.TOP_LEFT);
+          m.setLabelTextAnchor(org.jfree.chart.ui.TextAnchor.BOTTOM_LEFT);
+          plot.addRangeMarker(m);
+        });
+    double top = limits.values().stream().mapToDouble(v -> v / 1e6).max().orElse(0) * 1.1;
+    if (top > plot.getRangeAxis().getUpperBound()) {
+      plot.getRangeAxis().setUpperBound(top);
+    }
+    chart.setBackgroundPaint(Color.WHITE);
+    return png(chart, 900, 360);
+  }
+
+  /**
+   * Grouped bars: per category (a stage), one bar per series (lower bound, predicted, measured).
+   *
+   * @param title chart title
+   * @param valueLabel the value axis' label
+   * @param values series name to (category to value); NaN values are left out
+   * @return PNG image
+   */
+  public static byte[] groupedBars(
+      String title, String valueLabel, Map<String, Map<String, Double>> values) {
+    org.jfree.data.category.DefaultCategoryDataset ds =
+        new org.jfree.data.category.DefaultCategoryDataset();
+    values.forEach(
+        (series, byCategory) ->
+            byCategory.forEach(
+                (category, v) -> {
+                  if (!Double.isNaN(v)) {
+                    ds.addValue(v, series, category);
+                  }
+                }));
+    JFreeChart chart =
+        ChartFactory.createBarChart(
+            title, "stage", valueLabel, ds, PlotOrientation.VERTICAL, true, false, false);
+    chart.getCategoryPlot().setBackgroundPaint(Color.WHITE);
+    chart.getCategoryPlot().setRangeGridlinePaint(Color.LIGHT_GRAY);
+    ((org.jfree.chart.renderer.category.BarRenderer) chart.getCategoryPlot().getRenderer())
+        .setBarPainter(new org.jfree.chart.renderer.category.StandardBarPainter());
+    chart.setBackgroundPaint(Color.WHITE);
+    return png(chart, 900, 340);
   }
 
   private static byte[] png(JFreeChart chart, int w, int h) {

@@ -75,6 +75,39 @@ public final class HtmlReport {
   }
 
   /**
+   * Images next to each other (two Gantt charts of one stage, say), one caption under them.
+   *
+   * @param caption alt text and caption
+   * @param pngs PNG images (from {@link Charts})
+   * @return this
+   */
+  public HtmlReport imagesSideBySide(String caption, List<byte[]> pngs) {
+    StringBuilder sb = new StringBuilder("<figure><div class=\"row\">");
+    for (byte[] png : pngs) {
+      sb.append("<img alt=\"")
+          .append(esc(caption))
+          .append("\" src=\"data:image/png;base64,")
+          .append(Base64.getEncoder().encodeToString(png))
+          .append("\">");
+    }
+    parts.add(
+        sb.append("</div><figcaption>")
+            .append(esc(caption))
+            .append("</figcaption></figure>")
+            .toString());
+    return this;
+  }
+
+  /**
+   * @param text a warning (plain text), shown highlighted
+   * @return this
+   */
+  public HtmlReport note(String text) {
+    parts.add("<p class=\"note\">" + esc(text) + "</p>");
+    return this;
+  }
+
+  /**
    * Writes the page.
    *
    * @param file target file (parent folders are created)
@@ -88,7 +121,9 @@ public final class HtmlReport {
             .append(
                 "</title><style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}"
                     + "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}"
-                    + "th{background:#eee}td:first-child{text-align:left}figure{margin:1em 0}</style></head><body><h1>")
+                    + "th{background:#eee}td:first-child{text-align:left}figure{margin:1em 0}"
+                    + ".row{display:flex;gap:8px}.row img{max-width:50%}"
+                    + ".note{background:#fff3cd;border-left:4px solid #e0a800;padding:4px 8px}</style></head><body><h1>")
             .append(esc(title))
             .append("</h1>\n");
     parts.forEach(p -> sb.append(p).append('\n'));

@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * &lt;capture.dir&gt;/&lt;application id&gt;/
- *   stage-&lt;id&gt;.&lt;attempt&gt;.kryo        {@link StageCapture}, Kryo 4 (magic "WSCP", version 2)
+ *   stage-&lt;id&gt;.&lt;attempt&gt;.kryo        {@link StageCapture}, Kryo 4 (magic "WSCP", version 3)
  *   stage-&lt;id&gt;.&lt;attempt&gt;.matrix.csv  transfer matrix, bytes ({@link HostMatrix} CSV)
  *   flows.csv                         flow log of the whole application ({@link FlowCapture} rows)
  * </pre>
@@ -34,7 +34,13 @@ public final class CaptureFiles {
   public static final int MAGIC = 0x57534350;
 
   /** Format version written after the magic. */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
+
+  /**
+   * Oldest format version read: version 2 lacks β, the host paths, the links and the link series
+   * ({@link StageCapture#hasLinks()} is false for it).
+   */
+  public static final int OLDEST_READABLE_VERSION = 2;
 
   /** Header line of {@code flows.csv}. */
   public static final String FLOW_LOG_HEADER =
@@ -83,12 +89,17 @@ public final class CaptureFiles {
    * @throws IOException on write errors
    */
   public static void writeStage(Path file, StageCapture capture) throws IOException {
+    writeStage(file, capture, VERSION);
+  }
+
+  /** Writes a stage capture in the given format version (tests of older files). */
+  static void writeStage(Path file, StageCapture capture, int version) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (OutputStream os = Files.newOutputStream(tmp);
         Output out = new Output(os, 64 * 1024)) {
       out.writeInt(MAGIC);
-      out.writeVarInt(VERSION, true);
-      CaptureKryo.newKryo().writeObject(out, capture);
+      out.writeVarInt(version, true);
+      CaptureKryo.newKryo(version).writeObject(out, capture);
     }
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
@@ -103,6 +114,28 @@ public final class CaptureFiles {
    *     version, or is truncated
    */
   public static StageCapture readStage(Path file) throws IOException {
+    return readVersionedStage(file).capture();
+  }
+
+  /**
+   * A stage capture with the format version it was written in.
+   *
+   * @param capture the capture
+   * @param version its file's format version ({@value #OLDEST_READABLE_VERSION} to {@value
+   *     #VERSION})
+   */
+  public record VersionedStage(StageCapture capture, int version) {}
+
+  /**
+   * Reads a stage capture file and says which format version it had.
+   *
+   * @param file a {@code stage-*.kryo} file
+   * @return the capture and its version
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException naming the file if it is not a capture file, has a version
+   *     this reader does not know, or is truncated
+   */
+  public static VersionedStage readVersionedStage(Path file) throws IOException {
     try (InputStream is = Files.newInputStream(file);
         Input in = new Input(is, 64 * 1024)) {
       int magic;
@@ -121,16 +154,19 @@ public final class CaptureFiles {
                 + ")");
       }
       int version = in.readVarInt(true);
-      if (version != VERSION) {
+      if (version < OLDEST_READABLE_VERSION || version > VERSION) {
         throw new IllegalArgumentException(
             file
                 + ": capture format version "
                 + version
-                + ", this reader knows version "
+                + ", this reader knows versions "
+                + OLDEST_READABLE_VERSION
+                + " to "
                 + VERSION);
       }
       try {
-        return CaptureKryo.newKryo().readObject(in, StageCapture.class);
+        return new VersionedStage(
+            CaptureKryo.newKryo(version).readObject(in, StageCapture.class), version);
       } catch (KryoException e) {
         throw new IllegalArgumentException(
             file + ": truncated or corrupt capture: " + e.getMessage(), e);

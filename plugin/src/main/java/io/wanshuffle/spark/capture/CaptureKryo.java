@@ -17,15 +17,25 @@ final class CaptureKryo {
   private CaptureKryo() {}
 
   /**
-   * @return a Kryo instance that knows exactly the capture records (not thread-safe)
+   * @return a Kryo instance that knows exactly the capture records of the current format version
+   *     (not thread-safe)
    */
   static Kryo newKryo() {
+    return newKryo(CaptureFiles.VERSION);
+  }
+
+  /**
+   * @param version the format version to read or write: 2 (without β, host paths, links and link
+   *     series) or 3
+   * @return a Kryo instance that knows exactly the capture records (not thread-safe)
+   */
+  static Kryo newKryo(int version) {
     Kryo k = new Kryo();
     k.setRegistrationRequired(true);
     k.register(FlowCapture.class, new FlowSerializer(), 100);
     k.register(StepCapture.class, new StepSerializer(), 101);
     k.register(PlanCapture.class, new PlanSerializer(), 102);
-    k.register(StageCapture.class, new StageSerializer(), 103);
+    k.register(StageCapture.class, new StageSerializer(version), 103);
     return k;
   }
 
@@ -205,6 +215,12 @@ final class CaptureKryo {
   }
 
   static final class StageSerializer extends Serializer<StageCapture> {
+    private final int version;
+
+    StageSerializer(int version) {
+      this.version = version;
+    }
+
     @Override
     public void write(Kryo k, Output o, StageCapture s) {
       o.writeString(s.appId());
@@ -234,6 +250,30 @@ final class CaptureKryo {
       o.writeVarInt(s.flows().size(), true);
       for (FlowCapture f : s.flows()) {
         k.writeObject(o, f);
+      }
+      if (version >= 3) {
+        o.writeDouble(s.betaSeconds());
+        writeStrings(o, s.hostPaths());
+        o.writeVarInt(s.links().size(), true);
+        for (LinkFigures l : s.links()) {
+          o.writeString(l.link());
+          o.writeVarInt(l.capacityFlows(), true);
+          o.writeVarLong(l.rateBytesPerSecond(), true);
+          o.writeVarLong(l.registeredBytes(), true);
+          o.writeVarLong(l.realisedBytes(), true);
+          o.writeVarInt(l.maxFlowsInAStep(), true);
+        }
+        o.writeVarInt(s.linkSeries().size(), true);
+        for (LinkSeries l : s.linkSeries()) {
+          o.writeString(l.link());
+          o.writeVarLong(l.rateBytesPerSecond(), true);
+          o.writeVarLong(l.startMs(), true);
+          o.writeVarLong(l.binMs(), true);
+          o.writeVarInt(l.bytes().length, true);
+          for (long b : l.bytes()) {
+            o.writeVarLong(b, true);
+          }
+        }
       }
     }
 
@@ -270,6 +310,37 @@ final class CaptureKryo {
       for (int i = 0; i < nf; i++) {
         flows.add(k.readObject(in, FlowCapture.class));
       }
+      double beta = 0;
+      List<String> paths = List.of();
+      List<LinkFigures> links = new ArrayList<>();
+      List<LinkSeries> series = new ArrayList<>();
+      if (version >= 3) {
+        beta = in.readDouble();
+        paths = readStrings(in);
+        int nl = in.readVarInt(true);
+        for (int i = 0; i < nl; i++) {
+          links.add(
+              new LinkFigures(
+                  in.readString(),
+                  in.readVarInt(true),
+                  in.readVarLong(true),
+                  in.readVarLong(true),
+                  in.readVarLong(true),
+                  in.readVarInt(true)));
+        }
+        int nseries = in.readVarInt(true);
+        for (int i = 0; i < nseries; i++) {
+          String name = in.readString();
+          long rate = in.readVarLong(true);
+          long start = in.readVarLong(true);
+          long bin = in.readVarLong(true);
+          long[] bytes = new long[in.readVarInt(true)];
+          for (int b = 0; b < bytes.length; b++) {
+            bytes[b] = in.readVarLong(true);
+          }
+          series.add(new LinkSeries(name, rate, start, bin, bytes));
+        }
+      }
       return new StageCapture(
           appId,
           stageId,
@@ -286,7 +357,11 @@ final class CaptureKryo {
           end,
           plans,
           steps,
-          flows);
+          flows,
+          beta,
+          paths,
+          links,
+          series);
     }
   }
 }

@@ -81,6 +81,7 @@ public final class CaptureListener implements CoordinatorListener {
   private int k;
   private long baseSpeed;
   private long backboneRate;
+  private double betaSeconds;
   private io.wanshuffle.spark.topology.LinkModel links;
   private Path appDir;
   private ExecutorService writer;
@@ -179,6 +180,7 @@ public final class CaptureListener implements CoordinatorListener {
     sc = info.sparkContext();
     WanShuffleConf c = info.conf();
     algorithm = c.algorithm();
+    betaSeconds = c.betaSeconds();
     links = info.links();
     k = links != null ? links.k() : c.k();
     baseSpeed = links != null ? links.baseSpeed() : c.baseSpeed();
@@ -364,35 +366,19 @@ public final class CaptureListener implements CoordinatorListener {
 
   @Override
   public void onStageDone(StageSummary sum) {
-    StageCapture cap = stageCapture(sum);
+    StageCapture bare = stageCapture(sum);
     stageOfTask.values().removeIf(sum.stage()::equals);
     boolean traffic =
-        cap.totalRegisteredBytes() > 0 || cap.totalRealisedBytes() > 0 || !cap.flows().isEmpty();
+        bare.totalRegisteredBytes() > 0 || bare.totalRealisedBytes() > 0 || !bare.flows().isEmpty();
     if (!traffic) {
       return;
     }
+    LinkLoads loads = linkLoads(bare);
+    StageCapture cap = loads != null ? bare.withLinks(betaSeconds, loads) : bare;
     Path file =
         appDir != null ? CaptureFiles.stageFile(appDir, cap.stageId(), cap.stageAttempt()) : null;
     if (postEvents && sc != null) {
-      long[] stepIds = cap.steps().stream().mapToLong(StepCapture::stepId).toArray();
-      long[] planIds = cap.plans().stream().mapToLong(PlanCapture::planId).toArray();
-      sc.listenerBus()
-          .post(
-              new WanShuffleStageCaptured(
-                  appId,
-                  cap.stageId(),
-                  cap.stageAttempt(),
-                  cap.shuffleIds(),
-                  cap.algorithm(),
-                  cap.k(),
-                  cap.hosts(),
-                  cap.registeredBytes(),
-                  cap.realisedBytes(),
-                  stepIds,
-                  planIds,
-                  cap.firstDemandMs(),
-                  cap.endMs(),
-                  file != null ? file.toString() : null));
+      sc.listenerBus().post(event(cap, file));
     }
     if (writer != null) {
       io(
@@ -418,31 +404,68 @@ public final class CaptureListener implements CoordinatorListener {
                             + " --beta <beta seconds>"));
               }
             }
-            writeLinkLoads(cap);
+            if (loads != null) {
+              writeLinkLoads(cap, loads);
+            }
             flowLog.flush();
           });
     }
   }
 
   /**
-   * Writes the stage's {@code links.csv} and {@code step-links.csv} ({@link LinkLoads}); a host the
-   * link model cannot route is logged once and the files are left out.
+   * @return the stage's {@link WanShuffleStageCaptured} event
    */
-  private void writeLinkLoads(StageCapture cap) throws IOException {
+  private WanShuffleStageCaptured event(StageCapture cap, Path file) {
+    long[] stepIds = cap.steps().stream().mapToLong(StepCapture::stepId).toArray();
+    long[] planIds = cap.plans().stream().mapToLong(PlanCapture::planId).toArray();
+    return new WanShuffleStageCaptured(
+        appId,
+        cap.stageId(),
+        cap.stageAttempt(),
+        cap.shuffleIds(),
+        cap.algorithm(),
+        cap.k(),
+        cap.hosts(),
+        cap.registeredBytes(),
+        cap.realisedBytes(),
+        stepIds,
+        planIds,
+        cap.firstDemandMs(),
+        cap.endMs(),
+        file != null ? file.toString() : null,
+        cap.bytesPerSecond(),
+        cap.backboneBytesPerSecond(),
+        cap.betaSeconds(),
+        cap.hostPaths(),
+        cap.links(),
+        cap.linkSeries(),
+        cap.plans().isEmpty() ? null : cap.plans().get(0));
+  }
+
+  /**
+   * The stage's traffic on the link model; a host the model cannot route is logged once per stage
+   * and the stage goes without links.
+   *
+   * @return the link loads, or null without a link model or when a host cannot be routed
+   */
+  private LinkLoads linkLoads(StageCapture cap) {
     if (links == null) {
-      return;
+      return null;
     }
-    LinkLoads loads;
     try {
-      loads = LinkLoads.of(links, cap);
+      return LinkLoads.of(links, cap);
     } catch (RuntimeException e) {
       LOG.warn(
-          "wan-shuffle capture: stage {}.{}: no link loads written: {}",
+          "wan-shuffle capture: stage {}.{}: no link loads: {}",
           cap.stageId(),
           cap.stageAttempt(),
           e.getMessage());
-      return;
+      return null;
     }
+  }
+
+  /** Writes the stage's {@code links.csv} and {@code step-links.csv} ({@link LinkLoads}). */
+  private void writeLinkLoads(StageCapture cap, LinkLoads loads) throws IOException {
     String base = "stage-" + cap.stageId() + "." + cap.stageAttempt();
     try (Writer w =
         Files.newBufferedWriter(appDir.resolve(base + ".links.csv"), StandardCharsets.UTF_8)) {

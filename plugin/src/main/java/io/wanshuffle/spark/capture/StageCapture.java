@@ -24,6 +24,14 @@ import java.util.List;
  * @param plans plans from which steps were granted to this stage, by plan id
  * @param steps steps that granted something to this stage, by step id
  * @param flows realised flows of this stage (one per task, step and source host)
+ * @param betaSeconds step setup delay β of the application, seconds (0 when not recorded: captures
+ *     of format version 2)
+ * @param hostPaths per host of {@code hosts}, its network path {@code /site/rack} or {@code /site}
+ *     ("" when unknown; empty list when not recorded)
+ * @param links the stage's traffic on every link of its routes, by name ({@link LinkLoads}; empty
+ *     when not recorded)
+ * @param linkSeries bytes over time on every backbone side and the bottleneck link ({@link
+ *     LinkLoads#series()}; empty when not recorded)
  */
 public record StageCapture(
     String appId,
@@ -41,7 +49,11 @@ public record StageCapture(
     long endMs,
     List<PlanCapture> plans,
     List<StepCapture> steps,
-    List<FlowCapture> flows) {
+    List<FlowCapture> flows,
+    double betaSeconds,
+    List<String> hostPaths,
+    List<LinkFigures> links,
+    List<LinkSeries> linkSeries) {
 
   /** Copies the lists. */
   public StageCapture {
@@ -49,6 +61,106 @@ public record StageCapture(
     plans = List.copyOf(plans);
     steps = List.copyOf(steps);
     flows = List.copyOf(flows);
+    hostPaths = List.copyOf(hostPaths);
+    links = List.copyOf(links);
+    linkSeries = List.copyOf(linkSeries);
+  }
+
+  /**
+   * A capture without β, host paths, links or link series (what format version 2 records).
+   *
+   * @param appId Spark application id
+   * @param stageId stage id
+   * @param stageAttempt stage attempt
+   * @param shuffleIds shuffles the stage read
+   * @param algorithm step scheduler
+   * @param k flow limit k
+   * @param bytesPerSecond base speed, bytes/s
+   * @param backboneBytesPerSecond backbone rate, bytes/s
+   * @param hosts hosts indexing the two matrices
+   * @param registeredBytes {@code [src][dst]} bytes registered
+   * @param realisedBytes {@code [src][dst]} bytes fetched
+   * @param firstDemandMs first demand registration, epoch ms
+   * @param endMs stage completion, epoch ms
+   * @param plans plans, by plan id
+   * @param steps steps, by step id
+   * @param flows realised flows
+   */
+  public StageCapture(
+      String appId,
+      int stageId,
+      int stageAttempt,
+      int[] shuffleIds,
+      String algorithm,
+      int k,
+      long bytesPerSecond,
+      long backboneBytesPerSecond,
+      List<String> hosts,
+      long[][] registeredBytes,
+      long[][] realisedBytes,
+      long firstDemandMs,
+      long endMs,
+      List<PlanCapture> plans,
+      List<StepCapture> steps,
+      List<FlowCapture> flows) {
+    this(
+        appId,
+        stageId,
+        stageAttempt,
+        shuffleIds,
+        algorithm,
+        k,
+        bytesPerSecond,
+        backboneBytesPerSecond,
+        hosts,
+        registeredBytes,
+        realisedBytes,
+        firstDemandMs,
+        endMs,
+        plans,
+        steps,
+        flows,
+        0,
+        List.of(),
+        List.of(),
+        List.of());
+  }
+
+  /**
+   * @param beta step setup delay β, seconds
+   * @param loads the stage's link loads
+   * @return this capture with β, the host paths, the links and the link series of {@code loads}
+   */
+  public StageCapture withLinks(double beta, LinkLoads loads) {
+    return new StageCapture(
+        appId,
+        stageId,
+        stageAttempt,
+        shuffleIds,
+        algorithm,
+        k,
+        bytesPerSecond,
+        backboneBytesPerSecond,
+        hosts,
+        registeredBytes,
+        realisedBytes,
+        firstDemandMs,
+        endMs,
+        plans,
+        steps,
+        flows,
+        beta,
+        loads.pathsOf(hosts),
+        loads.figures(),
+        loads.series());
+  }
+
+  /**
+   * @return true when the capture records host paths and links (format version 3 and later, or an
+   *     event that carries them)
+   */
+  public boolean hasLinks() {
+    return !links.isEmpty();
   }
 
   /**

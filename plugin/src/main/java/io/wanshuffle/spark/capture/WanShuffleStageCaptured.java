@@ -5,8 +5,10 @@ import org.apache.spark.scheduler.SparkListenerEvent;
 
 /**
  * SparkListener event posted on the driver's listener bus when a reduce stage attempt with
- * cross-cluster traffic completed: its transfer matrix and step summary, in the event log and the
- * History Server (see {@link WanShuffleStepCompleted} for how it is serialised).
+ * cross-cluster traffic completed: its transfer matrix, step summary, links and first plan, in the
+ * event log and the History Server (see {@link WanShuffleStepCompleted} for how it is serialised).
+ * Events of older versions lack the fields from {@code bytesPerSecond} on: Spark's JSON reader
+ * leaves them 0 or null ({@link #hasLinks()}).
  *
  * @param appId application id
  * @param stageId stage id
@@ -22,6 +24,13 @@ import org.apache.spark.scheduler.SparkListenerEvent;
  * @param firstDemandMs first demand registration, epoch ms
  * @param endMs stage end, epoch ms
  * @param captureFile the stage's Kryo capture file, or null when no capture folder is set
+ * @param bytesPerSecond base speed, bytes/s
+ * @param backboneBytesPerSecond backbone rate, bytes/s
+ * @param betaSeconds step setup delay β, seconds
+ * @param hostPaths per host of {@code hosts}, its path {@code /site/rack} or {@code /site}
+ * @param links the stage's traffic on every link of its routes ({@link LinkLoads})
+ * @param linkSeries bytes over time on every backbone side and the bottleneck link
+ * @param firstPlan the first plan the stage's steps came from (null when none)
  */
 public record WanShuffleStageCaptured(
     String appId,
@@ -37,5 +46,118 @@ public record WanShuffleStageCaptured(
     long[] planIds,
     long firstDemandMs,
     long endMs,
-    String captureFile)
-    implements SparkListenerEvent {}
+    String captureFile,
+    long bytesPerSecond,
+    long backboneBytesPerSecond,
+    double betaSeconds,
+    List<String> hostPaths,
+    List<LinkFigures> links,
+    List<LinkSeries> linkSeries,
+    PlanCapture firstPlan)
+    implements SparkListenerEvent {
+
+  /**
+   * The event without the link fields (as older versions posted it).
+   *
+   * @param appId application id
+   * @param stageId stage id
+   * @param stageAttempt stage attempt
+   * @param shuffleIds shuffles read
+   * @param algorithm step scheduler
+   * @param k flow limit
+   * @param hosts hosts indexing the matrices
+   * @param registeredBytes {@code [src][dst]} bytes registered
+   * @param realisedBytes {@code [src][dst]} bytes fetched
+   * @param stepIds steps of the stage
+   * @param planIds plans of those steps
+   * @param firstDemandMs first demand registration, epoch ms
+   * @param endMs stage end, epoch ms
+   * @param captureFile the stage's Kryo capture file, or null
+   */
+  public WanShuffleStageCaptured(
+      String appId,
+      int stageId,
+      int stageAttempt,
+      int[] shuffleIds,
+      String algorithm,
+      int k,
+      List<String> hosts,
+      long[][] registeredBytes,
+      long[][] realisedBytes,
+      long[] stepIds,
+      long[] planIds,
+      long firstDemandMs,
+      long endMs,
+      String captureFile) {
+    this(
+        appId,
+        stageId,
+        stageAttempt,
+        shuffleIds,
+        algorithm,
+        k,
+        hosts,
+        registeredBytes,
+        realisedBytes,
+        stepIds,
+        planIds,
+        firstDemandMs,
+        endMs,
+        captureFile,
+        0,
+        0,
+        0,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  /**
+   * @return true when the event carries links and host paths (posted by this version)
+   */
+  public boolean hasLinks() {
+    return links != null && !links.isEmpty();
+  }
+
+  /**
+   * The stage as a {@link StageCapture}: the steps it names, looked up in {@code steps}, and its
+   * first plan; no flows (the event log has none). Missing fields of older events become 0 or
+   * empty.
+   *
+   * @param steps steps known so far by id ({@link WanShuffleStepCompleted#toCapture()})
+   * @return the capture
+   */
+  public StageCapture toCapture(java.util.Map<Long, StepCapture> steps) {
+    List<StepCapture> mine = new java.util.ArrayList<>();
+    if (stepIds != null) {
+      for (long id : stepIds) {
+        StepCapture s = steps.get(id);
+        if (s != null) {
+          mine.add(s);
+        }
+      }
+    }
+    return new StageCapture(
+        appId,
+        stageId,
+        stageAttempt,
+        shuffleIds == null ? new int[0] : shuffleIds,
+        algorithm == null ? "" : algorithm,
+        k,
+        bytesPerSecond,
+        backboneBytesPerSecond,
+        hosts == null ? List.of() : hosts,
+        registeredBytes == null ? new long[0][0] : registeredBytes,
+        realisedBytes == null ? new long[0][0] : realisedBytes,
+        firstDemandMs,
+        endMs,
+        firstPlan == null ? List.of() : List.of(firstPlan),
+        mine,
+        List.of(),
+        betaSeconds,
+        hostPaths == null ? List.of() : hostPaths,
+        links == null ? List.of() : links,
+        linkSeries == null ? List.of() : linkSeries);
+  }
+}

@@ -32,4 +32,20 @@ public record WanShuffleStepCompleted(
     boolean deadlinePassed,
     long realisedBytes,
     double backboneUtilisation)
-    implements SparkListenerEvent {}
+    implements SparkListenerEvent {
+
+  /**
+   * @return the step as a {@link StepCapture}
+   */
+  public StepCapture toCapture() {
+    return new StepCapture(
+        stepId,
+        planId,
+        flows == null ? List.of() : flows,
+        grantedAtMs,
+        deadlineMs,
+        endMs,
+        deadlinePassed,
+        realisedBytes);
+  }
+}

@@ -49,6 +49,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
   private final ShuffleReadMetricsReporter metrics;
   private final ReaderContext executor;
   private final ReaderStateMachine machine;
+  private final ReadFigures figures;
   private final Iterator<Tuple2<BlockId, InputStream>> local;
   private Iterator<Tuple2<BlockId, InputStream>> source;
 
@@ -76,6 +77,32 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       ShuffleReadMetricsReporter metrics,
       RegisterDemand demand,
       ReaderContext executor) {
+    this(context, fetchers, blocks, client, conf, metrics, demand, executor, ReadFigures.NONE);
+  }
+
+  /**
+   * As above, counting the read's grant wait and gated bytes in {@code figures}.
+   *
+   * @param context the task
+   * @param fetchers opens the fetches
+   * @param blocks the task's blocks split by the topology
+   * @param client the coordinator's client
+   * @param conf wan-shuffle configuration
+   * @param metrics the task's shuffle read metrics
+   * @param demand the cross-cluster demand (hosts and bytes as in {@code blocks})
+   * @param executor the executor's context
+   * @param figures the task's accumulators and the executor's reader source
+   */
+  GatedBlockIterator(
+      TaskContext context,
+      BlockOpener fetchers,
+      CrossClusterBlocks blocks,
+      DemandClient client,
+      WanShuffleConf conf,
+      ShuffleReadMetricsReporter metrics,
+      RegisterDemand demand,
+      ReaderContext executor,
+      ReadFigures figures) {
     if (conf.predictedHandover()) {
       long cap = conf.flowRateCap();
       executor
@@ -87,12 +114,18 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
     this.conf = conf;
     this.metrics = metrics;
     this.executor = executor;
+    this.figures = figures;
     this.machine =
         new ReaderStateMachine(context, fetchers, blocks, client, conf, metrics, demand, executor);
     this.local = fetchers.open(blocks.sameCluster());
     if (!blocks.isEmpty()) {
+      figures.gatedRead();
       context.addTaskCompletionListener(
-          (org.apache.spark.util.TaskCompletionListener) machine::onTaskEnd);
+          (org.apache.spark.util.TaskCompletionListener)
+              ctx -> {
+                machine.onTaskEnd(ctx);
+                figures.readDone(waitedMs);
+              });
     }
   }
 
@@ -119,6 +152,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
           return true;
         }
         if (!head.openNextChunk()) { // a paced step taken over when going ungated opens on
+          figures.gatedBytes(head.takenBytes());
           machine.readReported();
         }
         continue;
@@ -130,6 +164,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
           return true;
         }
         if (!step.openNextChunk()) {
+          figures.gatedBytes(step.takenBytes());
           machine.finishStep();
         }
         continue;
@@ -199,6 +234,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       long ms = (System.nanoTime() - t0) / 1_000_000;
       waitedMs += ms;
       metrics.incFetchWaitTime(ms);
+      figures.grantWait(ms);
     }
   }
 }

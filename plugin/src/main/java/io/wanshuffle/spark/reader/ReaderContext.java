@@ -24,6 +24,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ReaderContext implements AutoCloseable {
   private final HandoverPredictor predictor = new HandoverPredictor();
+  private final ReaderMetricsSource metrics = new ReaderMetricsSource();
+  private final java.util.concurrent.atomic.AtomicBoolean metricsRegistered =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private final TaskReaders readers = new TaskReaders();
   private final ThreadPoolExecutor openers;
   private final ScheduledThreadPoolExecutor timer;
@@ -124,6 +127,32 @@ public final class ReaderContext implements AutoCloseable {
    */
   boolean isClosed() {
     return openers.isShutdown();
+  }
+
+  /**
+   * @return the executor's reader figures (Spark metrics source {@value ReaderMetricsSource#NAME})
+   */
+  public ReaderMetricsSource metrics() {
+    return metrics;
+  }
+
+  /**
+   * Registers {@link #metrics()} with a metrics system, once.
+   *
+   * @param system the executor's metrics system (Spark's {@code SparkEnv.metricsSystem()})
+   */
+  public void registerMetrics(org.apache.spark.metrics.MetricsSystem system) {
+    if (system != null && metricsRegistered.compareAndSet(false, true)) {
+      system.registerSource(metrics);
+    }
+  }
+
+  /**
+   * @param task the task's accumulators (null when its shuffle handle carries none)
+   * @return where a gated read of this executor counts its figures
+   */
+  ReadFigures figures(TaskAccumulators task) {
+    return new ReadFigures(task, metrics);
   }
 
   /**

@@ -132,8 +132,18 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
         return fetchers.open(split.sameCluster());
       }
     } else if (conf.gated()) {
+      executor.registerMetrics(env.metricsSystem());
+      TaskAccumulators acc = handle instanceof TaskAccumulators.Carrier c ? c.accumulators() : null;
       return new GatedBlockIterator(
-          context, fetchers, split, channel, conf, metrics, demand, executor);
+          context,
+          fetchers,
+          split,
+          channel,
+          conf,
+          metrics,
+          demand,
+          executor,
+          executor.figures(acc));
     }
     List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> all =
         new ArrayList<>(split.sameCluster());

@@ -60,5 +60,104 @@ class CaptureEventsJsonTest {
     assertArrayEquals(e.shuffleIds(), back.shuffleIds());
     assertEquals(e.algorithm(), back.algorithm());
     assertEquals(e.endMs(), back.endMs());
+    assertTrue(!back.hasLinks(), "the short constructor has no links");
+  }
+
+  @Test
+  void stageCapturedWithLinksAndPlanRoundTrips() {
+    StageCapture c = CaptureFilesTest.sample();
+    c =
+        c.withLinks(
+            0.05,
+            LinkLoads.of(
+                io.wanshuffle.spark.topology.LinkModel.kpbs(2, h -> 1, h -> h.substring(0, 1), 100),
+                c));
+    WanShuffleStageCaptured e =
+        new WanShuffleStageCaptured(
+            c.appId(),
+            c.stageId(),
+            c.stageAttempt(),
+            c.shuffleIds(),
+            c.algorithm(),
+            c.k(),
+            c.hosts(),
+            c.registeredBytes(),
+            c.realisedBytes(),
+            new long[] {5},
+            new long[] {3},
+            c.firstDemandMs(),
+            c.endMs(),
+            null,
+            c.bytesPerSecond(),
+            c.backboneBytesPerSecond(),
+            c.betaSeconds(),
+            c.hostPaths(),
+            c.links(),
+            c.linkSeries(),
+            c.plans().get(0));
+    WanShuffleStageCaptured back =
+        (WanShuffleStageCaptured)
+            JsonProtocol.sparkEventFromJson(JsonProtocol.sparkEventToJsonString(e));
+    assertTrue(back.hasLinks());
+    assertEquals(c.links(), back.links());
+    assertEquals(c.linkSeries(), back.linkSeries());
+    assertEquals(c.hostPaths(), back.hostPaths());
+    assertEquals(0.05, back.betaSeconds(), 0);
+    assertEquals(7.05, back.firstPlan().costSeconds(), 1e-12);
+    StageCapture again =
+        back.toCapture(java.util.Map.of(5L, c.steps().get(0), 9L, c.steps().get(0)));
+    assertEquals(c.steps(), again.steps());
+    assertEquals(List.of(), again.flows());
+    assertEquals(StageFigures.of(c).predictedSeconds(), StageFigures.of(again).predictedSeconds());
+    assertEquals(
+        StageFigures.of(c).lowerBoundSeconds(), StageFigures.of(again).lowerBoundSeconds());
+  }
+
+  @Test
+  void anOlderStageEventWithoutTheLinkFieldsStillReads() {
+    String json =
+        "{\"Event\":\""
+            + WanShuffleStageCaptured.class.getName()
+            + "\",\"appId\":\"app-1\",\"stageId\":3,\"stageAttempt\":0,\"shuffleIds\":[0],"
+            + "\"algorithm\":\"auto\",\"k\":2,\"hosts\":[\"a\",\"b\"],"
+            + "\"registeredBytes\":[[0,5],[0,0]],\"realisedBytes\":[[0,5],[0,0]],"
+            + "\"stepIds\":[1],\"planIds\":[1],\"firstDemandMs\":10,\"endMs\":20,"
+            + "\"captureFile\":null}";
+    WanShuffleStageCaptured back = (WanShuffleStageCaptured) JsonProtocol.sparkEventFromJson(json);
+    assertTrue(!back.hasLinks());
+    assertEquals(null, back.firstPlan());
+    StageCapture c = back.toCapture(java.util.Map.of());
+    assertEquals(5, c.totalRegisteredBytes());
+    assertEquals(List.of(), c.steps());
+  }
+
+  @Test
+  void capturedEventsJoinStepsToTheirStages() {
+    CapturedEvents ev = new CapturedEvents();
+    ev.add(
+        new WanShuffleStepCompleted(
+            "app-1", 4, 2, List.of(new StepCapture.Grant("a", "b", 5)), 10, 20, 30, true, 5, 0.1));
+    ev.add(
+        new WanShuffleStageCaptured(
+            "app-1",
+            3,
+            0,
+            new int[] {0},
+            "auto",
+            2,
+            List.of("a", "b"),
+            new long[][] {{0, 5}, {0, 0}},
+            new long[][] {{0, 5}, {0, 0}},
+            new long[] {4, 99},
+            new long[] {2},
+            5,
+            40,
+            null));
+    assertEquals(1, ev.stageCount());
+    assertTrue(ev.anyWithoutLinks());
+    StageCapture s = ev.stages().get(0);
+    assertEquals(List.of(4L), s.steps().stream().map(StepCapture::stepId).toList());
+    assertTrue(s.steps().get(0).deadlinePassed());
+    assertEquals(0.02, StageFigures.of(s).measuredSeconds(), 1e-12);
   }
 }

@@ -90,6 +90,49 @@ class CaptureFilesTest {
   }
 
   @Test
+  void linksHostPathsAndSeriesSurviveAKryoRoundTrip() throws Exception {
+    StageCapture c =
+        sample()
+            .withLinks(
+                0.25,
+                LinkLoads.of(
+                    io.wanshuffle.spark.topology.LinkModel.kpbs(
+                        2, h -> 1, h -> h.substring(0, 1), 100),
+                    sample()));
+    assertTrue(c.hasLinks());
+    Path f = dir.resolve("stage-7.0.kryo");
+    CaptureFiles.writeStage(f, c);
+    CaptureFiles.VersionedStage r = CaptureFiles.readVersionedStage(f);
+    assertEquals(CaptureFiles.VERSION, r.version());
+    assertEquals(0.25, r.capture().betaSeconds(), 0);
+    assertEquals(List.of("/a", "/a", "/b"), r.capture().hostPaths());
+    assertEquals(c.links(), r.capture().links());
+    assertEquals(c.linkSeries(), r.capture().linkSeries());
+    assertEquals(c.flows(), r.capture().flows());
+  }
+
+  @Test
+  void aVersionTwoCaptureIsReadWithoutLinksAndVersionOneIsRefused() throws Exception {
+    Path v2 = dir.resolve("stage-7.0.kryo");
+    CaptureFiles.writeStage(v2, sample(), 2);
+    CaptureFiles.VersionedStage r = CaptureFiles.readVersionedStage(v2);
+    assertEquals(2, r.version());
+    assertEquals(sample().steps(), r.capture().steps());
+    assertTrue(!r.capture().hasLinks());
+    assertEquals(List.of(), r.capture().hostPaths());
+
+    Path v1 = dir.resolve("stage-8.0.kryo");
+    try (var out = new com.esotericsoftware.kryo.io.Output(Files.newOutputStream(v1))) {
+      out.writeInt(CaptureFiles.MAGIC);
+      out.writeVarInt(1, true);
+    }
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CaptureFiles.readStage(v1));
+    assertEquals(
+        v1 + ": capture format version 1, this reader knows versions 2 to 3", e.getMessage());
+  }
+
+  @Test
   void readerNamesTheFileOfAForeignOrTruncatedCapture() throws Exception {
     Path foreign = dir.resolve("stage-1.0.kryo");
     Files.writeString(foreign, "hello world, not kryo");

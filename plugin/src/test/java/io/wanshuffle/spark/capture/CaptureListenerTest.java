@@ -160,6 +160,17 @@ class CaptureListenerTest {
     List<String> stepLinks = Files.readAllLines(app.resolve("stage-5.0.step-links.csv"));
     assertEquals(LinkLoads.STEP_LINKS_HEADER, stepLinks.get(0));
     assertTrue(stepLinks.contains("1,backbone.in[/b],2"), stepLinks.toString());
+    // the stage capture carries the same links, the hosts' sites and the backbone over time
+    assertTrue(c.hasLinks());
+    assertEquals(List.of("/a", "/a", "/b", "/b"), c.hostPaths());
+    LinkFigures out =
+        c.links().stream().filter(x -> x.link().equals("backbone.out[/a]")).findFirst().get();
+    assertEquals(new LinkFigures("backbone.out[/a]", 2, 2000, 230, 237, 2), out);
+    assertEquals(
+        List.of("backbone.in[/b]", "backbone.out[/a]"),
+        c.linkSeries().stream().map(LinkSeries::link).toList());
+    assertEquals(
+        237, java.util.Arrays.stream(c.linkSeries().get(1).bytes()).sum(), "every realised byte");
   }
 
   @Test

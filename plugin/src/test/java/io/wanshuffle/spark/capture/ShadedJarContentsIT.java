@@ -105,4 +105,17 @@ class ShadedJarContentsIT {
     }
     assertEquals(List.of(), bad);
   }
+
+  @Test
+  void registersTheHistoryServerPluginByServiceFile() throws IOException {
+    String service = "META-INF/services/org.apache.spark.status.AppHistoryServerPlugin";
+    assertTrue(entries.contains(service), "the History Server finds the WAN Shuffle tab");
+    try (JarFile jf = new JarFile(jar.toFile())) {
+      String text =
+          new String(
+              jf.getInputStream(jf.getEntry(service)).readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals("io.wanshuffle.spark.ui.WanShuffleHistoryServerPlugin", text.strip());
+    }
+    assertTrue(entries.contains("io/wanshuffle/spark/ui/WanShuffleHistoryServerPlugin.class"));
+  }
 }

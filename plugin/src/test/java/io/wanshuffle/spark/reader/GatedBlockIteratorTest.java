@@ -404,6 +404,34 @@ class GatedBlockIteratorTest {
    * once and a step's blocks before the next step's, and with k = 1 the flows do not overlap.
    */
   @Test
+  void aGatedReadCountsItsStepsBytesAndGrantWaitInTheTaskAccumulatorsAndTheExecutorSource() {
+    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    CrossClusterBlocks b = blocks("b1", "b2", 10, "b1", 5, "a1", 100, "a1", 50, "a2", 70);
+    TaskAccumulators task =
+        new TaskAccumulators(
+            new org.apache.spark.util.LongAccumulator(),
+            new org.apache.spark.util.LongAccumulator());
+    GatedBlockIterator it =
+        new GatedBlockIterator(
+            context,
+            fakeFetch,
+            b,
+            inProcess(conf),
+            conf,
+            metrics,
+            demandOf(b),
+            executor,
+            executor.figures(task));
+    assertEquals(5, drain(it));
+    assertEquals(220, task.gatedBytes().sum(), "the two steps' cross-cluster bytes, not b2's");
+    assertEquals(220, executor.metrics().gatedBytes.getCount());
+    assertEquals(1, executor.metrics().gatedReads.getCount());
+    assertEquals(metrics.fetchWaitTime(), task.grantWaitMs().sum(), "the wait for grants");
+    context.markTaskCompleted(scala.Option.empty());
+    assertEquals(1, executor.metrics().grantWaitMs.getCount(), "one read's total wait");
+  }
+
+  @Test
   void stepIsReportedWhenItsBytesArriveAndTheNextFlowStartsBeforeTheTaskReadsThem() {
     WanShuffleConf conf = conf(WanShuffleConf.K, "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 50, "a2", 70);

@@ -1,0 +1,44 @@
+package io.wanshuffle.it.report;
+
+import io.wanshuffle.spark.capture.StageCapture;
+import java.util.List;
+
+/**
+ * What one application's capture or event log tells about its gated stages, as {@code ./wan-shuffle
+ * report} renders it ({@link OperatorReport}).
+ *
+ * @param appId Spark's application id ("" when the input does not say)
+ * @param appName the application's name ("" when the input does not say)
+ * @param source the file or folder it was read from, for the page
+ * @param stages the gated stages, by stage id then attempt
+ * @param flowsRecorded true when the stages carry their flows (a capture folder); an event log has
+ *     the steps but not the flows
+ * @param notes what could not be read or is missing, each naming its file (an older capture format,
+ *     a truncated event log, an unreadable file); the rest still renders
+ */
+public record ApplicationCapture(
+    String appId,
+    String appName,
+    String source,
+    List<StageCapture> stages,
+    boolean flowsRecorded,
+    List<String> notes) {
+
+  /** Copies the lists. */
+  public ApplicationCapture {
+    stages = List.copyOf(stages);
+    notes = List.copyOf(notes);
+  }
+
+  /**
+   * An application from stage captures already in memory (the demo's and run-app's runs).
+   *
+   * @param stages the stage captures (their application id names the application)
+   * @param source where they came from, for the page
+   * @return the application
+   */
+  public static ApplicationCapture of(List<StageCapture> stages, String source) {
+    String id = stages.isEmpty() ? "" : stages.get(0).appId();
+    return new ApplicationCapture(id, "", source, stages, true, List.of());
+  }
+}

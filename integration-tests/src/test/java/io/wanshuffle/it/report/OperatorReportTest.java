@@ -1,0 +1,173 @@
+package io.wanshuffle.it.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.spark.capture.StageCapture;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class OperatorReportTest {
+  @TempDir Path dir;
+
+  private static int images(String html) {
+    return html.split("<img ", -1).length - 1;
+  }
+
+  @Test
+  void aCaptureFolderGivesEveryChartAndTable() throws Exception {
+    Path app =
+        ReportFixtures.captureDir(
+            dir,
+            "app-1",
+            ReportFixtures.stage("app-1", 3, true),
+            ReportFixtures.stage("app-1", 5, true));
+    List<ApplicationCapture> apps = ApplicationCaptures.fromCaptureDir(app);
+    assertEquals(1, apps.size());
+    ApplicationCapture a = apps.get(0);
+    assertEquals("app-1", a.appId());
+    assertEquals(List.of(), a.notes());
+    assertTrue(a.flowsRecorded());
+    String html = Files.readString(OperatorReport.render(a).write(dir.resolve("r.html")));
+    // the stage chart, then per stage: heat map, two Gantt charts, throughput
+    assertEquals(1 + 2 * 4, images(html), html.length() + " chars");
+    assertFalse(html.contains("src=\"http"), "self-contained");
+    assertTrue(html.contains("<h2>Stage 3.0: auto, k = 2, β = 0.05 s</h2>"), html);
+    assertTrue(html.contains("<td>backbone.out[/A]</td>"), "the links table");
+    // the sample's bottleneck: 5 MB into each receiver at one flow of 1 MB/s: 5 s
+    assertTrue(html.contains("<td>nic.down[10.0.2.1]</td><td>5.00</td>"), "summary: " + html);
+    // plan cost 2 x 0.05 + 3 + 2 s; measured 100 -> 5600 ms
+    assertTrue(html.contains("<td>5.10</td><td>5.50</td><td>1.08</td>"), html);
+  }
+
+  @Test
+  void hostsAreGroupedBySiteAndRack() {
+    assertEquals(
+        List.of(2, 1, 0),
+        OperatorReport.order(
+            List.of("c", "b", "a"), Map.of("c", "/B/rack0", "b", "/A/rack1", "a", "/A/rack1")));
+  }
+
+  @Test
+  void anOlderCaptureOrABrokenFileIsNamedAndTheRestRenders() throws Exception {
+    StageCapture old = ReportFixtures.stage("app-2", 3, false);
+    Path app = ReportFixtures.captureDir(dir, "app-2", old, ReportFixtures.stage("app-2", 5, true));
+    ReportFixtures.downgradeToVersion2(app.resolve("stage-3.0.kryo"));
+    Files.writeString(app.resolve("stage-7.0.kryo"), "not a capture");
+    ApplicationCapture a = ApplicationCaptures.fromCaptureDir(app).get(0);
+    assertEquals(List.of(3, 5), a.stages().stream().map(StageCapture::stageId).toList());
+    assertEquals(2, a.notes().size(), a.notes().toString());
+    assertTrue(
+        a.notes().get(0).startsWith(app.resolve("stage-3.0.kryo") + ": capture format version 2"),
+        a.notes().get(0));
+    assertTrue(
+        a.notes().get(1).startsWith(app.resolve("stage-7.0.kryo") + ": not a wan-shuffle"),
+        a.notes().get(1));
+    String html = Files.readString(OperatorReport.render(a).write(dir.resolve("r.html")));
+    assertTrue(html.contains("class=\"note\""), html);
+    assertTrue(html.contains("stage-7.0.kryo"), html);
+    // stage 3 without links: heat map and Gantt charts, no throughput; stage 5 all four
+    assertEquals(1 + 3 + 4, images(html));
+  }
+
+  @Test
+  void anEventLogGivesTheStagesAndStepsAndNamesATruncatedLine() throws Exception {
+    List<String> lines =
+        new ArrayList<>(
+            ReportFixtures.eventLog(
+                "app-3",
+                ReportFixtures.stage("app-3", 3, true),
+                ReportFixtures.stage("app-3", 5, true)));
+    lines.remove(lines.size() - 1);
+    lines.add("{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":");
+    Path log = Files.write(dir.resolve("app-3"), lines);
+    ApplicationCapture a = ApplicationCaptures.fromEventLog(log).get(0);
+    assertEquals("app-3", a.appId());
+    assertEquals("sort", a.appName());
+    assertFalse(a.flowsRecorded());
+    assertEquals(2, a.stages().size());
+    assertEquals(2, a.stages().get(0).steps().size());
+    assertEquals(
+        List.of(
+            log
+                + ": line "
+                + lines.size()
+                + " is cut short (the application did not end"
+                + " cleanly); read up to line "
+                + (lines.size() - 1)),
+        a.notes());
+    String html = Files.readString(OperatorReport.render(a).write(dir.resolve("r.html")));
+    assertTrue(html.contains("<title>wan-shuffle report: sort (app-3)</title>"), html);
+    assertEquals(1 + 2 * 4, images(html), "the event log has the link series and the plan");
+  }
+
+  @Test
+  void anEventLogWithoutWanShuffleEventsSaysSo() throws Exception {
+    Path log = Files.write(dir.resolve("plain"), ReportFixtures.eventLog("app-4"));
+    ApplicationCapture a = ApplicationCaptures.fromEventLog(log).get(0);
+    assertEquals(List.of(), a.stages());
+    assertTrue(
+        a.notes().get(0).startsWith(log + ": no wan-shuffle stage events"), a.notes().toString());
+    String html = Files.readString(OperatorReport.render(a).write(dir.resolve("r.html")));
+    assertTrue(html.contains("No gated stage to show."), html);
+  }
+
+  private static String[] run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    ReportCommand cmd = new ReportCommand();
+    int status =
+        new CommandLine(cmd)
+            .setOut(new PrintWriter(out, true))
+            .setErr(new PrintWriter(err, true))
+            .execute(args);
+    return new String[] {Integer.toString(status), out.toString(), err.toString()};
+  }
+
+  @Test
+  void theCommandWritesOnePagePerApplication() throws Exception {
+    ReportFixtures.captureDir(dir.resolve("cap"), "app-1", ReportFixtures.stage("app-1", 3, true));
+    ReportFixtures.captureDir(dir.resolve("cap"), "app-2", ReportFixtures.stage("app-2", 3, true));
+    Path out = dir.resolve("out").resolve("r.html");
+    String[] r = run("--capture", dir.resolve("cap").toString(), "--out", out.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(Files.isRegularFile(dir.resolve("out").resolve("r-app-1.html")), r[1]);
+    assertTrue(Files.isRegularFile(dir.resolve("out").resolve("r-app-2.html")), r[1]);
+    assertTrue(r[1].contains("report: " + dir.resolve("out").resolve("r-app-1.html")), r[1]);
+
+    Path one =
+        ReportFixtures.captureDir(
+            dir.resolve("one"), "app-9", ReportFixtures.stage("app-9", 3, true));
+    r = run("--capture", one.toString(), "--out", out.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(Files.isRegularFile(out));
+  }
+
+  @Test
+  void badInputIsNamed() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ApplicationCaptures.fromCaptureDir(Files.createDirectories(dir.resolve("empty"))));
+    assertTrue(
+        e.getMessage().startsWith(dir.resolve("empty") + ": no wan-shuffle capture"),
+        e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ApplicationCaptures.fromEventLog(dir.resolve("missing")));
+    assertEquals(dir.resolve("missing") + ": no such file or folder", e.getMessage());
+    assertEquals(Path.of("x/r-app-1.html"), ReportCommand.perApp(Path.of("x/r.html"), "app-1"));
+  }
+}
