@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "coordinator",
     mixinStandardHelpOptions = true,
-    header = "Load of the plugin's step coordinator: many hosts and reduce tasks.",
+    header = "Load of the plugin's step coordinator: many hosts and tasks.",
     sortOptions = false,
     description =
         "Drives the plugin's step coordinator with a simulated stage (reduce tasks that register,"
