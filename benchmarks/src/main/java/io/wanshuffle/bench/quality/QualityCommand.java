@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "quality",
     mixinStandardHelpOptions = true,
-    header = "Cost/eta per step scheduler and k (paper protocol, Facebook trace).",
+    header = "Cost/eta per scheduler and k (paper protocol, Facebook trace).",
     sortOptions = false,
     description =
         "Mean and max of cost/eta per algorithm and k (GGP/OGGP paper protocol and the"

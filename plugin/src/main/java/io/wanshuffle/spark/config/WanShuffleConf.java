@@ -102,6 +102,9 @@ public final class WanShuffleConf {
   /** Key of {@link Settings#PLANNING_BUDGET}. */
   public static final String PLANNING_BUDGET = PREFIX + "planning.budget";
 
+  /** Key of {@link Settings#REPLAN_WAIT}. */
+  public static final String REPLAN_WAIT = PREFIX + "planning.replanWait";
+
   /** Key of {@link Settings#PLANNING_FALLBACK} (experimental). */
   public static final String PLANNING_FALLBACK = PREFIX + "planning.fallback";
 
@@ -164,6 +167,7 @@ public final class WanShuffleConf {
   private final long maxGrantWaitMs;
   private final List<String> listeners;
   private final long planningBudgetMs;
+  private final long replanWaitMs;
   private final String planningFallback;
   private final Optional<String> topologyFile;
 
@@ -189,6 +193,7 @@ public final class WanShuffleConf {
     maxGrantWaitMs = Settings.MAX_GRANT_WAIT.get(c);
     listeners = Settings.LISTENERS.get(c);
     planningBudgetMs = Settings.PLANNING_BUDGET.get(c);
+    replanWaitMs = Settings.REPLAN_WAIT.get(c);
     planningFallback = planningFallback(c, algorithms);
     topologyFile = Settings.TOPOLOGY_FILE.getOptional(c);
     if (topologyFile.isPresent()) {
@@ -487,6 +492,15 @@ public final class WanShuffleConf {
    */
   public long planningBudgetMs() {
     return planningBudgetMs;
+  }
+
+  /**
+   * @return how long a port freed while the planner is busy may wait for the re-plan, ms: when the
+   *     last planning round took longer, the port takes the last plan's next transfer at once
+   *     (pipelined steps)
+   */
+  public long replanWaitMs() {
+    return replanWaitMs;
   }
 
   /**

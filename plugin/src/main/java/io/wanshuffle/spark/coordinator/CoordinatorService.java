@@ -1,7 +1,5 @@
 package io.wanshuffle.spark.coordinator;
 
-import io.wanshuffle.scheduler.StepScheduler;
-import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.spark.config.ConfigValueException;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.ArrayList;
@@ -55,11 +53,10 @@ public final class CoordinatorService {
     this.conf = conf;
     this.rpcEnv = rpcEnv;
     this.links = links;
-    StepScheduler scheduler = conf.gated() ? Algorithms.byName(conf.algorithm()) : null;
     this.planner = StepCoordinator.plannerThread("wan-shuffle-planner");
     this.coordinator =
         StepCoordinator.builder(conf)
-            .scheduler(scheduler)
+            .configuredScheduler()
             .listeners(instantiate(sparkConf, conf))
             .timer(CoordinatorTimer.daemon("wan-shuffle-coordinator"))
             .clock(System::currentTimeMillis)

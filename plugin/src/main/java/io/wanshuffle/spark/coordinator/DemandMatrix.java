@@ -41,6 +41,7 @@ final class DemandMatrix {
   private final Platform platform;
   private final LinkNetwork network;
   private final long baseSpeed;
+  private final Map<String, List<Demand>> byReceiver = new HashMap<>();
 
   private DemandMatrix(
       List<Demand> demands,
@@ -66,7 +67,30 @@ final class DemandMatrix {
       }
     }
     this.matrix = TrafficMatrix.ofRowMajor(rows, cols, rowMajor).inSecondsAt(baseSpeed);
+    for (Demand d : this.demands) {
+      byReceiver.computeIfAbsent(d.dst, h -> new ArrayList<>()).add(d);
+    }
   }
+
+  /**
+   * The residual demand read under the coordinator's lock, before it becomes a matrix: the demands
+   * that take part and a copy of their future bytes, the hosts in order of first appearance, and,
+   * for a plan on the free ports only ({@link StepMode#planFitsFreePorts}), the platform of the
+   * free capacity at that instant. Reading it costs O(demands x source hosts); building the matrix
+   * from it ({@link #of}) needs no lock.
+   *
+   * @param demands the demands in the matrix, in registration order
+   * @param futures per demand, its bytes still to grant per source host (a copy)
+   * @param senders sending hosts, by row
+   * @param receivers receiving hosts, by column
+   * @param freePlatform the platform of the free capacity (barrier steps), else null
+   */
+  record Snapshot(
+      List<Demand> demands,
+      List<long[]> futures,
+      String[] senders,
+      String[] receivers,
+      Platform freePlatform) {}
 
   /**
    * The residual demand that can be planned now.
@@ -84,6 +108,21 @@ final class DemandMatrix {
       StepMode mode,
       double betaSeconds,
       long baseSpeed) {
+    Snapshot s = snapshot(book, leases, mode, betaSeconds);
+    return s == null ? null : of(s, leases, mode, betaSeconds, baseSpeed);
+  }
+
+  /**
+   * Reads the residual demand that can be planned now (under the coordinator's lock).
+   *
+   * @param book the registered demands, in registration order
+   * @param leases the open flows and the k and δ limits
+   * @param mode barrier or pipelined steps: which demands, sources and ports take part
+   * @param betaSeconds β, setup delay of a step, seconds
+   * @return the snapshot, or null when no demand could start a flow now (nothing to plan)
+   */
+  static Snapshot snapshot(
+      Collection<Demand> book, FlowLeases leases, StepMode mode, double betaSeconds) {
     List<Demand> eligible = new ArrayList<>();
     List<long[]> futures = new ArrayList<>();
     Map<String, Integer> senderIndex = new LinkedHashMap<>();
@@ -99,7 +138,11 @@ final class DemandMatrix {
         if (future[i] > 0 && mode.admitsSource(d.src[i], leases)) {
           senderIndex.putIfAbsent(d.src[i], senderIndex.size());
           any = true;
-          startable |= d.grant == null && leases.fits(d.src[i], d.dst);
+          if (!startable && d.grant == null) {
+            startable = leases.fits(d.src[i], d.dst);
+          }
+        } else {
+          future[i] = 0; // not planned now
         }
       }
       if (any) {
@@ -111,25 +154,54 @@ final class DemandMatrix {
     if (eligible.isEmpty() || !startable) {
       return null;
     }
-    long[][] bytes = new long[senderIndex.size()][receiverIndex.size()];
-    for (int e = 0; e < eligible.size(); e++) {
-      Demand d = eligible.get(e);
+    String[] s = senderIndex.keySet().toArray(new String[0]);
+    String[] r = receiverIndex.keySet().toArray(new String[0]);
+    Platform free =
+        mode.planFitsFreePorts() ? mode.platform(s, r, leases.k(), leases, betaSeconds) : null;
+    return new Snapshot(eligible, futures, s, r, free);
+  }
+
+  /**
+   * Builds the instance of a snapshot; needs no lock (it reads only the snapshot and the immutable
+   * link model).
+   *
+   * @param snap the residual demand read under the lock
+   * @param leases the leases, for their link model and the hosts' ports (immutable parts only)
+   * @param mode barrier or pipelined steps
+   * @param betaSeconds β, setup delay of a step, seconds
+   * @param baseSpeed b, one flow's share of the backbone, bytes/s (at least 1)
+   * @return the instance
+   */
+  static DemandMatrix of(
+      Snapshot snap, FlowLeases leases, StepMode mode, double betaSeconds, long baseSpeed) {
+    String[] s = snap.senders();
+    String[] r = snap.receivers();
+    Map<String, Integer> senderIndex = new HashMap<>();
+    Map<String, Integer> receiverIndex = new HashMap<>();
+    for (int i = 0; i < s.length; i++) {
+      senderIndex.put(s[i], i);
+    }
+    for (int j = 0; j < r.length; j++) {
+      receiverIndex.put(r[j], j);
+    }
+    long[][] bytes = new long[s.length][r.length];
+    for (int e = 0; e < snap.demands().size(); e++) {
+      Demand d = snap.demands().get(e);
       int j = receiverIndex.get(d.dst);
-      long[] future = futures.get(e);
+      long[] future = snap.futures().get(e);
       for (int i = 0; i < d.src.length; i++) {
-        Integer row = senderIndex.get(d.src[i]);
-        if (row != null && future[i] > 0) {
-          bytes[row][j] += future[i];
+        if (future[i] > 0) {
+          bytes[senderIndex.get(d.src[i])][j] += future[i];
         }
       }
     }
-    String[] s = senderIndex.keySet().toArray(new String[0]);
-    String[] r = receiverIndex.keySet().toArray(new String[0]);
     Platform platform =
-        mode.platform(s, r, backboneFlows(s, r, bytes, leases.links()), leases, betaSeconds);
+        snap.freePlatform() != null
+            ? snap.freePlatform()
+            : mode.platform(s, r, backboneFlows(s, r, bytes, leases.links()), leases, betaSeconds);
     LinkNetwork network =
         leases.links().topologyAware() ? network(s, r, bytes, leases.links(), platform) : null;
-    return new DemandMatrix(eligible, s, r, bytes, platform, network, baseSpeed);
+    return new DemandMatrix(snap.demands(), s, r, bytes, platform, network, baseSpeed);
   }
 
   /**
@@ -201,6 +273,14 @@ final class DemandMatrix {
    */
   List<Demand> demands() {
     return demands;
+  }
+
+  /**
+   * @param receiver a receiving host
+   * @return the demands in the matrix on that host, in registration order (empty when none)
+   */
+  List<Demand> demandsOn(String receiver) {
+    return byReceiver.getOrDefault(receiver, List.of());
   }
 
   /**

@@ -140,8 +140,16 @@ final class FlowLeases {
    *     Integer#MAX_VALUE} for a route of NICs only
    */
   int headroom(String src, String dst) {
+    return headroom(links.route(src, dst));
+  }
+
+  /**
+   * @param route the link ids of a route ({@link LinkModel#route})
+   * @return the free leases of its busiest shared link, as {@link #headroom(String, String)}
+   */
+  int headroom(int[] route) {
     int free = Integer.MAX_VALUE;
-    for (int l : links.route(src, dst)) {
+    for (int l : route) {
       if (!links.isNic(l)) {
         free = Math.min(free, links.capacity(l) - used(l));
       }
@@ -151,7 +159,15 @@ final class FlowLeases {
 
   /** Opens one flow src → dst on every link of its route. */
   void open(String src, String dst) {
-    int[] route = links.route(src, dst);
+    open(src, dst, links.route(src, dst));
+  }
+
+  /**
+   * Opens one flow src → dst on every link of its route.
+   *
+   * @param route its link ids ({@link LinkModel#route} of src, dst)
+   */
+  void open(String src, String dst, int[] route) {
     for (int l : route) {
       if (l >= used.length) {
         used = Arrays.copyOf(used, Math.max(l + 1, 2 * used.length));

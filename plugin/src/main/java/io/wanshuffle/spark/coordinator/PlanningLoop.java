@@ -74,6 +74,9 @@ final class PlanningLoop<I, O> {
 
   private boolean stopped;
 
+  /** How long the last round took, from its snapshot to the end of its apply, ns. */
+  private long lastRoundNanos;
+
   /**
    * @param lock the coordinator's lock
    * @param executor runs the planner (one run at a time is submitted); production: one daemon
@@ -96,6 +99,22 @@ final class PlanningLoop<I, O> {
    */
   boolean isPlanning() {
     return planning;
+  }
+
+  /**
+   * @return true while a run is queued or running: a request made now waits for the rounds before
+   *     it (under the lock)
+   */
+  boolean isBusy() {
+    return queued;
+  }
+
+  /**
+   * @return how long the last round that planned took, from its snapshot to the end of its apply,
+   *     ns; 0 before the first (under the lock)
+   */
+  long lastRoundNanos() {
+    return lastRoundNanos;
   }
 
   /** No more plans (under the lock). */
@@ -170,6 +189,7 @@ final class PlanningLoop<I, O> {
       if (!stopped) {
         try {
           round.apply(input, output, started, replies);
+          lastRoundNanos = System.nanoTime() - started;
         } catch (RuntimeException e) {
           LOG.error(
               "wan-shuffle planner could not grant its plan; the next step boundary or release"

@@ -133,20 +133,49 @@ final class StepAssembler {
       PendingTasks.Estimate expected,
       Set<HostPair> openPairs,
       long nowMs) {
+    StandingPlan plan =
+        new StandingPlan(m, mode.order(steps, m, expected), expected, 0, "", leases.links());
+    return assemble(plan, book, openPairs, nowMs);
+  }
+
+  /**
+   * Assembles one step from a plan's transfers in the order free ports take them: the first step of
+   * a new plan, or, with pipelined steps, the next one of a plan kept while the planner computes
+   * the next ({@link StandingPlan}). Transfers whose pair no demand of the plan still needs are
+   * marked done in {@code plan}.
+   *
+   * @param plan the plan, its instance and what the tasks still to launch were expected to fetch
+   * @param book every registered demand (awaited receivers are found among those not in the plan)
+   * @param openPairs the host pairs with a flow open now ({@link StepTracker#openPairs}): not
+   *     granted again until they close
+   * @param nowMs epoch ms
+   * @return the step; empty when no transfer could be granted
+   */
+  Assembly assemble(
+      StandingPlan plan, Collection<Demand> book, Set<HostPair> openPairs, long nowMs) {
+    DemandMatrix m = plan.matrix();
     Set<HostPair> open = new HashSet<>(openPairs);
-    Map<String, Double> awaited = awaitedReceivers(expected, m, book, nowMs);
-    List<BottleneckFirstOrder.Ranked> order = mode.order(steps, m, expected);
-    double heaviest = order.stream().mapToDouble(BottleneckFirstOrder.Ranked::load).max().orElse(0);
+    Map<String, Double> awaited = awaitedReceivers(plan, book, nowMs);
+    List<BottleneckFirstOrder.Ranked> order = plan.order();
+    double heaviest = 0;
+    for (BottleneckFirstOrder.Ranked r : order) {
+      heaviest = Math.max(heaviest, r.load());
+    }
     boolean portsFreeAtStart = leases.total() == 0;
     Builder b = new Builder();
-    for (BottleneckFirstOrder.Ranked ranked : order) {
+    for (int i = 0; i < order.size(); i++) {
+      if (mode.stepFull(leases) || plan.full(leases)) {
+        break;
+      }
+      if (plan.done(i)) {
+        continue;
+      }
+      BottleneckFirstOrder.Ranked ranked = order.get(i);
       Transfer t = ranked.transfer();
       String s = m.senders()[t.src()];
       String r = m.receivers()[t.dst()];
-      if (mode.stepFull(leases)) {
-        break;
-      }
-      if (leases.headroom(s, r) <= 0) {
+      int[] route = plan.route(i);
+      if (leases.headroom(route) <= 0) {
         continue; // a shared link of the route (a backbone side, a rack link) is full
       }
       if (leases.freeSend(s) <= 0
@@ -159,7 +188,7 @@ final class StepAssembler {
         continue;
       }
       List<String> heavier = heavierAwaited(awaited, r, ranked.load(), heaviest);
-      if (!heavier.isEmpty() && leases.headroom(s, r) <= heavier.size()) {
+      if (!heavier.isEmpty() && leases.headroom(route) <= heavier.size()) {
         for (String h : heavier) {
           keeping.keep(h, nowMs);
         }
@@ -167,14 +196,30 @@ final class StepAssembler {
         b.note(Reason.KEPT, s, r, ranked, heavier);
         continue;
       }
-      if (b.open(t, s, r, m)) {
+      if (b.open(t, s, r, route, m)) {
         open.add(new HostPair(s, r));
         if (!awaited.isEmpty()) {
           b.note(Reason.GRANTED, s, r, ranked, List.of());
         }
+      } else if (noneNeeds(m, s, r)) {
+        plan.markDone(i);
       }
     }
     return b.build(awaited, heaviest);
+  }
+
+  /**
+   * @return true when no demand of the plan on {@code r} has bytes left from {@code s}, fetching or
+   *     not: the pair is done for this plan
+   */
+  private static boolean noneNeeds(DemandMatrix m, String s, String r) {
+    for (Demand d : m.demandsOn(r)) {
+      int idx = d.indexOf(s);
+      if (idx >= 0 && !d.released && d.remaining[idx] > 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -204,20 +249,12 @@ final class StepAssembler {
    * @return such receivers and their expected bytes per port (δ); empty when keeping is off
    */
   private Map<String, Double> awaitedReceivers(
-      PendingTasks.Estimate expected, DemandMatrix m, Collection<Demand> book, long nowMs) {
-    Map<String, Double> awaited = new HashMap<>(expected.awaited());
-    Set<String> planned = Set.of(m.receivers());
-    Set<Long> inPlan = new HashSet<>();
-    for (Demand d : m.demands()) {
-      inPlan.add(d.id);
-    }
+      StandingPlan plan, Collection<Demand> book, long nowMs) {
+    Map<String, Double> awaited = new HashMap<>(plan.expected().awaited());
     // a task that registered while the plan was computed waits for the next plan as if about to
     // register, with its registered bytes
     for (Demand d : book) {
-      if (d.grantable()
-          && d.remainingTotal() > 0
-          && !inPlan.contains(d.id)
-          && !planned.contains(d.dst)) {
+      if (d.grantable() && !plan.planned(d.id) && !plan.receives(d.dst) && d.remainingTotal() > 0) {
         awaited.merge(d.dst, (double) d.remainingTotal(), Math::max);
       }
     }
@@ -228,7 +265,7 @@ final class StepAssembler {
     }
     for (Map.Entry<String, Double> e : awaited.entrySet()) {
       String h = e.getKey();
-      if (planned.contains(h) || leases.receiving(h) > 0 || keeping.expired(h, nowMs)) {
+      if (plan.receives(h) || leases.receiving(h) > 0 || keeping.expired(h, nowMs)) {
         continue;
       }
       out.put(h, e.getValue() / leases.receivePorts(h));
@@ -255,15 +292,15 @@ final class StepAssembler {
      *
      * @return false when no such demand needs bytes from {@code s} (nothing opened)
      */
-    boolean open(Transfer t, String s, String r, DemandMatrix m) {
+    boolean open(Transfer t, String s, String r, int[] route, DemandMatrix m) {
       long budget = m.budgetBytes(t);
       long left = Math.max(1, budget);
       int receivers = 0;
-      for (Demand d : m.demands()) {
+      for (Demand d : m.demandsOn(r)) {
         if (left <= 0) {
           break;
         }
-        if (!d.grantable() || !d.dst.equals(r)) {
+        if (!d.grantable()) {
           continue;
         }
         int idx = d.indexOf(s);
@@ -278,7 +315,7 @@ final class StepAssembler {
       if (receivers == 0) {
         return false;
       }
-      leases.open(s, r);
+      leases.open(s, r, route);
       receiversPerPair.put(new HostPair(s, r), receivers);
       flows.add(new FlowGrant(s, r, Math.max(1, budget) - Math.max(0, left)));
       longest = Math.max(longest, t.amount());

@@ -10,6 +10,7 @@ import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
 import io.wanshuffle.spark.topology.LinkModel;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,7 +20,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,10 +98,21 @@ public final class StepCoordinator {
   /** The scheduler within its budget; null when not gated. */
   private final Planner planner;
 
-  private final PlanningLoop<DemandMatrix, Planner.Plan> planning;
+  private final PlanningLoop<RoundInput, RoundPlan> planning;
   private CoordinatorTimer.Cancellable keepTimer;
-  private long nextPlanId = 1;
+  private final AtomicLong nextPlanId = new AtomicLong(1);
   private boolean stopped;
+
+  /**
+   * Pipelined steps: the last plan, whose next transfers take ports freed while the planner is busy
+   * with a slow round ({@link #grantFromStandingPlan}); null before the first plan.
+   */
+  private StandingPlan standing;
+
+  /**
+   * A plan was asked for (ports freed, demand changed) since the last grant from {@link #standing}.
+   */
+  private boolean changedSinceStanding;
 
   StepCoordinator(StepCoordinatorBuilder b) {
     if (b.conf().gated() && b.scheduler() == null) {
@@ -173,12 +187,7 @@ public final class StepCoordinator {
    * @return its id and whether the task must wait for grants
    */
   public Registered register(RegisterDemand m) {
-    Registered out;
-    synchronized (this) {
-      out = registerLocked(m);
-    }
-    planning.kick();
-    return out;
+    return event(() -> registerLocked(m));
   }
 
   private Registered registerLocked(RegisterDemand m) {
@@ -225,19 +234,20 @@ public final class StepCoordinator {
    * @param host the task's host
    */
   public void noCrossClusterDemand(int stageId, int attempt, long taskAttemptId, String host) {
-    synchronized (this) {
-      if (stopped || !conf.gated()) {
-        return;
-      }
-      StageRef stage = new StageRef(stageId, attempt);
-      boolean hasDemand = book.countOfTask(taskAttemptId) > 0;
-      if (waves.noDemand(stage, taskAttemptId, host, hasDemand, clock.getAsLong())
-          && !gather.isOpen()) {
-        requestPlan(); // the flow kept for this host's task is free for another demand
-      }
-      closeGatherIfWaveRegistered();
-    }
-    planning.kick();
+    event(
+        () -> {
+          if (stopped || !conf.gated()) {
+            return null;
+          }
+          StageRef stage = new StageRef(stageId, attempt);
+          boolean hasDemand = book.countOfTask(taskAttemptId) > 0;
+          if (waves.noDemand(stage, taskAttemptId, host, hasDemand, clock.getAsLong())
+              && !gather.isOpen()) {
+            requestPlan(); // the flow kept for this host's task is free for another demand
+          }
+          closeGatherIfWaveRegistered();
+          return null;
+        });
   }
 
   /**
@@ -294,13 +304,13 @@ public final class StepCoordinator {
    * @param taskAttemptId Spark's task attempt id
    */
   public void taskEnded(long taskAttemptId) {
-    synchronized (this) {
-      if (!waves.ended(taskAttemptId)) {
-        return;
-      }
-      closeGatherIfWaveRegistered();
-    }
-    planning.kick();
+    event(
+        () -> {
+          if (waves.ended(taskAttemptId)) {
+            closeGatherIfWaveRegistered();
+          }
+          return null;
+        });
   }
 
   /**
@@ -312,12 +322,7 @@ public final class StepCoordinator {
    * @return the reply, now or later
    */
   public CompletableFuture<GrantReply> awaitGrant(AwaitGrant m) {
-    CompletableFuture<GrantReply> out;
-    synchronized (this) {
-      out = awaitGrantLocked(m);
-    }
-    planning.kick();
-    return out;
+    return event(() -> awaitGrantLocked(m));
   }
 
   private CompletableFuture<GrantReply> awaitGrantLocked(AwaitGrant m) {
@@ -401,13 +406,14 @@ public final class StepCoordinator {
    * @param reason for the log and the capture
    */
   public void release(long demandId, String reason) {
-    synchronized (this) {
-      Demand d = book.get(demandId);
-      if (d != null) {
-        releaseLocked(d, reason);
-      }
-    }
-    planning.kick();
+    event(
+        () -> {
+          Demand d = book.get(demandId);
+          if (d != null) {
+            releaseLocked(d, reason);
+          }
+          return null;
+        });
   }
 
   /**
@@ -417,12 +423,13 @@ public final class StepCoordinator {
    * @param reason for the log and the capture
    */
   public void releaseTask(long taskAttemptId, String reason) {
-    synchronized (this) {
-      for (Demand d : book.ofTask(taskAttemptId)) {
-        releaseLocked(d, reason);
-      }
-    }
-    planning.kick();
+    event(
+        () -> {
+          for (Demand d : book.ofTask(taskAttemptId)) {
+            releaseLocked(d, reason);
+          }
+          return null;
+        });
   }
 
   /**
@@ -431,12 +438,13 @@ public final class StepCoordinator {
    * @param executorId the executor
    */
   public void executorLost(String executorId) {
-    synchronized (this) {
-      for (Demand d : book.ofExecutor(executorId)) {
-        releaseLocked(d, "executor-lost");
-      }
-    }
-    planning.kick();
+    event(
+        () -> {
+          for (Demand d : book.ofExecutor(executorId)) {
+            releaseLocked(d, "executor-lost");
+          }
+          return null;
+        });
   }
 
   /**
@@ -446,10 +454,11 @@ public final class StepCoordinator {
    * @param attempt stage attempt number
    */
   public void stageCompleted(int stageId, int attempt) {
-    synchronized (this) {
-      stageCompletedLocked(new StageRef(stageId, attempt));
-    }
-    planning.kick();
+    event(
+        () -> {
+          stageCompletedLocked(new StageRef(stageId, attempt));
+          return null;
+        });
   }
 
   private void stageCompletedLocked(StageRef ref) {
@@ -471,10 +480,11 @@ public final class StepCoordinator {
    * @param r the report
    */
   public void ungatedRealised(UngatedReport r) {
-    synchronized (this) {
-      ungatedRealisedLocked(r);
-    }
-    planning.kick();
+    event(
+        () -> {
+          ungatedRealisedLocked(r);
+          return null;
+        });
   }
 
   private void ungatedRealisedLocked(UngatedReport r) {
@@ -618,11 +628,12 @@ public final class StepCoordinator {
   // ---------------------------------------------------------------------------------------------
 
   private void gatherElapsed() {
-    synchronized (this) {
-      gather.elapsed();
-      requestPlan();
-    }
-    planning.kick();
+    event(
+        () -> {
+          gather.elapsed();
+          requestPlan();
+          return null;
+        });
   }
 
   private void closeGatherIfWaveRegistered() {
@@ -634,30 +645,35 @@ public final class StepCoordinator {
   }
 
   private void deadlineReached(long stepId) {
-    synchronized (this) {
-      for (Long id : steps.outstanding(stepId)) {
-        Demand d = book.get(id);
-        // a grant no poll has collected by now is not being fetched: take its flows back
-        if (d != null && d.grant != null && d.grant.stepId() == stepId && !d.grantDelivered) {
-          LOG.warn(
-              "wan-shuffle task {} did not collect its grant of step {} before the deadline; its"
-                  + " flows are taken back and its demand waits for its next poll",
-              d.taskAttemptId,
-              stepId);
-          d.idle = true; // out of planning until it polls again, like an idle poll
-          endGrant(d);
-        }
-      }
-      if (steps.runningIds().contains(stepId)) {
+    event(
+        () -> {
+          deadlineReachedLocked(stepId);
+          return null;
+        });
+  }
+
+  private void deadlineReachedLocked(long stepId) {
+    for (Long id : steps.outstanding(stepId)) {
+      Demand d = book.get(id);
+      // a grant no poll has collected by now is not being fetched: take its flows back
+      if (d != null && d.grant != null && d.grant.stepId() == stepId && !d.grantDelivered) {
         LOG.warn(
-            "wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; their"
-                + " flows stay counted until they report",
-            stepId,
-            steps.outstanding(stepId).size());
-        stepDone(steps.finish(stepId), true);
+            "wan-shuffle task {} did not collect its grant of step {} before the deadline; its"
+                + " flows are taken back and its demand waits for its next poll",
+            d.taskAttemptId,
+            stepId);
+        d.idle = true; // out of planning until it polls again, like an idle poll
+        endGrant(d);
       }
     }
-    planning.kick();
+    if (steps.runningIds().contains(stepId)) {
+      LOG.warn(
+          "wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; their"
+              + " flows stay counted until they report",
+          stepId,
+          steps.outstanding(stepId).size());
+      stepDone(steps.finish(stepId), true);
+    }
   }
 
   private void applyReport(Demand d, AwaitGrant m) {
@@ -723,6 +739,47 @@ public final class StepCoordinator {
       return;
     }
     planning.request();
+    changedSinceStanding = true;
+  }
+
+  /**
+   * Runs {@code body} under the lock, then grants from the standing plan when the planner is busy
+   * ({@link #grantFromStandingPlan}); after the lock, completes the replies that granted and hands
+   * a requested plan to the planner.
+   */
+  private <T> T event(Supplier<T> body) {
+    List<Runnable> replies = new ArrayList<>();
+    T out;
+    synchronized (this) {
+      out = body.get();
+      grantFromStandingPlan(replies);
+    }
+    for (Runnable r : replies) {
+      r.run();
+    }
+    planning.kick();
+    return out;
+  }
+
+  /**
+   * Pipelined steps, when the planner is busy and its last round took longer than {@code
+   * planning.replanWait}: the ports freed since the last plan take the last plan's next transfers
+   * now instead of waiting for the plan being computed (list scheduling of the last plan, {@link
+   * StandingPlan}); the re-plan that follows covers the whole residual demand again. A plan on the
+   * free ports only (barrier steps) never does.
+   */
+  private void grantFromStandingPlan(List<Runnable> replies) {
+    if (!changedSinceStanding
+        || standing == null
+        || stopped
+        || !planning.isBusy()
+        || planning.lastRoundNanos() < conf.replanWaitMs() * 1_000_000L) {
+      return;
+    }
+    changedSinceStanding = false;
+    long now = clock.getAsLong();
+    long nowNanos = System.nanoTime();
+    grantStep(standing, now, nowNanos, replies);
   }
 
   /** Re-plans when the oldest kept flow's bound ends, so that no flow is kept longer. */
@@ -732,20 +789,39 @@ public final class StepCoordinator {
     }
     keepTimer =
         timer.schedule(
-            () -> {
-              synchronized (this) {
-                keepTimer = null;
-                requestPlan();
-              }
-              planning.kick();
-            },
+            () ->
+                event(
+                    () -> {
+                      keepTimer = null;
+                      requestPlan();
+                      return null;
+                    }),
             Math.max(1, keeping.nextExpiryMs(now) - now));
   }
 
-  /** The planner's rounds: snapshot the residual demand, plan it, grant a step from the plan. */
-  private final class Rounds implements PlanningLoop.Round<DemandMatrix, Planner.Plan> {
+  /**
+   * What a round plans on, read under the lock.
+   *
+   * @param residual the residual demand
+   * @param expected what the tasks still to launch are expected to fetch
+   */
+  private record RoundInput(DemandMatrix.Snapshot residual, PendingTasks.Estimate expected) {}
+
+  /**
+   * A round's plan, computed without the lock.
+   *
+   * @param plan the planner's answer
+   * @param standing its transfers in the order free ports take them, with the instance
+   */
+  private record RoundPlan(Planner.Plan plan, StandingPlan standing) {}
+
+  /**
+   * The planner's rounds: read the residual demand (under the lock), build its matrix, plan it and
+   * rank its transfers (without the lock), grant a step from the plan (under the lock).
+   */
+  private final class Rounds implements PlanningLoop.Round<RoundInput, RoundPlan> {
     @Override
-    public DemandMatrix snapshot(long startedNanos) {
+    public RoundInput snapshot(long startedNanos) {
       for (Demand d : book.all()) {
         if (d.waiter != null && d.firstPlanNanos == 0) {
           d.firstPlanNanos = startedNanos; // the first plan that could have granted this poll
@@ -758,23 +834,38 @@ public final class StepCoordinator {
       if (!mode.hasCapacity(leases)) {
         return null;
       }
-      return DemandMatrix.residual(
-          book.all(), leases, mode, conf.betaSeconds(), leases.links().baseSpeed());
+      DemandMatrix.Snapshot residual =
+          DemandMatrix.snapshot(book.all(), leases, mode, conf.betaSeconds());
+      return residual == null ? null : new RoundInput(residual, waves.estimate());
     }
 
     @Override
-    public Planner.Plan plan(DemandMatrix m) {
-      return planner.plan(m);
+    public RoundPlan plan(RoundInput in) {
+      DemandMatrix m =
+          DemandMatrix.of(
+              in.residual(), leases, mode, conf.betaSeconds(), leases.links().baseSpeed());
+      Planner.Plan plan = planner.plan(m);
+      List<Step> toGrant = mode.stepsToGrant(plan.schedule());
+      StandingPlan sp =
+          new StandingPlan(
+              m,
+              mode.order(toGrant, m, in.expected()),
+              in.expected(),
+              nextPlanId.getAndIncrement(),
+              plan.algorithm(),
+              leases.links());
+      return new RoundPlan(plan, sp);
     }
 
     @Override
-    public void apply(
-        DemandMatrix m, Planner.Plan plan, long startedNanos, List<Runnable> replies) {
-      long planId = nextPlanId++;
+    public void apply(RoundInput in, RoundPlan out, long startedNanos, List<Runnable> replies) {
       long now = clock.getAsLong();
+      StandingPlan sp = out.standing();
+      DemandMatrix m = sp.matrix();
+      Planner.Plan plan = out.plan();
       PlanEvent pe =
           new PlanEvent(
-              planId,
+              sp.planId(),
               now,
               plan.algorithm(),
               List.of(m.senders()),
@@ -785,19 +876,20 @@ public final class StepCoordinator {
               plan.schedule(),
               plan.nanos());
       listeners.fire(l -> l.onPlanComputed(pe));
-      List<Step> toGrant = mode.stepsToGrant(plan.schedule());
-      if (!grantStep(planId, plan.algorithm(), toGrant, m, now, startedNanos, replies)
-          && leases.total() == 0) {
+      if (!grantStep(sp, now, startedNanos, replies) && leases.total() == 0) {
         // nothing could be granted and no flow will end to trigger the next plan: never stall
-        grantStep(
-            planId,
-            plan.algorithm(),
-            m.largestTransferOnly().steps(),
-            m,
-            now,
-            startedNanos,
-            replies);
+        StandingPlan last =
+            new StandingPlan(
+                m,
+                mode.order(m.largestTransferOnly().steps(), m, in.expected()),
+                in.expected(),
+                sp.planId(),
+                sp.algorithm(),
+                leases.links());
+        grantStep(last, now, startedNanos, replies);
       }
+      standing = mode.planFitsFreePorts() ? null : sp;
+      changedSinceStanding = false;
     }
   }
 
@@ -806,18 +898,14 @@ public final class StepCoordinator {
    * logged and published, and the parked polls of its receivers are answered (in {@code replies},
    * after the lock is released).
    *
+   * @param plan the plan's transfers in the order free ports take them
    * @return false when no transfer could be granted
    */
   private boolean grantStep(
-      long planId,
-      String algorithm,
-      List<Step> toGrant,
-      DemandMatrix m,
-      long now,
-      long startedNanos,
-      List<Runnable> replies) {
-    StepAssembler.Assembly a =
-        assembler.assemble(toGrant, m, book.all(), waves.estimate(), steps.openPairs(), now);
+      StandingPlan plan, long now, long startedNanos, List<Runnable> replies) {
+    long planId = plan.planId();
+    String algorithm = plan.algorithm();
+    StepAssembler.Assembly a = assembler.assemble(plan, book.all(), steps.openPairs(), now);
     CoordinatorLog.decisions(a, algorithm);
     if (a.kept()) {
       scheduleKeepEnd(now);

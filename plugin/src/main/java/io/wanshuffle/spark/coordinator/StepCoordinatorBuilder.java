@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.scheduler.StepScheduler;
+import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.util.List;
@@ -36,6 +37,19 @@ public final class StepCoordinatorBuilder {
    */
   public StepCoordinatorBuilder scheduler(StepScheduler s) {
     this.scheduler = s;
+    return this;
+  }
+
+  /**
+   * Sets the step scheduler {@code spark.wanshuffle.algorithm} names (scheduler-core's registry),
+   * none when the configuration is not gated ({@code none}): what the driver runs, for callers that
+   * do not build a scheduler themselves.
+   *
+   * @return this builder
+   * @throws IllegalArgumentException if the registry does not know the name
+   */
+  public StepCoordinatorBuilder configuredScheduler() {
+    this.scheduler = conf.gated() ? Algorithms.byName(conf.algorithm()) : null;
     return this;
   }
 

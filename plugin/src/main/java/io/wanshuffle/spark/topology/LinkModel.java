@@ -308,7 +308,9 @@ public final class LinkModel {
    * @throws TopologyException for a host the topology does not know or a link without a rate
    */
   public int[] route(String src, String dst) {
-    return routeCache.computeIfAbsent(List.of(src, dst), p -> resolve(src, dst)).links();
+    List<String> pair = List.of(src, dst);
+    Route r = routeCache.get(pair); // a plain read: no lock on the hot path
+    return (r != null ? r : routeCache.computeIfAbsent(pair, p -> resolve(src, dst))).links();
   }
 
   private synchronized Route resolve(String src, String dst) {

@@ -41,6 +41,28 @@ class LinkTopologyCoordinatorTest {
   @ValueSource(strings = {"auto", "liquid", "oggp", GreedyFirstStep.NAME})
   void noLinkEverCarriesMoreFlowsThanItsCapacityAndEveryByteIsRealised(String algorithm)
       throws IOException {
+    randomTopologies(algorithm, 0);
+  }
+
+  /**
+   * The same with a planner whose rounds run 1 ms after they were asked for and {@code
+   * planning.replanWait = 0}: ports freed while it plans take the last plan's next transfers
+   * ({@link StandingPlan}), and still no link carries more than its capacity at any instant.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"auto", "liquid", "oggp", GreedyFirstStep.NAME})
+  void grantsFromTheLastPlanWhileThePlannerIsBusyHoldEveryLinkAndRealiseEveryByte(String algorithm)
+      throws IOException {
+    randomTopologies(algorithm, 1);
+  }
+
+  /**
+   * Random rounds of topologies and demands.
+   *
+   * @param planLagMs 0: the planner runs at once; above 0: its rounds run that many ms of the timer
+   *     after they were asked for, with {@code planning.replanWait = 0}
+   */
+  private void randomTopologies(String algorithm, long planLagMs) throws IOException {
     Random rnd = new Random(7);
     for (int round = 0; round < 12; round++) {
       int sites = 2 + rnd.nextInt(3);
@@ -84,25 +106,36 @@ class LinkTopologyCoordinatorTest {
       Path file = dir.resolve("t" + round + ".conf");
       Files.writeString(file, conf);
       LinkModel links = LinkModel.of(Topology.load(file), "test");
-      runRound(algorithm, links, hosts, site, rnd);
+      runRound(algorithm, links, hosts, site, rnd, planLagMs);
     }
   }
 
   private static void runRound(
-      String algorithm, LinkModel links, List<String> hosts, Map<String, String> site, Random rnd) {
+      String algorithm,
+      LinkModel links,
+      List<String> hosts,
+      Map<String, String> site,
+      Random rnd,
+      long planLagMs) {
     RecordingListener ev = new RecordingListener();
     PlanValidator validator = new PlanValidator();
     ManualTimer t = new ManualTimer();
-    WanShuffleConf conf =
-        WanShuffleConf.from(
-            new SparkConf(false)
-                .set(WanShuffleConf.ALGORITHM, algorithm)
-                .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-                .set(WanShuffleConf.PLANNING_BUDGET, "0")
-                .set(WanShuffleConf.BETA, "0ms"),
-            Set.of(algorithm));
+    SparkConf sc =
+        new SparkConf(false)
+            .set(WanShuffleConf.ALGORITHM, algorithm)
+            .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+            .set(WanShuffleConf.PLANNING_BUDGET, "0")
+            .set(WanShuffleConf.BETA, "0ms");
+    if (planLagMs > 0) {
+      sc.set(WanShuffleConf.REPLAN_WAIT, "0");
+    }
+    WanShuffleConf conf = WanShuffleConf.from(sc, Set.of(algorithm));
+    StepCoordinatorBuilder builder = StepCoordinator.builder(conf);
+    if (planLagMs > 0) {
+      builder.planner(r -> t.schedule(r, planLagMs));
+    }
     StepCoordinator c =
-        StepCoordinator.builder(conf)
+        builder
             .scheduler(
                 algorithm.equals(GreedyFirstStep.NAME)
                     ? new GreedyFirstStep()

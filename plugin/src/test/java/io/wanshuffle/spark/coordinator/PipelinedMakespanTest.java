@@ -218,6 +218,131 @@ class PipelinedMakespanTest {
   }
 
   /**
+   * A planner that takes {@link #PLAN_MS} of the stage's time per round, as at a thousand hosts per
+   * site: with {@code planning.replanWait = 0} a port freed while it plans takes the last plan's
+   * next transfer at once ({@link StandingPlan}), against waiting for the re-plan ({@code 1h}). On
+   * random skewed stages of one to three waves, granting from the last plan is never below η and
+   * never more than {@link #STANDING_BOUND} times the makespan of waiting for each re-plan, and
+   * faster on average ({@link #MEAN_STANDING_BOUND}).
+   */
+  @ParameterizedTest
+  @MethodSource("algorithms")
+  void grantingFromTheLastPlanWhileThePlannerIsBusyIsNoWorseThanWaitingForTheReplan(
+      String algorithm) {
+    Random rnd = new Random(13);
+    int rounds = 12;
+    double sum = 0;
+    for (int round = 0; round < rounds; round++) {
+      int hosts = 3 + rnd.nextInt(4);
+      int waves = 1 + rnd.nextInt(3);
+      int k = 2 + rnd.nextInt(hosts - 2);
+      List<FlowSimulation.Task> tasks = new ArrayList<>();
+      for (int w = 0; w < waves; w++) {
+        for (int r = 0; r < hosts; r++) {
+          String[] src = new String[hosts];
+          long[] bytes = new long[hosts];
+          for (int s = 0; s < hosts; s++) {
+            double z = rnd.nextDouble();
+            src[s] = "a" + s;
+            bytes[s] = 1 + (long) (BASE_SPEED * z * z);
+          }
+          tasks.add(new FlowSimulation.Task("b" + r, src, bytes));
+        }
+      }
+      double etaMs = etaMs(tasks, k);
+      long[] ms = new long[2];
+      String[] waits = {"0", "1h"};
+      for (int v = 0; v < 2; v++) {
+        ManualTimer timer = new ManualTimer();
+        StepCoordinator c = coordinator(algorithm, k, timer, waits[v]);
+        ms[v] = FlowSimulation.makespanMs(c, timer, tasks, 60, 20);
+        assertTrue(ms[v] >= etaMs - 1, "faster than the lower bound: " + ms[v] + " < " + etaMs);
+      }
+      double ratio = ms[0] / (double) ms[1];
+      System.out.println(
+          "RATIO "
+              + algorithm
+              + " "
+              + round
+              + " "
+              + ratio
+              + " "
+              + ms[0] / etaMs
+              + " "
+              + ms[1] / etaMs);
+      sum += ratio;
+      assertTrue(
+          ratio <= STANDING_BOUND,
+          algorithm
+              + ", round "
+              + round
+              + ", "
+              + hosts
+              + " x "
+              + hosts
+              + ", k = "
+              + k
+              + ": makespan from the last plan "
+              + ms[0]
+              + " ms, waiting for the re-plan "
+              + ms[1]
+              + " ms");
+    }
+    assertTrue(
+        sum / rounds <= MEAN_STANDING_BOUND,
+        algorithm + ": mean makespan from the last plan / waiting " + sum / rounds);
+  }
+
+  /**
+   * Simulated time one planning round takes in {@link #coordinator(String, int, ManualTimer,
+   * String)}, ms.
+   */
+  private static final long PLAN_MS = 30;
+
+  /**
+   * Bound on makespan from the last plan / makespan waiting for each re-plan, per stage. Measured
+   * when written (12 stages per algorithm): 80 of 84 stages faster, the slowest 1.129 (a wave's new
+   * task registers while the planner is busy, and the last plan's lighter transfer takes the port
+   * the re-plan gives the new bottleneck receiver).
+   */
+  private static final double STANDING_BOUND = 1.15;
+
+  /**
+   * Bound on the mean of makespan from the last plan / makespan waiting for each re-plan over the
+   * stages; measured when written: 0.78-0.88 per algorithm.
+   */
+  private static final double MEAN_STANDING_BOUND = 0.95;
+
+  /**
+   * Like {@link #coordinator(String, int, ManualTimer)}, with a planner whose rounds run {@link
+   * #PLAN_MS} after they were asked for (the rounds queued meanwhile see a busy planner).
+   *
+   * @param replanWait {@code spark.wanshuffle.planning.replanWait}
+   */
+  private static StepCoordinator coordinator(
+      String algorithm, int k, ManualTimer timer, String replanWait) {
+    WanShuffleConf conf =
+        WanShuffleConf.from(
+            new SparkConf(false)
+                .set(WanShuffleConf.ALGORITHM, algorithm)
+                .set(WanShuffleConf.K, Integer.toString(k))
+                .set(WanShuffleConf.DELTA, "1")
+                .set(WanShuffleConf.BETA, "0ms")
+                .set(WanShuffleConf.STEP_MIN_DEADLINE, "1h")
+                .set(WanShuffleConf.PLANNING_BUDGET, "0")
+                .set(WanShuffleConf.REPLAN_WAIT, replanWait)
+                .set(WanShuffleConf.BACKBONE_RATE, Long.toString((long) BASE_SPEED * k)),
+            Set.copyOf(Algorithms.names()));
+    return StepCoordinator.builder(conf)
+        .scheduler(Algorithms.byName(algorithm))
+        .listeners(List.of())
+        .timer(timer)
+        .clock(timer::now)
+        .planner(r -> timer.schedule(r, PLAN_MS))
+        .build();
+  }
+
+  /**
    * Runs the tasks through a pipelined coordinator and checks the makespan is not below η.
    *
    * @return makespan / η

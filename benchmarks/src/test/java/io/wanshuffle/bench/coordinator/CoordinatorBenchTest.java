@@ -1,0 +1,165 @@
+package io.wanshuffle.bench.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wanshuffle.bench.BenchRun;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A short {@code bench coordinator} run in-process on small stages (two sites with one rack each,
+ * three sites with two racks, one with the last plan granting while the planner is busy): every
+ * task's demand is granted in full, no flow of the run ever puts a link (NIC, rack link, backbone
+ * side of k flows) above its capacity, and the JSON objects carry the issue's field names. The
+ * contract check itself finds an over-capacity overlap.
+ */
+class CoordinatorBenchTest {
+  private static String[] run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int status =
+        BenchRun.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    return new String[] {Integer.toString(status), out.toString(), err.toString()};
+  }
+
+  @Test
+  void aSmallRunGrantsEveryDemandAndHoldsEveryLinkAtEveryInstant(@TempDir Path dir)
+      throws Exception {
+    String[] r =
+        run(
+            "coordinator",
+            "--mode",
+            "inprocess",
+            "--hosts",
+            "4,3,4",
+            "--sites",
+            "2,3,2",
+            "--racks",
+            "1,2,1",
+            "--tasks",
+            "40",
+            "--running",
+            "8",
+            "--blocks",
+            "2",
+            "--skew",
+            "1",
+            "--k",
+            "2",
+            "--block-ms",
+            "20",
+            "--start-delay",
+            "5",
+            "--end-delay",
+            "2",
+            "--timeout",
+            "120",
+            "--format",
+            "json",
+            "--out",
+            dir.toString());
+    assertEquals("0", r[0], "exit status (1: contract broken)\n" + r[1] + r[2]);
+    List<JsonNode> objects = new ArrayList<>();
+    ObjectMapper json = new ObjectMapper();
+    for (String line : r[1].strip().split("\n")) {
+      objects.add(json.readTree(line));
+    }
+    assertEquals(3, objects.size(), r[1]);
+    for (JsonNode o : objects) {
+      for (String field :
+          List.of(
+              "grantLatencyMsP50",
+              "grantLatencyMsP99",
+              "replanMsP99",
+              "messagesPerTask",
+              "driverCpuSeconds",
+              "peakHeapMb",
+              "makespanOverLowerBound")) {
+        assertTrue(o.has(field) && o.get(field).isNumber(), field + " in " + o);
+      }
+      assertEquals(40, o.get("tasksComplete").asLong(), "every task got all its bytes: " + o);
+      assertEquals(0, o.get("tasksUngated").asLong(), o.toString());
+      assertEquals(0, o.get("linkViolations").asLong(), o.toString());
+      assertTrue(o.get("flows").asLong() >= 40 * 2 / 2, o.toString());
+      assertTrue(o.get("makespanOverLowerBound").asDouble() >= 0.99, o.toString());
+    }
+  }
+
+  @Test
+  void theLastPlanGrantingWhileThePlannerIsBusyHoldsTheContract(@TempDir Path dir) {
+    String[] r =
+        run(
+            "coordinator",
+            "--hosts",
+            "6",
+            "--tasks",
+            "60",
+            "--running",
+            "12",
+            "--k",
+            "3",
+            "--block-ms",
+            "20",
+            "--start-delay",
+            "5",
+            "--end-delay",
+            "2",
+            "--timeout",
+            "120",
+            "--conf",
+            "spark.wanshuffle.planning.replanWait=0",
+            "--out",
+            dir.toString());
+    assertEquals("0", r[0], r[1] + r[2]);
+    assertTrue(r[1].contains("contract held"), r[1]);
+  }
+
+  @Test
+  void theContractCheckFindsALinkAboveItsCapacity(@TempDir Path dir) throws Exception {
+    BenchConfig c =
+        new BenchConfig(
+            BenchConfig.INPROCESS,
+            2,
+            2,
+            1,
+            4,
+            2,
+            1,
+            0,
+            1,
+            1,
+            "auto",
+            1_000_000,
+            10,
+            0,
+            0,
+            0,
+            1,
+            1,
+            Map.of());
+    StageSpec stage = new StageSpec(c);
+    BenchPlatform platform = BenchPlatform.of(stage, dir);
+    int a0 = stage.indexOf(stage.hosts()[0]);
+    int a1 = stage.indexOf(stage.hosts()[1]);
+    int b0 = stage.indexOf(stage.hosts()[2]);
+    int b1 = stage.indexOf(stage.hosts()[3]);
+    assertTrue(stage.siteOf(a0) == stage.siteOf(a1) && stage.siteOf(b0) != stage.siteOf(a0));
+    FlowLog one = new FlowLog();
+    one.flow(a0, b0, 0, 100);
+    one.flow(a1, b1, 100, 200); // the first ended as this one started
+    assertEquals(List.of(), RunAnalysis.violations(platform, one));
+    FlowLog two = new FlowLog();
+    two.flow(a0, b0, 0, 100);
+    two.flow(a1, b1, 50, 200); // k = 1: two flows on the backbone sides at once
+    assertTrue(RunAnalysis.violations(platform, two).size() >= 1);
+  }
+}
