@@ -157,45 +157,12 @@ public final class Charts {
    */
   public static byte[] throughput(
       String title, Map<String, List<double[]>> lines, double limitBitsPerSecond) {
-    XYSeriesCollection ds = new XYSeriesCollection();
-    lines.forEach(
-        (name, pts) -> {
-          XYSeries s = new XYSeries(name, false, true);
-          for (double[] p : pts) {
-            s.add(p[0], p[1] / 1e6);
-          }
-          ds.addSeries(s);
-        });
-    JFreeChart chart =
-        ChartFactory.createXYLineChart(
-            title,
-            "seconds since the reduce stage started",
-            "A→B Mbit/s",
-            ds,
-            PlotOrientation.VERTICAL,
-            true,
-            false,
-            false);
-    XYPlot plot = chart.getXYPlot();
-    plot.setBackgroundPaint(Color.WHITE);
-    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-    if (limitBitsPerSecond > 0) {
-      ValueMarker m =
-          new ValueMarker(
-              limitBitsPerSecond / 1e6,
-              Color.RED,
-              new BasicStroke(
-                  1.5f,
-                  BasicStroke.CAP_BUTT,
-                  BasicStroke.JOIN_MITER,
-                  1f,
-                  new float[] {6f, 4f},
-                  0f));
-      m.setLabel("backbone rate");
-      plot.addRangeMarker(m);
-    }
-    chart.setBackgroundPaint(Color.WHITE);
-    return png(chart, 900, 360);
+    return throughputChart(
+        title,
+        "seconds since the reduce stage started",
+        "A→B Mbit/s",
+        lines,
+        limitBitsPerSecond > 0 ? Map.of("backbone rate", limitBitsPerSecond) : Map.of());
   }
 
   /**
@@ -333,6 +300,15 @@ public final class Charts {
    */
   public static byte[] throughput(
       String title, Map<String, List<double[]>> lines, Map<String, Double> limits) {
+    return throughputChart(title, "seconds from the stage's first flow", "Mbit/s", lines, limits);
+  }
+
+  private static byte[] throughputChart(
+      String title,
+      String xLabel,
+      String yLabel,
+      Map<String, List<double[]>> lines,
+      Map<String, Double> limits) {
     XYSeriesCollection ds = new XYSeriesCollection();
     lines.forEach(
         (name, pts) -> {
@@ -344,14 +320,7 @@ public final class Charts {
         });
     JFreeChart chart =
         ChartFactory.createXYLineChart(
-            title,
-            "seconds from the stage's first flow",
-            "Mbit/s",
-            ds,
-            PlotOrientation.VERTICAL,
-            true,
-            false,
-            false);
+            title, xLabel, yLabel, ds, PlotOrientation.VERTICAL, true, false, false);
     XYPlot plot = chart.getXYPlot();
     plot.setBackgroundPaint(Color.WHITE);
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
