@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,43 +58,13 @@ public final class Charts {
    */
   public static byte[] heatMap(
       String title, List<String> senders, List<String> receivers, long[][] bytes) {
-    int n = senders.size() * receivers.size();
-    double[][] xyz = new double[3][n];
-    double max = 1;
-    int k = 0;
-    for (int i = 0; i < senders.size(); i++) {
-      for (int j = 0; j < receivers.size(); j++) {
-        xyz[0][k] = j;
-        xyz[1][k] = i;
-        xyz[2][k] = bytes[i][j] / 1e6;
-        max = Math.max(max, xyz[2][k]);
-        k++;
-      }
-    }
-    DefaultXYZDataset ds = new DefaultXYZDataset();
-    ds.addSeries("MB", xyz);
-    SymbolAxis x = new SymbolAxis("receiver (cluster B)", receivers.toArray(new String[0]));
-    SymbolAxis y = new SymbolAxis("sender (cluster A)", senders.toArray(new String[0]));
-    LookupPaintScale scale = new LookupPaintScale(0, max * 1.0001, Color.WHITE);
-    int steps = 32;
-    for (int s = 0; s < steps; s++) {
-      float f = s / (float) (steps - 1);
-      scale.add(max * s / steps, new Color(1f - 0.8f * f, 1f - 0.55f * f, 1f - 0.1f * f));
-    }
-    XYBlockRenderer r = new XYBlockRenderer();
-    r.setPaintScale(scale);
-    XYPlot plot = new XYPlot(ds, x, y, r);
-    plot.setBackgroundPaint(Color.WHITE);
-    JFreeChart chart = new JFreeChart(title, plot);
-    chart.removeLegend();
-    NumberAxis legendAxis = new NumberAxis("MB");
-    legendAxis.setRange(0, max);
-    PaintScaleLegend legend = new PaintScaleLegend(scale, legendAxis);
-    legend.setPosition(RectangleEdge.RIGHT);
-    legend.setMargin(4, 4, 40, 4);
-    chart.addSubtitle(legend);
-    chart.setBackgroundPaint(Color.WHITE);
-    return png(chart, 560, 420);
+    return groupedHeatMap(
+        title,
+        senders,
+        Collections.nCopies(senders.size(), ""),
+        receivers,
+        Collections.nCopies(receivers.size(), ""),
+        bytes);
   }
 
   /**
