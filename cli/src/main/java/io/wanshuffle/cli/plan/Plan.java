@@ -38,7 +38,7 @@ record Plan(
    * transfer end, each over every remaining transfer (quadratic in transfers; about a second at
    * this size).
    */
-  static final int BRUTE_FORCE_LIMIT = 4096;
+  static final int BRUTE_FORCE_LIMIT = 16_384;
 
   /**
    * η_o of an instance when it is within {@link #BRUTE_FORCE_LIMIT}.

@@ -19,7 +19,7 @@ import java.util.List;
  * Amounts, durations, β, cost and the lower bound are seconds; src/dst are zero-based row and
  * column indices of the matrix. This shape is a contract other tools depend on; {@code
  * linkOverloads} is present with {@code --topology} only; {@code bruteForceEstimate} (η_o, seconds)
- * is null for a matrix of more than 4,096 transfers.
+ * is null for a matrix of more than 16,384 transfers.
  *
  * @param algorithm the scheduler's name
  * @param k maximum transfers per step
@@ -31,7 +31,7 @@ import java.util.List;
  *     {@code liquid}; rack-blind algorithms plan on k and δ only); null (absent) without a topology
  * @param bruteForceEstimate η_o, seconds: Spark's default (all transfers at once, fair sharing of
  *     the NICs and of k on the backbone; Wagner and Jeannot, INRIA RR-5361, sec. 3.1); null when
- *     the matrix has more than 4,096 transfers
+ *     the matrix has more than 16,384 transfers
  */
 public record PlanJson(
     String algorithm,

@@ -461,7 +461,7 @@ class PlanCommandTest {
   /** Over the size limit η_o is not computed: JSON null, and the text says why. */
   @Test
   void bruteForceEstimateIsSkippedOverItsLimit() throws IOException {
-    int n = 65; // 4,225 transfers
+    int n = 129; // 16,641 transfers
     StringBuilder csv = new StringBuilder();
     for (int i = 0; i < n; i++) {
       csv.append("1,".repeat(n - 1)).append("1\n");
@@ -485,6 +485,6 @@ class PlanCommandTest {
     CliRun r =
         CliRun.of(
             "plan", "--matrix", p.toString(), "--k", "8", "--beta", "1", "--algorithm", "ggp");
-    assertTrue(r.out().contains("eta_o       not computed (more than 4096 transfers)"), r.out());
+    assertTrue(r.out().contains("eta_o       not computed (more than 16384 transfers)"), r.out());
   }
 }
