@@ -5,6 +5,8 @@ import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.estimate.BruteForceEstimator;
+import io.wanshuffle.scheduler.estimate.LinkFairShareEstimator;
+import io.wanshuffle.scheduler.topology.LinkNetwork;
 
 /**
  * One computed plan: the instance (in seconds), the algorithm that scheduled it, its validated
@@ -21,8 +23,9 @@ import io.wanshuffle.scheduler.estimate.BruteForceEstimator;
  *     ({@link io.wanshuffle.scheduler.topology.LinkCapacityValidator#overloads}); 0 for {@code
  *     liquid}; null without a topology
  * @param bruteForceEstimate η_o, seconds: how long Spark's default (every transfer at once, fair
- *     sharing of the NICs and of k on the backbone) would take ({@link BruteForceEstimator}); null
- *     when the matrix has more than {@link #BRUTE_FORCE_LIMIT} transfers
+ *     sharing of the NICs and of k on the backbone, {@link BruteForceEstimator}; with {@code
+ *     --topology} max-min fair sharing of every link, {@link LinkFairShareEstimator}) would take;
+ *     null when the matrix has more than {@link #BRUTE_FORCE_LIMIT} transfers
  */
 record Plan(
     MatrixFile input,
@@ -50,6 +53,20 @@ record Plan(
   static Double bruteForce(TrafficMatrix seconds, Platform platform) {
     return seconds.nonZeroCount() <= BRUTE_FORCE_LIMIT
         ? BruteForceEstimator.estimate(seconds, platform)
+        : null;
+  }
+
+  /**
+   * η_o of an instance on a link network when it is within {@link #BRUTE_FORCE_LIMIT}.
+   *
+   * @param seconds the matrix in seconds at base speed
+   * @param network routes and capacities (flows) of every link
+   * @return η_o on the links, seconds, or null for a matrix of more than {@link #BRUTE_FORCE_LIMIT}
+   *     transfers
+   */
+  static Double bruteForce(TrafficMatrix seconds, LinkNetwork network) {
+    return seconds.nonZeroCount() <= BRUTE_FORCE_LIMIT
+        ? LinkFairShareEstimator.estimate(seconds, network)
         : null;
   }
 

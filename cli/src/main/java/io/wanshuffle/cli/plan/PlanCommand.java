@@ -331,7 +331,7 @@ public final class PlanCommand implements Callable<Integer> {
             ? LinkLowerBound.of(seconds, network.constrainedBy(platform), beta)
             : LowerBound.of(seconds, platform),
         liquid ? 0 : LinkCapacityValidator.overloads(schedule, network),
-        Plan.bruteForce(seconds, platform));
+        Plan.bruteForce(seconds, network));
   }
 
   private static int[] deltas(String option, String list, int n, String what) {

@@ -96,6 +96,10 @@ class PlanTopologyTest {
     // rack /A/r1 sends 12 s over 6 pairs through a 1-flow uplink: the generalised bound
     assertEquals(12 + 0.5 * 6, j.get("lowerBound").asDouble(), 1e-9, r.out());
     assertTrue(j.get("cost").asDouble() >= j.get("lowerBound").asDouble() - 1e-9);
+    // Spark's default on the same links: the 1-flow uplink of /A/r1 alone needs 12 s (a rack-blind
+    // η_o sees only NICs and the backbone: b1's 10 s)
+    double etaO = j.get("bruteForceEstimate").asDouble();
+    assertTrue(etaO >= 12 - 1e-9 && etaO <= 20, r.out());
   }
 
   @Test
