@@ -57,14 +57,28 @@ public final class ShuffleJobs {
    * @return result rows
    */
   public static List<String> reduceByKey(JavaSparkContext jsc, JobLayout l, long seed) {
+    List<String> rows = new ArrayList<>(reduceByKeyRows(jsc, l, seed).collect());
+    rows.sort(ShuffleJobs::byLeadingNumber);
+    return rows;
+  }
+
+  /**
+   * The rows of {@link #reduceByKey} as an RDD whose reduce tasks are pinned to the layout's reduce
+   * hosts, for callers that run several actions over one shuffle (the second reads the map output
+   * the first wrote). Rows {@code key,sum} in no particular order; oracle {@link
+   * #reduceByKeyOracle}.
+   *
+   * @param jsc the driver
+   * @param l layout
+   * @param seed data seed
+   * @return the pinned RDD of rows
+   */
+  public static JavaRDD<String> reduceByKeyRows(JavaSparkContext jsc, JobLayout l, long seed) {
     JavaPairRDD<Long, Long> sums =
         generate(jsc, l, seed, KEYS, 0)
             .mapValues(TestData.Rec::value)
             .reduceByKey(new HashPartitioner(l.reduces()), Long::sum);
-    List<String> rows =
-        new ArrayList<>(pinnedCollect(jsc, sums.map(t -> t._1() + "," + t._2()), l));
-    rows.sort(ShuffleJobs::byLeadingNumber);
-    return rows;
+    return Placement.onHosts(jsc, sums.map(t -> t._1() + "," + t._2()), l.reduceHosts());
   }
 
   /**

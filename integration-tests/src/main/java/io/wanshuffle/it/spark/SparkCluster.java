@@ -372,6 +372,44 @@ public final class SparkCluster implements AutoCloseable {
   }
 
   /**
+   * Asks the executor JVMs that the Worker on {@code address} runs to decommission themselves, as a
+   * cloud provider's notice or an operator's {@code kill -PWR} does: SIGPWR, which an executor
+   * handles when the application sets {@code spark.decommission.enabled} (it stops taking tasks,
+   * migrates its blocks if {@code spark.storage.decommission.*} says so, then exits).
+   *
+   * @param address a worker host's address
+   * @return how many executor processes were signalled (0 if none was running)
+   * @throws IllegalArgumentException if no Worker runs on {@code address}
+   * @throws IllegalStateException if {@code kill} fails
+   */
+  public int decommissionExecutors(String address) {
+    Daemon w = workers.get(address);
+    if (w == null) {
+      throw new IllegalArgumentException(
+          "no Worker on " + address + "; Workers on " + workers.keySet());
+    }
+    List<ProcessHandle> execs =
+        w.handle()
+            .descendants()
+            .filter(p -> p.info().commandLine().orElse("").contains("CoarseGrainedExecutorBackend"))
+            .toList();
+    for (ProcessHandle e : execs) {
+      try {
+        Process kill = new ProcessBuilder("kill", "-PWR", Long.toString(e.pid())).start();
+        if (kill.waitFor() != 0) {
+          throw new IllegalStateException("kill -PWR " + e.pid() + " failed");
+        }
+      } catch (IOException ex) {
+        throw new IllegalStateException("cannot signal executor " + e.pid(), ex);
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while signalling executor " + e.pid(), ex);
+      }
+    }
+    return execs.size();
+  }
+
+  /**
    * Waits until every worker host runs an executor of the application (at the start, so that tasks
    * are not all placed on the first executor that registers, and after an executor was killed).
    *

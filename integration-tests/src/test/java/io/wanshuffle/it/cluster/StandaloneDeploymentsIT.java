@@ -28,6 +28,7 @@ import java.util.stream.Stream;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkExecutorInfo;
 import org.apache.spark.api.java.JavaFutureAction;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorAdded;
@@ -41,11 +42,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Spark standalone deployments other than a static set of executors with the driver in the client:
  * dynamic allocation with shuffle tracking (executors released when idle and acquired again for the
- * next job, the plugin's coordinator living on the driver across them) and cluster deploy mode (the
- * driver, and so the step coordinator, launched by a Worker through {@code spark-submit
- * --deploy-mode cluster}, the plugin shipped with {@code --jars}). Both on the loopback two-cluster
- * deployment with k = 2: answers exact, every cross-cluster byte in granted steps, at most k flows
- * at once.
+ * next job, the plugin's coordinator living on the driver across them), executor decommissioning
+ * with shuffle block migration, and cluster deploy mode (the driver, and so the step coordinator,
+ * launched by a Worker through {@code spark-submit --deploy-mode cluster}, the plugin shipped with
+ * {@code --jars}). Both on the loopback two-cluster deployment with k = 2: answers exact, every
+ * cross-cluster byte in granted steps, at most k flows at once.
  */
 @ExtendWith(SharedLoopbackCluster.class)
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
@@ -111,6 +112,65 @@ class StandaloneDeploymentsIT {
     } finally {
       spark.stop();
     }
+  }
+
+  /**
+   * Executor decommissioning with shuffle block migration: after a shuffle's map output is written
+   * on cluster A, the executors of one host of A are told to decommission (SIGPWR, {@code
+   * spark.decommission.enabled}); they migrate their shuffle blocks to peers ({@code
+   * spark.storage.decommission.shuffleBlocks.enabled}) and exit. A second action over the same
+   * shuffle reads the blocks where they now are (a block that moved to cluster B is read ungated,
+   * as same-site; the rest in granted steps): rows exact, within k.
+   */
+  @Test
+  void decommissionedExecutorsShuffleBlocksAreReadWhereTheyMovedWithinK() throws Exception {
+    SparkSession spark =
+        SparkSession.builder()
+            .config(
+                PluginConf.plugin(cluster, "decommission")
+                    .set("spark.decommission.enabled", "true")
+                    .set("spark.storage.decommission.enabled", "true")
+                    .set("spark.storage.decommission.shuffleBlocks.enabled", "true")
+                    .set("spark.storage.decommission.rddBlocks.enabled", "false"))
+            .getOrCreate();
+    try {
+      SparkContext sc = spark.sparkContext();
+      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
+      ExecutorChurn churn = new ExecutorChurn();
+      sc.addSparkListener(churn);
+      CaptureEvents events = CaptureEvents.install(sc);
+      cluster.awaitExecutors(sc, Duration.ofSeconds(120));
+      List<String> a = Node.addresses(cluster.testbed().clusterA());
+      JobLayout l = new JobLayout(a, Node.addresses(cluster.testbed().clusterB()), 8, 6, 4000);
+      List<String> oracle = sorted(ShuffleJobs.reduceByKeyOracle(l, 41));
+      JavaRDD<String> rows = ShuffleJobs.reduceByKeyRows(jsc, l, 41);
+      assertEquals(oracle, sorted(rows.collect()));
+      assertGatedWithinK(events.stages(sc));
+
+      events.clear();
+      assertTrue(cluster.decommissionExecutors(a.get(0)) > 0, "an executor on " + a.get(0));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      while (churn.removed.get() == 0) {
+        assertTrue(System.nanoTime() < deadline, "the decommissioned executor never left");
+        Thread.sleep(200);
+      }
+      // the Worker starts a replacement; the second action needs an executor on every host
+      cluster.awaitExecutors(sc, Duration.ofSeconds(120));
+      assertEquals(oracle, sorted(rows.collect()), "rows after decommissioning");
+      for (WanShuffleStageCaptured e : events.stages(sc)) {
+        StageCapture c = CaptureEvents.load(e);
+        FlowOverlap o = GatedStages.assertGatedWithinDelta(c, 1);
+        assertTrue(o.maxPairs() <= 2, "at most k flows open at once: " + o);
+      }
+    } finally {
+      spark.stop();
+    }
+  }
+
+  private static List<String> sorted(List<String> rows) {
+    List<String> s = new ArrayList<>(rows);
+    s.sort(null);
+    return s;
   }
 
   /**
