@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.topology.LinkModel;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -38,6 +39,12 @@ final class Demand {
 
   boolean released;
 
+  /** Per source host, the link ids of its route to {@link #dst}; each filled when first read. */
+  private int[][] routes;
+
+  /** The link model {@link #routes} come from. */
+  private LinkModel routesOf;
+
   /**
    * The task is reading another shuffle and waits for a grant there (its last poll said idle): not
    * planned until a poll says otherwise.
@@ -63,6 +70,27 @@ final class Demand {
     this.registered = bytes.clone();
     this.remaining = bytes.clone();
     this.realised = new long[bytes.length];
+  }
+
+  /**
+   * The route of one of the demand's pairs, kept with the demand so that reading the residual does
+   * not look it up again on every round (a route never changes, {@link LinkModel}).
+   *
+   * @param i index into {@link #src}
+   * @param links the link model
+   * @return the link ids of the route {@code src[i]} → {@link #dst} (shared array: do not modify)
+   */
+  int[] route(int i, LinkModel links) {
+    if (routes == null || routesOf != links) {
+      routes = new int[src.length][];
+      routesOf = links;
+    }
+    int[] r = routes[i];
+    if (r == null) {
+      r = links.route(src[i], dst);
+      routes[i] = r;
+    }
+    return r;
   }
 
   /**

@@ -6,11 +6,12 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
@@ -23,7 +24,9 @@ import java.util.function.Predicate;
  * <p>Not thread-safe: used under the coordinator's lock.
  */
 final class DemandBook {
-  private final Map<Long, Demand> demands = new LinkedHashMap<>();
+  /** By id; ids increase with registration, so id order is registration order. */
+  private final NavigableMap<Long, Demand> demands = new TreeMap<>();
+
   private final Map<Long, Set<Long>> byTask = new HashMap<>();
   private long nextId = 1;
 
@@ -63,6 +66,22 @@ final class DemandBook {
    */
   Collection<Demand> all() {
     return Collections.unmodifiableCollection(demands.values());
+  }
+
+  /**
+   * @param id a demand id (0: before every demand)
+   * @return the demands registered after demand {@code id}, in registration order (a live view: do
+   *     not change the book while iterating it)
+   */
+  Collection<Demand> after(long id) {
+    return Collections.unmodifiableCollection(demands.tailMap(id, false).values());
+  }
+
+  /**
+   * @return the id of the last demand registered, 0 before the first
+   */
+  long lastId() {
+    return nextId - 1;
   }
 
   /**
