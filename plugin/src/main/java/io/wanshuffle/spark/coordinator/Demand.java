@@ -45,6 +45,11 @@ final class Demand {
   /** The link model {@link #routes} come from. */
   private LinkModel routesOf;
 
+  /** The ids of {@link #src} then {@link #dst} in {@link #idsOf}; null until first asked for. */
+  private int[] hostIds;
+
+  private HostIndex idsOf;
+
   /**
    * The task is reading another shuffle and waits for a grant there (its last poll said idle): not
    * planned until a poll says otherwise.
@@ -91,6 +96,26 @@ final class Demand {
       routes[i] = r;
     }
     return r;
+  }
+
+  /**
+   * The ids of the demand's hosts, resolved once per index.
+   *
+   * @param index the coordinator's host ids
+   * @return the id of {@code src[i]} at i, then the id of {@link #dst} at {@code src.length}
+   *     (shared array: do not modify)
+   */
+  int[] hostIds(HostIndex index) {
+    if (hostIds == null || idsOf != index) {
+      int[] ids = new int[src.length + 1];
+      for (int i = 0; i < src.length; i++) {
+        ids[i] = index.id(src[i]);
+      }
+      ids[src.length] = index.id(dst);
+      hostIds = ids;
+      idsOf = index;
+    }
+    return hostIds;
   }
 
   /**

@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -104,6 +103,8 @@ final class DemandMatrix {
    * @param freePlatform the platform of the free capacity (barrier steps), else null
    * @param readUpTo the largest demand id read (0 when none)
    * @param unplanned the ids of the demands read but not in the matrix, in registration order
+   * @param columns per demand, its receiver's column
+   * @param rows per demand and source host, the sender's row (-1 where its future is 0)
    */
   record Snapshot(
       List<Demand> demands,
@@ -112,7 +113,9 @@ final class DemandMatrix {
       String[] receivers,
       Platform freePlatform,
       long readUpTo,
-      long[] unplanned) {}
+      long[] unplanned,
+      int[] columns,
+      List<int[]> rows) {}
 
   /**
    * The residual demand that can be planned now.
@@ -147,22 +150,41 @@ final class DemandMatrix {
       Collection<Demand> book, FlowLeases leases, StepMode mode, double betaSeconds) {
     List<Demand> eligible = new ArrayList<>();
     List<long[]> futures = new ArrayList<>();
-    Map<String, Integer> senderIndex = new LinkedHashMap<>();
-    Map<String, Integer> receiverIndex = new LinkedHashMap<>();
+    List<int[]> rows = new ArrayList<>();
+    int[] columns = new int[16];
+    HostIndex index = leases.hosts();
+    // row and column by host id, -1 when none yet; hosts by row and column
+    int[] rowOf = new int[0];
+    int[] colOf = new int[0];
+    List<String> senders = new ArrayList<>();
+    List<String> receivers = new ArrayList<>();
     boolean startable = false;
     long readUpTo = 0;
     long[] unplanned = new long[8];
     int unplannedCount = 0;
     for (Demand d : book) {
       readUpTo = Math.max(readUpTo, d.id);
-      boolean any = false;
       long[] future = null;
+      int[] row = null;
       if (d.plannable() && mode.admits(d, leases)) {
+        int[] ids = d.hostIds(index);
+        if (rowOf.length < index.size()) {
+          rowOf = grown(rowOf, index.size());
+          colOf = grown(colOf, index.size());
+        }
         future = d.futureBytes();
         for (int i = 0; i < d.src.length; i++) {
           if (future[i] > 0 && mode.admitsSource(d.src[i], leases)) {
-            senderIndex.putIfAbsent(d.src[i], senderIndex.size());
-            any = true;
+            if (row == null) {
+              row = new int[d.src.length];
+              Arrays.fill(row, -1);
+            }
+            int id = ids[i];
+            if (rowOf[id] < 0) {
+              rowOf[id] = senders.size();
+              senders.add(d.src[i]);
+            }
+            row[i] = rowOf[id];
             if (!startable && d.grant == null) {
               startable = leases.fits(d.src[i], d.dst, d.route(i, leases.links()));
             }
@@ -170,12 +192,22 @@ final class DemandMatrix {
             future[i] = 0; // not planned now
           }
         }
+        if (row != null) {
+          int dstId = ids[d.src.length];
+          if (colOf[dstId] < 0) {
+            colOf[dstId] = receivers.size();
+            receivers.add(d.dst);
+          }
+          if (eligible.size() == columns.length) {
+            columns = Arrays.copyOf(columns, 2 * columns.length);
+          }
+          columns[eligible.size()] = colOf[dstId];
+          eligible.add(d);
+          futures.add(future);
+          rows.add(row);
+        }
       }
-      if (any) {
-        receiverIndex.putIfAbsent(d.dst, receiverIndex.size());
-        eligible.add(d);
-        futures.add(future);
-      } else {
+      if (row == null) {
         if (unplannedCount == unplanned.length) {
           unplanned = Arrays.copyOf(unplanned, 2 * unplannedCount);
         }
@@ -185,12 +217,26 @@ final class DemandMatrix {
     if (eligible.isEmpty() || !startable) {
       return null;
     }
-    String[] s = senderIndex.keySet().toArray(new String[0]);
-    String[] r = receiverIndex.keySet().toArray(new String[0]);
+    String[] s = senders.toArray(new String[0]);
+    String[] r = receivers.toArray(new String[0]);
     Platform free =
         mode.planFitsFreePorts() ? mode.platform(s, r, leases.k(), leases, betaSeconds) : null;
     return new Snapshot(
-        eligible, futures, s, r, free, readUpTo, Arrays.copyOf(unplanned, unplannedCount));
+        eligible,
+        futures,
+        s,
+        r,
+        free,
+        readUpTo,
+        Arrays.copyOf(unplanned, unplannedCount),
+        Arrays.copyOf(columns, eligible.size()),
+        rows);
+  }
+
+  private static int[] grown(int[] a, int size) {
+    int[] g = Arrays.copyOf(a, Math.max(size, 2 * a.length));
+    Arrays.fill(g, a.length, g.length, -1);
+    return g;
   }
 
   /**
@@ -208,25 +254,17 @@ final class DemandMatrix {
       Snapshot snap, FlowLeases leases, StepMode mode, double betaSeconds, long baseSpeed) {
     String[] s = snap.senders();
     String[] r = snap.receivers();
-    Map<String, Integer> senderIndex = new HashMap<>();
-    Map<String, Integer> receiverIndex = new HashMap<>();
-    for (int i = 0; i < s.length; i++) {
-      senderIndex.put(s[i], i);
-    }
-    for (int j = 0; j < r.length; j++) {
-      receiverIndex.put(r[j], j);
-    }
     long[][] bytes = new long[s.length][r.length];
     int cols = r.length;
     long[] cells = new long[16];
     int nz = 0;
     for (int e = 0; e < snap.demands().size(); e++) {
-      Demand d = snap.demands().get(e);
-      int j = receiverIndex.get(d.dst);
+      int j = snap.columns()[e];
       long[] future = snap.futures().get(e);
-      for (int i = 0; i < d.src.length; i++) {
+      int[] rows = snap.rows().get(e);
+      for (int i = 0; i < future.length; i++) {
         if (future[i] > 0) {
-          int row = senderIndex.get(d.src[i]);
+          int row = rows[i];
           if (bytes[row][j] == 0) {
             if (nz == cells.length) {
               cells = Arrays.copyOf(cells, 2 * nz);

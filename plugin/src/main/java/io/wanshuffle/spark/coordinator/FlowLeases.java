@@ -20,6 +20,7 @@ import java.util.function.Function;
 final class FlowLeases {
   private final LinkModel links;
   private final LinkFacts facts;
+  private final HostIndex hosts = new HostIndex();
   private final Function<String, String> clusterOf;
   private final Map<String, Integer> sending = new HashMap<>();
   private final Map<String, Integer> receiving = new HashMap<>();
@@ -52,6 +53,13 @@ final class FlowLeases {
    */
   LinkFacts facts() {
     return facts;
+  }
+
+  /**
+   * @return the ids of the hosts seen, for reading the residual (under the coordinator's lock)
+   */
+  HostIndex hosts() {
+    return hosts;
   }
 
   /**

@@ -39,6 +39,11 @@ final class StandingPlan {
   private final int[] outCapacity;
   private final int[] inCapacity;
 
+  /** Per transfer, the links of its route that are not NICs, and their capacities. */
+  private final int[][] shared;
+
+  private final int[][] sharedCapacity;
+
   /** Per transfer, the link id of its sender's NIC (up), -1 when the route has none. */
   private final int[] nicUp;
 
@@ -87,6 +92,8 @@ final class StandingPlan {
     int n = order.size();
     this.done = new boolean[n];
     this.routes = new int[n][];
+    this.shared = new int[n][];
+    this.sharedCapacity = new int[n][];
     this.nicUp = new int[n];
     this.nicDown = new int[n];
     this.sendPorts = new int[matrix.senders().length];
@@ -111,7 +118,12 @@ final class StandingPlan {
       routes[i] = leases.links().route(matrix.senders()[row], matrix.receivers()[col]);
       nicUp[i] = -1;
       nicDown[i] = -1;
+      int sharedCount = 0;
+      shared[i] = new int[routes[i].length];
       for (int l : routes[i]) {
+        if (!facts.isNic(l)) {
+          shared[i][sharedCount++] = l;
+        }
         switch (facts.kind(l)) {
           case LinkFacts.BACKBONE_OUT -> {
             out.add(l);
@@ -128,6 +140,8 @@ final class StandingPlan {
           }
         }
       }
+      shared[i] = Arrays.copyOf(shared[i], sharedCount);
+      sharedCapacity[i] = capacities(shared[i], facts);
       if (sendPorts[row] < 0) {
         sendPorts[row] = leases.sendPorts(matrix.senders()[row]);
       }
@@ -220,6 +234,25 @@ final class StandingPlan {
    */
   int[] route(int i) {
     return routes[i];
+  }
+
+  /**
+   * The free leases of the busiest shared link of the transfer's route, as {@link
+   * FlowLeases#headroom(int[])}.
+   *
+   * @param i a transfer's position in {@link #order()}
+   * @param leases the open flows
+   * @return free leases of its busiest link other than the NICs; {@link Integer#MAX_VALUE} for a
+   *     route of NICs only
+   */
+  int headroom(int i, FlowLeases leases) {
+    int[] links = shared[i];
+    int[] cap = sharedCapacity[i];
+    int free = Integer.MAX_VALUE;
+    for (int x = 0; x < links.length; x++) {
+      free = Math.min(free, cap[x] - leases.used(links[x]));
+    }
+    return free;
   }
 
   /**

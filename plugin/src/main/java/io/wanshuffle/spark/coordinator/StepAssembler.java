@@ -177,7 +177,7 @@ final class StepAssembler {
       String s = m.senders()[t.src()];
       String r = m.receivers()[t.dst()];
       int[] route = plan.route(i);
-      if (leases.headroom(route) <= 0) {
+      if (plan.headroom(i, leases) <= 0) {
         continue; // a shared link of the route (a backbone side, a rack link) is full
       }
       if (plan.freeSend(i, leases) <= 0
@@ -193,7 +193,7 @@ final class StepAssembler {
         awaited = awaitedReceivers(plan, registeredSince, nowMs);
       }
       List<String> heavier = heavierAwaited(awaited, r, ranked.load(), heaviest);
-      if (!heavier.isEmpty() && leases.headroom(route) <= heavier.size()) {
+      if (!heavier.isEmpty() && plan.headroom(i, leases) <= heavier.size()) {
         for (String h : heavier) {
           keeping.keep(h, nowMs);
         }
