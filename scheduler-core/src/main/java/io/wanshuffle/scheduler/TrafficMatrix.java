@@ -131,6 +131,54 @@ public final class TrafficMatrix {
     return new TrafficMatrix(rows, cols, rowMajor.clone());
   }
 
+  /**
+   * Builds a matrix from its non-zero cells: the dense array is filled here, with no copy, so that
+   * a sparse residual of n x n hosts costs one O(n²) array rather than a caller's array and its
+   * copy.
+   *
+   * @param rows number of senders, at least 1
+   * @param cols number of receivers, at least 1
+   * @param cellRows the row of each given cell
+   * @param cellCols the column of each given cell, each (row, column) at most once
+   * @param amounts the amount of each given cell, seconds; every other cell is 0
+   * @return the matrix
+   * @throws IllegalArgumentException on an empty shape, arrays of different lengths, a cell out of
+   *     the shape, a non-zero cell given twice, a negative, NaN or infinite amount, or amounts that
+   *     add up to more than the largest double
+   */
+  public static TrafficMatrix ofCells(
+      int rows, int cols, int[] cellRows, int[] cellCols, double[] amounts) {
+    if (rows < 1 || cols < 1) {
+      throw new IllegalArgumentException("traffic matrix is empty");
+    }
+    if (cellRows.length != amounts.length || cellCols.length != amounts.length) {
+      throw new IllegalArgumentException(
+          "traffic matrix cells: "
+              + cellRows.length
+              + " rows, "
+              + cellCols.length
+              + " columns and "
+              + amounts.length
+              + " amounts");
+    }
+    double[] flat = new double[Math.multiplyExact(rows, cols)];
+    for (int e = 0; e < amounts.length; e++) {
+      int i = cellRows[e];
+      int j = cellCols[e];
+      if (i < 0 || i >= rows || j < 0 || j >= cols) {
+        throw new IllegalArgumentException(
+            "traffic matrix cell (" + i + ", " + j + ") is outside " + rows + " x " + cols);
+      }
+      if (flat[i * cols + j] != 0) {
+        throw new IllegalArgumentException(
+            "traffic matrix cell (" + i + ", " + j + ") given twice");
+      }
+      checkAmount(amounts[e], i, j);
+      flat[i * cols + j] = amounts[e];
+    }
+    return new TrafficMatrix(rows, cols, flat);
+  }
+
   private static void checkAmount(double a, int i, int j) {
     if (!(a >= 0) || Double.isInfinite(a)) {
       throw new IllegalArgumentException(

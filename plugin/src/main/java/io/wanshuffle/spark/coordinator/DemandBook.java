@@ -69,19 +69,23 @@ final class DemandBook {
   }
 
   /**
-   * @param id a demand id (0: before every demand)
-   * @return the demands registered after demand {@code id}, in registration order (a live view: do
-   *     not change the book while iterating it)
+   * The registered demands not in a matrix, without scanning the book: those read for it but left
+   * out ({@link DemandMatrix#unplannedIds}) and those registered after it was read. O(those demands
+   * x log demands).
+   *
+   * @param m a residual matrix read from this book
+   * @return those demands still in the book, in registration order
    */
-  Collection<Demand> after(long id) {
-    return Collections.unmodifiableCollection(demands.tailMap(id, false).values());
-  }
-
-  /**
-   * @return the id of the last demand registered, 0 before the first
-   */
-  long lastId() {
-    return nextId - 1;
+  List<Demand> notIn(DemandMatrix m) {
+    List<Demand> out = new ArrayList<>();
+    for (long id : m.unplannedIds()) {
+      Demand d = demands.get(id);
+      if (d != null) {
+        out.add(d);
+      }
+    }
+    out.addAll(demands.tailMap(m.readUpTo(), false).values());
+    return out;
   }
 
   /**

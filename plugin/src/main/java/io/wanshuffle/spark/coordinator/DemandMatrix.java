@@ -78,12 +78,12 @@ final class DemandMatrix {
     this.unplanned = snap.unplanned();
     int cols = receivers.length;
     // seconds at the base speed, as TrafficMatrix.inSecondsAt computes them, from the non-zeros
-    double[] seconds = new double[senders.length * cols];
+    double[] seconds = new double[nzRow.length];
     double speed = baseSpeed;
     for (int e = 0; e < nzRow.length; e++) {
-      seconds[nzRow[e] * cols + nzCol[e]] = bytes[nzRow[e]][nzCol[e]] / speed;
+      seconds[e] = bytes[nzRow[e]][nzCol[e]] / speed;
     }
-    this.matrix = TrafficMatrix.ofRowMajor(senders.length, cols, seconds);
+    this.matrix = TrafficMatrix.ofCells(senders.length, cols, nzRow, nzCol, seconds);
     for (Demand d : this.demands) {
       byReceiver.computeIfAbsent(d.dst, h -> new ArrayList<>()).add(d);
     }

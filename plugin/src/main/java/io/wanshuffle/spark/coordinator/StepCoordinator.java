@@ -906,7 +906,7 @@ public final class StepCoordinator {
     long planId = plan.planId();
     String algorithm = plan.algorithm();
     StepAssembler.Assembly a =
-        assembler.assemble(plan, notPlanned(plan.matrix()), steps.openPairs(), now);
+        assembler.assemble(plan, book.notIn(plan.matrix()), steps.openPairs(), now);
     CoordinatorLog.decisions(a, algorithm);
     if (a.kept()) {
       scheduleKeepEnd(now);
@@ -948,22 +948,6 @@ public final class StepCoordinator {
       }
     }
     return true;
-  }
-
-  /**
-   * The registered demands not in a plan's matrix, without scanning the book: those read for it but
-   * left out, and those registered since it was read.
-   */
-  private List<Demand> notPlanned(DemandMatrix m) {
-    List<Demand> out = new ArrayList<>();
-    for (long id : m.unplannedIds()) {
-      Demand d = book.get(id);
-      if (d != null) {
-        out.add(d);
-      }
-    }
-    out.addAll(book.after(m.readUpTo()));
-    return out;
   }
 
   @Override
