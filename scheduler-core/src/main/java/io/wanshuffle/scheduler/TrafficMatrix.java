@@ -37,6 +37,15 @@ public final class TrafficMatrix {
   private final double max;
   private final int nonZeros;
 
+  /**
+   * The columns of the non-zero cells, row by row ({@link #nonZeroCol}); built on first use (benign
+   * race: every thread builds the same arrays).
+   */
+  private volatile NonZeros nonZeroIndex;
+
+  /** Row i's non-zero columns are {@code cols[start[i]] .. cols[start[i + 1] - 1]}, ascending. */
+  private record NonZeros(int[] start, int[] cols) {}
+
   private TrafficMatrix(int rows, int cols, double[] amounts) {
     this.rows = rows;
     this.cols = cols;
@@ -247,6 +256,60 @@ public final class TrafficMatrix {
    */
   public int colDegree(int j) {
     return colDegrees[j];
+  }
+
+  /**
+   * The x-th non-zero cell of row i, for passes over the non-zero cells only: {@code for x <
+   * rowDegree(i)} visits row i's non-zero columns in ascending order, so a pass over every row so
+   * visits the cells in the order of a dense row-major pass, skipping the zeros. The index is built
+   * once, on first use, in O(rows·cols).
+   *
+   * @param i sender index, 0 ≤ i &lt; rows()
+   * @param x 0 ≤ x &lt; {@link #rowDegree}(i)
+   * @return the column of row i's x-th non-zero cell
+   * @throws IndexOutOfBoundsException if x is not below the row's degree
+   */
+  public int nonZeroCol(int i, int x) {
+    if (x < 0 || x >= rowDegrees[i]) {
+      throw new IndexOutOfBoundsException(
+          "row " + i + " has " + rowDegrees[i] + " non-zero cells, asked for the " + x + "-th");
+    }
+    NonZeros nz = nonZeros();
+    return nz.cols[nz.start[i] + x];
+  }
+
+  /**
+   * @param i sender index
+   * @param j receiver index
+   * @return the position of cell (i, j) among the non-zero cells in row-major order, 0 ≤ position
+   *     &lt; {@link #nonZeroCount()}; -1 when the cell is 0. O(log rowDegree(i)).
+   */
+  public int nonZeroPosition(int i, int j) {
+    NonZeros nz = nonZeros();
+    int at = java.util.Arrays.binarySearch(nz.cols, nz.start[i], nz.start[i + 1], j);
+    return at >= 0 ? at : -1;
+  }
+
+  private NonZeros nonZeros() {
+    NonZeros nz = nonZeroIndex;
+    if (nz == null) {
+      int[] start = new int[rows + 1];
+      int[] c = new int[nonZeros];
+      int e = 0;
+      for (int i = 0; i < rows; i++) {
+        start[i] = e;
+        int base = i * cols;
+        for (int j = 0; j < cols; j++) {
+          if (amounts[base + j] > 0) {
+            c[e++] = j;
+          }
+        }
+      }
+      start[rows] = e;
+      nz = new NonZeros(start, c);
+      nonZeroIndex = nz;
+    }
+    return nz;
   }
 
   /**
