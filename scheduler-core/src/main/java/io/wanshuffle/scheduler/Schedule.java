@@ -65,10 +65,11 @@ public record Schedule(List<Step> steps) {
     platform.requireShape(matrix);
     int rows = matrix.rows();
     int cols = matrix.cols();
-    double[] covered = new double[rows * cols];
+    // per non-zero cell (row-major position): every transfer of a valid schedule is on one
+    double[] covered = new double[matrix.nonZeroCount()];
     int[] senderUse = new int[rows];
     int[] receiverUse = new int[cols];
-    int[] lastStepOfPair = new int[rows * cols];
+    int[] lastStepOfPair = new int[matrix.nonZeroCount()];
     for (int s = 0; s < steps.size(); s++) {
       Step step = steps.get(s);
       if (step.transfers().size() > platform.k()) {
@@ -97,7 +98,6 @@ public record Schedule(List<Step> steps) {
                   + cols
                   + " matrix");
         }
-        int pair = t.src() * cols + t.dst();
         if (matrix.amount(t.src(), t.dst()) <= 0) {
           throw new InvalidScheduleException(
               "step "
@@ -108,6 +108,7 @@ public record Schedule(List<Step> steps) {
                   + t.dst()
                   + " has no demand in the matrix");
         }
+        int pair = matrix.nonZeroPosition(t.src(), t.dst());
         if (lastStepOfPair[pair] == s + 1) {
           throw new InvalidScheduleException(
               "step " + s + ": pair " + t.src() + "->" + t.dst() + " appears twice");
@@ -139,11 +140,14 @@ public record Schedule(List<Step> steps) {
     // absolute below 1 s, or below the matrix's largest amount when that is smaller, so that the
     // check does not depend on the unit (a matrix of picoseconds is checked as one of seconds)
     double floor = Math.min(1.0, matrix.maxAmount());
+    // a zero cell is on no transfer (those throw above): only the non-zero cells can be short
+    int pair = 0;
     for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
+      for (int x = 0; x < matrix.rowDegree(i); x++, pair++) {
+        int j = matrix.nonZeroCol(i, x);
         double need = matrix.amount(i, j);
-        double got = covered[i * cols + j];
-        if (need > 0 && lastStepOfPair[i * cols + j] == 0) {
+        double got = covered[pair];
+        if (need > 0 && lastStepOfPair[pair] == 0) {
           throw new InvalidScheduleException(
               "transfer " + i + "->" + j + " (" + need + " s) is in no step");
         }

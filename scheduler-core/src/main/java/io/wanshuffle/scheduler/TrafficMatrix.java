@@ -9,7 +9,10 @@ import java.util.Arrays;
  *
  * <p>Stored dense, row-major, so that a 1000 x 1000 matrix takes 8 MB; {@link #nonZeroCount()} and
  * the per-node degrees let algorithms work on the bipartite graph of its non-zero entries (the
- * graph G of the GGP/OGGP paper, sec. 2.2: an edge per non-zero entry, weighted by its amount).
+ * graph G of the GGP/OGGP paper, sec. 2.2: an edge per non-zero entry, weighted by its amount). The
+ * per-node sums w(v) and degrees, the largest amount and m(G) are computed once, in the one pass of
+ * construction (O(rows·cols)); reading them costs O(1), so that a lower bound or a node ranking of
+ * a sparse n x n matrix costs O(n) instead of O(n²) per call.
  */
 public final class TrafficMatrix {
   private final int rows;
@@ -19,15 +22,61 @@ public final class TrafficMatrix {
   /** P(G), summed once: the constructor needs it to reject an overflowing matrix. */
   private final double total;
 
+  /** w(i) per sender, summed in column order. */
+  private final double[] rowSums;
+
+  /** w(j) per receiver, summed in row order. */
+  private final double[] colSums;
+
+  /** Non-zero entries per sender. */
+  private final int[] rowDegrees;
+
+  /** Non-zero entries per receiver. */
+  private final int[] colDegrees;
+
+  private final double max;
+  private final int nonZeros;
+
+  /**
+   * The columns of the non-zero cells, row by row ({@link #nonZeroCol}); built on first use (benign
+   * race: every thread builds the same arrays).
+   */
+  private volatile NonZeros nonZeroIndex;
+
+  /** Row i's non-zero columns are {@code cols[start[i]] .. cols[start[i + 1] - 1]}, ascending. */
+  private record NonZeros(int[] start, int[] cols) {}
+
   private TrafficMatrix(int rows, int cols, double[] amounts) {
     this.rows = rows;
     this.cols = cols;
     this.amounts = amounts;
+    this.rowSums = new double[rows];
+    this.colSums = new double[cols];
+    this.rowDegrees = new int[rows];
+    this.colDegrees = new int[cols];
     double sum = 0;
-    for (double a : amounts) {
-      sum += a;
+    double m = 0;
+    int n = 0;
+    for (int i = 0; i < rows; i++) {
+      int base = i * cols;
+      double rs = 0;
+      for (int j = 0; j < cols; j++) {
+        double a = amounts[base + j];
+        sum += a;
+        rs += a;
+        colSums[j] += a;
+        m = Math.max(m, a);
+        if (a > 0) {
+          n++;
+          rowDegrees[i]++;
+          colDegrees[j]++;
+        }
+      }
+      rowSums[i] = rs;
     }
     this.total = sum;
+    this.max = m;
+    this.nonZeros = n;
     if (Double.isInfinite(total)) {
       throw new IllegalArgumentException(
           "traffic matrix total overflows: its amounts add up to more than "
@@ -91,6 +140,54 @@ public final class TrafficMatrix {
     return new TrafficMatrix(rows, cols, rowMajor.clone());
   }
 
+  /**
+   * Builds a matrix from its non-zero cells: the dense array is filled here, with no copy, so that
+   * a sparse residual of n x n hosts costs one O(n²) array rather than a caller's array and its
+   * copy.
+   *
+   * @param rows number of senders, at least 1
+   * @param cols number of receivers, at least 1
+   * @param cellRows the row of each given cell
+   * @param cellCols the column of each given cell, each (row, column) at most once
+   * @param amounts the amount of each given cell, seconds; every other cell is 0
+   * @return the matrix
+   * @throws IllegalArgumentException on an empty shape, arrays of different lengths, a cell out of
+   *     the shape, a non-zero cell given twice, a negative, NaN or infinite amount, or amounts that
+   *     add up to more than the largest double
+   */
+  public static TrafficMatrix ofCells(
+      int rows, int cols, int[] cellRows, int[] cellCols, double[] amounts) {
+    if (rows < 1 || cols < 1) {
+      throw new IllegalArgumentException("traffic matrix is empty");
+    }
+    if (cellRows.length != amounts.length || cellCols.length != amounts.length) {
+      throw new IllegalArgumentException(
+          "traffic matrix cells: "
+              + cellRows.length
+              + " rows, "
+              + cellCols.length
+              + " columns and "
+              + amounts.length
+              + " amounts");
+    }
+    double[] flat = new double[Math.multiplyExact(rows, cols)];
+    for (int e = 0; e < amounts.length; e++) {
+      int i = cellRows[e];
+      int j = cellCols[e];
+      if (i < 0 || i >= rows || j < 0 || j >= cols) {
+        throw new IllegalArgumentException(
+            "traffic matrix cell (" + i + ", " + j + ") is outside " + rows + " x " + cols);
+      }
+      if (flat[i * cols + j] != 0) {
+        throw new IllegalArgumentException(
+            "traffic matrix cell (" + i + ", " + j + ") given twice");
+      }
+      checkAmount(amounts[e], i, j);
+      flat[i * cols + j] = amounts[e];
+    }
+    return new TrafficMatrix(rows, cols, flat);
+  }
+
   private static void checkAmount(double a, int i, int j) {
     if (!(a >= 0) || Double.isInfinite(a)) {
       throw new IllegalArgumentException(
@@ -137,48 +234,82 @@ public final class TrafficMatrix {
    * @return w(i): the total amount sender i sends (seconds)
    */
   public double rowSum(int i) {
-    double s = 0;
-    for (int j = 0; j < cols; j++) {
-      s += amounts[i * cols + j];
-    }
-    return s;
+    return rowSums[i];
   }
 
   /**
    * @return w(j): the total amount receiver j receives (seconds)
    */
   public double colSum(int j) {
-    double s = 0;
-    for (int i = 0; i < rows; i++) {
-      s += amounts[i * cols + j];
-    }
-    return s;
+    return colSums[j];
   }
 
   /**
    * @return the number of non-zero entries of row i (degree of sender i in G)
    */
   public int rowDegree(int i) {
-    int d = 0;
-    for (int j = 0; j < cols; j++) {
-      if (amounts[i * cols + j] > 0) {
-        d++;
-      }
-    }
-    return d;
+    return rowDegrees[i];
   }
 
   /**
    * @return the number of non-zero entries of column j (degree of receiver j in G)
    */
   public int colDegree(int j) {
-    int d = 0;
-    for (int i = 0; i < rows; i++) {
-      if (amounts[i * cols + j] > 0) {
-        d++;
-      }
+    return colDegrees[j];
+  }
+
+  /**
+   * The x-th non-zero cell of row i, for passes over the non-zero cells only: {@code for x <
+   * rowDegree(i)} visits row i's non-zero columns in ascending order, so a pass over every row so
+   * visits the cells in the order of a dense row-major pass, skipping the zeros. The index is built
+   * once, on first use, in O(rows·cols).
+   *
+   * @param i sender index, 0 ≤ i &lt; rows()
+   * @param x 0 ≤ x &lt; {@link #rowDegree}(i)
+   * @return the column of row i's x-th non-zero cell
+   * @throws IndexOutOfBoundsException if x is not below the row's degree
+   */
+  public int nonZeroCol(int i, int x) {
+    if (x < 0 || x >= rowDegrees[i]) {
+      throw new IndexOutOfBoundsException(
+          "row " + i + " has " + rowDegrees[i] + " non-zero cells, asked for the " + x + "-th");
     }
-    return d;
+    NonZeros nz = nonZeros();
+    return nz.cols[nz.start[i] + x];
+  }
+
+  /**
+   * @param i sender index
+   * @param j receiver index
+   * @return the position of cell (i, j) among the non-zero cells in row-major order, 0 ≤ position
+   *     &lt; {@link #nonZeroCount()}; -1 when the cell is 0. O(log rowDegree(i)).
+   */
+  public int nonZeroPosition(int i, int j) {
+    NonZeros nz = nonZeros();
+    int at = java.util.Arrays.binarySearch(nz.cols, nz.start[i], nz.start[i + 1], j);
+    return at >= 0 ? at : -1;
+  }
+
+  private NonZeros nonZeros() {
+    NonZeros nz = nonZeroIndex;
+    if (nz == null) {
+      int[] start = new int[rows + 1];
+      int[] c = new int[nonZeros];
+      int e = 0;
+      for (int i = 0; i < rows; i++) {
+        start[i] = e;
+        int base = i * cols;
+        for (int j = 0; j < cols; j++) {
+          if (amounts[base + j] > 0) {
+            c[e++] = j;
+          }
+        }
+      }
+      start[rows] = e;
+      nz = new NonZeros(start, c);
+      nonZeroIndex = nz;
+    }
+    return nz;
   }
 
   /**
@@ -192,24 +323,14 @@ public final class TrafficMatrix {
    * @return the largest single amount (seconds), 0 for an all-zero matrix
    */
   public double maxAmount() {
-    double m = 0;
-    for (double a : amounts) {
-      m = Math.max(m, a);
-    }
-    return m;
+    return max;
   }
 
   /**
    * @return m(G): the number of non-zero entries (transfers)
    */
   public int nonZeroCount() {
-    int n = 0;
-    for (double a : amounts) {
-      if (a > 0) {
-        n++;
-      }
-    }
-    return n;
+    return nonZeros;
   }
 
   /**

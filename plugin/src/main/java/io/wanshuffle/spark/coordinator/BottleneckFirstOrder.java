@@ -6,7 +6,9 @@ import io.wanshuffle.scheduler.Transfer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToIntFunction;
 
@@ -71,6 +73,47 @@ final class BottleneckFirstOrder {
       Platform platform,
       double[] pendingSend,
       double[] pendingReceive) {
+    int n = 0;
+    for (long[] row : bytes) {
+      for (long b : row) {
+        n += b != 0 ? 1 : 0;
+      }
+    }
+    int[] nzRow = new int[n];
+    int[] nzCol = new int[n];
+    int e = 0;
+    for (int i = 0; i < bytes.length; i++) {
+      for (int j = 0; j < bytes[i].length; j++) {
+        if (bytes[i][j] != 0) {
+          nzRow[e] = i;
+          nzCol[e++] = j;
+        }
+      }
+    }
+    return ranked(steps, bytes, nzRow, nzCol, platform, pendingSend, pendingReceive);
+  }
+
+  /**
+   * As {@link #ranked(List, long[][], Platform, double[], double[])}, with the non-zero cells of
+   * {@code bytes} given: O(non-zeros + T log T).
+   *
+   * @param steps the plan's steps, in plan order
+   * @param bytes bytes still to move, sender x receiver, indexed like the plan's transfers
+   * @param nzRow the rows of the non-zero cells of {@code bytes}, row-major order
+   * @param nzCol their columns
+   * @param platform the platform the plan was made for
+   * @param pendingSend per sender, expected bytes of tasks not launched yet
+   * @param pendingReceive per receiver, expected bytes of tasks not launched yet
+   * @return one ranked transfer per (sender, receiver) pair of the plan, highest priority first
+   */
+  static List<Ranked> ranked(
+      List<Step> steps,
+      long[][] bytes,
+      int[] nzRow,
+      int[] nzCol,
+      Platform platform,
+      double[] pendingSend,
+      double[] pendingReceive) {
     int rows = platform.senders();
     int cols = platform.receivers();
     double[] senderLoad = pendingSend.clone();
@@ -79,13 +122,14 @@ final class BottleneckFirstOrder {
     double[] running = new double[cols];
     double total = Arrays.stream(pendingReceive).sum();
     boolean tasksToLaunch = Arrays.stream(pendingReceive).anyMatch(p -> p > 0);
-    for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
-        senderLoad[i] += bytes[i][j];
-        receiverLoad[j] += bytes[i][j];
-        running[j] += bytes[i][j];
-        total += bytes[i][j];
-      }
+    // row-major over the non-zeros: the same sums as over every cell
+    for (int e = 0; e < nzRow.length; e++) {
+      int i = nzRow[e];
+      int j = nzCol[e];
+      senderLoad[i] += bytes[i][j];
+      receiverLoad[j] += bytes[i][j];
+      running[j] += bytes[i][j];
+      total += bytes[i][j];
     }
     double bound = total / platform.k();
     for (int i = 0; i < rows; i++) {
@@ -97,13 +141,11 @@ final class BottleneckFirstOrder {
       running[j] /= platform.receiverPorts(j);
       bound = Math.max(bound, receiverLoad[j]);
     }
-    boolean[] seen = new boolean[rows * cols];
+    Set<Long> seen = new HashSet<>();
     List<Transfer> firstPieces = new ArrayList<>();
     for (Step step : steps) {
       for (Transfer t : step.transfers()) {
-        int pair = t.src() * cols + t.dst();
-        if (!seen[pair]) {
-          seen[pair] = true;
+        if (seen.add((long) t.src() * cols + t.dst())) {
           firstPieces.add(t);
         }
       }

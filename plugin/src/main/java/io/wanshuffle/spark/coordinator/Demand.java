@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.topology.LinkModel;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -38,6 +39,17 @@ final class Demand {
 
   boolean released;
 
+  /** Per source host, the link ids of its route to {@link #dst}; each filled when first read. */
+  private int[][] routes;
+
+  /** The link model {@link #routes} come from. */
+  private LinkModel routesOf;
+
+  /** The ids of {@link #src} then {@link #dst} in {@link #idsOf}; null until first asked for. */
+  private int[] hostIds;
+
+  private HostIndex idsOf;
+
   /**
    * The task is reading another shuffle and waits for a grant there (its last poll said idle): not
    * planned until a poll says otherwise.
@@ -63,6 +75,47 @@ final class Demand {
     this.registered = bytes.clone();
     this.remaining = bytes.clone();
     this.realised = new long[bytes.length];
+  }
+
+  /**
+   * The route of one of the demand's pairs, kept with the demand so that reading the residual does
+   * not look it up again on every round (a route never changes, {@link LinkModel}).
+   *
+   * @param i index into {@link #src}
+   * @param links the link model
+   * @return the link ids of the route {@code src[i]} → {@link #dst} (shared array: do not modify)
+   */
+  int[] route(int i, LinkModel links) {
+    if (routes == null || routesOf != links) {
+      routes = new int[src.length][];
+      routesOf = links;
+    }
+    int[] r = routes[i];
+    if (r == null) {
+      r = links.route(src[i], dst);
+      routes[i] = r;
+    }
+    return r;
+  }
+
+  /**
+   * The ids of the demand's hosts, resolved once per index.
+   *
+   * @param index the coordinator's host ids
+   * @return the id of {@code src[i]} at i, then the id of {@link #dst} at {@code src.length}
+   *     (shared array: do not modify)
+   */
+  int[] hostIds(HostIndex index) {
+    if (hostIds == null || idsOf != index) {
+      int[] ids = new int[src.length + 1];
+      for (int i = 0; i < src.length; i++) {
+        ids[i] = index.id(src[i]);
+      }
+      ids[src.length] = index.id(dst);
+      hostIds = ids;
+      idsOf = index;
+    }
+    return hostIds;
   }
 
   /**

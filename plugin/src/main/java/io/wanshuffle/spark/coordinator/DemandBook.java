@@ -6,11 +6,12 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
@@ -23,7 +24,9 @@ import java.util.function.Predicate;
  * <p>Not thread-safe: used under the coordinator's lock.
  */
 final class DemandBook {
-  private final Map<Long, Demand> demands = new LinkedHashMap<>();
+  /** By id; ids increase with registration, so id order is registration order. */
+  private final NavigableMap<Long, Demand> demands = new TreeMap<>();
+
   private final Map<Long, Set<Long>> byTask = new HashMap<>();
   private long nextId = 1;
 
@@ -63,6 +66,26 @@ final class DemandBook {
    */
   Collection<Demand> all() {
     return Collections.unmodifiableCollection(demands.values());
+  }
+
+  /**
+   * The registered demands not in a matrix, without scanning the book: those read for it but left
+   * out ({@link DemandMatrix#unplannedIds}) and those registered after it was read. O(those demands
+   * x log demands).
+   *
+   * @param m a residual matrix read from this book
+   * @return those demands still in the book, in registration order
+   */
+  List<Demand> notIn(DemandMatrix m) {
+    List<Demand> out = new ArrayList<>();
+    for (long id : m.unplannedIds()) {
+      Demand d = demands.get(id);
+      if (d != null) {
+        out.add(d);
+      }
+    }
+    out.addAll(demands.tailMap(m.readUpTo(), false).values());
+    return out;
   }
 
   /**

@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +29,11 @@ import java.util.Set;
  * steps plan every demand's future bytes (its residual minus what its running grant fetches) on the
  * whole platform with k per direction of the backbone that has demand.
  *
+ * <p>Built from the non-zero cells only: reading the residual costs O(demands x source hosts),
+ * building it O(non-zeros log non-zeros) plus the dense arrays the scheduler's {@link
+ * TrafficMatrix} needs; every pass over the cells (the backbone flows, the link network, the
+ * bottleneck-first order) visits the non-zeros in row-major order, as a dense pass would.
+ *
  * <p>Immutable once built; the demands it refers to are the coordinator's (read under its lock).
  */
 final class DemandMatrix {
@@ -37,6 +41,14 @@ final class DemandMatrix {
   private final String[] senders;
   private final String[] receivers;
   private final long[][] bytes;
+
+  /** The non-zero cells of {@link #bytes}, row-major: row and column of each. */
+  private final int[] nzRow;
+
+  private final int[] nzCol;
+
+  private final long readUpTo;
+  private final long[] unplanned;
   private final TrafficMatrix matrix;
   private final Platform platform;
   private final LinkNetwork network;
@@ -44,29 +56,34 @@ final class DemandMatrix {
   private final Map<String, List<Demand>> byReceiver = new HashMap<>();
 
   private DemandMatrix(
-      List<Demand> demands,
+      Snapshot snap,
       String[] senders,
       String[] receivers,
       long[][] bytes,
+      int[] nzRow,
+      int[] nzCol,
       Platform platform,
       LinkNetwork network,
       long baseSpeed) {
-    this.demands = List.copyOf(demands);
+    this.demands = List.copyOf(snap.demands());
     this.senders = senders;
     this.receivers = receivers;
     this.bytes = bytes;
+    this.nzRow = nzRow;
+    this.nzCol = nzCol;
     this.platform = platform;
     this.network = network;
     this.baseSpeed = baseSpeed;
-    int rows = senders.length;
+    this.readUpTo = snap.readUpTo();
+    this.unplanned = snap.unplanned();
     int cols = receivers.length;
-    double[] rowMajor = new double[rows * cols];
-    for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
-        rowMajor[i * cols + j] = bytes[i][j];
-      }
+    // seconds at the base speed, as TrafficMatrix.inSecondsAt computes them, from the non-zeros
+    double[] seconds = new double[nzRow.length];
+    double speed = baseSpeed;
+    for (int e = 0; e < nzRow.length; e++) {
+      seconds[e] = bytes[nzRow[e]][nzCol[e]] / speed;
     }
-    this.matrix = TrafficMatrix.ofRowMajor(rows, cols, rowMajor).inSecondsAt(baseSpeed);
+    this.matrix = TrafficMatrix.ofCells(senders.length, cols, nzRow, nzCol, seconds);
     for (Demand d : this.demands) {
       byReceiver.computeIfAbsent(d.dst, h -> new ArrayList<>()).add(d);
     }
@@ -84,13 +101,21 @@ final class DemandMatrix {
    * @param senders sending hosts, by row
    * @param receivers receiving hosts, by column
    * @param freePlatform the platform of the free capacity (barrier steps), else null
+   * @param readUpTo the largest demand id read (0 when none)
+   * @param unplanned the ids of the demands read but not in the matrix, in registration order
+   * @param columns per demand, its receiver's column
+   * @param rows per demand and source host, the sender's row (-1 where its future is 0)
    */
   record Snapshot(
       List<Demand> demands,
       List<long[]> futures,
       String[] senders,
       String[] receivers,
-      Platform freePlatform) {}
+      Platform freePlatform,
+      long readUpTo,
+      long[] unplanned,
+      int[] columns,
+      List<int[]> rows) {}
 
   /**
    * The residual demand that can be planned now.
@@ -125,40 +150,93 @@ final class DemandMatrix {
       Collection<Demand> book, FlowLeases leases, StepMode mode, double betaSeconds) {
     List<Demand> eligible = new ArrayList<>();
     List<long[]> futures = new ArrayList<>();
-    Map<String, Integer> senderIndex = new LinkedHashMap<>();
-    Map<String, Integer> receiverIndex = new LinkedHashMap<>();
+    List<int[]> rows = new ArrayList<>();
+    int[] columns = new int[16];
+    HostIndex index = leases.hosts();
+    // row and column by host id, -1 when none yet; hosts by row and column
+    int[] rowOf = new int[0];
+    int[] colOf = new int[0];
+    List<String> senders = new ArrayList<>();
+    List<String> receivers = new ArrayList<>();
     boolean startable = false;
+    long readUpTo = 0;
+    long[] unplanned = new long[8];
+    int unplannedCount = 0;
     for (Demand d : book) {
-      if (!d.plannable() || !mode.admits(d, leases)) {
-        continue;
-      }
-      long[] future = d.futureBytes();
-      boolean any = false;
-      for (int i = 0; i < d.src.length; i++) {
-        if (future[i] > 0 && mode.admitsSource(d.src[i], leases)) {
-          senderIndex.putIfAbsent(d.src[i], senderIndex.size());
-          any = true;
-          if (!startable && d.grant == null) {
-            startable = leases.fits(d.src[i], d.dst);
+      readUpTo = Math.max(readUpTo, d.id);
+      long[] future = null;
+      int[] row = null;
+      if (d.plannable() && mode.admits(d, leases)) {
+        int[] ids = d.hostIds(index);
+        if (rowOf.length < index.size()) {
+          rowOf = grown(rowOf, index.size());
+          colOf = grown(colOf, index.size());
+        }
+        future = d.futureBytes();
+        for (int i = 0; i < d.src.length; i++) {
+          if (future[i] > 0 && mode.admitsSource(d.src[i], leases)) {
+            if (row == null) {
+              row = new int[d.src.length];
+              Arrays.fill(row, -1);
+            }
+            int id = ids[i];
+            if (rowOf[id] < 0) {
+              rowOf[id] = senders.size();
+              senders.add(d.src[i]);
+            }
+            row[i] = rowOf[id];
+            if (!startable && d.grant == null) {
+              startable = leases.fits(d.src[i], d.dst, d.route(i, leases.links()));
+            }
+          } else {
+            future[i] = 0; // not planned now
           }
-        } else {
-          future[i] = 0; // not planned now
+        }
+        if (row != null) {
+          int dstId = ids[d.src.length];
+          if (colOf[dstId] < 0) {
+            colOf[dstId] = receivers.size();
+            receivers.add(d.dst);
+          }
+          if (eligible.size() == columns.length) {
+            columns = Arrays.copyOf(columns, 2 * columns.length);
+          }
+          columns[eligible.size()] = colOf[dstId];
+          eligible.add(d);
+          futures.add(future);
+          rows.add(row);
         }
       }
-      if (any) {
-        receiverIndex.putIfAbsent(d.dst, receiverIndex.size());
-        eligible.add(d);
-        futures.add(future);
+      if (row == null) {
+        if (unplannedCount == unplanned.length) {
+          unplanned = Arrays.copyOf(unplanned, 2 * unplannedCount);
+        }
+        unplanned[unplannedCount++] = d.id;
       }
     }
     if (eligible.isEmpty() || !startable) {
       return null;
     }
-    String[] s = senderIndex.keySet().toArray(new String[0]);
-    String[] r = receiverIndex.keySet().toArray(new String[0]);
+    String[] s = senders.toArray(new String[0]);
+    String[] r = receivers.toArray(new String[0]);
     Platform free =
         mode.planFitsFreePorts() ? mode.platform(s, r, leases.k(), leases, betaSeconds) : null;
-    return new Snapshot(eligible, futures, s, r, free);
+    return new Snapshot(
+        eligible,
+        futures,
+        s,
+        r,
+        free,
+        readUpTo,
+        Arrays.copyOf(unplanned, unplannedCount),
+        Arrays.copyOf(columns, eligible.size()),
+        rows);
+  }
+
+  private static int[] grown(int[] a, int size) {
+    int[] g = Arrays.copyOf(a, Math.max(size, 2 * a.length));
+    Arrays.fill(g, a.length, g.length, -1);
+    return g;
   }
 
   /**
@@ -176,32 +254,44 @@ final class DemandMatrix {
       Snapshot snap, FlowLeases leases, StepMode mode, double betaSeconds, long baseSpeed) {
     String[] s = snap.senders();
     String[] r = snap.receivers();
-    Map<String, Integer> senderIndex = new HashMap<>();
-    Map<String, Integer> receiverIndex = new HashMap<>();
-    for (int i = 0; i < s.length; i++) {
-      senderIndex.put(s[i], i);
-    }
-    for (int j = 0; j < r.length; j++) {
-      receiverIndex.put(r[j], j);
-    }
     long[][] bytes = new long[s.length][r.length];
+    int cols = r.length;
+    long[] cells = new long[16];
+    int nz = 0;
     for (int e = 0; e < snap.demands().size(); e++) {
-      Demand d = snap.demands().get(e);
-      int j = receiverIndex.get(d.dst);
+      int j = snap.columns()[e];
       long[] future = snap.futures().get(e);
-      for (int i = 0; i < d.src.length; i++) {
+      int[] rows = snap.rows().get(e);
+      for (int i = 0; i < future.length; i++) {
         if (future[i] > 0) {
-          bytes[senderIndex.get(d.src[i])][j] += future[i];
+          int row = rows[i];
+          if (bytes[row][j] == 0) {
+            if (nz == cells.length) {
+              cells = Arrays.copyOf(cells, 2 * nz);
+            }
+            cells[nz++] = (long) row * cols + j;
+          }
+          bytes[row][j] += future[i];
         }
       }
+    }
+    // row-major order of the non-zero cells: every pass over them visits them as a dense pass would
+    Arrays.sort(cells, 0, nz);
+    int[] nzRow = new int[nz];
+    int[] nzCol = new int[nz];
+    for (int e = 0; e < nz; e++) {
+      nzRow[e] = (int) (cells[e] / cols);
+      nzCol[e] = (int) (cells[e] % cols);
     }
     Platform platform =
         snap.freePlatform() != null
             ? snap.freePlatform()
-            : mode.platform(s, r, backboneFlows(s, r, bytes, leases.links()), leases, betaSeconds);
+            : mode.platform(s, r, backboneFlows(s, r, nzRow, nzCol, leases), leases, betaSeconds);
     LinkNetwork network =
-        leases.links().topologyAware() ? network(s, r, bytes, leases.links(), platform) : null;
-    return new DemandMatrix(snap.demands(), s, r, bytes, platform, network, baseSpeed);
+        leases.links().topologyAware()
+            ? network(s, r, nzRow, nzCol, leases.links(), platform)
+            : null;
+    return new DemandMatrix(snap, s, r, bytes, nzRow, nzCol, platform, network, baseSpeed);
   }
 
   /**
@@ -209,19 +299,19 @@ final class DemandMatrix {
    * the summed capacities of the outgoing backbone sides and of the incoming sides that the routes
    * of the pairs with traffic cross (two clusters: k per direction with traffic), at least 1.
    */
-  private static int backboneFlows(String[] s, String[] r, long[][] bytes, LinkModel links) {
+  private static int backboneFlows(
+      String[] s, String[] r, int[] nzRow, int[] nzCol, FlowLeases leases) {
+    LinkModel links = leases.links();
+    LinkFacts facts = leases.facts();
     Set<Integer> out = new HashSet<>();
     Set<Integer> in = new HashSet<>();
-    for (int i = 0; i < s.length; i++) {
-      for (int j = 0; j < r.length; j++) {
-        if (bytes[i][j] > 0) {
-          for (int l : links.route(s[i], r[j])) {
-            if (links.isBackboneOut(l)) {
-              out.add(l);
-            } else if (links.isBackboneIn(l)) {
-              in.add(l);
-            }
-          }
+    for (int e = 0; e < nzRow.length; e++) {
+      for (int l : links.route(s[nzRow[e]], r[nzCol[e]])) {
+        byte kind = facts.kind(l);
+        if (kind == LinkFacts.BACKBONE_OUT) {
+          out.add(l);
+        } else if (kind == LinkFacts.BACKBONE_IN) {
+          in.add(l);
         }
       }
     }
@@ -236,36 +326,65 @@ final class DemandMatrix {
    * capacity in flows; sender-side links (NIC up, rack uplink, backbone out) first.
    */
   private static LinkNetwork network(
-      String[] s, String[] r, long[][] bytes, LinkModel links, Platform platform) {
+      String[] s, String[] r, int[] nzRow, int[] nzCol, LinkModel links, Platform platform) {
     LinkNetwork.Builder b = new LinkNetwork.Builder(s.length, r.length);
     Map<Integer, Integer> ids = new HashMap<>();
-    for (int i = 0; i < s.length; i++) {
-      for (int j = 0; j < r.length; j++) {
-        if (bytes[i][j] <= 0) {
-          continue;
-        }
-        int[] route = links.route(s[i], r[j]);
-        int senderSide = 0;
-        while (senderSide < route.length && links.isSenderSide(route[senderSide])) {
-          senderSide++;
-        }
-        int[] mapped = new int[route.length];
-        for (int x = 0; x < route.length; x++) {
-          int l = route[x];
-          mapped[x] = ids.computeIfAbsent(l, id -> b.addLink(links.name(id), links.capacity(id)));
-        }
-        b.route(
-            i,
-            j,
-            Arrays.copyOfRange(mapped, 0, senderSide),
-            Arrays.copyOfRange(mapped, senderSide, mapped.length));
+    for (int e = 0; e < nzRow.length; e++) {
+      int i = nzRow[e];
+      int j = nzCol[e];
+      int[] route = links.route(s[i], r[j]);
+      int senderSide = 0;
+      while (senderSide < route.length && links.isSenderSide(route[senderSide])) {
+        senderSide++;
       }
+      int[] mapped = new int[route.length];
+      for (int x = 0; x < route.length; x++) {
+        int l = route[x];
+        mapped[x] = ids.computeIfAbsent(l, id -> b.addLink(links.name(id), links.capacity(id)));
+      }
+      b.route(
+          i,
+          j,
+          Arrays.copyOfRange(mapped, 0, senderSide),
+          Arrays.copyOfRange(mapped, senderSide, mapped.length));
     }
     int[] sd = new int[s.length];
     int[] rd = new int[r.length];
     Arrays.setAll(sd, platform::senderPorts);
     Arrays.setAll(rd, platform::receiverPorts);
     return b.build(platform.k(), sd, rd, links.baseSpeed());
+  }
+
+  /**
+   * @return the rows of the non-zero cells of {@link #bytes()}, row-major order (shared array: do
+   *     not modify)
+   */
+  int[] nonZeroRows() {
+    return nzRow;
+  }
+
+  /**
+   * @return the columns of the non-zero cells, in the order of {@link #nonZeroRows()} (shared
+   *     array: do not modify)
+   */
+  int[] nonZeroCols() {
+    return nzCol;
+  }
+
+  /**
+   * @return the largest id of the demands read for this matrix (0 when none): a demand of the book
+   *     with a larger id registered after it was read
+   */
+  long readUpTo() {
+    return readUpTo;
+  }
+
+  /**
+   * @return the ids of the demands read for this matrix but not in it (not plannable then, or no
+   *     future bytes), in registration order (shared array: do not modify)
+   */
+  long[] unplannedIds() {
+    return unplanned;
   }
 
   /**

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The receivers a free flow is kept for, with pipelined steps: a bottleneck receiver whose next
@@ -111,6 +112,13 @@ final class FlowKeeping {
    */
   void retainOnly(Set<String> awaited) {
     keptFor.keySet().retainAll(awaited);
+  }
+
+  /**
+   * @param awaited whether a receiver is still awaited: flows kept for any other are released
+   */
+  void retainOnly(Predicate<String> awaited) {
+    keptFor.keySet().removeIf(awaited.negate());
   }
 
   /**

@@ -19,6 +19,8 @@ import java.util.function.Function;
  */
 final class FlowLeases {
   private final LinkModel links;
+  private final LinkFacts facts;
+  private final HostIndex hosts = new HostIndex();
   private final Function<String, String> clusterOf;
   private final Map<String, Integer> sending = new HashMap<>();
   private final Map<String, Integer> receiving = new HashMap<>();
@@ -35,6 +37,7 @@ final class FlowLeases {
    */
   FlowLeases(LinkModel links, Function<String, String> clusterOf) {
     this.links = Objects.requireNonNull(links, "links");
+    this.facts = new LinkFacts(links);
     this.clusterOf = Objects.requireNonNull(clusterOf, "clusterOf");
   }
 
@@ -43,6 +46,20 @@ final class FlowLeases {
    */
   LinkModel links() {
     return links;
+  }
+
+  /**
+   * @return the links' capacities and kinds by id, for the hot paths (thread-safe)
+   */
+  LinkFacts facts() {
+    return facts;
+  }
+
+  /**
+   * @return the ids of the hosts seen, for reading the residual (under the coordinator's lock)
+   */
+  HostIndex hosts() {
+    return hosts;
   }
 
   /**
@@ -123,15 +140,22 @@ final class FlowLeases {
    *     hosts are within δ
    */
   boolean fits(String src, String dst) {
-    if (freeSend(src) <= 0 || freeReceive(dst) <= 0) {
-      return false;
-    }
-    for (int l : links.route(src, dst)) {
-      if (used(l) >= links.capacity(l)) {
+    return fits(src, dst, links.route(src, dst));
+  }
+
+  /**
+   * @param src a sending host
+   * @param dst a receiving host
+   * @param route the link ids of the route src → dst ({@link LinkModel#route})
+   * @return true when a flow src → dst fits now, as {@link #fits(String, String)}
+   */
+  boolean fits(String src, String dst, int[] route) {
+    for (int l : route) {
+      if (used(l) >= facts.capacity(l)) {
         return false;
       }
     }
-    return true;
+    return freeSend(src) > 0 && freeReceive(dst) > 0;
   }
 
   /**
@@ -150,8 +174,8 @@ final class FlowLeases {
   int headroom(int[] route) {
     int free = Integer.MAX_VALUE;
     for (int l : route) {
-      if (!links.isNic(l)) {
-        free = Math.min(free, links.capacity(l) - used(l));
+      if (!facts.isNic(l)) {
+        free = Math.min(free, facts.capacity(l) - used(l));
       }
     }
     return free;

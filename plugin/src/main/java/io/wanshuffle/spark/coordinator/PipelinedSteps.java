@@ -66,6 +66,8 @@ final class PipelinedSteps implements StepMode {
     return BottleneckFirstOrder.ranked(
         steps,
         matrix.bytes(),
+        matrix.nonZeroRows(),
+        matrix.nonZeroCols(),
         matrix.platform(),
         matrix.perSender(expected.senders()),
         matrix.perReceiver(expected.receivers()));

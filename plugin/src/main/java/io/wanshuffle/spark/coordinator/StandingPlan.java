@@ -1,7 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
-import io.wanshuffle.spark.topology.LinkModel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
@@ -17,9 +17,11 @@ import java.util.Set;
  * re-plan that follows covers the demand registered since).
  *
  * <p>Built off the coordinator's lock (its routes come from the immutable link model); its {@code
- * done} marks are set under the lock by the assembler. Walking it costs O(transfers walked): a
- * transfer whose pair no demand of the plan still needs is marked and skipped for good, and the
- * walk stops once every backbone side the plan's pairs cross is full ({@link #full}).
+ * done} marks are set under the lock by the assembler. Walking it costs O(transfers walked), each
+ * in a few array reads: the route, the NIC links and the δ of both hosts of every transfer are
+ * resolved here ({@link #freeSend}, {@link #freeReceive}); a transfer whose pair no demand of the
+ * plan still needs is marked and skipped for good, and the walk stops once every backbone side the
+ * plan's pairs cross is full ({@link #full}).
  */
 final class StandingPlan {
   private final DemandMatrix matrix;
@@ -34,6 +36,28 @@ final class StandingPlan {
   private final boolean[] done;
   private final int[] outLinks;
   private final int[] inLinks;
+  private final int[] outCapacity;
+  private final int[] inCapacity;
+
+  /** Per transfer, the links of its route that are not NICs, and their capacities. */
+  private final int[][] shared;
+
+  private final int[][] sharedCapacity;
+
+  /** Per transfer, the link id of its sender's NIC (up), -1 when the route has none. */
+  private final int[] nicUp;
+
+  /** Per transfer, the link id of its receiver's NIC (down), -1 when the route has none. */
+  private final int[] nicDown;
+
+  /** The largest load among the plan's transfers, bytes per port. */
+  private final double heaviest;
+
+  /** Per sender row of the matrix, δ as a sender. */
+  private final int[] sendPorts;
+
+  /** Per receiver column of the matrix, δ as a receiver. */
+  private final int[] receivePorts;
 
   /**
    * @param matrix the instance planned on
@@ -41,7 +65,8 @@ final class StandingPlan {
    * @param expected what the tasks still to launch were expected to fetch when it was planned
    * @param planId the plan's number (0 for a plan no listener saw)
    * @param algorithm the scheduler that made it
-   * @param links the link model, for the backbone sides of the pairs' routes
+   * @param leases the flow leases, for the routes of the pairs, their links' kinds and capacities
+   *     and the hosts' δ (their immutable parts only: safe off the lock)
    */
   StandingPlan(
       DemandMatrix matrix,
@@ -49,13 +74,13 @@ final class StandingPlan {
       PendingTasks.Estimate expected,
       long planId,
       String algorithm,
-      LinkModel links) {
+      FlowLeases leases) {
     this.matrix = matrix;
     this.order = List.copyOf(order);
     this.expected = expected;
     this.planId = planId;
     this.algorithm = algorithm;
-    this.receivers = Set.of(matrix.receivers());
+    this.receivers = new HashSet<>(Arrays.asList(matrix.receivers()));
     long first = Long.MAX_VALUE;
     for (Demand d : matrix.demands()) {
       first = Math.min(first, d.id);
@@ -64,30 +89,79 @@ final class StandingPlan {
     for (Demand d : matrix.demands()) {
       demandIds.set((int) (d.id - first));
     }
-    this.done = new boolean[order.size()];
-    this.routes = new int[order.size()][];
+    int n = order.size();
+    this.done = new boolean[n];
+    this.routes = new int[n][];
+    this.shared = new int[n][];
+    this.sharedCapacity = new int[n][];
+    this.nicUp = new int[n];
+    this.nicDown = new int[n];
+    this.sendPorts = new int[matrix.senders().length];
+    this.receivePorts = new int[matrix.receivers().length];
+    Arrays.fill(sendPorts, -1);
+    Arrays.fill(receivePorts, -1);
+    LinkFacts facts = leases.facts();
+    double heaviestLoad = 0;
+    for (BottleneckFirstOrder.Ranked r : this.order) {
+      heaviestLoad = Math.max(heaviestLoad, r.load());
+    }
+    this.heaviest = heaviestLoad;
     Set<Integer> out = new HashSet<>();
     Set<Integer> in = new HashSet<>();
     boolean everyRouteCrosses = true;
-    for (int i = 0; i < this.order.size(); i++) {
+    for (int i = 0; i < n; i++) {
       BottleneckFirstOrder.Ranked r = this.order.get(i);
+      int row = r.transfer().src();
+      int col = r.transfer().dst();
       boolean crossesOut = false;
       boolean crossesIn = false;
-      routes[i] =
-          links.route(matrix.senders()[r.transfer().src()], matrix.receivers()[r.transfer().dst()]);
+      routes[i] = leases.links().route(matrix.senders()[row], matrix.receivers()[col]);
+      nicUp[i] = -1;
+      nicDown[i] = -1;
+      int sharedCount = 0;
+      shared[i] = new int[routes[i].length];
       for (int l : routes[i]) {
-        if (links.isBackboneOut(l)) {
-          out.add(l);
-          crossesOut = true;
-        } else if (links.isBackboneIn(l)) {
-          in.add(l);
-          crossesIn = true;
+        if (!facts.isNic(l)) {
+          shared[i][sharedCount++] = l;
         }
+        switch (facts.kind(l)) {
+          case LinkFacts.BACKBONE_OUT -> {
+            out.add(l);
+            crossesOut = true;
+          }
+          case LinkFacts.BACKBONE_IN -> {
+            in.add(l);
+            crossesIn = true;
+          }
+          case LinkFacts.NIC_UP -> nicUp[i] = l;
+          case LinkFacts.NIC_DOWN -> nicDown[i] = l;
+          default -> {
+            // a rack link: counted by the leases' headroom
+          }
+        }
+      }
+      shared[i] = Arrays.copyOf(shared[i], sharedCount);
+      sharedCapacity[i] = capacities(shared[i], facts);
+      if (sendPorts[row] < 0) {
+        sendPorts[row] = leases.sendPorts(matrix.senders()[row]);
+      }
+      if (receivePorts[col] < 0) {
+        receivePorts[col] = leases.receivePorts(matrix.receivers()[col]);
       }
       everyRouteCrosses &= crossesOut && crossesIn;
     }
     this.outLinks = everyRouteCrosses ? toArray(out) : new int[0];
     this.inLinks = everyRouteCrosses ? toArray(in) : new int[0];
+    this.outCapacity = capacities(outLinks, facts);
+    this.inCapacity = capacities(inLinks, facts);
+  }
+
+  private static int[] capacities(int[] links, LinkFacts facts) {
+    int[] c = new int[links.length];
+    for (int x = 0; x < links.length; x++) {
+      c[x] = facts.capacity(links[x]);
+    }
+    return c;
   }
 
   private static int[] toArray(Set<Integer> s) {
@@ -113,6 +187,14 @@ final class StandingPlan {
    */
   PendingTasks.Estimate expected() {
     return expected;
+  }
+
+  /**
+   * @return the largest load among the plan's transfers ({@link BottleneckFirstOrder.Ranked#load}),
+   *     bytes per port; 0 for an empty plan
+   */
+  double heaviest() {
+    return heaviest;
   }
 
   /**
@@ -155,6 +237,54 @@ final class StandingPlan {
   }
 
   /**
+   * The free leases of the busiest shared link of the transfer's route, as {@link
+   * FlowLeases#headroom(int[])}.
+   *
+   * @param i a transfer's position in {@link #order()}
+   * @param leases the open flows
+   * @return free leases of its busiest link other than the NICs; {@link Integer#MAX_VALUE} for a
+   *     route of NICs only
+   */
+  int headroom(int i, FlowLeases leases) {
+    int[] links = shared[i];
+    int[] cap = sharedCapacity[i];
+    int free = Integer.MAX_VALUE;
+    for (int x = 0; x < links.length; x++) {
+      free = Math.min(free, cap[x] - leases.used(links[x]));
+    }
+    return free;
+  }
+
+  /**
+   * The flows the transfer's sender may still send, as {@link FlowLeases#freeSend}: δ minus the
+   * flows on its NIC link (every flow the sender sends holds its {@code nic.up} link once).
+   *
+   * @param i a transfer's position in {@link #order()}
+   * @param leases the open flows
+   * @return δ(sender) minus the flows it sends now
+   */
+  int freeSend(int i, FlowLeases leases) {
+    int row = order.get(i).transfer().src();
+    return nicUp[i] >= 0
+        ? sendPorts[row] - leases.used(nicUp[i])
+        : leases.freeSend(matrix.senders()[row]);
+  }
+
+  /**
+   * The flows the transfer's receiver may still receive, as {@link FlowLeases#freeReceive}.
+   *
+   * @param i a transfer's position in {@link #order()}
+   * @param leases the open flows
+   * @return δ(receiver) minus the flows it receives now
+   */
+  int freeReceive(int i, FlowLeases leases) {
+    int col = order.get(i).transfer().dst();
+    return nicDown[i] >= 0
+        ? receivePorts[col] - leases.used(nicDown[i])
+        : leases.freeReceive(matrix.receivers()[col]);
+  }
+
+  /**
    * @param i a transfer's position in {@link #order()}
    * @return true when no demand of the plan needs its pair any more
    */
@@ -178,12 +308,12 @@ final class StandingPlan {
     if (outLinks.length == 0) {
       return false;
     }
-    return allFull(outLinks, leases) || allFull(inLinks, leases);
+    return allFull(outLinks, outCapacity, leases) || allFull(inLinks, inCapacity, leases);
   }
 
-  private static boolean allFull(int[] links, FlowLeases leases) {
-    for (int l : links) {
-      if (leases.used(l) < leases.links().capacity(l)) {
+  private static boolean allFull(int[] links, int[] capacity, FlowLeases leases) {
+    for (int x = 0; x < links.length; x++) {
+      if (leases.used(links[x]) < capacity[x]) {
         return false;
       }
     }

@@ -134,7 +134,7 @@ final class StepAssembler {
       Set<HostPair> openPairs,
       long nowMs) {
     StandingPlan plan =
-        new StandingPlan(m, mode.order(steps, m, expected), expected, 0, "", leases.links());
+        new StandingPlan(m, mode.order(steps, m, expected), expected, 0, "", leases);
     return assemble(plan, book, openPairs, nowMs);
   }
 
@@ -145,7 +145,9 @@ final class StepAssembler {
    * marked done in {@code plan}.
    *
    * @param plan the plan, its instance and what the tasks still to launch were expected to fetch
-   * @param book every registered demand (awaited receivers are found among those not in the plan)
+   * @param book the registered demands that are not in the plan's matrix (awaited receivers are
+   *     found among them; demands of the plan in it are skipped, so every registered demand will
+   *     do, at O(demands) per step)
    * @param openPairs the host pairs with a flow open now ({@link StepTracker#openPairs}): not
    *     granted again until they close
    * @param nowMs epoch ms
@@ -155,12 +157,12 @@ final class StepAssembler {
       StandingPlan plan, Collection<Demand> book, Set<HostPair> openPairs, long nowMs) {
     DemandMatrix m = plan.matrix();
     Set<HostPair> open = new HashSet<>(openPairs);
-    Map<String, Double> awaited = awaitedReceivers(plan, book, nowMs);
+    Map<String, Double> registeredSince = registeredSincePlan(plan, book);
+    // the awaited receivers are ranked once a transfer fits (most walks of a full backbone find
+    // none)
+    Map<String, Double> awaited = null;
     List<BottleneckFirstOrder.Ranked> order = plan.order();
-    double heaviest = 0;
-    for (BottleneckFirstOrder.Ranked r : order) {
-      heaviest = Math.max(heaviest, r.load());
-    }
+    double heaviest = plan.heaviest();
     boolean portsFreeAtStart = leases.total() == 0;
     Builder b = new Builder();
     for (int i = 0; i < order.size(); i++) {
@@ -175,11 +177,11 @@ final class StepAssembler {
       String s = m.senders()[t.src()];
       String r = m.receivers()[t.dst()];
       int[] route = plan.route(i);
-      if (leases.headroom(route) <= 0) {
+      if (plan.headroom(i, leases) <= 0) {
         continue; // a shared link of the route (a backbone side, a rack link) is full
       }
-      if (leases.freeSend(s) <= 0
-          || leases.freeReceive(r) <= 0
+      if (plan.freeSend(i, leases) <= 0
+          || plan.freeReceive(i, leases) <= 0
           || open.contains(new HostPair(s, r))) {
         if (mode.planFitsFreePorts()) {
           b.note(
@@ -187,8 +189,11 @@ final class StepAssembler {
         }
         continue;
       }
+      if (awaited == null) {
+        awaited = awaitedReceivers(plan, registeredSince, nowMs);
+      }
       List<String> heavier = heavierAwaited(awaited, r, ranked.load(), heaviest);
-      if (!heavier.isEmpty() && leases.headroom(route) <= heavier.size()) {
+      if (!heavier.isEmpty() && plan.headroom(i, leases) <= heavier.size()) {
         for (String h : heavier) {
           keeping.keep(h, nowMs);
         }
@@ -205,7 +210,7 @@ final class StepAssembler {
         plan.markDone(i);
       }
     }
-    return b.build(awaited, heaviest);
+    return b.build(awaited == null ? Map.of() : awaited, heaviest);
   }
 
   /**
@@ -241,28 +246,42 @@ final class StepAssembler {
   }
 
   /**
+   * The receivers of the demands that registered while the plan was computed (not in the plan, no
+   * demand of the plan on their host), with their largest registered bytes; flows kept for a
+   * receiver that is neither such a receiver nor about to register ({@link
+   * PendingTasks.Estimate#awaited}) are released. O(demands in {@code book}).
+   */
+  private Map<String, Double> registeredSincePlan(StandingPlan plan, Collection<Demand> book) {
+    Map<String, Double> since = new HashMap<>();
+    for (Demand d : book) {
+      if (d.grantable() && !plan.planned(d.id) && !plan.receives(d.dst) && d.remainingTotal() > 0) {
+        since.merge(d.dst, (double) d.remainingTotal(), Math::max);
+      }
+    }
+    Map<String, Double> expected = plan.expected().awaited();
+    keeping.retainOnly(h -> expected.containsKey(h) || since.containsKey(h));
+    return since;
+  }
+
+  /**
    * Receivers a free flow may be kept for: a host where a task of a stage with demand is about to
    * register ({@link PendingTasks.Estimate#awaited}), or whose task registered while this plan was
    * computed (its demand is not in the plan), with no demand in the plan and every port free; for
-   * at most one {@link FlowKeeping} bound from when a flow was first kept for it.
+   * at most one {@link FlowKeeping} bound from when a flow was first kept for it. O(awaited hosts).
    *
+   * @param registeredSince {@link #registeredSincePlan}
    * @return such receivers and their expected bytes per port (δ); empty when keeping is off
    */
   private Map<String, Double> awaitedReceivers(
-      StandingPlan plan, Collection<Demand> book, long nowMs) {
-    Map<String, Double> awaited = new HashMap<>(plan.expected().awaited());
-    // a task that registered while the plan was computed waits for the next plan as if about to
-    // register, with its registered bytes
-    for (Demand d : book) {
-      if (d.grantable() && !plan.planned(d.id) && !plan.receives(d.dst) && d.remainingTotal() > 0) {
-        awaited.merge(d.dst, (double) d.remainingTotal(), Math::max);
-      }
-    }
-    keeping.retainOnly(awaited.keySet());
+      StandingPlan plan, Map<String, Double> registeredSince, long nowMs) {
     Map<String, Double> out = new HashMap<>();
     if (!keepingOn) {
       return out;
     }
+    // a task that registered while the plan was computed waits for the next plan as if about to
+    // register, with its registered bytes
+    Map<String, Double> awaited = new HashMap<>(plan.expected().awaited());
+    registeredSince.forEach((h, b) -> awaited.merge(h, b, Math::max));
     for (Map.Entry<String, Double> e : awaited.entrySet()) {
       String h = e.getKey();
       if (plan.receives(h) || leases.receiving(h) > 0 || keeping.expired(h, nowMs)) {

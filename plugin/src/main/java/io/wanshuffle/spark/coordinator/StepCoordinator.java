@@ -853,7 +853,7 @@ public final class StepCoordinator {
               in.expected(),
               nextPlanId.getAndIncrement(),
               plan.algorithm(),
-              leases.links());
+              leases);
       return new RoundPlan(plan, sp);
     }
 
@@ -885,7 +885,7 @@ public final class StepCoordinator {
                 in.expected(),
                 sp.planId(),
                 sp.algorithm(),
-                leases.links());
+                leases);
         grantStep(last, now, startedNanos, replies);
       }
       standing = mode.planFitsFreePorts() ? null : sp;
@@ -905,7 +905,8 @@ public final class StepCoordinator {
       StandingPlan plan, long now, long startedNanos, List<Runnable> replies) {
     long planId = plan.planId();
     String algorithm = plan.algorithm();
-    StepAssembler.Assembly a = assembler.assemble(plan, book.all(), steps.openPairs(), now);
+    StepAssembler.Assembly a =
+        assembler.assemble(plan, book.notIn(plan.matrix()), steps.openPairs(), now);
     CoordinatorLog.decisions(a, algorithm);
     if (a.kept()) {
       scheduleKeepEnd(now);

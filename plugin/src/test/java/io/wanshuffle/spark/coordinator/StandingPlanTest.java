@@ -42,7 +42,7 @@ class StandingPlanTest {
       }
     }
     List<Step> toGrant = PIPELINED.stepsToGrant(new Schedule(steps));
-    return new StandingPlan(m, PIPELINED.order(toGrant, m, NONE), NONE, 4, "test", l.links());
+    return new StandingPlan(m, PIPELINED.order(toGrant, m, NONE), NONE, 4, "test", l);
   }
 
   @Test

@@ -59,8 +59,10 @@ final class SortedBatching {
     int cols = m.cols();
     int split = 0;
     int pieces = 0;
+    // the non-zero cells in row-major order: a zero cell has no piece
     for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
+      for (int x = 0; x < m.rowDegree(i); x++) {
+        int j = m.nonZeroCol(i, x);
         int n = pieceCount(m.amount(i, j), maxPiece);
         pieces += n;
         split += n > 1 ? 1 : 0;
@@ -85,7 +87,8 @@ final class SortedBatching {
     int c = 0;
     int s = 0;
     for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
+      for (int x = 0; x < m.rowDegree(i); x++) {
+        int j = m.nonZeroCol(i, x);
         double a = m.amount(i, j);
         int n = pieceCount(a, maxPiece);
         if (n == 0) {
