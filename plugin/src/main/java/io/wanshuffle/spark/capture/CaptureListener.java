@@ -15,6 +15,12 @@ import io.wanshuffle.spark.coordinator.StageRef;
 import io.wanshuffle.spark.coordinator.StageSummary;
 import io.wanshuffle.spark.coordinator.StepEvent;
 import io.wanshuffle.spark.coordinator.TransferRecord;
+import io.wanshuffle.spark.measure.MeasuredFlow;
+import io.wanshuffle.spark.measure.NetworkEstimate;
+import io.wanshuffle.spark.measure.NetworkEstimator;
+import io.wanshuffle.spark.measure.NetworkMeter;
+import io.wanshuffle.spark.measure.PlannedFlow;
+import io.wanshuffle.spark.measure.TransferPrediction;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -83,6 +89,7 @@ public final class CaptureListener implements CoordinatorListener {
   private long backboneRate;
   private double betaSeconds;
   private io.wanshuffle.spark.topology.LinkModel links;
+  private NetworkMeter meter;
   private Path appDir;
   private ExecutorService writer;
   private Writer flowLog;
@@ -93,6 +100,7 @@ public final class CaptureListener implements CoordinatorListener {
   private final Map<Long, PlanCapture> plans = bounded();
   private final Map<Long, StepState> steps = bounded();
   private final Map<StageRef, StageState> stages = new HashMap<>();
+  private final Map<StageRef, double[]> predictions = new HashMap<>();
 
   private static final class StepState {
     final StepEvent granted;
@@ -183,6 +191,7 @@ public final class CaptureListener implements CoordinatorListener {
     betaSeconds = c.betaSeconds();
     links = info.links();
     k = links != null ? links.k() : c.k();
+    meter = links != null ? new NetworkMeter(NetworkEstimator.Routes.of(links)) : null;
     baseSpeed = links != null ? links.baseSpeed() : c.baseSpeed();
     backboneRate = links != null ? (long) links.k() * links.baseSpeed() : c.backboneRate();
     if (sc != null) {
@@ -277,6 +286,9 @@ public final class CaptureListener implements CoordinatorListener {
       StageRef st = stageOfTask.get(t);
       if (st != null) {
         stages.computeIfAbsent(st, x -> new StageState()).stepIds.add(e.stepId());
+        if (!predictions.containsKey(st)) {
+          predictions.put(st, predict(plans.get(e.planId())));
+        }
       }
     }
   }
@@ -307,6 +319,16 @@ public final class CaptureListener implements CoordinatorListener {
               r.handedOnMs());
       st.flows.add(f);
       fresh.add(f);
+      if (meter != null) {
+        meter.add(
+            new MeasuredFlow(
+                f.srcHost(),
+                f.dstHost(),
+                b,
+                step != null ? step.granted.grantedAtMs() : 0,
+                f.startMs(),
+                f.endMs()));
+      }
       if (step != null) {
         step.realised += b;
       }
@@ -374,7 +396,8 @@ public final class CaptureListener implements CoordinatorListener {
       return;
     }
     LinkLoads loads = linkLoads(bare);
-    StageCapture cap = loads != null ? bare.withLinks(betaSeconds, loads) : bare;
+    StageCapture linked = loads != null ? bare.withLinks(betaSeconds, loads) : bare;
+    StageCapture cap = linked.withNetwork(network(linked, predictions.remove(sum.stage())));
     Path file =
         appDir != null ? CaptureFiles.stageFile(appDir, cap.stageId(), cap.stageAttempt()) : null;
     if (postEvents && sc != null) {
@@ -413,6 +436,83 @@ public final class CaptureListener implements CoordinatorListener {
   }
 
   /**
+   * Predicts the transfer phase of a stage from the first plan that granted it a step, with the
+   * network as measured so far ({@link TransferPrediction}).
+   *
+   * @param plan the plan (null when it was not kept)
+   * @return {scheduled, default} in seconds, NaN when there is no plan or no link model
+   */
+  private double[] predict(PlanCapture plan) {
+    if (plan == null || links == null) {
+      return new double[] {Double.NaN, Double.NaN};
+    }
+    try {
+      NetworkEstimate est = meter.estimate();
+      List<PlannedFlow> flows = new ArrayList<>();
+      for (PlanCapture.PlannedStep st : plan.steps()) {
+        for (int i = 0; i < st.src().length; i++) {
+          flows.add(
+              new PlannedFlow(
+                  plan.senders().get(st.src()[i]),
+                  plan.receivers().get(st.dst()[i]),
+                  Math.round(st.seconds()[i] * plan.bytesPerSecond())));
+        }
+      }
+      return new double[] {
+        TransferPrediction.scheduled(flows, est, links, plan.betaSeconds()),
+        TransferPrediction.bruteForce(
+            plan.senders(), plan.receivers(), plan.residualBytes(), est, links)
+      };
+    } catch (RuntimeException ex) {
+      LOG.debug("wan-shuffle: no prediction for plan {}", plan.planId(), ex);
+      return new double[] {Double.NaN, Double.NaN};
+    }
+  }
+
+  /**
+   * The stage's network figures: the measurement now, the predictions made at its first plan, the
+   * measured transfer phase; logged on one INFO line and recorded in the metrics.
+   */
+  private NetworkFigures network(StageCapture cap, double[] predicted) {
+    NetworkEstimate est = meter != null ? meter.estimate() : NetworkEstimate.EMPTY;
+    double[] p = predicted != null ? predicted : new double[] {Double.NaN, Double.NaN};
+    double phase = transferPhaseSeconds(cap.flows());
+    String decision = cap.steps().isEmpty() ? "ungated" : "gated";
+    NetworkFigures f = NetworkFigures.of(est, p[0], p[1], phase, decision);
+    metrics.recordMeasurement(est.betaSeconds(), est.bytesPerSecond());
+    metrics.recordStage(phase, p[0], p[1]);
+    LOG.info(
+        String.format(
+            java.util.Locale.ROOT,
+            "wan-shuffle stage %d.%d (%s): transfer phase %.3f s, predicted %.3f s scheduled, %.3f s"
+                + " Spark's default; measured %s",
+            cap.stageId(),
+            cap.stageAttempt(),
+            decision,
+            phase,
+            p[0],
+            p[1],
+            est.describe()));
+    return f;
+  }
+
+  /**
+   * @param flows a stage's flows
+   * @return its first fetch start to its last byte, seconds; NaN without flows
+   */
+  static double transferPhaseSeconds(List<FlowCapture> flows) {
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    for (FlowCapture f : flows) {
+      if (f.bytes() > 0) {
+        first = Math.min(first, f.startMs());
+        last = Math.max(last, f.endMs());
+      }
+    }
+    return first <= last ? (last - first) / 1000.0 : Double.NaN;
+  }
+
+  /**
    * @return the stage's {@link WanShuffleStageCaptured} event
    */
   private WanShuffleStageCaptured event(StageCapture cap, Path file) {
@@ -439,7 +539,8 @@ public final class CaptureListener implements CoordinatorListener {
         cap.hostPaths(),
         cap.links(),
         cap.linkSeries(),
-        cap.plans().isEmpty() ? null : cap.plans().get(0));
+        cap.plans().isEmpty() ? null : cap.plans().get(0),
+        cap.network());
   }
 
   /**
