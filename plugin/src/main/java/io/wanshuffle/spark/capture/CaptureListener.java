@@ -10,15 +10,13 @@ import io.wanshuffle.spark.coordinator.CoordinatorInfo;
 import io.wanshuffle.spark.coordinator.CoordinatorListener;
 import io.wanshuffle.spark.coordinator.DemandEvent;
 import io.wanshuffle.spark.coordinator.FlowGrant;
+import io.wanshuffle.spark.coordinator.MeasuringListener;
 import io.wanshuffle.spark.coordinator.PlanEvent;
 import io.wanshuffle.spark.coordinator.StageRef;
 import io.wanshuffle.spark.coordinator.StageSummary;
 import io.wanshuffle.spark.coordinator.StepEvent;
 import io.wanshuffle.spark.coordinator.TransferRecord;
-import io.wanshuffle.spark.measure.MeasuredFlow;
 import io.wanshuffle.spark.measure.NetworkEstimate;
-import io.wanshuffle.spark.measure.NetworkEstimator;
-import io.wanshuffle.spark.measure.NetworkMeter;
 import io.wanshuffle.spark.measure.PlannedFlow;
 import io.wanshuffle.spark.measure.TransferPrediction;
 import java.io.IOException;
@@ -89,7 +87,7 @@ public final class CaptureListener implements CoordinatorListener {
   private long backboneRate;
   private double betaSeconds;
   private io.wanshuffle.spark.topology.LinkModel links;
-  private NetworkMeter meter;
+  private MeasuringListener measuring;
   private Path appDir;
   private ExecutorService writer;
   private Writer flowLog;
@@ -101,6 +99,7 @@ public final class CaptureListener implements CoordinatorListener {
   private final Map<Long, StepState> steps = bounded();
   private final Map<StageRef, StageState> stages = new HashMap<>();
   private final Map<StageRef, double[]> predictions = new HashMap<>();
+  private final Map<StageRef, String> decisions = new HashMap<>();
 
   private static final class StepState {
     final StepEvent granted;
@@ -191,7 +190,7 @@ public final class CaptureListener implements CoordinatorListener {
     betaSeconds = c.betaSeconds();
     links = info.links();
     k = links != null ? links.k() : c.k();
-    meter = links != null ? new NetworkMeter(NetworkEstimator.Routes.of(links)) : null;
+    measuring = links != null ? new MeasuringListener(links) : null;
     baseSpeed = links != null ? links.baseSpeed() : c.baseSpeed();
     backboneRate = links != null ? (long) links.k() * links.baseSpeed() : c.backboneRate();
     if (sc != null) {
@@ -276,7 +275,21 @@ public final class CaptureListener implements CoordinatorListener {
   }
 
   @Override
+  public void onStageGated(
+      StageRef stage,
+      boolean gated,
+      double scheduledSeconds,
+      double defaultSeconds,
+      String reason) {
+    predictions.put(stage, new double[] {scheduledSeconds, defaultSeconds});
+    decisions.put(stage, reason);
+  }
+
+  @Override
   public void onStepGranted(StepEvent e) {
+    if (measuring != null) {
+      measuring.onStepGranted(e);
+    }
     steps.put(e.stepId(), new StepState(e));
     for (long t : e.taskAttemptIds()) {
       Long since = waitingSince.remove(t);
@@ -295,6 +308,9 @@ public final class CaptureListener implements CoordinatorListener {
 
   @Override
   public void onTransferRealised(TransferRecord r) {
+    if (measuring != null) {
+      measuring.onTransferRealised(r);
+    }
     stageOfTask.put(r.taskAttemptId(), r.stage());
     StageState st = stages.computeIfAbsent(r.stage(), x -> new StageState());
     StepState step = r.stepId() > 0 ? steps.get(r.stepId()) : null;
@@ -319,16 +335,6 @@ public final class CaptureListener implements CoordinatorListener {
               r.handedOnMs());
       st.flows.add(f);
       fresh.add(f);
-      if (meter != null) {
-        meter.add(
-            new MeasuredFlow(
-                f.srcHost(),
-                f.dstHost(),
-                b,
-                step != null ? step.granted.grantedAtMs() : 0,
-                f.startMs(),
-                f.endMs()));
-      }
       if (step != null) {
         step.realised += b;
       }
@@ -397,7 +403,9 @@ public final class CaptureListener implements CoordinatorListener {
     }
     LinkLoads loads = linkLoads(bare);
     StageCapture linked = loads != null ? bare.withLinks(betaSeconds, loads) : bare;
-    StageCapture cap = linked.withNetwork(network(linked, predictions.remove(sum.stage())));
+    StageCapture cap =
+        linked.withNetwork(
+            network(linked, predictions.remove(sum.stage()), decisions.remove(sum.stage())));
     Path file =
         appDir != null ? CaptureFiles.stageFile(appDir, cap.stageId(), cap.stageAttempt()) : null;
     if (postEvents && sc != null) {
@@ -446,38 +454,38 @@ public final class CaptureListener implements CoordinatorListener {
     if (plan == null || links == null) {
       return new double[] {Double.NaN, Double.NaN};
     }
-    try {
-      NetworkEstimate est = meter.estimate();
-      List<PlannedFlow> flows = new ArrayList<>();
-      for (PlanCapture.PlannedStep st : plan.steps()) {
-        for (int i = 0; i < st.src().length; i++) {
-          flows.add(
-              new PlannedFlow(
-                  plan.senders().get(st.src()[i]),
-                  plan.receivers().get(st.dst()[i]),
-                  Math.round(st.seconds()[i] * plan.bytesPerSecond())));
-        }
+    List<PlannedFlow> flows = new ArrayList<>();
+    for (PlanCapture.PlannedStep st : plan.steps()) {
+      for (int i = 0; i < st.src().length; i++) {
+        flows.add(
+            new PlannedFlow(
+                plan.senders().get(st.src()[i]),
+                plan.receivers().get(st.dst()[i]),
+                Math.round(st.seconds()[i] * plan.bytesPerSecond())));
       }
-      return new double[] {
-        TransferPrediction.scheduled(flows, est, links, plan.betaSeconds()),
-        TransferPrediction.bruteForce(
-            plan.senders(), plan.receivers(), plan.residualBytes(), est, links)
-      };
-    } catch (RuntimeException ex) {
-      LOG.debug("wan-shuffle: no prediction for plan {}", plan.planId(), ex);
-      return new double[] {Double.NaN, Double.NaN};
     }
+    TransferPrediction.Prediction p =
+        TransferPrediction.of(
+            plan.senders(),
+            plan.receivers(),
+            plan.residualBytes(),
+            flows,
+            measuring.estimate(),
+            links,
+            plan.betaSeconds());
+    return new double[] {p.scheduledSeconds(), p.defaultSeconds()};
   }
 
   /**
    * The stage's network figures: the measurement now, the predictions made at its first plan, the
-   * measured transfer phase; logged on one INFO line and recorded in the metrics.
+   * measured transfer phase, how its reads ran ({@code decided}: the coordinator's decision and
+   * reason, null when it took none); logged on one INFO line and recorded in the metrics.
    */
-  private NetworkFigures network(StageCapture cap, double[] predicted) {
-    NetworkEstimate est = meter != null ? meter.estimate() : NetworkEstimate.EMPTY;
+  private NetworkFigures network(StageCapture cap, double[] predicted, String decided) {
+    NetworkEstimate est = measuring != null ? measuring.estimate() : NetworkEstimate.EMPTY;
     double[] p = predicted != null ? predicted : new double[] {Double.NaN, Double.NaN};
     double phase = transferPhaseSeconds(cap.flows());
-    String decision = cap.steps().isEmpty() ? "ungated" : "gated";
+    String decision = decided != null ? decided : cap.steps().isEmpty() ? "ungated" : "gated";
     NetworkFigures f = NetworkFigures.of(est, p[0], p[1], phase, decision);
     metrics.recordMeasurement(est.betaSeconds(), est.bytesPerSecond());
     metrics.recordStage(phase, p[0], p[1]);

@@ -39,6 +39,47 @@ public final class TransferPrediction {
   private TransferPrediction() {}
 
   /**
+   * Both predictions of one plan.
+   *
+   * @param scheduledSeconds as the plugin runs the plan, seconds (NaN: unknown)
+   * @param defaultSeconds as Spark's default would run its matrix, seconds (NaN: unknown)
+   */
+  public record Prediction(double scheduledSeconds, double defaultSeconds) {
+    /** Neither prediction known. */
+    public static final Prediction UNKNOWN = new Prediction(Double.NaN, Double.NaN);
+  }
+
+  /**
+   * Both predictions of a plan; a host the link model cannot route gives {@link
+   * Prediction#UNKNOWN}.
+   *
+   * @param senders the plan's row hosts
+   * @param receivers its column hosts
+   * @param residualBytes {@code [i][j]}: the bytes it plans, senders x receivers
+   * @param plan its transfers in plan order
+   * @param est the measured network
+   * @param model the links
+   * @param configuredBeta β when none was measured, seconds
+   * @return {@link #scheduled} and {@link #bruteForce}
+   */
+  public static Prediction of(
+      List<String> senders,
+      List<String> receivers,
+      long[][] residualBytes,
+      List<PlannedFlow> plan,
+      NetworkEstimate est,
+      LinkModel model,
+      double configuredBeta) {
+    try {
+      return new Prediction(
+          scheduled(plan, est, model, configuredBeta),
+          bruteForce(senders, receivers, residualBytes, est, model));
+    } catch (RuntimeException e) {
+      return Prediction.UNKNOWN;
+    }
+  }
+
+  /**
    * @param plan the plan's transfers in plan order (steps in order, each step's transfers in order)
    * @param est the measured network
    * @param model the links, their capacities and the configured base speed
