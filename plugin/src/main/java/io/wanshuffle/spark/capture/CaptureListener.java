@@ -16,6 +16,7 @@ import io.wanshuffle.spark.coordinator.StageRef;
 import io.wanshuffle.spark.coordinator.StageSummary;
 import io.wanshuffle.spark.coordinator.StepEvent;
 import io.wanshuffle.spark.coordinator.TransferRecord;
+import io.wanshuffle.spark.measure.ConfiguredValueCheck;
 import io.wanshuffle.spark.measure.NetworkEstimate;
 import io.wanshuffle.spark.measure.PlannedFlow;
 import io.wanshuffle.spark.measure.TransferPrediction;
@@ -88,6 +89,7 @@ public final class CaptureListener implements CoordinatorListener {
   private double betaSeconds;
   private io.wanshuffle.spark.topology.LinkModel links;
   private MeasuringListener measuring;
+  private ConfiguredValueCheck valueCheck;
   private Path appDir;
   private ExecutorService writer;
   private Writer flowLog;
@@ -191,6 +193,16 @@ public final class CaptureListener implements CoordinatorListener {
     links = info.links();
     k = links != null ? links.k() : c.k();
     measuring = links != null ? new MeasuringListener(links) : null;
+    valueCheck =
+        links != null
+            ? new ConfiguredValueCheck(
+                links,
+                c.betaSeconds(),
+                WanShuffleConf.BETA,
+                WanShuffleConf.NIC_RATE + " / " + WanShuffleConf.NIC_RATES,
+                WanShuffleConf.BACKBONE_RATE,
+                links.source().startsWith(WanShuffleConf.TOPOLOGY_FILE) ? links.source() : null)
+            : null;
     baseSpeed = links != null ? links.baseSpeed() : c.baseSpeed();
     backboneRate = links != null ? (long) links.k() * links.baseSpeed() : c.backboneRate();
     if (sc != null) {
@@ -488,6 +500,11 @@ public final class CaptureListener implements CoordinatorListener {
     String decision = decided != null ? decided : cap.steps().isEmpty() ? "ungated" : "gated";
     NetworkFigures f = NetworkFigures.of(est, p[0], p[1], phase, decision);
     metrics.recordMeasurement(est.betaSeconds(), est.bytesPerSecond());
+    if (valueCheck != null) {
+      for (ConfiguredValueCheck.Contradiction x : valueCheck.check(est)) {
+        LOG.warn(x.message());
+      }
+    }
     metrics.recordStage(phase, p[0], p[1]);
     LOG.info(
         String.format(
