@@ -52,6 +52,8 @@ import java.util.stream.Stream;
  *     gated flows at once (null for a run without gated flows), and over the shuffle-reading stages
  *     (the whole run without them) bytes and utilisation (null on the loopback testbed); empty when
  *     the topology was not read
+ * @param network the run's cross-site transfer phase, measured and predicted, and the network the
+ *     plugin measured ({@link RunNetwork#NONE} when not known)
  */
 public record AppFigures(
     String variant,
@@ -68,11 +70,67 @@ public record AppFigures(
     int gatedAtOnceAToB,
     int gatedAtOnceBToA,
     String stdoutSha256,
-    Map<String, LinkLoad> links) {
+    Map<String, LinkLoad> links,
+    RunNetwork network) {
 
   /** Copies the link map, keeping its order. */
   public AppFigures {
     links = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(links));
+    network = network == null ? RunNetwork.NONE : network;
+  }
+
+  /**
+   * A run without network figures; the other parameters as in the record.
+   *
+   * @param variant see the record
+   * @param run see the record
+   * @param failure see the record
+   * @param log see the record
+   * @param wallSeconds see the record
+   * @param aToBBytes see the record
+   * @param bToABytes see the record
+   * @param peakBitsPerSecond see the record
+   * @param retransmitPercent see the record
+   * @param steps see the record
+   * @param k see the record
+   * @param gatedAtOnceAToB see the record
+   * @param gatedAtOnceBToA see the record
+   * @param stdoutSha256 see the record
+   * @param links see the record
+   */
+  public AppFigures(
+      String variant,
+      int run,
+      String failure,
+      EventLog log,
+      double wallSeconds,
+      long aToBBytes,
+      long bToABytes,
+      double peakBitsPerSecond,
+      double retransmitPercent,
+      int steps,
+      int k,
+      int gatedAtOnceAToB,
+      int gatedAtOnceBToA,
+      String stdoutSha256,
+      Map<String, LinkLoad> links) {
+    this(
+        variant,
+        run,
+        failure,
+        log,
+        wallSeconds,
+        aToBBytes,
+        bToABytes,
+        peakBitsPerSecond,
+        retransmitPercent,
+        steps,
+        k,
+        gatedAtOnceAToB,
+        gatedAtOnceBToA,
+        stdoutSha256,
+        links,
+        RunNetwork.NONE);
   }
 
   /**
@@ -180,11 +238,13 @@ public record AppFigures(
     List<FlowCapture> bToAFlows = new ArrayList<>();
     int k = 0;
     int steps = 0;
+    List<StageCapture> captured = new ArrayList<>();
     // one capture folder per application: a driver that runs several SparkContexts one after
     // another has several,
     // each numbering its steps from 1
     for (List<StageCapture> app : captures(s.captureDir())) {
       Set<Long> stepIds = new HashSet<>();
+      captured.addAll(app);
       for (StageCapture c : app) {
         k = Math.max(k, c.k());
         c.steps().stream().map(StepCapture::stepId).forEach(stepIds::add);
@@ -222,7 +282,25 @@ public record AppFigures(
         FlowOverlap.of(aToBFlows).maxPairs(),
         FlowOverlap.of(bToAFlows).maxPairs(),
         sha256(s.stdout()),
-        links);
+        links,
+        network(captured, b, log));
+  }
+
+  /**
+   * The run's network figures: from its captured stages, else its transfer phase from the
+   * backbone's counters over the shuffle-reading stages ({@link RunNetwork#fromBackbone}).
+   */
+  static RunNetwork network(List<StageCapture> captured, BackboneTrace b, EventLog log) {
+    RunNetwork n = RunNetwork.fromCaptures(captured);
+    if (n.transferPhaseSeconds() == null && b != null && log != null) {
+      return new RunNetwork(
+          RunNetwork.fromBackbone(b, shuffleReadWindows(log)),
+          n.predictedScheduledSeconds(),
+          n.predictedDefaultSeconds(),
+          n.betaSeconds(),
+          n.measuredRates());
+    }
+    return n;
   }
 
   /**

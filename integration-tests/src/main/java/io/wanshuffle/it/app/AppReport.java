@@ -85,7 +85,10 @@ final class AppReport {
    * gated flows), {@code backboneAToBBytes} and {@code backboneBToABytes} (null on loopback),
    * {@code busiestLink} and {@code busiestUtilisation} (null without counters), and {@code links}:
    * link name to {@code capacityFlows}, {@code maxFlows}, {@code bytes}, {@code utilisation},
-   * {@code peakBitsPerSecond}, {@code drops} ({@link LinkLoad}; null where not measured).
+   * {@code peakBitsPerSecond}, {@code drops} ({@link LinkLoad}; null where not measured); and the
+   * run's {@link RunNetwork}: {@code transferPhaseSeconds}, {@code predictedScheduledSeconds},
+   * {@code predictedDefaultSeconds}, {@code beta} (seconds) and {@code measuredRates} (link name to
+   * bytes/s), null (empty) where not known.
    *
    * @param runs every run, in the order they ran
    * @return the JSON text, indented
@@ -113,6 +116,13 @@ final class AppReport {
       o.put("busiestUtilisation", busiest.map(e -> e.getValue().utilisation()).orElse(null));
       ObjectNode links = o.putObject("links");
       r.links().forEach((name, l) -> links.set(name, JSON.valueToTree(linkFields(l))));
+      RunNetwork n = r.network();
+      o.put("transferPhaseSeconds", n.transferPhaseSeconds());
+      o.put("predictedScheduledSeconds", n.predictedScheduledSeconds());
+      o.put("predictedDefaultSeconds", n.predictedDefaultSeconds());
+      o.put("beta", n.betaSeconds());
+      ObjectNode rates = o.putObject("measuredRates");
+      n.measuredRates().forEach(rates::put);
     }
     try {
       return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out) + "\n";

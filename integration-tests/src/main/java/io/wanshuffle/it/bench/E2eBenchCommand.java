@@ -1,6 +1,7 @@
 package io.wanshuffle.it.bench;
 
 import io.wanshuffle.it.TestbedOptions;
+import io.wanshuffle.it.app.RunNetwork;
 import io.wanshuffle.it.demo.Captured;
 import io.wanshuffle.it.demo.Comparison;
 import io.wanshuffle.it.demo.TraceInput;
@@ -463,11 +464,13 @@ public final class E2eBenchCommand implements Callable<Integer> {
     List<Double> setups = new ArrayList<>();
     List<Integer> stalls = new ArrayList<>();
     List<LinkRun> links = new ArrayList<>();
+    List<RunNetwork> network = new ArrayList<>();
     int runNo = 0;
     for (RunResult run : r.result().runs()) {
       figs.add(Comparison.of(variant, run, r.backbone(), spec));
-      List<FlowCapture> gated =
-          Captured.read(r.captureDir(), run).flows().stream().filter(f -> f.stepId() > 0).toList();
+      Captured captured = Captured.read(r.captureDir(), run);
+      List<FlowCapture> gated = captured.flows().stream().filter(f -> f.stepId() > 0).toList();
+      network.add(runNetwork(captured, r, run));
       links.add(
           LinkRun.of(
               model,
@@ -487,7 +490,25 @@ public final class E2eBenchCommand implements Callable<Integer> {
           shapeLabel, pattern, spec.wanRttMillis(), variant + " run " + ++runNo, run.answer());
     }
     return new E2eReport.Cell(
-        shapeLabel, pattern, spec.wanRttMillis(), variant, figs, setups, stalls, links);
+        shapeLabel, pattern, spec.wanRttMillis(), variant, figs, setups, stalls, links, network);
+  }
+
+  /**
+   * A run's network figures: from its capture, or for a run without one (Spark's default) its
+   * transfer phase from the backbone's counters over the reduce stage.
+   */
+  private static RunNetwork runNetwork(Captured captured, Experiment.Measured r, RunResult run) {
+    RunNetwork n = RunNetwork.fromCaptures(captured.stages());
+    if (n.transferPhaseSeconds() == null && r.backbone() != null) {
+      return new RunNetwork(
+          RunNetwork.fromBackbone(
+              r.backbone(), List.of(new long[] {run.reduceStageStartMs(), run.reduceStageEndMs()})),
+          null,
+          null,
+          null,
+          Map.of());
+    }
+    return n;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.wanshuffle.it.bench;
 
+import io.wanshuffle.it.app.RunNetwork;
 import io.wanshuffle.it.demo.Comparison;
 import io.wanshuffle.it.demo.Prediction;
 import io.wanshuffle.it.experiment.PluginSettings;
@@ -7,6 +8,7 @@ import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.net.TcpTrace;
 import io.wanshuffle.it.net.TestbedSpec;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +39,8 @@ final class E2eReport {
    * @param stalls per run, the cross-cluster flows stalled by a small congestion window during the
    *     reduce stage ({@link TcpTrace#stalls}); empty without {@code --tcp-sample}
    * @param links per run, its links over the reduce stage; empty when not measured
+   * @param network per measured run, its cross-site transfer phase measured and predicted, the
+   *     measured β and rates ({@link RunNetwork}); empty when not read
    */
   record Cell(
       String testbed,
@@ -46,7 +50,26 @@ final class E2eReport {
       List<Comparison.Figures> runs,
       List<Double> setupSeconds,
       List<Integer> stalls,
-      List<LinkRun> links) {
+      List<LinkRun> links,
+      List<RunNetwork> network) {
+
+    /** Copies the network figures (null: none). */
+    Cell {
+      network = network == null ? List.of() : List.copyOf(network);
+    }
+
+    /** A cell without network figures; the other parameters as in the record. */
+    Cell(
+        String testbed,
+        String pattern,
+        int rtt,
+        String variant,
+        List<Comparison.Figures> runs,
+        List<Double> setupSeconds,
+        List<Integer> stalls,
+        List<LinkRun> links) {
+      this(testbed, pattern, rtt, variant, runs, setupSeconds, stalls, links, List.of());
+    }
 
     /**
      * A cell of the only testbed shape, without link figures; the other parameters as in the
@@ -314,6 +337,122 @@ final class E2eReport {
                       + " |\n"
                   : "\n");
     }
+    sb.append(prediction(cells));
     return sb.toString();
+  }
+
+  /**
+   * The prediction section: per cell the cross-site transfer phase measured (the plugin's capture;
+   * for the default, the backbone's counters), the plugin's predictions as scheduled and as Spark's
+   * default made at each stage's first plan, the median |error| of the scheduled prediction against
+   * the same run's phase and of the default prediction against the default cell's median phase, the
+   * measured β and the backbone sides' measured rates (medians over the runs); "" when no cell has
+   * network figures.
+   *
+   * @param cells the cells
+   * @return the section's markdown
+   */
+  static String prediction(List<Cell> cells) {
+    if (cells.stream().allMatch(c -> c.network().isEmpty())) {
+      return "";
+    }
+    Map<String, Double> defaultPhase = new LinkedHashMap<>();
+    for (Cell c : cells) {
+      if (c.variant().equals("default")) {
+        double[] p = values(c, RunNetwork::transferPhaseSeconds);
+        if (p.length > 0) {
+          defaultPhase.put(c.where(), median(p));
+        }
+      }
+    }
+    StringBuilder sb =
+        new StringBuilder(
+            "\n## Prediction\n\nPer cell, medians over the runs: the cross-site transfer phase"
+                + " (first cross-site fetch request to last cross-site byte: the plugin's capture, or"
+                + " for the default the backbone's counters over the reduce stage), the plugin's"
+                + " predictions at each stage's first plan as scheduled and as Spark's default (η_o)"
+                + " with the network measured so far, |error| of the scheduled prediction against the"
+                + " same run's phase, |error| of the default prediction against the default cell's"
+                + " phase, the measured β and the backbone sides' measured rates.\n\n"
+                + "| pattern | RTT (ms) | variant | transfer phase (s) | predicted scheduled (s) |"
+                + " scheduled |error| | predicted default (s) | default |error| | measured β (s) |"
+                + " measured backbone rates (Mbit/s) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for (Cell c : cells) {
+      if (c.network().isEmpty()) {
+        continue;
+      }
+      double[] phase = values(c, RunNetwork::transferPhaseSeconds);
+      double[] sched = values(c, RunNetwork::predictedScheduledSeconds);
+      double[] dflt = values(c, RunNetwork::predictedDefaultSeconds);
+      double[] beta = values(c, RunNetwork::betaSeconds);
+      List<Double> errors = new ArrayList<>();
+      for (RunNetwork n : c.network()) {
+        if (n.transferPhaseSeconds() != null
+            && n.predictedScheduledSeconds() != null
+            && n.transferPhaseSeconds() > 0) {
+          errors.add(
+              Math.abs(n.predictedScheduledSeconds() - n.transferPhaseSeconds())
+                  / n.transferPhaseSeconds());
+        }
+      }
+      Double dPhase = defaultPhase.get(c.where());
+      Map<String, List<Double>> rates = new java.util.TreeMap<>();
+      for (RunNetwork n : c.network()) {
+        n.measuredRates()
+            .forEach(
+                (link, r) -> {
+                  if (link.startsWith("backbone.")) {
+                    rates.computeIfAbsent(link, x -> new ArrayList<>()).add(r);
+                  }
+                });
+      }
+      StringBuilder rs = new StringBuilder();
+      rates.forEach(
+          (link, v) ->
+              rs.append(rs.length() == 0 ? "" : ", ")
+                  .append(link)
+                  .append(
+                      String.format(
+                          Locale.ROOT,
+                          " %.1f",
+                          median(v.stream().mapToDouble(Double::doubleValue).toArray())
+                              * 8
+                              / 1e6)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+              c.pattern(),
+              c.rtt(),
+              c.variant(),
+              sec(phase),
+              sec(sched),
+              errors.isEmpty()
+                  ? "-"
+                  : String.format(
+                      Locale.ROOT,
+                      "%.0f %%",
+                      100 * median(errors.stream().mapToDouble(Double::doubleValue).toArray())),
+              sec(dflt),
+              dflt.length == 0 || dPhase == null || dPhase <= 0
+                  ? "-"
+                  : String.format(
+                      Locale.ROOT, "%.0f %%", 100 * Math.abs(median(dflt) - dPhase) / dPhase),
+              beta.length == 0 ? "-" : String.format(Locale.ROOT, "%.3f", median(beta)),
+              rs.length() == 0 ? "-" : rs.toString()));
+    }
+    return sb.toString();
+  }
+
+  private static double[] values(Cell c, java.util.function.Function<RunNetwork, Double> f) {
+    return c.network().stream()
+        .map(f)
+        .filter(v -> v != null)
+        .mapToDouble(Double::doubleValue)
+        .toArray();
+  }
+
+  private static String sec(double[] v) {
+    return v.length == 0 ? "-" : String.format(Locale.ROOT, "%.2f", median(v));
   }
 }

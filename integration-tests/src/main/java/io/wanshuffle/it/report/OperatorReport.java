@@ -4,6 +4,7 @@ import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.HostMatrix;
 import io.wanshuffle.spark.capture.LinkFigures;
 import io.wanshuffle.spark.capture.LinkSeries;
+import io.wanshuffle.spark.capture.NetworkFigures;
 import io.wanshuffle.spark.capture.PlanCapture;
 import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StageFigures;
@@ -91,10 +92,23 @@ public final class OperatorReport {
     times.put("lower bound", new LinkedHashMap<>());
     times.put("predicted (first plan)", new LinkedHashMap<>());
     times.put("measured", new LinkedHashMap<>());
+    boolean network = figures.stream().anyMatch(f -> f.network().known());
+    if (network) {
+      times.put("transfer phase", new LinkedHashMap<>());
+      times.put("predicted as scheduled", new LinkedHashMap<>());
+      times.put("predicted as Spark's default", new LinkedHashMap<>());
+    }
     for (StageFigures f : figures) {
       times.get("lower bound").put(f.label(), f.lowerBoundSeconds());
       times.get("predicted (first plan)").put(f.label(), f.predictedSeconds());
       times.get("measured").put(f.label(), f.measuredSeconds());
+      if (network) {
+        times.get("transfer phase").put(f.label(), f.network().transferPhaseSeconds());
+        times.get("predicted as scheduled").put(f.label(), f.network().predictedScheduledSeconds());
+        times
+            .get("predicted as Spark's default")
+            .put(f.label(), f.network().predictedDefaultSeconds());
+      }
     }
     r.image(
         "Transfer time of each gated stage: lower bound, predicted and measured (seconds)",
@@ -102,6 +116,33 @@ public final class OperatorReport {
     for (StageCapture c : app.stages()) {
       stage(r, c, StageFigures.of(c), app.flowsRecorded(), hostName);
     }
+  }
+
+  /**
+   * @return one paragraph: how the stage's cross-site reads ran, its transfer phase measured and
+   *     predicted twice, the measured β and link rates
+   */
+  static String network(NetworkFigures n) {
+    StringBuilder rates = new StringBuilder();
+    n.measuredRates()
+        .forEach(
+            (link, v) ->
+                rates
+                    .append(rates.length() == 0 ? "" : ", ")
+                    .append(link)
+                    .append(String.format(Locale.ROOT, " %.1f Mbit/s", v * 8 / 1e6)));
+    return String.format(
+        Locale.ROOT,
+        "Cross-site reads %s. Transfer phase (first cross-site fetch to last byte) %s s; predicted"
+            + " at the first plan %s s as scheduled, %s s as Spark's default (η_o). Measured over"
+            + " %d flows: β %s s%s.",
+        n.decision().isEmpty() ? "-" : n.decision(),
+        sec(n.transferPhaseSeconds()),
+        sec(n.predictedScheduledSeconds()),
+        sec(n.predictedDefaultSeconds()),
+        n.measuredFlows(),
+        sec(n.measuredBetaSeconds()),
+        rates.length() == 0 ? "" : "; " + rates);
   }
 
   private static List<String> summaryRow(StageFigures f) {
@@ -157,6 +198,9 @@ public final class OperatorReport {
             f.bottleneckLink().isEmpty() ? "" : " on " + f.bottleneckLink(),
             sec(f.predictedSeconds()),
             sec(f.measuredSeconds())));
+    if (f.network().known()) {
+      r.paragraph(network(f.network()));
+    }
     heatMap(r, c, f, hostName);
     gantts(r, c, f, flows, hostName);
     throughput(r, c);

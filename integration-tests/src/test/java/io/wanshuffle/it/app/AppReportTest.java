@@ -151,6 +151,45 @@ class AppReportTest {
   }
 
   @Test
+  void theJsonReportHasEachRunsTransferPhasePredictionsBetaAndRates() throws Exception {
+    AppFigures d = withLinks("default", 1, "aa", java.util.Map.of());
+    AppFigures w = withLinks("auto", 1, "aa", java.util.Map.of());
+    RunNetwork n =
+        new RunNetwork(3.5, 3.25, 4.0, 0.12, java.util.Map.of("backbone.out[/A]", 2.5e6));
+    List<AppFigures> runs =
+        List.of(
+            d,
+            new AppFigures(
+                w.variant(),
+                w.run(),
+                w.failure(),
+                w.log(),
+                w.wallSeconds(),
+                w.aToBBytes(),
+                w.bToABytes(),
+                w.peakBitsPerSecond(),
+                w.retransmitPercent(),
+                w.steps(),
+                w.k(),
+                w.gatedAtOnceAToB(),
+                w.gatedAtOnceBToA(),
+                w.stdoutSha256(),
+                w.links(),
+                n));
+    com.fasterxml.jackson.databind.JsonNode j =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(AppReport.json(runs));
+    assertTrue(j.get(0).get("transferPhaseSeconds").isNull(), "nothing measured: null");
+    assertTrue(j.get(0).get("beta").isNull());
+    assertEquals(0, j.get(0).get("measuredRates").size());
+    com.fasterxml.jackson.databind.JsonNode g = j.get(1);
+    assertEquals(3.5, g.get("transferPhaseSeconds").asDouble(), 0);
+    assertEquals(3.25, g.get("predictedScheduledSeconds").asDouble(), 0);
+    assertEquals(4.0, g.get("predictedDefaultSeconds").asDouble(), 0);
+    assertEquals(0.12, g.get("beta").asDouble(), 0);
+    assertEquals(2.5e6, g.get("measuredRates").get("backbone.out[/A]").asDouble(), 0);
+  }
+
+  @Test
   void theShuffleReadingStagesGiveTheUtilisationsWindowsOverlapsMerged() {
     StageRun a = new StageRun(1, 0, "a", 2, 1_000, 3_000, null, 0, 10, 0, 0, 0);
     StageRun b = new StageRun(2, 0, "b", 2, 2_000, 4_000, null, 0, 10, 0, 0, 0);

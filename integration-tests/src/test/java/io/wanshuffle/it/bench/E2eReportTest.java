@@ -251,4 +251,50 @@ class E2eReportTest {
         err.toString());
     assertTrue(err.toString().contains("pattern both-ways needs two sites, got 3"), err.toString());
   }
+
+  @Test
+  void thePredictionSectionComparesEachPredictionWithWhatWasMeasured() {
+    io.wanshuffle.it.app.RunNetwork d1 =
+        new io.wanshuffle.it.app.RunNetwork(8.0, null, null, null, java.util.Map.of());
+    io.wanshuffle.it.app.RunNetwork d2 =
+        new io.wanshuffle.it.app.RunNetwork(10.0, null, null, null, java.util.Map.of());
+    io.wanshuffle.it.app.RunNetwork w1 =
+        new io.wanshuffle.it.app.RunNetwork(
+            5.0, 5.5, 9.0, 0.1, java.util.Map.of("backbone.out[/A]", 12.5e6, "nic.up[a]", 1.0));
+    io.wanshuffle.it.app.RunNetwork w2 =
+        new io.wanshuffle.it.app.RunNetwork(
+            4.0, 4.0, 9.9, 0.2, java.util.Map.of("backbone.out[/A]", 12.5e6));
+    String md =
+        E2eReport.prediction(
+            List.of(
+                new E2eReport.Cell(
+                    "",
+                    "zipf",
+                    40,
+                    "default",
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(d1, d2)),
+                new E2eReport.Cell(
+                    "",
+                    "zipf",
+                    40,
+                    "auto",
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(w1, w2))));
+    assertTrue(md.contains("## Prediction"), md);
+    // default phase median 9 s; auto: phase 4.5, scheduled 4.75 with |error| 10 % and 0 % -> 5 %,
+    // default predicted 9.45 against 9: 5 %
+    assertTrue(md.contains("| zipf | 40 | default | 9.00 | - | - | - | - | - | - |"), md);
+    assertTrue(
+        md.contains(
+            "| zipf | 40 | auto | 4.50 | 4.75 | 5 % | 9.45 | 5 % | 0.150 | backbone.out[/A] 100.0 |"),
+        md);
+    assertEquals("", E2eReport.prediction(List.of()));
+  }
 }

@@ -71,6 +71,45 @@ class WanShuffleGateMinBytesIT {
         });
   }
 
+  @Test
+  void aStagePredictedNotToPayRunsUngatedWithTheSameAnswers() throws Exception {
+    // margin 1: no schedule saves all of the default's time, so every stage is predicted not to
+    // pay; every read is gated by size (minBytes 0) until the decision releases it
+    SparkConf conf =
+        PluginConf.plugin(cluster, "gate-margin")
+            .set(WanShuffleConf.GATE_MIN_BYTES, "0")
+            .set(WanShuffleConf.GATE_MARGIN, "1");
+    SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
+    try {
+      CaptureEvents events = CaptureEvents.install(spark.sparkContext());
+      cluster.awaitExecutors(spark.sparkContext(), Duration.ofSeconds(120));
+      JobLayout l =
+          new JobLayout(
+              Node.addresses(cluster.testbed().clusterA()),
+              Node.addresses(cluster.testbed().clusterB()),
+              8,
+              40,
+              20_000);
+      events.clear();
+      List<String> rows =
+          ShuffleJobs.wideSkewedGroups(
+              JavaSparkContext.fromSparkContext(spark.sparkContext()), l, 43);
+      assertEquals(ShuffleJobs.wideSkewedGroupsOracle(l, 43), rows);
+      List<WanShuffleStageCaptured> stages = events.stages(spark.sparkContext());
+      assertFalse(stages.isEmpty());
+      for (WanShuffleStageCaptured e : stages) {
+        StageCapture c = CaptureEvents.load(e);
+        assertTrue(c.steps().isEmpty(), "no step granted: " + c.steps());
+        assertTrue(c.network().decision().startsWith("ungated: predicted"), c.network().decision());
+        assertTrue(c.network().transferPhaseSeconds() > 0, "the phase is measured ungated too");
+        assertFalse(c.flows().isEmpty());
+        assertTrue(c.flows().stream().allMatch(f -> f.stepId() == 0), "every flow ungated");
+      }
+    } finally {
+      spark.stop();
+    }
+  }
+
   /**
    * Runs the skewed job with {@code conf} and checks that each reduce task was gated exactly when
    * its cross-cluster bytes reached {@code threshold} (of its number of source hosts and its host).

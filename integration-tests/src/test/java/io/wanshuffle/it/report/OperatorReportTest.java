@@ -51,6 +51,32 @@ class OperatorReportTest {
   }
 
   @Test
+  void aStageWithNetworkFiguresSaysWhatWasMeasuredAndPredicted() throws Exception {
+    String p =
+        OperatorReport.network(
+            new io.wanshuffle.spark.capture.NetworkFigures(
+                0.125, Map.of("backbone.out[/A]", 2.5e6), 40, 3.0, 4.5, 3.25, "gated"));
+    assertEquals(
+        "Cross-site reads gated. Transfer phase (first cross-site fetch to last byte) 3.25 s;"
+            + " predicted at the first plan 3.00 s as scheduled, 4.50 s as Spark's default (η_o)."
+            + " Measured over 40 flows: β 0.13 s; backbone.out[/A] 20.0 Mbit/s.",
+        p);
+    Path app =
+        ReportFixtures.captureDir(
+            dir,
+            "app-1",
+            ReportFixtures.stage("app-1", 3, true)
+                .withNetwork(
+                    new io.wanshuffle.spark.capture.NetworkFigures(
+                        0.125, Map.of(), 40, 3.0, 4.5, 3.25, "gated")));
+    String html =
+        Files.readString(
+            OperatorReport.render(ApplicationCaptures.fromCaptureDir(app).get(0))
+                .write(dir.resolve("n.html")));
+    assertTrue(html.contains("Cross-site reads gated."), html);
+  }
+
+  @Test
   void hostsAreGroupedBySiteAndRack() {
     assertEquals(
         List.of(2, 1, 0),

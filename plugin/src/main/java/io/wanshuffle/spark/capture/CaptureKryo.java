@@ -6,6 +6,8 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Kryo 4 (the kryo-shaded 4.0.3 that Spark ships) serializers of the capture records. Every record
@@ -26,7 +28,7 @@ final class CaptureKryo {
 
   /**
    * @param version the format version to read or write: 2 (without β, host paths, links and link
-   *     series) or 3
+   *     series), 3 (without network figures) or 4
    * @return a Kryo instance that knows exactly the capture records (not thread-safe)
    */
   static Kryo newKryo(int version) {
@@ -275,6 +277,20 @@ final class CaptureKryo {
           }
         }
       }
+      if (version >= 4) {
+        NetworkFigures n = s.network();
+        o.writeDouble(n.measuredBetaSeconds());
+        o.writeVarInt(n.measuredRates().size(), true);
+        for (Map.Entry<String, Double> e : n.measuredRates().entrySet()) {
+          o.writeString(e.getKey());
+          o.writeDouble(e.getValue());
+        }
+        o.writeVarInt(n.measuredFlows(), true);
+        o.writeDouble(n.predictedScheduledSeconds());
+        o.writeDouble(n.predictedDefaultSeconds());
+        o.writeDouble(n.transferPhaseSeconds());
+        o.writeString(n.decision());
+      }
     }
 
     @Override
@@ -341,6 +357,24 @@ final class CaptureKryo {
           series.add(new LinkSeries(name, rate, start, bin, bytes));
         }
       }
+      NetworkFigures network = NetworkFigures.NONE;
+      if (version >= 4) {
+        double beta4 = in.readDouble();
+        Map<String, Double> rates = new TreeMap<>();
+        int nr = in.readVarInt(true);
+        for (int i = 0; i < nr; i++) {
+          rates.put(in.readString(), in.readDouble());
+        }
+        network =
+            new NetworkFigures(
+                beta4,
+                rates,
+                in.readVarInt(true),
+                in.readDouble(),
+                in.readDouble(),
+                in.readDouble(),
+                in.readString());
+      }
       return new StageCapture(
           appId,
           stageId,
@@ -361,7 +395,8 @@ final class CaptureKryo {
           beta,
           paths,
           links,
-          series);
+          series,
+          network);
     }
   }
 }

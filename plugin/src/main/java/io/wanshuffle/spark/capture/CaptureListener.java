@@ -10,11 +10,16 @@ import io.wanshuffle.spark.coordinator.CoordinatorInfo;
 import io.wanshuffle.spark.coordinator.CoordinatorListener;
 import io.wanshuffle.spark.coordinator.DemandEvent;
 import io.wanshuffle.spark.coordinator.FlowGrant;
+import io.wanshuffle.spark.coordinator.MeasuringListener;
 import io.wanshuffle.spark.coordinator.PlanEvent;
 import io.wanshuffle.spark.coordinator.StageRef;
 import io.wanshuffle.spark.coordinator.StageSummary;
 import io.wanshuffle.spark.coordinator.StepEvent;
 import io.wanshuffle.spark.coordinator.TransferRecord;
+import io.wanshuffle.spark.measure.ConfiguredValueCheck;
+import io.wanshuffle.spark.measure.NetworkEstimate;
+import io.wanshuffle.spark.measure.PlannedFlow;
+import io.wanshuffle.spark.measure.TransferPrediction;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -83,6 +88,8 @@ public final class CaptureListener implements CoordinatorListener {
   private long backboneRate;
   private double betaSeconds;
   private io.wanshuffle.spark.topology.LinkModel links;
+  private MeasuringListener measuring;
+  private ConfiguredValueCheck valueCheck;
   private Path appDir;
   private ExecutorService writer;
   private Writer flowLog;
@@ -93,6 +100,8 @@ public final class CaptureListener implements CoordinatorListener {
   private final Map<Long, PlanCapture> plans = bounded();
   private final Map<Long, StepState> steps = bounded();
   private final Map<StageRef, StageState> stages = new HashMap<>();
+  private final Map<StageRef, double[]> predictions = new HashMap<>();
+  private final Map<StageRef, String> decisions = new HashMap<>();
 
   private static final class StepState {
     final StepEvent granted;
@@ -183,6 +192,17 @@ public final class CaptureListener implements CoordinatorListener {
     betaSeconds = c.betaSeconds();
     links = info.links();
     k = links != null ? links.k() : c.k();
+    measuring = links != null ? new MeasuringListener(links) : null;
+    valueCheck =
+        links != null
+            ? new ConfiguredValueCheck(
+                links,
+                c.betaSeconds(),
+                WanShuffleConf.BETA,
+                WanShuffleConf.NIC_RATE + " / " + WanShuffleConf.NIC_RATES,
+                WanShuffleConf.BACKBONE_RATE,
+                links.source().startsWith(WanShuffleConf.TOPOLOGY_FILE) ? links.source() : null)
+            : null;
     baseSpeed = links != null ? links.baseSpeed() : c.baseSpeed();
     backboneRate = links != null ? (long) links.k() * links.baseSpeed() : c.backboneRate();
     if (sc != null) {
@@ -267,7 +287,21 @@ public final class CaptureListener implements CoordinatorListener {
   }
 
   @Override
+  public void onStageGated(
+      StageRef stage,
+      boolean gated,
+      double scheduledSeconds,
+      double defaultSeconds,
+      String reason) {
+    predictions.put(stage, new double[] {scheduledSeconds, defaultSeconds});
+    decisions.put(stage, reason);
+  }
+
+  @Override
   public void onStepGranted(StepEvent e) {
+    if (measuring != null) {
+      measuring.onStepGranted(e);
+    }
     steps.put(e.stepId(), new StepState(e));
     for (long t : e.taskAttemptIds()) {
       Long since = waitingSince.remove(t);
@@ -277,12 +311,18 @@ public final class CaptureListener implements CoordinatorListener {
       StageRef st = stageOfTask.get(t);
       if (st != null) {
         stages.computeIfAbsent(st, x -> new StageState()).stepIds.add(e.stepId());
+        if (!predictions.containsKey(st)) {
+          predictions.put(st, predict(plans.get(e.planId())));
+        }
       }
     }
   }
 
   @Override
   public void onTransferRealised(TransferRecord r) {
+    if (measuring != null) {
+      measuring.onTransferRealised(r);
+    }
     stageOfTask.put(r.taskAttemptId(), r.stage());
     StageState st = stages.computeIfAbsent(r.stage(), x -> new StageState());
     StepState step = r.stepId() > 0 ? steps.get(r.stepId()) : null;
@@ -374,7 +414,10 @@ public final class CaptureListener implements CoordinatorListener {
       return;
     }
     LinkLoads loads = linkLoads(bare);
-    StageCapture cap = loads != null ? bare.withLinks(betaSeconds, loads) : bare;
+    StageCapture linked = loads != null ? bare.withLinks(betaSeconds, loads) : bare;
+    StageCapture cap =
+        linked.withNetwork(
+            network(linked, predictions.remove(sum.stage()), decisions.remove(sum.stage())));
     Path file =
         appDir != null ? CaptureFiles.stageFile(appDir, cap.stageId(), cap.stageAttempt()) : null;
     if (postEvents && sc != null) {
@@ -413,6 +456,88 @@ public final class CaptureListener implements CoordinatorListener {
   }
 
   /**
+   * Predicts the transfer phase of a stage from the first plan that granted it a step, with the
+   * network as measured so far ({@link TransferPrediction}).
+   *
+   * @param plan the plan (null when it was not kept)
+   * @return {scheduled, default} in seconds, NaN when there is no plan or no link model
+   */
+  private double[] predict(PlanCapture plan) {
+    if (plan == null || links == null) {
+      return new double[] {Double.NaN, Double.NaN};
+    }
+    List<PlannedFlow> flows = new ArrayList<>();
+    for (PlanCapture.PlannedStep st : plan.steps()) {
+      for (int i = 0; i < st.src().length; i++) {
+        flows.add(
+            new PlannedFlow(
+                plan.senders().get(st.src()[i]),
+                plan.receivers().get(st.dst()[i]),
+                Math.round(st.seconds()[i] * plan.bytesPerSecond())));
+      }
+    }
+    TransferPrediction.Prediction p =
+        TransferPrediction.of(
+            plan.senders(),
+            plan.receivers(),
+            plan.residualBytes(),
+            flows,
+            measuring.estimate(),
+            links,
+            plan.betaSeconds());
+    return new double[] {p.scheduledSeconds(), p.defaultSeconds()};
+  }
+
+  /**
+   * The stage's network figures: the measurement now, the predictions made at its first plan, the
+   * measured transfer phase, how its reads ran ({@code decided}: the coordinator's decision and
+   * reason, null when it took none); logged on one INFO line and recorded in the metrics.
+   */
+  private NetworkFigures network(StageCapture cap, double[] predicted, String decided) {
+    NetworkEstimate est = measuring != null ? measuring.estimate() : NetworkEstimate.EMPTY;
+    double[] p = predicted != null ? predicted : new double[] {Double.NaN, Double.NaN};
+    double phase = transferPhaseSeconds(cap.flows());
+    String decision = decided != null ? decided : cap.steps().isEmpty() ? "ungated" : "gated";
+    NetworkFigures f = NetworkFigures.of(est, p[0], p[1], phase, decision);
+    metrics.recordMeasurement(est.betaSeconds(), est.bytesPerSecond());
+    if (valueCheck != null) {
+      for (ConfiguredValueCheck.Contradiction x : valueCheck.check(est)) {
+        LOG.warn(x.message());
+      }
+    }
+    metrics.recordStage(phase, p[0], p[1]);
+    LOG.info(
+        String.format(
+            java.util.Locale.ROOT,
+            "wan-shuffle stage %d.%d (%s): transfer phase %.3f s, predicted %.3f s scheduled, %.3f s"
+                + " Spark's default; measured %s",
+            cap.stageId(),
+            cap.stageAttempt(),
+            decision,
+            phase,
+            p[0],
+            p[1],
+            est.describe()));
+    return f;
+  }
+
+  /**
+   * @param flows a stage's flows
+   * @return its first fetch start to its last byte, seconds; NaN without flows
+   */
+  static double transferPhaseSeconds(List<FlowCapture> flows) {
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    for (FlowCapture f : flows) {
+      if (f.bytes() > 0) {
+        first = Math.min(first, f.startMs());
+        last = Math.max(last, f.endMs());
+      }
+    }
+    return first <= last ? (last - first) / 1000.0 : Double.NaN;
+  }
+
+  /**
    * @return the stage's {@link WanShuffleStageCaptured} event
    */
   private WanShuffleStageCaptured event(StageCapture cap, Path file) {
@@ -439,7 +564,8 @@ public final class CaptureListener implements CoordinatorListener {
         cap.hostPaths(),
         cap.links(),
         cap.linkSeries(),
-        cap.plans().isEmpty() ? null : cap.plans().get(0));
+        cap.plans().isEmpty() ? null : cap.plans().get(0),
+        cap.network());
   }
 
   /**

@@ -32,6 +32,8 @@ import java.util.List;
  *     when not recorded)
  * @param linkSeries bytes over time on every backbone side and the bottleneck link ({@link
  *     LinkLoads#series()}; empty when not recorded)
+ * @param network measured β and link rates, predicted and measured transfer phase ({@link
+ *     NetworkFigures#NONE} when not recorded: captures of format version 3 and older)
  */
 public record StageCapture(
     String appId,
@@ -53,7 +55,8 @@ public record StageCapture(
     double betaSeconds,
     List<String> hostPaths,
     List<LinkFigures> links,
-    List<LinkSeries> linkSeries) {
+    List<LinkSeries> linkSeries,
+    NetworkFigures network) {
 
   /** Copies the lists. */
   public StageCapture {
@@ -64,6 +67,76 @@ public record StageCapture(
     hostPaths = List.copyOf(hostPaths);
     links = List.copyOf(links);
     linkSeries = List.copyOf(linkSeries);
+    network = network == null ? NetworkFigures.NONE : network;
+  }
+
+  /**
+   * A capture without network figures (what format version 3 records).
+   *
+   * @param appId Spark application id
+   * @param stageId stage id
+   * @param stageAttempt stage attempt
+   * @param shuffleIds shuffles the stage read
+   * @param algorithm step scheduler
+   * @param k flow limit k
+   * @param bytesPerSecond base speed, bytes/s
+   * @param backboneBytesPerSecond backbone rate, bytes/s
+   * @param hosts hosts indexing the two matrices
+   * @param registeredBytes {@code [src][dst]} bytes registered
+   * @param realisedBytes {@code [src][dst]} bytes fetched
+   * @param firstDemandMs first demand registration, epoch ms
+   * @param endMs stage completion, epoch ms
+   * @param plans plans, by plan id
+   * @param steps steps, by step id
+   * @param flows realised flows
+   * @param betaSeconds step setup delay β, seconds
+   * @param hostPaths per host its network path
+   * @param links the stage's traffic per link
+   * @param linkSeries bytes over time on the backbone sides and the bottleneck link
+   */
+  public StageCapture(
+      String appId,
+      int stageId,
+      int stageAttempt,
+      int[] shuffleIds,
+      String algorithm,
+      int k,
+      long bytesPerSecond,
+      long backboneBytesPerSecond,
+      List<String> hosts,
+      long[][] registeredBytes,
+      long[][] realisedBytes,
+      long firstDemandMs,
+      long endMs,
+      List<PlanCapture> plans,
+      List<StepCapture> steps,
+      List<FlowCapture> flows,
+      double betaSeconds,
+      List<String> hostPaths,
+      List<LinkFigures> links,
+      List<LinkSeries> linkSeries) {
+    this(
+        appId,
+        stageId,
+        stageAttempt,
+        shuffleIds,
+        algorithm,
+        k,
+        bytesPerSecond,
+        backboneBytesPerSecond,
+        hosts,
+        registeredBytes,
+        realisedBytes,
+        firstDemandMs,
+        endMs,
+        plans,
+        steps,
+        flows,
+        betaSeconds,
+        hostPaths,
+        links,
+        linkSeries,
+        NetworkFigures.NONE);
   }
 
   /**
@@ -152,7 +225,37 @@ public record StageCapture(
         beta,
         loads.pathsOf(hosts),
         loads.figures(),
-        loads.series());
+        loads.series(),
+        network);
+  }
+
+  /**
+   * @param figures measured β and rates, predicted and measured transfer phase
+   * @return this capture with {@code figures}
+   */
+  public StageCapture withNetwork(NetworkFigures figures) {
+    return new StageCapture(
+        appId,
+        stageId,
+        stageAttempt,
+        shuffleIds,
+        algorithm,
+        k,
+        bytesPerSecond,
+        backboneBytesPerSecond,
+        hosts,
+        registeredBytes,
+        realisedBytes,
+        firstDemandMs,
+        endMs,
+        plans,
+        steps,
+        flows,
+        betaSeconds,
+        hostPaths,
+        links,
+        linkSeries,
+        figures);
   }
 
   /**

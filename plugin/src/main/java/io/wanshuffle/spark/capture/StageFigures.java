@@ -35,6 +35,8 @@ import java.util.Comparator;
  * @param plannedBytes bytes of the residual demand the first plan covered (0 without a plan)
  * @param measuredSeconds first grant to last step end, seconds (NaN without ended steps)
  * @param transferStartMs first grant, epoch ms (0 without steps)
+ * @param network the measured β and link rates, the stage's transfer phase as predicted (scheduled
+ *     and as Spark's default) and as measured ({@link NetworkFigures#NONE} when not recorded)
  */
 public record StageFigures(
     int stageId,
@@ -56,7 +58,8 @@ public record StageFigures(
     double predictedSeconds,
     long plannedBytes,
     double measuredSeconds,
-    long transferStartMs) {
+    long transferStartMs,
+    NetworkFigures network) {
 
   /**
    * @param c a stage capture
@@ -123,7 +126,8 @@ public record StageFigures(
         first != null ? first.costSeconds() : Double.NaN,
         planned,
         measured,
-        firstGrant == Long.MAX_VALUE ? 0 : firstGrant);
+        firstGrant == Long.MAX_VALUE ? 0 : firstGrant,
+        c.network());
   }
 
   /**
@@ -131,6 +135,22 @@ public record StageFigures(
    */
   public String label() {
     return stageId + "." + stageAttempt;
+  }
+
+  /**
+   * @return the measured transfer phase over its prediction as scheduled, NaN when either is
+   *     missing
+   */
+  public double phaseOverScheduled() {
+    return network.transferPhaseSeconds() / network.predictedScheduledSeconds();
+  }
+
+  /**
+   * @return the measured transfer phase over its prediction as Spark's default, NaN when either is
+   *     missing
+   */
+  public double phaseOverDefault() {
+    return network.transferPhaseSeconds() / network.predictedDefaultSeconds();
   }
 
   /**

@@ -24,6 +24,10 @@ import org.apache.spark.metrics.source.Source;
  *   <li>{@code demands} counter; {@code registeredBytes}, {@code realisedBytes}, {@code
  *       ungatedBytes} counters: cross-cluster bytes registered, fetched under grants and fetched
  *       ungated (algorithm {@code none} or fallback)
+ *   <li>{@code measuredBetaMs} gauge: β measured over the recent flows, ms (-1 before any gated
+ *       flow); {@code measuredRate.<link>} gauges: each measured link's rate, bytes/s
+ *   <li>{@code transferPhaseMs}, {@code predictedScheduledMs}, {@code predictedDefaultMs}
+ *       histograms: per stage, its measured cross-site transfer phase and the two predictions, ms
  * </ul>
  */
 public final class WanShuffleMetricsSource implements Source {
@@ -43,6 +47,12 @@ public final class WanShuffleMetricsSource implements Source {
   final Counter registeredBytes = registry.counter("registeredBytes");
   final Counter realisedBytes = registry.counter("realisedBytes");
   final Counter ungatedBytes = registry.counter("ungatedBytes");
+  final Histogram transferPhaseMs = registry.histogram("transferPhaseMs");
+  final Histogram predictedScheduledMs = registry.histogram("predictedScheduledMs");
+  final Histogram predictedDefaultMs = registry.histogram("predictedDefaultMs");
+  private final AtomicLong measuredBetaMs = new AtomicLong(-1);
+  private final java.util.Map<String, AtomicLong> measuredRates =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final AtomicLong lastUtilisationBits = new AtomicLong(Double.doubleToLongBits(0));
 
   /** Creates the source with all metrics at zero. */
@@ -50,6 +60,49 @@ public final class WanShuffleMetricsSource implements Source {
     registry.register(
         "backboneUtilisation",
         (Gauge<Double>) () -> Double.longBitsToDouble(lastUtilisationBits.get()));
+    registry.register("measuredBetaMs", (Gauge<Long>) measuredBetaMs::get);
+  }
+
+  /**
+   * Records a measurement: β and each link's rate (a gauge per link, registered when first seen).
+   *
+   * @param betaSeconds measured β, seconds (NaN: not measured)
+   * @param rates per link name its rate, bytes/s
+   */
+  void recordMeasurement(double betaSeconds, java.util.Map<String, Double> rates) {
+    if (!Double.isNaN(betaSeconds)) {
+      measuredBetaMs.set(Math.round(betaSeconds * 1000));
+    }
+    rates.forEach(
+        (link, r) ->
+            measuredRates
+                .computeIfAbsent(
+                    link,
+                    l -> {
+                      AtomicLong v = new AtomicLong();
+                      registry.register("measuredRate." + l, (Gauge<Long>) v::get);
+                      return v;
+                    })
+                .set(Math.round(r)));
+  }
+
+  /**
+   * Records a stage's measured transfer phase and its two predictions (NaN values are skipped).
+   *
+   * @param phase measured, seconds
+   * @param scheduled predicted as scheduled, seconds
+   * @param dflt predicted as Spark's default, seconds
+   */
+  void recordStage(double phase, double scheduled, double dflt) {
+    updateSeconds(transferPhaseMs, phase);
+    updateSeconds(predictedScheduledMs, scheduled);
+    updateSeconds(predictedDefaultMs, dflt);
+  }
+
+  private static void updateSeconds(Histogram h, double seconds) {
+    if (!Double.isNaN(seconds)) {
+      h.update(Math.round(seconds * 1000));
+    }
   }
 
   void recordUtilisation(double u) {

@@ -31,6 +31,8 @@ import org.apache.spark.scheduler.SparkListenerEvent;
  * @param links the stage's traffic on every link of its routes ({@link LinkLoads})
  * @param linkSeries bytes over time on every backbone side and the bottleneck link
  * @param firstPlan the first plan the stage's steps came from (null when none)
+ * @param network measured β and link rates, predicted and measured transfer phase (null in events
+ *     of older versions)
  */
 public record WanShuffleStageCaptured(
     String appId,
@@ -53,8 +55,81 @@ public record WanShuffleStageCaptured(
     List<String> hostPaths,
     List<LinkFigures> links,
     List<LinkSeries> linkSeries,
-    PlanCapture firstPlan)
+    PlanCapture firstPlan,
+    NetworkFigures network)
     implements SparkListenerEvent {
+
+  /**
+   * The event without network figures (as older versions posted it).
+   *
+   * @param appId application id
+   * @param stageId stage id
+   * @param stageAttempt stage attempt
+   * @param shuffleIds shuffles read
+   * @param algorithm step scheduler
+   * @param k flow limit
+   * @param hosts hosts indexing the matrices
+   * @param registeredBytes {@code [src][dst]} bytes registered
+   * @param realisedBytes {@code [src][dst]} bytes fetched
+   * @param stepIds steps of the stage
+   * @param planIds plans of those steps
+   * @param firstDemandMs first demand registration, epoch ms
+   * @param endMs stage end, epoch ms
+   * @param captureFile the stage's Kryo capture file, or null
+   * @param bytesPerSecond base speed, bytes/s
+   * @param backboneBytesPerSecond backbone rate, bytes/s
+   * @param betaSeconds step setup delay β, seconds
+   * @param hostPaths per host its path
+   * @param links the stage's traffic on every link of its routes
+   * @param linkSeries bytes over time on every backbone side and the bottleneck link
+   * @param firstPlan the first plan the stage's steps came from (null when none)
+   */
+  public WanShuffleStageCaptured(
+      String appId,
+      int stageId,
+      int stageAttempt,
+      int[] shuffleIds,
+      String algorithm,
+      int k,
+      List<String> hosts,
+      long[][] registeredBytes,
+      long[][] realisedBytes,
+      long[] stepIds,
+      long[] planIds,
+      long firstDemandMs,
+      long endMs,
+      String captureFile,
+      long bytesPerSecond,
+      long backboneBytesPerSecond,
+      double betaSeconds,
+      List<String> hostPaths,
+      List<LinkFigures> links,
+      List<LinkSeries> linkSeries,
+      PlanCapture firstPlan) {
+    this(
+        appId,
+        stageId,
+        stageAttempt,
+        shuffleIds,
+        algorithm,
+        k,
+        hosts,
+        registeredBytes,
+        realisedBytes,
+        stepIds,
+        planIds,
+        firstDemandMs,
+        endMs,
+        captureFile,
+        bytesPerSecond,
+        backboneBytesPerSecond,
+        betaSeconds,
+        hostPaths,
+        links,
+        linkSeries,
+        firstPlan,
+        null);
+  }
 
   /**
    * The event without the link fields (as older versions posted it).
@@ -110,6 +185,7 @@ public record WanShuffleStageCaptured(
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -158,6 +234,7 @@ public record WanShuffleStageCaptured(
         betaSeconds,
         hostPaths == null ? List.of() : hostPaths,
         links == null ? List.of() : links,
-        linkSeries == null ? List.of() : linkSeries);
+        linkSeries == null ? List.of() : linkSeries,
+        network == null ? NetworkFigures.NONE : network);
   }
 }

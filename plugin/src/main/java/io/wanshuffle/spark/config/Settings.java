@@ -284,6 +284,24 @@ public final class Settings {
                   for such jobs ([plugin.md](plugin.md#limits))."""
                       .formatted(AUTO_SETUP_SHARE_INVERSE)));
 
+  public static final ConfigEntry<Choice<Double>> GATE_MARGIN =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.GATE_MARGIN, OrWords.of(Decimals.between(0, 1), "off"))
+              .section(Section.STEPS)
+              .defaultValue("off")
+              .doc(
+                  """
+                  Gate a stage's cross-site reads only where it pays. With a margin m in [0, 1], \
+                  when a stage is first planned the driver predicts its cross-site transfer phase \
+                  twice with the network it measured so far (configured rates and β until the \
+                  first flows end): as the plugin runs the plan (the plan list-scheduled on the \
+                  links, β per flow) and as Spark's default would run it (η_o, fair sharing). The \
+                  stage is gated only when the scheduled prediction is below (1 - m) x the \
+                  default's; otherwise its waiting and later tasks fetch at once as Spark does \
+                  (an `UNGATED` answer; capture flows with step 0). The decision and its reason \
+                  are logged and captured ([plugin.md](plugin.md#gating-only-where-it-pays)). \
+                  `off`: every stage is gated."""));
+
   public static final ConfigEntry<Long> ASK_TIMEOUT =
       declare(
           ConfigEntry.builder(WanShuffleConf.ASK_TIMEOUT, Times.atLeast(1))

@@ -117,6 +117,9 @@ public final class WanShuffleConf {
    */
   public static final String GATE_MIN_BYTES = PREFIX + "gate.minBytes";
 
+  /** Key of {@link Settings#GATE_MARGIN}: a fraction in [0, 1], or {@code off}. */
+  public static final String GATE_MARGIN = PREFIX + "gate.margin";
+
   /**
    * The value of {@value #GATE_MIN_BYTES} that derives the threshold per read from β and the rates.
    */
@@ -160,6 +163,7 @@ public final class WanShuffleConf {
   private final boolean predictedHandover;
   private final boolean stepProgress;
   private final long gateMinBytes;
+  private final double gateMargin;
   private final long minDeadlineMs;
   private final long gatherWindowMs;
   private final long askTimeoutMs;
@@ -187,6 +191,8 @@ public final class WanShuffleConf {
     gatherWindowMs = Settings.GATHER_WINDOW.get(c);
     Choice<Long> gate = Settings.GATE_MIN_BYTES.get(c);
     gateMinBytes = gate.is(AUTO) ? -1 : gate.value();
+    Choice<Double> margin = Settings.GATE_MARGIN.get(c);
+    gateMargin = margin.is("off") ? -1 : margin.value();
     // the executors wait for a long-poll as a Scala duration of (poll interval + ask timeout) ns
     askTimeoutMs = Settings.ASK_TIMEOUT.get(c);
     pollIntervalMs = Settings.POLL_INTERVAL.get(c);
@@ -373,6 +379,15 @@ public final class WanShuffleConf {
    */
   public boolean barrierSteps() {
     return barrierSteps;
+  }
+
+  /**
+   * @return the margin of {@value #GATE_MARGIN}: a stage is gated only when its transfer phase
+   *     predicted as scheduled is below (1 - margin) x its prediction as Spark's default; -1 when
+   *     {@code off} (every stage gated)
+   */
+  public double gateMargin() {
+    return gateMargin;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.StepScheduler;
+import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
@@ -9,6 +10,8 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
+import io.wanshuffle.spark.measure.PlannedFlow;
+import io.wanshuffle.spark.measure.TransferPrediction;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -94,6 +97,8 @@ public final class StepCoordinator {
   private final StepAssembler assembler;
   private final StepTracker steps;
   private final GatherWindow gather;
+  private final MeasuringListener measuring;
+  private final StageGate gate;
 
   /** The scheduler within its budget; null when not gated. */
   private final Planner planner;
@@ -120,13 +125,16 @@ public final class StepCoordinator {
           "algorithm " + b.conf().algorithm() + " needs a scheduler");
     }
     this.conf = b.conf();
-    this.listeners = new Listeners(b.listeners());
+    LinkModel links = b.links() != null ? b.links() : LinkModel.flat(conf, b.clusterOf());
+    this.measuring = new MeasuringListener(links);
+    List<CoordinatorListener> all = new ArrayList<>(b.listeners());
+    all.add(measuring);
+    this.listeners = new Listeners(all);
+    this.gate = new StageGate(conf.gateMargin());
     this.clock = Objects.requireNonNull(b.clock(), "clock");
     this.timer = Objects.requireNonNull(b.timer(), "timer");
     this.mode = StepMode.of(conf);
-    this.leases =
-        new FlowLeases(
-            b.links() != null ? b.links() : LinkModel.flat(conf, b.clusterOf()), b.clusterOf());
+    this.leases = new FlowLeases(links, b.clusterOf());
     this.keeping = new FlowKeeping(conf.gatherWindowMs());
     this.waves = new TaskWaves(keeping);
     this.assembler = new StepAssembler(leases, keeping, mode, conf.gatherWindowMs());
@@ -210,6 +218,11 @@ public final class StepCoordinator {
             d.registered.clone(),
             now);
     listeners.fire(l -> l.onDemandRegistered(ev));
+    if (gate.ungated(d.stage)) {
+      // decided at the stage's first plan: its reads fetch at once, as Spark does
+      releaseLocked(d, "stage-ungated");
+      return new Registered(d.id, false);
+    }
     if (conf.gated() && !gather.isOpen()) {
       if (mode.idle(steps, leases) && !planning.isPlanning()) {
         // a wave of tasks starts: gather it so that it is planned together
@@ -463,6 +476,7 @@ public final class StepCoordinator {
 
   private void stageCompletedLocked(StageRef ref) {
     waves.stageDone(ref);
+    gate.forget(ref);
     for (Demand d : book.ofStage(ref)) {
       releaseLocked(d, "stage-done");
     }
@@ -876,6 +890,12 @@ public final class StepCoordinator {
               plan.schedule(),
               plan.nanos());
       listeners.fire(l -> l.onPlanComputed(pe));
+      if (ungateStagesThatDoNotPay(pe)) {
+        // the plan holds their demands: plan again without them
+        standing = null;
+        requestPlan();
+        return;
+      }
       if (!grantStep(sp, now, startedNanos, replies) && leases.total() == 0) {
         // nothing could be granted and no flow will end to trigger the next plan: never stall
         StandingPlan last =
@@ -891,6 +911,72 @@ public final class StepCoordinator {
       standing = mode.planFitsFreePorts() ? null : sp;
       changedSinceStanding = false;
     }
+  }
+
+  /**
+   * Decides the stages planned for the first time in {@code pe} ({@link StageGate}): predicts the
+   * plan's transfer phase as scheduled and as Spark's default with the network measured so far, and
+   * releases the demands of a stage where gating does not pay (their tasks fetch at once).
+   *
+   * @return true when a stage was ungated
+   */
+  private boolean ungateStagesThatDoNotPay(PlanEvent pe) {
+    if (!gate.enabled()) {
+      return false;
+    }
+    Set<StageRef> fresh = new LinkedHashSet<>();
+    for (Demand d : book.all()) {
+      if (!d.released && !gate.decided(d.stage)) {
+        fresh.add(d.stage);
+      }
+    }
+    if (fresh.isEmpty()) {
+      return false;
+    }
+    TransferPrediction.Prediction p = predict(pe);
+    boolean ungated = false;
+    for (StageRef st : fresh) {
+      StageGate.Decision dec = gate.decide(st, p.scheduledSeconds(), p.defaultSeconds());
+      LOG.info("wan-shuffle stage {}.{} {}", st.stageId(), st.attempt(), dec.reason());
+      listeners.fire(
+          l ->
+              l.onStageGated(
+                  st, dec.gated(), dec.scheduledSeconds(), dec.defaultSeconds(), dec.reason()));
+      if (!dec.gated()) {
+        ungated = true;
+        for (Demand d : new ArrayList<>(book.ofStage(st))) {
+          releaseLocked(d, "stage-ungated");
+        }
+      }
+    }
+    return ungated;
+  }
+
+  /**
+   * @return the plan's transfer phase predicted as scheduled and as Spark's default with the
+   *     network measured so far ({@link TransferPrediction})
+   */
+  private TransferPrediction.Prediction predict(PlanEvent pe) {
+    List<PlannedFlow> flows = new ArrayList<>();
+    if (pe.schedule() != null) {
+      for (Step st : pe.schedule().steps()) {
+        for (Transfer t : st.transfers()) {
+          flows.add(
+              new PlannedFlow(
+                  pe.senders().get(t.src()),
+                  pe.receivers().get(t.dst()),
+                  Math.round(t.amount() * pe.bytesPerSecond())));
+        }
+      }
+    }
+    return TransferPrediction.of(
+        pe.senders(),
+        pe.receivers(),
+        pe.residualBytes(),
+        flows,
+        measuring.estimate(),
+        leases.links(),
+        conf.betaSeconds());
   }
 
   /**

@@ -2,6 +2,7 @@ package io.wanshuffle.spark.ui;
 
 import io.wanshuffle.spark.capture.HostMatrix;
 import io.wanshuffle.spark.capture.LinkFigures;
+import io.wanshuffle.spark.capture.NetworkFigures;
 import io.wanshuffle.spark.capture.PlanCapture;
 import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StageFigures;
@@ -71,6 +72,40 @@ final class StagePage extends WebUIPage {
 
   /**
    * @param c the stage
+   * @return the rows of its network table: how its reads ran, its transfer phase measured and
+   *     predicted twice, the measured β and every measured link's rate
+   */
+  static List<List<String>> networkRows(StageCapture c) {
+    NetworkFigures n = c.network();
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("cross-site reads", Html.esc(n.decision())));
+    rows.add(
+        List.of(
+            "transfer phase (s): first cross-site fetch to last byte",
+            Html.seconds(n.transferPhaseSeconds())));
+    rows.add(
+        List.of(
+            "predicted as scheduled (s): the first plan on the measured links",
+            Html.seconds(n.predictedScheduledSeconds())));
+    rows.add(
+        List.of(
+            "predicted as Spark's default (s): η_o on the measured links",
+            Html.seconds(n.predictedDefaultSeconds())));
+    rows.add(
+        List.of(
+            "measured β (s), over " + n.measuredFlows() + " flows",
+            Html.seconds(n.measuredBetaSeconds())));
+    n.measuredRates()
+        .forEach(
+            (link, r) ->
+                rows.add(
+                    List.of(
+                        "measured rate of " + Html.esc(link) + " (MB/s)", Html.mb(Math.round(r)))));
+    return rows;
+  }
+
+  /**
+   * @param c the stage
    * @return the page's HTML
    */
   static String content(StageCapture c) {
@@ -114,6 +149,10 @@ final class StagePage extends WebUIPage {
                 List.of(
                     "measured (s): first grant to last step end",
                     Html.seconds(f.measuredSeconds())))));
+    if (c.network().known()) {
+      sb.append("<h4>Network</h4>");
+      sb.append(Html.table("wanshuffle-network", List.of("Figure", "Value"), networkRows(c)));
+    }
     if (c.hasLinks()) {
       sb.append("<h4>Links</h4>");
       List<List<String>> rows = new ArrayList<>();

@@ -114,6 +114,43 @@ class CaptureEventsJsonTest {
   }
 
   @Test
+  void networkFiguresRoundTripWithUnknownValues() {
+    StageCapture c = CaptureFilesTest.sample();
+    NetworkFigures n =
+        new NetworkFigures(
+            Double.NaN, java.util.Map.of("nic.up[a1]", 1.5e6), 3, 2.5, Double.NaN, 2.75, "gated");
+    WanShuffleStageCaptured e =
+        new WanShuffleStageCaptured(
+            c.appId(),
+            c.stageId(),
+            c.stageAttempt(),
+            c.shuffleIds(),
+            c.algorithm(),
+            c.k(),
+            c.hosts(),
+            c.registeredBytes(),
+            c.realisedBytes(),
+            new long[] {5},
+            new long[] {3},
+            c.firstDemandMs(),
+            c.endMs(),
+            null,
+            c.bytesPerSecond(),
+            c.backboneBytesPerSecond(),
+            c.betaSeconds(),
+            c.hostPaths(),
+            c.links(),
+            c.linkSeries(),
+            c.plans().get(0),
+            n);
+    WanShuffleStageCaptured back =
+        (WanShuffleStageCaptured)
+            JsonProtocol.sparkEventFromJson(JsonProtocol.sparkEventToJsonString(e));
+    assertEquals(n, back.network());
+    assertEquals(n, back.toCapture(java.util.Map.of()).network());
+  }
+
+  @Test
   void anOlderStageEventWithoutTheLinkFieldsStillReads() {
     String json =
         "{\"Event\":\""
@@ -127,6 +164,7 @@ class CaptureEventsJsonTest {
     assertTrue(!back.hasLinks());
     assertEquals(null, back.firstPlan());
     StageCapture c = back.toCapture(java.util.Map.of());
+    assertEquals(NetworkFigures.NONE, c.network());
     assertEquals(5, c.totalRegisteredBytes());
     assertEquals(List.of(), c.steps());
   }

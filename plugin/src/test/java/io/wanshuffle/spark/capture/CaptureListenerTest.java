@@ -174,6 +174,32 @@ class CaptureListenerTest {
   }
 
   @Test
+  void theStageCarriesTheMeasurementThePredictionsAndItsTransferPhase() throws Exception {
+    CaptureListener l = start(new SparkConf(false).set(CaptureListener.DIR, dir.toString()));
+    runStage(l);
+    l.onCoordinatorStop();
+    NetworkFigures n = CaptureFiles.readStages(dir.resolve("app-42")).get(0).network();
+    assertEquals("gated", n.decision());
+    // first fetch request at 1205, last byte at 1650
+    assertEquals(0.445, n.transferPhaseSeconds(), 1e-9);
+    // the first plan: 100 bytes a1 -> b1 and 50 bytes a2 -> b2 side by side, nothing measured
+    // yet: the configured 1000 B/s per flow and β = 0.05 s
+    assertEquals(0.05 + 0.1, n.predictedScheduledSeconds(), 1e-9);
+    assertTrue(n.predictedDefaultSeconds() >= 0.115, "at least the backbone's lower bound");
+    // four flows measured, β from the three gated ones (grant to fetch: 10, 5, 10 ms) and the ramp
+    assertEquals(4, n.measuredFlows());
+    assertTrue(n.measuredBetaSeconds() >= 0.010, String.valueOf(n.measuredBetaSeconds()));
+    assertTrue(n.measuredRates().containsKey("backbone.out[/a]"), n.measuredRates().toString());
+    WanShuffleMetricsSource m = l.metrics();
+    assertArrayEquals(new long[] {445}, m.transferPhaseMs.getSnapshot().getValues());
+    assertArrayEquals(new long[] {150}, m.predictedScheduledMs.getSnapshot().getValues());
+    assertEquals(
+        Math.round(n.measuredBetaSeconds() * 1000),
+        m.metricRegistry().getGauges().get("measuredBetaMs").getValue());
+    assertTrue(m.metricRegistry().getGauges().containsKey("measuredRate.backbone.out[/a]"));
+  }
+
+  @Test
   void metricsCountStepsBytesUtilisationAndGrantWait() {
     CaptureListener l = start(new SparkConf(false));
     runStage(l);

@@ -206,4 +206,31 @@ class WanShuffleTabTest {
     assertTrue(html.contains("<th>b1 (/b)</th>"), html);
     assertTrue(html.contains("<td>backbone.out[/a]</td><td>2</td>"), html);
   }
+
+  @Test
+  void theStagePageShowsTheNetworkWhenItWasMeasured() {
+    CapturedEvents ev = new CapturedEvents();
+    ev.add(step(1, 1000, 3000)).add(stage());
+    io.wanshuffle.spark.capture.StageCapture c = ev.stages().get(0);
+    assertTrue(!StagePage.content(c).contains("wanshuffle-network"), "nothing measured");
+    String html =
+        StagePage.content(
+            c.withNetwork(
+                new io.wanshuffle.spark.capture.NetworkFigures(
+                    0.125,
+                    java.util.Map.of("backbone.out[/a]", 2_500_000.0),
+                    12,
+                    3.0,
+                    4.5,
+                    3.25,
+                    "gated")));
+    wellFormed(html);
+    assertTrue(html.contains("id=\"wanshuffle-network\""), html);
+    assertTrue(html.contains("<td>gated</td>"), html);
+    assertTrue(html.contains("<td>3.25</td>"), html);
+    assertTrue(html.contains("<td>4.50</td>"), html);
+    assertTrue(html.contains("over 12 flows</td><td>0.13</td>"), html);
+    assertTrue(
+        html.contains("<td>measured rate of backbone.out[/a] (MB/s)</td><td>2.5</td>"), html);
+  }
 }

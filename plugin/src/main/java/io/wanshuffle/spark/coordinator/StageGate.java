@@ -1,0 +1,107 @@
+package io.wanshuffle.spark.coordinator;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Decides, once per stage attempt, whether its cross-site reads are gated: only when the transfer
+ * phase predicted as the plugin runs the plan beats the one predicted as Spark's default by more
+ * than the margin of {@code spark.wanshuffle.gate.margin} ({@link
+ * io.wanshuffle.spark.measure.TransferPrediction}). A stage without both predictions stays gated.
+ * Not thread-safe: the coordinator calls it under its lock.
+ */
+final class StageGate {
+  /**
+   * A stage's decision.
+   *
+   * @param gated true: its reads wait for grants; false: they fetch at once, as Spark does
+   * @param scheduledSeconds its transfer phase predicted as scheduled, seconds (NaN: unknown)
+   * @param defaultSeconds its transfer phase predicted as Spark's default, seconds (NaN: unknown)
+   * @param reason why, for the log and the capture
+   */
+  record Decision(boolean gated, double scheduledSeconds, double defaultSeconds, String reason) {}
+
+  private final double margin;
+  private final Map<StageRef, Decision> decisions = new HashMap<>();
+
+  /**
+   * @param margin the fraction the scheduled prediction must save, in [0, 1]; negative: every stage
+   *     is gated without a decision
+   */
+  StageGate(double margin) {
+    this.margin = margin;
+  }
+
+  /**
+   * @return true when stages are decided on (a margin is set)
+   */
+  boolean enabled() {
+    return margin >= 0;
+  }
+
+  /**
+   * @param stage a stage attempt
+   * @return true when it was decided
+   */
+  boolean decided(StageRef stage) {
+    return decisions.containsKey(stage);
+  }
+
+  /**
+   * @param stage a stage attempt
+   * @return true when it was decided not to gate it
+   */
+  boolean ungated(StageRef stage) {
+    Decision d = decisions.get(stage);
+    return d != null && !d.gated();
+  }
+
+  /**
+   * Decides a stage and remembers the decision until {@link #forget}.
+   *
+   * @param stage the stage attempt
+   * @param scheduled its transfer phase predicted as scheduled, seconds
+   * @param dflt its transfer phase predicted as Spark's default, seconds
+   * @return the decision
+   */
+  Decision decide(StageRef stage, double scheduled, double dflt) {
+    Decision d = rule(margin, scheduled, dflt);
+    decisions.put(stage, d);
+    return d;
+  }
+
+  /**
+   * @param stage a stage attempt that completed
+   */
+  void forget(StageRef stage) {
+    decisions.remove(stage);
+  }
+
+  /**
+   * The rule: gated iff scheduled &lt; (1 - margin) x default, or when a prediction is missing.
+   *
+   * @param margin the fraction to save, in [0, 1]
+   * @param scheduled predicted as scheduled, seconds
+   * @param dflt predicted as Spark's default, seconds
+   * @return the decision with its reason
+   */
+  static Decision rule(double margin, double scheduled, double dflt) {
+    if (!(scheduled >= 0) || !(dflt > 0)) {
+      return new Decision(true, scheduled, dflt, "gated: no prediction");
+    }
+    boolean pays = scheduled < (1 - margin) * dflt;
+    return new Decision(
+        pays,
+        scheduled,
+        dflt,
+        String.format(
+            Locale.ROOT,
+            "%s: predicted %.3f s scheduled against %.3f s as Spark's default (%s %.0f %% faster)",
+            pays ? "gated" : "ungated",
+            scheduled,
+            dflt,
+            pays ? "more than" : "not more than",
+            100 * margin));
+  }
+}

@@ -1,0 +1,82 @@
+package io.wanshuffle.spark.measure;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What the realised flows say about the network: each link's achieved rate and the step setup delay
+ * β ({@link NetworkEstimator} defines them).
+ *
+ * @param betaSeconds β, seconds: the median grant delay plus the ramp; NaN when no gated flow was
+ *     measured
+ * @param grantDelaySeconds the median, over gated flows, of grant (driver) to the task starting the
+ *     fetch (executor): the grant's trip to the task; NaN when no gated flow was measured
+ * @param rampSeconds the median, over flows, of the active time a flow spends beyond its bytes at
+ *     its share of its bottleneck link: the request's round trip and TCP's ramp, seconds, at least
+ *     0
+ * @param rates per link name, its measured rate (by name)
+ * @param flows flows measured
+ */
+public record NetworkEstimate(
+    double betaSeconds,
+    double grantDelaySeconds,
+    double rampSeconds,
+    Map<String, LinkRate> rates,
+    int flows) {
+
+  /** No flow measured yet. */
+  public static final NetworkEstimate EMPTY =
+      new NetworkEstimate(Double.NaN, Double.NaN, 0, Map.of(), 0);
+
+  /** Copies the rates, by link name. */
+  public NetworkEstimate {
+    rates = Collections.unmodifiableMap(new TreeMap<>(rates));
+  }
+
+  /**
+   * @param link a link name
+   * @return its measured rate, bytes/s; NaN when it was not measured
+   */
+  public double rate(String link) {
+    LinkRate r = rates.get(link);
+    return r != null ? r.bytesPerSecond() : Double.NaN;
+  }
+
+  /**
+   * @return per link name its rate in bytes/s, by name
+   */
+  public Map<String, Double> bytesPerSecond() {
+    Map<String, Double> out = new TreeMap<>();
+    rates.forEach((k, v) -> out.put(k, v.bytesPerSecond()));
+    return out;
+  }
+
+  /**
+   * @return true when β was measured (some gated flow)
+   */
+  public boolean hasBeta() {
+    return !Double.isNaN(betaSeconds);
+  }
+
+  /**
+   * @return one line for the driver log: β, its parts, and every link's rate in Mbit/s
+   */
+  public String describe() {
+    StringBuilder s = new StringBuilder();
+    s.append(
+        String.format(
+            java.util.Locale.ROOT,
+            "%d flows, beta %.3f s (grant %.3f s + ramp %.3f s)",
+            flows,
+            betaSeconds,
+            grantDelaySeconds,
+            rampSeconds));
+    for (LinkRate r : rates.values()) {
+      s.append(
+          String.format(
+              java.util.Locale.ROOT, ", %s %.1f Mbit/s", r.link(), r.bytesPerSecond() * 8 / 1e6));
+    }
+    return s.toString();
+  }
+}

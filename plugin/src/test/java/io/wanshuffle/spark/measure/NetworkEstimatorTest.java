@@ -1,0 +1,89 @@
+package io.wanshuffle.spark.measure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class NetworkEstimatorTest {
+  @Test
+  void knownRatesAndBetaAreFoundExactly() {
+    // two flows at once, each at 1 MB/s: the NICs carry 1 MB/s, each backbone side 2 MB/s
+    NetworkEstimate e = NetworkEstimator.estimate(Flows.steps(20, 2, 1e6, 0), Flows.routes(2));
+    assertEquals(40, e.flows());
+    assertEquals(1e6, e.rate("nic.up[a0]"), 1e6 * 0.01);
+    assertEquals(1e6, e.rate("nic.down[b1]"), 1e6 * 0.01);
+    assertEquals(2e6, e.rate("backbone.out[/a]"), 2e6 * 0.01);
+    assertEquals(2e6, e.rate("backbone.in[/b]"), 2e6 * 0.01);
+    assertTrue(e.rates().get("backbone.out[/a]").fitted());
+    assertEquals(0.020, e.grantDelaySeconds(), 1e-9);
+    assertEquals(0.100, e.rampSeconds(), 0.005);
+    assertEquals(0.120, e.betaSeconds(), 0.005);
+  }
+
+  @Test
+  void stragglersDoNotMoveTheEstimates() {
+    NetworkEstimate e = NetworkEstimator.estimate(Flows.steps(30, 2, 1e6, 7), Flows.routes(2));
+    assertEquals(1e6, e.rate("nic.up[a1]"), 1e6 * 0.10);
+    assertEquals(2e6, e.rate("backbone.out[/a]"), 2e6 * 0.10);
+    assertEquals(0.120, e.betaSeconds(), 0.02);
+  }
+
+  @Test
+  void aSharedBottleneckIsMeasuredAtItsRateAndTheOtherLinksAtWhatTheyAchieved() {
+    // three flows share a 1.5 MB/s backbone: each gets 0.5 MB/s, below its NIC's rate
+    NetworkEstimate e = NetworkEstimator.estimate(Flows.steps(20, 3, 0.5e6, 0), Flows.routes(3));
+    assertEquals(1.5e6, e.rate("backbone.out[/a]"), 1.5e6 * 0.02);
+    assertEquals(1.5e6, e.rate("backbone.in[/b]"), 1.5e6 * 0.02);
+    assertEquals(0.5e6, e.rate("nic.up[a2]"), 0.5e6 * 0.02);
+    assertEquals(0.120, e.betaSeconds(), 0.005);
+  }
+
+  @Test
+  void flowsOfOneSizeGiveTheMedianRateWithTheRampInside() {
+    List<MeasuredFlow> flows = new ArrayList<>();
+    for (int s = 0; s < 10; s++) {
+      long t = 1_000_000 + 2_000L * s;
+      flows.add(new MeasuredFlow("a0", "b0", 1_000_000, t, t + 20, t + 20 + 1_100));
+    }
+    NetworkEstimate e = NetworkEstimator.estimate(flows, Flows.routes(1));
+    LinkRate nic = e.rates().get("nic.up[a0]");
+    assertFalse(nic.fitted());
+    assertEquals(1_000_000 / 1.1, nic.bytesPerSecond(), 1);
+    assertEquals(0, e.rampSeconds(), 1e-9);
+    assertEquals(0.020, e.betaSeconds(), 1e-9);
+  }
+
+  @Test
+  void partialAndEmptyFlowsAreLeftOutAndUngatedFlowsGiveRatesOnly() {
+    List<MeasuredFlow> flows = new ArrayList<>();
+    for (MeasuredFlow f : Flows.steps(10, 1, 1e6, 0)) {
+      flows.add(new MeasuredFlow(f.srcHost(), f.dstHost(), f.bytes(), 0, f.startMs(), f.endMs()));
+    }
+    // a lost executor's flows: no bytes, or no active time
+    flows.add(new MeasuredFlow("a0", "b0", 0, 5, 10, 20));
+    flows.add(new MeasuredFlow("a0", "b0", 1000, 5, 10, 10));
+    NetworkEstimate e = NetworkEstimator.estimate(flows, Flows.routes(1));
+    assertEquals(10, e.flows());
+    assertEquals(1e6, e.rate("nic.up[a0]"), 1e6 * 0.01);
+    assertFalse(e.hasBeta());
+    assertEquals(0.1, e.rampSeconds(), 0.005);
+  }
+
+  @Test
+  void noFlowsNoEstimate() {
+    assertSame(NetworkEstimate.EMPTY, NetworkEstimator.estimate(List.of(), Flows.routes(1)));
+    assertTrue(Double.isNaN(NetworkEstimate.EMPTY.rate("nic.up[a0]")));
+  }
+
+  @Test
+  void theDescriptionNamesBetaAndEveryLink() {
+    String d = NetworkEstimator.estimate(Flows.steps(20, 2, 1e6, 0), Flows.routes(2)).describe();
+    assertTrue(d.startsWith("40 flows, beta 0.120 s (grant 0.020 s + ramp 0.100 s)"), d);
+    assertTrue(d.contains("backbone.out[/a] 16.0 Mbit/s"), d);
+  }
+}

@@ -1,0 +1,81 @@
+package io.wanshuffle.spark.measure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.wanshuffle.spark.topology.LinkModel;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TransferPredictionTest {
+  private static final LinkModel KPBS =
+      LinkModel.kpbs(2, h -> 1, h -> h.substring(0, 1), 1_000_000);
+
+  private static PlannedFlow f(String s, String d, long bytes) {
+    return new PlannedFlow(s, d, bytes);
+  }
+
+  private static NetworkEstimate measured(double beta, double ramp, Map<String, Double> rates) {
+    Map<String, LinkRate> r = new java.util.TreeMap<>();
+    rates.forEach((k, v) -> r.put(k, new LinkRate(k, v, 10, true)));
+    return new NetworkEstimate(beta, beta - ramp, ramp, r, 10);
+  }
+
+  @Test
+  void withoutMeasurementsTheConfiguredRatesAndBetaStand() {
+    List<PlannedFlow> plan =
+        List.of(
+            f("a0", "b0", 1_000_000),
+            f("a1", "b1", 1_000_000),
+            f("a0", "b1", 500_000),
+            f("a1", "b0", 500_000));
+    // two flows at a time on the 2-flow backbone: 0.1 + 1 s, then 0.1 + 0.5 s
+    assertEquals(1.7, TransferPrediction.scheduled(plan, NetworkEstimate.EMPTY, KPBS, 0.1), 1e-9);
+  }
+
+  @Test
+  void aFreedPortTakesTheNextTransferAtOnce() {
+    // a1 -> b1 ends at 0.3 s; a1 -> b2 takes its backbone flow then and ends at 0.9 s, before
+    // a0 -> b0 at 1.1 s; the KPBS cost of the two steps would be 1.1 + 0.6 = 1.7 s
+    List<PlannedFlow> plan =
+        List.of(f("a0", "b0", 1_000_000), f("a1", "b1", 200_000), f("a1", "b2", 500_000));
+    assertEquals(1.1, TransferPrediction.scheduled(plan, NetworkEstimate.EMPTY, KPBS, 0.1), 1e-9);
+  }
+
+  @Test
+  void measuredRatesAndBetaReplaceTheConfiguredOnes() {
+    NetworkEstimate est =
+        measured(0.3, 0.2, Map.of("nic.up[a0]", 0.5e6, "backbone.out[/a]", 1.6e6));
+    List<PlannedFlow> plan = List.of(f("a0", "b0", 1_000_000), f("a1", "b1", 1_000_000));
+    // a0's NIC: 0.5 MB/s; a1's flow: the backbone side's 1.6 MB/s over its 2 flows
+    assertEquals(0.3 + 2.0, TransferPrediction.scheduled(plan, est, KPBS, 0.1), 1e-9);
+    assertEquals(0, TransferPrediction.scheduled(List.of(), est, KPBS, 0.1));
+  }
+
+  @Test
+  void theDefaultIsEtaOWithTheMeasuredBaseSpeedAndK() {
+    long[][] bytes = {{1_000_000, 0}, {0, 1_000_000}};
+    List<String> s = List.of("a0", "a1");
+    List<String> d = List.of("b0", "b1");
+    // configured: two flows at 1 MB/s side by side, 1 s
+    assertEquals(
+        1.0, TransferPrediction.bruteForce(s, d, bytes, NetworkEstimate.EMPTY, KPBS), 1e-9);
+    // measured: NICs 1 MB/s, one backbone side 1 MB/s: k = 1, the two flows share it; ramp 0.1 s
+    route(s, d);
+    NetworkEstimate est =
+        measured(0.2, 0.1, Map.of("nic.up[a0]", 1e6, "nic.down[b1]", 1e6, "backbone.in[/b]", 1e6));
+    assertEquals(1, TransferPrediction.measuredK(est, KPBS, 1e6));
+    assertEquals(1e6, TransferPrediction.measuredBaseSpeed(est, KPBS), 1e-9);
+    assertEquals(2.1, TransferPrediction.bruteForce(s, d, bytes, est, KPBS), 1e-9);
+    assertEquals(0, TransferPrediction.bruteForce(s, d, new long[2][2], est, KPBS));
+  }
+
+  /** Gives the routes' links their ids, as the coordinator does when the flows register. */
+  private static void route(List<String> s, List<String> d) {
+    for (String a : s) {
+      for (String b : d) {
+        KPBS.route(a, b);
+      }
+    }
+  }
+}
