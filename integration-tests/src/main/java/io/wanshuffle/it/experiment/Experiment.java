@@ -91,6 +91,26 @@ public final class Experiment implements AutoCloseable {
    * @throws IllegalStateException if Spark does not start (the testbed is closed again)
    */
   public static Experiment start(TestbedSpec spec, Path runDir, ClusterOptions options) {
+    return start(spec, runDir, options, null);
+  }
+
+  /**
+   * Builds the testbed (variant from {@code -Dwanshuffle.testbed}), starts Spark on it ({@link
+   * SparkCluster#start}, run folder {@code <runDir>/spark}) from a given Spark home, e.g. another
+   * Spark line's ({@link io.wanshuffle.it.spark.SparkLines#home}). Only applications submitted with
+   * {@link #submit} run on such a home: {@link #run} starts drivers with this JVM's class path.
+   *
+   * @param spec testbed sizes and rates
+   * @param runDir folder for logs and results (created)
+   * @param options how Spark runs
+   * @param home the Spark home, or null for links to this JVM's class path (Spark 4.1.3)
+   * @return the experiment; close it to tear everything down
+   * @throws io.wanshuffle.it.net.TestbedUnavailableException when the shaped testbed cannot be
+   *     built here
+   * @throws IllegalStateException if Spark does not start (the testbed is closed again)
+   */
+  public static Experiment start(
+      TestbedSpec spec, Path runDir, ClusterOptions options, SparkHome home) {
     Path dir = runDir.toAbsolutePath();
     try {
       Files.createDirectories(dir);
@@ -102,7 +122,10 @@ public final class Experiment implements AutoCloseable {
       Path sparkDir = dir.resolve("spark");
       SparkCluster s =
           SparkCluster.start(
-              t, SparkHome.linkClassPath(sparkDir.resolve("spark-home")), sparkDir, options);
+              t,
+              home != null ? home : SparkHome.linkClassPath(sparkDir.resolve("spark-home")),
+              sparkDir,
+              options);
       return new Experiment(t, s, dir);
     } catch (RuntimeException e) {
       t.close();
