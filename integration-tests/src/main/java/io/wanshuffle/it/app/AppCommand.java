@@ -296,6 +296,7 @@ public final class AppCommand implements Callable<Integer> {
     if (!Files.isRegularFile(jar)) {
       throw new ParameterException(spec.commandLine(), "--jar: no such file: " + jar);
     }
+    sparkLine();
     if (runs < 1 || cores < 1) {
       throw new ParameterException(
           spec.commandLine(), "--runs and --cores must be >= 1, got " + runs + " and " + cores);

@@ -53,14 +53,47 @@ public final class Experiment implements AutoCloseable {
   private final SparkCluster spark;
   private final Path runDir;
   private final List<String> sparkJars;
+  private final String driverClassPath;
   private int seq;
   private boolean sampleTcp;
 
-  private Experiment(Testbed testbed, SparkCluster spark, Path runDir) {
+  /**
+   * @param testbed the running testbed
+   * @param spark the Spark cluster on it
+   * @param runDir the run folder
+   * @param home another Spark line's home, or null for this JVM's Spark
+   * @param pluginJar that line's plugin jar, replacing this JVM's in the jobs' jars (null: keep)
+   */
+  private Experiment(
+      Testbed testbed, SparkCluster spark, Path runDir, SparkHome home, Path pluginJar) {
     this.testbed = testbed;
     this.spark = spark;
     this.runDir = runDir;
-    this.sparkJars = AppJars.classPathJars(runDir);
+    if (home == null) {
+      this.sparkJars = AppJars.classPathJars(runDir);
+      this.driverClassPath = System.getProperty("java.class.path");
+    } else {
+      List<String> jars = new ArrayList<>();
+      for (String j : AppJars.classPathJars(runDir)) {
+        boolean plugin = Path.of(j).getFileName().toString().startsWith("wan-shuffle-spark-");
+        if (!plugin || pluginJar == null) {
+          jars.add(j);
+        }
+      }
+      if (pluginJar != null) {
+        jars.add(pluginJar.toAbsolutePath().toString());
+      }
+      this.sparkJars = List.copyOf(jars);
+      // the line's Spark, this project's jars, and what scheduler-core needs besides Spark
+      List<String> cp = new ArrayList<>(List.of(home.classPath()));
+      cp.addAll(jars);
+      for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+        if (e.contains("/org/jgrapht/") || e.contains("/org/jheaps/")) {
+          cp.add(e);
+        }
+      }
+      this.driverClassPath = String.join(java.io.File.pathSeparator, cp);
+    }
   }
 
   /**
@@ -97,8 +130,8 @@ public final class Experiment implements AutoCloseable {
   /**
    * Builds the testbed (variant from {@code -Dwanshuffle.testbed}), starts Spark on it ({@link
    * SparkCluster#start}, run folder {@code <runDir>/spark}) from a given Spark home, e.g. another
-   * Spark line's ({@link io.wanshuffle.it.spark.SparkLines#home}). Only applications submitted with
-   * {@link #submit} run on such a home: {@link #run} starts drivers with this JVM's class path.
+   * Spark line's ({@link io.wanshuffle.it.spark.SparkLines#home}); driver programs ({@link #run})
+   * run on it with this project's jars.
    *
    * @param spec testbed sizes and rates
    * @param runDir folder for logs and results (created)
@@ -111,6 +144,27 @@ public final class Experiment implements AutoCloseable {
    */
   public static Experiment start(
       TestbedSpec spec, Path runDir, ClusterOptions options, SparkHome home) {
+    return start(spec, runDir, options, home, null);
+  }
+
+  /**
+   * As {@link #start(TestbedSpec, Path, ClusterOptions, SparkHome)}, and driver programs ({@link
+   * #run}) run on that home too: their class path is the home's jars, this project's jars (with
+   * {@code pluginJar} instead of this JVM's plugin jar) and scheduler-core's libraries; the jobs'
+   * {@code spark.jars} likewise.
+   *
+   * @param spec testbed sizes and rates
+   * @param runDir folder for logs and results (created)
+   * @param options how Spark runs
+   * @param home the Spark home, or null for links to this JVM's class path (Spark 4.1.3)
+   * @param pluginJar the plugin jar of the home's line (null: this JVM's)
+   * @return the experiment; close it to tear everything down
+   * @throws io.wanshuffle.it.net.TestbedUnavailableException when the shaped testbed cannot be
+   *     built here
+   * @throws IllegalStateException if Spark does not start (the testbed is closed again)
+   */
+  public static Experiment start(
+      TestbedSpec spec, Path runDir, ClusterOptions options, SparkHome home, Path pluginJar) {
     Path dir = runDir.toAbsolutePath();
     try {
       Files.createDirectories(dir);
@@ -126,7 +180,7 @@ public final class Experiment implements AutoCloseable {
               home != null ? home : SparkHome.linkClassPath(sparkDir.resolve("spark-home")),
               sparkDir,
               options);
-      return new Experiment(t, s, dir);
+      return new Experiment(t, s, dir, home, pluginJar);
     } catch (RuntimeException e) {
       t.close();
       throw e;
@@ -250,8 +304,8 @@ public final class Experiment implements AutoCloseable {
       LinkTrace links) {}
 
   /**
-   * Runs a driver program ({@link DriverMain}, with this JVM's class path) on the control host and
-   * waits for it.
+   * Runs a driver program ({@link DriverMain}, with this JVM's class path, or the other line's
+   * Spark home and jars this experiment was started with) on the control host and waits for it.
    *
    * @param name run name (log and file names)
    * @param request the job (its {@code sparkConf} should start from {@link #baseConf(String)})
@@ -291,7 +345,7 @@ public final class Experiment implements AutoCloseable {
             testbed.control(),
             "driver-" + tag,
             List.of("-Xmx768m"),
-            System.getProperty("java.class.path"),
+            driverClassPath,
             DriverMain.class.getName(),
             List.of(req.toString(), res.toString()));
     try {
