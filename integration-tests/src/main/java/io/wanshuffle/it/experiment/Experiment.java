@@ -54,6 +54,10 @@ public final class Experiment implements AutoCloseable {
   private final Path runDir;
   private final List<String> sparkJars;
   private final String driverClassPath;
+
+  /** Whether the Spark runs its shuffle manager before fetching {@code --files} (Spark 3.x). */
+  private final boolean filesAfterShuffleManager;
+
   private int seq;
   private boolean sampleTcp;
 
@@ -69,6 +73,7 @@ public final class Experiment implements AutoCloseable {
     this.testbed = testbed;
     this.spark = spark;
     this.runDir = runDir;
+    this.filesAfterShuffleManager = home != null && home.sparkVersion().startsWith("3.");
     if (home == null) {
       this.sparkJars = AppJars.classPathJars(runDir);
       this.driverClassPath = System.getProperty("java.class.path");
@@ -229,7 +234,9 @@ public final class Experiment implements AutoCloseable {
   /**
    * The settings that turn wan-shuffle on with this testbed's rates ({@link PluginSettings#of})
    * and, unless the variant is rack-blind, its topology file ({@link PluginSettings#topology}: the
-   * cluster's {@code topology.table} and {@code topology.conf}, shipped as {@code --files}).
+   * cluster's {@code topology.table} and {@code topology.conf}, shipped as {@code --files}; on a
+   * Spark 3.5 home the configuration is named by its absolute path, since that line starts the
+   * shuffle manager before it fetches {@code --files}).
    *
    * @param variant a wan-shuffle algorithm (auto, oggp, ...), or one with {@value
    *     PluginSettings#RACK_BLIND} for the run without the topology file
@@ -240,6 +247,11 @@ public final class Experiment implements AutoCloseable {
     Map<String, String> c = PluginSettings.of(testbed.spec(), variant);
     if (PluginSettings.topologyAware(variant)) {
       c.putAll(PluginSettings.topology(spark.topologyTable(), spark.topologyConfig()));
+      if (filesAfterShuffleManager) {
+        // Spark 3.5 starts the shuffle manager before --files reach the driver and the executors:
+        // the plugin reads the configuration where it lies (every host of the testbed sees it)
+        c.put(PluginSettings.TOPOLOGY_FILE, spark.topologyConfig().toAbsolutePath().toString());
+      }
     }
     return c;
   }

@@ -172,6 +172,25 @@ public final class SparkHome {
   }
 
   /**
+   * @return the Spark version of the home's {@code spark-core_<scala>-<version>.jar}, e.g. {@code
+   *     3.5.8}
+   * @throws IllegalStateException if the jar is gone
+   */
+  public String sparkVersion() {
+    String prefix = "spark-core_" + scala + "-";
+    try (Stream<Path> files = Files.list(dir.resolve("jars"))) {
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith(prefix) && n.endsWith(".jar") && !n.contains("-tests"))
+          .map(n -> n.substring(prefix.length(), n.length() - ".jar".length()))
+          .findFirst()
+          .orElseThrow(() -> new IllegalStateException("no " + prefix + "*.jar in " + dir));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir.resolve("jars"), e);
+    }
+  }
+
+  /**
    * @return the Scala binary version of the home's Spark jars ({@code 2.12} or {@code 2.13});
    *     exported to Spark's processes as {@code SPARK_SCALA_VERSION}
    */

@@ -71,6 +71,7 @@ class SparkLinesTest {
     Path other = Files.writeString(jars.resolve("scala-library-2.12.18.jar"), "");
     SparkHome h = SparkHome.linkJars(dir.resolve("home"), List.of(core, other));
     assertEquals("2.12", h.scalaVersion());
+    assertEquals("3.5.8", h.sparkVersion());
     assertTrue(Files.isSymbolicLink(dir.resolve("home/jars/spark-core_2.12-3.5.8.jar")));
     assertEquals(dir.resolve("home").toAbsolutePath() + "/jars/*", h.classPath());
     assertThrows(
