@@ -55,7 +55,10 @@ public final class Experiment implements AutoCloseable {
   private final List<String> sparkJars;
   private final String driverClassPath;
 
-  /** Whether the Spark runs its shuffle manager before fetching {@code --files} (Spark 3.x). */
+  /**
+   * Whether the Spark creates its shuffle manager before it fetches {@code --files} and {@code
+   * --jars} (Spark 3.x; 4.x fetches them first).
+   */
   private final boolean filesAfterShuffleManager;
 
   private int seq;
@@ -334,6 +337,11 @@ public final class Experiment implements AutoCloseable {
     Path res = runDir.resolve(tag + ".result.json");
     Path log = spark.runDir().resolve("driver-" + tag + ".log");
     Path capture = null;
+    if (filesAfterShuffleManager) {
+      Map<String, String> c = new LinkedHashMap<>(request.sparkConf());
+      onExecutorClassPath(c, List.of(c.getOrDefault("spark.jars", "").split(",")));
+      request = request.withSparkConf(request.appName(), c);
+    }
     if (PluginSettings.capturing(request.sparkConf())) {
       capture = runDir.resolve("capture-" + tag);
       Map<String, String> c = new LinkedHashMap<>(request.sparkConf());
@@ -574,6 +582,7 @@ public final class Experiment implements AutoCloseable {
     conf.put("spark.eventLog.dir", events.toUri().toString());
     conf.put("spark.eventLog.compress", "false");
     conf.put("spark.eventLog.rolling.enabled", "false");
+    onExecutorClassPath(conf, app.jars().stream().map(Path::toString).toList());
     List<String> args = submitArgs(spark.masterUrl(), app, conf);
     try {
       FileUtils.deleteDirectory(dir.toFile());
@@ -620,6 +629,31 @@ public final class Experiment implements AutoCloseable {
       if (driver.isAlive()) {
         driver.destroyForcibly();
       }
+    }
+  }
+
+  /**
+   * On a Spark 3.5 home with the plugin as shuffle manager, puts the plugin jar on the executors'
+   * class path ({@code spark.executor.extraClassPath}): that line creates an executor's shuffle
+   * manager before it fetches {@code spark.jars}. Every host of the testbed sees the jar's path.
+   *
+   * @param conf a run's Spark settings (changed in place)
+   * @param jars the run's jars ({@code --jars} or {@code spark.jars})
+   */
+  private void onExecutorClassPath(Map<String, String> conf, List<String> jars) {
+    if (!filesAfterShuffleManager
+        || !PluginSettings.WAN_SHUFFLE_MANAGER.equals(conf.get("spark.shuffle.manager"))) {
+      return;
+    }
+    List<String> plugin =
+        jars.stream()
+            .filter(j -> Path.of(j).getFileName().toString().startsWith("wan-shuffle-spark-"))
+            .toList();
+    if (!plugin.isEmpty()) {
+      conf.merge(
+          "spark.executor.extraClassPath",
+          String.join(java.io.File.pathSeparator, plugin),
+          (old, add) -> old + java.io.File.pathSeparator + add);
     }
   }
 
