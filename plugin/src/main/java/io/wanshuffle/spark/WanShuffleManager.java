@@ -1,5 +1,6 @@
 package io.wanshuffle.spark;
 
+import io.wanshuffle.spark.compat.LineCheck;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorService;
 import io.wanshuffle.spark.reader.CoordinatorChannel;
@@ -71,9 +72,11 @@ public class WanShuffleManager extends SortShuffleManager {
    * @param isDriver true in the driver (and in local mode)
    * @throws io.wanshuffle.spark.config.ConfigValueException on a wrong {@code spark.wanshuffle.*}
    *     or topology value
+   * @throws IllegalStateException if the jar is built for another Spark line or Scala version
+   *     ({@link LineCheck})
    */
   public WanShuffleManager(SparkConf sparkConf, boolean isDriver) {
-    super(sparkConf);
+    super(LineCheck.checked(sparkConf));
     this.sparkConf = sparkConf;
     this.isDriver = isDriver;
     this.conf = WanShuffleConf.from(sparkConf);

@@ -8,6 +8,8 @@ import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.spark.AppJars;
 import io.wanshuffle.it.spark.ClusterOptions;
+import io.wanshuffle.it.spark.SparkHome;
+import io.wanshuffle.it.spark.SparkLines;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -124,6 +126,17 @@ public final class AppCommand implements Callable<Integer> {
   Duration timeout;
 
   @Option(
+      names = "--spark-version",
+      paramLabel = "VERSION",
+      description =
+          "run on this Spark version, MAJOR.MINOR[.PATCH][_SCALA] (e.g. 3.5.7, 3.5.8_2.13, 4.2.0):"
+              + " a Spark home of that version from Maven jars and the plugin jar of its line, both"
+              + " built on first use; Scala 2.12 for 3.5 and 2.13 for 4.x unless given. Supported lines: 3.5"
+              + " (Scala 2.12, 2.13), 4.0, 4.1, 4.2 (Scala 2.13). Default: Spark 4.1.3 as the command"
+              + " runs")
+  String sparkVersion;
+
+  @Option(
       names = "--check-output",
       description = "exit with 1 when a run's stdout differs from the first run's")
   boolean checkOutput;
@@ -158,7 +171,29 @@ public final class AppCommand implements Callable<Integer> {
                 net.startableSpec(
                     DEFAULT_RTT_MS, "the outputs are still compared", System.out::println));
     checkPluginConf(tb);
-    Path plugin = variants.stream().anyMatch(v -> !v.equals(DEFAULT)) ? AppJars.pluginJar() : null;
+    SparkLines.Choice line = sparkLine();
+    boolean withPlugin = variants.stream().anyMatch(v -> !v.equals(DEFAULT));
+    SparkHome home = null;
+    Path plugin = withPlugin ? AppJars.pluginJar() : null;
+    if (line != null) {
+      home = SparkLines.home(line, System.out::println);
+      if (withPlugin) {
+        plugin = SparkLines.pluginJar(line.line(), System.out::println);
+      }
+      System.out.println(
+          "Spark "
+              + line.version()
+              + " (Scala "
+              + line.line().scala()
+              + ")"
+              + (withPlugin
+                  ? " with the plugin jar of its line, "
+                      + plugin.getFileName()
+                      + (line.version().equals(line.line().version())
+                          ? ""
+                          : " (compiled against " + line.line().version() + ")")
+                  : ""));
+    }
     figures.clear();
     long t0 = System.currentTimeMillis();
     String described;
@@ -167,7 +202,7 @@ public final class AppCommand implements Callable<Integer> {
     Map<String, Path> captures = new LinkedHashMap<>();
     Map<String, String> hostNames = new LinkedHashMap<>();
     try (Experiment ex =
-        Experiment.start(tb, out, ClusterOptions.defaults().withWorkerCores(cores))) {
+        Experiment.start(tb, out, ClusterOptions.defaults().withWorkerCores(cores), home)) {
       described = ex.testbed().describe();
       if (!ex.testbed().shaped()) {
         System.out.println(
@@ -242,10 +277,26 @@ public final class AppCommand implements Callable<Integer> {
     return failed || (checkOutput && differs) ? 1 : 0;
   }
 
+  /**
+   * @return the Spark version asked for with {@code --spark-version}, or null
+   * @throws ParameterException if it names no supported line (the message lists them)
+   */
+  private SparkLines.Choice sparkLine() {
+    if (sparkVersion == null) {
+      return null;
+    }
+    try {
+      return SparkLines.resolve(sparkVersion);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
   private void checkArguments() {
     if (!Files.isRegularFile(jar)) {
       throw new ParameterException(spec.commandLine(), "--jar: no such file: " + jar);
     }
+    sparkLine();
     if (runs < 1 || cores < 1) {
       throw new ParameterException(
           spec.commandLine(), "--runs and --cores must be >= 1, got " + runs + " and " + cores);
@@ -313,6 +364,7 @@ public final class AppCommand implements Callable<Integer> {
             + " --rtt "
             + rtt
             + TestbedOptions.shapeOptions(shape)
+            + (sparkVersion == null ? "" : " --spark-version " + sparkVersion)
             + settings("--conf", conf)
             + settings("--plugin-conf", pluginConf)
             + (appArgs.isEmpty() ? "" : " -- " + String.join(" ", appArgs));

@@ -12,6 +12,9 @@ import io.wanshuffle.it.report.ApplicationCapture;
 import io.wanshuffle.it.report.Charts;
 import io.wanshuffle.it.report.HtmlReport;
 import io.wanshuffle.it.report.OperatorReport;
+import io.wanshuffle.it.spark.ClusterOptions;
+import io.wanshuffle.it.spark.SparkHome;
+import io.wanshuffle.it.spark.SparkLines;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -75,7 +78,7 @@ final class Demo {
     HtmlReport report = new HtmlReport("wan-shuffle demo");
     boolean identical = true;
     long t0 = System.currentTimeMillis();
-    try (Experiment ex = Experiment.start(spec, out)) {
+    try (Experiment ex = start(spec, out, withPlugin)) {
       LinkModel model = LinkModel.load(ex.spark().topologyConfig());
       System.out.println("testbed: " + ex.testbed().describe());
       if (!ex.testbed().shaped()) {
@@ -156,6 +159,27 @@ final class Demo {
     return opt.coflow == null
         ? TraceInput.largestShuffle(traceFile.get(), spec.mapHosts(), spec.nodesB(), bytes)
         : TraceInput.coflow(traceFile.get(), opt.coflow, spec.mapHosts(), spec.nodesB(), bytes);
+  }
+
+  /**
+   * Starts the testbed and Spark: this JVM's Spark, or with {@code --spark-version} that version's
+   * Spark home and its line's plugin jar ({@link SparkLines}).
+   */
+  private Experiment start(TestbedSpec spec, Path out, boolean withPlugin) {
+    if (opt.sparkVersion == null) {
+      return Experiment.start(spec, out);
+    }
+    SparkLines.Choice line = SparkLines.resolve(opt.sparkVersion);
+    SparkHome home = SparkLines.home(line, System.out::println);
+    Path plugin = withPlugin ? SparkLines.pluginJar(line.line(), System.out::println) : null;
+    System.out.println(
+        "Spark "
+            + line.version()
+            + " (Scala "
+            + line.line().scala()
+            + ")"
+            + (plugin == null ? "" : " with the plugin jar of its line, " + plugin.getFileName()));
+    return Experiment.start(spec, out, ClusterOptions.defaults(), home, plugin);
   }
 
   private JobRequest tpchRequest(Experiment ex, TestbedSpec spec) {

@@ -63,6 +63,13 @@ public final class DemoCommand implements Callable<Integer> {
           commandSpec.commandLine(),
           "--trace-mb: must be 0 (no trace replay) or more, got " + opt.traceMb);
     }
+    if (opt.sparkVersion != null) {
+      try {
+        io.wanshuffle.it.spark.SparkLines.resolve(opt.sparkVersion);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), e.getMessage());
+      }
+    }
     opt.net.shapeDefaults(SHAPE);
     io.wanshuffle.it.net.TestbedSpec spec =
         io.wanshuffle.it.TestbedOptions.checked(
@@ -147,6 +154,16 @@ public final class DemoCommand implements Callable<Integer> {
         names = "--default-only",
         description = "run only Spark's default shuffle (when the plugin is not built)")
     boolean defaultOnly;
+
+    @Option(
+        names = "--spark-version",
+        paramLabel = "VERSION",
+        description =
+            "run on this Spark version, MAJOR.MINOR[.PATCH][_SCALA] (e.g. 3.5.7, 4.2.0): a Spark"
+                + " home of that version from Maven jars and the plugin jar of its line, both built on"
+                + " first use. Supported lines: 3.5 (Scala 2.12, 2.13), 4.0, 4.1, 4.2 (Scala 2.13)."
+                + " Default: Spark 4.1.3 as the command runs")
+    String sparkVersion;
 
     @Option(
         names = "--conf",

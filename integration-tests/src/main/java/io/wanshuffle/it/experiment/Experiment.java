@@ -53,14 +53,55 @@ public final class Experiment implements AutoCloseable {
   private final SparkCluster spark;
   private final Path runDir;
   private final List<String> sparkJars;
+  private final String driverClassPath;
+
+  /**
+   * Whether the Spark creates its shuffle manager before it fetches {@code --files} and {@code
+   * --jars} (Spark 3.x; 4.x fetches them first).
+   */
+  private final boolean filesAfterShuffleManager;
+
   private int seq;
   private boolean sampleTcp;
 
-  private Experiment(Testbed testbed, SparkCluster spark, Path runDir) {
+  /**
+   * @param testbed the running testbed
+   * @param spark the Spark cluster on it
+   * @param runDir the run folder
+   * @param home another Spark line's home, or null for this JVM's Spark
+   * @param pluginJar that line's plugin jar, replacing this JVM's in the jobs' jars (null: keep)
+   */
+  private Experiment(
+      Testbed testbed, SparkCluster spark, Path runDir, SparkHome home, Path pluginJar) {
     this.testbed = testbed;
     this.spark = spark;
     this.runDir = runDir;
-    this.sparkJars = AppJars.classPathJars(runDir);
+    this.filesAfterShuffleManager = home != null && home.sparkVersion().startsWith("3.");
+    if (home == null) {
+      this.sparkJars = AppJars.classPathJars(runDir);
+      this.driverClassPath = System.getProperty("java.class.path");
+    } else {
+      List<String> jars = new ArrayList<>();
+      for (String j : AppJars.classPathJars(runDir)) {
+        boolean plugin = Path.of(j).getFileName().toString().startsWith("wan-shuffle-spark-");
+        if (!plugin || pluginJar == null) {
+          jars.add(j);
+        }
+      }
+      if (pluginJar != null) {
+        jars.add(pluginJar.toAbsolutePath().toString());
+      }
+      this.sparkJars = List.copyOf(jars);
+      // the line's Spark, this project's jars, and what scheduler-core needs besides Spark
+      List<String> cp = new ArrayList<>(List.of(home.classPath()));
+      cp.addAll(jars);
+      for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+        if (e.contains("/org/jgrapht/") || e.contains("/org/jheaps/")) {
+          cp.add(e);
+        }
+      }
+      this.driverClassPath = String.join(java.io.File.pathSeparator, cp);
+    }
   }
 
   /**
@@ -91,6 +132,47 @@ public final class Experiment implements AutoCloseable {
    * @throws IllegalStateException if Spark does not start (the testbed is closed again)
    */
   public static Experiment start(TestbedSpec spec, Path runDir, ClusterOptions options) {
+    return start(spec, runDir, options, null);
+  }
+
+  /**
+   * Builds the testbed (variant from {@code -Dwanshuffle.testbed}), starts Spark on it ({@link
+   * SparkCluster#start}, run folder {@code <runDir>/spark}) from a given Spark home, e.g. another
+   * Spark line's ({@link io.wanshuffle.it.spark.SparkLines#home}); driver programs ({@link #run})
+   * run on it with this project's jars.
+   *
+   * @param spec testbed sizes and rates
+   * @param runDir folder for logs and results (created)
+   * @param options how Spark runs
+   * @param home the Spark home, or null for links to this JVM's class path (Spark 4.1.3)
+   * @return the experiment; close it to tear everything down
+   * @throws io.wanshuffle.it.net.TestbedUnavailableException when the shaped testbed cannot be
+   *     built here
+   * @throws IllegalStateException if Spark does not start (the testbed is closed again)
+   */
+  public static Experiment start(
+      TestbedSpec spec, Path runDir, ClusterOptions options, SparkHome home) {
+    return start(spec, runDir, options, home, null);
+  }
+
+  /**
+   * As {@link #start(TestbedSpec, Path, ClusterOptions, SparkHome)}, and driver programs ({@link
+   * #run}) run on that home too: their class path is the home's jars, this project's jars (with
+   * {@code pluginJar} instead of this JVM's plugin jar) and scheduler-core's libraries; the jobs'
+   * {@code spark.jars} likewise.
+   *
+   * @param spec testbed sizes and rates
+   * @param runDir folder for logs and results (created)
+   * @param options how Spark runs
+   * @param home the Spark home, or null for links to this JVM's class path (Spark 4.1.3)
+   * @param pluginJar the plugin jar of the home's line (null: this JVM's)
+   * @return the experiment; close it to tear everything down
+   * @throws io.wanshuffle.it.net.TestbedUnavailableException when the shaped testbed cannot be
+   *     built here
+   * @throws IllegalStateException if Spark does not start (the testbed is closed again)
+   */
+  public static Experiment start(
+      TestbedSpec spec, Path runDir, ClusterOptions options, SparkHome home, Path pluginJar) {
     Path dir = runDir.toAbsolutePath();
     try {
       Files.createDirectories(dir);
@@ -102,8 +184,11 @@ public final class Experiment implements AutoCloseable {
       Path sparkDir = dir.resolve("spark");
       SparkCluster s =
           SparkCluster.start(
-              t, SparkHome.linkClassPath(sparkDir.resolve("spark-home")), sparkDir, options);
-      return new Experiment(t, s, dir);
+              t,
+              home != null ? home : SparkHome.linkClassPath(sparkDir.resolve("spark-home")),
+              sparkDir,
+              options);
+      return new Experiment(t, s, dir, home, pluginJar);
     } catch (RuntimeException e) {
       t.close();
       throw e;
@@ -152,7 +237,9 @@ public final class Experiment implements AutoCloseable {
   /**
    * The settings that turn wan-shuffle on with this testbed's rates ({@link PluginSettings#of})
    * and, unless the variant is rack-blind, its topology file ({@link PluginSettings#topology}: the
-   * cluster's {@code topology.table} and {@code topology.conf}, shipped as {@code --files}).
+   * cluster's {@code topology.table} and {@code topology.conf}, shipped as {@code --files}; on a
+   * Spark 3.5 home the configuration is named by its absolute path, since that line starts the
+   * shuffle manager before it fetches {@code --files}).
    *
    * @param variant a wan-shuffle algorithm (auto, oggp, ...), or one with {@value
    *     PluginSettings#RACK_BLIND} for the run without the topology file
@@ -163,6 +250,11 @@ public final class Experiment implements AutoCloseable {
     Map<String, String> c = PluginSettings.of(testbed.spec(), variant);
     if (PluginSettings.topologyAware(variant)) {
       c.putAll(PluginSettings.topology(spark.topologyTable(), spark.topologyConfig()));
+      if (filesAfterShuffleManager) {
+        // Spark 3.5 starts the shuffle manager before --files reach the driver and the executors:
+        // the plugin reads the configuration where it lies (every host of the testbed sees it)
+        c.put(PluginSettings.TOPOLOGY_FILE, spark.topologyConfig().toAbsolutePath().toString());
+      }
     }
     return c;
   }
@@ -227,8 +319,8 @@ public final class Experiment implements AutoCloseable {
       LinkTrace links) {}
 
   /**
-   * Runs a driver program ({@link DriverMain}, with this JVM's class path) on the control host and
-   * waits for it.
+   * Runs a driver program ({@link DriverMain}, with this JVM's class path, or the other line's
+   * Spark home and jars this experiment was started with) on the control host and waits for it.
    *
    * @param name run name (log and file names)
    * @param request the job (its {@code sparkConf} should start from {@link #baseConf(String)})
@@ -245,6 +337,11 @@ public final class Experiment implements AutoCloseable {
     Path res = runDir.resolve(tag + ".result.json");
     Path log = spark.runDir().resolve("driver-" + tag + ".log");
     Path capture = null;
+    if (filesAfterShuffleManager) {
+      Map<String, String> c = new LinkedHashMap<>(request.sparkConf());
+      onExecutorClassPath(c, List.of(c.getOrDefault("spark.jars", "").split(",")));
+      request = request.withSparkConf(request.appName(), c);
+    }
     if (PluginSettings.capturing(request.sparkConf())) {
       capture = runDir.resolve("capture-" + tag);
       Map<String, String> c = new LinkedHashMap<>(request.sparkConf());
@@ -268,7 +365,7 @@ public final class Experiment implements AutoCloseable {
             testbed.control(),
             "driver-" + tag,
             List.of("-Xmx768m"),
-            System.getProperty("java.class.path"),
+            driverClassPath,
             DriverMain.class.getName(),
             List.of(req.toString(), res.toString()));
     try {
@@ -485,6 +582,7 @@ public final class Experiment implements AutoCloseable {
     conf.put("spark.eventLog.dir", events.toUri().toString());
     conf.put("spark.eventLog.compress", "false");
     conf.put("spark.eventLog.rolling.enabled", "false");
+    onExecutorClassPath(conf, app.jars().stream().map(Path::toString).toList());
     List<String> args = submitArgs(spark.masterUrl(), app, conf);
     try {
       FileUtils.deleteDirectory(dir.toFile());
@@ -531,6 +629,31 @@ public final class Experiment implements AutoCloseable {
       if (driver.isAlive()) {
         driver.destroyForcibly();
       }
+    }
+  }
+
+  /**
+   * On a Spark 3.5 home with the plugin as shuffle manager, puts the plugin jar on the executors'
+   * class path ({@code spark.executor.extraClassPath}): that line creates an executor's shuffle
+   * manager before it fetches {@code spark.jars}. Every host of the testbed sees the jar's path.
+   *
+   * @param conf a run's Spark settings (changed in place)
+   * @param jars the run's jars ({@code --jars} or {@code spark.jars})
+   */
+  private void onExecutorClassPath(Map<String, String> conf, List<String> jars) {
+    if (!filesAfterShuffleManager
+        || !PluginSettings.WAN_SHUFFLE_MANAGER.equals(conf.get("spark.shuffle.manager"))) {
+      return;
+    }
+    List<String> plugin =
+        jars.stream()
+            .filter(j -> Path.of(j).getFileName().toString().startsWith("wan-shuffle-spark-"))
+            .toList();
+    if (!plugin.isEmpty()) {
+      conf.merge(
+          "spark.executor.extraClassPath",
+          String.join(java.io.File.pathSeparator, plugin),
+          (old, add) -> old + java.io.File.pathSeparator + add);
     }
   }
 

@@ -25,8 +25,8 @@ public final class AppJars {
 
   /**
    * The plugin's shaded jar: system property {@value #PLUGIN_JAR_PROPERTY}, else {@code
-   * plugin/target/wan-shuffle-plugin-*.jar} (not {@code original-*}) under the working directory or
-   * its parent.
+   * plugin/target/wan-shuffle-spark-4.1_*.jar} (the primary line's; not {@code original-*}) under
+   * the working directory or its parent.
    *
    * @return the jar path
    * @throws IllegalStateException if no jar is found (the message says how to build it)
@@ -43,7 +43,7 @@ public final class AppJars {
               s.filter(
                       p -> {
                         String n = p.getFileName().toString();
-                        return n.startsWith("wan-shuffle-plugin-")
+                        return n.startsWith("wan-shuffle-spark-4.1_")
                             && n.endsWith(".jar")
                             && !n.contains("sources")
                             && !n.contains("javadoc");

@@ -11,33 +11,38 @@ import org.apache.spark.launcher.JavaModuleOptions;
 
 /**
  * A Spark home made of Maven jars: a folder whose {@code jars/} holds the runtime jars of
- * spark-core and spark-sql 4.1.3 (no Spark distribution needed). Two sources: the integration-tests
- * build fills {@code integration-tests/target/spark-home/jars} with {@code
- * maven-dependency-plugin:copy-dependencies} (phase {@code generate-resources}; used by the
- * loopback ITs, {@link #locate()}), and {@link #linkClassPath(Path)} links the jars this JVM runs
- * with (used by the experiments, which run from any working folder).
+ * spark-core and spark-sql (no Spark distribution needed); 4.1.3 unless built for another line by
+ * {@link SparkLines#home}. Two sources for 4.1.3: the integration-tests build fills {@code
+ * integration-tests/target/spark-home/jars} with {@code maven-dependency-plugin:copy-dependencies}
+ * (phase {@code generate-resources}; used by the loopback ITs, {@link #locate()}), and {@link
+ * #linkClassPath(Path)} links the jars this JVM runs with (used by the experiments, which run from
+ * any working folder).
  *
- * <p>A Worker needs {@code SPARK_SCALA_VERSION=2.13} in its environment (Spark's launcher command
- * builder asks for it unconditionally), and every JVM started by hand needs Spark's {@code
- * --add-opens} list ({@link JavaModuleOptions}); {@link SparkJvms} gives both.
+ * <p>A Worker needs {@code SPARK_SCALA_VERSION} (the home's Scala, {@link #scalaVersion()}) in its
+ * environment (Spark's launcher command builder asks for it unconditionally), and every JVM started
+ * by hand needs Spark's {@code --add-opens} list ({@link JavaModuleOptions}); {@link SparkJvms}
+ * gives both.
  */
 public final class SparkHome {
   /** System property naming the Spark home folder (set by the failsafe configuration). */
   public static final String PROPERTY = "wanshuffle.it.sparkHome";
 
-  /** Scala binary version of the Spark jars; exported as {@code SPARK_SCALA_VERSION}. */
+  /** Scala binary version of the primary line's Spark jars (this JVM's). */
   public static final String SCALA_VERSION = "2.13";
 
   private final Path dir;
+  private final String scala;
 
-  private SparkHome(Path dir) {
+  private SparkHome(Path dir, String scala) {
     this.dir = dir;
+    this.scala = scala;
   }
 
   /**
    * Opens and checks a Spark home.
    *
-   * @param dir folder containing {@code jars/} with a {@code spark-core_2.13-*.jar}
+   * @param dir folder containing {@code jars/} with a {@code spark-core_2.13-*.jar} or {@code
+   *     spark-core_2.12-*.jar}
    * @return the Spark home
    * @throws IllegalStateException if the folder or the Spark core jar is missing (the message says
    *     how to build it)
@@ -52,20 +57,32 @@ public final class SparkHome {
               + "'mvn -pl integration-tests -am package -DskipTests' (copy-dependencies fills "
               + "integration-tests/target/spark-home/jars)");
     }
+    String scala = scalaOf(jars);
+    if (scala == null) {
+      throw new IllegalStateException(
+          "Spark home "
+              + dir
+              + ": jars/ holds no spark-core_<scala> jar; rebuild integration-tests");
+    }
+    return new SparkHome(dir.toAbsolutePath(), scala);
+  }
+
+  /**
+   * @param jars a Spark home's {@code jars/} folder
+   * @return the Scala binary version of its {@code spark-core_<scala>-<version>.jar}, or null if it
+   *     holds none
+   */
+  private static String scalaOf(Path jars) {
     try (Stream<Path> files = Files.list(jars)) {
-      if (files.noneMatch(
-          p -> p.getFileName().toString().startsWith("spark-core_" + SCALA_VERSION))) {
-        throw new IllegalStateException(
-            "Spark home "
-                + dir
-                + ": jars/ holds no spark-core_"
-                + SCALA_VERSION
-                + " jar; rebuild integration-tests");
-      }
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.matches("spark-core_\\d+\\.\\d+-.*\\.jar"))
+          .map(n -> n.substring("spark-core_".length(), n.indexOf('-', "spark-core_".length())))
+          .findFirst()
+          .orElse(null);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + jars, e);
     }
-    return new SparkHome(dir.toAbsolutePath());
   }
 
   /**
@@ -126,7 +143,59 @@ public final class SparkHome {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot build the Spark home links in " + jars, e);
     }
-    return new SparkHome(dir.toAbsolutePath());
+    return new SparkHome(dir.toAbsolutePath(), SCALA_VERSION);
+  }
+
+  /**
+   * Makes {@code dir} a Spark home of links to the given jars (links that exist already are kept).
+   *
+   * @param dir the Spark home folder (created)
+   * @param jarFiles the jars, e.g. a Spark version's runtime jars in the local Maven repository
+   * @return the checked Spark home
+   * @throws IllegalStateException if no {@code spark-core_<scala>} jar is among them
+   * @throws UncheckedIOException if the folder or a link cannot be written
+   */
+  public static SparkHome linkJars(Path dir, List<Path> jarFiles) {
+    Path jars = dir.resolve("jars");
+    try {
+      Files.createDirectories(jars);
+      for (Path p : jarFiles) {
+        Path link = jars.resolve(p.getFileName());
+        if (!Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
+          Files.createSymbolicLink(link, p.toAbsolutePath());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot build the Spark home links in " + jars, e);
+    }
+    return at(dir);
+  }
+
+  /**
+   * @return the Spark version of the home's {@code spark-core_<scala>-<version>.jar}, e.g. {@code
+   *     3.5.8}
+   * @throws IllegalStateException if the jar is gone
+   */
+  public String sparkVersion() {
+    String prefix = "spark-core_" + scala + "-";
+    try (Stream<Path> files = Files.list(dir.resolve("jars"))) {
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith(prefix) && n.endsWith(".jar") && !n.contains("-tests"))
+          .map(n -> n.substring(prefix.length(), n.length() - ".jar".length()))
+          .findFirst()
+          .orElseThrow(() -> new IllegalStateException("no " + prefix + "*.jar in " + dir));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir.resolve("jars"), e);
+    }
+  }
+
+  /**
+   * @return the Scala binary version of the home's Spark jars ({@code 2.12} or {@code 2.13});
+   *     exported to Spark's processes as {@code SPARK_SCALA_VERSION}
+   */
+  public String scalaVersion() {
+    return scala;
   }
 
   /**

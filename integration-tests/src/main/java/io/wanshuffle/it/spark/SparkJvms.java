@@ -94,7 +94,7 @@ final class SparkJvms {
     Path conf = Files.createDirectories(runDir.resolve("conf"));
     Map<String, String> env = new HashMap<>();
     env.put("SPARK_HOME", sparkHome.dir().toString());
-    env.put("SPARK_SCALA_VERSION", SparkHome.SCALA_VERSION);
+    env.put("SPARK_SCALA_VERSION", sparkHome.scalaVersion());
     env.put("SPARK_LOCAL_IP", address);
     env.put("SPARK_LOCAL_HOSTNAME", address);
     env.put("SPARK_CONF_DIR", conf.toString());

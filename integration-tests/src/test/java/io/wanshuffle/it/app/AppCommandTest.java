@@ -90,6 +90,21 @@ class AppCommandTest {
   }
 
   @Test
+  void anUnsupportedSparkVersionIsRefusedWithTheSupportedLines() throws Exception {
+    Path jar = Files.writeString(dir.resolve("app.jar"), "");
+    for (String v : List.of("3.4.1", "4.1.3_2.12", "latest")) {
+      Object[] r = execute("--jar", jar.toString(), "--spark-version", v);
+      assertEquals(2, r[0], v);
+      assertTrue(
+          r[1].toString()
+              .contains(
+                  "supported lines: 3.5 (Scala 2.12, 2.13), 4.0 (Scala 2.13), 4.1 (Scala 2.13),"
+                      + " 4.2 (Scala 2.13)"),
+          r[1].toString());
+    }
+  }
+
+  @Test
   void aPluginSettingThePluginWouldRefuseStopsTheCommandBeforeAnyRun() throws Exception {
     Path jar = Files.writeString(dir.resolve("app.jar"), "x");
     // --loopback: were the check missing, a loopback cluster would start and the default run go

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.compat.ScalaCollections;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.Success$;
@@ -12,8 +13,7 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.apache.spark.scheduler.StageInfo;
 import org.apache.spark.scheduler.TaskLocation;
-import scala.collection.immutable.Seq;
-import scala.jdk.javaapi.CollectionConverters;
+import scala.collection.Seq;
 
 /**
  * Driver-side SparkListener feeding scheduler events to the coordinator: task starts and ends let
@@ -66,10 +66,9 @@ public final class CoordinatorSparkListener extends SparkListener {
    */
   static List<List<String>> preferredHosts(StageInfo info) {
     List<List<String>> preferred = new ArrayList<>();
-    for (Seq<TaskLocation> locations :
-        CollectionConverters.asJava(info.taskLocalityPreferences())) {
+    for (Seq<TaskLocation> locations : ScalaCollections.asJava(info.taskLocalityPreferences())) {
       List<String> hosts = new ArrayList<>();
-      for (TaskLocation l : CollectionConverters.asJava(locations)) {
+      for (TaskLocation l : ScalaCollections.asJava(locations)) {
         hosts.add(l.host());
       }
       preferred.add(hosts);

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.reader;
 
+import io.wanshuffle.spark.compat.ScalaCollections;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorEndpoint;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
@@ -21,7 +22,6 @@ import org.apache.spark.util.RpcUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.concurrent.duration.FiniteDuration;
-import scala.jdk.javaapi.FutureConverters;
 import scala.reflect.ClassTag$;
 
 /**
@@ -88,7 +88,7 @@ public final class CoordinatorChannel implements DemandClient {
         .orTimeout(conf.askTimeoutMs(), TimeUnit.MILLISECONDS)
         .thenCompose(
             r ->
-                FutureConverters.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
+                ScalaCollections.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
                     .toCompletableFuture()
                     .thenApply(WireCodec::decodeRegistered));
   }
@@ -106,7 +106,7 @@ public final class CoordinatorChannel implements DemandClient {
     return ref()
         .thenCompose(
             r ->
-                FutureConverters.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
+                ScalaCollections.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
                     .toCompletableFuture()
                     .thenApply(WireCodec::decodeGrantReply));
   }

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.reader;
 
+import io.wanshuffle.spark.compat.ScalaCollections;
 import io.wanshuffle.spark.topology.ClusterTopology;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,7 +13,6 @@ import scala.Tuple2;
 import scala.Tuple3;
 import scala.collection.Iterator;
 import scala.collection.Seq;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The blocks of one reduce task split by the topology: same-cluster blocks (fetched at once) and,
@@ -52,7 +52,7 @@ final class CrossClusterBlocks {
         continue;
       }
       List<Tuple3<BlockId, Object, Object>> empty = new ArrayList<>();
-      for (Tuple3<BlockId, Object, Object> b : CollectionConverters.asJava(t._2())) {
+      for (Tuple3<BlockId, Object, Object> b : ScalaCollections.asJava(t._2())) {
         long size = (Long) b._2();
         if (size <= 0) {
           empty.add(b);
@@ -62,7 +62,7 @@ final class CrossClusterBlocks {
         }
       }
       if (!empty.isEmpty()) {
-        sameCluster.add(new Tuple2<>(t._1(), CollectionConverters.asScala(empty).toSeq()));
+        sameCluster.add(new Tuple2<>(t._1(), ScalaCollections.toList(empty)));
       }
     }
     registered.putAll(remaining);
@@ -175,7 +175,7 @@ final class CrossClusterBlocks {
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> taken) {
     List<Block> back = new ArrayList<>();
     for (Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> t : taken) {
-      for (Tuple3<BlockId, Object, Object> b : CollectionConverters.asJava(t._2())) {
+      for (Tuple3<BlockId, Object, Object> b : ScalaCollections.asJava(t._2())) {
         back.add(new Block(t._1(), b));
       }
     }
@@ -209,7 +209,7 @@ final class CrossClusterBlocks {
       by.computeIfAbsent(b.address(), a -> new ArrayList<>()).add(b.info());
     }
     for (Map.Entry<BlockManagerId, List<Tuple3<BlockId, Object, Object>>> e : by.entrySet()) {
-      out.add(new Tuple2<>(e.getKey(), CollectionConverters.asScala(e.getValue()).toSeq()));
+      out.add(new Tuple2<>(e.getKey(), ScalaCollections.toList(e.getValue())));
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.reader;
 
+import io.wanshuffle.spark.compat.ScalaCollections;
 import java.io.InputStream;
 import java.util.HashMap;
 import java.util.List;
@@ -23,7 +24,6 @@ import scala.Tuple2;
 import scala.Tuple3;
 import scala.collection.Iterator;
 import scala.collection.Seq;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Opens {@link ShuffleBlockFetcherIterator}s exactly as Spark's {@code BlockStoreShuffleReader}
@@ -115,7 +115,7 @@ final class Fetchers implements BlockOpener {
     long expected = 0;
     Map<String, Long> bytes = new HashMap<>();
     for (Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> t : blocks) {
-      for (Tuple3<BlockId, Object, Object> b : CollectionConverters.asJava(t._2())) {
+      for (Tuple3<BlockId, Object, Object> b : ScalaCollections.asJava(t._2())) {
         expected += ArrivalTrackingClient.coverage(b._1());
         bytes.merge(t._1().host(), (Long) b._2(), Long::sum);
       }
@@ -148,7 +148,7 @@ final class Fetchers implements BlockOpener {
             client,
             bm,
             env.mapOutputTracker(),
-            CollectionConverters.asScala(blocks.iterator()),
+            ScalaCollections.asScala(blocks.iterator()),
             (bid, in) -> sm.wrapStream(bid, in),
             maxBytesInFlight(),
             (Integer) c.get(cfg.REDUCER_MAX_REQS_IN_FLIGHT()),

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.reader;
 
+import io.wanshuffle.spark.compat.SparkLine;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.NoCrossClusterDemand;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
@@ -18,7 +19,6 @@ import org.apache.spark.serializer.SerializerInstance;
 import org.apache.spark.shuffle.BaseShuffleHandle;
 import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
 import org.apache.spark.shuffle.ShuffleReader;
-import org.apache.spark.shuffle.checksum.RowBasedChecksum;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockManagerId;
 import org.apache.spark.util.CompletionIterator$;
@@ -33,11 +33,12 @@ import scala.collection.Seq;
 import scala.runtime.BoxedUnit;
 
 /**
- * The reduce-side reader: Spark's {@code BlockStoreShuffleReader.read()} (4.1: deserialise, count
- * records, {@link InterruptibleIterator}, {@link ExternalSorter} when a key ordering is defined,
- * else {@code Aggregator.combine*ByKey}) over a {@link GatedBlockIterator} instead of a single
- * fetcher. Blocks on hosts of the reducer's own cluster are fetched at once; cross-cluster blocks
- * only inside steps granted by the driver's coordinator.
+ * The reduce-side reader: Spark's {@code BlockStoreShuffleReader.read()} (deserialise, count
+ * records, {@link InterruptibleIterator}, {@link ExternalSorter} when a key ordering is defined
+ * (built as the Spark line builds it, {@link SparkLine#sorter}), else {@code
+ * Aggregator.combine*ByKey}) over a {@link GatedBlockIterator} instead of a single fetcher. Blocks
+ * on hosts of the reducer's own cluster are fetched at once; cross-cluster blocks only inside steps
+ * granted by the driver's coordinator.
  *
  * <p>With algorithm {@code none} the reader is Spark's, block for block (one fetcher over all
  * blocks); it only reports the cross-cluster bytes to the coordinator, one-way, when the task ends.
@@ -201,13 +202,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
         agg = (Option) dep.aggregator();
       }
       ExternalSorter sorter =
-          new ExternalSorter(
-              context,
-              agg,
-              Option.empty(),
-              (Option) dep.keyOrdering(),
-              dep.serializer(),
-              new RowBasedChecksum[0]);
+          SparkLine.sorter(context, agg, (Option) dep.keyOrdering(), dep.serializer());
       result = sorter.insertAllAndUpdateMetrics((Iterator) interruptible);
     } else if (dep.aggregator().isDefined()) {
       Aggregator a = dep.aggregator().get();

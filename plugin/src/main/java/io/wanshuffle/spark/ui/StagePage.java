@@ -7,23 +7,18 @@ import io.wanshuffle.spark.capture.PlanCapture;
 import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StageFigures;
 import io.wanshuffle.spark.capture.StepCapture;
-import jakarta.servlet.http.HttpServletRequest;
+import io.wanshuffle.spark.compat.LinePage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.spark.ui.UIUtils;
-import org.apache.spark.ui.WebUIPage;
-import scala.Option;
-import scala.collection.immutable.Seq;
-import scala.xml.Node;
-import scala.xml.Unparsed;
+import java.util.function.Function;
 
 /**
  * One gated stage ({@code /wanshuffle/stage/?id=<stage>.<attempt>}): its figures, its links, the
  * step table (each step's grant, duration, deadline, budget, fetched bytes and backbone
  * utilisation), its first plan, and the transfer matrix when it is small enough to read.
  */
-final class StagePage extends WebUIPage {
+final class StagePage extends LinePage {
   /** Largest matrix (cells) shown as a table. */
   static final int MAX_MATRIX_CELLS = 400;
 
@@ -44,30 +39,27 @@ final class StagePage extends WebUIPage {
   private final WanShuffleTab tab;
 
   StagePage(WanShuffleTab tab) {
-    super("stage");
+    super("stage", tab);
     this.tab = tab;
   }
 
   @Override
-  public Seq<Node> render(HttpServletRequest request) {
-    String id = request.getParameter("id");
+  protected String title(Function<String, String> param, String base) {
+    String id = param.apply("id");
+    return "WAN Shuffle: stage " + (id == null ? "" : id);
+  }
+
+  @Override
+  protected String body(Function<String, String> param, String base) {
+    String id = param.apply("id");
     StageCapture stage =
         WanShuffleStore.of(tab.store()).stages().stream()
             .filter(s -> (s.stageId() + "." + s.stageAttempt()).equals(id))
             .findFirst()
             .orElse(null);
-    String html =
-        stage == null
-            ? "<p id=\"wanshuffle-no-stage\">No gated stage " + Html.esc(id) + ".</p>"
-            : content(stage);
-    return UIUtils.headerSparkPage(
-        request,
-        "WAN Shuffle: stage " + (id == null ? "" : id),
-        () -> new Unparsed(html),
-        tab,
-        Option.empty(),
-        false,
-        false);
+    return stage == null
+        ? "<p id=\"wanshuffle-no-stage\">No gated stage " + Html.esc(id) + ".</p>"
+        : content(stage);
   }
 
   /**

@@ -4,23 +4,18 @@ import io.wanshuffle.spark.capture.CapturedEvents;
 import io.wanshuffle.spark.capture.LinkFigures;
 import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StageFigures;
-import jakarta.servlet.http.HttpServletRequest;
+import io.wanshuffle.spark.compat.LinePage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.spark.ui.UIUtils;
-import org.apache.spark.ui.WebUIPage;
-import scala.Option;
-import scala.collection.immutable.Seq;
-import scala.xml.Node;
-import scala.xml.Unparsed;
+import java.util.function.Function;
 
 /**
  * The tab's main page: one row per gated stage with its transfer matrix in short, k, steps, bytes,
  * the most flows a step put on its bottleneck link, the lower bound, and the predicted and measured
  * transfer time ({@link StageFigures}).
  */
-final class StagesPage extends WebUIPage {
+final class StagesPage extends LinePage {
   /** Column headings of the stage table. */
   static final List<String> HEADER =
       List.of(
@@ -41,17 +36,18 @@ final class StagesPage extends WebUIPage {
   private final WanShuffleTab tab;
 
   StagesPage(WanShuffleTab tab) {
-    super("");
+    super("", tab);
     this.tab = tab;
   }
 
   @Override
-  public Seq<Node> render(HttpServletRequest request) {
-    CapturedEvents events = WanShuffleStore.of(tab.store());
-    String base = UIUtils.prependBaseUri(request, tab.basePath(), "");
-    String html = content(events, base);
-    return UIUtils.headerSparkPage(
-        request, "WAN Shuffle", () -> new Unparsed(html), tab, Option.empty(), false, false);
+  protected String title(Function<String, String> param, String base) {
+    return "WAN Shuffle";
+  }
+
+  @Override
+  protected String body(Function<String, String> param, String base) {
+    return content(WanShuffleStore.of(tab.store()), base);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.ui;
 
+import io.wanshuffle.spark.compat.ScalaCollections;
 import java.util.List;
 import org.apache.spark.SparkConf;
 import org.apache.spark.scheduler.SparkListener;
@@ -7,7 +8,6 @@ import org.apache.spark.status.AppHistoryServerPlugin;
 import org.apache.spark.status.ElementTrackingStore;
 import org.apache.spark.ui.SparkUI;
 import scala.collection.immutable.Seq;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The History Server's hook (Spark's {@link AppHistoryServerPlugin}, registered by the plugin jar's
@@ -19,8 +19,7 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class WanShuffleHistoryServerPlugin implements AppHistoryServerPlugin {
   @Override
   public Seq<SparkListener> createListeners(SparkConf conf, ElementTrackingStore store) {
-    return CollectionConverters.asScala(List.<SparkListener>of(new WanShuffleStatusListener(store)))
-        .toSeq();
+    return ScalaCollections.toList(List.<SparkListener>of(new WanShuffleStatusListener(store)));
   }
 
   @Override

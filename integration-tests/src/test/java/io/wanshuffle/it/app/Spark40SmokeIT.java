@@ -1,0 +1,12 @@
+package io.wanshuffle.it.app;
+
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/** The smoke test of Spark 4.0 (Scala 2.13) ({@link SparkLineSmoke}). */
+class Spark40SmokeIT extends SparkLineSmoke {
+  @Test
+  void theLineRunsTheSmokeJobWithTheSameAnswersAndWithinK() throws IOException {
+    smoke("4.0_2.13");
+  }
+}

@@ -1,0 +1,45 @@
+package io.wanshuffle.spark.compat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import scala.concurrent.Promise;
+
+class ScalaCollectionsTest {
+  @Test
+  void listsAndIteratorsConvertBothWays() {
+    List<String> java = new ArrayList<>(List.of("a", "b", "c"));
+    scala.collection.immutable.List<String> copy = ScalaCollections.toList(java);
+    java.add("d");
+    assertEquals(3, copy.size(), "a copy, not a view");
+    assertEquals(List.of("a", "b", "c"), ScalaCollections.asJava(copy));
+    scala.collection.Iterator<String> it = ScalaCollections.asScala(List.of("x", "y").iterator());
+    assertEquals("x", it.next());
+    assertEquals("y", it.next());
+    assertFalse(it.hasNext());
+  }
+
+  @Test
+  void futuresCompleteWithTheirResultOrFailure() throws Exception {
+    Promise<Integer> ok = Promise.apply();
+    var stage = ScalaCollections.asJava(ok.future()).toCompletableFuture();
+    assertFalse(stage.isDone());
+    ok.success(7);
+    assertEquals(7, stage.get(5, TimeUnit.SECONDS));
+
+    Promise<Integer> bad = Promise.apply();
+    IllegalStateException boom = new IllegalStateException("boom");
+    var failed = ScalaCollections.asJava(bad.future()).toCompletableFuture();
+    bad.failure(boom);
+    ExecutionException e =
+        assertThrows(ExecutionException.class, () -> failed.get(5, TimeUnit.SECONDS));
+    assertSame(boom, e.getCause());
+  }
+}
