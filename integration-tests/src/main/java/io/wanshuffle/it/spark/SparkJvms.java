@@ -15,13 +15,15 @@ import java.util.Map;
  * environment: through the host's launch prefix ({@code ip netns exec <ns>}, or nothing), with this
  * JVM's {@code java}, {@code SPARK_HOME}, {@code SPARK_SCALA_VERSION}, {@code SPARK_LOCAL_IP} and
  * {@code SPARK_LOCAL_HOSTNAME} = the host's address, {@code SPARK_CONF_DIR} = {@code
- * <runDir>/conf}, optionally {@code SPARK_LOCAL_DIRS}, Spark's JVM module options and the
- * deployment's own JVM options; output to {@code <runDir>/<name>.log}.
+ * <runDir>/conf}, optionally {@code SPARK_LOCAL_DIRS}, the deployment's own variables (YARN's
+ * {@code HADOOP_CONF_DIR}), Spark's JVM module options and the deployment's own JVM options; output
+ * to {@code <runDir>/<name>.log}.
  */
 final class SparkJvms {
   private final SparkHome sparkHome;
   private final Path runDir;
   private final List<String> jvmOptions;
+  private final Map<String, String> extraEnv;
 
   /**
    * @param sparkHome the Spark home the programs run with
@@ -29,9 +31,22 @@ final class SparkJvms {
    * @param jvmOptions JVM options of every program started
    */
   SparkJvms(SparkHome sparkHome, Path runDir, List<String> jvmOptions) {
+    this(sparkHome, runDir, jvmOptions, Map.of());
+  }
+
+  /**
+   * @param sparkHome the Spark home the programs run with
+   * @param runDir folder of the logs and of {@code conf/}
+   * @param jvmOptions JVM options of every program started
+   * @param extraEnv environment variables of every program started, over Spark's (e.g. {@code
+   *     HADOOP_CONF_DIR})
+   */
+  SparkJvms(
+      SparkHome sparkHome, Path runDir, List<String> jvmOptions, Map<String, String> extraEnv) {
     this.sparkHome = sparkHome;
     this.runDir = runDir;
     this.jvmOptions = List.copyOf(jvmOptions);
+    this.extraEnv = Map.copyOf(extraEnv);
   }
 
   /**
@@ -101,6 +116,7 @@ final class SparkJvms {
     if (localDir != null) {
       env.put("SPARK_LOCAL_DIRS", Files.createDirectories(localDir).toString());
     }
+    env.putAll(extraEnv);
     return env;
   }
 }
