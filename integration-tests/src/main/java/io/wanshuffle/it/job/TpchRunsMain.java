@@ -7,6 +7,10 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.resource.ExecutorResourceRequests;
+import org.apache.spark.resource.ResourceProfile;
+import org.apache.spark.resource.ResourceProfileBuilder;
+import org.apache.spark.resource.TaskResourceRequests;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorAdded;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
@@ -18,9 +22,11 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
  * A spark-submit application for cluster managers that start and stop executors (YARN with dynamic
  * allocation): runs the TPC-H join + aggregation ({@code TpchJoinQuery}, maps pinned to the A
  * hosts, reduces to the B hosts) several times in one application, idle for a while between runs,
- * and writes what happened as JSON ({@link Result}): each run's answer, its job's start and end,
- * the executors that ran its tasks, and every executor's addition and removal. Each run's answer
- * also goes to stdout, one row a line after a line {@code RUN <n>}.
+ * the reduce stage with its own resource profile (stage-level scheduling: its executors are
+ * acquired for it and released when idle), and writes what happened as JSON ({@link Result}): each
+ * run's answer, its job's start and end, the executors that ran its tasks, and every executor's
+ * addition and removal. Each run's answer also goes to stdout, one row a line after a line {@code
+ * RUN <n>}.
  *
  * <p>Its own settings ({@link Placement#configure}) go over spark-submit's; the master, deploy mode
  * and shuffle manager come from spark-submit. The result file's path is on a file system that the
@@ -67,14 +73,30 @@ public final class TpchRunsMain {
    */
   public record Result(String applicationId, List<Run> runs, List<Executor> executors) {}
 
-  /** Records executors and the executors of each job's stages. */
-  private static final class Recorder extends SparkListener {
+  /**
+   * Records executors and the executors of each job's stages; registered with {@code
+   * spark.extraListeners} so that it sees the executors that register while the context starts.
+   */
+  public static final class Recorder extends SparkListener {
+    private static volatile Recorder last;
     private final List<Executor> executors = new ArrayList<>();
     private final List<String> reduce = new ArrayList<>();
     private final List<String> map = new ArrayList<>();
     private int resultStage = -1;
     private long jobStart;
     private long jobEnd;
+
+    /** Called by Spark ({@code spark.extraListeners}); {@link #last()} returns it. */
+    public Recorder() {
+      last = this;
+    }
+
+    /**
+     * @return the recorder Spark created last in this JVM
+     */
+    static Recorder last() {
+      return last;
+    }
 
     @Override
     public synchronized void onExecutorAdded(SparkListenerExecutorAdded e) {
@@ -130,6 +152,27 @@ public final class TpchRunsMain {
   }
 
   /**
+   * The reduce stage's resource profile: executors of the configured size ({@code
+   * spark.executor.cores}, {@code .memory}, {@code .memoryOverhead}), one core a task. Its tasks
+   * run only on executors acquired for it (stage-level scheduling with dynamic allocation): they
+   * wait for executors on the B hosts they prefer instead of running on the map side's idle
+   * executors, which hold the map output and stay (shuffle tracking).
+   */
+  private static ResourceProfile reduceProfile(SparkConf conf) {
+    ExecutorResourceRequests exec =
+        new ExecutorResourceRequests()
+            .cores(conf.getInt("spark.executor.cores", 1))
+            .memory(conf.get("spark.executor.memory", "1g"));
+    if (conf.contains("spark.executor.memoryOverhead")) {
+      exec = exec.memoryOverhead(conf.get("spark.executor.memoryOverhead"));
+    }
+    return new ResourceProfileBuilder()
+        .require(exec)
+        .require(new TaskResourceRequests().cpus(1))
+        .build();
+  }
+
+  /**
    * @param args {@code <result.json> <runs> <idle seconds between runs> <TPC-H scale> <map parts>
    *     <reduce parts> <A hosts, comma-separated> <B hosts, comma-separated>}
    * @throws Exception when a job fails (the driver exits non-zero)
@@ -150,9 +193,13 @@ public final class TpchRunsMain {
     List<String> aHosts = Arrays.asList(args[6].split(","));
     List<String> bHosts = Arrays.asList(args[7].split(","));
     SparkConf conf = Placement.configure(new SparkConf());
+    String listeners = conf.get("spark.extraListeners", "");
+    conf.set(
+        "spark.extraListeners",
+        (listeners.isBlank() ? "" : listeners + ",") + Recorder.class.getName());
     try (JavaSparkContext jsc = new JavaSparkContext(conf)) {
-      Recorder rec = new Recorder();
-      jsc.sc().addSparkListener(rec);
+      Recorder rec = Recorder.last();
+      ResourceProfile reduceProfile = reduceProfile(conf);
       List<Run> done = new ArrayList<>();
       for (int r = 1; r <= runs; r++) {
         if (r > 1) {
@@ -161,7 +208,9 @@ public final class TpchRunsMain {
         rec.clear();
         List<String> answer =
             TpchJoinQuery.answer(
-                TpchJoinQuery.build(jsc, scale, mapParts, reduceParts, aHosts, bHosts).collect());
+                TpchJoinQuery.build(jsc, scale, mapParts, reduceParts, aHosts, bHosts)
+                    .withResources(reduceProfile)
+                    .collect());
         jsc.sc().listenerBus().waitUntilEmpty(30_000);
         done.add(rec.run(answer));
         System.out.println("RUN " + r);

@@ -76,6 +76,28 @@ final class SparkJvms {
       Path localDir,
       Path stdout)
       throws IOException {
+    return start(host, name, jvmArgs, classPath, mainClass, args, localDir, stdout, null);
+  }
+
+  /**
+   * As {@link #start(Node, String, List, String, String, List, Path, Path)}, in a given working
+   * directory.
+   *
+   * @param workDir the program's working directory, or null for this JVM's
+   * @return the process
+   * @throws IOException if a folder cannot be created or the program cannot be started
+   */
+  Process start(
+      Node host,
+      String name,
+      List<String> jvmArgs,
+      String classPath,
+      String mainClass,
+      List<String> args,
+      Path localDir,
+      Path stdout,
+      Path workDir)
+      throws IOException {
     List<String> cmd = new ArrayList<>(host.launchPrefix());
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmArgs);
@@ -87,6 +109,9 @@ final class SparkJvms {
     cmd.addAll(args);
     ProcessBuilder pb =
         new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    if (workDir != null) {
+      pb.directory(workDir.toFile());
+    }
     File log = log(name).toFile();
     if (stdout == null) {
       pb.redirectErrorStream(true).redirectOutput(log);

@@ -425,10 +425,14 @@ public final class YarnCluster implements AutoCloseable {
 
   /**
    * Runs Spark's {@code spark-submit} ({@code org.apache.spark.deploy.SparkSubmit}) on the control
-   * host with {@code HADOOP_CONF_DIR} = {@code <runDir>/conf} and the YARN testbed's Spark home; in
-   * client mode the driver runs in that JVM, in cluster mode in the ApplicationMaster's container
-   * and spark-submit waits for it. Spark's log (stderr) goes to {@code <runDir>/<name>.log}, stdout
-   * to {@code stdout}. {@link #close()} does not stop it.
+   * host with {@code HADOOP_CONF_DIR} = {@code <runDir>/conf} and the YARN testbed's Spark home, in
+   * the run folder; in client mode the driver runs in that JVM, in cluster mode in the
+   * ApplicationMaster's container and spark-submit waits for it. On YARN, {@code --files} reach the
+   * containers' working folders (YARN's distributed cache) but not a client-mode driver's {@code
+   * SparkFiles} folder: such a driver reads the plugin's relative {@code
+   * spark.wanshuffle.topology.file} from its working directory, the run folder, which holds {@link
+   * #topologyConfig()} and {@link #topologyTable()}. Spark's log (stderr) goes to {@code
+   * <runDir>/<name>.log}, stdout to {@code stdout}. {@link #close()} does not stop it.
    *
    * @param name log name
    * @param jvmArgs JVM options of spark-submit (in client mode the driver's: its heap)
@@ -450,7 +454,8 @@ public final class YarnCluster implements AutoCloseable {
           "org.apache.spark.deploy.SparkSubmit",
           submitArgs,
           runDir.resolve(ctl.name()).resolve("local"),
-          stdout);
+          stdout,
+          runDir);
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot start " + name + " on " + ctl.address() + ": " + e.getMessage(), e);
