@@ -32,7 +32,7 @@ import org.apache.spark.network.util.JavaUtils;
  */
 public final class YarnExperiment implements AppRunner {
   /** {@code spark.dynamicAllocation.executorIdleTimeout} of {@link #clusterConf}. */
-  public static final String IDLE_TIMEOUT = "3s";
+  public static final String IDLE_TIMEOUT = "10s";
 
   private final Testbed testbed;
   private final YarnCluster yarn;

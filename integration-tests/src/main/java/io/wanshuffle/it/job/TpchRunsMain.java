@@ -1,7 +1,9 @@
 package io.wanshuffle.it.job;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wanshuffle.it.spark.SparkCluster;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,11 +24,12 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
  * A spark-submit application for cluster managers that start and stop executors (YARN with dynamic
  * allocation): runs the TPC-H join + aggregation ({@code TpchJoinQuery}, maps pinned to the A
  * hosts, reduces to the B hosts) several times in one application, idle for a while between runs,
- * the reduce stage with its own resource profile (stage-level scheduling: its executors are
- * acquired for it and released when idle), and writes what happened as JSON ({@link Result}): each
- * run's answer, its job's start and end, the executors that ran its tasks, and every executor's
- * addition and removal. Each run's answer also goes to stdout, one row a line after a line {@code
- * RUN <n>}.
+ * each run once an executor runs on every A host (Spark keeps a task's preferred host binding only
+ * while some executor is alive there: else the map tasks would run wherever executors are), the
+ * reduce stage with its own resource profile (stage-level scheduling: its executors are acquired
+ * for it and released when idle), and writes what happened as JSON ({@link Result}): each run's
+ * answer, its job's start and end, the executors that ran its tasks, and every executor's addition
+ * and removal. Each run's answer also goes to stdout, one row a line after a line {@code RUN <n>}.
  *
  * <p>Its own settings ({@link Placement#configure}) go over spark-submit's; the master, deploy mode
  * and shuffle manager come from spark-submit. The result file's path is on a file system that the
@@ -34,6 +37,7 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
  */
 public final class TpchRunsMain {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration EXECUTOR_WAIT = Duration.ofSeconds(180);
 
   private TpchRunsMain() {}
 
@@ -205,6 +209,8 @@ public final class TpchRunsMain {
         if (r > 1) {
           Thread.sleep(idleMs);
         }
+        // map tasks wait for the A hosts' executors only if one is alive when the stage starts
+        SparkCluster.awaitExecutors(jsc.sc(), aHosts, EXECUTOR_WAIT);
         rec.clear();
         List<String> answer =
             TpchJoinQuery.answer(
