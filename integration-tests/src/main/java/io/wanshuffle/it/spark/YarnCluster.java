@@ -514,13 +514,6 @@ public final class YarnCluster implements AutoCloseable {
     return Optional.empty();
   }
 
-  /**
-   * @return the live daemon processes and their descendants (containers), for leak checks
-   */
-  List<ProcessHandle> processes() {
-    return tree().stream().filter(ProcessHandle::isAlive).toList();
-  }
-
   private List<ProcessHandle> tree() {
     List<ProcessHandle> all = new ArrayList<>();
     for (Daemon d : daemons) {

@@ -56,7 +56,7 @@ class YarnIT {
   static final Duration RUN_TIMEOUT = Duration.ofMinutes(4);
 
   /** Seconds between the two runs of an application: well past the executor idle timeout. */
-  static final String IDLE_SECONDS = "15";
+  static final String IDLE_SECONDS = "20";
 
   static final ObjectMapper JSON = new ObjectMapper();
 
