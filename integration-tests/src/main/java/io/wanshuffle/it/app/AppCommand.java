@@ -190,10 +190,10 @@ public final class AppCommand implements Callable<Integer> {
                     DEFAULT_RTT_MS, "the outputs are still compared", System.out::println));
     checkPluginConf(tb);
     boolean yarn = master.equals(YARN);
-    Path plugin =
-        variants.stream().noneMatch(v -> !v.equals(DEFAULT))
-            ? null
-            : yarn ? YarnHome.pluginJar() : AppJars.pluginJar();
+    Path plugin = null;
+    if (variants.stream().anyMatch(v -> !v.equals(DEFAULT))) {
+      plugin = yarn ? YarnHome.pluginJar() : AppJars.pluginJar();
+    }
     figures.clear();
     long t0 = System.currentTimeMillis();
     String described;
