@@ -1,8 +1,10 @@
 package io.wanshuffle.it.app;
 
 import io.wanshuffle.it.TestbedOptions;
+import io.wanshuffle.it.experiment.AppRunner;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
+import io.wanshuffle.it.experiment.YarnExperiment;
 import io.wanshuffle.it.links.LinkModel;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
@@ -10,6 +12,8 @@ import io.wanshuffle.it.spark.AppJars;
 import io.wanshuffle.it.spark.ClusterOptions;
 import io.wanshuffle.it.spark.SparkHome;
 import io.wanshuffle.it.spark.SparkLines;
+import io.wanshuffle.it.spark.YarnCluster;
+import io.wanshuffle.it.spark.YarnHome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.apache.spark.network.util.JavaUtils;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,12 +36,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code wan-shuffle run-app}: runs any Spark application (a jar and its main class) on the testbed
- * with spark-submit, once per variant (Spark's default shuffle, wan-shuffle with an algorithm, with
- * the testbed's topology file or rack-blind) and run, and compares the runs from outside: Spark's
- * event log, the backbone's and every link's counters, the plugin's capture (flows per link against
- * each link's capacity) and the application's stdout. Writes {@code report.md}, {@code report.json}
- * and {@code report.html} ({@link AppReport}; the HTML page through {@code ./wan-shuffle report}'s
- * code).
+ * with spark-submit, on Spark standalone ({@link Experiment}) or YARN ({@link YarnExperiment},
+ * {@code --master yarn}, client or cluster deploy mode), once per variant (Spark's default shuffle,
+ * wan-shuffle with an algorithm, with the testbed's topology file or rack-blind) and run, and
+ * compares the runs from outside: Spark's event log, the backbone's and every link's counters, the
+ * plugin's capture (flows per link against each link's capacity) and the application's stdout.
+ * Writes {@code report.md}, {@code report.json} and {@code report.html} ({@link AppReport}; the
+ * HTML page through {@code ./wan-shuffle report}'s code).
  */
 @Command(
     name = "run-app",
@@ -44,8 +50,9 @@ import picocli.CommandLine.Spec;
     header = "Run a Spark application on the testbed: default vs wan-shuffle.",
     sortOptions = false,
     description = {
-      "Runs a Spark application on the testbed with spark-submit (client mode, the driver on"
-          + " the control host, one executor per testbed host), with Spark's default shuffle and with wan-shuffle, and"
+      "Runs a Spark application on the testbed with spark-submit (Spark standalone in client mode, the driver"
+          + " on the control host, one executor per testbed host; or with --master yarn on YARN with dynamic allocation),"
+          + " with Spark's default shuffle and with wan-shuffle, and"
           + " compares the runs: time, stages that read shuffle data, bytes across the backbone, retransmissions, the"
           + " plugin's steps and most flows at once, the most flows on any link against its capacity, the busiest"
           + " link's utilisation, and whether stdout was the same. Writes report.md, report.json and report.html.",
@@ -56,12 +63,36 @@ public final class AppCommand implements Callable<Integer> {
   /** The variant that runs Spark's sort shuffle. */
   static final String DEFAULT = "default";
 
+  /** {@code --master}: Spark standalone. */
+  static final String STANDALONE = "standalone";
+
+  /** {@code --master}: YARN. */
+  static final String YARN = "yarn";
+
   @Spec CommandSpec spec;
 
   @Mixin TestbedOptions net;
 
   @Option(names = "--jar", required = true, description = "the application's jar")
   Path jar;
+
+  @Option(
+      names = "--master",
+      defaultValue = STANDALONE,
+      description =
+          "cluster manager: standalone (a Spark Master and Workers) or yarn (a ResourceManager on the"
+              + " control host and a NodeManager per host, Spark "
+              + YarnHome.SPARK_VERSION
+              + ", dynamic allocation with shuffle tracking; default ${DEFAULT-VALUE})")
+  String master;
+
+  @Option(
+      names = "--deploy-mode",
+      defaultValue = "client",
+      description =
+          "client (the driver on the control host) or cluster (with --master yarn: the driver in the"
+              + " ApplicationMaster; default ${DEFAULT-VALUE})")
+  String deployMode;
 
   @Option(
       names = "--class",
@@ -171,10 +202,11 @@ public final class AppCommand implements Callable<Integer> {
                 net.startableSpec(
                     DEFAULT_RTT_MS, "the outputs are still compared", System.out::println));
     checkPluginConf(tb);
+    boolean yarn = master.equals(YARN);
     SparkLines.Choice line = sparkLine();
     boolean withPlugin = variants.stream().anyMatch(v -> !v.equals(DEFAULT));
     SparkHome home = null;
-    Path plugin = withPlugin ? AppJars.pluginJar() : null;
+    Path plugin = withPlugin ? (yarn ? YarnHome.pluginJar() : AppJars.pluginJar()) : null;
     if (line != null) {
       home = SparkLines.home(line, System.out::println);
       if (withPlugin) {
@@ -201,8 +233,17 @@ public final class AppCommand implements Callable<Integer> {
     Path json = out.resolve("report.json");
     Map<String, Path> captures = new LinkedHashMap<>();
     Map<String, String> hostNames = new LinkedHashMap<>();
-    try (Experiment ex =
-        Experiment.start(tb, out, ClusterOptions.defaults().withWorkerCores(cores), home)) {
+    try (AppRunner ex =
+        yarn
+            ? YarnExperiment.start(
+                tb,
+                out,
+                new YarnCluster.Options(
+                    (int) JavaUtils.byteStringAsMb(executorMemory),
+                    (int) JavaUtils.byteStringAsMb(driverMemory)),
+                cores,
+                deployMode)
+            : Experiment.start(tb, out, ClusterOptions.defaults().withWorkerCores(cores), home)) {
       described = ex.testbed().describe();
       if (!ex.testbed().shaped()) {
         System.out.println(
@@ -210,7 +251,7 @@ public final class AppCommand implements Callable<Integer> {
       }
       Set<String> aHosts = Set.copyOf(Node.addresses(ex.testbed().mapSide()));
       ex.testbed().workers().forEach(n -> hostNames.put(n.address(), n.name()));
-      LinkModel model = LinkModel.load(ex.spark().topologyConfig());
+      LinkModel model = LinkModel.load(ex.topologyConfig());
       for (int run = 1; run <= runs; run++) {
         for (String variant : variants) {
           Map<String, String> c = ex.clusterConf(executorMemory);
@@ -296,7 +337,29 @@ public final class AppCommand implements Callable<Integer> {
     if (!Files.isRegularFile(jar)) {
       throw new ParameterException(spec.commandLine(), "--jar: no such file: " + jar);
     }
-    sparkLine();
+    if (sparkLine() != null && master.equals(YARN)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--spark-version cannot be combined with --master "
+              + YARN
+              + ": the YARN testbed runs Spark "
+              + YarnHome.SPARK_VERSION
+              + " (the 4.x line whose spark-yarn jar Maven Central serves)");
+    }
+    if (!master.equals(STANDALONE) && !master.equals(YARN)) {
+      throw new ParameterException(
+          spec.commandLine(), "--master: use " + STANDALONE + " or " + YARN + ", got " + master);
+    }
+    if (!deployMode.equals("client") && !(deployMode.equals("cluster") && master.equals(YARN))) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--deploy-mode: client, or cluster with --master "
+              + YARN
+              + "; got "
+              + deployMode
+              + " with --master "
+              + master);
+    }
     if (runs < 1 || cores < 1) {
       throw new ParameterException(
           spec.commandLine(), "--runs and --cores must be >= 1, got " + runs + " and " + cores);
@@ -357,6 +420,9 @@ public final class AppCommand implements Callable<Integer> {
         "./wan-shuffle run-app --jar "
             + jar
             + (mainClass == null ? "" : " --class " + mainClass)
+            + (master.equals(STANDALONE)
+                ? ""
+                : " --master " + master + " --deploy-mode " + deployMode)
             + " --variants "
             + String.join(",", variants)
             + " --runs "

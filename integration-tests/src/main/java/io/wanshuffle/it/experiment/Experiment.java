@@ -43,7 +43,7 @@ import org.apache.commons.io.FileUtils;
  * spark-submit.args}); the Spark cluster's folder {@code spark/} (daemon and driver logs, the
  * topology table, the Spark home's links).
  */
-public final class Experiment implements AutoCloseable {
+public final class Experiment implements AppRunner {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Longest a driver program may run. */
@@ -198,8 +198,14 @@ public final class Experiment implements AutoCloseable {
   /**
    * @return the testbed
    */
+  @Override
   public Testbed testbed() {
     return testbed;
+  }
+
+  @Override
+  public Path topologyConfig() {
+    return spark.topologyConfig();
   }
 
   /**
@@ -230,6 +236,7 @@ public final class Experiment implements AutoCloseable {
    * @param executorMemory executor memory (Spark size)
    * @return a new mutable map
    */
+  @Override
   public Map<String, String> clusterConf(String executorMemory) {
     return spark.conf(executorMemory);
   }
@@ -246,6 +253,7 @@ public final class Experiment implements AutoCloseable {
    * @return a new mutable map to add to {@link #baseConf(String)} ({@link PluginSettings#putAll}
    *     keeps the files it already ships)
    */
+  @Override
   public Map<String, String> wanShuffleConf(String variant) {
     Map<String, String> c = PluginSettings.of(testbed.spec(), variant);
     if (PluginSettings.topologyAware(variant)) {
@@ -566,6 +574,7 @@ public final class Experiment implements AutoCloseable {
    *     started
    * @throws IllegalStateException if interrupted (the driver is killed)
    */
+  @Override
   public Submitted submit(String name, Submission app, Duration timeout) {
     String tag = nextTag(name);
     Path dir = runDir.resolve(tag);
@@ -663,7 +672,18 @@ public final class Experiment implements AutoCloseable {
    *     PluginSettings#FILES}), every other setting as {@code --conf}, the jar and its arguments
    */
   static List<String> submitArgs(String masterUrl, Submission app, Map<String, String> conf) {
-    List<String> args = new ArrayList<>(List.of("--master", masterUrl, "--deploy-mode", "client"));
+    return submitArgs(masterUrl, "client", app, conf);
+  }
+
+  /**
+   * @return spark-submit's arguments for {@code app} with the settings {@code conf}, as {@link
+   *     #submitArgs(String, Submission, Map)} but in deploy mode {@code deployMode} ({@code client}
+   *     or {@code cluster})
+   */
+  static List<String> submitArgs(
+      String masterUrl, String deployMode, Submission app, Map<String, String> conf) {
+    List<String> args =
+        new ArrayList<>(List.of("--master", masterUrl, "--deploy-mode", deployMode));
     if (app.mainClass() != null) {
       args.addAll(List.of("--class", app.mainClass()));
     }
@@ -693,7 +713,7 @@ public final class Experiment implements AutoCloseable {
     return String.format("%02d-%s", ++seq, name.replaceAll("[^A-Za-z0-9_.-]", "_"));
   }
 
-  private static Path eventLogIn(Path events) throws IOException {
+  static Path eventLogIn(Path events) throws IOException {
     try (Stream<Path> files = Files.list(events)) {
       // a file, or a rolling event log's folder; a driver running several SparkContexts one after
       // another writes one each: the first application's (Spark's application ids sort by start

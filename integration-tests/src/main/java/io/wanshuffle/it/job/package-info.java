@@ -11,7 +11,8 @@
  * {@code StageRecorder}, {@code ShuffleMatrix}, {@link io.wanshuffle.it.job.MarginalFit}). Jobs of
  * the in-JVM end-to-end tests, each with a plain-Java oracle: {@link
  * io.wanshuffle.it.job.ShuffleJobs} over {@link io.wanshuffle.it.job.TestData} and a {@link
- * io.wanshuffle.it.job.JobLayout}. The classes live in the module's main code so that executors
- * load them from the module jar.
+ * io.wanshuffle.it.job.JobLayout}. {@link io.wanshuffle.it.job.TpchRunsMain} runs the TPC-H join as
+ * a spark-submit application on cluster managers that add and remove executors (YARN). The classes
+ * live in the module's main code so that executors load them from the module jar.
  */
 package io.wanshuffle.it.job;

@@ -15,13 +15,15 @@ import java.util.Map;
  * environment: through the host's launch prefix ({@code ip netns exec <ns>}, or nothing), with this
  * JVM's {@code java}, {@code SPARK_HOME}, {@code SPARK_SCALA_VERSION}, {@code SPARK_LOCAL_IP} and
  * {@code SPARK_LOCAL_HOSTNAME} = the host's address, {@code SPARK_CONF_DIR} = {@code
- * <runDir>/conf}, optionally {@code SPARK_LOCAL_DIRS}, Spark's JVM module options and the
- * deployment's own JVM options; output to {@code <runDir>/<name>.log}.
+ * <runDir>/conf}, optionally {@code SPARK_LOCAL_DIRS}, the deployment's own variables (YARN's
+ * {@code HADOOP_CONF_DIR}), Spark's JVM module options and the deployment's own JVM options; output
+ * to {@code <runDir>/<name>.log}.
  */
 final class SparkJvms {
   private final SparkHome sparkHome;
   private final Path runDir;
   private final List<String> jvmOptions;
+  private final Map<String, String> extraEnv;
 
   /**
    * @param sparkHome the Spark home the programs run with
@@ -29,9 +31,22 @@ final class SparkJvms {
    * @param jvmOptions JVM options of every program started
    */
   SparkJvms(SparkHome sparkHome, Path runDir, List<String> jvmOptions) {
+    this(sparkHome, runDir, jvmOptions, Map.of());
+  }
+
+  /**
+   * @param sparkHome the Spark home the programs run with
+   * @param runDir folder of the logs and of {@code conf/}
+   * @param jvmOptions JVM options of every program started
+   * @param extraEnv environment variables of every program started, over Spark's (e.g. {@code
+   *     HADOOP_CONF_DIR})
+   */
+  SparkJvms(
+      SparkHome sparkHome, Path runDir, List<String> jvmOptions, Map<String, String> extraEnv) {
     this.sparkHome = sparkHome;
     this.runDir = runDir;
     this.jvmOptions = List.copyOf(jvmOptions);
+    this.extraEnv = Map.copyOf(extraEnv);
   }
 
   /**
@@ -61,6 +76,28 @@ final class SparkJvms {
       Path localDir,
       Path stdout)
       throws IOException {
+    return start(host, name, jvmArgs, classPath, mainClass, args, localDir, stdout, null);
+  }
+
+  /**
+   * As {@link #start(Node, String, List, String, String, List, Path, Path)}, in a given working
+   * directory.
+   *
+   * @param workDir the program's working directory, or null for this JVM's
+   * @return the process
+   * @throws IOException if a folder cannot be created or the program cannot be started
+   */
+  Process start(
+      Node host,
+      String name,
+      List<String> jvmArgs,
+      String classPath,
+      String mainClass,
+      List<String> args,
+      Path localDir,
+      Path stdout,
+      Path workDir)
+      throws IOException {
     List<String> cmd = new ArrayList<>(host.launchPrefix());
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmArgs);
@@ -72,6 +109,9 @@ final class SparkJvms {
     cmd.addAll(args);
     ProcessBuilder pb =
         new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    if (workDir != null) {
+      pb.directory(workDir.toFile());
+    }
     File log = log(name).toFile();
     if (stdout == null) {
       pb.redirectErrorStream(true).redirectOutput(log);
@@ -101,6 +141,7 @@ final class SparkJvms {
     if (localDir != null) {
       env.put("SPARK_LOCAL_DIRS", Files.createDirectories(localDir).toString());
     }
+    env.putAll(extraEnv);
     return env;
   }
 }

@@ -66,6 +66,8 @@ class AppCommandTest {
         List.of("--in", "x=y", "3"), cmd.appArgs, "after --: the application's, untouched");
     assertEquals(Duration.ofSeconds(90), cmd.timeout);
     assertEquals(1, cmd.runs);
+    assertEquals("standalone", cmd.master);
+    assertEquals("client", cmd.deployMode);
     assertEquals(AppCommand.DEFAULT_RTT_MS, cmd.net.spec(AppCommand.DEFAULT_RTT_MS).wanRttMillis());
   }
 
@@ -84,6 +86,14 @@ class AppCommandTest {
     assertTrue(((String) r[1]).contains("give each variant once"), (String) r[1]);
     r = execute("--jar", jar.toString(), "--runs", "0");
     assertTrue(((String) r[1]).contains("--runs and --cores must be >= 1"), (String) r[1]);
+    r = execute("--jar", jar.toString(), "--master", "mesos");
+    assertEquals(2, r[0]);
+    assertTrue(((String) r[1]).contains("--master: use standalone or yarn"), (String) r[1]);
+    r = execute("--jar", jar.toString(), "--deploy-mode", "cluster");
+    assertEquals(2, r[0]);
+    assertTrue(
+        ((String) r[1]).contains("--deploy-mode: client, or cluster with --master yarn"),
+        (String) r[1]);
     r = execute("--jar", jar.toString(), "--timeout", "soon");
     assertEquals(2, r[0]);
     assertTrue(((String) r[1]).contains("'soon' is not a duration"), (String) r[1]);

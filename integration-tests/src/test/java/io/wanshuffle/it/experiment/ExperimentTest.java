@@ -77,5 +77,13 @@ class ExperimentTest {
             "/app.jar",
             "1"),
         args);
+    List<String> yarn =
+        Experiment.submitArgs(
+            "yarn",
+            "cluster",
+            new Experiment.Submission(
+                Path.of("/app.jar"), null, List.of(), Map.of(), List.of(), "1g"),
+            Map.of());
+    assertEquals(List.of("--master", "yarn", "--deploy-mode", "cluster", "/app.jar"), yarn);
   }
 }
