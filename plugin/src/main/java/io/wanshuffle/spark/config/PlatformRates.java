@@ -13,7 +13,8 @@ import org.apache.spark.SparkConf;
  * <p>By default k, δ and the base speed follow the base-speed rule of the DGGP paper (Jeannot and
  * Wagner, sec. 2.2-2.3, {@link BaseSpeed}): base speed b = gcd(backbone rate, NIC rates), k =
  * backbone / b, δ(h) = min(k, NIC(h) / b). Setting {@value WanShuffleConf#K} (and optionally
- * {@value WanShuffleConf#DELTA}) overrides the rule; b is then backbone / k.
+ * {@value WanShuffleConf#DELTA}) overrides the rule; b is then backbone / k. {@value
+ * WanShuffleConf#K} {@code auto} starts from the rule as when unset.
  */
 final class PlatformRates {
   /**
@@ -65,7 +66,7 @@ final class PlatformRates {
     long defaultNic = Settings.NIC_RATE.get(c);
     Map<String, Long> nics = Settings.NIC_RATES.get(c);
     int delta = Settings.DELTA.getOptional(c).orElse(0);
-    Optional<Integer> setK = Settings.K.getOptional(c);
+    Optional<Integer> setK = Settings.K.getOptional(c).map(Choice::value);
     if (setK.isPresent()) {
       int k = setK.get();
       if (backbone / k < 1) {
@@ -150,6 +151,13 @@ final class PlatformRates {
    */
   Set<String> nicRateHosts() {
     return nicRates.keySet();
+  }
+
+  /**
+   * @return δ set for every host by {@value WanShuffleConf#DELTA}, 0 when derived
+   */
+  int deltaOverride() {
+    return deltaOverride;
   }
 
   /**

@@ -96,9 +96,9 @@ public final class Settings {
                   never apply (such a host is never gated), so it stops start-up naming the host \
                   (`host nod8 is not in the topology (topology table ...)`)."""));
 
-  public static final ConfigEntry<Integer> K =
+  public static final ConfigEntry<Choice<Integer>> K =
       declare(
-          ConfigEntry.builder(WanShuffleConf.K, FlowCounts.TYPE)
+          ConfigEntry.builder(WanShuffleConf.K, OrWords.of(FlowCounts.TYPE, "auto"))
               .section(Section.SCHEDULING)
               .noDefault("derived")
               .doc(
@@ -107,7 +107,9 @@ public final class Settings {
                   of the backbone (cluster of the source to cluster of the destination; the \
                   backbone is full duplex; barrier steps count both directions together), at most \
                   `backbone.rate` in bytes/s. Derived by the base-speed rule when unset; when set, \
-                  the base speed is `backbone.rate / k`."""));
+                  the base speed is `backbone.rate / k`. `auto`: derived by the base-speed rule \
+                  at start-up, then, once the measurement holds at least 20 flows, k = measured \
+                  backbone rate / measured per-flow rate (the base speed) for later shuffles."""));
 
   public static final ConfigEntry<Integer> DELTA =
       declare(
@@ -119,15 +121,17 @@ public final class Settings {
                   δ: most cross-cluster flows one host sends (and, separately, receives) at once, \
                   for every host; capped by k. Derived by the base-speed rule when unset."""));
 
-  public static final ConfigEntry<Long> BETA =
+  public static final ConfigEntry<Choice<Long>> BETA =
       declare(
-          ConfigEntry.builder(WanShuffleConf.BETA, Times.atLeast(0))
+          ConfigEntry.builder(WanShuffleConf.BETA, OrWords.of(Times.atLeast(0), "auto"))
               .section(Section.SCHEDULING)
               .defaultValue("50ms")
               .doc(
                   """
                   β, the set-up delay of a step (RPC round trip + connection set-up); the \
-                  scheduler trades fewer steps against β."""));
+                  scheduler trades fewer steps against β. `auto`: 50 ms until the driver has \
+                  measured at least 20 gated flows, then the measured β (median grant delay plus \
+                  ramp) for the stages that start after the next stage ends."""));
 
   public static final ConfigEntry<Choice<Long>> FLOW_RATE_CAP =
       declare(

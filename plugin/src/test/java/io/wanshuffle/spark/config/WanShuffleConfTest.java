@@ -270,4 +270,36 @@ class WanShuffleConfTest {
     assertTrue(e.getMessage().contains("none"), e.getMessage());
     assertTrue(e.getMessage().contains("oggp"), e.getMessage());
   }
+
+  @Test
+  void betaAndKAcceptAuto() {
+    WanShuffleConf fixed = conf(WanShuffleConf.BETA, "20ms", WanShuffleConf.K, "4");
+    assertEquals(0.02, fixed.betaSeconds(), 1e-12);
+    assertFalse(fixed.betaAuto());
+    assertFalse(fixed.kAuto());
+    assertEquals(4, fixed.k());
+    WanShuffleConf auto = conf(WanShuffleConf.BETA, " AUTO ", WanShuffleConf.K, "auto");
+    assertTrue(auto.betaAuto());
+    assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, auto.betaSeconds(), 1e-12);
+    assertTrue(auto.kAuto());
+    WanShuffleConf unset = conf();
+    assertFalse(unset.betaAuto() || unset.kAuto());
+    assertEquals(unset.k(), auto.k(), "auto starts from the base-speed rule");
+    assertEquals(unset.baseSpeed(), auto.baseSpeed());
+  }
+
+  @Test
+  void badBetaOrKStopsStartUpNamingTheKey() {
+    for (String[] kv :
+        new String[][] {
+          {WanShuffleConf.BETA, "-1"},
+          {WanShuffleConf.BETA, "autox"},
+          {WanShuffleConf.K, "auto5"},
+          {WanShuffleConf.K, "0"},
+          {WanShuffleConf.K, "-3"}
+        }) {
+      ConfigValueException e = assertThrows(ConfigValueException.class, () -> conf(kv));
+      assertTrue(e.getMessage().startsWith(kv[0] + " = '" + kv[1] + "'"), e.getMessage());
+    }
+  }
 }
