@@ -14,7 +14,8 @@ import org.apache.spark.SparkConf;
  * Wagner, sec. 2.2-2.3, {@link BaseSpeed}): base speed b = gcd(backbone rate, NIC rates), k =
  * backbone / b, δ(h) = min(k, NIC(h) / b). Setting {@value WanShuffleConf#K} (and optionally
  * {@value WanShuffleConf#DELTA}) overrides the rule; b is then backbone / k. {@value
- * WanShuffleConf#K} {@code auto} starts from the rule as when unset.
+ * WanShuffleConf#K} {@code auto} starts from the rule as when unset; {@code auto} rates start from
+ * {@link #AUTO_NIC_START_RATE} and {@link #AUTO_BACKBONE_START_FLOWS} x the slowest NIC.
  */
 final class PlatformRates {
   /**
@@ -28,6 +29,15 @@ final class PlatformRates {
    * #incommensurateWarning}).
    */
   static final long INCOMMENSURATE_RATIO = 64;
+
+  /** {@value WanShuffleConf#NIC_RATE} {@code auto} starts at 1 gbit/s, bytes/s. */
+  static final long AUTO_NIC_START_RATE = 125_000_000L;
+
+  /**
+   * {@value WanShuffleConf#BACKBONE_RATE} {@code auto} starts at this many times the slowest NIC
+   * rate: the base-speed rule then gives k = 10, as the default rates do.
+   */
+  static final long AUTO_BACKBONE_START_FLOWS = 10;
 
   private final long backboneRate;
   private final long defaultNicRate;
@@ -62,9 +72,15 @@ final class PlatformRates {
    *     WanShuffleConf#K}
    */
   static PlatformRates from(SparkConf c) {
-    long backbone = Settings.BACKBONE_RATE.get(c);
-    long defaultNic = Settings.NIC_RATE.get(c);
+    Choice<Long> nicChoice = Settings.NIC_RATE.get(c);
+    long defaultNic = nicChoice.is(WanShuffleConf.AUTO) ? AUTO_NIC_START_RATE : nicChoice.value();
     Map<String, Long> nics = Settings.NIC_RATES.get(c);
+    Choice<Long> backboneChoice = Settings.BACKBONE_RATE.get(c);
+    long backbone =
+        backboneChoice.is(WanShuffleConf.AUTO)
+            ? AUTO_BACKBONE_START_FLOWS
+                * nics.values().stream().mapToLong(Long::longValue).reduce(defaultNic, Math::min)
+            : backboneChoice.value();
     int delta = Settings.DELTA.getOptional(c).orElse(0);
     Optional<Integer> setK = Settings.K.getOptional(c).map(Choice::value);
     if (setK.isPresent()) {

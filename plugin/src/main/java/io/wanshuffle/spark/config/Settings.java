@@ -70,19 +70,31 @@ public final class Settings {
                   table). A file that does not parse, a link without a rate or an override naming \
                   an unknown host, rack or cluster stops start-up naming the file and line."""));
 
-  public static final ConfigEntry<Long> BACKBONE_RATE =
+  public static final ConfigEntry<Choice<Long>> BACKBONE_RATE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.BACKBONE_RATE, Rates.TYPE)
+          ConfigEntry.builder(WanShuffleConf.BACKBONE_RATE, OrWords.of(Rates.TYPE, "auto"))
               .section(Section.SCHEDULING)
               .defaultValue("10gbit")
-              .doc("Rate of the backbone between the clusters."));
+              .doc(
+                  """
+                  Rate of the backbone between the clusters. `auto`: 10 times the slowest NIC \
+                  rate at start-up (k = 10 flows per direction, enough parallel flows to fill \
+                  the backbone for the measurement), then, unless `k` is a number, the measured \
+                  rate of the slowest backbone side once the measurement holds at least 20 \
+                  flows, for later shuffles."""));
 
-  public static final ConfigEntry<Long> NIC_RATE =
+  public static final ConfigEntry<Choice<Long>> NIC_RATE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.NIC_RATE, Rates.TYPE)
+          ConfigEntry.builder(WanShuffleConf.NIC_RATE, OrWords.of(Rates.TYPE, "auto"))
               .section(Section.SCHEDULING)
               .defaultValue("1gbit")
-              .doc("NIC rate of every host not listed in `nic.rates`."));
+              .doc(
+                  """
+                  NIC rate of every host not listed in `nic.rates`. `auto`: 1gbit at start-up, \
+                  then, unless `k` is a number, each host's measured NIC rate (the slowest \
+                  measured NIC for a host not measured) once the measurement holds at least 20 \
+                  flows, for later shuffles. A NIC that was not its flows' bottleneck is \
+                  measured at their share, a lower bound."""));
 
   public static final ConfigEntry<Map<String, Long>> NIC_RATES =
       declare(

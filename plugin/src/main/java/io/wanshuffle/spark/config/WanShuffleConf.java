@@ -173,6 +173,9 @@ public final class WanShuffleConf {
   private final double betaSeconds;
   private final boolean betaAuto;
   private final boolean kAuto;
+  private final boolean backboneAuto;
+  private final boolean nicAuto;
+  private final boolean kSet;
   private final long flowRateCap;
   private final double deadlineFactor;
   private final boolean barrierSteps;
@@ -200,6 +203,9 @@ public final class WanShuffleConf {
     betaAuto = beta.is(AUTO);
     betaSeconds = betaAuto ? AUTO_BETA_START_SECONDS : beta.value() / 1000.0;
     kAuto = Settings.K.getOptional(c).map(k -> k.is(AUTO)).orElse(false);
+    kSet = Settings.K.getOptional(c).map(k -> k.value() != null).orElse(false);
+    backboneAuto = Settings.BACKBONE_RATE.get(c).is(AUTO);
+    nicAuto = Settings.NIC_RATE.get(c).is(AUTO);
     Choice<Long> cap = Settings.FLOW_RATE_CAP.get(c);
     flowRateCap = cap.is("off") ? 0 : cap.is("base") ? rates.baseSpeed() : cap.value();
     deadlineFactor = Settings.STEP_DEADLINE_FACTOR.get(c);
@@ -384,6 +390,30 @@ public final class WanShuffleConf {
    */
   public double betaSeconds() {
     return betaSeconds;
+  }
+
+  /**
+   * @return true when {@value #BACKBONE_RATE} is {@code auto}
+   */
+  public boolean backboneAuto() {
+    return backboneAuto;
+  }
+
+  /**
+   * @return true when {@value #NIC_RATE} is {@code auto}: measured NIC rates replace the start rate
+   *     where the platform follows measurement ({@link #platformAuto()})
+   */
+  public boolean nicAuto() {
+    return nicAuto;
+  }
+
+  /**
+   * @return true when the coordinator re-derives k, the base speed and δ from measured rates:
+   *     {@value #K} is {@code auto}, or it is unset and {@value #BACKBONE_RATE} or {@value
+   *     #NIC_RATE} is {@code auto}
+   */
+  public boolean platformAuto() {
+    return kAuto || (!kSet && (backboneAuto || nicAuto));
   }
 
   /**

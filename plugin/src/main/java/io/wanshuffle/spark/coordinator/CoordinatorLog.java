@@ -129,7 +129,8 @@ final class CoordinatorLog {
   }
 
   /**
-   * One INFO line: {@code k = auto} switched to the platform of the measured rates.
+   * One INFO line: {@code k} or the rates ({@code auto}) switched to the platform of the measured
+   * rates.
    *
    * @param oldK k planned with so far
    * @param oldBase base speed planned with so far, bytes/s
@@ -138,7 +139,7 @@ final class CoordinatorLog {
    */
   static void autoPlatform(int oldK, long oldBase, MeasuredPlatform p, int flows) {
     LOG.info(
-        "wan-shuffle spark.wanshuffle.k = auto: later shuffles plan with the measured k = {},"
+        "wan-shuffle auto rates / k: later shuffles plan with the measured k = {},"
             + " base speed {} B/s (backbone {} B/s, slowest NIC {} B/s) instead of k = {}, base"
             + " speed {} B/s ({} flows measured)",
         p.k(),

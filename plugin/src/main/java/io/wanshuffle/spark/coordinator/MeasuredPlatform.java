@@ -11,39 +11,46 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The KPBS platform of measured rates, for {@code spark.wanshuffle.k=auto}: the base-speed rule of
- * the DGGP paper (Jeannot and Wagner, sec. 2.2-2.3) applied to the rates a {@link NetworkEstimate}
- * measured. Measured rates share no exact common divisor, so the per-flow rate is the slowest
- * measured NIC (a flow runs at most at its NIC's rate): k = round(backbone / slowest NIC), at least
- * 1 and at most {@link BaseSpeed#MAX_FLOWS}; base speed b = backbone / k; δ(h) = round(NIC(h) / b)
- * within 1..k for a host whose NIC was measured, 1 otherwise, or the configured δ (capped by k)
- * when one is set.
+ * The KPBS platform of measured rates, for {@code k=auto} or {@code auto} rates ({@link
+ * WanShuffleConf#platformAuto()}): the base-speed rule of the DGGP paper (Jeannot and Wagner, sec.
+ * 2.2-2.3) applied to the measured backbone rate and the NIC rates. The NIC rates are the
+ * configured ones, or with {@code nic.rate=auto} the measured ones (a host not measured counts at
+ * the slowest measured NIC). Measured rates share no exact common divisor, so the per-flow rate is
+ * the slowest NIC (a flow runs at most at its NIC's rate): k = round(backbone / slowest NIC), at
+ * least 1 and at most {@link BaseSpeed#MAX_FLOWS}; base speed b = backbone / k; δ(h) = round(NIC(h)
+ * / b) within 1..k, or the configured δ (capped by k) when one is set.
  *
  * <p>The backbone's rate is the slowest measured side ({@code backbone.out[...]}, {@code
- * backbone.in[...]}); a host's NIC rate the slower of its measured {@code nic.up[h]} and {@code
+ * backbone.in[...]}); a host's measured NIC rate the slower of its {@code nic.up[h]} and {@code
  * nic.down[h]}. A measured rate is what the link achieved for its flows: its capacity where it was
- * their bottleneck, a lower bound otherwise ({@link io.wanshuffle.spark.measure.NetworkEstimator}).
+ * their bottleneck, a lower bound otherwise ({@link io.wanshuffle.spark.measure.NetworkEstimator});
+ * so the backbone is measured at most at what the flows planned so far could fill, and a NIC that
+ * waited on the backbone at its share.
  *
  * @param k flows per side of the backbone
  * @param baseSpeed b, bytes/s of one flow
  * @param backboneRate the measured backbone rate, bytes/s
- * @param slowestNicRate the slowest measured NIC rate, bytes/s
- * @param nicRates per host with a measured NIC, its rate in bytes/s
+ * @param slowestNicRate the slowest NIC rate, bytes/s
+ * @param nicRates per host with a rate of its own (measured, or configured), bytes/s
+ * @param otherNicRate the NIC rate of other hosts, bytes/s
  */
 record MeasuredPlatform(
     int k,
     long baseSpeed,
     double backboneRate,
     double slowestNicRate,
-    Map<String, Double> nicRates) {
+    Map<String, Double> nicRates,
+    double otherNicRate) {
 
   /**
    * @param e the measurement
-   * @return the platform of its rates; empty when no backbone side or no NIC was measured
+   * @param conf the configuration: its NIC rates unless {@code nic.rate=auto}
+   * @return the platform of the rates; empty when no backbone side, or with {@code nic.rate=auto}
+   *     no NIC, was measured
    */
-  static Optional<MeasuredPlatform> of(NetworkEstimate e) {
+  static Optional<MeasuredPlatform> of(NetworkEstimate e, WanShuffleConf conf) {
     double backbone = Double.POSITIVE_INFINITY;
-    Map<String, Double> nics = new HashMap<>();
+    Map<String, Double> measured = new HashMap<>();
     for (LinkRate r : e.rates().values()) {
       double v = r.bytesPerSecond();
       if (!(v > 0)) {
@@ -54,16 +61,28 @@ record MeasuredPlatform(
         backbone = Math.min(backbone, v);
       } else if (n.startsWith("nic.up[") || n.startsWith("nic.down[")) {
         String host = n.substring(n.indexOf('[') + 1, n.length() - 1);
-        nics.merge(host, v, Math::min);
+        measured.merge(host, v, Math::min);
       }
     }
-    if (Double.isInfinite(backbone) || nics.isEmpty()) {
+    Map<String, Double> nics = new HashMap<>();
+    double other;
+    if (conf.nicAuto()) {
+      nics.putAll(measured);
+      other = measured.values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    } else {
+      for (String h : conf.nicRateHosts()) {
+        nics.put(h, (double) conf.nicRate(h));
+      }
+      other = conf.nicRate("");
+    }
+    if (Double.isInfinite(backbone) || Double.isNaN(other)) {
       return Optional.empty();
     }
-    double slowest = nics.values().stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+    double slowest = nics.values().stream().mapToDouble(Double::doubleValue).min().orElse(other);
+    slowest = Math.min(slowest, other);
     int k = (int) Math.max(1, Math.min(BaseSpeed.MAX_FLOWS, Math.round(backbone / slowest)));
     long b = Math.max(1, (long) (backbone / k));
-    return Optional.of(new MeasuredPlatform(k, b, backbone, slowest, Map.copyOf(nics)));
+    return Optional.of(new MeasuredPlatform(k, b, backbone, slowest, Map.copyOf(nics), other));
   }
 
   /**
@@ -75,8 +94,8 @@ record MeasuredPlatform(
     if (deltaSet > 0) {
       return Math.min(k, deltaSet);
     }
-    Double nic = nicRates.get(host);
-    return nic == null ? 1 : (int) Math.max(1, Math.min(k, Math.round(nic / baseSpeed)));
+    double nic = nicRates.getOrDefault(host, otherNicRate);
+    return (int) Math.max(1, Math.min(k, Math.round(nic / baseSpeed)));
   }
 
   /**

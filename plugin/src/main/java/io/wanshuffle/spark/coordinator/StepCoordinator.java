@@ -506,13 +506,14 @@ public final class StepCoordinator {
    * Replaces the {@code auto} values later plans use by the measured ones, called when a stage ends
    * (later shuffles plan with them), each switch logged in one INFO line naming the old and the new
    * value. With {@code beta=auto}: the measured β once the measurement holds {@link
-   * WanShuffleConf#AUTO_MIN_FLOWS} flows and some gated flow. With {@code k=auto} on the KPBS
-   * platform of the rate keys (not with a topology file): k, the base speed and δ of the measured
-   * rates ({@link MeasuredPlatform}) once it holds {@link WanShuffleConf#AUTO_MIN_FLOWS} flows,
-   * applied when no flow is open and no plan is being computed (else at a later stage's end).
+   * WanShuffleConf#AUTO_MIN_FLOWS} flows and some gated flow. With {@code k=auto} or {@code auto}
+   * rates ({@link WanShuffleConf#platformAuto()}) on the KPBS platform of the rate keys (not with a
+   * topology file): k, the base speed and δ of the measured rates ({@link MeasuredPlatform}) once
+   * it holds {@link WanShuffleConf#AUTO_MIN_FLOWS} flows, applied when no flow is open and no plan
+   * is being computed (else at a later stage's end).
    */
   private void adoptMeasured() {
-    if (!conf.betaAuto() && !conf.kAuto()) {
+    if (!conf.betaAuto() && !conf.platformAuto()) {
       return;
     }
     NetworkEstimate e = measuring.estimate();
@@ -527,11 +528,11 @@ public final class StepCoordinator {
         steps.betaSeconds(measured);
       }
     }
-    if (conf.kAuto()
+    if (conf.platformAuto()
         && conf.topologyFile().isEmpty()
         && leases.total() == 0
         && !planning.isPlanning()) {
-      MeasuredPlatform.of(e)
+      MeasuredPlatform.of(e, conf)
           .ifPresent(
               p -> {
                 LinkModel old = leases.links();

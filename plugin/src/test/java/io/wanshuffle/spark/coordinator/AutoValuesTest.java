@@ -29,7 +29,7 @@ class AutoValuesTest {
     return coordinator(beta, null);
   }
 
-  private StepCoordinator coordinator(String beta, String k) {
+  private StepCoordinator coordinator(String beta, String k, String... kv) {
     SparkConf c =
         new SparkConf(false)
             .set(WanShuffleConf.ALGORITHM, "greedy-test")
@@ -39,6 +39,9 @@ class AutoValuesTest {
             .set(WanShuffleConf.PLANNING_BUDGET, "0");
     if (k != null) {
       c.set(WanShuffleConf.K, k);
+    }
+    for (int i = 0; i < kv.length; i += 2) {
+      c.set(kv[i], kv[i + 1]);
     }
     return StepCoordinator.builder(WanShuffleConf.from(c, Set.of("greedy-test")))
         .scheduler(new GreedyTestScheduler())
@@ -126,7 +129,7 @@ class AutoValuesTest {
 
   @Test
   void theSecondStagePlansWithTheMeasuredK() {
-    StepCoordinator c = coordinator("50ms", "auto");
+    StepCoordinator c = coordinator("50ms", "auto", WanShuffleConf.NIC_RATE, "auto");
     measureParallel(c.measuring().meter(), 5);
     c.stageCompleted(3, 0);
     PlanEvent p = plan(c, 4);
@@ -137,7 +140,7 @@ class AutoValuesTest {
 
   @Test
   void kStartsFromTheRulesAndSwitchesOnlyWhenNoFlowIsOpen() {
-    StepCoordinator c = coordinator("50ms", "auto");
+    StepCoordinator c = coordinator("50ms", "auto", WanShuffleConf.NIC_RATE, "auto");
     PlanEvent first = plan(c, 5);
     assertEquals(10, first.platform().k(), "10 gbit backbone over 1 gbit NICs");
     assertEquals(125_000_000, first.bytesPerSecond());
@@ -150,8 +153,37 @@ class AutoValuesTest {
   }
 
   @Test
+  void withConfiguredNicsTheMeasuredBackboneGivesK() {
+    // 40 MB/s measured backbone under the default 1 gbit NICs: one flow of 40 MB/s
+    StepCoordinator c = coordinator("50ms", "auto");
+    measureParallel(c.measuring().meter(), 5);
+    c.stageCompleted(3, 0);
+    PlanEvent p = plan(c, 4);
+    assertEquals(1, p.platform().k());
+    assertEquals(40_000_000, p.bytesPerSecond());
+  }
+
+  @Test
+  void autoRatesWithoutKFollowTheMeasurement() {
+    StepCoordinator c =
+        coordinator(
+            "50ms", null, WanShuffleConf.NIC_RATE, "auto", WanShuffleConf.BACKBONE_RATE, "auto");
+    PlanEvent first = plan(c, 5);
+    assertEquals(10, first.platform().k(), "start: 10 x the 1 gbit NIC start rate");
+    assertEquals(125_000_000, first.bytesPerSecond());
+    c.stageCompleted(5, 0);
+    measureParallel(c.measuring().meter(), 5);
+    c.stageCompleted(3, 0);
+    PlanEvent p = plan(c, 4);
+    assertEquals(4, p.platform().k());
+    assertEquals(10_000_000, p.bytesPerSecond());
+  }
+
+  @Test
   void aConfiguredKIsNeverReplaced() {
-    StepCoordinator c = coordinator("50ms", "3");
+    StepCoordinator c =
+        coordinator(
+            "50ms", "3", WanShuffleConf.NIC_RATE, "auto", WanShuffleConf.BACKBONE_RATE, "auto");
     measureParallel(c.measuring().meter(), 5);
     c.stageCompleted(3, 0);
     PlanEvent p = plan(c, 4);
