@@ -197,10 +197,10 @@ public final class CaptureListener implements CoordinatorListener {
         links != null
             ? new ConfiguredValueCheck(
                 links,
-                c.betaSeconds(),
+                c.betaAuto() ? 0 : c.betaSeconds(),
                 WanShuffleConf.BETA,
-                WanShuffleConf.NIC_RATE + " / " + WanShuffleConf.NIC_RATES,
-                WanShuffleConf.BACKBONE_RATE,
+                c.nicAuto() ? null : WanShuffleConf.NIC_RATE + " / " + WanShuffleConf.NIC_RATES,
+                c.backboneAuto() ? null : WanShuffleConf.BACKBONE_RATE,
                 links.source().startsWith(WanShuffleConf.TOPOLOGY_FILE) ? links.source() : null)
             : null;
     baseSpeed = links != null ? links.baseSpeed() : c.baseSpeed();

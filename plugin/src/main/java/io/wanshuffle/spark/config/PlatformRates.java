@@ -13,7 +13,9 @@ import org.apache.spark.SparkConf;
  * <p>By default k, δ and the base speed follow the base-speed rule of the DGGP paper (Jeannot and
  * Wagner, sec. 2.2-2.3, {@link BaseSpeed}): base speed b = gcd(backbone rate, NIC rates), k =
  * backbone / b, δ(h) = min(k, NIC(h) / b). Setting {@value WanShuffleConf#K} (and optionally
- * {@value WanShuffleConf#DELTA}) overrides the rule; b is then backbone / k.
+ * {@value WanShuffleConf#DELTA}) overrides the rule; b is then backbone / k. {@value
+ * WanShuffleConf#K} {@code auto} starts from the rule as when unset; {@code auto} rates start from
+ * {@link #AUTO_NIC_START_RATE} and {@link #AUTO_BACKBONE_START_FLOWS} x the slowest NIC.
  */
 final class PlatformRates {
   /**
@@ -27,6 +29,15 @@ final class PlatformRates {
    * #incommensurateWarning}).
    */
   static final long INCOMMENSURATE_RATIO = 64;
+
+  /** {@value WanShuffleConf#NIC_RATE} {@code auto} starts at 1 gbit/s, bytes/s. */
+  static final long AUTO_NIC_START_RATE = 125_000_000L;
+
+  /**
+   * {@value WanShuffleConf#BACKBONE_RATE} {@code auto} starts at this many times the slowest NIC
+   * rate: the base-speed rule then gives k = 10, as the default rates do.
+   */
+  static final long AUTO_BACKBONE_START_FLOWS = 10;
 
   private final long backboneRate;
   private final long defaultNicRate;
@@ -61,11 +72,17 @@ final class PlatformRates {
    *     WanShuffleConf#K}
    */
   static PlatformRates from(SparkConf c) {
-    long backbone = Settings.BACKBONE_RATE.get(c);
-    long defaultNic = Settings.NIC_RATE.get(c);
+    Choice<Long> nicChoice = Settings.NIC_RATE.get(c);
+    long defaultNic = nicChoice.is(WanShuffleConf.AUTO) ? AUTO_NIC_START_RATE : nicChoice.value();
     Map<String, Long> nics = Settings.NIC_RATES.get(c);
+    Choice<Long> backboneChoice = Settings.BACKBONE_RATE.get(c);
+    long backbone =
+        backboneChoice.is(WanShuffleConf.AUTO)
+            ? AUTO_BACKBONE_START_FLOWS
+                * nics.values().stream().mapToLong(Long::longValue).reduce(defaultNic, Math::min)
+            : backboneChoice.value();
     int delta = Settings.DELTA.getOptional(c).orElse(0);
-    Optional<Integer> setK = Settings.K.getOptional(c);
+    Optional<Integer> setK = Settings.K.getOptional(c).map(Choice::value);
     if (setK.isPresent()) {
       int k = setK.get();
       if (backbone / k < 1) {
@@ -150,6 +167,13 @@ final class PlatformRates {
    */
   Set<String> nicRateHosts() {
     return nicRates.keySet();
+  }
+
+  /**
+   * @return δ set for every host by {@value WanShuffleConf#DELTA}, 0 when derived
+   */
+  int deltaOverride() {
+    return deltaOverride;
   }
 
   /**

@@ -70,19 +70,31 @@ public final class Settings {
                   table). A file that does not parse, a link without a rate or an override naming \
                   an unknown host, rack or cluster stops start-up naming the file and line."""));
 
-  public static final ConfigEntry<Long> BACKBONE_RATE =
+  public static final ConfigEntry<Choice<Long>> BACKBONE_RATE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.BACKBONE_RATE, Rates.TYPE)
+          ConfigEntry.builder(WanShuffleConf.BACKBONE_RATE, OrWords.of(Rates.TYPE, "auto"))
               .section(Section.SCHEDULING)
               .defaultValue("10gbit")
-              .doc("Rate of the backbone between the clusters."));
+              .doc(
+                  """
+                  Rate of the backbone between the clusters. `auto`: 10 times the slowest NIC \
+                  rate at start-up (k = 10 flows per direction, enough parallel flows to fill \
+                  the backbone for the measurement), then, unless `k` is a number, the measured \
+                  rate of the slowest backbone side once the measurement holds at least 20 \
+                  flows, for later shuffles."""));
 
-  public static final ConfigEntry<Long> NIC_RATE =
+  public static final ConfigEntry<Choice<Long>> NIC_RATE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.NIC_RATE, Rates.TYPE)
+          ConfigEntry.builder(WanShuffleConf.NIC_RATE, OrWords.of(Rates.TYPE, "auto"))
               .section(Section.SCHEDULING)
               .defaultValue("1gbit")
-              .doc("NIC rate of every host not listed in `nic.rates`."));
+              .doc(
+                  """
+                  NIC rate of every host not listed in `nic.rates`. `auto`: 1gbit at start-up, \
+                  then, unless `k` is a number, each host's measured NIC rate (the slowest \
+                  measured NIC for a host not measured) once the measurement holds at least 20 \
+                  flows, for later shuffles. A NIC that was not its flows' bottleneck is \
+                  measured at their share, a lower bound."""));
 
   public static final ConfigEntry<Map<String, Long>> NIC_RATES =
       declare(
@@ -96,9 +108,9 @@ public final class Settings {
                   never apply (such a host is never gated), so it stops start-up naming the host \
                   (`host nod8 is not in the topology (topology table ...)`)."""));
 
-  public static final ConfigEntry<Integer> K =
+  public static final ConfigEntry<Choice<Integer>> K =
       declare(
-          ConfigEntry.builder(WanShuffleConf.K, FlowCounts.TYPE)
+          ConfigEntry.builder(WanShuffleConf.K, OrWords.of(FlowCounts.TYPE, "auto"))
               .section(Section.SCHEDULING)
               .noDefault("derived")
               .doc(
@@ -107,7 +119,9 @@ public final class Settings {
                   of the backbone (cluster of the source to cluster of the destination; the \
                   backbone is full duplex; barrier steps count both directions together), at most \
                   `backbone.rate` in bytes/s. Derived by the base-speed rule when unset; when set, \
-                  the base speed is `backbone.rate / k`."""));
+                  the base speed is `backbone.rate / k`. `auto`: derived by the base-speed rule \
+                  at start-up, then, once the measurement holds at least 20 flows, k = measured \
+                  backbone rate / measured per-flow rate (the base speed) for later shuffles."""));
 
   public static final ConfigEntry<Integer> DELTA =
       declare(
@@ -119,15 +133,17 @@ public final class Settings {
                   δ: most cross-cluster flows one host sends (and, separately, receives) at once, \
                   for every host; capped by k. Derived by the base-speed rule when unset."""));
 
-  public static final ConfigEntry<Long> BETA =
+  public static final ConfigEntry<Choice<Long>> BETA =
       declare(
-          ConfigEntry.builder(WanShuffleConf.BETA, Times.atLeast(0))
+          ConfigEntry.builder(WanShuffleConf.BETA, OrWords.of(Times.atLeast(0), "auto"))
               .section(Section.SCHEDULING)
               .defaultValue("50ms")
               .doc(
                   """
                   β, the set-up delay of a step (RPC round trip + connection set-up); the \
-                  scheduler trades fewer steps against β."""));
+                  scheduler trades fewer steps against β. `auto`: 50 ms until the driver has \
+                  measured at least 20 gated flows, then the measured β (median grant delay plus \
+                  ramp) for the stages that start after the next stage ends."""));
 
   public static final ConfigEntry<Choice<Long>> FLOW_RATE_CAP =
       declare(

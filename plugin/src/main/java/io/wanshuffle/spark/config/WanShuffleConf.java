@@ -126,6 +126,20 @@ public final class WanShuffleConf {
   public static final String AUTO = "auto";
 
   /**
+   * β, seconds, a coordinator plans with while {@value #BETA} is {@code auto} and fewer than {@link
+   * #AUTO_MIN_FLOWS} gated flows were measured: 50 ms, the configured default, above a LAN round
+   * trip and the grant delays measured on loopback.
+   */
+  public static final double AUTO_BETA_START_SECONDS = 0.05;
+
+  /**
+   * Fewest measured flows (gated flows for β) before an {@code auto} β or k is replaced by the
+   * measured one: 20, enough for the medians of {@link
+   * io.wanshuffle.spark.measure.NetworkEstimator} to be stable against a few slow flows.
+   */
+  public static final int AUTO_MIN_FLOWS = 20;
+
+  /**
    * With {@value #GATE_MIN_BYTES} = {@value #AUTO}, a read is gated when the setup delays of its
    * steps are at most 1 / this of the read's time in them: its bytes at the base speed are at least
    * this many times (steps x β).
@@ -157,6 +171,11 @@ public final class WanShuffleConf {
   private final PlatformRates rates;
   private final String nicRatesText;
   private final double betaSeconds;
+  private final boolean betaAuto;
+  private final boolean kAuto;
+  private final boolean backboneAuto;
+  private final boolean nicAuto;
+  private final boolean kSet;
   private final long flowRateCap;
   private final double deadlineFactor;
   private final boolean barrierSteps;
@@ -180,7 +199,13 @@ public final class WanShuffleConf {
     rates = PlatformRates.from(c);
     nicRatesText = Settings.NIC_RATES.text(c);
     rates.incommensurateWarning(c).ifPresent(LOG::warn);
-    betaSeconds = Settings.BETA.get(c) / 1000.0;
+    Choice<Long> beta = Settings.BETA.get(c);
+    betaAuto = beta.is(AUTO);
+    betaSeconds = betaAuto ? AUTO_BETA_START_SECONDS : beta.value() / 1000.0;
+    kAuto = Settings.K.getOptional(c).map(k -> k.is(AUTO)).orElse(false);
+    kSet = Settings.K.getOptional(c).map(k -> k.value() != null).orElse(false);
+    backboneAuto = Settings.BACKBONE_RATE.get(c).is(AUTO);
+    nicAuto = Settings.NIC_RATE.get(c).is(AUTO);
     Choice<Long> cap = Settings.FLOW_RATE_CAP.get(c);
     flowRateCap = cap.is("off") ? 0 : cap.is("base") ? rates.baseSpeed() : cap.value();
     deadlineFactor = Settings.STEP_DEADLINE_FACTOR.get(c);
@@ -204,7 +229,7 @@ public final class WanShuffleConf {
     topologyFile = Settings.TOPOLOGY_FILE.getOptional(c);
     if (topologyFile.isPresent()) {
       for (ConfigEntry<?> e : List.of(Settings.K, Settings.DELTA)) {
-        if (e.isSet(c)) {
+        if (e.isSet(c) && !(e == Settings.K && kAuto)) {
           throw new ConfigValueException(
               e.key(),
               e.text(c),
@@ -360,10 +385,59 @@ public final class WanShuffleConf {
   }
 
   /**
-   * @return β, setup delay per step, seconds
+   * @return β, setup delay per step, seconds: the configured value, or {@link
+   *     #AUTO_BETA_START_SECONDS} when {@value #BETA} is {@code auto}
    */
   public double betaSeconds() {
     return betaSeconds;
+  }
+
+  /**
+   * @return true when {@value #BACKBONE_RATE} is {@code auto}
+   */
+  public boolean backboneAuto() {
+    return backboneAuto;
+  }
+
+  /**
+   * @return true when {@value #NIC_RATE} is {@code auto}: measured NIC rates replace the start rate
+   *     where the platform follows measurement ({@link #platformAuto()})
+   */
+  public boolean nicAuto() {
+    return nicAuto;
+  }
+
+  /**
+   * @return true when the coordinator re-derives k, the base speed and δ from measured rates:
+   *     {@value #K} is {@code auto}, or it is unset and {@value #BACKBONE_RATE} or {@value
+   *     #NIC_RATE} is {@code auto}
+   */
+  public boolean platformAuto() {
+    return kAuto || (!kSet && (backboneAuto || nicAuto));
+  }
+
+  /**
+   * @return δ set for every host by {@value #DELTA} (capped by k where used), 0 when derived
+   */
+  public int deltaSet() {
+    return rates.deltaOverride();
+  }
+
+  /**
+   * @return true when {@value #BETA} is {@code auto}: the coordinator replaces {@link
+   *     #betaSeconds()} by the measured β once it measured {@link #AUTO_MIN_FLOWS} gated flows
+   */
+  public boolean betaAuto() {
+    return betaAuto;
+  }
+
+  /**
+   * @return true when {@value #K} is {@code auto}: {@link #k()} is the base-speed rule's, and the
+   *     coordinator replaces it by measured backbone rate / measured per-flow rate once it measured
+   *     {@link #AUTO_MIN_FLOWS} flows (KPBS platform only, not with a topology file)
+   */
+  public boolean kAuto() {
+    return kAuto;
   }
 
   /**

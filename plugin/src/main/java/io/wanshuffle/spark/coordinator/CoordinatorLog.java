@@ -106,4 +106,52 @@ final class CoordinatorLog {
           StageAccount.matrixLines(s));
     }
   }
+
+  /**
+   * One INFO line: an {@code auto} value switched to its measured value for later plans.
+   *
+   * @param key the configuration key
+   * @param old the value planned with so far
+   * @param measured the measured value planned with from now on
+   * @param unit the values' unit, e.g. {@code s}, {@code flows}
+   * @param flows flows the measurement holds
+   */
+  static void autoValue(String key, double old, double measured, String unit, int flows) {
+    LOG.info(
+        "wan-shuffle {} = auto: later shuffles plan with the measured {} {} instead of {} {}"
+            + " ({} flows measured)",
+        key,
+        fmt(measured),
+        unit,
+        fmt(old),
+        unit,
+        flows);
+  }
+
+  /**
+   * One INFO line: {@code k} or the rates ({@code auto}) switched to the platform of the measured
+   * rates.
+   *
+   * @param oldK k planned with so far
+   * @param oldBase base speed planned with so far, bytes/s
+   * @param p the measured platform
+   * @param flows flows the measurement holds
+   */
+  static void autoPlatform(int oldK, long oldBase, MeasuredPlatform p, int flows) {
+    LOG.info(
+        "wan-shuffle auto rates / k: later shuffles plan with the measured k = {},"
+            + " base speed {} B/s (backbone {} B/s, slowest NIC {} B/s) instead of k = {}, base"
+            + " speed {} B/s ({} flows measured)",
+        p.k(),
+        p.baseSpeed(),
+        fmt(p.backboneRate()),
+        fmt(p.slowestNicRate()),
+        oldK,
+        oldBase,
+        flows);
+  }
+
+  private static String fmt(double v) {
+    return String.format(java.util.Locale.ROOT, "%.4g", v);
+  }
 }

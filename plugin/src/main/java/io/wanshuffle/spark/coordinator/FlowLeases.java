@@ -18,8 +18,8 @@ import java.util.function.Function;
  * <p>Not thread-safe: used under the coordinator's lock.
  */
 final class FlowLeases {
-  private final LinkModel links;
-  private final LinkFacts facts;
+  private LinkModel links;
+  private LinkFacts facts;
   private final HostIndex hosts = new HostIndex();
   private final Function<String, String> clusterOf;
   private final Map<String, Integer> sending = new HashMap<>();
@@ -39,6 +39,22 @@ final class FlowLeases {
     this.links = Objects.requireNonNull(links, "links");
     this.facts = new LinkFacts(links);
     this.clusterOf = Objects.requireNonNull(clusterOf, "clusterOf");
+  }
+
+  /**
+   * Counts on another link model from now on (an {@code auto} k measured between stages).
+   *
+   * @param model the new model
+   * @throws IllegalStateException if a flow is open: its lease was counted on the old model's links
+   */
+  void relink(LinkModel model) {
+    Objects.requireNonNull(model, "model");
+    if (total != 0) {
+      throw new IllegalStateException(total + " flows open: cannot change the link model");
+    }
+    this.links = model;
+    this.facts = new LinkFacts(model);
+    this.used = new int[16];
   }
 
   /**

@@ -10,6 +10,7 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
+import io.wanshuffle.spark.measure.NetworkEstimate;
 import io.wanshuffle.spark.measure.PlannedFlow;
 import io.wanshuffle.spark.measure.TransferPrediction;
 import io.wanshuffle.spark.topology.LinkModel;
@@ -24,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -100,6 +102,15 @@ public final class StepCoordinator {
   private final MeasuringListener measuring;
   private final StageGate gate;
 
+  /**
+   * β the planner uses, seconds: the configured one, or with {@code beta=auto} the measured one
+   * once known ({@link #adoptMeasured}).
+   */
+  private volatile double betaSeconds;
+
+  /** The cluster of a host. */
+  private final Function<String, String> clusterOf;
+
   /** The scheduler within its budget; null when not gated. */
   private final Planner planner;
 
@@ -131,6 +142,8 @@ public final class StepCoordinator {
     all.add(measuring);
     this.listeners = new Listeners(all);
     this.gate = new StageGate(conf.gateMargin());
+    this.betaSeconds = conf.betaSeconds();
+    this.clusterOf = b.clusterOf();
     this.clock = Objects.requireNonNull(b.clock(), "clock");
     this.timer = Objects.requireNonNull(b.timer(), "timer");
     this.mode = StepMode.of(conf);
@@ -481,11 +494,71 @@ public final class StepCoordinator {
       releaseLocked(d, "stage-done");
     }
     publishUnarrived(ref);
+    adoptMeasured();
     StageSummary s = stages.complete(ref, clock.getAsLong());
     if (s != null) {
       CoordinatorLog.stageDone(s);
       listeners.fire(l -> l.onStageDone(s));
     }
+  }
+
+  /**
+   * Replaces the {@code auto} values later plans use by the measured ones, called when a stage ends
+   * (later shuffles plan with them), each switch logged in one INFO line naming the old and the new
+   * value. With {@code beta=auto}: the measured β once the measurement holds {@link
+   * WanShuffleConf#AUTO_MIN_FLOWS} flows and some gated flow. With {@code k=auto} or {@code auto}
+   * rates ({@link WanShuffleConf#platformAuto()}) on the KPBS platform of the rate keys (not with a
+   * topology file): k, the base speed and δ of the measured rates ({@link MeasuredPlatform}) once
+   * it holds {@link WanShuffleConf#AUTO_MIN_FLOWS} flows, applied when no flow is open and no plan
+   * is being computed (else at a later stage's end).
+   */
+  private void adoptMeasured() {
+    if (!conf.betaAuto() && !conf.platformAuto()) {
+      return;
+    }
+    NetworkEstimate e = measuring.estimate();
+    if (e.flows() < WanShuffleConf.AUTO_MIN_FLOWS) {
+      return;
+    }
+    if (conf.betaAuto() && e.hasBeta()) {
+      double measured = Math.max(0, e.betaSeconds());
+      if (measured != betaSeconds) {
+        CoordinatorLog.autoValue(WanShuffleConf.BETA, betaSeconds, measured, "s", e.flows());
+        betaSeconds = measured;
+        steps.betaSeconds(measured);
+      }
+    }
+    if (conf.platformAuto()
+        && conf.topologyFile().isEmpty()
+        && leases.total() == 0
+        && !planning.isPlanning()) {
+      MeasuredPlatform.of(e, conf)
+          .ifPresent(
+              p -> {
+                LinkModel old = leases.links();
+                if (p.k() != old.k() || p.baseSpeed() != old.baseSpeed()) {
+                  CoordinatorLog.autoPlatform(old.k(), old.baseSpeed(), p, e.flows());
+                  leases.relink(p.links(conf, clusterOf));
+                  standing = null;
+                }
+              });
+    }
+  }
+
+  /**
+   * @return the listener that measures the realised flows (its meter takes synthetic flows in
+   *     tests)
+   */
+  MeasuringListener measuring() {
+    return measuring;
+  }
+
+  /**
+   * @return β later plans use, seconds: the configured β, or with {@code beta=auto} the measured
+   *     one once known
+   */
+  public double betaSeconds() {
+    return betaSeconds;
   }
 
   /**
@@ -848,16 +921,14 @@ public final class StepCoordinator {
       if (!mode.hasCapacity(leases)) {
         return null;
       }
-      DemandMatrix.Snapshot residual =
-          DemandMatrix.snapshot(book.all(), leases, mode, conf.betaSeconds());
+      DemandMatrix.Snapshot residual = DemandMatrix.snapshot(book.all(), leases, mode, betaSeconds);
       return residual == null ? null : new RoundInput(residual, waves.estimate());
     }
 
     @Override
     public RoundPlan plan(RoundInput in) {
       DemandMatrix m =
-          DemandMatrix.of(
-              in.residual(), leases, mode, conf.betaSeconds(), leases.links().baseSpeed());
+          DemandMatrix.of(in.residual(), leases, mode, betaSeconds, leases.links().baseSpeed());
       Planner.Plan plan = planner.plan(m);
       List<Step> toGrant = mode.stepsToGrant(plan.schedule());
       StandingPlan sp =
@@ -976,7 +1047,7 @@ public final class StepCoordinator {
         flows,
         measuring.estimate(),
         leases.links(),
-        conf.betaSeconds());
+        betaSeconds);
   }
 
   /**

@@ -37,7 +37,7 @@ final class StepTracker {
 
   private final FlowLeases leases;
   private final CoordinatorTimer timer;
-  private final double betaSeconds;
+  private volatile double betaSeconds;
   private final double deadlineFactor;
   private final long minDeadlineMs;
   private final Map<Long, Running> running = new LinkedHashMap<>();
@@ -68,6 +68,15 @@ final class StepTracker {
     this.betaSeconds = betaSeconds;
     this.deadlineFactor = deadlineFactor;
     this.minDeadlineMs = minDeadlineMs;
+  }
+
+  /**
+   * Replaces β for the deadlines of steps granted from now on.
+   *
+   * @param seconds β, the setup delay of a step, seconds, at least 0
+   */
+  void betaSeconds(double seconds) {
+    this.betaSeconds = seconds;
   }
 
   /**

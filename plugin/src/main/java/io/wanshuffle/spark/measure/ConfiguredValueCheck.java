@@ -67,10 +67,13 @@ public final class ConfiguredValueCheck {
 
   /**
    * @param model the links and their configured capacities
-   * @param configuredBeta the configured β, seconds
+   * @param configuredBeta the configured β, seconds; 0 when not configured ({@code auto}): not
+   *     checked
    * @param betaKey the key of β
-   * @param nicKey the key of the NICs' rates
-   * @param backboneKey the key of the backbone's rate
+   * @param nicKey the key of the NICs' rates, or null when they are not configured ({@code auto}):
+   *     not checked
+   * @param backboneKey the key of the backbone's rate, or null when it is not configured ({@code
+   *     auto}): not checked
    * @param topologyKey the key of the topology file, or null when the links come from the rate keys
    */
   public ConfiguredValueCheck(
@@ -107,7 +110,8 @@ public final class ConfiguredValueCheck {
       double configured = (double) model.capacity(l) * model.baseSpeed();
       if (apart(configured, r.bytesPerSecond())) {
         String key = topologyKey != null ? topologyKey : model.isNic(l) ? nicKey : backboneKey;
-        if (topologyKey != null || model.isNic(l) || name.startsWith("backbone.")) {
+        if (key != null
+            && (topologyKey != null || model.isNic(l) || name.startsWith("backbone."))) {
           report(out, new Contradiction(key, configured, r.bytesPerSecond(), "B/s", name));
         }
       }

@@ -270,4 +270,63 @@ class WanShuffleConfTest {
     assertTrue(e.getMessage().contains("none"), e.getMessage());
     assertTrue(e.getMessage().contains("oggp"), e.getMessage());
   }
+
+  @Test
+  void betaAndKAcceptAuto() {
+    WanShuffleConf fixed = conf(WanShuffleConf.BETA, "20ms", WanShuffleConf.K, "4");
+    assertEquals(0.02, fixed.betaSeconds(), 1e-12);
+    assertFalse(fixed.betaAuto());
+    assertFalse(fixed.kAuto());
+    assertEquals(4, fixed.k());
+    WanShuffleConf auto = conf(WanShuffleConf.BETA, " AUTO ", WanShuffleConf.K, "auto");
+    assertTrue(auto.betaAuto());
+    assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, auto.betaSeconds(), 1e-12);
+    assertTrue(auto.kAuto());
+    WanShuffleConf unset = conf();
+    assertFalse(unset.betaAuto() || unset.kAuto());
+    assertEquals(unset.k(), auto.k(), "auto starts from the base-speed rule");
+    assertEquals(unset.baseSpeed(), auto.baseSpeed());
+  }
+
+  @Test
+  void badBetaOrKStopsStartUpNamingTheKey() {
+    for (String[] kv :
+        new String[][] {
+          {WanShuffleConf.BETA, "-1"},
+          {WanShuffleConf.BETA, "autox"},
+          {WanShuffleConf.K, "auto5"},
+          {WanShuffleConf.K, "0"},
+          {WanShuffleConf.K, "-3"},
+          {WanShuffleConf.BACKBONE_RATE, "autox"},
+          {WanShuffleConf.NIC_RATE, "0"}
+        }) {
+      ConfigValueException e = assertThrows(ConfigValueException.class, () -> conf(kv));
+      assertTrue(e.getMessage().startsWith(kv[0] + " = '" + kv[1] + "'"), e.getMessage());
+    }
+  }
+
+  @Test
+  void ratesAcceptAutoAndStartConservatively() {
+    WanShuffleConf nic =
+        conf(WanShuffleConf.NIC_RATE, "auto", WanShuffleConf.BACKBONE_RATE, "200mbit");
+    assertTrue(nic.nicAuto() && !nic.backboneAuto() && nic.platformAuto());
+    assertEquals(125_000_000L, nic.nicRate("any"), "starts at 1 gbit");
+    assertEquals(1, nic.k(), "gcd(200 mbit, 1 gbit) = 200 mbit");
+    WanShuffleConf both =
+        conf(
+            WanShuffleConf.NIC_RATE,
+            "auto",
+            WanShuffleConf.NIC_RATES,
+            "b7=10mbit",
+            WanShuffleConf.BACKBONE_RATE,
+            "Auto");
+    assertTrue(both.backboneAuto());
+    assertEquals(12_500_000L, both.backboneRate(), "10 x the slowest NIC");
+    assertEquals(10, both.k());
+    assertFalse(
+        conf(WanShuffleConf.BACKBONE_RATE, "auto", WanShuffleConf.K, "4").platformAuto(),
+        "a number for k is kept");
+    assertTrue(conf(WanShuffleConf.K, "auto").platformAuto());
+    assertFalse(conf().platformAuto());
+  }
 }

@@ -1,0 +1,110 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.scheduler.BaseSpeed;
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.measure.LinkRate;
+import io.wanshuffle.spark.measure.NetworkEstimate;
+import io.wanshuffle.spark.topology.LinkModel;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The KPBS platform of measured rates, for {@code k=auto} or {@code auto} rates ({@link
+ * WanShuffleConf#platformAuto()}): the base-speed rule of the DGGP paper (Jeannot and Wagner, sec.
+ * 2.2-2.3) applied to the measured backbone rate and the NIC rates. The NIC rates are the
+ * configured ones, or with {@code nic.rate=auto} the measured ones (a host not measured counts at
+ * the slowest measured NIC). Measured rates share no exact common divisor, so the per-flow rate is
+ * the slowest NIC (a flow runs at most at its NIC's rate): k = round(backbone / slowest NIC), at
+ * least 1 and at most {@link BaseSpeed#MAX_FLOWS}; base speed b = backbone / k; δ(h) = round(NIC(h)
+ * / b) within 1..k, or the configured δ (capped by k) when one is set.
+ *
+ * <p>The backbone's rate is the slowest measured side ({@code backbone.out[...]}, {@code
+ * backbone.in[...]}); a host's measured NIC rate the slower of its {@code nic.up[h]} and {@code
+ * nic.down[h]}. A measured rate is what the link achieved for its flows: its capacity where it was
+ * their bottleneck, a lower bound otherwise ({@link io.wanshuffle.spark.measure.NetworkEstimator});
+ * so the backbone is measured at most at what the flows planned so far could fill, and a NIC that
+ * waited on the backbone at its share.
+ *
+ * @param k flows per side of the backbone
+ * @param baseSpeed b, bytes/s of one flow
+ * @param backboneRate the measured backbone rate, bytes/s
+ * @param slowestNicRate the slowest NIC rate, bytes/s
+ * @param nicRates per host with a rate of its own (measured, or configured), bytes/s
+ * @param otherNicRate the NIC rate of other hosts, bytes/s
+ */
+record MeasuredPlatform(
+    int k,
+    long baseSpeed,
+    double backboneRate,
+    double slowestNicRate,
+    Map<String, Double> nicRates,
+    double otherNicRate) {
+
+  /**
+   * @param e the measurement
+   * @param conf the configuration: its NIC rates unless {@code nic.rate=auto}
+   * @return the platform of the rates; empty when no backbone side, or with {@code nic.rate=auto}
+   *     no NIC, was measured
+   */
+  static Optional<MeasuredPlatform> of(NetworkEstimate e, WanShuffleConf conf) {
+    double backbone = Double.POSITIVE_INFINITY;
+    Map<String, Double> measured = new HashMap<>();
+    for (LinkRate r : e.rates().values()) {
+      double v = r.bytesPerSecond();
+      if (!(v > 0)) {
+        continue;
+      }
+      String n = r.link();
+      if (n.startsWith("backbone.out[") || n.startsWith("backbone.in[")) {
+        backbone = Math.min(backbone, v);
+      } else if (n.startsWith("nic.up[") || n.startsWith("nic.down[")) {
+        String host = n.substring(n.indexOf('[') + 1, n.length() - 1);
+        measured.merge(host, v, Math::min);
+      }
+    }
+    Map<String, Double> nics = new HashMap<>();
+    double other;
+    if (conf.nicAuto()) {
+      nics.putAll(measured);
+      other = measured.values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    } else {
+      for (String h : conf.nicRateHosts()) {
+        nics.put(h, (double) conf.nicRate(h));
+      }
+      other = conf.nicRate("");
+    }
+    if (Double.isInfinite(backbone) || Double.isNaN(other)) {
+      return Optional.empty();
+    }
+    double slowest = nics.values().stream().mapToDouble(Double::doubleValue).min().orElse(other);
+    slowest = Math.min(slowest, other);
+    int k = (int) Math.max(1, Math.min(BaseSpeed.MAX_FLOWS, Math.round(backbone / slowest)));
+    long b = Math.max(1, (long) (backbone / k));
+    return Optional.of(new MeasuredPlatform(k, b, backbone, slowest, Map.copyOf(nics), other));
+  }
+
+  /**
+   * @param host a host name
+   * @param deltaSet δ set for every host, 0 when derived
+   * @return δ(host), 1..k
+   */
+  int delta(String host, int deltaSet) {
+    if (deltaSet > 0) {
+      return Math.min(k, deltaSet);
+    }
+    double nic = nicRates.getOrDefault(host, otherNicRate);
+    return (int) Math.max(1, Math.min(k, Math.round(nic / baseSpeed)));
+  }
+
+  /**
+   * @param conf the configuration (its δ, when set)
+   * @param clusterOf the cluster of a host
+   * @return the KPBS link model of these rates ({@link LinkModel#kpbs})
+   */
+  LinkModel links(WanShuffleConf conf, Function<String, String> clusterOf) {
+    int set = conf.deltaSet();
+    return LinkModel.kpbs(k, h -> delta(h, set), clusterOf, baseSpeed);
+  }
+}

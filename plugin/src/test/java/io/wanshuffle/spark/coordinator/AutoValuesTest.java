@@ -1,0 +1,192 @@
+package io.wanshuffle.spark.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import io.wanshuffle.spark.measure.MeasuredFlow;
+import io.wanshuffle.spark.measure.NetworkMeter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+
+class AutoValuesTest {
+  private final ManualTimer timer = new ManualTimer();
+  private final List<PlanEvent> plans = new ArrayList<>();
+  private final CoordinatorListener events =
+      new CoordinatorListener() {
+        @Override
+        public void onPlanComputed(PlanEvent e) {
+          plans.add(e);
+        }
+      };
+
+  private StepCoordinator coordinator(String beta) {
+    return coordinator(beta, null);
+  }
+
+  private StepCoordinator coordinator(String beta, String k, String... kv) {
+    SparkConf c =
+        new SparkConf(false)
+            .set(WanShuffleConf.ALGORITHM, "greedy-test")
+            .set(WanShuffleConf.BETA, beta)
+            .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+            .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+            .set(WanShuffleConf.PLANNING_BUDGET, "0");
+    if (k != null) {
+      c.set(WanShuffleConf.K, k);
+    }
+    for (int i = 0; i < kv.length; i += 2) {
+      c.set(kv[i], kv[i + 1]);
+    }
+    return StepCoordinator.builder(WanShuffleConf.from(c, Set.of("greedy-test")))
+        .scheduler(new GreedyTestScheduler())
+        .listeners(List.of(events))
+        .timer(timer)
+        .clock(timer::now)
+        .clusters(h -> h.substring(0, 1))
+        .build();
+  }
+
+  private static RegisterDemand demand(int stage, long task, String dst, String src) {
+    return new RegisterDemand(
+        stage, 0, 7, task, "e" + task, dst, new String[] {src}, new long[] {1_000_000});
+  }
+
+  /** Gated flows a0 -> b0 of 1 MB at 10 MB/s, each granted 200 ms before it starts. */
+  private static void measure(NetworkMeter m, int n) {
+    long t = 1_000_000;
+    for (int i = 0; i < n; i++) {
+      m.add(new MeasuredFlow("a0", "b0", 1_000_000, t, t + 200, t + 300));
+      t += 1000;
+    }
+  }
+
+  /**
+   * Rounds of 4 flows a(i) -> b(i) at once, 1 MB each in 100 ms: 10 MB/s per NIC, 40 MB/s on the
+   * backbone, so k = 4 at a base speed of 10 MB/s.
+   */
+  private static void measureParallel(NetworkMeter m, int rounds) {
+    long t = 1_000_000;
+    for (int r = 0; r < rounds; r++) {
+      for (int i = 0; i < 4; i++) {
+        m.add(new MeasuredFlow("a" + i, "b" + i, 1_000_000, t, t + 200, t + 300));
+      }
+      t += 1000;
+    }
+  }
+
+  private PlanEvent plan(StepCoordinator c, int stage) {
+    return plan(c, stage, "b1", "a1");
+  }
+
+  private PlanEvent plan(StepCoordinator c, int stage, String dst, String src) {
+    int before = plans.size();
+    c.awaitGrant(AwaitGrant.poll(c.register(demand(stage, stage, dst, src)).demandId()));
+    timer.advance(100);
+    assertTrue(plans.size() > before, "planned");
+    return plans.get(before);
+  }
+
+  private double plannedBeta(StepCoordinator c, int stage) {
+    return plan(c, stage).platform().beta();
+  }
+
+  @Test
+  void theSecondStagePlansWithTheMeasuredBeta() {
+    StepCoordinator c = coordinator("auto");
+    assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, plannedBeta(c, 3), 1e-12);
+    measure(c.measuring().meter(), WanShuffleConf.AUTO_MIN_FLOWS);
+    double measured = c.measuring().estimate().betaSeconds();
+    assertTrue(measured >= 0.2, "grant delay 200 ms: " + measured);
+    assertEquals(
+        WanShuffleConf.AUTO_BETA_START_SECONDS, c.betaSeconds(), 1e-12, "only between stages");
+    c.stageCompleted(3, 0);
+    assertEquals(measured, c.betaSeconds(), 1e-12);
+    assertEquals(measured, plannedBeta(c, 4), 1e-12);
+  }
+
+  @Test
+  void tooFewFlowsKeepTheStartValue() {
+    StepCoordinator c = coordinator("auto");
+    measure(c.measuring().meter(), WanShuffleConf.AUTO_MIN_FLOWS - 1);
+    c.stageCompleted(3, 0);
+    assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, plannedBeta(c, 4), 1e-12);
+  }
+
+  @Test
+  void aConfiguredBetaIsNeverReplaced() {
+    StepCoordinator c = coordinator("30ms");
+    measure(c.measuring().meter(), 2 * WanShuffleConf.AUTO_MIN_FLOWS);
+    c.stageCompleted(3, 0);
+    assertEquals(0.03, c.betaSeconds(), 1e-12);
+    assertEquals(0.03, plannedBeta(c, 4), 1e-12);
+  }
+
+  @Test
+  void theSecondStagePlansWithTheMeasuredK() {
+    StepCoordinator c = coordinator("50ms", "auto", WanShuffleConf.NIC_RATE, "auto");
+    measureParallel(c.measuring().meter(), 5);
+    c.stageCompleted(3, 0);
+    PlanEvent p = plan(c, 4);
+    assertEquals(4, p.platform().k(), "40 MB/s backbone over 10 MB/s NICs");
+    assertEquals(10_000_000, p.bytesPerSecond());
+    assertEquals(0.05, p.platform().beta(), 1e-12, "beta set: kept");
+  }
+
+  @Test
+  void kStartsFromTheRulesAndSwitchesOnlyWhenNoFlowIsOpen() {
+    StepCoordinator c = coordinator("50ms", "auto", WanShuffleConf.NIC_RATE, "auto");
+    PlanEvent first = plan(c, 5);
+    assertEquals(10, first.platform().k(), "10 gbit backbone over 1 gbit NICs");
+    assertEquals(125_000_000, first.bytesPerSecond());
+    measureParallel(c.measuring().meter(), 5);
+    c.stageCompleted(3, 0); // stage 5's flow a1 -> b1 is still open
+    assertEquals(125_000_000, plan(c, 4, "b2", "a2").bytesPerSecond());
+    c.stageCompleted(5, 0);
+    c.stageCompleted(4, 0);
+    assertEquals(10_000_000, plan(c, 6).bytesPerSecond(), "switched once no flow was open");
+  }
+
+  @Test
+  void withConfiguredNicsTheMeasuredBackboneGivesK() {
+    // 40 MB/s measured backbone under the default 1 gbit NICs: one flow of 40 MB/s
+    StepCoordinator c = coordinator("50ms", "auto");
+    measureParallel(c.measuring().meter(), 5);
+    c.stageCompleted(3, 0);
+    PlanEvent p = plan(c, 4);
+    assertEquals(1, p.platform().k());
+    assertEquals(40_000_000, p.bytesPerSecond());
+  }
+
+  @Test
+  void autoRatesWithoutKFollowTheMeasurement() {
+    StepCoordinator c =
+        coordinator(
+            "50ms", null, WanShuffleConf.NIC_RATE, "auto", WanShuffleConf.BACKBONE_RATE, "auto");
+    PlanEvent first = plan(c, 5);
+    assertEquals(10, first.platform().k(), "start: 10 x the 1 gbit NIC start rate");
+    assertEquals(125_000_000, first.bytesPerSecond());
+    c.stageCompleted(5, 0);
+    measureParallel(c.measuring().meter(), 5);
+    c.stageCompleted(3, 0);
+    PlanEvent p = plan(c, 4);
+    assertEquals(4, p.platform().k());
+    assertEquals(10_000_000, p.bytesPerSecond());
+  }
+
+  @Test
+  void aConfiguredKIsNeverReplaced() {
+    StepCoordinator c =
+        coordinator(
+            "50ms", "3", WanShuffleConf.NIC_RATE, "auto", WanShuffleConf.BACKBONE_RATE, "auto");
+    measureParallel(c.measuring().meter(), 5);
+    c.stageCompleted(3, 0);
+    PlanEvent p = plan(c, 4);
+    assertEquals(3, p.platform().k());
+  }
+}

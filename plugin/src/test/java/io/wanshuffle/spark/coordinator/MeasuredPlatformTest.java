@@ -1,0 +1,96 @@
+package io.wanshuffle.spark.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.measure.LinkRate;
+import io.wanshuffle.spark.measure.NetworkEstimate;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+
+class MeasuredPlatformTest {
+  private static final WanShuffleConf NIC_AUTO = conf(WanShuffleConf.NIC_RATE, "auto");
+
+  private static WanShuffleConf conf(String... kv) {
+    SparkConf c = new SparkConf(false).set(WanShuffleConf.ALGORITHM, "greedy-test");
+    for (int i = 0; i < kv.length; i += 2) {
+      c.set(kv[i], kv[i + 1]);
+    }
+    return WanShuffleConf.from(c, Set.of("greedy-test"));
+  }
+
+  private static NetworkEstimate estimate(Object... linkRates) {
+    Map<String, LinkRate> rates = new HashMap<>();
+    for (int i = 0; i < linkRates.length; i += 2) {
+      String l = (String) linkRates[i];
+      rates.put(l, new LinkRate(l, ((Number) linkRates[i + 1]).doubleValue(), 10, false));
+    }
+    return new NetworkEstimate(0.1, 0.05, 0.05, rates, 40);
+  }
+
+  @Test
+  void kIsTheSlowestBackboneSideOverTheSlowestNic() {
+    MeasuredPlatform p =
+        MeasuredPlatform.of(
+                estimate(
+                    "backbone.out[/a]", 25e6,
+                    "backbone.in[/b]", 24e6,
+                    "nic.up[a0]", 6.2e6,
+                    "nic.down[b0]", 5.9e6,
+                    "nic.up[a1]", 13e6,
+                    "nic.down[b1]", 12.5e6),
+                NIC_AUTO)
+            .orElseThrow();
+    assertEquals(4, p.k(), "round(24 / 5.9)");
+    assertEquals(6_000_000, p.baseSpeed(), "24 MB/s / 4");
+    assertEquals(1, p.delta("a0", 0));
+    assertEquals(2, p.delta("b1", 0), "round(12.5 / 6)");
+    assertEquals(1, p.delta("c9", 0), "not measured: the slowest measured NIC");
+    assertEquals(3, p.delta("a0", 3), "a set δ is kept");
+    assertEquals(4, p.delta("a0", 9), "capped by k");
+  }
+
+  @Test
+  void aBackboneSlowerThanANicGivesOneFlow() {
+    MeasuredPlatform p =
+        MeasuredPlatform.of(estimate("backbone.out[/a]", 25e6, "nic.up[a0]", 125e6), NIC_AUTO)
+            .orElseThrow();
+    assertEquals(1, p.k());
+    assertEquals(25_000_000, p.baseSpeed());
+  }
+
+  @Test
+  void withoutBothABackboneAndANicRateThereIsNone() {
+    assertTrue(MeasuredPlatform.of(estimate("nic.up[a0]", 1e6), NIC_AUTO).isEmpty());
+    assertTrue(MeasuredPlatform.of(estimate("backbone.in[/b]", 1e6), NIC_AUTO).isEmpty());
+    assertTrue(MeasuredPlatform.of(NetworkEstimate.EMPTY, NIC_AUTO).isEmpty());
+    assertTrue(MeasuredPlatform.of(estimate("nic.up[a0]", 1e6), conf()).isEmpty());
+  }
+
+  @Test
+  void configuredNicRatesAreThePerFlowRate() {
+    // nic.rate 100 MB/s, node b7 250 MB/s; the measured NIC rates are not used
+    WanShuffleConf c =
+        conf(
+            WanShuffleConf.NIC_RATE,
+            "100000000",
+            WanShuffleConf.NIC_RATES,
+            "b7=250000000",
+            WanShuffleConf.K,
+            "auto");
+    MeasuredPlatform p =
+        MeasuredPlatform.of(estimate("backbone.in[/b]", 610e6, "nic.up[a0]", 5e6), c).orElseThrow();
+    assertEquals(6, p.k(), "round(610 / 100)");
+    assertEquals(101_666_666, p.baseSpeed());
+    assertEquals(1, p.delta("a0", 0));
+    assertEquals(2, p.delta("b7", 0), "round(250 / 101.7)");
+    MeasuredPlatform slow =
+        MeasuredPlatform.of(estimate("backbone.in[/b]", 25e6), conf()).orElseThrow();
+    assertEquals(1, slow.k(), "a 25 MB/s backbone under 1 gbit NICs: one flow");
+    assertEquals(25_000_000, slow.baseSpeed());
+  }
+}
