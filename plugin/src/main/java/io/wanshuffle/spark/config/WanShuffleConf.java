@@ -31,6 +31,13 @@ public final class WanShuffleConf {
   /** Prefix of every key. */
   public static final String PREFIX = "spark.wanshuffle.";
 
+  /**
+   * Most flows k or δ may count (scheduler-core's limit). Classes outside this package read it here
+   * rather than from scheduler-core: an inlined scheduler-core constant leaves a class reference
+   * that the shaded jar does not relocate.
+   */
+  public static final int MAX_FLOWS = PlatformRates.MAX_FLOWS;
+
   /** Key of {@link Settings#ALGORITHM}: the step scheduler, or {@value #NONE}. */
   public static final String ALGORITHM = PREFIX + "algorithm";
 

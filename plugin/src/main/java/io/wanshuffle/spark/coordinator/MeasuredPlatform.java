@@ -1,6 +1,5 @@
 package io.wanshuffle.spark.coordinator;
 
-import io.wanshuffle.scheduler.BaseSpeed;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.measure.LinkRate;
 import io.wanshuffle.spark.measure.NetworkEstimate;
@@ -17,8 +16,8 @@ import java.util.function.Function;
  * configured ones, or with {@code nic.rate=auto} the measured ones (a host not measured counts at
  * the slowest measured NIC). Measured rates share no exact common divisor, so the per-flow rate is
  * the slowest NIC (a flow runs at most at its NIC's rate): k = round(backbone / slowest NIC), at
- * least 1 and at most {@link BaseSpeed#MAX_FLOWS}; base speed b = backbone / k; δ(h) = round(NIC(h)
- * / b) within 1..k, or the configured δ (capped by k) when one is set.
+ * least 1 and at most {@link WanShuffleConf#MAX_FLOWS}; base speed b = backbone / k; δ(h) =
+ * round(NIC(h) / b) within 1..k, or the configured δ (capped by k) when one is set.
  *
  * <p>The backbone's rate is the slowest measured side ({@code backbone.out[...]}, {@code
  * backbone.in[...]}); a host's measured NIC rate the slower of its {@code nic.up[h]} and {@code
@@ -80,7 +79,7 @@ record MeasuredPlatform(
     }
     double slowest = nics.values().stream().mapToDouble(Double::doubleValue).min().orElse(other);
     slowest = Math.min(slowest, other);
-    int k = (int) Math.max(1, Math.min(BaseSpeed.MAX_FLOWS, Math.round(backbone / slowest)));
+    int k = (int) Math.max(1, Math.min(WanShuffleConf.MAX_FLOWS, Math.round(backbone / slowest)));
     long b = Math.max(1, (long) (backbone / k));
     return Optional.of(new MeasuredPlatform(k, b, backbone, slowest, Map.copyOf(nics), other));
   }
