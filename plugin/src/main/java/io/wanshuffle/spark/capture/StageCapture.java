@@ -71,75 +71,6 @@ public record StageCapture(
   }
 
   /**
-   * A capture without network figures (what format version 3 records).
-   *
-   * @param appId Spark application id
-   * @param stageId stage id
-   * @param stageAttempt stage attempt
-   * @param shuffleIds shuffles the stage read
-   * @param algorithm step scheduler
-   * @param k flow limit k
-   * @param bytesPerSecond base speed, bytes/s
-   * @param backboneBytesPerSecond backbone rate, bytes/s
-   * @param hosts hosts indexing the two matrices
-   * @param registeredBytes {@code [src][dst]} bytes registered
-   * @param realisedBytes {@code [src][dst]} bytes fetched
-   * @param firstDemandMs first demand registration, epoch ms
-   * @param endMs stage completion, epoch ms
-   * @param plans plans, by plan id
-   * @param steps steps, by step id
-   * @param flows realised flows
-   * @param betaSeconds step setup delay β, seconds
-   * @param hostPaths per host its network path
-   * @param links the stage's traffic per link
-   * @param linkSeries bytes over time on the backbone sides and the bottleneck link
-   */
-  public StageCapture(
-      String appId,
-      int stageId,
-      int stageAttempt,
-      int[] shuffleIds,
-      String algorithm,
-      int k,
-      long bytesPerSecond,
-      long backboneBytesPerSecond,
-      List<String> hosts,
-      long[][] registeredBytes,
-      long[][] realisedBytes,
-      long firstDemandMs,
-      long endMs,
-      List<PlanCapture> plans,
-      List<StepCapture> steps,
-      List<FlowCapture> flows,
-      double betaSeconds,
-      List<String> hostPaths,
-      List<LinkFigures> links,
-      List<LinkSeries> linkSeries) {
-    this(
-        appId,
-        stageId,
-        stageAttempt,
-        shuffleIds,
-        algorithm,
-        k,
-        bytesPerSecond,
-        backboneBytesPerSecond,
-        hosts,
-        registeredBytes,
-        realisedBytes,
-        firstDemandMs,
-        endMs,
-        plans,
-        steps,
-        flows,
-        betaSeconds,
-        hostPaths,
-        links,
-        linkSeries,
-        NetworkFigures.NONE);
-  }
-
-  /**
    * A capture without β, host paths, links or link series (what format version 2 records).
    *
    * @param appId Spark application id
@@ -196,7 +127,8 @@ public record StageCapture(
         0,
         List.of(),
         List.of(),
-        List.of());
+        List.of(),
+        NetworkFigures.NONE);
   }
 
   /**

@@ -94,7 +94,8 @@ class CaptureEventsJsonTest {
             c.hostPaths(),
             c.links(),
             c.linkSeries(),
-            c.plans().get(0));
+            c.plans().get(0),
+            null);
     WanShuffleStageCaptured back =
         (WanShuffleStageCaptured)
             JsonProtocol.sparkEventFromJson(JsonProtocol.sparkEventToJsonString(e));

@@ -94,7 +94,8 @@ class WanShuffleTabTest {
         c.hostPaths(),
         c.links(),
         c.linkSeries(),
-        plan);
+        plan,
+        null);
   }
 
   private static ElementTrackingStore store() {
