@@ -189,7 +189,8 @@ final class ReportFixtures {
         c.hostPaths(),
         c.links(),
         c.linkSeries(),
-        c.plans().get(0));
+        c.plans().get(0),
+        null);
   }
 
   /** The event-log lines of an application with the given stages (each step's event first). */
