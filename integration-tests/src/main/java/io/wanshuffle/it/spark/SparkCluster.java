@@ -102,29 +102,10 @@ public final class SparkCluster implements AutoCloseable {
    */
   public static SparkCluster start(
       Testbed testbed, SparkHome sparkHome, Path runDir, ClusterOptions options) {
-    Path dir = runDir.toAbsolutePath();
-    try {
-      Files.createDirectories(dir);
-      DaemonRecord.reap(dir.getParent(), KILL_GRACE);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot prepare the Spark run folder " + dir, e);
-    }
+    Path dir = DaemonStart.prepare(runDir, "Spark");
     SparkCluster c = new SparkCluster(testbed, sparkHome, dir, options);
-    try {
-      c.writeConfiguration();
-      c.startDaemons();
-      return c;
-    } catch (IOException e) {
-      c.close();
-      throw new UncheckedIOException("cannot start Spark in " + dir + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      c.close();
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting Spark", e);
-    } catch (RuntimeException e) {
-      c.close();
-      throw e;
-    }
+    DaemonStart.run(dir, "Spark", c::close, c::writeConfiguration, c::startDaemons);
+    return c;
   }
 
   private void writeConfiguration() throws IOException {

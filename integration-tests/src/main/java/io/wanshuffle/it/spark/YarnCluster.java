@@ -176,29 +176,10 @@ public final class YarnCluster implements AutoCloseable {
    * @throws UncheckedIOException if the run folder cannot be written or a JVM cannot be started
    */
   public static YarnCluster start(Testbed testbed, YarnHome home, Path runDir, Options options) {
-    Path dir = runDir.toAbsolutePath();
-    try {
-      Files.createDirectories(dir);
-      DaemonRecord.reap(dir.getParent(), KILL_GRACE);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot prepare the YARN run folder " + dir, e);
-    }
+    Path dir = DaemonStart.prepare(runDir, "YARN");
     YarnCluster c = new YarnCluster(testbed, home, dir, options);
-    try {
-      c.writeConfiguration();
-      c.startDaemons();
-      return c;
-    } catch (IOException e) {
-      c.close();
-      throw new UncheckedIOException("cannot start YARN in " + dir + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      c.close();
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting YARN", e);
-    } catch (RuntimeException e) {
-      c.close();
-      throw e;
-    }
+    DaemonStart.run(dir, "YARN", c::close, c::writeConfiguration, c::startDaemons);
+    return c;
   }
 
   private void writeConfiguration() throws IOException {
