@@ -576,58 +576,26 @@ public final class Experiment implements AppRunner {
    */
   @Override
   public Submitted submit(String name, Submission app, Duration timeout) {
-    String tag = nextTag(name);
-    Path dir = runDir.resolve(tag);
-    Path events = dir.resolve("events");
-    Path stdout = dir.resolve("stdout.txt");
-    Path log = spark.runDir().resolve("driver-" + tag + ".log");
-    Map<String, String> conf = new LinkedHashMap<>(app.conf());
-    Path capture = null;
-    if (PluginSettings.capturing(conf)) {
-      capture = dir.resolve("capture");
-      conf.put(PluginSettings.CAPTURE_DIR, capture.toString());
-    }
-    conf.put("spark.eventLog.enabled", "true");
-    conf.put("spark.eventLog.dir", events.toUri().toString());
-    conf.put("spark.eventLog.compress", "false");
-    conf.put("spark.eventLog.rolling.enabled", "false");
+    SubmissionRun run = SubmissionRun.of(runDir, ++seq, name, app.conf());
+    Map<String, String> conf = new LinkedHashMap<>(run.conf());
     onExecutorClassPath(conf, app.jars().stream().map(Path::toString).toList());
     List<String> args = submitArgs(spark.masterUrl(), app, conf);
-    try {
-      FileUtils.deleteDirectory(dir.toFile());
-      Files.createDirectories(events);
-      Files.writeString(dir.resolve("spark-submit.args"), String.join("\n", args) + "\n");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot prepare " + dir, e);
-    }
+    run.prepare(args);
+    Path log = spark.runDir().resolve("driver-" + run.tag() + ".log");
     RunRecorder rec = new RunRecorder(testbed, sampleTcp);
     long start = System.currentTimeMillis();
     Process driver =
         spark.sparkSubmit(
-            testbed.control(), "driver-" + tag, List.of("-Xmx" + app.driverMemory()), args, stdout);
+            testbed.control(),
+            "driver-" + run.tag(),
+            List.of("-Xmx" + app.driverMemory()),
+            args,
+            run.stdout());
     try {
-      String failure = null;
-      if (!driver.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        driver.destroyForcibly().waitFor();
-        failure = "ran longer than " + timeout.toSeconds() + " s (killed)";
-      } else if (driver.exitValue() != 0) {
-        failure =
-            "exit " + driver.exitValue() + mainThreadException(log).map(x -> ": " + x).orElse("");
-      }
+      String failure = SubmissionRun.await(driver, timeout, log);
       long end = System.currentTimeMillis();
-      rec.finish(runDir, tag);
-      return new Submitted(
-          name,
-          failure,
-          start,
-          end,
-          stdout,
-          log,
-          eventLogIn(events),
-          capture,
-          rec.backbone(),
-          rec.tcp(),
-          rec.links());
+      rec.finish(runDir, run.tag());
+      return run.result(name, failure, start, end, log, rec);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

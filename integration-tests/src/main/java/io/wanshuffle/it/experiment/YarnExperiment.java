@@ -10,13 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import org.apache.commons.io.FileUtils;
 import org.apache.spark.network.util.JavaUtils;
 
 /**
@@ -172,47 +168,20 @@ public final class YarnExperiment implements AppRunner {
   public Experiment.Submitted submit(
       String name, Experiment.Submission app, Duration timeout, String mode) {
     checkDeployMode(mode);
-    String tag =
-        String.format(Locale.ROOT, "%02d-%s", ++seq, name.replaceAll("[^A-Za-z0-9_.-]", "_"));
-    Path dir = runDir.resolve(tag);
-    Path events = dir.resolve("events");
-    Path stdout = dir.resolve("stdout.txt");
+    SubmissionRun run = SubmissionRun.of(runDir, ++seq, name, app.conf());
+    String tag = run.tag();
+    Path stdout = run.stdout();
     Path log = yarn.runDir().resolve("driver-" + tag + ".log");
-    Map<String, String> conf = new LinkedHashMap<>(app.conf());
-    Path capture = null;
-    if (PluginSettings.capturing(conf)) {
-      capture = dir.resolve("capture");
-      conf.put(PluginSettings.CAPTURE_DIR, capture.toString());
-    }
-    conf.put("spark.eventLog.enabled", "true");
-    conf.put("spark.eventLog.dir", events.toUri().toString());
-    conf.put("spark.eventLog.compress", "false");
-    conf.put("spark.eventLog.rolling.enabled", "false");
-    List<String> args = Experiment.submitArgs("yarn", mode, app, conf);
-    try {
-      FileUtils.deleteDirectory(dir.toFile());
-      Files.createDirectories(events);
-      Files.writeString(dir.resolve("spark-submit.args"), String.join("\n", args) + "\n");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot prepare " + dir, e);
-    }
+    List<String> args = Experiment.submitArgs("yarn", mode, app, run.conf());
+    run.prepare(args);
     boolean cluster = mode.equals("cluster");
-    Path submitOut = cluster ? dir.resolve("spark-submit.stdout.txt") : stdout;
+    Path submitOut = cluster ? run.dir().resolve("spark-submit.stdout.txt") : stdout;
     RunRecorder rec = new RunRecorder(testbed, false);
     long start = System.currentTimeMillis();
     Process submit =
         yarn.sparkSubmit("driver-" + tag, List.of("-Xmx" + app.driverMemory()), args, submitOut);
     try {
-      String failure = null;
-      if (!submit.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        submit.destroyForcibly().waitFor();
-        failure = "ran longer than " + timeout.toSeconds() + " s (killed)";
-      } else if (submit.exitValue() != 0) {
-        failure =
-            "exit "
-                + submit.exitValue()
-                + Experiment.mainThreadException(log).map(x -> ": " + x).orElse("");
-      }
+      String failure = SubmissionRun.await(submit, timeout, log);
       long end = System.currentTimeMillis();
       rec.finish(runDir, tag);
       Path driverLog = log;
@@ -226,18 +195,7 @@ public final class YarnExperiment implements AppRunner {
         }
         driverLog = appId.flatMap(id -> yarn.amLog(id, "stderr")).orElse(log);
       }
-      return new Experiment.Submitted(
-          name,
-          failure,
-          start,
-          end,
-          stdout,
-          driverLog,
-          Experiment.eventLogIn(events),
-          capture,
-          rec.backbone(),
-          rec.tcp(),
-          rec.links());
+      return run.result(name, failure, start, end, driverLog, rec);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
