@@ -5,6 +5,8 @@ import io.wanshuffle.scheduler.topology.Topology;
 import io.wanshuffle.scheduler.topology.TopologyException;
 import io.wanshuffle.spark.config.ConfigValueException;
 import io.wanshuffle.spark.config.WanShuffleConf;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -159,23 +161,66 @@ public final class ClusterTopology {
   }
 
   /**
-   * The copy of a topology table shipped with {@code --files} ({@code spark.files}), for a relative
-   * path that is not readable from the working directory. Executors run in the folder Spark
-   * downloads such files to, but a driver in client deploy mode does not: Spark puts its copy in
-   * the driver's {@link SparkFiles} folder, so {@code --files conf/topology.table} with the table
-   * key set to {@code topology.table} works on both.
+   * The copy of a topology table or file shipped with {@code --files}, for a relative path that is
+   * not readable from the working directory. Executors run in the folder Spark downloads such files
+   * to, but a driver in client deploy mode does not: on a standalone or Kubernetes cluster Spark
+   * puts its copy in the driver's {@link SparkFiles} folder; on YARN ({@code
+   * spark.yarn.dist.files}) only the containers get a copy, and the client-mode driver reads the
+   * file the submission named. So {@code --files conf/topology.table} with the key set to {@code
+   * topology.table} works on both.
    *
-   * @param table the configured table path
-   * @return the absolute path of the shipped copy, if the path is relative, not readable as given,
-   *     Spark is running and the copy exists
+   * @param table the configured path
+   * @return the absolute path of the shipped copy (or on YARN of the original), if the path is
+   *     relative, not readable as given, Spark is running and the copy exists
    */
   static Optional<String> shippedCopy(String table) {
     Path given = Path.of(table);
-    if (given.isAbsolute() || Files.isReadable(given) || SparkEnv.get() == null) {
+    SparkEnv env = SparkEnv.get();
+    if (given.isAbsolute() || Files.isReadable(given) || env == null) {
       return Optional.empty();
     }
     Path shipped = Path.of(SparkFiles.get(given.toString()));
-    return Files.isReadable(shipped) ? Optional.of(shipped.toString()) : Optional.empty();
+    if (Files.isReadable(shipped)) {
+      return Optional.of(shipped.toString());
+    }
+    return yarnOriginal(table, env.conf().get("spark.yarn.dist.files", ""));
+  }
+
+  /**
+   * The local original of a file YARN distributes to the containers under the name {@code name}.
+   *
+   * @param name the configured relative path
+   * @param distFiles {@code spark.yarn.dist.files}: comma-separated paths or URIs, each with an
+   *     optional {@code #alias} (the name in the container's folder; else the file's name)
+   * @return the absolute path of the first entry whose alias or file name is {@code name} and that
+   *     is a readable local file, else empty
+   */
+  static Optional<String> yarnOriginal(String name, String distFiles) {
+    for (String entry : distFiles.split(",")) {
+      String e = entry.trim();
+      if (e.isEmpty()) {
+        continue;
+      }
+      URI uri;
+      try {
+        uri = new URI(e);
+      } catch (URISyntaxException x) {
+        continue;
+      }
+      String path = uri.getPath();
+      if (path == null || !(uri.getScheme() == null || uri.getScheme().equals("file"))) {
+        continue;
+      }
+      Path local = Path.of(path);
+      String alias =
+          uri.getFragment() != null
+              ? uri.getFragment()
+              : local.getFileName() == null ? "" : local.getFileName().toString();
+      if (alias.equals(name) && Files.isReadable(local)) {
+        return Optional.of(local.toAbsolutePath().toString());
+      }
+    }
+    return Optional.empty();
   }
 
   /**

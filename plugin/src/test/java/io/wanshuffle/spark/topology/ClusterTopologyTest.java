@@ -158,4 +158,28 @@ class ClusterTopologyTest {
     ClusterTopology t = ClusterTopology.from(new SparkConf(false));
     assertTrue(t.sameCluster("a", "b"));
   }
+
+  @Test
+  void yarnClientDriverReadsTheOriginalOfADistributedFile(@TempDir Path dir) throws IOException {
+    Path table = Files.writeString(dir.resolve("topology.table"), "10.0.0.1 /a/r1\n");
+    Path other = Files.writeString(dir.resolve("other.txt"), "x");
+    String abs = table.toAbsolutePath().toString();
+    // as spark-submit --files writes spark.yarn.dist.files: URIs, comma-separated
+    String dist = other.toUri() + "," + table.toUri();
+    assertEquals(Optional.of(abs), ClusterTopology.yarnOriginal("topology.table", dist));
+    // plain paths and an alias
+    assertEquals(
+        Optional.of(abs), ClusterTopology.yarnOriginal("t.tbl", other + " , " + table + "#t.tbl"));
+    // the alias hides the file's own name
+    assertEquals(
+        Optional.empty(), ClusterTopology.yarnOriginal("topology.table", table + "#t.tbl"));
+    // a file that is not local, or gone, is not read
+    assertEquals(
+        Optional.empty(),
+        ClusterTopology.yarnOriginal("topology.table", "hdfs://nn:8020/conf/topology.table"));
+    assertEquals(
+        Optional.empty(),
+        ClusterTopology.yarnOriginal("topology.table", dir.resolve("gone/topology.table") + ""));
+    assertEquals(Optional.empty(), ClusterTopology.yarnOriginal("topology.table", ""));
+  }
 }
