@@ -51,6 +51,7 @@ class LineCheckTest {
   void theRunningSparkIsThisJarsLine() {
     SparkConf conf = new SparkConf(false);
     assertSame(conf, LineCheck.checked(conf));
+    assertEquals(java.util.Optional.empty(), LineCheck.mismatch());
     assertEquals(
         SparkLine.LINE, LineCheck.majorMinor(org.apache.spark.package$.MODULE$.SPARK_VERSION()));
     assertEquals(

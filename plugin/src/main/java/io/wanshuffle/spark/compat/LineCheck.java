@@ -29,6 +29,22 @@ public final class LineCheck {
   }
 
   /**
+   * Checks the running Spark against the line this jar was built for without throwing, for hosts
+   * that must keep running with a wrong jar (the History Server).
+   *
+   * @return empty when the running Spark's line and Scala version are the jar's, else the message
+   *     {@link #checked} would throw
+   */
+  public static java.util.Optional<String> mismatch() {
+    try {
+      checked(null);
+      return java.util.Optional.empty();
+    } catch (IllegalStateException e) {
+      return java.util.Optional.of(e.getMessage());
+    }
+  }
+
+  /**
    * @param sparkVersion the running Spark's version, e.g. {@code 3.5.8} or {@code 4.1.0-SNAPSHOT}
    * @param scalaVersion the running Scala library's version, e.g. {@code 2.13.16}
    * @param jarLine the Spark line the jar was built for, e.g. {@code 4.1}
