@@ -100,7 +100,10 @@ public final class LinkFairShareEstimator {
     return eta;
   }
 
-  /** The transfers of a matrix on their links, and max-min fair rates for any running subset. */
+  /**
+   * The transfers of a matrix on their links, and max-min fair rates for any running subset. Not
+   * thread-safe: {@link #rates} reuses its work arrays.
+   */
   static final class Sharing {
     final double[] amount;
     final int[][] route;
@@ -108,11 +111,20 @@ public final class LinkFairShareEstimator {
     // flowsOn[l]: the transfers crossing link l.
     final int[][] flowsOn;
 
+    // Work arrays of rates(), allocated once: the remaining capacity and unfrozen transfers per
+    // link, and the transfers whose rate is set.
+    private final double[] rem;
+    private final int[] unfrozen;
+    private final boolean[] frozen;
+
     private Sharing(double[] amount, int[][] route, double[] capacity, int[][] flowsOn) {
       this.amount = amount;
       this.route = route;
       this.capacity = capacity;
       this.flowsOn = flowsOn;
+      this.rem = new double[capacity.length];
+      this.unfrozen = new int[capacity.length];
+      this.frozen = new boolean[amount.length];
     }
 
     static Sharing of(TrafficMatrix matrix, LinkNetwork network, double[] capacity) {
@@ -161,9 +173,9 @@ public final class LinkFairShareEstimator {
      */
     void rates(boolean[] running, double[] rate) {
       int links = capacity.length;
-      double[] rem = capacity.clone();
-      int[] unfrozen = new int[links];
-      boolean[] frozen = new boolean[amount.length];
+      System.arraycopy(capacity, 0, rem, 0, links);
+      Arrays.fill(unfrozen, 0);
+      Arrays.fill(frozen, false);
       int active = 0;
       for (int f = 0; f < amount.length; f++) {
         if (running[f]) {
