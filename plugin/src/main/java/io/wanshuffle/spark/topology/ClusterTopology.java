@@ -3,6 +3,7 @@ package io.wanshuffle.spark.topology;
 import io.wanshuffle.scheduler.topology.HostMapping;
 import io.wanshuffle.scheduler.topology.Topology;
 import io.wanshuffle.scheduler.topology.TopologyException;
+import io.wanshuffle.spark.compat.SparkLine;
 import io.wanshuffle.spark.config.ConfigValueException;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.net.URI;
@@ -103,10 +104,7 @@ public final class ClusterTopology {
       String value = hc.get(key.substring("spark.hadoop.".length()), "");
       String hint =
           key.equals(TABLE_KEY) && !table.isEmpty() && !Path.of(table).isAbsolute()
-              ? " (a relative path is read from the working directory, here "
-                  + Path.of("").toAbsolutePath()
-                  + ", else from the files shipped with --files / spark.files; give a path that exists on the driver and on"
-                  + " every executor, or ship the file)"
+              ? relativePathHint("; give a path that exists on the driver and on every executor")
               : "";
       throw new ConfigValueException(key, value, e.getMessage() + hint);
     }
@@ -131,9 +129,7 @@ public final class ClusterTopology {
     } catch (TopologyException e) {
       String hint =
           !Path.of(given).isAbsolute() && !Files.isReadable(Path.of(path))
-              ? " (a relative path is read from the working directory, here "
-                  + Path.of("").toAbsolutePath()
-                  + ", else from the files shipped with --files / spark.files)"
+              ? relativePathHint("")
               : "";
       throw new ConfigValueException(WanShuffleConf.TOPOLOGY_FILE, given, e.getMessage() + hint);
     }
@@ -158,6 +154,29 @@ public final class ClusterTopology {
       throw new ConfigValueException(
           WanShuffleConf.TOPOLOGY_FILE, file.config().file().toString(), e.getMessage());
     }
+  }
+
+  /**
+   * @param advice what to do, appended after where the path was looked for
+   * @return the hint of an error about a relative path: where it was looked for (the working
+   *     directory; on Spark 4 also the files shipped with {@code --files}, which Spark 3.5 fetches
+   *     only after it created the shuffle manager that reads the topology)
+   */
+  static String relativePathHint(String advice) {
+    String cwd = Path.of("").toAbsolutePath().toString();
+    if (SparkLine.LINE.startsWith("3.")) {
+      return " (a relative path is read from the working directory, here "
+          + cwd
+          + "; Spark "
+          + SparkLine.LINE
+          + " creates the shuffle manager before it fetches the files shipped with --files, so"
+          + " give a path that exists on the driver and on every executor)";
+    }
+    return " (a relative path is read from the working directory, here "
+        + cwd
+        + ", else from the files shipped with --files / spark.files"
+        + (advice.isEmpty() ? "" : advice + ", or ship the file")
+        + ")";
   }
 
   /**
