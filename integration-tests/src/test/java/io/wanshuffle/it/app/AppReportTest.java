@@ -44,7 +44,9 @@ class AppReportTest {
         k,
         aToB,
         bToA,
-        sha);
+        sha,
+        Map.of(),
+        RunNetwork.NONE);
   }
 
   @Test
@@ -102,7 +104,8 @@ class AppReportTest {
         r.gatedAtOnceAToB(),
         r.gatedAtOnceBToA(),
         r.stdoutSha256(),
-        links);
+        links,
+        RunNetwork.NONE);
   }
 
   @Test
