@@ -336,6 +336,14 @@ final class Demo {
       p3.add(p == null ? "-" : Comparison.fmt("%.2f", p.etaOSeconds()));
     }
     rows.addAll(List.of(p1, p2, p3));
+    List<MeasuredRows.Run> measured = new ArrayList<>();
+    for (int x = 0; x < ms.size(); x++) {
+      RunResult r = ms.get(x).result().runs().get(0);
+      measured.add(
+          new MeasuredRows.Run(
+              caps.get(x), ms.get(x).backbone(), r.reduceStageStartMs(), r.reduceStageEndMs()));
+    }
+    rows.addAll(MeasuredRows.of(measured));
     System.out.print(Comparison.text(header, rows));
     report.heading(title);
     report.table(header, rows);
