@@ -1051,9 +1051,9 @@ public final class StepCoordinator {
   }
 
   /**
-   * Assembles one step from a plan and grants it: the demands get their parts, the step is tracked,
-   * logged and published, and the parked polls of its receivers are answered (in {@code replies},
-   * after the lock is released).
+   * Assembles one step from a plan and grants it: the demands get their parts, the step is tracked
+   * and published, and its log line and the answers to the parked polls of its receivers go to
+   * {@code replies} (run after the lock is released).
    *
    * @param plan the plan's transfers in the order free ports take them
    * @return false when no transfer could be granted
@@ -1063,7 +1063,7 @@ public final class StepCoordinator {
     long planId = plan.planId();
     String algorithm = plan.algorithm();
     StepAssembler.Assembly a =
-        assembler.assemble(plan, book.notIn(plan.matrix()), steps.openPairs(), now);
+        assembler.assemble(plan, () -> book.notIn(plan.matrix()), steps.openPairs(), now);
     CoordinatorLog.decisions(a, algorithm);
     if (a.kept()) {
       scheduleKeepEnd(now);
@@ -1087,7 +1087,10 @@ public final class StepCoordinator {
     long deadlineMs = steps.deadlineMs(now, a.longestSeconds());
     StepEvent ev = new StepEvent(stepId, planId, a.flows(), tasks, now, deadlineMs);
     steps.start(ev, a.receiversPerPair(), outstanding, this::deadlineReached);
-    CoordinatorLog.stepGranted(ev, algorithm, outstanding.size(), leases.total());
+    int receivers = outstanding.size();
+    int openFlows = leases.total();
+    // the line is written once the lock is released, with the figures of the grant
+    replies.add(() -> CoordinatorLog.stepGranted(ev, algorithm, receivers, openFlows));
     listeners.fire(l -> l.onStepGranted(ev));
     for (Long id : outstanding) {
       Demand d = book.get(id);

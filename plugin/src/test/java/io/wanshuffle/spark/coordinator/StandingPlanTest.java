@@ -98,7 +98,7 @@ class StandingPlanTest {
     List<Demand> book = List.of(d1, d2);
     StandingPlan p = planOf(DemandMatrix.residual(book, l, PIPELINED, 0, 100), l);
     d1.remaining[0] = 0; // d1 fetched everything from a1 since the plan was made
-    StepAssembler.Assembly first = a.assemble(p, book, Set.of(), NOW);
+    StepAssembler.Assembly first = a.assemble(p, () -> book, Set.of(), NOW);
     assertEquals(1, first.flows().size(), "a2 -> b2 only");
     assertEquals("a2", first.flows().get(0).srcHost());
     int done = 0;
@@ -108,7 +108,7 @@ class StandingPlanTest {
     assertEquals(1, done, "a1 -> b1 is done for this plan");
     d1.remaining[0] = 100; // even if it had bytes again, the plan does not walk the pair
     l.close("a2", "b2");
-    StepAssembler.Assembly second = a.assemble(p, book, Set.of(), NOW);
+    StepAssembler.Assembly second = a.assemble(p, () -> book, Set.of(), NOW);
     assertEquals(1, second.flows().size(), "a2 -> b2 again: its demand still needs it");
     assertEquals("a2", second.flows().get(0).srcHost());
   }
