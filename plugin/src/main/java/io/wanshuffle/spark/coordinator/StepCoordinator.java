@@ -480,6 +480,10 @@ public final class StepCoordinator {
    * @param attempt stage attempt number
    */
   public void stageCompleted(int stageId, int attempt) {
+    if (conf.betaAuto() || conf.platformAuto()) {
+      // the auto values are adopted from the estimate under the lock: compute it before taking it
+      measuring.estimate();
+    }
     event(
         () -> {
           stageCompletedLocked(new StageRef(stageId, attempt));
@@ -891,8 +895,11 @@ public final class StepCoordinator {
    *
    * @param residual the residual demand
    * @param expected what the tasks still to launch are expected to fetch
+   * @param undecidedStages a demand's stage is not yet decided by the {@link StageGate}: the plan's
+   *     apply predicts it with the network measured so far
    */
-  private record RoundInput(DemandMatrix.Snapshot residual, PendingTasks.Estimate expected) {}
+  private record RoundInput(
+      DemandMatrix.Snapshot residual, PendingTasks.Estimate expected, boolean undecidedStages) {}
 
   /**
    * A round's plan, computed without the lock.
@@ -909,10 +916,13 @@ public final class StepCoordinator {
   private final class Rounds implements PlanningLoop.Round<RoundInput, RoundPlan> {
     @Override
     public RoundInput snapshot(long startedNanos) {
+      boolean undecided = false;
+      boolean gating = gate.enabled();
       for (Demand d : book.all()) {
         if (d.waiter != null && d.firstPlanNanos == 0) {
           d.firstPlanNanos = startedNanos; // the first plan that could have granted this poll
         }
+        undecided = undecided || gating && !d.released && !gate.decided(d.stage);
       }
       if (stopped || !conf.gated() || !mode.mayPlan(steps)) {
         return null;
@@ -922,11 +932,16 @@ public final class StepCoordinator {
         return null;
       }
       DemandMatrix.Snapshot residual = DemandMatrix.snapshot(book.all(), leases, mode, betaSeconds);
-      return residual == null ? null : new RoundInput(residual, waves.estimate());
+      return residual == null ? null : new RoundInput(residual, waves.estimate(), undecided);
     }
 
     @Override
     public RoundPlan plan(RoundInput in) {
+      if (in.undecidedStages()) {
+        // the plan's apply decides those stages on the network measured so far: estimate it here,
+        // without the lock (a cache hit under the lock unless a flow ended meanwhile)
+        measuring.estimate();
+      }
       DemandMatrix m =
           DemandMatrix.of(in.residual(), leases, mode, betaSeconds, leases.links().baseSpeed());
       Planner.Plan plan = planner.plan(m);
