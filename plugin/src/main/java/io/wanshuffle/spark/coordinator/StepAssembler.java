@@ -171,7 +171,8 @@ final class StepAssembler {
     double heaviest = plan.heaviest();
     boolean portsFreeAtStart = leases.total() == 0;
     Builder b = new Builder();
-    for (int i = 0; i < order.size(); i++) {
+    // the transfers before the first one not done would only be skipped
+    for (int i = plan.firstNotDone(); i < order.size(); i++) {
       if (mode.stepFull(leases) || plan.full(leases)) {
         break;
       }

@@ -63,6 +63,26 @@ class StandingPlanTest {
   }
 
   @Test
+  void aWalkStartsAfterTheTransfersDoneAtTheFront() {
+    FlowLeases l = twoClusters(4, 1);
+    List<Demand> book = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      book.add(demand(i, "b" + i, "a" + i, 100));
+    }
+    StandingPlan p = planOf(DemandMatrix.residual(book, l, PIPELINED, 0, 100), l);
+    assertEquals(4, p.order().size());
+    assertEquals(0, p.firstNotDone());
+    p.markDone(2);
+    assertEquals(0, p.firstNotDone(), "a transfer not done is still before it");
+    p.markDone(0);
+    assertEquals(1, p.firstNotDone());
+    p.markDone(1);
+    assertEquals(3, p.firstNotDone(), "past 1 and the 2 done before");
+    p.markDone(3);
+    assertEquals(4, p.firstNotDone(), "every transfer done");
+  }
+
+  @Test
   void itIsFullWhenEverySideOfTheBackboneItsPairsCrossIsFull() {
     FlowLeases l = twoClusters(1, 2);
     Demand ab = demand(1, "b1", "a1", 100);
