@@ -108,6 +108,13 @@ final class FlowKeeping {
   }
 
   /**
+   * @return true when no flow is kept for any receiver
+   */
+  boolean isEmpty() {
+    return keptFor.isEmpty();
+  }
+
+  /**
    * @param awaited the receivers still awaited: flows kept for any other are released
    */
   void retainOnly(Set<String> awaited) {

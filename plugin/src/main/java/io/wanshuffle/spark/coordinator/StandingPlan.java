@@ -10,18 +10,19 @@ import java.util.Set;
 /**
  * A plan's transfers in the order free ports take them ({@link StepMode#order}: bottleneck ports
  * first with pipelined steps), with the instance they were planned on: what the step assembler
- * walks when it grants a step ({@link StepAssembler#assemble(StandingPlan, java.util.Collection,
- * Set, long)}). With pipelined steps the coordinator keeps the last one between re-plans, so that a
- * port freed while the planner computes the next plan takes the last plan's next transfer at once
- * (list scheduling of the plan, as Graham's list scheduling takes the next job of a fixed list; the
- * re-plan that follows covers the demand registered since).
+ * walks when it grants a step ({@link StepAssembler#assemble(StandingPlan,
+ * java.util.function.Supplier, Set, long)}). With pipelined steps the coordinator keeps the last
+ * one between re-plans, so that a port freed while the planner computes the next plan takes the
+ * last plan's next transfer at once (list scheduling of the plan, as Graham's list scheduling takes
+ * the next job of a fixed list; the re-plan that follows covers the demand registered since).
  *
  * <p>Built off the coordinator's lock (its routes come from the immutable link model); its {@code
  * done} marks are set under the lock by the assembler. Walking it costs O(transfers walked), each
  * in a few array reads: the route, the NIC links and the δ of both hosts of every transfer are
  * resolved here ({@link #freeSend}, {@link #freeReceive}); a transfer whose pair no demand of the
- * plan still needs is marked and skipped for good, and the walk stops once every backbone side the
- * plan's pairs cross is full ({@link #full}).
+ * plan still needs is marked and skipped for good (a walk starts after the marked ones at the
+ * front, {@link #firstNotDone}), and the walk stops once every backbone side the plan's pairs cross
+ * is full ({@link #full}).
  */
 final class StandingPlan {
   private final DemandMatrix matrix;
@@ -34,6 +35,10 @@ final class StandingPlan {
   private final long firstDemandId;
   private final int[][] routes;
   private final boolean[] done;
+
+  /** The first position in {@link #order} not {@link #done}: every walk may start there. */
+  private int firstNotDone;
+
   private final int[] outLinks;
   private final int[] inLinks;
   private final int[] outCapacity;
@@ -297,6 +302,18 @@ final class StandingPlan {
    */
   void markDone(int i) {
     done[i] = true;
+    while (firstNotDone < done.length && done[firstNotDone]) {
+      firstNotDone++;
+    }
+  }
+
+  /**
+   * @return the first position in {@link #order()} that is not {@link #done}: the transfers before
+   *     it are done, so a walk that only skips them may start here ({@code order().size()} when all
+   *     are done)
+   */
+  int firstNotDone() {
+    return firstNotDone;
   }
 
   /**

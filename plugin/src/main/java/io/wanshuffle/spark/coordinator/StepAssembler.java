@@ -6,11 +6,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Turns a plan into one step: offers the plan's transfers, in the {@link StepMode}'s order, to the
@@ -135,7 +135,7 @@ final class StepAssembler {
       long nowMs) {
     StandingPlan plan =
         new StandingPlan(m, mode.order(steps, m, expected), expected, 0, "", leases);
-    return assemble(plan, book, openPairs, nowMs);
+    return assemble(plan, () -> book, openPairs, nowMs);
   }
 
   /**
@@ -147,17 +147,23 @@ final class StepAssembler {
    * @param plan the plan, its instance and what the tasks still to launch were expected to fetch
    * @param book the registered demands that are not in the plan's matrix (awaited receivers are
    *     found among them; demands of the plan in it are skipped, so every registered demand will
-   *     do, at O(demands) per step)
+   *     do, at O(demands) per step); read only when a transfer fits or a flow is kept
    * @param openPairs the host pairs with a flow open now ({@link StepTracker#openPairs}): not
-   *     granted again until they close
+   *     granted again until they close; not modified
    * @param nowMs epoch ms
    * @return the step; empty when no transfer could be granted
    */
   Assembly assemble(
-      StandingPlan plan, Collection<Demand> book, Set<HostPair> openPairs, long nowMs) {
+      StandingPlan plan,
+      Supplier<? extends Collection<Demand>> book,
+      Set<HostPair> openPairs,
+      long nowMs) {
     DemandMatrix m = plan.matrix();
-    Set<HostPair> open = new HashSet<>(openPairs);
-    Map<String, Double> registeredSince = registeredSincePlan(plan, book);
+    // the receivers registered since the plan are read now when a kept flow may have to be
+    // released, else once a transfer fits (with nothing kept, releasing is a no-op: the same
+    // result, and most walks of a full backbone read nothing)
+    Map<String, Double> registeredSince =
+        keeping.isEmpty() ? null : registeredSincePlan(plan, book.get());
     // the awaited receivers are ranked once a transfer fits (most walks of a full backbone find
     // none)
     Map<String, Double> awaited = null;
@@ -165,7 +171,8 @@ final class StepAssembler {
     double heaviest = plan.heaviest();
     boolean portsFreeAtStart = leases.total() == 0;
     Builder b = new Builder();
-    for (int i = 0; i < order.size(); i++) {
+    // the transfers before the first one not done would only be skipped
+    for (int i = plan.firstNotDone(); i < order.size(); i++) {
       if (mode.stepFull(leases) || plan.full(leases)) {
         break;
       }
@@ -182,7 +189,7 @@ final class StepAssembler {
       }
       if (plan.freeSend(i, leases) <= 0
           || plan.freeReceive(i, leases) <= 0
-          || open.contains(new HostPair(s, r))) {
+          || b.isOpen(new HostPair(s, r), openPairs)) {
         if (mode.planFitsFreePorts()) {
           b.note(
               portsFreeAtStart ? Reason.BEYOND_LIMITS : Reason.PORTS_HELD, s, r, ranked, List.of());
@@ -190,6 +197,9 @@ final class StepAssembler {
         continue;
       }
       if (awaited == null) {
+        if (registeredSince == null) {
+          registeredSince = registeredSincePlan(plan, book.get());
+        }
         awaited = awaitedReceivers(plan, registeredSince, nowMs);
       }
       List<String> heavier = heavierAwaited(awaited, r, ranked.load(), heaviest);
@@ -202,7 +212,6 @@ final class StepAssembler {
         continue;
       }
       if (b.open(t, s, r, route, m)) {
-        open.add(new HostPair(s, r));
         if (!awaited.isEmpty()) {
           b.note(Reason.GRANTED, s, r, ranked, List.of());
         }
@@ -300,6 +309,11 @@ final class StepAssembler {
     final List<Decision> decisions = new ArrayList<>();
     double longest;
     boolean kept;
+
+    /** True when the pair has a flow open: from an earlier step, or opened in this one. */
+    boolean isOpen(HostPair p, Set<HostPair> openBefore) {
+      return openBefore.contains(p) || receiversPerPair.containsKey(p);
+    }
 
     void note(Reason reason, String s, String r, BottleneckFirstOrder.Ranked t, List<String> kept) {
       decisions.add(new Decision(reason, s, r, t.load(), List.copyOf(kept), leases.total()));

@@ -480,6 +480,10 @@ public final class StepCoordinator {
    * @param attempt stage attempt number
    */
   public void stageCompleted(int stageId, int attempt) {
+    if (conf.betaAuto() || conf.platformAuto()) {
+      // the auto values are adopted from the estimate under the lock: compute it before taking it
+      measuring.estimate();
+    }
     event(
         () -> {
           stageCompletedLocked(new StageRef(stageId, attempt));
@@ -891,8 +895,11 @@ public final class StepCoordinator {
    *
    * @param residual the residual demand
    * @param expected what the tasks still to launch are expected to fetch
+   * @param undecidedStages a demand's stage is not yet decided by the {@link StageGate}: the plan's
+   *     apply predicts it with the network measured so far
    */
-  private record RoundInput(DemandMatrix.Snapshot residual, PendingTasks.Estimate expected) {}
+  private record RoundInput(
+      DemandMatrix.Snapshot residual, PendingTasks.Estimate expected, boolean undecidedStages) {}
 
   /**
    * A round's plan, computed without the lock.
@@ -909,10 +916,13 @@ public final class StepCoordinator {
   private final class Rounds implements PlanningLoop.Round<RoundInput, RoundPlan> {
     @Override
     public RoundInput snapshot(long startedNanos) {
+      boolean undecided = false;
+      boolean gating = gate.enabled();
       for (Demand d : book.all()) {
         if (d.waiter != null && d.firstPlanNanos == 0) {
           d.firstPlanNanos = startedNanos; // the first plan that could have granted this poll
         }
+        undecided = undecided || gating && !d.released && !gate.decided(d.stage);
       }
       if (stopped || !conf.gated() || !mode.mayPlan(steps)) {
         return null;
@@ -922,11 +932,16 @@ public final class StepCoordinator {
         return null;
       }
       DemandMatrix.Snapshot residual = DemandMatrix.snapshot(book.all(), leases, mode, betaSeconds);
-      return residual == null ? null : new RoundInput(residual, waves.estimate());
+      return residual == null ? null : new RoundInput(residual, waves.estimate(), undecided);
     }
 
     @Override
     public RoundPlan plan(RoundInput in) {
+      if (in.undecidedStages()) {
+        // the plan's apply decides those stages on the network measured so far: estimate it here,
+        // without the lock (a cache hit under the lock unless a flow ended meanwhile)
+        measuring.estimate();
+      }
       DemandMatrix m =
           DemandMatrix.of(in.residual(), leases, mode, betaSeconds, leases.links().baseSpeed());
       Planner.Plan plan = planner.plan(m);
@@ -1051,9 +1066,9 @@ public final class StepCoordinator {
   }
 
   /**
-   * Assembles one step from a plan and grants it: the demands get their parts, the step is tracked,
-   * logged and published, and the parked polls of its receivers are answered (in {@code replies},
-   * after the lock is released).
+   * Assembles one step from a plan and grants it: the demands get their parts, the step is tracked
+   * and published, and its log line and the answers to the parked polls of its receivers go to
+   * {@code replies} (run after the lock is released).
    *
    * @param plan the plan's transfers in the order free ports take them
    * @return false when no transfer could be granted
@@ -1063,7 +1078,7 @@ public final class StepCoordinator {
     long planId = plan.planId();
     String algorithm = plan.algorithm();
     StepAssembler.Assembly a =
-        assembler.assemble(plan, book.notIn(plan.matrix()), steps.openPairs(), now);
+        assembler.assemble(plan, () -> book.notIn(plan.matrix()), steps.openPairs(), now);
     CoordinatorLog.decisions(a, algorithm);
     if (a.kept()) {
       scheduleKeepEnd(now);
@@ -1087,7 +1102,10 @@ public final class StepCoordinator {
     long deadlineMs = steps.deadlineMs(now, a.longestSeconds());
     StepEvent ev = new StepEvent(stepId, planId, a.flows(), tasks, now, deadlineMs);
     steps.start(ev, a.receiversPerPair(), outstanding, this::deadlineReached);
-    CoordinatorLog.stepGranted(ev, algorithm, outstanding.size(), leases.total());
+    int receivers = outstanding.size();
+    int openFlows = leases.total();
+    // the line is written once the lock is released, with the figures of the grant
+    replies.add(() -> CoordinatorLog.stepGranted(ev, algorithm, receivers, openFlows));
     listeners.fire(l -> l.onStepGranted(ev));
     for (Long id : outstanding) {
       Demand d = book.get(id);

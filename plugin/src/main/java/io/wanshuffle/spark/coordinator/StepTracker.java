@@ -2,8 +2,8 @@ package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -44,6 +44,14 @@ final class StepTracker {
 
   /** step id -> open pair -> receivers of the step still fetching that pair. */
   private final Map<Long, Map<HostPair, Integer>> openFlows = new HashMap<>();
+
+  /**
+   * open pair -> steps in which it is open: the key set of {@link #openFlows}' maps, kept as they
+   * change so that {@link #openPairs} costs nothing per step.
+   */
+  private final Map<HostPair, Integer> openPairSteps = new HashMap<>();
+
+  private final Set<HostPair> openPairsView = Collections.unmodifiableSet(openPairSteps.keySet());
 
   /** Transfers reported ahead of their end, waiting for their arrival time. */
   private final Map<DemandStep, TransferRecord> arriving = new LinkedHashMap<>();
@@ -114,6 +122,9 @@ final class StepTracker {
     long stepId = event.stepId();
     nextStepId = stepId + 1;
     openFlows.put(stepId, new HashMap<>(receiversPerPair));
+    for (HostPair p : receiversPerPair.keySet()) {
+      openPairSteps.merge(p, 1, Integer::sum);
+    }
     long delay = event.deadlineMs() - event.grantedAtMs();
     running.put(
         stepId,
@@ -147,14 +158,11 @@ final class StepTracker {
   }
 
   /**
-   * @return the host pairs with a flow open, over every step
+   * @return the host pairs with a flow open, over every step (a read-only view that follows the
+   *     steps' grants and reports; O(1))
    */
   Set<HostPair> openPairs() {
-    Set<HostPair> open = new HashSet<>();
-    for (Map<HostPair, Integer> f : openFlows.values()) {
-      open.addAll(f.keySet());
-    }
-    return open;
+    return openPairsView;
   }
 
   /**
@@ -287,6 +295,7 @@ final class StepTracker {
         }
         if (n == 1) {
           flows.remove(p);
+          openPairSteps.computeIfPresent(p, (k, steps) -> steps == 1 ? null : steps - 1);
           leases.close(p.src(), p.dst());
         } else {
           flows.put(p, n - 1);

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The application's running measurement: keeps the most recent {@value #WINDOW} realised flows and
  * the estimate over them ({@link NetworkEstimator}), recomputed when asked for after a flow ended.
- * Thread-safe.
+ * Thread-safe; the estimate is computed on a copy of the flows outside the meter's lock, so adding
+ * a flow never waits for an estimate being computed.
  */
 public final class NetworkMeter {
   /** Most recent flows the estimate is computed over. */
@@ -17,7 +18,14 @@ public final class NetworkMeter {
   private final NetworkEstimator.Routes routes;
   private final Deque<MeasuredFlow> flows = new ArrayDeque<>();
   private NetworkEstimate estimate = NetworkEstimate.EMPTY;
-  private boolean stale;
+
+  /**
+   * Flows added so far (those that were usable); the estimate is of the flows up to {@link #of}.
+   */
+  private long added;
+
+  /** The value of {@link #added} the current {@link #estimate} was computed at. */
+  private long of;
 
   /**
    * @param routes the links of each flow's route
@@ -39,19 +47,39 @@ public final class NetworkMeter {
     if (flows.size() > WINDOW) {
       flows.removeFirst();
     }
-    stale = true;
+    added++;
   }
 
   /**
    * @return the estimate over the flows added so far (the last {@value #WINDOW}); {@link
    *     NetworkEstimate#EMPTY} before the first
    */
-  public synchronized NetworkEstimate estimate() {
-    if (stale) {
-      estimate = NetworkEstimator.estimate(new ArrayList<>(flows), routes);
-      stale = false;
+  public NetworkEstimate estimate() {
+    List<MeasuredFlow> copy;
+    long at;
+    synchronized (this) {
+      if (of == added) {
+        return estimate;
+      }
+      copy = new ArrayList<>(flows);
+      at = added;
     }
-    return estimate;
+    NetworkEstimate e = NetworkEstimator.estimate(copy, routes);
+    synchronized (this) {
+      if (at > of) {
+        estimate = e;
+        of = at;
+      }
+    }
+    return e;
+  }
+
+  /**
+   * @return true when a flow was added since the estimate was last computed (the next {@link
+   *     #estimate()} computes it again)
+   */
+  public synchronized boolean stale() {
+    return of != added;
   }
 
   /**

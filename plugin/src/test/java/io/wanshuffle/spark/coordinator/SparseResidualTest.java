@@ -266,7 +266,7 @@ class SparseResidualTest {
         StepAssembler a =
             new StepAssembler(w.leases, new FlowKeeping(100), PIPELINED, /* gather ms */ 100);
         List<Demand> candidates = v == 0 ? new ArrayList<>(w.book.all()) : w.book.notIn(m);
-        out.add(a.assemble(sp, candidates, Set.of(), 1_000), m, w);
+        out.add(a.assemble(sp, () -> candidates, Set.of(), 1_000), m, w);
       }
       String at = "seed " + seed;
       StepAssembler.Assembly whole = out.assemblies.get(0);

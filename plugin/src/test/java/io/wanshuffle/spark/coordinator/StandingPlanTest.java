@@ -63,6 +63,26 @@ class StandingPlanTest {
   }
 
   @Test
+  void aWalkStartsAfterTheTransfersDoneAtTheFront() {
+    FlowLeases l = twoClusters(4, 1);
+    List<Demand> book = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      book.add(demand(i, "b" + i, "a" + i, 100));
+    }
+    StandingPlan p = planOf(DemandMatrix.residual(book, l, PIPELINED, 0, 100), l);
+    assertEquals(4, p.order().size());
+    assertEquals(0, p.firstNotDone());
+    p.markDone(2);
+    assertEquals(0, p.firstNotDone(), "a transfer not done is still before it");
+    p.markDone(0);
+    assertEquals(1, p.firstNotDone());
+    p.markDone(1);
+    assertEquals(3, p.firstNotDone(), "past 1 and the 2 done before");
+    p.markDone(3);
+    assertEquals(4, p.firstNotDone(), "every transfer done");
+  }
+
+  @Test
   void itIsFullWhenEverySideOfTheBackboneItsPairsCrossIsFull() {
     FlowLeases l = twoClusters(1, 2);
     Demand ab = demand(1, "b1", "a1", 100);
@@ -98,7 +118,7 @@ class StandingPlanTest {
     List<Demand> book = List.of(d1, d2);
     StandingPlan p = planOf(DemandMatrix.residual(book, l, PIPELINED, 0, 100), l);
     d1.remaining[0] = 0; // d1 fetched everything from a1 since the plan was made
-    StepAssembler.Assembly first = a.assemble(p, book, Set.of(), NOW);
+    StepAssembler.Assembly first = a.assemble(p, () -> book, Set.of(), NOW);
     assertEquals(1, first.flows().size(), "a2 -> b2 only");
     assertEquals("a2", first.flows().get(0).srcHost());
     int done = 0;
@@ -108,7 +128,7 @@ class StandingPlanTest {
     assertEquals(1, done, "a1 -> b1 is done for this plan");
     d1.remaining[0] = 100; // even if it had bytes again, the plan does not walk the pair
     l.close("a2", "b2");
-    StepAssembler.Assembly second = a.assemble(p, book, Set.of(), NOW);
+    StepAssembler.Assembly second = a.assemble(p, () -> book, Set.of(), NOW);
     assertEquals(1, second.flows().size(), "a2 -> b2 again: its demand still needs it");
     assertEquals("a2", second.flows().get(0).srcHost());
   }

@@ -121,6 +121,37 @@ class StepTrackerTest {
   }
 
   @Test
+  void aPairOpenInTwoStepsStaysOpenUntilItsFlowInEachStepCloses() {
+    startStepOne();
+    tracker.finish(1); // past its deadline: d3 still fetches a3 -> b2 in step 1
+    Demand d4 = demand(4, "b2", "a3", 100);
+    grant(d4, 2, new int[] {0}, new long[] {100});
+    leases.open("a3", "b2");
+    long now = timer.now();
+    tracker.start(
+        new StepEvent(
+            tracker.nextStepId(),
+            2,
+            List.of(new FlowGrant("a3", "b2", 100)),
+            new long[] {4},
+            now,
+            tracker.deadlineMs(now, 0.1)),
+        Map.of(new HostPair("a3", "b2"), 1),
+        new LinkedHashSet<>(List.of(4L)),
+        deadlines::add);
+    Set<HostPair> open = tracker.openPairs();
+    assertEquals(3, open.size());
+    tracker.endGrant(d3);
+    assertTrue(open.contains(new HostPair("a3", "b2")), "still open in step 2 (a live view)");
+    tracker.endGrant(d4);
+    assertFalse(open.contains(new HostPair("a3", "b2")));
+    tracker.endGrant(d1);
+    tracker.endGrant(d2);
+    assertTrue(open.isEmpty());
+    assertEquals(0, leases.total());
+  }
+
+  @Test
   void finishCancelsTheDeadline() {
     startStepOne();
     tracker.finish(1);

@@ -30,7 +30,7 @@ final class Compaction {
 
   private Compaction() {}
 
-  private static final class MStep {
+  static final class MStep {
     double dur;
     int n;
     int[] src;
@@ -105,17 +105,35 @@ final class Compaction {
     }
   }
 
-  /** Per traffic-matrix pair, the steps that carry it: linked lists on int arrays. */
-  private static final class PairIndex {
-    private final int[] head;
+  /**
+   * Per traffic-matrix pair, the steps that carry it: linked lists on int arrays, their heads found
+   * by the pair's cell number (row x columns + column) in an open-addressing table sized to the
+   * pairs present, so an index costs O(transfers) memory, not O(senders x receivers).
+   */
+  static final class PairIndex {
+    /** Cell numbers of the pairs in the table, {@link #EMPTY} where none; a power of two long. */
+    private long[] keys;
+
+    /** Per table slot, the first entry of its pair's list. */
+    private int[] heads;
+
+    private int pairs;
     private int[] next = new int[64];
     private int[] stepOf = new int[64];
     private int size;
     private final List<MStep> steps;
 
-    PairIndex(long pairs, List<MStep> steps) {
-      head = new int[(int) pairs];
-      Arrays.fill(head, -1);
+    private static final long EMPTY = -1;
+
+    /**
+     * @param expected entries expected (the table grows past them)
+     * @param steps the steps, by index
+     */
+    PairIndex(int expected, List<MStep> steps) {
+      int cap = Integer.highestOneBit(Math.max(16, 2 * expected) - 1) << 1;
+      keys = new long[cap];
+      heads = new int[cap];
+      Arrays.fill(keys, EMPTY);
       this.steps = steps;
     }
 
@@ -124,13 +142,24 @@ final class Compaction {
         next = Arrays.copyOf(next, size * 2);
         stepOf = Arrays.copyOf(stepOf, size * 2);
       }
-      next[size] = head[(int) pair];
+      int slot = slot(pair);
+      if (keys[slot] == EMPTY) {
+        if (2 * (pairs + 1) > keys.length) {
+          rehash();
+          slot = slot(pair);
+        }
+        keys[slot] = pair;
+        heads[slot] = -1;
+        pairs++;
+      }
+      next[size] = heads[slot];
       stepOf[size] = s.index;
-      head[(int) pair] = size++;
+      heads[slot] = size++;
     }
 
     int head(long pair) {
-      return head[(int) pair];
+      int slot = slot(pair);
+      return keys[slot] == EMPTY ? -1 : heads[slot];
     }
 
     int next(int ent) {
@@ -139,6 +168,38 @@ final class Compaction {
 
     MStep step(int ent) {
       return steps.get(stepOf[ent]);
+    }
+
+    /** The slot of {@code pair}, or the empty slot where it would go (linear probing). */
+    private int slot(long pair) {
+      int mask = keys.length - 1;
+      int i = (int) (mix(pair) & mask);
+      while (keys[i] != EMPTY && keys[i] != pair) {
+        i = (i + 1) & mask;
+      }
+      return i;
+    }
+
+    private void rehash() {
+      long[] oldKeys = keys;
+      int[] oldHeads = heads;
+      keys = new long[2 * oldKeys.length];
+      heads = new int[keys.length];
+      Arrays.fill(keys, EMPTY);
+      for (int i = 0; i < oldKeys.length; i++) {
+        if (oldKeys[i] != EMPTY) {
+          int slot = slot(oldKeys[i]);
+          keys[slot] = oldKeys[i];
+          heads[slot] = oldHeads[i];
+        }
+      }
+    }
+
+    /** A 64-bit finaliser (SplitMix64's), so that cell numbers of one row spread over the table. */
+    private static long mix(long z) {
+      z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+      z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+      return z ^ (z >>> 31);
     }
   }
 
@@ -154,7 +215,11 @@ final class Compaction {
   static Schedule improve(Schedule schedule, Platform platform, long budget) {
     List<MStep> steps = new ArrayList<>();
     long cols = platform.receivers();
-    PairIndex byPair = new PairIndex(platform.senders() * cols, steps);
+    int entries = 0;
+    for (Step s : schedule.steps()) {
+      entries += s.transfers().size();
+    }
+    PairIndex byPair = new PairIndex(entries, steps);
     for (Step s : schedule.steps()) {
       MStep ms = new MStep(s, steps.size());
       steps.add(ms);
