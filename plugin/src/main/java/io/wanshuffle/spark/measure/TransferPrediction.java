@@ -39,6 +39,12 @@ import java.util.Map;
  * </ul>
  */
 public final class TransferPrediction {
+  /**
+   * Fewest flows a link's rate must be measured over to replace the model's rate (as {@link
+   * ConfiguredValueCheck#MIN_FLOWS}).
+   */
+  public static final int MIN_FLOWS = ConfiguredValueCheck.MIN_FLOWS;
+
   /** Largest plan the list schedule simulates (O(T²) in its transfers T). */
   public static final int MAX_SIMULATED = 5000;
 
@@ -208,10 +214,42 @@ public final class TransferPrediction {
     return true;
   }
 
-  /** A flow's rate on link l: its measured rate over its capacity in flows, else the base speed. */
+  /** A flow's rate on link l: {@link #linkRate} over the link's capacity in flows. */
   private static double perFlowRate(int link, NetworkEstimate est, LinkModel model) {
-    double r = est.rate(model.name(link));
-    return r > 0 ? r / model.capacity(link) : model.baseSpeed();
+    return linkRate(link, est, model) / model.capacity(link);
+  }
+
+  /**
+   * The rate the prediction gives a link: its measured rate when measured over at least {@value
+   * #MIN_FLOWS} flows, at most the link model's rate (capacity in flows x base speed: the
+   * configured rate, or the one {@code auto} adopted); the model's rate otherwise. A measured rate
+   * is what the link delivered to its flows, so below the model's rate it is a slower link than
+   * configured (or one its flows were held back from); above it, it is not a capacity the link has
+   * shown to the plugin's flows, and a few flows' sharing estimate can be far off.
+   *
+   * @param link a link id of the model
+   * @param est the measured network
+   * @param model the links
+   * @return bytes/s, &gt; 0
+   */
+  static double linkRate(int link, NetworkEstimate est, LinkModel model) {
+    double modelRate = (double) model.capacity(link) * model.baseSpeed();
+    LinkRate r = est.rates().get(model.name(link));
+    if (r == null || r.flows() < MIN_FLOWS || !(r.bytesPerSecond() > 0)) {
+      return modelRate;
+    }
+    return Math.min(r.bytesPerSecond(), modelRate);
+  }
+
+  /**
+   * @param link a link id of the model
+   * @param est the measured network
+   * @param model the links
+   * @return true when its measurement counts ({@link #linkRate})
+   */
+  private static boolean measured(int link, NetworkEstimate est, LinkModel model) {
+    LinkRate r = est.rates().get(model.name(link));
+    return r != null && r.flows() >= MIN_FLOWS && r.bytesPerSecond() > 0;
   }
 
   /**
@@ -335,15 +373,14 @@ public final class TransferPrediction {
   }
 
   /**
-   * @return the median over measured NIC links of rate / capacity in flows, bytes/s; the configured
-   *     base speed when no NIC was measured
+   * @return the median over NIC links measured over at least {@value #MIN_FLOWS} flows of {@link
+   *     #linkRate} / capacity in flows, bytes/s; the configured base speed when no NIC was measured
    */
   static double measuredBaseSpeed(NetworkEstimate est, LinkModel model) {
     List<Double> v = new ArrayList<>();
     for (int l = 0; l < model.linkCount(); l++) {
-      double r = est.rate(model.name(l));
-      if (model.isNic(l) && r > 0) {
-        v.add(r / model.capacity(l));
+      if (model.isNic(l) && measured(l, est, model)) {
+        v.add(perFlowRate(l, est, model));
       }
     }
     if (v.isEmpty()) {
@@ -353,15 +390,15 @@ public final class TransferPrediction {
   }
 
   /**
-   * @return the slowest measured backbone side's rate over the base speed b, rounded, at least 1;
-   *     the configured k when no backbone side was measured
+   * @return the slowest measured backbone side's {@link #linkRate} over the base speed b, rounded,
+   *     at least 1; the configured k when no backbone side was measured over at least {@value
+   *     #MIN_FLOWS} flows
    */
   static int measuredK(NetworkEstimate est, LinkModel model, double b) {
     double slowest = Double.MAX_VALUE;
     for (int l = 0; l < model.linkCount(); l++) {
-      double r = est.rate(model.name(l));
-      if ((model.isBackboneIn(l) || model.isBackboneOut(l)) && r > 0) {
-        slowest = Math.min(slowest, r);
+      if ((model.isBackboneIn(l) || model.isBackboneOut(l)) && measured(l, est, model)) {
+        slowest = Math.min(slowest, linkRate(l, est, model));
       }
     }
     if (slowest == Double.MAX_VALUE) {

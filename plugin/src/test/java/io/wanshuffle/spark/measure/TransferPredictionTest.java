@@ -17,7 +17,7 @@ class TransferPredictionTest {
 
   private static NetworkEstimate measured(double beta, double ramp, Map<String, Double> rates) {
     Map<String, LinkRate> r = new java.util.TreeMap<>();
-    rates.forEach((k, v) -> r.put(k, new LinkRate(k, v, 10, true)));
+    rates.forEach((k, v) -> r.put(k, new LinkRate(k, v, TransferPrediction.MIN_FLOWS, true)));
     return new NetworkEstimate(beta, beta - ramp, ramp, r, 10);
   }
 
@@ -110,6 +110,34 @@ class TransferPredictionTest {
     assertEquals(2.0, p.defaultSeconds(), 1e-9);
     assertEquals(
         TransferPrediction.fairShare(flows, NetworkEstimate.EMPTY, KPBS), p.defaultSeconds());
+  }
+
+  @Test
+  void aRateCountsWhenMeasuredOverEnoughFlowsAndAtMostTheModelsRate() {
+    route(List.of("a0"), List.of("b0"));
+    int nic = -1;
+    int backbone = -1;
+    for (int l = 0; l < KPBS.linkCount(); l++) {
+      nic = KPBS.name(l).equals("nic.up[a0]") ? l : nic;
+      backbone = KPBS.name(l).equals("backbone.out[/a]") ? l : backbone;
+    }
+    Map<String, LinkRate> r = new java.util.TreeMap<>();
+    // a0's NIC at 0.5 MB/s over enough flows; a's backbone side at 1.5 MB/s over too few
+    r.put("nic.up[a0]", new LinkRate("nic.up[a0]", 0.5e6, TransferPrediction.MIN_FLOWS, true));
+    r.put(
+        "backbone.out[/a]",
+        new LinkRate("backbone.out[/a]", 1.5e6, TransferPrediction.MIN_FLOWS - 1, true));
+    NetworkEstimate est = new NetworkEstimate(0.1, 0.1, 0, r, 40);
+    assertEquals(0.5e6, TransferPrediction.linkRate(nic, est, KPBS), 1e-9);
+    assertEquals(2e6, TransferPrediction.linkRate(backbone, est, KPBS), 1e-9, "the model's");
+    // above the model's rate (1 flow of 1 MB/s): the model's rate
+    r.put("nic.up[a0]", new LinkRate("nic.up[a0]", 9e6, TransferPrediction.MIN_FLOWS, true));
+    est = new NetworkEstimate(0.1, 0.1, 0, r, 40);
+    assertEquals(1e6, TransferPrediction.linkRate(nic, est, KPBS), 1e-9);
+    assertEquals(
+        0.1 + 1.0,
+        TransferPrediction.scheduled(List.of(f("a0", "b0", 1_000_000)), est, KPBS, 0.5),
+        1e-9);
   }
 
   /** Gives the routes' links their ids, as the coordinator does when the flows register. */
