@@ -344,10 +344,10 @@ final class E2eReport {
   /**
    * The prediction section: per cell the cross-site transfer phase measured (the plugin's capture;
    * for the default, the backbone's counters), the plugin's predictions as scheduled and as Spark's
-   * default made at each stage's first plan, the median |error| of the scheduled prediction against
-   * the same run's phase and of the default prediction against the default cell's median phase, the
-   * measured β and the backbone sides' measured rates (medians over the runs); "" when no cell has
-   * network figures.
+   * default made once per stage at its first plan on its whole traffic, the median |error| of the
+   * scheduled prediction against the same run's phase and of the default prediction against the
+   * default cell's median phase, the measured β and the backbone sides' measured rates (medians
+   * over the runs); "" when no cell has network figures.
    *
    * @param cells the cells
    * @return the section's markdown
@@ -370,8 +370,10 @@ final class E2eReport {
             "\n## Prediction\n\nPer cell, medians over the runs: the cross-site transfer phase"
                 + " (first cross-site fetch request to last cross-site byte: the plugin's capture, or"
                 + " for the default the backbone's counters over the reduce stage), the plugin's"
-                + " predictions at each stage's first plan as scheduled and as Spark's default (η_o)"
-                + " with the network measured so far, |error| of the scheduled prediction against the"
+                + " predictions of the stage's whole traffic (registered and expected tasks) made once,"
+                + " at its first plan, as scheduled and as Spark's default (η_o, max-min fair sharing"
+                + " on every link) with the network measured so far, |error| of the scheduled"
+                + " prediction against the"
                 + " same run's phase, |error| of the default prediction against the default cell's"
                 + " phase, the measured β and the backbone sides' measured rates.\n\n"
                 + "| pattern | RTT (ms) | variant | transfer phase (s) | predicted scheduled (s) |"

@@ -18,8 +18,6 @@ import io.wanshuffle.spark.coordinator.StepEvent;
 import io.wanshuffle.spark.coordinator.TransferRecord;
 import io.wanshuffle.spark.measure.ConfiguredValueCheck;
 import io.wanshuffle.spark.measure.NetworkEstimate;
-import io.wanshuffle.spark.measure.PlannedFlow;
-import io.wanshuffle.spark.measure.TransferPrediction;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -286,6 +284,12 @@ public final class CaptureListener implements CoordinatorListener {
         e.planNanos());
   }
 
+  /** Keeps the stage's one prediction, made by the coordinator at its first plan. */
+  @Override
+  public void onStagePredicted(StageRef stage, double scheduledSeconds, double defaultSeconds) {
+    predictions.putIfAbsent(stage, new double[] {scheduledSeconds, defaultSeconds});
+  }
+
   @Override
   public void onStageGated(
       StageRef stage,
@@ -293,7 +297,7 @@ public final class CaptureListener implements CoordinatorListener {
       double scheduledSeconds,
       double defaultSeconds,
       String reason) {
-    predictions.put(stage, new double[] {scheduledSeconds, defaultSeconds});
+    predictions.putIfAbsent(stage, new double[] {scheduledSeconds, defaultSeconds});
     decisions.put(stage, reason);
   }
 
@@ -311,9 +315,6 @@ public final class CaptureListener implements CoordinatorListener {
       StageRef st = stageOfTask.get(t);
       if (st != null) {
         stages.computeIfAbsent(st, x -> new StageState()).stepIds.add(e.stepId());
-        if (!predictions.containsKey(st)) {
-          predictions.put(st, predict(plans.get(e.planId())));
-        }
       }
     }
   }
@@ -453,39 +454,6 @@ public final class CaptureListener implements CoordinatorListener {
             flowLog.flush();
           });
     }
-  }
-
-  /**
-   * Predicts the transfer phase of a stage from the first plan that granted it a step, with the
-   * network as measured so far ({@link TransferPrediction}).
-   *
-   * @param plan the plan (null when it was not kept)
-   * @return {scheduled, default} in seconds, NaN when there is no plan or no link model
-   */
-  private double[] predict(PlanCapture plan) {
-    if (plan == null || links == null) {
-      return new double[] {Double.NaN, Double.NaN};
-    }
-    List<PlannedFlow> flows = new ArrayList<>();
-    for (PlanCapture.PlannedStep st : plan.steps()) {
-      for (int i = 0; i < st.src().length; i++) {
-        flows.add(
-            new PlannedFlow(
-                plan.senders().get(st.src()[i]),
-                plan.receivers().get(st.dst()[i]),
-                Math.round(st.seconds()[i] * plan.bytesPerSecond())));
-      }
-    }
-    TransferPrediction.Prediction p =
-        TransferPrediction.of(
-            plan.senders(),
-            plan.receivers(),
-            plan.residualBytes(),
-            flows,
-            measuring.estimate(),
-            links,
-            plan.betaSeconds());
-    return new double[] {p.scheduledSeconds(), p.defaultSeconds()};
   }
 
   /**

@@ -48,6 +48,19 @@ public interface CoordinatorListener {
   default void onPlanComputed(PlanEvent event) {}
 
   /**
+   * A stage's cross-site transfer phase was predicted, once per stage attempt, when it was first
+   * planned: on its whole traffic (its registered demand and what its tasks still to launch or
+   * register are expected to fetch), as scheduled and as Spark's default, with the network measured
+   * so far ({@link io.wanshuffle.spark.measure.TransferPrediction#ofStage}). Fired whether or not
+   * stages are gated on it ({@link #onStageGated} follows when they are).
+   *
+   * @param stage the stage attempt
+   * @param scheduledSeconds its transfer phase predicted as scheduled, seconds (NaN: unknown)
+   * @param defaultSeconds its transfer phase predicted as Spark's default, seconds (NaN: unknown)
+   */
+  default void onStagePredicted(StageRef stage, double scheduledSeconds, double defaultSeconds) {}
+
+  /**
    * A stage's cross-site reads were decided on when it was first planned ({@code
    * spark.wanshuffle.gate.margin}): gated, or fetched at once as Spark does.
    *

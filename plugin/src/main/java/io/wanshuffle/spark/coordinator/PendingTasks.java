@@ -1,10 +1,14 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.measure.PlannedFlow;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The reduce tasks of the running stages that the driver has not launched yet, by the host they
@@ -25,6 +29,10 @@ import java.util.Set;
  * it registers or ends. Tasks without a preferred host count nowhere until launched. An estimate
  * only ranks ports ({@link BottleneckFirstOrder}); it never grants bytes.
  *
+ * <p>For the prediction of a stage's transfer phase ({@link #forecast}), the stage's tasks without
+ * a place yet (no preferred host, not launched) count too, spread over the receiving hosts as the
+ * registered tasks are.
+ *
  * <p>Not thread-safe: the coordinator calls it under its lock.
  */
 final class PendingTasks {
@@ -43,6 +51,43 @@ final class PendingTasks {
   record Estimate(
       Map<String, Double> receivers, Map<String, Double> senders, Map<String, Double> awaited) {}
 
+  /**
+   * The tasks of one stage attempt still to launch or register ({@link #forecast}).
+   *
+   * @param tasks per receiving host, the expected number of such tasks there (fractional)
+   * @param taskBytes per receiving host, the bytes one such task is expected to fetch from each
+   *     sending host
+   */
+  record Forecast(Map<String, Double> tasks, Map<String, Map<String, Double>> taskBytes) {
+    /** No task expected. */
+    static final Forecast EMPTY = new Forecast(Map.of(), Map.of());
+
+    /**
+     * @return one flow per expected task and sending host, bytes rounded: a host's whole tasks each
+     *     at its per-task bytes, then one flow per sender for its fractional rest of a task (bytes
+     *     x the fraction); hosts in name order, so the result does not depend on map order
+     */
+    List<PlannedFlow> flows() {
+      List<PlannedFlow> out = new ArrayList<>();
+      for (String h : new TreeSet<>(tasks.keySet())) {
+        double c = tasks.get(h);
+        Map<String, Double> per = new TreeMap<>(taskBytes.getOrDefault(h, Map.of()));
+        int whole = (int) Math.floor(c + 1e-9);
+        double rest = c - whole;
+        for (int t = 0; t <= whole; t++) {
+          double f = t < whole ? 1 : rest;
+          for (Map.Entry<String, Double> e : per.entrySet()) {
+            long b = Math.round(e.getValue() * f);
+            if (b > 0) {
+              out.add(new PlannedFlow(e.getKey(), h, b));
+            }
+          }
+        }
+      }
+      return out;
+    }
+  }
+
   /** One stage attempt: pending tasks per host, registered tasks and bytes. */
   private static final class Stage {
     final Map<String, Double> pending = new HashMap<>();
@@ -57,6 +102,12 @@ final class PendingTasks {
     final Map<String, Map<String, Long>> bytesFromTo = new HashMap<>();
 
     final Set<Long> tasks = new HashSet<>();
+
+    /** Tasks launched or registered, whichever was seen first. */
+    final Set<Long> seen = new HashSet<>();
+
+    /** Tasks of the attempt (StageInfo's), -1 when it was not submitted. */
+    int numTasks = -1;
 
     /** Launched tasks that have not registered a demand yet: task attempt id -> host. */
     final Map<Long, String> awaiting = new HashMap<>();
@@ -85,6 +136,7 @@ final class PendingTasks {
    */
   void submitted(StageRef stage, List<List<String>> preferredHosts) {
     Stage s = stages.computeIfAbsent(stage, x -> new Stage());
+    s.numTasks = preferredHosts.size();
     for (List<String> hosts : preferredHosts) {
       Set<String> distinct = new HashSet<>(hosts);
       for (String h : distinct) {
@@ -110,6 +162,7 @@ final class PendingTasks {
     if (!s.tasks.contains(taskAttemptId)) {
       s.awaiting.put(taskAttemptId, host);
     }
+    s.seen.add(taskAttemptId);
     if (s.pending.isEmpty()) {
       return;
     }
@@ -152,6 +205,7 @@ final class PendingTasks {
     if (s.tasks.add(taskAttemptId)) {
       s.tasksOn.merge(dst, 1, Integer::sum);
     }
+    s.seen.add(taskAttemptId);
     s.awaiting.remove(taskAttemptId);
     s.bytesTo.putIfAbsent(dst, 0L);
     for (int i = 0; i < src.length; i++) {
@@ -246,6 +300,63 @@ final class PendingTasks {
       }
     }
     return new Estimate(receivers, senders, awaited);
+  }
+
+  /**
+   * What the tasks of one stage attempt that are still to launch or register are expected to fetch,
+   * as tasks: per receiving host the expected number of such tasks and the bytes one of them
+   * fetches from each sending host.
+   *
+   * <p>The count on host h is the tasks preferring h still to launch, plus the tasks launched on h
+   * and not registered, plus the tasks of the attempt without a place yet (StageInfo's task count
+   * minus the tasks launched or registered minus the tasks still pending on a preferred host)
+   * spread over the receiving hosts as the registered tasks are. One task on h fetches the mean
+   * registered bytes of the stage's tasks on h (the stage's mean when none registered there), split
+   * over sending hosts as h's registered bytes are (as the stage's when none). Spreading the
+   * unplaced tasks by registered tasks at each host's mean gives each host the unplaced tasks x the
+   * stage's mean x the host's share of the registered bytes.
+   *
+   * @param stage a stage attempt
+   * @return the forecast; empty when the stage is unknown or registered no bytes yet
+   */
+  Forecast forecast(StageRef stage) {
+    Stage s = stages.get(stage);
+    if (s == null || s.bytes == 0) {
+      return Forecast.EMPTY;
+    }
+    Map<String, Double> count = new HashMap<>(s.pending);
+    for (String h : s.awaiting.values()) {
+      count.merge(h, 1.0, Double::sum);
+    }
+    double placed = s.pending.values().stream().mapToDouble(Double::doubleValue).sum();
+    double unplaced = s.numTasks < 0 ? 0 : Math.max(0, s.numTasks - s.seen.size() - placed);
+    if (unplaced > 0) {
+      for (Map.Entry<String, Integer> e : s.tasksOn.entrySet()) {
+        count.merge(e.getKey(), unplaced * e.getValue() / s.tasks.size(), Double::sum);
+      }
+    }
+    double stageMean = (double) s.bytes / s.tasks.size();
+    Map<String, Map<String, Double>> perTask = new HashMap<>();
+    for (String h : count.keySet()) {
+      Integer on = s.tasksOn.get(h);
+      double mean = on == null ? stageMean : (double) s.bytesTo.get(h) / on;
+      Map<String, Long> from = s.bytesFromTo.get(h);
+      Map<String, Long> split = from == null || on == null ? s.bytesFrom : from;
+      double total = from == null || on == null ? s.bytes : s.bytesTo.get(h);
+      Map<String, Double> bytes = new HashMap<>();
+      if (total > 0) {
+        for (Map.Entry<String, Long> f : split.entrySet()) {
+          double b = mean * f.getValue() / total;
+          if (b > 0) {
+            bytes.put(f.getKey(), b);
+          }
+        }
+      }
+      perTask.put(h, bytes);
+    }
+    count.values().removeIf(v -> v <= 1e-9);
+    perTask.keySet().retainAll(count.keySet());
+    return new Forecast(count, perTask);
   }
 
   /**

@@ -1,15 +1,18 @@
 package io.wanshuffle.spark.coordinator;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Decides, once per stage attempt, whether its cross-site reads are gated: only when the transfer
- * phase predicted as the plugin runs the plan beats the one predicted as Spark's default by more
- * than the margin of {@code spark.wanshuffle.gate.margin} ({@link
- * io.wanshuffle.spark.measure.TransferPrediction}). A stage without both predictions stays gated.
- * Not thread-safe: the coordinator calls it under its lock.
+ * Remembers which stage attempts were predicted ({@link #markPredicted}) and decides, once per
+ * stage attempt, whether its cross-site reads are gated: only when the transfer phase predicted as
+ * the plugin runs the plan beats the one predicted as Spark's default by more than the margin of
+ * {@code spark.wanshuffle.gate.margin} ({@link io.wanshuffle.spark.measure.TransferPrediction}). A
+ * stage without both predictions stays gated. Not thread-safe: the coordinator calls it under its
+ * lock.
  */
 final class StageGate {
   /**
@@ -24,6 +27,7 @@ final class StageGate {
 
   private final double margin;
   private final Map<StageRef, Decision> decisions = new HashMap<>();
+  private final Set<StageRef> predicted = new HashSet<>();
 
   /**
    * @param margin the fraction the scheduled prediction must save, in [0, 1]; negative: every stage
@@ -38,6 +42,17 @@ final class StageGate {
    */
   boolean enabled() {
     return margin >= 0;
+  }
+
+  /**
+   * Marks a stage attempt as predicted: its transfer phase is predicted once, at its first plan,
+   * whether or not stages are decided on.
+   *
+   * @param stage a stage attempt
+   * @return true when it was not predicted yet (since {@link #forget})
+   */
+  boolean markPredicted(StageRef stage) {
+    return predicted.add(stage);
   }
 
   /**
@@ -76,6 +91,7 @@ final class StageGate {
    */
   void forget(StageRef stage) {
     decisions.remove(stage);
+    predicted.remove(stage);
   }
 
   /**

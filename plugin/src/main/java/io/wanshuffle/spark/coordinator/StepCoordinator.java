@@ -2,7 +2,6 @@ package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.StepScheduler;
-import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
@@ -11,11 +10,11 @@ import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
 import io.wanshuffle.spark.measure.NetworkEstimate;
-import io.wanshuffle.spark.measure.PlannedFlow;
 import io.wanshuffle.spark.measure.TransferPrediction;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -976,7 +975,7 @@ public final class StepCoordinator {
               plan.schedule(),
               plan.nanos());
       listeners.fire(l -> l.onPlanComputed(pe));
-      if (ungateStagesThatDoNotPay(pe)) {
+      if (ungateStagesThatDoNotPay()) {
         // the plan holds their demands: plan again without them
         standing = null;
         requestPlan();
@@ -1000,28 +999,21 @@ public final class StepCoordinator {
   }
 
   /**
-   * Decides the stages planned for the first time in {@code pe} ({@link StageGate}): predicts the
-   * plan's transfer phase as scheduled and as Spark's default with the network measured so far, and
-   * releases the demands of a stage where gating does not pay (their tasks fetch at once).
+   * Predicts the stages planned for the first time ({@link #predictFreshStages}) and, when stages
+   * are decided on ({@link StageGate}), releases the demands of a stage where gating does not pay
+   * (their tasks fetch at once).
    *
    * @return true when a stage was ungated
    */
-  private boolean ungateStagesThatDoNotPay(PlanEvent pe) {
-    if (!gate.enabled()) {
+  private boolean ungateStagesThatDoNotPay() {
+    Map<StageRef, TransferPrediction.Prediction> fresh = predictFreshStages();
+    if (!gate.enabled() || fresh.isEmpty()) {
       return false;
     }
-    Set<StageRef> fresh = new LinkedHashSet<>();
-    for (Demand d : book.all()) {
-      if (!d.released && !gate.decided(d.stage)) {
-        fresh.add(d.stage);
-      }
-    }
-    if (fresh.isEmpty()) {
-      return false;
-    }
-    TransferPrediction.Prediction p = predict(pe);
     boolean ungated = false;
-    for (StageRef st : fresh) {
+    for (Map.Entry<StageRef, TransferPrediction.Prediction> e : fresh.entrySet()) {
+      StageRef st = e.getKey();
+      TransferPrediction.Prediction p = e.getValue();
       StageGate.Decision dec = gate.decide(st, p.scheduledSeconds(), p.defaultSeconds());
       LOG.info("wan-shuffle stage {}.{} {}", st.stageId(), st.attempt(), dec.reason());
       listeners.fire(
@@ -1039,30 +1031,27 @@ public final class StepCoordinator {
   }
 
   /**
-   * @return the plan's transfer phase predicted as scheduled and as Spark's default with the
-   *     network measured so far ({@link TransferPrediction})
+   * Predicts, once per stage attempt, the transfer phase of every stage with unreleased demand not
+   * predicted yet, on its whole traffic ({@link TaskWaves#stageTraffic}) with the network measured
+   * so far ({@link TransferPrediction#ofStage}); listeners get {@code onStagePredicted}.
+   *
+   * @return the stages predicted now with their predictions
    */
-  private TransferPrediction.Prediction predict(PlanEvent pe) {
-    List<PlannedFlow> flows = new ArrayList<>();
-    if (pe.schedule() != null) {
-      for (Step st : pe.schedule().steps()) {
-        for (Transfer t : st.transfers()) {
-          flows.add(
-              new PlannedFlow(
-                  pe.senders().get(t.src()),
-                  pe.receivers().get(t.dst()),
-                  Math.round(t.amount() * pe.bytesPerSecond())));
-        }
+  private Map<StageRef, TransferPrediction.Prediction> predictFreshStages() {
+    Map<StageRef, TransferPrediction.Prediction> fresh = new LinkedHashMap<>();
+    for (Demand d : book.all()) {
+      if (!d.released && !fresh.containsKey(d.stage) && gate.markPredicted(d.stage)) {
+        TransferPrediction.Prediction p =
+            TransferPrediction.ofStage(
+                waves.stageTraffic(d.stage, book.ofStage(d.stage)),
+                measuring.estimate(),
+                leases.links(),
+                betaSeconds);
+        fresh.put(d.stage, p);
+        listeners.fire(l -> l.onStagePredicted(d.stage, p.scheduledSeconds(), p.defaultSeconds()));
       }
     }
-    return TransferPrediction.of(
-        pe.senders(),
-        pe.receivers(),
-        pe.residualBytes(),
-        flows,
-        measuring.estimate(),
-        leases.links(),
-        betaSeconds);
+    return fresh;
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.measure.PlannedFlow;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -126,6 +128,28 @@ final class TaskWaves {
    */
   PendingTasks.Estimate estimate() {
     return pending.estimate();
+  }
+
+  /**
+   * A stage attempt's whole cross-cluster traffic as expected now: the flows of its registered
+   * demands plus those of its tasks still to launch or register ({@link PendingTasks#forecast}).
+   *
+   * @param stage the stage attempt
+   * @param demands its demands in the book
+   * @return one flow per demand and sending host (its registered bytes), then one per expected task
+   *     and sending host
+   */
+  List<PlannedFlow> stageTraffic(StageRef stage, List<Demand> demands) {
+    List<PlannedFlow> out = new ArrayList<>();
+    for (Demand d : demands) {
+      for (int i = 0; i < d.src.length; i++) {
+        if (d.registered[i] > 0) {
+          out.add(new PlannedFlow(d.src[i], d.dst, d.registered[i]));
+        }
+      }
+    }
+    out.addAll(pending.forecast(stage).flows());
+    return out;
   }
 
   /**

@@ -3,36 +3,48 @@ package io.wanshuffle.spark.measure;
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.estimate.BruteForceEstimator;
+import io.wanshuffle.scheduler.estimate.LinkFairShareEstimator;
+import io.wanshuffle.scheduler.topology.LinkNetwork;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Predicts a stage's cross-site transfer phase (first cross-site fetch request to last cross-site
- * byte) from the measured network ({@link NetworkEstimate}), twice: as the plugin runs its plan and
- * as Spark's default would run it. Where a link was not measured, its configured rate stands (its
- * capacity in flows times the base speed of the {@link LinkModel}); where β was not measured, the
- * configured β.
+ * byte) from the measured network ({@link NetworkEstimate}), twice: as the plugin runs it and as
+ * Spark's default would run it ({@link #ofStage}). The input is the stage's whole traffic: one flow
+ * per reduce task and sending host, the registered tasks' and those still expected. Where a link
+ * was not measured, its configured rate stands (its capacity in flows times the base speed of the
+ * {@link LinkModel}); where β was not measured, the configured β.
  *
  * <ul>
- *   <li><b>Scheduled</b> ({@link #scheduled}): the plan's transfers, in plan order, are
- *       list-scheduled on the links as the coordinator's pipelined steps run them: a transfer
+ *   <li><b>Scheduled</b> ({@link #scheduled}): the transfers, in order ({@link #bottleneckFirst}:
+ *       the flows on the most-loaded link first, as the coordinator's pipelined steps rank ports),
+ *       are list-scheduled on the links as the coordinator's pipelined steps run them: a transfer
  *       starts as soon as every link of its route has a free flow (capacity from the link model),
  *       earlier transfers first, and takes β + bytes / its per-flow rate (the smallest over its
  *       links of the measured rate over the link's capacity in flows). The prediction is the time
  *       the last one ends. The coordinator hands a freed port to the next flow at once, so this is
  *       a pipelined sum rather than the KPBS cost Σ(β + longest transfer of the step) (GGP/OGGP
- *       paper, Cohen, Jeannot, Padoy, Wagner, sec. 2). A plan of more than {@value #MAX_SIMULATED}
- *       transfers is not simulated: its transfers' times summed and divided by k stand instead.
- *   <li><b>Default</b> ({@link #bruteForce}): η_o, the brute-force estimate of every transfer
- *       started at once with the transport sharing fairly (redistribution-prediction paper, Wagner
- *       and Jeannot, INRIA RR-5361, sec. 3.1; scheduler-core's {@link BruteForceEstimator}), with
- *       the measured base speed (the median over measured NICs of rate / capacity in flows) and the
- *       measured k (the slowest measured backbone side's rate over that base speed), plus the ramp
- *       once (every flow opens at the same time).
+ *       paper, Cohen, Jeannot, Padoy, Wagner, sec. 2). More than {@value #MAX_SIMULATED} transfers
+ *       are not simulated: their times summed and divided by k stand instead.
+ *   <li><b>Default</b> ({@link #fairShare}): η_o, every host pair's bytes started at once with the
+ *       transport sharing every link max-min fairly (redistribution-prediction paper, Wagner and
+ *       Jeannot, INRIA RR-5361, sec. 3.1; scheduler-core's {@link LinkFairShareEstimator}) at the
+ *       measured rates, plus the ramp once (every flow opens at the same time). {@link #bruteForce}
+ *       is the paper's node-by-node η_o on the KPBS platform with the measured base speed and k.
  * </ul>
  */
 public final class TransferPrediction {
+  /**
+   * Fewest flows a link's rate must be measured over to replace the model's rate (as {@link
+   * ConfiguredValueCheck#MIN_FLOWS}).
+   */
+  public static final int MIN_FLOWS = ConfiguredValueCheck.MIN_FLOWS;
+
   /** Largest plan the list schedule simulates (O(T²) in its transfers T). */
   public static final int MAX_SIMULATED = 5000;
 
@@ -50,33 +62,70 @@ public final class TransferPrediction {
   }
 
   /**
-   * Both predictions of a plan; a host the link model cannot route gives {@link
-   * Prediction#UNKNOWN}.
+   * Both predictions of a stage's whole cross-site traffic; a host the link model cannot route
+   * gives {@link Prediction#UNKNOWN}.
    *
-   * @param senders the plan's row hosts
-   * @param receivers its column hosts
-   * @param residualBytes {@code [i][j]}: the bytes it plans, senders x receivers
-   * @param plan its transfers in plan order
+   * @param flows the stage's flows: one per task (registered or expected) and sending host, bytes
    * @param est the measured network
    * @param model the links
    * @param configuredBeta β when none was measured, seconds
-   * @return {@link #scheduled} and {@link #bruteForce}
+   * @return {@link #scheduled} of the flows in {@link #bottleneckFirst} order and {@link
+   *     #fairShare} of their matrix
    */
-  public static Prediction of(
-      List<String> senders,
-      List<String> receivers,
-      long[][] residualBytes,
-      List<PlannedFlow> plan,
-      NetworkEstimate est,
-      LinkModel model,
-      double configuredBeta) {
+  public static Prediction ofStage(
+      List<PlannedFlow> flows, NetworkEstimate est, LinkModel model, double configuredBeta) {
     try {
       return new Prediction(
-          scheduled(plan, est, model, configuredBeta),
-          bruteForce(senders, receivers, residualBytes, est, model));
+          scheduled(bottleneckFirst(flows, est, model), est, model, configuredBeta),
+          fairShare(flows, est, model));
     } catch (RuntimeException e) {
       return Prediction.UNKNOWN;
     }
+  }
+
+  /**
+   * Orders flows as the coordinator's pipelined steps favour them: the flows on the most-loaded
+   * link first. A link's load is the seconds its flows' bytes need at its rate (measured, else
+   * configured); a flow's key is the largest load over its route; ties go to the larger flow, then
+   * to the given order.
+   *
+   * @param flows flows in any order
+   * @param est the measured network
+   * @param model the links
+   * @return the same flows, most-loaded route first
+   */
+  public static List<PlannedFlow> bottleneckFirst(
+      List<PlannedFlow> flows, NetworkEstimate est, LinkModel model) {
+    int n = flows.size();
+    int[][] routes = new int[n][];
+    for (int i = 0; i < n; i++) {
+      routes[i] = model.route(flows.get(i).srcHost(), flows.get(i).dstHost());
+    }
+    double[] load = new double[model.linkCount()];
+    for (int i = 0; i < n; i++) {
+      for (int l : routes[i]) {
+        load[l] += flows.get(i).bytes() / (perFlowRate(l, est, model) * model.capacity(l));
+      }
+    }
+    double[] key = new double[n];
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+      for (int l : routes[i]) {
+        key[i] = Math.max(key[i], load[l]);
+      }
+    }
+    java.util.Arrays.sort(
+        order,
+        (a, b) -> {
+          int c = Double.compare(key[b], key[a]);
+          return c != 0 ? c : Long.compare(flows.get(b).bytes(), flows.get(a).bytes());
+        });
+    List<PlannedFlow> out = new ArrayList<>(n);
+    for (int i : order) {
+      out.add(flows.get(i));
+    }
+    return out;
   }
 
   /**
@@ -165,10 +214,42 @@ public final class TransferPrediction {
     return true;
   }
 
-  /** A flow's rate on link l: its measured rate over its capacity in flows, else the base speed. */
+  /** A flow's rate on link l: {@link #linkRate} over the link's capacity in flows. */
   private static double perFlowRate(int link, NetworkEstimate est, LinkModel model) {
-    double r = est.rate(model.name(link));
-    return r > 0 ? r / model.capacity(link) : model.baseSpeed();
+    return linkRate(link, est, model) / model.capacity(link);
+  }
+
+  /**
+   * The rate the prediction gives a link: its measured rate when measured over at least {@value
+   * #MIN_FLOWS} flows, at most the link model's rate (capacity in flows x base speed: the
+   * configured rate, or the one {@code auto} adopted); the model's rate otherwise. A measured rate
+   * is what the link delivered to its flows, so below the model's rate it is a slower link than
+   * configured (or one its flows were held back from); above it, it is not a capacity the link has
+   * shown to the plugin's flows, and a few flows' sharing estimate can be far off.
+   *
+   * @param link a link id of the model
+   * @param est the measured network
+   * @param model the links
+   * @return bytes/s, &gt; 0
+   */
+  static double linkRate(int link, NetworkEstimate est, LinkModel model) {
+    double modelRate = (double) model.capacity(link) * model.baseSpeed();
+    LinkRate r = est.rates().get(model.name(link));
+    if (r == null || r.flows() < MIN_FLOWS || !(r.bytesPerSecond() > 0)) {
+      return modelRate;
+    }
+    return Math.min(r.bytesPerSecond(), modelRate);
+  }
+
+  /**
+   * @param link a link id of the model
+   * @param est the measured network
+   * @param model the links
+   * @return true when its measurement counts ({@link #linkRate})
+   */
+  private static boolean measured(int link, NetworkEstimate est, LinkModel model) {
+    LinkRate r = est.rates().get(model.name(link));
+    return r != null && r.flows() >= MIN_FLOWS && r.bytesPerSecond() > 0;
   }
 
   /**
@@ -212,15 +293,94 @@ public final class TransferPrediction {
   }
 
   /**
-   * @return the median over measured NIC links of rate / capacity in flows, bytes/s; the configured
-   *     base speed when no NIC was measured
+   * Spark's default on a stage's traffic: every host pair's bytes as one transfer, all started at
+   * once, the transport sharing every link of the link model max-min fairly ({@link
+   * LinkFairShareEstimator}: η_o of the redistribution-prediction paper, Wagner and Jeannot, INRIA
+   * RR-5361, sec. 3.1, with max-min fairness over NICs, rack links and backbone sides), each link
+   * at its measured rate (its configured rate when not measured), one transfer at most at the
+   * measured base speed, plus the measured ramp once.
+   *
+   * @param flows the stage's flows; flows of the same host pair add up
+   * @param est the measured network
+   * @param model the links
+   * @return seconds; 0 when no bytes move
+   */
+  public static double fairShare(List<PlannedFlow> flows, NetworkEstimate est, LinkModel model) {
+    Map<String, Integer> rows = new LinkedHashMap<>();
+    Map<String, Integer> cols = new LinkedHashMap<>();
+    for (PlannedFlow f : flows) {
+      if (f.bytes() > 0) {
+        rows.putIfAbsent(f.srcHost(), rows.size());
+        cols.putIfAbsent(f.dstHost(), cols.size());
+      }
+    }
+    if (rows.isEmpty()) {
+      return 0;
+    }
+    long[][] bytes = new long[rows.size()][cols.size()];
+    for (PlannedFlow f : flows) {
+      if (f.bytes() > 0) {
+        bytes[rows.get(f.srcHost())][cols.get(f.dstHost())] += f.bytes();
+      }
+    }
+    int[][][] route = new int[rows.size()][cols.size()][];
+    for (Map.Entry<String, Integer> s : rows.entrySet()) {
+      for (Map.Entry<String, Integer> d : cols.entrySet()) {
+        if (bytes[s.getValue()][d.getValue()] > 0) {
+          route[s.getValue()][d.getValue()] = model.route(s.getKey(), d.getKey());
+        }
+      }
+    }
+    double b = measuredBaseSpeed(est, model); // after routing: the routes' links have their ids
+    double[][] sec = new double[rows.size()][cols.size()];
+    LinkNetwork.Builder net = new LinkNetwork.Builder(rows.size(), cols.size());
+    Map<Integer, Integer> idOf = new HashMap<>();
+    List<Double> capacity = new ArrayList<>();
+    for (int i = 0; i < sec.length; i++) {
+      for (int j = 0; j < sec[i].length; j++) {
+        if (bytes[i][j] == 0) {
+          continue;
+        }
+        sec[i][j] = bytes[i][j] / b;
+        List<Integer> up = new ArrayList<>();
+        List<Integer> down = new ArrayList<>();
+        for (int l : route[i][j]) {
+          Integer id = idOf.get(l);
+          if (id == null) {
+            id = net.addLink(model.name(l), model.capacity(l));
+            idOf.put(l, id);
+            capacity.add(perFlowRate(l, est, model) * model.capacity(l) / b);
+          }
+          (model.isSenderSide(l) ? up : down).add(id);
+        }
+        net.route(
+            i,
+            j,
+            up.stream().mapToInt(Integer::intValue).toArray(),
+            down.stream().mapToInt(Integer::intValue).toArray());
+      }
+    }
+    int[] sd = new int[rows.size()];
+    java.util.Arrays.fill(sd, 1);
+    int[] rd = new int[cols.size()];
+    java.util.Arrays.fill(rd, 1);
+    LinkNetwork network = net.build(Math.max(1, model.k()), sd, rd, Math.round(b));
+    return LinkFairShareEstimator.estimate(
+            TrafficMatrix.of(sec),
+            network,
+            capacity.stream().mapToDouble(Double::doubleValue).toArray())
+        + est.rampSeconds();
+  }
+
+  /**
+   * @return the median over NIC links measured over at least {@value #MIN_FLOWS} flows of {@link
+   *     #linkRate} / capacity in flows, bytes/s; the configured base speed when no NIC was measured
    */
   static double measuredBaseSpeed(NetworkEstimate est, LinkModel model) {
     List<Double> v = new ArrayList<>();
     for (int l = 0; l < model.linkCount(); l++) {
-      double r = est.rate(model.name(l));
-      if (model.isNic(l) && r > 0) {
-        v.add(r / model.capacity(l));
+      if (model.isNic(l) && measured(l, est, model)) {
+        v.add(perFlowRate(l, est, model));
       }
     }
     if (v.isEmpty()) {
@@ -230,15 +390,15 @@ public final class TransferPrediction {
   }
 
   /**
-   * @return the slowest measured backbone side's rate over the base speed b, rounded, at least 1;
-   *     the configured k when no backbone side was measured
+   * @return the slowest measured backbone side's {@link #linkRate} over the base speed b, rounded,
+   *     at least 1; the configured k when no backbone side was measured over at least {@value
+   *     #MIN_FLOWS} flows
    */
   static int measuredK(NetworkEstimate est, LinkModel model, double b) {
     double slowest = Double.MAX_VALUE;
     for (int l = 0; l < model.linkCount(); l++) {
-      double r = est.rate(model.name(l));
-      if ((model.isBackboneIn(l) || model.isBackboneOut(l)) && r > 0) {
-        slowest = Math.min(slowest, r);
+      if ((model.isBackboneIn(l) || model.isBackboneOut(l)) && measured(l, est, model)) {
+        slowest = Math.min(slowest, linkRate(l, est, model));
       }
     }
     if (slowest == Double.MAX_VALUE) {

@@ -74,6 +74,10 @@ class CaptureListenerTest {
     l.onDemandRegistered(
         new DemandEvent(2, STAGE, 3, 12, "e2", "b2", List.of("a2"), new long[] {80}, 1010));
     l.onPlanComputed(plan(1, 1100, new long[][] {{100, 0}, {50, 80}}));
+    // the coordinator's one prediction of the stage, made at its first plan: 100 bytes a1 -> b1
+    // and 80 bytes a2 -> b2 side by side, then a2 -> b1's 50 bytes, at the configured 1000 B/s per
+    // flow with β = 0.05 s
+    l.onStagePredicted(STAGE, 0.05 + 0.1, 0.13);
     StepEvent s1 =
         new StepEvent(
             1,
@@ -91,6 +95,7 @@ class CaptureListenerTest {
             1, STAGE, 3, 12, "b2", List.of("a2"), new long[] {80}, 1205, 1320, 1320));
     l.onStepDone(s1, 1400, false);
     l.onPlanComputed(plan(2, 1400, new long[][] {{0, 0}, {50, 0}}));
+    l.onStagePredicted(STAGE, 9, 9); // recorded once: a later prediction does not replace it
     StepEvent s2 =
         new StepEvent(2, 2, List.of(new FlowGrant("a2", "b1", 50)), new long[] {11}, 1410, 6000);
     l.onStepGranted(s2);
@@ -182,8 +187,7 @@ class CaptureListenerTest {
     assertEquals("gated", n.decision());
     // first fetch request at 1205, last byte at 1650
     assertEquals(0.445, n.transferPhaseSeconds(), 1e-9);
-    // the first plan: 100 bytes a1 -> b1 and 50 bytes a2 -> b2 side by side, nothing measured
-    // yet: the configured 1000 B/s per flow and β = 0.05 s
+    // the coordinator's prediction at the stage's first plan (runStage), not a later one
     assertEquals(0.05 + 0.1, n.predictedScheduledSeconds(), 1e-9);
     assertTrue(n.predictedDefaultSeconds() >= 0.115, "at least the backbone's lower bound");
     // four flows measured, β from the three gated ones (grant to fetch: 10, 5, 10 ms) and the ramp

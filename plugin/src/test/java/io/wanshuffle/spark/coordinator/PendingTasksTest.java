@@ -127,4 +127,70 @@ class PendingTasksTest {
     p.registered(STAGE, 3, "b1", new String[] {"a1"}, new long[] {400});
     assertTrue(p.estimate().awaited().isEmpty(), "an unregistered task's fetch is ignored");
   }
+
+  @Test
+  void theForecastCountsTheStagesTasksWithoutAPlaceSpreadAsTheRegisteredOnes() {
+    PendingTasks p = new PendingTasks();
+    // 8 tasks without a preferred host; the first wave: one task on each of b1, b2 and b3 (b3's
+    // task has no cross-cluster bytes) and one launched on b2 that has not registered yet
+    p.submitted(
+        STAGE,
+        List.of(
+            List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+            List.of()));
+    p.launched(STAGE, "b1", 1);
+    p.launched(STAGE, "b2", 2);
+    p.launched(STAGE, "b3", 3);
+    p.launched(STAGE, "b2", 4);
+    p.registered(STAGE, 1, "b1", new String[] {"a1", "a2"}, new long[] {300, 100});
+    p.registered(STAGE, 2, "b2", new String[] {"a1"}, new long[] {200});
+    p.noCrossClusterBytes(STAGE, 3, "b3");
+    assertTrue(p.estimate().receivers().get("b1") == null, "port ranking: unplaced tasks nowhere");
+    PendingTasks.Forecast f = p.forecast(STAGE);
+    // 8 - 4 seen = 4 unplaced, a third on each registered host; b2 also awaits task 4
+    assertEquals(4.0 / 3, f.tasks().get("b1"), 1e-9);
+    assertEquals(1 + 4.0 / 3, f.tasks().get("b2"), 1e-9);
+    assertEquals(4.0 / 3, f.tasks().get("b3"), 1e-9);
+    assertEquals(Map.of("a1", 300.0, "a2", 100.0), f.taskBytes().get("b1"));
+    assertEquals(Map.of("a1", 200.0), f.taskBytes().get("b2"));
+    assertTrue(f.taskBytes().get("b3").isEmpty(), "b3's tasks fetch nothing cross-cluster");
+    // b1: one whole task and a third; b2: two whole tasks and a third
+    assertEquals(
+        List.of(
+            new io.wanshuffle.spark.measure.PlannedFlow("a1", "b1", 300),
+            new io.wanshuffle.spark.measure.PlannedFlow("a2", "b1", 100),
+            new io.wanshuffle.spark.measure.PlannedFlow("a1", "b1", 100),
+            new io.wanshuffle.spark.measure.PlannedFlow("a2", "b1", 33),
+            new io.wanshuffle.spark.measure.PlannedFlow("a1", "b2", 200),
+            new io.wanshuffle.spark.measure.PlannedFlow("a1", "b2", 200),
+            new io.wanshuffle.spark.measure.PlannedFlow("a1", "b2", 67)),
+        f.flows());
+    // the expected bytes: the stage's mean (600 / 3) x 4 unplaced + b2's mean for task 4
+    double sum = f.flows().stream().mapToLong(io.wanshuffle.spark.measure.PlannedFlow::bytes).sum();
+    assertEquals(4 * 600.0 / 3 + 200, sum, 1.0);
+    // once every task is launched and registered, nothing is expected
+    for (long t = 4; t <= 8; t++) {
+      p.launched(STAGE, "b1", t);
+      p.registered(STAGE, t, "b1", new String[] {"a1"}, new long[] {10});
+    }
+    assertTrue(p.forecast(STAGE).flows().isEmpty(), p.forecast(STAGE).toString());
+    assertTrue(p.forecast(new StageRef(9, 0)).flows().isEmpty(), "unknown stage");
+  }
+
+  @Test
+  void tasksPreferringAHostAreForecastThereAndNotAgainAsUnplaced() {
+    PendingTasks p = new PendingTasks();
+    p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b1"), List.of("b2")));
+    p.launched(STAGE, "b1", 1);
+    p.launched(STAGE, "b2", 2);
+    p.registered(STAGE, 1, "b1", new String[] {"a1"}, new long[] {100});
+    p.registered(STAGE, 2, "b2", new String[] {"a2"}, new long[] {300});
+    PendingTasks.Forecast f = p.forecast(STAGE);
+    assertEquals(Map.of("b1", 1.0, "b2", 1.0), f.tasks());
+    assertEquals(
+        List.of(
+            new io.wanshuffle.spark.measure.PlannedFlow("a1", "b1", 100),
+            new io.wanshuffle.spark.measure.PlannedFlow("a2", "b2", 300)),
+        f.flows());
+  }
 }

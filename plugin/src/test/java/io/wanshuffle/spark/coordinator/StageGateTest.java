@@ -20,10 +20,16 @@ import org.junit.jupiter.api.Test;
 class StageGateTest {
   private final ManualTimer timer = new ManualTimer();
   private final List<String> decisions = new ArrayList<>();
+  private final List<double[]> predictions = new ArrayList<>();
   private final List<String> released = new ArrayList<>();
   private final List<StepEvent> steps = new ArrayList<>();
   private final CoordinatorListener events =
       new CoordinatorListener() {
+        @Override
+        public void onStagePredicted(StageRef stage, double scheduled, double dflt) {
+          predictions.add(new double[] {stage.stageId(), scheduled, dflt});
+        }
+
         @Override
         public void onStageGated(
             StageRef stage, boolean gated, double scheduled, double dflt, String reason) {
@@ -78,6 +84,8 @@ class StageGateTest {
   private StepCoordinator coordinator(String margin) {
     SparkConf c =
         new SparkConf(false)
+            .set(WanShuffleConf.NIC_RATE, "1mb")
+            .set(WanShuffleConf.BACKBONE_RATE, "10mb")
             .set(WanShuffleConf.ALGORITHM, "greedy-test")
             .set(WanShuffleConf.BETA, "0ms")
             .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
@@ -158,5 +166,31 @@ class StageGateTest {
     assertTrue(released.isEmpty());
     assertEquals(
         2, polls.stream().filter(p -> p.isDone() && p.join().status() == Status.GRANT).count());
+  }
+
+  @Test
+  void aStageOfSeveralWavesIsPredictedOnceOnAllItsTasks() {
+    // no margin: nothing is decided, the stage is still predicted once at its first plan
+    StepCoordinator c = coordinator("off");
+    // 6 tasks without a preferred host; the first wave: one task on each of b1, b2
+    c.stageSubmitted(
+        3, 0, List.of(List.of(), List.of(), List.of(), List.of(), List.of(), List.of()));
+    c.taskLaunched(3, 0, 1, "b1");
+    c.taskLaunched(3, 0, 2, "b2");
+    long id1 = c.register(demand(1, "b1", "a1", 1 << 20)).demandId();
+    long id2 = c.register(demand(2, "b2", "a2", 1 << 20)).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(id1));
+    c.awaitGrant(AwaitGrant.poll(id2));
+    timer.advance(100);
+    assertEquals(Status.GRANT, p1.join().status());
+    assertTrue(decisions.isEmpty());
+    assertEquals(1, predictions.size());
+    // 2 registered + 4 expected tasks of 1 MiB: 3 per receiver, one after the other on each
+    // sender's 1-flow NIC of 1 MiB/s (β 0): 3 s, not the first wave's 1 s; fair sharing the same
+    assertEquals(3.0, predictions.get(0)[1], 1e-6);
+    assertEquals(3.0, predictions.get(0)[2], 1e-6);
+    c.register(demand(3, "b1", "a1", 1 << 20));
+    timer.advance(2000);
+    assertEquals(1, predictions.size(), "predicted once per stage attempt");
   }
 }

@@ -17,7 +17,7 @@ class TransferPredictionTest {
 
   private static NetworkEstimate measured(double beta, double ramp, Map<String, Double> rates) {
     Map<String, LinkRate> r = new java.util.TreeMap<>();
-    rates.forEach((k, v) -> r.put(k, new LinkRate(k, v, 10, true)));
+    rates.forEach((k, v) -> r.put(k, new LinkRate(k, v, TransferPrediction.MIN_FLOWS, true)));
     return new NetworkEstimate(beta, beta - ramp, ramp, r, 10);
   }
 
@@ -68,6 +68,76 @@ class TransferPredictionTest {
     assertEquals(1e6, TransferPrediction.measuredBaseSpeed(est, KPBS), 1e-9);
     assertEquals(2.1, TransferPrediction.bruteForce(s, d, bytes, est, KPBS), 1e-9);
     assertEquals(0, TransferPrediction.bruteForce(s, d, new long[2][2], est, KPBS));
+  }
+
+  @Test
+  void theDefaultSharesEveryLinkMaxMinFairlyAtTheMeasuredRates() {
+    // a0 -> b0, a0 -> b1 and a1 -> b1, 1 MB each
+    List<PlannedFlow> flows =
+        List.of(
+            f("a0", "b0", 1_000_000),
+            f("a0", "b1", 600_000),
+            f("a1", "b1", 1_000_000),
+            f("a0", "b1", 400_000));
+    // configured: a0's and b1's NICs (1 flow of 1 MB/s) each carry two transfers at 0.5 MB/s,
+    // the 2-flow backbone side 1.5 of its 2: every transfer ends at 2 s
+    assertEquals(2.0, TransferPrediction.fairShare(flows, NetworkEstimate.EMPTY, KPBS), 1e-9);
+    // measured: a's backbone side carries 1 MB/s; the three transfers share it at 1/3 MB/s each
+    // and end together at 3 s; plus the measured ramp once
+    NetworkEstimate est = measured(0.2, 0.1, Map.of("nic.up[a0]", 1e6, "backbone.out[/a]", 1e6));
+    assertEquals(3.0 + 0.1, TransferPrediction.fairShare(flows, est, KPBS), 1e-9);
+    assertEquals(0, TransferPrediction.fairShare(List.of(f("a0", "b0", 0)), est, KPBS));
+  }
+
+  @Test
+  void aStageIsPredictedOnAllItsFlowsMostLoadedLinkFirst() {
+    // two tasks on b0 fetch 1 MB each from a0; one task on b1 and one on b2 fetch 0.1 MB from a1
+    List<PlannedFlow> flows =
+        List.of(
+            f("a1", "b1", 100_000),
+            f("a0", "b0", 1_000_000),
+            f("a1", "b2", 100_000),
+            f("a0", "b0", 1_000_000));
+    // a0's and b0's NICs carry 2 s of bytes, a's backbone side 1.1 s over its 2 flows
+    assertEquals(
+        List.of(flows.get(1), flows.get(3), flows.get(0), flows.get(2)),
+        TransferPrediction.bottleneckFirst(flows, NetworkEstimate.EMPTY, KPBS));
+    // scheduled: a0's two flows one after the other, β = 0.1 s each; a1's beside them
+    TransferPrediction.Prediction p =
+        TransferPrediction.ofStage(flows, NetworkEstimate.EMPTY, KPBS, 0.1);
+    assertEquals(2 * 1.1, p.scheduledSeconds(), 1e-9);
+    // default: a0 -> b0's 2 MB at one flow's 1 MB/s; a1's two transfers beside it
+    assertEquals(2.0, p.defaultSeconds(), 1e-9);
+    assertEquals(
+        TransferPrediction.fairShare(flows, NetworkEstimate.EMPTY, KPBS), p.defaultSeconds());
+  }
+
+  @Test
+  void aRateCountsWhenMeasuredOverEnoughFlowsAndAtMostTheModelsRate() {
+    route(List.of("a0"), List.of("b0"));
+    int nic = -1;
+    int backbone = -1;
+    for (int l = 0; l < KPBS.linkCount(); l++) {
+      nic = KPBS.name(l).equals("nic.up[a0]") ? l : nic;
+      backbone = KPBS.name(l).equals("backbone.out[/a]") ? l : backbone;
+    }
+    Map<String, LinkRate> r = new java.util.TreeMap<>();
+    // a0's NIC at 0.5 MB/s over enough flows; a's backbone side at 1.5 MB/s over too few
+    r.put("nic.up[a0]", new LinkRate("nic.up[a0]", 0.5e6, TransferPrediction.MIN_FLOWS, true));
+    r.put(
+        "backbone.out[/a]",
+        new LinkRate("backbone.out[/a]", 1.5e6, TransferPrediction.MIN_FLOWS - 1, true));
+    NetworkEstimate est = new NetworkEstimate(0.1, 0.1, 0, r, 40);
+    assertEquals(0.5e6, TransferPrediction.linkRate(nic, est, KPBS), 1e-9);
+    assertEquals(2e6, TransferPrediction.linkRate(backbone, est, KPBS), 1e-9, "the model's");
+    // above the model's rate (1 flow of 1 MB/s): the model's rate
+    r.put("nic.up[a0]", new LinkRate("nic.up[a0]", 9e6, TransferPrediction.MIN_FLOWS, true));
+    est = new NetworkEstimate(0.1, 0.1, 0, r, 40);
+    assertEquals(1e6, TransferPrediction.linkRate(nic, est, KPBS), 1e-9);
+    assertEquals(
+        0.1 + 1.0,
+        TransferPrediction.scheduled(List.of(f("a0", "b0", 1_000_000)), est, KPBS, 0.5),
+        1e-9);
   }
 
   /** Gives the routes' links their ids, as the coordinator does when the flows register. */
