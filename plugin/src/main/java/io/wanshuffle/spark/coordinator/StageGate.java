@@ -57,6 +57,14 @@ final class StageGate {
 
   /**
    * @param stage a stage attempt
+   * @return true when it was predicted (since {@link #forget})
+   */
+  boolean predicted(StageRef stage) {
+    return predicted.contains(stage);
+  }
+
+  /**
+   * @param stage a stage attempt
    * @return true when it was decided
    */
   boolean decided(StageRef stage) {

@@ -10,6 +10,7 @@ import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
 import io.wanshuffle.spark.measure.NetworkEstimate;
+import io.wanshuffle.spark.measure.PlannedFlow;
 import io.wanshuffle.spark.measure.TransferPrediction;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.util.ArrayList;
@@ -894,19 +895,27 @@ public final class StepCoordinator {
    *
    * @param residual the residual demand
    * @param expected what the tasks still to launch are expected to fetch
-   * @param undecidedStages a demand's stage is not yet decided by the {@link StageGate}: the plan's
-   *     apply predicts it with the network measured so far
+   * @param freshStages per stage attempt with unreleased demand not predicted yet, its whole
+   *     traffic ({@link TaskWaves#stageTraffic}): predicted without the lock, recorded and decided
+   *     on by the plan's apply
    */
   private record RoundInput(
-      DemandMatrix.Snapshot residual, PendingTasks.Estimate expected, boolean undecidedStages) {}
+      DemandMatrix.Snapshot residual,
+      PendingTasks.Estimate expected,
+      Map<StageRef, List<PlannedFlow>> freshStages) {}
 
   /**
    * A round's plan, computed without the lock.
    *
    * @param plan the planner's answer
    * @param standing its transfers in the order free ports take them, with the instance
+   * @param predictions the fresh stages' transfer phases predicted with the network measured so far
+   *     ({@link TransferPrediction#ofStage})
    */
-  private record RoundPlan(Planner.Plan plan, StandingPlan standing) {}
+  private record RoundPlan(
+      Planner.Plan plan,
+      StandingPlan standing,
+      Map<StageRef, TransferPrediction.Prediction> predictions) {}
 
   /**
    * The planner's rounds: read the residual demand (under the lock), build its matrix, plan it and
@@ -915,13 +924,10 @@ public final class StepCoordinator {
   private final class Rounds implements PlanningLoop.Round<RoundInput, RoundPlan> {
     @Override
     public RoundInput snapshot(long startedNanos) {
-      boolean undecided = false;
-      boolean gating = gate.enabled();
       for (Demand d : book.all()) {
         if (d.waiter != null && d.firstPlanNanos == 0) {
           d.firstPlanNanos = startedNanos; // the first plan that could have granted this poll
         }
-        undecided = undecided || gating && !d.released && !gate.decided(d.stage);
       }
       if (stopped || !conf.gated() || !mode.mayPlan(steps)) {
         return null;
@@ -931,15 +937,28 @@ public final class StepCoordinator {
         return null;
       }
       DemandMatrix.Snapshot residual = DemandMatrix.snapshot(book.all(), leases, mode, betaSeconds);
-      return residual == null ? null : new RoundInput(residual, waves.estimate(), undecided);
+      if (residual == null) {
+        return null;
+      }
+      Map<StageRef, List<PlannedFlow>> fresh = new LinkedHashMap<>();
+      for (Demand d : book.all()) {
+        if (!d.released && !gate.predicted(d.stage) && !fresh.containsKey(d.stage)) {
+          fresh.put(d.stage, waves.stageTraffic(d.stage, book.ofStage(d.stage)));
+        }
+      }
+      return new RoundInput(residual, waves.estimate(), fresh);
     }
 
     @Override
     public RoundPlan plan(RoundInput in) {
-      if (in.undecidedStages()) {
-        // the plan's apply decides those stages on the network measured so far: estimate it here,
-        // without the lock (a cache hit under the lock unless a flow ended meanwhile)
-        measuring.estimate();
+      Map<StageRef, TransferPrediction.Prediction> predictions = new LinkedHashMap<>();
+      if (!in.freshStages().isEmpty()) {
+        NetworkEstimate est = measuring.estimate();
+        in.freshStages()
+            .forEach(
+                (st, flows) ->
+                    predictions.put(
+                        st, TransferPrediction.ofStage(flows, est, leases.links(), betaSeconds)));
       }
       DemandMatrix m =
           DemandMatrix.of(in.residual(), leases, mode, betaSeconds, leases.links().baseSpeed());
@@ -953,7 +972,7 @@ public final class StepCoordinator {
               nextPlanId.getAndIncrement(),
               plan.algorithm(),
               leases);
-      return new RoundPlan(plan, sp);
+      return new RoundPlan(plan, sp, predictions);
     }
 
     @Override
@@ -975,7 +994,7 @@ public final class StepCoordinator {
               plan.schedule(),
               plan.nanos());
       listeners.fire(l -> l.onPlanComputed(pe));
-      if (ungateStagesThatDoNotPay()) {
+      if (ungateStagesThatDoNotPay(out.predictions())) {
         // the plan holds their demands: plan again without them
         standing = null;
         requestPlan();
@@ -999,14 +1018,16 @@ public final class StepCoordinator {
   }
 
   /**
-   * Predicts the stages planned for the first time ({@link #predictFreshStages}) and, when stages
-   * are decided on ({@link StageGate}), releases the demands of a stage where gating does not pay
-   * (their tasks fetch at once).
+   * Records the predictions of the stages planned for the first time ({@link #recordPredictions})
+   * and, when stages are decided on ({@link StageGate}), releases the demands of a stage where
+   * gating does not pay (their tasks fetch at once).
    *
+   * @param predictions the round's predictions of the stages fresh when it read the residual
    * @return true when a stage was ungated
    */
-  private boolean ungateStagesThatDoNotPay() {
-    Map<StageRef, TransferPrediction.Prediction> fresh = predictFreshStages();
+  private boolean ungateStagesThatDoNotPay(
+      Map<StageRef, TransferPrediction.Prediction> predictions) {
+    Map<StageRef, TransferPrediction.Prediction> fresh = recordPredictions(predictions);
     if (!gate.enabled() || fresh.isEmpty()) {
       return false;
     }
@@ -1031,24 +1052,21 @@ public final class StepCoordinator {
   }
 
   /**
-   * Predicts, once per stage attempt, the transfer phase of every stage with unreleased demand not
-   * predicted yet, on its whole traffic ({@link TaskWaves#stageTraffic}) with the network measured
-   * so far ({@link TransferPrediction#ofStage}); listeners get {@code onStagePredicted}.
+   * Records, once per stage attempt, the transfer phase predicted on its whole traffic when it was
+   * first planned; listeners get {@code onStagePredicted}.
    *
-   * @return the stages predicted now with their predictions
+   * @param predictions a round's predictions
+   * @return those of stage attempts not predicted before, with unreleased demand
    */
-  private Map<StageRef, TransferPrediction.Prediction> predictFreshStages() {
+  private Map<StageRef, TransferPrediction.Prediction> recordPredictions(
+      Map<StageRef, TransferPrediction.Prediction> predictions) {
     Map<StageRef, TransferPrediction.Prediction> fresh = new LinkedHashMap<>();
-    for (Demand d : book.all()) {
-      if (!d.released && !fresh.containsKey(d.stage) && gate.markPredicted(d.stage)) {
-        TransferPrediction.Prediction p =
-            TransferPrediction.ofStage(
-                waves.stageTraffic(d.stage, book.ofStage(d.stage)),
-                measuring.estimate(),
-                leases.links(),
-                betaSeconds);
-        fresh.put(d.stage, p);
-        listeners.fire(l -> l.onStagePredicted(d.stage, p.scheduledSeconds(), p.defaultSeconds()));
+    for (Map.Entry<StageRef, TransferPrediction.Prediction> e : predictions.entrySet()) {
+      StageRef st = e.getKey();
+      TransferPrediction.Prediction p = e.getValue();
+      if (book.ofStage(st).stream().anyMatch(d -> !d.released) && gate.markPredicted(st)) {
+        fresh.put(st, p);
+        listeners.fire(l -> l.onStagePredicted(st, p.scheduledSeconds(), p.defaultSeconds()));
       }
     }
     return fresh;
