@@ -141,8 +141,8 @@ public final class WanShuffleConf {
 
   /**
    * β, seconds, a coordinator plans with while {@value #BETA} is {@code auto} and fewer than {@link
-   * #AUTO_MIN_FLOWS} gated flows were measured: 50 ms, the configured default, above a LAN round
-   * trip and the grant delays measured on loopback.
+   * #AUTO_MIN_FLOWS} gated flows were measured: 50 ms, above a LAN round trip and the grant delays
+   * measured on loopback.
    */
   public static final double AUTO_BETA_START_SECONDS = 0.05;
 
