@@ -45,11 +45,22 @@ record MeasuredPlatform(
     double otherNicRate) {
 
   /**
+   * A measured backbone between 1 / this and this many times the slowest NIC is inconclusive: it
+   * carried about one flow's worth, which is what a backbone of any rate shows when the flows
+   * planned so far did not run side by side (a matrix whose senders idle), so it does not give k (k
+   * = 1 from it would keep flows from ever running side by side, and the backbone from being
+   * measured again). Above it at least two flows ran at once; below it the backbone held a flow
+   * under its NIC's rate.
+   */
+  static final double INCONCLUSIVE_RATIO = 1.5;
+
+  /**
    * @param e the measurement
    * @param conf the configuration: its backbone rate unless {@code backbone.rate=auto}, its NIC
    *     rates unless {@code nic.rate=auto}, and the rates of the hosts of {@code nic.rates}
    * @return the platform of the rates; empty when a rate to measure was not measured (with {@code
-   *     backbone.rate=auto} no backbone side, with {@code nic.rate=auto} no NIC)
+   *     backbone.rate=auto} no backbone side, with {@code nic.rate=auto} no NIC) or a measured
+   *     backbone is inconclusive ({@link #INCONCLUSIVE_RATIO})
    */
   static Optional<MeasuredPlatform> of(NetworkEstimate e, WanShuffleConf conf) {
     double backbone = Double.POSITIVE_INFINITY;
@@ -87,6 +98,11 @@ record MeasuredPlatform(
     }
     double slowest = nics.values().stream().mapToDouble(Double::doubleValue).min().orElse(other);
     slowest = Math.min(slowest, other);
+    if (conf.backboneAuto()
+        && backbone > slowest / INCONCLUSIVE_RATIO
+        && backbone < INCONCLUSIVE_RATIO * slowest) {
+      return Optional.empty();
+    }
     int k = (int) Math.max(1, Math.min(WanShuffleConf.MAX_FLOWS, Math.round(backbone / slowest)));
     long b = Math.max(1, (long) (backbone / k));
     return Optional.of(new MeasuredPlatform(k, b, backbone, slowest, Map.copyOf(nics), other));

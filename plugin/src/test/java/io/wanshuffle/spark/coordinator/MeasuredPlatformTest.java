@@ -88,6 +88,34 @@ class MeasuredPlatformTest {
   }
 
   @Test
+  void aMeasuredBackboneOfAboutOneNicGivesNoK() {
+    // flows that never ran side by side: the backbone shows one NIC's rate, whatever its own
+    assertTrue(
+        MeasuredPlatform.of(estimate("backbone.in[/b]", 10.9e6, "nic.up[a0]", 11.4e6), conf())
+            .isEmpty());
+    assertTrue(
+        MeasuredPlatform.of(estimate("backbone.in[/b]", 16e6, "nic.up[a0]", 11.4e6), conf())
+            .isEmpty());
+    assertEquals(
+        2,
+        MeasuredPlatform.of(estimate("backbone.in[/b]", 17.5e6, "nic.up[a0]", 11.4e6), conf())
+            .orElseThrow()
+            .k(),
+        "1.5 NICs: two flows ran at once");
+    assertEquals(
+        1,
+        MeasuredPlatform.of(estimate("backbone.in[/b]", 7e6, "nic.up[a0]", 11.4e6), conf())
+            .orElseThrow()
+            .k(),
+        "under 2/3 of a NIC: the backbone held the flow back");
+    WanShuffleConf set = conf(WanShuffleConf.BACKBONE_RATE, "11000000");
+    assertEquals(
+        1,
+        MeasuredPlatform.of(estimate("nic.up[a0]", 11.4e6), set).orElseThrow().k(),
+        "a configured backbone is never inconclusive");
+  }
+
+  @Test
   void aBackboneRateSetExplicitlyIsUsedAsConfigured() {
     // configured 30 MB/s; the measured 20 MB/s (a backbone the flows did not fill) is not used
     WanShuffleConf c = conf(WanShuffleConf.BACKBONE_RATE, "30000000");
