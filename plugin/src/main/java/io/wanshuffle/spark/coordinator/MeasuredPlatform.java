@@ -59,10 +59,16 @@ record MeasuredPlatform(
    * @param conf the configuration: its backbone rate unless {@code backbone.rate=auto}, its NIC
    *     rates unless {@code nic.rate=auto}, and the rates of the hosts of {@code nic.rates}
    * @return the platform of the rates; empty when a rate to measure was not measured (with {@code
-   *     backbone.rate=auto} no backbone side, with {@code nic.rate=auto} no NIC) or a measured
-   *     backbone is inconclusive ({@link #INCONCLUSIVE_RATIO})
+   *     backbone.rate=auto} no backbone side, with {@code nic.rate=auto} no NIC), when the
+   *     measurement holds no gated flow (an ungated fetch's flow spans the task's whole fetch from
+   *     its host, waits included, so the fair-sharing model of its links counts flows that were not
+   *     sending: a 200 Mbit/s backbone measured at 0.8-1.2 Gbit/s and NICs at a tenth of their
+   *     rate), or when a measured backbone is inconclusive ({@link #INCONCLUSIVE_RATIO})
    */
   static Optional<MeasuredPlatform> of(NetworkEstimate e, WanShuffleConf conf) {
+    if (!e.hasBeta()) {
+      return Optional.empty(); // no gated flow: the rates of ungated fetches only
+    }
     double backbone = Double.POSITIVE_INFINITY;
     Map<String, Double> measured = new HashMap<>();
     for (LinkRate r : e.rates().values()) {

@@ -88,6 +88,22 @@ class MeasuredPlatformTest {
   }
 
   @Test
+  void aMeasurementOfUngatedFlowsOnlyGivesNoK() {
+    Map<String, LinkRate> rates =
+        Map.of(
+            "backbone.in[/b]", new LinkRate("backbone.in[/b]", 150e6, 36, false),
+            "nic.up[a0]", new LinkRate("nic.up[a0]", 3.5e6, 12, false));
+    NetworkEstimate ungated = new NetworkEstimate(Double.NaN, Double.NaN, 0, rates, 36);
+    assertTrue(MeasuredPlatform.of(ungated, conf()).isEmpty());
+    assertEquals(
+        43,
+        MeasuredPlatform.of(new NetworkEstimate(0.1, 0.05, 0.05, rates, 36), conf())
+            .orElseThrow()
+            .k(),
+        "the same rates with a gated flow");
+  }
+
+  @Test
   void aMeasuredBackboneOfAboutOneNicGivesNoK() {
     // flows that never ran side by side: the backbone shows one NIC's rate, whatever its own
     assertTrue(
