@@ -120,7 +120,8 @@ public final class OperatorReport {
 
   /**
    * @return one paragraph: how the stage's cross-site reads ran, its transfer phase measured and
-   *     predicted twice, the measured β and link rates
+   *     predicted twice, the measured β and link rates, and when recorded the k, base speed and β
+   *     the stage was planned with
    */
   static String network(NetworkFigures n) {
     StringBuilder rates = new StringBuilder();
@@ -132,17 +133,25 @@ public final class OperatorReport {
                     .append(link)
                     .append(String.format(Locale.ROOT, " %.1f Mbit/s", v * 8 / 1e6)));
     return String.format(
-        Locale.ROOT,
-        "Cross-site reads %s. Transfer phase (first cross-site fetch to last byte) %s s; predicted"
-            + " at the first plan %s s as scheduled, %s s as Spark's default (η_o). Measured over"
-            + " %d flows: β %s s%s.",
-        n.decision().isEmpty() ? "-" : n.decision(),
-        sec(n.transferPhaseSeconds()),
-        sec(n.predictedScheduledSeconds()),
-        sec(n.predictedDefaultSeconds()),
-        n.measuredFlows(),
-        sec(n.measuredBetaSeconds()),
-        rates.length() == 0 ? "" : "; " + rates);
+            Locale.ROOT,
+            "Cross-site reads %s. Transfer phase (first cross-site fetch to last byte) %s s; predicted"
+                + " at the first plan %s s as scheduled, %s s as Spark's default (η_o). Measured over"
+                + " %d flows: β %s s%s.",
+            n.decision().isEmpty() ? "-" : n.decision(),
+            sec(n.transferPhaseSeconds()),
+            sec(n.predictedScheduledSeconds()),
+            sec(n.predictedDefaultSeconds()),
+            n.measuredFlows(),
+            sec(n.measuredBetaSeconds()),
+            rates.length() == 0 ? "" : "; " + rates)
+        + (n.plannedKnown()
+            ? String.format(
+                Locale.ROOT,
+                " Planned with k %d, base speed %.1f Mbit/s, β %s s.",
+                n.plannedK(),
+                n.plannedBytesPerSecond() * 8 / 1e6,
+                sec(n.plannedBetaSeconds()))
+            : "");
   }
 
   private static List<String> summaryRow(StageFigures f) {

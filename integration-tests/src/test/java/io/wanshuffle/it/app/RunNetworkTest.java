@@ -38,11 +38,15 @@ class RunNetworkTest {
     RunNetwork r =
         RunNetwork.fromCaptures(
             List.of(
-                stage(5, 9000, new NetworkFigures(0.2, Map.of("x", 2.0), 8, 2, 3, 2.5, "gated")),
+                stage(
+                    5,
+                    9000,
+                    new NetworkFigures(0.2, Map.of("x", 2.0), 8, 2, 3, 2.5, "gated", 2, 100, 0.2)),
                 stage(
                     3,
                     5000,
-                    new NetworkFigures(0.1, Map.of("x", 1.0), 4, 1, Double.NaN, 1.5, "gated")),
+                    new NetworkFigures(
+                        0.1, Map.of("x", 1.0), 4, 1, Double.NaN, 1.5, "gated", 2, 100, 0.1)),
                 stage(7, 9500, NetworkFigures.NONE)));
     assertEquals(4.0, r.transferPhaseSeconds(), 1e-12);
     assertEquals(3.0, r.predictedScheduledSeconds(), 1e-12);

@@ -17,7 +17,9 @@ import io.wanshuffle.it.spark.ClusterOptions;
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
+import io.wanshuffle.spark.capture.PlanCapture;
 import io.wanshuffle.spark.capture.StageCapture;
+import io.wanshuffle.spark.config.WanShuffleConf;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +42,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * from outside Spark (backbone counters) and from the plugin's flow log (at most k cross-cluster
  * flows at once), a killed executor on the receiving cluster mid-stage does not change the answer,
  * the job runs with authentication and encryption, with two reduce tasks per executor (shared
- * connections, shared flows), and with map output served by the Workers' external shuffle services.
+ * connections, shared flows), with map output served by the Workers' external shuffle services, and
+ * with nothing typed about the network (the plugin measures β and the rates and converges to the k
+ * of the testbed's rates).
  *
  * <p>Needs root and iproute2; without them every test fails with the reason. {@code
  * -Dwanshuffle.testbed=loopback} runs the same jobs on loopback addresses instead (the throughput
@@ -467,6 +471,109 @@ class TwoClusterTestbedIT {
             across >= 0.9 * expected,
             dir + ": the backbone carried " + across + " bytes of " + expected);
       }
+    }
+  }
+
+  /**
+   * Nothing typed about the network: no rate, β or k (only the capture and {@code gate.minBytes=0},
+   * so that the small reads are gated). Three cross-cluster shuffles in one application: the first
+   * runs on the start values and measures; the last plans with the measured β and the k the
+   * base-speed rule gives for the testbed's shaped rates, the k a configured run uses. The answers
+   * are Spark's, and the step contract holds in every shuffle: at most the k in force and one flow
+   * per host (δ = 1) at once, the backbone under its rate. Needs the shaped testbed for the k (on
+   * loopback the measured rates are the machine's).
+   */
+  @Test
+  @Order(6)
+  void withNothingTypedKConvergesToTheConfiguredRunsK() throws IOException {
+    List<String> a = Node.addresses(ex.testbed().clusterA());
+    List<String> b = Node.addresses(ex.testbed().clusterB());
+    // every sender busy all along (45 MB each), so that two flows cross the backbone at once; flows
+    // of 2.5 and 5 MB, a spread the rate fit needs; 12 reduce tasks reading from 2 hosts: 24 flows,
+    // so the first shuffle's measurement holds the 20 flows a switch needs
+    double[][] matrix = {{30e6, 15e6}, {15e6, 30e6}};
+    Map<String, String> conf = ex.baseConf("512m");
+    conf.putAll(ex.wanShuffleConf(ALGORITHM + PluginSettings.RACK_BLIND));
+    for (String key :
+        List.of(
+            WanShuffleConf.BACKBONE_RATE,
+            WanShuffleConf.NIC_RATE,
+            WanShuffleConf.BETA,
+            WanShuffleConf.K)) {
+      conf.remove(key);
+    }
+    conf.put(WanShuffleConf.GATE_MIN_BYTES, "0");
+    JobRequest plain =
+        new JobRequest(
+            "auto-values-default",
+            ex.baseConf("512m"),
+            a,
+            b,
+            "matrix",
+            0,
+            2,
+            12,
+            matrix,
+            64 * 1024,
+            1,
+            false,
+            0);
+    List<String> expected = ex.run(plain.appName(), plain, 0).result().runs().get(0).answer();
+    JobRequest wan =
+        new JobRequest(
+            "auto-values", conf, a, b, "matrix", 0, 2, 12, matrix, 64 * 1024, 3, false, 0);
+    Experiment.Measured m = ex.run(wan.appName(), wan, 0);
+    List<RunResult> runs = m.result().runs();
+    assertEquals(3, runs.size());
+    for (RunResult r : runs) {
+      assertEquals(expected, r.answer());
+    }
+    List<StageCapture> stages = new java.util.ArrayList<>();
+    try (var apps = Files.list(m.captureDir())) {
+      for (Path app : apps.filter(Files::isDirectory).toList()) {
+        stages.addAll(CaptureFiles.readStages(app));
+      }
+    }
+    stages.removeIf(st -> st.plans().isEmpty());
+    stages.sort(java.util.Comparator.comparingInt(StageCapture::stageId));
+    assertEquals(3, stages.size(), "one gated stage per shuffle");
+    int configuredK = PluginSettings.check(spec, ALGORITHM).k();
+    assertEquals(2, configuredK, "200 / 100 Mbit/s");
+    for (int i = 0; i < stages.size(); i++) {
+      StageCapture st = stages.get(i);
+      String shuffle = "shuffle " + (i + 1);
+      int k = st.plans().stream().mapToInt(PlanCapture::k).max().orElseThrow();
+      FlowOverlap o = FlowOverlap.of(st.flows().stream().filter(f -> f.stepId() > 0).toList());
+      assertTrue(
+          o.maxPairs() >= 1 && o.maxPairs() <= k,
+          shuffle + ": " + o.maxPairs() + " flows open at once, k = " + k);
+      o.maxPerReceiver().forEach((h, n) -> assertTrue(n <= 1, shuffle + ": " + h + " got " + n));
+      o.maxPerSender().forEach((h, n) -> assertTrue(n <= 1, shuffle + ": " + h + " sent " + n));
+      if (i == 0) {
+        assertEquals(10, k, "the start values: 10 NICs of 1 gbit over one");
+      }
+      if (i < stages.size() - 1) {
+        continue; // the switch waits for a stage end with 20 flows measured and none open
+      }
+      if (ex.testbed().shaped()) {
+        assertEquals(configuredK, st.network().plannedK(), shuffle + ": k recorded for the stage");
+      }
+      for (PlanCapture p : st.plans()) {
+        assertTrue(
+            p.betaSeconds() != WanShuffleConf.AUTO_BETA_START_SECONDS
+                && p.betaSeconds() > 0
+                && p.betaSeconds() < 1,
+            shuffle + ": β measured, in (0, 1) s: " + p.betaSeconds());
+        if (ex.testbed().shaped()) {
+          assertEquals(configuredK, p.k(), shuffle + ": k of plan " + p.planId());
+        }
+      }
+    }
+    if (ex.testbed().shaped()) {
+      double peak = m.backbone().peakBitsPerSecond(1000);
+      assertTrue(
+          peak <= spec.backboneBitsPerSecond() * (1 + MARGIN),
+          "backbone peak " + peak / 1e6 + " Mbit/s");
     }
   }
 

@@ -55,12 +55,29 @@ class OperatorReportTest {
     String p =
         OperatorReport.network(
             new io.wanshuffle.spark.capture.NetworkFigures(
-                0.125, Map.of("backbone.out[/A]", 2.5e6), 40, 3.0, 4.5, 3.25, "gated"));
+                0.125,
+                Map.of("backbone.out[/A]", 2.5e6),
+                40,
+                3.0,
+                4.5,
+                3.25,
+                "gated",
+                0,
+                0,
+                Double.NaN));
     assertEquals(
         "Cross-site reads gated. Transfer phase (first cross-site fetch to last byte) 3.25 s;"
             + " predicted at the first plan 3.00 s as scheduled, 4.50 s as Spark's default (η_o)."
             + " Measured over 40 flows: β 0.13 s; backbone.out[/A] 20.0 Mbit/s.",
         p);
+    assertEquals(
+        "Cross-site reads gated. Transfer phase (first cross-site fetch to last byte) 3.25 s;"
+            + " predicted at the first plan 3.00 s as scheduled, 4.50 s as Spark's default (η_o)."
+            + " Measured over 40 flows: β 0.13 s. Planned with k 2, base speed 100.0 Mbit/s,"
+            + " β 0.03 s.",
+        OperatorReport.network(
+            new io.wanshuffle.spark.capture.NetworkFigures(
+                0.125, Map.of(), 40, 3.0, 4.5, 3.25, "gated", 2, 12_500_000, 0.03)));
     Path app =
         ReportFixtures.captureDir(
             dir,
@@ -68,7 +85,7 @@ class OperatorReportTest {
             ReportFixtures.stage("app-1", 3, true)
                 .withNetwork(
                     new io.wanshuffle.spark.capture.NetworkFigures(
-                        0.125, Map.of(), 40, 3.0, 4.5, 3.25, "gated")));
+                        0.125, Map.of(), 40, 3.0, 4.5, 3.25, "gated", 0, 0, Double.NaN)));
     String html =
         Files.readString(
             OperatorReport.render(ApplicationCaptures.fromCaptureDir(app).get(0))

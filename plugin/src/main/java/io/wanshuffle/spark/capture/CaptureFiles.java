@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * &lt;capture.dir&gt;/&lt;application id&gt;/
- *   stage-&lt;id&gt;.&lt;attempt&gt;.kryo        {@link StageCapture}, Kryo 4 (magic "WSCP", version 4)
+ *   stage-&lt;id&gt;.&lt;attempt&gt;.kryo        {@link StageCapture}, Kryo 4 (magic "WSCP", version 5)
  *   stage-&lt;id&gt;.&lt;attempt&gt;.matrix.csv  transfer matrix, bytes ({@link HostMatrix} CSV)
  *   flows.csv                         flow log of the whole application ({@link FlowCapture} rows)
  * </pre>
@@ -34,12 +34,13 @@ public final class CaptureFiles {
   public static final int MAGIC = 0x57534350;
 
   /** Format version written after the magic. */
-  public static final int VERSION = 4;
+  public static final int VERSION = 5;
 
   /**
    * Oldest format version read: version 2 lacks β, the host paths, the links and the link series
    * ({@link StageCapture#hasLinks()} is false for it); version 3 lacks the network figures ({@link
-   * StageCapture#network()} is {@link NetworkFigures#NONE} for it).
+   * StageCapture#network()} is {@link NetworkFigures#NONE} for it); version 4 lacks the k, base
+   * speed and β the stage was planned with ({@link NetworkFigures#plannedKnown()} is false).
    */
   public static final int OLDEST_READABLE_VERSION = 2;
 

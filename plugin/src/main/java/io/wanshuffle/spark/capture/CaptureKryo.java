@@ -28,7 +28,7 @@ final class CaptureKryo {
 
   /**
    * @param version the format version to read or write: 2 (without β, host paths, links and link
-   *     series), 3 (without network figures) or 4
+   *     series), 3 (without network figures), 4 (without the k, base speed and β planned with) or 5
    * @return a Kryo instance that knows exactly the capture records (not thread-safe)
    */
   static Kryo newKryo(int version) {
@@ -291,6 +291,12 @@ final class CaptureKryo {
         o.writeDouble(n.transferPhaseSeconds());
         o.writeString(n.decision());
       }
+      if (version >= 5) {
+        NetworkFigures n = s.network();
+        o.writeVarInt(n.plannedK(), true);
+        o.writeVarLong(n.plannedBytesPerSecond(), true);
+        o.writeDouble(n.plannedBetaSeconds());
+      }
     }
 
     @Override
@@ -365,15 +371,31 @@ final class CaptureKryo {
         for (int i = 0; i < nr; i++) {
           rates.put(in.readString(), in.readDouble());
         }
+        int measuredFlows = in.readVarInt(true);
+        double scheduled = in.readDouble();
+        double dflt = in.readDouble();
+        double phase = in.readDouble();
+        String decision = in.readString();
+        int plannedK = 0;
+        long plannedBps = 0;
+        double plannedBeta = Double.NaN;
+        if (version >= 5) {
+          plannedK = in.readVarInt(true);
+          plannedBps = in.readVarLong(true);
+          plannedBeta = in.readDouble();
+        }
         network =
             new NetworkFigures(
                 beta4,
                 rates,
-                in.readVarInt(true),
-                in.readDouble(),
-                in.readDouble(),
-                in.readDouble(),
-                in.readString());
+                measuredFlows,
+                scheduled,
+                dflt,
+                phase,
+                decision,
+                plannedK,
+                plannedBps,
+                plannedBeta);
       }
       return new StageCapture(
           appId,

@@ -466,7 +466,8 @@ public final class CaptureListener implements CoordinatorListener {
     double[] p = predicted != null ? predicted : new double[] {Double.NaN, Double.NaN};
     double phase = transferPhaseSeconds(cap.flows());
     String decision = decided != null ? decided : cap.steps().isEmpty() ? "ungated" : "gated";
-    NetworkFigures f = NetworkFigures.of(est, p[0], p[1], phase, decision);
+    PlanCapture last = cap.plans().isEmpty() ? null : cap.plans().get(cap.plans().size() - 1);
+    NetworkFigures f = NetworkFigures.of(est, p[0], p[1], phase, decision, last);
     metrics.recordMeasurement(est.betaSeconds(), est.bytesPerSecond());
     if (valueCheck != null) {
       for (ConfiguredValueCheck.Contradiction x : valueCheck.check(est)) {
@@ -478,13 +479,21 @@ public final class CaptureListener implements CoordinatorListener {
         String.format(
             java.util.Locale.ROOT,
             "wan-shuffle stage %d.%d (%s): transfer phase %.3f s, predicted %.3f s scheduled, %.3f s"
-                + " Spark's default; measured %s",
+                + " Spark's default; planned with %s; measured %s",
             cap.stageId(),
             cap.stageAttempt(),
             decision,
             phase,
             p[0],
             p[1],
+            f.plannedKnown()
+                ? String.format(
+                    java.util.Locale.ROOT,
+                    "k %d, base speed %d B/s, beta %.3f s",
+                    f.plannedK(),
+                    f.plannedBytesPerSecond(),
+                    f.plannedBetaSeconds())
+                : "no plan",
             est.describe()));
     return f;
   }

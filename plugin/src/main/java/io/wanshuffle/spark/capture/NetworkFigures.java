@@ -23,6 +23,13 @@ import java.util.TreeMap;
  *     cross-site byte (executor clocks), seconds; NaN without flows
  * @param decision how the stage's cross-site reads ran and why, e.g. {@code gated} ("" when not
  *     recorded)
+ * @param plannedK k the stage's last plan used: the configured or start k, or with {@code auto}
+ *     values the measured one once the coordinator switched (0 when unknown: no plan, or captures
+ *     of format version 4 and older)
+ * @param plannedBytesPerSecond the base speed b the stage's last plan used, bytes/s (0 when
+ *     unknown)
+ * @param plannedBetaSeconds β the stage's last plan used, seconds (NaN when unknown; 0 in events of
+ *     older versions)
  */
 public record NetworkFigures(
     double measuredBetaSeconds,
@@ -31,11 +38,15 @@ public record NetworkFigures(
     double predictedScheduledSeconds,
     double predictedDefaultSeconds,
     double transferPhaseSeconds,
-    String decision) {
+    String decision,
+    int plannedK,
+    long plannedBytesPerSecond,
+    double plannedBetaSeconds) {
 
   /** Nothing measured or predicted (captures of format version 3 and older). */
   public static final NetworkFigures NONE =
-      new NetworkFigures(Double.NaN, Map.of(), 0, Double.NaN, Double.NaN, Double.NaN, "");
+      new NetworkFigures(
+          Double.NaN, Map.of(), 0, Double.NaN, Double.NaN, Double.NaN, "", 0, 0, Double.NaN);
 
   /** Copies the rates, by link name. */
   public NetworkFigures {
@@ -51,6 +62,8 @@ public record NetworkFigures(
    * @param predictedDefaultSeconds predicted as Spark's default, seconds (NaN when unknown)
    * @param transferPhaseSeconds measured transfer phase, seconds (NaN when unknown)
    * @param decision how the reads ran and why
+   * @param lastPlan the stage's last plan, whose k, base speed and β are recorded; null when the
+   *     stage has none (recorded as unknown)
    * @return the figures
    */
   public static NetworkFigures of(
@@ -58,7 +71,8 @@ public record NetworkFigures(
       double predictedScheduledSeconds,
       double predictedDefaultSeconds,
       double transferPhaseSeconds,
-      String decision) {
+      String decision,
+      PlanCapture lastPlan) {
     return new NetworkFigures(
         est.betaSeconds(),
         est.bytesPerSecond(),
@@ -66,7 +80,17 @@ public record NetworkFigures(
         predictedScheduledSeconds,
         predictedDefaultSeconds,
         transferPhaseSeconds,
-        decision);
+        decision,
+        lastPlan != null ? lastPlan.k() : 0,
+        lastPlan != null ? lastPlan.bytesPerSecond() : 0,
+        lastPlan != null ? lastPlan.betaSeconds() : Double.NaN);
+  }
+
+  /**
+   * @return true when the k, base speed and β the stage was planned with are recorded
+   */
+  public boolean plannedKnown() {
+    return plannedK > 0 && plannedBytesPerSecond > 0;
   }
 
   /**

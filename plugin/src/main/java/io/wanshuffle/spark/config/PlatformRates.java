@@ -14,8 +14,9 @@ import org.apache.spark.SparkConf;
  * Wagner, sec. 2.2-2.3, {@link BaseSpeed}): base speed b = gcd(backbone rate, NIC rates), k =
  * backbone / b, δ(h) = min(k, NIC(h) / b). Setting {@value WanShuffleConf#K} (and optionally
  * {@value WanShuffleConf#DELTA}) overrides the rule; b is then backbone / k. {@value
- * WanShuffleConf#K} {@code auto} starts from the rule as when unset; {@code auto} rates start from
- * {@link #AUTO_NIC_START_RATE} and {@link #AUTO_BACKBONE_START_FLOWS} x the slowest NIC.
+ * WanShuffleConf#K} {@code auto} (the default) starts from the rule; {@code auto} rates (the
+ * default) start from {@link #AUTO_NIC_START_RATE} and {@link #AUTO_BACKBONE_START_FLOWS} x the
+ * slowest NIC.
  */
 final class PlatformRates {
   /**

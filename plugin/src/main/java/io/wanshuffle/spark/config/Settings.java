@@ -72,29 +72,32 @@ public final class Settings {
 
   public static final ConfigEntry<Choice<Long>> BACKBONE_RATE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.BACKBONE_RATE, OrWords.of(Rates.TYPE, "auto"))
+          ConfigEntry.builder(WanShuffleConf.BACKBONE_RATE, OrWords.of(Rates.TYPE, AUTO))
               .section(Section.SCHEDULING)
-              .defaultValue("10gbit")
+              .defaultValue(AUTO)
               .doc(
                   """
-                  Rate of the backbone between the clusters. `auto`: 10 times the slowest NIC \
-                  rate at start-up (k = 10 flows per direction, enough parallel flows to fill \
-                  the backbone for the measurement), then, unless `k` is a number, the measured \
-                  rate of the slowest backbone side once the measurement holds at least 20 \
-                  flows, for later shuffles."""));
+                  Rate of the backbone between the clusters. A rate set here is used as \
+                  configured (a measurement more than 25 % apart is logged once at WARN). \
+                  `auto` (also when unset): 10 times the slowest NIC rate at start-up (k = 10 \
+                  flows per direction, enough parallel flows to fill the backbone for the \
+                  measurement), then, unless `k` is a number, the measured rate of the slowest \
+                  backbone side once the measurement holds at least 20 flows, for later \
+                  shuffles."""));
 
   public static final ConfigEntry<Choice<Long>> NIC_RATE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.NIC_RATE, OrWords.of(Rates.TYPE, "auto"))
+          ConfigEntry.builder(WanShuffleConf.NIC_RATE, OrWords.of(Rates.TYPE, AUTO))
               .section(Section.SCHEDULING)
-              .defaultValue("1gbit")
+              .defaultValue(AUTO)
               .doc(
                   """
-                  NIC rate of every host not listed in `nic.rates`. `auto`: 1gbit at start-up, \
-                  then, unless `k` is a number, each host's measured NIC rate (the slowest \
-                  measured NIC for a host not measured) once the measurement holds at least 20 \
-                  flows, for later shuffles. A NIC that was not its flows' bottleneck is \
-                  measured at their share, a lower bound."""));
+                  NIC rate of every host not listed in `nic.rates`. A rate set here is used as \
+                  configured. `auto` (also when unset): 1gbit at start-up, then, unless `k` is a \
+                  number, each host's measured NIC rate (the slowest measured NIC for a host not \
+                  measured; hosts listed in `nic.rates` keep their rate) once the measurement \
+                  holds at least 20 flows, for later shuffles. A NIC that was not its flows' \
+                  bottleneck is measured at their share, a lower bound."""));
 
   public static final ConfigEntry<Map<String, Long>> NIC_RATES =
       declare(
@@ -110,18 +113,21 @@ public final class Settings {
 
   public static final ConfigEntry<Choice<Integer>> K =
       declare(
-          ConfigEntry.builder(WanShuffleConf.K, OrWords.of(FlowCounts.TYPE, "auto"))
+          ConfigEntry.builder(WanShuffleConf.K, OrWords.of(FlowCounts.TYPE, AUTO))
               .section(Section.SCHEDULING)
-              .noDefault("derived")
+              .defaultValue(AUTO)
               .doc(
                   """
                   Most cross-cluster flows open at once across the application in each direction \
                   of the backbone (cluster of the source to cluster of the destination; the \
                   backbone is full duplex; barrier steps count both directions together), at most \
-                  `backbone.rate` in bytes/s. Derived by the base-speed rule when unset; when set, \
-                  the base speed is `backbone.rate / k`. `auto`: derived by the base-speed rule \
-                  at start-up, then, once the measurement holds at least 20 flows, k = measured \
-                  backbone rate / measured per-flow rate (the base speed) for later shuffles."""));
+                  `backbone.rate` in bytes/s. A number overrides the base-speed rule: the base \
+                  speed is then `backbone.rate / k`, and no measurement changes k. `auto` (also \
+                  when unset): the base-speed rule on the rates; while `backbone.rate` or \
+                  `nic.rate` is `auto` (or unset), on their start values at start-up and then, \
+                  once the measurement holds at least 20 flows, on the measured rates for later \
+                  shuffles (k = measured backbone / slowest NIC, the base speed); with both rates \
+                  set, on the configured rates only."""));
 
   public static final ConfigEntry<Integer> DELTA =
       declare(
@@ -135,15 +141,17 @@ public final class Settings {
 
   public static final ConfigEntry<Choice<Long>> BETA =
       declare(
-          ConfigEntry.builder(WanShuffleConf.BETA, OrWords.of(Times.atLeast(0), "auto"))
+          ConfigEntry.builder(WanShuffleConf.BETA, OrWords.of(Times.atLeast(0), AUTO))
               .section(Section.SCHEDULING)
-              .defaultValue("50ms")
+              .defaultValue(AUTO)
               .doc(
                   """
                   β, the set-up delay of a step (RPC round trip + connection set-up); the \
-                  scheduler trades fewer steps against β. `auto`: 50 ms until the driver has \
-                  measured at least 20 gated flows, then the measured β (median grant delay plus \
-                  ramp) for the stages that start after the next stage ends."""));
+                  scheduler trades fewer steps against β. A time set here is used as configured. \
+                  `auto` (also when unset): 50 ms until the driver has measured at least 20 flows \
+                  and some gated flow, then the measured β (median grant delay plus ramp) for the \
+                  stages that start after the next stage ends. The executors keep the start value \
+                  for the `gate.minBytes=auto` threshold."""));
 
   public static final ConfigEntry<Choice<Long>> FLOW_RATE_CAP =
       declare(
@@ -284,7 +292,11 @@ public final class Settings {
                   least %1$d times the setup delays of its steps; the receiver takes at most δ \
                   flows per step, so a read from s cross-cluster hosts takes ceil(s / δ) steps and \
                   the threshold is %1$d x ceil(s / δ) x β x b (100 Mbit/s NICs, β = 50 ms: 2.5 MB \
-                  per step, 7.5 MB for a read from 3 hosts on a 1-port receiver). Below it, one \
+                  per step, 7.5 MB for a read from 3 hosts on a 1-port receiver). β and b are the \
+                  executors' start values: the executors do not learn the driver's measurement, \
+                  so with `auto` rates and β they use 50 ms and the 1gbit start rate (25 MB per \
+                  step); set `nic.rate` (the start base speed then follows it), or a size here, \
+                  to gate reads of a few MB on a slower network. Below the threshold, one \
                   registration and grant per task and one step per source host (round trips to \
                   the driver and to the senders, across the WAN for tasks on the far cluster) cost \
                   more than the schedule saves: a job of many small reduce tasks (Spark SQL's 200 \

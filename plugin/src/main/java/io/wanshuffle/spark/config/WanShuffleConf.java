@@ -23,6 +23,13 @@ import org.slf4j.LoggerFactory;
  * δ(h) = min(k, NIC(h) / b). Setting {@value #K} (and optionally {@value #DELTA}) overrides the
  * rule; b is then backbone / k.
  *
+ * <p>{@value #BETA}, {@value #K}, {@value #BACKBONE_RATE} and {@value #NIC_RATE} default to {@value
+ * #AUTO}: with nothing typed, β and the rates start from conservative values ({@link
+ * #AUTO_BETA_START_SECONDS}; NICs at 1 gbit/s, the backbone at 10 NICs) and the driver's
+ * coordinator replaces them, and the k and δ derived from them, by measured ones. A value set
+ * explicitly is used as configured: a number for k is never replaced, and a rate set explicitly
+ * stays in the rule while the unset one is measured.
+ *
  * <p>Instances are immutable; build one per JVM with {@link #from}.
  */
 public final class WanShuffleConf {
@@ -134,8 +141,8 @@ public final class WanShuffleConf {
 
   /**
    * β, seconds, a coordinator plans with while {@value #BETA} is {@code auto} and fewer than {@link
-   * #AUTO_MIN_FLOWS} gated flows were measured: 50 ms, the configured default, above a LAN round
-   * trip and the grant delays measured on loopback.
+   * #AUTO_MIN_FLOWS} gated flows were measured: 50 ms, above a LAN round trip and the grant delays
+   * measured on loopback.
    */
   public static final double AUTO_BETA_START_SECONDS = 0.05;
 
@@ -182,7 +189,6 @@ public final class WanShuffleConf {
   private final boolean kAuto;
   private final boolean backboneAuto;
   private final boolean nicAuto;
-  private final boolean kSet;
   private final long flowRateCap;
   private final double deadlineFactor;
   private final boolean barrierSteps;
@@ -209,8 +215,7 @@ public final class WanShuffleConf {
     Choice<Long> beta = Settings.BETA.get(c);
     betaAuto = beta.is(AUTO);
     betaSeconds = betaAuto ? AUTO_BETA_START_SECONDS : beta.value() / 1000.0;
-    kAuto = Settings.K.getOptional(c).map(k -> k.is(AUTO)).orElse(false);
-    kSet = Settings.K.getOptional(c).map(k -> k.value() != null).orElse(false);
+    kAuto = Settings.K.get(c).is(AUTO);
     backboneAuto = Settings.BACKBONE_RATE.get(c).is(AUTO);
     nicAuto = Settings.NIC_RATE.get(c).is(AUTO);
     Choice<Long> cap = Settings.FLOW_RATE_CAP.get(c);
@@ -400,15 +405,18 @@ public final class WanShuffleConf {
   }
 
   /**
-   * @return true when {@value #BACKBONE_RATE} is {@code auto}
+   * @return true when {@value #BACKBONE_RATE} is {@code auto} (set so, or unset): measured where
+   *     the platform follows measurement ({@link #platformAuto()}), not checked against the
+   *     measurement
    */
   public boolean backboneAuto() {
     return backboneAuto;
   }
 
   /**
-   * @return true when {@value #NIC_RATE} is {@code auto}: measured NIC rates replace the start rate
-   *     where the platform follows measurement ({@link #platformAuto()})
+   * @return true when {@value #NIC_RATE} is {@code auto} (set so, or unset): measured NIC rates
+   *     replace the start rate of the hosts not listed in {@value #NIC_RATES} where the platform
+   *     follows measurement ({@link #platformAuto()})
    */
   public boolean nicAuto() {
     return nicAuto;
@@ -416,11 +424,12 @@ public final class WanShuffleConf {
 
   /**
    * @return true when the coordinator re-derives k, the base speed and δ from measured rates:
-   *     {@value #K} is {@code auto}, or it is unset and {@value #BACKBONE_RATE} or {@value
-   *     #NIC_RATE} is {@code auto}
+   *     {@value #K} is {@code auto} (set so, or unset) and {@value #BACKBONE_RATE} or {@value
+   *     #NIC_RATE} is {@code auto} (set so, or unset); a rate set explicitly stays as configured,
+   *     and with both set k is the base-speed rule's on them
    */
   public boolean platformAuto() {
-    return kAuto || (!kSet && (backboneAuto || nicAuto));
+    return kAuto && (backboneAuto || nicAuto);
   }
 
   /**
@@ -431,15 +440,16 @@ public final class WanShuffleConf {
   }
 
   /**
-   * @return true when {@value #BETA} is {@code auto}: the coordinator replaces {@link
-   *     #betaSeconds()} by the measured β once it measured {@link #AUTO_MIN_FLOWS} gated flows
+   * @return true when {@value #BETA} is {@code auto} (set so, or unset): the coordinator replaces
+   *     {@link #betaSeconds()} by the measured β once it measured {@link #AUTO_MIN_FLOWS} flows
    */
   public boolean betaAuto() {
     return betaAuto;
   }
 
   /**
-   * @return true when {@value #K} is {@code auto}: {@link #k()} is the base-speed rule's, and the
+   * @return true when {@value #K} is {@code auto} (set so, or unset): {@link #k()} is the
+   *     base-speed rule's, and, while a rate is {@code auto} too ({@link #platformAuto()}), the
    *     coordinator replaces it by measured backbone rate / measured per-flow rate once it measured
    *     {@link #AUTO_MIN_FLOWS} flows (KPBS platform only, not with a topology file)
    */

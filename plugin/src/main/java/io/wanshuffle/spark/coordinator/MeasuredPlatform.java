@@ -10,25 +10,28 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The KPBS platform of measured rates, for {@code k=auto} or {@code auto} rates ({@link
- * WanShuffleConf#platformAuto()}): the base-speed rule of the DGGP paper (Jeannot and Wagner, sec.
- * 2.2-2.3) applied to the measured backbone rate and the NIC rates. The NIC rates are the
- * configured ones, or with {@code nic.rate=auto} the measured ones (a host not measured counts at
- * the slowest measured NIC). Measured rates share no exact common divisor, so the per-flow rate is
- * the slowest NIC (a flow runs at most at its NIC's rate): k = round(backbone / slowest NIC), at
- * least 1 and at most {@link WanShuffleConf#MAX_FLOWS}; base speed b = backbone / k; δ(h) =
- * round(NIC(h) / b) within 1..k, or the configured δ (capped by k) when one is set.
+ * The KPBS platform of measured rates, for {@code k=auto} with an {@code auto} rate ({@link
+ * WanShuffleConf#platformAuto()}; all four keys are {@code auto} by default): the base-speed rule
+ * of the DGGP paper (Jeannot and Wagner, sec. 2.2-2.3) applied to the backbone rate and the NIC
+ * rates, each measured when its key is {@code auto} and as configured otherwise. A host listed in
+ * {@code nic.rates} keeps its configured rate; with {@code nic.rate=auto} every other host counts
+ * at its measured rate, or at the slowest measured NIC when it was not measured. Measured rates
+ * share no exact common divisor, so the per-flow rate is the slowest NIC (a flow runs at most at
+ * its NIC's rate): k = round(backbone / slowest NIC), at least 1 and at most {@link
+ * WanShuffleConf#MAX_FLOWS}; base speed b = backbone / k; δ(h) = round(NIC(h) / b) within 1..k, or
+ * the configured δ (capped by k) when one is set.
  *
- * <p>The backbone's rate is the slowest measured side ({@code backbone.out[...]}, {@code
+ * <p>The backbone's measured rate is the slowest measured side ({@code backbone.out[...]}, {@code
  * backbone.in[...]}); a host's measured NIC rate the slower of its {@code nic.up[h]} and {@code
  * nic.down[h]}. A measured rate is what the link achieved for its flows: its capacity where it was
  * their bottleneck, a lower bound otherwise ({@link io.wanshuffle.spark.measure.NetworkEstimator});
  * so the backbone is measured at most at what the flows planned so far could fill, and a NIC that
- * waited on the backbone at its share.
+ * waited on the backbone at its share (more senders than the backbone carries at NIC rate then give
+ * a larger k of slower flows, which still fill the backbone without exceeding it).
  *
  * @param k flows per side of the backbone
  * @param baseSpeed b, bytes/s of one flow
- * @param backboneRate the measured backbone rate, bytes/s
+ * @param backboneRate the backbone rate (measured or configured), bytes/s
  * @param slowestNicRate the slowest NIC rate, bytes/s
  * @param nicRates per host with a rate of its own (measured, or configured), bytes/s
  * @param otherNicRate the NIC rate of other hosts, bytes/s
@@ -42,12 +45,30 @@ record MeasuredPlatform(
     double otherNicRate) {
 
   /**
+   * A measured backbone between 1 / this and this many times the slowest NIC is inconclusive: it
+   * carried about one flow's worth, which is what a backbone of any rate shows when the flows
+   * planned so far did not run side by side (a matrix whose senders idle), so it does not give k (k
+   * = 1 from it would keep flows from ever running side by side, and the backbone from being
+   * measured again). Above it at least two flows ran at once; below it the backbone held a flow
+   * under its NIC's rate.
+   */
+  static final double INCONCLUSIVE_RATIO = 1.5;
+
+  /**
    * @param e the measurement
-   * @param conf the configuration: its NIC rates unless {@code nic.rate=auto}
-   * @return the platform of the rates; empty when no backbone side, or with {@code nic.rate=auto}
-   *     no NIC, was measured
+   * @param conf the configuration: its backbone rate unless {@code backbone.rate=auto}, its NIC
+   *     rates unless {@code nic.rate=auto}, and the rates of the hosts of {@code nic.rates}
+   * @return the platform of the rates; empty when a rate to measure was not measured (with {@code
+   *     backbone.rate=auto} no backbone side, with {@code nic.rate=auto} no NIC), when the
+   *     measurement holds no gated flow (an ungated fetch's flow spans the task's whole fetch from
+   *     its host, waits included, so the fair-sharing model of its links counts flows that were not
+   *     sending: a 200 Mbit/s backbone measured at 0.8-1.2 Gbit/s and NICs at a tenth of their
+   *     rate), or when a measured backbone is inconclusive ({@link #INCONCLUSIVE_RATIO})
    */
   static Optional<MeasuredPlatform> of(NetworkEstimate e, WanShuffleConf conf) {
+    if (!e.hasBeta()) {
+      return Optional.empty(); // no gated flow: the rates of ungated fetches only
+    }
     double backbone = Double.POSITIVE_INFINITY;
     Map<String, Double> measured = new HashMap<>();
     for (LinkRate r : e.rates().values()) {
@@ -63,22 +84,31 @@ record MeasuredPlatform(
         measured.merge(host, v, Math::min);
       }
     }
+    if (!conf.backboneAuto()) {
+      backbone = conf.backboneRate();
+    }
     Map<String, Double> nics = new HashMap<>();
     double other;
     if (conf.nicAuto()) {
       nics.putAll(measured);
-      other = measured.values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+      nics.keySet().removeAll(conf.nicRateHosts());
+      other = nics.values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
     } else {
-      for (String h : conf.nicRateHosts()) {
-        nics.put(h, (double) conf.nicRate(h));
-      }
       other = conf.nicRate("");
+    }
+    for (String h : conf.nicRateHosts()) {
+      nics.put(h, (double) conf.nicRate(h));
     }
     if (Double.isInfinite(backbone) || Double.isNaN(other)) {
       return Optional.empty();
     }
     double slowest = nics.values().stream().mapToDouble(Double::doubleValue).min().orElse(other);
     slowest = Math.min(slowest, other);
+    if (conf.backboneAuto()
+        && backbone > slowest / INCONCLUSIVE_RATIO
+        && backbone < INCONCLUSIVE_RATIO * slowest) {
+      return Optional.empty();
+    }
     int k = (int) Math.max(1, Math.min(WanShuffleConf.MAX_FLOWS, Math.round(backbone / slowest)));
     long b = Math.max(1, (long) (backbone / k));
     return Optional.of(new MeasuredPlatform(k, b, backbone, slowest, Map.copyOf(nics), other));

@@ -65,7 +65,8 @@ final class StagePage extends LinePage {
   /**
    * @param c the stage
    * @return the rows of its network table: how its reads ran, its transfer phase measured and
-   *     predicted twice, the measured β and every measured link's rate
+   *     predicted twice, the measured β, the k, base speed and β it was planned with (when
+   *     recorded) and every measured link's rate
    */
   static List<List<String>> networkRows(StageCapture c) {
     NetworkFigures n = c.network();
@@ -87,6 +88,16 @@ final class StagePage extends LinePage {
         List.of(
             "measured β (s), over " + n.measuredFlows() + " flows",
             Html.seconds(n.measuredBetaSeconds())));
+    if (n.plannedKnown()) {
+      rows.add(
+          List.of(
+              "planned with (the stage's last plan): k, base speed (MB/s), β (s)",
+              n.plannedK()
+                  + ", "
+                  + Html.mb(n.plannedBytesPerSecond())
+                  + ", "
+                  + Html.seconds(n.plannedBetaSeconds())));
+    }
     n.measuredRates()
         .forEach(
             (link, r) ->

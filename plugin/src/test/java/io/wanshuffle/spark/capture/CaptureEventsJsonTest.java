@@ -119,7 +119,16 @@ class CaptureEventsJsonTest {
     StageCapture c = CaptureFilesTest.sample();
     NetworkFigures n =
         new NetworkFigures(
-            Double.NaN, java.util.Map.of("nic.up[a1]", 1.5e6), 3, 2.5, Double.NaN, 2.75, "gated");
+            Double.NaN,
+            java.util.Map.of("nic.up[a1]", 1.5e6),
+            3,
+            2.5,
+            Double.NaN,
+            2.75,
+            "gated",
+            2,
+            12_500_000,
+            Double.NaN);
     WanShuffleStageCaptured e =
         new WanShuffleStageCaptured(
             c.appId(),

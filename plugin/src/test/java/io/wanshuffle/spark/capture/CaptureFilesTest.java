@@ -121,11 +121,22 @@ class CaptureFilesTest {
             3.5,
             4.25,
             3.75,
-            "gated");
+            "gated",
+            2,
+            12_500_000,
+            0.031);
     StageCapture c = sample().withNetwork(n);
     Path f = dir.resolve("stage-7.0.kryo");
     CaptureFiles.writeStage(f, c);
     assertEquals(n, CaptureFiles.readStage(f).network());
+    assertTrue(n.plannedKnown());
+    Path v4 = dir.resolve("stage-8.0.kryo");
+    CaptureFiles.writeStage(v4, c, 4);
+    NetworkFigures four = CaptureFiles.readStage(v4).network();
+    assertEquals(n.measuredRates(), four.measuredRates(), "version 4: the measurement is read");
+    assertEquals(n.decision(), four.decision());
+    assertEquals(0, four.plannedK(), "version 4 has no planned values");
+    assertTrue(Double.isNaN(four.plannedBetaSeconds()) && !four.plannedKnown());
     Path v3 = dir.resolve("stage-9.0.kryo");
     CaptureFiles.writeStage(v3, c, 3);
     CaptureFiles.VersionedStage r = CaptureFiles.readVersionedStage(v3);

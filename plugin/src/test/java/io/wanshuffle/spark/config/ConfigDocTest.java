@@ -50,9 +50,9 @@ class ConfigDocTest {
   @Test
   void aChangedDefaultInTheDocumentIsCaught() throws IOException {
     String doc = Files.readString(DOC);
-    String row = "| `" + WanShuffleConf.BETA + "` | `50ms` |";
-    assertTrue(doc.contains(row), "the β row with its default");
-    String stale = doc.replace(row, "| `" + WanShuffleConf.BETA + "` | `40ms` |");
+    String row = "| `" + WanShuffleConf.STEP_MIN_DEADLINE + "` | `5s` |";
+    assertTrue(doc.contains(row), "the minimum deadline's row with its default");
+    String stale = doc.replace(row, "| `" + WanShuffleConf.STEP_MIN_DEADLINE + "` | `4s` |");
     assertNotEquals(stale, ConfigTables.render(stale));
     assertEquals(
         ConfigTables.render(doc), ConfigTables.render(stale), "rendering restores the default");
@@ -74,7 +74,9 @@ class ConfigDocTest {
     assertFalse(ConfigTables.table(Section.SCHEDULING).contains(WanShuffleConf.FLOW_RATE_CAP));
     assertTrue(
         ConfigTables.table(Section.SCHEDULING)
-            .contains("| `" + WanShuffleConf.K + "` | derived |"));
+            .contains("| `" + WanShuffleConf.DELTA + "` | derived |"));
+    assertTrue(
+        ConfigTables.table(Section.SCHEDULING).contains("| `" + WanShuffleConf.K + "` | `auto` |"));
     assertTrue(
         ConfigTables.table(Section.SCHEDULING)
             .contains("| `" + WanShuffleConf.NIC_RATES + "` | empty |"));

@@ -283,7 +283,7 @@ class WanShuffleConfTest {
     assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, auto.betaSeconds(), 1e-12);
     assertTrue(auto.kAuto());
     WanShuffleConf unset = conf();
-    assertFalse(unset.betaAuto() || unset.kAuto());
+    assertTrue(unset.betaAuto() && unset.kAuto(), "auto is the default of beta and k");
     assertEquals(unset.k(), auto.k(), "auto starts from the base-speed rule");
     assertEquals(unset.baseSpeed(), auto.baseSpeed());
   }
@@ -327,6 +327,46 @@ class WanShuffleConfTest {
         conf(WanShuffleConf.BACKBONE_RATE, "auto", WanShuffleConf.K, "4").platformAuto(),
         "a number for k is kept");
     assertTrue(conf(WanShuffleConf.K, "auto").platformAuto());
-    assertFalse(conf().platformAuto());
+    assertTrue(conf().platformAuto(), "nothing typed: the rates are measured");
+    assertFalse(
+        conf(WanShuffleConf.BACKBONE_RATE, "200mbit", WanShuffleConf.NIC_RATE, "100mbit")
+            .platformAuto(),
+        "both rates set: k follows from them");
+  }
+
+  @Test
+  void nothingTypedMeasuresBetaKAndTheRates() {
+    for (ConfigEntry<?> e : List.of(Settings.BETA, Settings.K, Settings.BACKBONE_RATE)) {
+      assertEquals("auto", e.defaultText().orElseThrow(), e.key());
+    }
+    assertEquals("auto", Settings.NIC_RATE.defaultText().orElseThrow());
+    WanShuffleConf none = conf();
+    assertTrue(none.betaAuto() && none.kAuto() && none.backboneAuto() && none.nicAuto());
+    assertTrue(none.platformAuto());
+    assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, none.betaSeconds(), 1e-12);
+    assertEquals(125_000_000L, none.nicRate("any"), "NICs start at 1 gbit");
+    assertEquals(1_250_000_000L, none.backboneRate(), "the backbone at 10 NICs");
+    assertEquals(10, none.k());
+    assertEquals(1, none.delta("any"));
+  }
+
+  @Test
+  void aRateSetExplicitlyIsUsedAsConfiguredTheUnsetOneIsMeasured() {
+    WanShuffleConf both =
+        conf(WanShuffleConf.BACKBONE_RATE, "200mbit", WanShuffleConf.NIC_RATE, "100mbit");
+    assertTrue(both.kAuto() && !both.backboneAuto() && !both.nicAuto());
+    assertFalse(both.platformAuto(), "nothing left to measure: k = 2 from the rates");
+    assertEquals(2, both.k());
+    assertEquals(12_500_000L, both.baseSpeed());
+    WanShuffleConf nic = conf(WanShuffleConf.NIC_RATE, "100mbit");
+    assertTrue(nic.backboneAuto() && !nic.nicAuto() && nic.platformAuto());
+    assertEquals(10, nic.k(), "the backbone starts at 10 x the 100 mbit NIC");
+    assertEquals(12_500_000L, nic.baseSpeed(), "the start base speed follows the NIC set");
+    WanShuffleConf backbone = conf(WanShuffleConf.BACKBONE_RATE, "200mbit");
+    assertTrue(!backbone.backboneAuto() && backbone.nicAuto() && backbone.platformAuto());
+    assertEquals(1, backbone.k(), "gcd(200 mbit, the 1 gbit start) = 200 mbit: k = 1");
+    WanShuffleConf k = conf(WanShuffleConf.K, "3");
+    assertFalse(k.kAuto() || k.platformAuto(), "a number for k is never replaced");
+    assertEquals(3, k.k());
   }
 }

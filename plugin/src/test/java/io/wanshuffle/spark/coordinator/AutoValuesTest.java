@@ -30,19 +30,22 @@ class AutoValuesTest {
   }
 
   private StepCoordinator coordinator(String beta, String k, String... kv) {
-    SparkConf c =
-        new SparkConf(false)
-            .set(WanShuffleConf.ALGORITHM, "greedy-test")
-            .set(WanShuffleConf.BETA, beta)
-            .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-            .set(WanShuffleConf.GATHER_WINDOW, "100ms")
-            .set(WanShuffleConf.PLANNING_BUDGET, "0");
+    SparkConf c = new SparkConf(false).set(WanShuffleConf.BETA, beta);
     if (k != null) {
       c.set(WanShuffleConf.K, k);
     }
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
+    return coordinatorOf(c);
+  }
+
+  /** A coordinator of {@code c} plus the test's algorithm, deadline, window and budget. */
+  private StepCoordinator coordinatorOf(SparkConf c) {
+    c.set(WanShuffleConf.ALGORITHM, "greedy-test")
+        .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+        .set(WanShuffleConf.PLANNING_BUDGET, "0");
     return StepCoordinator.builder(WanShuffleConf.from(c, Set.of("greedy-test")))
         .scheduler(new GreedyTestScheduler())
         .listeners(List.of(events))
@@ -154,8 +157,8 @@ class AutoValuesTest {
 
   @Test
   void withConfiguredNicsTheMeasuredBackboneGivesK() {
-    // 40 MB/s measured backbone under the default 1 gbit NICs: one flow of 40 MB/s
-    StepCoordinator c = coordinator("50ms", "auto");
+    // 40 MB/s measured backbone under configured 1 gbit NICs: one flow of 40 MB/s
+    StepCoordinator c = coordinator("50ms", "auto", WanShuffleConf.NIC_RATE, "1gbit");
     measureParallel(c.measuring().meter(), 5);
     c.stageCompleted(3, 0);
     PlanEvent p = plan(c, 4);
@@ -177,6 +180,42 @@ class AutoValuesTest {
     PlanEvent p = plan(c, 4);
     assertEquals(4, p.platform().k());
     assertEquals(10_000_000, p.bytesPerSecond());
+  }
+
+  @Test
+  void withNothingTypedTheSecondStagePlansWithTheMeasuredBetaAndK() {
+    StepCoordinator c = coordinatorOf(new SparkConf(false));
+    PlanEvent first = plan(c, 5);
+    assertEquals(10, first.platform().k(), "start: 10 x the 1 gbit NIC start rate");
+    assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, first.platform().beta(), 1e-12);
+    c.stageCompleted(5, 0);
+    measureParallel(c.measuring().meter(), 5);
+    c.stageCompleted(3, 0);
+    PlanEvent p = plan(c, 4);
+    assertEquals(4, p.platform().k(), "40 MB/s backbone over 10 MB/s NICs");
+    assertEquals(10_000_000, p.bytesPerSecond());
+    assertEquals(c.measuring().estimate().betaSeconds(), p.platform().beta(), 1e-12);
+    assertTrue(p.platform().beta() >= 0.2, "grant delay 200 ms: " + p.platform().beta());
+  }
+
+  @Test
+  void bothRatesSetKeepTheirKWhateverIsMeasured() {
+    StepCoordinator c =
+        coordinator(
+            "auto",
+            null,
+            WanShuffleConf.NIC_RATE,
+            "5000000",
+            WanShuffleConf.BACKBONE_RATE,
+            "15000000");
+    assertEquals(3, plan(c, 5).platform().k());
+    c.stageCompleted(5, 0);
+    measureParallel(c.measuring().meter(), 5);
+    c.stageCompleted(3, 0);
+    PlanEvent p = plan(c, 4);
+    assertEquals(3, p.platform().k(), "15 / 5 MB/s as configured, not the measured 40 / 10");
+    assertEquals(5_000_000, p.bytesPerSecond());
+    assertTrue(p.platform().beta() >= 0.2, "beta is still measured: " + p.platform().beta());
   }
 
   @Test

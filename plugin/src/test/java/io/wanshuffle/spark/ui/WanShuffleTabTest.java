@@ -224,7 +224,10 @@ class WanShuffleTabTest {
                     3.0,
                     4.5,
                     3.25,
-                    "gated")));
+                    "gated",
+                    0,
+                    0,
+                    Double.NaN)));
     wellFormed(html);
     assertTrue(html.contains("id=\"wanshuffle-network\""), html);
     assertTrue(html.contains("<td>gated</td>"), html);
@@ -233,5 +236,12 @@ class WanShuffleTabTest {
     assertTrue(html.contains("over 12 flows</td><td>0.13</td>"), html);
     assertTrue(
         html.contains("<td>measured rate of backbone.out[/a] (MB/s)</td><td>2.5</td>"), html);
+    assertTrue(!html.contains("planned with"), "not recorded: no row");
+    String planned =
+        StagePage.content(
+            c.withNetwork(
+                new io.wanshuffle.spark.capture.NetworkFigures(
+                    0.125, java.util.Map.of(), 12, 3.0, 4.5, 3.25, "gated", 2, 12_500_000, 0.03)));
+    assertTrue(planned.contains("β (s)</td><td>2, 12.5, 0.03</td>"), planned);
   }
 }
