@@ -321,9 +321,11 @@ public final class Settings {
                   """
                   Gate a stage's cross-site reads only where it pays. With a margin m in [0, 1], \
                   when a stage is first planned the driver predicts its cross-site transfer phase \
-                  twice with the network it measured so far (configured rates and β until the \
-                  first flows end): as the plugin runs the plan (the plan list-scheduled on the \
-                  links, β per flow) and as Spark's default would run it (η_o, fair sharing). The \
+                  twice on its whole traffic (the registered demands and the tasks still to \
+                  launch) with the network it measured so far (a link's measured rate once \
+                  measured over at least 20 flows, else its configured or start rate): as the \
+                  plugin runs it (list-scheduled on the links, bottleneck first, β per flow) and \
+                  as Spark's default would run it (max-min fair sharing on every link). The \
                   stage is gated only when the scheduled prediction is below (1 - m) x the \
                   default's; otherwise its waiting and later tasks fetch at once as Spark does \
                   (an `UNGATED` answer; capture flows with step 0). The decision and its reason \
