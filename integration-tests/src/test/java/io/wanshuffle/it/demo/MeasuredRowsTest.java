@@ -61,7 +61,10 @@ class MeasuredRowsTest {
                             4.5,
                             4.25,
                             4.875,
-                            "gated")))),
+                            "gated",
+                            2,
+                            12_500_000,
+                            0.05)))),
             trace,
             1000,
             3000);
