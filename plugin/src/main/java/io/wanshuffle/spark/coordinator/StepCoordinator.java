@@ -514,7 +514,9 @@ public final class StepCoordinator {
    * rates ({@link WanShuffleConf#platformAuto()}) on the KPBS platform of the rate keys (not with a
    * topology file): k, the base speed and δ of the measured rates ({@link MeasuredPlatform}) once
    * it holds {@link WanShuffleConf#AUTO_MIN_FLOWS} flows, applied when no flow is open and no plan
-   * is being computed (else at a later stage's end).
+   * is being computed (else at a later stage's end). A value is switched only when k changes or β
+   * or the base speed moves by more than {@link #AUTO_SWITCH_CHANGE} of the value in use, so that
+   * the measurement's stage-to-stage noise neither re-plans nor logs.
    */
   private void adoptMeasured() {
     if (!conf.betaAuto() && !conf.platformAuto()) {
@@ -526,7 +528,7 @@ public final class StepCoordinator {
     }
     if (conf.betaAuto() && e.hasBeta()) {
       double measured = Math.max(0, e.betaSeconds());
-      if (measured != betaSeconds) {
+      if (movedBeyond(betaSeconds, measured)) {
         CoordinatorLog.autoValue(WanShuffleConf.BETA, betaSeconds, measured, "s", e.flows());
         betaSeconds = measured;
         steps.betaSeconds(measured);
@@ -540,13 +542,32 @@ public final class StepCoordinator {
           .ifPresent(
               p -> {
                 LinkModel old = leases.links();
-                if (p.k() != old.k() || p.baseSpeed() != old.baseSpeed()) {
+                if (p.k() != old.k() || movedBeyond(old.baseSpeed(), p.baseSpeed())) {
                   CoordinatorLog.autoPlatform(old.k(), old.baseSpeed(), p, e.flows());
                   leases.relink(p.links(conf, clusterOf));
                   standing = null;
                 }
               });
     }
+  }
+
+  /**
+   * Least relative change of a measured β or base speed against the value in use that switches it
+   * ({@link #adoptMeasured}).
+   */
+  static final double AUTO_SWITCH_CHANGE = 0.10;
+
+  /**
+   * @param inUse the value plans use
+   * @param measured the measured value
+   * @return true when {@code measured} differs from {@code inUse} by more than {@link
+   *     #AUTO_SWITCH_CHANGE} of {@code inUse} (any difference when {@code inUse} is 0)
+   */
+  static boolean movedBeyond(double inUse, double measured) {
+    if (inUse == 0) {
+      return measured != 0;
+    }
+    return Math.abs(measured - inUse) > AUTO_SWITCH_CHANGE * Math.abs(inUse);
   }
 
   /**
