@@ -18,7 +18,7 @@ import java.util.TreeMap;
  *     plan ({@link io.wanshuffle.spark.measure.TransferPrediction#scheduled}), seconds; NaN without
  *     a plan
  * @param predictedDefaultSeconds the same phase as Spark's default would run it (η_o, {@link
- *     io.wanshuffle.spark.measure.TransferPrediction#bruteForce}), seconds; NaN without a plan
+ *     io.wanshuffle.spark.measure.TransferPrediction#fairShare}), seconds; NaN without a plan
  * @param transferPhaseSeconds measured: the stage's first cross-site fetch request to its last
  *     cross-site byte (executor clocks), seconds; NaN without flows
  * @param decision how the stage's cross-site reads ran and why, e.g. {@code gated} ("" when not

@@ -1,8 +1,6 @@
 package io.wanshuffle.spark.measure;
 
-import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.TrafficMatrix;
-import io.wanshuffle.scheduler.estimate.BruteForceEstimator;
 import io.wanshuffle.scheduler.estimate.LinkFairShareEstimator;
 import io.wanshuffle.scheduler.topology.LinkNetwork;
 import io.wanshuffle.spark.topology.LinkModel;
@@ -34,8 +32,7 @@ import java.util.Map;
  *   <li><b>Default</b> ({@link #fairShare}): η_o, every host pair's bytes started at once with the
  *       transport sharing every link max-min fairly (redistribution-prediction paper, Wagner and
  *       Jeannot, INRIA RR-5361, sec. 3.1; scheduler-core's {@link LinkFairShareEstimator}) at the
- *       measured rates, plus the ramp once (every flow opens at the same time). {@link #bruteForce}
- *       is the paper's node-by-node η_o on the KPBS platform with the measured base speed and k.
+ *       measured rates, plus the ramp once (every flow opens at the same time).
  * </ul>
  */
 public final class TransferPrediction {
@@ -253,46 +250,6 @@ public final class TransferPrediction {
   }
 
   /**
-   * @param senders row hosts
-   * @param receivers column hosts
-   * @param bytes {@code [i][j]}: bytes from {@code senders[i]} to {@code receivers[j]}
-   * @param est the measured network
-   * @param model the links (δ of each host, configured k and base speed)
-   * @return η_o with the measured base speed and k, plus the measured ramp, seconds; 0 when no
-   *     bytes move
-   */
-  public static double bruteForce(
-      List<String> senders,
-      List<String> receivers,
-      long[][] bytes,
-      NetworkEstimate est,
-      LinkModel model) {
-    double b = measuredBaseSpeed(est, model);
-    int k = measuredK(est, model, b);
-    double[][] sec = new double[senders.size()][receivers.size()];
-    boolean any = false;
-    for (int i = 0; i < sec.length; i++) {
-      for (int j = 0; j < sec[i].length; j++) {
-        sec[i][j] = bytes[i][j] / b;
-        any |= bytes[i][j] > 0;
-      }
-    }
-    if (!any) {
-      return 0;
-    }
-    int[] sd = new int[senders.size()];
-    for (int i = 0; i < sd.length; i++) {
-      sd[i] = Math.max(1, model.sendPorts(senders.get(i)));
-    }
-    int[] rd = new int[receivers.size()];
-    for (int j = 0; j < rd.length; j++) {
-      rd[j] = Math.max(1, model.receivePorts(receivers.get(j)));
-    }
-    return BruteForceEstimator.estimate(TrafficMatrix.of(sec), Platform.of(k, 0, sd, rd))
-        + est.rampSeconds();
-  }
-
-  /**
    * Spark's default on a stage's traffic: every host pair's bytes as one transfer, all started at
    * once, the transport sharing every link of the link model max-min fairly ({@link
    * LinkFairShareEstimator}: η_o of the redistribution-prediction paper, Wagner and Jeannot, INRIA
@@ -387,23 +344,5 @@ public final class TransferPrediction {
       return model.baseSpeed();
     }
     return Robust.median(v.stream().mapToDouble(Double::doubleValue).toArray());
-  }
-
-  /**
-   * @return the slowest measured backbone side's {@link #linkRate} over the base speed b, rounded,
-   *     at least 1; the configured k when no backbone side was measured over at least {@value
-   *     #MIN_FLOWS} flows
-   */
-  static int measuredK(NetworkEstimate est, LinkModel model, double b) {
-    double slowest = Double.MAX_VALUE;
-    for (int l = 0; l < model.linkCount(); l++) {
-      if ((model.isBackboneIn(l) || model.isBackboneOut(l)) && measured(l, est, model)) {
-        slowest = Math.min(slowest, linkRate(l, est, model));
-      }
-    }
-    if (slowest == Double.MAX_VALUE) {
-      return model.k();
-    }
-    return (int) Math.max(1, Math.round(slowest / b));
   }
 }
