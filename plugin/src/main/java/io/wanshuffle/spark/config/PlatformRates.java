@@ -31,8 +31,15 @@ final class PlatformRates {
    */
   static final long INCOMMENSURATE_RATIO = 64;
 
-  /** {@value WanShuffleConf#NIC_RATE} {@code auto} starts at 1 gbit/s, bytes/s. */
-  static final long AUTO_NIC_START_RATE = 125_000_000L;
+  /**
+   * {@value WanShuffleConf#NIC_RATE} {@code auto} starts at 100 Mbit/s, bytes/s: low rather than
+   * high, because the start base speed sets the executors' {@code gate.minBytes=auto} threshold
+   * until the driver measured. A start below the network's rate gates reads of a few MB in the
+   * first cross-site shuffle, whose gated flows the driver then measures; a start above it (1
+   * Gbit/s on 100 Mbit/s NICs: 25 MB per step) leaves every read of such a shuffle ungated, and the
+   * driver measures nothing it can plan with.
+   */
+  static final long AUTO_NIC_START_RATE = 12_500_000L;
 
   /**
    * {@value WanShuffleConf#BACKBONE_RATE} {@code auto} starts at this many times the slowest NIC

@@ -93,11 +93,15 @@ public final class Settings {
               .doc(
                   """
                   NIC rate of every host not listed in `nic.rates`. A rate set here is used as \
-                  configured. `auto` (also when unset): 1gbit at start-up, then, unless `k` is a \
-                  number, each host's measured NIC rate (the slowest measured NIC for a host not \
-                  measured; hosts listed in `nic.rates` keep their rate) once the measurement \
-                  holds at least 20 flows, for later shuffles. A NIC that was not its flows' \
-                  bottleneck is measured at their share, a lower bound."""));
+                  configured. `auto` (also when unset): 100mbit at start-up, then, unless `k` is \
+                  a number, each host's measured NIC rate (the slowest measured NIC for a host \
+                  not measured; hosts listed in `nic.rates` keep their rate) once the \
+                  measurement holds at least 20 flows, for later shuffles. A NIC that was not its \
+                  flows' bottleneck is measured at their share, a lower bound. The start is low \
+                  on purpose: the start base speed sets the `gate.minBytes=auto` threshold until \
+                  the driver has measured (2.5 MB per step at β = 50 ms), so the first \
+                  cross-site shuffle of reads of a few MB per source host is gated and measured \
+                  (a higher start would leave such reads ungated, and nothing measured)."""));
 
   public static final ConfigEntry<Map<String, Long>> NIC_RATES =
       declare(
@@ -151,7 +155,8 @@ public final class Settings {
                   `auto` (also when unset): 50 ms until the driver has measured at least 20 flows \
                   and some gated flow, then the measured β (median grant delay plus ramp) for the \
                   stages that start after the next stage ends. The executors keep the start value \
-                  for the `gate.minBytes=auto` threshold."""));
+                  for the `gate.minBytes=auto` threshold (its setup cost also holds the \
+                  registration and polls of a gated read, which the measured β leaves out)."""));
 
   public static final ConfigEntry<Choice<Long>> FLOW_RATE_CAP =
       declare(
@@ -292,11 +297,12 @@ public final class Settings {
                   least %1$d times the setup delays of its steps; the receiver takes at most δ \
                   flows per step, so a read from s cross-cluster hosts takes ceil(s / δ) steps and \
                   the threshold is %1$d x ceil(s / δ) x β x b (100 Mbit/s NICs, β = 50 ms: 2.5 MB \
-                  per step, 7.5 MB for a read from 3 hosts on a 1-port receiver). β and b are the \
-                  executors' start values: the executors do not learn the driver's measurement, \
-                  so with `auto` rates and β they use 50 ms and the 1gbit start rate (25 MB per \
-                  step); set `nic.rate` (the start base speed then follows it), or a size here, \
-                  to gate reads of a few MB on a slower network. Below the threshold, one \
+                  per step, 7.5 MB for a read from 3 hosts on a 1-port receiver). b and δ are \
+                  those the driver's coordinator plans with: every registration answer carries \
+                  them, and the executor uses the latest for its later reads (its own configured, \
+                  start or topology-file rates before the first answer), so with `auto` rates the \
+                  threshold follows the measured rates once the driver switched to them. β is the \
+                  executors' (configured, or the 50 ms start value). Below the threshold, one \
                   registration and grant per task and one step per source host (round trips to \
                   the driver and to the senders, across the WAN for tasks on the far cluster) cost \
                   more than the schedule saves: a job of many small reduce tasks (Spark SQL's 200 \

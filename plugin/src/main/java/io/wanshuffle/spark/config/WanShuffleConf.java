@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@value #BETA}, {@value #K}, {@value #BACKBONE_RATE} and {@value #NIC_RATE} default to {@value
  * #AUTO}: with nothing typed, β and the rates start from conservative values ({@link
- * #AUTO_BETA_START_SECONDS}; NICs at 1 gbit/s, the backbone at 10 NICs) and the driver's
+ * #AUTO_BETA_START_SECONDS}; NICs at 100 Mbit/s, the backbone at 10 NICs) and the driver's
  * coordinator replaces them, and the k and δ derived from them, by measured ones. A value set
  * explicitly is used as configured: a number for k is never replaced, and a rate set explicitly
  * stays in the rule while the unset one is measured.

@@ -234,7 +234,7 @@ public final class StepCoordinator {
     if (gate.ungated(d.stage)) {
       // decided at the stage's first plan: its reads fetch at once, as Spark does
       releaseLocked(d, "stage-ungated");
-      return new Registered(d.id, false);
+      return withLinks(new Registered(d.id, false), d.dst);
     }
     if (conf.gated() && !gather.isOpen()) {
       if (mode.idle(steps, leases) && !planning.isPlanning()) {
@@ -245,7 +245,18 @@ public final class StepCoordinator {
       }
     }
     closeGatherIfWaveRegistered();
-    return new Registered(d.id, conf.gated());
+    return withLinks(new Registered(d.id, conf.gated()), d.dst);
+  }
+
+  /**
+   * @param r a registration answer
+   * @param host the registering task's host
+   * @return {@code r} carrying the base speed and the host's δ the coordinator plans with now, for
+   *     the executor's {@code gate.minBytes=auto} threshold
+   */
+  private Registered withLinks(Registered r, String host) {
+    LinkModel links = leases.links();
+    return r.withLinks(links.baseSpeed(), links.receivePorts(host));
   }
 
   /**

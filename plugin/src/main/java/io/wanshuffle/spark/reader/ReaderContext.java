@@ -9,7 +9,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the gated readers of one executor share: the executor's {@link HandoverPredictor}, the
+ * What the gated readers of one executor share: the executor's {@link HandoverPredictor}, its
+ * {@code gate.minBytes=auto} threshold on the coordinator's link model ({@link GateThreshold}), the
  * registry of each running task's readers ({@link TaskReaders}), the step-opener threads that open
  * a grant when it answers a step report ({@link StepOpener}) and the hand-over timer thread that
  * reports a step ahead of its end ({@link StepReport}). One instance per shuffle manager, closed by
@@ -28,6 +29,7 @@ public final class ReaderContext implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicBoolean metricsRegistered =
       new java.util.concurrent.atomic.AtomicBoolean();
   private final TaskReaders readers = new TaskReaders();
+  private final GateThreshold gateThreshold = new GateThreshold();
   private final ThreadPoolExecutor openers;
   private final ScheduledThreadPoolExecutor timer;
   private final long baseSpeed;
@@ -83,6 +85,14 @@ public final class ReaderContext implements AutoCloseable {
    */
   HandoverPredictor predictor() {
     return predictor;
+  }
+
+  /**
+   * @return the executor's {@code gate.minBytes=auto} threshold, on the coordinator's link model
+   *     once a registration was answered
+   */
+  GateThreshold gateThreshold() {
+    return gateThreshold;
   }
 
   /**

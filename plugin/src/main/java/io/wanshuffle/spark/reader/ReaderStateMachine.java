@@ -156,6 +156,7 @@ final class ReaderStateMachine implements TaskReaders.Reader {
       step = s.step(); // granted and opened while the task read the previous step
       moveTo(ReaderPhase.FETCHING);
     } else if (e instanceof ReaderEvent.RegistrationAnswered r) {
+      executor.gateThreshold().learn(r.reply());
       if (!r.reply().opensGatedDemand()) {
         goUngated("the coordinator does not gate (algorithm none or stopping)");
         return;

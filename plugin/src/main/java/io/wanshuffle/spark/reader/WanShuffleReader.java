@@ -123,7 +123,7 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
     boolean small =
         demand != null
             && java.util.Arrays.stream(bytes).sum()
-                < conf.gateMinBytes(hosts.length, links.receivePorts(localHost), links.baseSpeed());
+                < executor.gateThreshold().minBytes(conf, hosts.length, links, localHost);
     if (conf.gated() && (demand == null || small)) {
       // nothing for the coordinator to plan: it stops expecting this task's bytes
       channel.noDemand(

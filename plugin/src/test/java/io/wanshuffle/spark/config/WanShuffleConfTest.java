@@ -27,7 +27,10 @@ class WanShuffleConfTest {
   void defaultsFollowTheBaseSpeedRule() {
     WanShuffleConf c = conf();
     assertTrue(c.gated());
-    assertEquals(125_000_000L, c.baseSpeed(), "gcd(10 gbit/s, 1 gbit/s) = 1 gbit/s in bytes");
+    assertEquals(
+        12_500_000L,
+        c.baseSpeed(),
+        "gcd(1 gbit/s, 100 Mbit/s) = 100 Mbit/s in bytes (start rates)");
     assertEquals(10, c.k());
     assertEquals(1, c.delta("any"));
     assertEquals(0.05, c.betaSeconds(), 1e-12);
@@ -111,22 +114,22 @@ class WanShuffleConfTest {
 
   @Test
   void aReadIsGatedWhenItsBytesLastAtLeastFourTimesTheSetupOfItsSteps() {
-    // defaults here: 10 gbit/s backbone, 1 gbit/s NICs: base speed 125 MB/s, k = 10, δ = 1, β = 50
-    // ms
+    // start values here: 1 gbit/s backbone, 100 Mbit/s NICs: base speed 12.5 MB/s, k = 10, δ = 1,
+    // β = 50 ms
     WanShuffleConf c = conf();
     assertTrue(c.gateMinBytesAuto());
-    long perStep = 4 * 125_000_000L / 20; // 4 x β x b
+    long perStep = 4 * 12_500_000L / 20; // 4 x β x b
     assertEquals(perStep, c.gateMinBytes(1, "h1"));
     assertEquals(
         3 * perStep, c.gateMinBytes(3, "h1"), "1-port receiver: a read from 3 hosts takes 3 steps");
     assertEquals(perStep, c.gateMinBytes(0, "h1"), "at least one step");
     // a receiver with 2 ports (δ = 2) takes two of its sources per step
-    WanShuffleConf fast = conf(WanShuffleConf.NIC_RATES, "h2=2gbit");
+    WanShuffleConf fast = conf(WanShuffleConf.NIC_RATES, "h2=200mbit");
     assertEquals(2 * perStep, fast.gateMinBytes(3, "h2"));
     assertEquals(3 * perStep, fast.gateMinBytes(3, "h1"));
     // β scales it: a WAN's set-up delay of 130 ms
     assertEquals(
-        3 * 4 * 125_000_000L * 13 / 100, conf(WanShuffleConf.BETA, "130ms").gateMinBytes(3, "h1"));
+        3 * 4 * 12_500_000L * 13 / 100, conf(WanShuffleConf.BETA, "130ms").gateMinBytes(3, "h1"));
     assertEquals(perStep, conf(WanShuffleConf.GATE_MIN_BYTES, " AUTO ").gateMinBytes(1, "h1"));
     // a size applies to every read
     assertEquals(
@@ -310,8 +313,8 @@ class WanShuffleConfTest {
     WanShuffleConf nic =
         conf(WanShuffleConf.NIC_RATE, "auto", WanShuffleConf.BACKBONE_RATE, "200mbit");
     assertTrue(nic.nicAuto() && !nic.backboneAuto() && nic.platformAuto());
-    assertEquals(125_000_000L, nic.nicRate("any"), "starts at 1 gbit");
-    assertEquals(1, nic.k(), "gcd(200 mbit, 1 gbit) = 200 mbit");
+    assertEquals(12_500_000L, nic.nicRate("any"), "starts at 100 Mbit/s");
+    assertEquals(2, nic.k(), "gcd(200 mbit, 100 mbit) = 100 mbit");
     WanShuffleConf both =
         conf(
             WanShuffleConf.NIC_RATE,
@@ -344,8 +347,8 @@ class WanShuffleConfTest {
     assertTrue(none.betaAuto() && none.kAuto() && none.backboneAuto() && none.nicAuto());
     assertTrue(none.platformAuto());
     assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, none.betaSeconds(), 1e-12);
-    assertEquals(125_000_000L, none.nicRate("any"), "NICs start at 1 gbit");
-    assertEquals(1_250_000_000L, none.backboneRate(), "the backbone at 10 NICs");
+    assertEquals(12_500_000L, none.nicRate("any"), "NICs start at 100 Mbit/s");
+    assertEquals(125_000_000L, none.backboneRate(), "the backbone at 10 NICs");
     assertEquals(10, none.k());
     assertEquals(1, none.delta("any"));
   }
@@ -364,7 +367,7 @@ class WanShuffleConfTest {
     assertEquals(12_500_000L, nic.baseSpeed(), "the start base speed follows the NIC set");
     WanShuffleConf backbone = conf(WanShuffleConf.BACKBONE_RATE, "200mbit");
     assertTrue(!backbone.backboneAuto() && backbone.nicAuto() && backbone.platformAuto());
-    assertEquals(1, backbone.k(), "gcd(200 mbit, the 1 gbit start) = 200 mbit: k = 1");
+    assertEquals(2, backbone.k(), "gcd(200 mbit, the 100 mbit start) = 100 mbit: k = 2");
     WanShuffleConf k = conf(WanShuffleConf.K, "3");
     assertFalse(k.kAuto() || k.platformAuto(), "a number for k is never replaced");
     assertEquals(3, k.k());

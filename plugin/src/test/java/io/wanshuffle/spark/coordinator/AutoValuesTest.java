@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.measure.MeasuredFlow;
 import io.wanshuffle.spark.measure.NetworkMeter;
 import java.util.ArrayList;
@@ -145,11 +146,11 @@ class AutoValuesTest {
   void kStartsFromTheRulesAndSwitchesOnlyWhenNoFlowIsOpen() {
     StepCoordinator c = coordinator("50ms", "auto", WanShuffleConf.NIC_RATE, "auto");
     PlanEvent first = plan(c, 5);
-    assertEquals(10, first.platform().k(), "10 gbit backbone over 1 gbit NICs");
-    assertEquals(125_000_000, first.bytesPerSecond());
+    assertEquals(10, first.platform().k(), "1 gbit backbone over 100 Mbit NICs");
+    assertEquals(12_500_000, first.bytesPerSecond());
     measureParallel(c.measuring().meter(), 5);
     c.stageCompleted(3, 0); // stage 5's flow a1 -> b1 is still open
-    assertEquals(125_000_000, plan(c, 4, "b2", "a2").bytesPerSecond());
+    assertEquals(12_500_000, plan(c, 4, "b2", "a2").bytesPerSecond());
     c.stageCompleted(5, 0);
     c.stageCompleted(4, 0);
     assertEquals(10_000_000, plan(c, 6).bytesPerSecond(), "switched once no flow was open");
@@ -172,8 +173,8 @@ class AutoValuesTest {
         coordinator(
             "50ms", null, WanShuffleConf.NIC_RATE, "auto", WanShuffleConf.BACKBONE_RATE, "auto");
     PlanEvent first = plan(c, 5);
-    assertEquals(10, first.platform().k(), "start: 10 x the 1 gbit NIC start rate");
-    assertEquals(125_000_000, first.bytesPerSecond());
+    assertEquals(10, first.platform().k(), "start: 10 x the 100 Mbit NIC start rate");
+    assertEquals(12_500_000, first.bytesPerSecond());
     c.stageCompleted(5, 0);
     measureParallel(c.measuring().meter(), 5);
     c.stageCompleted(3, 0);
@@ -186,7 +187,7 @@ class AutoValuesTest {
   void withNothingTypedTheSecondStagePlansWithTheMeasuredBetaAndK() {
     StepCoordinator c = coordinatorOf(new SparkConf(false));
     PlanEvent first = plan(c, 5);
-    assertEquals(10, first.platform().k(), "start: 10 x the 1 gbit NIC start rate");
+    assertEquals(10, first.platform().k(), "start: 10 x the 100 Mbit NIC start rate");
     assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, first.platform().beta(), 1e-12);
     c.stageCompleted(5, 0);
     measureParallel(c.measuring().meter(), 5);
@@ -196,6 +197,23 @@ class AutoValuesTest {
     assertEquals(10_000_000, p.bytesPerSecond());
     assertEquals(c.measuring().estimate().betaSeconds(), p.platform().beta(), 1e-12);
     assertTrue(p.platform().beta() >= 0.2, "grant delay 200 ms: " + p.platform().beta());
+  }
+
+  @Test
+  void registrationAnswersCarryTheBaseSpeedAndDeltaPlansUse() {
+    // the executors' gate.minBytes=auto threshold follows them
+    StepCoordinator c = coordinatorOf(new SparkConf(false).set(WanShuffleConf.DELTA, "2"));
+    Registered start = c.register(demand(5, 5, "b1", "a1"));
+    assertEquals(12_500_000, start.baseSpeed(), "the 100 Mbit start rate");
+    assertEquals(2, start.receiverPorts());
+    c.awaitGrant(AwaitGrant.poll(start.demandId()));
+    timer.advance(100);
+    c.stageCompleted(5, 0);
+    measureParallel(c.measuring().meter(), 5);
+    c.stageCompleted(3, 0);
+    Registered measured = c.register(demand(6, 6, "b2", "a2"));
+    assertEquals(10_000_000, measured.baseSpeed(), "the measured base speed");
+    assertEquals(2, measured.receiverPorts(), "δ set: kept, within k = 4");
   }
 
   @Test

@@ -16,17 +16,49 @@ import java.io.Serializable;
  * @param heldMs how long the coordinator held the answer before sending it, ms (0 when it answered
  *     at once): the task subtracts it from the call's duration to measure its round trip to the
  *     driver
+ * @param baseSpeed the base speed b the coordinator plans with when it answers, bytes/s (the
+ *     measured one once the driver switched to it with {@code auto} rates); 0 when not given. The
+ *     executor takes it for its {@code gate.minBytes=auto} threshold.
+ * @param receiverPorts δ of the registering task's host as a receiver in the coordinator's link
+ *     model, flows; 0 when not given
  */
-public record Registered(long demandId, boolean gated, GrantReply firstPoll, long heldMs)
+public record Registered(
+    long demandId,
+    boolean gated,
+    GrantReply firstPoll,
+    long heldMs,
+    long baseSpeed,
+    int receiverPorts)
     implements Serializable {
   /**
-   * An answer without the first poll's answer.
+   * An answer without the first poll's answer nor the coordinator's link model.
    *
    * @param demandId id to quote in later messages
    * @param gated whether the demand is gated
    */
   public Registered(long demandId, boolean gated) {
-    this(demandId, gated, null, 0);
+    this(demandId, gated, null, 0, 0, 0);
+  }
+
+  /**
+   * An answer without the coordinator's link model.
+   *
+   * @param demandId id to quote in later messages
+   * @param gated whether the demand is gated
+   * @param firstPoll the answer to the demand's first poll, or null
+   * @param heldMs how long the coordinator held the answer, ms
+   */
+  public Registered(long demandId, boolean gated, GrantReply firstPoll, long heldMs) {
+    this(demandId, gated, firstPoll, heldMs, 0, 0);
+  }
+
+  /**
+   * @param bytesPerSecond the base speed the coordinator plans with, bytes/s
+   * @param ports δ of the registering host as a receiver, flows
+   * @return this registration carrying them
+   */
+  public Registered withLinks(long bytesPerSecond, int ports) {
+    return new Registered(demandId, gated, firstPoll, heldMs, bytesPerSecond, ports);
   }
 
   /**
@@ -43,6 +75,6 @@ public record Registered(long demandId, boolean gated, GrantReply firstPoll, lon
    * @return this registration carrying {@code first}
    */
   public Registered withFirstPoll(GrantReply first, long heldMs) {
-    return new Registered(demandId, gated, first, heldMs);
+    return new Registered(demandId, gated, first, heldMs, baseSpeed, receiverPorts);
   }
 }

@@ -19,9 +19,10 @@ import java.io.UncheckedIOException;
  * threads see {@code --jars} classes.)
  *
  * <p>Format ({@link DataOutputStream}): a tag byte ({@code 'R'} registered, {@code 'G'} grant
- * reply), then for {@code Registered}: long demandId, boolean gated, long heldMs, boolean
- * hasFirstPoll and, if true, the first poll's grant reply without its tag; for {@code GrantReply}:
- * byte status ordinal, long stepId, int n, n x (UTF host, long budget).
+ * reply), then for {@code Registered}: long demandId, boolean gated, long heldMs, long baseSpeed,
+ * int receiverPorts, boolean hasFirstPoll and, if true, the first poll's grant reply without its
+ * tag; for {@code GrantReply}: byte status ordinal, long stepId, int n, n x (UTF host, long
+ * budget).
  */
 public final class WireCodec {
   private static final byte REGISTERED = 'R';
@@ -39,6 +40,8 @@ public final class WireCodec {
           out.writeLong(r.demandId());
           out.writeBoolean(r.gated());
           out.writeLong(r.heldMs());
+          out.writeLong(r.baseSpeed());
+          out.writeInt(r.receiverPorts());
           out.writeBoolean(r.firstPoll() != null);
           if (r.firstPoll() != null) {
             writeGrant(out, r.firstPoll());
@@ -91,8 +94,10 @@ public final class WireCodec {
       long demandId = in.readLong();
       boolean gated = in.readBoolean();
       long heldMs = in.readLong();
+      long baseSpeed = in.readLong();
+      int receiverPorts = in.readInt();
       GrantReply first = in.readBoolean() ? readGrant(in) : null;
-      return new Registered(demandId, gated, first, heldMs);
+      return new Registered(demandId, gated, first, heldMs, baseSpeed, receiverPorts);
     } catch (IOException | ArrayIndexOutOfBoundsException e) {
       throw new IllegalArgumentException("malformed wan-shuffle registration reply", e);
     }

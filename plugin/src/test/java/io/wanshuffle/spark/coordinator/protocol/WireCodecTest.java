@@ -15,9 +15,12 @@ class WireCodecTest {
         r.withFirstPoll(
             new GrantReply(GrantReply.Status.GRANT, 3, new String[] {"a1"}, new long[] {1L << 33}),
             1234);
-    Registered heldBack = WireCodec.decodeRegistered(WireCodec.encode(held));
+    Registered heldBack =
+        WireCodec.decodeRegistered(WireCodec.encode(held.withLinks(12_160_000, 3)));
     assertEquals(42, heldBack.demandId());
     assertEquals(1234, heldBack.heldMs());
+    assertEquals(12_160_000, heldBack.baseSpeed());
+    assertEquals(3, heldBack.receiverPorts());
     assertEquals(GrantReply.Status.GRANT, heldBack.firstPoll().status());
     assertEquals(3, heldBack.firstPoll().stepId());
     assertArrayEquals(new String[] {"a1"}, heldBack.firstPoll().srcHosts());
