@@ -36,9 +36,7 @@ public record Captured(List<StageCapture> stages) {
     try (Stream<Path> apps = Files.list(captureDir)) {
       for (Path app : apps.filter(Files::isDirectory).toList()) {
         for (StageCapture s : CaptureFiles.readStages(app)) {
-          long first = s.firstDemandMs();
-          if (first >= run.reduceStageStartMs() - 2_000
-              && first <= run.reduceStageEndMs() + 2_000) {
+          if (ofReduceStage(s.firstDemandMs(), run)) {
             out.add(s);
           }
         }
@@ -47,6 +45,25 @@ public record Captured(List<StageCapture> stages) {
       throw new UncheckedIOException("cannot read the capture in " + captureDir, e);
     }
     return new Captured(out);
+  }
+
+  /**
+   * Slack before the reduce stage's submission within which a first demand still counts as the
+   * stage's, ms: both times are the driver's clock, the submission time is Spark's stage info's.
+   */
+  static final long SLACK_MS = 500;
+
+  /**
+   * @param firstDemandMs a stage capture's first demand registration, epoch ms (driver clock)
+   * @param run a measured run
+   * @return true when the demand was registered inside the run's reduce stage (from {@link
+   *     #SLACK_MS} before its submission to its end). A wider window takes in the next or the
+   *     previous run's reduce stage of the same application, whose map stage can take less than a
+   *     second.
+   */
+  static boolean ofReduceStage(long firstDemandMs, RunResult run) {
+    return firstDemandMs >= run.reduceStageStartMs() - SLACK_MS
+        && firstDemandMs <= run.reduceStageEndMs();
   }
 
   /**
