@@ -2,6 +2,7 @@ package io.wanshuffle.spark.measure;
 
 import io.wanshuffle.spark.topology.LinkModel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,9 +31,15 @@ import java.util.Map;
  *       until a moves by less than 1 ms (at most {@value #MAX_ROUNDS} rounds). Counting a flow from
  *       its request instead would add, on a long round trip, the next flow's idle first round trips
  *       to n(t) of every link it crosses and inflate x and the rate.
- *   <li><b>Rate of link l.</b> R = the median over its flows (the most recent {@value #FIT_FLOWS})
- *       of B / σ: what the link achieved for its flows, its capacity where it was their bottleneck,
- *       less where another link held them back.
+ *   <li><b>Rate of link l.</b> Over its flows (the most recent {@value #FIT_FLOWS}), each flow's
+ *       bytes per share time B / σ: R where l was the flow's bottleneck, less where the flow was
+ *       held back (by another link, a straggling task, TCP's loss recovery on a fresh connection);
+ *       nothing in the model puts it above R but an error in a on a flow not much longer than a. So
+ *       R = the {@value #RATE_QUANTILE} quantile of B / σ over the flows that sent for at least a
+ *       (d ≥ 2a), robust to up to three quarters of held-back flows; with fewer than {@value
+ *       #MIN_FIT_FLOWS} such flows, the median of B / σ over all. It is what the link achieved for
+ *       its flows: its capacity where it was their bottleneck, less where every flow was held back
+ *       elsewhere.
  *   <li><b>Ramp.</b> The lead a.
  *   <li><b>β.</b> The median over gated flows of s - g (the grant's trip to the task, g the grant)
  *       plus a: from a grant to the flow running at its share.
@@ -51,6 +58,9 @@ public final class NetworkEstimator {
 
   /** Least spread of the flows' bytes (90th over 10th percentile) for a fit. */
   public static final double MIN_SPREAD = 1.5;
+
+  /** Quantile of the flows' bytes per share time taken as a link's rate (class doc). */
+  public static final double RATE_QUANTILE = 0.75;
 
   /** Most rounds of counting n(t) and fitting the lead. */
   public static final int MAX_ROUNDS = 8;
@@ -141,15 +151,24 @@ public final class NetworkEstimator {
       double[] x = new double[n];
       double[] d = new double[n];
       double[] perShare = new double[n];
+      double[] longPerShare = new double[n];
+      int longFlows = 0;
       for (int j = 0; j < n; j++) {
         MeasuredFlow f = on.get(from + j);
-        double sending = (f.endMs() - LinkSharing.sendingFromMs(f, leadMs)) / 1000.0;
+        long sendingMs = f.endMs() - LinkSharing.sendingFromMs(f, leadMs);
         double sh = share[from + j];
         bytes[j] = f.bytes();
         d[j] = f.activeSeconds();
-        x[j] = f.bytes() * sending / sh;
+        x[j] = f.bytes() * (sendingMs / 1000.0) / sh;
         perShare[j] = f.bytes() / sh;
+        if (sendingMs >= leadMs) {
+          longPerShare[longFlows++] = perShare[j];
+        }
       }
+      double rate =
+          longFlows >= MIN_FIT_FLOWS
+              ? Robust.quantile(Arrays.copyOf(longPerShare, longFlows), RATE_QUANTILE)
+              : Robust.median(perShare);
       boolean fitted = false;
       if (n >= MIN_FIT_FLOWS
           && Robust.quantile(bytes, 0.9) >= MIN_SPREAD * Robust.quantile(bytes, 0.1)) {
@@ -159,7 +178,7 @@ public final class NetworkEstimator {
           fitted = true;
         }
       }
-      rates.put(e.getKey(), new LinkRate(e.getKey(), Robust.median(perShare), n, fitted));
+      rates.put(e.getKey(), new LinkRate(e.getKey(), rate, n, fitted));
     }
     double lead = intercepts.isEmpty() ? 0 : Math.max(0, Robust.median(toArray(intercepts)));
     return new Round(rates, Math.round(lead * 1000));
