@@ -45,9 +45,10 @@ import java.util.Map;
  *       plus a: from a grant to the flow running at its share.
  * </ul>
  *
- * Medians and the Theil-Sen fit keep stragglers (slow flows, a lost executor's partial flows) from
- * moving the estimates. Flows without bytes or with no active time are left out. O(M (F log F + L
- * P²)) for F flows on L links, P = {@value #FIT_FLOWS}, M = {@value #MAX_ROUNDS}.
+ * Medians, the upper quartile and the Theil-Sen fit keep stragglers (slow flows, a lost executor's
+ * partial flows) from moving the estimates. Flows without bytes or with no active time are left
+ * out. O(M (F log F + L P²)) for F flows on L links, P = {@value #FIT_FLOWS}, M = {@value
+ * #MAX_ROUNDS}.
  */
 public final class NetworkEstimator {
   /** Most flows per link that the Theil-Sen fit uses (the most recent). */
