@@ -8,8 +8,9 @@ package io.wanshuffle.spark.measure;
  *     together moved per second while it carried them (its capacity when it was their bottleneck, a
  *     lower bound on it otherwise)
  * @param flows the flows it was measured from
- * @param fitted true when it is the slope of a Theil-Sen fit over flows of different sizes (TCP's
- *     ramp then falls into β); false when the flows were all about one size and it is the median
- *     rate of its flows (the ramp then falls into the rate)
+ * @param fitted true when its flows differ in size and the Theil-Sen fit of their active time
+ *     against their bytes at share gave an intercept that went into the flows' lead (TCP's ramp
+ *     then falls into β); false when they were all about one size (the lead then comes from other
+ *     links, or is 0 and falls into the rate)
  */
 public record LinkRate(String link, double bytesPerSecond, int flows, boolean fitted) {}

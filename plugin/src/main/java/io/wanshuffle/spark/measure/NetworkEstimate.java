@@ -12,9 +12,10 @@ import java.util.TreeMap;
  *     measured
  * @param grantDelaySeconds the median, over gated flows, of grant (driver) to the task starting the
  *     fetch (executor): the grant's trip to the task; NaN when no gated flow was measured
- * @param rampSeconds the median, over flows, of the active time a flow spends beyond its bytes at
- *     its share of its bottleneck link: the request's round trip and TCP's ramp, seconds, at least
- *     0
+ * @param rampSeconds the flows' lead: the time from a flow's request to it sending at its share
+ *     (the request's round trip and TCP's ramp), the median over links of the intercept of the fit
+ *     of flows' active time against their bytes at share, seconds, at least 0 ({@link
+ *     NetworkEstimator})
  * @param rates per link name, its measured rate (by name)
  * @param flows flows measured
  */

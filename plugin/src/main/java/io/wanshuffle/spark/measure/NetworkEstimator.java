@@ -2,6 +2,7 @@ package io.wanshuffle.spark.measure;
 
 import io.wanshuffle.spark.topology.LinkModel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,28 +14,41 @@ import java.util.Map;
  *
  * <p>Model (the fair-sharing model of the redistribution-prediction paper, Wagner and Jeannot,
  * INRIA RR-5361, sec. 3; β as the KPBS step setup delay, GGP/OGGP paper, Cohen, Jeannot, Padoy,
- * Wagner, sec. 2): the n(t) flows crossing a link at instant t share its rate R equally; a gated
- * flow of B bytes granted at g starts at s and ends at e = s + a + B n̄ / R on its bottleneck link,
- * where n̄ is the flow's mean sharing count there ({@link LinkSharing}) and a the time a flow
- * spends beyond its bytes at its share: the request's round trip and TCP's ramp.
+ * Wagner, sec. 2): a flow of B bytes requested at s and ending at e sends nothing for its lead a
+ * (the request's round trip and TCP's ramp, the same for every flow of the network), then sends on
+ * [s + a, e); the n(t) flows sending on a link at instant t share its rate R equally, so on its
+ * bottleneck link e - s = a + B n̄ / R, where n̄ is the flow's mean sharing count over [s + a, e)
+ * ({@link LinkSharing}). The share time σ = ∫ dt / n(t) over [s + a, e) then is B / R.
  *
  * <ul>
- *   <li><b>Rate of link l.</b> Over the flows crossing l (the most recent {@value #FIT_FLOWS}), x =
- *       B n̄ (bytes at the flow's share) against its active time d = e - s: when there are at least
- *       {@value #MIN_FIT_FLOWS} flows and their x spread (90th over 10th percentile at least
- *       {@value #MIN_SPREAD}), R = 1 / slope of the Theil-Sen fit of d against x (pairs whose x
- *       differ by at least a tenth of the median x); otherwise R = median of x / d. The rate is
- *       what the link achieved for its flows: its capacity where it was their bottleneck, less
- *       where another link held them back.
- *   <li><b>Ramp a.</b> The median over flows of d - x / R on the flow's bottleneck link (the link
- *       of its route with the largest x / R), at least 0.
- *   <li><b>β.</b> The median over gated flows of s - g (the grant's trip to the task) plus a: from
- *       a grant to the flow running at its share.
+ *   <li><b>Lead a.</b> Found with the rates, from a = 0: per link whose flows (the most recent
+ *       {@value #FIT_FLOWS}, at least {@value #MIN_FIT_FLOWS}) differ in size (bytes' 90th over
+ *       10th percentile at least {@value #MIN_SPREAD}), the intercept of the Theil-Sen fit of the
+ *       active time d = e - s against the bytes at share x = B n̄, over the pairs of flows whose
+ *       bytes differ by at least a tenth of their median (pairs that differ only in n̄ say nothing
+ *       of a link that was not their bottleneck); a = the median of those intercepts over the
+ *       links, at least 0, or 0 when no link has such flows. n(t) is counted again with the new a
+ *       until a moves by less than 1 ms (at most {@value #MAX_ROUNDS} rounds). Counting a flow from
+ *       its request instead would add, on a long round trip, the next flow's idle first round trips
+ *       to n(t) of every link it crosses and inflate x and the rate.
+ *   <li><b>Rate of link l.</b> Over its flows (the most recent {@value #FIT_FLOWS}), each flow's
+ *       bytes per share time B / σ: R where l was the flow's bottleneck, less where the flow was
+ *       held back (by another link, a straggling task, TCP's loss recovery on a fresh connection);
+ *       nothing in the model puts it above R but an error in a on a flow not much longer than a. So
+ *       R = the {@value #RATE_QUANTILE} quantile of B / σ over the flows that sent for at least a
+ *       (d ≥ 2a), robust to up to three quarters of held-back flows; with fewer than {@value
+ *       #MIN_FIT_FLOWS} such flows, the median of B / σ over all. It is what the link achieved for
+ *       its flows: its capacity where it was their bottleneck, less where every flow was held back
+ *       elsewhere.
+ *   <li><b>Ramp.</b> The lead a.
+ *   <li><b>β.</b> The median over gated flows of s - g (the grant's trip to the task, g the grant)
+ *       plus a: from a grant to the flow running at its share.
  * </ul>
  *
- * Medians and the Theil-Sen fit keep stragglers (slow flows, a lost executor's partial flows) from
- * moving the estimates. Flows without bytes or with no active time are left out. O(F log F + L P²)
- * for F flows on L links, P = {@value #FIT_FLOWS}.
+ * Medians, the upper quartile and the Theil-Sen fit keep stragglers (slow flows, a lost executor's
+ * partial flows) from moving the estimates. Flows without bytes or with no active time are left
+ * out. O(M (F log F + L P²)) for F flows on L links, P = {@value #FIT_FLOWS}, M = {@value
+ * #MAX_ROUNDS}.
  */
 public final class NetworkEstimator {
   /** Most flows per link that the Theil-Sen fit uses (the most recent). */
@@ -43,8 +57,14 @@ public final class NetworkEstimator {
   /** Fewest flows on a link for a fit. */
   public static final int MIN_FIT_FLOWS = 5;
 
-  /** Least spread of the flows' bytes at share (90th over 10th percentile) for a fit. */
+  /** Least spread of the flows' bytes (90th over 10th percentile) for a fit. */
   public static final double MIN_SPREAD = 1.5;
+
+  /** Quantile of the flows' bytes per share time taken as a link's rate (class doc). */
+  public static final double RATE_QUANTILE = 0.75;
+
+  /** Most rounds of counting n(t) and fitting the lead. */
+  public static final int MAX_ROUNDS = 8;
 
   /** The links a flow from src to dst crosses, by name. */
   @FunctionalInterface
@@ -91,73 +111,78 @@ public final class NetworkEstimator {
       return NetworkEstimate.EMPTY;
     }
     used.sort(Comparator.comparingLong(MeasuredFlow::endMs));
-    Map<String, List<Integer>> byLink = new LinkedHashMap<>();
-    List<List<String>> routeOf = new ArrayList<>();
-    for (int i = 0; i < used.size(); i++) {
-      List<String> r = routes.links(used.get(i).srcHost(), used.get(i).dstHost());
-      routeOf.add(r);
-      for (String l : r) {
-        byLink.computeIfAbsent(l, x -> new ArrayList<>()).add(i);
+    Map<String, List<MeasuredFlow>> byLink = new LinkedHashMap<>();
+    for (MeasuredFlow f : used) {
+      for (String l : routes.links(f.srcHost(), f.dstHost())) {
+        byLink.computeIfAbsent(l, x -> new ArrayList<>()).add(f);
       }
     }
-    Map<String, LinkRate> rates = new HashMap<>();
-    // bytes at share, x, per (flow, link)
-    Map<String, double[]> atShare = new HashMap<>();
-    for (Map.Entry<String, List<Integer>> e : byLink.entrySet()) {
-      List<Integer> idx = e.getValue();
-      List<MeasuredFlow> on = new ArrayList<>(idx.size());
-      for (int i : idx) {
-        on.add(used.get(i));
-      }
-      double[] share = LinkSharing.shareSeconds(on);
-      double[] x = new double[used.size()];
-      double[] xs = new double[on.size()];
-      double[] d = new double[on.size()];
-      for (int j = 0; j < on.size(); j++) {
-        MeasuredFlow f = on.get(j);
-        d[j] = f.activeSeconds();
-        xs[j] = f.bytes() * d[j] / share[j];
-        x[idx.get(j)] = xs[j];
-      }
-      atShare.put(e.getKey(), x);
-      rates.put(e.getKey(), rate(e.getKey(), xs, d));
+    long leadMs = 0;
+    Round round = round(byLink, leadMs);
+    for (int r = 1; r < MAX_ROUNDS && Math.abs(round.leadMs - leadMs) >= 1; r++) {
+      leadMs = round.leadMs;
+      round = round(byLink, leadMs);
     }
-    List<Double> ramps = new ArrayList<>();
     List<Double> grants = new ArrayList<>();
-    for (int i = 0; i < used.size(); i++) {
-      MeasuredFlow f = used.get(i);
-      double atBottleneck = 0;
-      for (String l : routeOf.get(i)) {
-        atBottleneck = Math.max(atBottleneck, atShare.get(l)[i] / rates.get(l).bytesPerSecond());
-      }
-      ramps.add(f.activeSeconds() - atBottleneck);
+    for (MeasuredFlow f : used) {
       if (f.gated()) {
         grants.add(Math.max(0, f.startMs() - f.grantedAtMs()) / 1000.0);
       }
     }
-    double ramp = Math.max(0, Robust.median(toArray(ramps)));
+    double ramp = leadMs / 1000.0;
     double grant = grants.isEmpty() ? Double.NaN : Robust.median(toArray(grants));
-    return new NetworkEstimate(grant + ramp, grant, ramp, rates, used.size());
+    return new NetworkEstimate(grant + ramp, grant, ramp, round.rates, used.size());
   }
 
-  /** The rate of one link from its flows' bytes at share x and active seconds d (class doc). */
-  private static LinkRate rate(String link, double[] x, double[] d) {
-    int n = x.length;
-    int from = Math.max(0, n - FIT_FLOWS);
-    double[] fx = java.util.Arrays.copyOfRange(x, from, n);
-    double[] fd = java.util.Arrays.copyOfRange(d, from, n);
-    if (fx.length >= MIN_FIT_FLOWS
-        && Robust.quantile(fx, 0.9) >= MIN_SPREAD * Robust.quantile(fx, 0.1)) {
-      Robust.Line line = Robust.theilSen(fx, fd, 0.1 * Robust.median(fx));
-      if (line != null && line.slope() > 0) {
-        return new LinkRate(link, 1 / line.slope(), fx.length, true);
+  /**
+   * One round: each link's rate with n(t) counted from each flow's request + {@code leadMs}, and
+   * the lead those counts give (class doc).
+   */
+  private record Round(Map<String, LinkRate> rates, long leadMs) {}
+
+  private static Round round(Map<String, List<MeasuredFlow>> byLink, long leadMs) {
+    Map<String, LinkRate> rates = new HashMap<>();
+    List<Double> intercepts = new ArrayList<>();
+    for (Map.Entry<String, List<MeasuredFlow>> e : byLink.entrySet()) {
+      List<MeasuredFlow> on = e.getValue();
+      double[] share = LinkSharing.shareSeconds(on, leadMs);
+      int from = Math.max(0, on.size() - FIT_FLOWS);
+      int n = on.size() - from;
+      double[] bytes = new double[n];
+      double[] x = new double[n];
+      double[] d = new double[n];
+      double[] perShare = new double[n];
+      double[] longPerShare = new double[n];
+      int longFlows = 0;
+      for (int j = 0; j < n; j++) {
+        MeasuredFlow f = on.get(from + j);
+        long sendingMs = f.endMs() - LinkSharing.sendingFromMs(f, leadMs);
+        double sh = share[from + j];
+        bytes[j] = f.bytes();
+        d[j] = f.activeSeconds();
+        x[j] = f.bytes() * (sendingMs / 1000.0) / sh;
+        perShare[j] = f.bytes() / sh;
+        if (sendingMs >= leadMs) {
+          longPerShare[longFlows++] = perShare[j];
+        }
       }
+      double rate =
+          longFlows >= MIN_FIT_FLOWS
+              ? Robust.quantile(Arrays.copyOf(longPerShare, longFlows), RATE_QUANTILE)
+              : Robust.median(perShare);
+      boolean fitted = false;
+      if (n >= MIN_FIT_FLOWS
+          && Robust.quantile(bytes, 0.9) >= MIN_SPREAD * Robust.quantile(bytes, 0.1)) {
+        Robust.Line line = Robust.theilSen(x, d, bytes, 0.1 * Robust.median(bytes));
+        if (line != null && line.slope() > 0) {
+          intercepts.add(line.intercept());
+          fitted = true;
+        }
+      }
+      rates.put(e.getKey(), new LinkRate(e.getKey(), rate, n, fitted));
     }
-    double[] r = new double[fx.length];
-    for (int i = 0; i < r.length; i++) {
-      r[i] = fx[i] / fd[i];
-    }
-    return new LinkRate(link, Robust.median(r), fx.length, false);
+    double lead = intercepts.isEmpty() ? 0 : Math.max(0, Robust.median(toArray(intercepts)));
+    return new Round(rates, Math.round(lead * 1000));
   }
 
   private static double[] toArray(List<Double> v) {

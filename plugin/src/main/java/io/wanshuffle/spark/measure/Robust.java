@@ -50,9 +50,28 @@ public final class Robust {
    * @throws IllegalArgumentException if the lengths differ
    */
   public static Line theilSen(double[] x, double[] y, double minDx) {
-    if (x.length != y.length) {
+    return theilSen(x, y, x, minDx);
+  }
+
+  /**
+   * The Theil-Sen fit of y against x over the pairs of points whose selector w differs by at least
+   * {@code minDw} (and whose x differ): the slope is the median of those pairs' slopes, the
+   * intercept the median over all points of y - slope x. With w = x it is {@link
+   * #theilSen(double[], double[], double)}; a separate w lets a caller take the slope only from
+   * pairs that differ in the variable that drives y (e.g. a flow's bytes), not in a noisy factor of
+   * x. O(n²).
+   *
+   * @param x abscissae, same length as y and w
+   * @param y ordinates
+   * @param w per point the value pairs are selected by
+   * @param minDw smallest w difference a pair needs to count, at least 0
+   * @return the fit, or null when no pair qualifies
+   * @throws IllegalArgumentException if the lengths differ
+   */
+  public static Line theilSen(double[] x, double[] y, double[] w, double minDw) {
+    if (x.length != y.length || x.length != w.length) {
       throw new IllegalArgumentException(
-          "x and y differ in length: " + x.length + " vs " + y.length);
+          "x, y and w differ in length: " + x.length + ", " + y.length + ", " + w.length);
     }
     int n = x.length;
     double[] slopes = new double[n * (n - 1) / 2];
@@ -60,7 +79,7 @@ public final class Robust {
     for (int i = 0; i < n; i++) {
       for (int j = i + 1; j < n; j++) {
         double dx = x[j] - x[i];
-        if (Math.abs(dx) >= minDx && dx != 0) {
+        if (Math.abs(w[j] - w[i]) >= minDw && dx != 0) {
           slopes[m++] = (y[j] - y[i]) / dx;
         }
       }

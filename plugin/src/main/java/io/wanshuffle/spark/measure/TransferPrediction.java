@@ -24,9 +24,12 @@ import java.util.Map;
  *       are list-scheduled on the links as the coordinator's pipelined steps run them: a transfer
  *       starts as soon as every link of its route has a free flow (capacity from the link model),
  *       earlier transfers first, and takes β + bytes / its per-flow rate (the smallest over its
- *       links of the measured rate over the link's capacity in flows). The prediction is the time
- *       the last one ends. The coordinator hands a freed port to the next flow at once, so this is
- *       a pipelined sum rather than the KPBS cost Σ(β + longest transfer of the step) (GGP/OGGP
+ *       links of the measured rate over the link's capacity in flows). With β measured, a transfer
+ *       takes only the grant delay of β, and the ramp (the request's round trip and TCP's ramp) is
+ *       added once: with predicted hand-over a port's next flow is requested ahead of the previous
+ *       flow's last byte, so only the first flows wait for it. The prediction is the time the last
+ *       one ends. The coordinator hands a freed port to the next flow at once, so this is a
+ *       pipelined sum rather than the KPBS cost Σ(β + longest transfer of the step) (GGP/OGGP
  *       paper, Cohen, Jeannot, Padoy, Wagner, sec. 2). More than {@value #MAX_SIMULATED} transfers
  *       are not simulated: their times summed and divided by k stand instead.
  *   <li><b>Default</b> ({@link #fairShare}): η_o, every host pair's bytes started at once with the
@@ -130,11 +133,14 @@ public final class TransferPrediction {
    * @param est the measured network
    * @param model the links, their capacities and the configured base speed
    * @param configuredBeta β to use when {@code est} has none, seconds
-   * @return the predicted transfer phase, seconds; 0 for an empty plan
+   * @return the predicted transfer phase, seconds (class doc): per transfer the measured grant
+   *     delay (or the configured β) plus its bytes at its per-flow rate, list-scheduled, plus the
+   *     measured ramp once; 0 for an empty plan
    */
   public static double scheduled(
       List<PlannedFlow> plan, NetworkEstimate est, LinkModel model, double configuredBeta) {
-    double beta = est.hasBeta() ? est.betaSeconds() : configuredBeta;
+    double beta = est.hasBeta() ? est.grantDelaySeconds() : configuredBeta;
+    double once = est.hasBeta() ? est.rampSeconds() : 0;
     int n = plan.size();
     if (n == 0) {
       return 0;
@@ -155,9 +161,9 @@ public final class TransferPrediction {
       for (double s : seconds) {
         sum += s;
       }
-      return sum / Math.max(1, model.k());
+      return sum / Math.max(1, model.k()) + once;
     }
-    return listSchedule(routes, seconds, model);
+    return listSchedule(routes, seconds, model) + once;
   }
 
   /** Makespan of the transfers started in order whenever all their links have a free flow. */

@@ -86,4 +86,65 @@ class NetworkEstimatorTest {
     assertTrue(d.startsWith("40 flows, beta 0.120 s (grant 0.020 s + ramp 0.100 s)"), d);
     assertTrue(d.contains("backbone.out[/a] 16.0 Mbit/s"), d);
   }
+
+  /** NIC 100 Mbit/s, bytes/s. */
+  private static final double NIC = 12.5e6;
+
+  @Test
+  void aLongRoundTripAndTcpsRampGoIntoTheLeadNotTheRates() {
+    // two flows per step at the NIC rate over a 40 ms round trip, each step requested 100 ms
+    // before the previous one's last byte: counted from their requests, the next flows' idle
+    // round trips would add to n(t) of the backbone while they send nothing
+    List<MeasuredFlow> flows = Flows.wan(40, 2, NIC, 40, 100, 0, 0);
+    NetworkEstimate e = NetworkEstimator.estimate(flows, Flows.routes(2));
+    assertEquals(2 * NIC, e.rate("backbone.out[/a]"), 2 * NIC * 0.10);
+    assertEquals(2 * NIC, e.rate("backbone.in[/b]"), 2 * NIC * 0.10);
+    for (String nic : List.of("nic.up[a0]", "nic.up[a1]", "nic.down[b0]", "nic.down[b1]")) {
+      assertEquals(NIC, e.rate(nic), NIC * 0.10, nic);
+    }
+    // the lead: the request's round trip and slow start's excess over the bytes at the rate
+    double lead = (Flows.wanActiveMs(4_000_000, NIC, 40) - 4_000_000 / NIC * 1000) / 1000;
+    assertEquals(lead, e.rampSeconds(), 0.01);
+    assertEquals(0.020 + lead, e.betaSeconds(), 0.01);
+  }
+
+  @Test
+  void countedFromTheirRequestsTheOverlappingFlowsWouldInflateTheBackbone() {
+    List<MeasuredFlow> flows = Flows.wan(40, 2, NIC, 40, 100, 0, 0);
+    List<MeasuredFlow> backbone = new ArrayList<>(flows);
+    double[] fromRequest = LinkSharing.shareSeconds(backbone, 0);
+    double[] fromLead = LinkSharing.shareSeconds(backbone, 200);
+    double meanFromRequest = 0;
+    double meanFromLead = 0;
+    for (int i = 0; i < flows.size(); i++) {
+      MeasuredFlow f = flows.get(i);
+      meanFromRequest += f.activeSeconds() / fromRequest[i] / flows.size();
+      meanFromLead +=
+          (f.endMs() - LinkSharing.sendingFromMs(f, 200)) / 1000.0 / fromLead[i] / flows.size();
+    }
+    assertTrue(meanFromRequest > 2.2, "mean sharing count from the request " + meanFromRequest);
+    assertEquals(2, meanFromLead, 0.05);
+  }
+
+  @Test
+  void overALongRoundTripStragglersAndALostExecutorsPartialFlowsDoNotMoveTheRates() {
+    List<MeasuredFlow> flows = new ArrayList<>(Flows.wan(60, 2, NIC, 40, 100, 7, 11));
+    // a lost executor's flows that never ended or carried nothing
+    flows.add(new MeasuredFlow("a0", "b0", 1_000_000, 5, 10, 10));
+    flows.add(new MeasuredFlow("a1", "b1", 0, 5, 10, 900));
+    NetworkEstimate e = NetworkEstimator.estimate(flows, Flows.routes(2));
+    assertEquals(120, e.flows());
+    assertEquals(2 * NIC, e.rate("backbone.out[/a]"), 2 * NIC * 0.10);
+    assertEquals(NIC, e.rate("nic.up[a0]"), NIC * 0.10);
+    assertEquals(NIC, e.rate("nic.down[b1]"), NIC * 0.10);
+  }
+
+  @Test
+  void aBackboneSharedByMoreFlowsThanItCarriesAtNicRateIsMeasuredAtItsRate() {
+    // three flows share a 20 Mbit/s backbone over 40 ms: each gets a third, below its NIC
+    List<MeasuredFlow> flows = Flows.wan(30, 3, 2.5e6 / 3, 40, 100, 0, 0);
+    NetworkEstimate e = NetworkEstimator.estimate(flows, Flows.routes(3));
+    assertEquals(2.5e6, e.rate("backbone.out[/a]"), 2.5e6 * 0.10);
+    assertEquals(2.5e6 / 3, e.rate("nic.up[a2]"), 2.5e6 / 3 * 0.10);
+  }
 }

@@ -53,6 +53,14 @@ class TransferPredictionTest {
   }
 
   @Test
+  void aPortsLaterFlowsPayTheGrantDelayAndOnlyTheFirstTheRamp() {
+    // β 0.3 s = grant 0.1 + ramp 0.2; a0 -> b0 then a0 -> b1 on a0's one NIC flow, 1 MB/s each
+    NetworkEstimate est = measured(0.3, 0.2, Map.of());
+    List<PlannedFlow> plan = List.of(f("a0", "b0", 1_000_000), f("a0", "b1", 1_000_000));
+    assertEquals(0.2 + 2 * (0.1 + 1.0), TransferPrediction.scheduled(plan, est, KPBS, 0.5), 1e-9);
+  }
+
+  @Test
   void theMeasuredBaseSpeedIsTheMeasuredNics() {
     List<String> s = List.of("a0", "a1");
     List<String> d = List.of("b0", "b1");
