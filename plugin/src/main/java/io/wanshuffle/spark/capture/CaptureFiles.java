@@ -34,13 +34,15 @@ public final class CaptureFiles {
   public static final int MAGIC = 0x57534350;
 
   /** Format version written after the magic. */
-  public static final int VERSION = 5;
+  public static final int VERSION = 6;
 
   /**
    * Oldest format version read: version 2 lacks β, the host paths, the links and the link series
    * ({@link StageCapture#hasLinks()} is false for it); version 3 lacks the network figures ({@link
    * StageCapture#network()} is {@link NetworkFigures#NONE} for it); version 4 lacks the k, base
-   * speed and β the stage was planned with ({@link NetworkFigures#plannedKnown()} is false).
+   * speed and β the stage was planned with ({@link NetworkFigures#plannedKnown()} is false);
+   * versions 2 to 5 hold each plan's residual as a dense senders x receivers matrix, read into its
+   * non-zero cells.
    */
   public static final int OLDEST_READABLE_VERSION = 2;
 
