@@ -8,6 +8,7 @@ import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StepCapture;
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
 import io.wanshuffle.spark.capture.WanShuffleStepCompleted;
+import io.wanshuffle.spark.coordinator.ResidualBytes;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,7 +42,7 @@ final class ReportFixtures {
             "auto",
             List.of("10.0.1.1", "10.0.1.2"),
             List.of("10.0.2.1", "10.0.2.2"),
-            new long[][] {{3_000_000, 1_000_000}, {2_000_000, 2_000_000}},
+            ResidualBytes.ofDense(new long[][] {{3_000_000, 1_000_000}, {2_000_000, 2_000_000}}),
             1_000_000,
             2,
             0.05,
