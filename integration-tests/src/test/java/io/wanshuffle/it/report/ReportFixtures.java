@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.util.JsonProtocol;
 
@@ -158,14 +157,11 @@ final class ReportFixtures {
   }
 
   /**
-   * Rewrites a capture file written without links as format version 2: the version byte, and
-   * without the β, host paths, links and series that version 3 appends (8 + 3 bytes when empty).
+   * Rewrites a capture file as format version 2: without the β, host paths, links and series that
+   * version 3 appends, and with its plans' residuals as dense matrices.
    */
   static void downgradeToVersion2(Path kryo) throws IOException {
-    byte[] b = Files.readAllBytes(kryo);
-    byte[] v2 = Arrays.copyOf(b, b.length - 11);
-    v2[4] = 2;
-    Files.write(kryo, v2);
+    CaptureFiles.writeStage(kryo, CaptureFiles.readStage(kryo), 2);
   }
 
   static WanShuffleStageCaptured event(StageCapture c) {

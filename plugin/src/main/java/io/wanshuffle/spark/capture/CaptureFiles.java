@@ -96,8 +96,16 @@ public final class CaptureFiles {
     writeStage(file, capture, VERSION);
   }
 
-  /** Writes a stage capture in the given format version (tests of older files). */
-  static void writeStage(Path file, StageCapture capture, int version) throws IOException {
+  /**
+   * Writes a stage capture in an older format version, leaving out what that version lacks: for
+   * tests of readers of older files.
+   *
+   * @param file the file to write
+   * @param capture the capture
+   * @param version {@value #OLDEST_READABLE_VERSION} to {@value #VERSION}
+   * @throws IOException on write errors
+   */
+  public static void writeStage(Path file, StageCapture capture, int version) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (OutputStream os = Files.newOutputStream(tmp);
         Output out = new Output(os, 64 * 1024)) {
