@@ -149,6 +149,9 @@ final class DemandMatrix {
    */
   static Snapshot snapshot(
       Collection<Demand> book, FlowLeases leases, StepMode mode, double betaSeconds) {
+    if (!anyStartable(book, leases, mode)) {
+      return null;
+    }
     List<Demand> eligible = new ArrayList<>();
     List<long[]> futures = new ArrayList<>();
     List<int[]> rows = new ArrayList<>();
@@ -159,7 +162,6 @@ final class DemandMatrix {
     int[] colOf = new int[0];
     List<String> senders = new ArrayList<>();
     List<String> receivers = new ArrayList<>();
-    boolean startable = false;
     long readUpTo = 0;
     long[] unplanned = new long[8];
     int unplannedCount = 0;
@@ -186,9 +188,6 @@ final class DemandMatrix {
               senders.add(d.src[i]);
             }
             row[i] = rowOf[id];
-            if (!startable && d.grant == null) {
-              startable = leases.fits(d.src[i], d.dst, d.route(i, leases.links()));
-            }
           } else {
             future[i] = 0; // not planned now
           }
@@ -215,7 +214,7 @@ final class DemandMatrix {
         unplanned[unplannedCount++] = d.id;
       }
     }
-    if (eligible.isEmpty() || !startable) {
+    if (eligible.isEmpty()) {
       return null;
     }
     String[] s = senders.toArray(new String[0]);
@@ -232,6 +231,27 @@ final class DemandMatrix {
         Arrays.copyOf(unplanned, unplannedCount),
         Arrays.copyOf(columns, eligible.size()),
         rows);
+  }
+
+  /**
+   * Whether some demand could start a flow now: one that takes part, holds no grant and has bytes
+   * from a source admitted now whose flow fits the free leases. Allocates nothing, so that the
+   * rounds that find every port busy (most of those a flow's end requests, once the standing plan
+   * has refilled its ports) cost one pass of look-ups under the lock.
+   */
+  private static boolean anyStartable(Collection<Demand> book, FlowLeases leases, StepMode mode) {
+    for (Demand d : book) {
+      if (d.grant == null && d.plannable() && mode.admits(d, leases)) {
+        for (int i = 0; i < d.src.length; i++) {
+          if (d.remaining[i] > 0
+              && mode.admitsSource(d.src[i], leases)
+              && leases.fits(d.src[i], d.dst, d.route(i, leases.links()))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   private static int[] grown(int[] a, int size) {

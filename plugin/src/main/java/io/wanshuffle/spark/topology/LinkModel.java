@@ -57,6 +57,11 @@ public final class LinkModel {
     public int hashCode() {
       return src.hashCode() * 0x9E3779B1 + dst.hashCode();
     }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof PairKey k && src.equals(k.src) && dst.equals(k.dst);
+    }
   }
 
   private final Function<String[], List<Link>> routes;
