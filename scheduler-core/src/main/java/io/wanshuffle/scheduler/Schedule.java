@@ -145,7 +145,7 @@ public record Schedule(List<Step> steps) {
     for (int i = 0; i < rows; i++) {
       for (int x = 0; x < matrix.rowDegree(i); x++, pair++) {
         int j = matrix.nonZeroCol(i, x);
-        double need = matrix.amount(i, j);
+        double need = matrix.nonZeroAmount(i, x);
         double got = covered[pair];
         if (need > 0 && lastStepOfPair[pair] == 0) {
           throw new InvalidScheduleException(

@@ -7,17 +7,29 @@ import java.util.Arrays;
  * (i, j) the amount sender i must move to receiver j. In this library amounts are seconds at base
  * speed; the CLI and the plugin convert bytes with {@link #inSecondsAt(double)}.
  *
- * <p>Stored dense, row-major, so that a 1000 x 1000 matrix takes 8 MB; {@link #nonZeroCount()} and
- * the per-node degrees let algorithms work on the bipartite graph of its non-zero entries (the
- * graph G of the GGP/OGGP paper, sec. 2.2: an edge per non-zero entry, weighted by its amount). The
- * per-node sums w(v) and degrees, the largest amount and m(G) are computed once, in the one pass of
- * construction (O(rows·cols)); reading them costs O(1), so that a lower bound or a node ranking of
- * a sparse n x n matrix costs O(n) instead of O(n²) per call.
+ * <p>Stored sparse, as its non-zero cells in compressed rows (CSR): per row, the columns of its
+ * non-zero cells in ascending order and their amounts, so that it takes O(rows + m(G)) memory (12
+ * bytes per non-zero cell) whatever its shape; a 2,000 x 2,000 residual of 6,000 transfers takes 80
+ * KB instead of 32 MB. Algorithms work on the bipartite graph of its non-zero entries (the graph G
+ * of the GGP/OGGP paper, sec. 2.2: an edge per non-zero entry, weighted by its amount) by passing
+ * over each row's non-zero cells ({@link #rowDegree}, {@link #nonZeroCol}, {@link #nonZeroAmount}),
+ * which visits them in the order of a dense row-major pass skipping the zeros. The per-node sums
+ * w(v) and degrees, the largest amount and m(G) are computed once, in the pass of construction, in
+ * that same order (so a sum is bit for bit a dense pass's); reading them costs O(1). A single cell
+ * costs O(log rowDegree(i)) ({@link #amount}).
  */
 public final class TrafficMatrix {
   private final int rows;
   private final int cols;
-  private final double[] amounts;
+
+  /** Row i's non-zero cells are at positions {@code start[i] .. start[i + 1] - 1}. */
+  private final int[] start;
+
+  /** The column of each non-zero cell, ascending within a row. */
+  private final int[] col;
+
+  /** The amount of each non-zero cell, seconds, &gt; 0. */
+  private final double[] value;
 
   /** P(G), summed once: the constructor needs it to reject an overflowing matrix. */
   private final double total;
@@ -28,55 +40,42 @@ public final class TrafficMatrix {
   /** w(j) per receiver, summed in row order. */
   private final double[] colSums;
 
-  /** Non-zero entries per sender. */
-  private final int[] rowDegrees;
-
   /** Non-zero entries per receiver. */
   private final int[] colDegrees;
 
   private final double max;
-  private final int nonZeros;
 
   /**
-   * The columns of the non-zero cells, row by row ({@link #nonZeroCol}); built on first use (benign
-   * race: every thread builds the same arrays).
+   * @param start row starts, {@code rows + 1} entries, owned by the matrix
+   * @param col columns of the non-zero cells, ascending within a row, owned by the matrix
+   * @param value amounts of the non-zero cells, each finite and &gt; 0, owned by the matrix
    */
-  private volatile NonZeros nonZeroIndex;
-
-  /** Row i's non-zero columns are {@code cols[start[i]] .. cols[start[i + 1] - 1]}, ascending. */
-  private record NonZeros(int[] start, int[] cols) {}
-
-  private TrafficMatrix(int rows, int cols, double[] amounts) {
+  private TrafficMatrix(int rows, int cols, int[] start, int[] col, double[] value) {
     this.rows = rows;
     this.cols = cols;
-    this.amounts = amounts;
+    this.start = start;
+    this.col = col;
+    this.value = value;
     this.rowSums = new double[rows];
     this.colSums = new double[cols];
-    this.rowDegrees = new int[rows];
     this.colDegrees = new int[cols];
     double sum = 0;
     double m = 0;
-    int n = 0;
     for (int i = 0; i < rows; i++) {
-      int base = i * cols;
       double rs = 0;
-      for (int j = 0; j < cols; j++) {
-        double a = amounts[base + j];
+      for (int e = start[i]; e < start[i + 1]; e++) {
+        double a = value[e];
+        int j = col[e];
         sum += a;
         rs += a;
         colSums[j] += a;
         m = Math.max(m, a);
-        if (a > 0) {
-          n++;
-          rowDegrees[i]++;
-          colDegrees[j]++;
-        }
+        colDegrees[j]++;
       }
       rowSums[i] = rs;
     }
     this.total = sum;
     this.max = m;
-    this.nonZeros = n;
     if (Double.isInfinite(total)) {
       throw new IllegalArgumentException(
           "traffic matrix total overflows: its amounts add up to more than "
@@ -90,7 +89,7 @@ public final class TrafficMatrix {
    *
    * @param amounts {@code amounts[i][j]} = amount from sender i to receiver j (seconds), at least
    *     one row and one column, all rows the same length
-   * @return the matrix (the array is copied)
+   * @return the matrix (the array is not kept)
    * @throws IllegalArgumentException if the matrix is empty, ragged, or holds a negative, NaN or
    *     infinite amount (the message names the row and column, zero-based), or if its amounts add
    *     up to more than the largest double
@@ -101,7 +100,7 @@ public final class TrafficMatrix {
     }
     int r = amounts.length;
     int c = amounts[0].length;
-    double[] flat = new double[r * c];
+    int nz = 0;
     for (int i = 0; i < r; i++) {
       if (amounts[i].length != c) {
         throw new IllegalArgumentException(
@@ -110,10 +109,24 @@ public final class TrafficMatrix {
       for (int j = 0; j < c; j++) {
         double a = amounts[i][j];
         checkAmount(a, i, j);
-        flat[i * c + j] = a;
+        nz += a > 0 ? 1 : 0;
       }
     }
-    return new TrafficMatrix(r, c, flat);
+    int[] start = new int[r + 1];
+    int[] col = new int[nz];
+    double[] value = new double[nz];
+    int e = 0;
+    for (int i = 0; i < r; i++) {
+      start[i] = e;
+      for (int j = 0; j < c; j++) {
+        if (amounts[i][j] > 0) {
+          col[e] = j;
+          value[e++] = amounts[i][j];
+        }
+      }
+    }
+    start[r] = e;
+    return new TrafficMatrix(r, c, start, col, value);
   }
 
   /**
@@ -122,7 +135,7 @@ public final class TrafficMatrix {
    * @param rows number of senders, at least 1
    * @param cols number of receivers, at least 1
    * @param rowMajor {@code rows * cols} amounts in seconds, entry (i, j) at {@code i * cols + j}
-   * @return the matrix (the array is copied)
+   * @return the matrix (the array is not kept)
    * @throws IllegalArgumentException on a size mismatch or a negative, NaN or infinite amount, or
    *     if the amounts add up to more than the largest double
    */
@@ -134,23 +147,38 @@ public final class TrafficMatrix {
       throw new IllegalArgumentException(
           "traffic matrix needs " + rows * cols + " amounts, got " + rowMajor.length);
     }
-    for (int i = 0; i < rowMajor.length; i++) {
-      checkAmount(rowMajor[i], i / cols, i % cols);
+    int nz = 0;
+    for (int x = 0; x < rowMajor.length; x++) {
+      checkAmount(rowMajor[x], x / cols, x % cols);
+      nz += rowMajor[x] > 0 ? 1 : 0;
     }
-    return new TrafficMatrix(rows, cols, rowMajor.clone());
+    int[] start = new int[rows + 1];
+    int[] col = new int[nz];
+    double[] value = new double[nz];
+    int e = 0;
+    for (int i = 0; i < rows; i++) {
+      start[i] = e;
+      for (int j = 0, x = i * cols; j < cols; j++, x++) {
+        if (rowMajor[x] > 0) {
+          col[e] = j;
+          value[e++] = rowMajor[x];
+        }
+      }
+    }
+    start[rows] = e;
+    return new TrafficMatrix(rows, cols, start, col, value);
   }
 
   /**
-   * Builds a matrix from its non-zero cells: the dense array is filled here, with no copy, so that
-   * a sparse residual of n x n hosts costs one O(n²) array rather than a caller's array and its
-   * copy.
+   * Builds a matrix from its non-zero cells, in any order, in O(rows + n log n) for n cells; no
+   * rows x cols array is allocated.
    *
    * @param rows number of senders, at least 1
    * @param cols number of receivers, at least 1
    * @param cellRows the row of each given cell
    * @param cellCols the column of each given cell, each (row, column) at most once
    * @param amounts the amount of each given cell, seconds; every other cell is 0
-   * @return the matrix
+   * @return the matrix (the arrays are not kept)
    * @throws IllegalArgumentException on an empty shape, arrays of different lengths, a cell out of
    *     the shape, a non-zero cell given twice, a negative, NaN or infinite amount, or amounts that
    *     add up to more than the largest double
@@ -170,7 +198,9 @@ public final class TrafficMatrix {
               + amounts.length
               + " amounts");
     }
-    double[] flat = new double[Math.multiplyExact(rows, cols)];
+    // count the non-zero cells per row, checking each cell
+    int[] start = new int[rows + 1];
+    int nz = 0;
     for (int e = 0; e < amounts.length; e++) {
       int i = cellRows[e];
       int j = cellCols[e];
@@ -178,14 +208,44 @@ public final class TrafficMatrix {
         throw new IllegalArgumentException(
             "traffic matrix cell (" + i + ", " + j + ") is outside " + rows + " x " + cols);
       }
-      if (flat[i * cols + j] != 0) {
-        throw new IllegalArgumentException(
-            "traffic matrix cell (" + i + ", " + j + ") given twice");
-      }
       checkAmount(amounts[e], i, j);
-      flat[i * cols + j] = amounts[e];
+      if (amounts[e] > 0) {
+        start[i + 1]++;
+        nz++;
+      }
     }
-    return new TrafficMatrix(rows, cols, flat);
+    for (int i = 0; i < rows; i++) {
+      start[i + 1] += start[i];
+    }
+    // place each cell in its row (a counting sort by row), then sort each row by column
+    long[] keyed = new long[nz];
+    int[] fill = Arrays.copyOf(start, rows);
+    for (int e = 0; e < amounts.length; e++) {
+      if (amounts[e] > 0) {
+        keyed[fill[cellRows[e]]++] = ((long) cellCols[e] << 32) | e;
+      }
+    }
+    int[] col = new int[nz];
+    double[] value = new double[nz];
+    for (int i = 0; i < rows; i++) {
+      boolean sorted = true;
+      for (int x = start[i] + 1; x < start[i + 1] && sorted; x++) {
+        sorted = keyed[x - 1] < keyed[x];
+      }
+      if (!sorted) {
+        Arrays.sort(keyed, start[i], start[i + 1]);
+      }
+      for (int x = start[i]; x < start[i + 1]; x++) {
+        int j = (int) (keyed[x] >>> 32);
+        if (x > start[i] && col[x - 1] == j) {
+          throw new IllegalArgumentException(
+              "traffic matrix cell (" + i + ", " + j + ") given twice");
+        }
+        col[x] = j;
+        value[x] = amounts[(int) keyed[x]];
+      }
+    }
+    return new TrafficMatrix(rows, cols, start, col, value);
   }
 
   private static void checkAmount(double a, int i, int j) {
@@ -215,19 +275,31 @@ public final class TrafficMatrix {
   }
 
   /**
+   * One cell, by a binary search of its row's non-zero columns: O(log rowDegree(i)). A pass over
+   * the non-zero cells reads {@link #nonZeroAmount} instead.
+   *
    * @param i sender index, 0 ≤ i &lt; rows()
    * @param j receiver index, 0 ≤ j &lt; cols()
    * @return amount from i to j in seconds (0 when there is no transfer)
+   * @throws IndexOutOfBoundsException if i or j is outside the matrix
    */
   public double amount(int i, int j) {
-    return amounts[i * cols + j];
+    int at = nonZeroPosition(i, j);
+    return at >= 0 ? value[at] : 0;
   }
 
   /**
-   * @return a copy of the amounts, row-major ({@code i * cols() + j})
+   * @return a new dense copy of the amounts, row-major ({@code i * cols() + j}), seconds: rows x
+   *     cols doubles
    */
   public double[] toRowMajor() {
-    return amounts.clone();
+    double[] dense = new double[Math.multiplyExact(rows, cols)];
+    for (int i = 0; i < rows; i++) {
+      for (int e = start[i]; e < start[i + 1]; e++) {
+        dense[i * cols + col[e]] = value[e];
+      }
+    }
+    return dense;
   }
 
   /**
@@ -248,7 +320,7 @@ public final class TrafficMatrix {
    * @return the number of non-zero entries of row i (degree of sender i in G)
    */
   public int rowDegree(int i) {
-    return rowDegrees[i];
+    return start[i + 1] - start[i];
   }
 
   /**
@@ -261,8 +333,7 @@ public final class TrafficMatrix {
   /**
    * The x-th non-zero cell of row i, for passes over the non-zero cells only: {@code for x <
    * rowDegree(i)} visits row i's non-zero columns in ascending order, so a pass over every row so
-   * visits the cells in the order of a dense row-major pass, skipping the zeros. The index is built
-   * once, on first use, in O(rows·cols).
+   * visits the cells in the order of a dense row-major pass, skipping the zeros. O(1).
    *
    * @param i sender index, 0 ≤ i &lt; rows()
    * @param x 0 ≤ x &lt; {@link #rowDegree}(i)
@@ -270,12 +341,28 @@ public final class TrafficMatrix {
    * @throws IndexOutOfBoundsException if x is not below the row's degree
    */
   public int nonZeroCol(int i, int x) {
-    if (x < 0 || x >= rowDegrees[i]) {
+    return col[cell(i, x)];
+  }
+
+  /**
+   * The amount of the x-th non-zero cell of row i (the cell of {@link #nonZeroCol}(i, x)). O(1).
+   *
+   * @param i sender index, 0 ≤ i &lt; rows()
+   * @param x 0 ≤ x &lt; {@link #rowDegree}(i)
+   * @return its amount, seconds, &gt; 0
+   * @throws IndexOutOfBoundsException if x is not below the row's degree
+   */
+  public double nonZeroAmount(int i, int x) {
+    return value[cell(i, x)];
+  }
+
+  private int cell(int i, int x) {
+    int n = start[i + 1] - start[i];
+    if (x < 0 || x >= n) {
       throw new IndexOutOfBoundsException(
-          "row " + i + " has " + rowDegrees[i] + " non-zero cells, asked for the " + x + "-th");
+          "row " + i + " has " + n + " non-zero cells, asked for the " + x + "-th");
     }
-    NonZeros nz = nonZeros();
-    return nz.cols[nz.start[i] + x];
+    return start[i] + x;
   }
 
   /**
@@ -283,33 +370,14 @@ public final class TrafficMatrix {
    * @param j receiver index
    * @return the position of cell (i, j) among the non-zero cells in row-major order, 0 ≤ position
    *     &lt; {@link #nonZeroCount()}; -1 when the cell is 0. O(log rowDegree(i)).
+   * @throws IndexOutOfBoundsException if i or j is outside the matrix
    */
   public int nonZeroPosition(int i, int j) {
-    NonZeros nz = nonZeros();
-    int at = java.util.Arrays.binarySearch(nz.cols, nz.start[i], nz.start[i + 1], j);
-    return at >= 0 ? at : -1;
-  }
-
-  private NonZeros nonZeros() {
-    NonZeros nz = nonZeroIndex;
-    if (nz == null) {
-      int[] start = new int[rows + 1];
-      int[] c = new int[nonZeros];
-      int e = 0;
-      for (int i = 0; i < rows; i++) {
-        start[i] = e;
-        int base = i * cols;
-        for (int j = 0; j < cols; j++) {
-          if (amounts[base + j] > 0) {
-            c[e++] = j;
-          }
-        }
-      }
-      start[rows] = e;
-      nz = new NonZeros(start, c);
-      nonZeroIndex = nz;
+    if (j < 0 || j >= cols) {
+      throw new IndexOutOfBoundsException("column " + j + " of " + cols);
     }
-    return nz;
+    int at = Arrays.binarySearch(col, start[i], start[i + 1], j);
+    return at >= 0 ? at : -1;
   }
 
   /**
@@ -330,7 +398,7 @@ public final class TrafficMatrix {
    * @return m(G): the number of non-zero entries (transfers)
    */
   public int nonZeroCount() {
-    return nonZeros;
+    return col.length;
   }
 
   /**
@@ -345,23 +413,25 @@ public final class TrafficMatrix {
     if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
       throw new IllegalArgumentException("rate must be finite and positive, got " + bytesPerSecond);
     }
-    double[] s = new double[amounts.length];
-    for (int i = 0; i < s.length; i++) {
-      s[i] = amounts[i] / bytesPerSecond;
-      if (s[i] == 0 && amounts[i] > 0) {
-        throw new IllegalArgumentException(
-            "amount "
-                + amounts[i]
-                + " of pair ("
-                + i / cols
-                + ", "
-                + i % cols
-                + ") at "
-                + bytesPerSecond
-                + " bytes/s is below the smallest double");
+    double[] s = new double[value.length];
+    for (int i = 0; i < rows; i++) {
+      for (int e = start[i]; e < start[i + 1]; e++) {
+        s[e] = value[e] / bytesPerSecond;
+        if (s[e] == 0) {
+          throw new IllegalArgumentException(
+              "amount "
+                  + value[e]
+                  + " of pair ("
+                  + i
+                  + ", "
+                  + col[e]
+                  + ") at "
+                  + bytesPerSecond
+                  + " bytes/s is below the smallest double");
+        }
       }
     }
-    return new TrafficMatrix(rows, cols, s);
+    return new TrafficMatrix(rows, cols, start, col, s);
   }
 
   @Override
@@ -369,12 +439,14 @@ public final class TrafficMatrix {
     return o instanceof TrafficMatrix t
         && t.rows == rows
         && t.cols == cols
-        && Arrays.equals(t.amounts, amounts);
+        && Arrays.equals(t.start, start)
+        && Arrays.equals(t.col, col)
+        && Arrays.equals(t.value, value);
   }
 
   @Override
   public int hashCode() {
-    return 31 * (31 * rows + cols) + Arrays.hashCode(amounts);
+    return 31 * (31 * (31 * rows + cols) + Arrays.hashCode(col)) + Arrays.hashCode(value);
   }
 
   @Override

@@ -8,12 +8,12 @@ import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StepCapture;
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
 import io.wanshuffle.spark.capture.WanShuffleStepCompleted;
+import io.wanshuffle.spark.coordinator.ResidualBytes;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.util.JsonProtocol;
 
@@ -41,7 +41,7 @@ final class ReportFixtures {
             "auto",
             List.of("10.0.1.1", "10.0.1.2"),
             List.of("10.0.2.1", "10.0.2.2"),
-            new long[][] {{3_000_000, 1_000_000}, {2_000_000, 2_000_000}},
+            ResidualBytes.ofDense(new long[][] {{3_000_000, 1_000_000}, {2_000_000, 2_000_000}}),
             1_000_000,
             2,
             0.05,
@@ -157,14 +157,11 @@ final class ReportFixtures {
   }
 
   /**
-   * Rewrites a capture file written without links as format version 2: the version byte, and
-   * without the β, host paths, links and series that version 3 appends (8 + 3 bytes when empty).
+   * Rewrites a capture file as format version 2: without the β, host paths, links and series that
+   * version 3 appends, and with its plans' residuals as dense matrices.
    */
   static void downgradeToVersion2(Path kryo) throws IOException {
-    byte[] b = Files.readAllBytes(kryo);
-    byte[] v2 = Arrays.copyOf(b, b.length - 11);
-    v2[4] = 2;
-    Files.write(kryo, v2);
+    CaptureFiles.writeStage(kryo, CaptureFiles.readStage(kryo), 2);
   }
 
   static WanShuffleStageCaptured event(StageCapture c) {

@@ -34,13 +34,15 @@ public final class CaptureFiles {
   public static final int MAGIC = 0x57534350;
 
   /** Format version written after the magic. */
-  public static final int VERSION = 5;
+  public static final int VERSION = 6;
 
   /**
    * Oldest format version read: version 2 lacks β, the host paths, the links and the link series
    * ({@link StageCapture#hasLinks()} is false for it); version 3 lacks the network figures ({@link
    * StageCapture#network()} is {@link NetworkFigures#NONE} for it); version 4 lacks the k, base
-   * speed and β the stage was planned with ({@link NetworkFigures#plannedKnown()} is false).
+   * speed and β the stage was planned with ({@link NetworkFigures#plannedKnown()} is false);
+   * versions 2 to 5 hold each plan's residual as a dense senders x receivers matrix, read into its
+   * non-zero cells.
    */
   public static final int OLDEST_READABLE_VERSION = 2;
 
@@ -94,8 +96,16 @@ public final class CaptureFiles {
     writeStage(file, capture, VERSION);
   }
 
-  /** Writes a stage capture in the given format version (tests of older files). */
-  static void writeStage(Path file, StageCapture capture, int version) throws IOException {
+  /**
+   * Writes a stage capture in an older format version, leaving out what that version lacks: for
+   * tests of readers of older files.
+   *
+   * @param file the file to write
+   * @param capture the capture
+   * @param version {@value #OLDEST_READABLE_VERSION} to {@value #VERSION}
+   * @throws IOException on write errors
+   */
+  public static void writeStage(Path file, StageCapture capture, int version) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (OutputStream os = Files.newOutputStream(tmp);
         Output out = new Output(os, 64 * 1024)) {

@@ -4,6 +4,7 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import io.wanshuffle.spark.coordinator.ResidualBytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,8 @@ final class CaptureKryo {
 
   /**
    * @param version the format version to read or write: 2 (without β, host paths, links and link
-   *     series), 3 (without network figures), 4 (without the k, base speed and β planned with) or 5
+   *     series), 3 (without network figures), 4 (without the k, base speed and β planned with), 5
+   *     (plans' residuals as dense matrices) or 6 (plans' residuals as their non-zero cells)
    * @return a Kryo instance that knows exactly the capture records (not thread-safe)
    */
   static Kryo newKryo(int version) {
@@ -36,7 +38,7 @@ final class CaptureKryo {
     k.setRegistrationRequired(true);
     k.register(FlowCapture.class, new FlowSerializer(), 100);
     k.register(StepCapture.class, new StepSerializer(), 101);
-    k.register(PlanCapture.class, new PlanSerializer(), 102);
+    k.register(PlanCapture.class, new PlanSerializer(version), 102);
     k.register(StageCapture.class, new StageSerializer(version), 103);
     return k;
   }
@@ -76,6 +78,36 @@ final class CaptureKryo {
       }
     }
     return m;
+  }
+
+  /**
+   * Writes a residual as its shape, its number of non-zero cells and each cell's row, column and
+   * bytes (variable-length, row-major order).
+   */
+  static void writeCells(Output o, ResidualBytes r) {
+    o.writeVarInt(r.rows(), true);
+    o.writeVarInt(r.cols(), true);
+    o.writeVarInt(r.cellCount(), true);
+    for (int e = 0; e < r.cellCount(); e++) {
+      o.writeVarInt(r.row(e), true);
+      o.writeVarInt(r.col(e), true);
+      o.writeVarLong(r.bytes(e), true);
+    }
+  }
+
+  static ResidualBytes readCells(Input in) {
+    int rows = in.readVarInt(true);
+    int cols = in.readVarInt(true);
+    int n = in.readVarInt(true);
+    int[] r = new int[n];
+    int[] c = new int[n];
+    long[] b = new long[n];
+    for (int e = 0; e < n; e++) {
+      r[e] = in.readVarInt(true);
+      c[e] = in.readVarInt(true);
+      b[e] = in.readVarLong(true);
+    }
+    return ResidualBytes.ofCells(rows, cols, r, c, b);
   }
 
   static final class FlowSerializer extends Serializer<FlowCapture> {
@@ -151,6 +183,12 @@ final class CaptureKryo {
   }
 
   static final class PlanSerializer extends Serializer<PlanCapture> {
+    private final int version;
+
+    PlanSerializer(int version) {
+      this.version = version;
+    }
+
     @Override
     public void write(Kryo k, Output o, PlanCapture p) {
       o.writeVarLong(p.planId(), true);
@@ -158,7 +196,11 @@ final class CaptureKryo {
       o.writeString(p.algorithm());
       writeStrings(o, p.senders());
       writeStrings(o, p.receivers());
-      writeMatrix(o, p.residualBytes());
+      if (version >= 6) {
+        writeCells(o, p.residualBytes());
+      } else {
+        writeMatrix(o, p.residualBytes().toDense());
+      }
       o.writeVarLong(p.bytesPerSecond(), true);
       o.writeVarInt(p.k(), true);
       o.writeDouble(p.betaSeconds());
@@ -182,7 +224,7 @@ final class CaptureKryo {
       String algorithm = in.readString();
       List<String> senders = readStrings(in);
       List<String> receivers = readStrings(in);
-      long[][] residual = readMatrix(in);
+      ResidualBytes residual = version >= 6 ? readCells(in) : ResidualBytes.ofDense(readMatrix(in));
       long bps = in.readVarLong(true);
       int kk = in.readVarInt(true);
       double beta = in.readDouble();

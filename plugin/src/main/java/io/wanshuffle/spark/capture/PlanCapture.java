@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.capture;
 
+import io.wanshuffle.spark.coordinator.ResidualBytes;
 import java.util.List;
 
 /**
@@ -11,8 +12,8 @@ import java.util.List;
  * @param algorithm scheduler name
  * @param senders row hosts of {@code residualBytes}
  * @param receivers column hosts of {@code residualBytes}
- * @param residualBytes {@code [i][j]}: bytes still to move from {@code senders[i]} to {@code
- *     receivers[j]}
+ * @param residualBytes bytes still to move from {@code senders[i]} to {@code receivers[j]} ({@link
+ *     ResidualBytes#bytesAt}(i, j)), as the matrix's non-zero cells
  * @param bytesPerSecond base speed (bytes/s) converting bytes to seconds
  * @param k most flows per step of the platform the plan was made for
  * @param betaSeconds step setup delay β, seconds
@@ -25,7 +26,7 @@ public record PlanCapture(
     String algorithm,
     List<String> senders,
     List<String> receivers,
-    long[][] residualBytes,
+    ResidualBytes residualBytes,
     long bytesPerSecond,
     int k,
     double betaSeconds,

@@ -98,14 +98,7 @@ public record StageFigures(
     double lower = bottleneck != null ? bottleneck.lowerBoundSeconds() : Double.NaN;
     PlanCapture first =
         c.plans().stream().min(Comparator.comparingLong(PlanCapture::planId)).orElse(null);
-    long planned = 0;
-    if (first != null) {
-      for (long[] row : first.residualBytes()) {
-        for (long v : row) {
-          planned += v;
-        }
-      }
-    }
+    long planned = first != null ? first.residualBytes().total() : 0;
     return new StageFigures(
         c.stageId(),
         c.stageAttempt(),

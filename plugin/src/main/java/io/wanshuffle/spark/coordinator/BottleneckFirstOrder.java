@@ -81,26 +81,29 @@ final class BottleneckFirstOrder {
     }
     int[] nzRow = new int[n];
     int[] nzCol = new int[n];
+    long[] nzBytes = new long[n];
     int e = 0;
     for (int i = 0; i < bytes.length; i++) {
       for (int j = 0; j < bytes[i].length; j++) {
         if (bytes[i][j] != 0) {
           nzRow[e] = i;
-          nzCol[e++] = j;
+          nzCol[e] = j;
+          nzBytes[e++] = bytes[i][j];
         }
       }
     }
-    return ranked(steps, bytes, nzRow, nzCol, platform, pendingSend, pendingReceive);
+    return ranked(steps, nzRow, nzCol, nzBytes, platform, pendingSend, pendingReceive);
   }
 
   /**
-   * As {@link #ranked(List, long[][], Platform, double[], double[])}, with the non-zero cells of
-   * {@code bytes} given: O(non-zeros + T log T).
+   * As {@link #ranked(List, long[][], Platform, double[], double[])}, with the bytes given as their
+   * non-zero cells: O(non-zeros + T log T).
    *
    * @param steps the plan's steps, in plan order
-   * @param bytes bytes still to move, sender x receiver, indexed like the plan's transfers
-   * @param nzRow the rows of the non-zero cells of {@code bytes}, row-major order
+   * @param nzRow the rows of the non-zero cells of the bytes still to move (sender x receiver,
+   *     indexed like the plan's transfers), row-major order
    * @param nzCol their columns
+   * @param nzBytes their bytes
    * @param platform the platform the plan was made for
    * @param pendingSend per sender, expected bytes of tasks not launched yet
    * @param pendingReceive per receiver, expected bytes of tasks not launched yet
@@ -108,9 +111,9 @@ final class BottleneckFirstOrder {
    */
   static List<Ranked> ranked(
       List<Step> steps,
-      long[][] bytes,
       int[] nzRow,
       int[] nzCol,
+      long[] nzBytes,
       Platform platform,
       double[] pendingSend,
       double[] pendingReceive) {
@@ -126,10 +129,10 @@ final class BottleneckFirstOrder {
     for (int e = 0; e < nzRow.length; e++) {
       int i = nzRow[e];
       int j = nzCol[e];
-      senderLoad[i] += bytes[i][j];
-      receiverLoad[j] += bytes[i][j];
-      running[j] += bytes[i][j];
-      total += bytes[i][j];
+      senderLoad[i] += nzBytes[e];
+      receiverLoad[j] += nzBytes[e];
+      running[j] += nzBytes[e];
+      total += nzBytes[e];
     }
     double bound = total / platform.k();
     for (int i = 0; i < rows; i++) {

@@ -30,9 +30,10 @@ import java.util.Set;
  * whole platform with k per direction of the backbone that has demand.
  *
  * <p>Built from the non-zero cells only: reading the residual costs O(demands x source hosts),
- * building it O(non-zeros log non-zeros) plus the dense arrays the scheduler's {@link
- * TrafficMatrix} needs; every pass over the cells (the backbone flows, the link network, the
- * bottleneck-first order) visits the non-zeros in row-major order, as a dense pass would.
+ * building it O(non-zeros log non-zeros), with no sender x receiver array (the scheduler's {@link
+ * TrafficMatrix} and the plan event's {@link ResidualBytes} are sparse too); every pass over the
+ * cells (the backbone flows, the link network, the bottleneck-first order) visits the non-zeros in
+ * row-major order, as a dense pass would.
  *
  * <p>Immutable once built; the demands it refers to are the coordinator's (read under its lock).
  */
@@ -40,12 +41,12 @@ final class DemandMatrix {
   private final List<Demand> demands;
   private final String[] senders;
   private final String[] receivers;
-  private final long[][] bytes;
 
-  /** The non-zero cells of {@link #bytes}, row-major: row and column of each. */
+  /** The non-zero cells, row-major: row, column and bytes of each. */
   private final int[] nzRow;
 
   private final int[] nzCol;
+  private final long[] nzBytes;
 
   private final long readUpTo;
   private final long[] unplanned;
@@ -59,18 +60,18 @@ final class DemandMatrix {
       Snapshot snap,
       String[] senders,
       String[] receivers,
-      long[][] bytes,
       int[] nzRow,
       int[] nzCol,
+      long[] nzBytes,
       Platform platform,
       LinkNetwork network,
       long baseSpeed) {
     this.demands = List.copyOf(snap.demands());
     this.senders = senders;
     this.receivers = receivers;
-    this.bytes = bytes;
     this.nzRow = nzRow;
     this.nzCol = nzCol;
+    this.nzBytes = nzBytes;
     this.platform = platform;
     this.network = network;
     this.baseSpeed = baseSpeed;
@@ -81,7 +82,7 @@ final class DemandMatrix {
     double[] seconds = new double[nzRow.length];
     double speed = baseSpeed;
     for (int e = 0; e < nzRow.length; e++) {
-      seconds[e] = bytes[nzRow[e]][nzCol[e]] / speed;
+      seconds[e] = nzBytes[e] / speed;
     }
     this.matrix = TrafficMatrix.ofCells(senders.length, cols, nzRow, nzCol, seconds);
     for (Demand d : this.demands) {
@@ -148,6 +149,9 @@ final class DemandMatrix {
    */
   static Snapshot snapshot(
       Collection<Demand> book, FlowLeases leases, StepMode mode, double betaSeconds) {
+    if (!anyStartable(book, leases, mode)) {
+      return null;
+    }
     List<Demand> eligible = new ArrayList<>();
     List<long[]> futures = new ArrayList<>();
     List<int[]> rows = new ArrayList<>();
@@ -158,7 +162,6 @@ final class DemandMatrix {
     int[] colOf = new int[0];
     List<String> senders = new ArrayList<>();
     List<String> receivers = new ArrayList<>();
-    boolean startable = false;
     long readUpTo = 0;
     long[] unplanned = new long[8];
     int unplannedCount = 0;
@@ -185,9 +188,6 @@ final class DemandMatrix {
               senders.add(d.src[i]);
             }
             row[i] = rowOf[id];
-            if (!startable && d.grant == null) {
-              startable = leases.fits(d.src[i], d.dst, d.route(i, leases.links()));
-            }
           } else {
             future[i] = 0; // not planned now
           }
@@ -214,7 +214,7 @@ final class DemandMatrix {
         unplanned[unplannedCount++] = d.id;
       }
     }
-    if (eligible.isEmpty() || !startable) {
+    if (eligible.isEmpty()) {
       return null;
     }
     String[] s = senders.toArray(new String[0]);
@@ -231,6 +231,27 @@ final class DemandMatrix {
         Arrays.copyOf(unplanned, unplannedCount),
         Arrays.copyOf(columns, eligible.size()),
         rows);
+  }
+
+  /**
+   * Whether some demand could start a flow now: one that takes part, holds no grant and has bytes
+   * from a source admitted now whose flow fits the free leases. Allocates nothing, so that the
+   * rounds that find every port busy (most of those a flow's end requests, once the standing plan
+   * has refilled its ports) cost one pass of look-ups under the lock.
+   */
+  private static boolean anyStartable(Collection<Demand> book, FlowLeases leases, StepMode mode) {
+    for (Demand d : book) {
+      if (d.grant == null && d.plannable() && mode.admits(d, leases)) {
+        for (int i = 0; i < d.src.length; i++) {
+          if (d.remaining[i] > 0
+              && mode.admitsSource(d.src[i], leases)
+              && leases.fits(d.src[i], d.dst, d.route(i, leases.links()))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   private static int[] grown(int[] a, int size) {
@@ -254,34 +275,55 @@ final class DemandMatrix {
       Snapshot snap, FlowLeases leases, StepMode mode, double betaSeconds, long baseSpeed) {
     String[] s = snap.senders();
     String[] r = snap.receivers();
-    long[][] bytes = new long[s.length][r.length];
     int cols = r.length;
-    long[] cells = new long[16];
-    int nz = 0;
+    if ((long) s.length * cols > Integer.MAX_VALUE) {
+      throw new IllegalStateException(
+          "a residual of " + s.length + " x " + cols + " hosts has more than 2^31 cells");
+    }
+    // every demand's future bytes per source as (cell, contribution) keys: sorted, they give the
+    // non-zero cells in row-major order, the contributions to a cell in registration order
+    int contributions = 0;
+    for (long[] future : snap.futures()) {
+      for (long f : future) {
+        contributions += f > 0 ? 1 : 0;
+      }
+    }
+    long[] keyed = new long[contributions];
+    long[] amount = new long[contributions];
+    int n = 0;
     for (int e = 0; e < snap.demands().size(); e++) {
       int j = snap.columns()[e];
       long[] future = snap.futures().get(e);
       int[] rows = snap.rows().get(e);
       for (int i = 0; i < future.length; i++) {
         if (future[i] > 0) {
-          int row = rows[i];
-          if (bytes[row][j] == 0) {
-            if (nz == cells.length) {
-              cells = Arrays.copyOf(cells, 2 * nz);
-            }
-            cells[nz++] = (long) row * cols + j;
-          }
-          bytes[row][j] += future[i];
+          amount[n] = future[i];
+          keyed[n] = (((long) rows[i] * cols + j) << 32) | n;
+          n++;
         }
       }
     }
-    // row-major order of the non-zero cells: every pass over them visits them as a dense pass would
-    Arrays.sort(cells, 0, nz);
+    Arrays.sort(keyed);
+    int nz = 0;
+    long last = -1;
+    for (long k : keyed) {
+      nz += (k >>> 32) != last ? 1 : 0;
+      last = k >>> 32;
+    }
     int[] nzRow = new int[nz];
     int[] nzCol = new int[nz];
-    for (int e = 0; e < nz; e++) {
-      nzRow[e] = (int) (cells[e] / cols);
-      nzCol[e] = (int) (cells[e] % cols);
+    long[] nzBytes = new long[nz];
+    int e = -1;
+    last = -1;
+    for (long k : keyed) {
+      long cell = k >>> 32;
+      if (cell != last) {
+        e++;
+        nzRow[e] = (int) (cell / cols);
+        nzCol[e] = (int) (cell % cols);
+        last = cell;
+      }
+      nzBytes[e] += amount[(int) k];
     }
     Platform platform =
         snap.freePlatform() != null
@@ -291,7 +333,7 @@ final class DemandMatrix {
         leases.links().topologyAware()
             ? network(s, r, nzRow, nzCol, leases.links(), platform)
             : null;
-    return new DemandMatrix(snap, s, r, bytes, nzRow, nzCol, platform, network, baseSpeed);
+    return new DemandMatrix(snap, s, r, nzRow, nzCol, nzBytes, platform, network, baseSpeed);
   }
 
   /**
@@ -356,8 +398,8 @@ final class DemandMatrix {
   }
 
   /**
-   * @return the rows of the non-zero cells of {@link #bytes()}, row-major order (shared array: do
-   *     not modify)
+   * @return the rows of the non-zero cells of the residual, row-major order (shared array: do not
+   *     modify)
    */
   int[] nonZeroRows() {
     return nzRow;
@@ -369,6 +411,14 @@ final class DemandMatrix {
    */
   int[] nonZeroCols() {
     return nzCol;
+  }
+
+  /**
+   * @return the bytes of the non-zero cells, in the order of {@link #nonZeroRows()} (shared array:
+   *     do not modify)
+   */
+  long[] nonZeroBytes() {
+    return nzBytes;
   }
 
   /**
@@ -417,10 +467,20 @@ final class DemandMatrix {
   }
 
   /**
-   * @return bytes still to move, sender x receiver (shared array: do not modify)
+   * @param i sender row
+   * @param j receiver column
+   * @return bytes still to move from sender i to receiver j, 0 when none; O(log row degree)
    */
-  long[][] bytes() {
-    return bytes;
+  long bytes(int i, int j) {
+    int at = matrix.nonZeroPosition(i, j);
+    return at >= 0 ? nzBytes[at] : 0;
+  }
+
+  /**
+   * @return the residual in bytes as its non-zero cells, sender x receiver (a copy)
+   */
+  ResidualBytes residualBytes() {
+    return ResidualBytes.ofCells(senders.length, receivers.length, nzRow, nzCol, nzBytes);
   }
 
   /**
@@ -460,7 +520,7 @@ final class DemandMatrix {
    * @return bytes, at most the pair's bytes
    */
   long budgetBytes(Transfer t) {
-    long pair = bytes[t.src()][t.dst()];
+    long pair = bytes(t.src(), t.dst());
     long budget = (long) Math.ceil(t.amount() * baseSpeed);
     return budget >= pair - 1 ? pair : budget;
   }
@@ -472,15 +532,18 @@ final class DemandMatrix {
   Schedule largestTransferOnly() {
     int bi = 0;
     int bj = 0;
+    double best = 0;
+    // the first largest in row-major order, as a dense pass finds it
     for (int i = 0; i < matrix.rows(); i++) {
-      for (int j = 0; j < matrix.cols(); j++) {
-        if (matrix.amount(i, j) > matrix.amount(bi, bj)) {
+      for (int x = 0; x < matrix.rowDegree(i); x++) {
+        if (matrix.nonZeroAmount(i, x) > best) {
+          best = matrix.nonZeroAmount(i, x);
           bi = i;
-          bj = j;
+          bj = matrix.nonZeroCol(i, x);
         }
       }
     }
-    return new Schedule(List.of(Step.of(List.of(new Transfer(bi, bj, matrix.amount(bi, bj))))));
+    return new Schedule(List.of(Step.of(List.of(new Transfer(bi, bj, best)))));
   }
 
   /**

@@ -65,9 +65,9 @@ final class PipelinedSteps implements StepMode {
       List<Step> steps, DemandMatrix matrix, PendingTasks.Estimate expected) {
     return BottleneckFirstOrder.ranked(
         steps,
-        matrix.bytes(),
         matrix.nonZeroRows(),
         matrix.nonZeroCols(),
+        matrix.nonZeroBytes(),
         matrix.platform(),
         matrix.perSender(expected.senders()),
         matrix.perReceiver(expected.receivers()));

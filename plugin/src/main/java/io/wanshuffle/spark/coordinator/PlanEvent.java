@@ -12,8 +12,9 @@ import java.util.List;
  * @param algorithm the scheduler's name
  * @param senders sending hosts: row i of the matrix is {@code senders.get(i)}
  * @param receivers receiving hosts: column j is {@code receivers.get(j)}
- * @param residualBytes {@code residualBytes[i][j]}: bytes still to move from sender i to receiver j
- *     (demands of tasks currently fetching an earlier step are left out)
+ * @param residualBytes bytes still to move from sender i to receiver j ({@link
+ *     ResidualBytes#bytesAt}), as the non-zero cells of the senders x receivers matrix (demands of
+ *     tasks currently fetching an earlier step are left out)
  * @param bytesPerSecond base speed used to turn bytes into seconds
  * @param platform k, β (seconds) and δ per node, after subtracting flows still open
  * @param schedule the steps in seconds at base speed (indices refer to senders / receivers)
@@ -25,7 +26,7 @@ public record PlanEvent(
     String algorithm,
     List<String> senders,
     List<String> receivers,
-    long[][] residualBytes,
+    ResidualBytes residualBytes,
     long bytesPerSecond,
     Platform platform,
     Schedule schedule,

@@ -1020,7 +1020,7 @@ public final class StepCoordinator {
               plan.algorithm(),
               List.of(m.senders()),
               List.of(m.receivers()),
-              m.bytes(),
+              m.residualBytes(),
               m.baseSpeed(),
               m.platform(),
               plan.schedule(),

@@ -105,6 +105,7 @@ class CaptureEventsJsonTest {
     assertEquals(c.hostPaths(), back.hostPaths());
     assertEquals(0.05, back.betaSeconds(), 0);
     assertEquals(7.05, back.firstPlan().costSeconds(), 1e-12);
+    assertEquals(c.plans().get(0).residualBytes(), back.firstPlan().residualBytes());
     StageCapture again =
         back.toCapture(java.util.Map.of(5L, c.steps().get(0), 9L, c.steps().get(0)));
     assertEquals(c.steps(), again.steps());

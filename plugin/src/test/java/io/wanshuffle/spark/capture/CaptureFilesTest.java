@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.coordinator.ResidualBytes;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ class CaptureFilesTest {
             "oggp",
             List.of("a1", "a2"),
             List.of("b1"),
-            new long[][] {{700}, {300}},
+            ResidualBytes.ofDense(new long[][] {{700}, {300}}),
             100,
             2,
             0.05,
@@ -79,7 +80,7 @@ class CaptureFilesTest {
     assertEquals(c.flows(), r.flows());
     PlanCapture p = r.plans().get(0);
     assertEquals("oggp", p.algorithm());
-    assertArrayEquals(new long[][] {{700}, {300}}, p.residualBytes());
+    assertArrayEquals(new long[][] {{700}, {300}}, p.residualBytes().toDense());
     assertArrayEquals(new double[] {7.0, 3.0}, p.steps().get(0).seconds());
     assertArrayEquals(new int[] {0, 1}, p.steps().get(0).src());
     assertEquals(7.05, p.costSeconds(), 1e-12);
@@ -144,6 +145,66 @@ class CaptureFilesTest {
     assertEquals(NetworkFigures.NONE, r.capture().network());
     assertTrue(!r.capture().network().known());
     assertEquals(c.flows(), r.capture().flows());
+  }
+
+  @Test
+  void aPlansResidualIsWrittenAsItsCellsAndVersionFiveReadsItsDenseMatrix() throws Exception {
+    long[][] dense = new long[300][200];
+    dense[3][7] = 1_000_000_000_000L;
+    dense[3][8] = 1;
+    dense[299][0] = 42;
+    PlanCapture p = sample().plans().get(0);
+    PlanCapture sparse =
+        new PlanCapture(
+            p.planId(),
+            p.atMs(),
+            p.algorithm(),
+            java.util.Collections.nCopies(300, "a"),
+            java.util.Collections.nCopies(200, "b"),
+            ResidualBytes.ofDense(dense),
+            p.bytesPerSecond(),
+            p.k(),
+            p.betaSeconds(),
+            p.steps(),
+            p.planNanos());
+    StageCapture s = sample();
+    StageCapture c =
+        new StageCapture(
+            s.appId(),
+            s.stageId(),
+            s.stageAttempt(),
+            s.shuffleIds(),
+            s.algorithm(),
+            s.k(),
+            s.bytesPerSecond(),
+            s.backboneBytesPerSecond(),
+            s.hosts(),
+            s.registeredBytes(),
+            s.realisedBytes(),
+            s.firstDemandMs(),
+            s.endMs(),
+            List.of(sparse),
+            s.steps(),
+            s.flows(),
+            s.betaSeconds(),
+            s.hostPaths(),
+            s.links(),
+            s.linkSeries(),
+            s.network());
+    Path v6 = dir.resolve("stage-7.0.kryo");
+    CaptureFiles.writeStage(v6, c);
+    Path v5 = dir.resolve("stage-8.0.kryo");
+    CaptureFiles.writeStage(v5, c, 5);
+    for (Path f : List.of(v6, v5)) {
+      PlanCapture read = CaptureFiles.readStage(f).plans().get(0);
+      assertEquals(sparse.residualBytes(), read.residualBytes(), f.toString());
+      assertEquals(3, read.residualBytes().cellCount());
+      assertEquals(1_000_000_000_043L, read.residualBytes().total());
+    }
+    assertEquals(5, CaptureFiles.readVersionedStage(v5).version());
+    assertTrue(
+        Files.size(v6) + 50_000 < Files.size(v5),
+        "cells, not 60,000 dense zeros: " + Files.size(v6) + " B against " + Files.size(v5));
   }
 
   @Test

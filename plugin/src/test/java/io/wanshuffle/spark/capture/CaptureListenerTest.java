@@ -16,6 +16,7 @@ import io.wanshuffle.spark.coordinator.CoordinatorInfo;
 import io.wanshuffle.spark.coordinator.DemandEvent;
 import io.wanshuffle.spark.coordinator.FlowGrant;
 import io.wanshuffle.spark.coordinator.PlanEvent;
+import io.wanshuffle.spark.coordinator.ResidualBytes;
 import io.wanshuffle.spark.coordinator.StageRef;
 import io.wanshuffle.spark.coordinator.StageSummary;
 import io.wanshuffle.spark.coordinator.StepEvent;
@@ -59,7 +60,7 @@ class CaptureListenerTest {
         "t",
         List.of("a1", "a2"),
         List.of("b1", "b2"),
-        residual,
+        ResidualBytes.ofDense(residual),
         100,
         Platform.onePort(2, 0.05, 2, 2),
         s,

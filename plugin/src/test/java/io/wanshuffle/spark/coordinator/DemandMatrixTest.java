@@ -46,7 +46,7 @@ class DemandMatrixTest {
         residual(
             List.of(demand(1, "b1", "a1", 35_000_000L)), oneCluster(2, 1), PIPELINED, 12_500_000L);
     assertEquals(2.8, m.matrix().amount(0, 0), 0.0, "35,000,000 B at 12,500,000 B/s");
-    assertEquals(35_000_000L, m.bytes()[0][0]);
+    assertEquals(35_000_000L, m.bytes(0, 0));
     assertEquals(12_500_000L, m.baseSpeed());
     assertEquals(0.05, m.platform().beta(), 0.0);
   }
@@ -59,8 +59,11 @@ class DemandMatrixTest {
     DemandMatrix m = residual(List.of(d1, d2, d3), oneCluster(4, 2), PIPELINED, 10);
     assertArrayEquals(new String[] {"a2", "a1"}, m.senders());
     assertArrayEquals(new String[] {"b2", "b1"}, m.receivers());
-    assertArrayEquals(new long[] {100, 0}, m.bytes()[0]);
-    assertArrayEquals(new long[] {50 + 20, 30}, m.bytes()[1]);
+    assertArrayEquals(new long[] {100, 0}, m.residualBytes().toDense()[0]);
+    assertArrayEquals(new long[] {50 + 20, 30}, m.residualBytes().toDense()[1]);
+    assertEquals(100, m.bytes(0, 0));
+    assertEquals(0, m.bytes(0, 1));
+    assertEquals(50 + 20, m.bytes(1, 0));
     assertEquals(7.0, m.matrix().amount(1, 0), 1e-12);
     assertEquals(List.of(d1, d2, d3), m.demands());
   }
@@ -115,7 +118,7 @@ class DemandMatrixTest {
     assertEquals(List.of(d1), m.demands(), "d2 is fetching, b3 has no free receive port");
     assertArrayEquals(new String[] {"a1", "a2"}, m.senders(), "a4 has no free send port");
     assertArrayEquals(new String[] {"b1"}, m.receivers());
-    assertArrayEquals(new long[][] {{100}, {200}}, m.bytes());
+    assertArrayEquals(new long[][] {{100}, {200}}, m.residualBytes().toDense());
     Platform p = m.platform();
     assertEquals(3, p.k(), "k = 7 less 4 open flows");
     assertEquals(1, p.senderPorts(0), "a1: δ 2 less 1 flow sent");
@@ -135,7 +138,7 @@ class DemandMatrixTest {
     assertArrayEquals(new String[] {"b1", "b2", "b3"}, m.receivers());
     assertArrayEquals(
         new long[][] {{100, 500 - 100, 0}, {200, 0, 300}, {400, 0, 0}},
-        m.bytes(),
+        m.residualBytes().toDense(),
         "d2's future bytes: its residual less its running grant's budget");
     Platform p = m.platform();
     assertEquals(7, p.k(), "k x 1 direction with demand, open flows not deducted");

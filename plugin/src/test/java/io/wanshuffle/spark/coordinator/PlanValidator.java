@@ -17,7 +17,7 @@ final class PlanValidator implements CoordinatorListener {
     double[][] sec = new double[p.senders().size()][p.receivers().size()];
     for (int i = 0; i < sec.length; i++) {
       for (int j = 0; j < sec[i].length; j++) {
-        sec[i][j] = p.residualBytes()[i][j] / (double) p.bytesPerSecond();
+        sec[i][j] = p.residualBytes().bytesAt(i, j) / (double) p.bytesPerSecond();
       }
     }
     try {

@@ -184,8 +184,12 @@ class SparseResidualTest {
       assertArrayEquals(d.senders(), m.senders(), at);
       assertArrayEquals(d.receivers(), m.receivers(), at);
       for (int i = 0; i < d.bytes().length; i++) {
-        assertArrayEquals(d.bytes()[i], m.bytes()[i], at + ", row " + i);
+        for (int j = 0; j < d.bytes()[i].length; j++) {
+          assertEquals(d.bytes()[i][j], m.bytes(i, j), at + ", cell " + i + ", " + j);
+        }
       }
+      assertEquals(
+          ResidualBytes.ofDense(d.bytes()), m.residualBytes(), at + ": the plan event's residual");
       assertEquals(seconds(d.bytes()), m.matrix(), at + ": the scheduler's input");
       assertEquals(d.backboneFlows(), m.platform().k(), at + ": k per direction with demand");
       int nz = 0;
@@ -207,13 +211,13 @@ class SparseResidualTest {
         noneR[i] = w.rnd.nextInt(3) == 0 ? w.rnd.nextInt(1_000_000_000) : 0;
       }
       List<BottleneckFirstOrder.Ranked> viaCells =
-          BottleneckFirstOrder.ranked(plan.steps(), m.bytes(), m.platform(), noneS, noneR);
+          BottleneckFirstOrder.ranked(plan.steps(), d.bytes(), m.platform(), noneS, noneR);
       List<BottleneckFirstOrder.Ranked> viaNonZeros =
           BottleneckFirstOrder.ranked(
               plan.steps(),
-              m.bytes(),
               m.nonZeroRows(),
               m.nonZeroCols(),
+              m.nonZeroBytes(),
               m.platform(),
               noneS,
               noneR);

@@ -204,7 +204,7 @@ class StepAssemblerTest {
     Demand d3 = demand(3, "b2", "a2", 100);
     List<Demand> book = List.of(d1, d2, d3);
     DemandMatrix m = matrix(book, l, PIPELINED, 100);
-    assertEquals(800, m.bytes()[indexOf(m.senders(), "a1")][indexOf(m.receivers(), "b1")]);
+    assertEquals(800, m.bytes(indexOf(m.senders(), "a1"), indexOf(m.receivers(), "b1")));
     StepAssembler.Assembly a =
         assemble(
             new StepAssembler(l, keeping, PIPELINED, 0),

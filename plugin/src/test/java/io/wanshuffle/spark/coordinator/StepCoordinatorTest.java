@@ -157,7 +157,8 @@ class StepCoordinatorTest {
     PlanEvent plan = events.plans.get(0);
     assertEquals(2, plan.platform().k());
     assertEquals(
-        400L, plan.residualBytes()[plan.senders().indexOf("a2")][plan.receivers().indexOf("b2")]);
+        400L,
+        plan.residualBytes().bytesAt(plan.senders().indexOf("a2"), plan.receivers().indexOf("b2")));
   }
 
   /**
@@ -757,7 +758,7 @@ class StepCoordinatorTest {
     int a2 = plan.senders().indexOf("a2");
     int b1 = plan.receivers().indexOf("b1");
     assertEquals(-1, a1, "a1 -> b1 is fully granted: no future bytes");
-    assertEquals(300L, plan.residualBytes()[a2][b1], "x's a2 bytes are still to come");
+    assertEquals(300L, plan.residualBytes().bytesAt(a2, b1), "x's a2 bytes are still to come");
     assertEquals(2, plan.platform().k(), "pipelined plans see the whole platform");
   }
 

@@ -11,6 +11,7 @@ import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StepCapture;
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
 import io.wanshuffle.spark.capture.WanShuffleStepCompleted;
+import io.wanshuffle.spark.coordinator.ResidualBytes;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.util.List;
 import org.apache.spark.SparkConf;
@@ -46,7 +47,7 @@ class WanShuffleTabTest {
             "auto",
             List.of("a1", "a2"),
             List.of("b1", "b2"),
-            new long[][] {{500, 0}, {0, 300}},
+            ResidualBytes.ofDense(new long[][] {{500, 0}, {0, 300}}),
             100,
             2,
             0.05,

@@ -121,16 +121,12 @@ public final class Dggp implements StepScheduler {
       firstCopy[i + 1] = firstCopy[i] + copies(p.senderPorts(i), m.rowDegree(i));
     }
     for (int i = 0; i < rows; i++) {
-      int n = 0;
-      int[] cs = new int[cols];
-      double[] as = new double[cols];
-      for (int j = 0; j < cols; j++) {
-        double a = m.amount(i, j);
-        if (a > 0) {
-          cs[n] = j;
-          as[n] = a;
-          n++;
-        }
+      int n = m.rowDegree(i);
+      int[] cs = new int[n];
+      double[] as = new double[n];
+      for (int x = 0; x < n; x++) {
+        cs[x] = m.nonZeroCol(i, x);
+        as[x] = m.nonZeroAmount(i, x);
       }
       int delta = copies(p.senderPorts(i), n);
       int ii = i;

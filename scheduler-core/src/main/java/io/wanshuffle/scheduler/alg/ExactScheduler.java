@@ -223,13 +223,11 @@ public final class ExactScheduler implements StepScheduler {
       amount = new double[m];
       int e = 0;
       for (int i = 0; i < matrix.rows(); i++) {
-        for (int j = 0; j < matrix.cols(); j++) {
-          if (matrix.amount(i, j) > 0) {
-            src[e] = i;
-            dst[e] = j;
-            amount[e] = matrix.amount(i, j);
-            e++;
-          }
+        for (int x = 0; x < matrix.rowDegree(i); x++) {
+          src[e] = i;
+          dst[e] = matrix.nonZeroCol(i, x);
+          amount[e] = matrix.nonZeroAmount(i, x);
+          e++;
         }
       }
     }

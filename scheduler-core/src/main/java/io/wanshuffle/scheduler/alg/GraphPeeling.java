@@ -38,14 +38,11 @@ final class GraphPeeling {
     double[] amount = new double[nz];
     int c = 0;
     for (int i = 0; i < m.rows(); i++) {
-      for (int j = 0; j < m.cols(); j++) {
-        double a = m.amount(i, j);
-        if (a > 0) {
-          row[c] = i;
-          col[c] = j;
-          amount[c] = a;
-          c++;
-        }
+      for (int x = 0; x < m.rowDegree(i); x++) {
+        row[c] = i;
+        col[c] = m.nonZeroCol(i, x);
+        amount[c] = m.nonZeroAmount(i, x);
+        c++;
       }
     }
     return peel(m.rows(), m.cols(), row, col, amount, row, col, m.cols(), k, quantum, bottleneck);

@@ -52,13 +52,11 @@ final class LoadGreedy {
     double[] rem = new double[nz];
     int c = 0;
     for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
-        if (m.amount(i, j) > 0) {
-          src[c] = i;
-          dst[c] = j;
-          rem[c] = m.amount(i, j);
-          c++;
-        }
+      for (int x = 0; x < m.rowDegree(i); x++) {
+        src[c] = i;
+        dst[c] = m.nonZeroCol(i, x);
+        rem[c] = m.nonZeroAmount(i, x);
+        c++;
       }
     }
     double[] sLoad = new double[rows];

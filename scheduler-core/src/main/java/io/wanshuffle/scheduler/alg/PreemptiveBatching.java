@@ -98,9 +98,10 @@ final class PreemptiveBatching {
      */
     boolean tryPiece(double t) {
       double pieces = 0;
+      // a zero cell has no piece: the non-zero cells in row-major order give the same sum
       for (int i = 0; i < m.rows(); i++) {
-        for (int j = 0; j < m.cols(); j++) {
-          pieces += SortedBatching.pieces(m.amount(i, j), t);
+        for (int x = 0; x < m.rowDegree(i); x++) {
+          pieces += SortedBatching.pieces(m.nonZeroAmount(i, x), t);
         }
       }
       if (pieces > pieceLimit || work + pieces > workLimit) {

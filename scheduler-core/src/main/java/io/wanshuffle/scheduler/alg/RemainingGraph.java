@@ -34,18 +34,17 @@ final class RemainingGraph {
     receiverDegree = new int[m.cols()];
     int e = 0;
     for (int i = 0; i < m.rows(); i++) {
-      for (int j = 0; j < m.cols(); j++) {
-        double a = m.amount(i, j);
-        if (a > 0) {
-          src[e] = i;
-          dst[e] = j;
-          original[e] = a;
-          remaining[e] = a;
-          alive[e] = true;
-          senderDegree[i]++;
-          receiverDegree[j]++;
-          e++;
-        }
+      for (int x = 0; x < m.rowDegree(i); x++) {
+        int j = m.nonZeroCol(i, x);
+        double a = m.nonZeroAmount(i, x);
+        src[e] = i;
+        dst[e] = j;
+        original[e] = a;
+        remaining[e] = a;
+        alive[e] = true;
+        senderDegree[i]++;
+        receiverDegree[j]++;
+        e++;
       }
     }
     aliveCount = n;

@@ -62,8 +62,7 @@ final class SortedBatching {
     // the non-zero cells in row-major order: a zero cell has no piece
     for (int i = 0; i < rows; i++) {
       for (int x = 0; x < m.rowDegree(i); x++) {
-        int j = m.nonZeroCol(i, x);
-        int n = pieceCount(m.amount(i, j), maxPiece);
+        int n = pieceCount(m.nonZeroAmount(i, x), maxPiece);
         pieces += n;
         split += n > 1 ? 1 : 0;
       }
@@ -89,7 +88,7 @@ final class SortedBatching {
     for (int i = 0; i < rows; i++) {
       for (int x = 0; x < m.rowDegree(i); x++) {
         int j = m.nonZeroCol(i, x);
-        double a = m.amount(i, j);
+        double a = m.nonZeroAmount(i, x);
         int n = pieceCount(a, maxPiece);
         if (n == 0) {
           continue;
@@ -189,13 +188,10 @@ final class SortedBatching {
     int[] dst = new int[nz];
     int c = 0;
     for (int i = 0; i < m.rows(); i++) {
-      for (int j = 0; j < m.cols(); j++) {
-        double a = m.amount(i, j);
-        if (a > 0) {
-          src[c] = i;
-          dst[c] = j;
-          amount[c++] = a;
-        }
+      for (int x = 0; x < m.rowDegree(i); x++) {
+        src[c] = i;
+        dst[c] = m.nonZeroCol(i, x);
+        amount[c++] = m.nonZeroAmount(i, x);
       }
     }
     return batch(amount, src, dst, p.k(), capacity, x -> net.route(src[x], dst[x])).toSchedule();

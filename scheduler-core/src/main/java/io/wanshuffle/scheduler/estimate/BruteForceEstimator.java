@@ -106,18 +106,17 @@ public final class BruteForceEstimator {
       moved = new boolean[nodes];
       int e = 0;
       for (int i = 0; i < rows; i++) {
-        for (int j = 0; j < cols; j++) {
-          double amount = matrix.amount(i, j);
-          if (amount > 0) {
-            src[e] = i;
-            dst[e] = rows + j;
-            left[e] = amount;
-            original[e] = amount;
-            alive[e] = e;
-            degree[i]++;
-            degree[rows + j]++;
-            e++;
-          }
+        for (int x = 0; x < matrix.rowDegree(i); x++) {
+          int j = matrix.nonZeroCol(i, x);
+          double amount = matrix.nonZeroAmount(i, x);
+          src[e] = i;
+          dst[e] = rows + j;
+          left[e] = amount;
+          original[e] = amount;
+          alive[e] = e;
+          degree[i]++;
+          degree[rows + j]++;
+          e++;
         }
       }
       aliveCount = m;

@@ -134,16 +134,13 @@ public final class LinkFairShareEstimator {
       int[] count = new int[capacity.length];
       int f = 0;
       for (int i = 0; i < matrix.rows(); i++) {
-        for (int j = 0; j < matrix.cols(); j++) {
-          double a = matrix.amount(i, j);
-          if (a > 0) {
-            amount[f] = a;
-            route[f] = distinct(network.route(i, j));
-            for (int l : route[f]) {
-              count[l]++;
-            }
-            f++;
+        for (int x = 0; x < matrix.rowDegree(i); x++) {
+          amount[f] = matrix.nonZeroAmount(i, x);
+          route[f] = distinct(network.route(i, matrix.nonZeroCol(i, x)));
+          for (int l : route[f]) {
+            count[l]++;
           }
+          f++;
         }
       }
       int[][] flowsOn = new int[capacity.length][];

@@ -47,28 +47,27 @@ public final class GreedyFirstStep implements StepScheduler {
   public Schedule schedule(TrafficMatrix m, Platform p) {
     p.requireShape(m);
     int cols = m.cols();
-    double[] a = m.toRowMajor();
-    int nz = 0;
-    for (double v : a) {
-      if (v > 0) {
-        nz++;
-      }
-    }
+    int nz = m.nonZeroCount();
     if (nz == 0) {
       return new Schedule(List.of());
     }
-    // sort cells by amount: key = the amount's bits (positive doubles order like their bits)
-    // with the low 31 bits replaced by the cell's rank in row-major order
-    int[] cell = new int[nz];
+    // the non-zero cells in row-major order
+    int[] src = new int[nz];
+    int[] dst = new int[nz];
+    double[] a = new double[nz];
     int c = 0;
-    for (int e = 0; e < a.length; e++) {
-      if (a[e] > 0) {
-        cell[c++] = e;
+    for (int i = 0; i < m.rows(); i++) {
+      for (int x = 0; x < m.rowDegree(i); x++, c++) {
+        src[c] = i;
+        dst[c] = m.nonZeroCol(i, x);
+        a[c] = m.nonZeroAmount(i, x);
       }
     }
+    // sort cells by amount: key = the amount's bits (positive doubles order like their bits)
+    // with the low 31 bits replaced by the cell's rank in row-major order
     long[] packed = new long[nz];
-    for (int i = 0; i < nz; i++) {
-      packed[i] = ((Double.doubleToLongBits(a[cell[i]]) >>> 31) << 31) | i;
+    for (int e = 0; e < nz; e++) {
+      packed[e] = ((Double.doubleToLongBits(a[e]) >>> 31) << 31) | e;
     }
     Arrays.sort(packed);
     int[] sendUsed = new int[m.rows()];
@@ -76,23 +75,21 @@ public final class GreedyFirstStep implements StepScheduler {
     boolean[] taken = new boolean[nz];
     List<Transfer> first = new ArrayList<>();
     for (int r = nz - 1; r >= 0 && first.size() < p.k(); r--) {
-      int idx = (int) (packed[r] & ((1L << 31) - 1));
-      int e = cell[idx];
-      int i = e / cols;
-      int j = e % cols;
+      int e = (int) (packed[r] & ((1L << 31) - 1));
+      int i = src[e];
+      int j = dst[e];
       if (sendUsed[i] < p.senderPorts(i) && recvUsed[j] < p.receiverPorts(j)) {
         sendUsed[i]++;
         recvUsed[j]++;
-        taken[idx] = true;
+        taken[e] = true;
         first.add(new Transfer(i, j, a[e]));
       }
     }
     List<Step> steps = new ArrayList<>(nz - first.size() + 1);
     steps.add(Step.of(first));
-    for (int idx = 0; idx < nz; idx++) {
-      if (!taken[idx]) {
-        int e = cell[idx];
-        steps.add(Step.of(List.of(new Transfer(e / cols, e % cols, a[e]))));
+    for (int e = 0; e < nz; e++) {
+      if (!taken[e]) {
+        steps.add(Step.of(List.of(new Transfer(src[e], dst[e], a[e]))));
       }
     }
     return new Schedule(steps);

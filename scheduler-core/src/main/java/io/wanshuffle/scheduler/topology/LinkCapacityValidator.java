@@ -77,9 +77,11 @@ public final class LinkCapacityValidator {
         }
       }
     }
+    // a zero cell needs nothing: only the non-zero cells can be short
     for (int i = 0; i < m.rows(); i++) {
-      for (int j = 0; j < m.cols(); j++) {
-        double need = m.amount(i, j);
+      for (int x = 0; x < m.rowDegree(i); x++) {
+        int j = m.nonZeroCol(i, x);
+        double need = m.nonZeroAmount(i, x);
         double got = covered[i * m.cols() + j];
         if (got < need - Schedule.TOLERANCE * Math.max(1.0, need)) {
           throw new InvalidScheduleException(

@@ -28,13 +28,11 @@ public final class LinkLowerBound {
     long[] flows = new long[net.linkCount()];
     double etaD = m.maxAmount();
     for (int i = 0; i < m.rows(); i++) {
-      for (int j = 0; j < m.cols(); j++) {
-        double a = m.amount(i, j);
-        if (a > 0) {
-          for (int l : net.route(i, j)) {
-            load[l] += a;
-            flows[l]++;
-          }
+      for (int x = 0; x < m.rowDegree(i); x++) {
+        double a = m.nonZeroAmount(i, x);
+        for (int l : net.route(i, m.nonZeroCol(i, x))) {
+          load[l] += a;
+          flows[l]++;
         }
       }
     }
