@@ -63,15 +63,37 @@ final class PendingTasks {
     static final Forecast EMPTY = new Forecast(Map.of(), Map.of());
 
     /**
+     * @param limit the most transfers to list one by one
      * @return one flow per expected task and sending host, bytes rounded: a host's whole tasks each
      *     at its per-task bytes, then one flow per sender for its fractional rest of a task (bytes
-     *     x the fraction); hosts in name order, so the result does not depend on map order
+     *     x the fraction); hosts in name order, so the result does not depend on map order. When
+     *     that would list more than {@code limit} flows (a stage of tens of thousands of tasks
+     *     still to launch), one flow per receiving and sending host instead, carrying all its
+     *     expected tasks' bytes and their number of transfers ({@link PlannedFlow#transfers}), so
+     *     the forecast's size grows with the host pairs, not with the tasks
      */
-    List<PlannedFlow> flows() {
+    List<PlannedFlow> flows(int limit) {
+      long listed = 0;
+      for (Map.Entry<String, Double> e : tasks.entrySet()) {
+        listed +=
+            (long) Math.ceil(e.getValue() - 1e-9)
+                * taskBytes.getOrDefault(e.getKey(), Map.of()).size();
+      }
+      boolean summed = listed > limit;
       List<PlannedFlow> out = new ArrayList<>();
       for (String h : new TreeSet<>(tasks.keySet())) {
         double c = tasks.get(h);
         Map<String, Double> per = new TreeMap<>(taskBytes.getOrDefault(h, Map.of()));
+        if (summed) {
+          int transfers = (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.ceil(c - 1e-9)));
+          for (Map.Entry<String, Double> e : per.entrySet()) {
+            long b = Math.round(e.getValue() * c);
+            if (b > 0) {
+              out.add(new PlannedFlow(e.getKey(), h, b, transfers));
+            }
+          }
+          continue;
+        }
         int whole = (int) Math.floor(c + 1e-9);
         double rest = c - whole;
         for (int t = 0; t <= whole; t++) {

@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.spark.measure.PlannedFlow;
+import io.wanshuffle.spark.measure.TransferPrediction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -148,7 +149,8 @@ final class TaskWaves {
         }
       }
     }
-    out.addAll(pending.forecast(stage).flows());
+    out.addAll(
+        pending.forecast(stage).flows(Math.max(0, TransferPrediction.MAX_SIMULATED - out.size())));
     return out;
   }
 

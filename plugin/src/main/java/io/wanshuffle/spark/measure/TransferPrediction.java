@@ -31,7 +31,8 @@ import java.util.Map;
  *       one ends. The coordinator hands a freed port to the next flow at once, so this is a
  *       pipelined sum rather than the KPBS cost Σ(β + longest transfer of the step) (GGP/OGGP
  *       paper, Cohen, Jeannot, Padoy, Wagner, sec. 2). More than {@value #MAX_SIMULATED} transfers
- *       are not simulated: their times summed and divided by k stand instead.
+ *       (counting each {@link PlannedFlow}'s {@code transfers}) are not simulated: their times
+ *       summed and divided by k stand instead.
  *   <li><b>Default</b> ({@link #fairShare}): η_o, every host pair's bytes started at once with the
  *       transport sharing every link max-min fairly (redistribution-prediction paper, Wagner and
  *       Jeannot, INRIA RR-5361, sec. 3.1; scheduler-core's {@link LinkFairShareEstimator}) at the
@@ -129,7 +130,8 @@ public final class TransferPrediction {
   }
 
   /**
-   * @param plan the plan's transfers in plan order (steps in order, each step's transfers in order)
+   * @param plan the plan's transfers in plan order (steps in order, each step's transfers in
+   *     order); an entry of several transfers runs as one, its transfers back to back
    * @param est the measured network
    * @param model the links, their capacities and the configured base speed
    * @param configuredBeta β to use when {@code est} has none, seconds
@@ -147,6 +149,7 @@ public final class TransferPrediction {
     }
     int[][] routes = new int[n][];
     double[] seconds = new double[n];
+    long transfers = 0;
     for (int i = 0; i < n; i++) {
       PlannedFlow f = plan.get(i);
       routes[i] = model.route(f.srcHost(), f.dstHost());
@@ -154,9 +157,10 @@ public final class TransferPrediction {
       for (int l : routes[i]) {
         rate = Math.min(rate, perFlowRate(l, est, model));
       }
-      seconds[i] = beta + f.bytes() / rate;
+      seconds[i] = f.transfers() * beta + f.bytes() / rate;
+      transfers += f.transfers();
     }
-    if (n > MAX_SIMULATED) {
+    if (transfers > MAX_SIMULATED) {
       double sum = 0;
       for (double s : seconds) {
         sum += s;

@@ -8,6 +8,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PendingTasksTest {
+  /** A limit no forecast here reaches: every expected task listed. */
+  private static final int LIMIT = io.wanshuffle.spark.measure.TransferPrediction.MAX_SIMULATED;
+
   private static final StageRef STAGE = new StageRef(3, 0);
 
   @Test
@@ -164,17 +167,50 @@ class PendingTasksTest {
             new io.wanshuffle.spark.measure.PlannedFlow("a1", "b2", 200),
             new io.wanshuffle.spark.measure.PlannedFlow("a1", "b2", 200),
             new io.wanshuffle.spark.measure.PlannedFlow("a1", "b2", 67)),
-        f.flows());
+        f.flows(LIMIT));
     // the expected bytes: the stage's mean (600 / 3) x 4 unplaced + b2's mean for task 4
-    double sum = f.flows().stream().mapToLong(io.wanshuffle.spark.measure.PlannedFlow::bytes).sum();
+    double sum =
+        f.flows(LIMIT).stream().mapToLong(io.wanshuffle.spark.measure.PlannedFlow::bytes).sum();
     assertEquals(4 * 600.0 / 3 + 200, sum, 1.0);
     // once every task is launched and registered, nothing is expected
     for (long t = 4; t <= 8; t++) {
       p.launched(STAGE, "b1", t);
       p.registered(STAGE, t, "b1", new String[] {"a1"}, new long[] {10});
     }
-    assertTrue(p.forecast(STAGE).flows().isEmpty(), p.forecast(STAGE).toString());
-    assertTrue(p.forecast(new StageRef(9, 0)).flows().isEmpty(), "unknown stage");
+    assertTrue(p.forecast(STAGE).flows(LIMIT).isEmpty(), p.forecast(STAGE).toString());
+    assertTrue(p.forecast(new StageRef(9, 0)).flows(LIMIT).isEmpty(), "unknown stage");
+  }
+
+  @Test
+  void aForecastOfMoreTransfersThanTheLimitSumsEachHostPair() {
+    PendingTasks p = new PendingTasks();
+    List<List<String>> places = new java.util.ArrayList<>();
+    for (int t = 0; t < 1000; t++) {
+      places.add(List.of());
+    }
+    p.submitted(STAGE, places);
+    p.launched(STAGE, "b1", 1);
+    p.launched(STAGE, "b2", 2);
+    p.registered(STAGE, 1, "b1", new String[] {"a1", "a2"}, new long[] {300, 100});
+    p.registered(STAGE, 2, "b2", new String[] {"a1"}, new long[] {200});
+    PendingTasks.Forecast f = p.forecast(STAGE);
+    List<io.wanshuffle.spark.measure.PlannedFlow> each = f.flows(LIMIT);
+    assertEquals(499 * 2 + 499, each.size(), "998 unplaced tasks, half on each host");
+    List<io.wanshuffle.spark.measure.PlannedFlow> summed = f.flows(100);
+    assertEquals(
+        List.of(
+            new io.wanshuffle.spark.measure.PlannedFlow("a1", "b1", 149_700, 499),
+            new io.wanshuffle.spark.measure.PlannedFlow("a2", "b1", 49_900, 499),
+            new io.wanshuffle.spark.measure.PlannedFlow("a1", "b2", 99_800, 499)),
+        summed);
+    assertEquals(
+        each.stream().mapToLong(io.wanshuffle.spark.measure.PlannedFlow::bytes).sum(),
+        summed.stream().mapToLong(io.wanshuffle.spark.measure.PlannedFlow::bytes).sum(),
+        "the same bytes");
+    assertEquals(
+        each.size(),
+        summed.stream().mapToInt(io.wanshuffle.spark.measure.PlannedFlow::transfers).sum(),
+        "the same transfers");
   }
 
   @Test
@@ -191,6 +227,6 @@ class PendingTasksTest {
         List.of(
             new io.wanshuffle.spark.measure.PlannedFlow("a1", "b1", 100),
             new io.wanshuffle.spark.measure.PlannedFlow("a2", "b2", 300)),
-        f.flows());
+        f.flows(LIMIT));
   }
 }

@@ -61,6 +61,32 @@ class TransferPredictionTest {
   }
 
   @Test
+  void summedTransfersOfAHostPairPredictAsTheTransfersOneByOne() {
+    // beyond MAX_SIMULATED transfers both are the sum of β + bytes / rate over k flows
+    int n = TransferPrediction.MAX_SIMULATED + 2;
+    List<PlannedFlow> each = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      each.add(f("a" + (i % 2), "b" + (i % 2), 100_000));
+    }
+    List<PlannedFlow> summed =
+        List.of(
+            new PlannedFlow("a0", "b0", 100_000L * n / 2, n / 2),
+            new PlannedFlow("a1", "b1", 100_000L * n / 2, n / 2));
+    double expected = n * (0.1 + 0.1) / 2;
+    assertEquals(
+        expected, TransferPrediction.scheduled(each, NetworkEstimate.EMPTY, KPBS, 0.1), 1e-6);
+    assertEquals(
+        expected, TransferPrediction.scheduled(summed, NetworkEstimate.EMPTY, KPBS, 0.1), 1e-6);
+    assertEquals(
+        TransferPrediction.fairShare(each, NetworkEstimate.EMPTY, KPBS),
+        TransferPrediction.fairShare(summed, NetworkEstimate.EMPTY, KPBS),
+        1e-9,
+        "fair sharing sees the host pairs' bytes");
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> new PlannedFlow("a0", "b0", 1, 0));
+  }
+
+  @Test
   void theMeasuredBaseSpeedIsTheMeasuredNics() {
     List<String> s = List.of("a0", "a1");
     List<String> d = List.of("b0", "b1");
