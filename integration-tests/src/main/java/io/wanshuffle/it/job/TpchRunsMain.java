@@ -7,7 +7,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.resource.ExecutorResourceRequests;
 import org.apache.spark.resource.ResourceProfile;
@@ -205,6 +207,11 @@ public final class TpchRunsMain {
       Recorder rec = Recorder.last();
       ResourceProfile reduceProfile = reduceProfile(conf);
       List<Run> done = new ArrayList<>();
+      // every run's RDD stays reachable until the application ends: a driver GC would otherwise let
+      // Spark's ContextCleaner drop its shuffle, and shuffle tracking would then release the map
+      // side's executors as idle; nothing asks for new ones while no task is pending, so the next
+      // run's wait for an executor on each A host would time out
+      List<JavaRDD<?>> keep = new ArrayList<>();
       for (int r = 1; r <= runs; r++) {
         if (r > 1) {
           Thread.sleep(idleMs);
@@ -212,11 +219,11 @@ public final class TpchRunsMain {
         // map tasks wait for the A hosts' executors only if one is alive when the stage starts
         SparkCluster.awaitExecutors(jsc.sc(), aHosts, EXECUTOR_WAIT);
         rec.clear();
-        List<String> answer =
-            TpchJoinQuery.answer(
-                TpchJoinQuery.build(jsc, scale, mapParts, reduceParts, aHosts, bHosts)
-                    .withResources(reduceProfile)
-                    .collect());
+        JavaRDD<Map<String, long[]>> query =
+            TpchJoinQuery.build(jsc, scale, mapParts, reduceParts, aHosts, bHosts)
+                .withResources(reduceProfile);
+        keep.add(query);
+        List<String> answer = TpchJoinQuery.answer(query.collect());
         jsc.sc().listenerBus().waitUntilEmpty(30_000);
         done.add(rec.run(answer));
         System.out.println("RUN " + r);
