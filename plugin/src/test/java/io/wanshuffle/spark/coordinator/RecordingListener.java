@@ -1,17 +1,20 @@
 package io.wanshuffle.spark.coordinator;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Test listener that keeps every event. */
+/**
+ * Test listener that keeps every event. Its lists are thread-safe: the coordinator's threads add
+ * while a test thread polls their size and prints them.
+ */
 public final class RecordingListener implements CoordinatorListener {
-  public final List<DemandEvent> demands = new ArrayList<>();
-  public final List<PlanEvent> plans = new ArrayList<>();
-  public final List<StepEvent> steps = new ArrayList<>();
-  public final List<TransferRecord> transfers = new ArrayList<>();
-  public final List<Object[]> done = new ArrayList<>();
-  public final List<String> released = new ArrayList<>();
-  public final List<StageSummary> stages = new ArrayList<>();
+  public final List<DemandEvent> demands = new CopyOnWriteArrayList<>();
+  public final List<PlanEvent> plans = new CopyOnWriteArrayList<>();
+  public final List<StepEvent> steps = new CopyOnWriteArrayList<>();
+  public final List<TransferRecord> transfers = new CopyOnWriteArrayList<>();
+  public final List<Object[]> done = new CopyOnWriteArrayList<>();
+  public final List<String> released = new CopyOnWriteArrayList<>();
+  public final List<StageSummary> stages = new CopyOnWriteArrayList<>();
 
   @Override
   public void onDemandRegistered(DemandEvent e) {
