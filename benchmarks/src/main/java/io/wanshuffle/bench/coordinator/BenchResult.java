@@ -25,6 +25,8 @@ package io.wanshuffle.bench.coordinator;
  * @param plans re-plans
  * @param messagesPerTask RPC messages to the coordinator per task (registrations, polls and step
  *     reports; Spark's own task messages not counted)
+ * @param expiredPollsPerTask of those, long-polls per task that the coordinator answered "not yet"
+ *     after {@code grant.pollInterval} without a grant (the task asked again)
  * @param driverCpuSeconds CPU time of the driver: the whole driver JVM in rpc mode; in-process the
  *     coordinator's threads and the time spent inside its calls
  * @param peakHeapMb the largest heap in use after a garbage collection, MiB (in-process: with the
@@ -59,6 +61,7 @@ record BenchResult(
     double replanMsP99,
     long plans,
     double messagesPerTask,
+    double expiredPollsPerTask,
     double driverCpuSeconds,
     double peakHeapMb,
     double makespanSeconds,

@@ -32,7 +32,7 @@ final class CoordinatorReport {
         "%s%n"
             + "  grant latency p50 %s ms, p99 %s ms, max %s ms (%d flows); re-plan p50 %s ms,"
             + " p99 %s ms (%d plans)%n"
-            + "  %s RPC messages per task; driver CPU %s s, peak heap %s MiB; %d steps, %d flows%n"
+            + "  %s RPC messages per task (%s expired polls); driver CPU %s s, peak heap %s MiB; %d steps, %d flows%n"
             + "  makespan %s s, lower bound %s s: %s x; contract %s (%d/%d tasks complete, %d"
             + " ungated, %d links over capacity); load %s",
         c.label(),
@@ -44,6 +44,7 @@ final class CoordinatorReport {
         num(r.replanMsP99()),
         r.plans(),
         num(r.messagesPerTask()),
+        num(r.expiredPollsPerTask()),
         num(r.driverCpuSeconds()),
         num(r.peakHeapMb()),
         r.steps(),

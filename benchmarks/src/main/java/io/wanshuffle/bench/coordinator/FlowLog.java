@@ -25,6 +25,7 @@ final class FlowLog {
   private long[] end = new long[1024];
 
   long messages;
+  long expiredPolls;
   long finished;
   long ungated;
   long failures;
@@ -55,6 +56,11 @@ final class FlowLog {
 
   synchronized void message() {
     messages++;
+  }
+
+  /** A long-poll was answered "not yet" (it expired without a grant; the task asks again). */
+  synchronized void expiredPoll() {
+    expiredPolls++;
   }
 
   synchronized void launched(long nanos) {
@@ -106,6 +112,7 @@ final class FlowLog {
       flow(o.src(i), o.dst(i), o.start(i), o.end(i));
     }
     messages += o.messages;
+    expiredPolls += o.expiredPolls;
     finished += o.finished;
     ungated += o.ungated;
     failures += o.failures;
@@ -122,6 +129,7 @@ final class FlowLog {
     try (DataOutputStream out =
         new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file)))) {
       out.writeLong(messages);
+      out.writeLong(expiredPolls);
       out.writeLong(finished);
       out.writeLong(ungated);
       out.writeLong(failures);
@@ -148,6 +156,7 @@ final class FlowLog {
     try (DataInputStream in =
         new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
       log.messages = in.readLong();
+      log.expiredPolls = in.readLong();
       log.finished = in.readLong();
       log.ungated = in.readLong();
       log.failures = in.readLong();

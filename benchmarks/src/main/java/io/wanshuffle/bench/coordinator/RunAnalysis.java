@@ -64,6 +64,7 @@ final class RunAnalysis {
         percentile(plans, 99),
         plans.length,
         (double) log.messages / c.tasks(),
+        (double) log.expiredPolls / c.tasks(),
         cpuNanos / 1e9,
         probe.peakHeapBytes() / (1024.0 * 1024),
         makespan,

@@ -181,7 +181,10 @@ final class TaskSimulator {
     void answered(GrantReply g) {
       switch (g.status()) {
         case GRANT -> fetch(g);
-        case NOT_YET -> call(AwaitGrant.poll(demandId));
+        case NOT_YET -> {
+          log.expiredPoll();
+          call(AwaitGrant.poll(demandId));
+        }
         case FINISHED -> end();
         case UNGATED -> fetchUngated();
         default -> throw new IllegalStateException("unknown status " + g.status());

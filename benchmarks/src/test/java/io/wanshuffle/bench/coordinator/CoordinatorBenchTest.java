@@ -81,12 +81,16 @@ class CoordinatorBenchTest {
               "grantLatencyMsP99",
               "replanMsP99",
               "messagesPerTask",
+              "expiredPollsPerTask",
               "driverCpuSeconds",
               "peakHeapMb",
               "makespanOverLowerBound")) {
         assertTrue(o.has(field) && o.get(field).isNumber(), field + " in " + o);
       }
       assertEquals(40, o.get("tasksComplete").asLong(), "every task got all its bytes: " + o);
+      assertTrue(
+          o.get("expiredPollsPerTask").asDouble() <= o.get("messagesPerTask").asDouble() - 1,
+          "a task's expired polls are among its messages, beside its registration: " + o);
       assertEquals(0, o.get("tasksUngated").asLong(), o.toString());
       assertEquals(0, o.get("linkViolations").asLong(), o.toString());
       assertTrue(o.get("flows").asLong() >= 40 * 2 / 2, o.toString());

@@ -356,12 +356,16 @@ public final class Settings {
       declare(
           ConfigEntry.builder(WanShuffleConf.POLL_INTERVAL, Times.atLeast(1))
               .section(Section.STEPS)
-              .defaultValue("10s")
+              .defaultValue("30s")
               .doc(
                   """
                   How long the driver holds one long-poll grant request before answering "not \
                   yet" (the task asks again). An executor waits for it plus \
-                  `coordinator.askTimeout`."""));
+                  `coordinator.askTimeout`. Every expired poll is one more message per waiting \
+                  task: in a stage of many more tasks than the backbone has flows a task can wait \
+                  tens of seconds for its turn \
+                  ([coordinator-scale.md](benchmarks/coordinator-scale.md)). Keep it plus \
+                  `coordinator.askTimeout` below `spark.network.timeout`."""));
 
   public static final ConfigEntry<Long> MAX_GRANT_WAIT =
       declare(

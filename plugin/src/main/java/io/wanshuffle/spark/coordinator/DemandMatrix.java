@@ -48,6 +48,9 @@ final class DemandMatrix {
   private final int[] nzCol;
   private final long[] nzBytes;
 
+  /** Per non-zero cell, the link ids of its pair's route (shared arrays: never modified). */
+  private final int[][] nzRoute;
+
   private final long readUpTo;
   private final long[] unplanned;
   private final TrafficMatrix matrix;
@@ -63,10 +66,12 @@ final class DemandMatrix {
       int[] nzRow,
       int[] nzCol,
       long[] nzBytes,
+      int[][] nzRoute,
       Platform platform,
       LinkNetwork network,
       long baseSpeed) {
     this.demands = List.copyOf(snap.demands());
+    this.nzRoute = nzRoute;
     this.senders = senders;
     this.receivers = receivers;
     this.nzRow = nzRow;
@@ -106,6 +111,8 @@ final class DemandMatrix {
    * @param unplanned the ids of the demands read but not in the matrix, in registration order
    * @param columns per demand, its receiver's column
    * @param rows per demand and source host, the sender's row (-1 where its future is 0)
+   * @param routes per demand and source host, the link ids of its route (null where its future is
+   *     0), read from the demand under the lock so that building the matrix looks up no route
    */
   record Snapshot(
       List<Demand> demands,
@@ -116,7 +123,8 @@ final class DemandMatrix {
       long readUpTo,
       long[] unplanned,
       int[] columns,
-      List<int[]> rows) {}
+      List<int[]> rows,
+      List<int[][]> routes) {}
 
   /**
    * The residual demand that can be planned now.
@@ -155,6 +163,7 @@ final class DemandMatrix {
     List<Demand> eligible = new ArrayList<>();
     List<long[]> futures = new ArrayList<>();
     List<int[]> rows = new ArrayList<>();
+    List<int[][]> routes = new ArrayList<>();
     int[] columns = new int[16];
     HostIndex index = leases.hosts();
     // row and column by host id, -1 when none yet; hosts by row and column
@@ -169,6 +178,7 @@ final class DemandMatrix {
       readUpTo = Math.max(readUpTo, d.id);
       long[] future = null;
       int[] row = null;
+      int[][] route = null;
       if (d.plannable() && mode.admits(d, leases)) {
         int[] ids = d.hostIds(index);
         if (rowOf.length < index.size()) {
@@ -181,7 +191,9 @@ final class DemandMatrix {
             if (row == null) {
               row = new int[d.src.length];
               Arrays.fill(row, -1);
+              route = new int[d.src.length][];
             }
+            route[i] = d.route(i, leases.links());
             int id = ids[i];
             if (rowOf[id] < 0) {
               rowOf[id] = senders.size();
@@ -205,6 +217,7 @@ final class DemandMatrix {
           eligible.add(d);
           futures.add(future);
           rows.add(row);
+          routes.add(route);
         }
       }
       if (row == null) {
@@ -230,7 +243,8 @@ final class DemandMatrix {
         readUpTo,
         Arrays.copyOf(unplanned, unplannedCount),
         Arrays.copyOf(columns, eligible.size()),
-        rows);
+        rows,
+        routes);
   }
 
   /**
@@ -290,14 +304,17 @@ final class DemandMatrix {
     }
     long[] keyed = new long[contributions];
     long[] amount = new long[contributions];
+    int[][] routeOf = new int[contributions][];
     int n = 0;
     for (int e = 0; e < snap.demands().size(); e++) {
       int j = snap.columns()[e];
       long[] future = snap.futures().get(e);
       int[] rows = snap.rows().get(e);
+      int[][] routes = snap.routes().get(e);
       for (int i = 0; i < future.length; i++) {
         if (future[i] > 0) {
           amount[n] = future[i];
+          routeOf[n] = routes[i];
           keyed[n] = (((long) rows[i] * cols + j) << 32) | n;
           n++;
         }
@@ -313,6 +330,7 @@ final class DemandMatrix {
     int[] nzRow = new int[nz];
     int[] nzCol = new int[nz];
     long[] nzBytes = new long[nz];
+    int[][] nzRoute = new int[nz][];
     int e = -1;
     last = -1;
     for (long k : keyed) {
@@ -321,6 +339,7 @@ final class DemandMatrix {
         e++;
         nzRow[e] = (int) (cell / cols);
         nzCol[e] = (int) (cell % cols);
+        nzRoute[e] = routeOf[(int) k];
         last = cell;
       }
       nzBytes[e] += amount[(int) k];
@@ -328,12 +347,13 @@ final class DemandMatrix {
     Platform platform =
         snap.freePlatform() != null
             ? snap.freePlatform()
-            : mode.platform(s, r, backboneFlows(s, r, nzRow, nzCol, leases), leases, betaSeconds);
+            : mode.platform(s, r, backboneFlows(nzRoute, leases), leases, betaSeconds);
     LinkNetwork network =
         leases.links().topologyAware()
-            ? network(s, r, nzRow, nzCol, leases.links(), platform)
+            ? network(s, r, nzRow, nzCol, nzRoute, leases.links(), platform)
             : null;
-    return new DemandMatrix(snap, s, r, nzRow, nzCol, nzBytes, platform, network, baseSpeed);
+    return new DemandMatrix(
+        snap, s, r, nzRow, nzCol, nzBytes, nzRoute, platform, network, baseSpeed);
   }
 
   /**
@@ -341,14 +361,13 @@ final class DemandMatrix {
    * the summed capacities of the outgoing backbone sides and of the incoming sides that the routes
    * of the pairs with traffic cross (two clusters: k per direction with traffic), at least 1.
    */
-  private static int backboneFlows(
-      String[] s, String[] r, int[] nzRow, int[] nzCol, FlowLeases leases) {
+  private static int backboneFlows(int[][] nzRoute, FlowLeases leases) {
     LinkModel links = leases.links();
     LinkFacts facts = leases.facts();
     Set<Integer> out = new HashSet<>();
     Set<Integer> in = new HashSet<>();
-    for (int e = 0; e < nzRow.length; e++) {
-      for (int l : links.route(s[nzRow[e]], r[nzCol[e]])) {
+    for (int[] route : nzRoute) {
+      for (int l : route) {
         byte kind = facts.kind(l);
         if (kind == LinkFacts.BACKBONE_OUT) {
           out.add(l);
@@ -368,13 +387,19 @@ final class DemandMatrix {
    * capacity in flows; sender-side links (NIC up, rack uplink, backbone out) first.
    */
   private static LinkNetwork network(
-      String[] s, String[] r, int[] nzRow, int[] nzCol, LinkModel links, Platform platform) {
+      String[] s,
+      String[] r,
+      int[] nzRow,
+      int[] nzCol,
+      int[][] nzRoute,
+      LinkModel links,
+      Platform platform) {
     LinkNetwork.Builder b = new LinkNetwork.Builder(s.length, r.length);
     Map<Integer, Integer> ids = new HashMap<>();
     for (int e = 0; e < nzRow.length; e++) {
       int i = nzRow[e];
       int j = nzCol[e];
-      int[] route = links.route(s[i], r[j]);
+      int[] route = nzRoute[e];
       int senderSide = 0;
       while (senderSide < route.length && links.isSenderSide(route[senderSide])) {
         senderSide++;
@@ -474,6 +499,18 @@ final class DemandMatrix {
   long bytes(int i, int j) {
     int at = matrix.nonZeroPosition(i, j);
     return at >= 0 ? nzBytes[at] : 0;
+  }
+
+  /**
+   * @param i sender row
+   * @param j receiver column
+   * @param links the link model, for a pair without bytes in the matrix
+   * @return the link ids of the route from sender i to receiver j (shared array: do not modify);
+   *     O(log row degree) for a cell with bytes, else a look-up in {@code links}
+   */
+  int[] route(int i, int j, LinkModel links) {
+    int at = matrix.nonZeroPosition(i, j);
+    return at >= 0 ? nzRoute[at] : links.route(senders[i], receivers[j]);
   }
 
   /**

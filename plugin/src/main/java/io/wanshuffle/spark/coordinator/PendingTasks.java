@@ -37,19 +37,104 @@ import java.util.TreeSet;
  */
 final class PendingTasks {
   /**
-   * What the pending tasks are expected to fetch, from one pass over the stages.
-   *
-   * @param receivers per receiving host, expected bytes of the tasks still to launch or register
-   * @param senders per sending host, the same bytes split as the registered bytes of each stage's
-   *     tasks on their receiving host are
-   * @param awaited per host about to register a task of a stage, the expected bytes of that stage's
-   *     tasks still to register there: a host with a launched task not registered yet, or one whose
-   *     task has fetched all its cross-cluster bytes but not ended while tasks preferring the host
-   *     are still to launch (its slot frees within the task's last computation, and the next task
-   *     launches there)
+   * What the pending tasks are expected to fetch, from one pass over the stages: per receiving host
+   * ({@link #receivers}), per sending host ({@link #senders}), and per host about to register a
+   * task of a stage ({@link #awaited}: a host with a launched task not registered yet, or one whose
+   * task has fetched all its cross-cluster bytes but not ended while tasks preferring the host are
+   * still to launch; its slot frees within the task's last computation, and the next task launches
+   * there). Bytes.
    */
-  record Estimate(
-      Map<String, Double> receivers, Map<String, Double> senders, Map<String, Double> awaited) {}
+  static final class Estimate {
+    private final Map<String, Double> receivers;
+    private final Map<String, Double> awaited;
+    private final Map<String, Double> sendersKnown;
+    private final List<WeightedRow> rows;
+    private final String[] hostNames;
+    private Map<String, Double> senders;
+
+    /**
+     * @param receivers per receiving host, expected bytes
+     * @param senders per sending host, expected bytes
+     * @param awaited per host about to register a task, expected bytes
+     */
+    Estimate(
+        Map<String, Double> receivers, Map<String, Double> senders, Map<String, Double> awaited) {
+      this(receivers, senders, List.of(), new String[0], awaited);
+    }
+
+    private Estimate(
+        Map<String, Double> receivers,
+        Map<String, Double> sendersKnown,
+        List<WeightedRow> rows,
+        String[] hostNames,
+        Map<String, Double> awaited) {
+      this.receivers = receivers;
+      this.hostNames = hostNames;
+      this.sendersKnown = sendersKnown;
+      this.rows = rows;
+      this.awaited = awaited;
+      this.senders = rows.isEmpty() ? sendersKnown : null;
+    }
+
+    /**
+     * @return per receiving host, expected bytes of the tasks still to launch or register
+     */
+    Map<String, Double> receivers() {
+      return receivers;
+    }
+
+    /**
+     * The split over sending hosts is summed on first use, off the coordinator's lock: the
+     * registered rows it reads are never changed once read (a registration replaces its host's
+     * row).
+     *
+     * @return per sending host, the same bytes split as the registered bytes of each stage's tasks
+     *     on their receiving host are
+     */
+    synchronized Map<String, Double> senders() {
+      if (senders == null) {
+        double[] sum = new double[hostNames.length];
+        boolean[] seen = new boolean[hostNames.length];
+        for (WeightedRow w : rows) {
+          int[] src = w.row().src();
+          long[] bytes = w.row().bytes();
+          double weight = w.weight();
+          for (int e = 0; e < src.length; e++) {
+            sum[src[e]] += weight * bytes[e];
+            seen[src[e]] = true;
+          }
+        }
+        Map<String, Double> out = new HashMap<>(sendersKnown);
+        for (int id = 0; id < sum.length; id++) {
+          if (seen[id]) {
+            out.merge(hostNames[id], sum[id], Double::sum);
+          }
+        }
+        senders = out;
+      }
+      return senders;
+    }
+
+    /**
+     * @return per host about to register a task of a stage, the expected bytes of that stage's
+     *     tasks still to register there
+     */
+    Map<String, Double> awaited() {
+      return awaited;
+    }
+  }
+
+  /**
+   * A receiving host's registered bytes by sending host, and the factor that turns them into the
+   * host's expected bytes.
+   */
+  private record WeightedRow(double weight, Row row) {}
+
+  /**
+   * A receiving host's registered bytes by sending host, as arrays: sending host ids ({@link
+   * #hostIds}) and their bytes. Never changed once built.
+   */
+  private record Row(int[] src, long[] bytes) {}
 
   /**
    * The tasks of one stage attempt still to launch or register ({@link #forecast}).
@@ -120,8 +205,14 @@ final class PendingTasks {
     final Map<String, Long> bytesTo = new HashMap<>();
     final Map<String, Long> bytesFrom = new HashMap<>();
 
-    /** Registered bytes per receiving host, by sending host. */
+    /**
+     * Registered bytes per receiving host, by sending host; a row is replaced, never changed, when
+     * a task registers (an {@link Estimate} reads rows off the lock).
+     */
     final Map<String, Map<String, Long>> bytesFromTo = new HashMap<>();
+
+    /** {@link #bytesFromTo}'s rows as arrays, for the estimate's split over senders. */
+    final Map<String, Row> rowTo = new HashMap<>();
 
     final Set<Long> tasks = new HashSet<>();
 
@@ -149,6 +240,21 @@ final class PendingTasks {
   static final double NEXT_TASK = 0.5;
 
   private final Map<StageRef, Stage> stages = new HashMap<>();
+
+  /** Ids of the sending hosts of registered rows, and their names by id. */
+  private final Map<String, Integer> hostIds = new HashMap<>();
+
+  private final List<String> hostNames = new ArrayList<>();
+
+  private int hostId(String host) {
+    Integer id = hostIds.get(host);
+    if (id == null) {
+      id = hostNames.size();
+      hostIds.put(host, id);
+      hostNames.add(host);
+    }
+    return id;
+  }
 
   /**
    * A stage attempt was submitted.
@@ -230,12 +336,26 @@ final class PendingTasks {
     s.seen.add(taskAttemptId);
     s.awaiting.remove(taskAttemptId);
     s.bytesTo.putIfAbsent(dst, 0L);
+    if (src.length == 0) {
+      return;
+    }
+    // a new row, never the one an earlier estimate may still read off the lock
+    Map<String, Long> row = new HashMap<>(s.bytesFromTo.getOrDefault(dst, Map.of()));
     for (int i = 0; i < src.length; i++) {
       s.bytesTo.merge(dst, bytes[i], Long::sum);
       s.bytesFrom.merge(src[i], bytes[i], Long::sum);
-      s.bytesFromTo.computeIfAbsent(dst, x -> new HashMap<>()).merge(src[i], bytes[i], Long::sum);
+      row.merge(src[i], bytes[i], Long::sum);
       s.bytes += bytes[i];
     }
+    s.bytesFromTo.put(dst, row);
+    int[] ids = new int[row.size()];
+    long[] b = new long[row.size()];
+    int n = 0;
+    for (Map.Entry<String, Long> e : row.entrySet()) {
+      ids[n] = hostId(e.getKey());
+      b[n++] = e.getValue();
+    }
+    s.rowTo.put(dst, new Row(ids, b));
   }
 
   /**
@@ -293,19 +413,27 @@ final class PendingTasks {
   Estimate estimate() {
     Map<String, Double> receivers = new HashMap<>();
     Map<String, Double> senders = new HashMap<>();
+    List<WeightedRow> rows = new ArrayList<>();
     Map<String, Double> awaited = new HashMap<>();
     for (Stage s : stages.values()) {
       Map<String, Double> expected = expected(s);
+      double unregistered = 0;
       for (Map.Entry<String, Double> e : expected.entrySet()) {
         receivers.merge(e.getKey(), e.getValue(), Double::sum);
         // split over senders as the host's registered tasks fetch (the stage's tasks before any)
-        Map<String, Long> from = s.bytesFromTo.get(e.getKey());
-        Map<String, Long> split = from == null ? s.bytesFrom : from;
-        double total = from == null ? s.bytes : s.bytesTo.get(e.getKey());
-        if (total > 0) {
-          for (Map.Entry<String, Long> f : split.entrySet()) {
-            senders.merge(f.getKey(), e.getValue() * f.getValue() / total, Double::sum);
+        Row from = s.rowTo.get(e.getKey());
+        if (from == null) {
+          unregistered += e.getValue();
+        } else {
+          long total = s.bytesTo.get(e.getKey());
+          if (total > 0) {
+            rows.add(new WeightedRow(e.getValue() / total, from));
           }
+        }
+      }
+      if (unregistered > 0 && s.bytes > 0) {
+        for (Map.Entry<String, Long> f : s.bytesFrom.entrySet()) {
+          senders.merge(f.getKey(), unregistered * f.getValue() / s.bytes, Double::sum);
         }
       }
       for (String h : s.awaiting.values()) {
@@ -321,7 +449,7 @@ final class PendingTasks {
         }
       }
     }
-    return new Estimate(receivers, senders, awaited);
+    return new Estimate(receivers, senders, rows, hostNames.toArray(new String[0]), awaited);
   }
 
   /**

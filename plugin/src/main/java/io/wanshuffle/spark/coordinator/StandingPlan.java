@@ -120,7 +120,7 @@ final class StandingPlan {
       int col = r.transfer().dst();
       boolean crossesOut = false;
       boolean crossesIn = false;
-      routes[i] = leases.links().route(matrix.senders()[row], matrix.receivers()[col]);
+      routes[i] = matrix.route(row, col, leases.links());
       nicUp[i] = -1;
       nicDown[i] = -1;
       int sharedCount = 0;

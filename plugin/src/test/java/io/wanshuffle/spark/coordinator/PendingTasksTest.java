@@ -38,6 +38,28 @@ class PendingTasksTest {
   }
 
   @Test
+  void anEstimateKeepsTheSplitOfItsMomentWhileLaterTasksRegister() {
+    PendingTasks p = new PendingTasks();
+    p.submitted(STAGE, List.of(List.of("b1"), List.of("b1"), List.of("b1"), List.of("b2")));
+    p.launched(STAGE, "b1", 1);
+    p.registered(STAGE, 1, "b1", new String[] {"a1", "a2"}, new long[] {300, 100});
+    // pending: b1 2 tasks of 400 B split 3:1; b2 1 task at the stage's mean, split as the stage's
+    PendingTasks.Estimate before = p.estimate();
+    p.launched(STAGE, "b1", 2);
+    p.registered(STAGE, 2, "b1", new String[] {"a2"}, new long[] {400});
+    p.launched(STAGE, "b2", 4);
+    p.registered(STAGE, 4, "b2", new String[] {"a3"}, new long[] {50});
+    // read after the registrations (the planner sums the split off the coordinator's lock)
+    Map<String, Double> s = before.senders();
+    assertEquals(Map.of("a1", 900.0, "a2", 300.0), s);
+    // a later estimate sees the new rows: b1 1 task of 400 B split 3:5, b2 none left
+    Map<String, Double> after = p.estimate().senders();
+    assertEquals(150, after.get("a1"), 1e-6);
+    assertEquals(250, after.get("a2"), 1e-6);
+    assertEquals(0, after.getOrDefault("a3", 0.0), 1e-6);
+  }
+
+  @Test
   void aTaskWithoutCrossClusterBytesIsNoLongerAwaitedAndLowersItsHostsEstimate() {
     PendingTasks p = new PendingTasks();
     p.submitted(STAGE, List.of(List.of("b1"), List.of("b2"), List.of("b1"), List.of("b2")));
