@@ -404,14 +404,15 @@ public final class Settings {
               .doc(
                   """
                   Longest a port freed while the planner is busy (pipelined steps) waits for the \
-                  re-plan: when the last planning round (reading the residual demand, planning \
-                  it, granting its step) took longer than this, a flow that ends while the planner \
-                  computes the next plan is followed at once by the last plan's next transfers \
-                  that fit (list scheduling of that plan, bottleneck ports first), and the re-plan \
-                  that follows, over the whole residual demand, covers what registered since. \
-                  Planning rounds take a few ms up to a few hundred hosts per site, so this only \
-                  acts on large residuals ([coordinator-scale.md](benchmarks/coordinator-scale.md)); \
-                  `0` always grants from the last plan while the planner is busy."""));
+                  re-plan: a flow that ends while the planner computes the next plan is followed \
+                  by the last plan's next transfers that fit (list scheduling of that plan, \
+                  bottleneck ports first) at once when the last planning round (reading the \
+                  residual demand, planning it, granting its step) took longer than this, else \
+                  when the round being planned has run this long; the re-plan that follows, over \
+                  the whole residual demand, covers what registered since. Planning rounds take a \
+                  few ms up to a few hundred hosts per site, so this only acts on large residuals \
+                  ([coordinator-scale.md](benchmarks/coordinator-scale.md)); `0` always grants \
+                  from the last plan while the planner is busy."""));
 
   public static final ConfigEntry<String> PLANNING_FALLBACK =
       declare(

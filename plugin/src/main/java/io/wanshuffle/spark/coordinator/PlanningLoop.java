@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,8 +75,14 @@ final class PlanningLoop<I, O> {
 
   private boolean stopped;
 
-  /** How long the last round took, from its snapshot to the end of its apply, ns. */
-  private long lastRoundNanos;
+  /** The clock the rounds are timed with, ms. */
+  private final LongSupplier clockMs;
+
+  /** {@link #clockMs} when the round being planned took its snapshot. */
+  private long planningSinceMs;
+
+  /** How long the last round took, from its snapshot to the end of its apply, ms. */
+  private long lastRoundMs;
 
   /**
    * @param lock the coordinator's lock
@@ -84,9 +91,20 @@ final class PlanningLoop<I, O> {
    * @param round the phases of a round
    */
   PlanningLoop(Object lock, Executor executor, Round<I, O> round) {
+    this(lock, executor, round, System::currentTimeMillis);
+  }
+
+  /**
+   * @param lock the coordinator's lock
+   * @param executor the planner thread
+   * @param round the three phases of a round
+   * @param clockMs the clock {@link #planningForMs} and {@link #lastRoundMs} read, ms
+   */
+  PlanningLoop(Object lock, Executor executor, Round<I, O> round, LongSupplier clockMs) {
     this.lock = lock;
     this.executor = executor;
     this.round = round;
+    this.clockMs = clockMs;
   }
 
   /** Asks for a plan (under the lock). */
@@ -110,11 +128,19 @@ final class PlanningLoop<I, O> {
   }
 
   /**
-   * @return how long the last round that planned took, from its snapshot to the end of its apply,
-   *     ns; 0 before the first (under the lock)
+   * @return how long the round being planned has run since its snapshot, ms on the loop's clock; -1
+   *     when none is being planned (under the lock)
    */
-  long lastRoundNanos() {
-    return lastRoundNanos;
+  long planningForMs() {
+    return planning ? Math.max(0, clockMs.getAsLong() - planningSinceMs) : -1;
+  }
+
+  /**
+   * @return how long the last round that planned took, from its snapshot to the end of its apply,
+   *     ms on the loop's clock; 0 before the first (under the lock)
+   */
+  long lastRoundMs() {
+    return lastRoundMs;
   }
 
   /** No more plans (under the lock). */
@@ -181,6 +207,7 @@ final class PlanningLoop<I, O> {
         return true;
       }
       planning = true;
+      planningSinceMs = clockMs.getAsLong();
     }
     O output = round.plan(input);
     List<Runnable> replies = new ArrayList<>();
@@ -189,7 +216,7 @@ final class PlanningLoop<I, O> {
       if (!stopped) {
         try {
           round.apply(input, output, started, replies);
-          lastRoundNanos = System.nanoTime() - started;
+          lastRoundMs = clockMs.getAsLong() - planningSinceMs;
         } catch (RuntimeException e) {
           LOG.error(
               "wan-shuffle planner could not grant its plan; the next step boundary or release"

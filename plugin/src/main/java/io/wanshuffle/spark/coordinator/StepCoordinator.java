@@ -116,6 +116,13 @@ public final class StepCoordinator {
 
   private final PlanningLoop<RoundInput, RoundPlan> planning;
   private CoordinatorTimer.Cancellable keepTimer;
+
+  /**
+   * Set while a port freed during a short round waits for {@code planning.replanWait} to pass
+   * ({@link #grantFromStandingPlan}).
+   */
+  private CoordinatorTimer.Cancellable standingTimer;
+
   private final AtomicLong nextPlanId = new AtomicLong(1);
   private boolean stopped;
 
@@ -160,7 +167,7 @@ public final class StepCoordinator {
         b.scheduler() == null
             ? null
             : new Planner(b.scheduler(), fallback, conf.planningBudgetMs());
-    this.planning = new PlanningLoop<>(this, b.planner(), new Rounds());
+    this.planning = new PlanningLoop<>(this, b.planner(), new Rounds(), b.clock());
   }
 
   /**
@@ -885,24 +892,40 @@ public final class StepCoordinator {
   }
 
   /**
-   * Pipelined steps, when the planner is busy and its last round took longer than {@code
-   * planning.replanWait}: the ports freed since the last plan take the last plan's next transfers
-   * now instead of waiting for the plan being computed (list scheduling of the last plan, {@link
-   * StandingPlan}); the re-plan that follows covers the whole residual demand again. A plan on the
-   * free ports only (barrier steps) never does.
+   * Pipelined steps, when the planner is busy: the ports freed since the last plan take the last
+   * plan's next transfers (list scheduling of the last plan, {@link StandingPlan}) instead of
+   * waiting for the plan being computed, once that wait would pass {@code planning.replanWait}: at
+   * once when the last round took longer, else when the round being planned reaches it (a timer; a
+   * round that ends sooner grants the freed ports itself). The re-plan that follows covers the
+   * whole residual demand again. A plan on the free ports only (barrier steps) never does.
    */
   private void grantFromStandingPlan(List<Runnable> replies) {
-    if (!changedSinceStanding
-        || standing == null
-        || stopped
-        || !planning.isBusy()
-        || planning.lastRoundNanos() < conf.replanWaitMs() * 1_000_000L) {
+    if (!changedSinceStanding || standing == null || stopped || !planning.isBusy()) {
       return;
     }
+    long waitMs = conf.replanWaitMs();
+    if (planning.lastRoundMs() < waitMs) {
+      long planned = planning.planningForMs();
+      if (planned < 0) {
+        return; // the next round's snapshot is about to read the freed ports
+      }
+      if (planned < waitMs) {
+        if (standingTimer == null) {
+          standingTimer =
+              timer.schedule(
+                  () ->
+                      event(
+                          () -> {
+                            standingTimer = null;
+                            return null;
+                          }),
+                  waitMs - planned);
+        }
+        return;
+      }
+    }
     changedSinceStanding = false;
-    long now = clock.getAsLong();
-    long nowNanos = System.nanoTime();
-    grantStep(standing, now, nowNanos, replies);
+    grantStep(standing, clock.getAsLong(), System.nanoTime(), replies);
   }
 
   /** Re-plans when the oldest kept flow's bound ends, so that no flow is kept longer. */

@@ -184,6 +184,90 @@ class StepCoordinatorPlannerTest {
     assertEquals(List.of(), lockHeldWhilePlanning);
   }
 
+  /**
+   * Pipelined steps: a port freed while a round plans waits for that round at most {@code
+   * planning.replanWait}, then takes the last plan's next transfer, even when the rounds before
+   * were short.
+   */
+  @Test
+  void aPortFreedDuringALongRoundTakesTheLastPlansNextTransferAfterTheReplanWait()
+      throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch proceed = new CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    StepScheduler secondBlocks =
+        new StepScheduler() {
+          final GreedyTestScheduler greedy = new GreedyTestScheduler();
+
+          @Override
+          public String name() {
+            return "greedy-test";
+          }
+
+          @Override
+          public Schedule schedule(TrafficMatrix m, Platform p) {
+            if (calls.incrementAndGet() == 2) {
+              entered.countDown();
+              try {
+                proceed.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return greedy.schedule(m, p);
+          }
+        };
+    ManualTimer timer = new ManualTimer();
+    StepCoordinator c =
+        StepCoordinator.builder(
+                conf(
+                    WanShuffleConf.K, "3",
+                    WanShuffleConf.DELTA, "1",
+                    WanShuffleConf.REPLAN_WAIT, "20ms"))
+            .scheduler(secondBlocks)
+            .listeners(List.of())
+            .timer(timer)
+            .clock(timer::now)
+            .planner(planner)
+            .build();
+    try {
+      long id1 = c.register(demand(1, "b1", "a1", 300)).demandId();
+      long id2 = c.register(demand(2, "b2", "a2", 300)).demandId();
+      long id3 = c.register(demand(3, "b1", "a3", 100)).demandId();
+      CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(id1));
+      CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(id2));
+      CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(id3));
+      timer.advance(100); // gather window: the first (quick) round grants a1->b1 and a2->b2
+      GrantReply g1 = p1.get(WAIT_S, TimeUnit.SECONDS);
+      assertEquals(Status.GRANT, g1.status());
+      assertEquals(Status.GRANT, p2.get(WAIT_S, TimeUnit.SECONDS).status());
+      assertFalse(p3.isDone(), "b1 takes one flow at a time (δ = 1)");
+
+      // a new demand starts a second round, whose scheduler blocks
+      long id4 = c.register(demand(4, "b9", "a9", 100)).demandId();
+      CompletableFuture<GrantReply> p4 = c.awaitGrant(AwaitGrant.poll(id4));
+      assertTrue(entered.await(WAIT_S, TimeUnit.SECONDS), "the second round plans");
+
+      // a1->b1 ends while the second round plans: b1 is free
+      CompletableFuture<GrantReply> f1 =
+          c.awaitGrant(
+              new AwaitGrant(
+                  id1, g1.stepId(), new String[] {"a1"}, new long[] {300}, new long[] {0}, 1, 2));
+      assertEquals(Status.FINISHED, f1.get(WAIT_S, TimeUnit.SECONDS).status());
+      assertFalse(p3.isDone(), "the round has planned for less than planning.replanWait");
+      timer.advance(20); // the coordinator's clock: the round has planned for 20 ms
+      GrantReply g3 = p3.get(WAIT_S, TimeUnit.SECONDS);
+      assertEquals(Status.GRANT, g3.status(), "the last plan's next transfer, a3->b1");
+      assertArrayEquals(new String[] {"a3"}, g3.srcHosts());
+      assertEquals(1, calls.get() - 1, "granted while the second round still plans");
+      assertFalse(p4.isDone(), "a9->b9 is not in the last plan: it waits for the re-plan");
+      proceed.countDown();
+      assertEquals(Status.GRANT, p4.get(WAIT_S, TimeUnit.SECONDS).status());
+    } finally {
+      proceed.countDown();
+    }
+  }
+
   /** Polls until the demand's reply has the wanted status (a grant may race a poll's expiry). */
   private static GrantReply awaitStatus(StepCoordinator c, long id, Status want) throws Exception {
     for (int i = 0; i < 1000; i++) {
