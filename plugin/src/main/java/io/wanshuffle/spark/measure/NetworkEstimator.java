@@ -111,17 +111,24 @@ public final class NetworkEstimator {
       return NetworkEstimate.EMPTY;
     }
     used.sort(Comparator.comparingLong(MeasuredFlow::endMs));
-    Map<String, List<MeasuredFlow>> byLink = new LinkedHashMap<>();
-    for (MeasuredFlow f : used) {
-      for (String l : routes.links(f.srcHost(), f.dstHost())) {
-        byLink.computeIfAbsent(l, x -> new ArrayList<>()).add(f);
+    boolean[] first = firstOnPair(used);
+    Map<String, List<Integer>> byLink = new LinkedHashMap<>();
+    List<List<String>> linksOf = new ArrayList<>(used.size());
+    for (int i = 0; i < used.size(); i++) {
+      MeasuredFlow f = used.get(i);
+      List<String> links = routes.links(f.srcHost(), f.dstHost());
+      linksOf.add(links);
+      for (String l : links) {
+        byLink.computeIfAbsent(l, x -> new ArrayList<>()).add(i);
       }
     }
-    long leadMs = 0;
-    Round round = round(byLink, leadMs);
-    for (int r = 1; r < MAX_ROUNDS && Math.abs(round.leadMs - leadMs) >= 1; r++) {
-      leadMs = round.leadMs;
-      round = round(byLink, leadMs);
+    Round round = round(used, first, byLink, 0, 0);
+    for (int r = 1;
+        r < MAX_ROUNDS
+            && (Math.abs(round.leadMs - round.usedLeadMs) >= 1
+                || Math.abs(round.firstLeadMs - round.usedFirstLeadMs) >= 1);
+        r++) {
+      round = round(used, first, byLink, round.leadMs, round.firstLeadMs);
     }
     List<Double> grants = new ArrayList<>();
     for (MeasuredFlow f : used) {
@@ -129,23 +136,69 @@ public final class NetworkEstimator {
         grants.add(Math.max(0, f.startMs() - f.grantedAtMs()) / 1000.0);
       }
     }
-    double ramp = leadMs / 1000.0;
+    double ramp = round.usedLeadMs / 1000.0;
     double grant = grants.isEmpty() ? Double.NaN : Robust.median(toArray(grants));
-    return new NetworkEstimate(grant + ramp, grant, ramp, round.rates, used.size());
+    return new NetworkEstimate(
+        grant + ramp, grant, ramp, round.rates, used.size(), round.firstLeadMs / 1000.0);
   }
 
   /**
-   * One round: each link's rate with n(t) counted from each flow's request + {@code leadMs}, and
-   * the lead those counts give (class doc).
+   * @param flows flows by end
+   * @return per flow, whether it started first among the flows of its host pair (the earliest
+   *     request; of equal requests, the earliest end)
    */
-  private record Round(Map<String, LinkRate> rates, long leadMs) {}
+  private static boolean[] firstOnPair(List<MeasuredFlow> flows) {
+    Map<String, Integer> earliest = new HashMap<>();
+    for (int i = 0; i < flows.size(); i++) {
+      MeasuredFlow f = flows.get(i);
+      earliest.merge(
+          f.srcHost() + "\n" + f.dstHost(),
+          i,
+          (a, b) -> flows.get(b).startMs() < flows.get(a).startMs() ? b : a);
+    }
+    boolean[] out = new boolean[flows.size()];
+    for (int i : earliest.values()) {
+      out[i] = true;
+    }
+    return out;
+  }
 
-  private static Round round(Map<String, List<MeasuredFlow>> byLink, long leadMs) {
+  /**
+   * One round: each link's rate with n(t) counted from each flow's request plus its lead (a host
+   * pair's first flow its own), and the leads those counts give (class doc).
+   *
+   * @param usedLeadMs the lead of a later flow the round counted with, ms
+   * @param usedFirstLeadMs the lead of a first flow the round counted with, ms
+   * @param leadMs the lead of a later flow the round's fit gives, ms
+   * @param firstLeadMs the lead of a host pair's first flow the round's rates give, ms
+   */
+  private record Round(
+      Map<String, LinkRate> rates,
+      long usedLeadMs,
+      long usedFirstLeadMs,
+      long leadMs,
+      long firstLeadMs) {}
+
+  private static Round round(
+      List<MeasuredFlow> used,
+      boolean[] first,
+      Map<String, List<Integer>> byLink,
+      long leadMs,
+      long firstLeadMs) {
     Map<String, LinkRate> rates = new HashMap<>();
-    List<Double> intercepts = new ArrayList<>();
-    for (Map.Entry<String, List<MeasuredFlow>> e : byLink.entrySet()) {
-      List<MeasuredFlow> on = e.getValue();
-      double[] share = LinkSharing.shareSeconds(on, leadMs);
+    List<Double> laterIntercepts = new ArrayList<>();
+    List<Double> allIntercepts = new ArrayList<>();
+    // per flow, the longest time at share over its links' rates: x / R on its bottleneck
+    double[] atShare = new double[used.size()];
+    for (Map.Entry<String, List<Integer>> e : byLink.entrySet()) {
+      List<Integer> idx = e.getValue();
+      List<MeasuredFlow> on = new ArrayList<>(idx.size());
+      long[] leads = new long[idx.size()];
+      for (int j = 0; j < idx.size(); j++) {
+        on.add(used.get(idx.get(j)));
+        leads[j] = first[idx.get(j)] ? firstLeadMs : leadMs;
+      }
+      double[] share = LinkSharing.shareSeconds(on, leads);
       int from = Math.max(0, on.size() - FIT_FLOWS);
       int n = on.size() - from;
       double[] bytes = new double[n];
@@ -153,36 +206,91 @@ public final class NetworkEstimator {
       double[] d = new double[n];
       double[] perShare = new double[n];
       double[] longPerShare = new double[n];
+      double[] sentPerShare = new double[n];
       int longFlows = 0;
+      int sent = 0;
+      int later = 0;
       for (int j = 0; j < n; j++) {
         MeasuredFlow f = on.get(from + j);
-        long sendingMs = f.endMs() - LinkSharing.sendingFromMs(f, leadMs);
+        long lead = leads[from + j];
+        long sendingMs = f.endMs() - LinkSharing.sendingFromMs(f, lead);
         double sh = share[from + j];
         bytes[j] = f.bytes();
         d[j] = f.activeSeconds();
         x[j] = f.bytes() * (sendingMs / 1000.0) / sh;
         perShare[j] = f.bytes() / sh;
-        if (sendingMs >= leadMs) {
+        if (sendingMs >= lead) {
           longPerShare[longFlows++] = perShare[j];
+        }
+        if (f.endMs() - f.startMs() > lead) {
+          sentPerShare[sent++] = perShare[j];
+        }
+        if (!first[idx.get(from + j)]) {
+          later++;
         }
       }
       double rate =
           longFlows >= MIN_FIT_FLOWS
               ? Robust.quantile(Arrays.copyOf(longPerShare, longFlows), RATE_QUANTILE)
-              : Robust.median(perShare);
-      boolean fitted = false;
-      if (n >= MIN_FIT_FLOWS
-          && Robust.quantile(bytes, 0.9) >= MIN_SPREAD * Robust.quantile(bytes, 0.1)) {
-        Robust.Line line = Robust.theilSen(x, d, bytes, 0.1 * Robust.median(bytes));
-        if (line != null && line.slope() > 0) {
-          intercepts.add(line.intercept());
-          fitted = true;
+              : Robust.median(sent > 0 ? Arrays.copyOf(sentPerShare, sent) : perShare);
+      for (int j = 0; j < n; j++) {
+        int i = idx.get(from + j);
+        atShare[i] = Math.max(atShare[i], x[j] / rate);
+      }
+      boolean fitted = fit(bytes, x, d, 0.1, allIntercepts);
+      if (later > 0 && later < n) {
+        double[] lb = new double[later];
+        double[] lx = new double[later];
+        double[] ld = new double[later];
+        int m = 0;
+        for (int j = 0; j < n; j++) {
+          if (!first[idx.get(from + j)]) {
+            lb[m] = bytes[j];
+            lx[m] = x[j];
+            ld[m++] = d[j];
+          }
         }
+        fit(lb, lx, ld, 0.25, laterIntercepts);
+      } else if (later == n) {
+        fit(bytes, x, d, 0.25, laterIntercepts);
       }
       rates.put(e.getKey(), new LinkRate(e.getKey(), rate, n, fitted));
     }
+    List<Double> intercepts = laterIntercepts.isEmpty() ? allIntercepts : laterIntercepts;
     double lead = intercepts.isEmpty() ? 0 : Math.max(0, Robust.median(toArray(intercepts)));
-    return new Round(rates, Math.round(lead * 1000));
+    long nextLeadMs = Math.round(lead * 1000);
+    long nextFirstLeadMs = nextLeadMs;
+    if (!laterIntercepts.isEmpty()) {
+      List<Double> firstLeads = new ArrayList<>();
+      for (int i = 0; i < used.size(); i++) {
+        if (first[i]) {
+          firstLeads.add(used.get(i).activeSeconds() - atShare[i]);
+        }
+      }
+      nextFirstLeadMs = Math.max(nextLeadMs, Math.round(1000 * Robust.median(toArray(firstLeads))));
+    }
+    return new Round(rates, leadMs, firstLeadMs, nextLeadMs, nextFirstLeadMs);
+  }
+
+  /**
+   * Fits one link's active times against its flows' bytes at share when they differ in size (the
+   * bytes' {@code 1 - q} quantile at least {@value #MIN_SPREAD} times their q quantile), and adds
+   * the intercept to {@code intercepts}.
+   *
+   * @return true when it was fitted
+   */
+  private static boolean fit(
+      double[] bytes, double[] x, double[] d, double q, List<Double> intercepts) {
+    if (bytes.length < MIN_FIT_FLOWS
+        || Robust.quantile(bytes, 1 - q) < MIN_SPREAD * Robust.quantile(bytes, q)) {
+      return false;
+    }
+    Robust.Line line = Robust.theilSen(x, d, bytes, 0.1 * Robust.median(bytes));
+    if (line == null || !(line.slope() > 0)) {
+      return false;
+    }
+    intercepts.add(line.intercept());
+    return true;
   }
 
   private static double[] toArray(List<Double> v) {
