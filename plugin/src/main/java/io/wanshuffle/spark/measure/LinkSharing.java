@@ -48,28 +48,11 @@ public final class LinkSharing {
    * @return per flow, in the order given, its share time in seconds (0 < share ≤ its sending time)
    */
   public static double[] shareSeconds(List<MeasuredFlow> flows, long leadMs) {
-    long[] leads = new long[flows.size()];
-    Arrays.fill(leads, leadMs);
-    return shareSeconds(flows, leads);
-  }
-
-  /**
-   * @param flows the flows crossing the link, each with {@code endMs > startMs}
-   * @param leadMs per flow, in the order given, the time after its request it sends nothing, ms, at
-   *     least 0: each flow counts in n(t) on {@code [sendingFromMs, endMs)} with its own lead
-   * @return per flow, in the order given, its share time in seconds (0 < share ≤ its sending time)
-   * @throws IllegalArgumentException if the lengths differ
-   */
-  public static double[] shareSeconds(List<MeasuredFlow> flows, long[] leadMs) {
-    if (leadMs.length != flows.size()) {
-      throw new IllegalArgumentException(
-          "flows and leads differ in length: " + flows.size() + ", " + leadMs.length);
-    }
     int f = flows.size();
     long[] from = new long[f];
     long[] times = new long[2 * f];
     for (int i = 0; i < f; i++) {
-      from[i] = sendingFromMs(flows.get(i), leadMs[i]);
+      from[i] = sendingFromMs(flows.get(i), leadMs);
       times[2 * i] = from[i];
       times[2 * i + 1] = flows.get(i).endMs();
     }

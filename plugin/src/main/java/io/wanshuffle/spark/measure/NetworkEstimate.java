@@ -12,13 +12,12 @@ import java.util.TreeMap;
  *     measured
  * @param grantDelaySeconds the median, over gated flows, of grant (driver) to the task starting the
  *     fetch (executor): the grant's trip to the task; NaN when no gated flow was measured
- * @param rampSeconds the lead of a flow on a host pair that carried a flow before (a reused
+ * @param rampSeconds the lead a_w of a flow on a host pair that carried an earlier flow (a reused
  *     connection): the time from its request to it sending at its share (the request's round trip
- *     and TCP's ramp), the median over links of the intercept of the fit of such flows' active time
- *     against their bytes at share, seconds, at least 0 ({@link NetworkEstimator})
+ *     and what is left of TCP's ramp), seconds, at least 0 ({@link NetworkEstimator})
  * @param rates per link name, its measured rate (by name)
  * @param flows flows measured
- * @param firstRampSeconds the lead of a host pair's first flow (a new connection: its set-up and
+ * @param firstRampSeconds the lead a₁ of a host pair's first flow (a new connection: its set-up and
  *     TCP's slow start from the initial window), seconds, at least {@code rampSeconds}; equal to it
  *     when the flows say nothing of the difference ({@link NetworkEstimator})
  */

@@ -44,8 +44,8 @@ import java.util.Map;
  */
 public final class TransferPrediction {
   /**
-   * Fewest flows a link's rate must be measured over to replace the model's rate (as {@link
-   * ConfiguredValueCheck#MIN_FLOWS}).
+   * Fewest flows on reused connections a link's rate must be measured over to replace the model's
+   * rate (as {@link ConfiguredValueCheck#MIN_FLOWS}).
    */
   public static final int MIN_FLOWS = ConfiguredValueCheck.MIN_FLOWS;
 
@@ -341,11 +341,15 @@ public final class TransferPrediction {
 
   /**
    * The rate the prediction gives a link: its measured rate when measured over at least {@value
-   * #MIN_FLOWS} flows, at most the link model's rate (capacity in flows x base speed: the
-   * configured rate, or the one {@code auto} adopted); the model's rate otherwise. A measured rate
-   * is what the link delivered to its flows, so below the model's rate it is a slower link than
-   * configured (or one its flows were held back from); above it, it is not a capacity the link has
-   * shown to the plugin's flows, and a few flows' sharing estimate can be far off.
+   * #MIN_FLOWS} flows on reused connections ({@link LinkRate#reusedFlows}), at most the link
+   * model's rate (capacity in flows x base speed: the configured rate, or the one {@code auto}
+   * adopted); the model's rate otherwise. A measured rate is what the link delivered to its flows,
+   * so below the model's rate it is a slower link than configured (or one its flows were held back
+   * from); above it, it is not a capacity the link has shown to the plugin's flows, and a few
+   * flows' sharing estimate can be far off. A host pair's first flow opens its connection and
+   * spends part of its time in TCP's slow start, below its share: a sample of few flows, many of
+   * them first flows (an application's first gated stage), reads the link low, while the stages
+   * that follow run on the open connections.
    *
    * @param link a link id of the model
    * @param est the measured network
@@ -354,22 +358,22 @@ public final class TransferPrediction {
    */
   static double linkRate(int link, NetworkEstimate est, LinkModel model) {
     double modelRate = (double) model.capacity(link) * model.baseSpeed();
-    LinkRate r = est.rates().get(model.name(link));
-    if (r == null || r.flows() < MIN_FLOWS || !(r.bytesPerSecond() > 0)) {
+    if (!measured(link, est, model)) {
       return modelRate;
     }
-    return Math.min(r.bytesPerSecond(), modelRate);
+    return Math.min(est.rates().get(model.name(link)).bytesPerSecond(), modelRate);
   }
 
   /**
    * @param link a link id of the model
    * @param est the measured network
    * @param model the links
-   * @return true when its measurement counts ({@link #linkRate})
+   * @return true when its measurement counts: measured over at least {@value #MIN_FLOWS} flows on
+   *     reused connections ({@link #linkRate})
    */
   private static boolean measured(int link, NetworkEstimate est, LinkModel model) {
     LinkRate r = est.rates().get(model.name(link));
-    return r != null && r.flows() >= MIN_FLOWS && r.bytesPerSecond() > 0;
+    return r != null && r.reusedFlows() >= MIN_FLOWS && r.bytesPerSecond() > 0;
   }
 
   /**

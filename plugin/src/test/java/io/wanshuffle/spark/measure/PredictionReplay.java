@@ -16,11 +16,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Replays the driver's prediction of a captured stage offline: the estimate over the flows that
- * ended before the stage (what the driver's meter held when the stage was first planned), and
- * {@link TransferPrediction#ofStage} of the stage's traffic (one flow per reduce task and sending
- * host, as the coordinator registers it) on the testbed's link model (3 + 3 hosts, NICs 12.5 MB/s,
- * k 2, backbone 25 MB/s per side).
+ * Replays the driver's prediction of a captured stage offline: the estimate over the flows of the
+ * stages before it (what the driver's meter held when the stage was first planned), and {@link
+ * TransferPrediction#ofStage} of the stage's traffic (one flow per reduce task and sending host, as
+ * the coordinator registers it, in task attempt order: the order the coordinator lists a stage's
+ * registered demands and then the forecast of its tasks still to register, which decides ties) on
+ * the testbed's link model (3 + 3 hosts, NICs 12.5 MB/s, k 2, backbone 25 MB/s per side). The
+ * capture does not record the traffic the driver predicted from (registered demands and the
+ * forecast of the tasks still to come); the realised traffic stands for it, which on the testbed's
+ * patterns (partition i and i + 3 of one size) is the same.
  *
  * <p>Run as a program on capture application folders:
  *
@@ -156,11 +160,101 @@ final class PredictionReplay {
     }
   }
 
+  /** Header of a stage fixture: the components of {@link PlannedFlow} it holds. */
+  static final String STAGE_HEADER = "srcHost,dstHost,bytes";
+
+  /** Comment line of a stage fixture that carries its measured transfer phase. */
+  static final String PHASE = "# transferPhaseSeconds=";
+
   /**
-   * @param args {@code [--flows] APP_DIR...}
+   * Writes a replayed stage as two fixtures: {@code <name>-before.csv}, the flows before it ({@link
+   * CapturedFlows#HEADER}), and {@code <name>-stage.csv}, its traffic ({@link #STAGE_HEADER}) and
+   * measured phase ({@link #PHASE}).
+   *
+   * @param s the stage
+   * @param source where it was captured, for the comment lines
+   * @param dir the folder written to
+   * @param name the fixtures' name
+   * @throws IOException on write errors
+   */
+  static void writeFixture(Stage s, String source, Path dir, String name) throws IOException {
+    StringBuilder before = new StringBuilder();
+    before.append("# flows before stage ").append(s.stageId()).append(" of ").append(source);
+    before.append('\n').append(CapturedFlows.HEADER).append('\n');
+    for (MeasuredFlow f : s.before()) {
+      before.append(
+          String.join(
+              ",",
+              f.srcHost(),
+              f.dstHost(),
+              Long.toString(f.bytes()),
+              Long.toString(f.grantedAtMs()),
+              Long.toString(f.startMs()),
+              Long.toString(f.endMs())));
+      before.append('\n');
+    }
+    java.nio.file.Files.writeString(dir.resolve(name + "-before.csv"), before);
+    StringBuilder stage = new StringBuilder();
+    stage.append("# stage ").append(s.stageId()).append(" of ").append(source);
+    stage.append(", one flow per reduce task and sending host, in task order\n");
+    stage.append(PHASE).append(s.measuredPhase()).append('\n');
+    stage.append(STAGE_HEADER).append('\n');
+    for (PlannedFlow f : s.traffic()) {
+      stage.append(f.srcHost()).append(',').append(f.dstHost()).append(',').append(f.bytes());
+      stage.append('\n');
+    }
+    java.nio.file.Files.writeString(dir.resolve(name + "-stage.csv"), stage);
+  }
+
+  /**
+   * @param name the fixtures' name under {@code /measure/} on the test class path ({@link
+   *     #writeFixture})
+   * @return the stage they hold (stage id -1, no logged predictions)
+   */
+  static Stage fixture(String name) {
+    List<MeasuredFlow> before = CapturedFlows.fixture(name + "-before.csv");
+    java.io.InputStream in =
+        PredictionReplay.class.getResourceAsStream("/measure/" + name + "-stage.csv");
+    if (in == null) {
+      throw new IllegalArgumentException("no fixture /measure/" + name + "-stage.csv");
+    }
+    List<PlannedFlow> traffic = new ArrayList<>();
+    double phase = Double.NaN;
+    try (java.io.BufferedReader r =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8))) {
+      String l;
+      while ((l = r.readLine()) != null) {
+        l = l.trim();
+        if (l.startsWith(PHASE)) {
+          phase = Double.parseDouble(l.substring(PHASE.length()));
+        } else if (!l.isEmpty() && !l.startsWith("#") && !l.equals(STAGE_HEADER)) {
+          String[] c = l.split(",");
+          traffic.add(new PlannedFlow(c[0], c[1], Long.parseLong(c[2])));
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return new Stage(-1, before, traffic, phase, Double.NaN, Double.NaN);
+  }
+
+  /**
+   * @param args {@code [--flows] APP_DIR...}, or {@code fixture DIR NAME APP_DIR} to write the
+   *     fixtures of an application's last stage
    * @throws IOException on read errors
    */
   public static void main(String[] args) throws IOException {
+    if (args.length == 4 && args[0].equals("fixture")) {
+      Stage s = lastStage(Path.of(args[3]));
+      Path app = Path.of(args[3]);
+      writeFixture(
+          s,
+          "testbed capture " + app.getParent().getFileName() + "/" + app.getFileName(),
+          Path.of(args[1]),
+          args[2]);
+      return;
+    }
     boolean flows = false;
     for (String a : args) {
       if (a.equals("--flows")) {
