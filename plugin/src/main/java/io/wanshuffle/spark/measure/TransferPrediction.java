@@ -226,6 +226,12 @@ public final class TransferPrediction {
         load[routes[i][r]] += onLink[i][r];
       }
     }
+    int longest = 0;
+    for (int[] r : routes) {
+      longest = Math.max(longest, r.length);
+    }
+    double[] key = new double[longest];
+    double[] bestKey = new double[longest];
     int[] used = new int[load.length];
     double[] endOf = new double[n];
     boolean[] started = new boolean[n];
@@ -233,27 +239,44 @@ public final class TransferPrediction {
     int done = 0;
     double now = 0;
     double makespan = 0;
+    // the transfers of one host pair share their route and key: only the first not started of
+    // each pair (in the given order) is a candidate, so a start scans the pairs, not the transfers
+    Map<String, Integer> pairOf = new HashMap<>();
+    List<List<Integer>> pairs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      PlannedFlow f = flows.get(i);
+      int p = pairOf.computeIfAbsent(f.srcHost() + "\n" + f.dstHost(), k -> pairs.size());
+      if (p == pairs.size()) {
+        pairs.add(new ArrayList<>());
+      }
+      pairs.get(p).add(i);
+    }
+    int[] next = new int[pairs.size()];
     while (done < n) {
       while (true) {
         int best = -1;
-        double[] bestKey = null;
-        for (int i = 0; i < n; i++) {
-          if (started[i] || !fits(routes[i], used, model)) {
+        int bestPair = -1;
+        for (int p = 0; p < pairs.size(); p++) {
+          if (next[p] == pairs.get(p).size()) {
             continue;
           }
-          double[] key = new double[routes[i].length];
-          for (int r = 0; r < key.length; r++) {
-            key[r] = -load[routes[i][r]];
+          int i = pairs.get(p).get(next[p]);
+          if (!fits(routes[i], used, model)) {
+            continue;
           }
-          java.util.Arrays.sort(key);
-          if (bestKey == null || java.util.Arrays.compare(key, bestKey) < 0) {
+          loadsLargestFirst(routes[i], load, key);
+          if (best < 0 || before(key, bestKey) || (!before(bestKey, key) && i < best)) {
             best = i;
+            bestPair = p;
+            double[] t = bestKey;
             bestKey = key;
+            key = t;
           }
         }
         if (best < 0) {
           break;
         }
+        next[bestPair]++;
         started[best] = true;
         running[best] = true;
         endOf[best] = now + seconds[best];
@@ -262,13 +285,13 @@ public final class TransferPrediction {
           load[routes[best][r]] -= onLink[best][r];
         }
       }
-      double next = Double.MAX_VALUE;
+      double soonest = Double.MAX_VALUE;
       for (int i = 0; i < n; i++) {
         if (running[i]) {
-          next = Math.min(next, endOf[i]);
+          soonest = Math.min(soonest, endOf[i]);
         }
       }
-      now = next;
+      now = soonest;
       for (int i = 0; i < n; i++) {
         if (running[i] && endOf[i] <= now) {
           running[i] = false;
@@ -281,6 +304,30 @@ public final class TransferPrediction {
       }
     }
     return makespan + once;
+  }
+
+  /** Writes the loads of a route's links into {@code out}, largest first, then zeros to its end. */
+  private static void loadsLargestFirst(int[] route, double[] load, double[] out) {
+    java.util.Arrays.fill(out, 0);
+    for (int r = 0; r < route.length; r++) {
+      double v = load[route[r]];
+      int j = r;
+      while (j > 0 && out[j - 1] < v) {
+        out[j] = out[j - 1];
+        j--;
+      }
+      out[j] = v;
+    }
+  }
+
+  /** True when key a ranks before key b: the first load that differs is larger in a. */
+  private static boolean before(double[] a, double[] b) {
+    for (int j = 0; j < a.length; j++) {
+      if (a[j] != b[j]) {
+        return a[j] > b[j];
+      }
+    }
+    return false;
   }
 
   /** Makespan of the transfers started in order whenever all their links have a free flow. */
