@@ -12,5 +12,22 @@ package io.wanshuffle.spark.measure;
  *     against their bytes at share gave an intercept that went into the flows' lead (TCP's ramp
  *     then falls into β); false when they were all about one size (the lead then comes from other
  *     links, or is 0 and falls into the rate)
+ * @param reusedFlows of {@code flows}, those on a host pair that carried an earlier flow (a reused
+ *     connection); the others are their host pair's first, which pay TCP's slow start and read the
+ *     link low
  */
-public record LinkRate(String link, double bytesPerSecond, int flows, boolean fitted) {}
+public record LinkRate(
+    String link, double bytesPerSecond, int flows, boolean fitted, int reusedFlows) {
+
+  /**
+   * A rate measured over flows on reused connections only.
+   *
+   * @param link the link's name
+   * @param bytesPerSecond its rate, bytes/s
+   * @param flows the flows it was measured from
+   * @param fitted whether its flows' lead was fitted
+   */
+  public LinkRate(String link, double bytesPerSecond, int flows, boolean fitted) {
+    this(link, bytesPerSecond, flows, fitted, flows);
+  }
+}

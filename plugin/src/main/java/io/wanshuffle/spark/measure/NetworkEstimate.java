@@ -12,19 +12,22 @@ import java.util.TreeMap;
  *     measured
  * @param grantDelaySeconds the median, over gated flows, of grant (driver) to the task starting the
  *     fetch (executor): the grant's trip to the task; NaN when no gated flow was measured
- * @param rampSeconds the flows' lead: the time from a flow's request to it sending at its share
- *     (the request's round trip and TCP's ramp), the median over links of the intercept of the fit
- *     of flows' active time against their bytes at share, seconds, at least 0 ({@link
- *     NetworkEstimator})
+ * @param rampSeconds the lead a_w of a flow on a host pair that carried an earlier flow (a reused
+ *     connection): the time from its request to it sending at its share (the request's round trip
+ *     and what is left of TCP's ramp), seconds, at least 0 ({@link NetworkEstimator})
  * @param rates per link name, its measured rate (by name)
  * @param flows flows measured
+ * @param firstRampSeconds the lead a₁ of a host pair's first flow (a new connection: its set-up and
+ *     TCP's slow start from the initial window), seconds, at least {@code rampSeconds}; equal to it
+ *     when the flows say nothing of the difference ({@link NetworkEstimator})
  */
 public record NetworkEstimate(
     double betaSeconds,
     double grantDelaySeconds,
     double rampSeconds,
     Map<String, LinkRate> rates,
-    int flows) {
+    int flows,
+    double firstRampSeconds) {
 
   /** No flow measured yet. */
   public static final NetworkEstimate EMPTY =
@@ -33,6 +36,24 @@ public record NetworkEstimate(
   /** Copies the rates, by link name. */
   public NetworkEstimate {
     rates = Collections.unmodifiableMap(new TreeMap<>(rates));
+  }
+
+  /**
+   * An estimate whose first flows lead as the later ones.
+   *
+   * @param betaSeconds β, seconds (NaN: none)
+   * @param grantDelaySeconds the grant's trip to the task, seconds (NaN: none)
+   * @param rampSeconds a flow's lead, seconds
+   * @param rates per link name, its measured rate
+   * @param flows flows measured
+   */
+  public NetworkEstimate(
+      double betaSeconds,
+      double grantDelaySeconds,
+      double rampSeconds,
+      Map<String, LinkRate> rates,
+      int flows) {
+    this(betaSeconds, grantDelaySeconds, rampSeconds, rates, flows, rampSeconds);
   }
 
   /**
@@ -68,11 +89,12 @@ public record NetworkEstimate(
     s.append(
         String.format(
             java.util.Locale.ROOT,
-            "%d flows, beta %.3f s (grant %.3f s + ramp %.3f s)",
+            "%d flows, beta %.3f s (grant %.3f s + ramp %.3f s), a new connection's ramp %.3f s",
             flows,
             betaSeconds,
             grantDelaySeconds,
-            rampSeconds));
+            rampSeconds,
+            firstRampSeconds));
     for (LinkRate r : rates.values()) {
       s.append(
           String.format(

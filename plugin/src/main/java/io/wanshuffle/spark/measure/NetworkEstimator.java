@@ -10,45 +10,58 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Estimates each link's achieved rate and the step setup delay β from realised flows.
+ * Estimates each link's achieved rate, the step setup delay β and the flows' leads from realised
+ * flows.
  *
  * <p>Model (the fair-sharing model of the redistribution-prediction paper, Wagner and Jeannot,
  * INRIA RR-5361, sec. 3; β as the KPBS step setup delay, GGP/OGGP paper, Cohen, Jeannot, Padoy,
  * Wagner, sec. 2): a flow of B bytes requested at s and ending at e sends nothing for its lead a
- * (the request's round trip and TCP's ramp, the same for every flow of the network), then sends on
- * [s + a, e); the n(t) flows sending on a link at instant t share its rate R equally, so on its
- * bottleneck link e - s = a + B n̄ / R, where n̄ is the flow's mean sharing count over [s + a, e)
- * ({@link LinkSharing}). The share time σ = ∫ dt / n(t) over [s + a, e) then is B / R.
+ * (the request's round trip and TCP's ramp), then sends on [s + a, e); the n(t) flows sending on a
+ * link at instant t share its rate R equally, so on its bottleneck link e - s = a + B n̄ / R, where
+ * n̄ is the flow's mean sharing count over [s + a, e) ({@link LinkSharing}). The share time σ = ∫
+ * dt / n(t) over [s + a, e) then is B / R. The lead depends on the flow's connection: Spark fetches
+ * over one connection per pair of executors, kept open, so the first flow of a host pair (in the
+ * flows given, by request) opens it and pays its set-up and TCP's slow start from the initial
+ * window, a₁; the pair's later flows find it open and pay a_w ≤ a₁.
  *
  * <ul>
- *   <li><b>Lead a.</b> Found with the rates, from a = 0: per link whose flows (the most recent
- *       {@value #FIT_FLOWS}, at least {@value #MIN_FIT_FLOWS}) differ in size (bytes' 90th over
- *       10th percentile at least {@value #MIN_SPREAD}), the intercept of the Theil-Sen fit of the
- *       active time d = e - s against the bytes at share x = B n̄, over the pairs of flows whose
- *       bytes differ by at least a tenth of their median (pairs that differ only in n̄ say nothing
- *       of a link that was not their bottleneck); a = the median of those intercepts over the
- *       links, at least 0, or 0 when no link has such flows. n(t) is counted again with the new a
- *       until a moves by less than 1 ms (at most {@value #MAX_ROUNDS} rounds). Counting a flow from
- *       its request instead would add, on a long round trip, the next flow's idle first round trips
- *       to n(t) of every link it crosses and inflate x and the rate.
+ *   <li><b>Common lead a.</b> Found with the rates, from a = 0: per link whose flows (the most
+ *       recent {@value #FIT_FLOWS}, at least {@value #MIN_FIT_FLOWS}) differ in size (bytes' 90th
+ *       over 10th percentile at least {@value #MIN_SPREAD}), the intercept of the Theil-Sen fit of
+ *       the active time d = e - s against the bytes at share x = B n̄, over the pairs of flows
+ *       whose bytes differ by at least a tenth of their median (pairs that differ only in n̄ say
+ *       nothing of a link that was not their bottleneck); a = the median of those intercepts over
+ *       the links, at least 0, or 0 when no link has such flows. n(t) is counted again with the new
+ *       a until a moves by less than 1 ms (at most {@value #MAX_ROUNDS} rounds). Counting a flow
+ *       from its request instead would add, on a long round trip, the next flow's idle first round
+ *       trips to n(t) of every link it crosses and inflate x and the rate.
  *   <li><b>Rate of link l.</b> Over its flows (the most recent {@value #FIT_FLOWS}), each flow's
- *       bytes per share time B / σ: R where l was the flow's bottleneck, less where the flow was
- *       held back (by another link, a straggling task, TCP's loss recovery on a fresh connection);
- *       nothing in the model puts it above R but an error in a on a flow not much longer than a. So
- *       R = the {@value #RATE_QUANTILE} quantile of B / σ over the flows that sent for at least a
- *       (d ≥ 2a), robust to up to three quarters of held-back flows; with fewer than {@value
- *       #MIN_FIT_FLOWS} such flows, the median of B / σ over all. It is what the link achieved for
- *       its flows: its capacity where it was their bottleneck, less where every flow was held back
- *       elsewhere.
- *   <li><b>Ramp.</b> The lead a.
+ *       bytes per share time B / σ, n(t) counted with a: R where l was the flow's bottleneck, less
+ *       where the flow was held back (by another link, a straggling task, TCP's slow start on a new
+ *       connection); nothing in the model puts it above R but an error in a on a flow not much
+ *       longer than a. So R = the {@value #RATE_QUANTILE} quantile of B / σ over the flows that
+ *       sent for at least a (d ≥ 2a), robust to up to three quarters of held-back flows; with fewer
+ *       than {@value #MIN_FIT_FLOWS} such flows, the median of B / σ over all. It is what the link
+ *       achieved for its flows: its capacity where it was their bottleneck, less where every flow
+ *       was held back elsewhere. {@link LinkRate#reusedFlows()} counts the flows on reused
+ *       connections it was measured over: a sample mostly of first flows reads the link low.
+ *   <li><b>Leads a_w and a₁ (the ramp).</b> Per link whose flows differ in size (as for a), the
+ *       Theil-Sen slope over the pairs of flows of the same kind (both first flows of their host
+ *       pair, or both later flows) whose bytes differ by at least a tenth of their median, so that
+ *       the first flows' longer lead does not tilt the slope where they are also the smaller flows;
+ *       a link's a_w (a₁) = the median of d - slope x over its later (first) flows. a_w = the
+ *       median over the links, at least 0 (a when no such link has a later flow): the ramp; a₁ =
+ *       the median over the links, at least a_w (a_w when no such link has both kinds).
  *   <li><b>β.</b> The median over gated flows of s - g (the grant's trip to the task, g the grant)
- *       plus a: from a grant to the flow running at its share.
+ *       plus a_w: from a grant to the flow running at its share on an open connection, as the
+ *       plugin's steps run after the first.
  * </ul>
  *
  * Medians, the upper quartile and the Theil-Sen fit keep stragglers (slow flows, a lost executor's
  * partial flows) from moving the estimates. Flows without bytes or with no active time are left
- * out. O(M (F log F + L P²)) for F flows on L links, P = {@value #FIT_FLOWS}, M = {@value
- * #MAX_ROUNDS}.
+ * out. Of a long application, the flows given are the most recent ({@link NetworkMeter#WINDOW});
+ * the earliest of a host pair among them then is not the connection's first, and a₁ tends to a_w.
+ * O(M (F log F + L P²)) for F flows on L links, P = {@value #FIT_FLOWS}, M = {@value #MAX_ROUNDS}.
  */
 public final class NetworkEstimator {
   /** Most flows per link that the Theil-Sen fit uses (the most recent). */
@@ -111,17 +124,19 @@ public final class NetworkEstimator {
       return NetworkEstimate.EMPTY;
     }
     used.sort(Comparator.comparingLong(MeasuredFlow::endMs));
-    Map<String, List<MeasuredFlow>> byLink = new LinkedHashMap<>();
-    for (MeasuredFlow f : used) {
+    boolean[] first = firstOnPair(used);
+    Map<String, List<Integer>> byLink = new LinkedHashMap<>();
+    for (int i = 0; i < used.size(); i++) {
+      MeasuredFlow f = used.get(i);
       for (String l : routes.links(f.srcHost(), f.dstHost())) {
-        byLink.computeIfAbsent(l, x -> new ArrayList<>()).add(f);
+        byLink.computeIfAbsent(l, x -> new ArrayList<>()).add(i);
       }
     }
     long leadMs = 0;
-    Round round = round(byLink, leadMs);
+    Round round = round(used, first, byLink, leadMs);
     for (int r = 1; r < MAX_ROUNDS && Math.abs(round.leadMs - leadMs) >= 1; r++) {
       leadMs = round.leadMs;
-      round = round(byLink, leadMs);
+      round = round(used, first, byLink, leadMs);
     }
     List<Double> grants = new ArrayList<>();
     for (MeasuredFlow f : used) {
@@ -129,31 +144,86 @@ public final class NetworkEstimator {
         grants.add(Math.max(0, f.startMs() - f.grantedAtMs()) / 1000.0);
       }
     }
-    double ramp = leadMs / 1000.0;
+    double ramp = round.laterLead(leadMs / 1000.0);
+    double firstRamp = round.firstLead(ramp);
     double grant = grants.isEmpty() ? Double.NaN : Robust.median(toArray(grants));
-    return new NetworkEstimate(grant + ramp, grant, ramp, round.rates, used.size());
+    return new NetworkEstimate(grant + ramp, grant, ramp, round.rates, used.size(), firstRamp);
   }
 
   /**
-   * One round: each link's rate with n(t) counted from each flow's request + {@code leadMs}, and
-   * the lead those counts give (class doc).
+   * @param flows flows by end
+   * @return per flow, whether it is the first of its host pair: the earliest request (of equal
+   *     requests, the earliest end)
    */
-  private record Round(Map<String, LinkRate> rates, long leadMs) {}
+  private static boolean[] firstOnPair(List<MeasuredFlow> flows) {
+    Map<String, Integer> earliest = new HashMap<>();
+    for (int i = 0; i < flows.size(); i++) {
+      MeasuredFlow f = flows.get(i);
+      earliest.merge(
+          f.srcHost() + "\n" + f.dstHost(),
+          i,
+          (a, b) -> flows.get(b).startMs() < flows.get(a).startMs() ? b : a);
+    }
+    boolean[] out = new boolean[flows.size()];
+    for (int i : earliest.values()) {
+      out[i] = true;
+    }
+    return out;
+  }
 
-  private static Round round(Map<String, List<MeasuredFlow>> byLink, long leadMs) {
+  /**
+   * One round: each link's rate with n(t) counted from each flow's request + the common lead, the
+   * common lead those counts give, and per fitted link the leads of its later and first flows
+   * (class doc).
+   *
+   * @param rates per link name, its rate
+   * @param leadMs the common lead the round's fits give, ms
+   * @param laterLeads per fitted link with later flows, their lead, seconds
+   * @param firstLeads per fitted link with both kinds of flows, its first flows' lead, seconds
+   */
+  private record Round(
+      Map<String, LinkRate> rates, long leadMs, List<Double> laterLeads, List<Double> firstLeads) {
+
+    /**
+     * @param common the common lead, seconds
+     * @return a_w, seconds (class doc)
+     */
+    double laterLead(double common) {
+      return laterLeads.isEmpty() ? common : Math.max(0, Robust.median(toArray(laterLeads)));
+    }
+
+    /**
+     * @param later a_w, seconds
+     * @return a₁, seconds (class doc)
+     */
+    double firstLead(double later) {
+      return firstLeads.isEmpty() ? later : Math.max(later, Robust.median(toArray(firstLeads)));
+    }
+  }
+
+  private static Round round(
+      List<MeasuredFlow> used, boolean[] first, Map<String, List<Integer>> byLink, long leadMs) {
     Map<String, LinkRate> rates = new HashMap<>();
     List<Double> intercepts = new ArrayList<>();
-    for (Map.Entry<String, List<MeasuredFlow>> e : byLink.entrySet()) {
-      List<MeasuredFlow> on = e.getValue();
+    List<Double> laterLeads = new ArrayList<>();
+    List<Double> firstLeads = new ArrayList<>();
+    for (Map.Entry<String, List<Integer>> e : byLink.entrySet()) {
+      List<Integer> idx = e.getValue();
+      List<MeasuredFlow> on = new ArrayList<>(idx.size());
+      for (int i : idx) {
+        on.add(used.get(i));
+      }
       double[] share = LinkSharing.shareSeconds(on, leadMs);
       int from = Math.max(0, on.size() - FIT_FLOWS);
       int n = on.size() - from;
       double[] bytes = new double[n];
       double[] x = new double[n];
       double[] d = new double[n];
+      int[] kind = new int[n];
       double[] perShare = new double[n];
       double[] longPerShare = new double[n];
       int longFlows = 0;
+      int reused = 0;
       for (int j = 0; j < n; j++) {
         MeasuredFlow f = on.get(from + j);
         long sendingMs = f.endMs() - LinkSharing.sendingFromMs(f, leadMs);
@@ -161,6 +231,8 @@ public final class NetworkEstimator {
         bytes[j] = f.bytes();
         d[j] = f.activeSeconds();
         x[j] = f.bytes() * (sendingMs / 1000.0) / sh;
+        kind[j] = first[idx.get(from + j)] ? FIRST : LATER;
+        reused += kind[j] == LATER ? 1 : 0;
         perShare[j] = f.bytes() / sh;
         if (sendingMs >= leadMs) {
           longPerShare[longFlows++] = perShare[j];
@@ -173,16 +245,48 @@ public final class NetworkEstimator {
       boolean fitted = false;
       if (n >= MIN_FIT_FLOWS
           && Robust.quantile(bytes, 0.9) >= MIN_SPREAD * Robust.quantile(bytes, 0.1)) {
-        Robust.Line line = Robust.theilSen(x, d, bytes, 0.1 * Robust.median(bytes));
+        double minBytes = 0.1 * Robust.median(bytes);
+        Robust.Line line = Robust.theilSen(x, d, bytes, minBytes);
         if (line != null && line.slope() > 0) {
           intercepts.add(line.intercept());
           fitted = true;
         }
+        Robust.Line byKind = Robust.theilSen(x, d, bytes, minBytes, kind);
+        if (byKind != null && byKind.slope() > 0) {
+          double[] later = residuals(byKind, x, d, kind, LATER);
+          double[] firsts = residuals(byKind, x, d, kind, FIRST);
+          if (later.length > 0) {
+            laterLeads.add(Robust.median(later));
+            if (firsts.length > 0) {
+              firstLeads.add(Robust.median(firsts));
+            }
+          }
+        }
       }
-      rates.put(e.getKey(), new LinkRate(e.getKey(), rate, n, fitted));
+      rates.put(e.getKey(), new LinkRate(e.getKey(), rate, n, fitted, reused));
     }
     double lead = intercepts.isEmpty() ? 0 : Math.max(0, Robust.median(toArray(intercepts)));
-    return new Round(rates, Math.round(lead * 1000));
+    return new Round(rates, Math.round(lead * 1000), laterLeads, firstLeads);
+  }
+
+  /** Kind of a flow that is its host pair's first. */
+  private static final int FIRST = 1;
+
+  /** Kind of a flow on a host pair that carried an earlier flow. */
+  private static final int LATER = 0;
+
+  /**
+   * @return d - slope x over the flows of one kind
+   */
+  private static double[] residuals(Robust.Line line, double[] x, double[] d, int[] kind, int of) {
+    double[] r = new double[x.length];
+    int m = 0;
+    for (int j = 0; j < x.length; j++) {
+      if (kind[j] == of) {
+        r[m++] = d[j] - line.slope() * x[j];
+      }
+    }
+    return Arrays.copyOf(r, m);
   }
 
   private static double[] toArray(List<Double> v) {

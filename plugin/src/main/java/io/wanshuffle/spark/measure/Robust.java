@@ -69,9 +69,35 @@ public final class Robust {
    * @throws IllegalArgumentException if the lengths differ
    */
   public static Line theilSen(double[] x, double[] y, double[] w, double minDw) {
-    if (x.length != y.length || x.length != w.length) {
+    return theilSen(x, y, w, minDw, new int[x.length]);
+  }
+
+  /**
+   * The Theil-Sen fit of y against x over the pairs of points of the same group whose selector w
+   * differs by at least {@code minDw} (and whose x differ): the slope is the median of those pairs'
+   * slopes, the intercept the median over all points of y - slope x. Points of different groups may
+   * lie on parallel lines (the same slope, another intercept): pairing only within a group keeps
+   * the groups' offset out of the slope. O(n²).
+   *
+   * @param x abscissae, same length as y, w and group
+   * @param y ordinates
+   * @param w per point the value pairs are selected by
+   * @param minDw smallest w difference a pair needs to count, at least 0
+   * @param group per point its group
+   * @return the fit, or null when no pair qualifies
+   * @throws IllegalArgumentException if the lengths differ
+   */
+  public static Line theilSen(double[] x, double[] y, double[] w, double minDw, int[] group) {
+    if (x.length != y.length || x.length != w.length || x.length != group.length) {
       throw new IllegalArgumentException(
-          "x, y and w differ in length: " + x.length + ", " + y.length + ", " + w.length);
+          "x, y, w and group differ in length: "
+              + x.length
+              + ", "
+              + y.length
+              + ", "
+              + w.length
+              + ", "
+              + group.length);
     }
     int n = x.length;
     double[] slopes = new double[n * (n - 1) / 2];
@@ -79,7 +105,7 @@ public final class Robust {
     for (int i = 0; i < n; i++) {
       for (int j = i + 1; j < n; j++) {
         double dx = x[j] - x[i];
-        if (Math.abs(w[j] - w[i]) >= minDw && dx != 0) {
+        if (group[i] == group[j] && Math.abs(w[j] - w[i]) >= minDw && dx != 0) {
           slopes[m++] = (y[j] - y[i]) / dx;
         }
       }

@@ -19,30 +19,33 @@ import java.util.Map;
  * {@link LinkModel}); where β was not measured, the configured β.
  *
  * <ul>
- *   <li><b>Scheduled</b> ({@link #scheduled}): the transfers, in order ({@link #bottleneckFirst}:
- *       the flows on the most-loaded link first, as the coordinator's pipelined steps rank ports),
- *       are list-scheduled on the links as the coordinator's pipelined steps run them: a transfer
- *       starts as soon as every link of its route has a free flow (capacity from the link model),
- *       earlier transfers first, and takes β + bytes / its per-flow rate (the smallest over its
- *       links of the measured rate over the link's capacity in flows). With β measured, a transfer
- *       takes only the grant delay of β, and the ramp (the request's round trip and TCP's ramp) is
- *       added once: with predicted hand-over a port's next flow is requested ahead of the previous
- *       flow's last byte, so only the first flows wait for it. The prediction is the time the last
- *       one ends. The coordinator hands a freed port to the next flow at once, so this is a
- *       pipelined sum rather than the KPBS cost Σ(β + longest transfer of the step) (GGP/OGGP
- *       paper, Cohen, Jeannot, Padoy, Wagner, sec. 2). More than {@value #MAX_SIMULATED} transfers
- *       (counting each {@link PlannedFlow}'s {@code transfers}) are not simulated: their times
- *       summed and divided by k stand instead.
+ *   <li><b>Scheduled</b> ({@link #pipelined}): the stage's transfers are run on the links as the
+ *       coordinator's pipelined steps run them: a transfer starts as soon as every link of its
+ *       route has a free flow (capacity from the link model), and of the transfers that fit, the
+ *       one on the most-loaded link first (a link's load: the seconds its transfers not started yet
+ *       still need at its rate), as the coordinator ranks ports by their residual demand when it
+ *       re-plans; it takes β + bytes / its per-flow rate (the smallest over its links of the
+ *       measured rate over the link's capacity in flows). With β measured, a transfer takes only
+ *       the grant delay of β, and the ramp of a flow on a reused connection (the request's round
+ *       trip and what is left of TCP's ramp) is added once: with predicted hand-over a port's next
+ *       flow is requested ahead of the previous flow's last byte, so only the first flows wait for
+ *       it. The prediction is the time the last one ends. The coordinator hands a freed port to the
+ *       next flow at once, so this is a pipelined sum rather than the KPBS cost Σ(β + longest
+ *       transfer of the step) (GGP/OGGP paper, Cohen, Jeannot, Padoy, Wagner, sec. 2). {@link
+ *       #scheduled} runs a plan in its given order instead. More than {@value #MAX_SIMULATED}
+ *       transfers (counting each {@link PlannedFlow}'s {@code transfers}) are not simulated: their
+ *       times summed and divided by k stand instead.
  *   <li><b>Default</b> ({@link #fairShare}): η_o, every host pair's bytes started at once with the
  *       transport sharing every link max-min fairly (redistribution-prediction paper, Wagner and
  *       Jeannot, INRIA RR-5361, sec. 3.1; scheduler-core's {@link LinkFairShareEstimator}) at the
- *       measured rates, plus the ramp once (every flow opens at the same time).
+ *       measured rates, plus a new connection's ramp once (every flow opens at the same time, from
+ *       TCP's initial window).
  * </ul>
  */
 public final class TransferPrediction {
   /**
-   * Fewest flows a link's rate must be measured over to replace the model's rate (as {@link
-   * ConfiguredValueCheck#MIN_FLOWS}).
+   * Fewest flows on reused connections a link's rate must be measured over to replace the model's
+   * rate (as {@link ConfiguredValueCheck#MIN_FLOWS}).
    */
   public static final int MIN_FLOWS = ConfiguredValueCheck.MIN_FLOWS;
 
@@ -70,14 +73,14 @@ public final class TransferPrediction {
    * @param est the measured network
    * @param model the links
    * @param configuredBeta β when none was measured, seconds
-   * @return {@link #scheduled} of the flows in {@link #bottleneckFirst} order and {@link
+   * @return {@link #pipelined} of the flows, ties in {@link #bottleneckFirst} order, and {@link
    *     #fairShare} of their matrix
    */
   public static Prediction ofStage(
       List<PlannedFlow> flows, NetworkEstimate est, LinkModel model, double configuredBeta) {
     try {
       return new Prediction(
-          scheduled(bottleneckFirst(flows, est, model), est, model, configuredBeta),
+          pipelined(bottleneckFirst(flows, est, model), est, model, configuredBeta),
           fairShare(flows, est, model));
     } catch (RuntimeException e) {
       return Prediction.UNKNOWN;
@@ -170,6 +173,163 @@ public final class TransferPrediction {
     return listSchedule(routes, seconds, model) + once;
   }
 
+  /**
+   * A stage's transfers as the coordinator's pipelined steps run them: each time a flow of a link
+   * frees, of the transfers whose links all have a free flow, the one on the most-loaded link (a
+   * link's load: the seconds its transfers not started yet still need at its rate; a transfer's
+   * key: its route's loads, largest first, compared in that order, so that of two transfers on the
+   * same bottleneck the one whose other links have more left goes first) starts first, ties to the
+   * given order; otherwise as {@link #scheduled}: each takes the grant delay (or the configured β)
+   * plus its bytes at its per-flow rate, and the measured ramp is added once. Ranking by the load
+   * still to come rather than in a fixed order keeps a link that has much left from waiting behind
+   * transfers of links that have little, as the coordinator re-plans the residual demand whenever a
+   * step ends.
+   *
+   * @param flows the stage's transfers, ties ranked in this order ({@link #bottleneckFirst} gives
+   *     the coordinator's)
+   * @param est the measured network
+   * @param model the links, their capacities and the configured base speed
+   * @param configuredBeta β to use when {@code est} has none, seconds
+   * @return the predicted transfer phase, seconds; 0 without transfers; beyond {@value
+   *     #MAX_SIMULATED} transfers, {@link #scheduled}'s sum over k
+   */
+  public static double pipelined(
+      List<PlannedFlow> flows, NetworkEstimate est, LinkModel model, double configuredBeta) {
+    int n = flows.size();
+    long transfers = 0;
+    for (PlannedFlow f : flows) {
+      transfers += f.transfers();
+    }
+    if (n == 0 || transfers > MAX_SIMULATED) {
+      return scheduled(flows, est, model, configuredBeta);
+    }
+    double beta = est.hasBeta() ? est.grantDelaySeconds() : configuredBeta;
+    double once = est.hasBeta() ? est.rampSeconds() : 0;
+    int[][] routes = new int[n][];
+    double[] seconds = new double[n];
+    double[][] onLink = new double[n][];
+    for (int i = 0; i < n; i++) {
+      PlannedFlow f = flows.get(i);
+      routes[i] = model.route(f.srcHost(), f.dstHost());
+      onLink[i] = new double[routes[i].length];
+      double rate = Double.MAX_VALUE;
+      for (int r = 0; r < routes[i].length; r++) {
+        int l = routes[i][r];
+        rate = Math.min(rate, perFlowRate(l, est, model));
+        onLink[i][r] = f.bytes() / linkRate(l, est, model);
+      }
+      seconds[i] = f.transfers() * beta + f.bytes() / rate;
+    }
+    double[] load = new double[model.linkCount()]; // after routing: the routes' links have ids
+    for (int i = 0; i < n; i++) {
+      for (int r = 0; r < routes[i].length; r++) {
+        load[routes[i][r]] += onLink[i][r];
+      }
+    }
+    int longest = 0;
+    for (int[] r : routes) {
+      longest = Math.max(longest, r.length);
+    }
+    double[] key = new double[longest];
+    double[] bestKey = new double[longest];
+    int[] used = new int[load.length];
+    double[] endOf = new double[n];
+    boolean[] started = new boolean[n];
+    boolean[] running = new boolean[n];
+    int done = 0;
+    double now = 0;
+    double makespan = 0;
+    // the transfers of one host pair share their route and key: only the first not started of
+    // each pair (in the given order) is a candidate, so a start scans the pairs, not the transfers
+    Map<String, Integer> pairOf = new HashMap<>();
+    List<List<Integer>> pairs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      PlannedFlow f = flows.get(i);
+      int p = pairOf.computeIfAbsent(f.srcHost() + "\n" + f.dstHost(), k -> pairs.size());
+      if (p == pairs.size()) {
+        pairs.add(new ArrayList<>());
+      }
+      pairs.get(p).add(i);
+    }
+    int[] next = new int[pairs.size()];
+    while (done < n) {
+      while (true) {
+        int best = -1;
+        int bestPair = -1;
+        for (int p = 0; p < pairs.size(); p++) {
+          if (next[p] == pairs.get(p).size()) {
+            continue;
+          }
+          int i = pairs.get(p).get(next[p]);
+          if (!fits(routes[i], used, model)) {
+            continue;
+          }
+          loadsLargestFirst(routes[i], load, key);
+          if (best < 0 || before(key, bestKey) || (!before(bestKey, key) && i < best)) {
+            best = i;
+            bestPair = p;
+            double[] t = bestKey;
+            bestKey = key;
+            key = t;
+          }
+        }
+        if (best < 0) {
+          break;
+        }
+        next[bestPair]++;
+        started[best] = true;
+        running[best] = true;
+        endOf[best] = now + seconds[best];
+        for (int r = 0; r < routes[best].length; r++) {
+          used[routes[best][r]]++;
+          load[routes[best][r]] -= onLink[best][r];
+        }
+      }
+      double soonest = Double.MAX_VALUE;
+      for (int i = 0; i < n; i++) {
+        if (running[i]) {
+          soonest = Math.min(soonest, endOf[i]);
+        }
+      }
+      now = soonest;
+      for (int i = 0; i < n; i++) {
+        if (running[i] && endOf[i] <= now) {
+          running[i] = false;
+          done++;
+          makespan = Math.max(makespan, endOf[i]);
+          for (int l : routes[i]) {
+            used[l]--;
+          }
+        }
+      }
+    }
+    return makespan + once;
+  }
+
+  /** Writes the loads of a route's links into {@code out}, largest first, then zeros to its end. */
+  private static void loadsLargestFirst(int[] route, double[] load, double[] out) {
+    java.util.Arrays.fill(out, 0);
+    for (int r = 0; r < route.length; r++) {
+      double v = load[route[r]];
+      int j = r;
+      while (j > 0 && out[j - 1] < v) {
+        out[j] = out[j - 1];
+        j--;
+      }
+      out[j] = v;
+    }
+  }
+
+  /** True when key a ranks before key b: the first load that differs is larger in a. */
+  private static boolean before(double[] a, double[] b) {
+    for (int j = 0; j < a.length; j++) {
+      if (a[j] != b[j]) {
+        return a[j] > b[j];
+      }
+    }
+    return false;
+  }
+
   /** Makespan of the transfers started in order whenever all their links have a free flow. */
   private static double listSchedule(int[][] routes, double[] seconds, LinkModel model) {
     int n = seconds.length;
@@ -228,11 +388,15 @@ public final class TransferPrediction {
 
   /**
    * The rate the prediction gives a link: its measured rate when measured over at least {@value
-   * #MIN_FLOWS} flows, at most the link model's rate (capacity in flows x base speed: the
-   * configured rate, or the one {@code auto} adopted); the model's rate otherwise. A measured rate
-   * is what the link delivered to its flows, so below the model's rate it is a slower link than
-   * configured (or one its flows were held back from); above it, it is not a capacity the link has
-   * shown to the plugin's flows, and a few flows' sharing estimate can be far off.
+   * #MIN_FLOWS} flows on reused connections ({@link LinkRate#reusedFlows}), at most the link
+   * model's rate (capacity in flows x base speed: the configured rate, or the one {@code auto}
+   * adopted); the model's rate otherwise. A measured rate is what the link delivered to its flows,
+   * so below the model's rate it is a slower link than configured (or one its flows were held back
+   * from); above it, it is not a capacity the link has shown to the plugin's flows, and a few
+   * flows' sharing estimate can be far off. A host pair's first flow opens its connection and
+   * spends part of its time in TCP's slow start, below its share: a sample of few flows, many of
+   * them first flows (an application's first gated stage), reads the link low, while the stages
+   * that follow run on the open connections.
    *
    * @param link a link id of the model
    * @param est the measured network
@@ -241,22 +405,22 @@ public final class TransferPrediction {
    */
   static double linkRate(int link, NetworkEstimate est, LinkModel model) {
     double modelRate = (double) model.capacity(link) * model.baseSpeed();
-    LinkRate r = est.rates().get(model.name(link));
-    if (r == null || r.flows() < MIN_FLOWS || !(r.bytesPerSecond() > 0)) {
+    if (!measured(link, est, model)) {
       return modelRate;
     }
-    return Math.min(r.bytesPerSecond(), modelRate);
+    return Math.min(est.rates().get(model.name(link)).bytesPerSecond(), modelRate);
   }
 
   /**
    * @param link a link id of the model
    * @param est the measured network
    * @param model the links
-   * @return true when its measurement counts ({@link #linkRate})
+   * @return true when its measurement counts: measured over at least {@value #MIN_FLOWS} flows on
+   *     reused connections ({@link #linkRate})
    */
   private static boolean measured(int link, NetworkEstimate est, LinkModel model) {
     LinkRate r = est.rates().get(model.name(link));
-    return r != null && r.flows() >= MIN_FLOWS && r.bytesPerSecond() > 0;
+    return r != null && r.reusedFlows() >= MIN_FLOWS && r.bytesPerSecond() > 0;
   }
 
   /**
@@ -265,7 +429,10 @@ public final class TransferPrediction {
    * LinkFairShareEstimator}: η_o of the redistribution-prediction paper, Wagner and Jeannot, INRIA
    * RR-5361, sec. 3.1, with max-min fairness over NICs, rack links and backbone sides), each link
    * at its measured rate (its configured rate when not measured), one transfer at most at the
-   * measured base speed, plus the measured ramp once.
+   * measured base speed, plus once the measured ramp of a host pair's first flow ({@link
+   * NetworkEstimate#firstRampSeconds}): every flow starts at once with its window at TCP's initial
+   * window, as on a new connection (a connection idle since its last fetch restarts slow start, RFC
+   * 2861).
    *
    * @param flows the stage's flows; flows of the same host pair add up
    * @param est the measured network
@@ -336,7 +503,7 @@ public final class TransferPrediction {
             TrafficMatrix.of(sec),
             network,
             capacity.stream().mapToDouble(Double::doubleValue).toArray())
-        + est.rampSeconds();
+        + est.firstRampSeconds();
   }
 
   /**

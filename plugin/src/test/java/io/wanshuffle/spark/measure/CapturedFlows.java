@@ -118,12 +118,13 @@ final class CapturedFlows {
   static void print(String name, NetworkEstimate e, PrintStream out) {
     out.printf(
         Locale.ROOT,
-        "%s: %d flows, beta %.3f s (grant %.3f + ramp %.3f)%n",
+        "%s: %d flows, beta %.3f s (grant %.3f + ramp %.3f; first flow's ramp %.3f)%n",
         name,
         e.flows(),
         e.betaSeconds(),
         e.grantDelaySeconds(),
-        e.rampSeconds());
+        e.rampSeconds(),
+        e.firstRampSeconds());
     for (LinkRate r : e.rates().values()) {
       out.printf(
           Locale.ROOT,

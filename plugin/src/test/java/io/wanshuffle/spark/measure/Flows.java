@@ -114,4 +114,47 @@ final class Flows {
     }
     return out;
   }
+
+  /**
+   * Steps over a long round trip on connections that stay open, each of {@code pairs} flows a(i) ->
+   * b(i + s) (rotated per step) of one size (1 to 4.5 MB by step, sizes mixed: 1, 3.5, 2, 4.5, 3,
+   * 1.5, 4, 2.5 MB), as Spark fetches them: one connection per host pair, opened by the pair's
+   * first flow. A pair's first flow pays the connection's set-up (one round trip), the request's
+   * round trip and TCP's slow start ({@link #wanActiveMs}); its later flows find the window open
+   * and pay only the request's round trip before sending at {@code flowRate}. Each step's flows are
+   * requested {@code overlapMs} before the previous step's last byte (predicted hand-over).
+   *
+   * @param firstStep the step numbering starts at (a later stage's steps continue the rotation)
+   * @param opened the host pairs whose connection is open, updated
+   * @param t0 when the first step is granted, epoch ms
+   */
+  static List<MeasuredFlow> connections(
+      int firstStep,
+      int steps,
+      int pairs,
+      double flowRate,
+      long rttMs,
+      long overlapMs,
+      java.util.Set<String> opened,
+      long t0) {
+    List<MeasuredFlow> out = new ArrayList<>();
+    long t = t0;
+    for (int s = firstStep; s < firstStep + steps; s++) {
+      long bytes = 1_000_000 + 500_000L * ((5 * s) % 8);
+      long end = t;
+      for (int p = 0; p < pairs; p++) {
+        String src = "a" + p;
+        String dst = "b" + ((p + s) % pairs);
+        long start = t + GRANT_MS;
+        long active =
+            opened.add(src + ">" + dst)
+                ? rttMs + wanActiveMs(bytes, flowRate, rttMs)
+                : rttMs + Math.round(bytes / flowRate * 1000);
+        out.add(new MeasuredFlow(src, dst, bytes, t, start, start + active));
+        end = Math.max(end, start + active);
+      }
+      t = end - overlapMs;
+    }
+    return out;
+  }
 }

@@ -147,4 +147,48 @@ class NetworkEstimatorTest {
     assertEquals(2.5e6, e.rate("backbone.out[/a]"), 2.5e6 * 0.10);
     assertEquals(2.5e6 / 3, e.rate("nic.up[a2]"), 2.5e6 / 3 * 0.10);
   }
+
+  @Test
+  void aConnectionsFirstFlowPaysSlowStartItsLaterFlowsOnlyTheRequestsRoundTrip() {
+    // a warm-up stage of 6 steps of 3 flows over 40 ms: 9 host pairs, so 9 of its 18 flows open a
+    // connection (set-up, request and slow start: about 0.25 s before sending at the NIC rate);
+    // the 9 others wait only for their request's round trip (40 ms). One lead for all would be
+    // about 0.14 s.
+    List<MeasuredFlow> warmUp =
+        Flows.connections(0, 6, 3, NIC, 40, 40, new java.util.HashSet<>(), 1_000_000);
+    NetworkEstimate e = NetworkEstimator.estimate(warmUp, Flows.routes(3));
+    assertEquals(0.040, e.rampSeconds(), 0.010, e.describe());
+    assertEquals(Flows.GRANT_MS / 1000.0 + e.rampSeconds(), e.betaSeconds(), 1e-9);
+    double firstLead = 0.040 + (Flows.wanActiveMs(2_500_000, NIC, 40) / 1000.0 - 2_500_000 / NIC);
+    assertEquals(firstLead, e.firstRampSeconds(), 0.1 * firstLead, e.describe());
+    // a link's flows on reused connections: the backbone carried all 9, a NIC 3 of its 6
+    assertEquals(18, e.rates().get("backbone.out[/a]").flows());
+    assertEquals(9, e.rates().get("backbone.out[/a]").reusedFlows());
+    assertEquals(6, e.rates().get("nic.up[a0]").flows());
+    assertEquals(3, e.rates().get("nic.up[a0]").reusedFlows());
+  }
+
+  @Test
+  void withoutLaterFlowsEveryFlowHasTheOneLead() {
+    // every flow on its own host pair: nothing tells a connection's first flow from a later one
+    List<MeasuredFlow> flows = Flows.wan(40, 2, NIC, 40, 100, 0, 0);
+    List<MeasuredFlow> ownPairs = new ArrayList<>();
+    for (int i = 0; i < flows.size(); i++) {
+      MeasuredFlow f = flows.get(i);
+      ownPairs.add(
+          new MeasuredFlow(
+              f.srcHost(),
+              f.dstHost() + "x" + i,
+              f.bytes(),
+              f.grantedAtMs(),
+              f.startMs(),
+              f.endMs()));
+    }
+    NetworkEstimate e =
+        NetworkEstimator.estimate(
+            ownPairs, (s, d) -> List.of("nic.up[" + s + "]", "backbone.out[/a]"));
+    assertEquals(e.rampSeconds(), e.firstRampSeconds(), 1e-9, e.describe());
+    double lead = (Flows.wanActiveMs(4_000_000, NIC, 40) - 4_000_000 / NIC * 1000) / 1000;
+    assertEquals(lead, e.rampSeconds(), 0.01, e.describe());
+  }
 }
