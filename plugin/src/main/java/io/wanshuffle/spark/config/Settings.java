@@ -153,7 +153,8 @@ public final class Settings {
                   β, the set-up delay of a step (RPC round trip + connection set-up); the \
                   scheduler trades fewer steps against β. A time set here is used as configured. \
                   `auto` (also when unset): 50 ms until the driver has measured at least 20 flows \
-                  and some gated flow, then the measured β (median grant delay plus ramp) for the \
+                  and some gated flow, then the measured β (median grant delay plus the ramp of \
+                  a flow on an open connection) for the \
                   stages that start after the next stage ends. The executors keep the start value \
                   for the `gate.minBytes=auto` threshold (its setup cost also holds the \
                   registration and polls of a gated read, which the measured β leaves out)."""));
@@ -329,9 +330,11 @@ public final class Settings {
                   when a stage is first planned the driver predicts its cross-site transfer phase \
                   twice on its whole traffic (the registered demands and the tasks still to \
                   launch) with the network it measured so far (a link's measured rate once \
-                  measured over at least 20 flows, else its configured or start rate): as the \
-                  plugin runs it (list-scheduled on the links, bottleneck first, β per flow) and \
-                  as Spark's default would run it (max-min fair sharing on every link). The \
+                  measured over at least 20 flows on open connections, else its configured or \
+                  start rate): as the plugin runs it (each freed link takes the fitting transfer \
+                  whose route has the most load still to come; grant delay per transfer, ramp \
+                  once) and as Spark's default would run it (max-min fair sharing on every link, \
+                  a new connection's ramp once). The \
                   stage is gated only when the scheduled prediction is below (1 - m) x the \
                   default's; otherwise its waiting and later tasks fetch at once as Spark does \
                   (an `UNGATED` answer; capture flows with step 0). The decision and its reason \
