@@ -32,6 +32,13 @@ final class HostIndex {
   }
 
   /**
+   * @return the hosts by id (a copy)
+   */
+  String[] hosts() {
+    return hosts.toArray(new String[0]);
+  }
+
+  /**
    * @return how many hosts have an id: every id is below this
    */
   int size() {

@@ -241,20 +241,8 @@ final class PendingTasks {
 
   private final Map<StageRef, Stage> stages = new HashMap<>();
 
-  /** Ids of the sending hosts of registered rows, and their names by id. */
-  private final Map<String, Integer> hostIds = new HashMap<>();
-
-  private final List<String> hostNames = new ArrayList<>();
-
-  private int hostId(String host) {
-    Integer id = hostIds.get(host);
-    if (id == null) {
-      id = hostNames.size();
-      hostIds.put(host, id);
-      hostNames.add(host);
-    }
-    return id;
-  }
+  /** Ids of the sending hosts of registered rows. */
+  private final HostIndex hostIds = new HostIndex();
 
   /**
    * A stage attempt was submitted.
@@ -352,7 +340,7 @@ final class PendingTasks {
     long[] b = new long[row.size()];
     int n = 0;
     for (Map.Entry<String, Long> e : row.entrySet()) {
-      ids[n] = hostId(e.getKey());
+      ids[n] = hostIds.id(e.getKey());
       b[n++] = e.getValue();
     }
     s.rowTo.put(dst, new Row(ids, b));
@@ -449,7 +437,7 @@ final class PendingTasks {
         }
       }
     }
-    return new Estimate(receivers, senders, rows, hostNames.toArray(new String[0]), awaited);
+    return new Estimate(receivers, senders, rows, hostIds.hosts(), awaited);
   }
 
   /**

@@ -194,29 +194,9 @@ class StepCoordinatorPlannerTest {
       throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch proceed = new CountDownLatch(1);
+    CountDownLatch exited = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
-    StepScheduler secondBlocks =
-        new StepScheduler() {
-          final GreedyTestScheduler greedy = new GreedyTestScheduler();
-
-          @Override
-          public String name() {
-            return "greedy-test";
-          }
-
-          @Override
-          public Schedule schedule(TrafficMatrix m, Platform p) {
-            if (calls.incrementAndGet() == 2) {
-              entered.countDown();
-              try {
-                proceed.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            }
-            return greedy.schedule(m, p);
-          }
-        };
+    StepScheduler secondBlocks = greedyBlockingOnCall(2, calls, entered, proceed, exited);
     ManualTimer timer = new ManualTimer();
     StepCoordinator c =
         StepCoordinator.builder(
@@ -259,13 +239,47 @@ class StepCoordinatorPlannerTest {
       GrantReply g3 = p3.get(WAIT_S, TimeUnit.SECONDS);
       assertEquals(Status.GRANT, g3.status(), "the last plan's next transfer, a3->b1");
       assertArrayEquals(new String[] {"a3"}, g3.srcHosts());
-      assertEquals(1, calls.get() - 1, "granted while the second round still plans");
+      assertEquals(1, exited.getCount(), "granted while the second round still plans");
       assertFalse(p4.isDone(), "a9->b9 is not in the last plan: it waits for the re-plan");
       proceed.countDown();
       assertEquals(Status.GRANT, p4.get(WAIT_S, TimeUnit.SECONDS).status());
     } finally {
       proceed.countDown();
     }
+  }
+
+  /**
+   * A greedy scheduler whose {@code call}-th run (counted in {@code calls}, from 1) counts down
+   * {@code entered}, waits for {@code proceed} and counts down {@code exited} before it plans.
+   */
+  private static StepScheduler greedyBlockingOnCall(
+      int call,
+      AtomicInteger calls,
+      CountDownLatch entered,
+      CountDownLatch proceed,
+      CountDownLatch exited) {
+    GreedyTestScheduler greedy = new GreedyTestScheduler();
+    return new StepScheduler() {
+      @Override
+      public String name() {
+        return "greedy-test";
+      }
+
+      @Override
+      public Schedule schedule(TrafficMatrix m, Platform p) {
+        if (calls.incrementAndGet() == call) {
+          entered.countDown();
+          try {
+            proceed.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            exited.countDown();
+          }
+        }
+        return greedy.schedule(m, p);
+      }
+    };
   }
 
   /** Polls until the demand's reply has the wanted status (a grant may race a poll's expiry). */
@@ -323,29 +337,7 @@ class StepCoordinatorPlannerTest {
     CountDownLatch proceed = new CountDownLatch(1);
     CountDownLatch exited = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
-    StepScheduler slow =
-        new StepScheduler() {
-          final GreedyTestScheduler greedy = new GreedyTestScheduler();
-
-          @Override
-          public String name() {
-            return "greedy-test";
-          }
-
-          @Override
-          public Schedule schedule(TrafficMatrix m, Platform p) {
-            if (calls.getAndIncrement() == 0) {
-              try {
-                proceed.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              } finally {
-                exited.countDown();
-              }
-            }
-            return greedy.schedule(m, p);
-          }
-        };
+    StepScheduler slow = greedyBlockingOnCall(1, calls, new CountDownLatch(1), proceed, exited);
     ManualTimer timer = new ManualTimer();
     RecordingListener events = new RecordingListener();
     WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.PLANNING_BUDGET, "1s");
