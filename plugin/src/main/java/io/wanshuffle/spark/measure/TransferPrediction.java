@@ -233,12 +233,7 @@ public final class TransferPrediction {
     double[] key = new double[longest];
     double[] bestKey = new double[longest];
     int[] used = new int[load.length];
-    double[] endOf = new double[n];
-    boolean[] started = new boolean[n];
-    boolean[] running = new boolean[n];
-    int done = 0;
-    double now = 0;
-    double makespan = 0;
+    Ends ends = new Ends(n);
     // the transfers of one host pair share their route and key: only the first not started of
     // each pair (in the given order) is a candidate, so a start scans the pairs, not the transfers
     Map<String, Integer> pairOf = new HashMap<>();
@@ -252,7 +247,7 @@ public final class TransferPrediction {
       pairs.get(p).add(i);
     }
     int[] next = new int[pairs.size()];
-    while (done < n) {
+    while (ends.done < n) {
       while (true) {
         int best = -1;
         int bestPair = -1;
@@ -277,33 +272,14 @@ public final class TransferPrediction {
           break;
         }
         next[bestPair]++;
-        started[best] = true;
-        running[best] = true;
-        endOf[best] = now + seconds[best];
+        ends.start(best, seconds[best], routes[best], used);
         for (int r = 0; r < routes[best].length; r++) {
-          used[routes[best][r]]++;
           load[routes[best][r]] -= onLink[best][r];
         }
       }
-      double soonest = Double.MAX_VALUE;
-      for (int i = 0; i < n; i++) {
-        if (running[i]) {
-          soonest = Math.min(soonest, endOf[i]);
-        }
-      }
-      now = soonest;
-      for (int i = 0; i < n; i++) {
-        if (running[i] && endOf[i] <= now) {
-          running[i] = false;
-          done++;
-          makespan = Math.max(makespan, endOf[i]);
-          for (int l : routes[i]) {
-            used[l]--;
-          }
-        }
-      }
+      ends.next(routes, used);
     }
-    return makespan + once;
+    return ends.makespan + once;
   }
 
   /** Writes the loads of a route's links into {@code out}, largest first, then zeros to its end. */
@@ -330,35 +306,44 @@ public final class TransferPrediction {
     return false;
   }
 
-  /** Makespan of the transfers started in order whenever all their links have a free flow. */
-  private static double listSchedule(int[][] routes, double[] seconds, LinkModel model) {
-    int n = seconds.length;
-    int[] used = new int[model.linkCount()];
-    double[] endOf = new double[n];
-    boolean[] started = new boolean[n];
-    boolean[] running = new boolean[n];
-    int done = 0;
-    double now = 0;
-    double makespan = 0;
-    while (done < n) {
-      for (int i = 0; i < n; i++) {
-        if (!started[i] && fits(routes[i], used, model)) {
-          started[i] = true;
-          running[i] = true;
-          endOf[i] = now + seconds[i];
-          for (int l : routes[i]) {
-            used[l]++;
-          }
-        }
+  /**
+   * The simulated clock of a list schedule: which transfers started and run, when each ends, the
+   * transfers ended and the last end so far (seconds).
+   */
+  private static final class Ends {
+    final boolean[] started;
+    final boolean[] running;
+    final double[] endOf;
+    int done;
+    double now;
+    double makespan;
+
+    Ends(int n) {
+      started = new boolean[n];
+      running = new boolean[n];
+      endOf = new double[n];
+    }
+
+    /** Starts transfer i now for {@code seconds}, holding a flow on each link of its route. */
+    void start(int i, double seconds, int[] route, int[] used) {
+      started[i] = true;
+      running[i] = true;
+      endOf[i] = now + seconds;
+      for (int l : route) {
+        used[l]++;
       }
-      double next = Double.MAX_VALUE;
-      for (int i = 0; i < n; i++) {
+    }
+
+    /** Moves to the soonest end of a running transfer and ends every transfer ending then. */
+    void next(int[][] routes, int[] used) {
+      double soonest = Double.MAX_VALUE;
+      for (int i = 0; i < running.length; i++) {
         if (running[i]) {
-          next = Math.min(next, endOf[i]);
+          soonest = Math.min(soonest, endOf[i]);
         }
       }
-      now = next;
-      for (int i = 0; i < n; i++) {
+      now = soonest;
+      for (int i = 0; i < running.length; i++) {
         if (running[i] && endOf[i] <= now) {
           running[i] = false;
           done++;
@@ -369,7 +354,22 @@ public final class TransferPrediction {
         }
       }
     }
-    return makespan;
+  }
+
+  /** Makespan of the transfers started in order whenever all their links have a free flow. */
+  private static double listSchedule(int[][] routes, double[] seconds, LinkModel model) {
+    int n = seconds.length;
+    int[] used = new int[model.linkCount()];
+    Ends ends = new Ends(n);
+    while (ends.done < n) {
+      for (int i = 0; i < n; i++) {
+        if (!ends.started[i] && fits(routes[i], used, model)) {
+          ends.start(i, seconds[i], routes[i], used);
+        }
+      }
+      ends.next(routes, used);
+    }
+    return ends.makespan;
   }
 
   private static boolean fits(int[] route, int[] used, LinkModel model) {
