@@ -137,6 +137,21 @@ final class CapturedFlows {
   }
 
   /**
+   * @param f a flow
+   * @return its line in the fixtures' CSV format ({@link #HEADER})
+   */
+  static String csvLine(MeasuredFlow f) {
+    return String.join(
+        ",",
+        f.srcHost(),
+        f.dstHost(),
+        Long.toString(f.bytes()),
+        Long.toString(f.grantedAtMs()),
+        Long.toString(f.startMs()),
+        Long.toString(f.endMs()));
+  }
+
+  /**
    * @param args {@code csv APP_DIR...} or {@code print FILE...}
    * @throws IOException on read errors
    */
@@ -147,15 +162,7 @@ final class CapturedFlows {
         System.out.println("# " + p);
         System.out.println(HEADER);
         for (MeasuredFlow f : fromCapture(p)) {
-          System.out.println(
-              String.join(
-                  ",",
-                  f.srcHost(),
-                  f.dstHost(),
-                  Long.toString(f.bytes()),
-                  Long.toString(f.grantedAtMs()),
-                  Long.toString(f.startMs()),
-                  Long.toString(f.endMs())));
+          System.out.println(csvLine(f));
         }
       } else {
         List<MeasuredFlow> flows =

@@ -182,15 +182,7 @@ final class PredictionReplay {
     before.append("# flows before stage ").append(s.stageId()).append(" of ").append(source);
     before.append('\n').append(CapturedFlows.HEADER).append('\n');
     for (MeasuredFlow f : s.before()) {
-      before.append(
-          String.join(
-              ",",
-              f.srcHost(),
-              f.dstHost(),
-              Long.toString(f.bytes()),
-              Long.toString(f.grantedAtMs()),
-              Long.toString(f.startMs()),
-              Long.toString(f.endMs())));
+      before.append(CapturedFlows.csvLine(f));
       before.append('\n');
     }
     java.nio.file.Files.writeString(dir.resolve(name + "-before.csv"), before);
