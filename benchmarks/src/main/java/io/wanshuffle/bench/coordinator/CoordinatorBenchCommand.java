@@ -22,8 +22,10 @@ import picocli.CommandLine.Option;
  * Per configuration it reports grant latency, re-plan time, RPC messages per task, the driver's CPU
  * time and peak heap, and the makespan against the stage's lower bound ({@link BenchResult}), and
  * whether the coordinator's contract held (every demand granted; no link above its capacity at any
- * instant). A list option runs one configuration per value: the i-th configuration takes the i-th
- * value of every list (an option given one value applies to all).
+ * instant). With {@code --report} and {@code --plot} it also fits how each cost grows with the
+ * hosts ({@link Growth}) and draws it ({@link GrowthChart}). A list option runs one configuration
+ * per value: the i-th configuration takes the i-th value of every list (an option given one value
+ * applies to all).
  */
 @Command(
     name = "coordinator",
@@ -212,6 +214,14 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
               + " the file is kept).")
   Path report;
 
+  @Option(
+      names = "--plot",
+      paramLabel = "FILE.png",
+      description =
+          "Also draw each cost figure against the hosts with its power-law fit y = a H^b, log-log,"
+              + " into FILE.png (linked from the --report table).")
+  Path plot;
+
   @Override
   public Integer call() throws Exception {
     List<BenchConfig> configs = configs();
@@ -235,8 +245,14 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
       }
       pw.flush();
     }
+    if (plot != null) {
+      GrowthChart.write(plot, results);
+      if (format.equals("text")) {
+        pw.println("wrote " + plot);
+      }
+    }
     if (report != null) {
-      CoordinatorReport.write(report, results, commandLine(), when);
+      CoordinatorReport.write(report, results, commandLine(), when, plot);
       if (format.equals("text")) {
         pw.println("wrote " + report);
       }
@@ -339,6 +355,9 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
     }
     if (report != null) {
       b.append(" --report ").append(report);
+    }
+    if (plot != null) {
+      b.append(" --plot ").append(plot);
     }
     return b.toString();
   }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.bench.BenchRun;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * three sites with two racks, one with the last plan granting while the planner is busy): every
  * task's demand is granted in full, no flow of the run ever puts a link (NIC, rack link, backbone
  * side of k flows) above its capacity, and the JSON objects carry the issue's field names. The
- * contract check itself finds an over-capacity overlap.
+ * report carries the fits of the cost against the hosts and links the chart. The contract check
+ * itself finds an over-capacity overlap.
  */
 class CoordinatorBenchTest {
   private static String[] run(String... args) {
@@ -40,7 +42,7 @@ class CoordinatorBenchTest {
             "--mode",
             "inprocess",
             "--hosts",
-            "4,3,4",
+            "4,3,6",
             "--sites",
             "2,3,2",
             "--racks",
@@ -66,8 +68,18 @@ class CoordinatorBenchTest {
             "--format",
             "json",
             "--out",
-            dir.toString());
+            dir.toString(),
+            "--report",
+            dir.resolve("scale.md").toString(),
+            "--plot",
+            dir.resolve("scale.png").toString());
     assertEquals("0", r[0], "exit status (1: contract broken)\n" + r[1] + r[2]);
+    String md = Files.readString(dir.resolve("scale.md"));
+    assertTrue(
+        md.contains("| re-plan p99 (ms) |") && md.contains("](scale.png)"),
+        "the report has the fits over the two-site runs (8 and 12 hosts) and links the chart: "
+            + md);
+    assertTrue(Files.size(dir.resolve("scale.png")) > 0);
     List<JsonNode> objects = new ArrayList<>();
     ObjectMapper json = new ObjectMapper();
     for (String line : r[1].strip().split("\n")) {
