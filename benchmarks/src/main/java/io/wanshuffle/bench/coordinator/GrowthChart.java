@@ -7,10 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.util.List;
+import java.util.Locale;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.annotations.XYTitleAnnotation;
 import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -84,7 +86,7 @@ final class GrowthChart {
             new BasicStroke(
                 1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
       }
-      XYPlot panel = new XYPlot(data, null, logAxis(f.label()), r);
+      XYPlot panel = new XYPlot(data, null, valueAxis(f.label()), r);
       panel.setBackgroundPaint(Color.WHITE);
       panel.setDomainGridlinePaint(Color.LIGHT_GRAY);
       panel.setRangeGridlinePaint(Color.LIGHT_GRAY);
@@ -123,7 +125,19 @@ final class GrowthChart {
     LogAxis a = new LogAxis(label);
     a.setBase(10);
     a.setSmallestValue(1e-3);
+    // labelled ticks at whole powers of ten (1, 10, 100, ...), minor marks between them
+    a.setStandardTickUnits(NumberAxis.createIntegerTickUnits(Locale.ROOT));
+    a.setMinorTickCount(9);
+    a.setMinorTickMarksVisible(true);
     a.setNumberFormatOverride(new DecimalFormat("0.###"));
+    return a;
+  }
+
+  private static LogAxis valueAxis(String label) {
+    LogAxis a = logAxis(label);
+    // room above the points for the panel's legend
+    a.setUpperMargin(0.45);
+    a.setLowerMargin(0.1);
     return a;
   }
 
