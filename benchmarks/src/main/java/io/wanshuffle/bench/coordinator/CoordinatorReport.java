@@ -64,16 +64,6 @@ final class CoordinatorReport {
    * @param results the figures
    * @param command the command that produced them
    * @param when when it ran, ISO instant
-   * @return the Markdown block between the markers, markers included
-   */
-  static String table(List<BenchResult> results, String command, String when) {
-    return table(results, command, when, null);
-  }
-
-  /**
-   * @param results the figures
-   * @param command the command that produced them
-   * @param when when it ran, ISO instant
    * @param chart the growth chart's path as the report links it ({@link GrowthChart}), or null
    * @return the Markdown block between the markers, markers included: the table, then the power-law
    *     fits of the figures against the hosts ({@link Growth#fits}) when the configurations differ
@@ -165,22 +155,7 @@ final class CoordinatorReport {
 
   /**
    * Writes the table into {@code file} between the markers, or at its top when it has none (a new
-   * file gets a title).
-   *
-   * @param file the report
-   * @param results the figures
-   * @param command the command that produced them
-   * @param when when it ran
-   * @throws IOException if the file cannot be read or written
-   */
-  static void write(Path file, List<BenchResult> results, String command, String when)
-      throws IOException {
-    write(file, results, command, when, null);
-  }
-
-  /**
-   * Writes the table into {@code file} between the markers, or at its top when it has none (a new
-   * file gets a title), with a link to the growth chart.
+   * file gets a title), with a link to the growth chart when one is given.
    *
    * @param file the report
    * @param results the figures

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 import org.jfree.data.statistics.Regression;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
@@ -48,13 +49,12 @@ final class Growth {
 
   /** The figures the fit table lists: the costs, then two that should stay flat. */
   static final List<Figure> FITTED =
-      List.of(
-          GRANT_P99,
-          REPLAN_P99,
-          DRIVER_CPU,
-          PEAK_HEAP,
-          new Figure("RPC messages per task", "", r -> r.messagesPerTask()),
-          new Figure("makespan / lower bound", "", r -> r.makespanOverLowerBound()));
+      Stream.concat(
+              COST.stream(),
+              Stream.of(
+                  new Figure("RPC messages per task", "", r -> r.messagesPerTask()),
+                  new Figure("makespan / lower bound", "", r -> r.makespanOverLowerBound())))
+          .toList();
 
   /**
    * The fit of one figure.
@@ -134,7 +134,15 @@ final class Growth {
    * @return its fit, or null when fewer than 2 different H have a positive value
    */
   static Fit fit(List<BenchResult> series, Figure figure) {
-    XYSeries xy = points(series, figure);
+    return fit(points(series, figure), figure);
+  }
+
+  /**
+   * @param xy a figure's points ({@link #points})
+   * @param figure the figure
+   * @return their fit, or null when fewer than 2 different H
+   */
+  static Fit fit(XYSeries xy, Figure figure) {
     if (xy.getItemCount() < 2 || xy.getMinX() == xy.getMaxX()) {
       return null;
     }

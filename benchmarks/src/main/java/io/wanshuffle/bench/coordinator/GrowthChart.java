@@ -69,7 +69,7 @@ final class GrowthChart {
         r.setSeriesLinesVisible(n, false);
         r.setSeriesPaint(n++, new Color(0xff7f0e));
       }
-      Growth.Fit fit = Growth.fit(series, f);
+      Growth.Fit fit = Growth.fit(measured, f);
       if (fit != null) {
         XYSeries line = new XYSeries(f.name() + " fit " + fit.formula());
         double lo = measured.getMinX();
