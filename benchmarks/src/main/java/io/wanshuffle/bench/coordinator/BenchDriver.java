@@ -66,13 +66,18 @@ final class BenchDriver {
   }
 
   private static StepCoordinator coordinator(
-      BenchPlatform platform, DriverProbe probe, ExecutorService planner) {
+      BenchPlatform platform,
+      DriverProbe probe,
+      ExecutorService planner,
+      ExecutorService forecaster) {
     return StepCoordinator.builder(platform.conf())
         .configuredScheduler()
         .listeners(List.of(probe))
         .timer(CoordinatorTimer.daemon("wan-shuffle-coordinator"))
         .clock(System::currentTimeMillis)
         .planner(planner)
+        .forecaster(forecaster)
+        .planningShare(platform.conf().planningShare())
         .clusters(platform.clusterOf())
         .links(platform.links())
         .build();
@@ -84,7 +89,8 @@ final class BenchDriver {
     DriverProbe probe = new DriverProbe();
     probe.watchHeap();
     ExecutorService planner = StepCoordinator.plannerThread("wan-shuffle-planner");
-    StepCoordinator c = coordinator(platform, probe, planner);
+    ExecutorService forecaster = StepCoordinator.plannerThread("wan-shuffle-forecast");
+    StepCoordinator c = coordinator(platform, probe, planner, forecaster);
     CoordinatorTimer pollTimer = CoordinatorTimer.daemon("wan-shuffle-poll");
     InProcessPort port = new InProcessPort(c, pollTimer);
     ScheduledExecutorService exec = Executors.newScheduledThreadPool(2, daemon("bench-tasks"));
@@ -106,6 +112,7 @@ final class BenchDriver {
     long cpu = DriverProbe.threadCpuNanos("wan-shuffle") - cpu0 + port.cpuNanos();
     c.stop();
     planner.shutdownNow();
+    forecaster.shutdownNow();
     pollTimer.shutdown();
     exec.shutdownNow();
     probe.stopWatching();
@@ -121,7 +128,8 @@ final class BenchDriver {
     RpcEnv env =
         RpcEnv$.MODULE$.create("bench-driver", "127.0.0.1", 0, sc, securityManager(sc), false);
     ExecutorService planner = StepCoordinator.plannerThread("wan-shuffle-planner");
-    StepCoordinator c = coordinator(platform, probe, planner);
+    ExecutorService forecaster = StepCoordinator.plannerThread("wan-shuffle-forecast");
+    StepCoordinator c = coordinator(platform, probe, planner, forecaster);
     BenchEndpoint bench = new BenchEndpoint(env, c, stage, config.clients());
     env.setupEndpoint(
         CoordinatorEndpoint.NAME,
@@ -175,6 +183,7 @@ final class BenchDriver {
     env.awaitTermination();
     c.stop();
     planner.shutdownNow();
+    forecaster.shutdownNow();
     FlowLog log = new FlowLog();
     for (int i = 0; i < config.clients(); i++) {
       Path f = dir.resolve("client-" + i + ".flows");

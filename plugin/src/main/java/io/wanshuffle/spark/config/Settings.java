@@ -417,6 +417,22 @@ public final class Settings {
                   ([coordinator-scale.md](benchmarks/coordinator-scale.md)); `0` always grants \
                   from the last plan while the planner is busy."""));
 
+  public static final ConfigEntry<Double> PLANNING_SHARE =
+      declare(
+          ConfigEntry.builder(WanShuffleConf.PLANNING_SHARE, Decimals.between(0.01, 1))
+              .section(Section.STEPS)
+              .defaultValue("0.5")
+              .doc(
+                  """
+                  Largest share of the driver's wall-clock time the planner spends in planning \
+                  rounds with pipelined steps (rounds otherwise run back to back while flows end \
+                  and tasks register, a core's worth at thousands of hosts). After a round of t ms \
+                  the next starts no sooner than t x (1 / share - 1) ms later (at most 250 ms); \
+                  meanwhile freed ports take the last plan's next transfers that fit, and an event \
+                  the last plan has nothing for (a freed port or a new demand with free capacity) \
+                  starts the next round at once. `1`: no rest. \
+                  [coordinator-scale.md](benchmarks/coordinator-scale.md) has the measured effect."""));
+
   public static final ConfigEntry<String> PLANNING_FALLBACK =
       declare(
           ConfigEntry.builder(WanShuffleConf.PLANNING_FALLBACK, Text.lowerCase("name"))

@@ -119,6 +119,9 @@ public final class WanShuffleConf {
   /** Key of {@link Settings#REPLAN_WAIT}. */
   public static final String REPLAN_WAIT = PREFIX + "planning.replanWait";
 
+  /** Key of {@link Settings#PLANNING_SHARE}. */
+  public static final String PLANNING_SHARE = PREFIX + "planning.share";
+
   /** Key of {@link Settings#PLANNING_FALLBACK} (experimental). */
   public static final String PLANNING_FALLBACK = PREFIX + "planning.fallback";
 
@@ -204,6 +207,7 @@ public final class WanShuffleConf {
   private final List<String> listeners;
   private final long planningBudgetMs;
   private final long replanWaitMs;
+  private final double planningShare;
   private final String planningFallback;
   private final Optional<String> topologyFile;
 
@@ -237,6 +241,7 @@ public final class WanShuffleConf {
     listeners = Settings.LISTENERS.get(c);
     planningBudgetMs = Settings.PLANNING_BUDGET.get(c);
     replanWaitMs = Settings.REPLAN_WAIT.get(c);
+    planningShare = Settings.PLANNING_SHARE.get(c);
     planningFallback = planningFallback(c, algorithms);
     topologyFile = Settings.TOPOLOGY_FILE.getOptional(c);
     if (topologyFile.isPresent()) {
@@ -607,6 +612,15 @@ public final class WanShuffleConf {
    */
   public long replanWaitMs() {
     return replanWaitMs;
+  }
+
+  /**
+   * @return the largest share of the wall-clock time the planner's rounds take with pipelined
+   *     steps, in (0, 1]: after a round of t ms the next starts no sooner than t (1 / share - 1) ms
+   *     later (at most 250 ms), unless a freed port finds nothing in the last plan
+   */
+  public double planningShare() {
+    return planningShare;
   }
 
   /**

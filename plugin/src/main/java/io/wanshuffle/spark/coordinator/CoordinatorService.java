@@ -31,6 +31,11 @@ public final class CoordinatorService {
   /** The coordinator's planner thread (runs the scheduler off the RPC threads). */
   private final ExecutorService planner;
 
+  /**
+   * Predicts a stage's transfer phase off the planner ({@link StepCoordinatorBuilder#forecaster}).
+   */
+  private final ExecutorService forecaster;
+
   private boolean attached;
 
   /**
@@ -54,6 +59,7 @@ public final class CoordinatorService {
     this.rpcEnv = rpcEnv;
     this.links = links;
     this.planner = StepCoordinator.plannerThread("wan-shuffle-planner");
+    this.forecaster = StepCoordinator.plannerThread("wan-shuffle-forecast");
     this.coordinator =
         StepCoordinator.builder(conf)
             .configuredScheduler()
@@ -61,6 +67,8 @@ public final class CoordinatorService {
             .timer(CoordinatorTimer.daemon("wan-shuffle-coordinator"))
             .clock(System::currentTimeMillis)
             .planner(planner)
+            .forecaster(forecaster)
+            .planningShare(conf.planningShare())
             .clusters(clusterOf)
             .links(links)
             .build();
@@ -151,5 +159,6 @@ public final class CoordinatorService {
     }
     coordinator.stop();
     planner.shutdownNow();
+    forecaster.shutdownNow();
   }
 }

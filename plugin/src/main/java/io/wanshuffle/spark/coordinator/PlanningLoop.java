@@ -18,6 +18,12 @@ import org.slf4j.LoggerFactory;
  * after releasing it. The flag is re-checked under the same lock before the run ends, so no request
  * is lost.
  *
+ * <p>With a planning share below 1 the planner rests after each round that planned, so that rounds
+ * take at most that share of the wall-clock time: after a round of t ms it starts the next no
+ * sooner than t (1 / share - 1) ms later (at most {@link #MAX_REST_MS}). The rest waits on the
+ * lock's monitor (released meanwhile); {@link #wake} ends it early, for an event the last plan
+ * cannot serve. A request made during the rest is planned when it ends.
+ *
  * <p>The flags are guarded by {@code lock}.
  *
  * @param <I> the snapshot planned on
@@ -75,6 +81,18 @@ final class PlanningLoop<I, O> {
 
   private boolean stopped;
 
+  /** Longest rest between two rounds, ms, whatever the share and the last round's length. */
+  static final long MAX_REST_MS = 250;
+
+  /** Largest share of the wall-clock time spent in rounds, in (0, 1]; 1: no rest. */
+  private final double share;
+
+  /** Longest rest, ns. */
+  private final long maxRestNanos;
+
+  /** {@code System.nanoTime()} before which the next round does not start, unless woken. */
+  private long restUntilNanos = System.nanoTime();
+
   /** The clock the rounds are timed with, ms. */
   private final LongSupplier clockMs;
 
@@ -91,7 +109,7 @@ final class PlanningLoop<I, O> {
    * @param round the phases of a round
    */
   PlanningLoop(Object lock, Executor executor, Round<I, O> round) {
-    this(lock, executor, round, System::currentTimeMillis);
+    this(lock, executor, round, System::currentTimeMillis, 1, MAX_REST_MS);
   }
 
   /**
@@ -99,12 +117,31 @@ final class PlanningLoop<I, O> {
    * @param executor the planner thread
    * @param round the three phases of a round
    * @param clockMs the clock {@link #planningForMs} and {@link #lastRoundMs} read, ms
+   * @param share largest share of the wall-clock time the rounds take, in (0, 1]; 1: rounds run
+   *     back to back while plans are requested
+   * @param maxRestMs longest rest after a round, ms ({@link #MAX_REST_MS} in production)
+   * @throws IllegalArgumentException if {@code share} is not in (0, 1] or {@code maxRestMs} is
+   *     negative
    */
-  PlanningLoop(Object lock, Executor executor, Round<I, O> round, LongSupplier clockMs) {
+  PlanningLoop(
+      Object lock,
+      Executor executor,
+      Round<I, O> round,
+      LongSupplier clockMs,
+      double share,
+      long maxRestMs) {
+    if (!(share > 0 && share <= 1)) {
+      throw new IllegalArgumentException("planning share must be in (0, 1], got " + share);
+    }
+    if (maxRestMs < 0) {
+      throw new IllegalArgumentException("longest rest must be >= 0 ms, got " + maxRestMs);
+    }
     this.lock = lock;
     this.executor = executor;
     this.round = round;
     this.clockMs = clockMs;
+    this.share = share;
+    this.maxRestNanos = maxRestMs * 1_000_000;
   }
 
   /** Asks for a plan (under the lock). */
@@ -143,9 +180,24 @@ final class PlanningLoop<I, O> {
     return lastRoundMs;
   }
 
+  /**
+   * @return true within the rest after the last round: no round is being planned and the next one
+   *     starts when the rest ends or on {@link #wake} (under the lock)
+   */
+  boolean isResting() {
+    return !planning && restUntilNanos - System.nanoTime() > 0;
+  }
+
+  /** Ends the planner's rest at once: the next round may start now (under the lock). */
+  void wake() {
+    restUntilNanos = System.nanoTime();
+    lock.notifyAll();
+  }
+
   /** No more plans (under the lock). */
   void stop() {
     stopped = true;
+    lock.notifyAll();
   }
 
   /** Hands a requested plan to the planner unless a run is queued or running; without the lock. */
@@ -185,6 +237,22 @@ final class PlanningLoop<I, O> {
   }
 
   /**
+   * Waits out the rest after the last round (under the lock, which the wait releases), unless woken
+   * or stopped.
+   */
+  private void rest() {
+    try {
+      long left;
+      while (!stopped && (left = restUntilNanos - System.nanoTime()) > 0) {
+        long ms = left / 1_000_000;
+        lock.wait(ms, (int) (left - ms * 1_000_000));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
    * @return false when no plan is requested (the planner went idle)
    */
   private boolean once() {
@@ -192,6 +260,11 @@ final class PlanningLoop<I, O> {
     long started;
     synchronized (lock) {
       if (!requested || stopped) {
+        queued = false;
+        return false;
+      }
+      rest();
+      if (stopped) {
         queued = false;
         return false;
       }
@@ -217,6 +290,11 @@ final class PlanningLoop<I, O> {
         try {
           round.apply(input, output, started, replies);
           lastRoundMs = clockMs.getAsLong() - planningSinceMs;
+          if (share < 1) {
+            long ended = System.nanoTime();
+            long restNanos = (long) ((ended - started) * (1 / share - 1));
+            restUntilNanos = ended + Math.min(restNanos, maxRestNanos);
+          }
         } catch (RuntimeException e) {
           LOG.error(
               "wan-shuffle planner could not grant its plan; the next step boundary or release"

@@ -22,8 +22,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -115,6 +117,13 @@ public final class StepCoordinator {
   private final Planner planner;
 
   private final PlanningLoop<RoundInput, RoundPlan> planning;
+
+  /** Runs the stage predictions no gate decision waits for ({@link #forecastLater}). */
+  private final Executor forecaster;
+
+  /** Stage attempts whose prediction runs on the {@link #forecaster} (under the lock). */
+  private final Set<StageRef> forecasting = new HashSet<>();
+
   private CoordinatorTimer.Cancellable keepTimer;
 
   /**
@@ -167,7 +176,15 @@ public final class StepCoordinator {
         b.scheduler() == null
             ? null
             : new Planner(b.scheduler(), fallback, conf.planningBudgetMs());
-    this.planning = new PlanningLoop<>(this, b.planner(), new Rounds(), b.clock());
+    this.planning =
+        new PlanningLoop<>(
+            this,
+            b.planner(),
+            new Rounds(),
+            b.clock(),
+            mode.planFitsFreePorts() ? 1 : b.planningShare(),
+            b.maxRestMs());
+    this.forecaster = b.forecaster();
   }
 
   /**
@@ -512,6 +529,7 @@ public final class StepCoordinator {
   private void stageCompletedLocked(StageRef ref) {
     waves.stageDone(ref);
     gate.forget(ref);
+    forecasting.remove(ref);
     for (Demand d : book.ofStage(ref)) {
       releaseLocked(d, "stage-done");
     }
@@ -896,11 +914,30 @@ public final class StepCoordinator {
    * plan's next transfers (list scheduling of the last plan, {@link StandingPlan}) instead of
    * waiting for the plan being computed, once that wait would pass {@code planning.replanWait}: at
    * once when the last round took longer, else when the round being planned reaches it (a timer; a
-   * round that ends sooner grants the freed ports itself). The re-plan that follows covers the
-   * whole residual demand again. A plan on the free ports only (barrier steps) never does.
+   * round that ends sooner grants the freed ports itself). While the planner rests between rounds
+   * ({@code planning.share}) the last plan serves at once, and an event it has nothing for while a
+   * backbone side has room (or with no last plan) ends the rest. The re-plan that follows covers
+   * the whole residual demand again. A plan on the free ports only (barrier steps) never does.
    */
   private void grantFromStandingPlan(List<Runnable> replies) {
-    if (!changedSinceStanding || standing == null || stopped || !planning.isBusy()) {
+    if (!changedSinceStanding || stopped) {
+      return;
+    }
+    if (planning.isResting()) {
+      // the next round waits for the planner's rest (planning.share): the last plan serves now,
+      // and an event it has nothing for while a backbone side has room ends the rest
+      if (standing == null) {
+        planning.wake();
+        return;
+      }
+      changedSinceStanding = false;
+      if (!grantStep(standing, clock.getAsLong(), System.nanoTime(), replies)
+          && !standing.full(leases)) {
+        planning.wake();
+      }
+      return;
+    }
+    if (standing == null || !planning.isBusy()) {
       return;
     }
     long waitMs = conf.replanWaitMs();
@@ -951,8 +988,9 @@ public final class StepCoordinator {
    * @param residual the residual demand
    * @param expected what the tasks still to launch are expected to fetch
    * @param freshStages per stage attempt with unreleased demand not predicted yet, its whole
-   *     traffic ({@link TaskWaves#stageTraffic}): predicted without the lock, recorded and decided
-   *     on by the plan's apply
+   *     traffic ({@link TaskWaves#stageTraffic}): with a stage gate predicted without the lock,
+   *     recorded and decided on by the plan's apply; without one predicted alongside the plans
+   *     ({@link #forecastLater})
    */
   private record RoundInput(
       DemandMatrix.Snapshot residual,
@@ -997,23 +1035,27 @@ public final class StepCoordinator {
       }
       Map<StageRef, List<PlannedFlow>> fresh = new LinkedHashMap<>();
       for (Demand d : book.all()) {
-        if (!d.released && !gate.predicted(d.stage) && !fresh.containsKey(d.stage)) {
+        if (!d.released
+            && !gate.predicted(d.stage)
+            && !forecasting.contains(d.stage)
+            && !fresh.containsKey(d.stage)) {
           fresh.put(d.stage, waves.stageTraffic(d.stage, book.ofStage(d.stage)));
         }
+      }
+      if (!gate.enabled()) {
+        // no decision waits for the prediction: the round plans without it (forecastLater)
+        forecasting.addAll(fresh.keySet());
       }
       return new RoundInput(residual, waves.estimate(), fresh);
     }
 
     @Override
     public RoundPlan plan(RoundInput in) {
-      Map<StageRef, TransferPrediction.Prediction> predictions = new LinkedHashMap<>();
-      if (!in.freshStages().isEmpty()) {
-        NetworkEstimate est = measuring.estimate();
-        in.freshStages()
-            .forEach(
-                (st, flows) ->
-                    predictions.put(
-                        st, TransferPrediction.ofStage(flows, est, leases.links(), betaSeconds)));
+      Map<StageRef, TransferPrediction.Prediction> predictions = Map.of();
+      if (gate.enabled()) {
+        predictions = predict(in.freshStages());
+      } else if (!in.freshStages().isEmpty()) {
+        forecastLater(in.freshStages());
       }
       DemandMatrix m =
           DemandMatrix.of(in.residual(), leases, mode, betaSeconds, leases.links().baseSpeed());
@@ -1069,6 +1111,62 @@ public final class StepCoordinator {
       }
       standing = mode.planFitsFreePorts() ? null : sp;
       changedSinceStanding = false;
+    }
+  }
+
+  /**
+   * Predicts the stages' transfer phases with the network measured so far (off the lock).
+   *
+   * @param stages per stage attempt, its whole traffic ({@link TaskWaves#stageTraffic})
+   * @return per stage attempt, its prediction ({@link TransferPrediction#ofStage})
+   */
+  private Map<StageRef, TransferPrediction.Prediction> predict(
+      Map<StageRef, List<PlannedFlow>> stages) {
+    Map<StageRef, TransferPrediction.Prediction> predictions = new LinkedHashMap<>();
+    if (!stages.isEmpty()) {
+      NetworkEstimate est = measuring.estimate();
+      stages.forEach(
+          (st, flows) ->
+              predictions.put(
+                  st, TransferPrediction.ofStage(flows, est, leases.links(), betaSeconds)));
+    }
+    return predictions;
+  }
+
+  /**
+   * Without a stage gate the prediction only informs the listeners: it runs on the {@link
+   * #forecaster} and is recorded when ready, while the stage's first plans grant (at thousands of
+   * hosts and tens of thousands of tasks it takes seconds). Without the lock; the stages are in
+   * {@link #forecasting} until it is recorded.
+   *
+   * @param stages per stage attempt not predicted yet, its whole traffic
+   */
+  private void forecastLater(Map<StageRef, List<PlannedFlow>> stages) {
+    Map<StageRef, List<PlannedFlow>> copy = new LinkedHashMap<>(stages);
+    try {
+      forecaster.execute(
+          () -> {
+            Map<StageRef, TransferPrediction.Prediction> p;
+            try {
+              p = predict(copy);
+            } catch (RuntimeException e) {
+              LOG.warn("wan-shuffle could not predict the transfer phase of {}", copy.keySet(), e);
+              p = Map.of();
+            }
+            Map<StageRef, TransferPrediction.Prediction> done = p;
+            event(
+                () -> {
+                  forecasting.removeAll(copy.keySet());
+                  recordPredictions(done);
+                  // a stage whose prediction failed is not predicted again
+                  copy.keySet().forEach(gate::markPredicted);
+                  return null;
+                });
+          });
+    } catch (RejectedExecutionException e) {
+      synchronized (this) {
+        forecasting.removeAll(copy.keySet()); // stopping
+      }
     }
   }
 

@@ -22,6 +22,9 @@ public final class StepCoordinatorBuilder {
   private CoordinatorTimer timer;
   private LongSupplier clock;
   private Executor planner = Runnable::run;
+  private Executor forecaster = Runnable::run;
+  private double planningShare = 1;
+  private long maxRestMs = PlanningLoop.MAX_REST_MS;
   private StepScheduler fallback;
   private boolean fallbackSet;
   private Function<String, String> clusterOf = h -> "";
@@ -92,6 +95,43 @@ public final class StepCoordinatorBuilder {
   }
 
   /**
+   * @param share largest share of the wall-clock time the planner's rounds take with pipelined
+   *     steps, in (0, 1] ({@code spark.wanshuffle.planning.share}); default 1: rounds back to back
+   *     while plans are requested (for tests); production: {@link WanShuffleConf#planningShare}
+   * @return this builder
+   * @throws IllegalArgumentException if {@code share} is not in (0, 1]
+   */
+  public StepCoordinatorBuilder planningShare(double share) {
+    if (!(share > 0 && share <= 1)) {
+      throw new IllegalArgumentException("planning share must be in (0, 1], got " + share);
+    }
+    this.planningShare = share;
+    return this;
+  }
+
+  /**
+   * @param ms longest rest of the planner between two rounds, ms (for tests; default {@link
+   *     PlanningLoop#MAX_REST_MS})
+   * @return this builder
+   */
+  StepCoordinatorBuilder maxRestMs(long ms) {
+    this.maxRestMs = ms;
+    return this;
+  }
+
+  /**
+   * @param f runs a stage's transfer prediction when no stage gate waits for it ({@code
+   *     spark.wanshuffle.gate.margin=off}), so that the stage's first plans do not; default: inline
+   *     in the planning round, before the plan (deterministic, for tests); production: one daemon
+   *     thread, {@link StepCoordinator#plannerThread}
+   * @return this builder
+   */
+  public StepCoordinatorBuilder forecaster(Executor f) {
+    this.forecaster = Objects.requireNonNull(f, "forecaster");
+    return this;
+  }
+
+  /**
    * @param f the scheduler for a step whose re-plan exceeds {@code conf.planningBudgetMs()}; null =
    *     no budget; default: the one {@code spark.wanshuffle.planning.fallback} names
    * @return this builder
@@ -155,6 +195,18 @@ public final class StepCoordinatorBuilder {
 
   Executor planner() {
     return planner;
+  }
+
+  Executor forecaster() {
+    return forecaster;
+  }
+
+  double planningShare() {
+    return planningShare;
+  }
+
+  long maxRestMs() {
+    return maxRestMs;
   }
 
   StepScheduler fallback() {

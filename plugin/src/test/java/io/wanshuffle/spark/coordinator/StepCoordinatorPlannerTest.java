@@ -248,6 +248,80 @@ class StepCoordinatorPlannerTest {
     }
   }
 
+  @Test
+  void whileThePlannerRestsAFreedPortTakesTheLastPlanAndWhatItCannotServeWakesThePlanner()
+      throws Exception {
+    // rounds of at least 400 ms at a share of 0.01: rests of about 40 s, far beyond every wait
+    // here, so a grant within the wait came from the last plan or from a round the coordinator woke
+    StepScheduler slowGreedy =
+        new StepScheduler() {
+          final GreedyTestScheduler greedy = new GreedyTestScheduler();
+
+          @Override
+          public String name() {
+            return greedy.name();
+          }
+
+          @Override
+          public Schedule schedule(TrafficMatrix m, Platform p) {
+            try {
+              Thread.sleep(400);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return greedy.schedule(m, p);
+          }
+        };
+    ManualTimer timer = new ManualTimer();
+    RecordingListener events = new RecordingListener();
+    StepCoordinator c =
+        StepCoordinator.builder(conf(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1"))
+            .scheduler(slowGreedy)
+            .listeners(List.of(events))
+            .timer(timer)
+            .clock(timer::now)
+            .planner(planner)
+            .planningShare(0.01)
+            .maxRestMs(60_000)
+            .build();
+    long id1 = c.register(demand(1, "b1", "a1", 300)).demandId();
+    long id2 = c.register(demand(2, "b2", "a2", 300)).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(id1));
+    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(id2));
+    timer.advance(100); // gather window: the first round grants one of the two (k = 1)
+    CompletableFuture<?> first = CompletableFuture.anyOf(p1, p2);
+    first.get(WAIT_S, TimeUnit.SECONDS);
+    boolean oneFirst = p1.isDone();
+    long firstId = oneFirst ? id1 : id2;
+    CompletableFuture<GrantReply> other = oneFirst ? p2 : p1;
+    GrantReply g = (oneFirst ? p1 : p2).get();
+    assertEquals(Status.GRANT, g.status());
+    assertFalse(other.isDone(), "k = 1");
+    String src = oneFirst ? "a1" : "a2";
+    // the flow ends while the planner rests: the last plan's next transfer is granted at once, in
+    // the reporting call
+    c.awaitGrant(
+        new AwaitGrant(
+            firstId, g.stepId(), new String[] {src}, new long[] {300}, new long[] {0}, 1, 2));
+    assertTrue(other.isDone(), "granted from the last plan, without a round");
+    GrantReply g2 = other.get();
+    assertEquals(Status.GRANT, g2.status());
+    assertEquals(1, events.plans.size(), "one plan so far");
+
+    // a task registers while the port is taken; when the port frees, the last plan has nothing
+    // for it: the planner is woken and plans the new demand long before its rest would end
+    long id3 = c.register(demand(3, "b3", "a3", 300)).demandId();
+    CompletableFuture<GrantReply> p3 = c.awaitGrant(AwaitGrant.poll(id3));
+    assertFalse(p3.isDone());
+    long otherId = oneFirst ? id2 : id1;
+    String otherSrc = oneFirst ? "a2" : "a1";
+    c.awaitGrant(
+        new AwaitGrant(
+            otherId, g2.stepId(), new String[] {otherSrc}, new long[] {300}, new long[] {0}, 1, 2));
+    assertEquals(Status.GRANT, p3.get(WAIT_S, TimeUnit.SECONDS).status());
+    c.stop();
+  }
+
   /**
    * A greedy scheduler whose {@code call}-th run (counted in {@code calls}, from 1) counts down
    * {@code entered}, waits for {@code proceed} and counts down {@code exited} before it plans.
