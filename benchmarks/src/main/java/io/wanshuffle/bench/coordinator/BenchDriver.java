@@ -66,17 +66,13 @@ final class BenchDriver {
   }
 
   private static StepCoordinator coordinator(
-      BenchPlatform platform,
-      DriverProbe probe,
-      ExecutorService planner,
-      ExecutorService forecaster) {
+      BenchPlatform platform, DriverProbe probe, ExecutorService planner) {
     return StepCoordinator.builder(platform.conf())
         .configuredScheduler()
         .listeners(List.of(probe))
         .timer(CoordinatorTimer.daemon("wan-shuffle-coordinator"))
         .clock(System::currentTimeMillis)
         .planner(planner)
-        .forecaster(forecaster)
         .planningShare(platform.conf().planningShare())
         .clusters(platform.clusterOf())
         .links(platform.links())
@@ -89,8 +85,7 @@ final class BenchDriver {
     DriverProbe probe = new DriverProbe();
     probe.watchHeap();
     ExecutorService planner = StepCoordinator.plannerThread("wan-shuffle-planner");
-    ExecutorService forecaster = StepCoordinator.plannerThread("wan-shuffle-forecast");
-    StepCoordinator c = coordinator(platform, probe, planner, forecaster);
+    StepCoordinator c = coordinator(platform, probe, planner);
     CoordinatorTimer pollTimer = CoordinatorTimer.daemon("wan-shuffle-poll");
     InProcessPort port = new InProcessPort(c, pollTimer);
     ScheduledExecutorService exec = Executors.newScheduledThreadPool(2, daemon("bench-tasks"));
@@ -112,7 +107,6 @@ final class BenchDriver {
     long cpu = DriverProbe.threadCpuNanos("wan-shuffle") - cpu0 + port.cpuNanos();
     c.stop();
     planner.shutdownNow();
-    forecaster.shutdownNow();
     pollTimer.shutdown();
     exec.shutdownNow();
     probe.stopWatching();
@@ -128,8 +122,7 @@ final class BenchDriver {
     RpcEnv env =
         RpcEnv$.MODULE$.create("bench-driver", "127.0.0.1", 0, sc, securityManager(sc), false);
     ExecutorService planner = StepCoordinator.plannerThread("wan-shuffle-planner");
-    ExecutorService forecaster = StepCoordinator.plannerThread("wan-shuffle-forecast");
-    StepCoordinator c = coordinator(platform, probe, planner, forecaster);
+    StepCoordinator c = coordinator(platform, probe, planner);
     BenchEndpoint bench = new BenchEndpoint(env, c, stage, config.clients());
     env.setupEndpoint(
         CoordinatorEndpoint.NAME,
@@ -183,7 +176,6 @@ final class BenchDriver {
     env.awaitTermination();
     c.stop();
     planner.shutdownNow();
-    forecaster.shutdownNow();
     FlowLog log = new FlowLog();
     for (int i = 0; i < config.clients(); i++) {
       Path f = dir.resolve("client-" + i + ".flows");

@@ -31,11 +31,6 @@ public final class CoordinatorService {
   /** The coordinator's planner thread (runs the scheduler off the RPC threads). */
   private final ExecutorService planner;
 
-  /**
-   * Predicts a stage's transfer phase off the planner ({@link StepCoordinatorBuilder#forecaster}).
-   */
-  private final ExecutorService forecaster;
-
   private boolean attached;
 
   /**
@@ -59,7 +54,6 @@ public final class CoordinatorService {
     this.rpcEnv = rpcEnv;
     this.links = links;
     this.planner = StepCoordinator.plannerThread("wan-shuffle-planner");
-    this.forecaster = StepCoordinator.plannerThread("wan-shuffle-forecast");
     this.coordinator =
         StepCoordinator.builder(conf)
             .configuredScheduler()
@@ -67,7 +61,6 @@ public final class CoordinatorService {
             .timer(CoordinatorTimer.daemon("wan-shuffle-coordinator"))
             .clock(System::currentTimeMillis)
             .planner(planner)
-            .forecaster(forecaster)
             .planningShare(conf.planningShare())
             .clusters(clusterOf)
             .links(links)
@@ -159,6 +152,5 @@ public final class CoordinatorService {
     }
     coordinator.stop();
     planner.shutdownNow();
-    forecaster.shutdownNow();
   }
 }

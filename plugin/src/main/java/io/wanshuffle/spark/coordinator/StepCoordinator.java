@@ -22,10 +22,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -117,13 +115,6 @@ public final class StepCoordinator {
   private final Planner planner;
 
   private final PlanningLoop<RoundInput, RoundPlan> planning;
-
-  /** Runs the stage predictions no gate decision waits for ({@link #forecastLater}). */
-  private final Executor forecaster;
-
-  /** Stage attempts whose prediction runs on the {@link #forecaster} (under the lock). */
-  private final Set<StageRef> forecasting = new HashSet<>();
-
   private CoordinatorTimer.Cancellable keepTimer;
 
   /**
@@ -184,7 +175,6 @@ public final class StepCoordinator {
             b.clock(),
             mode.planFitsFreePorts() ? 1 : b.planningShare(),
             b.maxRestMs());
-    this.forecaster = b.forecaster();
   }
 
   /**
@@ -529,7 +519,6 @@ public final class StepCoordinator {
   private void stageCompletedLocked(StageRef ref) {
     waves.stageDone(ref);
     gate.forget(ref);
-    forecasting.remove(ref);
     for (Demand d : book.ofStage(ref)) {
       releaseLocked(d, "stage-done");
     }
@@ -988,9 +977,8 @@ public final class StepCoordinator {
    * @param residual the residual demand
    * @param expected what the tasks still to launch are expected to fetch
    * @param freshStages per stage attempt with unreleased demand not predicted yet, its whole
-   *     traffic ({@link TaskWaves#stageTraffic}): with a stage gate predicted without the lock,
-   *     recorded and decided on by the plan's apply; without one predicted alongside the plans
-   *     ({@link #forecastLater})
+   *     traffic ({@link TaskWaves#stageTraffic}): predicted without the lock, recorded and decided
+   *     on by the plan's apply
    */
   private record RoundInput(
       DemandMatrix.Snapshot residual,
@@ -1035,27 +1023,23 @@ public final class StepCoordinator {
       }
       Map<StageRef, List<PlannedFlow>> fresh = new LinkedHashMap<>();
       for (Demand d : book.all()) {
-        if (!d.released
-            && !gate.predicted(d.stage)
-            && !forecasting.contains(d.stage)
-            && !fresh.containsKey(d.stage)) {
+        if (!d.released && !gate.predicted(d.stage) && !fresh.containsKey(d.stage)) {
           fresh.put(d.stage, waves.stageTraffic(d.stage, book.ofStage(d.stage)));
         }
-      }
-      if (!gate.enabled()) {
-        // no decision waits for the prediction: the round plans without it (forecastLater)
-        forecasting.addAll(fresh.keySet());
       }
       return new RoundInput(residual, waves.estimate(), fresh);
     }
 
     @Override
     public RoundPlan plan(RoundInput in) {
-      Map<StageRef, TransferPrediction.Prediction> predictions = Map.of();
-      if (gate.enabled()) {
-        predictions = predict(in.freshStages());
-      } else if (!in.freshStages().isEmpty()) {
-        forecastLater(in.freshStages());
+      Map<StageRef, TransferPrediction.Prediction> predictions = new LinkedHashMap<>();
+      if (!in.freshStages().isEmpty()) {
+        NetworkEstimate est = measuring.estimate();
+        in.freshStages()
+            .forEach(
+                (st, flows) ->
+                    predictions.put(
+                        st, TransferPrediction.ofStage(flows, est, leases.links(), betaSeconds)));
       }
       DemandMatrix m =
           DemandMatrix.of(in.residual(), leases, mode, betaSeconds, leases.links().baseSpeed());
@@ -1111,62 +1095,6 @@ public final class StepCoordinator {
       }
       standing = mode.planFitsFreePorts() ? null : sp;
       changedSinceStanding = false;
-    }
-  }
-
-  /**
-   * Predicts the stages' transfer phases with the network measured so far (off the lock).
-   *
-   * @param stages per stage attempt, its whole traffic ({@link TaskWaves#stageTraffic})
-   * @return per stage attempt, its prediction ({@link TransferPrediction#ofStage})
-   */
-  private Map<StageRef, TransferPrediction.Prediction> predict(
-      Map<StageRef, List<PlannedFlow>> stages) {
-    Map<StageRef, TransferPrediction.Prediction> predictions = new LinkedHashMap<>();
-    if (!stages.isEmpty()) {
-      NetworkEstimate est = measuring.estimate();
-      stages.forEach(
-          (st, flows) ->
-              predictions.put(
-                  st, TransferPrediction.ofStage(flows, est, leases.links(), betaSeconds)));
-    }
-    return predictions;
-  }
-
-  /**
-   * Without a stage gate the prediction only informs the listeners: it runs on the {@link
-   * #forecaster} and is recorded when ready, while the stage's first plans grant (at thousands of
-   * hosts and tens of thousands of tasks it takes seconds). Without the lock; the stages are in
-   * {@link #forecasting} until it is recorded.
-   *
-   * @param stages per stage attempt not predicted yet, its whole traffic
-   */
-  private void forecastLater(Map<StageRef, List<PlannedFlow>> stages) {
-    Map<StageRef, List<PlannedFlow>> copy = new LinkedHashMap<>(stages);
-    try {
-      forecaster.execute(
-          () -> {
-            Map<StageRef, TransferPrediction.Prediction> p;
-            try {
-              p = predict(copy);
-            } catch (RuntimeException e) {
-              LOG.warn("wan-shuffle could not predict the transfer phase of {}", copy.keySet(), e);
-              p = Map.of();
-            }
-            Map<StageRef, TransferPrediction.Prediction> done = p;
-            event(
-                () -> {
-                  forecasting.removeAll(copy.keySet());
-                  recordPredictions(done);
-                  // a stage whose prediction failed is not predicted again
-                  copy.keySet().forEach(gate::markPredicted);
-                  return null;
-                });
-          });
-    } catch (RejectedExecutionException e) {
-      synchronized (this) {
-        forecasting.removeAll(copy.keySet()); // stopping
-      }
     }
   }
 

@@ -22,7 +22,6 @@ public final class StepCoordinatorBuilder {
   private CoordinatorTimer timer;
   private LongSupplier clock;
   private Executor planner = Runnable::run;
-  private Executor forecaster = Runnable::run;
   private double planningShare = 1;
   private long maxRestMs = PlanningLoop.MAX_REST_MS;
   private StepScheduler fallback;
@@ -120,18 +119,6 @@ public final class StepCoordinatorBuilder {
   }
 
   /**
-   * @param f runs a stage's transfer prediction when no stage gate waits for it ({@code
-   *     spark.wanshuffle.gate.margin=off}), so that the stage's first plans do not; default: inline
-   *     in the planning round, before the plan (deterministic, for tests); production: one daemon
-   *     thread, {@link StepCoordinator#plannerThread}
-   * @return this builder
-   */
-  public StepCoordinatorBuilder forecaster(Executor f) {
-    this.forecaster = Objects.requireNonNull(f, "forecaster");
-    return this;
-  }
-
-  /**
    * @param f the scheduler for a step whose re-plan exceeds {@code conf.planningBudgetMs()}; null =
    *     no budget; default: the one {@code spark.wanshuffle.planning.fallback} names
    * @return this builder
@@ -195,10 +182,6 @@ public final class StepCoordinatorBuilder {
 
   Executor planner() {
     return planner;
-  }
-
-  Executor forecaster() {
-    return forecaster;
   }
 
   double planningShare() {

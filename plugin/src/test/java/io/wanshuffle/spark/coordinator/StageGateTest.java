@@ -81,57 +81,24 @@ class StageGateTest {
     assertFalse(new StageGate(-1).enabled());
   }
 
-  @Test
-  void withoutAMarginTheFirstPlanGrantsWhileTheStageIsPredictedAlongside() {
-    java.util.ArrayDeque<Runnable> forecasts = new java.util.ArrayDeque<>();
-    StepCoordinator c =
-        StepCoordinator.builder(WanShuffleConf.from(conf("off"), Set.of("greedy-test")))
-            .scheduler(new GreedyTestScheduler())
-            .listeners(List.of(events))
-            .timer(timer)
-            .clock(timer::now)
-            .clusters(h -> h.substring(0, 1))
-            .forecaster(forecasts::add)
-            .build();
-    long id1 = c.register(demand(1, "b1", "a1", 1 << 20)).demandId();
-    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(id1));
-    timer.advance(100);
-    assertEquals(Status.GRANT, p1.join().status(), "granted before the prediction");
-    assertTrue(predictions.isEmpty());
-    assertEquals(1, forecasts.size(), "one prediction handed to the forecaster");
-    long id2 = c.register(demand(2, "b2", "a2", 1 << 20)).demandId();
-    CompletableFuture<GrantReply> p2 = c.awaitGrant(AwaitGrant.poll(id2));
-    timer.advance(100);
-    assertEquals(Status.GRANT, p2.join().status());
-    assertEquals(1, forecasts.size(), "a stage being predicted is not predicted again");
-    forecasts.poll().run();
-    assertEquals(1, predictions.size(), "recorded when ready");
-    c.register(demand(3, "b3", "a1", 1 << 20));
-    timer.advance(100);
-    assertTrue(forecasts.isEmpty(), "predicted once per stage attempt");
-    assertEquals(1, predictions.size());
-  }
-
   private StepCoordinator coordinator(String margin) {
-    return StepCoordinator.builder(WanShuffleConf.from(conf(margin), Set.of("greedy-test")))
+    SparkConf c =
+        new SparkConf(false)
+            .set(WanShuffleConf.NIC_RATE, "1mb")
+            .set(WanShuffleConf.BACKBONE_RATE, "10mb")
+            .set(WanShuffleConf.ALGORITHM, "greedy-test")
+            .set(WanShuffleConf.BETA, "0ms")
+            .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
+            .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+            .set(WanShuffleConf.PLANNING_BUDGET, "0")
+            .set(WanShuffleConf.GATE_MARGIN, margin);
+    return StepCoordinator.builder(WanShuffleConf.from(c, Set.of("greedy-test")))
         .scheduler(new GreedyTestScheduler())
         .listeners(List.of(events))
         .timer(timer)
         .clock(timer::now)
         .clusters(h -> h.substring(0, 1))
         .build();
-  }
-
-  private static SparkConf conf(String margin) {
-    return new SparkConf(false)
-        .set(WanShuffleConf.NIC_RATE, "1mb")
-        .set(WanShuffleConf.BACKBONE_RATE, "10mb")
-        .set(WanShuffleConf.ALGORITHM, "greedy-test")
-        .set(WanShuffleConf.BETA, "0ms")
-        .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
-        .set(WanShuffleConf.PLANNING_BUDGET, "0")
-        .set(WanShuffleConf.GATE_MARGIN, margin);
   }
 
   private static RegisterDemand demand(long task, String dst, String src, long bytes) {
