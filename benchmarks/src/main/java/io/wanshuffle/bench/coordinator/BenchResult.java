@@ -20,6 +20,10 @@ package io.wanshuffle.bench.coordinator;
  * @param grantLatencyMsP99 the same, 99th percentile
  * @param grantLatencyMsMax the same, largest
  * @param grantLatencySamples flows the latency was measured on
+ * @param grantLatencyMsP99AfterFirstWave grant latency p99 of the flows that ended after the first
+ *     wave (once as many tasks had ended as run at once): the stage without its start, where every
+ *     running task registered at once and the JVMs are cold, ms; 0 without such flows
+ * @param firstGrantSeconds from the first task's launch to the first grant reaching a task, s
  * @param replanMsP50 median time of one re-plan (the scheduler on the residual demand), ms
  * @param replanMsP99 the same, 99th percentile
  * @param plans re-plans
@@ -57,6 +61,8 @@ record BenchResult(
     double grantLatencyMsP99,
     double grantLatencyMsMax,
     long grantLatencySamples,
+    double grantLatencyMsP99AfterFirstWave,
+    double firstGrantSeconds,
     double replanMsP50,
     double replanMsP99,
     long plans,

@@ -30,8 +30,9 @@ final class CoordinatorReport {
     return String.format(
         Locale.ROOT,
         "%s%n"
-            + "  grant latency p50 %s ms, p99 %s ms, max %s ms (%d flows); re-plan p50 %s ms,"
-            + " p99 %s ms (%d plans)%n"
+            + "  grant latency p50 %s ms, p99 %s ms, max %s ms (%d flows), p99 after the first"
+            + " wave %s ms; first grant %s s after the first launch%n"
+            + "  re-plan p50 %s ms, p99 %s ms (%d plans)%n"
             + "  %s RPC messages per task (%s expired polls); driver CPU %s s, peak heap %s MiB; %d steps, %d flows%n"
             + "  makespan %s s, lower bound %s s: %s x; contract %s (%d/%d tasks complete, %d"
             + " ungated, %d links over capacity); load %s",
@@ -40,6 +41,8 @@ final class CoordinatorReport {
         num(r.grantLatencyMsP99()),
         num(r.grantLatencyMsMax()),
         r.grantLatencySamples(),
+        num(r.grantLatencyMsP99AfterFirstWave()),
+        num(r.firstGrantSeconds()),
         num(r.replanMsP50()),
         num(r.replanMsP99()),
         r.plans(),
@@ -75,10 +78,12 @@ final class CoordinatorReport {
     b.append(Runtime.getRuntime().availableProcessors()).append(" cores visible to the JVM).\n\n");
     b.append(
         "| mode | hosts | racks | T | R | B | Z | k | algorithm | grant latency p50 / p99 / max"
-            + " (ms) | re-plan p50 / p99 (ms) | plans | msgs/task | driver CPU (s) | peak heap"
-            + " (MiB) | makespan (s) | lower bound (s) | makespan / LB | contract | load (1 5 15"
-            + " min, start / end) |\n");
-    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " (ms) | grant p99 after the first wave (ms) | first grant (s) | re-plan p50 / p99"
+            + " (ms) | plans | msgs/task | driver CPU (s) | peak heap (MiB) | makespan (s) | lower"
+            + " bound (s) | makespan / LB | contract | load (1 5 15 min, start / end) |\n");
+    b.append(
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+            + "---|\n");
     for (BenchResult r : results) {
       StringBuilder h = new StringBuilder();
       for (int s = 0; s < r.sites(); s++) {
@@ -87,8 +92,8 @@ final class CoordinatorReport {
       b.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %d | %d | %d | %d | %s | %d | %s | %s / %s / %s | %s / %s | %d | %s |"
-                  + " %s | %s | %s | %s | %.3f | %s | %s |\n",
+              "| %s | %s | %d | %d | %d | %d | %s | %d | %s | %s / %s / %s | %s | %s | %s / %s |"
+                  + " %d | %s | %s | %s | %s | %s | %.3f | %s | %s |\n",
               r.mode(),
               h,
               r.racks(),
@@ -101,6 +106,8 @@ final class CoordinatorReport {
               num(r.grantLatencyMsP50()),
               num(r.grantLatencyMsP99()),
               num(r.grantLatencyMsMax()),
+              num(r.grantLatencyMsP99AfterFirstWave()),
+              num(r.firstGrantSeconds()),
               num(r.replanMsP50()),
               num(r.replanMsP99()),
               r.plans(),

@@ -14,8 +14,8 @@ import java.util.Arrays;
  * the grant's arrival to the report that handed its ports back, {@code System.nanoTime()}, which on
  * Linux is one clock for every process of the machine), and their tallies: tasks finished with
  * every byte granted, tasks told to fetch ungated, failed calls, RPC messages sent to the
- * coordinator, and the first launch and last end of a task. Thread-safe; written to and read from a
- * file in rpc mode.
+ * coordinator, the first and last launch of a task and every task's end. Thread-safe; written to
+ * and read from a file in rpc mode.
  */
 final class FlowLog {
   private int size;
@@ -23,6 +23,8 @@ final class FlowLog {
   private int[] dst = new int[1024];
   private long[] start = new long[1024];
   private long[] end = new long[1024];
+  private long[] taskEnds = new long[1024];
+  private int tasksEnded;
 
   long messages;
   long expiredPolls;
@@ -70,6 +72,10 @@ final class FlowLog {
 
   synchronized void ended(long nanos, boolean complete, boolean wasUngated) {
     lastEndNanos = Math.max(lastEndNanos, nanos);
+    if (tasksEnded == taskEnds.length) {
+      taskEnds = Arrays.copyOf(taskEnds, 2 * tasksEnded);
+    }
+    taskEnds[tasksEnded++] = nanos;
     if (complete) {
       finished++;
     }
@@ -103,6 +109,15 @@ final class FlowLog {
   }
 
   /**
+   * @return when each task ended, {@code System.nanoTime()}, ascending
+   */
+  synchronized long[] taskEnds() {
+    long[] out = Arrays.copyOf(taskEnds, tasksEnded);
+    Arrays.sort(out);
+    return out;
+  }
+
+  /**
    * Adds another JVM's log to this one.
    *
    * @param o the other log
@@ -119,6 +134,12 @@ final class FlowLog {
     firstLaunchNanos = Math.min(firstLaunchNanos, o.firstLaunchNanos);
     lastLaunchNanos = Math.max(lastLaunchNanos, o.lastLaunchNanos);
     lastEndNanos = Math.max(lastEndNanos, o.lastEndNanos);
+    for (long t : o.taskEnds()) {
+      if (tasksEnded == taskEnds.length) {
+        taskEnds = Arrays.copyOf(taskEnds, 2 * tasksEnded);
+      }
+      taskEnds[tasksEnded++] = t;
+    }
   }
 
   /**
@@ -142,6 +163,10 @@ final class FlowLog {
         out.writeInt(dst[i]);
         out.writeLong(start[i]);
         out.writeLong(end[i]);
+      }
+      out.writeInt(tasksEnded);
+      for (int i = 0; i < tasksEnded; i++) {
+        out.writeLong(taskEnds[i]);
       }
     }
   }
@@ -167,6 +192,12 @@ final class FlowLog {
       for (int i = 0; i < n; i++) {
         log.flow(in.readInt(), in.readInt(), in.readLong(), in.readLong());
       }
+      int ended = in.readInt();
+      log.taskEnds = new long[Math.max(1, ended)];
+      for (int i = 0; i < ended; i++) {
+        log.taskEnds[i] = in.readLong();
+      }
+      log.tasksEnded = ended;
     }
     return log;
   }

@@ -14,7 +14,9 @@ import java.util.List;
  * time order, first in first out, per sending site (the backbone side the flows share): a start
  * takes the oldest end not yet taken and counts the time between them. Only ends while tasks were
  * still being launched count, so that a freed port had demand waiting for it (at the stage's tail a
- * port idles for want of demand, not for the coordinator).
+ * port idles for want of demand, not for the coordinator). The latency after the first wave counts
+ * only ends after the R-th task ended (R tasks run at once): the stage's start, where all R tasks
+ * register together and the JVMs are cold, left out.
  */
 final class RunAnalysis {
   private RunAnalysis() {}
@@ -36,9 +38,21 @@ final class RunAnalysis {
       long cpuNanos,
       String load) {
     BenchConfig c = stage.config();
-    double[] latency = grantLatenciesMs(stage, log);
+    long[] taskEnds = log.taskEnds();
+    long firstWaveEnd = taskEnds.length >= c.running() ? taskEnds[c.running() - 1] : Long.MAX_VALUE;
+    double[] latency = grantLatenciesMs(stage, log, Long.MIN_VALUE);
+    double[] afterFirstWave = grantLatenciesMs(stage, log, firstWaveEnd);
     double[] plans = probe.planMs();
     Arrays.sort(latency);
+    Arrays.sort(afterFirstWave);
+    long firstStart = Long.MAX_VALUE;
+    for (int i = 0; i < log.size(); i++) {
+      firstStart = Math.min(firstStart, log.start(i));
+    }
+    double firstGrant =
+        firstStart != Long.MAX_VALUE && log.firstLaunchNanos != Long.MAX_VALUE
+            ? (firstStart - log.firstLaunchNanos) / 1e9
+            : 0;
     Arrays.sort(plans);
     double makespan =
         log.lastEndNanos > log.firstLaunchNanos
@@ -60,6 +74,8 @@ final class RunAnalysis {
         percentile(latency, 99),
         latency.length == 0 ? 0 : latency[latency.length - 1],
         latency.length,
+        percentile(afterFirstWave, 99),
+        firstGrant,
         percentile(plans, 50),
         percentile(plans, 99),
         plans.length,
@@ -92,9 +108,11 @@ final class RunAnalysis {
   }
 
   /**
+   * @param since only flows that ended at or after this {@code System.nanoTime()} count ({@link
+   *     Long#MIN_VALUE}: all)
    * @return the grant latencies, ms (see the class comment)
    */
-  static double[] grantLatenciesMs(StageSpec stage, FlowLog log) {
+  static double[] grantLatenciesMs(StageSpec stage, FlowLog log, long since) {
     int n = log.size();
     // events: 2 per flow, sorted by time with ends before starts at the same instant
     long[] t = new long[2 * n];
@@ -130,7 +148,10 @@ final class RunAnalysis {
           free.get(site).addLast(t[(int) e]);
         }
       } else if (!free.get(site).isEmpty()) {
-        out[m++] = (t[(int) e] - free.get(site).pollFirst()) / 1e6;
+        long freed = free.get(site).pollFirst();
+        if (freed >= since) {
+          out[m++] = (t[(int) e] - freed) / 1e6;
+        }
       }
     }
     return Arrays.copyOf(out, m);

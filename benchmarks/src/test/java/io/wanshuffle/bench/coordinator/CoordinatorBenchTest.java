@@ -91,6 +91,8 @@ class CoordinatorBenchTest {
           List.of(
               "grantLatencyMsP50",
               "grantLatencyMsP99",
+              "grantLatencyMsP99AfterFirstWave",
+              "firstGrantSeconds",
               "replanMsP99",
               "messagesPerTask",
               "expiredPollsPerTask",
@@ -107,7 +109,60 @@ class CoordinatorBenchTest {
       assertEquals(0, o.get("linkViolations").asLong(), o.toString());
       assertTrue(o.get("flows").asLong() >= 40 * 2 / 2, o.toString());
       assertTrue(o.get("makespanOverLowerBound").asDouble() >= 0.99, o.toString());
+      assertTrue(
+          o.get("firstGrantSeconds").asDouble() > 0
+              && o.get("firstGrantSeconds").asDouble() < o.get("makespanSeconds").asDouble(),
+          "the first grant comes after the first launch, within the stage: " + o);
     }
+  }
+
+  @Test
+  void theLatencyAfterTheFirstWaveCountsOnlyPortsFreedAfterIt(@TempDir Path dir) throws Exception {
+    BenchConfig c =
+        new BenchConfig(
+            BenchConfig.INPROCESS,
+            2,
+            2,
+            1,
+            4,
+            2,
+            1,
+            0,
+            1,
+            1,
+            "auto",
+            1_000_000,
+            10,
+            0,
+            0,
+            0,
+            1,
+            1,
+            Map.of());
+    StageSpec stage = new StageSpec(c);
+    int a0 = stage.indexOf(stage.hosts()[0]);
+    int b0 = stage.indexOf(stage.hosts()[2]);
+    FlowLog log = new FlowLog();
+    log.launched(0);
+    log.launched(1_000); // launches go on until t = 1000 ns: every end before counts
+    // one site's backbone side (k = 1): ends at 100 and 300, the next grants at 150 and 400 ns
+    log.flow(a0, b0, 10, 100);
+    log.flow(a0, b0, 150, 300);
+    log.flow(a0, b0, 400, 500);
+    log.ended(200, true, false);
+    log.ended(250, true, false);
+    Path f = dir.resolve("log.flows");
+    log.write(f);
+    FlowLog back = FlowLog.read(f);
+    assertEquals(List.of(200L, 250L), java.util.Arrays.stream(back.taskEnds()).boxed().toList());
+    double[] all = RunAnalysis.grantLatenciesMs(stage, back, Long.MIN_VALUE);
+    assertEquals(2, all.length);
+    assertEquals(50e-6, all[0], 1e-12);
+    assertEquals(100e-6, all[1], 1e-12);
+    // the R-th (2nd) task ended at 250: only the port freed at 300 counts after the first wave
+    double[] after = RunAnalysis.grantLatenciesMs(stage, back, back.taskEnds()[c.running() - 1]);
+    assertEquals(1, after.length);
+    assertEquals(100e-6, after[0], 1e-12);
   }
 
   @Test

@@ -35,6 +35,8 @@ class GrowthTest {
         8.5 * Math.pow(h, 0.61) * noise,
         100,
         1000,
+        50.0,
+        1.0,
         2.0,
         4.9 * Math.pow(h, 0.59),
         10,
@@ -89,8 +91,8 @@ class GrowthTest {
   void aFigureThatIsNotPositiveIsLeftOutOfItsFit() {
     BenchResult zero =
         new BenchResult(
-            "rpc", 1000, 2, 1, 100, 10, 3, 0, 2, "auto", 1, 0, 0, 0, 2, 1, 1, 4, 0, 1, 1, 1, 1, 1,
-            1, 1, 100, 0, 0, "");
+            "rpc", 1000, 2, 1, 100, 10, 3, 0, 2, "auto", 1, 0, 0, 0, 0, 1, 2, 1, 1, 4, 0, 1, 1, 1,
+            1, 1, 1, 1, 100, 0, 0, "");
     List<BenchResult> rs = List.of(result("rpc", 10, 2, 1), result("rpc", 100, 2, 1), zero);
     Growth.Fit grant = Growth.fit(rs, Growth.GRANT_P99);
     assertEquals(2, grant.points(), "the run with a zero p99 has no logarithm");

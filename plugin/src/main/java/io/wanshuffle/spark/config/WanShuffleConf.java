@@ -119,7 +119,7 @@ public final class WanShuffleConf {
   /** Key of {@link Settings#REPLAN_WAIT}. */
   public static final String REPLAN_WAIT = PREFIX + "planning.replanWait";
 
-  /** Key of {@link Settings#PLANNING_SHARE}. */
+  /** Key of {@link Settings#PLANNING_SHARE} (experimental). */
   public static final String PLANNING_SHARE = PREFIX + "planning.share";
 
   /** Key of {@link Settings#PLANNING_FALLBACK} (experimental). */
