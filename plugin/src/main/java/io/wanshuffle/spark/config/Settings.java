@@ -436,8 +436,10 @@ public final class Settings {
                   ([coordinator-scale.md](benchmarks/coordinator-scale.md)).""")
               .experimental(
                   """
-                  Measured in the load harness only (`bench coordinator` at 1,000 + 1,000 hosts: \
-                  two runs, against four without), not on a Spark application."""));
+                  Lost on the grant latency in the load harness (`bench coordinator` at 1,000 + \
+                  1,000 hosts, two runs against four without: \
+                  [coordinator-scale.md](benchmarks/coordinator-scale.md)); not measured on a \
+                  Spark application."""));
 
   public static final ConfigEntry<String> PLANNING_FALLBACK =
       declare(

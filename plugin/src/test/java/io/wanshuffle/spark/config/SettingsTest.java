@@ -79,6 +79,7 @@ class SettingsTest {
             WanShuffleConf.STEP_MODE,
             WanShuffleConf.STEP_HANDOVER,
             WanShuffleConf.STEP_PROGRESS,
+            WanShuffleConf.PLANNING_SHARE,
             WanShuffleConf.PLANNING_FALLBACK),
         experimental);
   }
