@@ -118,27 +118,7 @@ class CoordinatorBenchTest {
 
   @Test
   void theLatencyAfterTheFirstWaveCountsOnlyPortsFreedAfterIt(@TempDir Path dir) throws Exception {
-    BenchConfig c =
-        new BenchConfig(
-            BenchConfig.INPROCESS,
-            2,
-            2,
-            1,
-            4,
-            2,
-            1,
-            0,
-            1,
-            1,
-            "auto",
-            1_000_000,
-            10,
-            0,
-            0,
-            0,
-            1,
-            1,
-            Map.of());
+    BenchConfig c = twoHostsPerSite();
     StageSpec stage = new StageSpec(c);
     int a0 = stage.indexOf(stage.hosts()[0]);
     int b0 = stage.indexOf(stage.hosts()[2]);
@@ -196,27 +176,7 @@ class CoordinatorBenchTest {
 
   @Test
   void theContractCheckFindsALinkAboveItsCapacity(@TempDir Path dir) throws Exception {
-    BenchConfig c =
-        new BenchConfig(
-            BenchConfig.INPROCESS,
-            2,
-            2,
-            1,
-            4,
-            2,
-            1,
-            0,
-            1,
-            1,
-            "auto",
-            1_000_000,
-            10,
-            0,
-            0,
-            0,
-            1,
-            1,
-            Map.of());
+    BenchConfig c = twoHostsPerSite();
     StageSpec stage = new StageSpec(c);
     BenchPlatform platform = BenchPlatform.of(stage, dir);
     int a0 = stage.indexOf(stage.hosts()[0]);
@@ -232,5 +192,29 @@ class CoordinatorBenchTest {
     two.flow(a0, b0, 0, 100);
     two.flow(a1, b1, 50, 200); // k = 1: two flows on the backbone sides at once
     assertTrue(RunAnalysis.violations(platform, two).size() >= 1);
+  }
+
+  /** Two sites of two hosts, 4 tasks (2 running), one block each, k = 1, δ = 1, in-process. */
+  private static BenchConfig twoHostsPerSite() {
+    return new BenchConfig(
+        BenchConfig.INPROCESS,
+        2,
+        2,
+        1,
+        4,
+        2,
+        1,
+        0,
+        1,
+        1,
+        "auto",
+        1_000_000,
+        10,
+        0,
+        0,
+        0,
+        1,
+        1,
+        Map.of());
   }
 }
