@@ -96,25 +96,15 @@ class StepCoordinatorPlannerTest {
     CountDownLatch proceed = new CountDownLatch(1);
     AtomicReference<StepCoordinator> owner = new AtomicReference<>();
     StepScheduler blocking =
-        new StepScheduler() {
-          final GreedyTestScheduler greedy = new GreedyTestScheduler();
-
-          @Override
-          public String name() {
-            return "greedy-test";
-          }
-
-          @Override
-          public Schedule schedule(TrafficMatrix m, Platform p) {
-            entered.countDown();
-            try {
-              proceed.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-            return greedy.schedule(m, p);
-          }
-        };
+        greedyAfter(
+            () -> {
+              entered.countDown();
+              try {
+                proceed.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     ManualTimer timer = new ManualTimer();
     RecordingListener events = new RecordingListener();
     // barrier steps: a demand registered during planning waits for the step boundary
@@ -254,24 +244,14 @@ class StepCoordinatorPlannerTest {
     // rounds of at least 400 ms at a share of 0.01: rests of about 40 s, far beyond every wait
     // here, so a grant within the wait came from the last plan or from a round the coordinator woke
     StepScheduler slowGreedy =
-        new StepScheduler() {
-          final GreedyTestScheduler greedy = new GreedyTestScheduler();
-
-          @Override
-          public String name() {
-            return greedy.name();
-          }
-
-          @Override
-          public Schedule schedule(TrafficMatrix m, Platform p) {
-            try {
-              Thread.sleep(400);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-            return greedy.schedule(m, p);
-          }
-        };
+        greedyAfter(
+            () -> {
+              try {
+                Thread.sleep(400);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     ManualTimer timer = new ManualTimer();
     RecordingListener events = new RecordingListener();
     StepCoordinator c =
@@ -320,6 +300,26 @@ class StepCoordinatorPlannerTest {
             otherId, g2.stepId(), new String[] {otherSrc}, new long[] {300}, new long[] {0}, 1, 2));
     assertEquals(Status.GRANT, p3.get(WAIT_S, TimeUnit.SECONDS).status());
     c.stop();
+  }
+
+  /**
+   * @param before run at the start of every schedule call (on the planner thread)
+   * @return the greedy test scheduler, each run preceded by {@code before}
+   */
+  private static StepScheduler greedyAfter(Runnable before) {
+    GreedyTestScheduler greedy = new GreedyTestScheduler();
+    return new StepScheduler() {
+      @Override
+      public String name() {
+        return greedy.name();
+      }
+
+      @Override
+      public Schedule schedule(TrafficMatrix m, Platform p) {
+        before.run();
+        return greedy.schedule(m, p);
+      }
+    };
   }
 
   /**
