@@ -73,7 +73,6 @@ final class BenchDriver {
         .timer(CoordinatorTimer.daemon("wan-shuffle-coordinator"))
         .clock(System::currentTimeMillis)
         .planner(planner)
-        .planningShare(platform.conf().planningShare())
         .clusters(platform.clusterOf())
         .links(platform.links())
         .build();

@@ -72,10 +72,7 @@ final class FlowLog {
 
   synchronized void ended(long nanos, boolean complete, boolean wasUngated) {
     lastEndNanos = Math.max(lastEndNanos, nanos);
-    if (tasksEnded == taskEnds.length) {
-      taskEnds = Arrays.copyOf(taskEnds, 2 * tasksEnded);
-    }
-    taskEnds[tasksEnded++] = nanos;
+    addTaskEnd(nanos);
     if (complete) {
       finished++;
     }
@@ -108,6 +105,13 @@ final class FlowLog {
     return end[i];
   }
 
+  private void addTaskEnd(long nanos) {
+    if (tasksEnded == taskEnds.length) {
+      taskEnds = Arrays.copyOf(taskEnds, 2 * tasksEnded);
+    }
+    taskEnds[tasksEnded++] = nanos;
+  }
+
   /**
    * @return when each task ended, {@code System.nanoTime()}, ascending
    */
@@ -135,10 +139,7 @@ final class FlowLog {
     lastLaunchNanos = Math.max(lastLaunchNanos, o.lastLaunchNanos);
     lastEndNanos = Math.max(lastEndNanos, o.lastEndNanos);
     for (long t : o.taskEnds()) {
-      if (tasksEnded == taskEnds.length) {
-        taskEnds = Arrays.copyOf(taskEnds, 2 * tasksEnded);
-      }
-      taskEnds[tasksEnded++] = t;
+      addTaskEnd(t);
     }
   }
 
@@ -193,11 +194,9 @@ final class FlowLog {
         log.flow(in.readInt(), in.readInt(), in.readLong(), in.readLong());
       }
       int ended = in.readInt();
-      log.taskEnds = new long[Math.max(1, ended)];
       for (int i = 0; i < ended; i++) {
-        log.taskEnds[i] = in.readLong();
+        log.addTaskEnd(in.readLong());
       }
-      log.tasksEnded = ended;
     }
     return log;
   }

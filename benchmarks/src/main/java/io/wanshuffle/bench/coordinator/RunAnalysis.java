@@ -40,8 +40,9 @@ final class RunAnalysis {
     BenchConfig c = stage.config();
     long[] taskEnds = log.taskEnds();
     long firstWaveEnd = taskEnds.length >= c.running() ? taskEnds[c.running() - 1] : Long.MAX_VALUE;
-    double[] latency = grantLatenciesMs(stage, log, Long.MIN_VALUE);
-    double[] afterFirstWave = grantLatenciesMs(stage, log, firstWaveEnd);
+    Latencies all = latencies(stage, log);
+    double[] latency = all.since(Long.MIN_VALUE);
+    double[] afterFirstWave = all.since(firstWaveEnd);
     double[] plans = probe.planMs();
     Arrays.sort(latency);
     Arrays.sort(afterFirstWave);
@@ -113,6 +114,37 @@ final class RunAnalysis {
    * @return the grant latencies, ms (see the class comment)
    */
   static double[] grantLatenciesMs(StageSpec stage, FlowLog log, long since) {
+    return latencies(stage, log).since(since);
+  }
+
+  /**
+   * The grant latencies of a run with when each one's port was freed, in the order they were
+   * measured.
+   *
+   * @param freedNanos per latency, when its port was freed, {@code System.nanoTime()}
+   * @param ms per latency, ms
+   */
+  record Latencies(long[] freedNanos, double[] ms) {
+    /**
+     * @param nanos only ports freed at or after this count ({@link Long#MIN_VALUE}: all)
+     * @return those latencies, ms
+     */
+    double[] since(long nanos) {
+      double[] out = new double[ms.length];
+      int m = 0;
+      for (int i = 0; i < ms.length; i++) {
+        if (freedNanos[i] >= nanos) {
+          out[m++] = ms[i];
+        }
+      }
+      return Arrays.copyOf(out, m);
+    }
+  }
+
+  /**
+   * @return every grant latency of the run (see the class comment) with when its port was freed
+   */
+  private static Latencies latencies(StageSpec stage, FlowLog log) {
     int n = log.size();
     // events: 2 per flow, sorted by time with ends before starts at the same instant
     long[] t = new long[2 * n];
@@ -139,6 +171,7 @@ final class RunAnalysis {
       free.add(new ArrayDeque<>());
     }
     double[] out = new double[n];
+    long[] freedAt = new long[n];
     int m = 0;
     for (long e : order) {
       int flow = (int) (e >> 1);
@@ -149,12 +182,11 @@ final class RunAnalysis {
         }
       } else if (!free.get(site).isEmpty()) {
         long freed = free.get(site).pollFirst();
-        if (freed >= since) {
-          out[m++] = (t[(int) e] - freed) / 1e6;
-        }
+        freedAt[m] = freed;
+        out[m++] = (t[(int) e] - freed) / 1e6;
       }
     }
-    return Arrays.copyOf(out, m);
+    return new Latencies(Arrays.copyOf(freedAt, m), Arrays.copyOf(out, m));
   }
 
   /**

@@ -61,7 +61,6 @@ public final class CoordinatorService {
             .timer(CoordinatorTimer.daemon("wan-shuffle-coordinator"))
             .clock(System::currentTimeMillis)
             .planner(planner)
-            .planningShare(conf.planningShare())
             .clusters(clusterOf)
             .links(links)
             .build();

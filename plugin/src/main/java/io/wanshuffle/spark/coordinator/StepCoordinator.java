@@ -173,7 +173,7 @@ public final class StepCoordinator {
             b.planner(),
             new Rounds(),
             b.clock(),
-            mode.planFitsFreePorts() ? 1 : b.planningShare(),
+            mode.planFitsFreePorts() ? 1 : conf.planningShare(),
             b.maxRestMs());
   }
 

@@ -22,7 +22,6 @@ public final class StepCoordinatorBuilder {
   private CoordinatorTimer timer;
   private LongSupplier clock;
   private Executor planner = Runnable::run;
-  private double planningShare = 1;
   private long maxRestMs = PlanningLoop.MAX_REST_MS;
   private StepScheduler fallback;
   private boolean fallbackSet;
@@ -90,21 +89,6 @@ public final class StepCoordinatorBuilder {
    */
   public StepCoordinatorBuilder planner(Executor p) {
     this.planner = Objects.requireNonNull(p, "planner");
-    return this;
-  }
-
-  /**
-   * @param share largest share of the wall-clock time the planner's rounds take with pipelined
-   *     steps, in (0, 1] ({@code spark.wanshuffle.planning.share}); default 1: rounds back to back
-   *     while plans are requested (for tests); production: {@link WanShuffleConf#planningShare}
-   * @return this builder
-   * @throws IllegalArgumentException if {@code share} is not in (0, 1]
-   */
-  public StepCoordinatorBuilder planningShare(double share) {
-    if (!(share > 0 && share <= 1)) {
-      throw new IllegalArgumentException("planning share must be in (0, 1], got " + share);
-    }
-    this.planningShare = share;
     return this;
   }
 
@@ -182,10 +166,6 @@ public final class StepCoordinatorBuilder {
 
   Executor planner() {
     return planner;
-  }
-
-  double planningShare() {
-    return planningShare;
   }
 
   long maxRestMs() {

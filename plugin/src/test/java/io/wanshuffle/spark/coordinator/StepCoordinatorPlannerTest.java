@@ -255,13 +255,16 @@ class StepCoordinatorPlannerTest {
     ManualTimer timer = new ManualTimer();
     RecordingListener events = new RecordingListener();
     StepCoordinator c =
-        StepCoordinator.builder(conf(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1"))
+        StepCoordinator.builder(
+                conf(
+                    WanShuffleConf.K, "1",
+                    WanShuffleConf.DELTA, "1",
+                    WanShuffleConf.PLANNING_SHARE, "0.01"))
             .scheduler(slowGreedy)
             .listeners(List.of(events))
             .timer(timer)
             .clock(timer::now)
             .planner(planner)
-            .planningShare(0.01)
             .maxRestMs(60_000)
             .build();
     long id1 = c.register(demand(1, "b1", "a1", 300)).demandId();
