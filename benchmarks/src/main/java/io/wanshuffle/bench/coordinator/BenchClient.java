@@ -1,6 +1,7 @@
 package io.wanshuffle.bench.coordinator;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wanshuffle.spark.compat.ScalaCollections;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.reader.CoordinatorChannel;
 import java.nio.file.Path;
@@ -17,7 +18,6 @@ import org.apache.spark.rpc.RpcEnv$;
 import org.apache.spark.rpc.RpcTimeout;
 import org.apache.spark.util.RpcUtils;
 import scala.concurrent.duration.FiniteDuration;
-import scala.jdk.javaapi.FutureConverters;
 import scala.reflect.ClassTag$;
 
 /**
@@ -75,7 +75,7 @@ public final class BenchClient {
             log);
     RpcTimeout wait =
         new RpcTimeout(FiniteDuration.apply(10, TimeUnit.MINUTES), "bench coordinator start");
-    FutureConverters.asJava(
+    ScalaCollections.asJava(
             bench.ask(new BenchMessages.Ready(me), wait, ClassTag$.MODULE$.apply(Boolean.class)))
         .toCompletableFuture()
         .get();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -41,5 +42,20 @@ class ScalaCollectionsTest {
     ExecutionException e =
         assertThrows(ExecutionException.class, () -> failed.get(5, TimeUnit.SECONDS));
     assertSame(boom, e.getCause());
+  }
+
+  @Test
+  void stagesChainedWithoutAnExecutorRunOnTheThreadThatCompletesTheFuture() throws Exception {
+    // the coordinator's clients decode every RPC reply in such a stage: it must not hop to the
+    // default async executor (a new thread per stage on a JVM with at most 2 cores)
+    Promise<Integer> p = Promise.apply();
+    CompletableFuture<Thread> ranOn =
+        ScalaCollections.asJava(p.future())
+            .toCompletableFuture()
+            .thenApply(x -> Thread.currentThread());
+    Thread completer = new Thread(() -> p.success(1), "completer");
+    completer.start();
+    completer.join(5_000);
+    assertSame(completer, ranOn.get(5, TimeUnit.SECONDS));
   }
 }
