@@ -1,7 +1,7 @@
 package io.wanshuffle.bench.coordinator;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.wanshuffle.spark.compat.ScalaCollections;
+import io.wanshuffle.spark.compat.ScalaFutures;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.reader.CoordinatorChannel;
 import java.nio.file.Path;
@@ -75,7 +75,7 @@ public final class BenchClient {
             log);
     RpcTimeout wait =
         new RpcTimeout(FiniteDuration.apply(10, TimeUnit.MINUTES), "bench coordinator start");
-    ScalaCollections.asJava(
+    ScalaFutures.asJava(
             bench.ask(new BenchMessages.Ready(me), wait, ClassTag$.MODULE$.apply(Boolean.class)))
         .toCompletableFuture()
         .get();

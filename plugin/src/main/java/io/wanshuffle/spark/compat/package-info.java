@@ -9,10 +9,11 @@
  *       does it, and {@code LinePage}, the base of the WAN Shuffle tab's pages (servlet request
  *       type and {@code UIUtils.headerSparkPage} signature of the line);
  *   <li>{@code ScalaCollections} (one per Scala version: 2.12, 2.13): conversions between Java and
- *       Scala collections and futures.
+ *       Scala collections.
  * </ul>
  *
- * <p>{@link io.wanshuffle.spark.compat.LineCheck} (version-neutral) refuses to start a jar in a
- * Spark of another line or Scala version.
+ * <p>Version-neutral: {@link io.wanshuffle.spark.compat.LineCheck} refuses to start a jar in a
+ * Spark of another line or Scala version; {@link io.wanshuffle.spark.compat.ScalaFutures} turns
+ * Spark's RPC answers into Java futures completed on the answering thread.
  */
 package io.wanshuffle.spark.compat;

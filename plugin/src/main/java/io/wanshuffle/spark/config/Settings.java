@@ -431,13 +431,12 @@ public final class Settings {
                   250 ms); meanwhile freed ports take the last plan's next transfers that fit, \
                   and an event the last plan has nothing for (a freed port or a new demand with \
                   free capacity) starts the next round at once. At 1,000 + 1,000 hosts `0.5` \
-                  took 27-28 % less driver CPU with the stage 0-1 % longer, but raised the grant \
-                  latency p99 of the stage from 119-127 ms to 136-209 ms, in its first seconds \
-                  ([coordinator-scale.md](benchmarks/coordinator-scale.md)).""")
+                  took 15-28 % less driver CPU; the stage's length and grant latency stayed \
+                  within the runs' spread ([coordinator-scale.md](benchmarks/coordinator-scale.md)).""")
               .experimental(
                   """
-                  Lost on the grant latency in the load harness (`bench coordinator` at 1,000 + \
-                  1,000 hosts, two runs against four without: \
+                  Not shown to win beyond the driver's CPU in the load harness (`bench \
+                  coordinator` at 1,000 + 1,000 hosts, three runs against four without: \
                   [coordinator-scale.md](benchmarks/coordinator-scale.md)); not measured on a \
                   Spark application."""));
 

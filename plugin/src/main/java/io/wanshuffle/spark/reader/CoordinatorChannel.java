@@ -1,6 +1,6 @@
 package io.wanshuffle.spark.reader;
 
-import io.wanshuffle.spark.compat.ScalaCollections;
+import io.wanshuffle.spark.compat.ScalaFutures;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorEndpoint;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
@@ -88,7 +88,7 @@ public final class CoordinatorChannel implements DemandClient {
         .orTimeout(conf.askTimeoutMs(), TimeUnit.MILLISECONDS)
         .thenCompose(
             r ->
-                ScalaCollections.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
+                ScalaFutures.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
                     .toCompletableFuture()
                     .thenApply(WireCodec::decodeRegistered));
   }
@@ -106,7 +106,7 @@ public final class CoordinatorChannel implements DemandClient {
     return ref()
         .thenCompose(
             r ->
-                ScalaCollections.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
+                ScalaFutures.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
                     .toCompletableFuture()
                     .thenApply(WireCodec::decodeGrantReply));
   }

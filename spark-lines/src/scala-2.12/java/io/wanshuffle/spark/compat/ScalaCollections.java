@@ -1,21 +1,13 @@
 package io.wanshuffle.spark.compat;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import scala.collection.Iterator;
 import scala.collection.JavaConverters;
-import scala.concurrent.ExecutionContext;
-import scala.concurrent.Future;
-import scala.runtime.BoxedUnit;
 
-/** Java and Scala collections and futures converted for Scala 2.12. */
+/** Java and Scala collections converted for Scala 2.12. */
 public final class ScalaCollections {
   /** The Scala binary version this jar is built for. */
   public static final String SCALA = "2.12";
-
-  /** Runs a future's callback on the thread that completes it (Scala 2.13's {@code parasitic}). */
-  private static final ExecutionContext SAME_THREAD = ExecutionContext.fromExecutor(Runnable::run);
 
   private ScalaCollections() {}
 
@@ -44,25 +36,5 @@ public final class ScalaCollections {
    */
   public static <T> scala.collection.immutable.List<T> toList(List<T> l) {
     return JavaConverters.asScalaBuffer(l).toList();
-  }
-
-  /**
-   * @param f a Scala future
-   * @param <T> result type
-   * @return a Java stage completed with its result or failure
-   */
-  public static <T> CompletionStage<T> asJava(Future<T> f) {
-    CompletableFuture<T> cf = new CompletableFuture<>();
-    f.onComplete(
-        t -> {
-          if (t.isSuccess()) {
-            cf.complete(t.get());
-          } else {
-            cf.completeExceptionally(t.failed().get());
-          }
-          return BoxedUnit.UNIT;
-        },
-        SAME_THREAD);
-    return cf;
   }
 }
