@@ -71,23 +71,16 @@ class StepCoordinatorPlannerTest {
         3, 0, 7, task, "e" + task, dst, new String[] {src}, new long[] {bytes});
   }
 
-  /** Greedy scheduler that records whether the coordinator's lock is held when it runs. */
+  /** {@code inner}, recording whether the coordinator's lock is held when it runs. */
   private StepScheduler lockChecking(AtomicReference<StepCoordinator> owner, StepScheduler inner) {
-    return new StepScheduler() {
-      @Override
-      public String name() {
-        return inner.name();
-      }
-
-      @Override
-      public Schedule schedule(TrafficMatrix m, Platform p) {
-        StepCoordinator c = owner.get();
-        if (c != null && Thread.holdsLock(c)) {
-          lockHeldWhilePlanning.add(Thread.currentThread().getName());
-        }
-        return inner.schedule(m, p);
-      }
-    };
+    return after(
+        inner,
+        () -> {
+          StepCoordinator c = owner.get();
+          if (c != null && Thread.holdsLock(c)) {
+            lockHeldWhilePlanning.add(Thread.currentThread().getName());
+          }
+        });
   }
 
   @Test
@@ -310,17 +303,25 @@ class StepCoordinatorPlannerTest {
    * @return the greedy test scheduler, each run preceded by {@code before}
    */
   private static StepScheduler greedyAfter(Runnable before) {
-    GreedyTestScheduler greedy = new GreedyTestScheduler();
+    return after(new GreedyTestScheduler(), before);
+  }
+
+  /**
+   * @param inner the scheduler that plans
+   * @param before run at the start of every schedule call (on the planner thread)
+   * @return {@code inner}, each run preceded by {@code before}
+   */
+  private static StepScheduler after(StepScheduler inner, Runnable before) {
     return new StepScheduler() {
       @Override
       public String name() {
-        return greedy.name();
+        return inner.name();
       }
 
       @Override
       public Schedule schedule(TrafficMatrix m, Platform p) {
         before.run();
-        return greedy.schedule(m, p);
+        return inner.schedule(m, p);
       }
     };
   }
