@@ -291,8 +291,9 @@ final class HeadlessChromium implements AutoCloseable {
     }
     try (var files = Files.walk(profile)) {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-    } catch (IOException e) {
-      // a temporary profile left behind
+    } catch (IOException | java.io.UncheckedIOException e) {
+      // a temporary profile left behind (a Chromium helper still exiting can remove a file while
+      // the walk lists it)
     }
   }
 }
