@@ -108,8 +108,16 @@ public final class LineSmoke {
     }
   }
 
-  /** Prints {@code <part> rows <n> sha256 <hex of the sorted rows>}. */
+  /** Prints the {@link #summary} of a part. */
   private static void print(String part, List<String> rows) {
+    System.out.println(summary(part, rows));
+  }
+
+  /**
+   * A part's line of stdout: {@code <part> rows <n> sha256 <hex>}, the hash over the rows sorted as
+   * strings, each followed by a newline (UTF-8).
+   */
+  static String summary(String part, List<String> rows) {
     List<String> sorted = new ArrayList<>(rows);
     sorted.sort(null);
     try {
@@ -117,8 +125,7 @@ public final class LineSmoke {
       for (String r : sorted) {
         md.update((r + "\n").getBytes(StandardCharsets.UTF_8));
       }
-      System.out.println(
-          part + " rows " + sorted.size() + " sha256 " + HexFormat.of().formatHex(md.digest()));
+      return part + " rows " + sorted.size() + " sha256 " + HexFormat.of().formatHex(md.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

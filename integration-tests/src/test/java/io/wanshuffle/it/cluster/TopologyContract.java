@@ -31,8 +31,9 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The loopback topology tests' harness: a {@link SparkCluster} on a {@link LoopbackTestbed} of a
- * given shape (racks, sites), the jobs' rows under Spark's sort shuffle, a wan-shuffle application
- * given the testbed's topology file ({@link PluginSettings#topology}), and the per-link contract
+ * given shape (racks, sites), a wan-shuffle application given the testbed's topology file ({@link
+ * PluginSettings#topology}) whose jobs' rows are checked against their oracles (the rows Spark's
+ * sort shuffle gives, computed without Spark: {@link ShuffleJobs}), and the per-link contract
  * checked from that application's flow log ({@link LinkFlows} over the topology file's links).
  */
 final class TopologyContract implements AutoCloseable {
@@ -40,7 +41,6 @@ final class TopologyContract implements AutoCloseable {
   final LinkModel model;
   final JobLayout layout;
   final Map<String, String> siteOf = new LinkedHashMap<>();
-  private final Map<String, List<String>> sortRows = new TreeMap<>();
   private SparkSession wan;
 
   /**
@@ -71,21 +71,6 @@ final class TopologyContract implements AutoCloseable {
     };
   }
 
-  /** Runs every job under Spark's sort shuffle, checking each against its oracle. */
-  void runSort() throws Exception {
-    SparkSession sort =
-        SparkSession.builder().config(PluginConf.sort(cluster, "topo-sort")).getOrCreate();
-    try {
-      cluster.awaitExecutors(sort.sparkContext(), Duration.ofSeconds(120));
-      sortRows.put("reduceByKey", run("reduceByKey", sort));
-      assertEquals(ShuffleJobs.reduceByKeyOracle(layout, 31), sortRows.get("reduceByKey"));
-      sortRows.put("groupByKey", run("groupByKey", sort));
-      assertEquals(ShuffleJobs.groupByKeyOracle(layout, 32), sortRows.get("groupByKey"));
-    } finally {
-      sort.stop();
-    }
-  }
-
   /** Starts the wan-shuffle application with the testbed's topology file. */
   SparkSession startWanShuffle() throws Exception {
     SparkConf conf = PluginConf.plugin(cluster, "topo-wanshuffle");
@@ -95,10 +80,19 @@ final class TopologyContract implements AutoCloseable {
     return wan;
   }
 
-  /** Runs a job under wan-shuffle and checks its rows are the sort shuffle's, row by row. */
-  void assertSameAnswer(String job) {
+  /** The rows Spark's sort shuffle gives for a job of {@link #run}, computed without Spark. */
+  List<String> oracle(String job) {
+    return switch (job) {
+      case "reduceByKey" -> ShuffleJobs.reduceByKeyOracle(layout, 31);
+      case "groupByKey" -> ShuffleJobs.groupByKeyOracle(layout, 32);
+      default -> throw new IllegalArgumentException(job);
+    };
+  }
+
+  /** Runs a job under wan-shuffle and checks its rows are its oracle's, row by row. */
+  void assertOraclesAnswer(String job) {
     List<String> rows = run(job, wan);
-    assertEquals(sortRows.get(job), rows, job + ": wan-shuffle's rows are the sort shuffle's");
+    assertEquals(oracle(job), rows, job + ": wan-shuffle's rows are the sort shuffle's");
   }
 
   /** The wan-shuffle application's stage captures, every stage so far (at least two). */

@@ -9,6 +9,7 @@ import io.wanshuffle.it.demo.Captured;
 import io.wanshuffle.it.demo.TraceInput;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.RunResult;
+import io.wanshuffle.it.job.TpchAnswer;
 import io.wanshuffle.it.net.BackboneTrace;
 import io.wanshuffle.it.net.FlowProbe;
 import io.wanshuffle.it.net.Node;
@@ -41,10 +42,11 @@ import org.junit.jupiter.api.TestMethodOrder;
  * answers with Spark's default shuffle and with wan-shuffle, the step contract holds when measured
  * from outside Spark (backbone counters) and from the plugin's flow log (at most k cross-cluster
  * flows at once), a killed executor on the receiving cluster mid-stage does not change the answer,
- * the job runs with authentication and encryption, with two reduce tasks per executor (shared
- * connections, shared flows), with map output served by the Workers' external shuffle services, and
- * with nothing typed about the network (the plugin measures β and the rates and converges to the k
- * of the testbed's rates).
+ * and one application on a second cluster runs with authentication and encryption, two reduce tasks
+ * per executor (shared connections, shared flows), map output served by the Workers' external
+ * shuffle services and fetches streamed to disk, all at once; and the job runs with nothing typed
+ * about the network (the plugin measures β and the rates and converges to the k of the testbed's
+ * rates).
  *
  * <p>Needs root and iproute2; without them every test fails with the reason. {@code
  * -Dwanshuffle.testbed=loopback} runs the same jobs on loopback addresses instead (the throughput
@@ -65,6 +67,8 @@ class TwoClusterTestbedIT {
   TestbedSpec spec =
       new TestbedSpec(2, 2, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0);
   List<String> defaultAnswer;
+  Experiment.Measured optionsRun;
+  Path optionsDir;
 
   @BeforeAll
   void start() {
@@ -105,14 +109,13 @@ class TwoClusterTestbedIT {
     return c;
   }
 
+  /**
+   * The TPC-H join's answer under Spark's sort shuffle ({@link TpchAnswer}: computed without Spark,
+   * checked against Spark in its unit test).
+   */
   private synchronized List<String> defaultAnswer() {
     if (defaultAnswer == null) {
-      RunResult r =
-          ex.run("tpch-default", tpch("tpch-default", ex.baseConf("512m"), 0), 0)
-              .result()
-              .runs()
-              .get(0);
-      defaultAnswer = r.answer();
+      defaultAnswer = TpchAnswer.of(SCALE, 4);
       assertEquals(35, defaultAnswer.size(), "5 order priorities x 7 ship modes: " + defaultAnswer);
     }
     return defaultAnswer;
@@ -249,36 +252,6 @@ class TwoClusterTestbedIT {
               + ", backbone "
               + m.backbone().aToBBytes());
     }
-  }
-
-  /**
-   * Requests above {@code spark.network.maxRemoteBlockSizeFetchToMem} (64 KiB here, 200 MB by
-   * default) are streamed by Spark into temporary files instead of memory, through the same gated
-   * fetchers: the answer stays exact, Spark's task metrics show the bytes went to disk, and the
-   * flow log shows granted steps with at most k flows at once.
-   */
-  @Test
-  @Order(3)
-  void blocksFetchedToDiskGiveTheAnswerAndKeepTheStepContract() {
-    List<String> expected = defaultAnswer();
-    Map<String, String> conf = wanConf();
-    conf.put("spark.network.maxRemoteBlockSizeFetchToMem", "64k");
-    Experiment.Measured m = ex.run("tpch-wan-to-disk", tpch("tpch-wan-to-disk", conf, 0), 0);
-    RunResult r = m.result().runs().get(0);
-    assertEquals(expected, r.answer());
-    assertTrue(
-        r.remoteBytesReadToDisk() >= 0.5 * r.remoteBytesRead(),
-        "Spark fetched "
-            + r.remoteBytesReadToDisk()
-            + " of "
-            + r.remoteBytesRead()
-            + " remote bytes to disk");
-    Captured c = Captured.read(m.captureDir(), r);
-    assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
-    FlowOverlap o = c.gatedOverlap();
-    assertTrue(
-        o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
-        "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
   }
 
   @Test
@@ -605,26 +578,81 @@ class TwoClusterTestbedIT {
     }
   }
 
+  /**
+   * One TPC-H run with wan-shuffle on a second testbed whose cluster has every deployment option
+   * the tests below check: Spark authentication with network encryption, two cores per executor,
+   * the Workers' external shuffle services (shaped testbed only: on loopback the Workers cannot
+   * each bind its port), and fetches above 64 KiB streamed to disk. One cluster start and one
+   * application for all of them.
+   */
+  private synchronized Experiment.Measured optionsRun() {
+    if (optionsRun == null) {
+      boolean shaped = ex.testbed().shaped();
+      ex.close(); // one testbed per machine: the second one replaces it
+      ex = null;
+      ClusterOptions options =
+          ClusterOptions.defaults()
+              .withAuthSecret("wan-shuffle-it-" + System.nanoTime())
+              .withWorkerCores(2);
+      if (shaped) {
+        options = options.withExternalShuffleService();
+      }
+      optionsDir =
+          Path.of(
+              System.getProperty("wanshuffle.it.runDir", "target/it-runs"),
+              "testbed-options-" + System.currentTimeMillis());
+      ex = Experiment.start(spec, optionsDir, options);
+      Map<String, String> c = new LinkedHashMap<>(wanConf());
+      assertEquals("true", c.get("spark.authenticate"));
+      assertEquals("2", c.get("spark.executor.cores"));
+      assertEquals(shaped, "true".equals(c.get("spark.shuffle.service.enabled")));
+      c.put("spark.network.crypto.enabled", "true");
+      c.put("spark.network.maxRemoteBlockSizeFetchToMem", "64k");
+      optionsRun = ex.run("tpch-wan-options", tpch("tpch-wan-options", c, 0), 0);
+    }
+    return optionsRun;
+  }
+
+  /**
+   * Spark authentication and network encryption on: the answer is exact and wan-shuffle granted
+   * steps (the coordinator's RPC and the gated fetches run over authenticated, encrypted channels).
+   */
   @Test
   @Order(7)
   void runsWithAuthenticationAndEncryption() {
-    List<String> expected = defaultAnswer();
-    ex.close(); // one testbed per machine: the secure one replaces it
-    ex = null;
-    String runs = System.getProperty("wanshuffle.it.runDir", "target/it-runs");
-    ex =
-        Experiment.start(
-            spec,
-            Path.of(runs, "testbed-secure-" + System.currentTimeMillis()),
-            ClusterOptions.defaults().withAuthSecret("wan-shuffle-it-" + System.nanoTime()));
-    Map<String, String> c = new LinkedHashMap<>(wanConf());
-    assertEquals("true", c.get("spark.authenticate"));
-    c.put("spark.network.crypto.enabled", "true");
-    Experiment.Measured m = ex.run("tpch-wan-secure", tpch("tpch-wan-secure", c, 0), 0);
-    assertEquals(expected, m.result().runs().get(0).answer());
+    Experiment.Measured m = optionsRun();
+    RunResult r = m.result().runs().get(0);
+    assertEquals(defaultAnswer(), r.answer());
     assertFalse(
-        Captured.read(m.captureDir(), m.result().runs().get(0)).steps().isEmpty(),
+        Captured.read(m.captureDir(), r).steps().isEmpty(),
         "with authentication and encryption on, wan-shuffle granted no step");
+  }
+
+  /**
+   * Requests above {@code spark.network.maxRemoteBlockSizeFetchToMem} (64 KiB here, 200 MB by
+   * default) are streamed by Spark into temporary files instead of memory, through the same gated
+   * fetchers: the answer stays exact, Spark's task metrics show the bytes went to disk, and the
+   * flow log shows granted steps with at most k flows at once.
+   */
+  @Test
+  @Order(7)
+  void blocksFetchedToDiskGiveTheAnswerAndKeepTheStepContract() {
+    Experiment.Measured m = optionsRun();
+    RunResult r = m.result().runs().get(0);
+    assertEquals(defaultAnswer(), r.answer());
+    assertTrue(
+        r.remoteBytesReadToDisk() >= 0.5 * r.remoteBytesRead(),
+        "Spark fetched "
+            + r.remoteBytesReadToDisk()
+            + " of "
+            + r.remoteBytesRead()
+            + " remote bytes to disk");
+    Captured c = Captured.read(m.captureDir(), r);
+    assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
+    FlowOverlap o = c.gatedOverlap();
+    assertTrue(
+        o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
+        "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
   }
 
   /**
@@ -636,19 +664,9 @@ class TwoClusterTestbedIT {
   @Test
   @Order(8)
   void twoTasksPerExecutorGiveTheAnswerAndKeepTheStepContract() {
-    List<String> expected = defaultAnswer();
-    ex.close(); // one testbed per machine
-    ex = null;
-    String runs = System.getProperty("wanshuffle.it.runDir", "target/it-runs");
-    ex =
-        Experiment.start(
-            spec,
-            Path.of(runs, "testbed-2cores-" + System.currentTimeMillis()),
-            ClusterOptions.defaults().withWorkerCores(2));
-    assertEquals("2", ex.baseConf("512m").get("spark.executor.cores"));
-    Experiment.Measured m = ex.run("tpch-wan-2cores", tpch("tpch-wan-2cores", wanConf(), 0), 0);
+    Experiment.Measured m = optionsRun();
     RunResult r = m.result().runs().get(0);
-    assertEquals(expected, r.answer());
+    assertEquals(defaultAnswer(), r.answer());
     long concurrent =
         r.tasks().stream()
             .filter(
@@ -684,24 +702,15 @@ class TwoClusterTestbedIT {
   @Test
   @Order(9)
   void externalShuffleServiceServesTheGatedFetches() throws Exception {
+    Experiment.Measured m = optionsRun();
     assumeTrue(
-        ex == null || ex.testbed().shaped(),
+        ex.testbed().shaped(),
         "loopback variant: Workers on one host cannot each bind the shuffle service's port");
-    List<String> expected = defaultAnswer();
-    ex.close(); // one testbed per machine
-    ex = null;
-    Path dir =
-        Path.of(
-            System.getProperty("wanshuffle.it.runDir", "target/it-runs"),
-            "testbed-ess-" + System.currentTimeMillis());
-    ex = Experiment.start(spec, dir, ClusterOptions.defaults().withExternalShuffleService());
-    assertEquals("true", wanConf().get("spark.shuffle.service.enabled"));
-    Experiment.Measured m = ex.run("tpch-wan-ess", tpch("tpch-wan-ess", wanConf(), 0), 0);
     RunResult r = m.result().runs().get(0);
-    assertEquals(expected, r.answer());
+    assertEquals(defaultAnswer(), r.answer());
     // the executors registered with their Workers' shuffle services, so those served the map output
     long registered =
-        executorLogs(dir).stream()
+        executorLogs(optionsDir).stream()
             .filter(
                 p -> {
                   try {
