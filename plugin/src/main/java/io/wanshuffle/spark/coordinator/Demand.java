@@ -2,6 +2,7 @@ package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.topology.LinkModel;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -44,6 +45,9 @@ final class Demand {
 
   /** The link model {@link #routes} come from. */
   private LinkModel routesOf;
+
+  /** The links on the route of every source host, from {@link #routesOf}; null until asked for. */
+  private int[] sharedLinks;
 
   /** The ids of {@link #src} then {@link #dst} in {@link #idsOf}; null until first asked for. */
   private int[] hostIds;
@@ -89,6 +93,7 @@ final class Demand {
     if (routes == null || routesOf != links) {
       routes = new int[src.length][];
       routesOf = links;
+      sharedLinks = null;
     }
     int[] r = routes[i];
     if (r == null) {
@@ -96,6 +101,45 @@ final class Demand {
       routes[i] = r;
     }
     return r;
+  }
+
+  /**
+   * The links every route of the demand crosses (on a link model's routes: at least {@code
+   * backbone.in} and {@code nic.down} of {@link #dst}'s cluster and host): when one of them is
+   * full, no flow of the demand fits. Computed once per link model.
+   *
+   * @param links the link model
+   * @return link ids in the order of the first source's route (shared array: do not modify)
+   */
+  int[] sharedLinks(LinkModel links) {
+    if (src.length == 0) {
+      return new int[0];
+    }
+    if (sharedLinks == null || routesOf != links) {
+      int[] first = route(0, links);
+      int[] shared = new int[first.length];
+      int n = 0;
+      for (int l : first) {
+        boolean onEvery = true;
+        for (int i = 1; i < src.length && onEvery; i++) {
+          onEvery = contains(route(i, links), l);
+        }
+        if (onEvery) {
+          shared[n++] = l;
+        }
+      }
+      sharedLinks = Arrays.copyOf(shared, n);
+    }
+    return sharedLinks;
+  }
+
+  private static boolean contains(int[] a, int v) {
+    for (int x : a) {
+      if (x == v) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -254,12 +254,19 @@ final class DemandMatrix {
    * has refilled its ports) cost one pass of look-ups under the lock.
    */
   private static boolean anyStartable(Collection<Demand> book, FlowLeases leases, StepMode mode) {
+    LinkModel links = leases.links();
     for (Demand d : book) {
-      if (d.grant == null && d.plannable() && mode.admits(d, leases)) {
+      // the receiver's port and the links every route to it crosses first: once the backbone's
+      // side into the receiver's cluster is full, one look-up rules out all of the demand's sources
+      if (d.grant == null
+          && d.plannable()
+          && mode.admits(d, leases)
+          && leases.freeReceive(d.dst) > 0
+          && leases.allFree(d.sharedLinks(links))) {
         for (int i = 0; i < d.src.length; i++) {
           if (d.remaining[i] > 0
               && mode.admitsSource(d.src[i], leases)
-              && leases.fits(d.src[i], d.dst, d.route(i, leases.links()))) {
+              && leases.fits(d.src[i], d.dst, d.route(i, links))) {
             return true;
           }
         }

@@ -175,6 +175,19 @@ final class FlowLeases {
   }
 
   /**
+   * @param links link ids
+   * @return true when every one of them has a free lease
+   */
+  boolean allFree(int[] links) {
+    for (int l : links) {
+      if (used(l) >= facts.capacity(l)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * @return the free leases of the busiest shared link of the route src → dst (any link but the two
    *     hosts' NICs): how many more flows of other host pairs could still cross it; {@link
    *     Integer#MAX_VALUE} for a route of NICs only

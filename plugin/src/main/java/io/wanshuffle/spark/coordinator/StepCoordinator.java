@@ -13,6 +13,7 @@ import io.wanshuffle.spark.measure.NetworkEstimate;
 import io.wanshuffle.spark.measure.PlannedFlow;
 import io.wanshuffle.spark.measure.TransferPrediction;
 import io.wanshuffle.spark.topology.LinkModel;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -92,6 +93,12 @@ public final class StepCoordinator {
   private final StepMode mode;
 
   private final DemandBook book = new DemandBook();
+
+  /**
+   * Demands that parked a long-poll since the last round's snapshot: the next round is the first
+   * plan that could grant it ({@link Demand#firstPlanNanos}).
+   */
+  private final ArrayDeque<Demand> parkedSinceSnapshot = new ArrayDeque<>();
   private final StageLedger stages = new StageLedger();
   private final FlowLeases leases;
   private final FlowKeeping keeping;
@@ -419,6 +426,7 @@ public final class StepCoordinator {
     }
     d.waiter = new CompletableFuture<>();
     d.firstPlanNanos = 0;
+    parkedSinceSnapshot.add(d);
     CompletableFuture<GrantReply> f = d.waiter;
     if (!gather.isOpen()) {
       requestPlan();
@@ -1005,7 +1013,7 @@ public final class StepCoordinator {
   private final class Rounds implements PlanningLoop.Round<RoundInput, RoundPlan> {
     @Override
     public RoundInput snapshot(long startedNanos) {
-      for (Demand d : book.all()) {
+      for (Demand d; (d = parkedSinceSnapshot.poll()) != null; ) {
         if (d.waiter != null && d.firstPlanNanos == 0) {
           d.firstPlanNanos = startedNanos; // the first plan that could have granted this poll
         }

@@ -192,6 +192,27 @@ class DemandMatrixTest {
   }
 
   @Test
+  void aFullLinkOnEveryRouteOfADemandRulesOutAllItsSourcesAndOnlyThoseLinksCount() {
+    // clusters a, b, c: b1 reads from a1 and c1; every route into b crosses backbone.in[/b]
+    FlowLeases l = TestDemands.leases(1, h -> 1, h -> h.substring(0, 1));
+    Demand d = demand(1, "b1", "a1", 100, "c1", 100);
+    List<String> shared = new java.util.ArrayList<>();
+    for (int link : d.sharedLinks(l.links())) {
+      shared.add(l.links().name(link));
+    }
+    assertEquals(List.of("backbone.in[/b]", "nic.down[b1]"), shared);
+    assertNotNull(residual(List.of(d), l, PIPELINED, 100), "both sources may start");
+    l.open("a2", "b2");
+    assertNull(residual(List.of(d), l, PIPELINED, 100), "b's side carries k = 1 flow");
+    l.close("a2", "b2");
+    l.open("a2", "c2");
+    assertNotNull(
+        residual(List.of(d), l, PIPELINED, 100), "a's side is full, c1's flow still fits");
+    Demand fromA = demand(2, "b3", "a1", 100);
+    assertNull(residual(List.of(fromA), l, PIPELINED, 100), "a's side is full");
+  }
+
+  @Test
   void valuesPerHostFollowTheRowsAndColumns() {
     DemandMatrix m =
         residual(
