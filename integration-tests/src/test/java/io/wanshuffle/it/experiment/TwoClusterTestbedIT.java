@@ -121,6 +121,21 @@ class TwoClusterTestbedIT {
     return defaultAnswer;
   }
 
+  /**
+   * The run's capture shows granted steps and at most k cross-cluster flows open at once.
+   *
+   * @return the flow log's overlap, for further checks
+   */
+  private static FlowOverlap assertStepsGrantedWithinK(Experiment.Measured m, RunResult r) {
+    Captured c = Captured.read(m.captureDir(), r);
+    assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
+    FlowOverlap o = c.gatedOverlap();
+    assertTrue(
+        o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
+        "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
+    return o;
+  }
+
   @Test
   @Order(1)
   void backboneIsRateLimitedAndIsTheBottleneck() {
@@ -216,14 +231,10 @@ class TwoClusterTestbedIT {
         r.matrixTotal(),
         2L * r.senders().size() * r.receivers().size(),
         "the run's traffic matrix holds the bytes the reduce tasks read");
-    Captured c = Captured.read(m.captureDir(), r);
     assertFalse(
-        c.stages().isEmpty(), "the plugin captured no cross-cluster stage in " + m.captureDir());
-    assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
-    FlowOverlap o = c.gatedOverlap();
-    assertTrue(
-        o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
-        "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
+        Captured.read(m.captureDir(), r).stages().isEmpty(),
+        "the plugin captured no cross-cluster stage in " + m.captureDir());
+    assertStepsGrantedWithinK(m, r);
     if (ex.testbed().shaped()) {
       double peak = m.backbone().peakBitsPerSecond(1000);
       assertTrue(
@@ -647,12 +658,7 @@ class TwoClusterTestbedIT {
             + " of "
             + r.remoteBytesRead()
             + " remote bytes to disk");
-    Captured c = Captured.read(m.captureDir(), r);
-    assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
-    FlowOverlap o = c.gatedOverlap();
-    assertTrue(
-        o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
-        "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
+    assertStepsGrantedWithinK(m, r);
   }
 
   /**
@@ -680,12 +686,7 @@ class TwoClusterTestbedIT {
                                     && a.launchMs() < b.finishMs()))
             .count();
     assertTrue(concurrent >= 2, "no two reduce tasks ran at once on one executor: " + r.tasks());
-    Captured c = Captured.read(m.captureDir(), r);
-    assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
-    FlowOverlap o = c.gatedOverlap();
-    assertTrue(
-        o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
-        "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
+    FlowOverlap o = assertStepsGrantedWithinK(m, r);
     o.maxPerReceiver()
         .forEach((host, n) -> assertTrue(n <= 1, host + " received " + n + " flows at once"));
     o.maxPerSender()
@@ -723,12 +724,7 @@ class TwoClusterTestbedIT {
             .count();
     assertEquals(
         spec.nodesA() + spec.nodesB(), registered, "executors registered with a shuffle service");
-    Captured c = Captured.read(m.captureDir(), r);
-    assertFalse(c.steps().isEmpty(), "cross-cluster blocks were fetched without any granted step");
-    FlowOverlap o = c.gatedOverlap();
-    assertTrue(
-        o.maxPairs() >= 1 && o.maxPairs() <= c.k(),
-        "flow log: " + o.maxPairs() + " cross-cluster flows open at once, k = " + c.k());
+    assertStepsGrantedWithinK(m, r);
     double peak = m.backbone().peakBitsPerSecond(1000);
     assertTrue(
         peak <= spec.backboneBitsPerSecond() * (1 + MARGIN),

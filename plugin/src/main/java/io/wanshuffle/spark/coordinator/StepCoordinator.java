@@ -99,6 +99,7 @@ public final class StepCoordinator {
    * plan that could grant it ({@link Demand#firstPlanNanos}).
    */
   private final ArrayDeque<Demand> parkedSinceSnapshot = new ArrayDeque<>();
+
   private final StageLedger stages = new StageLedger();
   private final FlowLeases leases;
   private final FlowKeeping keeping;
