@@ -66,21 +66,27 @@ public final class BenchClient {
     ScheduledExecutorService exec =
         Executors.newScheduledThreadPool(2, BenchDriver.daemon("bench-tasks"));
     FlowLog log = new FlowLog();
-    TaskSimulator sim =
-        new TaskSimulator(
-            stage,
-            mine.stream().mapToInt(Integer::intValue).toArray(),
-            new RpcPort(channel, bench),
-            exec,
-            log);
-    RpcTimeout wait =
-        new RpcTimeout(FiniteDuration.apply(10, TimeUnit.MINUTES), "bench coordinator start");
-    ScalaFutures.asJava(
-            bench.ask(new BenchMessages.Ready(me), wait, ClassTag$.MODULE$.apply(Boolean.class)))
-        .toCompletableFuture()
-        .get();
-    sim.start();
+    int[] slots = mine.stream().mapToInt(Integer::intValue).toArray();
+    RpcPort coordinator = new RpcPort(channel, bench);
     boolean ok = true;
+    if (config.warmupTasks() > 0) {
+      // not measured: its flows are dropped
+      StageSpec warmup = new StageSpec(config.warmup());
+      ready(bench, me, TaskSimulator.WARMUP_STAGE);
+      TaskSimulator w =
+          new TaskSimulator(
+              warmup, slots, coordinator, exec, new FlowLog(), TaskSimulator.WARMUP_STAGE);
+      w.start();
+      try {
+        w.done().get();
+      } catch (Exception e) {
+        ok = false;
+      }
+    }
+    TaskSimulator sim =
+        new TaskSimulator(stage, slots, coordinator, exec, log, TaskSimulator.STAGE);
+    ready(bench, me, TaskSimulator.STAGE);
+    sim.start();
     try {
       sim.done().get();
     } catch (Exception e) {
@@ -91,5 +97,16 @@ public final class BenchClient {
     exec.shutdownNow();
     env.shutdown();
     System.exit(ok ? 0 : 1);
+  }
+
+  /** Tells the driver this client is ready for a stage; returns when every client is. */
+  private static void ready(RpcEndpointRef bench, int me, int stageId) throws Exception {
+    RpcTimeout wait =
+        new RpcTimeout(FiniteDuration.apply(10, TimeUnit.MINUTES), "bench coordinator start");
+    ScalaFutures.asJava(
+            bench.ask(
+                new BenchMessages.Ready(me, stageId), wait, ClassTag$.MODULE$.apply(Boolean.class)))
+        .toCompletableFuture()
+        .get();
   }
 }

@@ -29,6 +29,8 @@ import java.util.Map;
  * @param endDelayMs from a task's last byte to its end (its slot's next launch), ms
  * @param clients client JVMs in rpc mode
  * @param seed random seed of the stage and the flows
+ * @param warmupTasks reduce tasks of a warm-up stage run first in the same JVMs, not measured (0:
+ *     none)
  * @param conf further {@code spark.wanshuffle.*} keys for the coordinator
  */
 record BenchConfig(
@@ -50,6 +52,7 @@ record BenchConfig(
     long endDelayMs,
     int clients,
     long seed,
+    int warmupTasks,
     Map<String, String> conf)
     implements Serializable {
 
@@ -61,6 +64,34 @@ record BenchConfig(
 
   BenchConfig {
     conf = new LinkedHashMap<>(conf);
+  }
+
+  /**
+   * @return the warm-up stage's configuration: this one with {@link #warmupTasks} tasks, another
+   *     seed and no warm-up of its own
+   */
+  BenchConfig warmup() {
+    return new BenchConfig(
+        mode,
+        hosts,
+        sites,
+        racks,
+        warmupTasks,
+        running,
+        blocks,
+        skew,
+        k,
+        delta,
+        algorithm,
+        baseSpeed,
+        blockMs,
+        jitter,
+        startDelayMs,
+        endDelayMs,
+        clients,
+        seed + 1,
+        0,
+        conf);
   }
 
   /**

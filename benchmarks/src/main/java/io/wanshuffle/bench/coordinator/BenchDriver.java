@@ -88,28 +88,48 @@ final class BenchDriver {
     CoordinatorTimer pollTimer = CoordinatorTimer.daemon("wan-shuffle-poll");
     InProcessPort port = new InProcessPort(c, pollTimer);
     ScheduledExecutorService exec = Executors.newScheduledThreadPool(2, daemon("bench-tasks"));
-    FlowLog log = new FlowLog();
-    long cpu0 = DriverProbe.threadCpuNanos("wan-shuffle");
     int[] slots = new int[stage.slots()];
     for (int s = 0; s < slots.length; s++) {
       slots[s] = s;
     }
-    c.stageSubmitted(TaskSimulator.STAGE, 0, stage.preferredHosts());
-    TaskSimulator sim = new TaskSimulator(stage, slots, port, exec, log);
-    sim.start();
-    try {
-      sim.done().get(timeoutSeconds, TimeUnit.SECONDS);
-    } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
-      log.failure();
+    if (stage.config().warmupTasks() > 0) {
+      // not measured: its log is dropped, the probe and the CPU counters start after it
+      runStage(c, new StageSpec(stage.config().warmup()), slots, port, exec, new FlowLog(), true);
+      probe.clear();
     }
-    c.stageCompleted(TaskSimulator.STAGE, 0);
-    long cpu = DriverProbe.threadCpuNanos("wan-shuffle") - cpu0 + port.cpuNanos();
+    FlowLog log = new FlowLog();
+    long cpu0 = DriverProbe.threadCpuNanos("wan-shuffle");
+    long portCpu0 = port.cpuNanos();
+    runStage(c, stage, slots, port, exec, log, false);
+    long cpu = DriverProbe.threadCpuNanos("wan-shuffle") - cpu0 + port.cpuNanos() - portCpu0;
     c.stop();
     planner.shutdownNow();
     pollTimer.shutdown();
     exec.shutdownNow();
     probe.stopWatching();
     return RunAnalysis.result(stage, platform, log, probe, cpu, load0 + " / " + load());
+  }
+
+  /** Runs one stage in-process, from its submission to its completion. */
+  private void runStage(
+      StepCoordinator c,
+      StageSpec stage,
+      int[] slots,
+      CoordinatorPort port,
+      ScheduledExecutorService exec,
+      FlowLog log,
+      boolean warmup)
+      throws InterruptedException {
+    int id = warmup ? TaskSimulator.WARMUP_STAGE : TaskSimulator.STAGE;
+    c.stageSubmitted(id, 0, stage.preferredHosts());
+    TaskSimulator sim = new TaskSimulator(stage, slots, port, exec, log, id);
+    sim.start();
+    try {
+      sim.done().get(timeoutSeconds, TimeUnit.SECONDS);
+    } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+      log.failure();
+    }
+    c.stageCompleted(id, 0);
   }
 
   private BenchResult rpc(StageSpec stage, BenchPlatform platform)
@@ -122,7 +142,8 @@ final class BenchDriver {
         RpcEnv$.MODULE$.create("bench-driver", "127.0.0.1", 0, sc, securityManager(sc), false);
     ExecutorService planner = StepCoordinator.plannerThread("wan-shuffle-planner");
     StepCoordinator c = coordinator(platform, probe, planner);
-    BenchEndpoint bench = new BenchEndpoint(env, c, stage, config.clients());
+    StageSpec warmup = config.warmupTasks() > 0 ? new StageSpec(config.warmup()) : null;
+    BenchEndpoint bench = new BenchEndpoint(env, c, stage, warmup, probe::clear, config.clients());
     env.setupEndpoint(
         CoordinatorEndpoint.NAME,
         new CoordinatorEndpoint(env, c, CoordinatorTimer.daemon("wan-shuffle-poll")));
@@ -154,7 +175,8 @@ final class BenchDriver {
     long cpu0 = 0;
     boolean startedOk;
     try {
-      bench.started().get(120, TimeUnit.SECONDS);
+      // the clients' start, and the warm-up stage when there is one
+      bench.started().get(120 + (config.warmupTasks() > 0 ? timeoutSeconds : 0), TimeUnit.SECONDS);
       startedOk = true;
     } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
       startedOk = false;

@@ -14,19 +14,21 @@ final class BenchMessages {
   private BenchMessages() {}
 
   /**
-   * A client JVM is connected; answered when every client is, and the stage starts.
+   * A client JVM is ready for a stage; answered when every client is, and the stage starts.
    *
    * @param client the client's index
+   * @param stageId {@link TaskSimulator#WARMUP_STAGE} or {@link TaskSimulator#STAGE}
    */
-  record Ready(int client) implements Serializable {}
+  record Ready(int client, int stageId) implements Serializable {}
 
   /**
    * A task was launched (the driver listener's task start).
    *
+   * @param stageId the task's stage
    * @param taskAttemptId the task
    * @param host its host
    */
-  record Launched(long taskAttemptId, String host) implements Serializable {}
+  record Launched(int stageId, long taskAttemptId, String host) implements Serializable {}
 
   /**
    * A task ended (the driver listener's task end).

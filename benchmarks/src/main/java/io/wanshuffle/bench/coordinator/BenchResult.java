@@ -45,6 +45,8 @@ package io.wanshuffle.bench.coordinator;
  * @param tasksUngated tasks told to fetch ungated, or whose call failed
  * @param linkViolations (link, instant) where the tasks held more flows than the link's capacity
  * @param load the machine's load average (1, 5, 15 min) at the start and at the end
+ * @param warmupTasks tasks of the warm-up stage run before the measured one in the same JVMs (0:
+ *     none, the measured stage ran on fresh JVMs)
  */
 record BenchResult(
     String mode,
@@ -78,7 +80,8 @@ record BenchResult(
     long tasksComplete,
     long tasksUngated,
     long linkViolations,
-    String load) {
+    String load,
+    int warmupTasks) {
 
   /**
    * @return true when every task was granted all its bytes and no link ever held more flows than

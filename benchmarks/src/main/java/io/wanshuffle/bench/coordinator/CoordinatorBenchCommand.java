@@ -187,6 +187,17 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
   long seed;
 
   @Option(
+      names = "--warmup-tasks",
+      defaultValue = "0",
+      paramLabel = "N",
+      description =
+          "Reduce tasks of a warm-up stage run before each measured one in the same driver and"
+              + " client JVMs (the same hosts, running tasks and blocks, another seed), not"
+              + " measured: a driver that ran a stage before has compiled the coordinator's code"
+              + " (default ${DEFAULT-VALUE}: the measured stage runs on fresh JVMs).")
+  int warmupTasks;
+
+  @Option(
       names = "--conf",
       paramLabel = "KEY=VALUE",
       description = "A spark.wanshuffle.* key for the coordinator (repeatable).")
@@ -308,9 +319,17 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
               endDelayMs,
               clients,
               seed,
+              warmupTasks,
               conf);
+      if (warmupTasks < 0) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--warmup-tasks must be at least 0, got " + warmupTasks);
+      }
       try {
         new StageSpec(c);
+        if (warmupTasks > 0) {
+          new StageSpec(c.warmup());
+        }
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }

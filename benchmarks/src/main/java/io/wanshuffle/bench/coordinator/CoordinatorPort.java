@@ -25,10 +25,11 @@ interface CoordinatorPort {
   CompletableFuture<GrantReply> await(AwaitGrant m);
 
   /**
+   * @param stageId the task's stage
    * @param taskAttemptId the task
    * @param host its host
    */
-  void taskLaunched(long taskAttemptId, String host);
+  void taskLaunched(int stageId, long taskAttemptId, String host);
 
   /**
    * @param taskAttemptId a task that ended

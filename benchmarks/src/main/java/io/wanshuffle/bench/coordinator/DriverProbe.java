@@ -94,6 +94,13 @@ final class DriverProbe implements CoordinatorListener {
     return p > 0 ? p : ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
+  /** Forgets the plans, steps and flows seen so far (a warm-up stage's). */
+  synchronized void clear() {
+    plans = 0;
+    steps = 0;
+    flows = 0;
+  }
+
   @Override
   public synchronized void onPlanComputed(PlanEvent e) {
     if (plans == planNanos.length) {

@@ -80,10 +80,10 @@ final class InProcessPort implements CoordinatorPort {
   }
 
   @Override
-  public void taskLaunched(long taskAttemptId, String host) {
+  public void taskLaunched(int stageId, long taskAttemptId, String host) {
     timed(
         () -> {
-          coordinator.taskLaunched(TaskSimulator.STAGE, 0, taskAttemptId, host);
+          coordinator.taskLaunched(stageId, 0, taskAttemptId, host);
           return null;
         });
   }

@@ -37,8 +37,8 @@ final class RpcPort implements CoordinatorPort {
   }
 
   @Override
-  public void taskLaunched(long taskAttemptId, String host) {
-    bench.send(new BenchMessages.Launched(taskAttemptId, host));
+  public void taskLaunched(int stageId, long taskAttemptId, String host) {
+    bench.send(new BenchMessages.Launched(stageId, taskAttemptId, host));
   }
 
   @Override

@@ -92,7 +92,8 @@ final class RunAnalysis {
         log.finished,
         log.ungated + log.failures,
         violations(platform, log).size(),
-        load);
+        load,
+        c.warmupTasks());
   }
 
   /**

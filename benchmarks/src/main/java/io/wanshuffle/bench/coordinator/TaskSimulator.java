@@ -23,8 +23,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * coordinator's planner thread in-process).
  */
 final class TaskSimulator {
-  /** The stage id the tasks report. */
+  /** The stage id of the measured stage's tasks. */
   static final int STAGE = 1;
+
+  /** The stage id of the warm-up stage's tasks ({@link BenchConfig#warmupTasks}). */
+  static final int WARMUP_STAGE = 0;
+
+  /** Added to a warm-up task's attempt id, so that no attempt id is used twice. */
+  private static final long WARMUP_ATTEMPTS = 1L << 40;
 
   private final StageSpec stage;
   private final CoordinatorPort port;
@@ -37,6 +43,7 @@ final class TaskSimulator {
   private final double jitter;
   private final long startDelayMs;
   private final long endDelayMs;
+  private final int stageId;
 
   /**
    * @param stage the stage
@@ -44,14 +51,17 @@ final class TaskSimulator {
    * @param port the way to the coordinator
    * @param exec runs the tasks' steps
    * @param log receives the flows and tallies
+   * @param stageId {@link #STAGE} or {@link #WARMUP_STAGE}
    */
   TaskSimulator(
       StageSpec stage,
       int[] slots,
       CoordinatorPort port,
       ScheduledExecutorService exec,
-      FlowLog log) {
+      FlowLog log,
+      int stageId) {
     this.stage = stage;
+    this.stageId = stageId;
     this.port = port;
     this.exec = exec;
     this.log = log;
@@ -90,7 +100,7 @@ final class TaskSimulator {
     }
     SimTask t = new SimTask(slot, tasks, pos, stage.tasks()[tasks[pos]]);
     log.launched(System.nanoTime());
-    port.taskLaunched(t.attemptId(), t.host());
+    port.taskLaunched(stageId, t.attemptId(), t.host());
     exec.schedule(t::register, startDelayMs, TimeUnit.MILLISECONDS);
   }
 
@@ -127,7 +137,7 @@ final class TaskSimulator {
     }
 
     long attemptId() {
-      return spec.id() + 1L;
+      return spec.id() + 1L + (stageId == WARMUP_STAGE ? WARMUP_ATTEMPTS : 0);
     }
 
     String host() {
@@ -137,7 +147,7 @@ final class TaskSimulator {
     void register() {
       RegisterDemand m =
           new RegisterDemand(
-              STAGE, 0, 0, attemptId(), "exec-" + host(), host(), srcHosts, spec.bytes().clone());
+              stageId, 0, 0, attemptId(), "exec-" + host(), host(), srcHosts, spec.bytes().clone());
       log.message();
       port.register(m)
           .whenCompleteAsync(
