@@ -82,7 +82,6 @@ final class BenchDriver {
       throws InterruptedException {
     String load0 = load();
     DriverProbe probe = new DriverProbe();
-    probe.watchHeap();
     ExecutorService planner = StepCoordinator.plannerThread("wan-shuffle-planner");
     StepCoordinator c = coordinator(platform, probe, planner);
     CoordinatorTimer pollTimer = CoordinatorTimer.daemon("wan-shuffle-poll");
@@ -97,6 +96,7 @@ final class BenchDriver {
       runStage(c, new StageSpec(stage.config().warmup()), slots, port, exec, new FlowLog(), true);
       probe.clear();
     }
+    probe.watchHeap();
     FlowLog log = new FlowLog();
     long cpu0 = DriverProbe.threadCpuNanos("wan-shuffle");
     long portCpu0 = port.cpuNanos();
