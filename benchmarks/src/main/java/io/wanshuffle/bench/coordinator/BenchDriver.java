@@ -93,14 +93,21 @@ final class BenchDriver {
     }
     if (stage.config().warmupTasks() > 0) {
       // not measured: its log is dropped, the probe and the CPU counters start after it
-      runStage(c, new StageSpec(stage.config().warmup()), slots, port, exec, new FlowLog(), true);
+      runStage(
+          c,
+          new StageSpec(stage.config().warmup()),
+          slots,
+          port,
+          exec,
+          new FlowLog(),
+          TaskSimulator.WARMUP_STAGE);
       probe.clear();
     }
     probe.watchHeap();
     FlowLog log = new FlowLog();
     long cpu0 = DriverProbe.threadCpuNanos("wan-shuffle");
     long portCpu0 = port.cpuNanos();
-    runStage(c, stage, slots, port, exec, log, false);
+    runStage(c, stage, slots, port, exec, log, TaskSimulator.STAGE);
     long cpu = DriverProbe.threadCpuNanos("wan-shuffle") - cpu0 + port.cpuNanos() - portCpu0;
     c.stop();
     planner.shutdownNow();
@@ -110,7 +117,11 @@ final class BenchDriver {
     return RunAnalysis.result(stage, platform, log, probe, cpu, load0 + " / " + load());
   }
 
-  /** Runs one stage in-process, from its submission to its completion. */
+  /**
+   * Runs one stage in-process, from its submission to its completion.
+   *
+   * @param id {@link TaskSimulator#STAGE} or {@link TaskSimulator#WARMUP_STAGE}
+   */
   private void runStage(
       StepCoordinator c,
       StageSpec stage,
@@ -118,9 +129,8 @@ final class BenchDriver {
       CoordinatorPort port,
       ScheduledExecutorService exec,
       FlowLog log,
-      boolean warmup)
+      int id)
       throws InterruptedException {
-    int id = warmup ? TaskSimulator.WARMUP_STAGE : TaskSimulator.STAGE;
     c.stageSubmitted(id, 0, stage.preferredHosts());
     TaskSimulator sim = new TaskSimulator(stage, slots, port, exec, log, id);
     sim.start();

@@ -33,11 +33,19 @@ class CoordinatorBenchTest {
     return new String[] {Integer.toString(status), out.toString(), err.toString()};
   }
 
+  /** {@link #run} with short blocks and delays, as the small runs use (options go in any order). */
+  private static String[] runShortFlows(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(
+        List.of("--block-ms", "20", "--start-delay", "5", "--end-delay", "2", "--timeout", "120"));
+    return run(all.toArray(String[]::new));
+  }
+
   @Test
   void aSmallRunGrantsEveryDemandAndHoldsEveryLinkAtEveryInstant(@TempDir Path dir)
       throws Exception {
     String[] r =
-        run(
+        runShortFlows(
             "coordinator",
             "--mode",
             "inprocess",
@@ -57,14 +65,6 @@ class CoordinatorBenchTest {
             "1",
             "--k",
             "2",
-            "--block-ms",
-            "20",
-            "--start-delay",
-            "5",
-            "--end-delay",
-            "2",
-            "--timeout",
-            "120",
             "--format",
             "json",
             "--out",
@@ -153,7 +153,7 @@ class CoordinatorBenchTest {
   @Test
   void aWarmUpStageRunsFirstAndOnlyTheMeasuredStageIsCounted(@TempDir Path dir) throws Exception {
     String[] r =
-        run(
+        runShortFlows(
             "coordinator",
             "--mode",
             "inprocess,rpc",
@@ -167,14 +167,6 @@ class CoordinatorBenchTest {
             "2",
             "--k",
             "2",
-            "--block-ms",
-            "20",
-            "--start-delay",
-            "5",
-            "--end-delay",
-            "2",
-            "--timeout",
-            "120",
             "--warmup-tasks",
             "60",
             "--format",
@@ -202,7 +194,7 @@ class CoordinatorBenchTest {
   @Test
   void theLastPlanGrantingWhileThePlannerIsBusyHoldsTheContract(@TempDir Path dir) {
     String[] r =
-        run(
+        runShortFlows(
             "coordinator",
             "--hosts",
             "6",
@@ -212,14 +204,6 @@ class CoordinatorBenchTest {
             "12",
             "--k",
             "3",
-            "--block-ms",
-            "20",
-            "--start-delay",
-            "5",
-            "--end-delay",
-            "2",
-            "--timeout",
-            "120",
             "--conf",
             "spark.wanshuffle.planning.replanWait=0",
             "--out",
