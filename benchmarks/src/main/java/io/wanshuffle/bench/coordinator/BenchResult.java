@@ -47,6 +47,9 @@ package io.wanshuffle.bench.coordinator;
  * @param load the machine's load average (1, 5, 15 min) at the start and at the end
  * @param warmupTasks tasks of the warm-up stage run before the measured one in the same JVMs (0:
  *     none, the measured stage ran on fresh JVMs)
+ * @param betaMs β the measured stage's last plan used, ms: the configured β, or with {@code
+ *     beta=auto} the start value or what the coordinator adopted from a stage before (the warm-up
+ *     stage); NaN without a plan
  */
 record BenchResult(
     String mode,
@@ -81,7 +84,8 @@ record BenchResult(
     long tasksUngated,
     long linkViolations,
     String load,
-    int warmupTasks) {
+    int warmupTasks,
+    double betaMs) {
 
   /**
    * @return true when every task was granted all its bytes and no link ever held more flows than

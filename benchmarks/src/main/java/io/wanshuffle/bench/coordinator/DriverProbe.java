@@ -34,6 +34,7 @@ final class DriverProbe implements CoordinatorListener {
   private int plans;
   private long steps;
   private long flows;
+  private double lastPlanBetaSeconds = Double.NaN;
   private volatile long peakHeapAfterGc;
   private final List<Runnable> unregister = new ArrayList<>();
 
@@ -99,6 +100,7 @@ final class DriverProbe implements CoordinatorListener {
     plans = 0;
     steps = 0;
     flows = 0;
+    lastPlanBetaSeconds = Double.NaN;
   }
 
   @Override
@@ -107,6 +109,7 @@ final class DriverProbe implements CoordinatorListener {
       planNanos = Arrays.copyOf(planNanos, 2 * plans);
     }
     planNanos[plans++] = e.planNanos();
+    lastPlanBetaSeconds = e.platform().beta();
   }
 
   @Override
@@ -124,6 +127,13 @@ final class DriverProbe implements CoordinatorListener {
       out[i] = planNanos[i] / 1e6;
     }
     return out;
+  }
+
+  /**
+   * @return β of the last plan since the last {@link #clear}, seconds; NaN without a plan
+   */
+  synchronized double lastPlanBetaSeconds() {
+    return lastPlanBetaSeconds;
   }
 
   /**

@@ -93,7 +93,8 @@ final class RunAnalysis {
         log.ungated + log.failures,
         violations(platform, log).size(),
         load,
-        c.warmupTasks());
+        c.warmupTasks(),
+        probe.lastPlanBetaSeconds() * 1000);
   }
 
   /**

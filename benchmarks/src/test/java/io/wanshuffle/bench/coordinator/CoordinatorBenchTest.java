@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.bench.BenchRun;
+import io.wanshuffle.spark.config.WanShuffleConf;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -188,6 +189,12 @@ class CoordinatorBenchTest {
       // counted too would give at least 160 flows and about 4 more messages per task
       assertTrue(o.get("flows").asLong() >= 40 && o.get("flows").asLong() < 80, o.toString());
       assertTrue(o.get("messagesPerTask").asDouble() < 5, o.toString());
+      // β auto adopted what the warm-up measured (a few ms here), planning with at least the floor
+      assertEquals(
+          WanShuffleConf.AUTO_BETA_FLOOR_SECONDS * 1000,
+          o.get("betaMs").asDouble(),
+          1e-9,
+          o.toString());
     }
   }
 

@@ -53,7 +53,8 @@ class GrowthTest {
         0,
         0,
         "0 0 0 / 0 0 0",
-        0);
+        0,
+        50.0);
   }
 
   @Test
@@ -93,7 +94,7 @@ class GrowthTest {
     BenchResult zero =
         new BenchResult(
             "rpc", 1000, 2, 1, 100, 10, 3, 0, 2, "auto", 1, 0, 0, 0, 0, 1, 2, 1, 1, 4, 0, 1, 1, 1,
-            1, 1, 1, 1, 100, 0, 0, "", 0);
+            1, 1, 1, 1, 100, 0, 0, "", 0, 50.0);
     List<BenchResult> rs = List.of(result("rpc", 10, 2, 1), result("rpc", 100, 2, 1), zero);
     Growth.Fit grant = Growth.fit(rs, Growth.GRANT_P99);
     assertEquals(2, grant.points(), "the run with a zero p99 has no logarithm");

@@ -542,12 +542,17 @@ class TwoClusterTestbedIT {
       if (ex.testbed().shaped()) {
         assertEquals(configuredK, st.network().plannedK(), shuffle + ": k recorded for the stage");
       }
+      // β measured when the stage before ended: planned with when above the floor
+      double measuredBefore = stages.get(i - 1).network().measuredBetaSeconds();
       for (PlanCapture p : st.plans()) {
         assertTrue(
-            p.betaSeconds() != WanShuffleConf.AUTO_BETA_START_SECONDS
-                && p.betaSeconds() > 0
-                && p.betaSeconds() < 1,
-            shuffle + ": β measured, in (0, 1) s: " + p.betaSeconds());
+            p.betaSeconds() >= WanShuffleConf.AUTO_BETA_FLOOR_SECONDS && p.betaSeconds() < 1,
+            shuffle + ": β in [floor, 1) s: " + p.betaSeconds());
+        if (measuredBefore > 2 * WanShuffleConf.AUTO_BETA_FLOOR_SECONDS) {
+          assertTrue(
+              p.betaSeconds() != WanShuffleConf.AUTO_BETA_START_SECONDS,
+              shuffle + ": β measured " + measuredBefore + " s adopted: " + p.betaSeconds());
+        }
         if (ex.testbed().shaped()) {
           assertEquals(configuredK, p.k(), shuffle + ": k of plan " + p.planId());
         }

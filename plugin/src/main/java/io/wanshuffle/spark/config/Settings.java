@@ -154,7 +154,7 @@ public final class Settings {
                   scheduler trades fewer steps against β. A time set here is used as configured. \
                   `auto` (also when unset): 50 ms until the driver has measured at least 20 flows \
                   and some gated flow, then the measured β (median grant delay plus the ramp of \
-                  a flow on an open connection) for the \
+                  a flow on an open connection), at least 50 ms, for the \
                   stages that start after the next stage ends. The executors keep the start value \
                   for the `gate.minBytes=auto` threshold (its setup cost also holds the \
                   registration and polls of a gated read, which the measured β leaves out)."""));

@@ -150,6 +150,17 @@ public final class WanShuffleConf {
   public static final double AUTO_BETA_START_SECONDS = 0.05;
 
   /**
+   * Least β, seconds, a coordinator plans with while {@value #BETA} is {@code auto}: a measured β
+   * below it is not adopted (this value is planned with instead). 50 ms, the start value. Plans on
+   * a smaller β cut a pair's bytes into more steps: on a network as fast as its round trip (β of a
+   * few ms) the schedulers split blocks of a few hundred ms, every piece a grant, a poll answer and
+   * a step report on the driver, for no measured gain in the stage's makespan
+   * (docs/benchmarks/coordinator-scale.md, "β auto on a driver that ran a stage before"). A β set
+   * explicitly is planned with as configured, however small.
+   */
+  public static final double AUTO_BETA_FLOOR_SECONDS = AUTO_BETA_START_SECONDS;
+
+  /**
    * Fewest measured flows (gated flows for β) before an {@code auto} β or k is replaced by the
    * measured one: 20, enough for the medians of {@link
    * io.wanshuffle.spark.measure.NetworkEstimator} to be stable against a few slow flows.

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,24 +109,24 @@ final class CoordinatorLog {
   }
 
   /**
-   * One INFO line: an {@code auto} value switched to its measured value for later plans.
+   * One INFO line: β ({@code auto}) switched for later plans.
    *
-   * @param key the configuration key
-   * @param old the value planned with so far
-   * @param measured the measured value planned with from now on
-   * @param unit the values' unit, e.g. {@code s}, {@code flows}
+   * @param old β planned with so far, seconds
+   * @param planned β planned with from now on, seconds: the measured one, at least {@link
+   *     WanShuffleConf#AUTO_BETA_FLOOR_SECONDS}
+   * @param measured the measured β, seconds
    * @param flows flows the measurement holds
    */
-  static void autoValue(String key, double old, double measured, String unit, int flows) {
+  static void autoBeta(double old, double planned, double measured, int flows) {
     LOG.info(
-        "wan-shuffle {} = auto: later shuffles plan with the measured {} {} instead of {} {}"
-            + " ({} flows measured)",
-        key,
-        fmt(measured),
-        unit,
+        "wan-shuffle {} = auto: later shuffles plan with β {} s instead of {} s (measured {} s"
+            + " over {} flows, floor {} s)",
+        WanShuffleConf.BETA,
+        fmt(planned),
         fmt(old),
-        unit,
-        flows);
+        fmt(measured),
+        flows,
+        fmt(WanShuffleConf.AUTO_BETA_FLOOR_SECONDS));
   }
 
   /**

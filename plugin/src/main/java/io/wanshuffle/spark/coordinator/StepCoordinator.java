@@ -543,7 +543,8 @@ public final class StepCoordinator {
   /**
    * Replaces the {@code auto} values later plans use by the measured ones, called when a stage ends
    * (later shuffles plan with them), each switch logged in one INFO line naming the old and the new
-   * value. With {@code beta=auto}: the measured β once the measurement holds {@link
+   * value. With {@code beta=auto}: the measured β, at least {@link
+   * WanShuffleConf#AUTO_BETA_FLOOR_SECONDS}, once the measurement holds {@link
    * WanShuffleConf#AUTO_MIN_FLOWS} flows and some gated flow. With {@code k=auto} or {@code auto}
    * rates ({@link WanShuffleConf#platformAuto()}) on the KPBS platform of the rate keys (not with a
    * topology file): k, the base speed and δ of the measured rates ({@link MeasuredPlatform}) once
@@ -562,10 +563,11 @@ public final class StepCoordinator {
     }
     if (conf.betaAuto() && e.hasBeta()) {
       double measured = Math.max(0, e.betaSeconds());
-      if (movedBeyond(betaSeconds, measured)) {
-        CoordinatorLog.autoValue(WanShuffleConf.BETA, betaSeconds, measured, "s", e.flows());
-        betaSeconds = measured;
-        steps.betaSeconds(measured);
+      double planned = Math.max(WanShuffleConf.AUTO_BETA_FLOOR_SECONDS, measured);
+      if (movedBeyond(betaSeconds, planned)) {
+        CoordinatorLog.autoBeta(betaSeconds, planned, measured, e.flows());
+        betaSeconds = planned;
+        steps.betaSeconds(planned);
       }
     }
     if (conf.platformAuto()

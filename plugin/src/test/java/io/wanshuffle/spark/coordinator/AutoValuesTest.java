@@ -115,6 +115,29 @@ class AutoValuesTest {
   }
 
   @Test
+  void aMeasuredBetaBelowTheFloorPlansWithTheFloor() {
+    StepCoordinator c = coordinator("auto");
+    // grant delays of 10 ms: the network is as fast as its round trip
+    long t = 1_000_000;
+    for (int i = 0; i < WanShuffleConf.AUTO_MIN_FLOWS; i++) {
+      c.measuring().meter().add(new MeasuredFlow("a0", "b0", 1_000_000, t, t + 10, t + 110));
+      t += 1000;
+    }
+    double measured = c.measuring().estimate().betaSeconds();
+    assertTrue(
+        measured > 0 && measured < WanShuffleConf.AUTO_BETA_FLOOR_SECONDS, "measured " + measured);
+    c.stageCompleted(3, 0);
+    assertEquals(WanShuffleConf.AUTO_BETA_FLOOR_SECONDS, c.betaSeconds(), 1e-12);
+    assertEquals(WanShuffleConf.AUTO_BETA_FLOOR_SECONDS, plannedBeta(c, 4), 1e-12);
+    // a slower network later: the measured β above the floor is adopted
+    measure(c.measuring().meter(), 2 * WanShuffleConf.AUTO_MIN_FLOWS);
+    double slower = c.measuring().estimate().betaSeconds();
+    assertTrue(slower >= 0.2, "grant delay 200 ms: " + slower);
+    c.stageCompleted(4, 0);
+    assertEquals(slower, plannedBeta(c, 5), 1e-12);
+  }
+
+  @Test
   void tooFewFlowsKeepTheStartValue() {
     StepCoordinator c = coordinator("auto");
     measure(c.measuring().meter(), WanShuffleConf.AUTO_MIN_FLOWS - 1);
