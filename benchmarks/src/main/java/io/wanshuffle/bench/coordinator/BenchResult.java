@@ -49,7 +49,7 @@ package io.wanshuffle.bench.coordinator;
  *     none, the measured stage ran on fresh JVMs)
  * @param betaMs β the measured stage's last plan used, ms: the configured β, or with {@code
  *     beta=auto} the start value or what the coordinator adopted from a stage before (the warm-up
- *     stage); NaN without a plan
+ *     stage); -1 without a plan
  */
 record BenchResult(
     String mode,

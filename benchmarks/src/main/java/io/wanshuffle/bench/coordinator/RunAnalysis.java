@@ -94,7 +94,7 @@ final class RunAnalysis {
         violations(platform, log).size(),
         load,
         c.warmupTasks(),
-        probe.lastPlanBetaSeconds() * 1000);
+        Double.isNaN(probe.lastPlanBetaSeconds()) ? -1 : probe.lastPlanBetaSeconds() * 1000);
   }
 
   /**
