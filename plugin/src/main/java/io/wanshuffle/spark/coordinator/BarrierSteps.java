@@ -17,13 +17,13 @@ import java.util.List;
 final class BarrierSteps implements StepMode {
 
   @Override
-  public boolean mayPlan(StepTracker steps) {
-    return steps.isEmpty();
+  public boolean mayPlan(boolean stepsRunning) {
+    return !stepsRunning;
   }
 
   @Override
-  public boolean idle(StepTracker steps, FlowLeases leases) {
-    return steps.isEmpty();
+  public boolean idle(boolean stepsRunning, FlowLeases leases) {
+    return !stepsRunning;
   }
 
   @Override
@@ -38,7 +38,7 @@ final class BarrierSteps implements StepMode {
 
   @Override
   public boolean admits(Demand d, FlowLeases leases) {
-    return d.grant == null && leases.freeReceive(d.dst) > 0;
+    return d.grantable() && leases.freeReceive(d.dst()) > 0;
   }
 
   @Override

@@ -6,39 +6,39 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One registered demand: a reduce task attempt's bytes to fetch per cross-cluster source host, with
- * its current grant and its parked long-poll. Mutable; used under the coordinator's lock.
+ * One registered demand and its life cycle: a reduce task attempt's bytes to fetch per
+ * cross-cluster source host, its phase ({@link DemandPhase}), its current grant and its parked
+ * long-poll. Every change of its state goes through the transition methods below, which check the
+ * phase they leave (with assertions, as the reader's state machine does); no other class writes its
+ * fields. Mutable; used under the coordinator's lock.
  */
 final class Demand {
-  final long id;
-  final StageRef stage;
-  final int shuffleId;
-  final long taskAttemptId;
-  final String executorId;
-  final String dst;
-  final String[] src;
-  final long[] registered;
-  final long[] remaining;
-  final long[] realised;
+  private final long id;
+  private final StageRef stage;
+  private final int shuffleId;
+  private final long taskAttemptId;
+  private final String executorId;
+  private final String dst;
+  private final String[] src;
+  private final long[] registered;
+  private final long[] remaining;
+  private final long[] realised;
 
-  /** Current grant (handed to the task or waiting for its next poll), null when none. */
-  Grant grant;
+  private DemandPhase phase = DemandPhase.WAITING;
 
   /**
-   * The task has been handed {@link #grant} (in a poll's reply); false while it waits for a poll.
+   * Current grant: non-null exactly while the demand holds one ({@link DemandPhase#holdsGrant}).
    */
-  boolean grantDelivered;
+  private Grant grant;
 
   /** Parked long-poll, null when the task is not waiting. */
-  CompletableFuture<GrantReply> waiter;
+  private CompletableFuture<GrantReply> waiter;
 
   /**
    * When the first plan after {@link #waiter} was parked started, {@code System.nanoTime()}; 0
    * while none has.
    */
-  long firstPlanNanos;
-
-  boolean released;
+  private long firstPlanNanos;
 
   /** Per source host, the link ids of its route to {@link #dst}; each filled when first read. */
   private int[][] routes;
@@ -55,11 +55,15 @@ final class Demand {
   private HostIndex idsOf;
 
   /**
-   * The task is reading another shuffle and waits for a grant there (its last poll said idle): not
-   * planned until a poll says otherwise.
+   * @param id the demand's id (ids increase with registration)
+   * @param stage the reduce task's stage attempt
+   * @param shuffleId the shuffle read
+   * @param taskAttemptId Spark's task attempt id
+   * @param executorId the task's executor
+   * @param dst the receiving host (the task's)
+   * @param src the cross-cluster source hosts
+   * @param bytes bytes to fetch per source host, in the order of {@code src}
    */
-  boolean idle;
-
   Demand(
       long id,
       StageRef stage,
@@ -79,6 +83,288 @@ final class Demand {
     this.registered = bytes.clone();
     this.remaining = bytes.clone();
     this.realised = new long[bytes.length];
+  }
+
+  /**
+   * @return the demand's id
+   */
+  long id() {
+    return id;
+  }
+
+  /**
+   * @return the task's stage attempt
+   */
+  StageRef stage() {
+    return stage;
+  }
+
+  /**
+   * @return the shuffle read
+   */
+  int shuffleId() {
+    return shuffleId;
+  }
+
+  /**
+   * @return Spark's task attempt id
+   */
+  long taskAttemptId() {
+    return taskAttemptId;
+  }
+
+  /**
+   * @return the task's executor
+   */
+  String executorId() {
+    return executorId;
+  }
+
+  /**
+   * @return the receiving host
+   */
+  String dst() {
+    return dst;
+  }
+
+  /**
+   * @return the source hosts (shared array: do not modify)
+   */
+  String[] src() {
+    return src;
+  }
+
+  /**
+   * @return bytes registered per source host (shared array: do not modify)
+   */
+  long[] registered() {
+    return registered;
+  }
+
+  /**
+   * @param i index into {@link #src()}
+   * @return bytes still to fetch from source {@code i}
+   */
+  long remaining(int i) {
+    return remaining[i];
+  }
+
+  /**
+   * @return bytes still to fetch per source host (a copy)
+   */
+  long[] remaining() {
+    return remaining.clone();
+  }
+
+  /**
+   * @return bytes fetched per source host so far (a copy)
+   */
+  long[] realised() {
+    return realised.clone();
+  }
+
+  /**
+   * @return the demand's phase
+   */
+  DemandPhase phase() {
+    return phase;
+  }
+
+  /**
+   * @return the grant held, null when none
+   */
+  Grant grant() {
+    return grant;
+  }
+
+  /**
+   * @return true when the demand holds a grant its task has not collected
+   */
+  boolean grantUncollected() {
+    return phase == DemandPhase.GRANTED;
+  }
+
+  /**
+   * @return true when a long-poll of the task is parked
+   */
+  boolean parked() {
+    return waiter != null;
+  }
+
+  /**
+   * @return true once released
+   */
+  boolean released() {
+    return phase == DemandPhase.RELEASED;
+  }
+
+  private void moveTo(DemandPhase next) {
+    assert phase.canMoveTo(next) : "demand " + id + ": " + phase + " -> " + next;
+    phase = next;
+  }
+
+  /**
+   * Parks a long-poll of the task (phases without a grant).
+   *
+   * @param poll the poll's future, completed when a step grants the demand
+   * @return the poll it replaces (to be answered "not yet"), or null
+   */
+  CompletableFuture<GrantReply> park(CompletableFuture<GrantReply> poll) {
+    assert !phase.holdsGrant() && !released() : "demand " + id + " parks a poll in " + phase;
+    CompletableFuture<GrantReply> old = waiter;
+    waiter = poll;
+    firstPlanNanos = 0;
+    return old;
+  }
+
+  /**
+   * Takes the parked poll off the demand.
+   *
+   * @return the poll, or null when none was parked
+   */
+  CompletableFuture<GrantReply> takeWaiter() {
+    CompletableFuture<GrantReply> w = waiter;
+    waiter = null;
+    return w;
+  }
+
+  /**
+   * Takes {@code poll} off the demand if it is the one parked.
+   *
+   * @param poll a poll's future
+   * @return true when it was parked (it no longer is)
+   */
+  boolean unpark(CompletableFuture<GrantReply> poll) {
+    if (waiter != poll) {
+      return false;
+    }
+    waiter = null;
+    return true;
+  }
+
+  /**
+   * Notes a planning round that read the demand while its poll was parked: the first one is when
+   * the poll started waiting for ports.
+   *
+   * @param startedNanos the round's start, {@code System.nanoTime()}
+   */
+  void planStarted(long startedNanos) {
+    if (waiter != null && firstPlanNanos == 0) {
+      firstPlanNanos = startedNanos;
+    }
+  }
+
+  /**
+   * @param startedNanos the start of the round that grants it, {@code System.nanoTime()}
+   * @return ms the parked poll waited for ports, from the first plan after it to this one
+   */
+  long heldMs(long startedNanos) {
+    return firstPlanNanos == 0 ? 0 : (startedNanos - firstPlanNanos) / 1_000_000;
+  }
+
+  /**
+   * A poll's mark: {@link DemandPhase#WAITING} when not idle, {@link DemandPhase#STANDING_ASIDE}
+   * when idle. No effect while the demand holds a grant (an idle poll ends the grant first).
+   *
+   * @param idle whether the task reads another shuffle
+   */
+  void markIdle(boolean idle) {
+    if (phase == DemandPhase.WAITING || phase == DemandPhase.STANDING_ASIDE) {
+      moveTo(idle ? DemandPhase.STANDING_ASIDE : DemandPhase.WAITING);
+    }
+  }
+
+  /**
+   * Gives the demand its part of a step ({@link DemandPhase#WAITING} to {@link
+   * DemandPhase#GRANTED}, or to {@link DemandPhase#FETCHING} when handed to a poll now).
+   *
+   * @param g the grant
+   * @param collected whether the grant is handed to the task now
+   */
+  void grant(Grant g, boolean collected) {
+    assert phase == DemandPhase.WAITING : "demand " + id + " granted in " + phase;
+    moveTo(collected ? DemandPhase.FETCHING : DemandPhase.GRANTED);
+    grant = g;
+  }
+
+  /**
+   * Grants every byte left at once, ungated (step 0), handed to the task now.
+   *
+   * @return the grant's reply
+   */
+  GrantReply grantAll() {
+    int[] idx = new int[src.length];
+    for (int i = 0; i < idx.length; i++) {
+      idx[i] = i;
+    }
+    grant(new Grant(0, idx, remaining.clone()), true);
+    return grant.reply(this);
+  }
+
+  /**
+   * A poll collects the grant held.
+   *
+   * @return the grant's reply
+   */
+  GrantReply collect() {
+    moveTo(DemandPhase.FETCHING);
+    return grant.reply(this);
+  }
+
+  /**
+   * The poll the grant was meant for expired before it was answered: not collected after all (no
+   * effect on a demand that holds no grant).
+   */
+  void uncollected() {
+    if (phase.holdsGrant()) {
+      moveTo(DemandPhase.GRANTED);
+    }
+  }
+
+  /**
+   * Records a receiver's report of its part of a step from one source host.
+   *
+   * @param i index into {@link #src()}
+   * @param fetched bytes fetched in the step
+   * @param left bytes still to fetch from the host
+   */
+  void reported(int i, long fetched, long left) {
+    assert grant != null : "demand " + id + " reports without a grant in " + phase;
+    remaining[i] = Math.max(0, left);
+    realised[i] += fetched;
+  }
+
+  /**
+   * Ends the grant held: reported, taken back, or past its deadline ({@link DemandPhase#WAITING}; a
+   * released demand stays released).
+   *
+   * @return the grant, or null when none was held
+   */
+  Grant endGrant() {
+    Grant g = grant;
+    grant = null;
+    if (phase.holdsGrant()) {
+      moveTo(DemandPhase.WAITING);
+    }
+    return g;
+  }
+
+  /** Every byte was fetched: the demand leaves the book. */
+  void finish() {
+    moveTo(DemandPhase.FINISHED);
+  }
+
+  /**
+   * Releases the demand; a grant held stays until {@link #endGrant}.
+   *
+   * @return false when it was released already
+   */
+  boolean release() {
+    if (released()) {
+      return false;
+    }
+    moveTo(DemandPhase.RELEASED);
+    return true;
   }
 
   /**
@@ -189,17 +475,17 @@ final class Demand {
   }
 
   /**
-   * @return true when the demand takes part in planning: not released and its task not idle
+   * @return true when the demand takes part in planning ({@link DemandPhase#plannable})
    */
   boolean plannable() {
-    return !released && !idle;
+    return phase.plannable();
   }
 
   /**
    * @return true when the demand may take a new grant now: plannable and holding none
    */
   boolean grantable() {
-    return plannable() && grant == null;
+    return phase == DemandPhase.WAITING;
   }
 
   /**
@@ -226,7 +512,7 @@ final class Demand {
     GrantReply reply(Demand d) {
       String[] hosts = new String[srcIdx.length];
       for (int i = 0; i < srcIdx.length; i++) {
-        hosts[i] = d.src[srcIdx[i]];
+        hosts[i] = d.src()[srcIdx[i]];
       }
       return new GrantReply(GrantReply.Status.GRANT, stepId, hosts, budgets.clone());
     }

@@ -47,8 +47,8 @@ final class DemandBook {
             m.dstHost(),
             m.srcHosts(),
             m.bytes());
-    demands.put(d.id, d);
-    byTask.computeIfAbsent(d.taskAttemptId, t -> new LinkedHashSet<>()).add(d.id);
+    demands.put(d.id(), d);
+    byTask.computeIfAbsent(d.taskAttemptId(), t -> new LinkedHashSet<>()).add(d.id());
     return d;
   }
 
@@ -69,22 +69,23 @@ final class DemandBook {
   }
 
   /**
-   * The registered demands not in a matrix, without scanning the book: those read for it but left
-   * out ({@link DemandMatrix#unplannedIds}) and those registered after it was read. O(those demands
-   * x log demands).
+   * The registered demands not in a residual traffic matrix read from this book, without scanning
+   * the book: those read for it but left out and those registered after it was read. O(those
+   * demands x log demands).
    *
-   * @param m a residual matrix read from this book
+   * @param unplannedIds the ids of the demands read for the matrix but left out of it
+   * @param readUpTo the largest demand id read for it (0 when none)
    * @return those demands still in the book, in registration order
    */
-  List<Demand> notIn(DemandMatrix m) {
+  List<Demand> notIn(long[] unplannedIds, long readUpTo) {
     List<Demand> out = new ArrayList<>();
-    for (long id : m.unplannedIds()) {
+    for (long id : unplannedIds) {
       Demand d = demands.get(id);
       if (d != null) {
         out.add(d);
       }
     }
-    out.addAll(demands.tailMap(m.readUpTo(), false).values());
+    out.addAll(demands.tailMap(readUpTo, false).values());
     return out;
   }
 
@@ -124,7 +125,7 @@ final class DemandBook {
    * @return the demands of tasks that ran on it (a copy)
    */
   List<Demand> ofExecutor(String executorId) {
-    return matching(d -> d.executorId.equals(executorId));
+    return matching(d -> d.executorId().equals(executorId));
   }
 
   /**
@@ -132,7 +133,7 @@ final class DemandBook {
    * @return its demands (a copy)
    */
   List<Demand> ofStage(StageRef stage) {
-    return matching(d -> d.stage.equals(stage));
+    return matching(d -> d.stage().equals(stage));
   }
 
   /**
@@ -141,7 +142,7 @@ final class DemandBook {
   Set<StageRef> stages() {
     Set<StageRef> out = new HashSet<>();
     for (Demand d : demands.values()) {
-      out.add(d.stage);
+      out.add(d.stage());
     }
     return out;
   }
@@ -152,12 +153,12 @@ final class DemandBook {
    * @param d the demand
    */
   void forget(Demand d) {
-    demands.remove(d.id);
-    Set<Long> ids = byTask.get(d.taskAttemptId);
+    demands.remove(d.id());
+    Set<Long> ids = byTask.get(d.taskAttemptId());
     if (ids != null) {
-      ids.remove(d.id);
+      ids.remove(d.id());
       if (ids.isEmpty()) {
-        byTask.remove(d.taskAttemptId);
+        byTask.remove(d.taskAttemptId());
       }
     }
   }

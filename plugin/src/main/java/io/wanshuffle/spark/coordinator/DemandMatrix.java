@@ -24,10 +24,11 @@ import java.util.Set;
  * bytes / b) and where a planned transfer's seconds become a byte budget again ({@link
  * #budgetBytes}). Base-speed model: DGGP paper (Jeannot and Wagner), sec. 2.2.
  *
- * <p>Which demands and ports take part depends on the {@link StepMode}: barrier steps plan what the
- * free capacity can start now (k and δ reduced by the open flows, demands not fetching); pipelined
- * steps plan every demand's future bytes (its residual minus what its running grant fetches) on the
- * whole platform with k per direction of the backbone that has demand.
+ * <p>Which demands and ports take part depends on the {@link ResidualScope} (barrier or pipelined
+ * steps): barrier steps plan what the free capacity can start now (k and δ reduced by the open
+ * flows, demands not fetching); pipelined steps plan every demand's future bytes (its residual
+ * minus what its running grant fetches) on the whole platform with k per direction of the backbone
+ * that has demand.
  *
  * <p>Built from the non-zero cells only: reading the residual costs O(demands x source hosts),
  * building it O(non-zeros log non-zeros), with no sender x receiver array (the scheduler's {@link
@@ -60,7 +61,7 @@ final class DemandMatrix {
   private final Map<String, List<Demand>> byReceiver = new HashMap<>();
 
   private DemandMatrix(
-      Snapshot snap,
+      ResidualSnapshot snap,
       String[] senders,
       String[] receivers,
       int[] nzRow,
@@ -91,40 +92,9 @@ final class DemandMatrix {
     }
     this.matrix = TrafficMatrix.ofCells(senders.length, cols, nzRow, nzCol, seconds);
     for (Demand d : this.demands) {
-      byReceiver.computeIfAbsent(d.dst, h -> new ArrayList<>()).add(d);
+      byReceiver.computeIfAbsent(d.dst(), h -> new ArrayList<>()).add(d);
     }
   }
-
-  /**
-   * The residual demand read under the coordinator's lock, before it becomes a matrix: the demands
-   * that take part and a copy of their future bytes, the hosts in order of first appearance, and,
-   * for a plan on the free ports only ({@link StepMode#planFitsFreePorts}), the platform of the
-   * free capacity at that instant. Reading it costs O(demands x source hosts); building the matrix
-   * from it ({@link #of}) needs no lock.
-   *
-   * @param demands the demands in the matrix, in registration order
-   * @param futures per demand, its bytes still to grant per source host (a copy)
-   * @param senders sending hosts, by row
-   * @param receivers receiving hosts, by column
-   * @param freePlatform the platform of the free capacity (barrier steps), else null
-   * @param readUpTo the largest demand id read (0 when none)
-   * @param unplanned the ids of the demands read but not in the matrix, in registration order
-   * @param columns per demand, its receiver's column
-   * @param rows per demand and source host, the sender's row (-1 where its future is 0)
-   * @param routes per demand and source host, the link ids of its route (null where its future is
-   *     0), read from the demand under the lock so that building the matrix looks up no route
-   */
-  record Snapshot(
-      List<Demand> demands,
-      List<long[]> futures,
-      String[] senders,
-      String[] receivers,
-      Platform freePlatform,
-      long readUpTo,
-      long[] unplanned,
-      int[] columns,
-      List<int[]> rows,
-      List<int[][]> routes) {}
 
   /**
    * The residual demand that can be planned now.
@@ -139,146 +109,11 @@ final class DemandMatrix {
   static DemandMatrix residual(
       Collection<Demand> book,
       FlowLeases leases,
-      StepMode mode,
+      ResidualScope mode,
       double betaSeconds,
       long baseSpeed) {
-    Snapshot s = snapshot(book, leases, mode, betaSeconds);
+    ResidualSnapshot s = ResidualSnapshot.read(book, leases, mode, betaSeconds);
     return s == null ? null : of(s, leases, mode, betaSeconds, baseSpeed);
-  }
-
-  /**
-   * Reads the residual demand that can be planned now (under the coordinator's lock).
-   *
-   * @param book the registered demands, in registration order
-   * @param leases the open flows and the k and δ limits
-   * @param mode barrier or pipelined steps: which demands, sources and ports take part
-   * @param betaSeconds β, setup delay of a step, seconds
-   * @return the snapshot, or null when no demand could start a flow now (nothing to plan)
-   */
-  static Snapshot snapshot(
-      Collection<Demand> book, FlowLeases leases, StepMode mode, double betaSeconds) {
-    if (!anyStartable(book, leases, mode)) {
-      return null;
-    }
-    List<Demand> eligible = new ArrayList<>();
-    List<long[]> futures = new ArrayList<>();
-    List<int[]> rows = new ArrayList<>();
-    List<int[][]> routes = new ArrayList<>();
-    int[] columns = new int[16];
-    HostIndex index = leases.hosts();
-    // row and column by host id, -1 when none yet; hosts by row and column
-    int[] rowOf = new int[0];
-    int[] colOf = new int[0];
-    List<String> senders = new ArrayList<>();
-    List<String> receivers = new ArrayList<>();
-    long readUpTo = 0;
-    long[] unplanned = new long[8];
-    int unplannedCount = 0;
-    for (Demand d : book) {
-      readUpTo = Math.max(readUpTo, d.id);
-      long[] future = null;
-      int[] row = null;
-      int[][] route = null;
-      if (d.plannable() && mode.admits(d, leases)) {
-        int[] ids = d.hostIds(index);
-        if (rowOf.length < index.size()) {
-          rowOf = grown(rowOf, index.size());
-          colOf = grown(colOf, index.size());
-        }
-        future = d.futureBytes();
-        for (int i = 0; i < d.src.length; i++) {
-          if (future[i] > 0 && mode.admitsSource(d.src[i], leases)) {
-            if (row == null) {
-              row = new int[d.src.length];
-              Arrays.fill(row, -1);
-              route = new int[d.src.length][];
-            }
-            route[i] = d.route(i, leases.links());
-            int id = ids[i];
-            if (rowOf[id] < 0) {
-              rowOf[id] = senders.size();
-              senders.add(d.src[i]);
-            }
-            row[i] = rowOf[id];
-          } else {
-            future[i] = 0; // not planned now
-          }
-        }
-        if (row != null) {
-          int dstId = ids[d.src.length];
-          if (colOf[dstId] < 0) {
-            colOf[dstId] = receivers.size();
-            receivers.add(d.dst);
-          }
-          if (eligible.size() == columns.length) {
-            columns = Arrays.copyOf(columns, 2 * columns.length);
-          }
-          columns[eligible.size()] = colOf[dstId];
-          eligible.add(d);
-          futures.add(future);
-          rows.add(row);
-          routes.add(route);
-        }
-      }
-      if (row == null) {
-        if (unplannedCount == unplanned.length) {
-          unplanned = Arrays.copyOf(unplanned, 2 * unplannedCount);
-        }
-        unplanned[unplannedCount++] = d.id;
-      }
-    }
-    if (eligible.isEmpty()) {
-      return null;
-    }
-    String[] s = senders.toArray(new String[0]);
-    String[] r = receivers.toArray(new String[0]);
-    Platform free =
-        mode.planFitsFreePorts() ? mode.platform(s, r, leases.k(), leases, betaSeconds) : null;
-    return new Snapshot(
-        eligible,
-        futures,
-        s,
-        r,
-        free,
-        readUpTo,
-        Arrays.copyOf(unplanned, unplannedCount),
-        Arrays.copyOf(columns, eligible.size()),
-        rows,
-        routes);
-  }
-
-  /**
-   * Whether some demand could start a flow now: one that takes part, holds no grant and has bytes
-   * from a source admitted now whose flow fits the free leases. Allocates nothing, so that the
-   * rounds that find every port busy (most of those a flow's end requests, once the standing plan
-   * has refilled its ports) cost one pass of look-ups under the lock.
-   */
-  private static boolean anyStartable(Collection<Demand> book, FlowLeases leases, StepMode mode) {
-    LinkModel links = leases.links();
-    for (Demand d : book) {
-      // the receiver's port and the links every route to it crosses first: once the backbone's
-      // side into the receiver's cluster is full, one look-up rules out all of the demand's sources
-      if (d.grant == null
-          && d.plannable()
-          && mode.admits(d, leases)
-          && leases.freeReceive(d.dst) > 0
-          && leases.allFree(d.sharedLinks(links))) {
-        for (int i = 0; i < d.src.length; i++) {
-          if (d.remaining[i] > 0
-              && mode.admitsSource(d.src[i], leases)
-              && leases.fits(d.src[i], d.dst, d.route(i, links))) {
-            return true;
-          }
-        }
-      }
-    }
-    return false;
-  }
-
-  private static int[] grown(int[] a, int size) {
-    int[] g = Arrays.copyOf(a, Math.max(size, 2 * a.length));
-    Arrays.fill(g, a.length, g.length, -1);
-    return g;
   }
 
   /**
@@ -293,7 +128,11 @@ final class DemandMatrix {
    * @return the instance
    */
   static DemandMatrix of(
-      Snapshot snap, FlowLeases leases, StepMode mode, double betaSeconds, long baseSpeed) {
+      ResidualSnapshot snap,
+      FlowLeases leases,
+      ResidualScope mode,
+      double betaSeconds,
+      long baseSpeed) {
     String[] s = snap.senders();
     String[] r = snap.receivers();
     int cols = r.length;

@@ -18,8 +18,7 @@ import java.util.function.Function;
  * <p>Not thread-safe: used under the coordinator's lock.
  */
 final class FlowLeases {
-  private LinkModel links;
-  private LinkFacts facts;
+  private final LiveParameters parameters;
   private final HostIndex hosts = new HostIndex();
   private final Function<String, String> clusterOf;
   private final Map<String, Integer> sending = new HashMap<>();
@@ -32,43 +31,38 @@ final class FlowLeases {
   private int total;
 
   /**
-   * @param links the links of every route and their capacities in flows
+   * @param parameters the planning parameters in force: the links of every route and their
+   *     capacities in flows ({@link PlanningParameters#links}); when they are replaced no flow is
+   *     open (every count is 0), so the counts carry over to the new links' ids
    * @param clusterOf the cluster of a host; never returns null
    */
-  FlowLeases(LinkModel links, Function<String, String> clusterOf) {
-    this.links = Objects.requireNonNull(links, "links");
-    this.facts = new LinkFacts(links);
+  FlowLeases(LiveParameters parameters, Function<String, String> clusterOf) {
+    this.parameters = Objects.requireNonNull(parameters, "parameters");
     this.clusterOf = Objects.requireNonNull(clusterOf, "clusterOf");
   }
 
   /**
-   * Counts on another link model from now on (an {@code auto} k measured between stages).
+   * Leases on fixed links (no measurement replaces them), for tests and tools.
    *
-   * @param model the new model
-   * @throws IllegalStateException if a flow is open: its lease was counted on the old model's links
+   * @param links the links of every route and their capacities in flows
+   * @param clusterOf the cluster of a host; never returns null
    */
-  void relink(LinkModel model) {
-    Objects.requireNonNull(model, "model");
-    if (total != 0) {
-      throw new IllegalStateException(total + " flows open: cannot change the link model");
-    }
-    this.links = model;
-    this.facts = new LinkFacts(model);
-    this.used = new int[16];
+  FlowLeases(LinkModel links, Function<String, String> clusterOf) {
+    this(new LiveParameters(PlanningParameters.of(links, 0, "fixed")), clusterOf);
   }
 
   /**
-   * @return the link model the leases count on
+   * @return the link model the leases count on: the one in force
    */
   LinkModel links() {
-    return links;
+    return parameters.current().links();
   }
 
   /**
    * @return the links' capacities and kinds by id, for the hot paths (thread-safe)
    */
   LinkFacts facts() {
-    return facts;
+    return parameters.current().facts();
   }
 
   /**
@@ -82,7 +76,7 @@ final class FlowLeases {
    * @return k of the KPBS view: most flows a barrier step holds across the backbone
    */
   int k() {
-    return links.k();
+    return links().k();
   }
 
   /**
@@ -90,7 +84,7 @@ final class FlowLeases {
    * @return δ(h) as a sender: most flows it sends at once
    */
   int sendPorts(String h) {
-    return links.sendPorts(h);
+    return links().sendPorts(h);
   }
 
   /**
@@ -98,7 +92,7 @@ final class FlowLeases {
    * @return δ(h) as a receiver: most flows it receives at once
    */
   int receivePorts(String h) {
-    return links.receivePorts(h);
+    return links().receivePorts(h);
   }
 
   /**
@@ -156,7 +150,7 @@ final class FlowLeases {
    *     hosts are within δ
    */
   boolean fits(String src, String dst) {
-    return fits(src, dst, links.route(src, dst));
+    return fits(src, dst, links().route(src, dst));
   }
 
   /**
@@ -166,6 +160,7 @@ final class FlowLeases {
    * @return true when a flow src → dst fits now, as {@link #fits(String, String)}
    */
   boolean fits(String src, String dst, int[] route) {
+    LinkFacts facts = facts();
     for (int l : route) {
       if (used(l) >= facts.capacity(l)) {
         return false;
@@ -179,6 +174,7 @@ final class FlowLeases {
    * @return true when every one of them has a free lease
    */
   boolean allFree(int[] links) {
+    LinkFacts facts = facts();
     for (int l : links) {
       if (used(l) >= facts.capacity(l)) {
         return false;
@@ -193,7 +189,7 @@ final class FlowLeases {
    *     Integer#MAX_VALUE} for a route of NICs only
    */
   int headroom(String src, String dst) {
-    return headroom(links.route(src, dst));
+    return headroom(links().route(src, dst));
   }
 
   /**
@@ -201,6 +197,7 @@ final class FlowLeases {
    * @return the free leases of its busiest shared link, as {@link #headroom(String, String)}
    */
   int headroom(int[] route) {
+    LinkFacts facts = facts();
     int free = Integer.MAX_VALUE;
     for (int l : route) {
       if (!facts.isNic(l)) {
@@ -212,7 +209,7 @@ final class FlowLeases {
 
   /** Opens one flow src → dst on every link of its route. */
   void open(String src, String dst) {
-    open(src, dst, links.route(src, dst));
+    open(src, dst, links().route(src, dst));
   }
 
   /**
@@ -243,7 +240,7 @@ final class FlowLeases {
     if (!byPair.containsKey(pair)) {
       throw new IllegalStateException("no open flow " + src + " -> " + dst);
     }
-    for (int l : links.route(src, dst)) {
+    for (int l : links().route(src, dst)) {
       used[l]--;
     }
     decrement(byPair, pair);

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * Small integer ids of the hosts the coordinator has seen (0, 1, 2, ... in order of first sight),
  * so that reading the residual demand each planning round maps hosts to matrix rows and columns
- * with array reads instead of hashing host names ({@link DemandMatrix#snapshot}). A demand resolves
+ * with array reads instead of hashing host names ({@link ResidualSnapshot#read}). A demand resolves
  * its hosts' ids once ({@link Demand#hostIds}). Ids never change.
  *
  * <p>Not thread-safe: used under the coordinator's lock.

@@ -49,6 +49,14 @@ final class LinkFacts {
   }
 
   /**
+   * @param model a link model
+   * @return true when these are the facts of {@code model}
+   */
+  boolean of(LinkModel model) {
+    return links == model;
+  }
+
+  /**
    * @param link a link id from {@link LinkModel#route}
    * @return the flows it carries at once, at least 1
    */

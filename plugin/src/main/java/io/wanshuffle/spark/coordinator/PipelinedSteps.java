@@ -15,13 +15,13 @@ import java.util.List;
  */
 final class PipelinedSteps implements StepMode {
   @Override
-  public boolean mayPlan(StepTracker steps) {
+  public boolean mayPlan(boolean stepsRunning) {
     return true;
   }
 
   @Override
-  public boolean idle(StepTracker steps, FlowLeases leases) {
-    return steps.isEmpty() && leases.total() == 0;
+  public boolean idle(boolean stepsRunning, FlowLeases leases) {
+    return !stepsRunning && leases.total() == 0;
   }
 
   @Override

@@ -1,10 +1,15 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.measure.TransferPrediction;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
 
 /**
  * Remembers which stage attempts were predicted ({@link #markPredicted}) and decides, once per
@@ -15,6 +20,8 @@ import java.util.Set;
  * lock.
  */
 final class StageGate {
+  private static final Logger LOG = CoordinatorLogger.LOG;
+
   /**
    * A stage's decision.
    *
@@ -92,6 +99,53 @@ final class StageGate {
     Decision d = rule(margin, scheduled, dflt);
     decisions.put(stage, d);
     return d;
+  }
+
+  /**
+   * Records, once per stage attempt, the transfer phase predicted on its whole traffic when it was
+   * first planned (listeners get {@code onStagePredicted}) and, when stages are decided on, decides
+   * each such stage (logged, listeners get {@code onStageGated}).
+   *
+   * @param predictions a round's predictions of the stages fresh when it read the residual
+   * @param live whether a stage attempt still has unreleased demand (others are not recorded)
+   * @param listeners told of each prediction and decision
+   * @param onUngated called with each stage decided not to gate, right after its decision (its
+   *     demands are to be released: its tasks fetch at once)
+   * @return true when a stage was ungated
+   */
+  boolean decideFresh(
+      Map<StageRef, TransferPrediction.Prediction> predictions,
+      Predicate<StageRef> live,
+      Listeners listeners,
+      Consumer<StageRef> onUngated) {
+    Map<StageRef, TransferPrediction.Prediction> fresh = new LinkedHashMap<>();
+    for (Map.Entry<StageRef, TransferPrediction.Prediction> e : predictions.entrySet()) {
+      StageRef st = e.getKey();
+      TransferPrediction.Prediction p = e.getValue();
+      if (live.test(st) && markPredicted(st)) {
+        fresh.put(st, p);
+        listeners.fire(l -> l.onStagePredicted(st, p.scheduledSeconds(), p.defaultSeconds()));
+      }
+    }
+    if (!enabled() || fresh.isEmpty()) {
+      return false;
+    }
+    boolean ungated = false;
+    for (Map.Entry<StageRef, TransferPrediction.Prediction> e : fresh.entrySet()) {
+      StageRef st = e.getKey();
+      TransferPrediction.Prediction p = e.getValue();
+      Decision dec = decide(st, p.scheduledSeconds(), p.defaultSeconds());
+      LOG.info("wan-shuffle stage {}.{} {}", st.stageId(), st.attempt(), dec.reason());
+      listeners.fire(
+          l ->
+              l.onStageGated(
+                  st, dec.gated(), dec.scheduledSeconds(), dec.defaultSeconds(), dec.reason()));
+      if (!dec.gated()) {
+        ungated = true;
+        onUngated.accept(st);
+      }
+    }
+    return ungated;
   }
 
   /**

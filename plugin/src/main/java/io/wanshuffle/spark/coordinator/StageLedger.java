@@ -24,10 +24,10 @@ final class StageLedger {
    * @param nowMs epoch ms (opens the stage's account when it is its first demand)
    */
   void registered(Demand d, long nowMs) {
-    StageAccount acc = account(d.stage, nowMs);
-    acc.readsShuffle(d.shuffleId);
-    for (int i = 0; i < d.src.length; i++) {
-      acc.add(new HostPair(d.src[i], d.dst), d.registered[i], 0);
+    StageAccount acc = account(d.stage(), nowMs);
+    acc.readsShuffle(d.shuffleId());
+    for (int i = 0; i < d.src().length; i++) {
+      acc.add(new HostPair(d.src()[i], d.dst()), d.registered()[i], 0);
     }
   }
 

@@ -88,11 +88,11 @@ final class StandingPlan {
     this.receivers = new HashSet<>(Arrays.asList(matrix.receivers()));
     long first = Long.MAX_VALUE;
     for (Demand d : matrix.demands()) {
-      first = Math.min(first, d.id);
+      first = Math.min(first, d.id());
     }
     this.firstDemandId = first;
     for (Demand d : matrix.demands()) {
-      demandIds.set((int) (d.id - first));
+      demandIds.set((int) (d.id() - first));
     }
     int n = order.size();
     this.done = new boolean[n];

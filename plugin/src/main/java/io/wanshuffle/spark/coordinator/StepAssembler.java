@@ -229,7 +229,7 @@ final class StepAssembler {
   private static boolean noneNeeds(DemandMatrix m, String s, String r) {
     for (Demand d : m.demandsOn(r)) {
       int idx = d.indexOf(s);
-      if (idx >= 0 && !d.released && d.remaining[idx] > 0) {
+      if (idx >= 0 && !d.released() && d.remaining(idx) > 0) {
         return false;
       }
     }
@@ -263,8 +263,11 @@ final class StepAssembler {
   private Map<String, Double> registeredSincePlan(StandingPlan plan, Collection<Demand> book) {
     Map<String, Double> since = new HashMap<>();
     for (Demand d : book) {
-      if (d.grantable() && !plan.planned(d.id) && !plan.receives(d.dst) && d.remainingTotal() > 0) {
-        since.merge(d.dst, (double) d.remainingTotal(), Math::max);
+      if (d.grantable()
+          && !plan.planned(d.id())
+          && !plan.receives(d.dst())
+          && d.remainingTotal() > 0) {
+        since.merge(d.dst(), (double) d.remainingTotal(), Math::max);
       }
     }
     Map<String, Double> expected = plan.expected().awaited();
@@ -337,12 +340,12 @@ final class StepAssembler {
           continue;
         }
         int idx = d.indexOf(s);
-        if (idx < 0 || d.remaining[idx] <= 0) {
+        if (idx < 0 || d.remaining(idx) <= 0) {
           continue;
         }
-        long give = Math.min(d.remaining[idx], left);
+        long give = Math.min(d.remaining(idx), left);
         left -= give;
-        parts.computeIfAbsent(d.id, x -> new ArrayList<>()).add(new long[] {idx, give});
+        parts.computeIfAbsent(d.id(), x -> new ArrayList<>()).add(new long[] {idx, give});
         receivers++;
       }
       if (receivers == 0) {

@@ -1,7 +1,5 @@
 package io.wanshuffle.spark.coordinator;
 
-import io.wanshuffle.scheduler.Step;
-import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
@@ -9,28 +7,12 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
-import io.wanshuffle.spark.measure.NetworkEstimate;
-import io.wanshuffle.spark.measure.PlannedFlow;
-import io.wanshuffle.spark.measure.TransferPrediction;
-import io.wanshuffle.spark.topology.LinkModel;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The driver-side step coordinator: the façade over the roles of the data path, which owns the lock
@@ -39,150 +21,39 @@ import org.slf4j.LoggerFactory;
  * receiving tasks (KPBS: GGP/OGGP paper, Cohen, Jeannot, Padoy, Wagner, sec. 2; δ-port: DGGP paper,
  * Jeannot and Wagner, sec. 2).
  *
- * <p>Data path, each role its own class:
+ * <p>Data path, each role its own class (docs/architecture.md draws it):
  *
  * <ol>
- *   <li>{@link DemandBook}: registered demands (registration, release, executor loss, stage end);
- *       {@link TaskWaves}: the tasks still to launch or register; {@link StageLedger}: what each
- *       stage registered and realised;
+ *   <li>{@link DemandRequests}: registrations, long-polls and releases drive each {@link Demand}
+ *       through its {@link DemandPhase}s; {@link DemandBook}, {@link TaskWaves} and {@link
+ *       StageLedger} record them;
  *   <li>{@link DemandMatrix}: the residual demand as a traffic matrix and platform, the one place
  *       where bytes become seconds at the base speed and back;
- *   <li>{@link Planner}: the scheduler within its time budget, with one fallback chain;
- *   <li>{@link StepAssembler}: a plan becomes one step within k and δ ({@link FlowLeases}), flows
- *       kept for awaited receivers ({@link FlowKeeping}), byte budgets;
- *   <li>{@link StepTracker}: running steps, their deadlines and the receivers' reports.
+ *   <li>{@link PlanningRounds} and {@link Planner}: the scheduler within its time budget, off the
+ *       lock, with the parameters in force ({@link LiveParameters});
+ *   <li>{@link StepAssembler}: a plan becomes one step within every link's capacity ({@link
+ *       FlowLeases});
+ *   <li>{@link StepGrants} and {@link StepTracker}: grants, running steps, deadlines, reports.
  * </ol>
- *
- * The driver log's lines come from {@link CoordinatorLog}, the listener events go through {@link
- * Listeners}.
- *
- * <p>Barrier and pipelined steps differ only in the {@link StepMode}. A flow is one (source host,
- * destination host) pair of a step; the tasks on the destination that need bytes from the source
- * share its budget.
- *
- * <p>Rules the façade keeps:
- *
- * <ul>
- *   <li>When idle, the first registration opens the {@link GatherWindow} so a wave of tasks is
- *       planned together.
- *   <li>A grant that no poll of its task collected when its step's deadline passes is taken back;
- *       the demand waits, out of planning, until the task polls again. A collected grant is never
- *       taken back.
- *   <li>A poll marked idle ({@link AwaitGrant#idle()}: the task reads another shuffle) takes back
- *       the demand's unstarted grant and keeps it out of planning until a poll without the mark.
- *   <li>If a plan grants nothing while no flow is open, the largest transfer is granted alone: the
- *       shuffle never stalls.
- *   <li>Algorithm {@code none}: registrations are answered "ungated", a poll at once with a grant
- *       of everything; no flow is counted.
- *   <li>Unknown or released demands are answered {@link GrantReply.Status#UNGATED}, so a task that
- *       lost its coordinator state never waits.
- * </ul>
  *
  * <p>Threading: every public method takes the lock only to record what happened and returns; it
  * never runs a scheduler. Planning runs on the planner ({@link PlanningLoop}): snapshot under the
- * lock, scheduler without it, grant under it, replies after it. Listener callbacks run under the
+ * lock, scheduler without it, grant under it, replies after it. Timer actions (deadlines, the
+ * gather window, kept flows) run as events under the lock too. Listener callbacks run under the
  * lock. No Spark dependency beyond the configuration object, so it is unit-tested without RPC.
  */
 public final class StepCoordinator {
-  private static final Logger LOG = LoggerFactory.getLogger(StepCoordinator.class);
-
-  private final WanShuffleConf conf;
-  private final Listeners listeners;
-  private final LongSupplier clock;
-  private final CoordinatorTimer timer;
-  private final StepMode mode;
-
-  private final DemandBook book = new DemandBook();
-
-  /**
-   * Demands that parked a long-poll since the last round's snapshot: the next round is the first
-   * plan that could grant it ({@link Demand#firstPlanNanos}).
-   */
-  private final ArrayDeque<Demand> parkedSinceSnapshot = new ArrayDeque<>();
-
-  private final StageLedger stages = new StageLedger();
-  private final FlowLeases leases;
-  private final FlowKeeping keeping;
-  private final TaskWaves waves;
-  private final StepAssembler assembler;
-  private final StepTracker steps;
-  private final GatherWindow gather;
-  private final MeasuringListener measuring;
-  private final StageGate gate;
-
-  /**
-   * β the planner uses, seconds: the configured one, or with {@code beta=auto} the measured one
-   * once known ({@link #adoptMeasured}).
-   */
-  private volatile double betaSeconds;
-
-  /** The cluster of a host. */
-  private final Function<String, String> clusterOf;
-
-  /** The scheduler within its budget; null when not gated. */
-  private final Planner planner;
-
-  private final PlanningLoop<RoundInput, RoundPlan> planning;
-  private CoordinatorTimer.Cancellable keepTimer;
-
-  /**
-   * Set while a port freed during a short round waits for {@code planning.replanWait} to pass
-   * ({@link #grantFromStandingPlan}).
-   */
-  private CoordinatorTimer.Cancellable standingTimer;
-
-  private final AtomicLong nextPlanId = new AtomicLong(1);
+  private final Roles r;
+  private final DemandRequests requests;
+  private final PlanningRounds rounds;
+  private final CoordinatorWiring wiring;
   private boolean stopped;
 
-  /**
-   * Pipelined steps: the last plan, whose next transfers take ports freed while the planner is busy
-   * with a slow round ({@link #grantFromStandingPlan}); null before the first plan.
-   */
-  private StandingPlan standing;
-
-  /**
-   * A plan was asked for (ports freed, demand changed) since the last grant from {@link #standing}.
-   */
-  private boolean changedSinceStanding;
-
   StepCoordinator(StepCoordinatorBuilder b) {
-    if (b.conf().gated() && b.scheduler() == null) {
-      throw new IllegalArgumentException(
-          "algorithm " + b.conf().algorithm() + " needs a scheduler");
-    }
-    this.conf = b.conf();
-    LinkModel links = b.links() != null ? b.links() : LinkModel.flat(conf, b.clusterOf());
-    this.measuring = new MeasuringListener(links);
-    List<CoordinatorListener> all = new ArrayList<>(b.listeners());
-    all.add(measuring);
-    this.listeners = new Listeners(all);
-    this.gate = new StageGate(conf.gateMargin());
-    this.betaSeconds = conf.betaSeconds();
-    this.clusterOf = b.clusterOf();
-    this.clock = Objects.requireNonNull(b.clock(), "clock");
-    this.timer = Objects.requireNonNull(b.timer(), "timer");
-    this.mode = StepMode.of(conf);
-    this.leases = new FlowLeases(links, b.clusterOf());
-    this.keeping = new FlowKeeping(conf.gatherWindowMs());
-    this.waves = new TaskWaves(keeping);
-    this.assembler = new StepAssembler(leases, keeping, mode, conf.gatherWindowMs());
-    this.steps =
-        new StepTracker(
-            leases, timer, conf.betaSeconds(), conf.deadlineFactor(), conf.minDeadlineMs());
-    this.gather = new GatherWindow(timer, conf.gatherWindowMs());
-    StepScheduler fallback = b.fallbackSet() ? b.fallback() : Planner.fallbackOf(conf);
-    this.planner =
-        b.scheduler() == null
-            ? null
-            : new Planner(b.scheduler(), fallback, conf.planningBudgetMs());
-    this.planning =
-        new PlanningLoop<>(
-            this,
-            b.planner(),
-            new Rounds(),
-            b.clock(),
-            mode.planFitsFreePorts() ? 1 : conf.planningShare(),
-            b.maxRestMs());
+    this.wiring = new CoordinatorWiring(b, this, this::run);
+    this.r = wiring.roles();
+    this.requests = wiring.requests();
+    this.rounds = wiring.rounds();
   }
 
   /**
@@ -211,7 +82,7 @@ public final class StepCoordinator {
    * @return the configuration this coordinator runs with
    */
   public WanShuffleConf conf() {
-    return conf;
+    return r.conf();
   }
 
   /**
@@ -220,7 +91,7 @@ public final class StepCoordinator {
    * @param info what the listeners learn
    */
   public synchronized void start(CoordinatorInfo info) {
-    listeners.fire(l -> l.onCoordinatorStart(info));
+    r.listeners().fire(l -> l.onCoordinatorStart(info));
   }
 
   /**
@@ -230,55 +101,7 @@ public final class StepCoordinator {
    * @return its id and whether the task must wait for grants
    */
   public Registered register(RegisterDemand m) {
-    return event(() -> registerLocked(m));
-  }
-
-  private Registered registerLocked(RegisterDemand m) {
-    if (stopped) {
-      return new Registered(0, false);
-    }
-    long now = clock.getAsLong();
-    Demand d = book.add(m);
-    stages.registered(d, now);
-    waves.registered(d, book.countOfTask(d.taskAttemptId) == 1, now);
-    DemandEvent ev =
-        new DemandEvent(
-            d.id,
-            d.stage,
-            d.shuffleId,
-            d.taskAttemptId,
-            d.executorId,
-            d.dst,
-            List.of(d.src),
-            d.registered.clone(),
-            now);
-    listeners.fire(l -> l.onDemandRegistered(ev));
-    if (gate.ungated(d.stage)) {
-      // decided at the stage's first plan: its reads fetch at once, as Spark does
-      releaseLocked(d, "stage-ungated");
-      return withLinks(new Registered(d.id, false), d.dst);
-    }
-    if (conf.gated() && !gather.isOpen()) {
-      if (mode.idle(steps, leases) && !planning.isPlanning()) {
-        // a wave of tasks starts: gather it so that it is planned together
-        gather.open(this::gatherElapsed);
-      } else if (mode.plansOnEveryRegistration()) {
-        requestPlan();
-      }
-    }
-    closeGatherIfWaveRegistered();
-    return withLinks(new Registered(d.id, conf.gated()), d.dst);
-  }
-
-  /**
-   * @param r a registration answer
-   * @param host the registering task's host
-   * @return {@code r} carrying the base speed and the host's δ the coordinator plans with now, for
-   *     the executor's {@code gate.minBytes=auto} threshold
-   */
-  private Registered withLinks(Registered r, String host) {
-    LinkModel links = leases.links();
-    return r.withLinks(links.baseSpeed(), links.receivePorts(host));
+    return event(() -> stopped ? new Registered(0, false) : requests.register(m));
   }
 
   /**
@@ -293,19 +116,11 @@ public final class StepCoordinator {
    * @param host the task's host
    */
   public void noCrossClusterDemand(int stageId, int attempt, long taskAttemptId, String host) {
-    event(
+    run(
         () -> {
-          if (stopped || !conf.gated()) {
-            return null;
+          if (!stopped && r.conf().gated()) {
+            requests.noCrossClusterDemand(new StageRef(stageId, attempt), taskAttemptId, host);
           }
-          StageRef stage = new StageRef(stageId, attempt);
-          boolean hasDemand = book.countOfTask(taskAttemptId) > 0;
-          if (waves.noDemand(stage, taskAttemptId, host, hasDemand, clock.getAsLong())
-              && !gather.isOpen()) {
-            requestPlan(); // the flow kept for this host's task is free for another demand
-          }
-          closeGatherIfWaveRegistered();
-          return null;
         });
   }
 
@@ -321,8 +136,8 @@ public final class StepCoordinator {
    */
   public synchronized void stageSubmitted(
       int stageId, int attempt, List<List<String>> preferredHosts) {
-    if (!stopped && conf.gated()) {
-      waves.submitted(new StageRef(stageId, attempt), preferredHosts);
+    if (!stopped && r.conf().gated()) {
+      r.waves().submitted(new StageRef(stageId, attempt), preferredHosts);
     }
   }
 
@@ -337,12 +152,16 @@ public final class StepCoordinator {
    * @param host the task's host; null if unknown
    */
   public synchronized void taskLaunched(int stageId, int attempt, long taskAttemptId, String host) {
-    if (stopped || !conf.gated()) {
-      return;
+    if (!stopped && r.conf().gated()) {
+      boolean registered = r.book().countOfTask(taskAttemptId) > 0;
+      r.waves()
+          .launched(
+              new StageRef(stageId, attempt),
+              taskAttemptId,
+              host,
+              registered,
+              r.clock().getAsLong());
     }
-    boolean registered = book.countOfTask(taskAttemptId) > 0;
-    waves.launched(
-        new StageRef(stageId, attempt), taskAttemptId, host, registered, clock.getAsLong());
   }
 
   /**
@@ -363,13 +182,7 @@ public final class StepCoordinator {
    * @param taskAttemptId Spark's task attempt id
    */
   public void taskEnded(long taskAttemptId) {
-    event(
-        () -> {
-          if (waves.ended(taskAttemptId)) {
-            closeGatherIfWaveRegistered();
-          }
-          return null;
-        });
+    run(() -> requests.taskEnded(taskAttemptId));
   }
 
   /**
@@ -381,62 +194,11 @@ public final class StepCoordinator {
    * @return the reply, now or later
    */
   public CompletableFuture<GrantReply> awaitGrant(AwaitGrant m) {
-    return event(() -> awaitGrantLocked(m));
-  }
-
-  private CompletableFuture<GrantReply> awaitGrantLocked(AwaitGrant m) {
-    Demand d = book.get(m.demandId());
-    if (d == null || stopped) {
-      return answered(GrantReply.Status.UNGATED);
-    }
-    applyReport(d, m);
-    if (d.released) {
-      return answered(GrantReply.Status.UNGATED);
-    }
-    d.idle = m.idle() && conf.gated();
-    if (d.idle && d.grant != null) {
-      // the task ignores any grant it has not started once it says idle: take the flows back
-      LOG.debug(
-          "wan-shuffle demand {} of task {} is idle; step {} grant taken back unused",
-          d.id,
-          d.taskAttemptId,
-          d.grant.stepId());
-      endGrant(d);
-    }
-    if (d.grant != null) {
-      d.grantDelivered = true;
-      return CompletableFuture.completedFuture(d.grant.reply(d));
-    }
-    if (d.remainingTotal() == 0) {
-      book.forget(d);
-      if (book.countOfTask(d.taskAttemptId) == 0) {
-        waves.fetched(d.stage, d.taskAttemptId, d.dst);
-      }
-      return answered(GrantReply.Status.FINISHED);
-    }
-    if (!conf.gated()) {
-      int[] idx = new int[d.src.length];
-      for (int i = 0; i < idx.length; i++) {
-        idx[i] = i;
-      }
-      d.grant = new Demand.Grant(0, idx, d.remaining.clone());
-      return CompletableFuture.completedFuture(d.grant.reply(d));
-    }
-    if (d.waiter != null) {
-      d.waiter.complete(GrantReply.of(GrantReply.Status.NOT_YET));
-    }
-    d.waiter = new CompletableFuture<>();
-    d.firstPlanNanos = 0;
-    parkedSinceSnapshot.add(d);
-    CompletableFuture<GrantReply> f = d.waiter;
-    if (!gather.isOpen()) {
-      requestPlan();
-    }
-    return f;
-  }
-
-  private static CompletableFuture<GrantReply> answered(GrantReply.Status status) {
-    return CompletableFuture.completedFuture(GrantReply.of(status));
+    return event(
+        () ->
+            stopped
+                ? CompletableFuture.completedFuture(GrantReply.of(GrantReply.Status.UNGATED))
+                : requests.awaitGrant(m));
   }
 
   /**
@@ -449,12 +211,7 @@ public final class StepCoordinator {
    */
   public synchronized void pollExpired(long demandId, CompletableFuture<GrantReply> poll) {
     if (poll.complete(GrantReply.of(GrantReply.Status.NOT_YET))) {
-      Demand d = book.get(demandId);
-      if (d != null && d.waiter == poll) {
-        d.waiter = null;
-      } else if (d != null && d.grant != null) {
-        d.grantDelivered = false; // the grant meant for this poll did not reach it
-      }
+      requests.pollExpired(demandId, poll);
     }
   }
 
@@ -466,13 +223,12 @@ public final class StepCoordinator {
    * @param reason for the log and the capture
    */
   public void release(long demandId, String reason) {
-    event(
+    run(
         () -> {
-          Demand d = book.get(demandId);
+          Demand d = r.book().get(demandId);
           if (d != null) {
-            releaseLocked(d, reason);
+            requests.release(d, reason);
           }
-          return null;
         });
   }
 
@@ -483,13 +239,7 @@ public final class StepCoordinator {
    * @param reason for the log and the capture
    */
   public void releaseTask(long taskAttemptId, String reason) {
-    event(
-        () -> {
-          for (Demand d : book.ofTask(taskAttemptId)) {
-            releaseLocked(d, reason);
-          }
-          return null;
-        });
+    run(() -> requests.releaseAll(r.book().ofTask(taskAttemptId), reason));
   }
 
   /**
@@ -498,112 +248,36 @@ public final class StepCoordinator {
    * @param executorId the executor
    */
   public void executorLost(String executorId) {
-    event(
-        () -> {
-          for (Demand d : book.ofExecutor(executorId)) {
-            releaseLocked(d, "executor-lost");
-          }
-          return null;
-        });
+    run(() -> requests.releaseAll(r.book().ofExecutor(executorId), "executor-lost"));
   }
 
   /**
-   * A stage attempt completed: drops what is left of its demand and publishes its final matrix.
+   * A stage attempt completed: drops what is left of its demand, adopts the measured {@code auto}
+   * values ({@link LiveParameters#adoptMeasured}) and publishes its final matrix.
    *
    * @param stageId Spark's stage id
    * @param attempt stage attempt number
    */
   public void stageCompleted(int stageId, int attempt) {
-    if (conf.betaAuto() || conf.platformAuto()) {
+    WanShuffleConf conf = r.conf();
+    boolean adopts = conf.betaAuto() || conf.platformAuto();
+    if (adopts) {
       // the auto values are adopted from the estimate under the lock: compute it before taking it
-      measuring.estimate();
+      r.measuring().estimate();
     }
-    event(
-        () -> {
-          stageCompletedLocked(new StageRef(stageId, attempt));
-          return null;
-        });
-  }
-
-  private void stageCompletedLocked(StageRef ref) {
-    waves.stageDone(ref);
-    gate.forget(ref);
-    for (Demand d : book.ofStage(ref)) {
-      releaseLocked(d, "stage-done");
-    }
-    publishUnarrived(ref);
-    adoptMeasured();
-    StageSummary s = stages.complete(ref, clock.getAsLong());
-    if (s != null) {
-      CoordinatorLog.stageDone(s);
-      listeners.fire(l -> l.onStageDone(s));
-    }
-  }
-
-  /**
-   * Replaces the {@code auto} values later plans use by the measured ones, called when a stage ends
-   * (later shuffles plan with them), each switch logged in one INFO line naming the old and the new
-   * value. With {@code beta=auto}: the measured β, at least {@link
-   * WanShuffleConf#AUTO_BETA_FLOOR_SECONDS}, once the measurement holds {@link
-   * WanShuffleConf#AUTO_MIN_FLOWS} flows and some gated flow. With {@code k=auto} or {@code auto}
-   * rates ({@link WanShuffleConf#platformAuto()}) on the KPBS platform of the rate keys (not with a
-   * topology file): k, the base speed and δ of the measured rates ({@link MeasuredPlatform}) once
-   * it holds {@link WanShuffleConf#AUTO_MIN_FLOWS} flows, applied when no flow is open and no plan
-   * is being computed (else at a later stage's end). A value is switched only when k changes or β
-   * or the base speed moves by more than {@link #AUTO_SWITCH_CHANGE} of the value in use, so that
-   * the measurement's stage-to-stage noise neither re-plans nor logs.
-   */
-  private void adoptMeasured() {
-    if (!conf.betaAuto() && !conf.platformAuto()) {
-      return;
-    }
-    NetworkEstimate e = measuring.estimate();
-    if (e.flows() < WanShuffleConf.AUTO_MIN_FLOWS) {
-      return;
-    }
-    if (conf.betaAuto() && e.hasBeta()) {
-      double measured = Math.max(0, e.betaSeconds());
-      double planned = Math.max(WanShuffleConf.AUTO_BETA_FLOOR_SECONDS, measured);
-      if (movedBeyond(betaSeconds, planned)) {
-        CoordinatorLog.autoBeta(betaSeconds, planned, measured, e.flows());
-        betaSeconds = planned;
-        steps.betaSeconds(planned);
-      }
-    }
-    if (conf.platformAuto()
-        && conf.topologyFile().isEmpty()
-        && leases.total() == 0
-        && !planning.isPlanning()) {
-      MeasuredPlatform.of(e, conf)
-          .ifPresent(
-              p -> {
-                LinkModel old = leases.links();
-                if (p.k() != old.k() || movedBeyond(old.baseSpeed(), p.baseSpeed())) {
-                  CoordinatorLog.autoPlatform(old.k(), old.baseSpeed(), p, e.flows());
-                  leases.relink(p.links(conf, clusterOf));
-                  standing = null;
-                }
-              });
-    }
-  }
-
-  /**
-   * Least relative change of a measured β or base speed against the value in use that switches it
-   * ({@link #adoptMeasured}).
-   */
-  static final double AUTO_SWITCH_CHANGE = 0.10;
-
-  /**
-   * @param inUse the value plans use
-   * @param measured the measured value
-   * @return true when {@code measured} differs from {@code inUse} by more than {@link
-   *     #AUTO_SWITCH_CHANGE} of {@code inUse} (any difference when {@code inUse} is 0)
-   */
-  static boolean movedBeyond(double inUse, double measured) {
-    if (inUse == 0) {
-      return measured != 0;
-    }
-    return Math.abs(measured - inUse) > AUTO_SWITCH_CHANGE * Math.abs(inUse);
+    run(
+        () ->
+            requests.stageCompleted(
+                new StageRef(stageId, attempt),
+                () -> {
+                  boolean linksFree = r.leases().total() == 0 && !rounds.isPlanning();
+                  if (adopts
+                      && r.parameters()
+                          .adoptMeasured(
+                              r.measuring().estimate(), conf, wiring.clusterOf(), linksFree)) {
+                    rounds.dropStanding();
+                  }
+                }));
   }
 
   /**
@@ -611,7 +285,7 @@ public final class StepCoordinator {
    *     tests)
    */
   MeasuringListener measuring() {
-    return measuring;
+    return r.measuring();
   }
 
   /**
@@ -619,7 +293,7 @@ public final class StepCoordinator {
    *     one once known
    */
   public double betaSeconds() {
-    return betaSeconds;
+    return r.parameters().current().betaSeconds();
   }
 
   /**
@@ -628,70 +302,7 @@ public final class StepCoordinator {
    * @param r the report
    */
   public void ungatedRealised(UngatedReport r) {
-    event(
-        () -> {
-          ungatedRealisedLocked(r);
-          return null;
-        });
-  }
-
-  private void ungatedRealisedLocked(UngatedReport r) {
-    long now = clock.getAsLong();
-    RegisterDemand m = r.demand();
-    StageRef stage = new StageRef(m.stageId(), m.stageAttempt());
-    // a task that went ungated without learning its demand id (its registration timed out on the
-    // executor but reached the driver): that demand is an orphan no poll will collect; release it
-    // and do not count its registered bytes twice
-    boolean orphan = r.demandId() == 0 && releaseOrphans(m, stage);
-    boolean unregistered = r.demandId() == 0 && !orphan;
-    stages.ungated(r, unregistered, now);
-    if (unregistered) {
-      DemandEvent ev =
-          new DemandEvent(
-              0,
-              stage,
-              m.shuffleId(),
-              m.taskAttemptId(),
-              m.executorId(),
-              m.dstHost(),
-              List.of(m.srcHosts()),
-              m.bytes().clone(),
-              now);
-      listeners.fire(l -> l.onDemandRegistered(ev));
-    }
-    TransferRecord rec =
-        new TransferRecord(
-            0,
-            stage,
-            m.shuffleId(),
-            m.taskAttemptId(),
-            m.dstHost(),
-            List.of(m.srcHosts()),
-            m.bytes().clone(),
-            r.startMs(),
-            r.endMs(),
-            r.endMs());
-    listeners.fire(l -> l.onTransferRealised(rec));
-  }
-
-  /**
-   * @return true when demands of the reporting task's read (same stage attempt and shuffle) were
-   *     released
-   */
-  private boolean releaseOrphans(RegisterDemand m, StageRef stage) {
-    boolean any = false;
-    for (Demand d : book.ofTask(m.taskAttemptId())) {
-      if (d.stage.equals(stage) && d.shuffleId == m.shuffleId()) {
-        LOG.info(
-            "wan-shuffle demand {} of task {}: the task fetched ungated without learning the"
-                + " demand's id (its registration timed out on the executor); released",
-            d.id,
-            d.taskAttemptId);
-        releaseLocked(d, "ungated");
-        any = true;
-      }
-    }
-    return any;
+    run(() -> requests.ungatedRealised(r));
   }
 
   /**
@@ -702,27 +313,7 @@ public final class StepCoordinator {
    * @param m the arrival
    */
   public synchronized void flowArrived(FlowArrived m) {
-    TransferRecord rec = steps.arrived(m.demandId(), m.stepId(), m.endMs(), m.reportedMs());
-    if (rec != null) {
-      listeners.fire(l -> l.onTransferRealised(rec));
-    }
-  }
-
-  /**
-   * Publishes the transfers reported ahead whose arrival never came, with their report time as
-   * their end.
-   *
-   * @param stage the stage, or null for every stage
-   */
-  private void publishUnarrived(StageRef stage) {
-    for (TransferRecord r : steps.drainArriving(stage)) {
-      LOG.debug(
-          "wan-shuffle step {} of task {}: no arrival reported; recorded with its report time as"
-              + " its end",
-          r.stepId(),
-          r.taskAttemptId());
-      listeners.fire(l -> l.onTransferRealised(r));
-    }
+    r.grants().flowArrived(m);
   }
 
   /** Stops: every parked task is told to fetch ungated; listeners get {@code onCoordinatorStop}. */
@@ -731,35 +322,27 @@ public final class StepCoordinator {
       return;
     }
     stopped = true;
-    planning.stop();
-    publishUnarrived(null);
-    waves.clear();
-    gather.close();
-    steps.cancelDeadlines();
-    for (Demand d : book.all()) {
-      if (d.waiter != null) {
-        d.waiter.complete(GrantReply.of(GrantReply.Status.UNGATED));
-      }
-    }
-    listeners.fire(CoordinatorListener::onCoordinatorStop);
-    timer.shutdown();
-    if (planner != null) {
-      planner.close();
-    }
+    rounds.stop();
+    r.grants().stop();
+    r.waves().clear();
+    r.gather().close();
+    requests.stop();
+    r.listeners().fire(CoordinatorListener::onCoordinatorStop);
+    wiring.shutdown();
   }
 
   /**
    * @return flows open now (granted and not yet reported), for tests and metrics
    */
   public synchronized int openFlowCount() {
-    return leases.total();
+    return r.leases().total();
   }
 
   /**
    * @return demands registered and not yet finished or released
    */
   public synchronized int pendingDemandCount() {
-    return book.size();
+    return r.book().size();
   }
 
   /**
@@ -770,472 +353,49 @@ public final class StepCoordinator {
    * @throws InterruptedException if interrupted while waiting
    */
   boolean awaitLatePlan(long timeoutMs) throws InterruptedException {
-    return planner == null || planner.awaitLateRun(timeoutMs);
+    return wiring.awaitLatePlan(timeoutMs);
   }
 
-  // ---------------------------------------------------------------------------------------------
-
-  private void gatherElapsed() {
+  /** Runs {@code body} as an event ({@link #event}). */
+  private void run(Runnable body) {
     event(
         () -> {
-          gather.elapsed();
-          requestPlan();
+          body.run();
           return null;
         });
-  }
-
-  private void closeGatherIfWaveRegistered() {
-    // without the driver listener no launch is known for a stage: then the window decides
-    if (gather.isOpen() && waves.waveRegistered(book.stages())) {
-      gather.close();
-      requestPlan();
-    }
-  }
-
-  private void deadlineReached(long stepId) {
-    event(
-        () -> {
-          deadlineReachedLocked(stepId);
-          return null;
-        });
-  }
-
-  private void deadlineReachedLocked(long stepId) {
-    for (Long id : steps.outstanding(stepId)) {
-      Demand d = book.get(id);
-      // a grant no poll has collected by now is not being fetched: take its flows back
-      if (d != null && d.grant != null && d.grant.stepId() == stepId && !d.grantDelivered) {
-        LOG.warn(
-            "wan-shuffle task {} did not collect its grant of step {} before the deadline; its"
-                + " flows are taken back and its demand waits for its next poll",
-            d.taskAttemptId,
-            stepId);
-        d.idle = true; // out of planning until it polls again, like an idle poll
-        endGrant(d);
-      }
-    }
-    if (steps.runningIds().contains(stepId)) {
-      LOG.warn(
-          "wan-shuffle step {} passed its deadline with {} receiver(s) still fetching; their"
-              + " flows stay counted until they report",
-          stepId,
-          steps.outstanding(stepId).size());
-      stepDone(steps.finish(stepId), true);
-    }
-  }
-
-  private void applyReport(Demand d, AwaitGrant m) {
-    if (m.doneStepId() == 0) {
-      return;
-    }
-    if (d.grant == null || d.grant.stepId() != m.doneStepId()) {
-      LOG.debug("ignoring stale report of step {} for demand {}", m.doneStepId(), d.id);
-      return;
-    }
-    TransferRecord rec = steps.report(d, m, clock.getAsLong(), stages.get(d.stage));
-    if (rec != null) {
-      listeners.fire(l -> l.onTransferRealised(rec));
-    }
-    endGrant(d);
-  }
-
-  /** Closes the grant of {@code d}: frees its flows, ends its step if it was the last receiver. */
-  private void endGrant(Demand d) {
-    StepEvent ended = steps.endGrant(d);
-    if (ended != null) {
-      stepDone(ended, false);
-    }
-    // flows closed: with pipelined steps their ports are re-planned at once; with barriers only
-    // when no step is running (a laggard past its deadline)
-    requestPlan();
-  }
-
-  private void stepDone(StepEvent event, boolean deadlinePassed) {
-    long now = clock.getAsLong();
-    listeners.fire(l -> l.onStepDone(event, now, deadlinePassed));
-    requestPlan();
-  }
-
-  private void releaseLocked(Demand d, String reason) {
-    if (d.released) {
-      return;
-    }
-    d.released = true;
-    long unrealised = d.remainingTotal();
-    book.forget(d);
-    if (d.waiter != null) {
-      d.waiter.complete(GrantReply.of(GrantReply.Status.UNGATED));
-      d.waiter = null;
-    }
-    LOG.debug(
-        "wan-shuffle demand {} of task {} released ({}), {} bytes unrealised",
-        d.id,
-        d.taskAttemptId,
-        reason,
-        unrealised);
-    listeners.fire(l -> l.onDemandReleased(d.id, d.taskAttemptId, unrealised, reason));
-    if (d.grant != null) {
-      endGrant(d);
-    } else {
-      requestPlan();
-    }
-  }
-
-  /** Asks for a plan (under the lock); the planner takes it up once the lock is released. */
-  private void requestPlan() {
-    if (stopped || !conf.gated() || !mode.mayPlan(steps)) {
-      return;
-    }
-    planning.request();
-    changedSinceStanding = true;
   }
 
   /**
    * Runs {@code body} under the lock, then grants from the standing plan when the planner is busy
-   * ({@link #grantFromStandingPlan}); after the lock, completes the replies that granted and hands
-   * a requested plan to the planner.
+   * ({@link PlanningRounds#refill}); after the lock, completes the replies that granted and hands a
+   * requested plan to the planner.
    */
   private <T> T event(Supplier<T> body) {
     List<Runnable> replies = new ArrayList<>();
     T out;
     synchronized (this) {
       out = body.get();
-      grantFromStandingPlan(replies);
+      rounds.refill(replies);
     }
     for (Runnable r : replies) {
       r.run();
     }
-    planning.kick();
+    rounds.kick();
     return out;
-  }
-
-  /**
-   * Pipelined steps, when the planner is busy: the ports freed since the last plan take the last
-   * plan's next transfers (list scheduling of the last plan, {@link StandingPlan}) instead of
-   * waiting for the plan being computed, once that wait would pass {@code planning.replanWait}: at
-   * once when the last round took longer, else when the round being planned reaches it (a timer; a
-   * round that ends sooner grants the freed ports itself). While the planner rests between rounds
-   * ({@code planning.share}) the last plan serves at once, and an event it has nothing for while a
-   * backbone side has room (or with no last plan) ends the rest. The re-plan that follows covers
-   * the whole residual demand again. A plan on the free ports only (barrier steps) never does.
-   */
-  private void grantFromStandingPlan(List<Runnable> replies) {
-    if (!changedSinceStanding || stopped) {
-      return;
-    }
-    if (planning.isResting()) {
-      // the next round waits for the planner's rest (planning.share): the last plan serves now,
-      // and an event it has nothing for while a backbone side has room ends the rest
-      if (standing == null) {
-        planning.wake();
-        return;
-      }
-      changedSinceStanding = false;
-      if (!grantStep(standing, clock.getAsLong(), System.nanoTime(), replies)
-          && !standing.full(leases)) {
-        planning.wake();
-      }
-      return;
-    }
-    if (standing == null || !planning.isBusy()) {
-      return;
-    }
-    long waitMs = conf.replanWaitMs();
-    if (planning.lastRoundMs() < waitMs) {
-      long planned = planning.planningForMs();
-      if (planned < 0) {
-        return; // the next round's snapshot is about to read the freed ports
-      }
-      if (planned < waitMs) {
-        if (standingTimer == null) {
-          standingTimer =
-              timer.schedule(
-                  () ->
-                      event(
-                          () -> {
-                            standingTimer = null;
-                            return null;
-                          }),
-                  waitMs - planned);
-        }
-        return;
-      }
-    }
-    changedSinceStanding = false;
-    grantStep(standing, clock.getAsLong(), System.nanoTime(), replies);
-  }
-
-  /** Re-plans when the oldest kept flow's bound ends, so that no flow is kept longer. */
-  private void scheduleKeepEnd(long now) {
-    if (keepTimer != null) {
-      return;
-    }
-    keepTimer =
-        timer.schedule(
-            () ->
-                event(
-                    () -> {
-                      keepTimer = null;
-                      requestPlan();
-                      return null;
-                    }),
-            Math.max(1, keeping.nextExpiryMs(now) - now));
-  }
-
-  /**
-   * What a round plans on, read under the lock.
-   *
-   * @param residual the residual demand
-   * @param expected what the tasks still to launch are expected to fetch
-   * @param freshStages per stage attempt with unreleased demand not predicted yet, its whole
-   *     traffic ({@link TaskWaves#stageTraffic}): predicted without the lock, recorded and decided
-   *     on by the plan's apply
-   */
-  private record RoundInput(
-      DemandMatrix.Snapshot residual,
-      PendingTasks.Estimate expected,
-      Map<StageRef, List<PlannedFlow>> freshStages) {}
-
-  /**
-   * A round's plan, computed without the lock.
-   *
-   * @param plan the planner's answer
-   * @param standing its transfers in the order free ports take them, with the instance
-   * @param predictions the fresh stages' transfer phases predicted with the network measured so far
-   *     ({@link TransferPrediction#ofStage})
-   */
-  private record RoundPlan(
-      Planner.Plan plan,
-      StandingPlan standing,
-      Map<StageRef, TransferPrediction.Prediction> predictions) {}
-
-  /**
-   * The planner's rounds: read the residual demand (under the lock), build its matrix, plan it and
-   * rank its transfers (without the lock), grant a step from the plan (under the lock).
-   */
-  private final class Rounds implements PlanningLoop.Round<RoundInput, RoundPlan> {
-    @Override
-    public RoundInput snapshot(long startedNanos) {
-      for (Demand d; (d = parkedSinceSnapshot.poll()) != null; ) {
-        if (d.waiter != null && d.firstPlanNanos == 0) {
-          d.firstPlanNanos = startedNanos; // the first plan that could have granted this poll
-        }
-      }
-      if (stopped || !conf.gated() || !mode.mayPlan(steps)) {
-        return null;
-      }
-      gather.close();
-      if (!mode.hasCapacity(leases)) {
-        return null;
-      }
-      DemandMatrix.Snapshot residual = DemandMatrix.snapshot(book.all(), leases, mode, betaSeconds);
-      if (residual == null) {
-        return null;
-      }
-      Map<StageRef, List<PlannedFlow>> fresh = new LinkedHashMap<>();
-      for (Demand d : book.all()) {
-        if (!d.released && !gate.predicted(d.stage) && !fresh.containsKey(d.stage)) {
-          fresh.put(d.stage, waves.stageTraffic(d.stage, book.ofStage(d.stage)));
-        }
-      }
-      return new RoundInput(residual, waves.estimate(), fresh);
-    }
-
-    @Override
-    public RoundPlan plan(RoundInput in) {
-      Map<StageRef, TransferPrediction.Prediction> predictions = new LinkedHashMap<>();
-      if (!in.freshStages().isEmpty()) {
-        NetworkEstimate est = measuring.estimate();
-        in.freshStages()
-            .forEach(
-                (st, flows) ->
-                    predictions.put(
-                        st, TransferPrediction.ofStage(flows, est, leases.links(), betaSeconds)));
-      }
-      DemandMatrix m =
-          DemandMatrix.of(in.residual(), leases, mode, betaSeconds, leases.links().baseSpeed());
-      Planner.Plan plan = planner.plan(m);
-      List<Step> toGrant = mode.stepsToGrant(plan.schedule());
-      StandingPlan sp =
-          new StandingPlan(
-              m,
-              mode.order(toGrant, m, in.expected()),
-              in.expected(),
-              nextPlanId.getAndIncrement(),
-              plan.algorithm(),
-              leases);
-      return new RoundPlan(plan, sp, predictions);
-    }
-
-    @Override
-    public void apply(RoundInput in, RoundPlan out, long startedNanos, List<Runnable> replies) {
-      long now = clock.getAsLong();
-      StandingPlan sp = out.standing();
-      DemandMatrix m = sp.matrix();
-      Planner.Plan plan = out.plan();
-      PlanEvent pe =
-          new PlanEvent(
-              sp.planId(),
-              now,
-              plan.algorithm(),
-              List.of(m.senders()),
-              List.of(m.receivers()),
-              m.residualBytes(),
-              m.baseSpeed(),
-              m.platform(),
-              plan.schedule(),
-              plan.nanos());
-      listeners.fire(l -> l.onPlanComputed(pe));
-      if (ungateStagesThatDoNotPay(out.predictions())) {
-        // the plan holds their demands: plan again without them
-        standing = null;
-        requestPlan();
-        return;
-      }
-      if (!grantStep(sp, now, startedNanos, replies) && leases.total() == 0) {
-        // nothing could be granted and no flow will end to trigger the next plan: never stall
-        StandingPlan last =
-            new StandingPlan(
-                m,
-                mode.order(m.largestTransferOnly().steps(), m, in.expected()),
-                in.expected(),
-                sp.planId(),
-                sp.algorithm(),
-                leases);
-        grantStep(last, now, startedNanos, replies);
-      }
-      standing = mode.planFitsFreePorts() ? null : sp;
-      changedSinceStanding = false;
-    }
-  }
-
-  /**
-   * Records the predictions of the stages planned for the first time ({@link #recordPredictions})
-   * and, when stages are decided on ({@link StageGate}), releases the demands of a stage where
-   * gating does not pay (their tasks fetch at once).
-   *
-   * @param predictions the round's predictions of the stages fresh when it read the residual
-   * @return true when a stage was ungated
-   */
-  private boolean ungateStagesThatDoNotPay(
-      Map<StageRef, TransferPrediction.Prediction> predictions) {
-    Map<StageRef, TransferPrediction.Prediction> fresh = recordPredictions(predictions);
-    if (!gate.enabled() || fresh.isEmpty()) {
-      return false;
-    }
-    boolean ungated = false;
-    for (Map.Entry<StageRef, TransferPrediction.Prediction> e : fresh.entrySet()) {
-      StageRef st = e.getKey();
-      TransferPrediction.Prediction p = e.getValue();
-      StageGate.Decision dec = gate.decide(st, p.scheduledSeconds(), p.defaultSeconds());
-      LOG.info("wan-shuffle stage {}.{} {}", st.stageId(), st.attempt(), dec.reason());
-      listeners.fire(
-          l ->
-              l.onStageGated(
-                  st, dec.gated(), dec.scheduledSeconds(), dec.defaultSeconds(), dec.reason()));
-      if (!dec.gated()) {
-        ungated = true;
-        for (Demand d : new ArrayList<>(book.ofStage(st))) {
-          releaseLocked(d, "stage-ungated");
-        }
-      }
-    }
-    return ungated;
-  }
-
-  /**
-   * Records, once per stage attempt, the transfer phase predicted on its whole traffic when it was
-   * first planned; listeners get {@code onStagePredicted}.
-   *
-   * @param predictions a round's predictions
-   * @return those of stage attempts not predicted before, with unreleased demand
-   */
-  private Map<StageRef, TransferPrediction.Prediction> recordPredictions(
-      Map<StageRef, TransferPrediction.Prediction> predictions) {
-    Map<StageRef, TransferPrediction.Prediction> fresh = new LinkedHashMap<>();
-    for (Map.Entry<StageRef, TransferPrediction.Prediction> e : predictions.entrySet()) {
-      StageRef st = e.getKey();
-      TransferPrediction.Prediction p = e.getValue();
-      if (book.ofStage(st).stream().anyMatch(d -> !d.released) && gate.markPredicted(st)) {
-        fresh.put(st, p);
-        listeners.fire(l -> l.onStagePredicted(st, p.scheduledSeconds(), p.defaultSeconds()));
-      }
-    }
-    return fresh;
-  }
-
-  /**
-   * Assembles one step from a plan and grants it: the demands get their parts, the step is tracked
-   * and published, and its log line and the answers to the parked polls of its receivers go to
-   * {@code replies} (run after the lock is released).
-   *
-   * @param plan the plan's transfers in the order free ports take them
-   * @return false when no transfer could be granted
-   */
-  private boolean grantStep(
-      StandingPlan plan, long now, long startedNanos, List<Runnable> replies) {
-    long planId = plan.planId();
-    String algorithm = plan.algorithm();
-    StepAssembler.Assembly a =
-        assembler.assemble(plan, () -> book.notIn(plan.matrix()), steps.openPairs(), now);
-    CoordinatorLog.decisions(a, algorithm);
-    if (a.kept()) {
-      scheduleKeepEnd(now);
-    }
-    if (a.isEmpty()) {
-      return false;
-    }
-    long stepId = steps.nextStepId();
-    Set<Long> outstanding = new LinkedHashSet<>();
-    long[] tasks = new long[a.grants().size()];
-    Set<StageRef> stagesOfStep = new HashSet<>();
-    for (Map.Entry<Long, StepAssembler.DemandGrant> e : a.grants().entrySet()) {
-      Demand d = book.get(e.getKey());
-      d.grant = new Demand.Grant(stepId, e.getValue().srcIdx(), e.getValue().budgets());
-      d.grantDelivered = false;
-      tasks[outstanding.size()] = d.taskAttemptId;
-      outstanding.add(d.id);
-      stagesOfStep.add(d.stage);
-    }
-    stages.stepGranted(stagesOfStep);
-    long deadlineMs = steps.deadlineMs(now, a.longestSeconds());
-    StepEvent ev = new StepEvent(stepId, planId, a.flows(), tasks, now, deadlineMs);
-    steps.start(ev, a.receiversPerPair(), outstanding, this::deadlineReached);
-    int receivers = outstanding.size();
-    int openFlows = leases.total();
-    // the line is written once the lock is released, with the figures of the grant
-    replies.add(() -> CoordinatorLog.stepGranted(ev, algorithm, receivers, openFlows));
-    listeners.fire(l -> l.onStepGranted(ev));
-    for (Long id : outstanding) {
-      Demand d = book.get(id);
-      if (d.waiter != null) {
-        // completed after the lock is released; a poll that expires first gets the grant from
-        // d.grant on its next call
-        CompletableFuture<GrantReply> w = d.waiter;
-        d.waiter = null;
-        d.grantDelivered = true;
-        // the time it waited for ports, from the first plan after its poll to this one: not part
-        // of the executor's hand-over loop
-        long held = d.firstPlanNanos == 0 ? 0 : (startedNanos - d.firstPlanNanos) / 1_000_000;
-        GrantReply reply = d.grant.reply(d).withHeldMs(held);
-        replies.add(() -> w.complete(reply));
-      }
-    }
-    return true;
   }
 
   @Override
   public synchronized String toString() {
     return "StepCoordinator["
-        + conf.algorithm()
+        + r.conf().algorithm()
         + ", demands="
-        + book.size()
+        + r.book().size()
         + ", open flows="
-        + leases.total()
+        + r.leases().total()
         + ", steps="
-        + steps.runningIds()
+        + r.steps().runningIds()
         + ", stages="
-        + stages
+        + r.stages()
         + "]";
   }
 }

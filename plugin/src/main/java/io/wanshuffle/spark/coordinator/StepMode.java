@@ -23,7 +23,7 @@ import java.util.List;
  *
  * <p>Implementations are stateless; called under the coordinator's lock.
  */
-interface StepMode {
+interface StepMode extends ResidualScope {
 
   /**
    * @param conf the validated configuration
@@ -34,18 +34,18 @@ interface StepMode {
   }
 
   /**
-   * @param steps the steps granted and running
+   * @param stepsRunning whether a granted step is running
    * @return true when a plan may be made now (barrier steps: no step is running)
    */
-  boolean mayPlan(StepTracker steps);
+  boolean mayPlan(boolean stepsRunning);
 
   /**
-   * @param steps the steps granted and running
+   * @param stepsRunning whether a granted step is running
    * @param leases the open flows
    * @return true when nothing is running, so a new registration starts a wave that the gather
    *     window collects before the first plan
    */
-  boolean idle(StepTracker steps, FlowLeases leases);
+  boolean idle(boolean stepsRunning, FlowLeases leases);
 
   /**
    * @return true when a registration while flows run asks for a plan at once (pipelined: its bytes
@@ -58,36 +58,6 @@ interface StepMode {
    * @return true when the free capacity admits a new flow at all
    */
   boolean hasCapacity(FlowLeases leases);
-
-  /**
-   * @param d a plannable demand
-   * @param leases the open flows
-   * @return true when {@code d} takes part in the next plan
-   */
-  boolean admits(Demand d, FlowLeases leases);
-
-  /**
-   * @param src a source host of an admitted demand
-   * @param leases the open flows
-   * @return true when its bytes take part in the next plan
-   */
-  boolean admitsSource(String src, FlowLeases leases);
-
-  /**
-   * @param senders the plan's sending hosts, by row
-   * @param receivers the plan's receiving hosts, by column
-   * @param backboneFlows the flows the backbone carries for the plan's pairs with traffic, at least
-   *     1 (the KPBS k of a pipelined plan)
-   * @param leases the open flows and the link limits
-   * @param betaSeconds β, seconds
-   * @return the platform the plan is made on
-   */
-  Platform platform(
-      String[] senders,
-      String[] receivers,
-      int backboneFlows,
-      FlowLeases leases,
-      double betaSeconds);
 
   /**
    * @param plan a plan of the residual demand (non-empty)
@@ -109,12 +79,6 @@ interface StepMode {
    * @return true when the step being assembled can take no more flow at all
    */
   boolean stepFull(FlowLeases leases);
-
-  /**
-   * @return true when a plan is made on the free ports only, so a planned transfer whose ports are
-   *     taken is a scheduler's error (barrier steps at a boundary with every port free)
-   */
-  boolean planFitsFreePorts();
 
   /**
    * @return true when a free flow may be kept for a bottleneck receiver about to register

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongConsumer;
 
 /**
@@ -37,7 +38,7 @@ final class StepTracker {
 
   private final FlowLeases leases;
   private final CoordinatorTimer timer;
-  private volatile double betaSeconds;
+  private final DoubleSupplier betaSeconds;
   private final double deadlineFactor;
   private final long minDeadlineMs;
   private final Map<Long, Running> running = new LinkedHashMap<>();
@@ -61,14 +62,14 @@ final class StepTracker {
   /**
    * @param leases the open flows, closed here as receivers report
    * @param timer schedules the steps' deadlines
-   * @param betaSeconds β, the setup delay of a step, seconds
+   * @param betaSeconds β in force, the setup delay of a step, seconds (read for each deadline)
    * @param deadlineFactor a step's deadline is this many times its planned duration, at least 1
    * @param minDeadlineMs the shortest deadline, ms
    */
   StepTracker(
       FlowLeases leases,
       CoordinatorTimer timer,
-      double betaSeconds,
+      DoubleSupplier betaSeconds,
       double deadlineFactor,
       long minDeadlineMs) {
     this.leases = leases;
@@ -79,15 +80,6 @@ final class StepTracker {
   }
 
   /**
-   * Replaces β for the deadlines of steps granted from now on.
-   *
-   * @param seconds β, the setup delay of a step, seconds, at least 0
-   */
-  void betaSeconds(double seconds) {
-    this.betaSeconds = seconds;
-  }
-
-  /**
    * A step's deadline: max(minDeadline, factor x (β + its longest transfer)) after its grant.
    *
    * @param grantedAtMs the grant, epoch ms
@@ -95,7 +87,7 @@ final class StepTracker {
    * @return the deadline, epoch ms
    */
   long deadlineMs(long grantedAtMs, double longestSeconds) {
-    double planned = betaSeconds + longestSeconds;
+    double planned = betaSeconds.getAsDouble() + longestSeconds;
     return grantedAtMs + Math.max(minDeadlineMs, (long) Math.ceil(deadlineFactor * planned * 1000));
   }
 
@@ -177,31 +169,30 @@ final class StepTracker {
    *     waits for its arrival ({@link #arrived})
    */
   TransferRecord report(Demand d, AwaitGrant m, long nowMs, StageAccount account) {
-    Demand.Grant g = d.grant;
-    long[] fetched = new long[d.src.length];
+    Demand.Grant g = d.grant();
+    long[] fetched = new long[d.src().length];
     for (int i = 0; i < m.srcHosts().length; i++) {
       int idx = d.indexOf(m.srcHosts()[i]);
       if (idx < 0) {
         continue;
       }
       fetched[idx] = Math.max(0, m.fetchedBytes()[i]);
-      d.remaining[idx] = Math.max(0, m.remainingBytes()[i]);
-      d.realised[idx] += fetched[idx];
+      d.reported(idx, fetched[idx], m.remainingBytes()[i]);
     }
     String[] hosts = new String[g.srcIdx().length];
     long[] bytes = new long[g.srcIdx().length];
     for (int i = 0; i < hosts.length; i++) {
       int idx = g.srcIdx()[i];
-      hosts[i] = d.src[idx];
+      hosts[i] = d.src()[idx];
       bytes[i] = fetched[idx];
       if (account != null) {
-        account.add(new HostPair(d.src[idx], d.dst), 0, fetched[idx]);
+        account.add(new HostPair(d.src()[idx], d.dst()), 0, fetched[idx]);
       }
     }
     if (m.reportsAhead()) {
       // the ports are handed on now; the flow's record waits for the time its last block arrived
       long at = Math.max(m.startMs(), nowMs);
-      arriving.put(new DemandStep(d.id, g.stepId()), record(d, g, hosts, bytes, m.startMs(), at));
+      arriving.put(new DemandStep(d.id(), g.stepId()), record(d, g, hosts, bytes, m.startMs(), at));
       return null;
     }
     return record(d, g, hosts, bytes, m.startMs(), m.endMs());
@@ -212,10 +203,10 @@ final class StepTracker {
       Demand d, Demand.Grant g, String[] hosts, long[] bytes, long startMs, long endMs) {
     return new TransferRecord(
         g.stepId(),
-        d.stage,
-        d.shuffleId,
-        d.taskAttemptId,
-        d.dst,
+        d.stage(),
+        d.shuffleId(),
+        d.taskAttemptId(),
+        d.dst(),
         List.of(hosts),
         bytes,
         startMs,
@@ -280,15 +271,14 @@ final class StepTracker {
    *     null
    */
   StepEvent endGrant(Demand d) {
-    Demand.Grant g = d.grant;
-    d.grant = null;
+    Demand.Grant g = d.endGrant();
     if (g == null || g.stepId() == 0) {
       return null;
     }
     Map<HostPair, Integer> flows = openFlows.get(g.stepId());
     if (flows != null) {
       for (int idx : g.srcIdx()) {
-        HostPair p = new HostPair(d.src[idx], d.dst);
+        HostPair p = new HostPair(d.src()[idx], d.dst());
         Integer n = flows.get(p);
         if (n == null) {
           continue;
@@ -307,7 +297,7 @@ final class StepTracker {
     }
     Running r = running.get(g.stepId());
     if (r != null) {
-      r.outstanding().remove(d.id);
+      r.outstanding().remove(d.id());
       if (r.outstanding().isEmpty()) {
         return finish(g.stepId());
       }

@@ -65,9 +65,9 @@ final class TaskWaves {
    * @param nowMs epoch ms
    */
   void registered(Demand d, boolean firstOfTask, long nowMs) {
-    pending.registered(d.stage, d.taskAttemptId, d.dst, d.src, d.registered);
-    keeping.release(d.dst);
-    LaunchedTasks.Launch launch = launched.registered(d.taskAttemptId);
+    pending.registered(d.stage(), d.taskAttemptId(), d.dst(), d.src(), d.registered());
+    keeping.release(d.dst());
+    LaunchedTasks.Launch launch = launched.registered(d.taskAttemptId());
     if (launch != null && firstOfTask) {
       keeping.noteRegistrationDelay(nowMs - launch.atMs());
     }
@@ -143,9 +143,9 @@ final class TaskWaves {
   List<PlannedFlow> stageTraffic(StageRef stage, List<Demand> demands) {
     List<PlannedFlow> out = new ArrayList<>();
     for (Demand d : demands) {
-      for (int i = 0; i < d.src.length; i++) {
-        if (d.registered[i] > 0) {
-          out.add(new PlannedFlow(d.src[i], d.dst, d.registered[i]));
+      for (int i = 0; i < d.src().length; i++) {
+        if (d.registered()[i] > 0) {
+          out.add(new PlannedFlow(d.src()[i], d.dst(), d.registered()[i]));
         }
       }
     }

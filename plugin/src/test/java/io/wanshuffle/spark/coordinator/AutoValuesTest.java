@@ -272,12 +272,12 @@ class AutoValuesTest {
 
   @Test
   void onlyAChangeBeyondTenPerCentOfTheValueInUseSwitchesIt() {
-    assertTrue(!StepCoordinator.movedBeyond(0.050, 0.054), "β 50 -> 54 ms stays");
-    assertTrue(StepCoordinator.movedBeyond(0.050, 0.056), "β 50 -> 56 ms switches");
-    assertTrue(StepCoordinator.movedBeyond(0.050, 0.004), "β 50 -> 4 ms switches");
-    assertTrue(!StepCoordinator.movedBeyond(12_500_000, 12_100_000), "b -3.2 % stays");
-    assertTrue(StepCoordinator.movedBeyond(125_000_000, 12_160_000), "b 1 Gbit -> 97 Mbit");
-    assertTrue(StepCoordinator.movedBeyond(0, 0.001), "from 0 any measured β switches");
-    assertTrue(!StepCoordinator.movedBeyond(0, 0), "0 stays 0");
+    assertTrue(!LiveParameters.movedBeyond(0.050, 0.054), "β 50 -> 54 ms stays");
+    assertTrue(LiveParameters.movedBeyond(0.050, 0.056), "β 50 -> 56 ms switches");
+    assertTrue(LiveParameters.movedBeyond(0.050, 0.004), "β 50 -> 4 ms switches");
+    assertTrue(!LiveParameters.movedBeyond(12_500_000, 12_100_000), "b -3.2 % stays");
+    assertTrue(LiveParameters.movedBeyond(125_000_000, 12_160_000), "b 1 Gbit -> 97 Mbit");
+    assertTrue(LiveParameters.movedBeyond(0, 0.001), "from 0 any measured β switches");
+    assertTrue(!LiveParameters.movedBeyond(0, 0), "0 stays 0");
   }
 }

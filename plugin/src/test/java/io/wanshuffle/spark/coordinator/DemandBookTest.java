@@ -19,7 +19,7 @@ class DemandBookTest {
 
   private static List<Long> ids(Iterable<Demand> ds) {
     List<Long> out = new java.util.ArrayList<>();
-    ds.forEach(d -> out.add(d.id));
+    ds.forEach(d -> out.add(d.id()));
     return out;
   }
 
@@ -30,21 +30,21 @@ class DemandBookTest {
         new RegisterDemand(
             4, 1, 9, 42, "exec-7", "b1", new String[] {"a1", "a2"}, new long[] {300, 100});
     Demand d = book.add(m);
-    assertEquals(1, d.id, "ids start at 1");
-    assertEquals(new StageRef(4, 1), d.stage);
-    assertEquals(9, d.shuffleId);
-    assertEquals(42, d.taskAttemptId);
-    assertEquals("exec-7", d.executorId);
-    assertEquals("b1", d.dst);
-    assertArrayEquals(new String[] {"a1", "a2"}, d.src);
-    assertArrayEquals(new long[] {300, 100}, d.registered);
-    assertArrayEquals(new long[] {300, 100}, d.remaining);
-    assertArrayEquals(new long[] {0, 0}, d.realised);
-    assertNull(d.grant);
+    assertEquals(1, d.id(), "ids start at 1");
+    assertEquals(new StageRef(4, 1), d.stage());
+    assertEquals(9, d.shuffleId());
+    assertEquals(42, d.taskAttemptId());
+    assertEquals("exec-7", d.executorId());
+    assertEquals("b1", d.dst());
+    assertArrayEquals(new String[] {"a1", "a2"}, d.src());
+    assertArrayEquals(new long[] {300, 100}, d.registered());
+    assertArrayEquals(new long[] {300, 100}, d.remaining());
+    assertArrayEquals(new long[] {0, 0}, d.realised());
+    assertNull(d.grant());
     m.bytes()[0] = 1; // the registration's arrays are copied
-    assertArrayEquals(new long[] {300, 100}, d.remaining);
-    assertEquals(2, book.add(register(43, "b2", "a1", 5)).id);
-    assertEquals(3, book.add(register(44, "b3", "a1", 5)).id);
+    assertArrayEquals(new long[] {300, 100}, d.remaining());
+    assertEquals(2, book.add(register(43, "b2", "a1", 5)).id());
+    assertEquals(3, book.add(register(44, "b3", "a1", 5)).id());
     assertEquals(d, book.get(1));
     assertNull(book.get(99));
   }
@@ -56,10 +56,10 @@ class DemandBookTest {
     Demand d2 = book.add(register(11, "b2", "a1", 1));
     Demand d3 = book.add(register(10, "b1", "a2", 1)); // task 10's second read
     Demand d4 = book.add(register(12, "b3", "a1", 1));
-    assertEquals(List.of(d1.id, d2.id, d3.id, d4.id), ids(book.all()));
+    assertEquals(List.of(d1.id(), d2.id(), d3.id(), d4.id()), ids(book.all()));
     assertEquals(4, book.size());
     assertEquals(2, book.countOfTask(10));
-    assertEquals(List.of(d1.id, d3.id), ids(book.ofTask(10)));
+    assertEquals(List.of(d1.id(), d3.id()), ids(book.ofTask(10)));
     assertEquals(0, book.countOfTask(99));
     assertTrue(book.ofTask(99).isEmpty());
     assertThrows(
@@ -72,10 +72,10 @@ class DemandBookTest {
     Demand d1 = book.add(register(S1, 1, "b1", "a1", 1));
     Demand d2 = book.add(register(S1_RETRY, 2, "b1", "a1", 1));
     Demand d3 = book.add(register(S1, 3, "b2", "a1", 1));
-    assertEquals(List.of(d1.id, d3.id), ids(book.ofStage(S1)));
-    assertEquals(List.of(d2.id), ids(book.ofStage(S1_RETRY)), "another attempt, another stage");
+    assertEquals(List.of(d1.id(), d3.id()), ids(book.ofStage(S1)));
+    assertEquals(List.of(d2.id()), ids(book.ofStage(S1_RETRY)), "another attempt, another stage");
     assertEquals(Set.of(S1, S1_RETRY), book.stages());
-    assertEquals(List.of(d3.id), ids(book.ofExecutor("e3")));
+    assertEquals(List.of(d3.id()), ids(book.ofExecutor("e3")));
     assertTrue(book.ofExecutor("e9").isEmpty());
   }
 
@@ -86,10 +86,10 @@ class DemandBookTest {
     Demand d2 = book.add(register(S1, 10, "b1", "a2", 1));
     Demand d3 = book.add(register(S1_RETRY, 11, "b2", "a1", 1));
     book.forget(d1);
-    assertNull(book.get(d1.id));
+    assertNull(book.get(d1.id()));
     assertEquals(1, book.countOfTask(10));
-    assertEquals(List.of(d2.id), ids(book.ofTask(10)));
-    assertEquals(List.of(d2.id, d3.id), ids(book.all()));
+    assertEquals(List.of(d2.id()), ids(book.ofTask(10)));
+    assertEquals(List.of(d2.id(), d3.id()), ids(book.all()));
     book.forget(d1);
     assertEquals(2, book.size());
     book.forget(d2);
@@ -97,6 +97,6 @@ class DemandBookTest {
     assertTrue(book.ofTask(10).isEmpty());
     assertTrue(book.ofExecutor("e10").isEmpty());
     assertEquals(Set.of(S1_RETRY), book.stages(), "no demand of stage 1.0 left");
-    assertEquals(d3.id + 1, book.add(register(12, "b3", "a1", 1)).id, "ids are never reused");
+    assertEquals(d3.id() + 1, book.add(register(12, "b3", "a1", 1)).id(), "ids are never reused");
   }
 }

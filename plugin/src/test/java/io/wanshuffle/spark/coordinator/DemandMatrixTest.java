@@ -37,7 +37,7 @@ class DemandMatrixTest {
   }
 
   private static void grant(Demand d, long stepId, int srcIdx, long budget) {
-    d.grant = new Demand.Grant(stepId, new int[] {srcIdx}, new long[] {budget});
+    d.grant(new Demand.Grant(stepId, new int[] {srcIdx}, new long[] {budget}), false);
   }
 
   @Test
@@ -171,9 +171,9 @@ class DemandMatrixTest {
         "pipelined: future bytes, but no demand could take a flow now");
 
     Demand released = demand(2, "b2", "a2", 100);
-    released.released = true;
+    released.release();
     Demand idle = demand(3, "b3", "a3", 100);
-    idle.idle = true;
+    idle.markIdle(true);
     assertNull(residual(List.of(released, idle), oneCluster(2, 1), PIPELINED, 100));
 
     FlowLeases fullAb = twoClusters(1, 2);

@@ -82,13 +82,13 @@ class SparseResidualTest {
       for (Demand d : book.all()) {
         int r = rnd.nextInt(10);
         if (r == 0) {
-          d.idle = true;
+          d.markIdle(true);
         } else if (r == 1) {
-          d.released = true;
+          d.release();
         } else if (r <= 3) {
-          int i = rnd.nextInt(d.src.length);
-          long budget = rnd.nextBoolean() ? d.remaining[i] : 1 + d.remaining[i] / 2;
-          d.grant = new Demand.Grant(1, new int[] {i}, new long[] {budget});
+          int i = rnd.nextInt(d.src().length);
+          long budget = rnd.nextBoolean() ? d.remaining(i) : 1 + d.remaining(i) / 2;
+          d.grant(new Demand.Grant(1, new int[] {i}, new long[] {budget}), false);
         }
       }
     }
@@ -108,14 +108,14 @@ class SparseResidualTest {
       }
       long[] f = d.futureBytes();
       boolean any = false;
-      for (int i = 0; i < d.src.length; i++) {
+      for (int i = 0; i < d.src().length; i++) {
         if (f[i] > 0) {
-          senders.putIfAbsent(d.src[i], senders.size());
+          senders.putIfAbsent(d.src()[i], senders.size());
           any = true;
         }
       }
       if (any) {
-        receivers.putIfAbsent(d.dst, receivers.size());
+        receivers.putIfAbsent(d.dst(), receivers.size());
         in.add(d);
         futures.add(f);
       }
@@ -125,9 +125,9 @@ class SparseResidualTest {
     long[][] bytes = new long[s.length][r.length];
     for (int e = 0; e < in.size(); e++) {
       Demand d = in.get(e);
-      for (int i = 0; i < d.src.length; i++) {
+      for (int i = 0; i < d.src().length; i++) {
         if (futures.get(e)[i] > 0) {
-          bytes[senders.get(d.src[i])][receivers.get(d.dst)] += futures.get(e)[i];
+          bytes[senders.get(d.src()[i])][receivers.get(d.dst())] += futures.get(e)[i];
         }
       }
     }
@@ -252,7 +252,7 @@ class SparseResidualTest {
         }
         for (Demand d : m.demands()) {
           if (w.rnd.nextInt(8) == 0) {
-            d.released = true;
+            d.release();
             w.book.forget(d);
           }
         }
@@ -269,7 +269,8 @@ class SparseResidualTest {
                 m, PIPELINED.order(plan.steps(), m, expected), expected, 1, "auto", w.leases);
         StepAssembler a =
             new StepAssembler(w.leases, new FlowKeeping(100), PIPELINED, /* gather ms */ 100);
-        List<Demand> candidates = v == 0 ? new ArrayList<>(w.book.all()) : w.book.notIn(m);
+        List<Demand> candidates =
+            v == 0 ? new ArrayList<>(w.book.all()) : w.book.notIn(m.unplannedIds(), m.readUpTo());
         out.add(a.assemble(sp, () -> candidates, Set.of(), 1_000), m, w);
       }
       String at = "seed " + seed;
@@ -313,7 +314,7 @@ class SparseResidualTest {
       Demand d = w.book.get(e.getKey());
       for (int x = 0; x < e.getValue().srcIdx().length; x++) {
         long budget = e.getValue().budgets()[x];
-        assertTrue(budget > 0 && budget <= d.remaining[e.getValue().srcIdx()[x]], at);
+        assertTrue(budget > 0 && budget <= d.remaining(e.getValue().srcIdx()[x]), at);
       }
     }
   }

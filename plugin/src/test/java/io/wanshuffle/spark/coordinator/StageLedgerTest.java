@@ -57,7 +57,8 @@ class StageLedgerTest {
     ledger.ungated(new UngatedReport(0, never, 100, 200), true, 300);
     Demand d = add(S, 2, "b2", "a1", 250);
     ledger.registered(d, 400);
-    ledger.ungated(new UngatedReport(d.id, register(S, 2, "b2", "a1", 250), 100, 200), false, 500);
+    ledger.ungated(
+        new UngatedReport(d.id(), register(S, 2, "b2", "a1", 250), 100, 200), false, 500);
     StageSummary s = ledger.complete(S, 1000);
     assertEquals(400, at(s.registeredBytes(), s, "a1", "b1"), "counted once, by the report");
     assertEquals(400, at(s.realisedBytes(), s, "a1", "b1"));

@@ -51,7 +51,7 @@ class StandingPlanTest {
     Demand d1 = demand(11, "b1", "a1", 100);
     Demand d2 = demand(13, "b2", "a2", 100);
     Demand other = demand(12, "b3", "a3", 100);
-    other.idle = true; // not planned now
+    other.markIdle(true); // not planned now
     DemandMatrix m = DemandMatrix.residual(List.of(d1, other, d2), l, PIPELINED, 0, 100);
     StandingPlan p = planOf(m, l);
     assertTrue(p.planned(11) && p.planned(13));
@@ -117,7 +117,7 @@ class StandingPlanTest {
     Demand d2 = demand(2, "b2", "a2", 100);
     List<Demand> book = List.of(d1, d2);
     StandingPlan p = planOf(DemandMatrix.residual(book, l, PIPELINED, 0, 100), l);
-    d1.remaining[0] = 0; // d1 fetched everything from a1 since the plan was made
+    TestDemands.setRemaining(d1, 0, 0); // d1 fetched everything from a1 since the plan was made
     StepAssembler.Assembly first = a.assemble(p, () -> book, Set.of(), NOW);
     assertEquals(1, first.flows().size(), "a2 -> b2 only");
     assertEquals("a2", first.flows().get(0).srcHost());
@@ -126,7 +126,8 @@ class StandingPlanTest {
       done += p.done(i) ? 1 : 0;
     }
     assertEquals(1, done, "a1 -> b1 is done for this plan");
-    d1.remaining[0] = 100; // even if it had bytes again, the plan does not walk the pair
+    TestDemands.setRemaining(
+        d1, 0, 100); // even if it had bytes again, the plan does not walk the pair
     l.close("a2", "b2");
     StepAssembler.Assembly second = a.assemble(p, () -> book, Set.of(), NOW);
     assertEquals(1, second.flows().size(), "a2 -> b2 again: its demand still needs it");

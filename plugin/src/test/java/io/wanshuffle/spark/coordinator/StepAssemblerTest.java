@@ -134,7 +134,7 @@ class StepAssemblerTest {
   void aPairWithAFlowOpenIsNotGrantedAgain() {
     FlowLeases l = oneCluster(4, 2);
     Demand d1 = demand(1, "b1", "a1", 500);
-    d1.grant = new Demand.Grant(1, new int[] {0}, new long[] {200});
+    d1.grant(new Demand.Grant(1, new int[] {0}, new long[] {200}), false);
     l.open("a1", "b1");
     Demand d2 = demand(2, "b1", "a1", 300);
     Demand d3 = demand(3, "b2", "a2", 100);
@@ -198,7 +198,7 @@ class StepAssemblerTest {
   void aDemandThatIsFetchingGetsNoPartAndTheFlowCarriesWhatTheOthersGot() {
     FlowLeases l = oneCluster(4, 2);
     Demand d1 = demand(1, "b1", "a1", 300, "a3", 100);
-    d1.grant = new Demand.Grant(1, new int[] {1}, new long[] {100});
+    d1.grant(new Demand.Grant(1, new int[] {1}, new long[] {100}), false);
     l.open("a3", "b1");
     Demand d2 = demand(2, "b1", "a1", 500);
     Demand d3 = demand(3, "b2", "a2", 100);
@@ -379,7 +379,7 @@ class StepAssemblerTest {
   void aBarrierTransferWhosePairIsHeldPastItsDeadlineWaits() {
     FlowLeases l = oneCluster(4, 2);
     Demand laggard = demand(1, "b1", "a1", 500);
-    laggard.grant = new Demand.Grant(1, new int[] {0}, new long[] {200});
+    laggard.grant(new Demand.Grant(1, new int[] {0}, new long[] {200}), false);
     l.open("a1", "b1");
     Demand d2 = demand(2, "b1", "a1", 300);
     List<Demand> book = List.of(laggard, d2);

@@ -11,7 +11,6 @@ import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.spark.config.WanShuffleConf;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,7 +25,6 @@ import org.junit.jupiter.api.Test;
 class StepModeTest {
   private final BarrierSteps barrier = new BarrierSteps();
   private final PipelinedSteps pipelined = new PipelinedSteps();
-  private final ManualTimer timer = new ManualTimer();
 
   /** k = 5 per direction, δ = 2; a1 -> b1 and b1 -> a2 open: one flow each way. */
   private final FlowLeases leases = TestDemands.leases(5, h -> 2, h -> h.substring(0, 1));
@@ -36,34 +34,21 @@ class StepModeTest {
     leases.open("b1", "a2");
   }
 
-  private StepTracker runningStep() {
-    StepTracker t = new StepTracker(leases, timer, 0, 1, 1000);
-    long now = timer.now();
-    t.start(
-        new StepEvent(1, 1, List.of(), new long[] {1}, now, now + 1000),
-        Map.of(new HostPair("a1", "b1"), 1),
-        new LinkedHashSet<>(Set.of(1L)),
-        id -> {});
-    return t;
-  }
-
   @Test
   void barrierStepsPlanOnlyAtAStepBoundary() {
-    StepTracker none = new StepTracker(leases, timer, 0, 1, 1000);
-    assertTrue(barrier.mayPlan(none));
-    assertTrue(barrier.idle(none, leases), "flows past their step's deadline do not count");
-    assertFalse(barrier.mayPlan(runningStep()));
-    assertFalse(barrier.idle(runningStep(), leases));
+    assertTrue(barrier.mayPlan(false));
+    assertTrue(barrier.idle(false, leases), "flows past their step's deadline do not count");
+    assertFalse(barrier.mayPlan(true));
+    assertFalse(barrier.idle(true, leases));
     assertFalse(barrier.plansOnEveryRegistration());
   }
 
   @Test
   void pipelinedStepsPlanAtAnyTimeAndAreIdleOnlyWithoutOpenFlows() {
-    StepTracker none = new StepTracker(leases, timer, 0, 1, 1000);
-    assertTrue(pipelined.mayPlan(runningStep()));
-    assertFalse(pipelined.idle(none, leases), "no step running, but flows open");
-    assertTrue(pipelined.idle(none, TestDemands.leases(5, h -> 2, h -> "")));
-    assertFalse(pipelined.idle(runningStep(), TestDemands.leases(5, h -> 2, h -> "")));
+    assertTrue(pipelined.mayPlan(true));
+    assertFalse(pipelined.idle(false, leases), "no step running, but flows open");
+    assertTrue(pipelined.idle(false, TestDemands.leases(5, h -> 2, h -> "")));
+    assertFalse(pipelined.idle(true, TestDemands.leases(5, h -> 2, h -> "")));
     assertTrue(pipelined.plansOnEveryRegistration());
   }
 
@@ -84,7 +69,7 @@ class StepModeTest {
   void barrierStepsAdmitDemandsWithoutAGrantWithAFreeReceivePortFromSendersWithAFreePort() {
     Demand free = demand(1, "b2", "a3", 100);
     Demand fetching = demand(2, "b2", "a3", 100);
-    fetching.grant = new Demand.Grant(1, new int[] {0}, new long[] {50});
+    fetching.grant(new Demand.Grant(1, new int[] {0}, new long[] {50}), false);
     FlowLeases l = TestDemands.leases(5, h -> 1, h -> h.substring(0, 1));
     l.open("a1", "b1");
     Demand receiverBusy = demand(3, "b1", "a3", 100);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class StepTrackerTest {
   private final ManualTimer timer = new ManualTimer();
   private final FlowLeases leases = TestDemands.leases(5, h -> 3, h -> "");
-  private final StepTracker tracker = new StepTracker(leases, timer, 0.25, 2.0, 1000);
+  private final StepTracker tracker = new StepTracker(leases, timer, () -> 0.25, 2.0, 1000);
   private final List<Long> deadlines = new ArrayList<>();
 
   private final Demand d1 = demand(1, "b1", "a1", 300, "a2", 200);
@@ -32,7 +32,7 @@ class StepTrackerTest {
   private final Demand d3 = demand(3, "b2", "a3", 400);
 
   private static void grant(Demand d, long stepId, int[] srcIdx, long[] budgets) {
-    d.grant = new Demand.Grant(stepId, srcIdx, budgets);
+    d.grant(new Demand.Grant(stepId, srcIdx, budgets), false);
   }
 
   /**
@@ -83,7 +83,7 @@ class StepTrackerTest {
     assertEquals(3, leases.total());
 
     assertNull(tracker.endGrant(d1));
-    assertNull(d1.grant);
+    assertNull(d1.grant());
     assertEquals(2, leases.total(), "a2 -> b1 closed; a1 -> b1 still fetched by d2");
     assertEquals(Set.of(new HostPair("a1", "b1"), new HostPair("a3", "b2")), tracker.openPairs());
     assertEquals(1, leases.sending("a1"));
@@ -182,7 +182,7 @@ class StepTrackerTest {
     Demand ungated = demand(9, "b1", "a1", 100);
     grant(ungated, 0, new int[] {0}, new long[] {100});
     assertNull(tracker.endGrant(ungated));
-    assertNull(ungated.grant);
+    assertNull(ungated.grant());
     assertNull(tracker.endGrant(demand(10, "b1", "a1", 5)));
     assertEquals(3, leases.total());
     assertEquals(List.of(1L, 2L, 3L), tracker.outstanding(1));
@@ -203,8 +203,8 @@ class StepTrackerTest {
             100,
             900);
     TransferRecord r = tracker.report(d1, m, 950, account);
-    assertArrayEquals(new long[] {50, 0}, d1.remaining);
-    assertArrayEquals(new long[] {250, 200}, d1.realised);
+    assertArrayEquals(new long[] {50, 0}, d1.remaining());
+    assertArrayEquals(new long[] {250, 200}, d1.realised());
     assertEquals(1, r.stepId());
     assertEquals(TestDemands.STAGE, r.stage());
     assertEquals(7, r.shuffleId());
@@ -227,32 +227,38 @@ class StepTrackerTest {
 
   private static AwaitGrant ahead(Demand d, long stepId, long startMs) {
     return new AwaitGrant(
-        d.id, stepId, d.src.clone(), d.remaining.clone(), new long[d.src.length], startMs, 0);
+        d.id(),
+        stepId,
+        d.src().clone(),
+        d.remaining().clone(),
+        new long[d.src().length],
+        startMs,
+        0);
   }
 
   @Test
   void aTransferReportedAheadComesBackOnceThroughArrived() {
     startStepOne();
     assertNull(tracker.report(d2, ahead(d2, 1, 100), 400, null), "it waits for its arrival");
-    TransferRecord r = tracker.arrived(d2.id, 1, 1500, 1200);
+    TransferRecord r = tracker.arrived(d2.id(), 1, 1500, 1200);
     assertEquals(List.of("a1"), r.srcHosts());
     assertArrayEquals(new long[] {100}, r.bytes());
     assertEquals(100, r.startMs());
     assertEquals(1500, r.endMs());
     assertEquals(1200, r.handedOnMs(), "handed on when reported");
-    assertNull(tracker.arrived(d2.id, 1, 1500, 1200), "published once");
-    assertNull(tracker.arrived(d1.id, 1, 1500, 1200), "d1 reported nothing ahead");
+    assertNull(tracker.arrived(d2.id(), 1, 1500, 1200), "published once");
+    assertNull(tracker.arrived(d1.id(), 1, 1500, 1200), "d1 reported nothing ahead");
   }
 
   @Test
   void anArrivalIsClampedToStartAtOrBeforeItsHandOverAndEnd() {
     startStepOne();
     tracker.report(d2, ahead(d2, 1, 100), 400, null);
-    TransferRecord early = tracker.arrived(d2.id, 1, 50, 40);
+    TransferRecord early = tracker.arrived(d2.id(), 1, 50, 40);
     assertEquals(100, early.endMs(), "an end before the start (clock skew) is the start");
     assertEquals(100, early.handedOnMs());
     tracker.report(d3, ahead(d3, 1, 100), 400, null);
-    TransferRecord late = tracker.arrived(d3.id, 1, 800, 900);
+    TransferRecord late = tracker.arrived(d3.id(), 1, 800, 900);
     assertEquals(800, late.handedOnMs(), "never handed on after its end");
   }
 
@@ -270,7 +276,7 @@ class StepTrackerTest {
     assertEquals(400, mine.get(0).endMs(), "its report time");
     assertEquals(400, mine.get(0).handedOnMs());
     assertEquals(500, mine.get(1).endMs(), "never before its start");
-    assertNull(tracker.arrived(d2.id, 1, 1000, 900), "drained: not published again");
+    assertNull(tracker.arrived(d2.id(), 1, 1000, 900), "drained: not published again");
     assertTrue(tracker.drainArriving(TestDemands.STAGE).isEmpty());
     List<TransferRecord> rest = tracker.drainArriving(null);
     assertEquals(1, rest.size());

@@ -65,4 +65,18 @@ final class TestDemands {
     return new FlowLeases(
         io.wanshuffle.spark.topology.LinkModel.kpbs(k, delta, clusterOf, 1), clusterOf);
   }
+
+  /**
+   * Sets a demand's bytes left from one source as a report would: the demand takes a grant of that
+   * source, reports the bytes left and ends the grant (it is left {@link DemandPhase#WAITING}).
+   *
+   * @param d a demand holding no grant
+   * @param i index into its source hosts
+   * @param left bytes left from that source
+   */
+  static void setRemaining(Demand d, int i, long left) {
+    d.grant(new Demand.Grant(1, new int[] {i}, new long[] {1}), true);
+    d.reported(i, Math.max(0, d.remaining(i) - left), left);
+    d.endGrant();
+  }
 }

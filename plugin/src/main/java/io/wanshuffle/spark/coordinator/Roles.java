@@ -1,0 +1,42 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.spark.config.WanShuffleConf;
+import java.util.function.LongSupplier;
+
+/**
+ * The coordinator's roles and what they share, wired once by {@link StepCoordinator}: the demand
+ * book and its neighbours, the parameters in force, the open flows, the running steps and the
+ * grants. Every role is used under the coordinator's lock.
+ *
+ * @param conf the validated configuration
+ * @param clock epoch ms
+ * @param timer the coordinator's timer; its actions run under the coordinator's lock as events
+ * @param listeners the listener fan-out
+ * @param parameters the planning parameters in force
+ * @param measuring the realised flows measured
+ * @param mode barrier or pipelined steps
+ * @param book the registered demands
+ * @param stages the stages' accounts
+ * @param waves the tasks before and around their registration
+ * @param gather the gather window
+ * @param gate the per-stage gating decisions
+ * @param leases the open flows
+ * @param steps the running steps
+ * @param grants grants steps and takes them back
+ */
+record Roles(
+    WanShuffleConf conf,
+    LongSupplier clock,
+    CoordinatorTimer timer,
+    Listeners listeners,
+    LiveParameters parameters,
+    MeasuringListener measuring,
+    StepMode mode,
+    DemandBook book,
+    StageLedger stages,
+    TaskWaves waves,
+    GatherWindow gather,
+    StageGate gate,
+    FlowLeases leases,
+    StepTracker steps,
+    StepGrants grants) {}
