@@ -20,6 +20,8 @@ import org.apache.spark.shuffle.BaseShuffleHandle;
 import org.apache.spark.shuffle.ShuffleHandle;
 import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
 import org.apache.spark.shuffle.ShuffleReader;
+import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
+import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.shuffle.sort.SortShuffleManager;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockManagerId;
@@ -60,6 +62,13 @@ public class WanShuffleManager extends SortShuffleManager {
 
   /** Whether the WAN Shuffle tab was added to the live UI. */
   private final java.util.concurrent.atomic.AtomicBoolean tab =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** Told of the application's end after the coordinator (driver; {@link WanShufflePlugin}). */
+  private final WanShufflePlugin.EndWatch endWatch = new WanShufflePlugin.EndWatch();
+
+  /** Whether {@link #endWatch} was added to the listener bus. */
+  private final java.util.concurrent.atomic.AtomicBoolean watching =
       new java.util.concurrent.atomic.AtomicBoolean();
 
   /** The executor's reader threads, predictor and task registry; closed by {@link #stop()}. */
@@ -144,13 +153,25 @@ public class WanShuffleManager extends SortShuffleManager {
       Option<SparkContext> sc = SparkContext$.MODULE$.getActive();
       if (sc.isDefined()) {
         driverSide().attach(sc.get());
+        if (watching.compareAndSet(false, true)) {
+          // after the coordinator's listener, in the same queue: told of the end after it
+          sc.get().addSparkListener(endWatch);
+          warnIfEventsMayMissTheLog();
+        }
         if (tab.compareAndSet(false, true)) {
           WanShuffleUi.attachLive(sc.get());
         }
-        return AccumulatingHandles.wrap(h, accumulators(sc.get()));
+        return AccumulatingHandle.wrap(h, dep, accumulators(sc.get()));
       }
     }
     return h;
+  }
+
+  /** Spark's sort shuffle writer, chosen by the handle Spark chose ({@link AccumulatingHandle}). */
+  @Override
+  public <K, V> ShuffleWriter<K, V> getWriter(
+      ShuffleHandle handle, long mapId, TaskContext context, ShuffleWriteMetricsReporter metrics) {
+    return super.getWriter(AccumulatingHandle.chosen(handle), mapId, context, metrics);
   }
 
   @Override
@@ -166,7 +187,13 @@ public class WanShuffleManager extends SortShuffleManager {
     BaseShuffleHandle<K, ?, C> h = (BaseShuffleHandle<K, ?, C>) handle;
     if (h.dependency().isShuffleMergeFinalizedMarked()) {
       return super.getReader(
-          handle, startMapIndex, endMapIndex, startPartition, endPartition, context, metrics);
+          AccumulatingHandle.chosen(handle),
+          startMapIndex,
+          endMapIndex,
+          startPartition,
+          endPartition,
+          context,
+          metrics);
     }
     Iterator<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks =
         SparkEnv.get()
@@ -176,6 +203,49 @@ public class WanShuffleManager extends SortShuffleManager {
     boolean batch = SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context);
     return new WanShuffleReader<>(
         h, blocks, context, metrics, batch, conf, topology, links, channel(), readers);
+  }
+
+  /**
+   * Waits until the coordinator has handled every listener event posted before the application's
+   * end (driver; {@link WanShufflePlugin}'s shutdown, before Spark stops its listener bus).
+   *
+   * @param ms longest wait, ms
+   * @return true once the end is handled, or at once when this manager registered no shuffle
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public boolean awaitDriverEvents(long ms) throws InterruptedException {
+    return !watching.get() || endWatch.await(ms);
+  }
+
+  /**
+   * Logs once, when the capture posts events and the event log is on, that the last gated stage's
+   * event may miss the event log: without {@link WanShufflePlugin} in {@code spark.plugins} (or
+   * {@code spark.plugins.defaultList}), or on a Spark line that stops its listener bus before the
+   * plugins (3.5).
+   */
+  private void warnIfEventsMayMissTheLog() {
+    if (!io.wanshuffle.spark.config.Settings.CAPTURE_EVENTS.get(sparkConf)
+        || !sparkConf.getBoolean("spark.eventLog.enabled", false)) {
+      return;
+    }
+    String plugin = WanShufflePlugin.class.getName();
+    if (io.wanshuffle.spark.compat.SparkLine.LINE.startsWith("3.")) {
+      LOG.info(
+          "wan-shuffle: Spark {} stops its listener bus before the plugins, so the capture event"
+              + " of a stage that completes as the application stops may miss the event log; its"
+              + " capture file has it",
+          io.wanshuffle.spark.compat.SparkLine.LINE);
+    } else if (!java.util.Arrays.asList(
+            (sparkConf.get("spark.plugins", "")
+                    + ","
+                    + sparkConf.get("spark.plugins.defaultList", ""))
+                .split("\\s*,\\s*"))
+        .contains(plugin)) {
+      LOG.warn(
+          "wan-shuffle: spark.plugins does not name {}: the capture event of a stage that"
+              + " completes as the application stops (the last one) may miss the event log",
+          plugin);
+    }
   }
 
   @Override

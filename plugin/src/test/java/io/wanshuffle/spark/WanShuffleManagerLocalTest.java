@@ -221,17 +221,7 @@ class WanShuffleManagerLocalTest {
       GrantReply wait = ch.await(AwaitGrant.poll(r2.demandId())).get(30, TimeUnit.SECONDS);
       assertEquals(GrantReply.Status.NOT_YET, wait.status());
       assertTrue((System.nanoTime() - t0) / 1e6 >= 400, "held for the poll interval");
-      GrantReply done =
-          ch.await(
-                  new AwaitGrant(
-                      r.demandId(),
-                      g.stepId(),
-                      new String[] {"hostA"},
-                      new long[] {1000},
-                      new long[] {0},
-                      1,
-                      2))
-              .get(30, TimeUnit.SECONDS);
+      GrantReply done = CoordinatorCalls.reportFetched(ch, r.demandId(), g, "hostA", 1000, 30);
       assertEquals(GrantReply.Status.FINISHED, done.status());
       GrantReply g2 = ch.await(AwaitGrant.poll(r2.demandId())).get(30, TimeUnit.SECONDS);
       assertEquals(GrantReply.Status.GRANT, g2.status(), "granted once the first flow ended");

@@ -161,17 +161,7 @@ class WanShuffleSecurityLocalTest {
         GrantReply g = ch.await(AwaitGrant.poll(r.demandId())).get(60, TimeUnit.SECONDS);
         assertEquals(GrantReply.Status.GRANT, g.status());
         assertEquals(4096, g.budgets()[0]);
-        GrantReply done =
-            ch.await(
-                    new AwaitGrant(
-                        r.demandId(),
-                        g.stepId(),
-                        new String[] {"hostA"},
-                        new long[] {4096},
-                        new long[] {0},
-                        1,
-                        2))
-                .get(60, TimeUnit.SECONDS);
+        GrantReply done = CoordinatorCalls.reportFetched(ch, r.demandId(), g, "hostA", 4096, 60);
         assertEquals(GrantReply.Status.FINISHED, done.status());
       } finally {
         client.shutdown();

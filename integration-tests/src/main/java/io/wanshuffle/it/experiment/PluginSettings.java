@@ -23,6 +23,9 @@ public final class PluginSettings {
   /** Shuffle manager class of the plugin. */
   public static final String WAN_SHUFFLE_MANAGER = "io.wanshuffle.spark.WanShuffleManager";
 
+  /** Spark plugin of wan-shuffle: the last stage's capture event reaches the event log. */
+  public static final String WAN_SHUFFLE_PLUGIN = "io.wanshuffle.spark.WanShufflePlugin";
+
   /** The plugin's capture listener (traffic matrix, plans, steps, flow log). */
   public static final String CAPTURE_LISTENER = "io.wanshuffle.spark.capture.CaptureListener";
 
@@ -102,6 +105,7 @@ public final class PluginSettings {
     Map<String, String> c = new LinkedHashMap<>();
     c.put(LISTENERS, CAPTURE_LISTENER);
     c.put("spark.shuffle.manager", WAN_SHUFFLE_MANAGER);
+    c.put("spark.plugins", WAN_SHUFFLE_PLUGIN);
     c.put("spark.wanshuffle.algorithm", algorithm(variant));
     c.put("spark.wanshuffle.backbone.rate", spec.backboneBitsPerSecond() + "bit");
     c.put("spark.wanshuffle.nic.rate", spec.nicBitsPerSecond() + "bit");

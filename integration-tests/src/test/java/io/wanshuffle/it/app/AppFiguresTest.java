@@ -58,7 +58,12 @@ class AppFiguresTest {
         1000L * steps + 900,
         List.of(),
         ss,
-        fs);
+        fs,
+        0,
+        List.of(),
+        List.of(),
+        List.of(),
+        null);
   }
 
   /**

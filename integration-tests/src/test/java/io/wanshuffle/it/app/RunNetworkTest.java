@@ -29,7 +29,12 @@ class RunNetworkTest {
             endMs,
             List.of(),
             List.of(),
-            List.of())
+            List.of(),
+            0,
+            List.of(),
+            List.of(),
+            List.of(),
+            null)
         .withNetwork(n);
   }
 

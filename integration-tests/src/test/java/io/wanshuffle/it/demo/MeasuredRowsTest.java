@@ -28,7 +28,12 @@ class MeasuredRowsTest {
             5000,
             List.of(),
             List.of(),
-            List.of())
+            List.of(),
+            0,
+            List.of(),
+            List.of(),
+            List.of(),
+            null)
         .withNetwork(n);
   }
 

@@ -18,11 +18,13 @@ class PluginSettingsTest {
         List.of(
             "spark.wanshuffle.listeners",
             "spark.shuffle.manager",
+            "spark.plugins",
             "spark.wanshuffle.algorithm",
             "spark.wanshuffle.backbone.rate",
             "spark.wanshuffle.nic.rate"),
         List.copyOf(c.keySet()));
     assertEquals(PluginSettings.WAN_SHUFFLE_MANAGER, c.get("spark.shuffle.manager"));
+    assertEquals(PluginSettings.WAN_SHUFFLE_PLUGIN, c.get("spark.plugins"));
     assertEquals("200000000bit", c.get("spark.wanshuffle.backbone.rate"));
     assertEquals("100000000bit", c.get("spark.wanshuffle.nic.rate"));
     assertTrue(PluginSettings.capturing(c));

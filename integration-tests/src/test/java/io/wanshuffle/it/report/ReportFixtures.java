@@ -142,7 +142,12 @@ final class ReportFixtures {
             t + 6000,
             List.of(plan),
             steps,
-            flows);
+            flows,
+            0,
+            List.of(),
+            List.of(),
+            List.of(),
+            null);
     return links ? c.withLinks(0.05, LinkLoads.of(LINKS, c)) : c;
   }
 

@@ -1,8 +1,5 @@
 package io.wanshuffle.spark.capture;
 
-import io.wanshuffle.scheduler.Schedule;
-import io.wanshuffle.scheduler.Step;
-import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.spark.config.ConfigValueException;
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
@@ -19,11 +16,8 @@ import io.wanshuffle.spark.coordinator.TransferRecord;
 import io.wanshuffle.spark.measure.ConfiguredValueCheck;
 import io.wanshuffle.spark.measure.NetworkEstimate;
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -31,9 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.slf4j.Logger;
@@ -56,9 +47,9 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * Callbacks run on the coordinator thread (see {@link CoordinatorListener}); they only update
- * in-memory state, post events and hand file writes to a single background thread, which {@link
- * #onCoordinatorStop()} drains (at most 30 s). A failing file write is logged once and the capture
- * carries on without files; it never affects the shuffle.
+ * in-memory state, post events and hand file writes to a {@link CaptureWriter} (one background
+ * thread), which {@link #onCoordinatorStop()} drains (at most 30 s). A failing file write is logged
+ * once and the capture carries on without files; it never affects the shuffle.
  */
 public final class CaptureListener implements CoordinatorListener {
   /** Key of {@link Settings#CAPTURE_DIR}: folder for capture files; unset = no files. */
@@ -89,9 +80,7 @@ public final class CaptureListener implements CoordinatorListener {
   private MeasuringListener measuring;
   private ConfiguredValueCheck valueCheck;
   private Path appDir;
-  private ExecutorService writer;
-  private Writer flowLog;
-  private volatile boolean fileErrorLogged;
+  private CaptureWriter writer;
 
   private final Map<Long, StageRef> stageOfTask = new HashMap<>();
   private final Map<Long, Long> waitingSince = new HashMap<>();
@@ -213,24 +202,7 @@ public final class CaptureListener implements CoordinatorListener {
     }
     if (captureDir != null) {
       appDir = CaptureFiles.appDir(captureDir, appId);
-      writer =
-          Executors.newSingleThreadExecutor(
-              r -> {
-                Thread t = new Thread(r, "wan-shuffle-capture-writer");
-                t.setDaemon(true);
-                return t;
-              });
-      io(
-          () -> {
-            Files.createDirectories(appDir);
-            flowLog =
-                Files.newBufferedWriter(
-                    appDir.resolve(CaptureFiles.FLOW_LOG),
-                    StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
-            flowLog.write(CaptureFiles.FLOW_LOG_HEADER + "\n");
-          });
+      writer = new CaptureWriter(appDir);
       LOG.info("wan-shuffle capture: writing {}", appDir);
     }
   }
@@ -246,42 +218,9 @@ public final class CaptureListener implements CoordinatorListener {
 
   @Override
   public void onPlanComputed(PlanEvent e) {
-    plans.put(e.planId(), toCapture(e));
+    plans.put(e.planId(), PlanCapture.of(e));
     metrics.plans.inc();
     metrics.planTimeMicros.update(e.planNanos() / 1000);
-  }
-
-  static PlanCapture toCapture(PlanEvent e) {
-    List<PlanCapture.PlannedStep> ps = new ArrayList<>();
-    Schedule s = e.schedule();
-    if (s != null) {
-      for (Step st : s.steps()) {
-        List<Transfer> ts = st.transfers();
-        int[] src = new int[ts.size()];
-        int[] dst = new int[ts.size()];
-        double[] sec = new double[ts.size()];
-        for (int i = 0; i < ts.size(); i++) {
-          src[i] = ts.get(i).src();
-          dst[i] = ts.get(i).dst();
-          sec[i] = ts.get(i).amount();
-        }
-        ps.add(new PlanCapture.PlannedStep(st.duration(), src, dst, sec));
-      }
-    }
-    int pk = e.platform() != null ? e.platform().k() : 0;
-    double beta = e.platform() != null ? e.platform().beta() : 0;
-    return new PlanCapture(
-        e.planId(),
-        e.atMs(),
-        e.algorithm(),
-        e.senders(),
-        e.receivers(),
-        e.residualBytes(),
-        e.bytesPerSecond(),
-        pk,
-        beta,
-        ps,
-        e.planNanos());
   }
 
   /** Keeps the stage's one prediction, made by the coordinator at its first plan. */
@@ -358,12 +297,7 @@ public final class CaptureListener implements CoordinatorListener {
       }
     }
     if (writer != null) {
-      io(
-          () -> {
-            for (FlowCapture f : fresh) {
-              CaptureFiles.appendFlow(flowLog, f);
-            }
-          });
+      writer.appendFlows(fresh);
     }
   }
 
@@ -419,40 +353,12 @@ public final class CaptureListener implements CoordinatorListener {
     StageCapture cap =
         linked.withNetwork(
             network(linked, predictions.remove(sum.stage()), decisions.remove(sum.stage())));
-    Path file =
-        appDir != null ? CaptureFiles.stageFile(appDir, cap.stageId(), cap.stageAttempt()) : null;
+    Path file = writer != null ? writer.stageFile(cap) : null;
     if (postEvents && sc != null) {
-      sc.listenerBus().post(event(cap, file));
+      sc.listenerBus().post(WanShuffleStageCaptured.of(cap, file));
     }
     if (writer != null) {
-      io(
-          () -> {
-            CaptureFiles.writeStage(file, cap);
-            HostMatrix m = cap.transferMatrix();
-            if (m.total() > 0) {
-              Path csv = CaptureFiles.matrixFile(appDir, cap.stageId(), cap.stageAttempt());
-              try (Writer w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
-                m.writeCsv(
-                    w,
-                    List.of(
-                        "wan-shuffle transfer matrix, bytes, stage "
-                            + cap.stageId()
-                            + "."
-                            + cap.stageAttempt()
-                            + " of "
-                            + appId,
-                        "plan it: ./wan-shuffle plan --matrix <this file> --rate "
-                            + baseSpeed
-                            + " --k "
-                            + k
-                            + " --beta <beta seconds>"));
-              }
-            }
-            if (loads != null) {
-              writeLinkLoads(cap, loads);
-            }
-            flowLog.flush();
-          });
+      writer.writeStage(cap, loads, baseSpeed, k);
     }
   }
 
@@ -515,37 +421,6 @@ public final class CaptureListener implements CoordinatorListener {
   }
 
   /**
-   * @return the stage's {@link WanShuffleStageCaptured} event
-   */
-  private WanShuffleStageCaptured event(StageCapture cap, Path file) {
-    long[] stepIds = cap.steps().stream().mapToLong(StepCapture::stepId).toArray();
-    long[] planIds = cap.plans().stream().mapToLong(PlanCapture::planId).toArray();
-    return new WanShuffleStageCaptured(
-        appId,
-        cap.stageId(),
-        cap.stageAttempt(),
-        cap.shuffleIds(),
-        cap.algorithm(),
-        cap.k(),
-        cap.hosts(),
-        cap.registeredBytes(),
-        cap.realisedBytes(),
-        stepIds,
-        planIds,
-        cap.firstDemandMs(),
-        cap.endMs(),
-        file != null ? file.toString() : null,
-        cap.bytesPerSecond(),
-        cap.backboneBytesPerSecond(),
-        cap.betaSeconds(),
-        cap.hostPaths(),
-        cap.links(),
-        cap.linkSeries(),
-        cap.plans().isEmpty() ? null : cap.plans().get(0),
-        cap.network());
-  }
-
-  /**
    * The stage's traffic on the link model; a host the model cannot route is logged once per stage
    * and the stage goes without links.
    *
@@ -564,19 +439,6 @@ public final class CaptureListener implements CoordinatorListener {
           cap.stageAttempt(),
           e.getMessage());
       return null;
-    }
-  }
-
-  /** Writes the stage's {@code links.csv} and {@code step-links.csv} ({@link LinkLoads}). */
-  private void writeLinkLoads(StageCapture cap, LinkLoads loads) throws IOException {
-    String base = "stage-" + cap.stageId() + "." + cap.stageAttempt();
-    try (Writer w =
-        Files.newBufferedWriter(appDir.resolve(base + ".links.csv"), StandardCharsets.UTF_8)) {
-      loads.writeLinks(w);
-    }
-    try (Writer w =
-        Files.newBufferedWriter(appDir.resolve(base + ".step-links.csv"), StandardCharsets.UTF_8)) {
-      loads.writeStepLinks(w);
     }
   }
 
@@ -621,7 +483,12 @@ public final class CaptureListener implements CoordinatorListener {
         sum.endMs(),
         planList,
         stepList,
-        flows);
+        flows,
+        0,
+        List.of(),
+        List.of(),
+        List.of(),
+        NetworkFigures.NONE);
   }
 
   @Override
@@ -634,45 +501,7 @@ public final class CaptureListener implements CoordinatorListener {
       }
     }
     if (writer != null) {
-      io(
-          () -> {
-            if (flowLog != null) {
-              flowLog.close();
-            }
-          });
-      writer.shutdown();
-      try {
-        if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
-          LOG.warn("wan-shuffle capture: files in {} not completely written after 30 s", appDir);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private interface IoTask {
-    void run() throws IOException;
-  }
-
-  private void io(IoTask t) {
-    try {
-      writer.execute(
-          () -> {
-            try {
-              t.run();
-            } catch (IOException | RuntimeException e) {
-              if (!fileErrorLogged) {
-                fileErrorLogged = true;
-                LOG.warn(
-                    "wan-shuffle capture: cannot write to {} (further errors not logged): {}",
-                    appDir,
-                    e.toString());
-              }
-            }
-          });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      LOG.debug("capture writer stopped", e);
+      writer.close();
     }
   }
 }

@@ -1,6 +1,11 @@
 package io.wanshuffle.spark.capture;
 
+import io.wanshuffle.scheduler.Schedule;
+import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.spark.coordinator.PlanEvent;
 import io.wanshuffle.spark.coordinator.ResidualBytes;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -49,6 +54,44 @@ public record PlanCapture(
    * @param seconds amount of each transfer, seconds at base speed
    */
   public record PlannedStep(double durationSeconds, int[] src, int[] dst, double[] seconds) {}
+
+  /**
+   * @param e a plan the coordinator computed
+   * @return its capture: the plan's steps as sender, receiver and seconds arrays (none when it has
+   *     no schedule), k and β of its platform (0 without one)
+   */
+  public static PlanCapture of(PlanEvent e) {
+    List<PlanCapture.PlannedStep> ps = new ArrayList<>();
+    Schedule s = e.schedule();
+    if (s != null) {
+      for (Step st : s.steps()) {
+        List<Transfer> ts = st.transfers();
+        int[] src = new int[ts.size()];
+        int[] dst = new int[ts.size()];
+        double[] sec = new double[ts.size()];
+        for (int i = 0; i < ts.size(); i++) {
+          src[i] = ts.get(i).src();
+          dst[i] = ts.get(i).dst();
+          sec[i] = ts.get(i).amount();
+        }
+        ps.add(new PlanCapture.PlannedStep(st.duration(), src, dst, sec));
+      }
+    }
+    int pk = e.platform() != null ? e.platform().k() : 0;
+    double beta = e.platform() != null ? e.platform().beta() : 0;
+    return new PlanCapture(
+        e.planId(),
+        e.atMs(),
+        e.algorithm(),
+        e.senders(),
+        e.receivers(),
+        e.residualBytes(),
+        e.bytesPerSecond(),
+        pk,
+        beta,
+        ps,
+        e.planNanos());
+  }
 
   /**
    * @return the plan's cost Σ (β + step duration), seconds

@@ -71,72 +71,29 @@ public record StageCapture(
   }
 
   /**
-   * A capture without β, host paths, links or link series (what format version 2 records).
-   *
-   * @param appId Spark application id
-   * @param stageId stage id
-   * @param stageAttempt stage attempt
-   * @param shuffleIds shuffles the stage read
-   * @param algorithm step scheduler
-   * @param k flow limit k
-   * @param bytesPerSecond base speed, bytes/s
-   * @param backboneBytesPerSecond backbone rate, bytes/s
-   * @param hosts hosts indexing the two matrices
-   * @param registeredBytes {@code [src][dst]} bytes registered
-   * @param realisedBytes {@code [src][dst]} bytes fetched
-   * @param firstDemandMs first demand registration, epoch ms
-   * @param endMs stage completion, epoch ms
-   * @param plans plans, by plan id
-   * @param steps steps, by step id
-   * @param flows realised flows
-   */
-  public StageCapture(
-      String appId,
-      int stageId,
-      int stageAttempt,
-      int[] shuffleIds,
-      String algorithm,
-      int k,
-      long bytesPerSecond,
-      long backboneBytesPerSecond,
-      List<String> hosts,
-      long[][] registeredBytes,
-      long[][] realisedBytes,
-      long firstDemandMs,
-      long endMs,
-      List<PlanCapture> plans,
-      List<StepCapture> steps,
-      List<FlowCapture> flows) {
-    this(
-        appId,
-        stageId,
-        stageAttempt,
-        shuffleIds,
-        algorithm,
-        k,
-        bytesPerSecond,
-        backboneBytesPerSecond,
-        hosts,
-        registeredBytes,
-        realisedBytes,
-        firstDemandMs,
-        endMs,
-        plans,
-        steps,
-        flows,
-        0,
-        List.of(),
-        List.of(),
-        List.of(),
-        NetworkFigures.NONE);
-  }
-
-  /**
    * @param beta step setup delay β, seconds
    * @param loads the stage's link loads
    * @return this capture with β, the host paths, the links and the link series of {@code loads}
    */
   public StageCapture withLinks(double beta, LinkLoads loads) {
+    return with(beta, loads.pathsOf(hosts), loads.figures(), loads.series(), network);
+  }
+
+  /**
+   * @param figures measured β and rates, predicted and measured transfer phase
+   * @return this capture with {@code figures}
+   */
+  public StageCapture withNetwork(NetworkFigures figures) {
+    return with(betaSeconds, hostPaths, links, linkSeries, figures);
+  }
+
+  /** This capture's matrix, plans, steps and flows with the given figures. */
+  private StageCapture with(
+      double beta,
+      List<String> paths,
+      List<LinkFigures> linkFigures,
+      List<LinkSeries> series,
+      NetworkFigures figures) {
     return new StageCapture(
         appId,
         stageId,
@@ -155,38 +112,9 @@ public record StageCapture(
         steps,
         flows,
         beta,
-        loads.pathsOf(hosts),
-        loads.figures(),
-        loads.series(),
-        network);
-  }
-
-  /**
-   * @param figures measured β and rates, predicted and measured transfer phase
-   * @return this capture with {@code figures}
-   */
-  public StageCapture withNetwork(NetworkFigures figures) {
-    return new StageCapture(
-        appId,
-        stageId,
-        stageAttempt,
-        shuffleIds,
-        algorithm,
-        k,
-        bytesPerSecond,
-        backboneBytesPerSecond,
-        hosts,
-        registeredBytes,
-        realisedBytes,
-        firstDemandMs,
-        endMs,
-        plans,
-        steps,
-        flows,
-        betaSeconds,
-        hostPaths,
-        links,
-        linkSeries,
+        paths,
+        linkFigures,
+        series,
         figures);
   }
 

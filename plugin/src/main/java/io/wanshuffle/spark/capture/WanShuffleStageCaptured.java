@@ -60,61 +60,36 @@ public record WanShuffleStageCaptured(
     implements SparkListenerEvent {
 
   /**
-   * The event without the link fields (as older versions posted it).
-   *
-   * @param appId application id
-   * @param stageId stage id
-   * @param stageAttempt stage attempt
-   * @param shuffleIds shuffles read
-   * @param algorithm step scheduler
-   * @param k flow limit
-   * @param hosts hosts indexing the matrices
-   * @param registeredBytes {@code [src][dst]} bytes registered
-   * @param realisedBytes {@code [src][dst]} bytes fetched
-   * @param stepIds steps of the stage
-   * @param planIds plans of those steps
-   * @param firstDemandMs first demand registration, epoch ms
-   * @param endMs stage end, epoch ms
-   * @param captureFile the stage's Kryo capture file, or null
+   * @param cap a completed stage's capture
+   * @param file its Kryo capture file, or null when no capture folder is set
+   * @return the stage's event: its capture's fields, the ids of its steps and plans, its first plan
    */
-  public WanShuffleStageCaptured(
-      String appId,
-      int stageId,
-      int stageAttempt,
-      int[] shuffleIds,
-      String algorithm,
-      int k,
-      List<String> hosts,
-      long[][] registeredBytes,
-      long[][] realisedBytes,
-      long[] stepIds,
-      long[] planIds,
-      long firstDemandMs,
-      long endMs,
-      String captureFile) {
-    this(
-        appId,
-        stageId,
-        stageAttempt,
-        shuffleIds,
-        algorithm,
-        k,
-        hosts,
-        registeredBytes,
-        realisedBytes,
+  static WanShuffleStageCaptured of(StageCapture cap, java.nio.file.Path file) {
+    long[] stepIds = cap.steps().stream().mapToLong(StepCapture::stepId).toArray();
+    long[] planIds = cap.plans().stream().mapToLong(PlanCapture::planId).toArray();
+    return new WanShuffleStageCaptured(
+        cap.appId(),
+        cap.stageId(),
+        cap.stageAttempt(),
+        cap.shuffleIds(),
+        cap.algorithm(),
+        cap.k(),
+        cap.hosts(),
+        cap.registeredBytes(),
+        cap.realisedBytes(),
         stepIds,
         planIds,
-        firstDemandMs,
-        endMs,
-        captureFile,
-        0,
-        0,
-        0,
-        null,
-        null,
-        null,
-        null,
-        null);
+        cap.firstDemandMs(),
+        cap.endMs(),
+        file != null ? file.toString() : null,
+        cap.bytesPerSecond(),
+        cap.backboneBytesPerSecond(),
+        cap.betaSeconds(),
+        cap.hostPaths(),
+        cap.links(),
+        cap.linkSeries(),
+        cap.plans().isEmpty() ? null : cap.plans().get(0),
+        cap.network());
   }
 
   /**

@@ -18,8 +18,17 @@ import scala.collection.Seq;
  * The blocks of one reduce task split by the topology: same-cluster blocks (fetched at once) and,
  * per cross-cluster source host, a queue of blocks taken out step by step as grants arrive. Block
  * sizes are those the MapOutputTracker reports (bytes). Empty blocks go with the same-cluster ones.
- * Thread-safe: the blocks of a granted step may be taken off the task thread (a step opened on its
- * grant while the task reads the previous one).
+ *
+ * <p>Not thread-safe: one thread uses it at a time, and it changes hands only where the reader
+ * hands over control. It belongs to the reader's task thread, except while the reader awaits the
+ * answer to a step report ({@link ReaderPhase#REPORTED}, or a step reported off the task thread
+ * that the task has not noticed yet): then the {@link StepOpener} that acts on that answer may take
+ * a grant's blocks, on a step-opener thread and only under the reader's {@link OpenerGate} lock
+ * while the gate is open, and the task thread leaves the blocks alone. The task thread gets them
+ * back when it takes the opener's answer from the reader's queue (the post happens-before the
+ * take), or when it closes the gate under its lock (going ungated, task end), after which no opener
+ * takes any. {@link #hosts()}, {@link #registeredBytes()} and {@link #sameCluster()} are fixed when
+ * it is built.
  */
 final class CrossClusterBlocks {
   /** One block: where it lives and Spark's (block id, size, map index) triple. */
@@ -31,8 +40,14 @@ final class CrossClusterBlocks {
 
   private final List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> sameCluster =
       new ArrayList<>();
+
+  /** Blocks not taken yet per source host. Confined: the task thread, or an opener (above). */
   private final Map<String, ArrayDeque<Block>> cross = new LinkedHashMap<>();
+
+  /** Bytes not taken yet per source host. Confined as {@link #cross}. */
   private final Map<String, Long> remaining = new LinkedHashMap<>();
+
+  /** Bytes per source host when built. Fixed. */
   private final Map<String, Long> registered = new LinkedHashMap<>();
 
   /**
@@ -92,7 +107,7 @@ final class CrossClusterBlocks {
   /**
    * @return bytes not yet taken per host of {@link #hosts()}
    */
-  synchronized long[] remainingBytes() {
+  long[] remainingBytes() {
     String[] h = hosts();
     long[] r = new long[h.length];
     for (int i = 0; i < h.length; i++) {
@@ -104,7 +119,7 @@ final class CrossClusterBlocks {
   /**
    * @return true when every cross-cluster block has been taken
    */
-  synchronized boolean isEmpty() {
+  boolean isEmpty() {
     for (ArrayDeque<Block> q : cross.values()) {
       if (!q.isEmpty()) {
         return false;
@@ -122,7 +137,7 @@ final class CrossClusterBlocks {
    * @param out where the taken blocks are appended (grouped by block manager)
    * @return bytes taken
    */
-  synchronized long take(
+  long take(
       String host,
       long budget,
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
@@ -141,7 +156,7 @@ final class CrossClusterBlocks {
    * @param out where the taken blocks are appended (grouped by block manager)
    * @return bytes taken
    */
-  synchronized long take(
+  long take(
       String host,
       long budget,
       long limit,
@@ -171,8 +186,7 @@ final class CrossClusterBlocks {
    *
    * @param taken blocks as {@code take} appended them (grouped by block manager)
    */
-  synchronized void giveBack(
-      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> taken) {
+  void giveBack(List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> taken) {
     List<Block> back = new ArrayList<>();
     for (Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> t : taken) {
       for (Tuple3<BlockId, Object, Object> b : ScalaCollections.asJava(t._2())) {
@@ -192,8 +206,7 @@ final class CrossClusterBlocks {
    * @param out where the blocks are appended
    * @return bytes taken per host of {@link #hosts()}
    */
-  synchronized long[] takeAll(
-      List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
+  long[] takeAll(List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> out) {
     String[] h = hosts();
     long[] taken = new long[h.length];
     for (int i = 0; i < h.length; i++) {

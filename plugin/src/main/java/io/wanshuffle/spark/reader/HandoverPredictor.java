@@ -1,9 +1,9 @@
 package io.wanshuffle.spark.reader;
 
-import java.util.ArrayDeque;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import javax.annotation.concurrent.GuardedBy;
 
 /**
  * When a granted step's ports can be handed on before its bytes have all arrived (predicted
@@ -66,7 +66,17 @@ import java.util.Set;
  * same host (several tasks per executor; {@link SharedConnections}) is predicted to end after their
  * bytes and its own ({@link #handOverShared}), and its own rate counts from when it was left alone.
  *
- * <p>Thread-safe: every method is synchronized (flows complete on network threads).
+ * <p>Shared by every gated read of the executor, so by many threads: the samples are recorded by
+ * network threads (a step's flows completed, {@link ArrivalTrackingClient}), the RPC thread that
+ * answers a registration (a round trip, {@link CoordinatorConversation}), step-opener threads (a
+ * hand-over loop, {@link StepOpener}) and task threads (the flow rate bound); predictions are asked
+ * for on task and step-opener threads (a step's requests) and network threads (its progress). The
+ * sample windows ({@link HandoverSamples}) are guarded by this object's monitor, taken in one place
+ * (the only synchronized method); each change publishes an immutable {@link
+ * HandoverSamples.Estimates} through a volatile field, which every prediction reads once, without a
+ * lock, so a prediction sees one consistent set of {@code r}, {@code c}, {@code L} and the size
+ * ratio. The hosts with a completed flow are a concurrent set (only ever added to); {@link
+ * SharedConnections} guards its own state.
  */
 final class HandoverPredictor {
   /** Rate samples {@code r} is computed over (the most recent). */
@@ -105,24 +115,23 @@ final class HandoverPredictor {
    */
   static final double ROUNDING_RATIO_PRIOR = 0.9538;
 
-  /** Rate samples as {bytes, ms}, the last {@value #RATE_SAMPLES}. */
-  private final ArrayDeque<long[]> rates = new ArrayDeque<>();
+  /** The sample windows; changed only in {@code record}. */
+  @GuardedBy("this")
+  private final HandoverSamples samples = new HandoverSamples();
 
-  private final ArrayDeque<Long> roundTrips = new ArrayDeque<>();
-  private final ArrayDeque<Long> loops = new ArrayDeque<>();
+  /** What the samples give, as of the last change; read by any thread without a lock. */
+  private volatile HandoverSamples.Estimates estimates = samples.estimates();
 
-  /** Completed flows as {arrived bytes, announced bytes}, the last {@value #SAMPLES}. */
-  private final ArrayDeque<long[]> sizes = new ArrayDeque<>();
+  /** Source hosts from which a flow has completed on this executor; only ever added to. */
+  private final Set<String> connectedHosts = ConcurrentHashMap.newKeySet();
 
-  private long sizesArrived;
-  private long sizesAnnounced;
-  private final ArrayDeque<Long> latencies = new ArrayDeque<>();
-  private final Set<String> connectedHosts = new HashSet<>();
   private final SharedConnections connections = new SharedConnections();
-  private double bytesPerSecond;
 
-  /** A granted flow's rate in the coordinator's model, bytes/s; 0: no bound. */
-  private double flowRateBound;
+  /** Applies one change to the samples and publishes the estimates it gives. */
+  private synchronized void record(Consumer<HandoverSamples> change) {
+    change.accept(samples);
+    estimates = samples.estimates();
+  }
 
   /**
    * Bounds the rate every prediction assumes for a flow by the rate the coordinator grants it: the
@@ -134,23 +143,8 @@ final class HandoverPredictor {
    *
    * @param bytesPerSecond the bound, bytes/s; 0 or less for none
    */
-  synchronized void boundFlowRate(double bytesPerSecond) {
-    flowRateBound = Math.max(0, bytesPerSecond);
-  }
-
-  /**
-   * @return the rate predictions use: {@code r} at most the flow rate bound, bytes/s (0 before a
-   *     sample)
-   */
-  private double predictionRate() {
-    return bounded(bytesPerSecond);
-  }
-
-  /**
-   * @return {@code bytesPerSecond} at most the flow rate bound ({@link #boundFlowRate}), bytes/s
-   */
-  private double bounded(double bytesPerSecond) {
-    return flowRateBound > 0 ? Math.min(bytesPerSecond, flowRateBound) : bytesPerSecond;
+  void boundFlowRate(double bytesPerSecond) {
+    record(s -> s.boundFlowRate(bytesPerSecond));
   }
 
   /**
@@ -165,8 +159,8 @@ final class HandoverPredictor {
    *
    * @param ms elapsed from send to reply, ms (negative values are ignored)
    */
-  synchronized void coordinatorRoundTrip(long ms) {
-    add(roundTrips, ms);
+  void coordinatorRoundTrip(long ms) {
+    record(s -> s.coordinatorRoundTrip(ms));
   }
 
   /**
@@ -182,16 +176,8 @@ final class HandoverPredictor {
    * @param ms elapsed from the report to the next step's request less the coordinator's hold, ms
    *     (negative values are ignored)
    */
-  synchronized void handOverLoop(long ms) {
-    add(loops, ms);
-  }
-
-  /**
-   * @return {@code c}, ms: the smallest recent hand-over loop once there are {@value #MIN_LOOPS},
-   *     else the smallest of the loops and the registration round trips
-   */
-  private long coordinatorDelay() {
-    return loops.size() >= MIN_LOOPS ? min(loops) : Math.min(min(loops), min(roundTrips));
+  void handOverLoop(long ms) {
+    record(s -> s.handOverLoop(ms));
   }
 
   /**
@@ -202,37 +188,12 @@ final class HandoverPredictor {
    *     #MIN_SPAN_MS} ms or without bytes give no sample
    * @return the flow's own rate after its first block, bytes/s; 0 when it gave no sample
    */
-  synchronized double flowObserved(long bytesAfterFirst, long spanMs) {
+  double flowObserved(long bytesAfterFirst, long spanMs) {
     if (bytesAfterFirst <= 0 || spanMs < MIN_SPAN_MS) {
       return 0;
     }
-    rates.addLast(new long[] {bytesAfterFirst, spanMs});
-    if (rates.size() > RATE_SAMPLES) {
-      rates.removeFirst();
-    }
-    bytesPerSecond = byteWeightedMedianRate();
+    record(s -> s.flowObserved(bytesAfterFirst, spanMs));
     return bytesAfterFirst * 1000.0 / spanMs;
-  }
-
-  /**
-   * @return the byte-weighted median of the rate samples' rates, bytes/s: the rate at which the
-   *     samples sorted by rate first reach half of their bytes
-   */
-  private double byteWeightedMedianRate() {
-    long[][] sorted = rates.toArray(new long[0][]);
-    Arrays.sort(sorted, (a, b) -> Double.compare((double) a[0] / a[1], (double) b[0] / b[1]));
-    long total = 0;
-    for (long[] r : sorted) {
-      total += r[0];
-    }
-    long seen = 0;
-    for (long[] r : sorted) {
-      seen += r[0];
-      if (2 * seen >= total) {
-        return r[0] * 1000.0 / r[1];
-      }
-    }
-    return 0;
   }
 
   /**
@@ -247,16 +208,8 @@ final class HandoverPredictor {
    * @param bytes bytes of the block
    * @param requestToArrivalMs from the flow's request to the block's arrival, ms
    */
-  synchronized void singleBlockFlowObserved(long bytes, long requestToArrivalMs) {
-    if (bytes <= 0 || requestToArrivalMs < 0) {
-      return;
-    }
-    long latency = latencyMs();
-    if (!latencies.isEmpty() && requestToArrivalMs >= TRANSFER_DOMINATED * Math.max(1, latency)) {
-      flowObserved(bytes, requestToArrivalMs - latency);
-    } else {
-      fetchLatencyObserved(requestToArrivalMs, bytes, 0);
-    }
+  void singleBlockFlowObserved(long bytes, long requestToArrivalMs) {
+    record(s -> s.singleBlockFlowObserved(bytes, requestToArrivalMs));
   }
 
   /**
@@ -267,18 +220,8 @@ final class HandoverPredictor {
    * @param announcedBytes the same blocks' sizes in the map output statistics; flows with a
    *     non-positive value on either side give no sample
    */
-  synchronized void sizesObserved(long arrivedBytes, long announcedBytes) {
-    if (arrivedBytes <= 0 || announcedBytes <= 0) {
-      return;
-    }
-    sizes.addLast(new long[] {arrivedBytes, announcedBytes});
-    sizesArrived += arrivedBytes;
-    sizesAnnounced += announcedBytes;
-    if (sizes.size() > SAMPLES) {
-      long[] old = sizes.removeFirst();
-      sizesArrived -= old[0];
-      sizesAnnounced -= old[1];
-    }
+  void sizesObserved(long arrivedBytes, long announcedBytes) {
+    record(s -> s.sizesObserved(arrivedBytes, announcedBytes));
   }
 
   /**
@@ -286,11 +229,8 @@ final class HandoverPredictor {
    * @return the bytes expected to arrive: {@code announcedBytes} x the size ratio of the recent
    *     completed flows, x {@value #ROUNDING_RATIO_PRIOR} until a flow completed
    */
-  synchronized long estimatedBytes(long announcedBytes) {
-    if (sizesAnnounced <= 0) {
-      return Math.round(announcedBytes * ROUNDING_RATIO_PRIOR);
-    }
-    return Math.round(announcedBytes * ((double) sizesArrived / sizesAnnounced));
+  long estimatedBytes(long announcedBytes) {
+    return estimates.estimatedBytes(announcedBytes);
   }
 
   /**
@@ -299,7 +239,7 @@ final class HandoverPredictor {
    *
    * @param host source host of the flow
    */
-  synchronized void flowCompleted(String host) {
+  void flowCompleted(String host) {
     connectedHosts.add(host);
   }
 
@@ -307,7 +247,7 @@ final class HandoverPredictor {
    * @param host a source host
    * @return whether a flow from it has completed on this executor ({@link #flowCompleted})
    */
-  synchronized boolean connected(String host) {
+  boolean connected(String host) {
     return connectedHosts.contains(host);
   }
 
@@ -319,13 +259,8 @@ final class HandoverPredictor {
    * @param flowBytesPerSecond the flow's own rate after its first block, bytes/s; 0 or less (one
    *     block) takes the executor's rate, and gives no sample before that is measured
    */
-  synchronized void fetchLatencyObserved(
-      long firstBlockMs, long firstBytes, double flowBytesPerSecond) {
-    double rate = flowBytesPerSecond > 0 ? flowBytesPerSecond : bytesPerSecond;
-    if (rate <= 0 || firstBlockMs < 0) {
-      return;
-    }
-    add(latencies, Math.max(0, firstBlockMs - (long) (firstBytes * 1000.0 / rate)));
+  void fetchLatencyObserved(long firstBlockMs, long firstBytes, double flowBytesPerSecond) {
+    record(s -> s.fetchLatencyObserved(firstBlockMs, firstBytes, flowBytesPerSecond));
   }
 
   /**
@@ -339,12 +274,13 @@ final class HandoverPredictor {
    *     while the rate or the coordinator round trip is not measured, or when no flow from {@code
    *     host} has completed on this executor ({@link #connected})
    */
-  synchronized long handOverAt(String host, long requestMs, long bytes) {
-    if (bytesPerSecond <= 0 || roundTrips.isEmpty() || !connectedHosts.contains(host)) {
+  long handOverAt(String host, long requestMs, long bytes) {
+    HandoverSamples.Estimates e = estimates;
+    if (!e.measured() || !connectedHosts.contains(host)) {
       return -1;
     }
-    long transferMs = (long) Math.ceil(bytes * 1000.0 / predictionRate());
-    return Math.max(requestMs, requestMs + transferMs - coordinatorDelay());
+    long transferMs = (long) Math.ceil(bytes * 1000.0 / e.predictionRate());
+    return Math.max(requestMs, requestMs + transferMs - e.coordinatorDelayMs());
   }
 
   /**
@@ -357,19 +293,19 @@ final class HandoverPredictor {
    * @return epoch ms at which the flow's ports may be handed on (at least {@code firstMs}); -1
    *     while the rate or the coordinator round trip is not measured
    */
-  synchronized long handOverAt(long requestMs, long firstMs, long firstBytes, long bytesLeft) {
-    if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
+  long handOverAt(long requestMs, long firstMs, long firstBytes, long bytesLeft) {
+    HandoverSamples.Estimates e = estimates;
+    if (!e.measured()) {
       return -1;
     }
-    long c = coordinatorDelay();
-    long latency = predictionLatencyMs();
-    double rate = predictionRate();
+    long latency = e.predictionLatencyMs(0);
+    double rate = e.predictionRate();
     long transferMs = firstMs - requestMs - latency;
     if (transferMs > 0 && firstBytes > 0) {
       rate = Math.min(rate, firstBytes * 1000.0 / transferMs);
     }
     long end = firstMs + (long) Math.ceil(bytesLeft * 1000.0 / rate);
-    return Math.max(firstMs, end - c - latency);
+    return Math.max(firstMs, end - e.coordinatorDelayMs() - latency);
   }
 
   /**
@@ -384,14 +320,21 @@ final class HandoverPredictor {
    * @return epoch ms at which the flow's ports may be handed on (at least {@code nowMs}); -1 while
    *     the rate or the coordinator round trip is not measured
    */
-  synchronized long handOverAfter(long nowMs, long bytesQueued, boolean flowing) {
-    if (bytesPerSecond <= 0 || roundTrips.isEmpty()) {
+  long handOverAfter(long nowMs, long bytesQueued, boolean flowing) {
+    return handOverAfter(estimates, nowMs, bytesQueued, flowing);
+  }
+
+  private static long handOverAfter(
+      HandoverSamples.Estimates e, long nowMs, long bytesQueued, boolean flowing) {
+    if (!e.measured()) {
       return -1;
     }
-    long latency = predictionLatencyMs();
+    long latency = e.predictionLatencyMs(0);
     long end =
-        nowMs + (flowing ? 0 : latency) + (long) Math.ceil(bytesQueued * 1000.0 / predictionRate());
-    return Math.max(nowMs, end - coordinatorDelay() - latency);
+        nowMs
+            + (flowing ? 0 : latency)
+            + (long) Math.ceil(bytesQueued * 1000.0 / e.predictionRate());
+    return Math.max(nowMs, end - e.coordinatorDelayMs() - latency);
   }
 
   /**
@@ -413,14 +356,14 @@ final class HandoverPredictor {
    * @return epoch ms at which the flow's ports may be handed on (at least {@code nowMs}); -1
    *     without an own rate (0 or less) or before the coordinator round trip is measured
    */
-  synchronized long handOverAtOwnRate(
-      long nowMs, long bytesLeft, double ownBytesPerSecond, long ownLatencyMs) {
-    if (ownBytesPerSecond <= 0 || roundTrips.isEmpty()) {
+  long handOverAtOwnRate(long nowMs, long bytesLeft, double ownBytesPerSecond, long ownLatencyMs) {
+    HandoverSamples.Estimates e = estimates;
+    if (ownBytesPerSecond <= 0 || !e.roundTripMeasured()) {
       return -1;
     }
-    long latency = predictionLatencyMs(Math.max(0, ownLatencyMs));
-    long end = nowMs + (long) Math.ceil(bytesLeft * 1000.0 / bounded(ownBytesPerSecond));
-    return Math.max(nowMs, end - coordinatorDelay() - latency);
+    long latency = e.predictionLatencyMs(Math.max(0, ownLatencyMs));
+    long end = nowMs + (long) Math.ceil(bytesLeft * 1000.0 / e.bounded(ownBytesPerSecond));
+    return Math.max(nowMs, end - e.coordinatorDelayMs() - latency);
   }
 
   /**
@@ -442,85 +385,45 @@ final class HandoverPredictor {
    *     the rate or the coordinator round trip is not measured, or when no other flow's bytes are
    *     open on the connection
    */
-  synchronized long handOverShared(
+  long handOverShared(
       SharedConnections.Flow flow, long nowMs, long requestMs, long bytesLeft, boolean flowing) {
+    HandoverSamples.Estimates e = estimates;
     long sharing = connections.bytesSharing(flow);
-    if (sharing <= 0 || bytesPerSecond <= 0 || roundTrips.isEmpty()) {
+    if (sharing <= 0 || !e.measured()) {
       return -1;
     }
-    long byBytes = handOverAfter(nowMs, sharing + bytesLeft, flowing);
-    double rate = predictionRate();
-    long latency = predictionLatencyMs();
+    long byBytes = handOverAfter(e, nowMs, sharing + bytesLeft, flowing);
+    double rate = e.predictionRate();
+    long latency = e.predictionLatencyMs(0);
     long othersEnd = connections.othersEndMs(flow, rate / 1000.0, latency);
     if (othersEnd < 0) {
       return byBytes;
     }
     long start = Math.max(Math.max(othersEnd, nowMs), flowing ? nowMs : requestMs + latency);
     long end = start + (long) Math.ceil(bytesLeft * 1000.0 / rate);
-    return Math.min(byBytes, Math.max(nowMs, end - coordinatorDelay() - latency));
+    return Math.min(byBytes, Math.max(nowMs, end - e.coordinatorDelayMs() - latency));
   }
 
   /**
    * @return the current rate estimate, bytes/s (0 before the first sample)
    */
-  synchronized double bytesPerSecond() {
-    return bytesPerSecond;
+  double bytesPerSecond() {
+    return estimates.bytesPerSecond();
   }
 
   /**
    * @return {@code c} as predictions take it, ms ({@link #handOverLoop}); {@code Long.MAX_VALUE}
    *     before a loop or a round trip is measured
    */
-  synchronized long coordinatorDelayMs() {
-    return coordinatorDelay();
+  long coordinatorDelayMs() {
+    return estimates.coordinatorDelayMs();
   }
 
   /**
    * @return {@code L}, the fetch latency estimate (lower median of the samples), ms (0 until
    *     measured)
    */
-  synchronized long fetchLatencyMs() {
-    return latencyMs();
-  }
-
-  /**
-   * @return {@code L} as predictions take it: 0 until {@value #MIN_LATENCIES} sample(s), ms
-   */
-  private long predictionLatencyMs() {
-    return predictionLatencyMs(0);
-  }
-
-  /**
-   * @param unmeasuredMs what stands for {@code L} before {@value #MIN_LATENCIES} sample(s), ms
-   * @return {@code L} as predictions take it, ms
-   */
-  private long predictionLatencyMs(long unmeasuredMs) {
-    return latencies.size() >= MIN_LATENCIES ? latencyMs() : unmeasuredMs;
-  }
-
-  private long latencyMs() {
-    if (latencies.isEmpty()) {
-      return 0;
-    }
-    long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-    return sorted[(sorted.length - 1) / 2];
-  }
-
-  private static void add(ArrayDeque<Long> window, long ms) {
-    if (ms < 0) {
-      return;
-    }
-    window.addLast(ms);
-    if (window.size() > SAMPLES) {
-      window.removeFirst();
-    }
-  }
-
-  private static long min(ArrayDeque<Long> window) {
-    long m = Long.MAX_VALUE;
-    for (long v : window) {
-      m = Math.min(m, v);
-    }
-    return m;
+  long fetchLatencyMs() {
+    return estimates.fetchLatencyMs();
   }
 }

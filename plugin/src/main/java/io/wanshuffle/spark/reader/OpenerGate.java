@@ -14,7 +14,21 @@ import javax.annotation.concurrent.GuardedBy;
  * the answer to a report while it holds this object's lock, and the task thread closes the gate and
  * drains the opened steps under the same lock ({@link ReaderStateMachine}). So the answers to
  * successive reports reach the queue in report order, and no step is opened once the gate is
- * closed.
+ * closed. The reader's {@link CrossClusterBlocks} change hands under the same lock.
+ *
+ * <p>Shared state, all guarded by this object's monitor (every method takes it):
+ *
+ * <ul>
+ *   <li>the task thread: {@link #hold} (a step it took itself), {@link #unhold} (a step read or
+ *       cut), {@link #takenUp}, and {@link #close()} inside its own {@code synchronized} block;
+ *   <li>a step-opener thread, inside {@link StepOpener#open}'s {@code synchronized} block: {@link
+ *       #isClosed()}, {@link #roomFor}, {@link #hold} (via {@link StepTaker}), {@link
+ *       #openedAhead()}, {@link #describeHeld()}.
+ * </ul>
+ *
+ * Why shared and not handed over as an event: the room check must see the task's reads as they
+ * happen, while the task thread may be blocked reading the reported step's last block or busy with
+ * its records; an event would reach the task thread only when it reads again.
  */
 final class OpenerGate {
   /**

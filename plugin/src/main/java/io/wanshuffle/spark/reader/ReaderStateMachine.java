@@ -291,7 +291,8 @@ final class ReaderStateMachine implements TaskReaders.Reader {
    *     bring one
    */
   boolean nothingLeft() {
-    return blocks.isEmpty() && phase != ReaderPhase.REPORTED;
+    // the phase first: while a report is answered, a step-opener may be taking blocks
+    return phase != ReaderPhase.REPORTED && blocks.isEmpty();
   }
 
   /**

@@ -3,6 +3,7 @@ package io.wanshuffle.spark.reader;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import javax.annotation.concurrent.GuardedBy;
 
 /**
  * The flows of one executor's granted steps that come from the same source host: they share one
@@ -18,8 +19,12 @@ import java.util.Map;
  * ({@link #bytesSharing(Flow)}) and anchors a flow's own rate at the moment it was left alone on it
  * ({@link #clearedMs(Flow)}).
  *
- * <p>Thread-safe; every method is O(flows from the host) and never calls out, so callers may hold
- * their own locks.
+ * <p>Shared by every gated read of the executor: flows are opened on task and step-opener threads
+ * (a step's requests), counted and closed on network threads (its blocks arrived) and task threads
+ * (its task ended), and read on any thread that predicts a hand-over. Every field, the flows' own
+ * included, is guarded by this object's monitor; every method takes it, is O(flows from the host)
+ * and never calls out, so callers may hold their own locks (a step's {@code
+ * ArrivalTrackingClient}).
  */
 final class SharedConnections {
   /** One flow: a step's bytes from one source host. */
@@ -27,6 +32,8 @@ final class SharedConnections {
     private final String host;
     private final long bytes;
     private final long requestMs;
+
+    // guarded by the monitor of the SharedConnections that opened the flow
     private long bytesLeft;
     private long clearedMs;
     private boolean closed;
@@ -40,6 +47,8 @@ final class SharedConnections {
     }
   }
 
+  /** Open flows per source host, in the order they were opened. */
+  @GuardedBy("this")
   private final Map<String, ArrayDeque<Flow>> byHost = new HashMap<>();
 
   /**

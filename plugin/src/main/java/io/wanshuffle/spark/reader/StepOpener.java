@@ -90,6 +90,7 @@ final class StepOpener implements StepRun.Answers {
   }
 
   private ReaderEvent decide(StepRun reported, long call, GrantReply g, Throwable failure) {
+    assert Thread.holdsLock(gate) : "a step-opener takes the reader's blocks under its gate's lock";
     if (failure != null || g.status() != GrantReply.Status.GRANT || gate.isClosed()) {
       return CoordinatorConversation.answerOf(call, g, failure);
     }

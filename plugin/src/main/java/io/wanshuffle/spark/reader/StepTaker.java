@@ -25,8 +25,9 @@ import scala.collection.Seq;
  * </ul>
  *
  * What is not taken stays for later grants (the report says so). A step that took blocks is held
- * ({@link OpenerGate#hold}) until the task has read it. Called on the task thread or a step-opener
- * thread; the blocks are thread-safe, and a step-opener holds the gate's lock.
+ * ({@link OpenerGate#hold}) until the task has read it. Called on the task thread, or on a
+ * step-opener thread holding the reader's gate lock while the task thread awaits the answer it
+ * opens (the reader's blocks change hands as {@link CrossClusterBlocks} says).
  */
 final class StepTaker {
   /** Data per source host in one chunk of a paced step, ms at the rate cap. */

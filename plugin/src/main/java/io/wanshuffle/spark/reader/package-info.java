@@ -32,9 +32,23 @@
  *       {@code WanShuffleManager} and closed when it stops.
  * </ul>
  *
- * <p>Threads: the task thread owns a reader's state. Network threads (a step's bytes arrived), the
- * hand-over timer (a report ahead) and the step-opener send a step's one report or open a grant,
- * and every answer reaches the task thread as an event on the reader's queue; the few fields they
- * share with it are guarded by one monitor ({@code OpenerGate}) or by the step's report.
+ * <p>Threads: the task thread owns a reader's state (its phase, steps, conversation's awaited call;
+ * {@code ReaderStateMachine}). Network threads (a step's bytes arrived), the hand-over timer (a
+ * report ahead) and the step-opener send a step's one report or open a grant, and every answer
+ * reaches the task thread as an event on the reader's queue. What is shared, and why:
+ *
+ * <ul>
+ *   <li>{@code OpenerGate} (its monitor): the task thread and the reader's step-opener; the room
+ *       check must see the task's reads while the task thread is busy. The reader's {@code
+ *       CrossClusterBlocks} are not shared but handed over under this lock: a step-opener takes a
+ *       grant's blocks only while the task thread awaits that answer.
+ *   <li>{@code StepReport} (per step, its monitor): whichever of a network thread, the hand-over
+ *       timer or the task thread reports first sends the one report.
+ *   <li>{@code ArrivalTrackingClient} (per step, its monitor): the thread that sends the step's
+ *       requests and the network threads that deliver its blocks.
+ *   <li>executor-wide, fed by every task's fetches: {@code HandoverPredictor} (samples under one
+ *       lock, estimates published as an immutable snapshot), {@code SharedConnections} (its
+ *       monitor), {@code TaskReaders} (a synchronized map; a task's list on its own thread).
+ * </ul>
  */
 package io.wanshuffle.spark.reader;

@@ -49,6 +49,14 @@ class CaptureEventsJsonTest {
             new long[] {1},
             100,
             200,
+            null,
+            0,
+            0,
+            0,
+            null,
+            null,
+            null,
+            null,
             null);
     WanShuffleStageCaptured back =
         (WanShuffleStageCaptured)
@@ -201,6 +209,14 @@ class CaptureEventsJsonTest {
             new long[] {2},
             5,
             40,
+            null,
+            0,
+            0,
+            0,
+            null,
+            null,
+            null,
+            null,
             null));
     assertEquals(1, ev.stageCount());
     assertTrue(ev.anyWithoutLinks());

@@ -61,7 +61,12 @@ class CaptureFilesTest {
         1600,
         List.of(plan),
         List.of(step),
-        List.of(f1, f2));
+        List.of(f1, f2),
+        0,
+        List.of(),
+        List.of(),
+        List.of(),
+        null);
   }
 
   @Test

@@ -42,7 +42,12 @@ class LinkLoadsTest {
                 3000,
                 false,
                 800)),
-        flows);
+        flows,
+        0,
+        List.of(),
+        List.of(),
+        List.of(),
+        null);
   }
 
   @Test

@@ -63,7 +63,12 @@ class StageFiguresTest {
             c.endMs(),
             List.of(),
             List.of(),
-            c.flows());
+            c.flows(),
+            0,
+            List.of(),
+            List.of(),
+            List.of(),
+            null);
     StageFigures f = StageFigures.of(bare);
     assertTrue(Double.isNaN(f.predictedSeconds()));
     assertTrue(Double.isNaN(f.measuredSeconds()));

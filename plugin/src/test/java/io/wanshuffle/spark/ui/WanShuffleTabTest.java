@@ -72,7 +72,12 @@ class WanShuffleTabTest {
             9000,
             List.of(plan),
             List.of(step(1, 1000, 3000).toCapture(), step(2, 3000, 6500).toCapture()),
-            List.of());
+            List.of(),
+            0,
+            List.of(),
+            List.of(),
+            List.of(),
+            null);
     c = c.withLinks(0.05, LinkLoads.of(LINKS, c));
     return new WanShuffleStageCaptured(
         c.appId(),
@@ -177,6 +182,14 @@ class WanShuffleTabTest {
             s.planIds(),
             s.firstDemandMs(),
             s.endMs(),
+            null,
+            0,
+            0,
+            0,
+            null,
+            null,
+            null,
+            null,
             null));
     String html = StagesPage.content(old, "");
     wellFormed(html);
