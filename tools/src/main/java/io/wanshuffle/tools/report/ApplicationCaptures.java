@@ -1,4 +1,4 @@
-package io.wanshuffle.it.report;
+package io.wanshuffle.tools.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

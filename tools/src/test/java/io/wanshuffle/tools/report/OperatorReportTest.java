@@ -1,4 +1,4 @@
-package io.wanshuffle.it.report;
+package io.wanshuffle.tools.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
