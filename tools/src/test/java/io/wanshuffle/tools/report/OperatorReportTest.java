@@ -134,7 +134,7 @@ class OperatorReportTest {
     lines.remove(lines.size() - 1);
     lines.add("{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":");
     Path log = Files.write(dir.resolve("app-3"), lines);
-    ApplicationCapture a = ApplicationCaptures.fromEventLog(log).get(0);
+    ApplicationCapture a = EventLogs.read(log).applications().get(0);
     assertEquals("app-3", a.appId());
     assertEquals("sort", a.appName());
     assertFalse(a.flowsRecorded());
@@ -145,7 +145,7 @@ class OperatorReportTest {
             log
                 + ": line "
                 + lines.size()
-                + " is cut short (the application did not end"
+                + " is cut short (the application is still running or did not end"
                 + " cleanly); read up to line "
                 + (lines.size() - 1)),
         a.notes());
@@ -157,7 +157,7 @@ class OperatorReportTest {
   @Test
   void anEventLogWithoutWanShuffleEventsSaysSo() throws Exception {
     Path log = Files.write(dir.resolve("plain"), ReportFixtures.eventLog("app-4"));
-    ApplicationCapture a = ApplicationCaptures.fromEventLog(log).get(0);
+    ApplicationCapture a = EventLogs.read(log).applications().get(0);
     assertEquals(List.of(), a.stages());
     assertTrue(
         a.notes().get(0).startsWith(log + ": no wan-shuffle stage events"), a.notes().toString());
@@ -206,10 +206,7 @@ class OperatorReportTest {
     assertTrue(
         e.getMessage().startsWith(dir.resolve("empty") + ": no wan-shuffle capture"),
         e.getMessage());
-    e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> ApplicationCaptures.fromEventLog(dir.resolve("missing")));
+    e = assertThrows(IllegalArgumentException.class, () -> EventLogs.read(dir.resolve("missing")));
     assertEquals(dir.resolve("missing") + ": no such file or folder", e.getMessage());
     assertEquals(Path.of("x/r-app-1.html"), ReportCommand.perApp(Path.of("x/r.html"), "app-1"));
   }
