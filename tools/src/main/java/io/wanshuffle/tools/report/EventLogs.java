@@ -100,7 +100,7 @@ public final class EventLogs {
             path + ": not a Spark event log (a hidden file, which Spark does not read)");
       }
       try {
-        return new Found(List.of(readLog(path, files(reader.get()), fs)), List.of());
+        return new Found(List.of(readLog(path, reader.get(), fs)), List.of());
       } catch (NotAnEventLog e) {
         throw new IllegalArgumentException(e.getMessage(), e);
       }
@@ -127,7 +127,7 @@ public final class EventLogs {
         continue; // hidden files and folders that are not rolling event logs: Spark skips them
       }
       try {
-        apps.add(readLog(localPath(child), files(r.get()), fs));
+        apps.add(readLog(localPath(child), r.get(), fs));
       } catch (NotAnEventLog e) {
         leftOut.add(e.getMessage() + " (left out)");
       }
@@ -162,11 +162,18 @@ public final class EventLogs {
   }
 
   /** Reads one application's event log, its files in order. */
-  private static ApplicationCapture readLog(Path source, List<Path> files, FileSystem fs)
+  private static ApplicationCapture readLog(Path source, EventLogFileReader reader, FileSystem fs)
       throws NotAnEventLog {
+    List<Path> files = files(reader);
     CapturedEvents events = new CapturedEvents();
     List<String> notes = new ArrayList<>();
     String[] app = {"", ""};
+    if (!reader.completed()) {
+      notes.add(
+          source
+              + ": in progress (the application is still running or did not end cleanly): what it"
+              + " logged so far");
+    }
     for (int i = 0; i < files.size(); i++) {
       readFile(files.get(i), fs, i == 0, i == files.size() - 1, events, notes, app);
     }
@@ -235,12 +242,20 @@ public final class EventLogs {
         line = next;
       }
     } catch (IOException | RuntimeException e) {
-      // the codec cannot decode the data (not what the name says, or corrupt), or it cannot be read
-      String why = unreadable(f, e);
+      // the codec cannot decode the data (not what the name says, cut short, or corrupt), or the
+      // file cannot be read
       if (number == 0 && first) {
-        throw new NotAnEventLog(f + ": not a Spark event log (" + why + ")");
+        throw new NotAnEventLog(f + ": not a Spark event log (" + unreadable(f, e) + ")");
       }
-      notes.add(f + ": " + why + " after line " + number + "; read up to there");
+      notes.add(
+          f
+              + ": "
+              + (e instanceof AccessDeniedException ? "unreadable" : "undecodable")
+              + " after line "
+              + number
+              + " (the application is still running or did not end cleanly, or the file is"
+              + " corrupt); read up to line "
+              + number);
     }
   }
 
@@ -286,7 +301,9 @@ public final class EventLogs {
     }
     Option<String> codec = EventLogFileWriter.codecName(hadoopPath(f));
     return codec.isDefined()
-        ? "its data does not decode as " + codec.get() + ", the codec its name gives"
+        ? "its data does not decode as "
+            + codec.get()
+            + ", the codec its name gives, or it is cut short within its first block"
         : "cannot be read";
   }
 

@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.cli.ExitStatus;
 import io.wanshuffle.spark.capture.StageCapture;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -19,6 +23,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.io.CompressionCodec;
 import org.apache.spark.scheduler.SparkListenerEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +40,10 @@ import scala.Tuple2;
  * does ({@code CaptureListener}), and Spark's event logging writes them with the rest.
  */
 class EventLogsTest {
+  private static final String IN_PROGRESS =
+      "in progress (the application is still running or did not end cleanly): what it logged so"
+          + " far";
+
   @TempDir Path dir;
 
   /** The exit status, stdout and stderr of {@code report} with the root command's handlers. */
@@ -107,8 +116,11 @@ class EventLogsTest {
     }
   }
 
-  /** The application read from {@code path}: its name, both gated stages and their steps. */
-  private static void assertTwoGatedStages(Path path) throws IOException {
+  /**
+   * The application read from {@code path}: its name, both gated stages and their steps; while it
+   * runs, a note that says so.
+   */
+  private static void assertTwoGatedStages(Path path, boolean running) throws IOException {
     EventLogs.Found found = EventLogs.read(path);
     assertEquals(List.of(), found.leftOut());
     assertEquals(1, found.applications().size());
@@ -118,7 +130,10 @@ class EventLogsTest {
     assertEquals(List.of(3, 5), a.stages().stream().map(StageCapture::stageId).toList());
     assertEquals(2, a.stages().get(0).steps().size());
     assertEquals(a.appId(), a.stages().get(0).appId());
-    assertEquals(List.of(), a.notes(), "nothing left out or cut short");
+    assertEquals(
+        running ? List.of(path + ": " + IN_PROGRESS) : List.of(),
+        a.notes(),
+        "nothing left out or cut short");
   }
 
   /** {@code report} on the event-log folder: exit 0, one page with two gated stages. */
@@ -139,7 +154,7 @@ class EventLogsTest {
       try {
         Path log = list(folder).get(0);
         assertTrue(log.getFileName().toString().matches(name), log.toString());
-        assertTwoGatedStages(log);
+        assertTwoGatedStages(log, true);
         read.add(log);
       } catch (IOException e) {
         throw new AssertionError(e);
@@ -164,7 +179,7 @@ class EventLogsTest {
         list(rolling).stream()
             .anyMatch(p -> p.getFileName().toString().matches("events_1_local-\\d+\\.zstd")),
         list(rolling).toString());
-    assertTwoGatedStages(rolling);
+    assertTwoGatedStages(rolling, false);
     assertReportPage(events);
   }
 
@@ -178,7 +193,7 @@ class EventLogsTest {
     assertEquals(1, running.size(), "read while the application ran");
     Path log = list(events).get(0);
     assertTrue(log.getFileName().toString().matches("local-\\d+\\.zstd"), log.toString());
-    assertTwoGatedStages(log);
+    assertTwoGatedStages(log, false);
     assertReportPage(events);
   }
 
@@ -195,7 +210,7 @@ class EventLogsTest {
               f -> {});
       Path log = list(events).get(0);
       assertTrue(log.getFileName().toString().endsWith("." + codec), log.toString());
-      assertTwoGatedStages(log);
+      assertTwoGatedStages(log, false);
       Files.delete(log);
     }
     Path events =
@@ -204,7 +219,7 @@ class EventLogsTest {
             f -> {});
     Path log = list(events).get(0);
     assertTrue(log.getFileName().toString().matches("local-\\d+"), log.toString());
-    assertTwoGatedStages(log);
+    assertTwoGatedStages(log, false);
     assertEquals(List.of("lz4", "lzf", "snappy", "zstd"), EventLogs.codecs());
   }
 
@@ -236,13 +251,13 @@ class EventLogsTest {
           compressed,
           "not a Spark event log (its data does not decode as "
               + codec
-              + ", the codec its name gives)");
+              + ", the codec its name gives, or it is cut short within its first block)");
       Path running = Files.write(dir.resolve("app-2." + codec + ".inprogress"), junk);
       assertRefused(
           running,
           "not a Spark event log (its data does not decode as "
               + codec
-              + ", the codec its name gives)");
+              + ", the codec its name gives, or it is cut short within its first block)");
     }
     Path txt = Files.write(dir.resolve("events.txt"), ReportFixtures.eventLog("app-5"));
     assertRefused(
@@ -262,6 +277,44 @@ class EventLogsTest {
         rolling,
         "not a Spark event log (a rolling event log's folder holds events_* files and an appstatus"
             + " file)");
+  }
+
+  /**
+   * A compressed log cut in its last block (read while Spark writes it, or after a crash): the
+   * blocks before the cut are read, and a note names the file and the last line read.
+   */
+  @Test
+  void aCompressedLogCutShortIsReadUpToTheCutWithANote() throws Exception {
+    StageCapture[] stages = new StageCapture[40];
+    for (int i = 0; i < stages.length; i++) {
+      stages[i] = ReportFixtures.stage("app-6", i + 1, true);
+    }
+    List<String> lines = ReportFixtures.eventLog("app-6", stages);
+    for (String codec : EventLogs.codecs()) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (OutputStream out =
+          CompressionCodec.createCodec(new SparkConf(false), codec).compressedOutputStream(bytes)) {
+        for (String line : lines) {
+          out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+          out.flush(); // as Spark's event logging flushes after events
+        }
+      }
+      byte[] all = bytes.toByteArray();
+      Path cut =
+          Files.write(
+              dir.resolve("app-6." + codec + ".inprogress"),
+              Arrays.copyOf(all, all.length * 3 / 4));
+      ApplicationCapture a = EventLogs.read(cut).applications().get(0);
+      assertEquals("app-6", a.appId(), codec);
+      int read = a.stages().size();
+      assertTrue(0 < read && read < stages.length, codec + ": " + read + " stages read");
+      assertEquals(cut + ": " + IN_PROGRESS, a.notes().get(0), codec);
+      // zstd's continuous stream ends at the last whole block: the lines before the cut; the
+      // others' last block fails to decode, which a second note names
+      for (String n : a.notes().subList(1, a.notes().size())) {
+        assertTrue(n.matches("\\Q" + cut + "\\E: undecodable after line \\d+ .*"), n);
+      }
+    }
   }
 
   @Test
