@@ -4,13 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.cli.ExitStatus;
 import io.wanshuffle.spark.capture.StageCapture;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +24,6 @@ import org.apache.spark.io.CompressionCodec;
 import org.apache.spark.scheduler.SparkListenerEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import scala.Tuple2;
 
 /**
@@ -45,26 +41,6 @@ class EventLogsTest {
           + " far";
 
   @TempDir Path dir;
-
-  /** The exit status, stdout and stderr of {@code report} with the root command's handlers. */
-  private record Run(int status, String out, String err) {}
-
-  private static Run report(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int status =
-        new CommandLine(new ReportCommand())
-            .setOut(new PrintWriter(out, true))
-            .setErr(new PrintWriter(err, true))
-            .setParameterExceptionHandler(ExitStatus::badUsage)
-            .setExecutionExceptionHandler(
-                (ex, c, parsed) -> {
-                  c.getErr().println("report: " + ex);
-                  return ExitStatus.FAILED;
-                })
-            .execute(args);
-    return new Run(status, out.toString(), err.toString());
-  }
 
   /**
    * Runs a shuffle job with the wan-shuffle shuffle manager and Spark's event logging into {@code
@@ -139,7 +115,7 @@ class EventLogsTest {
   /** {@code report} on the event-log folder: exit 0, one page with two gated stages. */
   private void assertReportPage(Path events) throws IOException {
     Path page = dir.resolve("page.html");
-    Run r = report("--event-log", events.toString(), "--out", page.toString());
+    ReportRun r = ReportRun.of("--event-log", events.toString(), "--out", page.toString());
     assertEquals(0, r.status(), r.err());
     assertEquals("", r.err());
     assertTrue(
@@ -227,8 +203,9 @@ class EventLogsTest {
    * {@code report} on {@code path}: exit 2, one stderr line {@code report: --event-log MESSAGE}.
    */
   private static void assertRefused(Path path, String message) {
-    Run r =
-        report("--event-log", path.toString(), "--out", path.resolveSibling("x.html").toString());
+    ReportRun r =
+        ReportRun.of(
+            "--event-log", path.toString(), "--out", path.resolveSibling("x.html").toString());
     assertEquals(2, r.status(), r.out() + r.err());
     assertEquals("", r.out());
     assertEquals("report: --event-log " + path + ": " + message + System.lineSeparator(), r.err());
@@ -325,7 +302,7 @@ class EventLogsTest {
         ReportFixtures.eventLog("app-1", ReportFixtures.stage("app-1", 3, true)));
     Files.writeString(events.resolve("README"), "spark event logs\n");
     Path out = dir.resolve("r.html");
-    Run r = report("--event-log", events.toString(), "--out", out.toString());
+    ReportRun r = ReportRun.of("--event-log", events.toString(), "--out", out.toString());
     assertEquals(0, r.status(), r.err());
     assertEquals(
         "note: "
