@@ -9,7 +9,7 @@ import io.wanshuffle.it.TestbedCommand;
 import io.wanshuffle.it.app.AppCommand;
 import io.wanshuffle.it.bench.E2eBenchCommand;
 import io.wanshuffle.it.demo.DemoCommand;
-import io.wanshuffle.it.report.ReportCommand;
+import io.wanshuffle.tools.report.ReportCommand;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  * <ul>
  *   <li>{@code plan}, {@code liquid}: schedules from a file (module cli).
  *   <li>{@code report}: an HTML page of an application's gated stages from its capture or event log
- *       (module integration-tests).
+ *       (module tools).
  *   <li>{@code demo}, {@code run-app}, {@code e2e-bench}, {@code testbed}: the two-site testbed,
  *       the demo job and the end-to-end benchmark (module integration-tests).
  *   <li>{@code bench} with {@code speed}, {@code quality}, {@code liquid}, {@code replan}:

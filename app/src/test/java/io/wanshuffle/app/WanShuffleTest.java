@@ -183,6 +183,45 @@ class WanShuffleTest {
     }
   }
 
+  /**
+   * The inputs of issue 53 that leaked an exception's text: a junk {@code .zstd.inprogress} file
+   * and a file that is not UTF-8. One line on the command's stderr, and nothing from Spark's
+   * logging on the process's stderr.
+   */
+  @Test
+  void reportOnAFileThatIsNotAnEventLogIsOneLineWithStatusTwo() throws IOException {
+    byte[] junk = new byte[2048];
+    new java.util.Random(3).nextBytes(junk);
+    Path running = Files.write(dir.resolve("app-2.zstd.inprogress"), junk);
+    Path binary = Files.write(dir.resolve("app-3"), junk);
+    java.io.PrintStream processErr = System.err;
+    java.io.ByteArrayOutputStream spark = new java.io.ByteArrayOutputStream();
+    List<Run> runs = new ArrayList<>();
+    try {
+      System.setErr(new java.io.PrintStream(spark, true, java.nio.charset.StandardCharsets.UTF_8));
+      runs.add(run("report", "--event-log", running.toString(), "--out", dir + "/r.html"));
+      runs.add(run("report", "--event-log", binary.toString(), "--out", dir + "/r.html"));
+    } finally {
+      System.setErr(processErr);
+    }
+    assertEquals(
+        List.of(
+            "report: --event-log "
+                + running
+                + ": not a Spark event log (its data does not decode as zstd, the codec its name"
+                + " gives)",
+            "report: --event-log "
+                + binary
+                + ": not a Spark event log (its first line is not a Spark event)"),
+        runs.stream().map(r -> r.err().strip()).toList());
+    for (Run r : runs) {
+      assertEquals(2, r.status(), r.err());
+      assertEquals(1, r.errLines().size(), r.err());
+      assertEquals("", r.out());
+    }
+    assertEquals("", spark.toString(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   @Test
   void planRunsThroughTheRootWithNothingOnStderr() throws IOException {
     Path m = Files.writeString(dir.resolve("m.csv"), "7,3\n0,1\n");

@@ -10,7 +10,8 @@
  * {@link io.wanshuffle.it.job} (the jobs and the driver program), {@link
  * io.wanshuffle.it.experiment} (measured runs on the testbed), {@link io.wanshuffle.it.links} (each
  * link's load in a run: capacities, flows, counters), then the commands' own packages {@link
- * io.wanshuffle.it.demo}, {@link io.wanshuffle.it.bench}, {@link io.wanshuffle.it.app} and {@link
- * io.wanshuffle.it.report}.
+ * io.wanshuffle.it.demo}, {@link io.wanshuffle.it.bench} and {@link io.wanshuffle.it.app}. Their
+ * HTML pages are drawn with the report's classes of the tools module ({@code
+ * io.wanshuffle.tools.report}).
  */
 package io.wanshuffle.it;

@@ -5,7 +5,10 @@ import java.util.Arrays;
 /**
  * The base-speed rule of the DGGP paper (Jeannot and Wagner, sec. 2.2): the base speed b is the
  * greatest common divisor of the backbone rate and every NIC rate; then k = backbone / b and δ(v) =
- * min(k, NIC(v) / b). Amounts in bytes become seconds at base speed by dividing by b.
+ * min(k, NIC(v) / b). Amounts in bytes become seconds at base speed by dividing by b. On a topology
+ * with more links (rack uplinks, several backbone sides: liquid-schedules paper, Gabrielyan and
+ * Hersch, sec. 3) the same rule runs over every link's rate ({@link #ofRates}) and a link carries
+ * rate / b flows at once ({@link #flows}). Every base speed of the project comes from this class.
  *
  * @param bytesPerSecond the base speed b, bytes/s
  * @param k transfers per step the backbone carries at b each
@@ -35,13 +38,13 @@ public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] rec
     if (senderNicRates.length == 0 || receiverNicRates.length == 0) {
       throw new IllegalArgumentException("need at least one sender and one receiver NIC rate");
     }
-    long g = backboneRate;
     for (long r : senderNicRates) {
-      g = gcd(g, positive("sender NIC rate", r));
+      positive("sender NIC rate", r);
     }
     for (long r : receiverNicRates) {
-      g = gcd(g, positive("receiver NIC rate", r));
+      positive("receiver NIC rate", r);
     }
+    long g = gcd(gcd(backboneRate, senderNicRates), receiverNicRates);
     long k = backboneRate / g;
     if (k > MAX_FLOWS) {
       throw new IllegalArgumentException(
@@ -62,6 +65,39 @@ public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] rec
       dr[j] = (int) Math.min(k, receiverNicRates[j] / g);
     }
     return new BaseSpeed(g, (int) k, ds, dr);
+  }
+
+  /**
+   * The base speed of a set of link rates: their greatest common divisor (the rule of sec. 2.2 over
+   * every link a plan sees).
+   *
+   * @param rates link rates, bytes/s, each &gt; 0; at least one
+   * @return b, bytes/s
+   * @throws IllegalArgumentException if there is no rate or a rate is not positive
+   */
+  public static long ofRates(long... rates) {
+    if (rates.length == 0) {
+      throw new IllegalArgumentException("need at least one link rate for a base speed");
+    }
+    for (long r : rates) {
+      positive("link rate", r);
+    }
+    return gcd(0, rates);
+  }
+
+  /**
+   * The capacity of a link in flows of the base speed.
+   *
+   * @param rate the link's rate, bytes/s, &ge; 0
+   * @param baseSpeed b, bytes/s, &gt; 0
+   * @return rate / b, at least 1 and at most {@value #MAX_FLOWS}
+   * @throws IllegalArgumentException if the base speed is not positive
+   */
+  public static int flows(long rate, long baseSpeed) {
+    if (baseSpeed <= 0) {
+      throw new IllegalArgumentException("base speed must be > 0 bytes/s, got " + baseSpeed);
+    }
+    return (int) Math.max(1, Math.min(MAX_FLOWS, rate / baseSpeed));
   }
 
   /**
@@ -87,13 +123,19 @@ public record BaseSpeed(long bytesPerSecond, int k, int[] senderDelta, int[] rec
     return r;
   }
 
-  private static long gcd(long a, long b) {
-    while (b != 0) {
-      long t = a % b;
-      a = b;
-      b = t;
+  /** Euclid's algorithm over {@code g} and every rate. */
+  private static long gcd(long g, long... rates) {
+    for (long r : rates) {
+      long a = g;
+      long b = r;
+      while (b != 0) {
+        long t = a % b;
+        a = b;
+        b = t;
+      }
+      g = a;
     }
-    return a;
+    return g;
   }
 
   @Override

@@ -149,4 +149,22 @@ class ModelInputTest {
     assertThrows(
         IllegalArgumentException.class, () -> BaseSpeed.of(1, new long[] {-1}, new long[] {1}));
   }
+
+  @Test
+  void aTopologysBaseSpeedIsTheGcdOfItsLinkRatesAndALinkCarriesRateOverItFlows() {
+    long mbit = 125_000L; // bytes/s
+    // NICs of 100 and 300 Mbit/s, a rack uplink of 250, a backbone side of 1 Gbit/s: b = 50 Mbit/s
+    assertEquals(50 * mbit, BaseSpeed.ofRates(100 * mbit, 300 * mbit, 250 * mbit, 1000 * mbit));
+    assertEquals(7, BaseSpeed.ofRates(7));
+    assertEquals(5, BaseSpeed.flows(250 * mbit, 50 * mbit));
+    assertEquals(1, BaseSpeed.flows(10, 50), "a link slower than the base speed carries one flow");
+    assertEquals(BaseSpeed.MAX_FLOWS, BaseSpeed.flows(Long.MAX_VALUE, 1));
+    assertThrows(IllegalArgumentException.class, () -> BaseSpeed.ofRates());
+    assertThrows(IllegalArgumentException.class, () -> BaseSpeed.ofRates(100, 0));
+    assertThrows(IllegalArgumentException.class, () -> BaseSpeed.flows(100, 0));
+    // the KPBS rule and the link rule agree on the same rates
+    assertEquals(
+        BaseSpeed.of(200 * mbit, new long[] {300 * mbit}, new long[] {100 * mbit}).bytesPerSecond(),
+        BaseSpeed.ofRates(200 * mbit, 300 * mbit, 100 * mbit));
+  }
 }

@@ -5,7 +5,7 @@ import io.wanshuffle.it.experiment.AppRunner;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.experiment.YarnExperiment;
-import io.wanshuffle.it.links.LinkModel;
+import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.spark.AppJars;
@@ -251,7 +251,7 @@ public final class AppCommand implements Callable<Integer> {
       }
       Set<String> aHosts = Set.copyOf(Node.addresses(ex.testbed().mapSide()));
       ex.testbed().workers().forEach(n -> hostNames.put(n.address(), n.name()));
-      LinkModel model = LinkModel.load(ex.topologyConfig());
+      TopologyLinks model = TopologyLinks.load(ex.topologyConfig());
       for (int run = 1; run <= runs; run++) {
         for (String variant : variants) {
           Map<String, String> c = ex.clusterConf(executorMemory);

@@ -2,7 +2,7 @@ package io.wanshuffle.it.app;
 
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.links.LinkLoad;
-import io.wanshuffle.it.links.LinkModel;
+import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.BackboneTrace;
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
@@ -107,7 +107,7 @@ public record AppFigures(
    * @throws IOException if the event log, the capture or stdout cannot be read
    */
   public static AppFigures of(
-      String variant, int run, Experiment.Submitted s, Set<String> aHosts, LinkModel model)
+      String variant, int run, Experiment.Submitted s, Set<String> aHosts, TopologyLinks model)
       throws IOException {
     EventLog log = s.eventLog() == null ? null : EventLog.read(s.eventLog());
     BackboneTrace b = s.backbone();

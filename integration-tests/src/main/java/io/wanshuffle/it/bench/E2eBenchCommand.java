@@ -9,8 +9,8 @@ import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.RunResult;
-import io.wanshuffle.it.links.LinkModel;
 import io.wanshuffle.it.links.LinkRun;
+import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.spark.ClusterOptions;
@@ -392,7 +392,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
   /** Runs every pattern with every variant on one testbed of {@code spec}. */
   private void runAtRtt(TestbedSpec spec, Map<String, double[][]> matrices, double beta) {
     try (Experiment ex = startExperiment(spec)) {
-      LinkModel model = LinkModel.load(ex.spark().topologyConfig());
+      TopologyLinks model = TopologyLinks.load(ex.spark().topologyConfig());
       for (String pattern : patterns) {
         for (String name : variants) {
           Experiment.Measured r =
@@ -459,7 +459,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
       String variant,
       Experiment.Measured r,
       double beta,
-      LinkModel model) {
+      TopologyLinks model) {
     List<Comparison.Figures> figs = new ArrayList<>();
     List<Double> setups = new ArrayList<>();
     List<Integer> stalls = new ArrayList<>();

@@ -4,17 +4,17 @@ import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.RunResult;
-import io.wanshuffle.it.links.LinkModel;
 import io.wanshuffle.it.links.LinkRun;
+import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
-import io.wanshuffle.it.report.ApplicationCapture;
-import io.wanshuffle.it.report.Charts;
-import io.wanshuffle.it.report.HtmlReport;
-import io.wanshuffle.it.report.OperatorReport;
 import io.wanshuffle.it.spark.ClusterOptions;
 import io.wanshuffle.it.spark.SparkHome;
 import io.wanshuffle.it.spark.SparkLines;
+import io.wanshuffle.tools.report.ApplicationCapture;
+import io.wanshuffle.tools.report.Charts;
+import io.wanshuffle.tools.report.HtmlReport;
+import io.wanshuffle.tools.report.OperatorReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -79,7 +79,7 @@ final class Demo {
     boolean identical = true;
     long t0 = System.currentTimeMillis();
     try (Experiment ex = start(spec, out, withPlugin)) {
-      LinkModel model = LinkModel.load(ex.spark().topologyConfig());
+      TopologyLinks model = TopologyLinks.load(ex.spark().topologyConfig());
       System.out.println("testbed: " + ex.testbed().describe());
       if (!ex.testbed().shaped()) {
         System.out.println(
@@ -260,7 +260,7 @@ final class Demo {
       String title,
       JobRequest base,
       List<String> variants,
-      LinkModel model,
+      TopologyLinks model,
       TestbedSpec spec) {
     System.out.println("\n== " + title);
     List<Experiment.Measured> ms = new ArrayList<>();
@@ -445,7 +445,8 @@ final class Demo {
   }
 
   /** The run's links over its reduce stage: gated flows of the capture, counters, matrix. */
-  private static LinkRun linkRun(LinkModel model, RunResult r, Captured c, Experiment.Measured m) {
+  private static LinkRun linkRun(
+      TopologyLinks model, RunResult r, Captured c, Experiment.Measured m) {
     List<io.wanshuffle.spark.capture.FlowCapture> gated =
         c.flows().stream().filter(f -> f.stepId() > 0).toList();
     return LinkRun.of(
@@ -494,7 +495,7 @@ final class Demo {
     List<String> ratio = new ArrayList<>(List.of("reduce stage / generalised limit"));
     List<String> flows = new ArrayList<>(List.of("most flows on a link / its capacity"));
     for (int x = 0; x < runs.size(); x++) {
-      LinkModel.Limit l = runs.get(x).limit();
+      TopologyLinks.Limit l = runs.get(x).limit();
       limit.add(l.link() == null ? "-" : Comparison.fmt("%.2f", l.seconds()) + " " + l.link());
       ratio.add(
           l.seconds() > 0

@@ -10,11 +10,11 @@ import java.util.Map;
 
 /**
  * How many flows held each link at once, measured from realised flows (the plugin's flow log,
- * {@code flows.csv}): a flow holds every link of its route ({@link LinkModel#route}) over [{@code
- * startMs}, {@link FlowCapture#heldUntilMs()}), the time it held its ports in the coordinator's
- * count; several tasks fetching over the same (source, destination) pair at the same time count as
- * one flow, as the coordinator counts them. Zero-length intervals are ignored. A sweep over the 2n
- * interval ends: O(n log n + n x route length).
+ * {@code flows.csv}): a flow holds every link of its route ({@link TopologyLinks#route}) over
+ * [{@code startMs}, {@link FlowCapture#heldUntilMs()}), the time it held its ports in the
+ * coordinator's count; several tasks fetching over the same (source, destination) pair at the same
+ * time count as one flow, as the coordinator counts them. Zero-length intervals are ignored. A
+ * sweep over the 2n interval ends: O(n log n + n x route length).
  */
 public final class LinkFlows {
   private LinkFlows() {}
@@ -24,11 +24,11 @@ public final class LinkFlows {
    *     step contract)
    * @param model the links and routes
    * @return per link that some flow held, the most flows that held it at one instant, in {@link
-   *     LinkModel#links()} order
+   *     TopologyLinks#links()} order
    * @throws io.wanshuffle.scheduler.topology.TopologyException for a host the topology does not
    *     know
    */
-  public static Map<String, Integer> maxFlows(Collection<FlowCapture> flows, LinkModel model) {
+  public static Map<String, Integer> maxFlows(Collection<FlowCapture> flows, TopologyLinks model) {
     List<long[]> events = new ArrayList<>(); // time, +1/-1, pair index
     Map<String, Integer> pairIndex = new HashMap<>();
     List<List<String>> pairRoutes = new ArrayList<>();

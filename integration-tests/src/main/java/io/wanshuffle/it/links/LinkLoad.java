@@ -19,7 +19,7 @@ import java.util.Optional;
  * the topology leaves unconstrained ({@code none}).
  *
  * @param capacityFlows flows the link carries at once, its rate / the base speed ({@link
- *     LinkModel#capacityFlows}); null for a measured link with no rate in the topology
+ *     TopologyLinks#capacityFlows}); null for a measured link with no rate in the topology
  * @param maxFlows most gated flows that held it at one instant ({@link LinkFlows}); null without a
  *     gated flow log, 0 when none crossed it
  * @param bytes bytes its counter carried during the window (Ethernet frame bytes)
@@ -56,7 +56,10 @@ public record LinkLoad(
    *     no rate for
    */
   public static Map<String, LinkLoad> of(
-      LinkModel model, Collection<FlowCapture> gatedFlows, LinkTrace trace, List<long[]> windows) {
+      TopologyLinks model,
+      Collection<FlowCapture> gatedFlows,
+      LinkTrace trace,
+      List<long[]> windows) {
     Map<String, Integer> flows = gatedFlows == null ? null : LinkFlows.maxFlows(gatedFlows, model);
     List<String> names = new ArrayList<>(model.links().keySet());
     if (trace != null) {

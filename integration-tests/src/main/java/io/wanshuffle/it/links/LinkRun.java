@@ -12,15 +12,15 @@ import java.util.Optional;
 /**
  * The links of one measured shuffle (a reduce stage): each link's load ({@link LinkLoad}) over the
  * stage, the stage's traffic matrix on the links (bytes per link / rate: its generalised physical
- * limit, {@link LinkModel#limit}), and its bottleneck links: those whose load / rate is within 10 %
- * of the limit.
+ * limit, {@link TopologyLinks#limit}), and its bottleneck links: those whose load / rate is within
+ * 10 % of the limit.
  *
  * @param loads per link, its load during the stage
  * @param limit the generalised physical limit of the stage's traffic matrix
  * @param bottlenecks the bottleneck links, most loaded first
  */
 public record LinkRun(
-    Map<String, LinkLoad> loads, LinkModel.Limit limit, List<String> bottlenecks) {
+    Map<String, LinkLoad> loads, TopologyLinks.Limit limit, List<String> bottlenecks) {
 
   /** Share of the limit above which a link is a bottleneck. */
   static final double BOTTLENECK_SHARE = 0.9;
@@ -38,7 +38,7 @@ public record LinkRun(
    * @return the stage's links
    */
   public static LinkRun of(
-      LinkModel model,
+      TopologyLinks model,
       long[][] bytes,
       List<String> senders,
       List<String> receivers,
@@ -48,7 +48,7 @@ public record LinkRun(
       long toMs) {
     Map<String, LinkLoad> loads =
         LinkLoad.of(model, gatedFlows, trace, List.of(new long[] {fromMs, toMs}));
-    LinkModel.Limit limit = model.limit(bytes, senders, receivers);
+    TopologyLinks.Limit limit = model.limit(bytes, senders, receivers);
     Map<String, Double> seconds = new LinkedHashMap<>();
     model
         .loadBytes(bytes, senders, receivers)

@@ -156,7 +156,7 @@ class E2eReportTest {
         busyLink, new io.wanshuffle.it.links.LinkLoad(1, maxFlows, 1L, utilisation, 1e6, drops));
     return new io.wanshuffle.it.links.LinkRun(
         loads,
-        new io.wanshuffle.it.links.LinkModel.Limit(limitSeconds, busyLink),
+        new io.wanshuffle.it.links.TopologyLinks.Limit(limitSeconds, busyLink),
         List.of(busyLink));
   }
 

@@ -8,7 +8,7 @@ import io.wanshuffle.it.demo.Captured;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.job.RunResult;
-import io.wanshuffle.it.links.LinkModel;
+import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.FlowProbe;
 import io.wanshuffle.it.net.LinkTrace;
 import io.wanshuffle.it.net.Node;
@@ -47,13 +47,13 @@ class RackUplinkIT {
   static final TestbedSpec SPEC = RackTopologyIT.SPEC;
 
   Experiment ex;
-  LinkModel model;
+  TopologyLinks model;
 
   @BeforeAll
   void start() {
     String runs = System.getProperty("wanshuffle.it.runDir", "target/it-runs");
     ex = Experiment.start(SPEC, Path.of(runs, "rack-uplinks-" + System.currentTimeMillis()));
-    model = LinkModel.load(ex.spark().topologyConfig());
+    model = TopologyLinks.load(ex.spark().topologyConfig());
   }
 
   @AfterAll

@@ -8,7 +8,7 @@ import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.job.JobLayout;
 import io.wanshuffle.it.job.ShuffleJobs;
 import io.wanshuffle.it.links.LinkFlows;
-import io.wanshuffle.it.links.LinkModel;
+import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.LoopbackTestbed;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
@@ -38,7 +38,7 @@ import org.apache.spark.sql.SparkSession;
  */
 final class TopologyContract implements AutoCloseable {
   final SparkCluster cluster;
-  final LinkModel model;
+  final TopologyLinks model;
   final JobLayout layout;
   final Map<String, String> siteOf = new LinkedHashMap<>();
   private SparkSession wan;
@@ -54,7 +54,7 @@ final class TopologyContract implements AutoCloseable {
     cluster =
         SparkCluster.start(
             LoopbackTestbed.start(spec), SparkHome.locate(), runDir, ClusterOptions.defaults());
-    model = LinkModel.load(cluster.topologyConfig());
+    model = TopologyLinks.load(cluster.topologyConfig());
     cluster.testbed().workers().forEach(n -> siteOf.put(n.address(), n.cluster()));
     List<String> maps = Node.addresses(cluster.testbed().mapSide());
     List<String> reduces = Node.addresses(cluster.testbed().reduceSide());
@@ -164,7 +164,7 @@ final class TopologyContract implements AutoCloseable {
    * @return the most flows on each link
    */
   static Map<String, Integer> assertPerLinkContract(
-      List<FlowCapture> gated, LinkModel model, Map<String, String> siteOf) {
+      List<FlowCapture> gated, TopologyLinks model, Map<String, String> siteOf) {
     assertFalse(gated.isEmpty(), "the plugin gated cross-site flows");
     for (FlowCapture f : gated) {
       assertTrue(

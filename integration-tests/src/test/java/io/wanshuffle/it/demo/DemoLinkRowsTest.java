@@ -3,8 +3,8 @@ package io.wanshuffle.it.demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.wanshuffle.it.links.LinkLoad;
-import io.wanshuffle.it.links.LinkModel;
 import io.wanshuffle.it.links.LinkRun;
+import io.wanshuffle.it.links.TopologyLinks;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +16,7 @@ class DemoLinkRowsTest {
     loads.put("rack.uplink[/A/rack0]", new LinkLoad(1, flows, 1L, uplink, 1e6, drops));
     loads.put("backbone.out[/A]", new LinkLoad(2, flows, 1L, backbone, 1e6, 0L));
     loads.put("nic.up[h]", new LinkLoad(1, flows, 0L, 0.0, 0.0, null));
-    return new LinkRun(loads, new LinkModel.Limit(4.0, "rack.uplink[/A/rack0]"), List.of());
+    return new LinkRun(loads, new TopologyLinks.Limit(4.0, "rack.uplink[/A/rack0]"), List.of());
   }
 
   private static Comparison.Figures fig(double reduce) {

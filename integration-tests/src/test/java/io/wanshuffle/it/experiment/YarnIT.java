@@ -12,7 +12,7 @@ import io.trino.tpch.LineItem;
 import io.wanshuffle.it.app.AppFigures;
 import io.wanshuffle.it.job.TpchAnswer;
 import io.wanshuffle.it.job.TpchRunsMain;
-import io.wanshuffle.it.links.LinkModel;
+import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.NamespaceTestbed;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.Testbed;
@@ -153,7 +153,7 @@ class YarnIT {
             1,
             s,
             Set.copyOf(hosts(ex.testbed().mapSide())),
-            LinkModel.load(ex.topologyConfig()));
+            TopologyLinks.load(ex.topologyConfig()));
     assertTrue(f.k() >= 1 && f.steps() >= 1, "the plugin granted steps: " + f);
     assertTrue(f.gatedAtOnceAToB() >= 1, "gated cross-site flows: " + f);
     assertTrue(f.withinK(), "at most k gated flows at once each way: " + f);

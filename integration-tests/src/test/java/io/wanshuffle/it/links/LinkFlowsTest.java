@@ -23,7 +23,7 @@ class LinkFlowsTest {
    */
   @Test
   void flowsHoldEveryLinkOfTheirRouteWhileTheyHoldTheirPorts() {
-    LinkModel m = LinksFixture.twoByTwo(dir, 4);
+    TopologyLinks m = LinksFixture.twoByTwo(dir, 4);
     String a1 = "127.0.1.11";
     String a2 = "127.0.1.12"; // rack 0 with a1
     String a3 = "127.0.1.13"; // rack 1
@@ -53,7 +53,7 @@ class LinkFlowsTest {
   /** Several tasks fetching over one pair at once are one flow, as the coordinator counts them. */
   @Test
   void tasksOverTheSamePairAtOnceAreOneFlowAndEmptyIntervalsNone() {
-    LinkModel m = LinksFixture.twoByTwo(dir, 2);
+    TopologyLinks m = LinksFixture.twoByTwo(dir, 2);
     Map<String, Integer> max =
         LinkFlows.maxFlows(
             List.of(

@@ -29,7 +29,7 @@ class LinkLoadTest {
 
   @Test
   void countersFlowsAndCapacitiesMeetPerLink() {
-    LinkModel m = LinksFixture.twoByTwo(dir, 2);
+    TopologyLinks m = LinksFixture.twoByTwo(dir, 2);
     Map<String, LinkTrace.Series> s = new LinkedHashMap<>();
     // backbone out of A: 25 MB/s for 2 s of a 4 s recording, i.e. full during the window [1 s, 3 s]
     s.put(
@@ -79,7 +79,7 @@ class LinkLoadTest {
 
   @Test
   void anUngatedRunHasNoFlowFiguresAndAnUnmeasuredOneNoCounters() {
-    LinkModel m = LinksFixture.twoByTwo(dir, 2);
+    TopologyLinks m = LinksFixture.twoByTwo(dir, 2);
     Map<String, LinkLoad> loads = LinkLoad.of(m, null, null, List.of());
     assertEquals(m.links().keySet(), loads.keySet());
     LinkLoad l = loads.get("backbone.in[/B]");

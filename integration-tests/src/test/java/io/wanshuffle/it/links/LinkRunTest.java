@@ -25,7 +25,7 @@ class LinkRunTest {
    */
   @Test
   void theBottlenecksAreTheLinksWithinTenPercentOfTheLimit() {
-    LinkModel m = LinksFixture.twoByTwo(dir, 2);
+    TopologyLinks m = LinksFixture.twoByTwo(dir, 2);
     long[][] bytes = {{25_000_000, 0}, {0, 10_000_000}};
     Map<String, LinkTrace.Series> s =
         Map.of(

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The link model of a loopback testbed of 2 sites x 2 racks x 2 hosts (one host per rack), NIC 100
+ * The links of a loopback testbed of 2 sites x 2 racks x 2 hosts (one host per rack), NIC 100
  * Mbit/s, rack links 100 Mbit/s (2:1 with two hosts; here 1:1), backbone 200 Mbit/s: base speed
  * 12.5 MB/s, NICs and racks 1 flow, backbone sides 2. Hosts: a1 = 127.0.1.11 (/A/rack0), a2 =
  * 127.0.1.12 (/A/rack1), b1 = 127.0.2.11 (/B/rack0), b2 = 127.0.2.12 (/B/rack1).
@@ -21,7 +21,7 @@ final class LinksFixture {
 
   private LinksFixture() {}
 
-  static LinkModel twoByTwo(Path dir, int hostsPerSite) {
+  static TopologyLinks twoByTwo(Path dir, int hostsPerSite) {
     TestbedSpec s =
         new TestbedSpec(
             List.of(hostsPerSite, hostsPerSite),
@@ -34,7 +34,8 @@ final class LinksFixture {
             "bbr");
     try (Testbed t = LoopbackTestbed.start(s)) {
       t.writeTopologyTable(dir.resolve("topology.table"));
-      return LinkModel.load(t.writeTopologyConfig(dir.resolve("topology.conf"), "topology.table"));
+      return TopologyLinks.load(
+          t.writeTopologyConfig(dir.resolve("topology.conf"), "topology.table"));
     }
   }
 

@@ -6,8 +6,9 @@
  * <ul>
  *   <li>{@code SparkLine} (one per Spark line: 3.5, 4.0, 4.1, 4.2): the line's name, the reader's
  *       {@code ExternalSorter} construction as that line's {@code BlockStoreShuffleReader.read()}
- *       does it, and {@code LinePage}, the base of the WAN Shuffle tab's pages (servlet request
- *       type and {@code UIUtils.headerSparkPage} signature of the line);
+ *       does it, and {@code LinePage}, which serves a {@link io.wanshuffle.spark.compat.TabPage} of
+ *       the WAN Shuffle tab in the line's UI (servlet request type and {@code
+ *       UIUtils.headerSparkPage} signature of the line);
  *   <li>{@code ScalaCollections} (one per Scala version: 2.12, 2.13): conversions between Java and
  *       Scala collections.
  * </ul>

@@ -6,7 +6,6 @@ import io.wanshuffle.scheduler.topology.LinkKind;
 import io.wanshuffle.scheduler.topology.Topology;
 import io.wanshuffle.scheduler.topology.TopologyException;
 import io.wanshuffle.spark.config.WanShuffleConf;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -155,13 +154,8 @@ public final class LinkModel {
       throw new TopologyException(
           topology.config().file() + ": no link has a rate (every rate is 'none')");
     }
-    BigInteger g = BigInteger.ZERO;
-    long max = 0;
-    for (long r : rates) {
-      g = g.gcd(BigInteger.valueOf(r));
-      max = Math.max(max, r);
-    }
-    long b = g.longValueExact();
+    long b = BaseSpeed.ofRates(rates.stream().mapToLong(Long::longValue).toArray());
+    long max = rates.stream().mapToLong(Long::longValue).max().orElseThrow();
     if (max / b > BaseSpeed.MAX_FLOWS) {
       throw new TopologyException(
           topology.config().file()
@@ -346,7 +340,7 @@ public final class LinkModel {
     if (id == null) {
       id = names.size();
       names.add(name);
-      capacities.add((int) Math.max(1, Math.min(BaseSpeed.MAX_FLOWS, link.rate() / baseSpeed)));
+      capacities.add(BaseSpeed.flows(link.rate(), baseSpeed));
       idByName.put(name, id);
     }
     return id;

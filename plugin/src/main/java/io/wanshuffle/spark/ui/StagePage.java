@@ -7,7 +7,7 @@ import io.wanshuffle.spark.capture.PlanCapture;
 import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StageFigures;
 import io.wanshuffle.spark.capture.StepCapture;
-import io.wanshuffle.spark.compat.LinePage;
+import io.wanshuffle.spark.compat.TabPage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +18,7 @@ import java.util.function.Function;
  * step table (each step's grant, duration, deadline, budget, fetched bytes and backbone
  * utilisation), its first plan, and the transfer matrix when it is small enough to read.
  */
-final class StagePage extends LinePage {
+final class StagePage implements TabPage {
   /** Largest matrix (cells) shown as a table. */
   static final int MAX_MATRIX_CELLS = 400;
 
@@ -39,18 +39,22 @@ final class StagePage extends LinePage {
   private final WanShuffleTab tab;
 
   StagePage(WanShuffleTab tab) {
-    super("stage", tab);
     this.tab = tab;
   }
 
   @Override
-  protected String title(Function<String, String> param, String base) {
+  public String prefix() {
+    return "stage";
+  }
+
+  @Override
+  public String title(Function<String, String> param, String base) {
     String id = param.apply("id");
     return "WAN Shuffle: stage " + (id == null ? "" : id);
   }
 
   @Override
-  protected String body(Function<String, String> param, String base) {
+  public String body(Function<String, String> param, String base) {
     String id = param.apply("id");
     StageCapture stage =
         WanShuffleStore.of(tab.store()).stages().stream()

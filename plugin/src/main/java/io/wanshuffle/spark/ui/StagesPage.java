@@ -4,7 +4,7 @@ import io.wanshuffle.spark.capture.CapturedEvents;
 import io.wanshuffle.spark.capture.LinkFigures;
 import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StageFigures;
-import io.wanshuffle.spark.compat.LinePage;
+import io.wanshuffle.spark.compat.TabPage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -15,7 +15,7 @@ import java.util.function.Function;
  * the most flows a step put on its bottleneck link, the lower bound, and the predicted and measured
  * transfer time ({@link StageFigures}).
  */
-final class StagesPage extends LinePage {
+final class StagesPage implements TabPage {
   /** Column headings of the stage table. */
   static final List<String> HEADER =
       List.of(
@@ -36,17 +36,21 @@ final class StagesPage extends LinePage {
   private final WanShuffleTab tab;
 
   StagesPage(WanShuffleTab tab) {
-    super("", tab);
     this.tab = tab;
   }
 
   @Override
-  protected String title(Function<String, String> param, String base) {
+  public String prefix() {
+    return "";
+  }
+
+  @Override
+  public String title(Function<String, String> param, String base) {
     return "WAN Shuffle";
   }
 
   @Override
-  protected String body(Function<String, String> param, String base) {
+  public String body(Function<String, String> param, String base) {
     return content(WanShuffleStore.of(tab.store()), base);
   }
 

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.ui;
 
+import io.wanshuffle.spark.compat.LinePage;
 import org.apache.spark.ui.SparkUI;
 import org.apache.spark.ui.SparkUITab;
 import org.apache.spark.util.kvstore.KVStore;
@@ -25,8 +26,8 @@ public final class WanShuffleTab extends SparkUITab {
   public WanShuffleTab(SparkUI ui, KVStore store) {
     super(ui, PREFIX);
     this.store = store;
-    attachPage(new StagesPage(this));
-    attachPage(new StagePage(this));
+    attachPage(new LinePage(this, new StagesPage(this)));
+    attachPage(new LinePage(this, new StagePage(this)));
   }
 
   @Override

@@ -18,7 +18,7 @@ import org.apache.hadoop.net.DNSToSwitchMapping;
  * {@link TopologyConfig}. A transfer from host s to host d uses the links of its route ({@link
  * LinkKind}); {@link #network} turns the hosts of a traffic matrix into a {@link LinkNetwork} with
  * capacities in flows by the base-speed rule of the DGGP paper (Jeannot and Wagner, sec. 2.2): base
- * speed = gcd of the rates of every link in use.
+ * speed = gcd of the rates of every link in use ({@link BaseSpeed#ofRates}).
  *
  * <p>Not thread-safe (it caches resolved hosts).
  */
@@ -266,7 +266,7 @@ public final class Topology {
     Map<String, Link> links = new LinkedHashMap<>();
     java.util.Set<String> used = new java.util.HashSet<>();
     List<List<Link>> routes = new ArrayList<>();
-    long g = 0;
+    java.util.stream.LongStream.Builder usedRates = java.util.stream.LongStream.builder();
     for (int i = 0; i < senders.size(); i++) {
       for (int j = 0; j < receivers.size(); j++) {
         List<Link> r = route(senders.get(i), receivers.get(j));
@@ -275,14 +275,15 @@ public final class Topology {
         for (Link l : r) {
           links.putIfAbsent(l.name(), l);
           if (carries && used.add(l.name())) {
-            g = gcd(g, l.rate());
+            usedRates.add(l.rate());
           }
         }
       }
     }
-    if (g == 0) {
+    if (used.isEmpty()) {
       throw new TopologyException(config.file() + ": no link on any route has a rate (all 'none')");
     }
+    long g = BaseSpeed.ofRates(usedRates.build().toArray());
     LinkNetwork.Builder b = new LinkNetwork.Builder(senders.size(), receivers.size());
     Map<String, Integer> id = new HashMap<>();
     long backboneOut = 0;
@@ -376,14 +377,5 @@ public final class Topology {
   private long nicFlows(LinkKind kind, String host, long g) {
     OptionalLong r = config.rate(kind, host);
     return r.isPresent() ? Math.min(Integer.MAX_VALUE, r.getAsLong() / g) : Integer.MAX_VALUE;
-  }
-
-  private static long gcd(long a, long b) {
-    while (b != 0) {
-      long t = a % b;
-      a = b;
-      b = t;
-    }
-    return a;
   }
 }

@@ -10,34 +10,22 @@ import scala.xml.Node;
 import scala.xml.Unparsed;
 
 /**
- * A page of a Spark UI tab whose body is an HTML string, framed by Spark's page header (Spark 3.5:
- * javax servlet request, {@code UIUtils.headerSparkPage} with seven parameters).
+ * A {@link TabPage} in Spark 3.5's UI: its HTML framed by Spark's page header (javax servlet
+ * request, {@code UIUtils.headerSparkPage} with seven parameters).
  */
-public abstract class LinePage extends WebUIPage {
+public final class LinePage extends WebUIPage {
   private final SparkUITab tab;
+  private final TabPage page;
 
   /**
-   * @param prefix the page's path under its tab ({@code ""} for the tab's own page)
    * @param tab the tab the page belongs to
+   * @param page the page
    */
-  protected LinePage(String prefix, SparkUITab tab) {
-    super(prefix);
+  public LinePage(SparkUITab tab, TabPage page) {
+    super(page.prefix());
     this.tab = tab;
+    this.page = page;
   }
-
-  /**
-   * @param param the request's query parameters by name (null when absent)
-   * @param base the UI's base path for links (proxy prefix and the tab's base path)
-   * @return the page's title
-   */
-  protected abstract String title(java.util.function.Function<String, String> param, String base);
-
-  /**
-   * @param param the request's query parameters by name (null when absent)
-   * @param base the UI's base path for links (proxy prefix and the tab's base path)
-   * @return the page's body, HTML
-   */
-  protected abstract String body(java.util.function.Function<String, String> param, String base);
 
   /**
    * Spark's page as an immutable sequence (Scala 2.12's {@code Seq} is {@code
@@ -46,8 +34,8 @@ public abstract class LinePage extends WebUIPage {
   @Override
   public Seq<Node> render(HttpServletRequest request) {
     String base = UIUtils.prependBaseUri(request, tab.basePath(), "");
-    String title = title(request::getParameter, base);
-    String html = body(request::getParameter, base);
+    String html = page.body(request::getParameter, base);
+    String title = page.title(request::getParameter, base);
     return UIUtils.headerSparkPage(
             request, title, () -> new Unparsed(html), tab, Option.empty(), false, false)
         .toList();

@@ -1,4 +1,4 @@
-package io.wanshuffle.it.report;
+package io.wanshuffle.tools.report;
 
 import java.awt.BasicStroke;
 import java.awt.Color;

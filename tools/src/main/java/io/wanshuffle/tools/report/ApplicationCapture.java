@@ -1,4 +1,4 @@
-package io.wanshuffle.it.report;
+package io.wanshuffle.tools.report;
 
 import io.wanshuffle.spark.capture.StageCapture;
 import java.util.List;

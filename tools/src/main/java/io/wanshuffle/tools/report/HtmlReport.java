@@ -1,4 +1,4 @@
-package io.wanshuffle.it.report;
+package io.wanshuffle.tools.report;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.wanshuffle.it.report;
+package io.wanshuffle.tools.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.spark.capture.StageCapture;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class OperatorReportTest {
   @TempDir Path dir;
@@ -134,7 +131,7 @@ class OperatorReportTest {
     lines.remove(lines.size() - 1);
     lines.add("{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":");
     Path log = Files.write(dir.resolve("app-3"), lines);
-    ApplicationCapture a = ApplicationCaptures.fromEventLog(log).get(0);
+    ApplicationCapture a = EventLogs.read(log).applications().get(0);
     assertEquals("app-3", a.appId());
     assertEquals("sort", a.appName());
     assertFalse(a.flowsRecorded());
@@ -145,7 +142,7 @@ class OperatorReportTest {
             log
                 + ": line "
                 + lines.size()
-                + " is cut short (the application did not end"
+                + " is cut short (the application is still running or did not end"
                 + " cleanly); read up to line "
                 + (lines.size() - 1)),
         a.notes());
@@ -157,7 +154,7 @@ class OperatorReportTest {
   @Test
   void anEventLogWithoutWanShuffleEventsSaysSo() throws Exception {
     Path log = Files.write(dir.resolve("plain"), ReportFixtures.eventLog("app-4"));
-    ApplicationCapture a = ApplicationCaptures.fromEventLog(log).get(0);
+    ApplicationCapture a = EventLogs.read(log).applications().get(0);
     assertEquals(List.of(), a.stages());
     assertTrue(
         a.notes().get(0).startsWith(log + ": no wan-shuffle stage events"), a.notes().toString());
@@ -165,34 +162,22 @@ class OperatorReportTest {
     assertTrue(html.contains("No gated stage to show."), html);
   }
 
-  private static String[] run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    ReportCommand cmd = new ReportCommand();
-    int status =
-        new CommandLine(cmd)
-            .setOut(new PrintWriter(out, true))
-            .setErr(new PrintWriter(err, true))
-            .execute(args);
-    return new String[] {Integer.toString(status), out.toString(), err.toString()};
-  }
-
   @Test
   void theCommandWritesOnePagePerApplication() throws Exception {
     ReportFixtures.captureDir(dir.resolve("cap"), "app-1", ReportFixtures.stage("app-1", 3, true));
     ReportFixtures.captureDir(dir.resolve("cap"), "app-2", ReportFixtures.stage("app-2", 3, true));
     Path out = dir.resolve("out").resolve("r.html");
-    String[] r = run("--capture", dir.resolve("cap").toString(), "--out", out.toString());
-    assertEquals("0", r[0], r[2]);
-    assertTrue(Files.isRegularFile(dir.resolve("out").resolve("r-app-1.html")), r[1]);
-    assertTrue(Files.isRegularFile(dir.resolve("out").resolve("r-app-2.html")), r[1]);
-    assertTrue(r[1].contains("report: " + dir.resolve("out").resolve("r-app-1.html")), r[1]);
+    ReportRun r = ReportRun.of("--capture", dir.resolve("cap").toString(), "--out", out.toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(Files.isRegularFile(dir.resolve("out").resolve("r-app-1.html")), r.out());
+    assertTrue(Files.isRegularFile(dir.resolve("out").resolve("r-app-2.html")), r.out());
+    assertTrue(r.out().contains("report: " + dir.resolve("out").resolve("r-app-1.html")), r.out());
 
     Path one =
         ReportFixtures.captureDir(
             dir.resolve("one"), "app-9", ReportFixtures.stage("app-9", 3, true));
-    r = run("--capture", one.toString(), "--out", out.toString());
-    assertEquals("0", r[0], r[2]);
+    r = ReportRun.of("--capture", one.toString(), "--out", out.toString());
+    assertEquals(0, r.status(), r.err());
     assertTrue(Files.isRegularFile(out));
   }
 
@@ -206,10 +191,7 @@ class OperatorReportTest {
     assertTrue(
         e.getMessage().startsWith(dir.resolve("empty") + ": no wan-shuffle capture"),
         e.getMessage());
-    e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> ApplicationCaptures.fromEventLog(dir.resolve("missing")));
+    e = assertThrows(IllegalArgumentException.class, () -> EventLogs.read(dir.resolve("missing")));
     assertEquals(dir.resolve("missing") + ": no such file or folder", e.getMessage());
     assertEquals(Path.of("x/r-app-1.html"), ReportCommand.perApp(Path.of("x/r.html"), "app-1"));
   }

@@ -14,12 +14,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class LinkModelTest {
+class TopologyLinksTest {
   @TempDir Path dir;
 
   @Test
-  void capacitiesAreRatesOverTheGcdOfEveryRateInTheFile() {
-    LinkModel m = LinksFixture.twoByTwo(dir, 2);
+  void capacitiesAreRatesOverTheGcdOfTheRatesBetweenTheTablesHosts() {
+    TopologyLinks m = LinksFixture.twoByTwo(dir, 2);
     assertEquals(12_500_000L, m.baseSpeed());
     assertEquals(1, m.capacityFlows("nic.up[" + A1 + "]"));
     assertEquals(1, m.capacityFlows("rack.uplink[/A/rack0]"));
@@ -46,11 +46,11 @@ class LinkModelTest {
 
   @Test
   void theGeneralisedLimitIsTheMostLoadedLinkOverItsRate() {
-    LinkModel m = LinksFixture.twoByTwo(dir, 2);
+    TopologyLinks m = LinksFixture.twoByTwo(dir, 2);
     // a1 and a2 each send 25 MB to b1: b1's NIC (12.5 MB/s) and rack downlink carry 50 MB: 4 s;
     // the backbone's 50 MB at 25 MB/s: 2 s
     long[][] bytes = {{25_000_000, 0}, {25_000_000, 0}};
-    LinkModel.Limit l = m.limit(bytes, List.of(A1, A2), List.of(B1, B2));
+    TopologyLinks.Limit l = m.limit(bytes, List.of(A1, A2), List.of(B1, B2));
     assertEquals(4.0, l.seconds(), 1e-9);
     assertEquals("rack.downlink[/B/rack0]", l.link(), "the first of the equally loaded in order");
     Map<String, Long> load = m.loadBytes(bytes, List.of(A1, A2), List.of(B1, B2));
@@ -58,6 +58,6 @@ class LinkModelTest {
     assertEquals(25_000_000L, load.get("rack.uplink[/A/rack0]"));
     assertNull(load.get("rack.downlink[/B/rack1]"), "no traffic, left out");
     assertEquals(
-        new LinkModel.Limit(0, null), m.limit(new long[][] {{0}}, List.of(A1), List.of(B1)));
+        new TopologyLinks.Limit(0, null), m.limit(new long[][] {{0}}, List.of(A1), List.of(B1)));
   }
 }

@@ -1,4 +1,4 @@
-package io.wanshuffle.it.report;
+package io.wanshuffle.tools.report;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -14,9 +14,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code wan-shuffle report}: one self-contained HTML page per application from its capture folder
- * or its Spark event log ({@link ApplicationCaptures}, {@link OperatorReport}). With one
- * application the page is {@code --out}; with several, {@code --out}'s name with {@code -<app id>}
- * before {@code .html}, one per application.
+ * or its Spark event log ({@link ApplicationCaptures}, {@link EventLogs}, {@link OperatorReport}).
+ * With one application the page is {@code --out}; with several, {@code --out}'s name with {@code
+ * -<app id>} before {@code .html}, one per application.
+ *
+ * <p>Exit status 0 when the pages are written, with a {@code note:} line on stdout per file left
+ * out or only partly read; 2 with one line {@code report: --event-log|--capture PATH: WHY} when the
+ * input is missing, unreadable, not an event log or capture, or a folder holding none.
  */
 @Command(
     name = "report",
@@ -25,8 +29,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Reads the plugin's capture folder (spark.wanshuffle.capture.dir, or one application's folder"
-          + " in it) or Spark event logs (a file, a rolling event log folder, or spark.eventLog.dir)"
-          + " and writes one self-contained HTML page per application: per gated stage the"
+          + " in it) or Spark event logs (a file, a rolling event log folder, or spark.eventLog.dir;"
+          + " plain or compressed with any of Spark's codecs, finished or in progress) and writes one self-contained HTML page per application: per gated stage the"
           + " transfer matrix as a heat map grouped by site and rack, the planned and realised"
           + " steps side by side, the throughput on every backbone side and the bottleneck link, the"
           + " lower bound, predicted against measured transfer time, and bytes and flows per link.",
@@ -68,18 +72,26 @@ public final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    QuietSparkLogs.apply();
     List<ApplicationCapture> apps;
+    List<String> leftOut = List.of();
     try {
-      apps =
-          input.eventLog != null
-              ? ApplicationCaptures.fromEventLog(input.eventLog)
-              : ApplicationCaptures.fromCaptureDir(input.capture);
+      if (input.eventLog != null) {
+        EventLogs.Found found = EventLogs.read(input.eventLog);
+        apps = found.applications();
+        leftOut = found.leftOut();
+      } else {
+        apps = ApplicationCaptures.fromCaptureDir(input.capture);
+      }
     } catch (IllegalArgumentException e) {
       throw new ParameterException(
           spec.commandLine(),
           (input.eventLog != null ? "--event-log " : "--capture ") + e.getMessage());
     }
     written.clear();
+    for (String n : leftOut) {
+      spec.commandLine().getOut().println("note: " + n);
+    }
     for (ApplicationCapture app : apps) {
       Path file = apps.size() == 1 ? out : perApp(out, app.appId());
       OperatorReport.render(app).write(file);

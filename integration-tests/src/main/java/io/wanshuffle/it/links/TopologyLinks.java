@@ -1,7 +1,7 @@
 package io.wanshuffle.it.links;
 
 import io.wanshuffle.scheduler.topology.Link;
-import io.wanshuffle.scheduler.topology.LinkKind;
+import io.wanshuffle.scheduler.topology.LinkNetwork;
 import io.wanshuffle.scheduler.topology.Topology;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,42 +15,53 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The links of a topology configuration file (docs/topology.md) and their capacities in flows:
- * every link on a route between two hosts of its mapping table ({@code Topology.route}, links set
- * to {@code none} left out), the base speed b = the greatest common divisor of their rates (the
- * base-speed rule of Jeannot and Wagner's DGGP paper, sec. 2.2, over every rate in the file rather
- * than only the links a matrix uses), and each link's capacity = rate / b flows (at least 1).
+ * The links of a topology configuration file (docs/topology.md) between the hosts of its mapping
+ * table, as scheduler-core plans on them: every link on a route between two of the hosts ({@code
+ * Topology.route}, links set to {@code none} left out) with its rate, and its capacity in flows
+ * from scheduler-core's link network of those hosts ({@code Topology.network}: the base speed is
+ * {@code BaseSpeed}'s rule, the greatest common divisor of the rates, and a link carries rate /
+ * base speed flows). On top of them, what a run's analysis reads: the load and the generalised
+ * physical limit of a traffic matrix.
  */
-public final class LinkModel {
+public final class TopologyLinks {
   private final Topology topology;
   private final List<String> hosts;
   private final Map<String, Link> links;
+  private final Map<String, Integer> capacity;
   private final long baseSpeed;
   private final Map<String, List<String>> routes = new HashMap<>();
 
-  private LinkModel(Topology topology, List<String> hosts, Map<String, Link> links, long base) {
+  private TopologyLinks(
+      Topology topology,
+      List<String> hosts,
+      Map<String, Link> links,
+      Map<String, Integer> capacity,
+      long baseSpeed) {
     this.topology = topology;
     this.hosts = List.copyOf(hosts);
     this.links = links;
-    this.baseSpeed = base;
+    this.capacity = capacity;
+    this.baseSpeed = baseSpeed;
   }
 
   /**
    * Reads a topology file and its mapping table.
    *
    * @param topologyConf the topology configuration ({@code mapping.table} must be set: its hosts
-   *     are the model's)
-   * @return the model
+   *     are the ones whose links are taken)
+   * @return the links
    * @throws io.wanshuffle.scheduler.topology.TopologyException for a file that does not parse, a
    *     link without a rate, or a configuration without a mapping table
+   * @throws IllegalArgumentException for rates without a sizeable common divisor (a link of more
+   *     than {@code BaseSpeed.MAX_FLOWS} flows)
    * @throws UncheckedIOException if the table cannot be read
    */
-  public static LinkModel load(Path topologyConf) {
+  public static TopologyLinks load(Path topologyConf) {
     Topology t = Topology.load(topologyConf);
     Path table = t.config().table();
     if (table == null) {
       throw new io.wanshuffle.scheduler.topology.TopologyException(
-          topologyConf + ": the link model needs a mapping.table listing the hosts");
+          topologyConf + ": the links need a mapping.table listing the hosts");
     }
     List<String> hosts = new ArrayList<>();
     try {
@@ -64,23 +75,23 @@ public final class LinkModel {
       throw new UncheckedIOException("cannot read topology table " + table, e);
     }
     Map<String, Link> links = new HashMap<>();
-    long g = 0;
     for (String s : hosts) {
       for (String d : hosts) {
         if (!s.equals(d)) {
-          for (Link l : t.route(s, d)) {
-            if (links.putIfAbsent(l.name(), l) == null) {
-              g = gcd(g, l.rate());
-            }
-          }
+          t.route(s, d).forEach(l -> links.putIfAbsent(l.name(), l));
         }
       }
+    }
+    LinkNetwork net = t.network(hosts, hosts);
+    Map<String, Integer> capacity = new HashMap<>();
+    for (int l = 0; l < net.linkCount(); l++) {
+      capacity.put(net.linkName(l), net.capacity(l));
     }
     Map<String, Link> ordered = new LinkedHashMap<>();
     links.values().stream()
         .sorted(Comparator.comparing((Link l) -> l.kind().ordinal()).thenComparing(Link::owner))
         .forEach(l -> ordered.put(l.name(), l));
-    return new LinkModel(t, hosts, ordered, Math.max(g, 1));
+    return new TopologyLinks(t, hosts, ordered, capacity, net.baseSpeed());
   }
 
   /**
@@ -99,7 +110,7 @@ public final class LinkModel {
   }
 
   /**
-   * @return the base speed, bytes/s: the gcd of every link's rate
+   * @return the base speed, bytes/s: the greatest common divisor of every link's rate
    */
   public long baseSpeed() {
     return baseSpeed;
@@ -108,14 +119,14 @@ public final class LinkModel {
   /**
    * @param link a link's name
    * @return its capacity in flows of the base speed (rate / base speed, at least 1)
-   * @throws IllegalArgumentException for a link the model does not have
+   * @throws IllegalArgumentException for a link between none of the hosts
    */
   public int capacityFlows(String link) {
-    Link l = links.get(link);
-    if (l == null) {
+    Integer c = links.containsKey(link) ? capacity.get(link) : null;
+    if (c == null) {
       throw new IllegalArgumentException("no link " + link + " in the topology");
     }
-    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, l.rate() / baseSpeed));
+    return c;
   }
 
   /**
@@ -180,28 +191,4 @@ public final class LinkModel {
    * @param link the link that sets it, or null without traffic
    */
   public record Limit(double seconds, String link) {}
-
-  /**
-   * @param link a link's name
-   * @return its kind, from the name's prefix
-   * @throws IllegalArgumentException for a name of no known kind
-   */
-  static LinkKind kindOf(String link) {
-    for (LinkKind k : LinkKind.values()) {
-      String prefix = k.key().substring(0, k.key().length() - ".rate".length()) + "[";
-      if (link.startsWith(prefix)) {
-        return k;
-      }
-    }
-    throw new IllegalArgumentException("not a link name: " + link);
-  }
-
-  private static long gcd(long a, long b) {
-    while (b != 0) {
-      long t = a % b;
-      a = b;
-      b = t;
-    }
-    return a;
-  }
 }

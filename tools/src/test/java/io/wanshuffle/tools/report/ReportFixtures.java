@@ -1,4 +1,4 @@
-package io.wanshuffle.it.report;
+package io.wanshuffle.tools.report;
 
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.scheduler.SparkListenerEvent;
 import org.apache.spark.util.JsonProtocol;
 
 /** Captures and event logs of a small two-site application, for the report's tests. */
@@ -195,6 +196,30 @@ final class ReportFixtures {
         null);
   }
 
+  /**
+   * The events the plugin's capture posts for a gated stage of {@code app}: each step's, then the
+   * stage's.
+   */
+  static List<SparkListenerEvent> events(String app, StageCapture s) {
+    List<SparkListenerEvent> out = new ArrayList<>();
+    for (StepCapture st : s.steps()) {
+      out.add(
+          new WanShuffleStepCompleted(
+              app,
+              st.stepId(),
+              st.planId(),
+              st.flows(),
+              st.grantedAtMs(),
+              st.deadlineMs(),
+              st.endMs(),
+              st.deadlinePassed(),
+              st.realisedBytes(),
+              0.5));
+    }
+    out.add(event(s));
+    return out;
+  }
+
   /** The event-log lines of an application with the given stages (each step's event first). */
   static List<String> eventLog(String app, StageCapture... stages) {
     List<String> lines = new ArrayList<>();
@@ -204,22 +229,9 @@ final class ReportFixtures {
             + app
             + "\",\"Timestamp\":1,\"User\":\"u\"}");
     for (StageCapture s : stages) {
-      for (StepCapture st : s.steps()) {
-        lines.add(
-            JsonProtocol.sparkEventToJsonString(
-                new WanShuffleStepCompleted(
-                    app,
-                    st.stepId(),
-                    st.planId(),
-                    st.flows(),
-                    st.grantedAtMs(),
-                    st.deadlineMs(),
-                    st.endMs(),
-                    st.deadlinePassed(),
-                    st.realisedBytes(),
-                    0.5)));
+      for (SparkListenerEvent e : events(app, s)) {
+        lines.add(JsonProtocol.sparkEventToJsonString(e));
       }
-      lines.add(JsonProtocol.sparkEventToJsonString(event(s)));
     }
     lines.add("{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":2}");
     return lines;
