@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.Arrays;
 import org.slf4j.Logger;
@@ -121,7 +122,7 @@ final class CoordinatorLog {
     LOG.info(
         "wan-shuffle {} = auto: later shuffles plan with β {} s instead of {} s (measured {} s"
             + " over {} flows, floor {} s)",
-        WanShuffleConf.BETA,
+        Settings.BETA.key(),
         fmt(planned),
         fmt(old),
         fmt(measured),

@@ -2,6 +2,7 @@ package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.StepScheduler;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
@@ -148,7 +149,7 @@ public final class StepCoordinator {
   StepCoordinator(StepCoordinatorBuilder b) {
     if (b.conf().gated() && b.scheduler() == null) {
       throw new IllegalArgumentException(
-          "algorithm " + b.conf().algorithm() + " needs a scheduler");
+          "algorithm " + b.conf().get(Settings.ALGORITHM) + " needs a scheduler");
     }
     this.conf = b.conf();
     LinkModel links = b.links() != null ? b.links() : LinkModel.flat(conf, b.clusterOf());
@@ -156,32 +157,36 @@ public final class StepCoordinator {
     List<CoordinatorListener> all = new ArrayList<>(b.listeners());
     all.add(measuring);
     this.listeners = new Listeners(all);
-    this.gate = new StageGate(conf.gateMargin());
+    this.gate = new StageGate(conf.get(Settings.GATE_MARGIN).orElse(-1.0));
     this.betaSeconds = conf.betaSeconds();
     this.clusterOf = b.clusterOf();
     this.clock = Objects.requireNonNull(b.clock(), "clock");
     this.timer = Objects.requireNonNull(b.timer(), "timer");
     this.mode = StepMode.of(conf);
     this.leases = new FlowLeases(links, b.clusterOf());
-    this.keeping = new FlowKeeping(conf.gatherWindowMs());
+    this.keeping = new FlowKeeping(conf.get(Settings.GATHER_WINDOW));
     this.waves = new TaskWaves(keeping);
-    this.assembler = new StepAssembler(leases, keeping, mode, conf.gatherWindowMs());
+    this.assembler = new StepAssembler(leases, keeping, mode, conf.get(Settings.GATHER_WINDOW));
     this.steps =
         new StepTracker(
-            leases, timer, conf.betaSeconds(), conf.deadlineFactor(), conf.minDeadlineMs());
-    this.gather = new GatherWindow(timer, conf.gatherWindowMs());
+            leases,
+            timer,
+            conf.betaSeconds(),
+            conf.get(Settings.STEP_DEADLINE_FACTOR),
+            conf.get(Settings.STEP_MIN_DEADLINE));
+    this.gather = new GatherWindow(timer, conf.get(Settings.GATHER_WINDOW));
     StepScheduler fallback = b.fallbackSet() ? b.fallback() : Planner.fallbackOf(conf);
     this.planner =
         b.scheduler() == null
             ? null
-            : new Planner(b.scheduler(), fallback, conf.planningBudgetMs());
+            : new Planner(b.scheduler(), fallback, conf.get(Settings.PLANNING_BUDGET));
     this.planning =
         new PlanningLoop<>(
             this,
             b.planner(),
             new Rounds(),
             b.clock(),
-            mode.planFitsFreePorts() ? 1 : conf.planningShare(),
+            mode.planFitsFreePorts() ? 1 : conf.get(Settings.PLANNING_SHARE),
             b.maxRestMs());
   }
 
@@ -571,7 +576,7 @@ public final class StepCoordinator {
       }
     }
     if (conf.platformAuto()
-        && conf.topologyFile().isEmpty()
+        && conf.get(Settings.TOPOLOGY_FILE).isEmpty()
         && leases.total() == 0
         && !planning.isPlanning()) {
       MeasuredPlatform.of(e, conf)
@@ -940,7 +945,7 @@ public final class StepCoordinator {
     if (standing == null || !planning.isBusy()) {
       return;
     }
-    long waitMs = conf.replanWaitMs();
+    long waitMs = conf.get(Settings.REPLAN_WAIT);
     if (planning.lastRoundMs() < waitMs) {
       long planned = planning.planningForMs();
       if (planned < 0) {
@@ -1227,7 +1232,7 @@ public final class StepCoordinator {
   @Override
   public synchronized String toString() {
     return "StepCoordinator["
-        + conf.algorithm()
+        + conf.get(Settings.ALGORITHM)
         + ", demands="
         + book.size()
         + ", open flows="
