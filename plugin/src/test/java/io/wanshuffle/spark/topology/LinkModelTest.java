@@ -142,7 +142,7 @@ class LinkModelTest {
 
   @Test
   void aTopologyFileThatDoesNotParseStopsStartUpNamingTheKeyFileAndLine() throws IOException {
-    Path file = topology("nic.rate = 100 mbit\n");
+    Path file = topology("nic.rate = 100 parsecs\n");
     ConfigValueException e = assertThrows(ConfigValueException.class, () -> load(file));
     assertTrue(e.getMessage().startsWith(Settings.TOPOLOGY_FILE.key() + " = '"), e.getMessage());
     assertTrue(e.getMessage().contains("t.conf:2:"), e.getMessage());
