@@ -8,6 +8,7 @@ import io.wanshuffle.spark.reader.ReaderContext;
 import io.wanshuffle.spark.reader.TaskAccumulators;
 import io.wanshuffle.spark.reader.WanShuffleReader;
 import io.wanshuffle.spark.topology.ClusterTopology;
+import io.wanshuffle.spark.topology.HostCoverageListener;
 import io.wanshuffle.spark.topology.LinkModel;
 import io.wanshuffle.spark.ui.WanShuffleUi;
 import org.apache.spark.ShuffleDependency;
@@ -58,9 +59,12 @@ public class WanShuffleManager extends SortShuffleManager {
   /** The reduce tasks' named accumulators, registered on the driver with the first shuffle. */
   private volatile TaskAccumulators accumulators;
 
-  /** Whether the WAN Shuffle tab was added to the live UI. */
-  private final java.util.concurrent.atomic.AtomicBoolean tab =
+  /** Whether the WAN Shuffle tab and the executor hosts' check were added (driver). */
+  private final java.util.concurrent.atomic.AtomicBoolean attached =
       new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** The driver's check of the executor hosts against the topology, once attached. */
+  private volatile HostCoverageListener hosts;
 
   /** The executor's reader threads, predictor and task registry; closed by {@link #stop()}. */
   private final ReaderContext readers;
@@ -144,13 +148,26 @@ public class WanShuffleManager extends SortShuffleManager {
       Option<SparkContext> sc = SparkContext$.MODULE$.getActive();
       if (sc.isDefined()) {
         driverSide().attach(sc.get());
-        if (tab.compareAndSet(false, true)) {
+        if (attached.compareAndSet(false, true)) {
           WanShuffleUi.attachLive(sc.get());
+          hosts = HostCoverageListener.attach(sc.get(), topology, conf);
         }
+        strictTopology();
         return AccumulatingHandles.wrap(h, accumulators(sc.get()));
       }
     }
     return h;
+  }
+
+  /**
+   * @throws IllegalStateException naming the executor host the topology does not map, when {@code
+   *     spark.wanshuffle.topology.strict} stopped the application
+   */
+  private void strictTopology() {
+    HostCoverageListener h = hosts;
+    if (h != null && h.violation().isPresent()) {
+      throw new IllegalStateException("wan-shuffle: " + h.violation().get());
+    }
   }
 
   @Override

@@ -7,8 +7,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.apache.spark.SparkConf;
 
 /**
@@ -96,6 +94,21 @@ public final class Settings {
                   directory, else from the files shipped with `--files` (ship the file and its \
                   table). A file that does not parse, a link without a rate or an override naming \
                   an unknown host, rack or cluster stops start-up naming the file and line."""));
+
+  public static final ConfigEntry<Boolean> TOPOLOGY_STRICT =
+      declare(
+          ConfigEntry.builder("spark.wanshuffle.topology.strict", Words.trueOrFalse())
+              .section(Section.SCHEDULING)
+              .defaultValue("false")
+              .doc(
+                  """
+                  Whether every executor host must be in the topology. The driver logs once, \
+                  when the first shuffle is registered, how many executor hosts the topology \
+                  maps and names the others (a host that registers later: one warning), and the \
+                  WAN Shuffle tab lists both. `false`: an unmapped host is same-cluster with \
+                  every host, its blocks fetched at once and never gated. `true`: an unmapped \
+                  executor host stops the application (its running jobs are cancelled naming \
+                  the host, then the SparkContext stops)."""));
 
   public static final ConfigEntry<Choice<Long>> BACKBONE_RATE =
       declare(
@@ -560,24 +573,5 @@ public final class Settings {
    */
   public static List<String> keys() {
     return ALL.stream().map(ConfigEntry::key).toList();
-  }
-
-  /**
-   * The keys under {@value #PREFIX} that no setting declares: most likely misspellings, whose
-   * intended setting silently keeps its default.
-   *
-   * @param conf the Spark configuration
-   * @return the undeclared keys set in {@code conf}, sorted
-   */
-  public static List<String> undeclaredKeys(SparkConf conf) {
-    Set<String> known = Set.copyOf(keys());
-    List<String> unknown = new ArrayList<>();
-    for (scala.Tuple2<String, String> kv : conf.getAllWithPrefix(PREFIX)) {
-      String key = PREFIX + kv._1();
-      if (!known.contains(key)) {
-        unknown.add(key);
-      }
-    }
-    return unknown.stream().sorted().collect(Collectors.toList());
   }
 }

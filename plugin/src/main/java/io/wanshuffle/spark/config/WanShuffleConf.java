@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.spark.SparkConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,13 +118,32 @@ public final class WanShuffleConf {
         }
       }
     }
-    for (String key : Settings.undeclaredKeys(c)) {
+    for (String key : undeclaredKeys(c)) {
       LOG.warn(
           "unknown configuration key {} = '{}' is ignored; known keys: {}",
           key,
           c.get(key),
           String.join(", ", Settings.keys()));
     }
+  }
+
+  /**
+   * The keys under {@value Settings#PREFIX} that no setting declares: most likely misspellings,
+   * whose intended setting silently keeps its default.
+   *
+   * @param conf the Spark configuration
+   * @return the undeclared keys set in {@code conf}, sorted
+   */
+  static List<String> undeclaredKeys(SparkConf conf) {
+    Set<String> known = Set.copyOf(Settings.keys());
+    List<String> unknown = new ArrayList<>();
+    for (scala.Tuple2<String, String> kv : conf.getAllWithPrefix(Settings.PREFIX)) {
+      String key = Settings.PREFIX + kv._1();
+      if (!known.contains(key)) {
+        unknown.add(key);
+      }
+    }
+    return unknown.stream().sorted().toList();
   }
 
   /**

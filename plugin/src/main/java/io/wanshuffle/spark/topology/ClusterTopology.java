@@ -244,6 +244,13 @@ public final class ClusterTopology {
   }
 
   /**
+   * @return where the mapping comes from, for messages, e.g. {@code topology table racks.table}
+   */
+  public String source() {
+    return mapping.source();
+  }
+
+  /**
    * @return false when no topology key is set ({@value #TABLE_KEY}, {@value #SCRIPT_KEY} or {@value
    *     #IMPL_KEY}): every host is then unknown and no fetch is gated
    */

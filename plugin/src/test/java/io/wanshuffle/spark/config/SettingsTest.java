@@ -109,9 +109,9 @@ class SettingsTest {
             .set("spark.other.key", "1");
     assertEquals(
         List.of("spark.wanshuffle.capture.dri", "spark.wanshuffle.setp.mode"),
-        Settings.undeclaredKeys(c));
+        WanShuffleConf.undeclaredKeys(c));
     assertEquals(
         List.of(),
-        Settings.undeclaredKeys(new SparkConf(false).set(Settings.CAPTURE_DIR.key(), "/x")));
+        WanShuffleConf.undeclaredKeys(new SparkConf(false).set(Settings.CAPTURE_DIR.key(), "/x")));
   }
 }
