@@ -8,6 +8,7 @@ import io.wanshuffle.spark.reader.ReaderContext;
 import io.wanshuffle.spark.reader.TaskAccumulators;
 import io.wanshuffle.spark.reader.WanShuffleReader;
 import io.wanshuffle.spark.topology.ClusterTopology;
+import io.wanshuffle.spark.topology.HostCoverageListener;
 import io.wanshuffle.spark.topology.LinkModel;
 import io.wanshuffle.spark.ui.WanShuffleUi;
 import org.apache.spark.ShuffleDependency;
@@ -60,8 +61,8 @@ public class WanShuffleManager extends SortShuffleManager {
   /** The reduce tasks' named accumulators, registered on the driver with the first shuffle. */
   private volatile TaskAccumulators accumulators;
 
-  /** Whether the WAN Shuffle tab was added to the live UI. */
-  private final java.util.concurrent.atomic.AtomicBoolean tab =
+  /** Whether the WAN Shuffle tab and the executor hosts' check were added (driver). */
+  private final java.util.concurrent.atomic.AtomicBoolean attached =
       new java.util.concurrent.atomic.AtomicBoolean();
 
   /** Told of the application's end after the coordinator (driver; {@link WanShufflePlugin}). */
@@ -70,6 +71,9 @@ public class WanShuffleManager extends SortShuffleManager {
   /** Whether {@link #endWatch} was added to the listener bus. */
   private final java.util.concurrent.atomic.AtomicBoolean watching =
       new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** The driver's check of the executor hosts against the topology, once attached. */
+  private volatile HostCoverageListener hosts;
 
   /** The executor's reader threads, predictor and task registry; closed by {@link #stop()}. */
   private final ReaderContext readers;
@@ -158,9 +162,11 @@ public class WanShuffleManager extends SortShuffleManager {
           sc.get().addSparkListener(endWatch);
           warnIfEventsMayMissTheLog();
         }
-        if (tab.compareAndSet(false, true)) {
+        if (attached.compareAndSet(false, true)) {
           WanShuffleUi.attachLive(sc.get());
+          hosts = HostCoverageListener.attach(sc.get(), topology, conf);
         }
+        strictTopology();
         return AccumulatingHandle.wrap(h, dep, accumulators(sc.get()));
       }
     }
@@ -172,6 +178,17 @@ public class WanShuffleManager extends SortShuffleManager {
   public <K, V> ShuffleWriter<K, V> getWriter(
       ShuffleHandle handle, long mapId, TaskContext context, ShuffleWriteMetricsReporter metrics) {
     return super.getWriter(AccumulatingHandle.chosen(handle), mapId, context, metrics);
+  }
+
+  /**
+   * @throws IllegalStateException naming the executor host the topology does not map, when {@code
+   *     spark.wanshuffle.topology.strict} stopped the application
+   */
+  private void strictTopology() {
+    HostCoverageListener h = hosts;
+    if (h != null && h.violation().isPresent()) {
+      throw new IllegalStateException("wan-shuffle: " + h.violation().get());
+    }
   }
 
   @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
@@ -114,8 +115,8 @@ class CaptureEventLogLocalTest {
             .set("spark.eventLog.dir", events.toUri().toString())
             .set("spark.eventLog.compress", "false")
             .set(ClusterTopology.TABLE_KEY, table.toString())
-            .set(WanShuffleConf.ALGORITHM, "oggp")
-            .set(WanShuffleConf.GATHER_WINDOW, "0ms");
+            .set(Settings.ALGORITHM.key(), "oggp")
+            .set(Settings.GATHER_WINDOW.key(), "0ms");
     List<Tuple2<Integer, Integer>> data = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
       data.add(new Tuple2<>(i % 10, i));

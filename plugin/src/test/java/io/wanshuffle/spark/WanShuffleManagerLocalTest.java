@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorInfo;
 import io.wanshuffle.spark.coordinator.CoordinatorListener;
@@ -48,7 +49,7 @@ class WanShuffleManagerLocalTest {
     static final List<String> EVENTS = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Probe(SparkConf conf) {
-      EVENTS.add("new:" + conf.get(WanShuffleConf.ALGORITHM));
+      EVENTS.add("new:" + conf.get(Settings.ALGORITHM.key()));
     }
 
     @Override
@@ -176,11 +177,11 @@ class WanShuffleManagerLocalTest {
     try (JavaSparkContext sc =
         new JavaSparkContext(
             base(WanShuffleManager.class.getName())
-                .set(WanShuffleConf.ALGORITHM, "oggp")
-                .set(WanShuffleConf.GATHER_WINDOW, "0ms")
-                .set(WanShuffleConf.K, "1")
-                .set(WanShuffleConf.LISTENERS, Probe.class.getName())
-                .set(WanShuffleConf.POLL_INTERVAL, "500ms"))) {
+                .set(Settings.ALGORITHM.key(), "oggp")
+                .set(Settings.GATHER_WINDOW.key(), "0ms")
+                .set(Settings.K.key(), "1")
+                .set(Settings.LISTENERS.key(), Probe.class.getName())
+                .set(Settings.POLL_INTERVAL.key(), "500ms"))) {
       assertTrue(SparkEnv.get().shuffleManager() instanceof WanShuffleManager);
       assertEquals(expected, jobs(sc));
       // the endpoint exists on the driver's RpcEnv and long-polls as documented
@@ -248,7 +249,7 @@ class WanShuffleManagerLocalTest {
             () ->
                 new JavaSparkContext(
                         base(WanShuffleManager.class.getName())
-                            .set(WanShuffleConf.LISTENERS, "no.such.Listener"))
+                            .set(Settings.LISTENERS.key(), "no.such.Listener"))
                     .close());
     assertTrue(chain(e).contains("spark.wanshuffle.listeners = 'no.such.Listener'"), chain(e));
   }
@@ -269,7 +270,7 @@ class WanShuffleManagerLocalTest {
             Exception.class,
             () ->
                 new JavaSparkContext(
-                        base(WanShuffleManager.class.getName()).set(WanShuffleConf.K, "zero"))
+                        base(WanShuffleManager.class.getName()).set(Settings.K.key(), "zero"))
                     .close());
     Throwable t = e;
     StringBuilder messages = new StringBuilder();
@@ -287,7 +288,7 @@ class WanShuffleManagerLocalTest {
       SparkConf wrong = env.conf().clone().set("spark.driver.port", "1");
       WanShuffleConf conf =
           WanShuffleConf.from(
-              wrong.set(WanShuffleConf.ALGORITHM, "oggp").set(WanShuffleConf.ASK_TIMEOUT, "5s"));
+              wrong.set(Settings.ALGORITHM.key(), "oggp").set(Settings.ASK_TIMEOUT.key(), "5s"));
       CoordinatorChannel ch = new CoordinatorChannel(wrong, env.rpcEnv(), conf);
       long t0 = System.nanoTime();
       ExecutionException e =

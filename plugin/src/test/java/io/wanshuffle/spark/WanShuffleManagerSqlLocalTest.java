@@ -3,7 +3,7 @@ package io.wanshuffle.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.topology.ClusterTopology;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,7 +36,7 @@ class WanShuffleManagerSqlLocalTest {
             .config("spark.sql.adaptive.coalescePartitions.enabled", "true")
             .config("spark.sql.shuffle.partitions", "16")
             .config("spark.sql.autoBroadcastJoinThreshold", "-1")
-            .config(WanShuffleConf.ALGORITHM, "oggp")
+            .config(Settings.ALGORITHM.key(), "oggp")
             .config(ClusterTopology.TABLE_KEY, table.toString())
             .getOrCreate();
     try {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorEndpoint;
 import io.wanshuffle.spark.coordinator.CoordinatorListener;
@@ -73,10 +74,10 @@ class WanShuffleSecurityLocalTest {
         .set("spark.authenticate", "true")
         .set("spark.authenticate.secret", SECRET)
         .set("spark.network.crypto.enabled", "true")
-        .set(WanShuffleConf.ALGORITHM, "oggp")
-        .set(WanShuffleConf.K, "2")
-        .set(WanShuffleConf.GATHER_WINDOW, "0ms")
-        .set(WanShuffleConf.LISTENERS, Demands.class.getName())
+        .set(Settings.ALGORITHM.key(), "oggp")
+        .set(Settings.K.key(), "2")
+        .set(Settings.GATHER_WINDOW.key(), "0ms")
+        .set(Settings.LISTENERS.key(), Demands.class.getName())
         .set(ClusterTopology.TABLE_KEY, table.toString());
   }
 
@@ -169,7 +170,7 @@ class WanShuffleSecurityLocalTest {
       }
 
       // a client with the wrong secret cannot reach the coordinator (and does not hang)
-      SparkConf shortTimeout = driverConf.clone().set(WanShuffleConf.ASK_TIMEOUT, "10s");
+      SparkConf shortTimeout = driverConf.clone().set(Settings.ASK_TIMEOUT.key(), "10s");
       RpcEnv intruder = clientEnv(shortTimeout, WRONG_SECRET);
       try {
         CoordinatorChannel bad =

@@ -1,5 +1,6 @@
 package io.wanshuffle.bench.coordinator;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.topology.ClusterTopology;
 import io.wanshuffle.spark.topology.LinkModel;
@@ -62,7 +63,7 @@ final class BenchPlatform {
    */
   static SparkConf sparkConf(StageSpec stage, Path dir) throws IOException {
     BenchConfig c = stage.config();
-    SparkConf s = new SparkConf(false).set(WanShuffleConf.ALGORITHM, c.algorithm());
+    SparkConf s = new SparkConf(false).set(Settings.ALGORITHM.key(), c.algorithm());
     long b = c.baseSpeed();
     if (c.racks() > 1) {
       Files.createDirectories(dir);
@@ -79,12 +80,12 @@ final class BenchPlatform {
               + "\n";
       Path file = dir.resolve("stage.topology");
       Files.writeString(file, topo);
-      s.set(WanShuffleConf.TOPOLOGY_FILE, file.toAbsolutePath().toString());
+      s.set(Settings.TOPOLOGY_FILE.key(), file.toAbsolutePath().toString());
     } else {
-      s.set(WanShuffleConf.K, Integer.toString(c.k()))
-          .set(WanShuffleConf.DELTA, Integer.toString(c.delta()))
-          .set(WanShuffleConf.BACKBONE_RATE, Long.toString(b * c.k()))
-          .set(WanShuffleConf.NIC_RATE, Long.toString(b * c.delta()));
+      s.set(Settings.K.key(), Integer.toString(c.k()))
+          .set(Settings.DELTA.key(), Integer.toString(c.delta()))
+          .set(Settings.BACKBONE_RATE.key(), Long.toString(b * c.k()))
+          .set(Settings.NIC_RATE.key(), Long.toString(b * c.delta()));
     }
     for (Map.Entry<String, String> e : c.conf().entrySet()) {
       s.set(e.getKey(), e.getValue());

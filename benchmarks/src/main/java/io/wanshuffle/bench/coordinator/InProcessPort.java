@@ -1,5 +1,6 @@
 package io.wanshuffle.bench.coordinator;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.coordinator.CoordinatorTimer;
 import io.wanshuffle.spark.coordinator.StepCoordinator;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
@@ -32,7 +33,7 @@ final class InProcessPort implements CoordinatorPort {
   InProcessPort(StepCoordinator coordinator, CoordinatorTimer pollTimer) {
     this.coordinator = coordinator;
     this.pollTimer = pollTimer;
-    this.pollMs = coordinator.conf().pollIntervalMs();
+    this.pollMs = coordinator.conf().get(Settings.POLL_INTERVAL);
   }
 
   /**

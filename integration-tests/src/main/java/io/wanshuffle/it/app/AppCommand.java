@@ -14,6 +14,7 @@ import io.wanshuffle.it.spark.SparkHome;
 import io.wanshuffle.it.spark.SparkLines;
 import io.wanshuffle.it.spark.YarnCluster;
 import io.wanshuffle.it.spark.YarnHome;
+import io.wanshuffle.spark.config.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -369,7 +370,7 @@ public final class AppCommand implements Callable<Integer> {
           spec.commandLine(), "--timeout must be positive, got " + timeout);
     }
     List<String> known = new ArrayList<>(io.wanshuffle.scheduler.alg.Algorithms.names());
-    known.add(io.wanshuffle.spark.config.WanShuffleConf.NONE);
+    known.add(Settings.NONE);
     for (String v : variants) {
       if (!v.equals(DEFAULT) && !known.contains(PluginSettings.algorithm(v))) {
         throw new ParameterException(

@@ -1,6 +1,6 @@
 package io.wanshuffle.it.bench;
 
-import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.config.Settings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +19,7 @@ record Variant(String name) {
 
   /** Name suffixes: step mode barrier, hand-over predicted or on arrival. */
   static final List<String> SUFFIXES =
-      List.of(WanShuffleConf.BARRIER, WanShuffleConf.PREDICTED, WanShuffleConf.ARRIVAL);
+      List.of(Settings.BARRIER, Settings.PREDICTED, Settings.ARRIVAL);
 
   /**
    * @return true for Spark's sort shuffle
@@ -50,12 +50,12 @@ record Variant(String name) {
    */
   Map<String, String> stepSettings() {
     Map<String, String> c = new LinkedHashMap<>();
-    if (suffixes().contains(WanShuffleConf.BARRIER)) {
-      c.put(WanShuffleConf.STEP_MODE, WanShuffleConf.BARRIER);
+    if (suffixes().contains(Settings.BARRIER)) {
+      c.put(Settings.STEP_MODE.key(), Settings.BARRIER);
     }
-    for (String handover : List.of(WanShuffleConf.PREDICTED, WanShuffleConf.ARRIVAL)) {
+    for (String handover : List.of(Settings.PREDICTED, Settings.ARRIVAL)) {
       if (suffixes().contains(handover)) {
-        c.put(WanShuffleConf.STEP_HANDOVER, handover);
+        c.put(Settings.STEP_HANDOVER.key(), handover);
       }
     }
     return c;

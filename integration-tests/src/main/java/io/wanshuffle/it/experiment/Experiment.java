@@ -15,6 +15,7 @@ import io.wanshuffle.it.spark.AppJars;
 import io.wanshuffle.it.spark.ClusterOptions;
 import io.wanshuffle.it.spark.SparkCluster;
 import io.wanshuffle.it.spark.SparkHome;
+import io.wanshuffle.spark.config.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -261,7 +262,7 @@ public final class Experiment implements AppRunner {
       if (filesAfterShuffleManager) {
         // Spark 3.5 starts the shuffle manager before --files reach the driver and the executors:
         // the plugin reads the configuration where it lies (every host of the testbed sees it)
-        c.put(PluginSettings.TOPOLOGY_FILE, spark.topologyConfig().toAbsolutePath().toString());
+        c.put(Settings.TOPOLOGY_FILE.key(), spark.topologyConfig().toAbsolutePath().toString());
       }
     }
     return c;
@@ -353,7 +354,7 @@ public final class Experiment implements AppRunner {
     if (PluginSettings.capturing(request.sparkConf())) {
       capture = runDir.resolve("capture-" + tag);
       Map<String, String> c = new LinkedHashMap<>(request.sparkConf());
-      c.put(PluginSettings.CAPTURE_DIR, capture.toString());
+      c.put(Settings.CAPTURE_DIR.key(), capture.toString());
       request = request.withSparkConf(request.appName(), c);
     }
     try {

@@ -1,6 +1,7 @@
 package io.wanshuffle.it.experiment;
 
 import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -29,19 +30,11 @@ public final class PluginSettings {
   /** The plugin's capture listener (traffic matrix, plans, steps, flow log). */
   public static final String CAPTURE_LISTENER = "io.wanshuffle.spark.capture.CaptureListener";
 
-  /** The plugin's capture folder key. */
-  public static final String CAPTURE_DIR = "spark.wanshuffle.capture.dir";
-
-  /** The plugin's topology file key: a file name shipped with {@code --files}. */
-  public static final String TOPOLOGY_FILE = "spark.wanshuffle.topology.file";
-
   /** Suffix of a variant that runs its algorithm without the topology file. */
   public static final String RACK_BLIND = "-rackblind";
 
   /** Spark's key of the files shipped to the driver and executors ({@code --files}). */
   public static final String FILES = "spark.files";
-
-  private static final String LISTENERS = "spark.wanshuffle.listeners";
 
   private PluginSettings() {}
 
@@ -65,8 +58,8 @@ public final class PluginSettings {
 
   /**
    * The settings that give the plugin the testbed's topology: both files shipped ({@value #FILES},
-   * what spark-submit's {@code --files} sets) and {@value #TOPOLOGY_FILE} naming the configuration
-   * by its file name, whose {@code mapping.table} names the table by its file name.
+   * what spark-submit's {@code --files} sets) and {@link Settings#TOPOLOGY_FILE} naming the
+   * configuration by its file name, whose {@code mapping.table} names the table by its file name.
    *
    * @param table the topology table
    * @param config the topology configuration (in the {@code plan --topology} format)
@@ -75,7 +68,7 @@ public final class PluginSettings {
   public static Map<String, String> topology(Path table, Path config) {
     Map<String, String> c = new LinkedHashMap<>();
     c.put(FILES, table.toAbsolutePath() + "," + config.toAbsolutePath());
-    c.put(TOPOLOGY_FILE, config.getFileName().toString());
+    c.put(Settings.TOPOLOGY_FILE.key(), config.getFileName().toString());
     return c;
   }
 
@@ -98,17 +91,17 @@ public final class PluginSettings {
   /**
    * @param spec the testbed's description (its rates are the run's)
    * @param variant a wan-shuffle algorithm (auto, oggp, ...), or one with {@value #RACK_BLIND}: its
-   *     algorithm is {@code spark.wanshuffle.algorithm} (the topology file is {@link #topology}'s)
+   *     algorithm is {@link Settings#ALGORITHM} (the topology file is {@link #topology}'s)
    * @return a new mutable map of the settings, in a fixed order
    */
   public static Map<String, String> of(TestbedSpec spec, String variant) {
     Map<String, String> c = new LinkedHashMap<>();
-    c.put(LISTENERS, CAPTURE_LISTENER);
+    c.put(Settings.LISTENERS.key(), CAPTURE_LISTENER);
     c.put("spark.shuffle.manager", WAN_SHUFFLE_MANAGER);
     c.put("spark.plugins", WAN_SHUFFLE_PLUGIN);
-    c.put("spark.wanshuffle.algorithm", algorithm(variant));
-    c.put("spark.wanshuffle.backbone.rate", spec.backboneBitsPerSecond() + "bit");
-    c.put("spark.wanshuffle.nic.rate", spec.nicBitsPerSecond() + "bit");
+    c.put(Settings.ALGORITHM.key(), algorithm(variant));
+    c.put(Settings.BACKBONE_RATE.key(), spec.backboneBitsPerSecond() + "bit");
+    c.put(Settings.NIC_RATE.key(), spec.nicBitsPerSecond() + "bit");
     return c;
   }
 
@@ -141,6 +134,6 @@ public final class PluginSettings {
    * @return whether they list the plugin's capture listener (the run then gets a capture folder)
    */
   static boolean capturing(Map<String, String> conf) {
-    return conf.getOrDefault(LISTENERS, "").contains(CAPTURE_LISTENER);
+    return conf.getOrDefault(Settings.LISTENERS.key(), "").contains(CAPTURE_LISTENER);
   }
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.config.Settings;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,10 +17,10 @@ class VariantTest {
     assertEquals(List.of("barrier", "arrival"), v.suffixes());
     assertEquals(
         Map.of(
-            WanShuffleConf.STEP_MODE,
-            WanShuffleConf.BARRIER,
-            WanShuffleConf.STEP_HANDOVER,
-            WanShuffleConf.ARRIVAL),
+            Settings.STEP_MODE.key(),
+            Settings.BARRIER,
+            Settings.STEP_HANDOVER.key(),
+            Settings.ARRIVAL),
         v.stepSettings());
     assertEquals("auto-barrier-arrival", v.fileName());
     assertFalse(v.isDefault());

@@ -12,6 +12,7 @@ import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
 import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ class WanShuffleGateMinBytesIT {
   @Test
   void tasksBelowTheThresholdReadUngatedAndTheOthersInGrantedSteps() throws Exception {
     checkGating(
-        PluginConf.plugin(cluster, "gate-min-bytes").set(WanShuffleConf.GATE_MIN_BYTES, "1m"),
+        PluginConf.plugin(cluster, "gate-min-bytes").set(Settings.GATE_MIN_BYTES.key(), "1m"),
         (sources, host) -> 1L << 20);
   }
 
@@ -59,10 +60,10 @@ class WanShuffleGateMinBytesIT {
     // (δ = 1)
     SparkConf conf =
         PluginConf.plugin(cluster, "gate-auto")
-            .remove(WanShuffleConf.GATE_MIN_BYTES)
-            .set(WanShuffleConf.BETA, "10ms");
+            .remove(Settings.GATE_MIN_BYTES.key())
+            .set(Settings.BETA.key(), "10ms");
     WanShuffleConf wan = WanShuffleConf.from(conf);
-    assertTrue(wan.gateMinBytesAuto(), "auto is the default");
+    assertTrue(wan.get(Settings.GATE_MIN_BYTES).is(Settings.AUTO), "auto is the default");
     checkGating(
         conf,
         (sources, host) -> {
@@ -77,8 +78,8 @@ class WanShuffleGateMinBytesIT {
     // pay; every read is gated by size (minBytes 0) until the decision releases it
     SparkConf conf =
         PluginConf.plugin(cluster, "gate-margin")
-            .set(WanShuffleConf.GATE_MIN_BYTES, "0")
-            .set(WanShuffleConf.GATE_MARGIN, "1");
+            .set(Settings.GATE_MIN_BYTES.key(), "0")
+            .set(Settings.GATE_MARGIN.key(), "1");
     SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
     try {
       CaptureEvents events = CaptureEvents.install(spark.sparkContext());

@@ -20,6 +20,7 @@ import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.FlowOverlap;
 import io.wanshuffle.spark.capture.PlanCapture;
 import io.wanshuffle.spark.capture.StageCapture;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -480,13 +481,13 @@ class TwoClusterTestbedIT {
     conf.putAll(ex.wanShuffleConf(ALGORITHM + PluginSettings.RACK_BLIND));
     for (String key :
         List.of(
-            WanShuffleConf.BACKBONE_RATE,
-            WanShuffleConf.NIC_RATE,
-            WanShuffleConf.BETA,
-            WanShuffleConf.K)) {
+            Settings.BACKBONE_RATE.key(),
+            Settings.NIC_RATE.key(),
+            Settings.BETA.key(),
+            Settings.K.key())) {
       conf.remove(key);
     }
-    conf.put(WanShuffleConf.GATE_MIN_BYTES, "0");
+    conf.put(Settings.GATE_MIN_BYTES.key(), "0");
     JobRequest plain =
         new JobRequest(
             "auto-values-default",

@@ -36,14 +36,14 @@ import org.slf4j.LoggerFactory;
  * publishes them three ways (docs/capture.md):
  *
  * <ol>
- *   <li>files under {@value #DIR} when set: per stage a Kryo {@link StageCapture} and the matrix
- *       CSV that {@code ./wan-shuffle plan --rate} reads, plus the application's flow log ({@link
- *       CaptureFiles});
+ *   <li>files under {@link Settings#CAPTURE_DIR} when set: per stage a Kryo {@link StageCapture}
+ *       and the matrix CSV that {@code ./wan-shuffle plan --rate} reads, plus the application's
+ *       flow log ({@link CaptureFiles});
  *   <li>SparkListener events {@link WanShuffleStepCompleted} and {@link WanShuffleStageCaptured} on
- *       the driver's listener bus (event log, History Server), unless {@value #EVENTS} is {@code
- *       false};
- *   <li>metrics in Spark's metrics system ({@link WanShuffleMetricsSource}), unless {@value
- *       #METRICS} is {@code false}.
+ *       the driver's listener bus (event log, History Server), unless {@link
+ *       Settings#CAPTURE_EVENTS} is {@code false};
+ *   <li>metrics in Spark's metrics system ({@link WanShuffleMetricsSource}), unless {@link
+ *       Settings#CAPTURE_METRICS} is {@code false}.
  * </ol>
  *
  * Callbacks run on the coordinator thread (see {@link CoordinatorListener}); they only update
@@ -52,15 +52,6 @@ import org.slf4j.LoggerFactory;
  * once and the capture carries on without files; it never affects the shuffle.
  */
 public final class CaptureListener implements CoordinatorListener {
-  /** Key of {@link Settings#CAPTURE_DIR}: folder for capture files; unset = no files. */
-  public static final String DIR = WanShuffleConf.CAPTURE_DIR;
-
-  /** Key of {@link Settings#CAPTURE_EVENTS}: post SparkListener events. */
-  public static final String EVENTS = WanShuffleConf.CAPTURE_EVENTS;
-
-  /** Key of {@link Settings#CAPTURE_METRICS}: register the metrics source. */
-  public static final String METRICS = WanShuffleConf.CAPTURE_METRICS;
-
   private static final Logger LOG = LoggerFactory.getLogger(CaptureListener.class);
   private static final int KEEP = 4096;
 
@@ -141,7 +132,7 @@ public final class CaptureListener implements CoordinatorListener {
   public CaptureListener(SparkConf conf) {
     postEvents = Settings.CAPTURE_EVENTS.get(conf);
     registerMetrics = Settings.CAPTURE_METRICS.get(conf);
-    String dir = Settings.CAPTURE_DIR.getOptional(conf).orElse("");
+    String dir = Settings.CAPTURE_DIR.get(conf).orElse("");
     if (dir.isEmpty()) {
       captureDir = null;
     } else {
@@ -149,16 +140,19 @@ public final class CaptureListener implements CoordinatorListener {
         captureDir = Files.createDirectories(Path.of(dir)).toAbsolutePath();
       } catch (IOException | RuntimeException e) {
         throw new ConfigValueException(
-            DIR, dir, "a folder that can be created and written (" + e + ")");
+            Settings.CAPTURE_DIR.key(),
+            dir,
+            "a folder that can be created and written (" + e + ")");
       }
       if (!Files.isWritable(captureDir)) {
-        throw new ConfigValueException(DIR, dir, "a writable folder");
+        throw new ConfigValueException(Settings.CAPTURE_DIR.key(), dir, "a writable folder");
       }
     }
   }
 
   /**
-   * @return the metrics source (registered with Spark unless {@value #METRICS} is false)
+   * @return the metrics source (registered with Spark unless {@link Settings#CAPTURE_METRICS} is
+   *     false)
    */
   public WanShuffleMetricsSource metrics() {
     return metrics;
@@ -175,7 +169,7 @@ public final class CaptureListener implements CoordinatorListener {
   public void onCoordinatorStart(CoordinatorInfo info) {
     sc = info.sparkContext();
     WanShuffleConf c = info.conf();
-    algorithm = c.algorithm();
+    algorithm = c.get(Settings.ALGORITHM);
     betaSeconds = c.betaSeconds();
     links = info.links();
     k = links != null ? links.k() : c.k();
@@ -185,10 +179,14 @@ public final class CaptureListener implements CoordinatorListener {
             ? new ConfiguredValueCheck(
                 links,
                 c.betaAuto() ? 0 : c.betaSeconds(),
-                WanShuffleConf.BETA,
-                c.nicAuto() ? null : WanShuffleConf.NIC_RATE + " / " + WanShuffleConf.NIC_RATES,
-                c.backboneAuto() ? null : WanShuffleConf.BACKBONE_RATE,
-                links.source().startsWith(WanShuffleConf.TOPOLOGY_FILE) ? links.source() : null)
+                Settings.BETA.key(),
+                c.get(Settings.NIC_RATE).is(Settings.AUTO)
+                    ? null
+                    : Settings.NIC_RATE.key() + " / " + Settings.NIC_RATES.key(),
+                c.get(Settings.BACKBONE_RATE).is(Settings.AUTO)
+                    ? null
+                    : Settings.BACKBONE_RATE.key(),
+                links.source().startsWith(Settings.TOPOLOGY_FILE.key()) ? links.source() : null)
             : null;
     baseSpeed = links != null ? links.baseSpeed() : c.baseSpeed();
     backboneRate = links != null ? (long) links.k() * links.baseSpeed() : c.backboneRate();

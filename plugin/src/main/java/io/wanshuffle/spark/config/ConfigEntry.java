@@ -5,19 +5,23 @@ import java.util.Optional;
 import org.apache.spark.SparkConf;
 
 /**
- * The declaration of one setting: its key, type (with bounds and unit), default, documentation and
- * whether it is experimental. Reading the setting, checking its value, the list of known keys and
- * the setting's row in {@code docs/configuration.md} all follow from this one declaration (the
- * declarations are in {@link Settings}).
+ * The declaration of one setting, as Spark's own {@code ConfigBuilder} entries are: its key, type
+ * (with bounds and unit), default, documentation and whether it is experimental. Reading the
+ * setting ({@link WanShuffleConf#get} on the validated configuration, {@link #get} on a {@link
+ * SparkConf}), checking its value, the list of known keys and the setting's row in {@code
+ * docs/configuration.md} all follow from this one declaration (the declarations are in {@link
+ * Settings}).
  *
- * <p>A value is read from a {@link SparkConf} as given there, or else the default; a wrong value
- * throws a {@link ConfigValueException} naming the key and the value as given.
+ * <p>A value is read as given in the {@link SparkConf}, or else the default; a wrong value throws a
+ * {@link ConfigValueException} naming the key and the value as given. A setting without a default
+ * ({@link Builder#noDefault}) has an {@link Optional} value, empty when unset.
  *
  * @param <T> the type of the setting's value
  */
 public final class ConfigEntry<T> {
   private final String key;
   private final ValueType<T> type;
+  private final T unsetValue;
   private final String defaultText;
   private final String unsetMeaning;
   private final boolean blankIsUnset;
@@ -25,9 +29,10 @@ public final class ConfigEntry<T> {
   private final String doc;
   private final String experimental;
 
-  private ConfigEntry(Builder<T> b) {
+  private ConfigEntry(Builder<T> b, T unsetValue) {
     key = b.key;
     type = b.type;
+    this.unsetValue = unsetValue;
     defaultText = b.defaultText;
     unsetMeaning = b.unsetMeaning;
     blankIsUnset = b.blankIsUnset;
@@ -65,28 +70,17 @@ public final class ConfigEntry<T> {
   }
 
   /**
+   * Reads the setting from a Spark configuration, for code that runs without a {@link
+   * WanShuffleConf} (the capture listener, the History Server); the plugin reads the values {@link
+   * WanShuffleConf#from} checked at start-up with {@link WanShuffleConf#get}.
+   *
    * @param conf the Spark configuration
-   * @return the value set, else the default
+   * @return the value set, else the default (an empty {@link Optional} for a setting without a
+   *     default)
    * @throws ConfigValueException naming the key and the value as given if it is wrong
-   * @throws IllegalStateException if the setting has no default and is not set (read it with {@link
-   *     #getOptional})
    */
   public T get(SparkConf conf) {
-    return getOptional(conf)
-        .orElseThrow(
-            () -> new IllegalStateException(key + " has no default: read it with getOptional"));
-  }
-
-  /**
-   * @param conf the Spark configuration
-   * @return the value set, else the default; empty when neither
-   * @throws ConfigValueException naming the key and the value as given if it is wrong
-   */
-  public Optional<T> getOptional(SparkConf conf) {
-    if (isSet(conf)) {
-      return Optional.of(type.parse(key, conf.get(key)));
-    }
-    return defaultText == null ? Optional.empty() : Optional.of(type.parse(key, defaultText));
+    return isSet(conf) ? type.parse(key, conf.get(key)) : unsetValue;
   }
 
   /**
@@ -161,6 +155,7 @@ public final class ConfigEntry<T> {
     private final ValueType<T> type;
     private String defaultText;
     private String unsetMeaning;
+    private T unsetValue;
     private boolean blankIsUnset;
     private Section section;
     private String doc;
@@ -200,13 +195,20 @@ public final class ConfigEntry<T> {
     }
 
     /**
+     * Declares a setting without a default: its value is an {@link Optional}, empty when unset.
+     *
      * @param meaning what leaving the setting unset means, e.g. {@code derived} or {@code unset}
-     * @return this builder
+     * @return a builder of the same declaration whose values are optional
      */
-    Builder<T> noDefault(String meaning) {
-      defaultText = null;
-      unsetMeaning = meaning;
-      return this;
+    Builder<Optional<T>> noDefault(String meaning) {
+      Builder<Optional<T>> b = new Builder<>(key, type.map(Optional::of));
+      b.unsetMeaning = meaning;
+      b.unsetValue = Optional.empty();
+      b.blankIsUnset = blankIsUnset;
+      b.section = section;
+      b.doc = doc;
+      b.experimental = experimental;
+      return b;
     }
 
     /**
@@ -241,14 +243,14 @@ public final class ConfigEntry<T> {
         throw new IllegalStateException(
             key + ": section, doc and a default (or none) are required");
       }
-      if (defaultText != null) {
-        try {
-          type.parse(key, defaultText);
-        } catch (ConfigValueException e) {
-          throw new IllegalStateException(key + ": the default is not valid: " + e.getMessage(), e);
-        }
+      if (defaultText == null) {
+        return new ConfigEntry<>(this, unsetValue);
       }
-      return new ConfigEntry<>(this);
+      try {
+        return new ConfigEntry<>(this, type.parse(key, defaultText));
+      } catch (ConfigValueException e) {
+        throw new IllegalStateException(key + ": the default is not valid: " + e.getMessage(), e);
+      }
     }
   }
 }

@@ -2,6 +2,7 @@ package io.wanshuffle.spark.config;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -30,5 +31,14 @@ final class OrWords {
               ? new Choice<>(w, null)
               : new Choice<>(null, otherwise.parse(key, text));
         });
+  }
+
+  /**
+   * @param otherwise the type of a value other than {@code off}
+   * @param <T> the type of the other values
+   * @return a type giving an empty {@link Optional} for {@code off}, else the value
+   */
+  static <T> ValueType<Optional<T>> offOr(ValueType<T> otherwise) {
+    return of(otherwise, "off").map(c -> Optional.ofNullable(c.value()));
   }
 }

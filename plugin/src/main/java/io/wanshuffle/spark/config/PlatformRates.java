@@ -4,7 +4,6 @@ import io.wanshuffle.scheduler.BaseSpeed;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.spark.SparkConf;
 
 /**
@@ -12,11 +11,10 @@ import org.apache.spark.SparkConf;
  *
  * <p>By default k, δ and the base speed follow the base-speed rule of the DGGP paper (Jeannot and
  * Wagner, sec. 2.2-2.3, {@link BaseSpeed}): base speed b = gcd(backbone rate, NIC rates), k =
- * backbone / b, δ(h) = min(k, NIC(h) / b). Setting {@value WanShuffleConf#K} (and optionally
- * {@value WanShuffleConf#DELTA}) overrides the rule; b is then backbone / k. {@value
- * WanShuffleConf#K} {@code auto} (the default) starts from the rule; {@code auto} rates (the
- * default) start from {@link #AUTO_NIC_START_RATE} and {@link #AUTO_BACKBONE_START_FLOWS} x the
- * slowest NIC.
+ * backbone / b, δ(h) = min(k, NIC(h) / b). Setting {@link Settings#K} (and optionally {@link
+ * Settings#DELTA}) overrides the rule; b is then backbone / k. {@link Settings#K} {@code auto} (the
+ * default) starts from the rule; {@code auto} rates (the default) start from {@link
+ * #AUTO_NIC_START_RATE} and {@link #AUTO_BACKBONE_START_FLOWS} x the slowest NIC.
  */
 final class PlatformRates {
   /**
@@ -32,18 +30,18 @@ final class PlatformRates {
   static final long INCOMMENSURATE_RATIO = 64;
 
   /**
-   * {@value WanShuffleConf#NIC_RATE} {@code auto} starts at 100 Mbit/s, bytes/s: low rather than
-   * high, because the start base speed sets the executors' {@code gate.minBytes=auto} threshold
-   * until the driver measured. A start below the network's rate gates reads of a few MB in the
-   * first cross-site shuffle, whose gated flows the driver then measures; a start above it (1
-   * Gbit/s on 100 Mbit/s NICs: 25 MB per step) leaves every read of such a shuffle ungated, and the
-   * driver measures nothing it can plan with.
+   * {@link Settings#NIC_RATE} {@code auto} starts at 100 Mbit/s, bytes/s: low rather than high,
+   * because the start base speed sets the executors' {@code gate.minBytes=auto} threshold until the
+   * driver measured. A start below the network's rate gates reads of a few MB in the first
+   * cross-site shuffle, whose gated flows the driver then measures; a start above it (1 Gbit/s on
+   * 100 Mbit/s NICs: 25 MB per step) leaves every read of such a shuffle ungated, and the driver
+   * measures nothing it can plan with.
    */
   static final long AUTO_NIC_START_RATE = 12_500_000L;
 
   /**
-   * {@value WanShuffleConf#BACKBONE_RATE} {@code auto} starts at this many times the slowest NIC
-   * rate: the base-speed rule then gives k = 10, as the default rates do.
+   * {@link Settings#BACKBONE_RATE} {@code auto} starts at this many times the slowest NIC rate: the
+   * base-speed rule then gives k = 10, as the default rates do.
    */
   static final long AUTO_BACKBONE_START_FLOWS = 10;
 
@@ -75,22 +73,21 @@ final class PlatformRates {
    * @param c the Spark configuration
    * @return the platform's rates and flow limits
    * @throws ConfigValueException naming the first wrong key and its value; for rates whose k would
-   *     exceed {@link BaseSpeed#MAX_FLOWS} it names {@value WanShuffleConf#BACKBONE_RATE}; for a
-   *     set k above the backbone's bytes/s (flows under 1 byte/s) it names {@value
-   *     WanShuffleConf#K}
+   *     exceed {@link BaseSpeed#MAX_FLOWS} it names {@link Settings#BACKBONE_RATE}; for a set k
+   *     above the backbone's bytes/s (flows under 1 byte/s) it names {@link Settings#K}
    */
   static PlatformRates from(SparkConf c) {
     Choice<Long> nicChoice = Settings.NIC_RATE.get(c);
-    long defaultNic = nicChoice.is(WanShuffleConf.AUTO) ? AUTO_NIC_START_RATE : nicChoice.value();
+    long defaultNic = nicChoice.is(Settings.AUTO) ? AUTO_NIC_START_RATE : nicChoice.value();
     Map<String, Long> nics = Settings.NIC_RATES.get(c);
     Choice<Long> backboneChoice = Settings.BACKBONE_RATE.get(c);
     long backbone =
-        backboneChoice.is(WanShuffleConf.AUTO)
+        backboneChoice.is(Settings.AUTO)
             ? AUTO_BACKBONE_START_FLOWS
                 * nics.values().stream().mapToLong(Long::longValue).reduce(defaultNic, Math::min)
             : backboneChoice.value();
-    int delta = Settings.DELTA.getOptional(c).orElse(0);
-    Optional<Integer> setK = Settings.K.getOptional(c).map(Choice::value);
+    int delta = Settings.DELTA.get(c).orElse(0);
+    Optional<Integer> setK = Optional.ofNullable(Settings.K.get(c).value());
     if (setK.isPresent()) {
       int k = setK.get();
       if (backbone / k < 1) {
@@ -168,20 +165,6 @@ final class PlatformRates {
    */
   long nicRate(String host) {
     return nicRates.getOrDefault(host, defaultNicRate);
-  }
-
-  /**
-   * @return the hosts with a NIC rate of their own, in the order listed
-   */
-  Set<String> nicRateHosts() {
-    return nicRates.keySet();
-  }
-
-  /**
-   * @return δ set for every host by {@value WanShuffleConf#DELTA}, 0 when derived
-   */
-  int deltaOverride() {
-    return deltaOverride;
   }
 
   /**

@@ -1,25 +1,22 @@
 package io.wanshuffle.spark.config;
 
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import io.wanshuffle.scheduler.io.RateSyntax;
+import io.wanshuffle.scheduler.io.RateSyntaxException;
 
 /**
- * Parses transfer rates such as {@code 100mbit}, {@code 1gbit/s}, {@code 12500000} or {@code 100m}
- * into bytes per second.
+ * Transfer rates such as {@code 100mbit}, {@code 1gbit/s}, {@code 12.5MB/s}, {@code 12500000} or
+ * {@code 100m}, read into bytes per second by scheduler-core's {@link RateSyntax}, the syntax the
+ * topology file shares (docs/configuration.md, "Rates").
  *
- * <p>Bit units are decimal, as network rates are: {@code bit}, {@code kbit} (10^3), {@code mbit}
- * (10^6), {@code gbit} (10^9), also written {@code bps}, {@code kbps}, {@code mbps}, {@code gbps}.
- * Byte units follow Spark's size convention (binary): a bare number or {@code b} is bytes/s, {@code
- * k}/{@code kb} = 1024, {@code m}/{@code mb} = 1024^2, {@code g}/{@code gb} = 1024^3. An optional
- * {@code /s} suffix is ignored. Fractions are allowed ({@code 2.5gbit}); the result is rounded down
- * to whole bytes per second and must be at least 1.
+ * <p>Bit units are decimal, as network rates are ({@code kbit} = 10^3 bits/s); {@code kB/s}, {@code
+ * MB/s}, ... are decimal bytes, {@code KiB/s}, {@code MiB/s}, ... binary bytes. A bare suffix
+ * follows Spark's size convention (binary): {@code k}/{@code kb} = 1024, {@code m}/{@code mb} =
+ * 1024^2, {@code g}/{@code gb} = 1024^3 bytes/s. Fractions are allowed ({@code 2.5gbit}); the
+ * result is rounded down to whole bytes per second and must be at least 1.
  */
 final class Rates {
   /** Rates as a configuration value type, bytes/s. */
   static final ValueType<Long> TYPE = ValueType.of("rate", Rates::parse);
-
-  private static final Pattern RATE = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([a-z]*)(?:/s)?");
 
   private Rates() {}
 
@@ -27,34 +24,22 @@ final class Rates {
    * @param key configuration key (for the error message)
    * @param text the rate as written
    * @return bytes per second, at least 1
-   * @throws ConfigValueException if the text is not a rate or is below 1 byte/s
+   * @throws ConfigValueException naming the key and the text if it is not a rate or is below 1
+   *     byte/s or above 2^62 bytes/s
    */
   static long parse(String key, String text) {
-    Matcher m = RATE.matcher(text.trim().toLowerCase(Locale.ROOT));
-    if (!m.matches()) {
+    try {
+      return RateSyntax.parse(text, RateSyntax.Dialect.SPARK_SIZES);
+    } catch (RateSyntaxException e) {
       throw new ConfigValueException(
-          key, text, "expected a rate such as 100mbit, 1gbit, 12500000 (bytes/s) or 100m (MiB/s)");
+          key,
+          text,
+          switch (e.problem()) {
+            case SYNTAX ->
+                "expected a rate such as 100mbit, 1gbit, 12500000 (bytes/s) or 100m (MiB/s)";
+            case UNIT -> e.reason();
+            case TOO_SMALL, TOO_LARGE -> "rate must be between 1 byte/s and 2^62 bytes/s";
+          });
     }
-    double n = Double.parseDouble(m.group(1));
-    double bytes;
-    switch (m.group(2)) {
-      case "", "b" -> bytes = n;
-      case "k", "kb" -> bytes = n * 1024;
-      case "m", "mb" -> bytes = n * 1024 * 1024;
-      case "g", "gb" -> bytes = n * 1024 * 1024 * 1024;
-      case "bit", "bps" -> bytes = n / 8;
-      case "kbit", "kbps" -> bytes = n * 1e3 / 8;
-      case "mbit", "mbps" -> bytes = n * 1e6 / 8;
-      case "gbit", "gbps" -> bytes = n * 1e9 / 8;
-      default ->
-          throw new ConfigValueException(
-              key,
-              text,
-              "unknown rate unit '" + m.group(2) + "'; use bit, kbit, mbit, gbit, b, k, m or g");
-    }
-    if (bytes < 1 || bytes > Long.MAX_VALUE / 2) {
-      throw new ConfigValueException(key, text, "rate must be between 1 byte/s and 2^62 bytes/s");
-    }
-    return (long) Math.floor(bytes);
   }
 }

@@ -1,31 +1,56 @@
 package io.wanshuffle.spark.config;
 
-import static io.wanshuffle.spark.config.WanShuffleConf.ARRIVAL;
-import static io.wanshuffle.spark.config.WanShuffleConf.AUTO;
 import static io.wanshuffle.spark.config.WanShuffleConf.AUTO_SETUP_SHARE_INVERSE;
-import static io.wanshuffle.spark.config.WanShuffleConf.BARRIER;
-import static io.wanshuffle.spark.config.WanShuffleConf.GREEDY_FALLBACK;
-import static io.wanshuffle.spark.config.WanShuffleConf.PIPELINED;
-import static io.wanshuffle.spark.config.WanShuffleConf.PREDICTED;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.Optional;
 import org.apache.spark.SparkConf;
 
 /**
- * Every {@value WanShuffleConf#PREFIX} setting, each declared once: key, type with bounds and unit,
- * default and documentation (the rows of {@code docs/configuration.md} are generated from these
- * declarations). {@link WanShuffleConf} reads the plugin's settings through them, {@code
- * CaptureListener} the capture's.
+ * Every {@value #PREFIX} setting, each declared once: key, type with bounds and unit, default and
+ * documentation (the rows of {@code docs/configuration.md} are generated from these declarations).
+ * Read one with {@link WanShuffleConf#get} (the values checked at start-up), e.g. {@code
+ * conf.get(Settings.GATHER_WINDOW)}, or with {@link ConfigEntry#get(SparkConf)} where there is no
+ * {@link WanShuffleConf} (the capture listener). Times are read in milliseconds, sizes in bytes,
+ * rates in bytes per second; a setting without a default reads as an {@link Optional}.
  *
  * <p>Settings marked experimental select behaviours that measured worse than the defaults, or that
  * were never measured end to end; each says which measurement justifies keeping it.
  */
 public final class Settings {
+  /** Prefix of every key. */
+  public static final String PREFIX = "spark.wanshuffle.";
+
+  /**
+   * The word of {@link #BETA}, {@link #K}, the rates and {@link #GATE_MIN_BYTES} that lets the
+   * plugin derive (and measure) the value.
+   */
+  public static final String AUTO = "auto";
+
+  /** The {@link #ALGORITHM} that turns gating off. */
+  public static final String NONE = "none";
+
+  /** {@link #STEP_MODE}: a flow's ports carry the next transfer as soon as it ends. */
+  public static final String PIPELINED = "pipelined";
+
+  /** {@link #STEP_MODE}: the papers' KPBS steps, separated by barriers. */
+  public static final String BARRIER = "barrier";
+
+  /** {@link #STEP_HANDOVER}: report a step when its end is near, as predicted. */
+  public static final String PREDICTED = "predicted";
+
+  /** {@link #STEP_HANDOVER}: report a step when its last block arrived. */
+  public static final String ARRIVAL = "arrival";
+
+  /** {@link #PLANNING_FALLBACK}'s default: the greedy first step built into the plugin. */
+  public static final String GREEDY_FALLBACK = "greedy";
+
+  /** Largest {@link #STEP_DEADLINE_FACTOR}: a step's deadline stays a number of ms in a long. */
+  private static final double MAX_DEADLINE_FACTOR = 1000;
+
   private static final List<ConfigEntry<?>> ALL = new ArrayList<>();
 
   private Settings() {}
@@ -34,7 +59,7 @@ public final class Settings {
 
   public static final ConfigEntry<String> ALGORITHM =
       declare(
-          ConfigEntry.builder(WanShuffleConf.ALGORITHM, Text.lowerCase("name"))
+          ConfigEntry.builder("spark.wanshuffle.algorithm", Text.lowerCase("name"))
               .section(Section.SCHEDULING)
               .defaultValue("auto")
               .doc(
@@ -47,9 +72,9 @@ public final class Settings {
                   is then Spark's own (one fetcher over all blocks), cross-cluster bytes are still \
                   reported to the capture. Use it for A/B runs."""));
 
-  public static final ConfigEntry<String> TOPOLOGY_FILE =
+  public static final ConfigEntry<Optional<String>> TOPOLOGY_FILE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.TOPOLOGY_FILE, Text.trimmed("path"))
+          ConfigEntry.builder("spark.wanshuffle.topology.file", Text.trimmed("path"))
               .section(Section.SCHEDULING)
               .noDefault("unset")
               .blankIsUnset()
@@ -70,9 +95,24 @@ public final class Settings {
                   table). A file that does not parse, a link without a rate or an override naming \
                   an unknown host, rack or cluster stops start-up naming the file and line."""));
 
+  public static final ConfigEntry<Boolean> TOPOLOGY_STRICT =
+      declare(
+          ConfigEntry.builder("spark.wanshuffle.topology.strict", Words.trueOrFalse())
+              .section(Section.SCHEDULING)
+              .defaultValue("false")
+              .doc(
+                  """
+                  Whether every executor host must be in the topology. The driver logs once, \
+                  when the first shuffle is registered, how many executor hosts the topology \
+                  maps and names the others (a host that registers later: one warning), and the \
+                  WAN Shuffle tab lists both. `false`: an unmapped host is same-cluster with \
+                  every host, its blocks fetched at once and never gated. `true`: an unmapped \
+                  executor host stops the application (its running jobs are cancelled naming \
+                  the host, then the SparkContext stops)."""));
+
   public static final ConfigEntry<Choice<Long>> BACKBONE_RATE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.BACKBONE_RATE, OrWords.of(Rates.TYPE, AUTO))
+          ConfigEntry.builder("spark.wanshuffle.backbone.rate", OrWords.of(Rates.TYPE, AUTO))
               .section(Section.SCHEDULING)
               .defaultValue(AUTO)
               .doc(
@@ -87,7 +127,7 @@ public final class Settings {
 
   public static final ConfigEntry<Choice<Long>> NIC_RATE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.NIC_RATE, OrWords.of(Rates.TYPE, AUTO))
+          ConfigEntry.builder("spark.wanshuffle.nic.rate", OrWords.of(Rates.TYPE, AUTO))
               .section(Section.SCHEDULING)
               .defaultValue(AUTO)
               .doc(
@@ -105,7 +145,7 @@ public final class Settings {
 
   public static final ConfigEntry<Map<String, Long>> NIC_RATES =
       declare(
-          ConfigEntry.builder(WanShuffleConf.NIC_RATES, HostRates.TYPE)
+          ConfigEntry.builder("spark.wanshuffle.nic.rates", HostRates.TYPE)
               .section(Section.SCHEDULING)
               .defaultValue("")
               .doc(
@@ -117,7 +157,7 @@ public final class Settings {
 
   public static final ConfigEntry<Choice<Integer>> K =
       declare(
-          ConfigEntry.builder(WanShuffleConf.K, OrWords.of(FlowCounts.TYPE, AUTO))
+          ConfigEntry.builder("spark.wanshuffle.k", OrWords.of(FlowCounts.TYPE, AUTO))
               .section(Section.SCHEDULING)
               .defaultValue(AUTO)
               .doc(
@@ -133,9 +173,9 @@ public final class Settings {
                   shuffles (k = measured backbone / slowest NIC, the base speed); with both rates \
                   set, on the configured rates only."""));
 
-  public static final ConfigEntry<Integer> DELTA =
+  public static final ConfigEntry<Optional<Integer>> DELTA =
       declare(
-          ConfigEntry.builder(WanShuffleConf.DELTA, FlowCounts.TYPE)
+          ConfigEntry.builder("spark.wanshuffle.delta", FlowCounts.TYPE)
               .section(Section.SCHEDULING)
               .noDefault("derived")
               .doc(
@@ -145,7 +185,7 @@ public final class Settings {
 
   public static final ConfigEntry<Choice<Long>> BETA =
       declare(
-          ConfigEntry.builder(WanShuffleConf.BETA, OrWords.of(Times.atLeast(0), AUTO))
+          ConfigEntry.builder("spark.wanshuffle.beta", OrWords.of(Times.atLeast(0), AUTO))
               .section(Section.SCHEDULING)
               .defaultValue(AUTO)
               .doc(
@@ -161,7 +201,8 @@ public final class Settings {
 
   public static final ConfigEntry<Choice<Long>> FLOW_RATE_CAP =
       declare(
-          ConfigEntry.builder(WanShuffleConf.FLOW_RATE_CAP, OrWords.of(Rates.TYPE, "off", "base"))
+          ConfigEntry.builder(
+                  "spark.wanshuffle.flow.rateCap", OrWords.of(Rates.TYPE, "off", "base"))
               .section(Section.SCHEDULING)
               .defaultValue("off")
               .blankIsUnset()
@@ -181,8 +222,7 @@ public final class Settings {
   public static final ConfigEntry<Double> STEP_DEADLINE_FACTOR =
       declare(
           ConfigEntry.builder(
-                  WanShuffleConf.STEP_DEADLINE_FACTOR,
-                  Decimals.between(1, WanShuffleConf.MAX_DEADLINE_FACTOR))
+                  "spark.wanshuffle.step.deadlineFactor", Decimals.between(1, MAX_DEADLINE_FACTOR))
               .section(Section.STEPS)
               .defaultValue("3")
               .doc(
@@ -192,14 +232,14 @@ public final class Settings {
 
   public static final ConfigEntry<Long> STEP_MIN_DEADLINE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.STEP_MIN_DEADLINE, Times.atLeast(1))
+          ConfigEntry.builder("spark.wanshuffle.step.minDeadline", Times.atLeast(1))
               .section(Section.STEPS)
               .defaultValue("5s")
               .doc("Lower bound of a step deadline."));
 
   public static final ConfigEntry<String> STEP_MODE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.STEP_MODE, Words.of(PIPELINED, BARRIER))
+          ConfigEntry.builder("spark.wanshuffle.step.mode", Words.of(PIPELINED, BARRIER))
               .section(Section.STEPS)
               .defaultValue(PIPELINED)
               .doc(
@@ -217,7 +257,7 @@ public final class Settings {
 
   public static final ConfigEntry<String> STEP_HANDOVER =
       declare(
-          ConfigEntry.builder(WanShuffleConf.STEP_HANDOVER, Words.of(PREDICTED, ARRIVAL))
+          ConfigEntry.builder("spark.wanshuffle.step.handover", Words.of(PREDICTED, ARRIVAL))
               .section(Section.STEPS)
               .defaultValue(PREDICTED)
               .doc(
@@ -241,7 +281,7 @@ public final class Settings {
 
   public static final ConfigEntry<Boolean> STEP_PROGRESS =
       declare(
-          ConfigEntry.builder(WanShuffleConf.STEP_PROGRESS, Words.trueOrFalse())
+          ConfigEntry.builder("spark.wanshuffle.step.progress", Words.trueOrFalse())
               .section(Section.STEPS)
               .defaultValue("true")
               .doc(
@@ -263,7 +303,7 @@ public final class Settings {
 
   public static final ConfigEntry<Long> GATHER_WINDOW =
       declare(
-          ConfigEntry.builder(WanShuffleConf.GATHER_WINDOW, Times.atLeast(0))
+          ConfigEntry.builder("spark.wanshuffle.coordinator.gatherWindow", Times.atLeast(0))
               .section(Section.STEPS)
               .defaultValue("200ms")
               .doc(
@@ -286,7 +326,7 @@ public final class Settings {
 
   public static final ConfigEntry<Choice<Long>> GATE_MIN_BYTES =
       declare(
-          ConfigEntry.builder(WanShuffleConf.GATE_MIN_BYTES, OrWords.of(Sizes.TYPE, AUTO))
+          ConfigEntry.builder("spark.wanshuffle.gate.minBytes", OrWords.of(Sizes.TYPE, AUTO))
               .section(Section.STEPS)
               .defaultValue(AUTO)
               .doc(
@@ -319,9 +359,9 @@ public final class Settings {
                   for such jobs ([plugin.md](plugin.md#limits))."""
                       .formatted(AUTO_SETUP_SHARE_INVERSE)));
 
-  public static final ConfigEntry<Choice<Double>> GATE_MARGIN =
+  public static final ConfigEntry<Optional<Double>> GATE_MARGIN =
       declare(
-          ConfigEntry.builder(WanShuffleConf.GATE_MARGIN, OrWords.of(Decimals.between(0, 1), "off"))
+          ConfigEntry.builder("spark.wanshuffle.gate.margin", OrWords.offOr(Decimals.between(0, 1)))
               .section(Section.STEPS)
               .defaultValue("off")
               .doc(
@@ -343,7 +383,7 @@ public final class Settings {
 
   public static final ConfigEntry<Long> ASK_TIMEOUT =
       declare(
-          ConfigEntry.builder(WanShuffleConf.ASK_TIMEOUT, Times.atLeast(1))
+          ConfigEntry.builder("spark.wanshuffle.coordinator.askTimeout", Times.atLeast(1))
               .section(Section.STEPS)
               .defaultValue("30s")
               .doc(
@@ -357,7 +397,7 @@ public final class Settings {
 
   public static final ConfigEntry<Long> POLL_INTERVAL =
       declare(
-          ConfigEntry.builder(WanShuffleConf.POLL_INTERVAL, Times.atLeast(1))
+          ConfigEntry.builder("spark.wanshuffle.grant.pollInterval", Times.atLeast(1))
               .section(Section.STEPS)
               .defaultValue("30s")
               .doc(
@@ -372,7 +412,7 @@ public final class Settings {
 
   public static final ConfigEntry<Long> MAX_GRANT_WAIT =
       declare(
-          ConfigEntry.builder(WanShuffleConf.MAX_GRANT_WAIT, Times.atLeast(1))
+          ConfigEntry.builder("spark.wanshuffle.grant.maxWait", Times.atLeast(1))
               .section(Section.STEPS)
               .defaultValue("30min")
               .doc(
@@ -382,7 +422,7 @@ public final class Settings {
 
   public static final ConfigEntry<Long> PLANNING_BUDGET =
       declare(
-          ConfigEntry.builder(WanShuffleConf.PLANNING_BUDGET, Times.atLeast(0))
+          ConfigEntry.builder("spark.wanshuffle.planning.budget", Times.atLeast(0))
               .section(Section.STEPS)
               .defaultValue("500ms")
               .doc(
@@ -401,7 +441,7 @@ public final class Settings {
 
   public static final ConfigEntry<Long> REPLAN_WAIT =
       declare(
-          ConfigEntry.builder(WanShuffleConf.REPLAN_WAIT, Times.atLeast(0))
+          ConfigEntry.builder("spark.wanshuffle.planning.replanWait", Times.atLeast(0))
               .section(Section.STEPS)
               .defaultValue("20ms")
               .doc(
@@ -419,7 +459,7 @@ public final class Settings {
 
   public static final ConfigEntry<Double> PLANNING_SHARE =
       declare(
-          ConfigEntry.builder(WanShuffleConf.PLANNING_SHARE, Decimals.between(0.01, 1))
+          ConfigEntry.builder("spark.wanshuffle.planning.share", Decimals.between(0.01, 1))
               .section(Section.STEPS)
               .defaultValue("1")
               .doc(
@@ -442,7 +482,7 @@ public final class Settings {
 
   public static final ConfigEntry<String> PLANNING_FALLBACK =
       declare(
-          ConfigEntry.builder(WanShuffleConf.PLANNING_FALLBACK, Text.lowerCase("name"))
+          ConfigEntry.builder("spark.wanshuffle.planning.fallback", Text.lowerCase("name"))
               .section(Section.STEPS)
               .defaultValue(GREEDY_FALLBACK)
               .doc(
@@ -459,7 +499,7 @@ public final class Settings {
 
   public static final ConfigEntry<List<String>> LISTENERS =
       declare(
-          ConfigEntry.builder(WanShuffleConf.LISTENERS, Text.commaSeparated("class names"))
+          ConfigEntry.builder("spark.wanshuffle.listeners", Text.commaSeparated("class names"))
               .section(Section.STEPS)
               .defaultValue("")
               .doc(
@@ -472,9 +512,9 @@ public final class Settings {
 
   // ---- capture -----------------------------------------------------------------------------
 
-  public static final ConfigEntry<String> CAPTURE_DIR =
+  public static final ConfigEntry<Optional<String>> CAPTURE_DIR =
       declare(
-          ConfigEntry.builder(WanShuffleConf.CAPTURE_DIR, Text.trimmed("path"))
+          ConfigEntry.builder("spark.wanshuffle.capture.dir", Text.trimmed("path"))
               .section(Section.CAPTURE)
               .noDefault("unset")
               .blankIsUnset()
@@ -487,7 +527,7 @@ public final class Settings {
   public static final ConfigEntry<Boolean> CAPTURE_EVENTS =
       declare(
           ConfigEntry.builder(
-                  WanShuffleConf.CAPTURE_EVENTS, Words.trueOrFalse().expecting("true or false"))
+                  "spark.wanshuffle.capture.events", Words.trueOrFalse().expecting("true or false"))
               .section(Section.CAPTURE)
               .defaultValue("true")
               .doc(
@@ -499,7 +539,8 @@ public final class Settings {
   public static final ConfigEntry<Boolean> CAPTURE_METRICS =
       declare(
           ConfigEntry.builder(
-                  WanShuffleConf.CAPTURE_METRICS, Words.trueOrFalse().expecting("true or false"))
+                  "spark.wanshuffle.capture.metrics",
+                  Words.trueOrFalse().expecting("true or false"))
               .section(Section.CAPTURE)
               .defaultValue("true")
               .doc(
@@ -508,8 +549,8 @@ public final class Settings {
 
   private static <T> ConfigEntry<T> declare(ConfigEntry.Builder<T> b) {
     ConfigEntry<T> e = b.build();
-    if (!e.key().startsWith(WanShuffleConf.PREFIX)) {
-      throw new IllegalStateException(e.key() + " is not under " + WanShuffleConf.PREFIX);
+    if (!e.key().startsWith(PREFIX)) {
+      throw new IllegalStateException(e.key() + " is not under " + PREFIX);
     }
     for (ConfigEntry<?> other : ALL) {
       if (other.key().equals(e.key())) {
@@ -532,24 +573,5 @@ public final class Settings {
    */
   public static List<String> keys() {
     return ALL.stream().map(ConfigEntry::key).toList();
-  }
-
-  /**
-   * The keys under {@value WanShuffleConf#PREFIX} that no setting declares: most likely
-   * misspellings, whose intended setting silently keeps its default.
-   *
-   * @param conf the Spark configuration
-   * @return the undeclared keys set in {@code conf}, sorted
-   */
-  public static List<String> undeclaredKeys(SparkConf conf) {
-    Set<String> known = Set.copyOf(keys());
-    List<String> unknown = new ArrayList<>();
-    for (scala.Tuple2<String, String> kv : conf.getAllWithPrefix(WanShuffleConf.PREFIX)) {
-      String key = WanShuffleConf.PREFIX + kv._1();
-      if (!known.contains(key)) {
-        unknown.add(key);
-      }
-    }
-    return unknown.stream().sorted().collect(Collectors.toList());
   }
 }

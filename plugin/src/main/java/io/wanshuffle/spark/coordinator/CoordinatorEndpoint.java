@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
@@ -109,7 +110,8 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
     }
     CoordinatorTimer.Cancellable expiry =
         pollTimer.schedule(
-            () -> coordinator.pollExpired(demandId, f), coordinator.conf().pollIntervalMs());
+            () -> coordinator.pollExpired(demandId, f),
+            coordinator.conf().get(Settings.POLL_INTERVAL));
     f.whenComplete(
         (r, e) -> {
           expiry.cancel();

@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.spark.config.ConfigValueException;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The driver side of wan-shuffle: builds the {@link StepCoordinator} (scheduler by name; the
- * capture listener when present, then the listeners named by {@value WanShuffleConf#LISTENERS}),
- * registers its {@link CoordinatorEndpoint} on the driver's RpcEnv and, once the SparkContext is
- * up, its {@link CoordinatorSparkListener}.
+ * capture listener when present, then the listeners named by {@link Settings#LISTENERS}), registers
+ * its {@link CoordinatorEndpoint} on the driver's RpcEnv and, once the SparkContext is up, its
+ * {@link CoordinatorSparkListener}.
  */
 public final class CoordinatorService {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorService.class);
@@ -82,10 +83,10 @@ public final class CoordinatorService {
     List<CoordinatorListener> out = new ArrayList<>();
     List<String> names = new ArrayList<>();
     if (loader().getResource(CAPTURE_LISTENER.replace('.', '/') + ".class") != null
-        && !conf.listeners().contains(CAPTURE_LISTENER)) {
+        && !conf.get(Settings.LISTENERS).contains(CAPTURE_LISTENER)) {
       names.add(CAPTURE_LISTENER);
     }
-    names.addAll(conf.listeners());
+    names.addAll(conf.get(Settings.LISTENERS));
     for (String name : names) {
       try {
         Class<?> c = Class.forName(name, true, loader());
@@ -97,7 +98,7 @@ public final class CoordinatorService {
         }
         if (!(o instanceof CoordinatorListener l)) {
           throw new ConfigValueException(
-              WanShuffleConf.LISTENERS,
+              Settings.LISTENERS.key(),
               name,
               "class does not implement " + CoordinatorListener.class.getName());
         }
@@ -107,10 +108,10 @@ public final class CoordinatorService {
           throw cve;
         }
         throw new ConfigValueException(
-            WanShuffleConf.LISTENERS, name, "the listener's constructor failed: " + e.getCause());
+            Settings.LISTENERS.key(), name, "the listener's constructor failed: " + e.getCause());
       } catch (ReflectiveOperationException | LinkageError e) {
         throw new ConfigValueException(
-            WanShuffleConf.LISTENERS, name, "cannot instantiate the listener: " + e);
+            Settings.LISTENERS.key(), name, "cannot instantiate the listener: " + e);
       }
     }
     return out;

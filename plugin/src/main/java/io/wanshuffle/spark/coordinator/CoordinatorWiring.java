@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.scheduler.StepScheduler;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.util.ArrayList;
@@ -33,21 +34,23 @@ final class CoordinatorWiring {
   CoordinatorWiring(StepCoordinatorBuilder b, Object lock, Consumer<Runnable> asEvent) {
     WanShuffleConf conf = b.conf();
     if (conf.gated() && b.scheduler() == null) {
-      throw new IllegalArgumentException("algorithm " + conf.algorithm() + " needs a scheduler");
+      throw new IllegalArgumentException(
+          "algorithm " + conf.get(Settings.ALGORITHM) + " needs a scheduler");
     }
     this.clusterOf = b.clusterOf();
     this.timer = Objects.requireNonNull(b.timer(), "timer");
     Objects.requireNonNull(b.clock(), "clock");
     LinkModel links = b.links() != null ? b.links() : LinkModel.flat(conf, clusterOf);
     LiveParameters parameters =
-        new LiveParameters(PlanningParameters.of(links, conf.betaSeconds(), conf.algorithm()));
+        new LiveParameters(
+            PlanningParameters.of(links, conf.betaSeconds(), conf.get(Settings.ALGORITHM)));
     MeasuringListener measuring = new MeasuringListener(links);
     List<CoordinatorListener> all = new ArrayList<>(b.listeners());
     all.add(measuring);
     Listeners listeners = new Listeners(all);
     CoordinatorTimer events = asEvents(timer, asEvent);
     StepMode mode = StepMode.of(conf);
-    FlowKeeping keeping = new FlowKeeping(conf.gatherWindowMs());
+    FlowKeeping keeping = new FlowKeeping(conf.get(Settings.GATHER_WINDOW));
     DemandBook book = new DemandBook();
     StageLedger stages = new StageLedger();
     FlowLeases leases = new FlowLeases(parameters, clusterOf);
@@ -56,15 +59,15 @@ final class CoordinatorWiring {
             leases,
             events,
             () -> parameters.current().betaSeconds(),
-            conf.deadlineFactor(),
-            conf.minDeadlineMs());
+            conf.get(Settings.STEP_DEADLINE_FACTOR),
+            conf.get(Settings.STEP_MIN_DEADLINE));
     StepGrants grants =
         new StepGrants(
             book,
             steps,
             leases,
             stages,
-            new StepAssembler(leases, keeping, mode, conf.gatherWindowMs()),
+            new StepAssembler(leases, keeping, mode, conf.get(Settings.GATHER_WINDOW)),
             keeping,
             listeners,
             events,
@@ -82,8 +85,8 @@ final class CoordinatorWiring {
             book,
             stages,
             new TaskWaves(keeping),
-            new GatherWindow(events, conf.gatherWindowMs()),
-            new StageGate(conf.gateMargin()),
+            new GatherWindow(events, conf.get(Settings.GATHER_WINDOW)),
+            new StageGate(conf.get(Settings.GATE_MARGIN).orElse(-1.0)),
             leases,
             steps,
             grants);
@@ -94,7 +97,7 @@ final class CoordinatorWiring {
     this.planner =
         b.scheduler() == null
             ? null
-            : new Planner(b.scheduler(), fallback, conf.planningBudgetMs());
+            : new Planner(b.scheduler(), fallback, conf.get(Settings.PLANNING_BUDGET));
     this.rounds =
         new PlanningRounds(
             roles,
@@ -102,7 +105,7 @@ final class CoordinatorWiring {
             requests,
             lock,
             b.planner(),
-            mode.planFitsFreePorts() ? 1 : conf.planningShare(),
+            mode.planFitsFreePorts() ? 1 : conf.get(Settings.PLANNING_SHARE),
             b.maxRestMs());
   }
 

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.measure.NetworkEstimate;
 import io.wanshuffle.spark.topology.LinkModel;
@@ -77,7 +78,7 @@ final class LiveParameters {
         LOG.info(
             "wan-shuffle {} = auto: later shuffles plan with β {} s instead of {} s (measured {} s"
                 + " over {} flows, floor {} s)",
-            WanShuffleConf.BETA,
+            Settings.BETA.key(),
             fmt(planned),
             fmt(p.betaSeconds()),
             fmt(measured),
@@ -87,7 +88,7 @@ final class LiveParameters {
       }
     }
     boolean relinked = false;
-    if (conf.platformAuto() && conf.topologyFile().isEmpty() && linksFree) {
+    if (conf.platformAuto() && conf.get(Settings.TOPOLOGY_FILE).isEmpty() && linksFree) {
       MeasuredPlatform m = MeasuredPlatform.of(e, conf).orElse(null);
       LinkModel old = p.links();
       if (m != null && (m.k() != old.k() || movedBeyond(old.baseSpeed(), m.baseSpeed()))) {

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.measure.LinkRate;
 import io.wanshuffle.spark.measure.NetworkEstimate;
@@ -84,19 +85,19 @@ record MeasuredPlatform(
         measured.merge(host, v, Math::min);
       }
     }
-    if (!conf.backboneAuto()) {
+    if (!conf.get(Settings.BACKBONE_RATE).is(Settings.AUTO)) {
       backbone = conf.backboneRate();
     }
     Map<String, Double> nics = new HashMap<>();
     double other;
-    if (conf.nicAuto()) {
+    if (conf.get(Settings.NIC_RATE).is(Settings.AUTO)) {
       nics.putAll(measured);
-      nics.keySet().removeAll(conf.nicRateHosts());
+      nics.keySet().removeAll(conf.get(Settings.NIC_RATES).keySet());
       other = nics.values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
     } else {
       other = conf.nicRate("");
     }
-    for (String h : conf.nicRateHosts()) {
+    for (String h : conf.get(Settings.NIC_RATES).keySet()) {
       nics.put(h, (double) conf.nicRate(h));
     }
     if (Double.isInfinite(backbone) || Double.isNaN(other)) {
@@ -104,7 +105,7 @@ record MeasuredPlatform(
     }
     double slowest = nics.values().stream().mapToDouble(Double::doubleValue).min().orElse(other);
     slowest = Math.min(slowest, other);
-    if (conf.backboneAuto()
+    if (conf.get(Settings.BACKBONE_RATE).is(Settings.AUTO)
         && backbone > slowest / INCONCLUSIVE_RATIO
         && backbone < INCONCLUSIVE_RATIO * slowest) {
       return Optional.empty();
@@ -133,7 +134,7 @@ record MeasuredPlatform(
    * @return the KPBS link model of these rates ({@link LinkModel#kpbs})
    */
   LinkModel links(WanShuffleConf conf, Function<String, String> clusterOf) {
-    int set = conf.deltaSet();
+    int set = conf.get(Settings.DELTA).orElse(0);
     return LinkModel.kpbs(k, h -> delta(h, set), clusterOf, baseSpeed);
   }
 }

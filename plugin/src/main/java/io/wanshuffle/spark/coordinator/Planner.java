@@ -5,6 +5,7 @@ import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.scheduler.alg.LiquidStepScheduler;
 import io.wanshuffle.scheduler.online.GreedyFirstStep;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,11 +54,11 @@ final class Planner implements AutoCloseable {
   /**
    * @param conf the validated configuration
    * @return the fallback scheduler {@code spark.wanshuffle.planning.fallback} names: {@link
-   *     GreedyFirstStep} for {@value WanShuffleConf#GREEDY_FALLBACK}, else the registry's; null
-   *     when the registry does not know the name
+   *     GreedyFirstStep} for {@value Settings#GREEDY_FALLBACK}, else the registry's; null when the
+   *     registry does not know the name
    */
   static StepScheduler fallbackOf(WanShuffleConf conf) {
-    String f = conf.planningFallback();
+    String f = conf.get(Settings.PLANNING_FALLBACK);
     if (f.equals(GreedyFirstStep.NAME)) {
       return new GreedyFirstStep();
     }

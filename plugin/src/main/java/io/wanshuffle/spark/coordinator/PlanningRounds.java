@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.measure.NetworkEstimate;
 import io.wanshuffle.spark.measure.PlannedFlow;
 import io.wanshuffle.spark.measure.TransferPrediction;
@@ -163,7 +164,7 @@ final class PlanningRounds
     if (standing == null || !loop.isBusy()) {
       return;
     }
-    long waitMs = r.conf().replanWaitMs();
+    long waitMs = r.conf().get(Settings.REPLAN_WAIT);
     if (loop.lastRoundMs() < waitMs) {
       long planned = loop.planningForMs();
       if (planned < 0) {

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
@@ -387,7 +388,7 @@ public final class StepCoordinator {
   @Override
   public synchronized String toString() {
     return "StepCoordinator["
-        + r.conf().algorithm()
+        + r.conf().get(Settings.ALGORITHM)
         + ", demands="
         + r.book().size()
         + ", open flows="

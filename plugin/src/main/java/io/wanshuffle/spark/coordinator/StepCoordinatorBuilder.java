@@ -2,6 +2,7 @@ package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.util.List;
@@ -50,7 +51,7 @@ public final class StepCoordinatorBuilder {
    * @throws IllegalArgumentException if the registry does not know the name
    */
   public StepCoordinatorBuilder configuredScheduler() {
-    this.scheduler = conf.gated() ? Algorithms.byName(conf.algorithm()) : null;
+    this.scheduler = conf.gated() ? Algorithms.byName(conf.get(Settings.ALGORITHM)) : null;
     return this;
   }
 

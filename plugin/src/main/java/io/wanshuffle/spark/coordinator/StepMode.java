@@ -3,6 +3,7 @@ package io.wanshuffle.spark.coordinator;
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.List;
 
@@ -30,7 +31,9 @@ interface StepMode extends ResidualScope {
    * @return the mode it names
    */
   static StepMode of(WanShuffleConf conf) {
-    return conf.barrierSteps() ? new BarrierSteps() : new PipelinedSteps();
+    return Settings.BARRIER.equals(conf.get(Settings.STEP_MODE))
+        ? new BarrierSteps()
+        : new PipelinedSteps();
   }
 
   /**

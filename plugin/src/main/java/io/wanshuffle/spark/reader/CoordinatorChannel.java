@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.reader;
 
 import io.wanshuffle.spark.compat.ScalaFutures;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorEndpoint;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
@@ -69,8 +70,12 @@ public final class CoordinatorChannel implements DemandClient {
     return r;
   }
 
-  private static RpcTimeout timeout(long ms, String key) {
-    return new RpcTimeout(FiniteDuration.apply(ms, TimeUnit.MILLISECONDS), key);
+  /** The wait of a registration or long-poll: the driver holds it up to the poll interval. */
+  private RpcTimeout longPollTimeout() {
+    long ms = conf.get(Settings.POLL_INTERVAL) + conf.get(Settings.ASK_TIMEOUT);
+    return new RpcTimeout(
+        FiniteDuration.apply(ms, TimeUnit.MILLISECONDS),
+        Settings.POLL_INTERVAL.key() + " + " + Settings.ASK_TIMEOUT.key());
   }
 
   /**
@@ -80,12 +85,9 @@ public final class CoordinatorChannel implements DemandClient {
    */
   @Override
   public CompletableFuture<Registered> register(RegisterDemand m) {
-    RpcTimeout t =
-        timeout(
-            conf.pollIntervalMs() + conf.askTimeoutMs(),
-            WanShuffleConf.POLL_INTERVAL + " + " + WanShuffleConf.ASK_TIMEOUT);
+    RpcTimeout t = longPollTimeout();
     return ref()
-        .orTimeout(conf.askTimeoutMs(), TimeUnit.MILLISECONDS)
+        .orTimeout(conf.get(Settings.ASK_TIMEOUT), TimeUnit.MILLISECONDS)
         .thenCompose(
             r ->
                 ScalaFutures.asJava(r.<byte[]>ask(m, t, ClassTag$.MODULE$.apply(byte[].class)))
@@ -99,10 +101,7 @@ public final class CoordinatorChannel implements DemandClient {
    */
   @Override
   public CompletableFuture<GrantReply> await(AwaitGrant m) {
-    RpcTimeout t =
-        timeout(
-            conf.pollIntervalMs() + conf.askTimeoutMs(),
-            WanShuffleConf.POLL_INTERVAL + " + " + WanShuffleConf.ASK_TIMEOUT);
+    RpcTimeout t = longPollTimeout();
     return ref()
         .thenCompose(
             r ->

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.reader;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import java.io.InputStream;
@@ -103,7 +104,7 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
       RegisterDemand demand,
       ReaderContext executor,
       ReadFigures figures) {
-    if (conf.predictedHandover()) {
+    if (Settings.PREDICTED.equals(conf.get(Settings.STEP_HANDOVER))) {
       long cap = conf.flowRateCap();
       executor
           .predictor()
@@ -213,12 +214,13 @@ final class GatedBlockIterator extends AbstractIterator<Tuple2<BlockId, InputStr
         for (TaskReaders.Reader other : executor.readers().siblings(context, machine)) {
           other.standAside();
         }
-        if (waitedMs + (System.nanoTime() - t0) / 1_000_000 > conf.maxGrantWaitMs()) {
+        long maxWaitMs = conf.get(Settings.MAX_GRANT_WAIT);
+        if (waitedMs + (System.nanoTime() - t0) / 1_000_000 > maxWaitMs) {
           machine.goUngated(
               "waited longer than "
-                  + WanShuffleConf.MAX_GRANT_WAIT
+                  + Settings.MAX_GRANT_WAIT.key()
                   + " = "
-                  + conf.maxGrantWaitMs()
+                  + maxWaitMs
                   + " ms for grants");
           return;
         }

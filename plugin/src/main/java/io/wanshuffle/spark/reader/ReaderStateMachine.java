@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.reader;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
@@ -54,6 +55,9 @@ final class ReaderStateMachine implements TaskReaders.Reader {
   private final StepTaker taker;
   private final StepOpener opener;
 
+  /** Steps are reported ahead of their end, as predicted ({@link Settings#STEP_HANDOVER}). */
+  private final boolean predictedHandover;
+
   private ReaderPhase phase = ReaderPhase.UNREGISTERED;
 
   /** The step being fetched: non-null exactly in phase {@code FETCHING}. */
@@ -91,6 +95,7 @@ final class ReaderStateMachine implements TaskReaders.Reader {
     this.demand = demand;
     this.executor = executor;
     this.conversation = new CoordinatorConversation(client, demand);
+    this.predictedHandover = Settings.PREDICTED.equals(conf.get(Settings.STEP_HANDOVER));
     StepRun.Env env =
         new StepRun.Env(
             fetchers,
@@ -101,11 +106,11 @@ final class ReaderStateMachine implements TaskReaders.Reader {
             executor,
             task,
             metrics,
-            conf.predictedHandover());
+            predictedHandover);
     this.taker = new StepTaker(env, conf.flowRateCap());
     this.opener =
         new StepOpener(
-            gate, conversation, taker, executor, conf.predictedHandover(), demand.taskAttemptId());
+            gate, conversation, taker, executor, predictedHandover, demand.taskAttemptId());
   }
 
   /**
@@ -128,7 +133,7 @@ final class ReaderStateMachine implements TaskReaders.Reader {
         return;
       }
       moveTo(ReaderPhase.REGISTERING);
-      conversation.register(conf.predictedHandover() ? executor.predictor() : null);
+      conversation.register(predictedHandover ? executor.predictor() : null);
       executor.readers().add(task, this);
     } else if (phase == ReaderPhase.STANDING_ASIDE) {
       // a poll without the idle mark replaces the idle one

@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.reader;
 
 import io.wanshuffle.spark.compat.SparkLine;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.NoCrossClusterDemand;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
@@ -102,7 +103,12 @@ public final class WanShuffleReader<K, C> implements ShuffleReader<K, C> {
     ShuffleDependency<K, ?, C> dep = handle.dependency();
     Fetchers fetchers =
         new Fetchers(
-            context, metrics, dep, shouldBatchFetch, conf.stepProgress(), executor.predictor());
+            context,
+            metrics,
+            dep,
+            shouldBatchFetch,
+            conf.get(Settings.STEP_PROGRESS),
+            executor.predictor());
     SparkEnv env = SparkEnv.get();
     String localHost = env.blockManager().blockManagerId().host();
     CrossClusterBlocks split = new CrossClusterBlocks(blocks, localHost, topology);

@@ -5,6 +5,7 @@ import io.wanshuffle.scheduler.topology.Topology;
 import io.wanshuffle.scheduler.topology.TopologyException;
 import io.wanshuffle.spark.compat.SparkLine;
 import io.wanshuffle.spark.config.ConfigValueException;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -87,9 +88,9 @@ public final class ClusterTopology {
    *     the mapping class cannot be loaded
    */
   public static ClusterTopology from(SparkConf conf) {
-    String topologyFile = conf.get(WanShuffleConf.TOPOLOGY_FILE, "").trim();
-    if (!topologyFile.isEmpty()) {
-      return fromFile(topologyFile);
+    Optional<String> topologyFile = Settings.TOPOLOGY_FILE.get(conf);
+    if (topologyFile.isPresent()) {
+      return fromFile(topologyFile.get());
     }
     Configuration hc = SparkHadoopUtil.get().newConfiguration(conf);
     String tableKey = CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY;
@@ -111,15 +112,15 @@ public final class ClusterTopology {
   }
 
   /**
-   * The topology of a file in the format of {@code ./wan-shuffle plan --topology} ({@value
-   * WanShuffleConf#TOPOLOGY_FILE}): its host mapping and its links.
+   * The topology of a file in the format of {@code ./wan-shuffle plan --topology} ({@link
+   * Settings#TOPOLOGY_FILE}): its host mapping and its links.
    *
    * @param given the configured path; a relative one is read from the working directory, else from
    *     the files shipped with {@code --files}
    * @return the topology
-   * @throws ConfigValueException naming {@value WanShuffleConf#TOPOLOGY_FILE} and the file and line
-   *     of the problem (a line that does not parse, an unreadable table, an override naming an
-   *     unknown host, rack or cluster)
+   * @throws ConfigValueException naming {@link Settings#TOPOLOGY_FILE} and the file and line of the
+   *     problem (a line that does not parse, an unreadable table, an override naming an unknown
+   *     host, rack or cluster)
    */
   private static ClusterTopology fromFile(String given) {
     String path = shippedCopy(given).orElse(given);
@@ -131,28 +132,28 @@ public final class ClusterTopology {
           !Path.of(given).isAbsolute() && !Files.isReadable(Path.of(path))
               ? relativePathHint("")
               : "";
-      throw new ConfigValueException(WanShuffleConf.TOPOLOGY_FILE, given, e.getMessage() + hint);
+      throw new ConfigValueException(Settings.TOPOLOGY_FILE.key(), given, e.getMessage() + hint);
     }
   }
 
   /**
-   * The links flows cross: the topology file's when {@value WanShuffleConf#TOPOLOGY_FILE} is set,
-   * else the KPBS platform of the rate keys over this mapping's clusters.
+   * The links flows cross: the topology file's when {@link Settings#TOPOLOGY_FILE} is set, else the
+   * KPBS platform of the rate keys over this mapping's clusters.
    *
    * @param conf the plugin's configuration
    * @return the link model
-   * @throws ConfigValueException naming {@value WanShuffleConf#TOPOLOGY_FILE} when the file's links
-   *     lack a rate or its rates share no sizeable divisor
+   * @throws ConfigValueException naming {@link Settings#TOPOLOGY_FILE} when the file's links lack a
+   *     rate or its rates share no sizeable divisor
    */
   public LinkModel links(WanShuffleConf conf) {
     if (file == null) {
       return LinkModel.flat(conf, h -> clusterOf(h).orElse(""));
     }
     try {
-      return LinkModel.of(file, WanShuffleConf.TOPOLOGY_FILE);
+      return LinkModel.of(file, Settings.TOPOLOGY_FILE.key());
     } catch (TopologyException e) {
       throw new ConfigValueException(
-          WanShuffleConf.TOPOLOGY_FILE, file.config().file().toString(), e.getMessage());
+          Settings.TOPOLOGY_FILE.key(), file.config().file().toString(), e.getMessage());
     }
   }
 
@@ -243,6 +244,13 @@ public final class ClusterTopology {
   }
 
   /**
+   * @return where the mapping comes from, for messages, e.g. {@code topology table racks.table}
+   */
+  public String source() {
+    return mapping.source();
+  }
+
+  /**
    * @return false when no topology key is set ({@value #TABLE_KEY}, {@value #SCRIPT_KEY} or {@value
    *     #IMPL_KEY}): every host is then unknown and no fetch is gated
    */
@@ -277,11 +285,11 @@ public final class ClusterTopology {
    * @throws ConfigValueException naming {@code spark.wanshuffle.nic.rates} and the first such host
    */
   public void checkNicRateHosts(WanShuffleConf conf) {
-    for (String host : conf.nicRateHosts()) {
+    for (String host : conf.get(Settings.NIC_RATES).keySet()) {
       if (pathOf(host).isEmpty()) {
         throw new ConfigValueException(
-            WanShuffleConf.NIC_RATES,
-            conf.nicRatesText(),
+            Settings.NIC_RATES.key(),
+            conf.text(Settings.NIC_RATES),
             "host "
                 + host
                 + " is not in the topology ("

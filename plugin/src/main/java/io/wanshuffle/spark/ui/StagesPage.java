@@ -13,7 +13,8 @@ import java.util.function.Function;
 /**
  * The tab's main page: one row per gated stage with its transfer matrix in short, k, steps, bytes,
  * the most flows a step put on its bottleneck link, the lower bound, and the predicted and measured
- * transfer time ({@link StageFigures}).
+ * transfer time ({@link StageFigures}); below, the executor hosts the topology maps and those it
+ * does not ({@link HostsSection}).
  */
 final class StagesPage implements TabPage {
   /** Column headings of the stage table. */
@@ -51,7 +52,8 @@ final class StagesPage implements TabPage {
 
   @Override
   public String body(Function<String, String> param, String base) {
-    return content(WanShuffleStore.of(tab.store()), base);
+    return content(WanShuffleStore.of(tab.store()), base)
+        + HostsSection.of(WanShuffleStore.hosts(tab.store()));
   }
 
   /**

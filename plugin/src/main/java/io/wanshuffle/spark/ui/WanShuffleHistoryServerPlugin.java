@@ -17,8 +17,9 @@ import scala.collection.immutable.Seq;
  * The History Server's hook (Spark's {@link AppHistoryServerPlugin}, registered by the plugin jar's
  * {@code META-INF/services} file): while an event log is replayed, a {@link
  * WanShuffleStatusListener} keeps the capture's events in the application's store; the WAN Shuffle
- * tab is added to an application's UI when the store holds a gated stage. The History Server finds
- * it when the plugin jar is on its class path ({@code SPARK_DAEMON_CLASSPATH}).
+ * tab is added to an application's UI when the store holds a gated stage or an executor host
+ * checked against the topology. The History Server finds it when the plugin jar is on its class
+ * path ({@code SPARK_DAEMON_CLASSPATH}).
  *
  * <p>A jar built for another Spark line ({@link LineCheck}) adds nothing: the History Server logs
  * one error naming both versions and the jar to use, and replays every application without the tab.
@@ -44,7 +45,9 @@ public final class WanShuffleHistoryServerPlugin implements AppHistoryServerPlug
 
   @Override
   public void setupUI(SparkUI ui) {
-    if (MISMATCH.isEmpty() && WanShuffleStore.of(ui.store().store()).stageCount() > 0) {
+    if (MISMATCH.isEmpty()
+        && (WanShuffleStore.of(ui.store().store()).stageCount() > 0
+            || !WanShuffleStore.hosts(ui.store().store()).isEmpty())) {
       ui.attachTab(new WanShuffleTab(ui, ui.store().store()));
     }
   }

@@ -2,6 +2,7 @@ package io.wanshuffle.spark.ui;
 
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
 import io.wanshuffle.spark.capture.WanShuffleStepCompleted;
+import io.wanshuffle.spark.topology.WanShuffleTopologyHost;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.scheduler.SparkListener;
@@ -12,10 +13,11 @@ import scala.runtime.BoxedUnit;
 
 /**
  * Keeps the capture's events in the application's status store as {@link StageRow}s and {@link
- * StepRow}s, for the WAN Shuffle tab: on the driver's status queue of the live listener bus, and in
- * the History Server while it replays an event log. Past {@value #MAX_STEPS} steps the oldest tenth
- * are dropped (Spark's own retention works the same way, through the store's triggers), so a long
- * application's steps cannot fill the driver's memory.
+ * StepRow}s, and the executor hosts checked against the topology as {@link HostRow}s, for the WAN
+ * Shuffle tab: on the driver's status queue of the live listener bus, and in the History Server
+ * while it replays an event log. Past {@value #MAX_STEPS} steps the oldest tenth are dropped
+ * (Spark's own retention works the same way, through the store's triggers), so a long application's
+ * steps cannot fill the driver's memory.
  */
 public final class WanShuffleStatusListener extends SparkListener {
   /** Most step rows kept. */
@@ -53,6 +55,8 @@ public final class WanShuffleStatusListener extends SparkListener {
       store.write(new StepRow(s.stepId(), s), true);
     } else if (event instanceof WanShuffleStageCaptured s) {
       store.write(StageRow.of(s));
+    } else if (event instanceof WanShuffleTopologyHost h) {
+      store.write(new HostRow(h.host(), h));
     }
   }
 

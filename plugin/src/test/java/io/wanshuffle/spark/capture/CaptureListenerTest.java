@@ -11,6 +11,7 @@ import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
 import io.wanshuffle.spark.config.ConfigValueException;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorInfo;
 import io.wanshuffle.spark.coordinator.DemandEvent;
@@ -40,9 +41,9 @@ class CaptureListenerTest {
   static final StageRef STAGE = new StageRef(5, 0);
 
   private CaptureListener start(SparkConf c) {
-    c.set(WanShuffleConf.ALGORITHM, "t")
-        .set(WanShuffleConf.K, "2")
-        .set(WanShuffleConf.BACKBONE_RATE, "2000b")
+    c.set(Settings.ALGORITHM.key(), "t")
+        .set(Settings.K.key(), "2")
+        .set(Settings.BACKBONE_RATE.key(), "2000b")
         .set("spark.app.id", "app-42");
     CaptureListener l = new CaptureListener(c);
     WanShuffleConf conf = WanShuffleConf.from(c, Set.of("t"));
@@ -114,7 +115,7 @@ class CaptureListenerTest {
 
   @Test
   void writesTheStageCaptureMatrixCsvAndFlowLog() throws Exception {
-    CaptureListener l = start(new SparkConf(false).set(CaptureListener.DIR, dir.toString()));
+    CaptureListener l = start(new SparkConf(false).set(Settings.CAPTURE_DIR.key(), dir.toString()));
     runStage(l);
     // a stage without cross-cluster traffic leaves no file
     l.onStageDone(
@@ -181,7 +182,7 @@ class CaptureListenerTest {
 
   @Test
   void theStageCarriesTheMeasurementThePredictionsAndItsTransferPhase() throws Exception {
-    CaptureListener l = start(new SparkConf(false).set(CaptureListener.DIR, dir.toString()));
+    CaptureListener l = start(new SparkConf(false).set(Settings.CAPTURE_DIR.key(), dir.toString()));
     runStage(l);
     l.onCoordinatorStop();
     NetworkFigures n = CaptureFiles.readStages(dir.resolve("app-42")).get(0).network();
@@ -240,7 +241,9 @@ class CaptureListenerTest {
     ConfigValueException e =
         assertThrows(
             ConfigValueException.class,
-            () -> new CaptureListener(new SparkConf(false).set(CaptureListener.EVENTS, "yes")));
+            () ->
+                new CaptureListener(
+                    new SparkConf(false).set(Settings.CAPTURE_EVENTS.key(), "yes")));
     assertEquals("spark.wanshuffle.capture.events = 'yes': true or false", e.getMessage());
     Path file = Files.writeString(dir.resolve("plain-file"), "x");
     e =
@@ -248,7 +251,8 @@ class CaptureListenerTest {
             ConfigValueException.class,
             () ->
                 new CaptureListener(
-                    new SparkConf(false).set(CaptureListener.DIR, file.resolve("sub").toString())));
+                    new SparkConf(false)
+                        .set(Settings.CAPTURE_DIR.key(), file.resolve("sub").toString())));
     assertTrue(
         e.getMessage()
             .startsWith(

@@ -50,9 +50,9 @@ class ConfigDocTest {
   @Test
   void aChangedDefaultInTheDocumentIsCaught() throws IOException {
     String doc = Files.readString(DOC);
-    String row = "| `" + WanShuffleConf.STEP_MIN_DEADLINE + "` | `5s` |";
+    String row = "| `" + Settings.STEP_MIN_DEADLINE.key() + "` | `5s` |";
     assertTrue(doc.contains(row), "the minimum deadline's row with its default");
-    String stale = doc.replace(row, "| `" + WanShuffleConf.STEP_MIN_DEADLINE + "` | `4s` |");
+    String stale = doc.replace(row, "| `" + Settings.STEP_MIN_DEADLINE.key() + "` | `4s` |");
     assertNotEquals(stale, ConfigTables.render(stale));
     assertEquals(
         ConfigTables.render(doc), ConfigTables.render(stale), "rendering restores the default");
@@ -71,18 +71,18 @@ class ConfigDocTest {
     }
     assertTrue(
         ConfigTables.experimentalTable().contains(Settings.STEP_MODE.experimental().orElseThrow()));
-    assertFalse(ConfigTables.table(Section.SCHEDULING).contains(WanShuffleConf.FLOW_RATE_CAP));
+    assertFalse(ConfigTables.table(Section.SCHEDULING).contains(Settings.FLOW_RATE_CAP.key()));
     assertTrue(
         ConfigTables.table(Section.SCHEDULING)
-            .contains("| `" + WanShuffleConf.DELTA + "` | derived |"));
+            .contains("| `" + Settings.DELTA.key() + "` | derived |"));
     assertTrue(
-        ConfigTables.table(Section.SCHEDULING).contains("| `" + WanShuffleConf.K + "` | `auto` |"));
+        ConfigTables.table(Section.SCHEDULING).contains("| `" + Settings.K.key() + "` | `auto` |"));
     assertTrue(
         ConfigTables.table(Section.SCHEDULING)
-            .contains("| `" + WanShuffleConf.NIC_RATES + "` | empty |"));
+            .contains("| `" + Settings.NIC_RATES.key() + "` | empty |"));
     assertTrue(
         ConfigTables.table(Section.CAPTURE)
-            .contains("| `" + WanShuffleConf.CAPTURE_DIR + "` | unset |"));
+            .contains("| `" + Settings.CAPTURE_DIR.key() + "` | unset |"));
   }
 
   @Test

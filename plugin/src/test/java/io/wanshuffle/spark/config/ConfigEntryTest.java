@@ -17,7 +17,7 @@ class ConfigEntryTest {
           .doc("How long.")
           .build();
 
-  private static final ConfigEntry<Integer> FLOWS =
+  private static final ConfigEntry<Optional<Integer>> FLOWS =
       ConfigEntry.builder("spark.wanshuffle.test.flows", FlowCounts.TYPE)
           .section(Section.SCHEDULING)
           .noDefault("derived")
@@ -25,7 +25,7 @@ class ConfigEntryTest {
           .experimental("Measured.")
           .build();
 
-  private static final ConfigEntry<String> DIR =
+  private static final ConfigEntry<Optional<String>> DIR =
       ConfigEntry.builder("spark.wanshuffle.test.dir", Text.trimmed("path"))
           .section(Section.CAPTURE)
           .noDefault("unset")
@@ -56,20 +56,21 @@ class ConfigEntryTest {
   @Test
   void withoutADefaultAnUnsetSettingIsEmpty() {
     SparkConf c = new SparkConf(false);
-    assertEquals(Optional.empty(), FLOWS.getOptional(c));
+    assertEquals(Optional.empty(), FLOWS.get(c));
     assertEquals("", FLOWS.text(c));
-    assertThrows(IllegalStateException.class, () -> FLOWS.get(c));
-    assertEquals(Optional.of(3), FLOWS.getOptional(c.set(FLOWS.key(), "3")));
-    assertEquals(3, FLOWS.get(c));
+    assertEquals(Optional.of(3), FLOWS.get(c.set(FLOWS.key(), "3")));
+    ConfigValueException e =
+        assertThrows(ConfigValueException.class, () -> FLOWS.get(c.set(FLOWS.key(), "0")));
+    assertEquals("0", e.value(), "an optional setting's wrong value is refused as any other");
   }
 
   @Test
   void blankCountsAsUnsetOnlyWhereDeclared() {
     SparkConf c = new SparkConf(false).set(DIR.key(), "  ").set(FLOWS.key(), "  ");
     assertFalse(DIR.isSet(c));
-    assertEquals(Optional.empty(), DIR.getOptional(c));
+    assertEquals(Optional.empty(), DIR.get(c));
     assertTrue(FLOWS.isSet(c));
-    assertThrows(ConfigValueException.class, () -> FLOWS.getOptional(c));
+    assertThrows(ConfigValueException.class, () -> FLOWS.get(c));
   }
 
   @Test

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
 import java.util.Optional;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
@@ -24,15 +23,14 @@ class PlatformRatesTest {
     PlatformRates p =
         PlatformRates.from(
             conf(
-                WanShuffleConf.BACKBONE_RATE, "200mbit",
-                WanShuffleConf.NIC_RATE, "100mbit",
-                WanShuffleConf.NIC_RATES, "n1=300mbit,n2=200mbit,nB=300mbit"));
+                Settings.BACKBONE_RATE.key(), "200mbit",
+                Settings.NIC_RATE.key(), "100mbit",
+                Settings.NIC_RATES.key(), "n1=300mbit,n2=200mbit,nB=300mbit"));
     assertEquals(12_500_000L, p.baseSpeed(), "100 Mbit/s");
     assertEquals(2, p.k());
     assertEquals(2, p.delta("n1"), "δ(1) = 3, reduced to k");
     assertEquals(2, p.delta("n2"));
     assertEquals(1, p.delta("nA"));
-    assertEquals(List.of("n1", "n2", "nB"), List.copyOf(p.nicRateHosts()));
     assertEquals(37_500_000L, p.nicRate("n1"));
     assertEquals(12_500_000L, p.nicRate("nA"));
     assertEquals(25_000_000L, p.backboneRate());
@@ -44,11 +42,11 @@ class PlatformRatesTest {
     PlatformRates p =
         PlatformRates.from(
             conf(
-                WanShuffleConf.BACKBONE_RATE,
+                Settings.BACKBONE_RATE.key(),
                 "800mbit",
-                WanShuffleConf.K,
+                Settings.K.key(),
                 "4",
-                WanShuffleConf.DELTA,
+                Settings.DELTA.key(),
                 "9"));
     assertEquals(4, p.k());
     assertEquals(25_000_000L, p.baseSpeed(), "backbone / k");
@@ -62,15 +60,15 @@ class PlatformRatesTest {
             ConfigValueException.class,
             () ->
                 PlatformRates.from(
-                    conf(WanShuffleConf.BACKBONE_RATE, "100", WanShuffleConf.K, "1000")));
-    assertEquals(WanShuffleConf.K, e.key());
+                    conf(Settings.BACKBONE_RATE.key(), "100", Settings.K.key(), "1000")));
+    assertEquals(Settings.K.key(), e.key());
     assertEquals("1000", e.value());
   }
 
   @Test
   void mixedByteAndBitUnitsAreWarnedAboutUnlessDeltaIsSet() {
     SparkConf mixed =
-        conf(WanShuffleConf.BACKBONE_RATE, "100mb", WanShuffleConf.NIC_RATE, "100mbit");
+        conf(Settings.BACKBONE_RATE.key(), "100mb", Settings.NIC_RATE.key(), "100mbit");
     Optional<String> w = PlatformRates.from(mixed).incommensurateWarning(mixed);
     assertTrue(w.isPresent());
     assertTrue(
@@ -79,10 +77,10 @@ class PlatformRatesTest {
                 "wan-shuffle: spark.wanshuffle.backbone.rate = '100mb' and"
                     + " spark.wanshuffle.nic.rate = '100mbit' share no large common divisor"),
         w.get());
-    mixed.set(WanShuffleConf.DELTA, "1");
+    mixed.set(Settings.DELTA.key(), "1");
     assertEquals(Optional.empty(), PlatformRates.from(mixed).incommensurateWarning(mixed));
     SparkConf bits =
-        conf(WanShuffleConf.BACKBONE_RATE, "200mbit", WanShuffleConf.NIC_RATE, "100mbit");
+        conf(Settings.BACKBONE_RATE.key(), "200mbit", Settings.NIC_RATE.key(), "100mbit");
     assertEquals(Optional.empty(), PlatformRates.from(bits).incommensurateWarning(bits));
   }
 }

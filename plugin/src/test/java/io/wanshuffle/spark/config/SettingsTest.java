@@ -4,12 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
 
@@ -26,23 +32,32 @@ class SettingsTest {
     Set<String> keys = new HashSet<>(Settings.keys());
     assertEquals(Settings.all().size(), keys.size(), "keys are unique");
     for (String k : keys) {
-      assertTrue(k.startsWith(WanShuffleConf.PREFIX), k);
+      assertTrue(k.startsWith(Settings.PREFIX), k);
     }
   }
 
   @Test
-  void everyKeyConstantHasADeclaration() throws IllegalAccessException {
-    Set<String> keys = new HashSet<>(Settings.keys());
-    for (Field f : WanShuffleConf.class.getDeclaredFields()) {
-      if (f.getType() == String.class
-          && Modifier.isPublic(f.getModifiers())
-          && Modifier.isStatic(f.getModifiers())) {
-        String v = (String) f.get(null);
-        if (v.startsWith(WanShuffleConf.PREFIX) && !v.equals(WanShuffleConf.PREFIX)) {
-          assertTrue(keys.contains(v), f.getName() + " = " + v + " is declared in Settings");
+  void keysAreSpelledOnlyInTheirDeclarations() throws IOException {
+    Pattern key = Pattern.compile("\"(" + Pattern.quote(Settings.PREFIX) + "[A-Za-z.]+)\"");
+    List<String> elsewhere = new ArrayList<>();
+    for (String module : List.of("plugin", "benchmarks", "integration-tests", "cli", "app")) {
+      Path main = Path.of("..", module, "src", "main", "java");
+      try (Stream<Path> files = Files.walk(main)) {
+        for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+          if (f.endsWith(Path.of("config", "Settings.java"))) {
+            continue;
+          }
+          Matcher m = key.matcher(Files.readString(f));
+          while (m.find()) {
+            elsewhere.add(f + ": " + m.group(1));
+          }
         }
       }
     }
+    assertEquals(
+        List.of(),
+        elsewhere,
+        "a key is written once, in its declaration; read it as Settings.X or Settings.X.key()");
   }
 
   @Test
@@ -75,12 +90,12 @@ class SettingsTest {
             .toList();
     assertEquals(
         List.of(
-            WanShuffleConf.FLOW_RATE_CAP,
-            WanShuffleConf.STEP_MODE,
-            WanShuffleConf.STEP_HANDOVER,
-            WanShuffleConf.STEP_PROGRESS,
-            WanShuffleConf.PLANNING_SHARE,
-            WanShuffleConf.PLANNING_FALLBACK),
+            Settings.FLOW_RATE_CAP.key(),
+            Settings.STEP_MODE.key(),
+            Settings.STEP_HANDOVER.key(),
+            Settings.STEP_PROGRESS.key(),
+            Settings.PLANNING_SHARE.key(),
+            Settings.PLANNING_FALLBACK.key()),
         experimental);
   }
 
@@ -88,15 +103,15 @@ class SettingsTest {
   void undeclaredKeysUnderThePrefixAreReportedSorted() {
     SparkConf c =
         new SparkConf(false)
-            .set(WanShuffleConf.K, "2")
+            .set(Settings.K.key(), "2")
             .set("spark.wanshuffle.setp.mode", "barrier")
             .set("spark.wanshuffle.capture.dri", "/tmp")
             .set("spark.other.key", "1");
     assertEquals(
         List.of("spark.wanshuffle.capture.dri", "spark.wanshuffle.setp.mode"),
-        Settings.undeclaredKeys(c));
+        WanShuffleConf.undeclaredKeys(c));
     assertEquals(
         List.of(),
-        Settings.undeclaredKeys(new SparkConf(false).set(WanShuffleConf.CAPTURE_DIR, "/x")));
+        WanShuffleConf.undeclaredKeys(new SparkConf(false).set(Settings.CAPTURE_DIR.key(), "/x")));
   }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
@@ -16,7 +18,7 @@ class WanShuffleConfTest {
   private static final Set<String> ALGS = Set.of("oggp", "ggp");
 
   private static WanShuffleConf conf(String... kv) {
-    SparkConf c = new SparkConf(false).set(WanShuffleConf.ALGORITHM, "oggp");
+    SparkConf c = new SparkConf(false).set(Settings.ALGORITHM.key(), "oggp");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
@@ -41,11 +43,11 @@ class WanShuffleConfTest {
   void perHostNicRatesGiveDeltaByTheBaseSpeedRule() {
     WanShuffleConf c =
         conf(
-            WanShuffleConf.BACKBONE_RATE,
+            Settings.BACKBONE_RATE.key(),
             "1gbit",
-            WanShuffleConf.NIC_RATE,
+            Settings.NIC_RATE.key(),
             "100mbit",
-            WanShuffleConf.NIC_RATES,
+            Settings.NIC_RATES.key(),
             "fast=300mbit, huge=10gbit");
     assertEquals(12_500_000L, c.baseSpeed());
     assertEquals(10, c.k());
@@ -58,16 +60,19 @@ class WanShuffleConfTest {
   @Test
   void planningBudgetAndFallbackAreValidated() {
     WanShuffleConf d = conf();
-    assertEquals(500, d.planningBudgetMs());
-    assertEquals("greedy", d.planningFallback());
+    assertEquals(500, d.get(Settings.PLANNING_BUDGET));
+    assertEquals("greedy", d.get(Settings.PLANNING_FALLBACK));
     WanShuffleConf c =
-        conf(WanShuffleConf.PLANNING_BUDGET, "2s", WanShuffleConf.PLANNING_FALLBACK, "GGP");
-    assertEquals(2000, c.planningBudgetMs());
-    assertEquals("ggp", c.planningFallback());
-    assertEquals(0, conf(WanShuffleConf.PLANNING_BUDGET, "0").planningBudgetMs(), "0 = unbounded");
+        conf(Settings.PLANNING_BUDGET.key(), "2s", Settings.PLANNING_FALLBACK.key(), "GGP");
+    assertEquals(2000, c.get(Settings.PLANNING_BUDGET));
+    assertEquals("ggp", c.get(Settings.PLANNING_FALLBACK));
+    assertEquals(
+        0,
+        conf(Settings.PLANNING_BUDGET.key(), "0").get(Settings.PLANNING_BUDGET),
+        "0 = unbounded");
     ConfigValueException e =
         assertThrows(
-            ConfigValueException.class, () -> conf(WanShuffleConf.PLANNING_FALLBACK, "fastest"));
+            ConfigValueException.class, () -> conf(Settings.PLANNING_FALLBACK.key(), "fastest"));
     assertEquals(
         "spark.wanshuffle.planning.fallback = 'fastest': unknown algorithm; known: "
             + "greedy, "
@@ -75,39 +80,43 @@ class WanShuffleConfTest {
         e.getMessage());
     e =
         assertThrows(
-            ConfigValueException.class, () -> conf(WanShuffleConf.PLANNING_FALLBACK, " Exact"));
+            ConfigValueException.class, () -> conf(Settings.PLANNING_FALLBACK.key(), " Exact"));
     assertTrue(
         e.getMessage().startsWith("spark.wanshuffle.planning.fallback = ' Exact': "),
         e.getMessage());
-    e = assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.ALGORITHM, "OGGPx"));
+    e = assertThrows(ConfigValueException.class, () -> conf(Settings.ALGORITHM.key(), "OGGPx"));
     assertTrue(
         e.getMessage().startsWith("spark.wanshuffle.algorithm = 'OGGPx': unknown algorithm"),
         e.getMessage());
     e =
         assertThrows(
-            ConfigValueException.class, () -> conf(WanShuffleConf.PLANNING_BUDGET, "soon"));
+            ConfigValueException.class, () -> conf(Settings.PLANNING_BUDGET.key(), "soon"));
     assertTrue(
         e.getMessage().startsWith("spark.wanshuffle.planning.budget = 'soon'"), e.getMessage());
   }
 
   @Test
   void stepHandoverIsPredictedByDefaultAndValidated() {
-    assertTrue(conf().predictedHandover());
-    assertFalse(conf(WanShuffleConf.STEP_HANDOVER, "Arrival").predictedHandover());
-    assertTrue(conf().stepProgress(), "blocks of predicted steps are streamed by default");
-    assertFalse(conf(WanShuffleConf.STEP_PROGRESS, "false").stepProgress());
+    assertTrue(conf().get(Settings.STEP_HANDOVER).equals(Settings.PREDICTED));
+    assertFalse(
+        conf(Settings.STEP_HANDOVER.key(), "Arrival")
+            .get(Settings.STEP_HANDOVER)
+            .equals(Settings.PREDICTED));
+    assertTrue(
+        conf().get(Settings.STEP_PROGRESS), "blocks of predicted steps are streamed by default");
+    assertFalse(conf(Settings.STEP_PROGRESS.key(), "false").get(Settings.STEP_PROGRESS));
     assertEquals(
         "spark.wanshuffle.step.progress = 'maybe': expected true or false",
-        assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.STEP_PROGRESS, "maybe"))
+        assertThrows(ConfigValueException.class, () -> conf(Settings.STEP_PROGRESS.key(), "maybe"))
             .getMessage());
     assertEquals(
         "spark.wanshuffle.step.progress = ' Maybe ': expected true or false",
         assertThrows(
-                ConfigValueException.class, () -> conf(WanShuffleConf.STEP_PROGRESS, " Maybe "))
+                ConfigValueException.class, () -> conf(Settings.STEP_PROGRESS.key(), " Maybe "))
             .getMessage(),
         "the value as given, not as compared");
     ConfigValueException e =
-        assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.STEP_HANDOVER, "early"));
+        assertThrows(ConfigValueException.class, () -> conf(Settings.STEP_HANDOVER.key(), "early"));
     assertEquals(
         "spark.wanshuffle.step.handover = 'early': expected predicted or arrival", e.getMessage());
   }
@@ -117,26 +126,27 @@ class WanShuffleConfTest {
     // start values here: 1 gbit/s backbone, 100 Mbit/s NICs: base speed 12.5 MB/s, k = 10, δ = 1,
     // β = 50 ms
     WanShuffleConf c = conf();
-    assertTrue(c.gateMinBytesAuto());
+    assertTrue(c.get(Settings.GATE_MIN_BYTES).is(Settings.AUTO));
     long perStep = 4 * 12_500_000L / 20; // 4 x β x b
     assertEquals(perStep, c.gateMinBytes(1, "h1"));
     assertEquals(
         3 * perStep, c.gateMinBytes(3, "h1"), "1-port receiver: a read from 3 hosts takes 3 steps");
     assertEquals(perStep, c.gateMinBytes(0, "h1"), "at least one step");
     // a receiver with 2 ports (δ = 2) takes two of its sources per step
-    WanShuffleConf fast = conf(WanShuffleConf.NIC_RATES, "h2=200mbit");
+    WanShuffleConf fast = conf(Settings.NIC_RATES.key(), "h2=200mbit");
     assertEquals(2 * perStep, fast.gateMinBytes(3, "h2"));
     assertEquals(3 * perStep, fast.gateMinBytes(3, "h1"));
     // β scales it: a WAN's set-up delay of 130 ms
     assertEquals(
-        3 * 4 * 12_500_000L * 13 / 100, conf(WanShuffleConf.BETA, "130ms").gateMinBytes(3, "h1"));
-    assertEquals(perStep, conf(WanShuffleConf.GATE_MIN_BYTES, " AUTO ").gateMinBytes(1, "h1"));
+        3 * 4 * 12_500_000L * 13 / 100, conf(Settings.BETA.key(), "130ms").gateMinBytes(3, "h1"));
+    assertEquals(perStep, conf(Settings.GATE_MIN_BYTES.key(), " AUTO ").gateMinBytes(1, "h1"));
     // a size applies to every read
     assertEquals(
-        0, conf(WanShuffleConf.GATE_MIN_BYTES, "0").gateMinBytes(3, "h1"), "0 gates every read");
-    assertFalse(conf(WanShuffleConf.GATE_MIN_BYTES, "0").gateMinBytesAuto());
-    assertEquals(4L << 20, conf(WanShuffleConf.GATE_MIN_BYTES, "4m").gateMinBytes(1, "h1"));
-    assertEquals(512, conf(WanShuffleConf.GATE_MIN_BYTES, "512b").gateMinBytes(5, "h1"));
+        0, conf(Settings.GATE_MIN_BYTES.key(), "0").gateMinBytes(3, "h1"), "0 gates every read");
+    assertFalse(
+        conf(Settings.GATE_MIN_BYTES.key(), "0").get(Settings.GATE_MIN_BYTES).is(Settings.AUTO));
+    assertEquals(4L << 20, conf(Settings.GATE_MIN_BYTES.key(), "4m").gateMinBytes(1, "h1"));
+    assertEquals(512, conf(Settings.GATE_MIN_BYTES.key(), "512b").gateMinBytes(5, "h1"));
     assertTrue(
         c.toString().contains("gate min bytes=auto (" + perStep + " B per step)"), c.toString());
     for (String bad : List.of("lots", "-1")) {
@@ -144,7 +154,7 @@ class WanShuffleConfTest {
           "spark.wanshuffle.gate.minBytes = '"
               + bad
               + "': expected a size of at least 0 such as 0, 512k, 4m (bytes)",
-          assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.GATE_MIN_BYTES, bad))
+          assertThrows(ConfigValueException.class, () -> conf(Settings.GATE_MIN_BYTES.key(), bad))
               .getMessage());
     }
   }
@@ -164,13 +174,13 @@ class WanShuffleConfTest {
   void kAndDeltaCanBeSetDirectly() {
     WanShuffleConf c =
         conf(
-            WanShuffleConf.BACKBONE_RATE,
+            Settings.BACKBONE_RATE.key(),
             "800mbit",
-            WanShuffleConf.K,
+            Settings.K.key(),
             "4",
-            WanShuffleConf.DELTA,
+            Settings.DELTA.key(),
             "2",
-            WanShuffleConf.FLOW_RATE_CAP,
+            Settings.FLOW_RATE_CAP.key(),
             "base");
     assertEquals(4, c.k());
     assertEquals(25_000_000L, c.baseSpeed(), "base speed = backbone / k");
@@ -187,8 +197,60 @@ class WanShuffleConfTest {
   }
 
   @Test
+  void eachSettingIsReadWithOneTypedCall() {
+    WanShuffleConf c =
+        conf(
+            Settings.GATHER_WINDOW.key(),
+            "1s",
+            Settings.DELTA.key(),
+            " 2 ",
+            Settings.GATE_MARGIN.key(),
+            "0.1",
+            Settings.NIC_RATES.key(),
+            "a=1gbit");
+    assertEquals(1000L, c.get(Settings.GATHER_WINDOW), "times in ms");
+    assertEquals(Optional.of(2), c.get(Settings.DELTA));
+    assertEquals(" 2 ", c.text(Settings.DELTA), "the text as given, for messages");
+    assertEquals(Optional.of(0.1), c.get(Settings.GATE_MARGIN));
+    assertEquals(Map.of("a", 125_000_000L), c.get(Settings.NIC_RATES));
+    WanShuffleConf d = conf();
+    assertEquals(200L, d.get(Settings.GATHER_WINDOW), "the default");
+    assertEquals(Optional.empty(), d.get(Settings.DELTA), "no default: empty");
+    assertEquals("", d.text(Settings.DELTA));
+    assertEquals(Optional.empty(), d.get(Settings.GATE_MARGIN), "off");
+    assertEquals(Optional.empty(), d.get(Settings.TOPOLOGY_FILE));
+    assertEquals(List.of(), d.get(Settings.LISTENERS));
+  }
+
+  @Test
+  void theAlgorithmReadsAsTheOneTheRegistryRuns() {
+    assertEquals("oggp", conf(Settings.ALGORITHM.key(), " OGGP ").get(Settings.ALGORITHM));
+    assertEquals(
+        "oggp",
+        WanShuffleConf.from(new SparkConf(false), ALGS).get(Settings.ALGORITHM),
+        "unset, without auto in the registry");
+    assertEquals(
+        "auto",
+        WanShuffleConf.from(new SparkConf(false), Set.of("auto", "oggp")).get(Settings.ALGORITHM));
+  }
+
+  @Test
+  void aSettingNotDeclaredInSettingsIsRefused() {
+    ConfigEntry<Long> stray =
+        ConfigEntry.builder("spark.wanshuffle.test.stray", Times.atLeast(0))
+            .section(Section.STEPS)
+            .defaultValue("1s")
+            .doc("Not declared in Settings.")
+            .build();
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> conf().get(stray));
+    assertTrue(e.getMessage().contains("spark.wanshuffle.test.stray"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> conf().text(stray));
+  }
+
+  @Test
   void noneTurnsGatingOff() {
-    assertFalse(conf(WanShuffleConf.ALGORITHM, "NONE").gated());
+    assertFalse(conf(Settings.ALGORITHM.key(), "NONE").gated());
   }
 
   @ParameterizedTest
@@ -240,16 +302,17 @@ class WanShuffleConfTest {
     ConfigValueException e =
         assertThrows(
             ConfigValueException.class,
-            () -> conf(WanShuffleConf.BACKBONE_RATE, "100", WanShuffleConf.K, "1000"));
+            () -> conf(Settings.BACKBONE_RATE.key(), "100", Settings.K.key(), "1000"));
     assertTrue(
         e.getMessage().contains("more flows than the backbone's 100 bytes/s"), e.getMessage());
-    assertEquals(10, conf(WanShuffleConf.BACKBONE_RATE, "100", WanShuffleConf.K, "10").baseSpeed());
+    assertEquals(10, conf(Settings.BACKBONE_RATE.key(), "100", Settings.K.key(), "10").baseSpeed());
     // a bare number is milliseconds; 0 stays 0 (unbounded budget, no gather window); 1999us is 1 ms
-    assertEquals(30, conf(WanShuffleConf.ASK_TIMEOUT, "30").askTimeoutMs());
-    assertEquals(0, conf(WanShuffleConf.PLANNING_BUDGET, "0").planningBudgetMs());
-    assertEquals(0, conf(WanShuffleConf.GATHER_WINDOW, "0ms").gatherWindowMs());
-    assertEquals(1, conf(WanShuffleConf.GATHER_WINDOW, "1999us").gatherWindowMs());
-    assertEquals(Times.MAX_MS, conf(WanShuffleConf.MAX_GRANT_WAIT, "365d").maxGrantWaitMs());
+    assertEquals(30, conf(Settings.ASK_TIMEOUT.key(), "30").get(Settings.ASK_TIMEOUT));
+    assertEquals(0, conf(Settings.PLANNING_BUDGET.key(), "0").get(Settings.PLANNING_BUDGET));
+    assertEquals(0, conf(Settings.GATHER_WINDOW.key(), "0ms").get(Settings.GATHER_WINDOW));
+    assertEquals(1, conf(Settings.GATHER_WINDOW.key(), "1999us").get(Settings.GATHER_WINDOW));
+    assertEquals(
+        Times.MAX_MS, conf(Settings.MAX_GRANT_WAIT.key(), "365d").get(Settings.MAX_GRANT_WAIT));
   }
 
   /** Rates without a sizeable common divisor: the message gives the rates and the way out, once. */
@@ -258,7 +321,7 @@ class WanShuffleConfTest {
     ConfigValueException e =
         assertThrows(
             ConfigValueException.class,
-            () -> conf(WanShuffleConf.BACKBONE_RATE, "200mbit", WanShuffleConf.NIC_RATE, "7"));
+            () -> conf(Settings.BACKBONE_RATE.key(), "200mbit", Settings.NIC_RATE.key(), "7"));
     assertEquals(
         "spark.wanshuffle.backbone.rate = '200mbit': rates give k = 25000000 flows of the base speed 1 B/s"
             + " (their greatest common divisor), more than 1000000: round the rates (backbone 25000000 B/s, NICs [7]"
@@ -269,24 +332,26 @@ class WanShuffleConfTest {
   @Test
   void unknownAlgorithmListsTheKnownOnes() {
     ConfigValueException e =
-        assertThrows(ConfigValueException.class, () -> conf(WanShuffleConf.ALGORITHM, "fastest"));
+        assertThrows(ConfigValueException.class, () -> conf(Settings.ALGORITHM.key(), "fastest"));
     assertTrue(e.getMessage().contains("none"), e.getMessage());
     assertTrue(e.getMessage().contains("oggp"), e.getMessage());
   }
 
   @Test
   void betaAndKAcceptAuto() {
-    WanShuffleConf fixed = conf(WanShuffleConf.BETA, "20ms", WanShuffleConf.K, "4");
+    WanShuffleConf fixed = conf(Settings.BETA.key(), "20ms", Settings.K.key(), "4");
     assertEquals(0.02, fixed.betaSeconds(), 1e-12);
     assertFalse(fixed.betaAuto());
-    assertFalse(fixed.kAuto());
+    assertFalse(fixed.get(Settings.K).is(Settings.AUTO));
     assertEquals(4, fixed.k());
-    WanShuffleConf auto = conf(WanShuffleConf.BETA, " AUTO ", WanShuffleConf.K, "auto");
+    WanShuffleConf auto = conf(Settings.BETA.key(), " AUTO ", Settings.K.key(), "auto");
     assertTrue(auto.betaAuto());
     assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, auto.betaSeconds(), 1e-12);
-    assertTrue(auto.kAuto());
+    assertTrue(auto.get(Settings.K).is(Settings.AUTO));
     WanShuffleConf unset = conf();
-    assertTrue(unset.betaAuto() && unset.kAuto(), "auto is the default of beta and k");
+    assertTrue(
+        unset.betaAuto() && unset.get(Settings.K).is(Settings.AUTO),
+        "auto is the default of beta and k");
     assertEquals(unset.k(), auto.k(), "auto starts from the base-speed rule");
     assertEquals(unset.baseSpeed(), auto.baseSpeed());
   }
@@ -295,13 +360,13 @@ class WanShuffleConfTest {
   void badBetaOrKStopsStartUpNamingTheKey() {
     for (String[] kv :
         new String[][] {
-          {WanShuffleConf.BETA, "-1"},
-          {WanShuffleConf.BETA, "autox"},
-          {WanShuffleConf.K, "auto5"},
-          {WanShuffleConf.K, "0"},
-          {WanShuffleConf.K, "-3"},
-          {WanShuffleConf.BACKBONE_RATE, "autox"},
-          {WanShuffleConf.NIC_RATE, "0"}
+          {Settings.BETA.key(), "-1"},
+          {Settings.BETA.key(), "autox"},
+          {Settings.K.key(), "auto5"},
+          {Settings.K.key(), "0"},
+          {Settings.K.key(), "-3"},
+          {Settings.BACKBONE_RATE.key(), "autox"},
+          {Settings.NIC_RATE.key(), "0"}
         }) {
       ConfigValueException e = assertThrows(ConfigValueException.class, () -> conf(kv));
       assertTrue(e.getMessage().startsWith(kv[0] + " = '" + kv[1] + "'"), e.getMessage());
@@ -311,28 +376,31 @@ class WanShuffleConfTest {
   @Test
   void ratesAcceptAutoAndStartConservatively() {
     WanShuffleConf nic =
-        conf(WanShuffleConf.NIC_RATE, "auto", WanShuffleConf.BACKBONE_RATE, "200mbit");
-    assertTrue(nic.nicAuto() && !nic.backboneAuto() && nic.platformAuto());
+        conf(Settings.NIC_RATE.key(), "auto", Settings.BACKBONE_RATE.key(), "200mbit");
+    assertTrue(
+        nic.get(Settings.NIC_RATE).is(Settings.AUTO)
+            && !nic.get(Settings.BACKBONE_RATE).is(Settings.AUTO)
+            && nic.platformAuto());
     assertEquals(12_500_000L, nic.nicRate("any"), "starts at 100 Mbit/s");
     assertEquals(2, nic.k(), "gcd(200 mbit, 100 mbit) = 100 mbit");
     WanShuffleConf both =
         conf(
-            WanShuffleConf.NIC_RATE,
+            Settings.NIC_RATE.key(),
             "auto",
-            WanShuffleConf.NIC_RATES,
+            Settings.NIC_RATES.key(),
             "b7=10mbit",
-            WanShuffleConf.BACKBONE_RATE,
+            Settings.BACKBONE_RATE.key(),
             "Auto");
-    assertTrue(both.backboneAuto());
+    assertTrue(both.get(Settings.BACKBONE_RATE).is(Settings.AUTO));
     assertEquals(12_500_000L, both.backboneRate(), "10 x the slowest NIC");
     assertEquals(10, both.k());
     assertFalse(
-        conf(WanShuffleConf.BACKBONE_RATE, "auto", WanShuffleConf.K, "4").platformAuto(),
+        conf(Settings.BACKBONE_RATE.key(), "auto", Settings.K.key(), "4").platformAuto(),
         "a number for k is kept");
-    assertTrue(conf(WanShuffleConf.K, "auto").platformAuto());
+    assertTrue(conf(Settings.K.key(), "auto").platformAuto());
     assertTrue(conf().platformAuto(), "nothing typed: the rates are measured");
     assertFalse(
-        conf(WanShuffleConf.BACKBONE_RATE, "200mbit", WanShuffleConf.NIC_RATE, "100mbit")
+        conf(Settings.BACKBONE_RATE.key(), "200mbit", Settings.NIC_RATE.key(), "100mbit")
             .platformAuto(),
         "both rates set: k follows from them");
   }
@@ -344,7 +412,11 @@ class WanShuffleConfTest {
     }
     assertEquals("auto", Settings.NIC_RATE.defaultText().orElseThrow());
     WanShuffleConf none = conf();
-    assertTrue(none.betaAuto() && none.kAuto() && none.backboneAuto() && none.nicAuto());
+    assertTrue(
+        none.betaAuto()
+            && none.get(Settings.K).is(Settings.AUTO)
+            && none.get(Settings.BACKBONE_RATE).is(Settings.AUTO)
+            && none.get(Settings.NIC_RATE).is(Settings.AUTO));
     assertTrue(none.platformAuto());
     assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, none.betaSeconds(), 1e-12);
     assertEquals(12_500_000L, none.nicRate("any"), "NICs start at 100 Mbit/s");
@@ -356,20 +428,31 @@ class WanShuffleConfTest {
   @Test
   void aRateSetExplicitlyIsUsedAsConfiguredTheUnsetOneIsMeasured() {
     WanShuffleConf both =
-        conf(WanShuffleConf.BACKBONE_RATE, "200mbit", WanShuffleConf.NIC_RATE, "100mbit");
-    assertTrue(both.kAuto() && !both.backboneAuto() && !both.nicAuto());
+        conf(Settings.BACKBONE_RATE.key(), "200mbit", Settings.NIC_RATE.key(), "100mbit");
+    assertTrue(
+        both.get(Settings.K).is(Settings.AUTO)
+            && !both.get(Settings.BACKBONE_RATE).is(Settings.AUTO)
+            && !both.get(Settings.NIC_RATE).is(Settings.AUTO));
     assertFalse(both.platformAuto(), "nothing left to measure: k = 2 from the rates");
     assertEquals(2, both.k());
     assertEquals(12_500_000L, both.baseSpeed());
-    WanShuffleConf nic = conf(WanShuffleConf.NIC_RATE, "100mbit");
-    assertTrue(nic.backboneAuto() && !nic.nicAuto() && nic.platformAuto());
+    WanShuffleConf nic = conf(Settings.NIC_RATE.key(), "100mbit");
+    assertTrue(
+        nic.get(Settings.BACKBONE_RATE).is(Settings.AUTO)
+            && !nic.get(Settings.NIC_RATE).is(Settings.AUTO)
+            && nic.platformAuto());
     assertEquals(10, nic.k(), "the backbone starts at 10 x the 100 mbit NIC");
     assertEquals(12_500_000L, nic.baseSpeed(), "the start base speed follows the NIC set");
-    WanShuffleConf backbone = conf(WanShuffleConf.BACKBONE_RATE, "200mbit");
-    assertTrue(!backbone.backboneAuto() && backbone.nicAuto() && backbone.platformAuto());
+    WanShuffleConf backbone = conf(Settings.BACKBONE_RATE.key(), "200mbit");
+    assertTrue(
+        !backbone.get(Settings.BACKBONE_RATE).is(Settings.AUTO)
+            && backbone.get(Settings.NIC_RATE).is(Settings.AUTO)
+            && backbone.platformAuto());
     assertEquals(2, backbone.k(), "gcd(200 mbit, the 100 mbit start) = 100 mbit: k = 2");
-    WanShuffleConf k = conf(WanShuffleConf.K, "3");
-    assertFalse(k.kAuto() || k.platformAuto(), "a number for k is never replaced");
+    WanShuffleConf k = conf(Settings.K.key(), "3");
+    assertFalse(
+        k.get(Settings.K).is(Settings.AUTO) || k.platformAuto(),
+        "a number for k is never replaced");
     assertEquals(3, k.k());
   }
 }

@@ -3,6 +3,7 @@ package io.wanshuffle.spark.coordinator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
@@ -31,9 +32,9 @@ class AutoValuesTest {
   }
 
   private StepCoordinator coordinator(String beta, String k, String... kv) {
-    SparkConf c = new SparkConf(false).set(WanShuffleConf.BETA, beta);
+    SparkConf c = new SparkConf(false).set(Settings.BETA.key(), beta);
     if (k != null) {
-      c.set(WanShuffleConf.K, k);
+      c.set(Settings.K.key(), k);
     }
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
@@ -43,10 +44,10 @@ class AutoValuesTest {
 
   /** A coordinator of {@code c} plus the test's algorithm, deadline, window and budget. */
   private StepCoordinator coordinatorOf(SparkConf c) {
-    c.set(WanShuffleConf.ALGORITHM, "greedy-test")
-        .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-        .set(WanShuffleConf.GATHER_WINDOW, "100ms")
-        .set(WanShuffleConf.PLANNING_BUDGET, "0");
+    c.set(Settings.ALGORITHM.key(), "greedy-test")
+        .set(Settings.STEP_MIN_DEADLINE.key(), "1s")
+        .set(Settings.GATHER_WINDOW.key(), "100ms")
+        .set(Settings.PLANNING_BUDGET.key(), "0");
     return StepCoordinator.builder(WanShuffleConf.from(c, Set.of("greedy-test")))
         .scheduler(new GreedyTestScheduler())
         .listeners(List.of(events))
@@ -156,7 +157,7 @@ class AutoValuesTest {
 
   @Test
   void theSecondStagePlansWithTheMeasuredK() {
-    StepCoordinator c = coordinator("50ms", "auto", WanShuffleConf.NIC_RATE, "auto");
+    StepCoordinator c = coordinator("50ms", "auto", Settings.NIC_RATE.key(), "auto");
     measureParallel(c.measuring().meter(), 5);
     c.stageCompleted(3, 0);
     PlanEvent p = plan(c, 4);
@@ -167,7 +168,7 @@ class AutoValuesTest {
 
   @Test
   void kStartsFromTheRulesAndSwitchesOnlyWhenNoFlowIsOpen() {
-    StepCoordinator c = coordinator("50ms", "auto", WanShuffleConf.NIC_RATE, "auto");
+    StepCoordinator c = coordinator("50ms", "auto", Settings.NIC_RATE.key(), "auto");
     PlanEvent first = plan(c, 5);
     assertEquals(10, first.platform().k(), "1 gbit backbone over 100 Mbit NICs");
     assertEquals(12_500_000, first.bytesPerSecond());
@@ -182,7 +183,7 @@ class AutoValuesTest {
   @Test
   void withConfiguredNicsTheMeasuredBackboneGivesK() {
     // 40 MB/s measured backbone under configured 1 gbit NICs: one flow of 40 MB/s
-    StepCoordinator c = coordinator("50ms", "auto", WanShuffleConf.NIC_RATE, "1gbit");
+    StepCoordinator c = coordinator("50ms", "auto", Settings.NIC_RATE.key(), "1gbit");
     measureParallel(c.measuring().meter(), 5);
     c.stageCompleted(3, 0);
     PlanEvent p = plan(c, 4);
@@ -194,7 +195,7 @@ class AutoValuesTest {
   void autoRatesWithoutKFollowTheMeasurement() {
     StepCoordinator c =
         coordinator(
-            "50ms", null, WanShuffleConf.NIC_RATE, "auto", WanShuffleConf.BACKBONE_RATE, "auto");
+            "50ms", null, Settings.NIC_RATE.key(), "auto", Settings.BACKBONE_RATE.key(), "auto");
     PlanEvent first = plan(c, 5);
     assertEquals(10, first.platform().k(), "start: 10 x the 100 Mbit NIC start rate");
     assertEquals(12_500_000, first.bytesPerSecond());
@@ -225,7 +226,7 @@ class AutoValuesTest {
   @Test
   void registrationAnswersCarryTheBaseSpeedAndDeltaPlansUse() {
     // the executors' gate.minBytes=auto threshold follows them
-    StepCoordinator c = coordinatorOf(new SparkConf(false).set(WanShuffleConf.DELTA, "2"));
+    StepCoordinator c = coordinatorOf(new SparkConf(false).set(Settings.DELTA.key(), "2"));
     Registered start = c.register(demand(5, 5, "b1", "a1"));
     assertEquals(12_500_000, start.baseSpeed(), "the 100 Mbit start rate");
     assertEquals(2, start.receiverPorts());
@@ -245,9 +246,9 @@ class AutoValuesTest {
         coordinator(
             "auto",
             null,
-            WanShuffleConf.NIC_RATE,
+            Settings.NIC_RATE.key(),
             "5000000",
-            WanShuffleConf.BACKBONE_RATE,
+            Settings.BACKBONE_RATE.key(),
             "15000000");
     assertEquals(3, plan(c, 5).platform().k());
     c.stageCompleted(5, 0);
@@ -263,7 +264,7 @@ class AutoValuesTest {
   void aConfiguredKIsNeverReplaced() {
     StepCoordinator c =
         coordinator(
-            "50ms", "3", WanShuffleConf.NIC_RATE, "auto", WanShuffleConf.BACKBONE_RATE, "auto");
+            "50ms", "3", Settings.NIC_RATE.key(), "auto", Settings.BACKBONE_RATE.key(), "auto");
     measureParallel(c.measuring().meter(), 5);
     c.stageCompleted(3, 0);
     PlanEvent p = plan(c, 4);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
@@ -60,12 +61,12 @@ class CoordinatorEndpointTest {
   private CoordinatorEndpoint endpoint(String algorithm) {
     SparkConf c =
         new SparkConf(false)
-            .set(WanShuffleConf.ALGORITHM, algorithm)
-            .set(WanShuffleConf.K, "1")
-            .set(WanShuffleConf.BETA, "0ms")
-            .set(WanShuffleConf.GATHER_WINDOW, "100ms")
-            .set(WanShuffleConf.POLL_INTERVAL, "10s")
-            .set(WanShuffleConf.PLANNING_BUDGET, "0");
+            .set(Settings.ALGORITHM.key(), algorithm)
+            .set(Settings.K.key(), "1")
+            .set(Settings.BETA.key(), "0ms")
+            .set(Settings.GATHER_WINDOW.key(), "100ms")
+            .set(Settings.POLL_INTERVAL.key(), "10s")
+            .set(Settings.PLANNING_BUDGET.key(), "0");
     WanShuffleConf conf = WanShuffleConf.from(c, Set.of("greedy-test"));
     coordinator =
         StepCoordinator.builder(conf)

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.scheduler.online.GreedyFirstStep;
 import io.wanshuffle.scheduler.topology.Topology;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
@@ -122,12 +123,12 @@ class LinkTopologyCoordinatorTest {
     ManualTimer t = new ManualTimer();
     SparkConf sc =
         new SparkConf(false)
-            .set(WanShuffleConf.ALGORITHM, algorithm)
-            .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-            .set(WanShuffleConf.PLANNING_BUDGET, "0")
-            .set(WanShuffleConf.BETA, "0ms");
+            .set(Settings.ALGORITHM.key(), algorithm)
+            .set(Settings.STEP_MIN_DEADLINE.key(), "1s")
+            .set(Settings.PLANNING_BUDGET.key(), "0")
+            .set(Settings.BETA.key(), "0ms");
     if (planLagMs > 0) {
-      sc.set(WanShuffleConf.REPLAN_WAIT, "0");
+      sc.set(Settings.REPLAN_WAIT.key(), "0");
     }
     WanShuffleConf conf = WanShuffleConf.from(sc, Set.of(algorithm));
     StepCoordinatorBuilder builder = StepCoordinator.builder(conf);

@@ -3,6 +3,7 @@ package io.wanshuffle.spark.coordinator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.measure.LinkRate;
 import io.wanshuffle.spark.measure.NetworkEstimate;
@@ -13,10 +14,10 @@ import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
 
 class MeasuredPlatformTest {
-  private static final WanShuffleConf NIC_AUTO = conf(WanShuffleConf.NIC_RATE, "auto");
+  private static final WanShuffleConf NIC_AUTO = conf(Settings.NIC_RATE.key(), "auto");
 
   private static WanShuffleConf conf(String... kv) {
-    SparkConf c = new SparkConf(false).set(WanShuffleConf.ALGORITHM, "greedy-test");
+    SparkConf c = new SparkConf(false).set(Settings.ALGORITHM.key(), "greedy-test");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
@@ -124,7 +125,7 @@ class MeasuredPlatformTest {
             .orElseThrow()
             .k(),
         "under 2/3 of a NIC: the backbone held the flow back");
-    WanShuffleConf set = conf(WanShuffleConf.BACKBONE_RATE, "11000000");
+    WanShuffleConf set = conf(Settings.BACKBONE_RATE.key(), "11000000");
     assertEquals(
         1,
         MeasuredPlatform.of(estimate("nic.up[a0]", 11.4e6), set).orElseThrow().k(),
@@ -134,7 +135,7 @@ class MeasuredPlatformTest {
   @Test
   void aBackboneRateSetExplicitlyIsUsedAsConfigured() {
     // configured 30 MB/s; the measured 20 MB/s (a backbone the flows did not fill) is not used
-    WanShuffleConf c = conf(WanShuffleConf.BACKBONE_RATE, "30000000");
+    WanShuffleConf c = conf(Settings.BACKBONE_RATE.key(), "30000000");
     MeasuredPlatform p =
         MeasuredPlatform.of(estimate("backbone.in[/b]", 20e6, "nic.up[a0]", 10e6), c).orElseThrow();
     assertEquals(3, p.k(), "30 / 10");
@@ -147,7 +148,7 @@ class MeasuredPlatformTest {
 
   @Test
   void hostsListedInNicRatesKeepTheirRateWhenTheOthersAreMeasured() {
-    WanShuffleConf c = conf(WanShuffleConf.NIC_RATES, "b7=50000000");
+    WanShuffleConf c = conf(Settings.NIC_RATES.key(), "b7=50000000");
     MeasuredPlatform p =
         MeasuredPlatform.of(
                 estimate(
@@ -167,11 +168,11 @@ class MeasuredPlatformTest {
     // nic.rate 100 MB/s, node b7 250 MB/s; the measured NIC rates are not used
     WanShuffleConf c =
         conf(
-            WanShuffleConf.NIC_RATE,
+            Settings.NIC_RATE.key(),
             "100000000",
-            WanShuffleConf.NIC_RATES,
+            Settings.NIC_RATES.key(),
             "b7=250000000",
-            WanShuffleConf.K,
+            Settings.K.key(),
             "auto");
     MeasuredPlatform p =
         MeasuredPlatform.of(estimate("backbone.in[/b]", 610e6, "nic.up[a0]", 5e6), c).orElseThrow();
@@ -181,7 +182,7 @@ class MeasuredPlatformTest {
     assertEquals(2, p.delta("b7", 0), "round(250 / 101.7)");
     MeasuredPlatform slow =
         MeasuredPlatform.of(
-                estimate("backbone.in[/b]", 25e6), conf(WanShuffleConf.NIC_RATE, "1gbit"))
+                estimate("backbone.in[/b]", 25e6), conf(Settings.NIC_RATE.key(), "1gbit"))
             .orElseThrow();
     assertEquals(1, slow.k(), "a 25 MB/s backbone under 1 gbit NICs: one flow");
     assertEquals(25_000_000, slow.baseSpeed());

@@ -3,6 +3,7 @@ package io.wanshuffle.spark.coordinator;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -324,14 +325,14 @@ class PipelinedMakespanTest {
     WanShuffleConf conf =
         WanShuffleConf.from(
             new SparkConf(false)
-                .set(WanShuffleConf.ALGORITHM, algorithm)
-                .set(WanShuffleConf.K, Integer.toString(k))
-                .set(WanShuffleConf.DELTA, "1")
-                .set(WanShuffleConf.BETA, "0ms")
-                .set(WanShuffleConf.STEP_MIN_DEADLINE, "1h")
-                .set(WanShuffleConf.PLANNING_BUDGET, "0")
-                .set(WanShuffleConf.REPLAN_WAIT, replanWait)
-                .set(WanShuffleConf.BACKBONE_RATE, Long.toString((long) BASE_SPEED * k)),
+                .set(Settings.ALGORITHM.key(), algorithm)
+                .set(Settings.K.key(), Integer.toString(k))
+                .set(Settings.DELTA.key(), "1")
+                .set(Settings.BETA.key(), "0ms")
+                .set(Settings.STEP_MIN_DEADLINE.key(), "1h")
+                .set(Settings.PLANNING_BUDGET.key(), "0")
+                .set(Settings.REPLAN_WAIT.key(), replanWait)
+                .set(Settings.BACKBONE_RATE.key(), Long.toString((long) BASE_SPEED * k)),
             Set.copyOf(Algorithms.names()));
     return StepCoordinator.builder(conf)
         .scheduler(Algorithms.byName(algorithm))
@@ -360,13 +361,13 @@ class PipelinedMakespanTest {
     WanShuffleConf conf =
         WanShuffleConf.from(
             new SparkConf(false)
-                .set(WanShuffleConf.ALGORITHM, algorithm)
-                .set(WanShuffleConf.K, Integer.toString(k))
-                .set(WanShuffleConf.DELTA, "1")
-                .set(WanShuffleConf.BETA, "0ms")
-                .set(WanShuffleConf.STEP_MIN_DEADLINE, "1h")
-                .set(WanShuffleConf.PLANNING_BUDGET, "0")
-                .set(WanShuffleConf.BACKBONE_RATE, Long.toString((long) BASE_SPEED * k)),
+                .set(Settings.ALGORITHM.key(), algorithm)
+                .set(Settings.K.key(), Integer.toString(k))
+                .set(Settings.DELTA.key(), "1")
+                .set(Settings.BETA.key(), "0ms")
+                .set(Settings.STEP_MIN_DEADLINE.key(), "1h")
+                .set(Settings.PLANNING_BUDGET.key(), "0")
+                .set(Settings.BACKBONE_RATE.key(), Long.toString((long) BASE_SPEED * k)),
             Set.copyOf(Algorithms.names()));
     return StepCoordinator.builder(conf)
         .scheduler(Algorithms.byName(algorithm))

@@ -12,6 +12,7 @@ import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.alg.Oggp;
 import io.wanshuffle.scheduler.online.GreedyFirstStep;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.List;
 import java.util.Set;
@@ -153,8 +154,7 @@ class PlannerTest {
 
   @Test
   void theFallbackIsTheOneTheConfigurationNames() {
-    assertInstanceOf(
-        GreedyFirstStep.class, Planner.fallbackOf(conf(WanShuffleConf.GREEDY_FALLBACK)));
+    assertInstanceOf(GreedyFirstStep.class, Planner.fallbackOf(conf(Settings.GREEDY_FALLBACK)));
     assertInstanceOf(Oggp.class, Planner.fallbackOf(conf(Oggp.NAME)));
     assertNull(
         Planner.fallbackOf(conf("greedy-test")), "a name the algorithm registry does not know");
@@ -163,8 +163,8 @@ class PlannerTest {
   private static WanShuffleConf conf(String fallback) {
     SparkConf c =
         new SparkConf(false)
-            .set(WanShuffleConf.ALGORITHM, "greedy-test")
-            .set(WanShuffleConf.PLANNING_FALLBACK, fallback);
+            .set(Settings.ALGORITHM.key(), "greedy-test")
+            .set(Settings.PLANNING_FALLBACK.key(), fallback);
     return WanShuffleConf.from(c, Set.of("greedy-test", Oggp.NAME));
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
@@ -84,14 +85,14 @@ class StageGateTest {
   private StepCoordinator coordinator(String margin) {
     SparkConf c =
         new SparkConf(false)
-            .set(WanShuffleConf.NIC_RATE, "1mb")
-            .set(WanShuffleConf.BACKBONE_RATE, "10mb")
-            .set(WanShuffleConf.ALGORITHM, "greedy-test")
-            .set(WanShuffleConf.BETA, "0ms")
-            .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-            .set(WanShuffleConf.GATHER_WINDOW, "100ms")
-            .set(WanShuffleConf.PLANNING_BUDGET, "0")
-            .set(WanShuffleConf.GATE_MARGIN, margin);
+            .set(Settings.NIC_RATE.key(), "1mb")
+            .set(Settings.BACKBONE_RATE.key(), "10mb")
+            .set(Settings.ALGORITHM.key(), "greedy-test")
+            .set(Settings.BETA.key(), "0ms")
+            .set(Settings.STEP_MIN_DEADLINE.key(), "1s")
+            .set(Settings.GATHER_WINDOW.key(), "100ms")
+            .set(Settings.PLANNING_BUDGET.key(), "0")
+            .set(Settings.GATE_MARGIN.key(), margin);
     return StepCoordinator.builder(WanShuffleConf.from(c, Set.of("greedy-test")))
         .scheduler(new GreedyTestScheduler())
         .listeners(List.of(events))

@@ -11,6 +11,7 @@ import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.online.GreedyFirstStep;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
@@ -55,11 +56,11 @@ class StepCoordinatorPlannerTest {
   private static WanShuffleConf conf(String... kv) {
     SparkConf c =
         new SparkConf(false)
-            .set(WanShuffleConf.ALGORITHM, "greedy-test")
-            .set(WanShuffleConf.BETA, "0ms")
-            .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+            .set(Settings.ALGORITHM.key(), "greedy-test")
+            .set(Settings.BETA.key(), "0ms")
+            .set(Settings.GATHER_WINDOW.key(), "100ms")
             // unbounded planning unless a test sets a budget: a blocked scheduler stays blocked
-            .set(WanShuffleConf.PLANNING_BUDGET, "0");
+            .set(Settings.PLANNING_BUDGET.key(), "0");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
@@ -104,12 +105,12 @@ class StepCoordinatorPlannerTest {
     StepCoordinator c =
         StepCoordinator.builder(
                 conf(
-                    WanShuffleConf.K,
+                    Settings.K.key(),
                     "2",
-                    WanShuffleConf.DELTA,
+                    Settings.DELTA.key(),
                     "1",
-                    WanShuffleConf.STEP_MODE,
-                    WanShuffleConf.BARRIER))
+                    Settings.STEP_MODE.key(),
+                    Settings.BARRIER))
             .scheduler(lockChecking(owner, blocking))
             .listeners(List.of(events))
             .timer(timer)
@@ -184,9 +185,9 @@ class StepCoordinatorPlannerTest {
     StepCoordinator c =
         StepCoordinator.builder(
                 conf(
-                    WanShuffleConf.K, "3",
-                    WanShuffleConf.DELTA, "1",
-                    WanShuffleConf.REPLAN_WAIT, "20ms"))
+                    Settings.K.key(), "3",
+                    Settings.DELTA.key(), "1",
+                    Settings.REPLAN_WAIT.key(), "20ms"))
             .scheduler(secondBlocks)
             .listeners(List.of())
             .timer(timer)
@@ -250,9 +251,9 @@ class StepCoordinatorPlannerTest {
     StepCoordinator c =
         StepCoordinator.builder(
                 conf(
-                    WanShuffleConf.K, "1",
-                    WanShuffleConf.DELTA, "1",
-                    WanShuffleConf.PLANNING_SHARE, "0.01"))
+                    Settings.K.key(), "1",
+                    Settings.DELTA.key(), "1",
+                    Settings.PLANNING_SHARE.key(), "0.01"))
             .scheduler(slowGreedy)
             .listeners(List.of(events))
             .timer(timer)
@@ -382,7 +383,7 @@ class StepCoordinatorPlannerTest {
     ManualTimer timer = new ManualTimer();
     AtomicReference<StepCoordinator> owner = new AtomicReference<>();
     StepCoordinator c =
-        StepCoordinator.builder(conf(WanShuffleConf.K, "1"))
+        StepCoordinator.builder(conf(Settings.K.key(), "1"))
             .scheduler(lockChecking(owner, new GreedyTestScheduler()))
             .listeners(List.of())
             .timer(timer)
@@ -418,7 +419,7 @@ class StepCoordinatorPlannerTest {
     StepScheduler slow = greedyBlockingOnCall(1, calls, new CountDownLatch(1), proceed, exited);
     ManualTimer timer = new ManualTimer();
     RecordingListener events = new RecordingListener();
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.PLANNING_BUDGET, "1s");
+    WanShuffleConf conf = conf(Settings.K.key(), "1", Settings.PLANNING_BUDGET.key(), "1s");
     StepCoordinator c =
         StepCoordinator.builder(conf)
             .scheduler(slow)
@@ -481,15 +482,15 @@ class StepCoordinatorPlannerTest {
     StepCoordinator c =
         StepCoordinator.builder(
                 conf(
-                    WanShuffleConf.K,
+                    Settings.K.key(),
                     "" + k,
-                    WanShuffleConf.DELTA,
+                    Settings.DELTA.key(),
                     "" + delta,
-                    WanShuffleConf.GATHER_WINDOW,
+                    Settings.GATHER_WINDOW.key(),
                     "0ms",
-                    WanShuffleConf.STEP_MIN_DEADLINE,
+                    Settings.STEP_MIN_DEADLINE.key(),
                     "10min",
-                    WanShuffleConf.BACKBONE_RATE,
+                    Settings.BACKBONE_RATE.key(),
                     "" + 1000 * k))
             .scheduler(lockChecking(owner, new GreedyTestScheduler()))
             .listeners(List.of(events, validator))

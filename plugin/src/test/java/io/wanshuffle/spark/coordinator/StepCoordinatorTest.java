@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.scheduler.online.GreedyFirstStep;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
@@ -52,12 +53,12 @@ class StepCoordinatorTest {
   private static WanShuffleConf conf(String... kv) {
     SparkConf c =
         new SparkConf(false)
-            .set(WanShuffleConf.ALGORITHM, "greedy-test")
-            .set(WanShuffleConf.BETA, "0ms")
-            .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-            .set(WanShuffleConf.GATHER_WINDOW, "100ms")
+            .set(Settings.ALGORITHM.key(), "greedy-test")
+            .set(Settings.BETA.key(), "0ms")
+            .set(Settings.STEP_MIN_DEADLINE.key(), "1s")
+            .set(Settings.GATHER_WINDOW.key(), "100ms")
             // plan on the calling thread, unbounded: exact steps whatever the machine's load
-            .set(WanShuffleConf.PLANNING_BUDGET, "0");
+            .set(Settings.PLANNING_BUDGET.key(), "0");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
@@ -114,7 +115,7 @@ class StepCoordinatorTest {
 
   @Test
   void noneGrantsEverythingAtOnceWithoutCountingFlows() {
-    StepCoordinator c = coordinator(WanShuffleConf.ALGORITHM, "none");
+    StepCoordinator c = coordinator(Settings.ALGORITHM.key(), "none");
     RegisterDemand d = demand(1, "e1", "b1", "a1", 100, "a2", 50);
     Registered r = c.register(d);
     assertFalse(r.gated());
@@ -129,7 +130,7 @@ class StepCoordinatorTest {
 
   @Test
   void firstStepIsGrantedAfterTheGatherWindowWithinKAndDelta() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "2", Settings.DELTA.key(), "1");
     RegisterDemand d1 = demand(1, "e1", "b1", "a1", 300, "a2", 100);
     RegisterDemand d2 = demand(2, "e2", "b2", "a1", 200, "a2", 400);
     RegisterDemand d3 = demand(3, "e3", "b3", "a1", 50);
@@ -169,7 +170,7 @@ class StepCoordinatorTest {
   @Test
   void kCountsFlowsPerDirectionOfTheBackbone() {
     for (boolean clusters : new boolean[] {true, false}) {
-      WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1");
+      WanShuffleConf conf = conf(Settings.K.key(), "1", Settings.DELTA.key(), "1");
       StepCoordinatorBuilder b =
           StepCoordinator.builder(conf)
               .scheduler(new GreedyTestScheduler())
@@ -212,7 +213,7 @@ class StepCoordinatorTest {
    */
   @Test
   void aGrantThatWaitedForPortsSaysHowLong() throws InterruptedException {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "1", Settings.DELTA.key(), "1");
     RegisterDemand d1 = demand(1, "e1", "b1", "a1", 300);
     RegisterDemand d2 = demand(2, "e2", "b2", "a2", 100);
     long[] ids = new long[2];
@@ -238,7 +239,7 @@ class StepCoordinatorTest {
    */
   @Test
   void gatherEndsOnceTheLaunchedWaveRegisteredAndPlansItBottleneckFirst() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "2", Settings.DELTA.key(), "1");
     c.taskLaunched(3, 0, 1);
     c.taskLaunched(3, 0, 2);
     c.taskLaunched(3, 0, 3);
@@ -263,7 +264,7 @@ class StepCoordinatorTest {
    */
   private StepCoordinator heavyReceiverFetchedItsFirstTask() {
     return heavyReceiverFetchedItsFirstTask(
-        coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1"));
+        coordinator(Settings.K.key(), "2", Settings.DELTA.key(), "1"));
   }
 
   /** {@link #heavyReceiverFetchedItsFirstTask()} on the given coordinator (k = 2, δ = 1). */
@@ -329,7 +330,7 @@ class StepCoordinatorTest {
         };
     StepCoordinator c =
         heavyReceiverFetchedItsFirstTask(
-            coordinator(conf(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1"), hooked));
+            coordinator(conf(Settings.K.key(), "2", Settings.DELTA.key(), "1"), hooked));
     c.taskEnded(2);
     c.taskLaunched(3, 0, 3, "b2");
     c.taskLaunched(3, 0, 4, "b3");
@@ -421,7 +422,7 @@ class StepCoordinatorTest {
    */
   @Test
   void gatherWaitsForALaunchedTaskUntilItEndsOrTheWindowPasses() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "2", Settings.DELTA.key(), "1");
     c.taskLaunched(3, 0, 1);
     c.taskLaunched(3, 0, 2);
     c.taskLaunched(3, 0, 3);
@@ -454,7 +455,7 @@ class StepCoordinatorTest {
    */
   @Test
   void aTaskWithoutCrossClusterDemandDoesNotHoldTheGatherWindow() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "2", Settings.DELTA.key(), "1");
     c.taskLaunched(3, 0, 1);
     c.taskLaunched(3, 0, 2);
     long i1 = c.register(demand(1, "e1", "b1", "a1", 200)).demandId();
@@ -501,7 +502,7 @@ class StepCoordinatorTest {
     // 1000 B/s: 300 B take 0.3 s, deadline max(1 s, 3 x 0.3 s) = 1 s
     StepCoordinator c =
         coordinator(
-            WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1", WanShuffleConf.BACKBONE_RATE, "1000");
+            Settings.K.key(), "1", Settings.DELTA.key(), "1", Settings.BACKBONE_RATE.key(), "1000");
     RegisterDemand silent = demand(1, "e1", "b1", "a1", 300);
     long is = c.register(silent).demandId();
     timer.advance(100);
@@ -533,7 +534,7 @@ class StepCoordinatorTest {
    */
   @Test
   void stepReportedAheadHandsItsPortsOnAndIsRecordedWhenItsLastBlockArrives() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "1", Settings.DELTA.key(), "1");
     long t0 = timer.now();
     RegisterDemand d1 = demand(1, "e1", "b1", "a1", 300);
     RegisterDemand d2 = demand(2, "e2", "b2", "a1", 200);
@@ -575,7 +576,7 @@ class StepCoordinatorTest {
   void collectedGrantOutlivesTheDeadline() {
     StepCoordinator c =
         coordinator(
-            WanShuffleConf.K, "1", WanShuffleConf.DELTA, "1", WanShuffleConf.BACKBONE_RATE, "1000");
+            Settings.K.key(), "1", Settings.DELTA.key(), "1", Settings.BACKBONE_RATE.key(), "1000");
     long i1 = c.register(demand(1, "e1", "b1", "a1", 300)).demandId();
     CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
     timer.advance(100);
@@ -591,12 +592,12 @@ class StepCoordinatorTest {
   void stepIsABarrierAndEveryDemandIsEventuallyRealised() {
     StepCoordinator c =
         coordinator(
-            WanShuffleConf.K,
+            Settings.K.key(),
             "2",
-            WanShuffleConf.DELTA,
+            Settings.DELTA.key(),
             "1",
-            WanShuffleConf.STEP_MODE,
-            WanShuffleConf.BARRIER);
+            Settings.STEP_MODE.key(),
+            Settings.BARRIER);
     RegisterDemand d1 = demand(1, "e1", "b1", "a1", 300, "a2", 100);
     RegisterDemand d2 = demand(2, "e2", "b2", "a1", 200, "a2", 400);
     long id1 = c.register(d1).demandId();
@@ -642,7 +643,7 @@ class StepCoordinatorTest {
    */
   @Test
   void anUngatedReportOfATaskThatNeverLearnedItsDemandIdReleasesTheOrphan() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2");
+    StepCoordinator c = coordinator(Settings.K.key(), "2");
     RegisterDemand orphan = demand(11, "e1", "b1", "a1", 300, "a2", 100);
     RegisterDemand other = demand(12, "e2", "b2", "a1", 50);
     c.register(orphan); // its answer timed out on the executor
@@ -692,12 +693,11 @@ class StepCoordinatorTest {
    * flow. Both keep at most k flows open.
    */
   @ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(
-      strings = {WanShuffleConf.PIPELINED, WanShuffleConf.BARRIER})
+  @org.junit.jupiter.params.provider.ValueSource(strings = {Settings.PIPELINED, Settings.BARRIER})
   void pipelinedStepsReuseFreedPortsAtOnceBarrierStepsWait(String mode) {
     StepCoordinator c =
         coordinator(
-            WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1", WanShuffleConf.STEP_MODE, mode);
+            Settings.K.key(), "2", Settings.DELTA.key(), "1", Settings.STEP_MODE.key(), mode);
     RegisterDemand x = demand(1, "e1", "b1", "a1", 500);
     RegisterDemand y = demand(2, "e2", "b2", "a2", 200);
     RegisterDemand z = demand(3, "e3", "b2", "a3", 150);
@@ -713,7 +713,7 @@ class StepCoordinatorTest {
     assertFalse(pz.isDone(), "b2 receives from a2 (delta = 1)");
     assertEquals(
         Status.FINISHED, report(c, ids[1], y, py.join(), new long[] {200}).join().status());
-    if (mode.equals(WanShuffleConf.PIPELINED)) {
+    if (mode.equals(Settings.PIPELINED)) {
       assertTrue(pz.isDone(), "b2's port is free: a3 -> b2 starts while a1 -> b1 runs");
       assertEquals(List.of(new FlowGrant("a3", "b2", 150)), events.steps.get(1).flows());
       assertEquals(2, c.openFlowCount());
@@ -728,7 +728,7 @@ class StepCoordinatorTest {
     assertArrayEquals(new long[] {150}, pz.join().budgets());
     assertEquals(
         Status.FINISHED, report(c, ids[2], z, pz.join(), new long[] {150}).join().status());
-    if (mode.equals(WanShuffleConf.PIPELINED)) {
+    if (mode.equals(Settings.PIPELINED)) {
       assertEquals(
           Status.FINISHED, report(c, ids[0], x, px.join(), new long[] {500}).join().status());
     }
@@ -743,7 +743,7 @@ class StepCoordinatorTest {
    */
   @Test
   void pipelinedPlanCountsWhatRunningGrantsWillFetch() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "2", Settings.DELTA.key(), "1");
     RegisterDemand x = demand(1, "e1", "b1", "a1", 400, "a2", 300);
     long ix = c.register(x).demandId();
     CompletableFuture<GrantReply> px = c.awaitGrant(AwaitGrant.poll(ix));
@@ -766,16 +766,16 @@ class StepCoordinatorTest {
   void deadlineEndsTheStepButTheLaggardKeepsItsFlow() {
     StepCoordinator c =
         coordinator(
-            WanShuffleConf.K,
+            Settings.K.key(),
             "2",
-            WanShuffleConf.DELTA,
+            Settings.DELTA.key(),
             "1",
-            WanShuffleConf.BACKBONE_RATE,
+            Settings.BACKBONE_RATE.key(),
             "2000",
-            WanShuffleConf.STEP_MIN_DEADLINE,
+            Settings.STEP_MIN_DEADLINE.key(),
             "1s",
-            WanShuffleConf.STEP_MODE,
-            WanShuffleConf.BARRIER);
+            Settings.STEP_MODE.key(),
+            Settings.BARRIER);
     RegisterDemand x = demand(1, "e1", "b1", "a1", 500);
     RegisterDemand y = demand(2, "e2", "b2", "a2", 400);
     RegisterDemand z = demand(3, "e3", "b2", "a1", 300);
@@ -804,7 +804,7 @@ class StepCoordinatorTest {
 
   @Test
   void taskEndReleasesDemandAndFreesItsFlows() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "1");
     RegisterDemand x = demand(1, "e1", "b1", "a1", 500);
     RegisterDemand y = demand(2, "e2", "b2", "a2", 400);
     long ix = c.register(x).demandId();
@@ -832,7 +832,7 @@ class StepCoordinatorTest {
    */
   @Test
   void twoStagesAtOnceShareKAndTheEndOfOneReleasesOnlyItsDemands() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "2", WanShuffleConf.DELTA, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "2", Settings.DELTA.key(), "1");
     RegisterDemand x =
         new RegisterDemand(3, 0, 7, 1, "e1", "b1", new String[] {"a1"}, new long[] {500});
     RegisterDemand y =
@@ -877,7 +877,7 @@ class StepCoordinatorTest {
 
   @Test
   void executorLossAndDriverTaskEndReleaseDemands() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "4");
+    StepCoordinator c = coordinator(Settings.K.key(), "4");
     long a = c.register(demand(1, "e1", "b1", "a1", 10)).demandId();
     c.register(demand(2, "e1", "b1", "a2", 10));
     c.register(demand(3, "e2", "b2", "a1", 10));
@@ -893,7 +893,7 @@ class StepCoordinatorTest {
 
   @Test
   void speculativeAttemptHasItsOwnDemand() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "4", WanShuffleConf.DELTA, "2");
+    StepCoordinator c = coordinator(Settings.K.key(), "4", Settings.DELTA.key(), "2");
     RegisterDemand first = demand(10, "e1", "b1", "a1", 100);
     RegisterDemand spec = demand(11, "e2", "b2", "a1", 100);
     long i1 = c.register(first).demandId();
@@ -909,7 +909,7 @@ class StepCoordinatorTest {
 
   @Test
   void expiredPollDoesNotLoseAGrant() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "1");
     long i = c.register(demand(1, "e1", "b1", "a1", 10)).demandId();
     CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
     c.pollExpired(i, p);
@@ -922,7 +922,7 @@ class StepCoordinatorTest {
 
   @Test
   void stopUngatesParkedTasks() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "1");
     long i = c.register(demand(1, "e1", "b1", "a1", 10)).demandId();
     CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
     c.stop();
@@ -935,7 +935,7 @@ class StepCoordinatorTest {
   void brokenSchedulerNeverStallsTheShuffle(String failure) {
     WanShuffleConf conf =
         WanShuffleConf.from(
-            new SparkConf(false).set(WanShuffleConf.ALGORITHM, "broken").set(WanShuffleConf.K, "2"),
+            new SparkConf(false).set(Settings.ALGORITHM.key(), "broken").set(Settings.K.key(), "2"),
             Set.of("broken"));
     io.wanshuffle.scheduler.StepScheduler broken =
         new io.wanshuffle.scheduler.StepScheduler() {
@@ -963,7 +963,7 @@ class StepCoordinatorTest {
     RegisterDemand x = demand(1, "e1", "b1", "a1", 10, "a2", 30);
     long i = c.register(x).demandId();
     CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
-    timer.advance(conf.gatherWindowMs());
+    timer.advance(conf.get(Settings.GATHER_WINDOW));
     assertEquals(Status.GRANT, p.join().status(), "the largest transfer is granted alone");
     assertArrayEquals(new String[] {"a2"}, p.join().srcHosts());
     CompletableFuture<GrantReply> n = report(c, i, x, p.join(), new long[] {10, 30});
@@ -976,8 +976,8 @@ class StepCoordinatorTest {
     WanShuffleConf conf =
         WanShuffleConf.from(
             new SparkConf(false)
-                .set(WanShuffleConf.ALGORITHM, "greedy-test")
-                .set(WanShuffleConf.K, "1"),
+                .set(Settings.ALGORITHM.key(), "greedy-test")
+                .set(Settings.K.key(), "1"),
             Set.of("greedy-test"));
     CoordinatorListener bad =
         new CoordinatorListener() {
@@ -995,7 +995,7 @@ class StepCoordinatorTest {
             .build();
     long i = c.register(demand(1, "e1", "b1", "a1", 10)).demandId();
     CompletableFuture<GrantReply> p = c.awaitGrant(AwaitGrant.poll(i));
-    timer.advance(conf.gatherWindowMs());
+    timer.advance(conf.get(Settings.GATHER_WINDOW));
     assertEquals(Status.GRANT, p.join().status());
   }
 
@@ -1016,7 +1016,7 @@ class StepCoordinatorTest {
   static List<org.junit.jupiter.params.provider.Arguments> schedulersAndModes() {
     List<org.junit.jupiter.params.provider.Arguments> out = new ArrayList<>();
     for (String n : schedulers()) {
-      for (String mode : List.of(WanShuffleConf.PIPELINED, WanShuffleConf.BARRIER)) {
+      for (String mode : List.of(Settings.PIPELINED, Settings.BARRIER)) {
         out.add(org.junit.jupiter.params.provider.Arguments.of(n, mode));
       }
     }
@@ -1036,12 +1036,12 @@ class StepCoordinatorTest {
       WanShuffleConf conf =
           WanShuffleConf.from(
               new SparkConf(false)
-                  .set(WanShuffleConf.ALGORITHM, algorithm)
-                  .set(WanShuffleConf.K, "" + k)
-                  .set(WanShuffleConf.DELTA, "" + delta)
-                  .set(WanShuffleConf.STEP_MIN_DEADLINE, "1s")
-                  .set(WanShuffleConf.STEP_MODE, mode)
-                  .set(WanShuffleConf.BACKBONE_RATE, "" + 1000 * k),
+                  .set(Settings.ALGORITHM.key(), algorithm)
+                  .set(Settings.K.key(), "" + k)
+                  .set(Settings.DELTA.key(), "" + delta)
+                  .set(Settings.STEP_MIN_DEADLINE.key(), "1s")
+                  .set(Settings.STEP_MODE.key(), mode)
+                  .set(Settings.BACKBONE_RATE.key(), "" + 1000 * k),
               Set.copyOf(schedulers()));
       StepCoordinator c =
           StepCoordinator.builder(conf)
@@ -1158,7 +1158,7 @@ class StepCoordinatorTest {
    */
   @Test
   void idlePollTakesBackAnUnstartedGrantAndHoldsTheDemandUntilReadAgain() {
-    StepCoordinator c = coordinator(WanShuffleConf.K, "1");
+    StepCoordinator c = coordinator(Settings.K.key(), "1");
     RegisterDemand big = demand(1, "e1", "b1", "a2", 500);
     RegisterDemand small =
         new RegisterDemand(3, 0, 8, 1, "e1", "b1", new String[] {"a1"}, new long[] {100});

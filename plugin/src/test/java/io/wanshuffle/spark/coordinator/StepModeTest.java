@@ -10,6 +10,7 @@ import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.List;
 import java.util.Map;
@@ -156,15 +157,15 @@ class StepModeTest {
 
   @Test
   void theConfigurationNamesTheMode() {
-    assertInstanceOf(PipelinedSteps.class, StepMode.of(conf(WanShuffleConf.PIPELINED)));
-    assertInstanceOf(BarrierSteps.class, StepMode.of(conf(WanShuffleConf.BARRIER)));
+    assertInstanceOf(PipelinedSteps.class, StepMode.of(conf(Settings.PIPELINED)));
+    assertInstanceOf(BarrierSteps.class, StepMode.of(conf(Settings.BARRIER)));
   }
 
   private static WanShuffleConf conf(String mode) {
     return WanShuffleConf.from(
         new SparkConf(false)
-            .set(WanShuffleConf.ALGORITHM, "greedy-test")
-            .set(WanShuffleConf.STEP_MODE, mode),
+            .set(Settings.ALGORITHM.key(), "greedy-test")
+            .set(Settings.STEP_MODE.key(), mode),
         Set.of("greedy-test"));
   }
 }

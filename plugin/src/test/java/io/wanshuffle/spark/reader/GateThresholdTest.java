@@ -2,6 +2,7 @@ package io.wanshuffle.spark.reader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.topology.LinkModel;
@@ -38,7 +39,7 @@ class GateThresholdTest {
   @Test
   void aConfiguredSizeIgnoresTheLinks() {
     WanShuffleConf sized =
-        WanShuffleConf.from(new SparkConf(false).set(WanShuffleConf.GATE_MIN_BYTES, "1m"));
+        WanShuffleConf.from(new SparkConf(false).set(Settings.GATE_MIN_BYTES.key(), "1m"));
     GateThreshold t = new GateThreshold();
     t.learn(new Registered(7, true).withLinks(125_000_000, 2));
     assertEquals(1L << 20, t.minBytes(sized, 3, startLinks, "b1"));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorTimer;
 import io.wanshuffle.spark.coordinator.GreedyTestScheduler;
@@ -101,9 +102,9 @@ class GatedBlockIteratorTest {
   private WanShuffleConf conf(String... kv) {
     SparkConf c =
         new SparkConf(false)
-            .set(WanShuffleConf.ALGORITHM, "greedy-test")
-            .set(WanShuffleConf.GATHER_WINDOW, "0ms")
-            .set(WanShuffleConf.BETA, "0ms");
+            .set(Settings.ALGORITHM.key(), "greedy-test")
+            .set(Settings.GATHER_WINDOW.key(), "0ms")
+            .set(Settings.BETA.key(), "0ms");
     for (int i = 0; i < kv.length; i += 2) {
       c.set(kv[i], kv[i + 1]);
     }
@@ -324,7 +325,7 @@ class GatedBlockIteratorTest {
 
   @Test
   void sameClusterBlocksAreFetchedAtOnceAndCrossClusterOnlyInGrantedSteps() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(Settings.K.key(), "1");
     CrossClusterBlocks b = blocks("b1", "b2", 10, "b1", 5, "a1", 100, "a1", 50, "a2", 70);
     GatedBlockIterator it =
         new GatedBlockIterator(
@@ -405,7 +406,7 @@ class GatedBlockIteratorTest {
    */
   @Test
   void aGatedReadCountsItsStepsBytesAndGrantWaitInTheTaskAccumulatorsAndTheExecutorSource() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(Settings.K.key(), "1");
     CrossClusterBlocks b = blocks("b1", "b2", 10, "b1", 5, "a1", 100, "a1", 50, "a2", 70);
     TaskAccumulators task =
         new TaskAccumulators(
@@ -433,7 +434,7 @@ class GatedBlockIteratorTest {
 
   @Test
   void stepIsReportedWhenItsBytesArriveAndTheNextFlowStartsBeforeTheTaskReadsThem() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(Settings.K.key(), "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 50, "a2", 70);
     GatedBlockIterator it =
         new GatedBlockIterator(
@@ -486,7 +487,7 @@ class GatedBlockIteratorTest {
    */
   @Test
   void theNextStepOpensOnItsGrantWhileTheTaskIsBusyWithTheReportedOne() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(Settings.K.key(), "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 50, "a2", 70);
     List<Runnable> arrivals = new CopyOnWriteArrayList<>();
     GatedBlockIterator it =
@@ -526,7 +527,7 @@ class GatedBlockIteratorTest {
   @CsvSource({"250, 2", "1000, 3"})
   void stepsOpenedOnTheirGrantRunAheadOfTheTaskOnlyWithinTheInFlightLimit(
       long maxInFlight, int stepsAhead) throws InterruptedException {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(Settings.K.key(), "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 90, "a3", 80);
     GatedBlockIterator it =
         new GatedBlockIterator(
@@ -561,7 +562,7 @@ class GatedBlockIteratorTest {
   @CsvSource({"1000, true", "300, false"})
   void aTaskBehindTheNetworkKeepsItsGrantsWithinTheInFlightLimit(
       long maxInFlight, boolean opensAhead) throws InterruptedException {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(Settings.K.key(), "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 50, "a2", 90, "a3", 80);
     List<Runnable> arrivals = new CopyOnWriteArrayList<>();
     GatedBlockIterator it =
@@ -640,7 +641,7 @@ class GatedBlockIteratorTest {
    */
   @Test
   void aStepThatFailsToOpenOnItsGrantFailsTheTask() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(Settings.K.key(), "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 90);
     List<Runnable> arrivals = new CopyOnWriteArrayList<>();
     BlockOpener failsSecond =
@@ -671,7 +672,7 @@ class GatedBlockIteratorTest {
    */
   @Test
   void stepIsReportedAheadOfItsArrivalAsPredictedAndItsEndRecordedLater() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.STEP_HANDOVER, "predicted");
+    WanShuffleConf conf = conf(Settings.K.key(), "1", Settings.STEP_HANDOVER.key(), "predicted");
     List<Runnable> signals = new CopyOnWriteArrayList<>();
     List<AwaitGrant> reports = new CopyOnWriteArrayList<>();
     DemandClient client =
@@ -730,7 +731,7 @@ class GatedBlockIteratorTest {
    */
   @Test
   void aHandOverLoopLeavesOutTheTimeTheCoordinatorHeldItForPorts() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.STEP_HANDOVER, "predicted");
+    WanShuffleConf conf = conf(Settings.K.key(), "1", Settings.STEP_HANDOVER.key(), "predicted");
     java.util.concurrent.Executor late =
         CompletableFuture.delayedExecutor(60, java.util.concurrent.TimeUnit.MILLISECONDS);
     DemandClient holding =
@@ -761,7 +762,7 @@ class GatedBlockIteratorTest {
   /** With {@code step.handover = arrival} a step is never reported before its bytes arrived. */
   @Test
   void arrivalHandoverNeverReportsAhead() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.STEP_HANDOVER, "arrival");
+    WanShuffleConf conf = conf(Settings.K.key(), "1", Settings.STEP_HANDOVER.key(), "arrival");
     List<AwaitGrant> reports = new CopyOnWriteArrayList<>();
     CrossClusterBlocks b = blocks("b1", "a1", 10, "a2", 10);
     GatedBlockIterator it =
@@ -788,7 +789,7 @@ class GatedBlockIteratorTest {
   /** A step whose arrival is signalled after the task read it is still reported exactly once. */
   @Test
   void lateArrivalSignalDoesNotReportAStepTwice() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(Settings.K.key(), "1");
     List<Runnable> signals = new CopyOnWriteArrayList<>();
     BlockOpener lateFetch = signalling(signals::add);
     Map<Long, Integer> reportsPerStep = new java.util.concurrent.ConcurrentHashMap<>();
@@ -835,9 +836,9 @@ class GatedBlockIteratorTest {
     WanShuffleConf conf =
         WanShuffleConf.from(
             new SparkConf(false)
-                .set(WanShuffleConf.ALGORITHM, "halving")
-                .set(WanShuffleConf.GATHER_WINDOW, "0ms")
-                .set(WanShuffleConf.K, "1"),
+                .set(Settings.ALGORITHM.key(), "halving")
+                .set(Settings.GATHER_WINDOW.key(), "0ms")
+                .set(Settings.K.key(), "1"),
             Set.of("halving"));
     coordinator =
         StepCoordinator.builder(conf)
@@ -866,7 +867,7 @@ class GatedBlockIteratorTest {
    */
   @Test
   void aStepTakesNoMoreThanTheFetcherRequestsAtOnce() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(Settings.K.key(), "1");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 100, "a1", 100, "a2", 60);
     GatedBlockIterator it =
         new GatedBlockIterator(
@@ -905,7 +906,7 @@ class GatedBlockIteratorTest {
    */
   @Test
   void aStalledTaskHandsBackTheGrantItCannotTakeUpSoOtherReceiversAreServed() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.MAX_GRANT_WAIT, "20s");
+    WanShuffleConf conf = conf(Settings.K.key(), "1", Settings.MAX_GRANT_WAIT.key(), "20s");
     DemandClient client = inProcess(conf);
     CrossClusterBlocks b1 = blocks("b1", "a1", 100, "a2", 90, "a3", 80);
     GatedBlockIterator stalled =
@@ -964,7 +965,7 @@ class GatedBlockIteratorTest {
   void rateCapPacesAStepInChunks() {
     // cap 1000 B/s: chunks of ~200 B per source host; the second chunk may start only once the
     // first 200 B are "due" at the cap, i.e. 200 ms after the step started
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1", WanShuffleConf.FLOW_RATE_CAP, "1000");
+    WanShuffleConf conf = conf(Settings.K.key(), "1", Settings.FLOW_RATE_CAP.key(), "1000");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 100, "a1", 100);
     GatedBlockIterator it =
         new GatedBlockIterator(
@@ -983,7 +984,7 @@ class GatedBlockIteratorTest {
    */
   @Test
   void theFirstGrantComesWithTheRegistration() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(Settings.K.key(), "1");
     List<AwaitGrant> polls = new CopyOnWriteArrayList<>();
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 70);
     GatedBlockIterator it =
@@ -1007,7 +1008,7 @@ class GatedBlockIteratorTest {
    */
   @Test
   void aRegistrationAnsweredNotYetIsFollowedByAPoll() {
-    WanShuffleConf conf = conf(WanShuffleConf.MAX_GRANT_WAIT, "200ms");
+    WanShuffleConf conf = conf(Settings.MAX_GRANT_WAIT.key(), "200ms");
     SilentClient client =
         new SilentClient(new Registered(7, true, GrantReply.of(GrantReply.Status.NOT_YET), 10_000));
     CrossClusterBlocks b = blocks("b1", "a1", 100);
@@ -1036,7 +1037,7 @@ class GatedBlockIteratorTest {
 
   @Test
   void grantWaitIsBoundedByMaxWaitAndCountsAsFetchWait() {
-    WanShuffleConf conf = conf(WanShuffleConf.MAX_GRANT_WAIT, "300ms");
+    WanShuffleConf conf = conf(Settings.MAX_GRANT_WAIT.key(), "300ms");
     CrossClusterBlocks b = blocks("b1", "a1", 100);
     SilentClient client = new SilentClient(false);
     GatedBlockIterator it =
@@ -1075,7 +1076,7 @@ class GatedBlockIteratorTest {
 
   @Test
   void taskEndingEarlyReleasesItsDemand() {
-    WanShuffleConf conf = conf(WanShuffleConf.K, "1");
+    WanShuffleConf conf = conf(Settings.K.key(), "1");
     CrossClusterBlocks b = blocks("b1", "b2", 10, "a1", 100);
     DemandClient client = inProcess(conf);
     GatedBlockIterator it =
@@ -1116,13 +1117,13 @@ class GatedBlockIteratorTest {
   void twoShufflesReadOneAfterTheOtherInOneTaskDoNotStarve() {
     WanShuffleConf conf =
         conf(
-            WanShuffleConf.K,
+            Settings.K.key(),
             "1",
-            WanShuffleConf.STEP_MIN_DEADLINE,
+            Settings.STEP_MIN_DEADLINE.key(),
             "200ms",
-            WanShuffleConf.MAX_GRANT_WAIT,
+            Settings.MAX_GRANT_WAIT.key(),
             "1h",
-            WanShuffleConf.GATHER_WINDOW,
+            Settings.GATHER_WINDOW.key(),
             "300ms");
     DemandClient client = inProcess(conf);
     CrossClusterBlocks b0 = blocks("b1", "b2", 10, "a1", 100, "a1", 100);
@@ -1161,13 +1162,13 @@ class GatedBlockIteratorTest {
   void twoShufflesReadInterleavedInOneTaskDoNotStarve() {
     WanShuffleConf conf =
         conf(
-            WanShuffleConf.K,
+            Settings.K.key(),
             "1",
-            WanShuffleConf.STEP_MIN_DEADLINE,
+            Settings.STEP_MIN_DEADLINE.key(),
             "1h",
-            WanShuffleConf.MAX_GRANT_WAIT,
+            Settings.MAX_GRANT_WAIT.key(),
             "1h",
-            WanShuffleConf.GATHER_WINDOW,
+            Settings.GATHER_WINDOW.key(),
             "300ms");
     DemandClient client = inProcess(conf);
     CrossClusterBlocks b0 = blocks("b1", "b2", 10, "a1", 100, "a1", 100);
@@ -1210,11 +1211,11 @@ class GatedBlockIteratorTest {
   void anExpiredPollOfTheShuffleNotBeingReadDoesNotLeaveItsNextGrantHoldingTheFlow() {
     WanShuffleConf conf =
         conf(
-            WanShuffleConf.K,
+            Settings.K.key(),
             "1",
-            WanShuffleConf.STEP_MIN_DEADLINE,
+            Settings.STEP_MIN_DEADLINE.key(),
             "1h",
-            WanShuffleConf.MAX_GRANT_WAIT,
+            Settings.MAX_GRANT_WAIT.key(),
             "1h");
     List<AwaitGrant> reports = new CopyOnWriteArrayList<>();
     List<CompletableFuture<GrantReply>> reportReplies = new CopyOnWriteArrayList<>();
@@ -1325,13 +1326,13 @@ class GatedBlockIteratorTest {
   void aPacedStepLeftForAnotherShuffleEndsSoThatShufflesGrantIsServed() {
     WanShuffleConf conf =
         conf(
-            WanShuffleConf.K,
+            Settings.K.key(),
             "1",
-            WanShuffleConf.FLOW_RATE_CAP,
+            Settings.FLOW_RATE_CAP.key(),
             "1000",
-            WanShuffleConf.STEP_MIN_DEADLINE,
+            Settings.STEP_MIN_DEADLINE.key(),
             "1h",
-            WanShuffleConf.MAX_GRANT_WAIT,
+            Settings.MAX_GRANT_WAIT.key(),
             "1h");
     DemandClient client = inProcess(conf);
     CrossClusterBlocks b0 = blocks("b1", "b2", 10, "a1", 100, "a1", 100, "a1", 100);

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
@@ -35,7 +36,7 @@ class ReaderStateMachineTest {
   private final TaskContextImpl task = TaskContext$.MODULE$.empty();
   private final ReaderContext executor = new ReaderContext();
   private final ScriptedClient client = new ScriptedClient();
-  private final WanShuffleConf arrival = conf(WanShuffleConf.STEP_HANDOVER, "arrival");
+  private final WanShuffleConf arrival = conf(Settings.STEP_HANDOVER.key(), "arrival");
 
   @AfterEach
   void close() {
@@ -281,7 +282,7 @@ class ReaderStateMachineTest {
   @Test
   void aPacedStepIsCutWhenASiblingWaits() {
     RecordingOpener fetch = new RecordingOpener();
-    WanShuffleConf paced = conf(WanShuffleConf.FLOW_RATE_CAP, "1000");
+    WanShuffleConf paced = conf(Settings.FLOW_RATE_CAP.key(), "1000");
     CrossClusterBlocks b = blocks("b1", "a1", 100, "a1", 100, "a1", 100);
     ReaderStateMachine m = waiting(b, fetch, paced);
     client.answer(grant(1, "a1", 300));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.scheduler.topology.TopologyException;
 import io.wanshuffle.spark.config.ConfigValueException;
+import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,7 +37,7 @@ class LinkModelTest {
 
   private static ClusterTopology load(Path file) {
     return ClusterTopology.from(
-        new SparkConf(false).set(WanShuffleConf.TOPOLOGY_FILE, file.toString()));
+        new SparkConf(false).set(Settings.TOPOLOGY_FILE.key(), file.toString()));
   }
 
   private static WanShuffleConf conf(SparkConf c) {
@@ -56,8 +57,8 @@ class LinkModelTest {
     WanShuffleConf c =
         conf(
             new SparkConf(false)
-                .set(WanShuffleConf.BACKBONE_RATE, "200mbit")
-                .set(WanShuffleConf.NIC_RATE, "100mbit"));
+                .set(Settings.BACKBONE_RATE.key(), "200mbit")
+                .set(Settings.NIC_RATE.key(), "100mbit"));
     LinkModel m = LinkModel.flat(c, h -> h.substring(0, 1));
     assertFalse(m.topologyAware());
     assertEquals(2, m.k());
@@ -126,7 +127,7 @@ class LinkModelTest {
     ConfigValueException e =
         assertThrows(
             ConfigValueException.class, () -> load(file).links(conf(new SparkConf(false))));
-    assertTrue(e.getMessage().startsWith(WanShuffleConf.TOPOLOGY_FILE + " = '"), e.getMessage());
+    assertTrue(e.getMessage().startsWith(Settings.TOPOLOGY_FILE.key() + " = '"), e.getMessage());
     assertTrue(e.getMessage().contains("rack.uplink[/A/r0] has no capacity"), e.getMessage());
   }
 
@@ -141,9 +142,9 @@ class LinkModelTest {
 
   @Test
   void aTopologyFileThatDoesNotParseStopsStartUpNamingTheKeyFileAndLine() throws IOException {
-    Path file = topology("nic.rate = 100 mbit\n");
+    Path file = topology("nic.rate = 100 parsecs\n");
     ConfigValueException e = assertThrows(ConfigValueException.class, () -> load(file));
-    assertTrue(e.getMessage().startsWith(WanShuffleConf.TOPOLOGY_FILE + " = '"), e.getMessage());
+    assertTrue(e.getMessage().startsWith(Settings.TOPOLOGY_FILE.key() + " = '"), e.getMessage());
     assertTrue(e.getMessage().contains("t.conf:2:"), e.getMessage());
   }
 
@@ -155,9 +156,9 @@ class LinkModelTest {
             () ->
                 conf(
                     new SparkConf(false)
-                        .set(WanShuffleConf.TOPOLOGY_FILE, "t.conf")
-                        .set(WanShuffleConf.K, "4")));
-    assertTrue(e.getMessage().startsWith(WanShuffleConf.K + " = '4'"), e.getMessage());
+                        .set(Settings.TOPOLOGY_FILE.key(), "t.conf")
+                        .set(Settings.K.key(), "4")));
+    assertTrue(e.getMessage().startsWith(Settings.K.key() + " = '4'"), e.getMessage());
   }
 
   @Test

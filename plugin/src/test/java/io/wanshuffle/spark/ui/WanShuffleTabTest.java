@@ -13,6 +13,7 @@ import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
 import io.wanshuffle.spark.capture.WanShuffleStepCompleted;
 import io.wanshuffle.spark.coordinator.ResidualBytes;
 import io.wanshuffle.spark.topology.LinkModel;
+import io.wanshuffle.spark.topology.WanShuffleTopologyHost;
 import java.util.List;
 import org.apache.spark.SparkConf;
 import org.apache.spark.status.ElementTrackingStore;
@@ -126,6 +127,26 @@ class WanShuffleTabTest {
     StageCapture c = ev.stages().get(0);
     assertEquals(List.of(1L, 2L), c.steps().stream().map(StepCapture::stepId).toList());
     assertTrue(c.hasLinks());
+  }
+
+  @Test
+  void theExecutorHostsAreKeptAndListedMappedAndUnmapped() {
+    ElementTrackingStore store = store();
+    WanShuffleStatusListener l = new WanShuffleStatusListener(store);
+    l.onOtherEvent(new WanShuffleTopologyHost("2", "x9", null));
+    l.onOtherEvent(new WanShuffleTopologyHost("1", "a1", "/dcA/r1"));
+    List<WanShuffleTopologyHost> hosts = WanShuffleStore.hosts(store);
+    assertEquals(List.of("a1", "x9"), hosts.stream().map(WanShuffleTopologyHost::host).toList());
+    String html = HostsSection.of(hosts);
+    wellFormed(html);
+    assertTrue(html.contains("The topology maps 1 of 2 executor hosts."), html);
+    assertTrue(html.contains("id=\"wanshuffle-unmapped\""), html);
+    assertTrue(html.contains("never gated): x9 (executor 2)</p>"), html);
+    assertTrue(html.contains("<td>a1</td><td>/dcA/r1</td>"), html);
+    assertEquals("", HostsSection.of(List.of()), "nothing recorded: no section");
+    String allMapped = HostsSection.of(List.of(new WanShuffleTopologyHost("1", "a1", "/dcA/r1")));
+    assertFalse(allMapped.contains("wanshuffle-unmapped"), allMapped);
+    assertTrue(allMapped.contains("maps 1 of 1 executor host."), allMapped);
   }
 
   @Test

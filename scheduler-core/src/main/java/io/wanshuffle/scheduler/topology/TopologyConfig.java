@@ -1,5 +1,7 @@
 package io.wanshuffle.scheduler.topology;
 
+import io.wanshuffle.scheduler.io.RateSyntax;
+import io.wanshuffle.scheduler.io.RateSyntaxException;
 import io.wanshuffle.scheduler.io.TextFile;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,15 +24,14 @@ import java.util.regex.Pattern;
  * nic.up.rate}, {@code nic.down.rate}, {@code rack.rate}, {@code rack.uplink.rate}, {@code
  * rack.downlink.rate}, {@code backbone.rate}, {@code backbone.out.rate}, {@code backbone.in.rate},
  * each optionally followed by {@code [owner]} (a host name, {@code /cluster/rack} or {@code
- * /cluster}; a {@code #} inside the brackets belongs to the name). A rate is a positive integer of
- * bytes/s with an optional decimal suffix {@code k}, {@code M}, {@code G}, {@code T} (10^3 ..
- * 10^12), or {@code none} for a link that is not a constraint. The digits are ASCII, without a
- * sign.
+ * /cluster}; a {@code #} inside the brackets belongs to the name). A rate is written in the syntax
+ * of {@link RateSyntax} ({@code 100mbit}, {@code 1gbit}, {@code 12.5MB/s}, {@code 12500000}
+ * bytes/s; a bare suffix {@code k}, {@code M}, {@code G}, {@code T} is decimal, 10^3 .. 10^12), or
+ * is {@code none} for a link that is not a constraint.
  */
 public final class TopologyConfig {
   private static final Pattern LINE =
       Pattern.compile("([A-Za-z.]+)(?:\\[([^\\]]+)\\])?\\s*=\\s*(.*)");
-  private static final Pattern ASCII_DIGITS = Pattern.compile("[0-9]+");
   private static final Set<String> RATE_KEYS =
       Set.of(
           "nic.rate",
@@ -259,54 +260,33 @@ public final class TopologyConfig {
   /**
    * @param where file:line: prefix for errors
    * @param key the key, for errors
-   * @param value {@code none} or a positive integer with optional suffix k, M, G, T
+   * @param value {@code none} or a rate in the syntax of {@link RateSyntax} (a bare suffix k, M, G,
+   *     T is decimal here)
    * @return bytes/s, or {@link #UNLIMITED} for none
+   * @throws TopologyException naming the line, the key and the value when it is not a rate
    */
   static long parseRate(String where, String key, String value) {
     if (value.equalsIgnoreCase("none")) {
       return UNLIMITED;
     }
-    long mult = 1;
-    String digits = value;
-    char last = value.charAt(value.length() - 1);
-    switch (Character.toLowerCase(last)) {
-      case 'k' -> mult = 1_000L;
-      case 'm' -> mult = 1_000_000L;
-      case 'g' -> mult = 1_000_000_000L;
-      case 't' -> mult = 1_000_000_000_000L;
-      default -> mult = 1;
-    }
-    if (mult != 1) {
-      digits = value.substring(0, value.length() - 1).trim();
-    }
-    long v;
     try {
-      v = ASCII_DIGITS.matcher(digits).matches() ? Long.parseLong(digits) : -1;
-    } catch (NumberFormatException e) {
-      v = -1;
-    }
-    if (v == -1 && ASCII_DIGITS.matcher(digits).matches() || v > Long.MAX_VALUE / 2 / mult) {
+      return RateSyntax.parse(value, RateSyntax.Dialect.DECIMAL);
+    } catch (RateSyntaxException e) {
+      String got = ", got '" + value + "'";
       throw new TopologyException(
           where
               + "'"
               + key
-              + "' is too large: at most "
-              + Long.MAX_VALUE / 2
-              + " bytes/s, got '"
-              + value
-              + "'");
+              + switch (e.problem()) {
+                case TOO_LARGE -> "' is too large: at most " + RateSyntax.MAX + " bytes/s" + got;
+                case UNIT -> "': " + e.reason() + got;
+                case SYNTAX, TOO_SMALL ->
+                    "' must be a positive rate such as "
+                        + RateSyntax.examples(RateSyntax.Dialect.DECIMAL)
+                        + ", or 'none'"
+                        + got;
+              });
     }
-    if (v <= 0) {
-      throw new TopologyException(
-          where
-              + "'"
-              + key
-              + "' must be a positive rate in bytes/s (integer, "
-              + "optional suffix k, M, G, T) or 'none', got '"
-              + value
-              + "'");
-    }
-    return v * mult;
   }
 
   /**

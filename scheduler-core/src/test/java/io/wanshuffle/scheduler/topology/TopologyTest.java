@@ -363,6 +363,38 @@ class TopologyTest {
     }
   }
 
+  /**
+   * The file reads rates in the syntax the plugin's Spark keys share; its k, M, G, T stay decimal.
+   */
+  @Test
+  void ratesInBitsOrBytesPerSecondMeanWhatThePluginsKeysMean() throws IOException {
+    TopologyConfig c =
+        twoClusters(
+                "nic.rate[a1] = 100mbit\nnic.rate[a2] = 12.5MB/s\nnic.rate[a3] = 1.5gbit/s\n"
+                    + "rack.rate[/dcB/r1] = 2.5G\nrack.rate[/dcB/r2] = 1MiB/s\n")
+            .config();
+    assertEquals(12_500_000L, c.rate(LinkKind.NIC_UP, "a1").getAsLong());
+    assertEquals(12_500_000L, c.rate(LinkKind.NIC_DOWN, "a2").getAsLong());
+    assertEquals(187_500_000L, c.rate(LinkKind.NIC_UP, "a3").getAsLong());
+    assertEquals(2_500_000_000L, c.rate(LinkKind.RACK_UPLINK, "/dcB/r1").getAsLong());
+    assertEquals(1_048_576L, c.rate(LinkKind.RACK_DOWNLINK, "/dcB/r2").getAsLong());
+    assertEquals(100_000_000L, c.rate(LinkKind.NIC_UP, "b1").getAsLong(), "100M is 10^8 here");
+    TopologyException e =
+        assertThrows(TopologyException.class, () -> twoClusters("nic.rate[a1] = 12 parsecs\n"));
+    assertEquals(
+        dir.resolve("topology.conf")
+            + ":6: 'nic.rate[a1]': unknown rate unit 'parsecs'; use bit, kbit, mbit, gbit, tbit (or"
+            + " bps, kbps, ...), B/s, kB/s, MB/s, GB/s, TB/s, KiB/s, MiB/s, GiB/s, TiB/s, or k, m, g,"
+            + " t as in 2500M (10^6 bytes/s), got '12 parsecs'",
+        e.getMessage());
+    e = assertThrows(TopologyException.class, () -> twoClusters("nic.rate[a1] = 0.5\n"));
+    assertEquals(
+        dir.resolve("topology.conf")
+            + ":6: 'nic.rate[a1]' must be a positive rate such as 100mbit, 1gbit, 12.5MB/s,"
+            + " 12500000 (bytes/s) or 2500M (10^6 bytes/s), or 'none', got '0.5'",
+        e.getMessage());
+  }
+
   /** Rates are ASCII digits without a sign: Long.parseLong alone would read "\u0662k" as 2000. */
   @Test
   void rateDigitsAreAsciiWithoutSign() throws IOException {
