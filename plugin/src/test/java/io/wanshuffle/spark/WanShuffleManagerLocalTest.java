@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
-import io.wanshuffle.spark.coordinator.CoordinatorInfo;
-import io.wanshuffle.spark.coordinator.CoordinatorListener;
-import io.wanshuffle.spark.coordinator.DemandEvent;
-import io.wanshuffle.spark.coordinator.StepEvent;
-import io.wanshuffle.spark.coordinator.TransferRecord;
+import io.wanshuffle.spark.coordinator.event.CoordinatorInfo;
+import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
+import io.wanshuffle.spark.coordinator.event.DemandEvent;
+import io.wanshuffle.spark.coordinator.event.StepEvent;
+import io.wanshuffle.spark.coordinator.event.TransferRecord;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;

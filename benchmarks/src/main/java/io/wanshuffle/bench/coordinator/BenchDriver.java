@@ -2,8 +2,8 @@ package io.wanshuffle.bench.coordinator;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.spark.coordinator.CoordinatorEndpoint;
-import io.wanshuffle.spark.coordinator.CoordinatorTimer;
 import io.wanshuffle.spark.coordinator.StepCoordinator;
+import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

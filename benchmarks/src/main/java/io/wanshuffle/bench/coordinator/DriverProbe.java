@@ -1,9 +1,9 @@
 package io.wanshuffle.bench.coordinator;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
-import io.wanshuffle.spark.coordinator.CoordinatorListener;
-import io.wanshuffle.spark.coordinator.PlanEvent;
-import io.wanshuffle.spark.coordinator.StepEvent;
+import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
+import io.wanshuffle.spark.coordinator.event.PlanEvent;
+import io.wanshuffle.spark.coordinator.event.StepEvent;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;

@@ -1,8 +1,8 @@
 package io.wanshuffle.bench.coordinator;
 
 import io.wanshuffle.spark.config.Settings;
-import io.wanshuffle.spark.coordinator.CoordinatorTimer;
 import io.wanshuffle.spark.coordinator.StepCoordinator;
+import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;

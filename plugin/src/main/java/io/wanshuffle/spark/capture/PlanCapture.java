@@ -3,8 +3,8 @@ package io.wanshuffle.spark.capture;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
-import io.wanshuffle.spark.coordinator.PlanEvent;
-import io.wanshuffle.spark.coordinator.ResidualBytes;
+import io.wanshuffle.spark.coordinator.event.PlanEvent;
+import io.wanshuffle.spark.coordinator.event.ResidualBytes;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,16 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.coordinator.demand.Demand;
+import io.wanshuffle.spark.coordinator.demand.DemandPhase;
+import io.wanshuffle.spark.coordinator.demand.GatherWindow;
+import io.wanshuffle.spark.coordinator.demand.StageAccount;
+import io.wanshuffle.spark.coordinator.demand.StageGate;
+import io.wanshuffle.spark.coordinator.demand.TaskWaves;
+import io.wanshuffle.spark.coordinator.event.CoordinatorLogger;
+import io.wanshuffle.spark.coordinator.event.DemandEvent;
+import io.wanshuffle.spark.coordinator.event.StageRef;
+import io.wanshuffle.spark.coordinator.event.StageSummary;
+import io.wanshuffle.spark.coordinator.event.TransferRecord;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;

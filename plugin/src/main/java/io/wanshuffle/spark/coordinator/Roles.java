@@ -1,6 +1,19 @@
 package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.demand.DemandBook;
+import io.wanshuffle.spark.coordinator.demand.GatherWindow;
+import io.wanshuffle.spark.coordinator.demand.StageGate;
+import io.wanshuffle.spark.coordinator.demand.StageLedger;
+import io.wanshuffle.spark.coordinator.demand.TaskWaves;
+import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
+import io.wanshuffle.spark.coordinator.event.Listeners;
+import io.wanshuffle.spark.coordinator.network.FlowLeases;
+import io.wanshuffle.spark.coordinator.network.LiveParameters;
+import io.wanshuffle.spark.coordinator.network.MeasuringListener;
+import io.wanshuffle.spark.coordinator.plan.StepMode;
+import io.wanshuffle.spark.coordinator.track.StepGrants;
+import io.wanshuffle.spark.coordinator.track.StepTracker;
 import java.util.function.LongSupplier;
 
 /**

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.spark.coordinator.ResidualBytes;
+import io.wanshuffle.spark.coordinator.event.ResidualBytes;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.file.Files;

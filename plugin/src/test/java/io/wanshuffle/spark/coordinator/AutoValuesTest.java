@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
+import io.wanshuffle.spark.coordinator.event.ManualTimer;
+import io.wanshuffle.spark.coordinator.event.PlanEvent;
+import io.wanshuffle.spark.coordinator.network.LiveParameters;
+import io.wanshuffle.spark.coordinator.plan.GreedyTestScheduler;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;

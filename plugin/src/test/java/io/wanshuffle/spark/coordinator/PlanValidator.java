@@ -1,6 +1,8 @@
 package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.scheduler.TrafficMatrix;
+import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
+import io.wanshuffle.spark.coordinator.event.PlanEvent;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 

@@ -1,5 +1,11 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
+import io.wanshuffle.spark.coordinator.event.DemandEvent;
+import io.wanshuffle.spark.coordinator.event.PlanEvent;
+import io.wanshuffle.spark.coordinator.event.StageSummary;
+import io.wanshuffle.spark.coordinator.event.StepEvent;
+import io.wanshuffle.spark.coordinator.event.TransferRecord;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 

@@ -6,6 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.demand.StageGate;
+import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
+import io.wanshuffle.spark.coordinator.event.ManualTimer;
+import io.wanshuffle.spark.coordinator.event.StageRef;
+import io.wanshuffle.spark.coordinator.event.StepEvent;
+import io.wanshuffle.spark.coordinator.plan.GreedyTestScheduler;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply.Status;

@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
-import io.wanshuffle.spark.coordinator.CoordinatorTimer;
-import io.wanshuffle.spark.coordinator.GreedyTestScheduler;
 import io.wanshuffle.spark.coordinator.RecordingListener;
 import io.wanshuffle.spark.coordinator.StepCoordinator;
-import io.wanshuffle.spark.coordinator.StepEvent;
-import io.wanshuffle.spark.coordinator.TransferRecord;
+import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
+import io.wanshuffle.spark.coordinator.event.StepEvent;
+import io.wanshuffle.spark.coordinator.event.TransferRecord;
+import io.wanshuffle.spark.coordinator.plan.GreedyTestScheduler;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;

@@ -8,7 +8,7 @@ import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StepCapture;
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
 import io.wanshuffle.spark.capture.WanShuffleStepCompleted;
-import io.wanshuffle.spark.coordinator.ResidualBytes;
+import io.wanshuffle.spark.coordinator.event.ResidualBytes;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,0 +1,116 @@
+package io.wanshuffle.spark.coordinator.network;
+
+import io.wanshuffle.spark.topology.LinkModel;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What the coordinator's hot paths ask about a link, by link id, in plain arrays: its capacity in
+ * flows and its kind (NIC up, NIC down, backbone out, backbone in, other shared link). A {@link
+ * LinkModel} answers these under its own lock with string tests on the link's name; the step
+ * assembler asks them for every transfer it walks and the residual for every pair it reads, so they
+ * are copied once per link here. Link ids and capacities never change once given ({@link
+ * LinkModel}), so a copy never goes stale; links given an id later are copied when first asked for.
+ *
+ * <p>Thread-safe: the table is replaced whole (copy on growth) and read without a lock.
+ */
+public final class LinkFacts {
+  /** A shared link that is neither a NIC nor a backbone side (a rack uplink or downlink). */
+  static final byte OTHER = 0;
+
+  /** {@code nic.up[h]}: the sender's NIC. */
+  public static final byte NIC_UP = 1;
+
+  /** {@code nic.down[h]}: the receiver's NIC. */
+  public static final byte NIC_DOWN = 2;
+
+  /** {@code backbone.out[c]}: a cluster's outgoing side of the backbone. */
+  public static final byte BACKBONE_OUT = 3;
+
+  /** {@code backbone.in[c]}: a cluster's incoming side of the backbone. */
+  public static final byte BACKBONE_IN = 4;
+
+  /**
+   * The facts of links 0 to n - 1.
+   *
+   * @param capacity flows each link carries at once
+   * @param kind each link's kind
+   */
+  private record Table(int[] capacity, byte[] kind) {}
+
+  private final LinkModel links;
+  private volatile Table table = new Table(new int[0], new byte[0]);
+
+  /**
+   * @param links the link model whose facts are copied
+   */
+  LinkFacts(LinkModel links) {
+    this.links = Objects.requireNonNull(links, "links");
+  }
+
+  /**
+   * @param model a link model
+   * @return true when these are the facts of {@code model}
+   */
+  boolean of(LinkModel model) {
+    return links == model;
+  }
+
+  /**
+   * @param link a link id from {@link LinkModel#route}
+   * @return the flows it carries at once, at least 1
+   */
+  public int capacity(int link) {
+    return tableFor(link).capacity[link];
+  }
+
+  /**
+   * @param link a link id from {@link LinkModel#route}
+   * @return its kind: {@link #NIC_UP}, {@link #NIC_DOWN}, {@link #BACKBONE_OUT}, {@link
+   *     #BACKBONE_IN} or {@link #OTHER}
+   */
+  public byte kind(int link) {
+    return tableFor(link).kind[link];
+  }
+
+  /**
+   * @param link a link id
+   * @return true for a NIC link
+   */
+  public boolean isNic(int link) {
+    byte k = kind(link);
+    return k == NIC_UP || k == NIC_DOWN;
+  }
+
+  private Table tableFor(int link) {
+    Table t = table;
+    return link < t.capacity.length ? t : grow(link);
+  }
+
+  private synchronized Table grow(int link) {
+    Table t = table;
+    if (link < t.capacity.length) {
+      return t;
+    }
+    int n = Math.max(link + 1, links.linkCount());
+    int[] cap = Arrays.copyOf(t.capacity, n);
+    byte[] kind = Arrays.copyOf(t.kind, n);
+    for (int l = t.capacity.length; l < n; l++) {
+      cap[l] = links.capacity(l);
+      kind[l] = kindOf(l);
+    }
+    Table grown = new Table(cap, kind);
+    table = grown;
+    return grown;
+  }
+
+  private byte kindOf(int l) {
+    if (links.isNic(l)) {
+      return links.isSenderSide(l) ? NIC_UP : NIC_DOWN;
+    }
+    if (links.isBackboneOut(l)) {
+      return BACKBONE_OUT;
+    }
+    return links.isBackboneIn(l) ? BACKBONE_IN : OTHER;
+  }
+}
