@@ -4,12 +4,9 @@ import io.wanshuffle.spark.compat.LineCheck;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorService;
 import io.wanshuffle.spark.reader.CoordinatorChannel;
-import io.wanshuffle.spark.reader.ReaderContext;
 import io.wanshuffle.spark.reader.TaskAccumulators;
 import io.wanshuffle.spark.reader.WanShuffleReader;
-import io.wanshuffle.spark.topology.ClusterTopology;
 import io.wanshuffle.spark.topology.HostCoverageListener;
-import io.wanshuffle.spark.topology.LinkModel;
 import io.wanshuffle.spark.ui.WanShuffleUi;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
@@ -43,9 +40,11 @@ import scala.collection.Seq;
  * step coordinator (KPBS steps: at most k flows over the backbone, δ(h) per host). Push-based
  * (merged) shuffles are read by Spark's own reader.
  *
- * <p>Start-up validates every {@code spark.wanshuffle.*} key and the topology files and fails fast
- * with a {@link io.wanshuffle.spark.config.ConfigValueException} naming the key and value. On the
- * driver the coordinator is a Spark RPC endpoint (no port of its own).
+ * <p>Start-up validates every {@code spark.wanshuffle.*} key and fails fast with a {@link
+ * io.wanshuffle.spark.config.ConfigValueException} naming the key and value; the topology files are
+ * loaded and checked at first use ({@link ShuffleNetwork}: on the driver at start-up where Spark
+ * allows, on an executor at its first shuffle read), once files shipped with {@code --files} are in
+ * place. On the driver the coordinator is a Spark RPC endpoint (no port of its own).
  */
 public class WanShuffleManager extends SortShuffleManager {
   private static final Logger LOG = LoggerFactory.getLogger(WanShuffleManager.class);
@@ -53,8 +52,10 @@ public class WanShuffleManager extends SortShuffleManager {
   private final SparkConf sparkConf;
   private final boolean isDriver;
   private final WanShuffleConf conf;
-  private final ClusterTopology topology;
-  private final LinkModel links;
+
+  /** The topology, its links and the executor's reader context, loaded at first use. */
+  private final ShuffleNetwork network;
+
   private volatile CoordinatorService driver;
   private volatile CoordinatorChannel channel;
 
@@ -75,16 +76,13 @@ public class WanShuffleManager extends SortShuffleManager {
   /** The driver's check of the executor hosts against the topology, once attached. */
   private volatile HostCoverageListener hosts;
 
-  /** The executor's reader threads, predictor and task registry; closed by {@link #stop()}. */
-  private final ReaderContext readers;
-
   /**
    * Called by Spark (it looks for {@code (SparkConf, boolean)} first).
    *
    * @param sparkConf the configuration
    * @param isDriver true in the driver (and in local mode)
    * @throws io.wanshuffle.spark.config.ConfigValueException on a wrong {@code spark.wanshuffle.*}
-   *     or topology value
+   *     value, or on the driver where Spark has set its environment (Spark 4) a wrong topology
    * @throws IllegalStateException if the jar is built for another Spark line or Scala version
    *     ({@link LineCheck})
    */
@@ -93,18 +91,7 @@ public class WanShuffleManager extends SortShuffleManager {
     this.sparkConf = sparkConf;
     this.isDriver = isDriver;
     this.conf = WanShuffleConf.from(sparkConf);
-    this.topology = ClusterTopology.from(sparkConf);
-    topology.checkNicRateHosts(conf);
-    this.links = topology.links(conf);
-    this.readers = new ReaderContext(links.baseSpeed());
-    if (isDriver && !topology.isConfigured()) {
-      LOG.warn(
-          "wan-shuffle: no topology is configured (set {}, {} or {}): every host is outside the"
-              + " topology, so no fetch is gated and shuffles run as with Spark's sort shuffle",
-          ClusterTopology.TABLE_KEY,
-          ClusterTopology.SCRIPT_KEY,
-          ClusterTopology.IMPL_KEY);
-    }
+    this.network = new ShuffleNetwork(sparkConf, conf, isDriver);
     if (isDriver && SparkEnv.get() != null) {
       driverSide();
     }
@@ -117,10 +104,14 @@ public class WanShuffleManager extends SortShuffleManager {
         d = driver;
         if (d == null) {
           // k per direction of the full-duplex backbone (an unknown host: cluster "")
-          ClusterTopology t = topology;
+          ShuffleNetwork.Loaded n = network.get();
           d =
               new CoordinatorService(
-                  sparkConf, conf, SparkEnv.get().rpcEnv(), h -> t.clusterOf(h).orElse(""), links);
+                  sparkConf,
+                  conf,
+                  SparkEnv.get().rpcEnv(),
+                  h -> n.topology().clusterOf(h).orElse(""),
+                  n.links());
           driver = d;
         }
       }
@@ -164,7 +155,7 @@ public class WanShuffleManager extends SortShuffleManager {
         }
         if (attached.compareAndSet(false, true)) {
           WanShuffleUi.attachLive(sc.get());
-          hosts = HostCoverageListener.attach(sc.get(), topology, conf);
+          hosts = HostCoverageListener.attach(sc.get(), network.get().topology(), conf);
         }
         strictTopology();
         return AccumulatingHandle.wrap(h, dep, accumulators(sc.get()));
@@ -218,8 +209,9 @@ public class WanShuffleManager extends SortShuffleManager {
             .getMapSizesByExecutorId(
                 handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition);
     boolean batch = SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context);
+    ShuffleNetwork.Loaded n = network.get();
     return new WanShuffleReader<>(
-        h, blocks, context, metrics, batch, conf, topology, links, channel(), readers);
+        h, blocks, context, metrics, batch, conf, n.topology(), n.links(), channel(), n.readers());
   }
 
   /**
@@ -275,7 +267,7 @@ public class WanShuffleManager extends SortShuffleManager {
         LOG.warn("wan-shuffle coordinator did not stop cleanly", e);
       }
     }
-    readers.close();
+    network.close();
     super.stop();
   }
 }

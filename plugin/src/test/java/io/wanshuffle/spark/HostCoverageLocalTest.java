@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext$;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerEvent;
@@ -77,11 +78,13 @@ class HostCoverageLocalTest {
           message.contains("executor host 127.0.0.1 (executor driver) is not in the topology")
               && message.contains(Settings.TOPOLOGY_STRICT.key() + " is true"),
           message);
+      // stopped on a thread of its own: wait until it is no longer the active context
       long until = System.currentTimeMillis() + 30_000;
-      while (!sc.sc().isStopped() && System.currentTimeMillis() < until) {
+      while (SparkContext$.MODULE$.getActive().isDefined() && System.currentTimeMillis() < until) {
         Thread.sleep(50);
       }
       assertTrue(sc.sc().isStopped(), "the application stopped");
+      assertTrue(SparkContext$.MODULE$.getActive().isEmpty(), "and finished stopping");
     }
   }
 }

@@ -58,7 +58,8 @@ public final class Experiment implements AppRunner {
 
   /**
    * Whether the Spark creates its shuffle manager before it fetches {@code --files} and {@code
-   * --jars} (Spark 3.x; 4.x fetches them first).
+   * --jars} (Spark 3.x; 4.x fetches them first): the plugin jar then goes on the executors' class
+   * path too.
    */
   private final boolean filesAfterShuffleManager;
 
@@ -245,9 +246,8 @@ public final class Experiment implements AppRunner {
   /**
    * The settings that turn wan-shuffle on with this testbed's rates ({@link PluginSettings#of})
    * and, unless the variant is rack-blind, its topology file ({@link PluginSettings#topology}: the
-   * cluster's {@code topology.table} and {@code topology.conf}, shipped as {@code --files}; on a
-   * Spark 3.5 home the configuration is named by its absolute path, since that line starts the
-   * shuffle manager before it fetches {@code --files}).
+   * cluster's {@code topology.table} and {@code topology.conf}, shipped as {@code --files} on every
+   * Spark line: the plugin reads them at first use, after Spark 3.5 fetched them too).
    *
    * @param variant a wan-shuffle algorithm (auto, oggp, ...), or one with {@value
    *     PluginSettings#RACK_BLIND} for the run without the topology file
@@ -259,11 +259,6 @@ public final class Experiment implements AppRunner {
     Map<String, String> c = PluginSettings.of(testbed.spec(), variant);
     if (PluginSettings.topologyAware(variant)) {
       c.putAll(PluginSettings.topology(spark.topologyTable(), spark.topologyConfig()));
-      if (filesAfterShuffleManager) {
-        // Spark 3.5 starts the shuffle manager before --files reach the driver and the executors:
-        // the plugin reads the configuration where it lies (every host of the testbed sees it)
-        c.put(Settings.TOPOLOGY_FILE.key(), spark.topologyConfig().toAbsolutePath().toString());
-      }
     }
     return c;
   }

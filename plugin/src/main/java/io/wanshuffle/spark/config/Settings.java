@@ -92,8 +92,10 @@ public final class Settings {
                   then not used, and `k` and `delta` must be unset. Read like the table of \
                   `spark.hadoop.net.topology.table.file.name`: a relative path from the working \
                   directory, else from the files shipped with `--files` (ship the file and its \
-                  table). A file that does not parse, a link without a rate or an override naming \
-                  an unknown host, rack or cluster stops start-up naming the file and line."""));
+                  table; it is read at first use, once they are in place, Spark 3.5 included). A \
+                  file that does not parse, a link without a rate or an override naming an \
+                  unknown host, rack or cluster stops start-up naming the file and line (on \
+                  Spark 3.5 the first shuffle; on an executor its first shuffle read)."""));
 
   public static final ConfigEntry<Boolean> TOPOLOGY_STRICT =
       declare(

@@ -3,7 +3,6 @@ package io.wanshuffle.spark.topology;
 import io.wanshuffle.scheduler.topology.HostMapping;
 import io.wanshuffle.scheduler.topology.Topology;
 import io.wanshuffle.scheduler.topology.TopologyException;
-import io.wanshuffle.spark.compat.SparkLine;
 import io.wanshuffle.spark.config.ConfigValueException;
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
@@ -90,13 +89,13 @@ public final class ClusterTopology {
   public static ClusterTopology from(SparkConf conf) {
     Optional<String> topologyFile = Settings.TOPOLOGY_FILE.get(conf);
     if (topologyFile.isPresent()) {
-      return fromFile(topologyFile.get());
+      return fromFile(topologyFile.get(), conf);
     }
     Configuration hc = SparkHadoopUtil.get().newConfiguration(conf);
     String tableKey = CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY;
     String table = hc.getTrimmed(tableKey, "");
     if (!table.isEmpty()) {
-      shippedCopy(table).ifPresent(p -> hc.set(tableKey, p));
+      shippedCopy(table, conf).ifPresent(p -> hc.set(tableKey, p));
     }
     try {
       return new ClusterTopology(HostMapping.fromHadoopConfiguration(hc), null);
@@ -117,13 +116,14 @@ public final class ClusterTopology {
    *
    * @param given the configured path; a relative one is read from the working directory, else from
    *     the files shipped with {@code --files}
+   * @param conf the application's configuration ({@code spark.yarn.dist.files})
    * @return the topology
    * @throws ConfigValueException naming {@link Settings#TOPOLOGY_FILE} and the file and line of the
    *     problem (a line that does not parse, an unreadable table, an override naming an unknown
    *     host, rack or cluster)
    */
-  private static ClusterTopology fromFile(String given) {
-    String path = shippedCopy(given).orElse(given);
+  private static ClusterTopology fromFile(String given, SparkConf conf) {
+    String path = shippedCopy(given, conf).orElse(given);
     try {
       Topology t = Topology.load(Path.of(path));
       return new ClusterTopology(t.mapping(), t);
@@ -160,21 +160,11 @@ public final class ClusterTopology {
   /**
    * @param advice what to do, appended after where the path was looked for
    * @return the hint of an error about a relative path: where it was looked for (the working
-   *     directory; on Spark 4 also the files shipped with {@code --files}, which Spark 3.5 fetches
-   *     only after it created the shuffle manager that reads the topology)
+   *     directory, then the files shipped with {@code --files})
    */
   static String relativePathHint(String advice) {
-    String cwd = Path.of("").toAbsolutePath().toString();
-    if (SparkLine.LINE.startsWith("3.")) {
-      return " (a relative path is read from the working directory, here "
-          + cwd
-          + "; Spark "
-          + SparkLine.LINE
-          + " creates the shuffle manager before it fetches the files shipped with --files, so"
-          + " give a path that exists on the driver and on every executor)";
-    }
     return " (a relative path is read from the working directory, here "
-        + cwd
+        + Path.of("").toAbsolutePath()
         + ", else from the files shipped with --files / spark.files"
         + (advice.isEmpty() ? "" : advice + ", or ship the file")
         + ")";
@@ -183,27 +173,30 @@ public final class ClusterTopology {
   /**
    * The copy of a topology table or file shipped with {@code --files}, for a relative path that is
    * not readable from the working directory. Executors run in the folder Spark downloads such files
-   * to, but a driver in client deploy mode does not: on a standalone or Kubernetes cluster Spark
+   * to (before their first task: the plugin reads the topology at an executor's first shuffle
+   * read), but a driver in client deploy mode does not: on a standalone or Kubernetes cluster Spark
    * puts its copy in the driver's {@link SparkFiles} folder; on YARN ({@code
    * spark.yarn.dist.files}) only the containers get a copy, and the client-mode driver reads the
    * file the submission named. So {@code --files conf/topology.table} with the key set to {@code
    * topology.table} works on both.
    *
    * @param table the configured path
+   * @param conf the application's configuration ({@code spark.yarn.dist.files})
    * @return the absolute path of the shipped copy (or on YARN of the original), if the path is
-   *     relative, not readable as given, Spark is running and the copy exists
+   *     relative, not readable as given, and the copy exists
    */
-  static Optional<String> shippedCopy(String table) {
+  static Optional<String> shippedCopy(String table, SparkConf conf) {
     Path given = Path.of(table);
-    SparkEnv env = SparkEnv.get();
-    if (given.isAbsolute() || Files.isReadable(given) || env == null) {
+    if (given.isAbsolute() || Files.isReadable(given)) {
       return Optional.empty();
     }
-    Path shipped = Path.of(SparkFiles.get(given.toString()));
-    if (Files.isReadable(shipped)) {
-      return Optional.of(shipped.toString());
+    if (SparkEnv.get() != null) {
+      Path shipped = Path.of(SparkFiles.get(given.toString()));
+      if (Files.isReadable(shipped)) {
+        return Optional.of(shipped.toString());
+      }
     }
-    return yarnOriginal(table, env.conf().get("spark.yarn.dist.files", ""));
+    return yarnOriginal(table, conf.get("spark.yarn.dist.files", ""));
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.spark.config.ConfigValueException;
+import io.wanshuffle.spark.config.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -181,5 +182,40 @@ class ClusterTopologyTest {
         Optional.empty(),
         ClusterTopology.yarnOriginal("topology.table", dir.resolve("gone/topology.table") + ""));
     assertEquals(Optional.empty(), ClusterTopology.yarnOriginal("topology.table", ""));
+  }
+
+  /**
+   * A client-mode driver on YARN, where {@code --files} becomes {@code spark.yarn.dist.files}: the
+   * table and the topology file named by their file names load from the originals, before Spark has
+   * an environment (Spark 3.5 creates the shuffle manager first) as after.
+   */
+  @Test
+  void aNameFromSparkYarnDistFilesLoadsTheOriginalOnTheDriver(@TempDir Path dir)
+      throws IOException {
+    assertFalse(Files.exists(Path.of("racks-yarn.table")), "not in the working directory");
+    Path table = Files.writeString(dir.resolve("racks-yarn.table"), "10.0.0.1 /a/r1\n");
+    ClusterTopology t =
+        ClusterTopology.from(
+            new SparkConf(false)
+                .set(ClusterTopology.TABLE_KEY, "racks-yarn.table")
+                .set("spark.yarn.dist.files", table.toUri().toString()));
+    assertEquals(Optional.of("a"), t.clusterOf("10.0.0.1"));
+    Path conf =
+        Files.writeString(
+            dir.resolve("topology-yarn.conf"),
+            "mapping.table = racks-yarn.table\nnic.rate = 100mbit\nbackbone.rate = 1gbit\n");
+    ClusterTopology f =
+        ClusterTopology.from(
+            new SparkConf(false)
+                .set(Settings.TOPOLOGY_FILE.key(), "topology-yarn.conf")
+                .set("spark.yarn.dist.files", table.toUri() + "," + conf.toUri()));
+    assertEquals(Optional.of("/a/r1"), f.pathOf("10.0.0.1"));
+    ConfigValueException e =
+        assertThrows(
+            ConfigValueException.class,
+            () ->
+                ClusterTopology.from(
+                    new SparkConf(false).set(Settings.TOPOLOGY_FILE.key(), "topology-yarn.conf")));
+    assertEquals(Settings.TOPOLOGY_FILE.key(), e.key(), "not distributed: named by its key");
   }
 }
