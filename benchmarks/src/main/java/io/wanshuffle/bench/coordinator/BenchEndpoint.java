@@ -1,5 +1,6 @@
 package io.wanshuffle.bench.coordinator;
 
+import io.wanshuffle.spark.compat.ScalaHandlers;
 import io.wanshuffle.spark.coordinator.StepCoordinator;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,9 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.spark.rpc.RpcCallContext;
 import org.apache.spark.rpc.RpcEnv;
 import org.apache.spark.rpc.ThreadSafeRpcEndpoint;
-import scala.Function1;
 import scala.PartialFunction;
-import scala.runtime.AbstractPartialFunction;
 import scala.runtime.BoxedUnit;
 
 /**
@@ -65,60 +64,42 @@ final class BenchEndpoint implements ThreadSafeRpcEndpoint {
 
   @Override
   public PartialFunction<Object, BoxedUnit> receiveAndReply(RpcCallContext ctx) {
-    return new AbstractPartialFunction<>() {
-      @Override
-      public boolean isDefinedAt(Object msg) {
-        return msg instanceof BenchMessages.Ready;
-      }
+    return ScalaHandlers.of(
+        msg -> msg instanceof BenchMessages.Ready, msg -> ready(ctx, (BenchMessages.Ready) msg));
+  }
 
-      @Override
-      @SuppressWarnings("unchecked")
-      public <A1, B1> B1 applyOrElse(A1 msg, Function1<A1, B1> dflt) {
-        if (!(msg instanceof BenchMessages.Ready ready)) {
-          return dflt.apply(msg);
-        }
-        waiting.add(ctx);
-        if (waiting.size() == clients) {
-          if (ready.stageId() == TaskSimulator.WARMUP_STAGE) {
-            coordinator.stageSubmitted(TaskSimulator.WARMUP_STAGE, 0, warmup.preferredHosts());
-          } else {
-            if (warmup != null) {
-              coordinator.stageCompleted(TaskSimulator.WARMUP_STAGE, 0);
-            }
-            onMeasuredStage.run();
-            coordinator.stageSubmitted(TaskSimulator.STAGE, 0, stage.preferredHosts());
-            started.complete(System.nanoTime());
-          }
-          for (RpcCallContext c : waiting) {
-            c.reply(Boolean.TRUE);
-          }
-          waiting.clear();
-        }
-        return (B1) BoxedUnit.UNIT;
+  /** A client is ready for a stage: once every client is, the stage is submitted and they start. */
+  private void ready(RpcCallContext ctx, BenchMessages.Ready ready) {
+    waiting.add(ctx);
+    if (waiting.size() < clients) {
+      return;
+    }
+    if (ready.stageId() == TaskSimulator.WARMUP_STAGE) {
+      coordinator.stageSubmitted(TaskSimulator.WARMUP_STAGE, 0, warmup.preferredHosts());
+    } else {
+      if (warmup != null) {
+        coordinator.stageCompleted(TaskSimulator.WARMUP_STAGE, 0);
       }
-    };
+      onMeasuredStage.run();
+      coordinator.stageSubmitted(TaskSimulator.STAGE, 0, stage.preferredHosts());
+      started.complete(System.nanoTime());
+    }
+    for (RpcCallContext c : waiting) {
+      c.reply(Boolean.TRUE);
+    }
+    waiting.clear();
   }
 
   @Override
   public PartialFunction<Object, BoxedUnit> receive() {
-    return new AbstractPartialFunction<>() {
-      @Override
-      public boolean isDefinedAt(Object msg) {
-        return msg instanceof BenchMessages.Launched || msg instanceof BenchMessages.Ended;
-      }
-
-      @Override
-      @SuppressWarnings("unchecked")
-      public <A1, B1> B1 applyOrElse(A1 msg, Function1<A1, B1> dflt) {
-        if (msg instanceof BenchMessages.Launched m) {
-          coordinator.taskLaunched(m.stageId(), 0, m.taskAttemptId(), m.host());
-        } else if (msg instanceof BenchMessages.Ended m) {
-          coordinator.taskEnded(m.taskAttemptId());
-        } else {
-          return dflt.apply(msg);
-        }
-        return (B1) BoxedUnit.UNIT;
-      }
-    };
+    return ScalaHandlers.of(
+        msg -> msg instanceof BenchMessages.Launched || msg instanceof BenchMessages.Ended,
+        msg -> {
+          if (msg instanceof BenchMessages.Launched m) {
+            coordinator.taskLaunched(m.stageId(), 0, m.taskAttemptId(), m.host());
+          } else {
+            coordinator.taskEnded(((BenchMessages.Ended) msg).taskAttemptId());
+          }
+        });
   }
 }

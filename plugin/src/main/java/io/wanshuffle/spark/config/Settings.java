@@ -506,7 +506,7 @@ public final class Settings {
               .defaultValue("")
               .doc(
                   """
-                  Extra `io.wanshuffle.spark.coordinator.CoordinatorListener` classes to \
+                  Extra `io.wanshuffle.spark.coordinator.event.CoordinatorListener` classes to \
                   instantiate on the driver, comma-separated (constructor `(SparkConf)` or \
                   no-arg). The capture listener (`io.wanshuffle.spark.capture.CaptureListener`) is \
                   always added when it is in the jar. An unloadable class stops start-up naming \

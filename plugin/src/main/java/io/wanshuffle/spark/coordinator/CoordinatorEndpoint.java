@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.compat.ScalaHandlers;
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
@@ -16,9 +17,7 @@ import java.util.function.Function;
 import org.apache.spark.rpc.RpcCallContext;
 import org.apache.spark.rpc.RpcEnv;
 import org.apache.spark.rpc.ThreadSafeRpcEndpoint;
-import scala.Function1;
 import scala.PartialFunction;
-import scala.runtime.AbstractPartialFunction;
 import scala.runtime.BoxedUnit;
 
 /**
@@ -59,41 +58,35 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
 
   @Override
   public PartialFunction<Object, BoxedUnit> receiveAndReply(RpcCallContext ctx) {
-    return new AbstractPartialFunction<>() {
-      @Override
-      public boolean isDefinedAt(Object msg) {
-        return msg instanceof RegisterDemand || msg instanceof AwaitGrant;
-      }
-
-      @Override
-      @SuppressWarnings("unchecked")
-      public <A1, B1> B1 applyOrElse(A1 msg, Function1<A1, B1> dflt) {
-        if (msg instanceof RegisterDemand m) {
-          Registered reg = coordinator.register(m);
-          if (!reg.opensGatedDemand()) {
-            ctx.reply(WireCodec.encode(reg));
+    return ScalaHandlers.of(
+        msg -> msg instanceof RegisterDemand || msg instanceof AwaitGrant,
+        msg -> {
+          if (msg instanceof RegisterDemand m) {
+            register(ctx, m);
           } else {
-            // hold the registration as the demand's first poll: the task gets its first grant
-            // one round trip sooner
-            long received = System.nanoTime();
-            CompletableFuture<GrantReply> first =
-                coordinator.awaitGrant(AwaitGrant.poll(reg.demandId()));
-            replyWhenAnswered(
-                ctx,
-                reg.demandId(),
-                first,
-                g ->
-                    WireCodec.encode(
-                        reg.withFirstPoll(g, (System.nanoTime() - received) / 1_000_000)));
+            AwaitGrant m = (AwaitGrant) msg;
+            replyWhenAnswered(ctx, m.demandId(), coordinator.awaitGrant(m), WireCodec::encode);
           }
-        } else if (msg instanceof AwaitGrant m) {
-          replyWhenAnswered(ctx, m.demandId(), coordinator.awaitGrant(m), WireCodec::encode);
-        } else {
-          return dflt.apply(msg);
-        }
-        return (B1) BoxedUnit.UNIT;
-      }
-    };
+        });
+  }
+
+  /**
+   * Registers a demand; a gated one is held as the demand's first poll, so that the task gets its
+   * first grant one round trip sooner.
+   */
+  private void register(RpcCallContext ctx, RegisterDemand m) {
+    Registered reg = coordinator.register(m);
+    if (!reg.opensGatedDemand()) {
+      ctx.reply(WireCodec.encode(reg));
+      return;
+    }
+    long received = System.nanoTime();
+    CompletableFuture<GrantReply> first = coordinator.awaitGrant(AwaitGrant.poll(reg.demandId()));
+    replyWhenAnswered(
+        ctx,
+        reg.demandId(),
+        first,
+        g -> WireCodec.encode(reg.withFirstPoll(g, (System.nanoTime() - received) / 1_000_000)));
   }
 
   /**
@@ -126,33 +119,24 @@ public final class CoordinatorEndpoint implements ThreadSafeRpcEndpoint {
 
   @Override
   public PartialFunction<Object, BoxedUnit> receive() {
-    return new AbstractPartialFunction<>() {
-      @Override
-      public boolean isDefinedAt(Object msg) {
-        return msg instanceof ReleaseDemand
-            || msg instanceof UngatedReport
-            || msg instanceof FlowArrived
-            || msg instanceof NoCrossClusterDemand;
-      }
-
-      @Override
-      @SuppressWarnings("unchecked")
-      public <A1, B1> B1 applyOrElse(A1 msg, Function1<A1, B1> dflt) {
-        if (msg instanceof ReleaseDemand m) {
-          coordinator.release(m.demandId(), m.reason());
-        } else if (msg instanceof UngatedReport m) {
-          coordinator.ungatedRealised(m);
-        } else if (msg instanceof FlowArrived m) {
-          coordinator.flowArrived(m);
-        } else if (msg instanceof NoCrossClusterDemand m) {
-          coordinator.noCrossClusterDemand(
-              m.stageId(), m.stageAttempt(), m.taskAttemptId(), m.host());
-        } else {
-          return dflt.apply(msg);
-        }
-        return (B1) BoxedUnit.UNIT;
-      }
-    };
+    return ScalaHandlers.of(
+        msg ->
+            msg instanceof ReleaseDemand
+                || msg instanceof UngatedReport
+                || msg instanceof FlowArrived
+                || msg instanceof NoCrossClusterDemand,
+        msg -> {
+          if (msg instanceof ReleaseDemand m) {
+            coordinator.release(m.demandId(), m.reason());
+          } else if (msg instanceof UngatedReport m) {
+            coordinator.ungatedRealised(m);
+          } else if (msg instanceof FlowArrived m) {
+            coordinator.flowArrived(m);
+          } else if (msg instanceof NoCrossClusterDemand m) {
+            coordinator.noCrossClusterDemand(
+                m.stageId(), m.stageAttempt(), m.taskAttemptId(), m.host());
+          }
+        });
   }
 
   @Override
