@@ -1,10 +1,12 @@
 package io.wanshuffle.bench.liquid;
 
 import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.scheduler.workload.FacebookTrace;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -58,10 +60,12 @@ public final class LiquidBenchCommand implements Callable<Integer> {
   @Option(
       names = "--trace",
       paramLabel = "FILE",
-      defaultValue = "../shared/data/coflow-benchmark/FB2010-1Hr-150-0.txt",
       description =
-          "Coflow-Benchmark trace for the two-cluster comparison (default"
-              + " ${DEFAULT-VALUE}); 'none' skips it.")
+          "Coflow-Benchmark trace for the two-cluster comparison (default: the repository's "
+              + FacebookTrace.FOLDER
+              + "/"
+              + FacebookTrace.FILE
+              + "); 'none' skips it.")
   String trace;
 
   @Option(
@@ -131,7 +135,16 @@ public final class LiquidBenchCommand implements Callable<Integer> {
               + String.join(", ", Algorithms.names()));
       return 2;
     }
-    Path traceFile = trace.equals("none") ? null : Path.of(trace);
+    Path traceFile;
+    try {
+      traceFile =
+          trace == null
+              ? FacebookTrace.require()
+              : trace.equals("none") ? null : Path.of(trace).toAbsolutePath().normalize();
+    } catch (NoSuchFileException e) {
+      err.println("liquid: option --trace: " + e.getMessage());
+      return 2;
+    }
     if (traceFile != null && !Files.isRegularFile(traceFile)) {
       err.println("liquid: option --trace: no such file " + trace);
       return 2;
@@ -176,11 +189,11 @@ public final class LiquidBenchCommand implements Callable<Integer> {
     return String.format(
         Locale.ROOT,
         "./wan-shuffle bench liquid --kring-samples %d --time-limit %s"
-            + " --seed %d --trace %s --backbone-nics %d --beta %s%s --max-pairs %d",
+            + " --seed %d%s --backbone-nics %d --beta %s%s --max-pairs %d",
         samples,
         timeLimit,
         seed,
-        trace,
+        trace == null ? "" : " --trace " + trace,
         backboneNics,
         beta,
         blind == null ? "" : " --blind " + blind,

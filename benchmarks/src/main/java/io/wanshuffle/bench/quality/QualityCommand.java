@@ -6,10 +6,12 @@ import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.scheduler.workload.Coflow;
 import io.wanshuffle.scheduler.workload.CoflowTrace;
 import io.wanshuffle.scheduler.workload.CrossClusterShuffle;
+import io.wanshuffle.scheduler.workload.FacebookTrace;
 import io.wanshuffle.scheduler.workload.TwoClusterSplit;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,8 +80,11 @@ public final class QualityCommand implements Callable<Integer> {
       names = "--trace",
       paramLabel = "FILE",
       description =
-          "Coflow trace for part 3 (default: shared/data/coflow-benchmark/"
-              + "FB2010-1Hr-150-0.txt in .. or ../.. if it exists; 'none' skips it).")
+          "Coflow trace for part 3 (default: the repository's "
+              + FacebookTrace.FOLDER
+              + "/"
+              + FacebookTrace.FILE
+              + "; 'none' skips it).")
   String trace;
 
   @Option(
@@ -351,26 +356,25 @@ public final class QualityCommand implements Callable<Integer> {
     return names;
   }
 
+  /**
+   * @return the trace of part 3, or null with {@code --trace none}
+   * @throws CommandLine.ParameterException if the file given, or the repository's copy, is missing
+   */
   private Path tracePath() {
     if ("none".equals(trace)) {
       return null;
     }
-    Path p = trace != null ? Path.of(trace) : null;
-    if (p == null) {
-      // The repository sits next to ../shared (or, in a worktree, ../../shared).
-      for (String up : new String[] {"..", "../.."}) {
-        Path c = Path.of(up, "shared", "data", "coflow-benchmark", "FB2010-1Hr-150-0.txt");
-        if (Files.isRegularFile(c)) {
-          return c.normalize();
-        }
+    if (trace == null) {
+      try {
+        return FacebookTrace.require();
+      } catch (NoSuchFileException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--trace: " + e.getMessage() + "; --trace none leaves part 3 out");
       }
-      return null;
     }
+    Path p = Path.of(trace);
     if (!Files.isRegularFile(p)) {
-      if (trace != null) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--trace: no such file: " + p);
-      }
-      return null;
+      throw new CommandLine.ParameterException(spec.commandLine(), "--trace: no such file: " + p);
     }
     return p;
   }

@@ -178,8 +178,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
   @Option(
       names = "--trace-dir",
       description =
-          "pattern trace: the Facebook coflow trace file or folder (default:"
-              + " shared/data/coflow-benchmark/ in the working folder or a parent, or -Dwanshuffle.coflowTrace)")
+          "pattern trace: the Facebook coflow trace file or folder (default: the repository's"
+              + " data/coflow-benchmark/, or -Dwanshuffle.coflowTrace)")
   Path traceDir;
 
   @Option(
@@ -694,7 +694,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
                                 + (traceDir != null
                                     ? "no trace file at --trace-dir " + traceDir
                                     : TraceInput.FILE
-                                        + " not found (--trace-dir FILE_OR_FOLDER, or -D"
+                                        + " is not in the repository's data/coflow-benchmark/"
+                                        + " (--trace-dir FILE_OR_FOLDER, or -D"
                                         + TraceInput.PROPERTY
                                         + "=FILE)")));
         TraceInput in =

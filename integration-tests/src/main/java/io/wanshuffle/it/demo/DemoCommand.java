@@ -121,7 +121,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(
         names = "--trace-dir",
         description =
-            "Facebook coflow trace file or folder (default: shared/data/coflow-benchmark/ in the working folder or a parent, or -Dwanshuffle.coflowTrace)")
+            "Facebook coflow trace file or folder (default: the repository's"
+                + " data/coflow-benchmark/, or -Dwanshuffle.coflowTrace)")
     Path traceDir;
 
     @Option(
