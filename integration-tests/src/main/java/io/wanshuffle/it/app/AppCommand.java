@@ -4,6 +4,8 @@ import io.wanshuffle.it.TestbedOptions;
 import io.wanshuffle.it.experiment.AppRunner;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
+import io.wanshuffle.it.experiment.Submission;
+import io.wanshuffle.it.experiment.Submitted;
 import io.wanshuffle.it.experiment.YarnExperiment;
 import io.wanshuffle.it.links.LinkModel;
 import io.wanshuffle.it.net.Node;
@@ -262,11 +264,10 @@ public final class AppCommand implements Callable<Integer> {
             PluginSettings.putAll(c, pluginConf);
             jars = List.of(plugin);
           }
-          Experiment.Submitted s =
+          Submitted s =
               ex.submit(
                   variant + "-" + run,
-                  new Experiment.Submission(
-                      jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory),
+                  new Submission(jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory),
                   timeout);
           AppFigures f = AppFigures.of(variant, run, s, aHosts, model);
           figures.add(f);
