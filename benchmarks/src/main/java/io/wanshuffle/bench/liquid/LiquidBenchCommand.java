@@ -20,8 +20,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code bench liquid}: the liquid-schedule quality report (docs/benchmarks/liquid.md): the
  * Swiss-T1 K-ring comparison of DSatur against the liquid search ({@link KRingComparison}) and,
- * when a Coflow-Benchmark trace is given, {@code liquid} against rack-blind {@code auto} on
- * two-cluster topologies with oversubscribed rack uplinks ({@link FacebookRacks}).
+ * unless {@code --trace none}, {@code liquid} against rack-blind {@code auto} on two-cluster
+ * topologies with oversubscribed rack uplinks ({@link FacebookRacks}).
  *
  * <p>Exit status 0 on success, 2 with one stderr line for a bad option.
  */
@@ -97,10 +97,12 @@ public final class LiquidBenchCommand implements Callable<Integer> {
   int maxPairs;
 
   @Option(
-      names = "--out",
-      paramLabel = "FILE",
-      defaultValue = "docs/benchmarks/liquid.md",
-      description = "Report file (Markdown, overwritten; default ${DEFAULT-VALUE}).")
+      names = {"--report", "--out"},
+      paramLabel = "FILE.md",
+      defaultValue = "run/bench/liquid.md",
+      description =
+          "Report file (Markdown, overwritten; default ${DEFAULT-VALUE}; the published report:"
+              + " --report docs/benchmarks/liquid.md).")
   Path out;
 
   /**

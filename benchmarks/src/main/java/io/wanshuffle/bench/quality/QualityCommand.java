@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
  * split into two clusters ({@link TwoClusterSplit#halves}), both backbone directions, each
  * cross-cluster shuffle one instance in seconds at {@code --trace-rate}. Part 4: large n x n
  * instances with heavy-tailed amounts ({@link HeavyTailed}), β = 0.01 s. Writes Markdown to {@code
- * --output}.
+ * --report} (default {@code run/bench/scheduler-quality.md}).
  */
 @Command(
     name = "quality",
@@ -40,7 +40,7 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description =
         "Mean and max of cost/eta per algorithm and k (GGP/OGGP paper protocol and the"
-            + " Facebook coflow trace); writes docs/benchmarks/scheduler-quality.md.")
+            + " Facebook coflow trace); writes run/bench/scheduler-quality.md unless --report names a file.")
 public final class QualityCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -151,10 +151,12 @@ public final class QualityCommand implements Callable<Integer> {
   List<String> heavyTailedAlgorithms;
 
   @Option(
-      names = "--output",
+      names = {"--report", "--output"},
       paramLabel = "FILE.md",
-      defaultValue = "docs/benchmarks/scheduler-quality.md",
-      description = "Report file (default ${DEFAULT-VALUE}).")
+      defaultValue = "run/bench/scheduler-quality.md",
+      description =
+          "Report file (default ${DEFAULT-VALUE}; the published report: --report"
+              + " docs/benchmarks/scheduler-quality.md).")
   Path output;
 
   /** Runs the report; returns 0, or 2 (usage error) through picocli's ParameterException. */

@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
  * {@code bench replan}: how long one re-plan takes at a step boundary of the plugin's coordinator,
  * for residual matrices of n x n hosts ({@link ResidualInstances}: dense, sparse, skewed) and each
  * algorithm, compared with the duration of the step the plan grants. Runs in this JVM on one thread
- * ({@link ReplanTiming}); writes {@code docs/benchmarks/replan.md}.
+ * ({@link ReplanTiming}); writes the report to {@code --report} (default {@code
+ * run/bench/replan.md}; the published one is {@code docs/benchmarks/replan.md}).
  */
 @Command(
     name = "replan",
@@ -33,7 +34,7 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description =
         "Time of one re-plan of the plugin's coordinator on n x n residual matrices"
-            + " (dense, sparse, skewed) per algorithm; writes docs/benchmarks/replan.md.")
+            + " (dense, sparse, skewed) per algorithm; writes run/bench/replan.md unless --report names a file.")
 public final class ReplanCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -97,10 +98,12 @@ public final class ReplanCommand implements Callable<Integer> {
   long seed;
 
   @Option(
-      names = "--output",
+      names = {"--report", "--output"},
       paramLabel = "FILE.md",
-      defaultValue = "docs/benchmarks/replan.md",
-      description = "Report file (default ${DEFAULT-VALUE}).")
+      defaultValue = "run/bench/replan.md",
+      description =
+          "Report file (default ${DEFAULT-VALUE}; the published report: --report"
+              + " docs/benchmarks/replan.md).")
   Path output;
 
   @Override
@@ -180,7 +183,7 @@ public final class ReplanCommand implements Callable<Integer> {
         String.format(
             Locale.ROOT,
             "./wan-shuffle bench replan --sizes %s --shapes %s --k %s --algorithms %s --warmup %d"
-                + " --runs %d --time-limit %s --seed %d --output %s",
+                + " --runs %d --time-limit %s --seed %d --report %s",
             join(sizes),
             String.join(",", shapes),
             join(ks),

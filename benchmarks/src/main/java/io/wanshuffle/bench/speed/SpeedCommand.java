@@ -43,7 +43,7 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description =
         "JMH speed and memory of the step schedulers on dense n x n matrices (k = n/10);"
-            + " writes docs/benchmarks/scheduler-speed.md.")
+            + " writes run/bench/scheduler-speed.md unless --report names a file.")
 public final class SpeedCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -105,10 +105,12 @@ public final class SpeedCommand implements Callable<Integer> {
   int iterationTime;
 
   @Option(
-      names = "--output",
+      names = {"--report", "--output"},
       paramLabel = "FILE.md",
-      defaultValue = "docs/benchmarks/scheduler-speed.md",
-      description = "Report file (default ${DEFAULT-VALUE}).")
+      defaultValue = "run/bench/scheduler-speed.md",
+      description =
+          "Report file (default ${DEFAULT-VALUE}; the published report: --report"
+              + " docs/benchmarks/scheduler-speed.md).")
   Path output;
 
   /**
@@ -300,7 +302,7 @@ public final class SpeedCommand implements Callable<Integer> {
         Locale.ROOT,
         "./wan-shuffle bench speed --sizes %s --algorithms %s"
             + " --time-limit %s --heap %s --forks %d --warmup %d --iterations %d"
-            + " --iteration-time %d --output %s",
+            + " --iteration-time %d --report %s",
         String.join(",", sizes.stream().map(String::valueOf).toList()),
         String.join(",", algs),
         SpeedReport.fmt(timeLimit),

@@ -30,7 +30,7 @@ class LiquidBenchCommandTest {
                 "1",
                 "--max-pairs",
                 "12",
-                "--out",
+                "--report",
                 out.toString());
     assertEquals(0, status, se.toString());
     String md = Files.readString(out);

@@ -158,7 +158,7 @@ class QualityCommandTest {
                 "8",
                 "--heavy-tailed-samples",
                 "0",
-                "--output",
+                "--report",
                 out.toString());
     assertEquals(0, status, se.toString());
     String md = Files.readString(out);

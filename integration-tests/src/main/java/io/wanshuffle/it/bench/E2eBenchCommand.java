@@ -24,8 +24,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code wan-shuffle e2e-bench}: Spark's default shuffle against wan-shuffle (rack-blind and
  * topology-aware) on the shaped testbed, for several traffic patterns, testbed shapes and WAN
- * round-trip times, several runs each; writes {@code docs/benchmarks/end-to-end.md} ({@link
- * E2eReport}).
+ * round-trip times, several runs each; writes a Markdown report ({@link E2eReport}), by default
+ * {@code run/e2e-bench/end-to-end.md}.
  *
  * <p>Its steps: check the options (variants, sizes, shapes, RTTs, patterns and the plugin settings,
  * all before any testbed starts and before the report is touched); then per shape and RTT one
@@ -47,7 +47,8 @@ import picocli.CommandLine.Option;
           + " reports medians and spread of the reduce-stage time, backbone utilisation, the ratio to the physical"
           + " limit and, per link, the bottleneck links' utilisation, the most flows on a link against its"
           + " capacity, tbf drops and the ratio to the generalised limit (max over links of bytes / rate).",
-      "Writes a Markdown report (default docs/benchmarks/end-to-end.md)."
+      "Writes a Markdown report (default run/e2e-bench/end-to-end.md; --report names another"
+          + " file)."
     })
 public final class E2eBenchCommand implements Callable<Integer> {
   @Mixin TestbedOptions net;
@@ -155,16 +156,18 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--report",
-      defaultValue = "docs/benchmarks/end-to-end.md",
+      paramLabel = "FILE.md",
       description =
-          "Markdown output; an"
-              + " existing report's hand-written sections are kept and its table moved under its earlier tables")
+          "Markdown report (default: end-to-end.md in --out); an existing report's hand-written"
+              + " sections are kept and its table moved under its earlier tables (the published"
+              + " report: --report docs/benchmarks/end-to-end.md)")
   Path report;
 
   @Option(
       names = "--out",
+      paramLabel = "DIR",
       defaultValue = "run/e2e-bench",
-      description = "folder for logs and results")
+      description = "folder for logs, results and the report (default ${DEFAULT-VALUE})")
   Path out;
 
   @Option(
@@ -212,7 +215,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
       matrices.put(base, trafficMatrices(base));
       beta = checkPluginSettings(base);
     }
-    reportFile = new ReportFile(report);
+    reportFile = new ReportFile(report != null ? report : out.resolve("end-to-end.md"));
     startedMs = System.currentTimeMillis();
     for (TestbedSpec base : bases) {
       shapeLabel = bases.size() == 1 ? "" : base.describeShape();
@@ -476,7 +479,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
               + wrongAnswers.stream().map(w -> "- " + w + "\n").reduce("", String::concat);
     }
     reportFile.write(md);
-    System.out.println("wrote " + report);
+    System.out.println("wrote " + reportFile.file());
   }
 
   /**
