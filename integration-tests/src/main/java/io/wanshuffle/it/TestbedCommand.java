@@ -40,8 +40,12 @@ public final class TestbedCommand implements Callable<Integer> {
 
   @Option(
       names = "--seconds",
+      paramLabel = "SECONDS",
       defaultValue = "8",
-      description = "probe duration, s (default ${DEFAULT-VALUE})")
+      converter = io.wanshuffle.cli.units.DurationConverters.WholeSeconds.class,
+      description =
+          "probe duration: whole seconds up to 3600, or a duration such as 1min (default"
+              + " ${DEFAULT-VALUE})")
   int seconds;
 
   private TestbedSpec spec() {
@@ -72,7 +76,7 @@ public final class TestbedCommand implements Callable<Integer> {
         }
         return 0;
       case "probe":
-        if (seconds < 1 || seconds > 3600) {
+        if (seconds > 3600) {
           throw new picocli.CommandLine.ParameterException(
               commandSpec.commandLine(),
               "--seconds: the probe's duration must be 1..3600 s, got " + seconds);

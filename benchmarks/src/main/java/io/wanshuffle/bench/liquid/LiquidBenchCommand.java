@@ -1,5 +1,6 @@
 package io.wanshuffle.bench.liquid;
 
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.scheduler.workload.FacebookTrace;
 import java.io.IOException;
@@ -47,7 +48,10 @@ public final class LiquidBenchCommand implements Callable<Integer> {
       names = "--time-limit",
       paramLabel = "SECONDS",
       defaultValue = "2",
-      description = "Liquid search time limit per sub-topology (default ${DEFAULT-VALUE}).")
+      converter = DurationConverters.PositiveSeconds.class,
+      description =
+          "Liquid search time limit per sub-topology: seconds, or a duration such as 500ms"
+              + " (default ${DEFAULT-VALUE}).")
   double timeLimit;
 
   @Option(
@@ -79,7 +83,10 @@ public final class LiquidBenchCommand implements Callable<Integer> {
       names = "--beta",
       paramLabel = "SECONDS",
       defaultValue = "0.1",
-      description = "Setup delay per step, seconds (default ${DEFAULT-VALUE}).")
+      converter = DurationConverters.Seconds.class,
+      description =
+          "Setup delay per step: seconds, or a duration such as 100ms (default"
+              + " ${DEFAULT-VALUE}).")
   double beta;
 
   @Option(
@@ -116,15 +123,8 @@ public final class LiquidBenchCommand implements Callable<Integer> {
       err.println("liquid: option --kring-samples: must be >= 1, got " + samples);
       return 2;
     }
-    if (!(timeLimit > 0) || Double.isInfinite(timeLimit)) {
-      err.println(
-          "liquid: option --time-limit: must be a finite number of seconds > 0, got " + timeLimit);
-      return 2;
-    }
-    if (backboneNics < 1 || maxPairs < 1 || !(beta >= 0) || Double.isInfinite(beta)) {
-      err.println(
-          "liquid: options --backbone-nics and --max-pairs must be >= 1 and --beta a"
-              + " finite number >= 0");
+    if (backboneNics < 1 || maxPairs < 1) {
+      err.println("liquid: options --backbone-nics and --max-pairs must be >= 1");
       return 2;
     }
     String blindName =

@@ -1,5 +1,7 @@
 package io.wanshuffle.bench.quality;
 
+import io.wanshuffle.cli.units.BytesPerSecond;
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.alg.Algorithms;
@@ -101,6 +103,7 @@ public final class QualityCommand implements Callable<Integer> {
       names = "--trace-rate",
       paramLabel = "BYTES_PER_S",
       defaultValue = "125000000",
+      converter = BytesPerSecond.class,
       description =
           "Base speed for the trace, bytes/s of one flow (default ${DEFAULT-VALUE} ="
               + " 1 Gbit/s).")
@@ -110,7 +113,10 @@ public final class QualityCommand implements Callable<Integer> {
       names = "--trace-beta",
       paramLabel = "SECONDS",
       defaultValue = "0.1",
-      description = "β for the trace instances, seconds (default ${DEFAULT-VALUE}).")
+      converter = DurationConverters.Seconds.class,
+      description =
+          "β for the trace instances: seconds, or a duration such as 100ms (default"
+              + " ${DEFAULT-VALUE}).")
   double traceBeta;
 
   @Option(

@@ -1,5 +1,6 @@
 package io.wanshuffle.bench.replan;
 
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
@@ -88,7 +89,10 @@ public final class ReplanCommand implements Callable<Integer> {
       names = "--time-limit",
       paramLabel = "SECONDS",
       defaultValue = "30",
-      description = "A first run slower than this is not repeated (default ${DEFAULT-VALUE}).")
+      converter = DurationConverters.PositiveSeconds.class,
+      description =
+          "A first run slower than this is not repeated: seconds, or a duration such as 2min"
+              + " (default ${DEFAULT-VALUE}).")
   double timeLimit;
 
   @Option(
@@ -129,10 +133,9 @@ public final class ReplanCommand implements Callable<Integer> {
             spec.commandLine(), "option --k: k must be >= 1, got " + k);
       }
     }
-    if (runs < 1 || warmup < 0 || !(timeLimit > 0)) {
+    if (runs < 1 || warmup < 0) {
       throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "options --runs >= 1, --warmup >= 0 and --time-limit > 0 are required");
+          spec.commandLine(), "options --runs >= 1 and --warmup >= 0 are required");
     }
     List<StepScheduler> schedulers = new ArrayList<>();
     for (String a : algorithms) {

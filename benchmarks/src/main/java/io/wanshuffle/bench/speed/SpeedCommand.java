@@ -1,5 +1,6 @@
 package io.wanshuffle.bench.speed;
 
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +68,10 @@ public final class SpeedCommand implements Callable<Integer> {
       names = "--time-limit",
       paramLabel = "SECONDS",
       defaultValue = "60",
-      description = "Cold probe time limit per (algorithm, n), seconds (default ${DEFAULT-VALUE}).")
+      converter = DurationConverters.PositiveSeconds.class,
+      description =
+          "Cold probe time limit per (algorithm, n): seconds, or a duration such as 90s or 2min"
+              + " (default ${DEFAULT-VALUE}).")
   double timeLimit;
 
   @Option(
@@ -99,8 +103,9 @@ public final class SpeedCommand implements Callable<Integer> {
       names = "--iteration-time",
       paramLabel = "SECONDS",
       defaultValue = "1",
+      converter = DurationConverters.WholeSeconds.class,
       description =
-          "Minimum length of a JMH iteration, seconds (a slower call makes a longer"
+          "Minimum length of a JMH iteration, whole seconds (a slower call makes a longer"
               + " iteration; default ${DEFAULT-VALUE}).")
   int iterationTime;
 
@@ -251,13 +256,9 @@ public final class SpeedCommand implements Callable<Integer> {
         throw new CommandLine.ParameterException(cl, "option --sizes: n must be >= 1, got " + n);
       }
     }
-    if (!(timeLimit > 0)) {
+    if (forks < 0 || warmup < 0 || iterations < 1) {
       throw new CommandLine.ParameterException(
-          cl, "option --time-limit: must be > 0 seconds, got " + timeLimit);
-    }
-    if (forks < 0 || warmup < 0 || iterations < 1 || iterationTime < 1) {
-      throw new CommandLine.ParameterException(
-          cl, "options --forks/--warmup >= 0," + " --iterations/--iteration-time >= 1 required");
+          cl, "options --forks/--warmup >= 0," + " --iterations >= 1 required");
     }
     if (!heap.matches("\\d+[kKmMgG]?")) {
       throw new CommandLine.ParameterException(

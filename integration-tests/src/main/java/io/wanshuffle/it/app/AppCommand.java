@@ -1,5 +1,6 @@
 package io.wanshuffle.it.app;
 
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.it.TestbedOptions;
 import io.wanshuffle.it.experiment.AppRunner;
 import io.wanshuffle.it.experiment.Experiment;
@@ -151,11 +152,12 @@ public final class AppCommand implements Callable<Integer> {
 
   @Option(
       names = "--timeout",
+      paramLabel = "DURATION",
       defaultValue = "30min",
       description =
-          "longest run; past it the run is killed and"
-              + " counted as failed (90s, 30min, 2h; default ${DEFAULT-VALUE})",
-      converter = DurationConverter.class)
+          "longest run; past it the run is killed and counted as failed: a duration (90s, 30min,"
+              + " 2h) or a number of seconds (default ${DEFAULT-VALUE})",
+      converter = DurationConverters.PositiveDuration.class)
   Duration timeout;
 
   @Option(
@@ -205,7 +207,8 @@ public final class AppCommand implements Callable<Integer> {
                     DEFAULT_RTT_MS, "the outputs are still compared", System.out::println));
     checkPluginConf(tb);
     boolean yarn = master.equals(YARN);
-    SparkLines.Choice line = sparkLine();
+    // on YARN the testbed's Spark runs; a --spark-version of that Spark is accepted as it is
+    SparkLines.Choice line = yarn ? null : sparkLine();
     boolean withPlugin = variants.stream().anyMatch(v -> !v.equals(DEFAULT));
     SparkHome home = null;
     Path plugin = withPlugin ? (yarn ? YarnHome.pluginJar() : AppJars.pluginJar()) : null;
@@ -334,18 +337,30 @@ public final class AppCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * @param line a Spark version asked for
+   * @return true when it is the YARN testbed's own Spark ({@value YarnHome#SPARK_VERSION}, Scala
+   *     2.13), which {@code --master yarn} runs as it is
+   */
+  static boolean onTheYarnTestbed(SparkLines.Choice line) {
+    return line.version().equals(YarnHome.SPARK_VERSION) && line.line().scala().equals("2.13");
+  }
+
   private void checkArguments() {
     if (!Files.isRegularFile(jar)) {
       throw new ParameterException(spec.commandLine(), "--jar: no such file: " + jar);
     }
-    if (sparkLine() != null && master.equals(YARN)) {
+    SparkLines.Choice line = sparkLine();
+    if (line != null && master.equals(YARN) && !onTheYarnTestbed(line)) {
       throw new ParameterException(
           spec.commandLine(),
-          "--spark-version cannot be combined with --master "
+          "--spark-version "
+              + sparkVersion
+              + " cannot run with --master "
               + YARN
               + ": the YARN testbed runs Spark "
               + YarnHome.SPARK_VERSION
-              + " (the 4.x line whose spark-yarn jar Maven Central serves)");
+              + " (Scala 2.13) only, the 4.x line whose spark-yarn jar Maven Central serves");
     }
     if (!master.equals(STANDALONE) && !master.equals(YARN)) {
       throw new ParameterException(
@@ -364,10 +379,6 @@ public final class AppCommand implements Callable<Integer> {
     if (runs < 1 || cores < 1) {
       throw new ParameterException(
           spec.commandLine(), "--runs and --cores must be >= 1, got " + runs + " and " + cores);
-    }
-    if (timeout.isZero() || timeout.isNegative()) {
-      throw new ParameterException(
-          spec.commandLine(), "--timeout must be positive, got " + timeout);
     }
     List<String> known = new ArrayList<>(io.wanshuffle.scheduler.alg.Algorithms.names());
     known.add(io.wanshuffle.spark.config.WanShuffleConf.NONE);

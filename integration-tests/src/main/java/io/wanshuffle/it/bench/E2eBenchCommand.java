@@ -1,5 +1,6 @@
 package io.wanshuffle.it.bench;
 
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.it.TestbedOptions;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
@@ -88,8 +89,12 @@ public final class E2eBenchCommand implements Callable<Integer> {
   @Option(
       names = "--rtts",
       split = ",",
+      paramLabel = "MS[,MS...]",
       defaultValue = "0,40",
-      description = "WAN RTTs, ms (default ${DEFAULT-VALUE})")
+      converter = DurationConverters.WholeMillis.class,
+      description =
+          "WAN round-trip times: whole milliseconds or durations such as 40ms, comma-separated"
+              + " (default ${DEFAULT-VALUE})")
   List<Integer> rtts;
 
   @Option(
