@@ -31,28 +31,28 @@ public final class TestbedOptions {
   @Option(
       names = "--racks",
       paramLabel = "R",
-      description =
-          "racks per site, 1..4; a site's hosts are spread evenly over its racks (default 1; the"
-              + " demo's 2)")
+      description = "racks per site, 1..4; a site's hosts are spread evenly over its racks")
   public Integer racks;
 
   @Option(
       names = "--hosts",
       split = ",",
-      paramLabel = "N[,N...]",
+      paramLabel = "N",
       description =
-          "hosts per site in site order A, B, C, D (one value: every site); default 3 per site with"
-              + " 2 sites, 2 per site with 3 or 4 (at most 8 worker hosts; the demo's: 4)")
+          "hosts per site in site order A, B, C, D (one value: every site; at most 8 worker hosts"
+              + " in all)")
   public List<Integer> hosts;
 
   @Option(
       names = "--nodes-a",
-      description = "hosts in cluster A (map side), default 3 (with 2 sites; same as --hosts)")
+      paramLabel = "N",
+      description = "hosts in cluster A (map side), as --hosts sets A's")
   public Integer nodesA;
 
   @Option(
       names = "--nodes-b",
-      description = "hosts in cluster B (reduce side), default 3 (with 2 sites; same as --hosts)")
+      paramLabel = "N",
+      description = "hosts in cluster B (reduce side), as --hosts sets B's")
   public Integer nodesB;
 
   @Option(
@@ -70,7 +70,7 @@ public final class TestbedOptions {
       converter = TestbedRates.RateOrNone.class,
       description =
           "rate of each rack's uplink and downlink (tbf-shaped) with a unit, e.g. 100mbit, or"
-              + " none (not shaped); default: the command's own (none; the demo's: the NIC rate)")
+              + " none (not shaped)")
   public Long rackUplink;
 
   @Option(
@@ -79,11 +79,12 @@ public final class TestbedOptions {
       converter = DurationConverters.WholeMillis.class,
       description =
           "WAN round-trip time added between any two sites: whole milliseconds or a duration"
-              + " such as 40ms (default: the command's own)")
+              + " such as 40ms")
   public Integer rttMillis;
 
   @Option(
       names = "--tcp-cc",
+      paramLabel = "NAME",
       defaultValue = TestbedSpec.DEFAULT_TCP_CC,
       description =
           "TCP congestion control"
@@ -96,8 +97,14 @@ public final class TestbedOptions {
       description = "use the unshaped loopback variant (same as -Dwanshuffle.testbed=loopback)")
   public boolean loopback;
 
+  /**
+   * The shape of every command but the demo where the options do not say: one rack per site, 3
+   * hosts per site with two sites and 2 with more, rack links unshaped.
+   */
+  public static final ShapeDefaults GENERAL_SHAPE = new ShapeDefaults(1, 0, false);
+
   /** The shape a command uses when its options do not say: racks, hosts, rack uplinks. */
-  private ShapeDefaults shapeDefaults = new ShapeDefaults(1, 0, false);
+  private ShapeDefaults shapeDefaults = GENERAL_SHAPE;
 
   /**
    * The shape a command runs on when {@code --racks}, {@code --hosts} / {@code --nodes-a} / {@code
@@ -121,7 +128,7 @@ public final class TestbedOptions {
       names = "--backbone",
       defaultValue = "200mbit",
       split = ",",
-      paramLabel = "RATE[,RATE...]",
+      paramLabel = "RATE",
       converter = TestbedRates.Rate.class,
       description =
           "each site's side of the backbone, shaped out of the site and into it, in site order (one"

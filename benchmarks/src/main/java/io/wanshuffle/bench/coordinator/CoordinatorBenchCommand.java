@@ -138,6 +138,7 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--delta",
+      paramLabel = "D",
       defaultValue = "1",
       description = "Flows per NIC and direction, δ (default ${DEFAULT-VALUE}).")
   int delta;
@@ -162,6 +163,7 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--jitter",
+      paramLabel = "J",
       defaultValue = "0.1",
       description = "A flow takes bytes / rate x (1 + jitter x U[0,1)) (default ${DEFAULT-VALUE}).")
   double jitter;
@@ -188,12 +190,14 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--clients",
+      paramLabel = "N",
       defaultValue = "2",
       description = "Client JVMs in rpc mode (default ${DEFAULT-VALUE}).")
   int clients;
 
   @Option(
       names = "--seed",
+      paramLabel = "N",
       defaultValue = "20261127",
       description = "Random seed of the stage (default ${DEFAULT-VALUE}).")
   long seed;

@@ -48,6 +48,7 @@ public final class QualityCommand implements Callable<Integer> {
 
   @Option(
       names = "--samples",
+      paramLabel = "N",
       defaultValue = "100",
       description =
           "Random graphs per (weights, k) (default ${DEFAULT-VALUE}; the paper used" + " 100000).")
@@ -55,6 +56,7 @@ public final class QualityCommand implements Callable<Integer> {
 
   @Option(
       names = "--seed",
+      paramLabel = "N",
       defaultValue = "20040426",
       description =
           "Base seed; each (weights, k) uses seed + 1000003*k (+1 for large weights)"
@@ -64,14 +66,14 @@ public final class QualityCommand implements Callable<Integer> {
   @Option(
       names = "--k",
       split = ",",
-      paramLabel = "K,...",
+      paramLabel = "K",
       description = "Values of k (default 2..20).")
   List<Integer> ks;
 
   @Option(
       names = "--algorithms",
       split = ",",
-      paramLabel = "NAME,...",
+      paramLabel = "NAME",
       description =
           "Algorithms (default: every registered one except exact, which refuses most of"
               + " these instances, and liquid, which takes about 0.5 s per 20 x 20 instance and is"
@@ -92,7 +94,7 @@ public final class QualityCommand implements Callable<Integer> {
   @Option(
       names = "--trace-algorithms",
       split = ",",
-      paramLabel = "NAME,...",
+      paramLabel = "NAME",
       defaultValue = "auto,ggp,oggp",
       description =
           "Algorithms for the trace part (default ${DEFAULT-VALUE}; the heuristics build"
@@ -122,13 +124,14 @@ public final class QualityCommand implements Callable<Integer> {
   @Option(
       names = "--trace-k",
       split = ",",
-      paramLabel = "K,...",
+      paramLabel = "K",
       defaultValue = "2,4,8,16,32",
       description = "Values of k for the trace (default ${DEFAULT-VALUE}).")
   List<Integer> traceKs;
 
   @Option(
       names = "--heavy-tailed-samples",
+      paramLabel = "N",
       defaultValue = "5",
       description =
           "Part 4: heavy-tailed n x n instances per k (default ${DEFAULT-VALUE}; 0 skips" + " it).")
@@ -136,6 +139,7 @@ public final class QualityCommand implements Callable<Integer> {
 
   @Option(
       names = "--heavy-tailed-n",
+      paramLabel = "N",
       defaultValue = "300",
       description = "Part 4: senders = receivers of its instances (default ${DEFAULT-VALUE}).")
   int heavyTailedN;
@@ -143,7 +147,7 @@ public final class QualityCommand implements Callable<Integer> {
   @Option(
       names = "--heavy-tailed-k",
       split = ",",
-      paramLabel = "K,...",
+      paramLabel = "K",
       defaultValue = "10,20,40,80",
       description = "Part 4: values of k (default ${DEFAULT-VALUE}).")
   List<Integer> heavyTailedKs;
@@ -151,7 +155,7 @@ public final class QualityCommand implements Callable<Integer> {
   @Option(
       names = "--heavy-tailed-algorithms",
       split = ",",
-      paramLabel = "NAME,...",
+      paramLabel = "NAME",
       defaultValue = "auto,ggp,oggp",
       description = "Part 4: algorithms (default ${DEFAULT-VALUE}).")
   List<String> heavyTailedAlgorithms;

@@ -42,7 +42,7 @@ public final class ReplanCommand implements Callable<Integer> {
   @Option(
       names = "--sizes",
       split = ",",
-      paramLabel = "n1,n2,...",
+      paramLabel = "N",
       defaultValue = "50,100,200,300",
       description = "Hosts per cluster n (default ${DEFAULT-VALUE}).")
   List<Integer> sizes;
@@ -50,7 +50,7 @@ public final class ReplanCommand implements Callable<Integer> {
   @Option(
       names = "--shapes",
       split = ",",
-      paramLabel = "SHAPE,...",
+      paramLabel = "SHAPE",
       defaultValue = "dense,sparse,skewed",
       description = "Residual shapes: dense, sparse, skewed (default ${DEFAULT-VALUE}).")
   List<String> shapes;
@@ -58,7 +58,7 @@ public final class ReplanCommand implements Callable<Integer> {
   @Option(
       names = "--k",
       split = ",",
-      paramLabel = "k1,k2,...",
+      paramLabel = "K",
       defaultValue = "10,50",
       description = "Free flows k (capped by n; default ${DEFAULT-VALUE}).")
   List<Integer> ks;
@@ -66,7 +66,7 @@ public final class ReplanCommand implements Callable<Integer> {
   @Option(
       names = "--algorithms",
       split = ",",
-      paramLabel = "NAME,...",
+      paramLabel = "NAME",
       defaultValue = "auto,oggp,greedy",
       description =
           "Algorithms: registered names, or greedy (the plugin's planning fallback,"
@@ -75,12 +75,14 @@ public final class ReplanCommand implements Callable<Integer> {
 
   @Option(
       names = "--warmup",
+      paramLabel = "N",
       defaultValue = "2",
       description = "Untimed runs per pair after the first (default ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(
       names = "--runs",
+      paramLabel = "N",
       defaultValue = "5",
       description = "Timed runs per pair (default ${DEFAULT-VALUE}).")
   int runs;
@@ -97,6 +99,7 @@ public final class ReplanCommand implements Callable<Integer> {
 
   @Option(
       names = "--seed",
+      paramLabel = "N",
       defaultValue = "20261120",
       description = "Random seed of the matrices (default ${DEFAULT-VALUE}).")
   long seed;

@@ -51,7 +51,7 @@ public final class SpeedCommand implements Callable<Integer> {
   @Option(
       names = "--sizes",
       split = ",",
-      paramLabel = "n1,n2,...",
+      paramLabel = "N",
       defaultValue = "20,100,500,1000",
       description = "Matrix sizes n (default ${DEFAULT-VALUE}).")
   List<Integer> sizes;
@@ -59,7 +59,7 @@ public final class SpeedCommand implements Callable<Integer> {
   @Option(
       names = "--algorithms",
       split = ",",
-      paramLabel = "NAME,...",
+      paramLabel = "NAME",
       description =
           "Algorithms (default: auto, ggp, oggp and every other registered one except" + " exact).")
   List<String> algorithms;
@@ -83,18 +83,21 @@ public final class SpeedCommand implements Callable<Integer> {
 
   @Option(
       names = "--forks",
+      paramLabel = "N",
       defaultValue = "1",
       description = "JMH forks (default ${DEFAULT-VALUE}).")
   int forks;
 
   @Option(
       names = "--warmup",
+      paramLabel = "N",
       defaultValue = "2",
       description = "JMH warm-up iterations (default ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(
       names = "--iterations",
+      paramLabel = "N",
       defaultValue = "5",
       description = "JMH measurement iterations (default ${DEFAULT-VALUE}).")
   int iterations;

@@ -49,6 +49,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "run-app",
+    modelTransformer = AppCommand.Help.class,
     mixinStandardHelpOptions = true,
     header = "Run a Spark application on the testbed: default vs wan-shuffle.",
     sortOptions = false,
@@ -63,6 +64,19 @@ import picocli.CommandLine.Spec;
           + " stdouts differ)."
     })
 public final class AppCommand implements Callable<Integer> {
+
+  /**
+   * Gives the testbed options' help this command's defaults ({@link io.wanshuffle.it.TestbedHelp}).
+   */
+  public static final class Help implements picocli.CommandLine.IModelTransformer {
+    @Override
+    public picocli.CommandLine.Model.CommandSpec transform(
+        picocli.CommandLine.Model.CommandSpec spec) {
+      return io.wanshuffle.it.TestbedHelp.withDefaults(
+          spec, DEFAULT_RTT_MS, TestbedOptions.GENERAL_SHAPE);
+    }
+  }
+
   /** The variant that runs Spark's sort shuffle. */
   static final String DEFAULT = "default";
 
@@ -76,11 +90,16 @@ public final class AppCommand implements Callable<Integer> {
 
   @Mixin TestbedOptions net;
 
-  @Option(names = "--jar", required = true, description = "the application's jar")
+  @Option(
+      names = "--jar",
+      paramLabel = "FILE",
+      required = true,
+      description = "the application's jar")
   Path jar;
 
   @Option(
       names = "--master",
+      paramLabel = "MANAGER",
       defaultValue = STANDALONE,
       description =
           "cluster manager: standalone (a Spark Master and Workers) or yarn (a ResourceManager on the"
@@ -91,6 +110,7 @@ public final class AppCommand implements Callable<Integer> {
 
   @Option(
       names = "--deploy-mode",
+      paramLabel = "MODE",
       defaultValue = "client",
       description =
           "client (the driver on the control host) or cluster (with --master yarn: the driver in the"
@@ -99,11 +119,13 @@ public final class AppCommand implements Callable<Integer> {
 
   @Option(
       names = "--class",
+      paramLabel = "CLASS",
       description = "its main class (default: the jar manifest's Main-Class)")
   String mainClass;
 
   @Option(
       names = "--variants",
+      paramLabel = "VARIANT",
       split = ",",
       defaultValue = "default,auto",
       description =
@@ -115,6 +137,7 @@ public final class AppCommand implements Callable<Integer> {
 
   @Option(
       names = "--runs",
+      paramLabel = "N",
       defaultValue = "1",
       description = "runs per variant, interleaved (default ${DEFAULT-VALUE})")
   int runs;
@@ -134,18 +157,21 @@ public final class AppCommand implements Callable<Integer> {
 
   @Option(
       names = "--cores",
+      paramLabel = "N",
       defaultValue = "1",
       description = "cores per Worker and executor (default ${DEFAULT-VALUE})")
   int cores;
 
   @Option(
       names = "--executor-memory",
+      paramLabel = "SIZE",
       defaultValue = "640m",
       description = "executor memory (default ${DEFAULT-VALUE})")
   String executorMemory;
 
   @Option(
       names = "--driver-memory",
+      paramLabel = "SIZE",
       defaultValue = "1g",
       description = "driver heap (default ${DEFAULT-VALUE})")
   String driverMemory;
@@ -178,6 +204,7 @@ public final class AppCommand implements Callable<Integer> {
 
   @Option(
       names = "--out",
+      paramLabel = "DIR",
       defaultValue = "run/app",
       description =
           "folder for logs, event logs, captures, stdouts"

@@ -40,6 +40,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "e2e-bench",
+    modelTransformer = E2eBenchCommand.Help.class,
     mixinStandardHelpOptions = true,
     header = "Benchmark default shuffle vs wan-shuffle on the testbed.",
     description = {
@@ -52,12 +53,25 @@ import picocli.CommandLine.Option;
           + " file)."
     })
 public final class E2eBenchCommand implements Callable<Integer> {
+
+  /**
+   * Gives the testbed options' help this command's defaults ({@link io.wanshuffle.it.TestbedHelp}).
+   */
+  public static final class Help implements picocli.CommandLine.IModelTransformer {
+    @Override
+    public picocli.CommandLine.Model.CommandSpec transform(
+        picocli.CommandLine.Model.CommandSpec spec) {
+      return io.wanshuffle.it.TestbedHelp.withDefaults(spec, null, TestbedOptions.GENERAL_SHAPE);
+    }
+  }
+
   @Mixin TestbedOptions net;
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec commandSpec;
 
   @Option(
       names = "--patterns",
+      paramLabel = "PATTERN",
       split = ",",
       defaultValue = "uniform,zipf,fair-poor,fair-poor-grid,trace",
       description =
@@ -68,6 +82,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--variants",
+      paramLabel = "VARIANT",
       split = ",",
       defaultValue = "default,auto,oggp",
       description =
@@ -89,7 +104,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
   @Option(
       names = "--rtts",
       split = ",",
-      paramLabel = "MS[,MS...]",
+      paramLabel = "MS",
       defaultValue = "0,40",
       converter = DurationConverters.WholeMillis.class,
       description =
@@ -109,18 +124,21 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--runs",
+      paramLabel = "N",
       defaultValue = "3",
       description = "measured runs per variant (default ${DEFAULT-VALUE})")
   int runs;
 
   @Option(
       names = "--mb",
+      paramLabel = "MB",
       defaultValue = "150",
       description = "bytes shuffled per run, MB (default ${DEFAULT-VALUE})")
   int mb;
 
   @Option(
       names = "--cores",
+      paramLabel = "N",
       defaultValue = "1",
       description =
           "cores per Worker and executor; with more than 1,"
@@ -129,6 +147,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--tasks-per-host",
+      paramLabel = "N",
       defaultValue = "2",
       description =
           "map tasks per A host and reduce tasks"
@@ -137,6 +156,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--warmup",
+      paramLabel = "full|small",
       defaultValue = "full",
       description =
           "the unmeasured run before the measured ones:"
@@ -177,6 +197,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--trace-dir",
+      paramLabel = "FILE_OR_DIR",
       description =
           "pattern trace: the Facebook coflow trace file or folder (default: the repository's"
               + " data/coflow-benchmark/, or -Dwanshuffle.coflowTrace)")
