@@ -23,7 +23,9 @@ import picocli.CommandLine.Command;
     name = "bench",
     mixinStandardHelpOptions = true,
     header = "Scheduler benchmarks: speed, quality, liquid, replan, coordinator.",
-    description = "Scheduler benchmark reports (written under docs/benchmarks/).",
+    description =
+        "Scheduler benchmark reports, written to run/bench/ unless --report names a file (the"
+            + " published ones are in docs/benchmarks/).",
     subcommands = {
       SpeedCommand.class,
       QualityCommand.class,

@@ -20,18 +20,33 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "testbed",
+    modelTransformer = TestbedCommand.Help.class,
     mixinStandardHelpOptions = true,
     header = "Build, probe or remove the two-site network testbed.",
     description = {
-      "Builds the network testbed (root + iproute2), measures it, or removes it.",
-      "  up     build it and keep it until Ctrl-C (prints the hosts, the topology table and file)",
-      "  probe  build it, time TCP handshakes a1 -> b1 (the WAN round trip), send TCP from every",
-      "         map-side host to every B host, report the backbone's and each shaped link's",
-      "         throughput, tear down",
-      "  down   remove the namespaces (wst-*) a crashed run left behind"
+      "Builds the network testbed (root + iproute2), measures it, or removes it, as <action> says."
     })
 public final class TestbedCommand implements Callable<Integer> {
-  @Parameters(index = "0", description = "up, probe or down")
+
+  /** Gives the testbed options' help this command's defaults ({@link TestbedHelp}). */
+  public static final class Help implements picocli.CommandLine.IModelTransformer {
+    @Override
+    public picocli.CommandLine.Model.CommandSpec transform(
+        picocli.CommandLine.Model.CommandSpec spec) {
+      return TestbedHelp.withDefaults(spec, 0, TestbedOptions.GENERAL_SHAPE);
+    }
+  }
+
+  @Parameters(
+      index = "0",
+      paramLabel = "<action>",
+      description = {
+        "up: build it and keep it until Ctrl-C (prints the hosts, the topology table and file);",
+        "probe: build it, time TCP handshakes a1 -> b1 (the WAN round trip), send TCP from every"
+            + " map-side host to every B host, report the backbone's and each shaped link's"
+            + " throughput, tear down;",
+        "down: remove the namespaces (wst-*) a crashed run left behind"
+      })
   String action;
 
   @Mixin TestbedOptions net;
@@ -40,8 +55,12 @@ public final class TestbedCommand implements Callable<Integer> {
 
   @Option(
       names = "--seconds",
+      paramLabel = "SECONDS",
       defaultValue = "8",
-      description = "probe duration, s (default ${DEFAULT-VALUE})")
+      converter = io.wanshuffle.cli.units.DurationConverters.WholeSeconds.class,
+      description =
+          "probe duration: whole seconds up to 3600, or a duration such as 1min (default"
+              + " ${DEFAULT-VALUE})")
   int seconds;
 
   private TestbedSpec spec() {
@@ -72,7 +91,7 @@ public final class TestbedCommand implements Callable<Integer> {
         }
         return 0;
       case "probe":
-        if (seconds < 1 || seconds > 3600) {
+        if (seconds > 3600) {
           throw new picocli.CommandLine.ParameterException(
               commandSpec.commandLine(),
               "--seconds: the probe's duration must be 1..3600 s, got " + seconds);

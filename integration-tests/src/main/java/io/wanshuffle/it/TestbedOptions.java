@@ -1,5 +1,6 @@
 package io.wanshuffle.it;
 
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.it.net.NamespaceTestbed;
 import io.wanshuffle.it.net.Testbed;
 import io.wanshuffle.it.net.TestbedSpec;
@@ -30,53 +31,60 @@ public final class TestbedOptions {
   @Option(
       names = "--racks",
       paramLabel = "R",
-      description =
-          "racks per site, 1..4; a site's hosts are spread evenly over its racks (default 1; the"
-              + " demo's 2)")
+      description = "racks per site, 1..4; a site's hosts are spread evenly over its racks")
   public Integer racks;
 
   @Option(
       names = "--hosts",
       split = ",",
-      paramLabel = "N[,N...]",
+      paramLabel = "N",
       description =
-          "hosts per site in site order A, B, C, D (one value: every site); default 3 per site with"
-              + " 2 sites, 2 per site with 3 or 4 (at most 8 worker hosts; the demo's: 4)")
+          "hosts per site in site order A, B, C, D (one value: every site; at most 8 worker hosts"
+              + " in all)")
   public List<Integer> hosts;
 
   @Option(
       names = "--nodes-a",
-      description = "hosts in cluster A (map side), default 3 (with 2 sites; same as --hosts)")
+      paramLabel = "N",
+      description = "hosts in cluster A (map side), as --hosts sets A's")
   public Integer nodesA;
 
   @Option(
       names = "--nodes-b",
-      description = "hosts in cluster B (reduce side), default 3 (with 2 sites; same as --hosts)")
+      paramLabel = "N",
+      description = "hosts in cluster B (reduce side), as --hosts sets B's")
   public Integer nodesB;
 
   @Option(
       names = "--nic",
+      paramLabel = "RATE",
       defaultValue = "100mbit",
-      description = "NIC rate of every host, default ${DEFAULT-VALUE}")
-  public String nic;
+      converter = TestbedRates.Rate.class,
+      description =
+          "NIC rate of every host with a unit (bit, kbit, mbit, gbit), default ${DEFAULT-VALUE}")
+  public long nic;
 
   @Option(
       names = "--rack-uplink",
       paramLabel = "RATE",
+      converter = TestbedRates.RateOrNone.class,
       description =
-          "rate of each rack's uplink and downlink (tbf-shaped), e.g. 100mbit, or none; default: not"
-              + " shaped (the demo's: the NIC rate, 2:1 oversubscribed with 2 hosts per rack)")
-  public String rackUplink;
+          "rate of each rack's uplink and downlink (tbf-shaped) with a unit, e.g. 100mbit, or"
+              + " none (not shaped)")
+  public Long rackUplink;
 
   @Option(
       names = "--rtt",
+      paramLabel = "MS",
+      converter = DurationConverters.WholeMillis.class,
       description =
-          "WAN round-trip time added between any two sites, ms (default 0; the demo's and run-app's"
-              + " default is 40)")
+          "WAN round-trip time added between any two sites: whole milliseconds or a duration"
+              + " such as 40ms")
   public Integer rttMillis;
 
   @Option(
       names = "--tcp-cc",
+      paramLabel = "NAME",
       defaultValue = TestbedSpec.DEFAULT_TCP_CC,
       description =
           "TCP congestion control"
@@ -89,8 +97,14 @@ public final class TestbedOptions {
       description = "use the unshaped loopback variant (same as -Dwanshuffle.testbed=loopback)")
   public boolean loopback;
 
+  /**
+   * The shape of every command but the demo where the options do not say: one rack per site, 3
+   * hosts per site with two sites and 2 with more, rack links unshaped.
+   */
+  public static final ShapeDefaults GENERAL_SHAPE = new ShapeDefaults(1, 0, false);
+
   /** The shape a command uses when its options do not say: racks, hosts, rack uplinks. */
-  private ShapeDefaults shapeDefaults = new ShapeDefaults(1, 0, false);
+  private ShapeDefaults shapeDefaults = GENERAL_SHAPE;
 
   /**
    * The shape a command runs on when {@code --racks}, {@code --hosts} / {@code --nodes-a} / {@code
@@ -113,11 +127,13 @@ public final class TestbedOptions {
   @Option(
       names = "--backbone",
       defaultValue = "200mbit",
-      paramLabel = "RATE[,RATE...]",
+      split = ",",
+      paramLabel = "RATE",
+      converter = TestbedRates.Rate.class,
       description =
           "each site's side of the backbone, shaped out of the site and into it, in site order (one"
-              + " value: every site), default ${DEFAULT-VALUE}")
-  public String backbone;
+              + " value: every site), with a unit (e.g. 200mbit), default ${DEFAULT-VALUE}")
+  public List<Long> backbone;
 
   /**
    * @return the spec these options describe, RTT 0 unless {@code --rtt} was given (see {@link
@@ -142,17 +158,12 @@ public final class TestbedOptions {
       throw new IllegalArgumentException(
           "--racks: must be 1.." + TestbedSpec.MAX_RACKS + ", got " + r);
     }
-    List<Long> sides = new ArrayList<>();
-    for (String b : perSite(List.of(backbone.split(",", -1)), "--backbone", "rate")) {
-      sides.add(TestbedSpec.parseRate(b, "--backbone"));
-    }
-    long nicRate = TestbedSpec.parseRate(nic, "--nic");
+    List<Long> sides = new ArrayList<>(perSite(backbone, "--backbone", "rate"));
+    long nicRate = nic;
     long rack =
         rackUplink == null
             ? (shapeDefaults.rackUplinkAtNic() ? nicRate : TestbedSpec.UNSHAPED)
-            : rackUplink.strip().equalsIgnoreCase("none")
-                ? TestbedSpec.UNSHAPED
-                : TestbedSpec.parseRate(rackUplink, "--rack-uplink");
+            : rackUplink;
     TestbedSpec spec =
         new TestbedSpec(
             hostsPerSite(),
@@ -339,10 +350,13 @@ public final class TestbedOptions {
   }
 
   /**
-   * @return a rate as an option value: {@code 200mbit} when it is whole Mbit/s, else bits/s
+   * @return a rate as an option value: {@code 200mbit} when it is whole Mbit/s, {@code 500kbit}
+   *     when whole kbit/s, else {@code 64001bit}
    */
   private static String rate(long bits) {
-    return bits % 1_000_000 == 0 ? bits / 1_000_000 + "mbit" : Long.toString(bits);
+    return bits % 1_000_000 == 0
+        ? bits / 1_000_000 + "mbit"
+        : bits % 1000 == 0 ? bits / 1000 + "kbit" : bits + "bit";
   }
 
   /**

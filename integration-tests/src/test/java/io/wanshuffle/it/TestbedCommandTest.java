@@ -12,9 +12,10 @@ class TestbedCommandTest {
   @Test
   void aProbeDurationOutOfRangeOrAnUnknownActionIsAUsageErrorBeforeTheTestbedIsBuilt() {
     String[][] cases = {
-      {"probe", "--seconds", "0", "--seconds: the probe's duration must be 1..3600 s, got 0"},
-      {"probe", "--seconds", "-1", "got -1"},
-      {"probe", "--seconds", "3601", "got 3601"},
+      {"probe", "--seconds", "0", "option '--seconds': '0' must be more than 0"},
+      {"probe", "--seconds", "-1", "option '--seconds': '-1' is negative"},
+      {"probe", "--seconds", "3601", "--seconds: the probe's duration must be 1..3600 s, got 3601"},
+      {"probe", "--seconds", "2h", "got 7200"},
       {"sideways", "--seconds", "8", "unknown action 'sideways'"},
     };
     for (String[] c : cases) {

@@ -106,11 +106,34 @@ class TestbedOptionsTest {
         "--hosts and --nodes-a/--nodes-b: give the hosts per site one way, got both",
         refused("--hosts", "2", "--nodes-a", "2"));
     assertEquals(
-        "--rack-uplink: 'fast' is not a rate (examples: 100mbit, 1gbit, 5000000)",
-        refused("--rack-uplink", "fast"));
-    assertEquals(
         "site A has 1 host(s) for 2 racks: every rack needs a host",
         refused("--racks", "2", "--hosts", "1"));
+  }
+
+  /** Rates and the round trip are read by picocli's converters: a bad one fails the parse. */
+  @Test
+  void badRatesAndRoundTripsAreRefusedWhileParsing() {
+    String[][] cases = {
+      {"--rack-uplink", "fast", "'fast' is not a rate with a unit"},
+      {"--nic", "100", "'100' is not a rate with a unit"},
+      {"--backbone", "200mbit,0mbit", "'0mbit' is not a rate of at least 1bit"},
+      {"--rtt", "-5", "'-5' is negative"},
+      {"--rtt", "40.5", "'40.5' is not a whole number of milliseconds"},
+      {"--rtt", "40parsecs", "'40parsecs' has an unknown unit"}
+    };
+    for (String[] c : cases) {
+      CommandLine.ParameterException e =
+          assertThrows(CommandLine.ParameterException.class, () -> parse(c[0], c[1]));
+      assertTrue(
+          e.getMessage().startsWith("Invalid value for option '" + c[0] + "'"), e.getMessage());
+      assertTrue(e.getMessage().contains(": " + c[2]), e.getMessage());
+    }
+    assertEquals(40, parse("--rtt", "0.04s").spec().wanRttMillis());
+    assertEquals(64_000L, parse("--nic", "64kbit").spec().nicBitsPerSecond());
+    assertEquals(
+        " --nodes-a 3 --nodes-b 3 --nic 64kbit --backbone 200mbit",
+        TestbedOptions.shapeOptions(parse("--nic", "64kbit").spec()),
+        "the reports' command lines print rates the options take");
   }
 
   @Test

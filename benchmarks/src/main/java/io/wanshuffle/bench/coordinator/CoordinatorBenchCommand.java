@@ -1,6 +1,8 @@
 package io.wanshuffle.bench.coordinator;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wanshuffle.cli.units.BytesPerSecond;
+import io.wanshuffle.cli.units.DurationConverters;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -136,6 +138,7 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--delta",
+      paramLabel = "D",
       defaultValue = "1",
       description = "Flows per NIC and direction, δ (default ${DEFAULT-VALUE}).")
   int delta;
@@ -144,18 +147,23 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
       names = "--base-speed",
       defaultValue = "125000000",
       paramLabel = "BYTES_PER_S",
-      description = "Bytes/s of one flow (default ${DEFAULT-VALUE}).")
-  long baseSpeed;
+      converter = BytesPerSecond.class,
+      description = "Bytes/s of one flow, a number (default ${DEFAULT-VALUE}).")
+  double baseSpeed;
 
   @Option(
       names = "--block-ms",
       defaultValue = "200",
       paramLabel = "MS",
-      description = "Mean time of one block at the base speed, ms (default ${DEFAULT-VALUE}).")
+      converter = DurationConverters.PositiveMillis.class,
+      description =
+          "Mean time of one block at the base speed: milliseconds, or a duration such as 0.5s"
+              + " (default ${DEFAULT-VALUE}).")
   double blockMs;
 
   @Option(
       names = "--jitter",
+      paramLabel = "J",
       defaultValue = "0.1",
       description = "A flow takes bytes / rate x (1 + jitter x U[0,1)) (default ${DEFAULT-VALUE}).")
   double jitter;
@@ -164,24 +172,32 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
       names = "--start-delay",
       defaultValue = "50",
       paramLabel = "MS",
-      description = "From a task's launch to its registration, ms (default ${DEFAULT-VALUE}).")
-  long startDelayMs;
+      converter = DurationConverters.WholeMillis.class,
+      description =
+          "From a task's launch to its registration: whole milliseconds, or a duration such as"
+              + " 1s (default ${DEFAULT-VALUE}).")
+  int startDelayMs;
 
   @Option(
       names = "--end-delay",
       defaultValue = "20",
       paramLabel = "MS",
-      description = "From a task's last byte to its end, ms (default ${DEFAULT-VALUE}).")
-  long endDelayMs;
+      converter = DurationConverters.WholeMillis.class,
+      description =
+          "From a task's last byte to its end: whole milliseconds, or a duration such as 1s"
+              + " (default ${DEFAULT-VALUE}).")
+  int endDelayMs;
 
   @Option(
       names = "--clients",
+      paramLabel = "N",
       defaultValue = "2",
       description = "Client JVMs in rpc mode (default ${DEFAULT-VALUE}).")
   int clients;
 
   @Option(
       names = "--seed",
+      paramLabel = "N",
       defaultValue = "20261127",
       description = "Random seed of the stage (default ${DEFAULT-VALUE}).")
   long seed;
@@ -214,8 +230,11 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
       names = "--timeout",
       defaultValue = "3600",
       paramLabel = "SECONDS",
-      description = "Longest run of one configuration (default ${DEFAULT-VALUE}).")
-  long timeoutSeconds;
+      converter = DurationConverters.WholeSeconds.class,
+      description =
+          "Longest run of one configuration: whole seconds, or a duration such as 90min"
+              + " (default ${DEFAULT-VALUE}).")
+  int timeoutSeconds;
 
   @Option(
       names = "--report",
@@ -312,7 +331,7 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
               pick(ks, at),
               delta,
               pick(algorithms, at).trim().toLowerCase(Locale.ROOT),
-              baseSpeed,
+              Math.round(baseSpeed),
               blockMs,
               jitter,
               startDelayMs,
@@ -333,11 +352,10 @@ public final class CoordinatorBenchCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
-      if (c.k() < 1 || c.delta() < 1 || c.clients() < 1 || c.blockMs() <= 0 || c.jitter() < 0) {
+      if (c.k() < 1 || c.delta() < 1 || c.clients() < 1 || c.jitter() < 0) {
         throw new CommandLine.ParameterException(
             spec.commandLine(),
-            "--k, --delta and --clients must be at least 1, --block-ms positive, --jitter not"
-                + " negative");
+            "--k, --delta and --clients must be at least 1, --jitter not negative");
       }
       out.add(c);
     }

@@ -1,10 +1,13 @@
 package io.wanshuffle.bench.liquid;
 
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.scheduler.workload.FacebookTrace;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -18,8 +21,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code bench liquid}: the liquid-schedule quality report (docs/benchmarks/liquid.md): the
  * Swiss-T1 K-ring comparison of DSatur against the liquid search ({@link KRingComparison}) and,
- * when a Coflow-Benchmark trace is given, {@code liquid} against rack-blind {@code auto} on
- * two-cluster topologies with oversubscribed rack uplinks ({@link FacebookRacks}).
+ * unless {@code --trace none}, {@code liquid} against rack-blind {@code auto} on two-cluster
+ * topologies with oversubscribed rack uplinks ({@link FacebookRacks}).
  *
  * <p>Exit status 0 on success, 2 with one stderr line for a bad option.
  */
@@ -45,7 +48,10 @@ public final class LiquidBenchCommand implements Callable<Integer> {
       names = "--time-limit",
       paramLabel = "SECONDS",
       defaultValue = "2",
-      description = "Liquid search time limit per sub-topology (default ${DEFAULT-VALUE}).")
+      converter = DurationConverters.PositiveSeconds.class,
+      description =
+          "Liquid search time limit per sub-topology: seconds, or a duration such as 500ms"
+              + " (default ${DEFAULT-VALUE}).")
   double timeLimit;
 
   @Option(
@@ -58,10 +64,12 @@ public final class LiquidBenchCommand implements Callable<Integer> {
   @Option(
       names = "--trace",
       paramLabel = "FILE",
-      defaultValue = "../shared/data/coflow-benchmark/FB2010-1Hr-150-0.txt",
       description =
-          "Coflow-Benchmark trace for the two-cluster comparison (default"
-              + " ${DEFAULT-VALUE}); 'none' skips it.")
+          "Coflow-Benchmark trace for the two-cluster comparison (default: the repository's "
+              + FacebookTrace.FOLDER
+              + "/"
+              + FacebookTrace.FILE
+              + "); 'none' skips it.")
   String trace;
 
   @Option(
@@ -75,7 +83,10 @@ public final class LiquidBenchCommand implements Callable<Integer> {
       names = "--beta",
       paramLabel = "SECONDS",
       defaultValue = "0.1",
-      description = "Setup delay per step, seconds (default ${DEFAULT-VALUE}).")
+      converter = DurationConverters.Seconds.class,
+      description =
+          "Setup delay per step: seconds, or a duration such as 100ms (default"
+              + " ${DEFAULT-VALUE}).")
   double beta;
 
   @Option(
@@ -93,10 +104,12 @@ public final class LiquidBenchCommand implements Callable<Integer> {
   int maxPairs;
 
   @Option(
-      names = "--out",
-      paramLabel = "FILE",
-      defaultValue = "docs/benchmarks/liquid.md",
-      description = "Report file (Markdown, overwritten; default ${DEFAULT-VALUE}).")
+      names = {"--report", "--out"},
+      paramLabel = "FILE.md",
+      defaultValue = "run/bench/liquid.md",
+      description =
+          "Report file (Markdown, overwritten; default ${DEFAULT-VALUE}; the published report:"
+              + " --report docs/benchmarks/liquid.md).")
   Path out;
 
   /**
@@ -110,15 +123,8 @@ public final class LiquidBenchCommand implements Callable<Integer> {
       err.println("liquid: option --kring-samples: must be >= 1, got " + samples);
       return 2;
     }
-    if (!(timeLimit > 0) || Double.isInfinite(timeLimit)) {
-      err.println(
-          "liquid: option --time-limit: must be a finite number of seconds > 0, got " + timeLimit);
-      return 2;
-    }
-    if (backboneNics < 1 || maxPairs < 1 || !(beta >= 0) || Double.isInfinite(beta)) {
-      err.println(
-          "liquid: options --backbone-nics and --max-pairs must be >= 1 and --beta a"
-              + " finite number >= 0");
+    if (backboneNics < 1 || maxPairs < 1) {
+      err.println("liquid: options --backbone-nics and --max-pairs must be >= 1");
       return 2;
     }
     String blindName =
@@ -131,7 +137,16 @@ public final class LiquidBenchCommand implements Callable<Integer> {
               + String.join(", ", Algorithms.names()));
       return 2;
     }
-    Path traceFile = trace.equals("none") ? null : Path.of(trace);
+    Path traceFile;
+    try {
+      traceFile =
+          trace == null
+              ? FacebookTrace.require()
+              : trace.equals("none") ? null : Path.of(trace).toAbsolutePath().normalize();
+    } catch (NoSuchFileException e) {
+      err.println("liquid: option --trace: " + e.getMessage());
+      return 2;
+    }
     if (traceFile != null && !Files.isRegularFile(traceFile)) {
       err.println("liquid: option --trace: no such file " + trace);
       return 2;
@@ -176,11 +191,11 @@ public final class LiquidBenchCommand implements Callable<Integer> {
     return String.format(
         Locale.ROOT,
         "./wan-shuffle bench liquid --kring-samples %d --time-limit %s"
-            + " --seed %d --trace %s --backbone-nics %d --beta %s%s --max-pairs %d",
+            + " --seed %d%s --backbone-nics %d --beta %s%s --max-pairs %d",
         samples,
         timeLimit,
         seed,
-        trace,
+        trace == null ? "" : " --trace " + trace,
         backboneNics,
         beta,
         blind == null ? "" : " --blind " + blind,

@@ -1,15 +1,19 @@
 package io.wanshuffle.bench.quality;
 
+import io.wanshuffle.cli.units.BytesPerSecond;
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import io.wanshuffle.scheduler.workload.Coflow;
 import io.wanshuffle.scheduler.workload.CoflowTrace;
 import io.wanshuffle.scheduler.workload.CrossClusterShuffle;
+import io.wanshuffle.scheduler.workload.FacebookTrace;
 import io.wanshuffle.scheduler.workload.TwoClusterSplit;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +33,7 @@ import picocli.CommandLine.Option;
  * split into two clusters ({@link TwoClusterSplit#halves}), both backbone directions, each
  * cross-cluster shuffle one instance in seconds at {@code --trace-rate}. Part 4: large n x n
  * instances with heavy-tailed amounts ({@link HeavyTailed}), β = 0.01 s. Writes Markdown to {@code
- * --output}.
+ * --report} (default {@code run/bench/scheduler-quality.md}).
  */
 @Command(
     name = "quality",
@@ -38,12 +42,13 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description =
         "Mean and max of cost/eta per algorithm and k (GGP/OGGP paper protocol and the"
-            + " Facebook coflow trace); writes docs/benchmarks/scheduler-quality.md.")
+            + " Facebook coflow trace); writes run/bench/scheduler-quality.md unless --report names a file.")
 public final class QualityCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(
       names = "--samples",
+      paramLabel = "N",
       defaultValue = "100",
       description =
           "Random graphs per (weights, k) (default ${DEFAULT-VALUE}; the paper used" + " 100000).")
@@ -51,6 +56,7 @@ public final class QualityCommand implements Callable<Integer> {
 
   @Option(
       names = "--seed",
+      paramLabel = "N",
       defaultValue = "20040426",
       description =
           "Base seed; each (weights, k) uses seed + 1000003*k (+1 for large weights)"
@@ -60,14 +66,14 @@ public final class QualityCommand implements Callable<Integer> {
   @Option(
       names = "--k",
       split = ",",
-      paramLabel = "K,...",
+      paramLabel = "K",
       description = "Values of k (default 2..20).")
   List<Integer> ks;
 
   @Option(
       names = "--algorithms",
       split = ",",
-      paramLabel = "NAME,...",
+      paramLabel = "NAME",
       description =
           "Algorithms (default: every registered one except exact, which refuses most of"
               + " these instances, and liquid, which takes about 0.5 s per 20 x 20 instance and is"
@@ -78,14 +84,17 @@ public final class QualityCommand implements Callable<Integer> {
       names = "--trace",
       paramLabel = "FILE",
       description =
-          "Coflow trace for part 3 (default: shared/data/coflow-benchmark/"
-              + "FB2010-1Hr-150-0.txt in .. or ../.. if it exists; 'none' skips it).")
+          "Coflow trace for part 3 (default: the repository's "
+              + FacebookTrace.FOLDER
+              + "/"
+              + FacebookTrace.FILE
+              + "; 'none' skips it).")
   String trace;
 
   @Option(
       names = "--trace-algorithms",
       split = ",",
-      paramLabel = "NAME,...",
+      paramLabel = "NAME",
       defaultValue = "auto,ggp,oggp",
       description =
           "Algorithms for the trace part (default ${DEFAULT-VALUE}; the heuristics build"
@@ -96,6 +105,7 @@ public final class QualityCommand implements Callable<Integer> {
       names = "--trace-rate",
       paramLabel = "BYTES_PER_S",
       defaultValue = "125000000",
+      converter = BytesPerSecond.class,
       description =
           "Base speed for the trace, bytes/s of one flow (default ${DEFAULT-VALUE} ="
               + " 1 Gbit/s).")
@@ -105,19 +115,23 @@ public final class QualityCommand implements Callable<Integer> {
       names = "--trace-beta",
       paramLabel = "SECONDS",
       defaultValue = "0.1",
-      description = "β for the trace instances, seconds (default ${DEFAULT-VALUE}).")
+      converter = DurationConverters.Seconds.class,
+      description =
+          "β for the trace instances: seconds, or a duration such as 100ms (default"
+              + " ${DEFAULT-VALUE}).")
   double traceBeta;
 
   @Option(
       names = "--trace-k",
       split = ",",
-      paramLabel = "K,...",
+      paramLabel = "K",
       defaultValue = "2,4,8,16,32",
       description = "Values of k for the trace (default ${DEFAULT-VALUE}).")
   List<Integer> traceKs;
 
   @Option(
       names = "--heavy-tailed-samples",
+      paramLabel = "N",
       defaultValue = "5",
       description =
           "Part 4: heavy-tailed n x n instances per k (default ${DEFAULT-VALUE}; 0 skips" + " it).")
@@ -125,6 +139,7 @@ public final class QualityCommand implements Callable<Integer> {
 
   @Option(
       names = "--heavy-tailed-n",
+      paramLabel = "N",
       defaultValue = "300",
       description = "Part 4: senders = receivers of its instances (default ${DEFAULT-VALUE}).")
   int heavyTailedN;
@@ -132,7 +147,7 @@ public final class QualityCommand implements Callable<Integer> {
   @Option(
       names = "--heavy-tailed-k",
       split = ",",
-      paramLabel = "K,...",
+      paramLabel = "K",
       defaultValue = "10,20,40,80",
       description = "Part 4: values of k (default ${DEFAULT-VALUE}).")
   List<Integer> heavyTailedKs;
@@ -140,16 +155,18 @@ public final class QualityCommand implements Callable<Integer> {
   @Option(
       names = "--heavy-tailed-algorithms",
       split = ",",
-      paramLabel = "NAME,...",
+      paramLabel = "NAME",
       defaultValue = "auto,ggp,oggp",
       description = "Part 4: algorithms (default ${DEFAULT-VALUE}).")
   List<String> heavyTailedAlgorithms;
 
   @Option(
-      names = "--output",
+      names = {"--report", "--output"},
       paramLabel = "FILE.md",
-      defaultValue = "docs/benchmarks/scheduler-quality.md",
-      description = "Report file (default ${DEFAULT-VALUE}).")
+      defaultValue = "run/bench/scheduler-quality.md",
+      description =
+          "Report file (default ${DEFAULT-VALUE}; the published report: --report"
+              + " docs/benchmarks/scheduler-quality.md).")
   Path output;
 
   /** Runs the report; returns 0, or 2 (usage error) through picocli's ParameterException. */
@@ -351,26 +368,25 @@ public final class QualityCommand implements Callable<Integer> {
     return names;
   }
 
+  /**
+   * @return the trace of part 3, or null with {@code --trace none}
+   * @throws CommandLine.ParameterException if the file given, or the repository's copy, is missing
+   */
   private Path tracePath() {
     if ("none".equals(trace)) {
       return null;
     }
-    Path p = trace != null ? Path.of(trace) : null;
-    if (p == null) {
-      // The repository sits next to ../shared (or, in a worktree, ../../shared).
-      for (String up : new String[] {"..", "../.."}) {
-        Path c = Path.of(up, "shared", "data", "coflow-benchmark", "FB2010-1Hr-150-0.txt");
-        if (Files.isRegularFile(c)) {
-          return c.normalize();
-        }
+    if (trace == null) {
+      try {
+        return FacebookTrace.require();
+      } catch (NoSuchFileException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--trace: " + e.getMessage() + "; --trace none leaves part 3 out");
       }
-      return null;
     }
+    Path p = Path.of(trace);
     if (!Files.isRegularFile(p)) {
-      if (trace != null) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--trace: no such file: " + p);
-      }
-      return null;
+      throw new CommandLine.ParameterException(spec.commandLine(), "--trace: no such file: " + p);
     }
     return p;
   }

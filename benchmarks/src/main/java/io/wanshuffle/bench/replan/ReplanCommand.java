@@ -1,5 +1,6 @@
 package io.wanshuffle.bench.replan;
 
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.StepScheduler;
 import io.wanshuffle.scheduler.TrafficMatrix;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Option;
  * {@code bench replan}: how long one re-plan takes at a step boundary of the plugin's coordinator,
  * for residual matrices of n x n hosts ({@link ResidualInstances}: dense, sparse, skewed) and each
  * algorithm, compared with the duration of the step the plan grants. Runs in this JVM on one thread
- * ({@link ReplanTiming}); writes {@code docs/benchmarks/replan.md}.
+ * ({@link ReplanTiming}); writes the report to {@code --report} (default {@code
+ * run/bench/replan.md}; the published one is {@code docs/benchmarks/replan.md}).
  */
 @Command(
     name = "replan",
@@ -33,14 +35,14 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description =
         "Time of one re-plan of the plugin's coordinator on n x n residual matrices"
-            + " (dense, sparse, skewed) per algorithm; writes docs/benchmarks/replan.md.")
+            + " (dense, sparse, skewed) per algorithm; writes run/bench/replan.md unless --report names a file.")
 public final class ReplanCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(
       names = "--sizes",
       split = ",",
-      paramLabel = "n1,n2,...",
+      paramLabel = "N",
       defaultValue = "50,100,200,300",
       description = "Hosts per cluster n (default ${DEFAULT-VALUE}).")
   List<Integer> sizes;
@@ -48,7 +50,7 @@ public final class ReplanCommand implements Callable<Integer> {
   @Option(
       names = "--shapes",
       split = ",",
-      paramLabel = "SHAPE,...",
+      paramLabel = "SHAPE",
       defaultValue = "dense,sparse,skewed",
       description = "Residual shapes: dense, sparse, skewed (default ${DEFAULT-VALUE}).")
   List<String> shapes;
@@ -56,7 +58,7 @@ public final class ReplanCommand implements Callable<Integer> {
   @Option(
       names = "--k",
       split = ",",
-      paramLabel = "k1,k2,...",
+      paramLabel = "K",
       defaultValue = "10,50",
       description = "Free flows k (capped by n; default ${DEFAULT-VALUE}).")
   List<Integer> ks;
@@ -64,7 +66,7 @@ public final class ReplanCommand implements Callable<Integer> {
   @Option(
       names = "--algorithms",
       split = ",",
-      paramLabel = "NAME,...",
+      paramLabel = "NAME",
       defaultValue = "auto,oggp,greedy",
       description =
           "Algorithms: registered names, or greedy (the plugin's planning fallback,"
@@ -73,12 +75,14 @@ public final class ReplanCommand implements Callable<Integer> {
 
   @Option(
       names = "--warmup",
+      paramLabel = "N",
       defaultValue = "2",
       description = "Untimed runs per pair after the first (default ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(
       names = "--runs",
+      paramLabel = "N",
       defaultValue = "5",
       description = "Timed runs per pair (default ${DEFAULT-VALUE}).")
   int runs;
@@ -87,20 +91,26 @@ public final class ReplanCommand implements Callable<Integer> {
       names = "--time-limit",
       paramLabel = "SECONDS",
       defaultValue = "30",
-      description = "A first run slower than this is not repeated (default ${DEFAULT-VALUE}).")
+      converter = DurationConverters.PositiveSeconds.class,
+      description =
+          "A first run slower than this is not repeated: seconds, or a duration such as 2min"
+              + " (default ${DEFAULT-VALUE}).")
   double timeLimit;
 
   @Option(
       names = "--seed",
+      paramLabel = "N",
       defaultValue = "20261120",
       description = "Random seed of the matrices (default ${DEFAULT-VALUE}).")
   long seed;
 
   @Option(
-      names = "--output",
+      names = {"--report", "--output"},
       paramLabel = "FILE.md",
-      defaultValue = "docs/benchmarks/replan.md",
-      description = "Report file (default ${DEFAULT-VALUE}).")
+      defaultValue = "run/bench/replan.md",
+      description =
+          "Report file (default ${DEFAULT-VALUE}; the published report: --report"
+              + " docs/benchmarks/replan.md).")
   Path output;
 
   @Override
@@ -126,10 +136,9 @@ public final class ReplanCommand implements Callable<Integer> {
             spec.commandLine(), "option --k: k must be >= 1, got " + k);
       }
     }
-    if (runs < 1 || warmup < 0 || !(timeLimit > 0)) {
+    if (runs < 1 || warmup < 0) {
       throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "options --runs >= 1, --warmup >= 0 and --time-limit > 0 are required");
+          spec.commandLine(), "options --runs >= 1 and --warmup >= 0 are required");
     }
     List<StepScheduler> schedulers = new ArrayList<>();
     for (String a : algorithms) {
@@ -180,7 +189,7 @@ public final class ReplanCommand implements Callable<Integer> {
         String.format(
             Locale.ROOT,
             "./wan-shuffle bench replan --sizes %s --shapes %s --k %s --algorithms %s --warmup %d"
-                + " --runs %d --time-limit %s --seed %d --output %s",
+                + " --runs %d --time-limit %s --seed %d --report %s",
             join(sizes),
             String.join(",", shapes),
             join(ks),

@@ -1,5 +1,6 @@
 package io.wanshuffle.bench.speed;
 
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.scheduler.alg.Algorithms;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -43,14 +44,14 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description =
         "JMH speed and memory of the step schedulers on dense n x n matrices (k = n/10);"
-            + " writes docs/benchmarks/scheduler-speed.md.")
+            + " writes run/bench/scheduler-speed.md unless --report names a file.")
 public final class SpeedCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(
       names = "--sizes",
       split = ",",
-      paramLabel = "n1,n2,...",
+      paramLabel = "N",
       defaultValue = "20,100,500,1000",
       description = "Matrix sizes n (default ${DEFAULT-VALUE}).")
   List<Integer> sizes;
@@ -58,7 +59,7 @@ public final class SpeedCommand implements Callable<Integer> {
   @Option(
       names = "--algorithms",
       split = ",",
-      paramLabel = "NAME,...",
+      paramLabel = "NAME",
       description =
           "Algorithms (default: auto, ggp, oggp and every other registered one except" + " exact).")
   List<String> algorithms;
@@ -67,7 +68,10 @@ public final class SpeedCommand implements Callable<Integer> {
       names = "--time-limit",
       paramLabel = "SECONDS",
       defaultValue = "60",
-      description = "Cold probe time limit per (algorithm, n), seconds (default ${DEFAULT-VALUE}).")
+      converter = DurationConverters.PositiveSeconds.class,
+      description =
+          "Cold probe time limit per (algorithm, n): seconds, or a duration such as 90s or 2min"
+              + " (default ${DEFAULT-VALUE}).")
   double timeLimit;
 
   @Option(
@@ -79,18 +83,21 @@ public final class SpeedCommand implements Callable<Integer> {
 
   @Option(
       names = "--forks",
+      paramLabel = "N",
       defaultValue = "1",
       description = "JMH forks (default ${DEFAULT-VALUE}).")
   int forks;
 
   @Option(
       names = "--warmup",
+      paramLabel = "N",
       defaultValue = "2",
       description = "JMH warm-up iterations (default ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(
       names = "--iterations",
+      paramLabel = "N",
       defaultValue = "5",
       description = "JMH measurement iterations (default ${DEFAULT-VALUE}).")
   int iterations;
@@ -99,16 +106,19 @@ public final class SpeedCommand implements Callable<Integer> {
       names = "--iteration-time",
       paramLabel = "SECONDS",
       defaultValue = "1",
+      converter = DurationConverters.WholeSeconds.class,
       description =
-          "Minimum length of a JMH iteration, seconds (a slower call makes a longer"
+          "Minimum length of a JMH iteration, whole seconds (a slower call makes a longer"
               + " iteration; default ${DEFAULT-VALUE}).")
   int iterationTime;
 
   @Option(
-      names = "--output",
+      names = {"--report", "--output"},
       paramLabel = "FILE.md",
-      defaultValue = "docs/benchmarks/scheduler-speed.md",
-      description = "Report file (default ${DEFAULT-VALUE}).")
+      defaultValue = "run/bench/scheduler-speed.md",
+      description =
+          "Report file (default ${DEFAULT-VALUE}; the published report: --report"
+              + " docs/benchmarks/scheduler-speed.md).")
   Path output;
 
   /**
@@ -249,13 +259,9 @@ public final class SpeedCommand implements Callable<Integer> {
         throw new CommandLine.ParameterException(cl, "option --sizes: n must be >= 1, got " + n);
       }
     }
-    if (!(timeLimit > 0)) {
+    if (forks < 0 || warmup < 0 || iterations < 1) {
       throw new CommandLine.ParameterException(
-          cl, "option --time-limit: must be > 0 seconds, got " + timeLimit);
-    }
-    if (forks < 0 || warmup < 0 || iterations < 1 || iterationTime < 1) {
-      throw new CommandLine.ParameterException(
-          cl, "options --forks/--warmup >= 0," + " --iterations/--iteration-time >= 1 required");
+          cl, "options --forks/--warmup >= 0," + " --iterations >= 1 required");
     }
     if (!heap.matches("\\d+[kKmMgG]?")) {
       throw new CommandLine.ParameterException(
@@ -300,7 +306,7 @@ public final class SpeedCommand implements Callable<Integer> {
         Locale.ROOT,
         "./wan-shuffle bench speed --sizes %s --algorithms %s"
             + " --time-limit %s --heap %s --forks %d --warmup %d --iterations %d"
-            + " --iteration-time %d --output %s",
+            + " --iteration-time %d --report %s",
         String.join(",", sizes.stream().map(String::valueOf).toList()),
         String.join(",", algs),
         SpeedReport.fmt(timeLimit),

@@ -136,4 +136,34 @@ class QualityCommandTest {
     assertEquals(2, rows, part4);
     assertTrue(md.contains("--heavy-tailed-n 40"), "regeneration command is in the report");
   }
+
+  /** Without --trace, part 3 replays the trace the repository ships (and says which). */
+  @Test
+  void partThreeReadsTheRepositorysTraceByDefault(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("q.md");
+    StringWriter se = new StringWriter();
+    int status =
+        BenchRun.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(se))
+            .execute(
+                "quality",
+                "--samples",
+                "1",
+                "--k",
+                "2",
+                "--algorithms",
+                "auto",
+                "--trace-algorithms",
+                "auto",
+                "--trace-k",
+                "8",
+                "--heavy-tailed-samples",
+                "0",
+                "--report",
+                out.toString());
+    assertEquals(0, status, se.toString());
+    String md = Files.readString(out);
+    assertTrue(md.contains("## 3. Facebook coflow trace, two clusters"), md);
+    assertTrue(md.contains("Trace `FB2010-1Hr-150-0.txt` (526 coflows, 150 racks)"), md);
+    assertTrue(md.contains("537 instances per k"), md);
+  }
 }

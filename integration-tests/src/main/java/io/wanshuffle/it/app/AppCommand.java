@@ -1,9 +1,12 @@
 package io.wanshuffle.it.app;
 
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.it.TestbedOptions;
 import io.wanshuffle.it.experiment.AppRunner;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
+import io.wanshuffle.it.experiment.Submission;
+import io.wanshuffle.it.experiment.Submitted;
 import io.wanshuffle.it.experiment.YarnExperiment;
 import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.Node;
@@ -47,6 +50,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "run-app",
+    modelTransformer = AppCommand.Help.class,
     mixinStandardHelpOptions = true,
     header = "Run a Spark application on the testbed: default vs wan-shuffle.",
     sortOptions = false,
@@ -61,6 +65,19 @@ import picocli.CommandLine.Spec;
           + " stdouts differ)."
     })
 public final class AppCommand implements Callable<Integer> {
+
+  /**
+   * Gives the testbed options' help this command's defaults ({@link io.wanshuffle.it.TestbedHelp}).
+   */
+  public static final class Help implements picocli.CommandLine.IModelTransformer {
+    @Override
+    public picocli.CommandLine.Model.CommandSpec transform(
+        picocli.CommandLine.Model.CommandSpec spec) {
+      return io.wanshuffle.it.TestbedHelp.withDefaults(
+          spec, DEFAULT_RTT_MS, TestbedOptions.GENERAL_SHAPE);
+    }
+  }
+
   /** The variant that runs Spark's sort shuffle. */
   static final String DEFAULT = "default";
 
@@ -74,11 +91,16 @@ public final class AppCommand implements Callable<Integer> {
 
   @Mixin TestbedOptions net;
 
-  @Option(names = "--jar", required = true, description = "the application's jar")
+  @Option(
+      names = "--jar",
+      paramLabel = "FILE",
+      required = true,
+      description = "the application's jar")
   Path jar;
 
   @Option(
       names = "--master",
+      paramLabel = "MANAGER",
       defaultValue = STANDALONE,
       description =
           "cluster manager: standalone (a Spark Master and Workers) or yarn (a ResourceManager on the"
@@ -89,6 +111,7 @@ public final class AppCommand implements Callable<Integer> {
 
   @Option(
       names = "--deploy-mode",
+      paramLabel = "MODE",
       defaultValue = "client",
       description =
           "client (the driver on the control host) or cluster (with --master yarn: the driver in the"
@@ -97,11 +120,13 @@ public final class AppCommand implements Callable<Integer> {
 
   @Option(
       names = "--class",
+      paramLabel = "CLASS",
       description = "its main class (default: the jar manifest's Main-Class)")
   String mainClass;
 
   @Option(
       names = "--variants",
+      paramLabel = "VARIANT",
       split = ",",
       defaultValue = "default,auto",
       description =
@@ -113,6 +138,7 @@ public final class AppCommand implements Callable<Integer> {
 
   @Option(
       names = "--runs",
+      paramLabel = "N",
       defaultValue = "1",
       description = "runs per variant, interleaved (default ${DEFAULT-VALUE})")
   int runs;
@@ -132,29 +158,33 @@ public final class AppCommand implements Callable<Integer> {
 
   @Option(
       names = "--cores",
+      paramLabel = "N",
       defaultValue = "1",
       description = "cores per Worker and executor (default ${DEFAULT-VALUE})")
   int cores;
 
   @Option(
       names = "--executor-memory",
+      paramLabel = "SIZE",
       defaultValue = "640m",
       description = "executor memory (default ${DEFAULT-VALUE})")
   String executorMemory;
 
   @Option(
       names = "--driver-memory",
+      paramLabel = "SIZE",
       defaultValue = "1g",
       description = "driver heap (default ${DEFAULT-VALUE})")
   String driverMemory;
 
   @Option(
       names = "--timeout",
+      paramLabel = "DURATION",
       defaultValue = "30min",
       description =
-          "longest run; past it the run is killed and"
-              + " counted as failed (90s, 30min, 2h; default ${DEFAULT-VALUE})",
-      converter = DurationConverter.class)
+          "longest run; past it the run is killed and counted as failed: a duration (90s, 30min,"
+              + " 2h) or a number of seconds (default ${DEFAULT-VALUE})",
+      converter = DurationConverters.PositiveDuration.class)
   Duration timeout;
 
   @Option(
@@ -175,6 +205,7 @@ public final class AppCommand implements Callable<Integer> {
 
   @Option(
       names = "--out",
+      paramLabel = "DIR",
       defaultValue = "run/app",
       description =
           "folder for logs, event logs, captures, stdouts"
@@ -204,7 +235,8 @@ public final class AppCommand implements Callable<Integer> {
                     DEFAULT_RTT_MS, "the outputs are still compared", System.out::println));
     checkPluginConf(tb);
     boolean yarn = master.equals(YARN);
-    SparkLines.Choice line = sparkLine();
+    // on YARN the testbed's Spark runs; a --spark-version of that Spark is accepted as it is
+    SparkLines.Choice line = yarn ? null : sparkLine();
     boolean withPlugin = variants.stream().anyMatch(v -> !v.equals(DEFAULT));
     SparkHome home = null;
     Path plugin = withPlugin ? (yarn ? YarnHome.pluginJar() : AppJars.pluginJar()) : null;
@@ -263,11 +295,10 @@ public final class AppCommand implements Callable<Integer> {
             PluginSettings.putAll(c, pluginConf);
             jars = List.of(plugin);
           }
-          Experiment.Submitted s =
+          Submitted s =
               ex.submit(
                   variant + "-" + run,
-                  new Experiment.Submission(
-                      jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory),
+                  new Submission(jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory),
                   timeout);
           AppFigures f = AppFigures.of(variant, run, s, aHosts, model);
           figures.add(f);
@@ -334,18 +365,30 @@ public final class AppCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * @param line a Spark version asked for
+   * @return true when it is the YARN testbed's own Spark ({@value YarnHome#SPARK_VERSION}, Scala
+   *     2.13), which {@code --master yarn} runs as it is
+   */
+  static boolean onTheYarnTestbed(SparkLines.Choice line) {
+    return line.version().equals(YarnHome.SPARK_VERSION) && line.line().scala().equals("2.13");
+  }
+
   private void checkArguments() {
     if (!Files.isRegularFile(jar)) {
       throw new ParameterException(spec.commandLine(), "--jar: no such file: " + jar);
     }
-    if (sparkLine() != null && master.equals(YARN)) {
+    SparkLines.Choice line = sparkLine();
+    if (line != null && master.equals(YARN) && !onTheYarnTestbed(line)) {
       throw new ParameterException(
           spec.commandLine(),
-          "--spark-version cannot be combined with --master "
+          "--spark-version "
+              + sparkVersion
+              + " cannot run with --master "
               + YARN
               + ": the YARN testbed runs Spark "
               + YarnHome.SPARK_VERSION
-              + " (the 4.x line whose spark-yarn jar Maven Central serves)");
+              + " (Scala 2.13) only, the 4.x line whose spark-yarn jar Maven Central serves");
     }
     if (!master.equals(STANDALONE) && !master.equals(YARN)) {
       throw new ParameterException(
@@ -364,10 +407,6 @@ public final class AppCommand implements Callable<Integer> {
     if (runs < 1 || cores < 1) {
       throw new ParameterException(
           spec.commandLine(), "--runs and --cores must be >= 1, got " + runs + " and " + cores);
-    }
-    if (timeout.isZero() || timeout.isNegative()) {
-      throw new ParameterException(
-          spec.commandLine(), "--timeout must be positive, got " + timeout);
     }
     List<String> known = new ArrayList<>(io.wanshuffle.scheduler.alg.Algorithms.names());
     known.add(Settings.NONE);

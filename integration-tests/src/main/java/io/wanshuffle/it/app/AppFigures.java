@@ -1,6 +1,7 @@
 package io.wanshuffle.it.app;
 
 import io.wanshuffle.it.experiment.Experiment;
+import io.wanshuffle.it.experiment.Submitted;
 import io.wanshuffle.it.links.LinkLoad;
 import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.BackboneTrace;
@@ -89,7 +90,7 @@ public record AppFigures(
    * @return the figures
    * @throws IOException if the event log, the capture or stdout cannot be read
    */
-  public static AppFigures of(String variant, int run, Experiment.Submitted s, Set<String> aHosts)
+  public static AppFigures of(String variant, int run, Submitted s, Set<String> aHosts)
       throws IOException {
     return of(variant, run, s, aHosts, null);
   }
@@ -107,7 +108,7 @@ public record AppFigures(
    * @throws IOException if the event log, the capture or stdout cannot be read
    */
   public static AppFigures of(
-      String variant, int run, Experiment.Submitted s, Set<String> aHosts, TopologyLinks model)
+      String variant, int run, Submitted s, Set<String> aHosts, TopologyLinks model)
       throws IOException {
     EventLog log = s.eventLog() == null ? null : EventLog.read(s.eventLog());
     BackboneTrace b = s.backbone();

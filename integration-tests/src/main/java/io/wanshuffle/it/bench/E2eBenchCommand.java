@@ -1,27 +1,19 @@
 package io.wanshuffle.it.bench;
 
+import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.it.TestbedOptions;
-import io.wanshuffle.it.app.RunNetwork;
-import io.wanshuffle.it.demo.Captured;
-import io.wanshuffle.it.demo.Comparison;
-import io.wanshuffle.it.demo.TraceInput;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.job.JobRequest;
-import io.wanshuffle.it.job.RunResult;
+import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.spark.ClusterOptions;
 import io.wanshuffle.scheduler.alg.Algorithms;
-import io.wanshuffle.spark.capture.FlowCapture;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -34,8 +26,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code wan-shuffle e2e-bench}: Spark's default shuffle against wan-shuffle (rack-blind and
  * topology-aware) on the shaped testbed, for several traffic patterns, testbed shapes and WAN
- * round-trip times, several runs each; writes {@code docs/benchmarks/end-to-end.md} ({@link
- * E2eReport}).
+ * round-trip times, several runs each; writes a Markdown report ({@link E2eReport}), by default
+ * {@code run/e2e-bench/end-to-end.md}.
  *
  * <p>Its steps: check the options (variants, sizes, shapes, RTTs, patterns and the plugin settings,
  * all before any testbed starts and before the report is touched); then per shape and RTT one
@@ -43,10 +35,13 @@ import picocli.CommandLine.Option;
  * warm-up run and the measured runs); after each cell the answers are compared with the pattern's
  * first and the partial report is written; at the end the final report with the command that made
  * it. Every run is also measured per link ({@link LinkRun}: the testbed's topology file, the flow
- * log, the link counters).
+ * log, the link counters). The patterns' matrices come from {@link PatternMatrices}, the cells and
+ * their answer checks are kept by {@link MeasuredCells}, the report is written by {@link
+ * ReportFile}.
  */
 @Command(
     name = "e2e-bench",
+    modelTransformer = E2eBenchCommand.Help.class,
     mixinStandardHelpOptions = true,
     header = "Benchmark default shuffle vs wan-shuffle on the testbed.",
     description = {
@@ -55,15 +50,29 @@ import picocli.CommandLine.Option;
           + " reports medians and spread of the reduce-stage time, backbone utilisation, the ratio to the physical"
           + " limit and, per link, the bottleneck links' utilisation, the most flows on a link against its"
           + " capacity, tbf drops and the ratio to the generalised limit (max over links of bytes / rate).",
-      "Writes a Markdown report (default docs/benchmarks/end-to-end.md)."
+      "Writes a Markdown report (default run/e2e-bench/end-to-end.md; --report names another"
+          + " file)."
     })
 public final class E2eBenchCommand implements Callable<Integer> {
+
+  /**
+   * Gives the testbed options' help this command's defaults ({@link io.wanshuffle.it.TestbedHelp}).
+   */
+  public static final class Help implements picocli.CommandLine.IModelTransformer {
+    @Override
+    public picocli.CommandLine.Model.CommandSpec transform(
+        picocli.CommandLine.Model.CommandSpec spec) {
+      return io.wanshuffle.it.TestbedHelp.withDefaults(spec, null, TestbedOptions.GENERAL_SHAPE);
+    }
+  }
+
   @Mixin TestbedOptions net;
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec commandSpec;
 
   @Option(
       names = "--patterns",
+      paramLabel = "PATTERN",
       split = ",",
       defaultValue = "uniform,zipf,fair-poor,fair-poor-grid,trace",
       description =
@@ -74,6 +83,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--variants",
+      paramLabel = "VARIANT",
       split = ",",
       defaultValue = "default,auto,oggp",
       description =
@@ -95,8 +105,12 @@ public final class E2eBenchCommand implements Callable<Integer> {
   @Option(
       names = "--rtts",
       split = ",",
+      paramLabel = "MS",
       defaultValue = "0,40",
-      description = "WAN RTTs, ms (default ${DEFAULT-VALUE})")
+      converter = DurationConverters.WholeMillis.class,
+      description =
+          "WAN round-trip times: whole milliseconds or durations such as 40ms, comma-separated"
+              + " (default ${DEFAULT-VALUE})")
   List<Integer> rtts;
 
   @Option(
@@ -111,18 +125,21 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--runs",
+      paramLabel = "N",
       defaultValue = "3",
       description = "measured runs per variant (default ${DEFAULT-VALUE})")
   int runs;
 
   @Option(
       names = "--mb",
+      paramLabel = "MB",
       defaultValue = "150",
       description = "bytes shuffled per run, MB (default ${DEFAULT-VALUE})")
   int mb;
 
   @Option(
       names = "--cores",
+      paramLabel = "N",
       defaultValue = "1",
       description =
           "cores per Worker and executor; with more than 1,"
@@ -131,6 +148,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--tasks-per-host",
+      paramLabel = "N",
       defaultValue = "2",
       description =
           "map tasks per A host and reduce tasks"
@@ -139,6 +157,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--warmup",
+      paramLabel = "full|small",
       defaultValue = "full",
       description =
           "the unmeasured run before the measured ones:"
@@ -163,23 +182,26 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--report",
-      defaultValue = "docs/benchmarks/end-to-end.md",
+      paramLabel = "FILE.md",
       description =
-          "Markdown output; an"
-              + " existing report's hand-written sections are kept and its table moved under its earlier tables")
+          "Markdown report (default: end-to-end.md in --out); an existing report's hand-written"
+              + " sections are kept and its table moved under its earlier tables (the published"
+              + " report: --report docs/benchmarks/end-to-end.md)")
   Path report;
 
   @Option(
       names = "--out",
+      paramLabel = "DIR",
       defaultValue = "run/e2e-bench",
-      description = "folder for logs and results")
+      description = "folder for logs, results and the report (default ${DEFAULT-VALUE})")
   Path out;
 
   @Option(
       names = "--trace-dir",
+      paramLabel = "FILE_OR_DIR",
       description =
-          "pattern trace: the Facebook coflow trace file or folder (default:"
-              + " shared/data/coflow-benchmark/ in the working folder or a parent, or -Dwanshuffle.coflowTrace)")
+          "pattern trace: the Facebook coflow trace file or folder (default: the repository's"
+              + " data/coflow-benchmark/, or -Dwanshuffle.coflowTrace)")
   Path traceDir;
 
   @Option(
@@ -190,23 +212,14 @@ public final class E2eBenchCommand implements Callable<Integer> {
               + " field of its line) instead of the largest one with every testbed host taking part")
   Long coflow;
 
-  /** The cells measured so far, in the order they ran. */
-  private final List<E2eReport.Cell> cells = new ArrayList<>();
+  /** The cells measured so far, their answers checked. */
+  private final MeasuredCells cells = new MeasuredCells();
 
-  /** The runs whose answer differed from their pattern's first, as report lines. */
-  private final List<String> wrongAnswers = new ArrayList<>();
+  /** The report, written after every cell. */
+  private ReportFile reportFile;
 
-  /** Per pattern and RTT, the first run ("variant run N") and its answer. */
-  private final Map<String, Map.Entry<String, List<String>>> firstAnswers = new HashMap<>();
-
-  /** The report file's content before the first write of this run ("" when there was none). */
-  private String previousReport;
-
-  /**
-   * How the trace pattern's matrix was made (a sentence for the report), or null when it is not
-   * run.
-   */
-  private String traceDescription;
+  /** Every pattern's traffic matrix (and how the trace pattern's was made); set by call(). */
+  private PatternMatrices patternMatrices;
 
   /** The testbed as the report describes it (its RTT is the table's column). */
   private String described = "";
@@ -222,12 +235,14 @@ public final class E2eBenchCommand implements Callable<Integer> {
     checkVariants();
     checkSizes();
     List<TestbedSpec> bases = checkedSpecs();
+    patternMatrices = new PatternMatrices(mb * 1e6, traceDir, coflow);
     Map<TestbedSpec, Map<String, double[][]>> matrices = new LinkedHashMap<>();
     double beta = 0;
     for (TestbedSpec base : bases) {
       matrices.put(base, trafficMatrices(base));
       beta = checkPluginSettings(base);
     }
+    reportFile = new ReportFile(report != null ? report : out.resolve("end-to-end.md"));
     startedMs = System.currentTimeMillis();
     for (TestbedSpec base : bases) {
       shapeLabel = bases.size() == 1 ? "" : base.describeShape();
@@ -318,35 +333,14 @@ public final class E2eBenchCommand implements Callable<Integer> {
     return bases;
   }
 
-  /** Holds the testbed options of one {@code --shape}. */
-  @Command(name = "--shape")
-  static final class Shape {
-    @Mixin TestbedOptions net;
-  }
-
   /**
-   * @param shape a {@code --shape} value: testbed options separated by spaces
-   * @return its testbed, with the command line's TCP congestion control and variant
-   * @throws IllegalArgumentException naming {@code --shape} and the value when it does not parse,
-   *     sets the RTT (that is {@code --rtts}) or describes no valid testbed
+   * @param shape a {@code --shape} value
+   * @return its testbed with the command line's TCP congestion control and variant ({@link
+   *     ShapeOption#parse})
+   * @throws IllegalArgumentException naming {@code --shape} and the value when it is not a testbed
    */
   TestbedSpec shapeSpec(String shape) {
-    Shape s = new Shape();
-    try {
-      new picocli.CommandLine(s).parseArgs(shape.strip().split("\\s+"));
-    } catch (picocli.CommandLine.ParameterException e) {
-      throw new IllegalArgumentException("--shape '" + shape + "': " + e.getMessage(), e);
-    }
-    if (s.net.rttGiven()) {
-      throw new IllegalArgumentException("--shape '" + shape + "': give the RTTs with --rtts");
-    }
-    s.net.tcpCongestionControl = net.tcpCongestionControl;
-    s.net.loopback = net.loopback;
-    try {
-      return s.net.spec();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--shape '" + shape + "': " + e.getMessage(), e);
-    }
+    return ShapeOption.parse(shape, net.tcpCongestionControl, net.loopback);
   }
 
   /**
@@ -360,7 +354,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
     Map<String, double[][]> matrices = new LinkedHashMap<>();
     for (String pattern : patterns) {
       try {
-        matrices.put(pattern, matrix(pattern, base));
+        matrices.put(pattern, patternMatrices.of(pattern, base));
       } catch (IllegalArgumentException e) {
         throw usage("--patterns: " + e.getMessage());
       }
@@ -397,8 +391,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
         for (String name : variants) {
           Experiment.Measured r =
               runCell(ex, spec, pattern, matrices.get(pattern), new Variant(name));
-          E2eReport.Cell c = cellOf(spec, pattern, name, r, beta, model);
-          cells.add(c);
+          E2eReport.Cell c = cells.add(spec, shapeLabel, pattern, name, r, beta, model);
           System.out.println(E2eReport.line(c));
           writePartialReport(spec);
         }
@@ -449,92 +442,6 @@ public final class E2eBenchCommand implements Callable<Integer> {
   }
 
   /**
-   * The cell of a measured application: per run its figures, the steps' setup time of its traffic
-   * matrix, its stalled flows and its links over the reduce stage; each run's answer is checked
-   * against the pattern's first.
-   */
-  private E2eReport.Cell cellOf(
-      TestbedSpec spec,
-      String pattern,
-      String variant,
-      Experiment.Measured r,
-      double beta,
-      TopologyLinks model) {
-    List<Comparison.Figures> figs = new ArrayList<>();
-    List<Double> setups = new ArrayList<>();
-    List<Integer> stalls = new ArrayList<>();
-    List<LinkRun> links = new ArrayList<>();
-    List<RunNetwork> network = new ArrayList<>();
-    int runNo = 0;
-    for (RunResult run : r.result().runs()) {
-      figs.add(Comparison.of(variant, run, r.backbone(), spec));
-      Captured captured = Captured.read(r.captureDir(), run);
-      List<FlowCapture> gated = captured.flows().stream().filter(f -> f.stepId() > 0).toList();
-      network.add(runNetwork(captured, r, run));
-      links.add(
-          LinkRun.of(
-              model,
-              run.trafficMatrix(),
-              run.senders(),
-              run.receivers(),
-              gated.isEmpty() ? null : gated,
-              r.links(),
-              run.reduceStageStartMs(),
-              run.reduceStageEndMs()));
-      if (r.tcp() != null) {
-        stalls.add(r.tcp().stalls(run.reduceStageStartMs(), run.reduceStageEndMs()).size());
-      }
-      setups.add(
-          run.matrixTotal() > 0 ? E2eReport.setupSeconds(run.trafficMatrix(), spec, beta) : 0.0);
-      checkAnswer(
-          shapeLabel, pattern, spec.wanRttMillis(), variant + " run " + ++runNo, run.answer());
-    }
-    return new E2eReport.Cell(
-        shapeLabel, pattern, spec.wanRttMillis(), variant, figs, setups, stalls, links, network);
-  }
-
-  /**
-   * A run's network figures: from its capture, or for a run without one (Spark's default) its
-   * transfer phase from the backbone's counters over the reduce stage.
-   */
-  private static RunNetwork runNetwork(Captured captured, Experiment.Measured r, RunResult run) {
-    RunNetwork n = RunNetwork.fromCaptures(captured.stages());
-    if (n.transferPhaseSeconds() == null && r.backbone() != null) {
-      return new RunNetwork(
-          RunNetwork.fromBackbone(
-              r.backbone(), List.of(new long[] {run.reduceStageStartMs(), run.reduceStageEndMs()})),
-          null,
-          null,
-          null,
-          Map.of());
-    }
-    return n;
-  }
-
-  /**
-   * Every variant and run of a pattern on one testbed shape shuffles the same records: its answer
-   * must be the one of the pattern's first run on that shape at this RTT; a different one is noted
-   * as a wrong answer. Another shape has other hosts, so other records and another answer.
-   */
-  private void checkAnswer(String shape, String pattern, int rtt, String run, List<String> answer) {
-    Map.Entry<String, List<String>> first =
-        firstAnswers.putIfAbsent(shape + "|" + pattern + "@" + rtt, Map.entry(run, answer));
-    if (first != null && !first.getValue().equals(answer)) {
-      String what =
-          (shape.isEmpty() ? "" : shape + ": ")
-              + pattern
-              + " at RTT "
-              + rtt
-              + " ms: "
-              + run
-              + " answered differently from "
-              + first.getKey();
-      wrongAnswers.add(what);
-      System.out.println("WRONG ANSWER: " + what);
-    }
-  }
-
-  /**
    * Runs one cell: one Spark application that shuffles {@code matrix} with a warm-up run and {@code
    * --runs} measured runs.
    */
@@ -570,9 +477,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
   }
 
   private void writePartialReport(TestbedSpec spec) {
-    write(
+    reportFile.write(
         E2eReport.markdown(
-            cells,
+            cells.cells(),
             described + " (PARTIAL: the benchmark is still running or was interrupted)",
             (System.currentTimeMillis() - startedMs) / 1000.0,
             spec.backboneBitsPerSecond()));
@@ -582,27 +489,31 @@ public final class E2eBenchCommand implements Callable<Integer> {
   private void writeFinalReport(List<TestbedSpec> bases) {
     String md =
         E2eReport.markdown(
-            cells,
+            cells.cells(),
             described
                 + "; command: `"
                 + command(bases.get(0))
                 + "`"
-                + (traceDescription == null ? "" : ". Pattern trace: " + traceDescription),
+                + (patternMatrices.traceDescription() == null
+                    ? ""
+                    : ". Pattern trace: " + patternMatrices.traceDescription()),
             (System.currentTimeMillis() - startedMs) / 1000.0,
             bases.get(0).backboneBitsPerSecond());
+    List<String> wrongAnswers = cells.wrongAnswers();
     if (!wrongAnswers.isEmpty()) {
       md +=
           "\n**WRONG ANSWERS** (a variant's reduce tasks did not read exactly the records the first variant read):\n"
               + wrongAnswers.stream().map(w -> "- " + w + "\n").reduce("", String::concat);
     }
-    write(md);
-    System.out.println("wrote " + report);
+    reportFile.write(md);
+    System.out.println("wrote " + reportFile.file());
   }
 
   /**
    * @return 1 when a run answered wrong (said on standard error), else 0
    */
   private int exitStatus() {
+    List<String> wrongAnswers = cells.wrongAnswers();
     if (!wrongAnswers.isEmpty()) {
       System.err.println(
           "e2e-bench: " + wrongAnswers.size() + " run(s) with a wrong answer: " + wrongAnswers);
@@ -636,7 +547,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
                 + (tasksPerHost == 2 ? "" : " --tasks-per-host " + tasksPerHost)
                 + (tcpSample ? " --tcp-sample" : "")
                 + (warmup == Warmup.full ? "" : " --warmup " + warmup)
-                + (coflow == null || traceDescription == null ? "" : " --coflow " + coflow))
+                + (coflow == null || patternMatrices.traceDescription() == null
+                    ? ""
+                    : " --coflow " + coflow))
         + extraConf.entrySet().stream()
             .map(e -> " --conf " + e.getKey() + "=" + e.getValue())
             .reduce("", String::concat);
@@ -644,72 +557,5 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   private picocli.CommandLine.ParameterException usage(String message) {
     return new picocli.CommandLine.ParameterException(commandSpec.commandLine(), message);
-  }
-
-  /**
-   * Writes the report: the generated part, over what the file held before the run ({@link
-   * ReportMerge}: its hand-written notes kept, its table moved under the earlier tables).
-   */
-  private void write(String md) {
-    try {
-      if (previousReport == null) {
-        previousReport = Files.exists(report) ? Files.readString(report) : "";
-      }
-      Files.createDirectories(report.toAbsolutePath().getParent());
-      Files.writeString(report, ReportMerge.merge(previousReport, md));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + report, e);
-    }
-  }
-
-  private double[][] matrix(String pattern, TestbedSpec spec) {
-    double total = mb * 1e6;
-    int maps = spec.mapHosts();
-    switch (pattern) {
-      case "uniform":
-        return Patterns.uniform(maps, spec.nodesB(), total);
-      case "zipf":
-        return Patterns.zipf(maps, spec.nodesB(), total, 1.0);
-      case "fair-poor":
-        return Patterns.fairSharingPoor(maps, spec.nodesB(), total);
-      case "fair-poor-grid":
-        return Patterns.fairSharingPoorGrid(
-            maps,
-            spec.nodesB(),
-            total,
-            (int) (spec.backboneBitsPerSecond() / spec.nicBitsPerSecond()));
-      case E2eReport.BOTH_WAYS:
-        if (spec.sites() != 2) {
-          throw new IllegalArgumentException(
-              "pattern " + E2eReport.BOTH_WAYS + " needs two sites, got " + spec.sites());
-        }
-        return Patterns.bothWays(spec.nodesA(), spec.nodesB(), total);
-      case "trace":
-        Path f =
-            TraceInput.locate(traceDir)
-                .orElseThrow(
-                    () ->
-                        new IllegalArgumentException(
-                            "pattern trace: "
-                                + (traceDir != null
-                                    ? "no trace file at --trace-dir " + traceDir
-                                    : TraceInput.FILE
-                                        + " not found (--trace-dir FILE_OR_FOLDER, or -D"
-                                        + TraceInput.PROPERTY
-                                        + "=FILE)")));
-        TraceInput in =
-            coflow == null
-                ? TraceInput.largestShuffle(f, maps, spec.nodesB(), total)
-                : TraceInput.coflow(f, coflow, maps, spec.nodesB(), total);
-        traceDescription = in.describe();
-        return in.bytes();
-      default:
-        throw new IllegalArgumentException(
-            "unknown pattern '"
-                + pattern
-                + "' (uniform, zipf, fair-poor, fair-poor-grid, trace, "
-                + E2eReport.BOTH_WAYS
-                + ")");
-    }
   }
 }

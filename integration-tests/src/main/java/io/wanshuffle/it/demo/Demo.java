@@ -96,9 +96,7 @@ final class Demo {
               variants,
               model,
               spec);
-      if (trace == null && opt.traceMb > 0) {
-        report.paragraph("Trace replay skipped: the Facebook trace was not found.");
-      } else if (trace != null) {
+      if (trace != null) {
         String replay = "Trace replay: " + trace.describe() + ".";
         report.paragraph(replay);
         System.out.println(replay);
@@ -123,11 +121,11 @@ final class Demo {
   /**
    * The trace replay's input, read before the testbed starts so that a wrong {@code --trace-dir} or
    * {@code --coflow} fails at once: the coflow asked for, else the largest shuffle; null when the
-   * replay is off ({@code --trace-mb 0}) or the trace is not found and neither option asked for it
-   * (a note says so).
+   * replay is off ({@code --trace-mb 0}).
    *
-   * @throws IllegalArgumentException if {@code --trace-dir} holds no trace, {@code --coflow} is
-   *     given and no trace is found, or the coflow is not in the trace or sends nothing from A to B
+   * @throws IllegalArgumentException if {@code --trace-dir} holds no trace, no trace is found where
+   *     the repository ships it ({@link TraceInput#locate}), or the coflow is not in the trace or
+   *     sends nothing from A to B
    */
   static TraceInput traceInput(DemoCommand.DemoOptions opt, TestbedSpec spec) {
     if (opt.traceMb <= 0) {
@@ -135,25 +133,19 @@ final class Demo {
     }
     java.util.Optional<Path> traceFile = TraceInput.locate(opt.traceDir);
     if (traceFile.isEmpty()) {
-      if (opt.traceDir != null || opt.coflow != null) {
-        throw new IllegalArgumentException(
-            opt.traceDir != null
-                ? "--trace-dir "
-                    + opt.traceDir
-                    + ": no trace file there (a file, or a folder holding "
-                    + TraceInput.FILE
-                    + ")"
-                : "--coflow: the Facebook trace "
-                    + TraceInput.FILE
-                    + " was not found (give --trace-dir FILE_OR_FOLDER)");
-      }
-      System.out.println(
-          "Trace replay skipped: "
-              + TraceInput.FILE
-              + " not found (give --trace-dir, or -D"
-              + TraceInput.PROPERTY
-              + "=FILE).");
-      return null;
+      throw new IllegalArgumentException(
+          opt.traceDir != null
+              ? "--trace-dir "
+                  + opt.traceDir
+                  + ": no trace file there (a file, or a folder holding "
+                  + TraceInput.FILE
+                  + ")"
+              : "the Facebook trace "
+                  + TraceInput.FILE
+                  + " is not in "
+                  + io.wanshuffle.scheduler.workload.FacebookTrace.FOLDER
+                  + "/ of the wan-shuffle folder (give --trace-dir FILE_OR_FOLDER, or --trace-mb 0"
+                  + " to leave the replay out)");
     }
     double bytes = opt.traceMb * 1e6;
     return opt.coflow == null

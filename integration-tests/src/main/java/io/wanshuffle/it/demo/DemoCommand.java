@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "demo",
+    modelTransformer = DemoCommand.Help.class,
     mixinStandardHelpOptions = true,
     header = "TPC-H join and trace replay across sites: default vs wan-shuffle.",
     description = {
@@ -32,6 +33,18 @@ import picocli.CommandLine.Option;
           + " runs unshaped on loopback addresses."
     })
 public final class DemoCommand implements Callable<Integer> {
+
+  /**
+   * Gives the testbed options' help this command's defaults ({@link io.wanshuffle.it.TestbedHelp}).
+   */
+  public static final class Help implements picocli.CommandLine.IModelTransformer {
+    @Override
+    public picocli.CommandLine.Model.CommandSpec transform(
+        picocli.CommandLine.Model.CommandSpec spec) {
+      return io.wanshuffle.it.TestbedHelp.withDefaults(spec, DEFAULT_RTT_MS, SHAPE);
+    }
+  }
+
   /**
    * WAN round-trip time of the demo's testbed when {@code --rtt} is not given, ms: the two clusters
    * are sites joined by a WAN, and 40 ms is the end-to-end benchmark's WAN case. {@code --rtt 0}
@@ -98,6 +111,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(
         names = "--scale",
+        paramLabel = "FACTOR",
         defaultValue = "0.1",
         description =
             "TPC-H scale factor (default ${DEFAULT-VALUE}: "
@@ -106,6 +120,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(
         names = "--algorithm",
+        paramLabel = "NAME",
         defaultValue = "auto",
         description =
             "wan-shuffle algorithm of the rack-blind and the topology-aware runs (default"
@@ -114,14 +129,17 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(
         names = "--trace-mb",
+        paramLabel = "MB",
         defaultValue = "120",
         description = "bytes of the trace replay, MB (0 = skip it; default ${DEFAULT-VALUE})")
     int traceMb;
 
     @Option(
         names = "--trace-dir",
+        paramLabel = "FILE_OR_DIR",
         description =
-            "Facebook coflow trace file or folder (default: shared/data/coflow-benchmark/ in the working folder or a parent, or -Dwanshuffle.coflowTrace)")
+            "Facebook coflow trace file or folder (default: the repository's"
+                + " data/coflow-benchmark/, or -Dwanshuffle.coflowTrace)")
     Path traceDir;
 
     @Option(
@@ -134,12 +152,14 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(
         names = "--out",
+        paramLabel = "DIR",
         defaultValue = "run/demo",
         description = "folder for logs, results and report.html (default ${DEFAULT-VALUE})")
     Path out;
 
     @Option(
         names = "--executor-memory",
+        paramLabel = "SIZE",
         defaultValue = "640m",
         description = "executor memory (default ${DEFAULT-VALUE})")
     String executorMemory;

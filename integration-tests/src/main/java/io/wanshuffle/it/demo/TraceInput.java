@@ -4,6 +4,7 @@ import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.workload.Coflow;
 import io.wanshuffle.scheduler.workload.CoflowTrace;
 import io.wanshuffle.scheduler.workload.CrossClusterShuffle;
+import io.wanshuffle.scheduler.workload.FacebookTrace;
 import io.wanshuffle.scheduler.workload.TwoClusterSplit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,10 +27,10 @@ import java.util.Optional;
  */
 public record TraceInput(String name, double[][] bytes, String description) {
   /** File name of the Facebook trace. */
-  public static final String FILE = "FB2010-1Hr-150-0.txt";
+  public static final String FILE = FacebookTrace.FILE;
 
   /** System property naming the trace file. */
-  public static final String PROPERTY = "wanshuffle.coflowTrace";
+  public static final String PROPERTY = FacebookTrace.PROPERTY;
 
   /**
    * @return how the replay input was made
@@ -39,8 +40,9 @@ public record TraceInput(String name, double[][] bytes, String description) {
   }
 
   /**
-   * Finds the trace: the given file or folder, else system property {@value #PROPERTY}, else {@code
-   * shared/data/coflow-benchmark/} in the working directory or a parent.
+   * Finds the trace: the given file or folder, else the copy the repository ships ({@link
+   * FacebookTrace#locate}: system property {@value #PROPERTY}, else {@code data/coflow-benchmark/}
+   * of the wan-shuffle folder, the working folder or a parent).
    *
    * @param given a file or folder, or null
    * @return the trace file, if found
@@ -50,20 +52,7 @@ public record TraceInput(String name, double[][] bytes, String description) {
       Path p = Files.isDirectory(given) ? given.resolve(FILE) : given;
       return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
     }
-    String prop = System.getProperty(PROPERTY);
-    if (prop != null) {
-      return Optional.of(Path.of(prop)).filter(Files::isRegularFile);
-    }
-    for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-      for (String rel :
-          new String[] {"shared/data/coflow-benchmark", "../shared/data/coflow-benchmark"}) {
-        Path p = d.resolve(rel).resolve(FILE).normalize();
-        if (Files.isRegularFile(p)) {
-          return Optional.of(p);
-        }
-      }
-    }
-    return Optional.empty();
+    return FacebookTrace.locate();
   }
 
   /**

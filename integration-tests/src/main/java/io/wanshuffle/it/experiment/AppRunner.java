@@ -54,7 +54,7 @@ public interface AppRunner extends AutoCloseable {
    *     be started
    * @throws IllegalStateException if interrupted
    */
-  Experiment.Submitted submit(String name, Experiment.Submission app, Duration timeout);
+  Submitted submit(String name, Submission app, Duration timeout);
 
   /** Stops the cluster, then tears the testbed down. */
   @Override

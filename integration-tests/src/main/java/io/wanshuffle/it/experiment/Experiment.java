@@ -18,7 +18,6 @@ import io.wanshuffle.it.spark.SparkHome;
 import io.wanshuffle.spark.config.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,9 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.commons.io.FileUtils;
 
 /**
@@ -279,28 +276,6 @@ public final class Experiment implements AppRunner {
   }
 
   /**
-   * The exception that ended a failed driver, as the JVM printed it ({@code Exception in thread
-   * "main" ...}), without the prefix; so a failed run says why next to its exit status instead of
-   * only naming its log.
-   *
-   * @param driverLog the driver's log (stdout and stderr of spark-submit)
-   * @return the last such line's exception and message, at most 300 characters; empty when there is
-   *     none or the log cannot be read
-   */
-  static Optional<String> mainThreadException(Path driverLog) {
-    String prefix = "Exception in thread \"main\" ";
-    try (Stream<String> lines = Files.lines(driverLog, StandardCharsets.UTF_8)) {
-      return lines
-          .filter(l -> l.startsWith(prefix))
-          .reduce((a, b) -> b)
-          .map(l -> l.substring(prefix.length()).strip())
-          .map(l -> l.length() <= 300 ? l : l.substring(0, 297) + "...");
-    } catch (IOException | UncheckedIOException e) {
-      return Optional.empty();
-    }
-  }
-
-  /**
    * What one driver run produced, with the backbone measured around it.
    *
    * @param name run name
@@ -458,105 +433,6 @@ public final class Experiment implements AppRunner {
   }
 
   /**
-   * An application to run with spark-submit ({@link #submit}).
-   *
-   * @param jar the application's jar (spark-submit's primary resource)
-   * @param mainClass its main class, or null for the jar manifest's {@code Main-Class}
-   * @param args its arguments
-   * @param conf its Spark configuration (spark-submit's {@code --conf}), normally {@link
-   *     #clusterConf(String)} plus the application's own settings (and {@link
-   *     #wanShuffleConf(String)} for the plugin)
-   * @param jars extra jars for the driver and the executors (spark-submit's {@code --jars}), e.g.
-   *     the plugin's
-   * @param driverMemory the driver JVM's heap (JVM size syntax, e.g. {@code 1g})
-   */
-  public record Submission(
-      Path jar,
-      String mainClass,
-      List<String> args,
-      Map<String, String> conf,
-      List<Path> jars,
-      String driverMemory) {
-    /** Copies the lists and the map. */
-    public Submission {
-      args = List.copyOf(args);
-      conf = Map.copyOf(conf);
-      jars = List.copyOf(jars);
-    }
-  }
-
-  /**
-   * What one spark-submit run produced, with the backbone measured around it.
-   *
-   * @param name run name
-   * @param failure null when spark-submit exited with 0, else why not ({@code exit 1}, a timeout)
-   * @param startMs when spark-submit started, epoch ms
-   * @param endMs when it ended, epoch ms
-   * @param stdout the application's standard output
-   * @param driverLog Spark's log of the driver (the driver JVM's stderr)
-   * @param eventLog the application's Spark event log ({@code spark.eventLog.*}: a file, or a
-   *     rolling log's folder if the submission's settings asked for one; the first application's
-   *     when the driver ran several), or null if it wrote none
-   * @param captureDir the plugin's capture folder, or null without the plugin's capture listener
-   * @param backbone the backbone recording over the run (null on the loopback testbed)
-   * @param tcp the cross-cluster TCP connections sampled over the run, or null when {@link
-   *     #sampleTcp} is off
-   * @param links every link's counters over the run (null on the loopback testbed)
-   */
-  public record Submitted(
-      String name,
-      String failure,
-      long startMs,
-      long endMs,
-      Path stdout,
-      Path driverLog,
-      Path eventLog,
-      Path captureDir,
-      BackboneTrace backbone,
-      TcpTrace tcp,
-      LinkTrace links) {
-
-    /**
-     * A run without link counters; the other parameters as in the record.
-     *
-     * @param name see the record
-     * @param failure see the record
-     * @param startMs see the record
-     * @param endMs see the record
-     * @param stdout see the record
-     * @param driverLog see the record
-     * @param eventLog see the record
-     * @param captureDir see the record
-     * @param backbone see the record
-     * @param tcp see the record
-     */
-    public Submitted(
-        String name,
-        String failure,
-        long startMs,
-        long endMs,
-        Path stdout,
-        Path driverLog,
-        Path eventLog,
-        Path captureDir,
-        BackboneTrace backbone,
-        TcpTrace tcp) {
-      this(
-          name,
-          failure,
-          startMs,
-          endMs,
-          stdout,
-          driverLog,
-          eventLog,
-          captureDir,
-          backbone,
-          tcp,
-          null);
-    }
-  }
-
-  /**
    * Runs an application with spark-submit on the control host (client mode: the driver runs there),
    * waits for it and measures the backbone around it. Its Spark event log goes to {@code
    * <runDir>/<NN-name>/events} (the event log settings are set last, over the submission's), and
@@ -575,7 +451,7 @@ public final class Experiment implements AppRunner {
     SubmissionRun run = SubmissionRun.of(runDir, ++seq, name, app.conf());
     Map<String, String> conf = new LinkedHashMap<>(run.conf());
     onExecutorClassPath(conf, app.jars().stream().map(Path::toString).toList());
-    List<String> args = submitArgs(spark.masterUrl(), app, conf);
+    List<String> args = app.sparkSubmitArgs(spark.masterUrl(), "client", conf);
     run.prepare(args);
     Path log = spark.runDir().resolve("driver-" + run.tag() + ".log");
     RunRecorder rec = new RunRecorder(testbed, sampleTcp);
@@ -631,59 +507,10 @@ public final class Experiment implements AppRunner {
   }
 
   /**
-   * @return spark-submit's arguments for {@code app} with the settings {@code conf}: master, client
-   *     mode, main class, {@code --jars}, {@code --files} (the settings' {@value
-   *     PluginSettings#FILES}), every other setting as {@code --conf}, the jar and its arguments
-   */
-  static List<String> submitArgs(String masterUrl, Submission app, Map<String, String> conf) {
-    return submitArgs(masterUrl, "client", app, conf);
-  }
-
-  /**
-   * @return spark-submit's arguments for {@code app} with the settings {@code conf}, as {@link
-   *     #submitArgs(String, Submission, Map)} but in deploy mode {@code deployMode} ({@code client}
-   *     or {@code cluster})
-   */
-  static List<String> submitArgs(
-      String masterUrl, String deployMode, Submission app, Map<String, String> conf) {
-    List<String> args =
-        new ArrayList<>(List.of("--master", masterUrl, "--deploy-mode", deployMode));
-    if (app.mainClass() != null) {
-      args.addAll(List.of("--class", app.mainClass()));
-    }
-    if (!app.jars().isEmpty()) {
-      args.addAll(
-          List.of("--jars", String.join(",", app.jars().stream().map(Path::toString).toList())));
-    }
-    String files = conf.get(PluginSettings.FILES);
-    if (files != null && !files.isBlank()) {
-      args.addAll(List.of("--files", files));
-    }
-    conf.forEach(
-        (k, v) -> {
-          if (!k.equals(PluginSettings.FILES)) {
-            args.addAll(List.of("--conf", k + "=" + v));
-          }
-        });
-    args.add(app.jar().toString());
-    args.addAll(app.args());
-    return args;
-  }
-
-  /**
    * @return {@code NN-name}: the run's number in this experiment and its name, safe for file names
    */
   private String nextTag(String name) {
     return String.format("%02d-%s", ++seq, name.replaceAll("[^A-Za-z0-9_.-]", "_"));
-  }
-
-  static Path eventLogIn(Path events) throws IOException {
-    try (Stream<Path> files = Files.list(events)) {
-      // a file, or a rolling event log's folder; a driver running several SparkContexts one after
-      // another writes one each: the first application's (Spark's application ids sort by start
-      // time)
-      return files.sorted().findFirst().orElse(null);
-    }
   }
 
   /** Stops Spark, then tears the testbed down. */

@@ -3,6 +3,7 @@ package io.wanshuffle.it.experiment;
 import io.wanshuffle.spark.config.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,7 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.commons.io.FileUtils;
 
 /**
@@ -101,9 +104,7 @@ record SubmissionRun(String tag, Path dir, Map<String, String> conf) {
       return "ran longer than " + timeout.toSeconds() + " s (killed)";
     }
     if (submit.exitValue() != 0) {
-      return "exit "
-          + submit.exitValue()
-          + Experiment.mainThreadException(log).map(x -> ": " + x).orElse("");
+      return "exit " + submit.exitValue() + mainThreadException(log).map(x -> ": " + x).orElse("");
     }
     return null;
   }
@@ -120,20 +121,55 @@ record SubmissionRun(String tag, Path dir, Map<String, String> conf) {
    * @return what {@link AppRunner#submit} returns
    * @throws IOException if the event log folder cannot be read
    */
-  Experiment.Submitted result(
+  Submitted result(
       String name, String failure, long startMs, long endMs, Path driverLog, RunRecorder rec)
       throws IOException {
-    return new Experiment.Submitted(
+    return new Submitted(
         name,
         failure,
         startMs,
         endMs,
         stdout(),
         driverLog,
-        Experiment.eventLogIn(events()),
+        eventLogIn(events()),
         capture(),
         rec.backbone(),
         rec.tcp(),
         rec.links());
+  }
+
+  /**
+   * The exception that ended a failed driver, as the JVM printed it ({@code Exception in thread
+   * "main" ...}), without the prefix; so a failed run says why next to its exit status instead of
+   * only naming its log.
+   *
+   * @param driverLog the driver's log (stdout and stderr of spark-submit)
+   * @return the last such line's exception and message, at most 300 characters; empty when there is
+   *     none or the log cannot be read
+   */
+  static Optional<String> mainThreadException(Path driverLog) {
+    String prefix = "Exception in thread \"main\" ";
+    try (Stream<String> lines = Files.lines(driverLog, StandardCharsets.UTF_8)) {
+      return lines
+          .filter(l -> l.startsWith(prefix))
+          .reduce((a, b) -> b)
+          .map(l -> l.substring(prefix.length()).strip())
+          .map(l -> l.length() <= 300 ? l : l.substring(0, 297) + "...");
+    } catch (IOException | UncheckedIOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * @param events a run's event log folder
+   * @return its event log: a file, or a rolling event log's folder; of a driver that ran several
+   *     SparkContexts one after another (one log each) the first application's, since Spark's
+   *     application ids sort by start time; null when there is none
+   * @throws IOException if the folder cannot be listed
+   */
+  static Path eventLogIn(Path events) throws IOException {
+    try (Stream<Path> files = Files.list(events)) {
+      return files.sorted().findFirst().orElse(null);
+    }
   }
 }

@@ -54,8 +54,8 @@ public final class YarnExperiment implements AppRunner {
    * @param runDir folder for logs and results (created)
    * @param options the containers' sizes
    * @param cores {@code spark.executor.cores}
-   * @param deployMode {@code client} or {@code cluster}: how {@link #submit(String,
-   *     Experiment.Submission, Duration)} submits
+   * @param deployMode {@code client} or {@code cluster}: how {@link #submit(String, Submission,
+   *     Duration)} submits
    * @return the experiment; close it to tear everything down
    * @throws IllegalArgumentException if {@code deployMode} is neither or {@code cores < 1}
    * @throws io.wanshuffle.it.net.TestbedUnavailableException when the shaped testbed cannot be
@@ -142,7 +142,7 @@ public final class YarnExperiment implements AppRunner {
 
   /** Submits in the deploy mode the experiment was started with. */
   @Override
-  public Experiment.Submitted submit(String name, Experiment.Submission app, Duration timeout) {
+  public Submitted submit(String name, Submission app, Duration timeout) {
     return submit(name, app, timeout, deployMode);
   }
 
@@ -165,14 +165,13 @@ public final class YarnExperiment implements AppRunner {
    *     started
    * @throws IllegalStateException if interrupted (spark-submit is killed)
    */
-  public Experiment.Submitted submit(
-      String name, Experiment.Submission app, Duration timeout, String mode) {
+  public Submitted submit(String name, Submission app, Duration timeout, String mode) {
     checkDeployMode(mode);
     SubmissionRun run = SubmissionRun.of(runDir, ++seq, name, app.conf());
     String tag = run.tag();
     Path stdout = run.stdout();
     Path log = yarn.runDir().resolve("driver-" + tag + ".log");
-    List<String> args = Experiment.submitArgs("yarn", mode, app, run.conf());
+    List<String> args = app.sparkSubmitArgs("yarn", mode, run.conf());
     run.prepare(args);
     boolean cluster = mode.equals("cluster");
     Path submitOut = cluster ? run.dir().resolve("spark-submit.stdout.txt") : stdout;

@@ -440,36 +440,45 @@ public record TestbedSpec(
   }
 
   /**
-   * Parses a rate such as {@code 100mbit}, {@code 1gbit}, {@code 500kbit} or {@code 2000000}
-   * (bits/s).
+   * Parses a link rate in tc's units: {@code 100mbit}, {@code 1.5gbit}, {@code 500kbit} or {@code
+   * 64000bit} (decimal bits per second). A bare number is refused: tc would read it as bits/s, the
+   * plugin's rate keys as bytes/s.
    *
-   * @param text the rate; units kbit, mbit, gbit (decimal) or none
-   * @param what the option name, used in the error message
-   * @return bits per second
-   * @throws IllegalArgumentException naming the option and value when the text is not a rate
+   * @param text the rate
+   * @return bits per second, at least 1
+   * @throws IllegalArgumentException naming the value when it is not a rate with a unit, or is not
+   *     above zero
    */
-  public static long parseRate(String text, String what) {
-    String t = text.trim().toLowerCase(Locale.ROOT);
-    long mult = 1;
+  public static long parseRate(String text) {
+    String t = text.strip().toLowerCase(Locale.ROOT);
+    long mult = 0;
     for (String[] u :
         new String[][] {
           {"gbit", "1000000000"}, {"mbit", "1000000"}, {"kbit", "1000"}, {"bit", "1"}
         }) {
       if (t.endsWith(u[0])) {
         mult = Long.parseLong(u[1]);
-        t = t.substring(0, t.length() - u[0].length()).trim();
+        t = t.substring(0, t.length() - u[0].length()).strip();
         break;
       }
     }
-    try {
-      double v = Double.parseDouble(t);
-      if (!(v > 0) || Double.isInfinite(v)) {
-        throw new NumberFormatException();
-      }
-      return Math.round(v * mult);
-    } catch (NumberFormatException e) {
+    if (mult == 0) {
       throw new IllegalArgumentException(
-          what + ": '" + text + "' is not a rate (examples: 100mbit, 1gbit, 5000000)");
+          "'"
+              + text
+              + "' is not a rate with a unit (e.g. 100mbit, 1gbit, 500kbit; a bare number is"
+              + " refused)");
     }
+    double v;
+    try {
+      v = Double.parseDouble(t);
+    } catch (NumberFormatException e) {
+      v = Double.NaN;
+    }
+    if (!t.matches("[0-9.eE+]+") || !(v * mult >= 1) || Double.isInfinite(v * mult)) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a rate of at least 1bit (e.g. 100mbit, 1gbit, 500kbit)");
+    }
+    return Math.round(v * mult);
   }
 }

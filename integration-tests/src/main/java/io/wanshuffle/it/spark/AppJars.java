@@ -90,9 +90,11 @@ public final class AppJars {
 
   /**
    * This project's jars and class folders on this JVM's class path (system property {@code
-   * java.class.path}), plus the TPC-H generator's jar: what executors need besides Spark when the
-   * job code runs from the class path (the testbed's drivers). Class folders ({@code .../classes},
-   * not {@code test-classes}) are jarred into {@code workDir} as {@code app-<i>.jar}.
+   * java.class.path}), plus the TPC-H generator's jar (in the local Maven repository's {@code
+   * io/trino/tpch/}, or {@code tpch-*.jar} in the distribution's {@code lib/}): what executors need
+   * besides Spark when the job code runs from the class path (the testbed's drivers). Class folders
+   * ({@code .../classes}, not {@code test-classes}) are jarred into {@code workDir} as {@code
+   * app-<i>.jar}.
    *
    * @param workDir where to write jars built from class folders (created)
    * @return absolute jar paths, in class path order
@@ -106,6 +108,7 @@ public final class AppJars {
       boolean ours =
           isProjectJar(p)
               || entry.contains("/tpch/")
+              || p.getFileName().toString().startsWith("tpch-")
               || (Files.isDirectory(p)
                   && entry.endsWith("classes")
                   && !entry.endsWith("test-classes"));

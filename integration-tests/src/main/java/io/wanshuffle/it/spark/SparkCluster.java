@@ -8,14 +8,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkExecutorInfo;
@@ -40,39 +38,32 @@ import org.apache.spark.SparkExecutorInfo;
  * caller's to stop. The daemons of a JVM killed with SIGKILL are killed by the next {@link #start}
  * under the same parent folder ({@link DaemonRecord}).
  */
-public final class SparkCluster implements AutoCloseable {
+public final class SparkCluster extends DaemonCluster {
   /** JVM system property set on every daemon, value = the cluster's run folder. */
   public static final String RUN_DIR_PROPERTY = "wanshuffle.it.sparkRunDir";
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
-  private static final Duration KILL_GRACE = Duration.ofSeconds(5);
   private static final String DAEMON_HEAP = "256m";
   private static final Pattern MASTER_URL =
       Pattern.compile("Starting Spark master at (spark://\\S+)");
   private static final Pattern LEADER = Pattern.compile("I have been elected leader");
   private static final Pattern REGISTERED = Pattern.compile("Successfully registered with master");
 
-  private final Testbed testbed;
   private final SparkHome sparkHome;
-  private final Path runDir;
   private final ClusterOptions options;
-  private final SparkJvms jvms;
-  private final List<Daemon> daemons = new CopyOnWriteArrayList<>();
   private final Map<String, Daemon> workers = new LinkedHashMap<>();
-  private final Teardown teardown;
   private String masterUrl;
 
   private SparkCluster(Testbed testbed, SparkHome sparkHome, Path runDir, ClusterOptions options) {
-    this.testbed = testbed;
-    this.sparkHome = sparkHome;
-    this.runDir = runDir;
-    this.options = options;
-    this.jvms =
+    super(
+        testbed,
+        runDir,
         new SparkJvms(
             sparkHome,
             runDir,
-            List.of("-D" + RUN_DIR_PROPERTY + "=" + runDir, "-Djava.awt.headless=true"));
-    this.teardown = Teardown.register(Teardown.SPARK_PRIORITY, this::stopDaemons);
+            List.of("-D" + RUN_DIR_PROPERTY + "=" + runDir, "-Djava.awt.headless=true")));
+    this.sparkHome = sparkHome;
+    this.options = options;
   }
 
   /**
@@ -118,8 +109,7 @@ public final class SparkCluster implements AutoCloseable {
                     + "\n")
             + (options.externalShuffleService() ? "spark.shuffle.service.enabled true\n" : "");
     Files.writeString(conf.resolve("spark-defaults.conf"), defaults);
-    testbed.writeTopologyTable(topologyTable());
-    testbed.writeTopologyConfig(topologyConfig(), topologyTable().getFileName().toString());
+    writeTopology();
   }
 
   private void startDaemons() throws IOException, InterruptedException {
@@ -162,20 +152,8 @@ public final class SparkCluster implements AutoCloseable {
 
   private Daemon startDaemon(String name, Node host, String mainClass, List<String> args)
       throws IOException {
-    Process p =
-        jvms.start(
-            host,
-            name,
-            List.of("-Xmx" + DAEMON_HEAP),
-            sparkHome.classPath(),
-            mainClass,
-            args,
-            localDir(host),
-            null);
-    Daemon d = new Daemon(name, p, jvms.log(name));
-    daemons.add(d);
-    DaemonRecord.add(runDir, d.handle());
-    return d;
+    return startDaemon(
+        name, host, DAEMON_HEAP, sparkHome.classPath(), mainClass, args, localDir(host));
   }
 
   private Path localDir(Node host) {
@@ -190,41 +168,10 @@ public final class SparkCluster implements AutoCloseable {
   }
 
   /**
-   * @return the testbed the cluster runs on
-   */
-  public Testbed testbed() {
-    return testbed;
-  }
-
-  /**
-   * @return the run folder (absolute)
-   */
-  public Path runDir() {
-    return runDir;
-  }
-
-  /**
    * @return the options the cluster was started with
    */
   public ClusterOptions options() {
     return options;
-  }
-
-  /**
-   * @return the topology table the plugin reads (Hadoop {@code TableMapping} format, {@link
-   *     Testbed#writeTopologyTable})
-   */
-  public Path topologyTable() {
-    return runDir.resolve("topology.table");
-  }
-
-  /**
-   * @return the testbed's link model in the {@code plan --topology} format ({@link
-   *     Testbed#writeTopologyConfig}), {@code topology.conf} beside {@link #topologyTable()}, whose
-   *     {@code mapping.table} names that table by its file name
-   */
-  public Path topologyConfig() {
-    return runDir.resolve("topology.conf");
   }
 
   /**
@@ -445,41 +392,5 @@ public final class SparkCluster implements AutoCloseable {
    */
   public static String tail(String text) {
     return Daemon.tail(text);
-  }
-
-  /**
-   * @return the live daemon processes and their descendants (executors), for leak checks
-   */
-  List<ProcessHandle> processes() {
-    return tree().stream().filter(ProcessHandle::isAlive).toList();
-  }
-
-  private List<ProcessHandle> tree() {
-    List<ProcessHandle> all = new ArrayList<>();
-    for (Daemon d : daemons) {
-      d.handle().descendants().forEach(all::add);
-      all.add(d.handle());
-    }
-    return all;
-  }
-
-  /**
-   * Stops the Workers (and their executors) and the Master: SIGTERM, SIGKILL after 5 s; removes the
-   * PID record. Idempotent; logs stay in the run folder.
-   *
-   * @throws UncheckedIOException if the PID record cannot be removed (the processes are gone)
-   */
-  @Override
-  public void close() {
-    teardown.close();
-  }
-
-  private void stopDaemons() {
-    Daemon.killAll(tree(), KILL_GRACE);
-    try {
-      DaemonRecord.remove(runDir);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

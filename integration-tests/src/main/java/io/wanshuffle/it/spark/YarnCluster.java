@@ -9,12 +9,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -50,12 +48,11 @@ import org.apache.hadoop.conf.Configuration;
  * killed with SIGKILL are killed by the next {@link #start} under the same parent folder ({@link
  * DaemonRecord}).
  */
-public final class YarnCluster implements AutoCloseable {
+public final class YarnCluster extends DaemonCluster {
   /** Seconds the NodeManagers keep a finished application's container folders and logs. */
   public static final int KEEP_SECONDS = 3600;
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
-  private static final Duration KILL_GRACE = Duration.ofSeconds(5);
   private static final String DAEMON_HEAP = "384m";
 
   /** Virtual cores a NodeManager offers; the FIFO scheduler places by memory alone. */
@@ -132,20 +129,13 @@ public final class YarnCluster implements AutoCloseable {
     }
   }
 
-  private final Testbed testbed;
   private final YarnHome home;
-  private final Path runDir;
   private final Options options;
-  private final SparkJvms jvms;
-  private final List<Daemon> daemons = new CopyOnWriteArrayList<>();
-  private final Teardown teardown;
 
   private YarnCluster(Testbed testbed, YarnHome home, Path runDir, Options options) {
-    this.testbed = testbed;
-    this.home = home;
-    this.runDir = runDir;
-    this.options = options;
-    this.jvms =
+    super(
+        testbed,
+        runDir,
         new SparkJvms(
             home.sparkHome(),
             runDir,
@@ -155,8 +145,9 @@ public final class YarnCluster implements AutoCloseable {
                 "HADOOP_CONF_DIR",
                 runDir.resolve("conf").toString(),
                 "JAVA_HOME",
-                System.getProperty("java.home")));
-    this.teardown = Teardown.register(Teardown.SPARK_PRIORITY, this::stopDaemons);
+                System.getProperty("java.home"))));
+    this.home = home;
+    this.options = options;
   }
 
   /**
@@ -184,8 +175,7 @@ public final class YarnCluster implements AutoCloseable {
 
   private void writeConfiguration() throws IOException {
     Path conf = Files.createDirectories(runDir.resolve("conf"));
-    testbed.writeTopologyTable(topologyTable());
-    testbed.writeTopologyConfig(topologyConfig(), topologyTable().getFileName().toString());
+    writeTopology();
     writeXml(conf.resolve("core-site.xml"), coreSite());
     writeXml(conf.resolve("yarn-site.xml"), yarnSite(null));
     Files.writeString(conf.resolve("log4j2.properties"), LOG4J);
@@ -304,27 +294,8 @@ public final class YarnCluster implements AutoCloseable {
 
   private Daemon startDaemon(String name, Node host, Path confDir, String mainClass)
       throws IOException {
-    Process p =
-        jvms.start(
-            host,
-            name,
-            List.of("-Xmx" + DAEMON_HEAP),
-            home.daemonClassPath(confDir),
-            mainClass,
-            List.of(),
-            null,
-            null);
-    Daemon d = new Daemon(name, p, jvms.log(name));
-    daemons.add(d);
-    DaemonRecord.add(runDir, d.handle());
-    return d;
-  }
-
-  /**
-   * @return the testbed the cluster runs on
-   */
-  public Testbed testbed() {
-    return testbed;
+    return startDaemon(
+        name, host, DAEMON_HEAP, home.daemonClassPath(confDir), mainClass, List.of(), null);
   }
 
   /**
@@ -332,30 +303,6 @@ public final class YarnCluster implements AutoCloseable {
    */
   public Options options() {
     return options;
-  }
-
-  /**
-   * @return the run folder (absolute)
-   */
-  public Path runDir() {
-    return runDir;
-  }
-
-  /**
-   * @return the topology table (Hadoop {@code TableMapping} format, {@link
-   *     Testbed#writeTopologyTable}), read by the ResourceManager, Spark's YARN allocator and the
-   *     plugin
-   */
-  public Path topologyTable() {
-    return runDir.resolve("topology.table");
-  }
-
-  /**
-   * @return the testbed's link model in the {@code plan --topology} format, beside {@link
-   *     #topologyTable()}
-   */
-  public Path topologyConfig() {
-    return runDir.resolve("topology.conf");
   }
 
   /**
@@ -493,34 +440,5 @@ public final class YarnCluster implements AutoCloseable {
       }
     }
     return Optional.empty();
-  }
-
-  private List<ProcessHandle> tree() {
-    List<ProcessHandle> all = new ArrayList<>();
-    for (Daemon d : daemons) {
-      d.handle().descendants().forEach(all::add);
-      all.add(d.handle());
-    }
-    return all;
-  }
-
-  /**
-   * Stops the NodeManagers (and their containers) and the ResourceManager: SIGTERM, SIGKILL after 5
-   * s; removes the PID record. Idempotent; logs stay in the run folder.
-   *
-   * @throws UncheckedIOException if the PID record cannot be removed (the processes are gone)
-   */
-  @Override
-  public void close() {
-    teardown.close();
-  }
-
-  private void stopDaemons() {
-    Daemon.killAll(tree(), KILL_GRACE);
-    try {
-      DaemonRecord.remove(runDir);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

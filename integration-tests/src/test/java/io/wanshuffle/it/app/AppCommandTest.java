@@ -1,8 +1,10 @@
 package io.wanshuffle.it.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.it.spark.SparkLines;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -190,6 +192,38 @@ class AppCommandTest {
     assertTrue(((String) r[1]).contains("unknown variant 'ogpp-rackblind'"), (String) r[1]);
     r = execute("--jar", jar.toString(), "--loopback", "--out", out, "--rack-uplink", "slow");
     assertEquals(2, r[0], (String) r[1]);
-    assertTrue(((String) r[1]).contains("--rack-uplink: 'slow' is not a rate"), (String) r[1]);
+    assertTrue(
+        ((String) r[1]).contains("option '--rack-uplink': 'slow' is not a rate"), (String) r[1]);
+  }
+
+  /** The YARN testbed runs Spark 4.2.0: asking for that version there is no conflict. */
+  @Test
+  void onYarnOnlyTheYarnTestbedsOwnSparkVersionIsAccepted() throws Exception {
+    for (String v : List.of("4.2.0", "4.2", "4.2.0_2.13")) {
+      assertTrue(AppCommand.onTheYarnTestbed(SparkLines.resolve(v)), v);
+    }
+    for (String v : List.of("4.2.1", "4.1.3", "3.5.7")) {
+      assertFalse(AppCommand.onTheYarnTestbed(SparkLines.resolve(v)), v);
+    }
+    Path jar = Files.writeString(dir.resolve("app.jar"), "x");
+    Object[] r = execute("--jar", jar.toString(), "--master", "yarn", "--spark-version", "3.5.7");
+    assertEquals(2, r[0], (String) r[1]);
+    assertTrue(
+        ((String) r[1]).contains("--spark-version 3.5.7 cannot run with --master yarn")
+            && ((String) r[1]).contains("runs Spark 4.2.0 (Scala 2.13) only"),
+        (String) r[1]);
+  }
+
+  /** A bare number is seconds: {@code --timeout 900} is 15 minutes, not 900 ms. */
+  @Test
+  void aTimeoutWithoutUnitIsSeconds() {
+    AppCommand cmd = new AppCommand();
+    new CommandLine(cmd).parseArgs("--jar", "app.jar", "--timeout", "900");
+    assertEquals(Duration.ofMinutes(15), cmd.timeout);
+    for (String bad : List.of("0", "-5", "5parsecs", "0.0001")) {
+      Object[] r = execute("--jar", "app.jar", "--timeout", bad);
+      assertEquals(2, r[0], bad);
+      assertTrue(((String) r[1]).contains("option '--timeout': '" + bad + "'"), (String) r[1]);
+    }
   }
 }

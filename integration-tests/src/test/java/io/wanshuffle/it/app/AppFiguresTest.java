@@ -2,7 +2,7 @@ package io.wanshuffle.it.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.wanshuffle.it.experiment.Experiment;
+import io.wanshuffle.it.experiment.Submitted;
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.StageCapture;
@@ -80,8 +80,8 @@ class AppFiguresTest {
           appDir.resolve("stage-3.0.kryo"), stage(app, app.endsWith("0") ? 2 : 3));
     }
     Path stdout = Files.writeString(dir.resolve("stdout.txt"), "42\n");
-    Experiment.Submitted s =
-        new Experiment.Submitted(
+    Submitted s =
+        new Submitted(
             "auto-1",
             null,
             0,
@@ -90,6 +90,7 @@ class AppFiguresTest {
             dir.resolve("driver.log"),
             null,
             capture,
+            null,
             null,
             null);
     AppFigures f = AppFigures.of("auto", 1, s, Set.of("a1"));

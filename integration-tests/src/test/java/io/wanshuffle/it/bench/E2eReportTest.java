@@ -127,8 +127,8 @@ class E2eReportTest {
       java.io.StringWriter err = new java.io.StringWriter();
       picocli.CommandLine cl = new picocli.CommandLine(new E2eBenchCommand());
       cl.setErr(new java.io.PrintWriter(err, true));
-      // --patterns uniform unless the case is about patterns: without ../shared the default trace
-      // pattern fails first
+      // --patterns uniform unless the case is about patterns: the trace pattern would read the
+      // trace first
       List<String> args =
           new java.util.ArrayList<>(
               List.of(

@@ -116,4 +116,19 @@ class TraceInputTest {
             () -> Demo.traceInput(demo("--trace-dir", dir.toString(), "--coflow", "99"), spec));
     assertTrue(wrongId.getMessage().contains("no coflow 99"), wrongId.getMessage());
   }
+
+  /**
+   * Without --trace-dir the demo replays the trace the repository ships: on 3 + 3 hosts its largest
+   * coflow with every host taking part is coflow 406 (the end-to-end reports' replay).
+   */
+  @Test
+  void theDemoFindsTheRepositorysTraceByDefault() {
+    var spec = demo().net.spec();
+    TraceInput in = Demo.traceInput(demo("--trace-mb", "100"), spec);
+    assertEquals("coflow 406", in.name());
+    assertTrue(
+        in.describe().startsWith("coflow 406 of " + TraceInput.FILE + " (A-to-B part"),
+        in.describe());
+    assertTrue(in.describe().endsWith("onto 3 x 3 hosts, scaled to 100 MB"), in.describe());
+  }
 }

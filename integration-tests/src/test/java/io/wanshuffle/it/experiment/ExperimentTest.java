@@ -31,14 +31,14 @@ class ExperimentTest {
     assertEquals(
         Optional.of(
             "io.wanshuffle.spark.config.ConfigValueException: spark.wanshuffle.k = '0': must be >= 1"),
-        Experiment.mainThreadException(log));
+        SubmissionRun.mainThreadException(log));
     Path quiet = Files.writeString(dir.resolve("quiet.log"), "INFO nothing thrown\n");
-    assertEquals(Optional.empty(), Experiment.mainThreadException(quiet), "exit status only");
-    assertEquals(Optional.empty(), Experiment.mainThreadException(dir.resolve("missing.log")));
+    assertEquals(Optional.empty(), SubmissionRun.mainThreadException(quiet), "exit status only");
+    assertEquals(Optional.empty(), SubmissionRun.mainThreadException(dir.resolve("missing.log")));
     Path longOne =
         Files.writeString(
             dir.resolve("long.log"), "Exception in thread \"main\" " + "x".repeat(1000));
-    assertEquals(300, Experiment.mainThreadException(longOne).orElseThrow().length());
+    assertEquals(300, SubmissionRun.mainThreadException(longOne).orElseThrow().length());
   }
 
   @Test
@@ -48,16 +48,14 @@ class ExperimentTest {
     conf.put("spark.files", "/r/topology.table,/r/topology.conf");
     conf.put("spark.wanshuffle.topology.file", "topology.conf");
     List<String> args =
-        Experiment.submitArgs(
-            "spark://x:7077",
-            new Experiment.Submission(
+        new Submission(
                 Path.of("/app.jar"),
                 "a.Main",
                 List.of("1"),
                 conf,
                 List.of(Path.of("/plugin.jar")),
-                "1g"),
-            conf);
+                "1g")
+            .sparkSubmitArgs("spark://x:7077", "client", conf);
     assertEquals(
         List.of(
             "--master",
@@ -78,12 +76,8 @@ class ExperimentTest {
             "1"),
         args);
     List<String> yarn =
-        Experiment.submitArgs(
-            "yarn",
-            "cluster",
-            new Experiment.Submission(
-                Path.of("/app.jar"), null, List.of(), Map.of(), List.of(), "1g"),
-            Map.of());
+        new Submission(Path.of("/app.jar"), null, List.of(), Map.of(), List.of(), "1g")
+            .sparkSubmitArgs("yarn", "cluster", Map.of());
     assertEquals(List.of("--master", "yarn", "--deploy-mode", "cluster", "/app.jar"), yarn);
   }
 }

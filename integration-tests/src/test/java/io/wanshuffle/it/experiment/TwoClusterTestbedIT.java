@@ -28,7 +28,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -269,11 +268,10 @@ class TwoClusterTestbedIT {
   @Test
   @Order(4)
   void traceReplayIdenticalWithAndWithoutWanShuffle() {
-    Optional<Path> trace = TraceInput.locate(null);
-    assumeTrue(
-        trace.isPresent(),
-        "Facebook trace " + TraceInput.FILE + " not found (-D" + TraceInput.PROPERTY + ")");
-    TraceInput in = TraceInput.largestShuffle(trace.get(), 2, 2, 24e6);
+    Path trace =
+        TraceInput.locate(null)
+            .orElseThrow(() -> new AssertionError(TraceInput.FILE + ": the repository ships it"));
+    TraceInput in = TraceInput.largestShuffle(trace, 2, 2, 24e6);
     JobRequest base =
         new JobRequest(
             "trace-default",

@@ -115,10 +115,10 @@ class YarnIT {
     c.put("spark.wanshuffle.gate.minBytes", "0");
     jars = new java.util.ArrayList<>(jars);
     jars.add(0, YarnHome.pluginJar());
-    Experiment.Submitted s =
+    Submitted s =
         ex.submit(
             name,
-            new Experiment.Submission(
+            new Submission(
                 AppJars.jarOf(TpchRunsMain.class, work),
                 TpchRunsMain.class.getName(),
                 List.of(
@@ -146,7 +146,7 @@ class YarnIT {
     return new Object[] {s, JSON.readValue(result.toFile(), TpchRunsMain.Result.class)};
   }
 
-  private static void assertWithinK(Experiment.Submitted s) throws Exception {
+  private static void assertWithinK(Submitted s) throws Exception {
     AppFigures f =
         AppFigures.of(
             "auto",
@@ -210,7 +210,7 @@ class YarnIT {
     for (TpchRunsMain.Run run : r.runs()) {
       assertEquals(sortAnswer, run.answer(), "wan-shuffle answers as the sort shuffle");
     }
-    assertWithinK((Experiment.Submitted) wan[0]);
+    assertWithinK((Submitted) wan[0]);
     assertReleasedAndReacquired(r);
   }
 
@@ -218,7 +218,7 @@ class YarnIT {
   @Order(2)
   void clusterModeRunsTheDriverInTheApplicationMaster() throws Exception {
     Object[] wan = submitTpch("wan-cluster", 1, "cluster");
-    Experiment.Submitted s = (Experiment.Submitted) wan[0];
+    Submitted s = (Submitted) wan[0];
     TpchRunsMain.Result r = (TpchRunsMain.Result) wan[1];
     List<String> expected = sortAnswer;
     assertEquals(1, r.runs().size());

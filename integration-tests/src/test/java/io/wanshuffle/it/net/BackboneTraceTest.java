@@ -2,6 +2,7 @@ package io.wanshuffle.it.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -76,14 +77,15 @@ class BackboneTraceTest {
 
   @Test
   void rateParsing() {
-    assertEquals(100_000_000L, TestbedSpec.parseRate("100mbit", "--nic"));
-    assertEquals(1_500_000_000L, TestbedSpec.parseRate("1.5gbit", "--nic"));
-    assertEquals(64_000L, TestbedSpec.parseRate("64000", "--nic"));
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class, () -> TestbedSpec.parseRate("fast", "--backbone"));
-    assertEquals(
-        "--backbone: 'fast' is not a rate (examples: 100mbit, 1gbit, 5000000)", e.getMessage());
+    assertEquals(100_000_000L, TestbedSpec.parseRate("100mbit"));
+    assertEquals(1_500_000_000L, TestbedSpec.parseRate("1.5gbit"));
+    assertEquals(64_000L, TestbedSpec.parseRate("64000bit"));
+    assertEquals(64_000L, TestbedSpec.parseRate(" 64 KBIT "));
+    for (String bad : List.of("fast", "64000", "-5mbit", "0mbit", "0.1bit", "1e999gbit", "mbit")) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> TestbedSpec.parseRate(bad), bad);
+      assertTrue(e.getMessage().startsWith("'" + bad + "' is not a rate"), e.getMessage());
+    }
   }
 
   @Test

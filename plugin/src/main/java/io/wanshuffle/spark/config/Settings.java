@@ -66,9 +66,11 @@ public final class Settings {
                   """
                   Step scheduler of scheduler-core: `auto` (picks per instance), `ggp`, `oggp`, \
                   `dggp`, `heuristic-weights`, `heuristic-degrees`, `exact` (tiny instances only), \
-                  `liquid` (`./wan-shuffle plan --help` lists them; in the plugin `liquid` sees the \
-                  NICs and the backbone only, the plugin having no rack link rates: rack-aware \
-                  planning is `./wan-shuffle plan --topology`). `none` turns gating off: the reader \
+                  `liquid` (`./wan-shuffle plan --help` lists them). With a topology file \
+                  (`topology.file`) whose racks have rates, that lists more than two clusters or \
+                  whose backbone sides differ, `auto` and `liquid` plan with `liquid` on every \
+                  link of that file (NICs, rack uplinks and downlinks, backbone sides); \
+                  otherwise on the NICs and the backbone. `none` turns gating off: the reader \
                   is then Spark's own (one fetcher over all blocks), cross-cluster bytes are still \
                   reported to the capture. Use it for A/B runs."""));
 

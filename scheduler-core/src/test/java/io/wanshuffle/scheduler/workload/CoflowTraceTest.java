@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -25,8 +24,7 @@ class CoflowTraceTest {
 
   @Test
   void readsTheFacebookTrace() throws IOException {
-    Path file = TraceFiles.facebook().orElse(null);
-    assumeTrue(file != null, "Facebook trace not found; set -Dwanshuffle.coflowTrace=PATH");
+    Path file = FacebookTrace.require();
     CoflowTrace t = CoflowTrace.parse(file);
     assertEquals(150, t.racks());
     assertEquals(526, t.coflows().size());

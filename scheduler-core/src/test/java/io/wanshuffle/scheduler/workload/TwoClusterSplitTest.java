@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.wanshuffle.scheduler.TrafficMatrix;
 import io.wanshuffle.scheduler.workload.TwoClusterSplit.Direction;
@@ -75,8 +74,7 @@ class TwoClusterSplitTest {
 
   @Test
   void facebookTraceConservesBytes() throws IOException {
-    Path file = TraceFiles.facebook().orElse(null);
-    assumeTrue(file != null, "Facebook trace not found; set -Dwanshuffle.coflowTrace=PATH");
+    Path file = FacebookTrace.require();
     CoflowTrace t = CoflowTrace.parse(file);
     TwoClusterSplit s = TwoClusterSplit.halves(t.racks());
     int withTraffic = 0;

@@ -1,0 +1,151 @@
+package io.wanshuffle.it.bench;
+
+import io.wanshuffle.it.app.RunNetwork;
+import io.wanshuffle.it.demo.Captured;
+import io.wanshuffle.it.demo.Comparison;
+import io.wanshuffle.it.experiment.Experiment;
+import io.wanshuffle.it.job.RunResult;
+import io.wanshuffle.it.links.TopologyLinks;
+import io.wanshuffle.it.links.LinkRun;
+import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.spark.capture.FlowCapture;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The cells of an {@code e2e-bench} run in the order they ran ({@link E2eReport.Cell}: one pattern,
+ * variant, testbed shape and RTT), each made from its measured application: per run its figures,
+ * the steps' setup time, its stalled flows, its network figures and its links over the reduce
+ * stage. Every run's answer is checked against the first run of its pattern on the same shape and
+ * RTT (the same records, so the same answer); a different one is a wrong answer.
+ */
+final class MeasuredCells {
+  private final List<E2eReport.Cell> cells = new ArrayList<>();
+
+  /** The runs whose answer differed from their pattern's first, as report lines. */
+  private final List<String> wrongAnswers = new ArrayList<>();
+
+  /** Per shape, pattern and RTT, the first run ("variant run N") and its answer. */
+  private final Map<String, Map.Entry<String, List<String>>> firstAnswers = new HashMap<>();
+
+  /**
+   * Adds the cell of a measured application and checks its runs' answers.
+   *
+   * @param spec the testbed it ran on
+   * @param shapeLabel the testbed shape as the report's testbed column names it ("" with one shape)
+   * @param pattern the pattern
+   * @param variant the variant's name
+   * @param r the measured application
+   * @param beta the steps' setup time of the wan-shuffle variants, s
+   * @param model the testbed's links
+   * @return the cell
+   */
+  E2eReport.Cell add(
+      TestbedSpec spec,
+      String shapeLabel,
+      String pattern,
+      String variant,
+      Experiment.Measured r,
+      double beta,
+      TopologyLinks model) {
+    List<Comparison.Figures> figs = new ArrayList<>();
+    List<Double> setups = new ArrayList<>();
+    List<Integer> stalls = new ArrayList<>();
+    List<LinkRun> links = new ArrayList<>();
+    List<RunNetwork> network = new ArrayList<>();
+    int runNo = 0;
+    for (RunResult run : r.result().runs()) {
+      figs.add(Comparison.of(variant, run, r.backbone(), spec));
+      Captured captured = Captured.read(r.captureDir(), run);
+      List<FlowCapture> gated = captured.flows().stream().filter(f -> f.stepId() > 0).toList();
+      network.add(runNetwork(captured, r, run));
+      links.add(
+          LinkRun.of(
+              model,
+              run.trafficMatrix(),
+              run.senders(),
+              run.receivers(),
+              gated.isEmpty() ? null : gated,
+              r.links(),
+              run.reduceStageStartMs(),
+              run.reduceStageEndMs()));
+      if (r.tcp() != null) {
+        stalls.add(r.tcp().stalls(run.reduceStageStartMs(), run.reduceStageEndMs()).size());
+      }
+      setups.add(
+          run.matrixTotal() > 0 ? E2eReport.setupSeconds(run.trafficMatrix(), spec, beta) : 0.0);
+      checkAnswer(
+          shapeLabel, pattern, spec.wanRttMillis(), variant + " run " + ++runNo, run.answer());
+    }
+    E2eReport.Cell c =
+        new E2eReport.Cell(
+            shapeLabel,
+            pattern,
+            spec.wanRttMillis(),
+            variant,
+            figs,
+            setups,
+            stalls,
+            links,
+            network);
+    cells.add(c);
+    return c;
+  }
+
+  /**
+   * @return the cells so far, in the order they ran (unmodifiable view)
+   */
+  List<E2eReport.Cell> cells() {
+    return java.util.Collections.unmodifiableList(cells);
+  }
+
+  /**
+   * @return the wrong answers so far, one report line each (unmodifiable view)
+   */
+  List<String> wrongAnswers() {
+    return java.util.Collections.unmodifiableList(wrongAnswers);
+  }
+
+  /**
+   * A run's network figures: from its capture, or for a run without one (Spark's default) its
+   * transfer phase from the backbone's counters over the reduce stage.
+   */
+  private static RunNetwork runNetwork(Captured captured, Experiment.Measured r, RunResult run) {
+    RunNetwork n = RunNetwork.fromCaptures(captured.stages());
+    if (n.transferPhaseSeconds() == null && r.backbone() != null) {
+      return new RunNetwork(
+          RunNetwork.fromBackbone(
+              r.backbone(), List.of(new long[] {run.reduceStageStartMs(), run.reduceStageEndMs()})),
+          null,
+          null,
+          null,
+          Map.of());
+    }
+    return n;
+  }
+
+  /**
+   * Every variant and run of a pattern on one testbed shape shuffles the same records: its answer
+   * must be the one of the pattern's first run on that shape at this RTT; a different one is noted
+   * as a wrong answer. Another shape has other hosts, so other records and another answer.
+   */
+  private void checkAnswer(String shape, String pattern, int rtt, String run, List<String> answer) {
+    Map.Entry<String, List<String>> first =
+        firstAnswers.putIfAbsent(shape + "|" + pattern + "@" + rtt, Map.entry(run, answer));
+    if (first != null && !first.getValue().equals(answer)) {
+      String what =
+          (shape.isEmpty() ? "" : shape + ": ")
+              + pattern
+              + " at RTT "
+              + rtt
+              + " ms: "
+              + run
+              + " answered differently from "
+              + first.getKey();
+      wrongAnswers.add(what);
+      System.out.println("WRONG ANSWER: " + what);
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package io.wanshuffle.it.bench;
+
+import io.wanshuffle.it.demo.TraceInput;
+import io.wanshuffle.it.net.TestbedSpec;
+import java.nio.file.Path;
+
+/**
+ * The traffic matrix of each {@code e2e-bench} pattern on a testbed, in bytes: {@code uniform},
+ * {@code zipf} (exponent 1), {@code fair-poor} (RR-5361 Fig. 3), {@code fair-poor-grid}, {@code
+ * both-ways} ({@link Patterns}) and {@code trace} (a coflow of the Facebook trace, {@link
+ * TraceInput}).
+ */
+final class PatternMatrices {
+  private final double totalBytes;
+  private final Path traceDir;
+  private final Long coflow;
+
+  /** How the trace pattern's matrix was made, or null before it is built. */
+  private String traceDescription;
+
+  /**
+   * @param totalBytes bytes of every pattern's matrix
+   * @param traceDir the trace file or folder ({@code --trace-dir}), or null for the repository's
+   * @param coflow the trace coflow to replay ({@code --coflow}), or null for the largest shuffle
+   *     with every host taking part
+   */
+  PatternMatrices(double totalBytes, Path traceDir, Long coflow) {
+    this.totalBytes = totalBytes;
+    this.traceDir = traceDir;
+    this.coflow = coflow;
+  }
+
+  /**
+   * @param pattern a pattern's name
+   * @param spec the testbed
+   * @return {@code [map hosts][B hosts]} bytes ({@code [A + B][A + B]} for {@code both-ways})
+   * @throws IllegalArgumentException for an unknown pattern, {@code both-ways} on more than two
+   *     sites, a trace that is not found, or a coflow that is not in it
+   */
+  double[][] of(String pattern, TestbedSpec spec) {
+    int maps = spec.mapHosts();
+    switch (pattern) {
+      case "uniform":
+        return Patterns.uniform(maps, spec.nodesB(), totalBytes);
+      case "zipf":
+        return Patterns.zipf(maps, spec.nodesB(), totalBytes, 1.0);
+      case "fair-poor":
+        return Patterns.fairSharingPoor(maps, spec.nodesB(), totalBytes);
+      case "fair-poor-grid":
+        return Patterns.fairSharingPoorGrid(
+            maps,
+            spec.nodesB(),
+            totalBytes,
+            (int) (spec.backboneBitsPerSecond() / spec.nicBitsPerSecond()));
+      case E2eReport.BOTH_WAYS:
+        if (spec.sites() != 2) {
+          throw new IllegalArgumentException(
+              "pattern " + E2eReport.BOTH_WAYS + " needs two sites, got " + spec.sites());
+        }
+        return Patterns.bothWays(spec.nodesA(), spec.nodesB(), totalBytes);
+      case "trace":
+        TraceInput in = trace(maps, spec.nodesB());
+        traceDescription = in.describe();
+        return in.bytes();
+      default:
+        throw new IllegalArgumentException(
+            "unknown pattern '"
+                + pattern
+                + "' (uniform, zipf, fair-poor, fair-poor-grid, trace, "
+                + E2eReport.BOTH_WAYS
+                + ")");
+    }
+  }
+
+  private TraceInput trace(int maps, int receivers) {
+    Path f =
+        TraceInput.locate(traceDir)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "pattern trace: "
+                            + (traceDir != null
+                                ? "no trace file at --trace-dir " + traceDir
+                                : TraceInput.FILE
+                                    + " is not in the repository's data/coflow-benchmark/"
+                                    + " (--trace-dir FILE_OR_FOLDER, or -D"
+                                    + TraceInput.PROPERTY
+                                    + "=FILE)")));
+    return coflow == null
+        ? TraceInput.largestShuffle(f, maps, receivers, totalBytes)
+        : TraceInput.coflow(f, coflow, maps, receivers, totalBytes);
+  }
+
+  /**
+   * @return how the trace pattern's matrix was made (one phrase for the report), or null when the
+   *     trace pattern was not built
+   */
+  String traceDescription() {
+    return traceDescription;
+  }
+}
