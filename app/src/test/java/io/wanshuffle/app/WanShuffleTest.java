@@ -209,7 +209,7 @@ class WanShuffleTest {
             "report: --event-log "
                 + running
                 + ": not a Spark event log (its data does not decode as zstd, the codec its name"
-                + " gives)",
+                + " gives, or it is cut short within its first block)",
             "report: --event-log "
                 + binary
                 + ": not a Spark event log (its first line is not a Spark event)"),
