@@ -59,7 +59,7 @@ public final class Exec {
    * @return its standard output
    * @throws IllegalStateException naming the command, exit code and stderr when it fails
    */
-  static String check(String... command) {
+  public static String check(String... command) {
     List<String> cmd = List.of(command);
     Result r = run(cmd);
     if (r.exitCode() != 0) {
