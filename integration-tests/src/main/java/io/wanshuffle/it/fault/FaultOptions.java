@@ -47,8 +47,6 @@ public final class FaultOptions {
       description = HELP)
   List<FaultSpec> specs = new ArrayList<>();
 
-  private FaultPlan plan = FaultPlan.NONE;
-
   /** Reads a {@code --fault} value. */
   static final class SpecConverter implements ITypeConverter<FaultSpec> {
     @Override
@@ -87,6 +85,7 @@ public final class FaultOptions {
           "--fault needs the network-namespace testbed (root, iproute2, nftables), and this run is"
               + " on the loopback variant, which has no links to break");
     }
+    FaultPlan plan;
     try {
       plan = FaultPlan.of(specs, TestbedLayout.of(spec));
     } catch (IllegalArgumentException e) {
@@ -111,22 +110,20 @@ public final class FaultOptions {
    * @param windows what a run is ({@code run-app}: the application; {@code e2e-bench}: each
    *     measured run of its driver)
    * @return the running session, or null when no fault was given
-   * @throws IllegalStateException if {@link #check} did not run or the testbed is not the namespace
-   *     variant
+   * @throws IllegalStateException if the testbed is not the namespace variant
+   * @throws IllegalArgumentException if a fault does not fit the testbed ({@link #check} it before
+   *     the testbed starts)
    * @throws UncheckedIOException if the listener's jar or the signal file cannot be written
    */
   public FaultSession arm(
-      Testbed testbed,
-      Map<String, String> sparkConf,
-      Path signal,
-      FaultSession.Windows windows) {
+      Testbed testbed, Map<String, String> sparkConf, Path signal, FaultSession.Windows windows) {
     if (specs.isEmpty()) {
       return null;
     }
-    if (plan.isEmpty() || !(testbed instanceof NamespaceTestbed ns)) {
-      throw new IllegalStateException(
-          "faults are armed on a checked plan and the namespace testbed");
+    if (!(testbed instanceof NamespaceTestbed ns)) {
+      throw new IllegalStateException("faults are injected into the network-namespace testbed");
     }
+    FaultPlan plan = FaultPlan.of(specs, ns.layout());
     Path jar = listenerJar(signal.toAbsolutePath().getParent());
     sparkConf.merge(
         "spark.extraListeners", ReduceStageSignal.class.getName(), (a, b) -> a + "," + b);
@@ -142,6 +139,27 @@ public final class FaultOptions {
    */
   public static List<FaultRun> finish(FaultSession session) {
     return session == null ? List.of() : session.finish();
+  }
+
+  /**
+   * Writes what the faults of one application's runs did, as JSON (an array of {@link FaultRun}).
+   *
+   * @param file where to write (its folder is created)
+   * @param runs what {@link #finish} returned
+   * @throws UncheckedIOException if it cannot be written
+   */
+  public static void write(Path file, List<FaultRun> runs) {
+    try {
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      Files.writeString(
+          file,
+          new com.fasterxml.jackson.databind.ObjectMapper()
+                  .writerWithDefaultPrettyPrinter()
+                  .writeValueAsString(runs)
+              + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
   }
 
   /**

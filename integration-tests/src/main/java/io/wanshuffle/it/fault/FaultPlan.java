@@ -103,7 +103,8 @@ public final class FaultPlan {
     }
     Optional<LinkMeter.Probe> p = layout.link(name);
     if (p.isEmpty()) {
-      throw bad(s, "the testbed has no link '" + s.target() + "' (its links: " + links(layout) + ")");
+      throw bad(
+          s, "the testbed has no link '" + s.target() + "' (its links: " + links(layout) + ")");
     }
     return p.get();
   }

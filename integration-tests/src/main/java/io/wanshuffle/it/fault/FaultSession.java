@@ -24,8 +24,8 @@ import java.util.List;
  * <p>{@link #finish()} (when the application has ended) undoes what is still applied, stops the
  * thread and returns what happened ({@link FaultRun}); a {@link Teardown} does the same at JVM exit
  * or interrupt, before the testbed's own teardown. Faults are applied and undone in the order
- * given; a time already past when the stage's start is seen is applied at once, and the record
- * says when it really was.
+ * given; a time already past when the stage's start is seen is applied at once, and the record says
+ * when it really was.
  */
 public final class FaultSession implements AutoCloseable {
   /** Exit priority of the session's teardown: after Spark's, before the testbed's. */
@@ -80,8 +80,7 @@ public final class FaultSession implements AutoCloseable {
    * @return the running session; {@link #finish()} it when the application has ended
    * @throws UncheckedIOException if the signal file cannot be prepared
    */
-  public static FaultSession start(
-      FaultPlan plan, FaultNetwork net, Path signal, Windows windows) {
+  public static FaultSession start(FaultPlan plan, FaultNetwork net, Path signal, Windows windows) {
     try {
       Files.createDirectories(signal.toAbsolutePath().getParent());
       Files.deleteIfExists(signal);

@@ -58,8 +58,8 @@ public record FaultSpec(
    * @param text a spec, e.g. {@code rate:backbone.out[/A]:10:rest:50mbit}
    * @return the fault it describes
    * @throws IllegalArgumentException naming the spec and what is wrong: an unknown kind, the wrong
-   *     number of fields (the message gives the kind's form), a time, share, rate or delay that does
-   *     not parse or is out of range
+   *     number of fields (the message gives the kind's form), a time, share, rate or delay that
+   *     does not parse or is out of range
    */
   public static FaultSpec parse(String text) {
     String t = text.strip();
@@ -112,7 +112,8 @@ public record FaultSpec(
           double ms = millis(text, "MS", arg, 1) * 1.0;
           if (ms <= 0 || ms > MAX_DELAY_MS) {
             throw bad(
-                text, "MS must be above 0 and at most " + (long) MAX_DELAY_MS + ", got '" + arg + "'");
+                text,
+                "MS must be above 0 and at most " + (long) MAX_DELAY_MS + ", got '" + arg + "'");
           }
           return ms;
         }

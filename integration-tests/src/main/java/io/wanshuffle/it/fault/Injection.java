@@ -18,10 +18,10 @@ import java.util.Locale;
  *   <li>{@code down}: an nftables table {@code netdev wsfaultN} with a chain on that interface's
  *       egress hook that drops every frame; {@code loss}: the same chain drops a frame when {@code
  *       numgen random mod 10000} is below P x 100. Undone by deleting the table.
- *   <li>{@code rate}: {@code tc qdisc change} of the link's tbf to the new rate (burst and buffer as
- *       the testbed shapes, {@link NamespaceTestbed#tbf}); undone by changing it back to the rate it
- *       had ({@code tc -j qdisc show}). An unshaped rack link gets a tbf ({@code replace}), deleted
- *       when undone.
+ *   <li>{@code rate}: {@code tc qdisc change} of the link's tbf to the new rate (burst and buffer
+ *       as the testbed shapes, {@link NamespaceTestbed#tbf}); undone by changing it back to the
+ *       rate it had ({@code tc -j qdisc show}). An unshaped rack link gets a tbf ({@code replace}),
+ *       deleted when undone.
  *   <li>{@code delay}: the delay line adds the delay on the link's port ({@link
  *       NamespaceTestbed#setExtraDelay}); undone by setting it to 0.
  *   <li>{@code partition}: a {@code netdev wsfaultN} table on the host's port of its site's switch
@@ -194,7 +194,8 @@ final class Injection {
       }
       return 0;
     } catch (IOException e) {
-      throw new IllegalStateException("unexpected output of tc qdisc show on " + dev + ": " + out, e);
+      throw new IllegalStateException(
+          "unexpected output of tc qdisc show on " + dev + ": " + out, e);
     }
   }
 

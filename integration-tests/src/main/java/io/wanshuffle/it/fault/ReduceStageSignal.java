@@ -17,13 +17,13 @@ import org.apache.spark.scheduler.StageInfo;
  * stages start: it appends a line to the file named by {@value #FILE_KEY} when it is created
  * ({@code listening EPOCH_MS}) and whenever a stage that reads shuffle data (a stage with parent
  * stages) is submitted ({@code reduce EPOCH_MS STAGE ATTEMPT}, the stage's submission time). A
- * driver program that runs its job several times marks each measured run with {@link #mark}
- * ({@code begin EPOCH_MS}, {@code end EPOCH_MS}).
+ * driver program that runs its job several times marks each measured run with {@link #mark} ({@code
+ * begin EPOCH_MS}, {@code end EPOCH_MS}).
  *
  * <p>Registered with {@code spark.extraListeners}; the class has no dependency beyond Spark and the
  * JDK, so that {@link FaultOptions} can put it alone in a jar on the driver's class path of any
- * application. It reads the stage's parents reflectively, since their Scala collection type
- * differs between Spark's Scala 2.12 and 2.13 builds.
+ * application. It reads the stage's parents reflectively, since their Scala collection type differs
+ * between Spark's Scala 2.12 and 2.13 builds.
  */
 public final class ReduceStageSignal extends SparkListener {
   /** The Spark setting naming the file the lines go to (absolute path). */

@@ -121,9 +121,9 @@ final class DelayLine implements AutoCloseable {
 
   /**
    * Sets the delay the line adds, on top of its fixed one, to the frames that enter ({@code
-   * ingress}) or leave by one of its interfaces; a frame crossing from an interface with an
-   * ingress delay to one with an egress delay gets both. Applies to frames arriving from now on;
-   * frames already queued keep their due time, and frames of one path never overtake each other.
+   * ingress}) or leave by one of its interfaces; a frame crossing from an interface with an ingress
+   * delay to one with an egress delay gets both. Applies to frames arriving from now on; frames
+   * already queued keep their due time, and frames of one path never overtake each other.
    *
    * @param port one of the line's interfaces
    * @param ingress true for the frames entering by it, false for those leaving by it

@@ -128,8 +128,8 @@ public final class FlowProbe {
     }
 
     /**
-     * Waits until every source has connected to every sink (each source prints {@value FlowProbe#SENDING}
-     * per connection, before its first write).
+     * Waits until every source has connected to every sink (each source prints {@value
+     * FlowProbe#SENDING} per connection, before its first write).
      *
      * @param timeoutMillis how long to wait, ms
      * @throws IllegalStateException if not every connection is up in time

@@ -388,18 +388,16 @@ public final class NamespaceTestbed implements Testbed {
     }
   }
 
-  /**
-   * Shapes {@code dev} to {@code bitsPerSecond} ({@link #tbf}).
-   */
+  /** Shapes {@code dev} to {@code bitsPerSecond} ({@link #tbf}). */
   private void shape(String ns, String dev, long bitsPerSecond) {
     Exec.check(tbf("replace", ns, dev, bitsPerSecond, spec.wanRttMillis()).toArray(String[]::new));
   }
 
   /**
    * The tc command that shapes an interface as the testbed shapes its links: a root tbf at the
-   * rate, a burst of {@value #BURST}, and a buffer that holds max(20 ms, WAN RTT) of traffic at that
-   * rate (the bandwidth-delay-product rule for router buffers, so one TCP flow can keep the link
-   * busy).
+   * rate, a burst of {@value #BURST}, and a buffer that holds max(20 ms, WAN RTT) of traffic at
+   * that rate (the bandwidth-delay-product rule for router buffers, so one TCP flow can keep the
+   * link busy).
    *
    * @param verb tc's qdisc verb: {@code replace} (creates the tbf or replaces the root qdisc; its
    *     statistics restart) or {@code change} (changes the existing tbf; its statistics go on)

@@ -10,13 +10,13 @@ import java.util.Optional;
  * starts: every host ({@link Node}: name, address, namespace), and per link, named as
  * docs/topology.md and the reports name it ({@code nic.up[10.77.1.11]}, {@code
  * rack.uplink[/A/rack0]}, {@code backbone.out[/A]}, ...), the interface whose counters carry it and
- * the tbf that shapes it ({@link LinkMeter.Probe}), and on a testbed with a WAN round trip the delay
- * line's port each backbone link crosses ({@link #delayPort}).
+ * the tbf that shapes it ({@link LinkMeter.Probe}), and on a testbed with a WAN round trip the
+ * delay line's port each backbone link crosses ({@link #delayPort}).
  *
  * <p>Names: a host's namespace is {@code wst-<name>}, its port on its site's switch {@code
- * v-<name>}; site X's switch namespace is {@code wst-swX}, its backbone side {@code bbX} there
- * (and {@code wX} in the core namespace {@code wst-wan} with three or four sites or a WAN round
- * trip); rack r's uplink {@code up-r<r>} and downlink {@code dn-r<r>} in the site's switch.
+ * v-<name>}; site X's switch namespace is {@code wst-swX}, its backbone side {@code bbX} there (and
+ * {@code wX} in the core namespace {@code wst-wan} with three or four sites or a WAN round trip);
+ * rack r's uplink {@code up-r<r>} and downlink {@code dn-r<r>} in the site's switch.
  */
 public final class TestbedLayout {
   private final TestbedSpec spec;
@@ -43,7 +43,8 @@ public final class TestbedLayout {
         probes.add(
             new LinkMeter.Probe(
                 "nic.up[" + n.address() + "]", sw, port, false, nic, n.namespace(), "eth0"));
-        probes.add(new LinkMeter.Probe("nic.down[" + n.address() + "]", sw, port, true, nic, sw, port));
+        probes.add(
+            new LinkMeter.Probe("nic.down[" + n.address() + "]", sw, port, true, nic, sw, port));
       }
     }
     this.links = List.copyOf(probes);
@@ -96,8 +97,8 @@ public final class TestbedLayout {
 
   /**
    * @return every link with where it is read and shaped, in the order {@link LinkMeter} measures
-   *     them: rack links (with rack switches), backbone sides (out, in per site), NICs (up, down per
-   *     host)
+   *     them: rack links (with rack switches), backbone sides (out, in per site), NICs (up, down
+   *     per host)
    */
   public List<LinkMeter.Probe> links() {
     return links;
@@ -125,8 +126,8 @@ public final class TestbedLayout {
 
   /**
    * @param link a link's name
-   * @return its delay line port; empty when the testbed has no WAN round trip (no delay line) or the
-   *     link is not a backbone link
+   * @return its delay line port; empty when the testbed has no WAN round trip (no delay line) or
+   *     the link is not a backbone link
    */
   public Optional<DelayPort> delayPort(String link) {
     if (spec.wanRttMillis() == 0 || link(link).isEmpty()) {
@@ -162,14 +163,13 @@ public final class TestbedLayout {
 
   private static LinkMeter.Probe transmitted(String link, String ns, String dev, long rate) {
     boolean shaped = rate != TestbedSpec.UNSHAPED;
-    return new LinkMeter.Probe(
-        link, ns, dev, true, rate, shaped ? ns : null, shaped ? dev : null);
+    return new LinkMeter.Probe(link, ns, dev, true, rate, shaped ? ns : null, shaped ? dev : null);
   }
 
   /**
    * Site {@code s}'s backbone side: out of the site on its switch's {@code bbX} (transmit, shaped
-   * there); into the site on the same interface (receive), shaped where the frames leave for it: the
-   * other site's {@code bbY} with two sites, the core's {@code wX} with more.
+   * there); into the site on the same interface (receive), shaped where the frames leave for it:
+   * the other site's {@code bbY} with two sites, the core's {@code wX} with more.
    */
   private void addBackboneSide(int s, List<LinkMeter.Probe> probes) {
     String sw = switchOf(s);
