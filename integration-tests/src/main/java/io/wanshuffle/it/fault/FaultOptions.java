@@ -124,13 +124,26 @@ public final class FaultOptions {
       throw new IllegalStateException("faults are injected into the network-namespace testbed");
     }
     FaultPlan plan = FaultPlan.of(specs, ns.layout());
-    Path jar = listenerJar(signal.toAbsolutePath().getParent());
+    addListener(sparkConf, listenerJar(signal.toAbsolutePath().getParent()), signal);
+    return FaultSession.start(plan, new NamespaceFaultNetwork(ns), signal, windows);
+  }
+
+  /**
+   * Adds the reduce-stage listener to a run's settings, after any listeners and driver class path
+   * they have.
+   *
+   * @param sparkConf the settings, changed in place
+   * @param jar the listener's jar ({@link #listenerJar})
+   * @param signal the signal file it writes
+   */
+  static void addListener(Map<String, String> sparkConf, Path jar, Path signal) {
     sparkConf.merge(
         "spark.extraListeners", ReduceStageSignal.class.getName(), (a, b) -> a + "," + b);
     sparkConf.merge(
-        "spark.driver.extraClassPath", jar.toString(), (a, b) -> a + File.pathSeparator + b);
+        "spark.driver.extraClassPath",
+        jar.toAbsolutePath().toString(),
+        (a, b) -> a + File.pathSeparator + b);
     sparkConf.put(ReduceStageSignal.FILE_KEY, signal.toAbsolutePath().toString());
-    return FaultSession.start(plan, new NamespaceFaultNetwork(ns), signal, windows);
   }
 
   /**
