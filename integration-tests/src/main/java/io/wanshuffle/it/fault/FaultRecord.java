@@ -4,7 +4,8 @@ package io.wanshuffle.it.fault;
  * What happened to one fault in one run, for the reports ({@code report.json} of {@code run-app},
  * the fault files of {@code e2e-bench}). Times are counted from the start of the run's first reduce
  * stage ({@link FaultRun#reduceStageStart()}) in seconds, and given as wall-clock time (ISO-8601,
- * UTC) and epoch ms.
+ * UTC) and epoch ms. A fault counts as applied (undone) when the command that applies (undoes) it
+ * has returned.
  *
  * @param spec the spec as given
  * @param kind {@code down}, {@code loss}, {@code rate}, {@code delay}, {@code partition} or {@code

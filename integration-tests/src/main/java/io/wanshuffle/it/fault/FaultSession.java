@@ -123,10 +123,9 @@ public final class FaultSession implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    readSignals(System.currentTimeMillis());
-    long now = System.currentTimeMillis();
+    readSignals();
     if (window != null) {
-      closeWindow(now, "the run ended");
+      closeWindow("the run ended");
     } else if (armed || (windows == Windows.FIRST_REDUCE_STAGE && !firstUsed)) {
       addRun(notApplied("no reduce stage started in the run"));
     }
@@ -152,7 +151,7 @@ public final class FaultSession implements AutoCloseable {
     while (!stopping) {
       long now = System.currentTimeMillis();
       try {
-        readSignals(now);
+        readSignals();
         long next = window == null ? Long.MAX_VALUE : window.tick(now);
         long wait = Math.max(1, Math.min(POLL_MILLIS, next - System.currentTimeMillis()));
         synchronized (lock) {
@@ -167,7 +166,7 @@ public final class FaultSession implements AutoCloseable {
   }
 
   /** Reads the lines added to the signal file since the last call and acts on each. */
-  private void readSignals(long now) {
+  private void readSignals() {
     if (!Files.exists(signal)) {
       return;
     }
@@ -190,18 +189,18 @@ public final class FaultSession implements AutoCloseable {
       String line = partialLine.substring(0, nl).strip();
       partialLine.delete(0, nl + 1);
       if (!line.isEmpty()) {
-        signal(line.split("\\s+"), now);
+        signal(line.split("\\s+"));
       }
     }
   }
 
-  private void signal(String[] words, long now) {
+  private void signal(String[] words) {
     switch (words[0]) {
       case ReduceStageSignal.LISTENING -> listening = true;
       case ReduceStageSignal.BEGIN -> {
         if (windows == Windows.MEASURED_RUNS) {
           if (window != null) {
-            closeWindow(now, "the next measured run began");
+            closeWindow("the next measured run began");
           }
           measured++;
           armed = true;
@@ -222,7 +221,7 @@ public final class FaultSession implements AutoCloseable {
           return;
         }
         if (window != null) {
-          closeWindow(now, "the measured run ended");
+          closeWindow("the measured run ended");
         } else if (armed) {
           addRun(notApplied("no reduce stage started in the measured run"));
           armed = false;
@@ -246,10 +245,10 @@ public final class FaultSession implements AutoCloseable {
     return new FaultRun(runNumber(), null, null, records, null);
   }
 
-  private void closeWindow(long now, String why) {
+  private void closeWindow(String why) {
     Window w = window;
     window = null;
-    addRun(w.close(now, why));
+    addRun(w.close(why));
   }
 
   private void addRun(FaultRun r) {
@@ -279,7 +278,7 @@ public final class FaultSession implements AutoCloseable {
         long at = startMs + e.fault.spec().atMillis();
         if (e.appliedMs == null && e.error == null && e.note == null) {
           if (now >= at) {
-            e.apply(System.currentTimeMillis());
+            e.apply();
           } else {
             next = Math.min(next, at);
           }
@@ -287,7 +286,7 @@ public final class FaultSession implements AutoCloseable {
         if (e.pendingUndo() && !e.fault.spec().toTheEnd()) {
           long until = startMs + e.fault.spec().untilMillis();
           if (System.currentTimeMillis() >= until) {
-            e.undo(System.currentTimeMillis());
+            e.undo();
           } else {
             next = Math.min(next, until);
           }
@@ -296,11 +295,11 @@ public final class FaultSession implements AutoCloseable {
       return next;
     }
 
-    FaultRun close(long now, String why) {
+    FaultRun close(String why) {
       List<FaultRecord> records = new ArrayList<>();
       for (Entry e : entries) {
         if (e.pendingUndo()) {
-          e.undo(System.currentTimeMillis());
+          e.undo();
         } else if (e.appliedMs == null && e.error == null) {
           e.note = "not applied: " + why + " before AT";
         }
@@ -331,10 +330,11 @@ public final class FaultSession implements AutoCloseable {
       return appliedMs != null && undoneMs == null && injection.undoable();
     }
 
-    void apply(long now) {
+    /** Applies the fault; it counts as applied when the command that applies it has returned. */
+    void apply() {
       try {
         detail = injection.apply();
-        appliedMs = now;
+        appliedMs = System.currentTimeMillis();
         System.out.println("fault applied: " + fault.spec().text() + " (" + detail + ")");
       } catch (RuntimeException e) {
         error = "applying failed: " + e.getMessage();
@@ -342,7 +342,8 @@ public final class FaultSession implements AutoCloseable {
       }
     }
 
-    void undo(long now) {
+    /** Undoes the fault; it counts as undone when the command that undoes it has returned. */
+    void undo() {
       try {
         injection.undo();
         undoOk = true;
@@ -352,7 +353,7 @@ public final class FaultSession implements AutoCloseable {
         error = "undoing failed: " + e.getMessage();
         System.out.println("ERROR: fault " + fault.spec().text() + ": " + error);
       }
-      undoneMs = now;
+      undoneMs = System.currentTimeMillis();
     }
 
     FaultRecord record(long startMs, String why) {
