@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * Injects a {@link FaultPlan} into one Spark application on the testbed: a thread follows the
  * application's signal file ({@link ReduceStageSignal}) and, once a reduce stage starts, applies
- * each fault AT after that start and undoes it FOR later ({@link Injection}); every fault still
+ * each fault AT after that start and undoes it at AT + FOR ({@link Injection}); every fault still
  * applied when the run ends is undone then. A run is the whole application ({@link
  * Windows#FIRST_REDUCE_STAGE}, {@code run-app}: the clock starts at its first reduce stage) or each
  * run its driver marks ({@link Windows#MEASURED_RUNS}, {@code e2e-bench}'s {@code DriverMain}: the
@@ -23,9 +23,10 @@ import java.util.List;
  *
  * <p>{@link #finish()} (when the application has ended) undoes what is still applied, stops the
  * thread and returns what happened ({@link FaultRun}); a {@link Teardown} does the same at JVM exit
- * or interrupt, before the testbed's own teardown. Faults are applied and undone in the order
- * given; a time already past when the stage's start is seen is applied at once, and the record says
- * when it really was.
+ * or interrupt, before the testbed's own teardown. Faults are applied and undone one at a time,
+ * each by a command, in the order given (what is due to be undone first); a fault due while others'
+ * commands run (or before the stage's start is seen) is applied late, and undone at AT + FOR all
+ * the same: the record says when each took effect.
  */
 public final class FaultSession implements AutoCloseable {
   /** Exit priority of the session's teardown: after Spark's, before the testbed's. */
@@ -268,31 +269,47 @@ public final class FaultSession implements AutoCloseable {
     }
 
     /**
-     * Applies and undoes what is due at {@code now}.
+     * Undoes what is due, then applies what is due, then undoes what was applied past its end: so
+     * that of two faults on one link, one ending when the other starts, the second holds.
      *
+     * @param now the time, epoch ms
      * @return when the next action is due, epoch ms ({@link Long#MAX_VALUE}: none)
      */
     long tick(long now) {
+      undoDue(now);
+      for (Entry e : entries) {
+        if (e.appliedMs == null && e.error == null && e.note == null && now >= due(e)) {
+          e.apply();
+        }
+      }
+      undoDue(System.currentTimeMillis());
       long next = Long.MAX_VALUE;
       for (Entry e : entries) {
-        long at = startMs + e.fault.spec().atMillis();
         if (e.appliedMs == null && e.error == null && e.note == null) {
-          if (now >= at) {
-            e.apply();
-          } else {
-            next = Math.min(next, at);
-          }
-        }
-        if (e.pendingUndo() && !e.fault.spec().toTheEnd()) {
-          long until = startMs + e.fault.spec().untilMillis();
-          if (System.currentTimeMillis() >= until) {
-            e.undo();
-          } else {
-            next = Math.min(next, until);
-          }
+          next = Math.min(next, due(e));
+        } else if (e.pendingUndo() && !e.fault.spec().toTheEnd()) {
+          next = Math.min(next, end(e));
         }
       }
       return next;
+    }
+
+    private void undoDue(long now) {
+      for (Entry e : entries) {
+        if (e.pendingUndo() && !e.fault.spec().toTheEnd() && now >= end(e)) {
+          e.undo();
+        }
+      }
+    }
+
+    /** When the fault is due, epoch ms. */
+    private long due(Entry e) {
+      return startMs + e.fault.spec().atMillis();
+    }
+
+    /** When the fault ends, epoch ms (it lasts to the end of the run: never). */
+    private long end(Entry e) {
+      return startMs + e.fault.spec().untilMillis();
     }
 
     FaultRun close(String why) {

@@ -94,6 +94,40 @@ class FaultSessionTest {
   }
 
   @Test
+  void ofTwoRateFaultsOnOneLinkBackToBackTheSecondHolds() throws Exception {
+    FakeNetwork net = new FakeNetwork(FaultPlanTest.TWO_SITES_40MS);
+    net.outputs.put(
+        "tc -n wst-swA -j qdisc show dev bbA",
+        "[{\"kind\":\"tbf\",\"root\":true,\"options\":{\"rate\":25000000}}]");
+    Path signal = dir.resolve("run.signal");
+    FaultSession s =
+        FaultSession.start(
+            // the later one first: undoing the first must still come before applying the second
+            plan(
+                net,
+                "rate:backbone.out[/A]:300ms:rest:25mbit",
+                "rate:backbone.out[/A]:0:300ms:50mbit"),
+            net,
+            signal,
+            FaultSession.Windows.FIRST_REDUCE_STAGE);
+    signal(signal, "listening 1");
+    signal(signal, "reduce " + System.currentTimeMillis() + " 1 0");
+    awaitCalls(net, 5);
+    s.finish();
+    String change = "tc -n wst-swA qdisc change dev bbA root tbf rate ";
+    String show = "tc -n wst-swA -j qdisc show dev bbA";
+    assertEquals(
+        List.of(
+            show,
+            change + "50000000bit burst 64kb latency 40ms",
+            change + "200000000bit burst 64kb latency 40ms",
+            show,
+            change + "25000000bit burst 64kb latency 40ms",
+            change + "200000000bit burst 64kb latency 40ms"),
+        net.calls());
+  }
+
+  @Test
   void aFailedCommandIsRecordedAndTheOthersGoOn() throws Exception {
     FakeNetwork net = new FakeNetwork(FaultPlanTest.TWO_SITES_40MS);
     net.failing = "ip netns exec wst-swA nft delete";
