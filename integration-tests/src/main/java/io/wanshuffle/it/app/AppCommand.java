@@ -8,6 +8,9 @@ import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.experiment.Submission;
 import io.wanshuffle.it.experiment.Submitted;
 import io.wanshuffle.it.experiment.YarnExperiment;
+import io.wanshuffle.it.fault.FaultOptions;
+import io.wanshuffle.it.fault.FaultRun;
+import io.wanshuffle.it.fault.FaultSession;
 import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
@@ -61,8 +64,8 @@ import picocli.CommandLine.Spec;
           + " compares the runs: time, stages that read shuffle data, bytes across the backbone, retransmissions, the"
           + " plugin's steps and most flows at once, the most flows on any link against its capacity, the busiest"
           + " link's utilisation, and whether stdout was the same. Writes report.md, report.json and report.html.",
-      "Application arguments go after '--'. Exits with 1 if a run failed (or, with --check-output, if the"
-          + " stdouts differ)."
+      "Application arguments go after '--'. Exits with 1 if a run failed, a --fault could not be"
+          + " injected or undone, or (with --check-output) the stdouts differ."
     })
 public final class AppCommand implements Callable<Integer> {
 
@@ -90,6 +93,8 @@ public final class AppCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin TestbedOptions net;
+
+  @Mixin FaultOptions faults;
 
   @Option(
       names = "--jar",
@@ -221,6 +226,9 @@ public final class AppCommand implements Callable<Integer> {
    */
   final List<AppFigures> figures = new ArrayList<>();
 
+  /** What the faults did in each run, in the order the runs ran (none without {@code --fault}). */
+  final List<List<FaultRun>> faultRuns = new ArrayList<>();
+
   /** The WAN round trip when {@code --rtt} is not given, ms: the demo's. */
   static final int DEFAULT_RTT_MS = 40;
 
@@ -234,6 +242,7 @@ public final class AppCommand implements Callable<Integer> {
                 net.startableSpec(
                     DEFAULT_RTT_MS, "the outputs are still compared", System.out::println));
     checkPluginConf(tb);
+    faults.check(spec.commandLine(), tb);
     boolean yarn = master.equals(YARN);
     // on YARN the testbed's Spark runs; a --spark-version of that Spark is accepted as it is
     SparkLines.Choice line = yarn ? null : sparkLine();
@@ -260,6 +269,7 @@ public final class AppCommand implements Callable<Integer> {
                   : ""));
     }
     figures.clear();
+    faultRuns.clear();
     long t0 = System.currentTimeMillis();
     String described;
     Path report = out.resolve("report.md");
@@ -295,11 +305,18 @@ public final class AppCommand implements Callable<Integer> {
             PluginSettings.putAll(c, pluginConf);
             jars = List.of(plugin);
           }
+          FaultSession injecting =
+              faults.arm(
+                  ex.testbed(),
+                  c,
+                  out.resolve("faults").resolve(variant + "-" + run + ".signal"),
+                  FaultSession.Windows.FIRST_REDUCE_STAGE);
           Submitted s =
               ex.submit(
                   variant + "-" + run,
                   new Submission(jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory),
                   timeout);
+          faultRuns.add(FaultOptions.finish(injecting));
           AppFigures f = AppFigures.of(variant, run, s, aHosts, model);
           figures.add(f);
           if (!variant.equals(DEFAULT) && s.captureDir() != null) {
@@ -319,12 +336,12 @@ public final class AppCommand implements Callable<Integer> {
               AppReport.markdown(
                   header(described + " (PARTIAL: still running or" + " interrupted)", tb, t0),
                   figures));
-          Files.writeString(json, AppReport.json(figures));
+          Files.writeString(json, AppReport.json(figures, faultRuns));
         }
       }
     }
     Files.writeString(report, AppReport.markdown(header(described, tb, t0), figures));
-    Files.writeString(json, AppReport.json(figures));
+    Files.writeString(json, AppReport.json(figures, faultRuns));
     Path html =
         AppReport.html(
                 header(described, tb, t0).replaceFirst("^# ", "").replace("`", ""),
@@ -343,11 +360,15 @@ public final class AppCommand implements Callable<Integer> {
             + html.getFileName());
     boolean failed = figures.stream().anyMatch(f -> f.failure() != null);
     boolean differs = AppReport.sameOutputAsFirst(figures).contains(false);
+    boolean faultFailed = faultRuns.stream().flatMap(List::stream).anyMatch(FaultRun::failed);
+    if (faultFailed) {
+      System.out.println("ERROR: a fault could not be injected or undone (see report.json)");
+    }
     if (differs) {
       System.out.println(
           (checkOutput ? "ERROR" : "NOTE") + ": stdout differs between runs (see the report)");
     }
-    return failed || (checkOutput && differs) ? 1 : 0;
+    return failed || faultFailed || (checkOutput && differs) ? 1 : 0;
   }
 
   /**
@@ -473,6 +494,7 @@ public final class AppCommand implements Callable<Integer> {
             + (sparkVersion == null ? "" : " --spark-version " + sparkVersion)
             + settings("--conf", conf)
             + settings("--plugin-conf", pluginConf)
+            + faults.commandLine()
             + (appArgs.isEmpty() ? "" : " -- " + String.join(" ", appArgs));
     return "# run-app: "
         + (mainClass == null ? jar.getFileName().toString() : mainClass)

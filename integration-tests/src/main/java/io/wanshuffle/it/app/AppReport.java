@@ -3,6 +3,8 @@ package io.wanshuffle.it.app;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.wanshuffle.it.fault.FaultRecord;
+import io.wanshuffle.it.fault.FaultRun;
 import io.wanshuffle.it.links.LinkLoad;
 import io.wanshuffle.tools.report.ApplicationCapture;
 import io.wanshuffle.tools.report.ApplicationCaptures;
@@ -94,6 +96,22 @@ final class AppReport {
    * @return the JSON text, indented
    */
   static String json(List<AppFigures> runs) {
+    return json(runs, List.of());
+  }
+
+  /**
+   * The JSON report of {@link #json(List)}, each run with what its {@code --fault}s did: {@code
+   * faults}, one {@link FaultRecord} per fault in the order given (empty without faults), {@code
+   * faultsReduceStageStart} (the start of the run's first reduce stage, which the faults' seconds
+   * count from; null when none started) and {@code faultsError} (why they could not be injected,
+   * else null).
+   *
+   * @param runs every run, in the order they ran
+   * @param faultRuns per run, in the same order, what its faults did (at most one {@link FaultRun};
+   *     runs past the list's end have none)
+   * @return the JSON text, indented
+   */
+  static String json(List<AppFigures> runs, List<List<FaultRun>> faultRuns) {
     List<Boolean> same = sameOutputAsFirst(runs);
     ArrayNode out = JSON.createArrayNode();
     for (int i = 0; i < runs.size(); i++) {
@@ -123,6 +141,13 @@ final class AppReport {
       o.put("beta", n.betaSeconds());
       ObjectNode rates = o.putObject("measuredRates");
       n.measuredRates().forEach(rates::put);
+      FaultRun f =
+          i < faultRuns.size() && !faultRuns.get(i).isEmpty()
+              ? faultRuns.get(i).get(0)
+              : FaultRun.NONE;
+      o.set("faults", JSON.valueToTree(f.faults()));
+      o.put("faultsReduceStageStart", f.reduceStageStart());
+      o.put("faultsError", f.error());
     }
     try {
       return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out) + "\n";

@@ -4,8 +4,10 @@ import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.it.TestbedOptions;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
+import io.wanshuffle.it.fault.FaultOptions;
+import io.wanshuffle.it.fault.FaultRun;
+import io.wanshuffle.it.fault.FaultSession;
 import io.wanshuffle.it.job.JobRequest;
-import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.Node;
@@ -67,6 +69,11 @@ public final class E2eBenchCommand implements Callable<Integer> {
   }
 
   @Mixin TestbedOptions net;
+
+  @Mixin FaultOptions faults;
+
+  /** Whether a fault could not be injected or undone in some run. */
+  private boolean faultFailed;
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec commandSpec;
 
@@ -236,6 +243,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
     checkSizes();
     List<TestbedSpec> bases = checkedSpecs();
     patternMatrices = new PatternMatrices(mb * 1e6, traceDir, coflow);
+    for (TestbedSpec base : bases) {
+      rtts.forEach(rtt -> faults.check(commandSpec.commandLine(), base.withRtt(rtt)));
+    }
     Map<TestbedSpec, Map<String, double[][]>> matrices = new LinkedHashMap<>();
     double beta = 0;
     for (TestbedSpec base : bases) {
@@ -455,6 +465,14 @@ public final class E2eBenchCommand implements Callable<Integer> {
       conf.putAll(variant.stepSettings());
     }
     String runName = pattern + "-" + variant.fileName();
+    String tag = runName + "-rtt" + spec.wanRttMillis();
+    Path faultsDir = ex.spark().runDir().resolveSibling("faults");
+    FaultSession injecting =
+        faults.arm(
+            ex.testbed(),
+            conf,
+            faultsDir.resolve(tag + ".signal"),
+            FaultSession.Windows.MEASURED_RUNS);
     boolean bothWays = pattern.equals(E2eReport.BOTH_WAYS);
     int all = spec.mapHosts() + spec.nodesB();
     JobRequest req =
@@ -473,7 +491,15 @@ public final class E2eBenchCommand implements Callable<Integer> {
             true,
             0,
             warmup == Warmup.full);
-    return ex.run(runName + "-rtt" + spec.wanRttMillis(), req, 0);
+    try {
+      return ex.run(tag, req, 0);
+    } finally {
+      if (injecting != null) {
+        List<FaultRun> injected = FaultOptions.finish(injecting);
+        FaultOptions.write(faultsDir.resolve(tag + ".faults.json"), injected);
+        faultFailed |= injected.stream().anyMatch(FaultRun::failed);
+      }
+    }
   }
 
   private void writePartialReport(TestbedSpec spec) {
@@ -510,16 +536,21 @@ public final class E2eBenchCommand implements Callable<Integer> {
   }
 
   /**
-   * @return 1 when a run answered wrong (said on standard error), else 0
+   * @return 1 when a run answered wrong or a fault could not be injected or undone (said on
+   *     standard error), else 0
    */
   private int exitStatus() {
     List<String> wrongAnswers = cells.wrongAnswers();
+    if (faultFailed) {
+      System.err.println(
+          "e2e-bench: a fault could not be injected or undone (see the runs' faults/*.faults.json)");
+    }
     if (!wrongAnswers.isEmpty()) {
       System.err.println(
           "e2e-bench: " + wrongAnswers.size() + " run(s) with a wrong answer: " + wrongAnswers);
       return 1;
     }
-    return 0;
+    return faultFailed ? 1 : 0;
   }
 
   /**
@@ -552,7 +583,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
                     : " --coflow " + coflow))
         + extraConf.entrySet().stream()
             .map(e -> " --conf " + e.getKey() + "=" + e.getValue())
-            .reduce("", String::concat);
+            .reduce("", String::concat)
+        + faults.commandLine();
   }
 
   private picocli.CommandLine.ParameterException usage(String message) {

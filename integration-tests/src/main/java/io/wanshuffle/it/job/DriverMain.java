@@ -1,6 +1,7 @@
 package io.wanshuffle.it.job;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wanshuffle.it.fault.ReduceStageSignal;
 import io.wanshuffle.it.spark.SparkCluster;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,8 +18,9 @@ import org.apache.spark.api.java.JavaSparkContext;
  * network namespace on the shaped testbed): reads a {@link JobRequest} (JSON), runs the job {@code
  * runs} times in one Spark application, and writes a {@link JobResult} (JSON).
  *
- * <p>Prints {@value #REDUCE_STARTED} on standard output when the first reduce task of the first
- * measured run starts, so the orchestrator can inject a fault mid-stage.
+ * <p>Marks each measured run in the fault signal file when the settings name one ({@link
+ * ReduceStageSignal#mark}). Prints {@value #REDUCE_STARTED} on standard output when the first
+ * reduce task of the first measured run starts, so the orchestrator can inject a fault mid-stage.
  */
 public final class DriverMain {
   /** Marker line printed when the first measured reduce stage starts its first task. */
@@ -55,7 +57,9 @@ public final class DriverMain {
       }
       List<RunResult> runs = new ArrayList<>();
       for (int r = 0; r < req.runs(); r++) {
+        ReduceStageSignal.mark(req.sparkConf(), ReduceStageSignal.BEGIN);
         runs.add(runOnce(jsc, rec, req, false));
+        ReduceStageSignal.mark(req.sparkConf(), ReduceStageSignal.END);
         System.out.printf("RUN %d reduce stage %.1f s%n", r + 1, runs.get(r).reduceSeconds());
       }
       JSON.writeValue(Path.of(args[1]).toFile(), new JobResult(req.appName(), startup, runs));

@@ -18,15 +18,25 @@ import java.util.concurrent.TimeUnit;
  * headers so GSO super-packets pass whole (a few thousand frames/s at 200 Mbit/s). It runs as a
  * child process at real-time priority (SCHED_FIFO; a warning is printed when it cannot get it), so
  * that busy hosts on the same cores do not delay frames beyond their due time; {@link #close()}
- * stops that process.
+ * stops that process. {@link #setExtra} adds delay to the frames entering or leaving by one
+ * interface, through the process's standard input.
  */
 final class DelayLine implements AutoCloseable {
+  /** Longest wait for the process to confirm a change of delay. */
+  private static final long CONFIRM_MILLIS = 5_000;
+
   private final Process process;
   private final Path script;
 
-  private DelayLine(Process process, Path script) {
+  /** What the process printed so far (guarded by itself). */
+  private final StringBuilder output;
+
+  private int changes;
+
+  private DelayLine(Process process, Path script, StringBuilder output) {
     this.process = process;
     this.script = script;
+    this.output = output;
   }
 
   /**
@@ -100,13 +110,83 @@ final class DelayLine implements AutoCloseable {
           System.err.println("warning: WAN delay line at " + seen.toString().strip());
         }
       }
-      return new DelayLine(p, script);
+      return new DelayLine(p, script, seen);
     } catch (IOException e) {
       throw new IllegalStateException("cannot start the WAN delay line: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while starting the WAN delay line", e);
     }
+  }
+
+  /**
+   * Sets the delay the line adds, on top of its fixed one, to the frames that enter ({@code
+   * ingress}) or leave by one of its interfaces; a frame crossing from an interface with an ingress
+   * delay to one with an egress delay gets both. Applies to frames arriving from now on; frames
+   * already queued keep their due time, and frames of one path never overtake each other.
+   *
+   * @param port one of the line's interfaces
+   * @param ingress true for the frames entering by it, false for those leaving by it
+   * @param extraMillis the added one-way delay, ms, at least 0 (0 removes it)
+   * @throws IllegalArgumentException if {@code extraMillis} is negative or not finite
+   * @throws IllegalStateException if the process is gone, refuses the change (an unknown
+   *     interface), or does not confirm it within 5 s
+   */
+  synchronized void setExtra(String port, boolean ingress, double extraMillis) {
+    if (!(extraMillis >= 0) || Double.isInfinite(extraMillis)) {
+      throw new IllegalArgumentException("an added delay must be >= 0 ms, got " + extraMillis);
+    }
+    int id = ++changes;
+    String command =
+        String.format(
+            java.util.Locale.ROOT,
+            "extra %d %s %s %.3f",
+            id,
+            ingress ? "in" : "out",
+            port,
+            extraMillis);
+    try {
+      process.getOutputStream().write((command + "\n").getBytes(StandardCharsets.UTF_8));
+      process.getOutputStream().flush();
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "the WAN delay line did not take `" + command + "`: " + e.getMessage(), e);
+    }
+    String ok = "ok " + id + "\n";
+    String refused = "error " + id + " ";
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONFIRM_MILLIS);
+    synchronized (output) {
+      while (System.nanoTime() < deadline) {
+        int error = output.indexOf(refused);
+        if (error >= 0) {
+          int end = output.indexOf("\n", error);
+          throw new IllegalStateException(
+              "the WAN delay line refused `"
+                  + command
+                  + "`: "
+                  + output.substring(error + refused.length(), end < 0 ? output.length() : end));
+        }
+        if (output.indexOf(ok) >= 0) {
+          return;
+        }
+        if (!process.isAlive()) {
+          break;
+        }
+        try {
+          output.wait(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while changing the WAN delay line", e);
+        }
+      }
+    }
+    throw new IllegalStateException(
+        "the WAN delay line did not confirm `"
+            + command
+            + "` within "
+            + CONFIRM_MILLIS
+            + " ms"
+            + (process.isAlive() ? "" : " (its process has ended)"));
   }
 
   /** Stops the delay line process (by its handle) and deletes the script copy. */

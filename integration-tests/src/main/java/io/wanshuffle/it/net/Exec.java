@@ -8,12 +8,20 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** Runs short system commands (ip, tc, nstat) and fails with the command line and its stderr. */
-final class Exec {
+/**
+ * Runs short system commands (ip, tc, nft, nstat) and fails with the command line and its stderr.
+ */
+public final class Exec {
   private Exec() {}
 
-  /** Result of one finished command. */
-  record Result(int exitCode, String stdout, String stderr) {}
+  /**
+   * Result of one finished command.
+   *
+   * @param exitCode its exit status
+   * @param stdout its standard output
+   * @param stderr its standard error
+   */
+  public record Result(int exitCode, String stdout, String stderr) {}
 
   /**
    * Runs a command and waits for it (at most 60 s).
@@ -22,7 +30,7 @@ final class Exec {
    * @return exit code and captured output, whatever the exit code
    * @throws IllegalStateException if the program cannot be started or does not finish in time
    */
-  static Result run(List<String> command) {
+  public static Result run(List<String> command) {
     ProcessBuilder pb = new ProcessBuilder(command);
     try {
       Process p = pb.start();
@@ -51,7 +59,7 @@ final class Exec {
    * @return its standard output
    * @throws IllegalStateException naming the command, exit code and stderr when it fails
    */
-  static String check(String... command) {
+  public static String check(String... command) {
     List<String> cmd = List.of(command);
     Result r = run(cmd);
     if (r.exitCode() != 0) {
@@ -90,7 +98,7 @@ final class Exec {
   /**
    * @return true if {@code program} is found on the PATH (or is an executable path)
    */
-  static boolean onPath(String program) {
+  public static boolean onPath(String program) {
     String path = System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
     List<String> dirs = new ArrayList<>(List.of(path.split(":")));
     dirs.add("/usr/sbin");

@@ -23,6 +23,9 @@ import java.util.concurrent.TimeUnit;
 public final class FlowProbe {
   private static final int PORT = 5301;
 
+  /** What a source prints when one of its connections is up, before its first write. */
+  static final String SENDING = "sending";
+
   private FlowProbe() {}
 
   /**
@@ -56,6 +59,22 @@ public final class FlowProbe {
    * @throws IllegalStateException if a probe process fails
    */
   public static Measured runMeasured(Testbed testbed, int seconds, String javaClassPath) {
+    try (Running r = start(testbed, seconds, javaClassPath)) {
+      return r.finish();
+    }
+  }
+
+  /**
+   * Starts the probe on a testbed and returns while it runs: the sinks on site B's hosts, the
+   * backbone's and every link's recording, then the sources on every map-side host.
+   *
+   * @param testbed a running shaped testbed
+   * @param seconds how long the sources send
+   * @param javaClassPath class path holding this class
+   * @return the running probe; {@link Running#finish()} waits for it
+   * @throws IllegalStateException if the testbed is not shaped or a probe process cannot start
+   */
+  public static Running start(Testbed testbed, int seconds, String javaClassPath) {
     LinkMeter links =
         testbed
             .links()
@@ -70,32 +89,119 @@ public final class FlowProbe {
                 () ->
                     new IllegalStateException(
                         "the probe needs the shaped testbed (its backbone is measured)"));
-    List<Process> procs = new ArrayList<>();
+    Running r = new Running(seconds);
     try {
       for (Node b : testbed.reduceSide()) {
-        procs.add(startSink(b, PORT, seconds + 10, javaClassPath));
+        r.sinks.add(startSink(b, PORT, seconds + 10, javaClassPath));
       }
       Thread.sleep(1500);
-      BackboneMeter.Recording rec = meter.record(100);
-      LinkMeter.Recording linkRec = links.record(100);
-      List<Process> sources = new ArrayList<>();
+      r.backbone = meter.record(100);
+      r.links = links.record(100);
       for (Node a : testbed.mapSide()) {
         List<String> args = new ArrayList<>(List.of("source", Integer.toString(seconds)));
         testbed.reduceSide().forEach(b -> args.add(b.address() + ":" + PORT));
-        sources.add(start(a, args, javaClassPath));
+        r.connections += testbed.reduceSide().size();
+        r.sources.add(start(a, args, javaClassPath));
       }
-      for (Process p : sources) {
-        output(p, seconds + 30L, "probe source");
-      }
-      LinkTrace linkTrace = linkRec.stop();
-      return new Measured(rec.stop(), linkTrace);
+      return r;
     } catch (IOException e) {
+      r.close();
       throw new IllegalStateException("cannot run the probe: " + e.getMessage(), e);
     } catch (InterruptedException e) {
+      r.close();
       Thread.currentThread().interrupt();
       throw new IllegalStateException("probe interrupted", e);
-    } finally {
-      procs.forEach(Process::destroy);
+    }
+  }
+
+  /** A probe running in the background ({@link #start}); close it to stop its processes. */
+  public static final class Running implements AutoCloseable {
+    private final int seconds;
+    private final List<Process> sinks = new ArrayList<>();
+    private final List<Process> sources = new ArrayList<>();
+    private int connections;
+    private BackboneMeter.Recording backbone;
+    private LinkMeter.Recording links;
+
+    private Running(int seconds) {
+      this.seconds = seconds;
+    }
+
+    /**
+     * Waits until every source has connected to every sink (each source prints {@value
+     * FlowProbe#SENDING} per connection, before its first write).
+     *
+     * @param timeoutMillis how long to wait, ms
+     * @throws IllegalStateException if not every connection is up in time
+     */
+    public void awaitSending(long timeoutMillis) {
+      long deadline = System.currentTimeMillis() + timeoutMillis;
+      int up = 0;
+      try {
+        for (Process p : sources) {
+          java.io.BufferedReader r =
+              new java.io.BufferedReader(
+                  new java.io.InputStreamReader(
+                      p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+          int mine = 0;
+          while (mine < connections / sources.size() && System.currentTimeMillis() < deadline) {
+            if (!r.ready()) {
+              if (!p.isAlive()) {
+                break;
+              }
+              Thread.sleep(20);
+              continue;
+            }
+            String line = r.readLine();
+            if (line == null) {
+              break;
+            }
+            if (line.startsWith(SENDING)) {
+              mine++;
+            }
+          }
+          up += mine;
+        }
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot read the probe's sources: " + e.getMessage(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("probe interrupted", e);
+      }
+      if (up < connections) {
+        throw new IllegalStateException(
+            "only " + up + " of the probe's " + connections + " connections came up in time");
+      }
+    }
+
+    /**
+     * Waits for the sources to end and stops the recordings.
+     *
+     * @return the backbone's and the links' traces over the probe
+     * @throws IllegalStateException if a source fails or takes 30 s longer than it should
+     */
+    public Measured finish() {
+      try {
+        for (Process p : sources) {
+          output(p, seconds + 30L, "probe source");
+        }
+        LinkTrace linkTrace = links.stop();
+        return new Measured(backbone.stop(), linkTrace);
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot run the probe: " + e.getMessage(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("probe interrupted", e);
+      } finally {
+        close();
+      }
+    }
+
+    /** Stops the probe's processes. */
+    @Override
+    public void close() {
+      sources.forEach(Process::destroy);
+      sinks.forEach(Process::destroy);
     }
   }
 
@@ -210,6 +316,10 @@ public final class FlowProbe {
                   byte[] buf = new byte[1 << 16];
                   try (Socket s = new Socket(hp[0], Integer.parseInt(hp[1]));
                       OutputStream out = s.getOutputStream()) {
+                    synchronized (System.out) {
+                      System.out.println(SENDING + " " + String.join(":", hp));
+                      System.out.flush();
+                    }
                     while (System.nanoTime() < end) {
                       out.write(buf);
                     }

@@ -43,7 +43,34 @@ public final class LinkMeter {
       boolean transmit,
       long rateBitsPerSecond,
       String qdiscNs,
-      String qdiscDev) {}
+      String qdiscDev) {
+
+    /**
+     * @return the namespace of the interface the link's frames leave by: its tbf's, or for an
+     *     unshaped link the interface that transmits it
+     * @throws IllegalStateException for an unshaped link read on its receiving side (the testbed
+     *     has none)
+     */
+    public String egressNamespace() {
+      return qdiscNs != null ? qdiscNs : transmitter().ns();
+    }
+
+    /**
+     * @return the interface the link's frames leave by (see {@link #egressNamespace()})
+     * @throws IllegalStateException as {@link #egressNamespace()}
+     */
+    public String egressDevice() {
+      return qdiscDev != null ? qdiscDev : transmitter().dev();
+    }
+
+    private Probe transmitter() {
+      if (!transmit) {
+        throw new IllegalStateException(
+            "link " + link + " is neither shaped nor read where it is transmitted");
+      }
+      return this;
+    }
+  }
 
   /**
    * @param probes the links and where to read them

@@ -34,8 +34,9 @@ import java.util.Optional;
  * 10.77.1.11.., site B 10.77.2.11.., C 10.77.3.11.., D 10.77.4.11... Every namespace is named
  * {@value #PREFIX}*, and {@link #start} first removes such leftovers of a crashed run (terminating
  * the processes a previous run left inside them). Nothing is created in the root namespace. One
- * such testbed per machine ({@link MachineLock}). {@link #links()} measures every link ({@link
- * LinkMeter}), {@link #backbone()} the backbone into site B.
+ * such testbed per machine ({@link MachineLock}). {@link #layout()} says where each host and link
+ * lies ({@link TestbedLayout}), {@link #links()} measures every link ({@link LinkMeter}), {@link
+ * #backbone()} the backbone into site B, {@link #setExtraDelay} adds delay to a backbone link.
  *
  * <p>Teardown ({@link #close()}, or the {@link Teardown} at JVM exit): stops the delay line,
  * deletes every {@value #PREFIX}* namespace with the processes still inside, releases the lock.
@@ -44,8 +45,8 @@ public final class NamespaceTestbed implements Testbed {
   /** Prefix of every namespace this class creates. */
   public static final String PREFIX = "wst-";
 
-  static final String SWITCH_A = PREFIX + "swA";
-  static final String SWITCH_B = PREFIX + "swB";
+  static final String SWITCH_A = TestbedLayout.switchOf(0);
+  static final String SWITCH_B = TestbedLayout.switchOf(1);
   static final String WAN = PREFIX + "wan";
   private static final String BURST = "64kb";
 
@@ -56,6 +57,7 @@ public final class NamespaceTestbed implements Testbed {
   private static final int MIN_TBF_LATENCY_MS = 20;
 
   private final TestbedSpec spec;
+  private final TestbedLayout layout;
   private final Hosts hosts;
   private final Teardown teardown;
   private DelayLine delayLine;
@@ -64,7 +66,8 @@ public final class NamespaceTestbed implements Testbed {
 
   private NamespaceTestbed(TestbedSpec spec) {
     this.spec = spec;
-    this.hosts = Hosts.of(spec, "10.77", PREFIX);
+    this.layout = TestbedLayout.of(spec);
+    this.hosts = layout.hosts();
     this.teardown = Teardown.register(Teardown.TESTBED_PRIORITY, this::teardown);
   }
 
@@ -176,43 +179,28 @@ public final class NamespaceTestbed implements Testbed {
 
   private void build() {
     CongestionControl.allow(spec.tcpCongestionControl());
-    List<LinkMeter.Probe> probes = new ArrayList<>();
     for (int s = 0; s < spec.sites(); s++) {
-      String sw = switchOf(s);
+      String sw = TestbedLayout.switchOf(s);
       addNamespace(sw);
       addBridge(sw, "br0");
       if (spec.rackSwitches()) {
-        addRacks(s, probes);
+        addRacks(s);
       }
     }
     if (spec.sites() == 2) {
-      buildPointToPoint(probes);
+      buildPointToPoint();
     } else {
-      buildStar(probes);
+      buildStar();
     }
     addHost(hosts.control(), SWITCH_A, "br0", false);
     for (int s = 0; s < spec.sites(); s++) {
       for (Node n : hosts.sites().get(s)) {
         String bridge = spec.rackSwitches() ? rackBridge(n.rack()) : "br0";
-        addHost(n, switchOf(s), bridge, true);
-        String port = "v-" + n.name();
-        long nic = spec.nicBitsPerSecond();
-        probes.add(
-            new LinkMeter.Probe(
-                "nic.up[" + n.address() + "]",
-                switchOf(s),
-                port,
-                false,
-                nic,
-                n.namespace(),
-                "eth0"));
-        probes.add(
-            new LinkMeter.Probe(
-                "nic.down[" + n.address() + "]", switchOf(s), port, true, nic, switchOf(s), port));
+        addHost(n, TestbedLayout.switchOf(s), bridge, true);
       }
     }
     meter = backboneMeter();
-    links = new LinkMeter(probes);
+    links = new LinkMeter(layout.links());
   }
 
   /**
@@ -221,44 +209,22 @@ public final class NamespaceTestbed implements Testbed {
    * towards the site) and whose site end the downlink ({@code dn-rN}), each shaped when its rate is
    * set.
    */
-  private void addRacks(int s, List<LinkMeter.Probe> probes) {
-    String sw = switchOf(s);
-    String site = TestbedSpec.siteName(s);
+  private void addRacks(int s) {
+    String sw = TestbedLayout.switchOf(s);
     for (int r = 0; r < spec.racksPerSite(); r++) {
       String bridge = rackBridge(r);
-      String up = "up-r" + r;
-      String down = "dn-r" + r;
+      String up = TestbedLayout.uplink(r);
+      String down = TestbedLayout.downlink(r);
       addBridge(sw, bridge);
       Exec.check("ip", "-n", sw, "link", "add", up, "type", "veth", "peer", "name", down);
       Exec.check("ip", "-n", sw, "link", "set", up, "master", bridge, "up");
       Exec.check("ip", "-n", sw, "link", "set", down, "master", "br0", "up");
-      long upRate = spec.rackUplinkBitsPerSecond();
-      long downRate = spec.rackDownlinkBitsPerSecond();
-      if (upRate != TestbedSpec.UNSHAPED) {
-        shape(sw, up, upRate);
+      if (spec.rackUplinkBitsPerSecond() != TestbedSpec.UNSHAPED) {
+        shape(sw, up, spec.rackUplinkBitsPerSecond());
       }
-      if (downRate != TestbedSpec.UNSHAPED) {
-        shape(sw, down, downRate);
+      if (spec.rackDownlinkBitsPerSecond() != TestbedSpec.UNSHAPED) {
+        shape(sw, down, spec.rackDownlinkBitsPerSecond());
       }
-      String rack = "/" + site + "/rack" + r;
-      probes.add(
-          new LinkMeter.Probe(
-              "rack.uplink[" + rack + "]",
-              sw,
-              up,
-              true,
-              upRate,
-              upRate == TestbedSpec.UNSHAPED ? null : sw,
-              upRate == TestbedSpec.UNSHAPED ? null : up));
-      probes.add(
-          new LinkMeter.Probe(
-              "rack.downlink[" + rack + "]",
-              sw,
-              down,
-              true,
-              downRate,
-              downRate == TestbedSpec.UNSHAPED ? null : sw,
-              downRate == TestbedSpec.UNSHAPED ? null : down));
     }
   }
 
@@ -267,7 +233,7 @@ public final class NamespaceTestbed implements Testbed {
    * WAN RTT), each end shaped for the direction it sends: A to B at the smaller of A's and B's
    * sides, and B to A the same (both ends of one link).
    */
-  private void buildPointToPoint(List<LinkMeter.Probe> probes) {
+  private void buildPointToPoint() {
     if (spec.wanRttMillis() > 0) {
       addNamespace(WAN);
       Exec.check(
@@ -290,17 +256,6 @@ public final class NamespaceTestbed implements Testbed {
     long rate = Math.min(spec.sideBitsPerSecond(0), spec.sideBitsPerSecond(1));
     shape(SWITCH_A, "bbA", rate);
     shape(SWITCH_B, "bbB", rate);
-    for (int s = 0; s < 2; s++) {
-      String sw = switchOf(s);
-      String dev = "bb" + TestbedSpec.siteName(s);
-      String other = switchOf(1 - s);
-      String otherDev = "bb" + TestbedSpec.siteName(1 - s);
-      String site = "/" + TestbedSpec.siteName(s);
-      long side = spec.sideBitsPerSecond(s);
-      probes.add(new LinkMeter.Probe("backbone.out[" + site + "]", sw, dev, true, side, sw, dev));
-      probes.add(
-          new LinkMeter.Probe("backbone.in[" + site + "]", sw, dev, false, side, other, otherDev));
-    }
   }
 
   /**
@@ -310,17 +265,16 @@ public final class NamespaceTestbed implements Testbed {
    * forwards each frame to the port of its destination after half the RTT, so that any two sites
    * are one RTT apart.
    */
-  private void buildStar(List<LinkMeter.Probe> probes) {
+  private void buildStar() {
     addNamespace(WAN);
     if (spec.wanRttMillis() == 0) {
       addBridge(WAN, "br0");
     }
     List<String> corePorts = new ArrayList<>();
     for (int s = 0; s < spec.sites(); s++) {
-      String sw = switchOf(s);
-      String name = TestbedSpec.siteName(s);
-      String dev = "bb" + name;
-      String core = "w" + name;
+      String sw = TestbedLayout.switchOf(s);
+      String dev = TestbedLayout.backboneDevice(s);
+      String core = TestbedLayout.corePort(s);
       Exec.check(
           "ip", "link", "add", dev, "netns", sw, "type", "veth", "peer", "name", core, "netns",
           WAN);
@@ -334,9 +288,6 @@ public final class NamespaceTestbed implements Testbed {
       shape(sw, dev, side);
       shape(WAN, core, side);
       corePorts.add(core);
-      probes.add(new LinkMeter.Probe("backbone.out[/" + name + "]", sw, dev, true, side, sw, dev));
-      probes.add(
-          new LinkMeter.Probe("backbone.in[/" + name + "]", sw, dev, false, side, WAN, core));
     }
     if (spec.wanRttMillis() > 0) {
       delayLine = DelayLine.start(WAN, corePorts, spec.wanRttMillis() / 2.0);
@@ -368,14 +319,6 @@ public final class NamespaceTestbed implements Testbed {
         mapNamespaces,
         bNamespaces,
         spec.sideBitsPerSecond(TestbedSpec.REDUCE_SITE));
-  }
-
-  /**
-   * @param site a site's index
-   * @return its switch namespace: {@code wst-swA}, {@code wst-swB}, ...
-   */
-  static String switchOf(int site) {
-    return PREFIX + "sw" + TestbedSpec.siteName(site);
   }
 
   private static String rackBridge(int rack) {
@@ -421,7 +364,7 @@ public final class NamespaceTestbed implements Testbed {
   private void addHost(Node n, String sw, String bridge, boolean shaped) {
     addNamespace(n.namespace());
     CongestionControl.set(n.namespace(), spec.tcpCongestionControl());
-    String port = "v-" + n.name();
+    String port = TestbedLayout.hostPort(n);
     Exec.check(
         "ip",
         "link",
@@ -445,18 +388,33 @@ public final class NamespaceTestbed implements Testbed {
     }
   }
 
-  /**
-   * Shapes {@code dev} to {@code bitsPerSecond} with a tbf whose buffer holds max(20 ms, WAN RTT)
-   * of traffic at that rate: the bandwidth-delay-product rule for router buffers, so one TCP flow
-   * can keep the link busy.
-   */
+  /** Shapes {@code dev} to {@code bitsPerSecond} ({@link #tbf}). */
   private void shape(String ns, String dev, long bitsPerSecond) {
-    Exec.check(
+    Exec.check(tbf("replace", ns, dev, bitsPerSecond, spec.wanRttMillis()).toArray(String[]::new));
+  }
+
+  /**
+   * The tc command that shapes an interface as the testbed shapes its links: a root tbf at the
+   * rate, a burst of {@value #BURST}, and a buffer that holds max(20 ms, WAN RTT) of traffic at
+   * that rate (the bandwidth-delay-product rule for router buffers, so one TCP flow can keep the
+   * link busy).
+   *
+   * @param verb tc's qdisc verb: {@code replace} (creates the tbf or replaces the root qdisc; its
+   *     statistics restart) or {@code change} (changes the existing tbf; its statistics go on)
+   * @param ns the interface's namespace
+   * @param dev the interface
+   * @param bitsPerSecond the rate, bits/s
+   * @param wanRttMillis the testbed's WAN round trip, ms (0 without)
+   * @return the command, {@code tc -n NS qdisc VERB dev DEV root tbf rate ...}
+   */
+  public static List<String> tbf(
+      String verb, String ns, String dev, long bitsPerSecond, int wanRttMillis) {
+    return List.of(
         "tc",
         "-n",
         ns,
         "qdisc",
-        "replace",
+        verb,
         "dev",
         dev,
         "root",
@@ -466,7 +424,41 @@ public final class NamespaceTestbed implements Testbed {
         "burst",
         BURST,
         "latency",
-        Math.max(MIN_TBF_LATENCY_MS, spec.wanRttMillis()) + "ms");
+        Math.max(MIN_TBF_LATENCY_MS, wanRttMillis) + "ms");
+  }
+
+  /**
+   * @return where this testbed's hosts and links lie
+   */
+  public TestbedLayout layout() {
+    return layout;
+  }
+
+  /**
+   * Adds a delay to the frames of one backbone link on top of the WAN round trip's, in the delay
+   * line ({@link TestbedLayout#delayPort}); 0 takes it away again. Frames already queued keep their
+   * due time, and no frame overtakes an earlier one of the same path.
+   *
+   * @param link a backbone link's name, e.g. {@code backbone.out[/A]}
+   * @param extraOneWayMillis the added one-way delay, ms, at least 0
+   * @throws IllegalArgumentException if the link is not a backbone link of this testbed, or the
+   *     delay is negative
+   * @throws IllegalStateException if the testbed has no delay line (no WAN round trip), or it does
+   *     not confirm the change within 5 s
+   */
+  public void setExtraDelay(String link, double extraOneWayMillis) {
+    if (delayLine == null) {
+      throw new IllegalStateException(
+          "the testbed has no WAN delay line (its WAN round trip is 0 ms): delays need --rtt > 0");
+    }
+    TestbedLayout.DelayPort port =
+        layout
+            .delayPort(link)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "'" + link + "' is not a backbone link of this testbed"));
+    delayLine.setExtra(port.port(), port.ingress(), extraOneWayMillis);
   }
 
   @Override

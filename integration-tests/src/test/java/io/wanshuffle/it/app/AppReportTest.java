@@ -193,6 +193,57 @@ class AppReportTest {
   }
 
   @Test
+  void theJsonReportHasWhatEachRunsFaultsDid() throws Exception {
+    AppFigures d = withLinks("default", 1, "aa", java.util.Map.of());
+    AppFigures w = withLinks("auto", 1, "aa", java.util.Map.of());
+    io.wanshuffle.it.fault.FaultRecord down =
+        new io.wanshuffle.it.fault.FaultRecord(
+            "down:backbone.out[/A]:1:2",
+            "down",
+            "backbone.out[/A]",
+            1.0,
+            2.0,
+            true,
+            1.05,
+            "2026-12-02T08:00:01.050Z",
+            1_796_198_401_050L,
+            3.1,
+            "2026-12-02T08:00:03.100Z",
+            1_796_198_403_100L,
+            true,
+            "nft table netdev wsfault1 in wst-swA: drop every frame leaving by bbA",
+            null);
+    List<List<io.wanshuffle.it.fault.FaultRun>> faults =
+        List.of(
+            List.of(
+                new io.wanshuffle.it.fault.FaultRun(
+                    null, "2026-12-02T08:00:00Z", 1_796_198_400_000L, List.of(down), null)),
+            List.of(
+                new io.wanshuffle.it.fault.FaultRun(
+                    null, null, null, List.of(), "the listener never started")));
+    com.fasterxml.jackson.databind.JsonNode j =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(AppReport.json(List.of(d, w), faults));
+    com.fasterxml.jackson.databind.JsonNode f = j.get(0).get("faults");
+    assertEquals(1, f.size());
+    assertEquals("down:backbone.out[/A]:1:2", f.get(0).get("spec").asText());
+    assertEquals(1.05, f.get(0).get("appliedAtSeconds").asDouble(), 0);
+    assertEquals("2026-12-02T08:00:03.100Z", f.get(0).get("undoneAt").asText());
+    assertEquals(1_796_198_403_100L, f.get(0).get("undoneAtEpochMs").asLong());
+    assertTrue(f.get(0).get("undoOk").asBoolean());
+    assertTrue(f.get(0).get("error").isNull());
+    assertEquals("2026-12-02T08:00:00Z", j.get(0).get("faultsReduceStageStart").asText());
+    assertTrue(j.get(0).get("faultsError").isNull());
+    assertEquals("the listener never started", j.get(1).get("faultsError").asText());
+    assertEquals("auto", j.get(1).get("variant").asText(), "the other fields are kept");
+    // without --fault: an empty list and nulls
+    com.fasterxml.jackson.databind.JsonNode none =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(AppReport.json(List.of(d)));
+    assertEquals(0, none.get(0).get("faults").size());
+    assertTrue(none.get(0).get("faultsReduceStageStart").isNull());
+  }
+
+  @Test
   void theShuffleReadingStagesGiveTheUtilisationsWindowsOverlapsMerged() {
     StageRun a = new StageRun(1, 0, "a", 2, 1_000, 3_000, null, 0, 10, 0, 0, 0);
     StageRun b = new StageRun(2, 0, "b", 2, 2_000, 4_000, null, 0, 10, 0, 0, 0);
