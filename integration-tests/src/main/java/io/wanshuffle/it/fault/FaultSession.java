@@ -14,8 +14,8 @@ import java.util.List;
 /**
  * Injects a {@link FaultPlan} into one Spark application on the testbed: a thread follows the
  * application's signal file ({@link ReduceStageSignal}) and, once a reduce stage starts, applies
- * each fault AT after that start and undoes it at AT + FOR ({@link Injection}); every fault still
- * applied when the run ends is undone then. A run is the whole application ({@link
+ * each fault AT after that start and undoes it FOR after it took effect ({@link Injection}); every
+ * fault still applied when the run ends is undone then. A run is the whole application ({@link
  * Windows#FIRST_REDUCE_STAGE}, {@code run-app}: the clock starts at its first reduce stage) or each
  * run its driver marks ({@link Windows#MEASURED_RUNS}, {@code e2e-bench}'s {@code DriverMain}: the
  * clock starts at the first reduce stage after each {@code begin} mark, the run ends at the {@code
@@ -25,8 +25,9 @@ import java.util.List;
  * thread and returns what happened ({@link FaultRun}); a {@link Teardown} does the same at JVM exit
  * or interrupt, before the testbed's own teardown. Faults are applied and undone one at a time,
  * each by a command, in the order given (what is due to be undone first); a fault due while others'
- * commands run (or before the stage's start is seen) is applied late, and undone at AT + FOR all
- * the same: the record says when each took effect.
+ * commands run (or before the stage's start is seen) takes effect late and still lasts FOR; the
+ * record says when each took effect. A {@code rate} or {@code delay} fault due on a link where an
+ * earlier one of its kind still holds ends that one first.
  */
 public final class FaultSession implements AutoCloseable {
   /** Exit priority of the session's teardown: after Spark's, before the testbed's. */
@@ -269,8 +270,9 @@ public final class FaultSession implements AutoCloseable {
     }
 
     /**
-     * Undoes what is due, then applies what is due, then undoes what was applied past its end: so
-     * that of two faults on one link, one ending when the other starts, the second holds.
+     * Undoes what is due, then applies what is due (a {@code rate} or {@code delay} fault first
+     * ends the one of its kind still holding its link, so that the second holds), then undoes what
+     * ended meanwhile.
      *
      * @param now the time, epoch ms
      * @return when the next action is due, epoch ms ({@link Long#MAX_VALUE}: none)
@@ -279,6 +281,11 @@ public final class FaultSession implements AutoCloseable {
       undoDue(now);
       for (Entry e : entries) {
         if (e.appliedMs == null && e.error == null && e.note == null && now >= due(e)) {
+          for (Entry held : entries) {
+            if (held != e && held.pendingUndo() && held.sameKindAndTarget(e)) {
+              held.undo();
+            }
+          }
           e.apply();
         }
       }
@@ -307,9 +314,9 @@ public final class FaultSession implements AutoCloseable {
       return startMs + e.fault.spec().atMillis();
     }
 
-    /** When the fault ends, epoch ms (it lasts to the end of the run: never). */
+    /** When an applied fault ends, epoch ms: FOR after it took effect. */
     private long end(Entry e) {
-      return startMs + e.fault.spec().untilMillis();
+      return e.appliedMs + e.fault.spec().forMillis();
     }
 
     FaultRun close(String why) {
@@ -345,6 +352,11 @@ public final class FaultSession implements AutoCloseable {
 
     boolean pendingUndo() {
       return appliedMs != null && undoneMs == null && injection.undoable();
+    }
+
+    boolean sameKindAndTarget(Entry o) {
+      return fault.spec().kind() == o.fault.spec().kind()
+          && fault.target().equals(o.fault.target());
     }
 
     /** Applies the fault; it counts as applied when the command that applies it has returned. */

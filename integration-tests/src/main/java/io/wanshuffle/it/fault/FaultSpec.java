@@ -174,8 +174,9 @@ public record FaultSpec(
   }
 
   /**
-   * @return when the fault is undone after the first reduce stage's start, ms; {@link
-   *     Long#MAX_VALUE} when it lasts to the end of the run; {@link #atMillis()} for a kill
+   * @return when the fault ends if it takes effect on time, ms after the first reduce stage's
+   *     start; {@link Long#MAX_VALUE} when it lasts to the end of the run; {@link #atMillis()} for
+   *     a kill
    */
   public long untilMillis() {
     return toTheEnd() ? Long.MAX_VALUE : atMillis + forMillis;

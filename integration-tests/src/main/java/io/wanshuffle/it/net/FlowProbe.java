@@ -137,6 +137,7 @@ public final class FlowProbe {
     public void awaitSending(long timeoutMillis) {
       long deadline = System.currentTimeMillis() + timeoutMillis;
       int up = 0;
+      StringBuilder ended = new StringBuilder();
       try {
         for (Process p : sources) {
           java.io.BufferedReader r =
@@ -145,19 +146,19 @@ public final class FlowProbe {
                       p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
           int mine = 0;
           while (mine < connections / sources.size() && System.currentTimeMillis() < deadline) {
-            if (!r.ready()) {
-              if (!p.isAlive()) {
-                break;
-              }
+            if (!r.ready() && p.isAlive()) {
               Thread.sleep(20);
               continue;
             }
             String line = r.readLine();
             if (line == null) {
+              ended.append(" (a source ended early; see above)");
               break;
             }
             if (line.startsWith(SENDING)) {
               mine++;
+            } else {
+              ended.append('\n').append(line);
             }
           }
           up += mine;
@@ -170,7 +171,12 @@ public final class FlowProbe {
       }
       if (up < connections) {
         throw new IllegalStateException(
-            "only " + up + " of the probe's " + connections + " connections came up in time");
+            "only "
+                + up
+                + " of the probe's "
+                + connections
+                + " connections came up in time"
+                + ended);
       }
     }
 
@@ -197,11 +203,25 @@ public final class FlowProbe {
       }
     }
 
-    /** Stops the probe's processes. */
+    /**
+     * Stops the probe's processes and waits for them to end (at most 5 s, then kills them), so that
+     * the next probe's sinks find their port free.
+     */
     @Override
     public void close() {
-      sources.forEach(Process::destroy);
-      sinks.forEach(Process::destroy);
+      List<Process> all = new ArrayList<>(sources);
+      all.addAll(sinks);
+      all.forEach(Process::destroy);
+      try {
+        for (Process p : all) {
+          if (!p.waitFor(5, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+          }
+        }
+      } catch (InterruptedException e) {
+        all.forEach(Process::destroyForcibly);
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

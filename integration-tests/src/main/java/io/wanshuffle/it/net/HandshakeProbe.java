@@ -72,8 +72,24 @@ public final class HandshakeProbe {
       throw new IllegalStateException("handshake probe interrupted", e);
     } finally {
       if (sink != null) {
-        sink.destroy();
+        stop(sink);
       }
+    }
+  }
+
+  /**
+   * Stops the sink and waits for it to end (at most 5 s, then kills it), so that the next probe's
+   * sink on the same host finds its port free.
+   */
+  private static void stop(Process sink) {
+    sink.destroy();
+    try {
+      if (!sink.waitFor(5, TimeUnit.SECONDS)) {
+        sink.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      sink.destroyForcibly();
+      Thread.currentThread().interrupt();
     }
   }
 

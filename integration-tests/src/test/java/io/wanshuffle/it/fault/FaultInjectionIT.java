@@ -94,8 +94,12 @@ class FaultInjectionIT {
     return s;
   }
 
-  /** Runs the traffic probe for {@code seconds} with the faults started once it flows. */
-  private Object[] probeWith(String name, int seconds, String... specs) throws IOException {
+  /**
+   * Runs the traffic probe for {@code seconds} with the faults started once it flows.
+   *
+   * @return the link's counters over the probe and what the faults did
+   */
+  private Probed probeWith(String name, int seconds, String... specs) throws IOException {
     try (FlowProbe.Running probe = FlowProbe.start(testbed, seconds, cp)) {
       probe.awaitSending(20_000);
       FaultSession s = inject(name, specs);
@@ -109,65 +113,75 @@ class FaultInjectionIT {
       assertEquals(1, runs.size());
       FaultRun r = runs.get(0);
       assertTrue(!r.failed(), r.toString());
-      return new Object[] {m.links().of(LINK), r.faults().get(0)};
+      return new Probed(m.links().of(LINK), r.reduceStageStartEpochMs(), r.faults().get(0));
     }
   }
 
   /**
-   * The link's rate between the samples that bound a window, Mbit/s: its bytes between the last
-   * sample at or before {@code from} and the first at or after {@code to}, over their time.
+   * What a probe with a fault measured.
+   *
+   * @param link the loaded link's counters
+   * @param startMs when the faults' clock started, epoch ms
+   * @param fault what the fault did
    */
-  private static double mbit(LinkTrace.Series s, long from, long to) {
-    long[] t = s.epochMillis();
-    int a = 0;
-    int b = t.length - 1;
-    for (int i = 0; i < t.length; i++) {
-      if (t[i] <= from) {
-        a = i;
-      }
+  record Probed(LinkTrace.Series link, long startMs, FaultRecord fault) {
+    /** The link's rate from the clock's start to just before the fault was due, Mbit/s. */
+    double before() {
+      return mbit(link, startMs, startMs + (long) (fault.atSeconds() * 1000) - 100);
     }
-    for (int i = t.length - 1; i >= 0; i--) {
-      if (t[i] >= to) {
-        b = i;
-      }
+
+    /**
+     * The window in which the fault surely held: from 300 ms after its command returned to 600 ms
+     * before the command that undid it returned (a command takes effect before it returns).
+     */
+    long[] held() {
+      long[] w = {fault.appliedAtEpochMs() + 300, fault.undoneAtEpochMs() - 600};
+      assertTrue(
+          w[1] - w[0] >= 1_000,
+          "the fault held too briefly to measure (its commands ran late on a busy machine): "
+              + fault);
+      return w;
     }
-    return (s.bytes()[b] - s.bytes()[a]) * 8 / ((t[b] - t[a]) / 1000.0) / 1e6;
+
+    String trace() {
+      return FaultInjectionIT.trace(link, startMs, fault.undoneAtEpochMs() + 4_000);
+    }
   }
 
   @Test
   void aBackboneOutageStopsTheTrafficAcrossItAndTheTrafficResumesAfter() throws IOException {
-    Object[] r = probeWith("down", 9, "down:" + LINK + ":1:3");
-    LinkTrace.Series link = (LinkTrace.Series) r[0];
-    FaultRecord down = (FaultRecord) r[1];
+    Probed p = probeWith("down", 12, "down:" + LINK + ":1:3");
+    FaultRecord down = p.fault();
     assertTrue(down.applied() && down.undoOk(), down.toString());
-    long applied = down.appliedAtEpochMs();
-    long undone = down.undoneAtEpochMs();
     assertTrue(down.appliedAtSeconds() >= 1 && down.undoneAtSeconds() >= 4, "on time: " + down);
-    String trace = trace(link, applied - 1_000, undone + 5_000);
-    assertTrue(mbit(link, applied - 1_000, applied) > 50, "traffic before the outage: " + trace);
-    // what the tbf held when the link went down leaves at once (20 ms of traffic)
-    long during = link.bytes(applied + 300, undone - 100);
-    assertTrue(during < 100_000, during + " bytes crossed the link while it was down: " + trace);
-    // TCP retransmits after the outage with its backed-off timeout (1.6 s after a 3 s outage)
+    assertTrue(p.before() > 50, "traffic before the outage: " + p.trace());
+    // from what the tbf held when the link went down to the first frame TCP sends after it
+    long[] held = {down.appliedAtEpochMs() + 300, down.undoneAtEpochMs() - 100};
+    assertTrue(held[1] - held[0] >= 1_000, "applied too late to measure: " + down);
+    long during = p.link().bytes(held[0], held[1]);
     assertTrue(
-        mbit(link, undone, undone + 4_000) > 20, "the traffic resumes after the outage: " + trace);
+        during < 100_000, during + " bytes crossed the link while it was down: " + p.trace());
+    // TCP retransmits after the outage with its backed-off timeout (up to a few seconds after it)
+    long undone = down.undoneAtEpochMs();
+    long[] t = p.link().epochMillis();
+    assertTrue(
+        p.link().bytes(undone, t[t.length - 1]) > 5_000_000,
+        "the traffic resumes after the outage: " + p.trace());
   }
 
   @Test
   void aRateDropHoldsTheLinksThroughputAtTheNewRateUntilUndone() throws IOException {
-    Object[] r = probeWith("rate", 9, "rate:" + LINK + ":1:3:50mbit");
-    LinkTrace.Series link = (LinkTrace.Series) r[0];
-    FaultRecord rate = (FaultRecord) r[1];
+    Probed p = probeWith("rate", 11, "rate:" + LINK + ":1:4:50mbit");
+    FaultRecord rate = p.fault();
     assertTrue(rate.applied() && rate.undoOk(), rate.toString());
     assertEquals(
         "tbf on bbA in wst-swA: 200000000 -> 50000000 bit/s", rate.detail(), rate.toString());
-    long applied = rate.appliedAtEpochMs();
+    long[] held = p.held();
+    double dropped = mbit(p.link(), held[0], held[1]);
+    assertTrue(dropped <= 50 * 1.1 && dropped >= 50 * 0.6, dropped + " Mbit/s at 50: " + p.trace());
+    assertTrue(p.before() > 100, "before: " + p.trace());
     long undone = rate.undoneAtEpochMs();
-    String trace = trace(link, applied - 1_000, undone + 4_000);
-    double dropped = mbit(link, applied + 500, undone - 500);
-    assertTrue(dropped <= 50 * 1.1 && dropped >= 50 * 0.6, dropped + " Mbit/s at 50: " + trace);
-    assertTrue(mbit(link, applied - 1_000, applied) > 100, "before: " + trace);
-    assertTrue(mbit(link, undone + 1_000, undone + 3_000) > 100, "after: " + trace);
+    assertTrue(mbit(p.link(), undone + 1_000, undone + 3_000) > 100, "after: " + p.trace());
     String tbf = Exec.check("tc", "-n", "wst-swA", "-j", "qdisc", "show", "dev", "bbA");
     assertTrue(tbf.contains("\"rate\":25000000"), "the tbf is back at 200 Mbit/s: " + tbf);
   }
@@ -224,8 +238,29 @@ class FaultInjectionIT {
     assertNull(d.forSeconds(), "rest");
   }
 
+  /**
+   * The link's rate between the samples that bound a window, Mbit/s: its bytes between the last
+   * sample at or before {@code from} and the first at or after {@code to}, over their time.
+   */
+  static double mbit(LinkTrace.Series s, long from, long to) {
+    long[] t = s.epochMillis();
+    int a = 0;
+    int b = t.length - 1;
+    for (int i = 0; i < t.length; i++) {
+      if (t[i] <= from) {
+        a = i;
+      }
+    }
+    for (int i = t.length - 1; i >= 0; i--) {
+      if (t[i] >= to) {
+        b = i;
+      }
+    }
+    return (s.bytes()[b] - s.bytes()[a]) * 8 / ((t[b] - t[a]) / 1000.0) / 1e6;
+  }
+
   /** The link's rate per 500 ms over a window, for the failure messages. */
-  private static String trace(LinkTrace.Series s, long from, long to) {
+  static String trace(LinkTrace.Series s, long from, long to) {
     List<String> out = new ArrayList<>();
     for (long t = from; t + 500 <= to; t += 500) {
       out.add(String.format("%+.1fs %.0f", (t - from) / 1000.0, mbit(s, t, t + 500)));
