@@ -45,6 +45,12 @@ public final class Settings {
   /** {@link #STEP_HANDOVER}: report a step when its last block arrived. */
   public static final String ARRIVAL = "arrival";
 
+  /** {@link #WINDOW}: each shared link's window moves with its measured flows. */
+  public static final String ADAPTIVE = "adaptive";
+
+  /** {@link #WINDOW}: each link admits its capacity in flows, no more. */
+  public static final String CAPACITY = "capacity";
+
   /** {@link #PLANNING_FALLBACK}'s default: the greedy first step built into the plugin. */
   public static final String GREEDY_FALLBACK = "greedy";
 
@@ -258,6 +264,15 @@ public final class Settings {
                   cost (β + longest transfer) the schedulers minimise; it ran 7-32 % slower than \
                   Spark's default shuffle, where `pipelined` was up to 17 % faster \
                   ([end-to-end notes](benchmarks/2026-11-21-end-to-end-notes.md#barrier-and-arrival))."""));
+
+  public static final ConfigEntry<String> WINDOW =
+      declare(
+          ConfigEntry.builder("spark.wanshuffle.window", Words.of(ADAPTIVE, CAPACITY))
+              .section(Section.STEPS)
+              .defaultValue(ADAPTIVE)
+              .doc(
+                  """
+                  How many flows a shared link (a backbone side, a rack uplink or downlink) is                   admitted at once. `adaptive`: a window that starts at the link's capacity in                   flows and moves with the flows it carries while a stage runs: up while the link                   carries under 92 % of its rate with its flows held elsewhere (their NICs, TCP,                   the gaps of hand-overs), back when a flow added did not raise its throughput,                   down to the capacity of its measured rate when its flows all run far below                   their shares; at most its capacity plus half of it (at least one flow more).                   Every move is logged and captured. `capacity`: the capacity, never more (the                   window of every link is fixed). Pipelined steps only: barrier steps plan on the                   capacity. See [plugin.md](plugin.md#link-windows)."""));
 
   public static final ConfigEntry<String> STEP_HANDOVER =
       declare(

@@ -13,10 +13,12 @@ import io.wanshuffle.spark.coordinator.demand.TaskWaves;
 import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
 import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
 import io.wanshuffle.spark.coordinator.event.Listeners;
+import io.wanshuffle.spark.coordinator.event.WindowChange;
 import io.wanshuffle.spark.coordinator.network.FlowLeases;
 import io.wanshuffle.spark.coordinator.network.LiveParameters;
 import io.wanshuffle.spark.coordinator.network.MeasuringListener;
 import io.wanshuffle.spark.coordinator.network.PlanningParameters;
+import io.wanshuffle.spark.coordinator.network.WindowControl;
 import io.wanshuffle.spark.coordinator.plan.Planner;
 import io.wanshuffle.spark.coordinator.plan.StepMode;
 import io.wanshuffle.spark.coordinator.track.StepGrants;
@@ -41,6 +43,7 @@ final class CoordinatorWiring {
   private final Roles roles;
   private final DemandRequests requests;
   private final PlanningRounds rounds;
+  private final Listeners listeners;
 
   /**
    * @param b the builder's settings
@@ -63,15 +66,20 @@ final class CoordinatorWiring {
         new LiveParameters(
             PlanningParameters.of(links, conf.betaSeconds(), conf.get(Settings.ALGORITHM)));
     MeasuringListener measuring = new MeasuringListener(links);
+    StepMode mode = StepMode.of(conf);
+    FlowLeases leases = new FlowLeases(parameters, clusterOf, b.clock());
     List<CoordinatorListener> all = new ArrayList<>(b.listeners());
     all.add(measuring);
+    if (adaptiveWindows(conf, mode)) {
+      all.add(
+          new WindowControl(parameters, leases, b.clock(), this::tellWindow, this::windowMoved));
+    }
     Listeners listeners = new Listeners(all);
+    this.listeners = listeners;
     CoordinatorTimer events = asEvents(timer, asEvent);
-    StepMode mode = StepMode.of(conf);
     FlowKeeping keeping = new FlowKeeping(conf.get(Settings.GATHER_WINDOW));
     DemandBook book = new DemandBook();
     StageLedger stages = new StageLedger();
-    FlowLeases leases = new FlowLeases(parameters, clusterOf);
     StepTracker steps =
         new StepTracker(
             leases,
@@ -176,6 +184,26 @@ final class CoordinatorWiring {
 
   private void requestPlan() {
     rounds.request();
+  }
+
+  private void tellWindow(WindowChange change) {
+    listeners.fire(l -> l.onWindowChanged(change));
+  }
+
+  /** A link's window moved: the last plan was made on the old one. */
+  private void windowMoved() {
+    rounds.dropStanding();
+    rounds.request();
+  }
+
+  /**
+   * @return whether the shared links' windows move ({@code spark.wanshuffle.window=adaptive}, with
+   *     pipelined steps and gating on)
+   */
+  private static boolean adaptiveWindows(WanShuffleConf conf, StepMode mode) {
+    return conf.gated()
+        && Settings.ADAPTIVE.equals(conf.get(Settings.WINDOW))
+        && !mode.planFitsFreePorts();
   }
 
   private boolean planning() {

@@ -326,23 +326,7 @@ class PipelinedMakespanTest {
    */
   private static StepCoordinator coordinator(
       String algorithm, int k, ManualTimer timer, String replanWait) {
-    WanShuffleConf conf =
-        WanShuffleConf.from(
-            new SparkConf(false)
-                .set(Settings.ALGORITHM.key(), algorithm)
-                .set(Settings.K.key(), Integer.toString(k))
-                .set(Settings.DELTA.key(), "1")
-                .set(Settings.BETA.key(), "0ms")
-                .set(Settings.STEP_MIN_DEADLINE.key(), "1h")
-                .set(Settings.PLANNING_BUDGET.key(), "0")
-                .set(Settings.REPLAN_WAIT.key(), replanWait)
-                .set(Settings.BACKBONE_RATE.key(), Long.toString((long) BASE_SPEED * k)),
-            Set.copyOf(Algorithms.names()));
-    return StepCoordinator.builder(conf)
-        .scheduler(Algorithms.byName(algorithm))
-        .listeners(List.of())
-        .timer(timer)
-        .clock(timer::now)
+    return builder(algorithm, k, timer, replanWait)
         .planner(r -> timer.schedule(r, PLAN_MS))
         .build();
   }
@@ -362,23 +346,36 @@ class PipelinedMakespanTest {
 
   /** A pipelined coordinator: k flows of {@link #BASE_SPEED} each, δ = 1, β = 0. */
   private static StepCoordinator coordinator(String algorithm, int k, ManualTimer timer) {
-    WanShuffleConf conf =
-        WanShuffleConf.from(
-            new SparkConf(false)
-                .set(Settings.ALGORITHM.key(), algorithm)
-                .set(Settings.K.key(), Integer.toString(k))
-                .set(Settings.DELTA.key(), "1")
-                .set(Settings.BETA.key(), "0ms")
-                .set(Settings.STEP_MIN_DEADLINE.key(), "1h")
-                .set(Settings.PLANNING_BUDGET.key(), "0")
-                .set(Settings.BACKBONE_RATE.key(), Long.toString((long) BASE_SPEED * k)),
-            Set.copyOf(Algorithms.names()));
-    return StepCoordinator.builder(conf)
+    return builder(algorithm, k, timer, null).build();
+  }
+
+  /**
+   * The coordinators' builder. Windows stay at the links' capacities: the simulation runs every
+   * flow at the base speed whatever else a link carries, so there is no sharing for a window to
+   * measure.
+   *
+   * @param replanWait {@code spark.wanshuffle.planning.replanWait}, null for the default
+   */
+  private static StepCoordinatorBuilder builder(
+      String algorithm, int k, ManualTimer timer, String replanWait) {
+    SparkConf c =
+        new SparkConf(false)
+            .set(Settings.ALGORITHM.key(), algorithm)
+            .set(Settings.K.key(), Integer.toString(k))
+            .set(Settings.DELTA.key(), "1")
+            .set(Settings.BETA.key(), "0ms")
+            .set(Settings.STEP_MIN_DEADLINE.key(), "1h")
+            .set(Settings.PLANNING_BUDGET.key(), "0")
+            .set(Settings.WINDOW.key(), Settings.CAPACITY)
+            .set(Settings.BACKBONE_RATE.key(), Long.toString((long) BASE_SPEED * k));
+    if (replanWait != null) {
+      c.set(Settings.REPLAN_WAIT.key(), replanWait);
+    }
+    return StepCoordinator.builder(WanShuffleConf.from(c, Set.copyOf(Algorithms.names())))
         .scheduler(Algorithms.byName(algorithm))
         .listeners(List.of())
         .timer(timer)
-        .clock(timer::now)
-        .build();
+        .clock(timer::now);
   }
 
   /**

@@ -171,7 +171,7 @@ public final class StandingPlan {
   private static int[] capacities(int[] links, LinkFacts facts) {
     int[] c = new int[links.length];
     for (int x = 0; x < links.length; x++) {
-      c[x] = facts.capacity(links[x]);
+      c[x] = facts.window(links[x]);
     }
     return c;
   }

@@ -122,6 +122,14 @@ public interface CoordinatorListener {
    */
   default void onStageDone(StageSummary summary) {}
 
+  /**
+   * A link's window or rate in force moved (adaptive windows, {@code
+   * coordinator.network.WindowRule}).
+   *
+   * @param change the link, its window before and after, its rate in force and why
+   */
+  default void onWindowChanged(WindowChange change) {}
+
   /** The coordinator stopped (application end). Flush and close files here. */
   default void onCoordinatorStop() {}
 }

@@ -200,7 +200,7 @@ public final class DemandMatrix {
             : mode.platform(s, r, backboneFlows(nzRoute, leases), leases, betaSeconds);
     LinkNetwork network =
         leases.links().topologyAware()
-            ? network(s, r, nzRow, nzCol, nzRoute, leases.links(), platform)
+            ? network(s, r, nzRow, nzCol, nzRoute, leases.links(), leases.facts(), platform)
             : null;
     return new DemandMatrix(
         snap, s, r, nzRow, nzCol, nzBytes, nzRoute, platform, network, baseSpeed);
@@ -208,8 +208,8 @@ public final class DemandMatrix {
 
   /**
    * The flows the backbone carries for this matrix (the KPBS k of rack-blind plans): the smaller of
-   * the summed capacities of the outgoing backbone sides and of the incoming sides that the routes
-   * of the pairs with traffic cross (two clusters: k per direction with traffic), at least 1.
+   * the summed windows of the outgoing backbone sides and of the incoming sides that the routes of
+   * the pairs with traffic cross (two clusters: k per direction with traffic), at least 1.
    */
   private static int backboneFlows(int[][] nzRoute, FlowLeases leases) {
     LinkModel links = leases.links();
@@ -226,15 +226,16 @@ public final class DemandMatrix {
         }
       }
     }
-    long outFlows = out.stream().mapToLong(links::capacity).sum();
-    long inFlows = in.stream().mapToLong(links::capacity).sum();
+    long outFlows = out.stream().mapToLong(facts::window).sum();
+    long inFlows = in.stream().mapToLong(facts::window).sum();
     long k = out.isEmpty() || in.isEmpty() ? links.k() : Math.min(outFlows, inFlows);
     return (int) Math.max(1, Math.min(Integer.MAX_VALUE, k));
   }
 
   /**
-   * The matrix's links for a topology-aware plan: every link of every pair's route with its
-   * capacity in flows; sender-side links (NIC up, rack uplink, backbone out) first.
+   * The matrix's links for a topology-aware plan: every link of every pair's route with its window
+   * in flows (its capacity unless its window moved); sender-side links (NIC up, rack uplink,
+   * backbone out) first.
    */
   private static LinkNetwork network(
       String[] s,
@@ -243,6 +244,7 @@ public final class DemandMatrix {
       int[] nzCol,
       int[][] nzRoute,
       LinkModel links,
+      LinkFacts facts,
       Platform platform) {
     LinkNetwork.Builder b = new LinkNetwork.Builder(s.length, r.length);
     Map<Integer, Integer> ids = new HashMap<>();
@@ -257,7 +259,7 @@ public final class DemandMatrix {
       int[] mapped = new int[route.length];
       for (int x = 0; x < route.length; x++) {
         int l = route[x];
-        mapped[x] = ids.computeIfAbsent(l, id -> b.addLink(links.name(id), links.capacity(id)));
+        mapped[x] = ids.computeIfAbsent(l, id -> b.addLink(links.name(id), facts.window(id)));
       }
       b.route(
           i,

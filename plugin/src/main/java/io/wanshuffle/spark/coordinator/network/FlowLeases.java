@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * The throttle: the open cross-cluster flows (one per granted host pair per step), counted on every
@@ -19,6 +20,8 @@ import java.util.function.Function;
  */
 public final class FlowLeases {
   private final LiveParameters parameters;
+  private final LongSupplier clockMs;
+  private final LinkOccupancy occupancy = new LinkOccupancy();
   private final HostIndex hosts = new HostIndex();
   private final Function<String, String> clusterOf;
   private final Map<String, Integer> sending = new HashMap<>();
@@ -31,24 +34,41 @@ public final class FlowLeases {
   private int total;
 
   /**
-   * @param parameters the planning parameters in force: the links of every route and their
-   *     capacities in flows ({@link PlanningParameters#links}); when they are replaced no flow is
+   * @param parameters the planning parameters in force: the links of every route and their windows
+   *     in flows ({@link PlanningParameters#facts}); when the link model is replaced no flow is
    *     open (every count is 0), so the counts carry over to the new links' ids
    * @param clusterOf the cluster of a host; never returns null
+   * @param clockMs the clock the links' occupancy is timed with, epoch ms
    */
-  public FlowLeases(LiveParameters parameters, Function<String, String> clusterOf) {
+  public FlowLeases(
+      LiveParameters parameters, Function<String, String> clusterOf, LongSupplier clockMs) {
     this.parameters = Objects.requireNonNull(parameters, "parameters");
     this.clusterOf = Objects.requireNonNull(clusterOf, "clusterOf");
+    this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
   }
 
   /**
-   * Leases on fixed links (no measurement replaces them), for tests and tools.
+   * Leases on fixed links (no measurement replaces them), for tests and tools, timed with the
+   * system clock.
    *
    * @param links the links of every route and their capacities in flows
    * @param clusterOf the cluster of a host; never returns null
    */
   public FlowLeases(LinkModel links, Function<String, String> clusterOf) {
-    this(new LiveParameters(PlanningParameters.of(links, 0, "fixed")), clusterOf);
+    this(
+        new LiveParameters(PlanningParameters.of(links, 0, "fixed")),
+        clusterOf,
+        System::currentTimeMillis);
+  }
+
+  /**
+   * @param link a link id
+   * @param fromMs start of an interval, epoch ms
+   * @param toMs its end, epoch ms
+   * @return the mean number of flows open on the link over the interval ({@link LinkOccupancy})
+   */
+  public double meanHeld(int link, long fromMs, long toMs) {
+    return occupancy.meanHeld(link, fromMs, toMs);
   }
 
   /**
@@ -162,7 +182,7 @@ public final class FlowLeases {
   public boolean fits(String src, String dst, int[] route) {
     LinkFacts facts = facts();
     for (int l : route) {
-      if (used(l) >= facts.capacity(l)) {
+      if (used(l) >= facts.window(l)) {
         return false;
       }
     }
@@ -176,7 +196,7 @@ public final class FlowLeases {
   public boolean allFree(int[] links) {
     LinkFacts facts = facts();
     for (int l : links) {
-      if (used(l) >= facts.capacity(l)) {
+      if (used(l) >= facts.window(l)) {
         return false;
       }
     }
@@ -201,7 +221,7 @@ public final class FlowLeases {
     int free = Integer.MAX_VALUE;
     for (int l : route) {
       if (!facts.isNic(l)) {
-        free = Math.min(free, facts.capacity(l) - used(l));
+        free = Math.min(free, facts.window(l) - used(l));
       }
     }
     return free;
@@ -218,11 +238,13 @@ public final class FlowLeases {
    * @param route its link ids ({@link LinkModel#route} of src, dst)
    */
   public void open(String src, String dst, int[] route) {
+    long now = clockMs.getAsLong();
     for (int l : route) {
       if (l >= used.length) {
         used = Arrays.copyOf(used, Math.max(l + 1, 2 * used.length));
       }
       used[l]++;
+      occupancy.changed(l, used[l], now);
     }
     sending.merge(src, 1, Integer::sum);
     receiving.merge(dst, 1, Integer::sum);
@@ -240,8 +262,10 @@ public final class FlowLeases {
     if (!byPair.containsKey(pair)) {
       throw new IllegalStateException("no open flow " + src + " -> " + dst);
     }
+    long now = clockMs.getAsLong();
     for (int l : links().route(src, dst)) {
       used[l]--;
+      occupancy.changed(l, used[l], now);
     }
     decrement(byPair, pair);
     decrement(sending, src);

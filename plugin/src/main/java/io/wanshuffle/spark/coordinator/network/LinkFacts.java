@@ -6,13 +6,17 @@ import java.util.Objects;
 
 /**
  * What the coordinator's hot paths ask about a link, by link id, in plain arrays: its capacity in
- * flows and its kind (NIC up, NIC down, backbone out, backbone in, other shared link). A {@link
- * LinkModel} answers these under its own lock with string tests on the link's name; the step
- * assembler asks them for every transfer it walks and the residual for every pair it reads, so they
- * are copied once per link here. Link ids and capacities never change once given ({@link
- * LinkModel}), so a copy never goes stale; links given an id later are copied when first asked for.
+ * flows, its window (the flows it is admitted now: the capacity unless the link's window moved,
+ * {@link WindowRule}) and its kind (NIC up, NIC down, backbone out, backbone in, other shared
+ * link). A {@link LinkModel} answers these under its own lock with string tests on the link's name;
+ * the step assembler asks them for every transfer it walks and the residual for every pair it
+ * reads, so they are copied once per link here. Link ids and capacities never change once given
+ * ({@link LinkModel}), so a copy never goes stale; links given an id later are copied when first
+ * asked for. Windows are part of the facts: a window that moves gives new facts ({@link
+ * #withWindow}).
  *
- * <p>Thread-safe: the table is replaced whole (copy on growth) and read without a lock.
+ * <p>Thread-safe: the table is replaced whole (copy on growth) and read without a lock; the windows
+ * never change.
  */
 public final class LinkFacts {
   /** A shared link that is neither a NIC nor a backbone side (a rack uplink or downlink). */
@@ -41,11 +45,43 @@ public final class LinkFacts {
   private final LinkModel links;
   private volatile Table table = new Table(new int[0], new byte[0]);
 
+  /** Per link id, its window when it differs from its capacity (at least 1), else 0. */
+  private final int[] windows;
+
   /**
-   * @param links the link model whose facts are copied
+   * @param links the link model whose facts are copied; every window is its link's capacity
    */
   LinkFacts(LinkModel links) {
+    this(links, new int[0]);
+  }
+
+  private LinkFacts(LinkModel links, int[] windows) {
     this.links = Objects.requireNonNull(links, "links");
+    this.windows = windows;
+  }
+
+  /**
+   * @param link a link id
+   * @param window the flows the link is admitted now, at least 1 (its capacity: no window of its
+   *     own)
+   * @return these facts with that window
+   * @throws IllegalArgumentException if {@code window} is below 1
+   */
+  public LinkFacts withWindow(int link, int window) {
+    if (window < 1) {
+      throw new IllegalArgumentException("a window is at least 1 flow, got " + window);
+    }
+    int[] w = Arrays.copyOf(windows, Math.max(windows.length, link + 1));
+    w[link] = window == capacity(link) ? 0 : window;
+    return new LinkFacts(links, w);
+  }
+
+  /**
+   * @param link a link id from {@link LinkModel#route}
+   * @return the flows it is admitted now: its window, at least 1
+   */
+  public int window(int link) {
+    return link < windows.length && windows[link] > 0 ? windows[link] : capacity(link);
   }
 
   /**

@@ -45,6 +45,17 @@ public final class LiveParameters {
   }
 
   /**
+   * Moves a link's window ({@link WindowControl}): the snapshot in force is replaced by one with
+   * that window.
+   *
+   * @param link a link id of the link model in force
+   * @param window the flows it is admitted from now on, at least 1
+   */
+  void setWindow(int link, int window) {
+    current = current.withWindow(link, window);
+  }
+
+  /**
    * Replaces the {@code auto} values later plans use by the measured ones, called when a stage ends
    * (later shuffles plan with them), each switch logged in one INFO line naming the old and the new
    * value. With {@code beta=auto}: the measured β, at least {@link

@@ -64,8 +64,17 @@ public record PlanningParameters(
   }
 
   /**
+   * @param link a link id
+   * @param window the flows the link is admitted from now on, at least 1
+   * @return this snapshot with that window ({@link LinkFacts#withWindow})
+   */
+  public PlanningParameters withWindow(int link, int window) {
+    return new PlanningParameters(links, facts.withWindow(link, window), betaSeconds, algorithm);
+  }
+
+  /**
    * @param model a new link model
-   * @return this snapshot on that model
+   * @return this snapshot on that model, every window its link's capacity
    */
   PlanningParameters withLinks(LinkModel model) {
     return of(model, betaSeconds, algorithm);
