@@ -102,6 +102,7 @@ final class CoordinatorWiring {
     this.roles =
         new Roles(
             conf,
+            clusterOf,
             b.clock(),
             events,
             listeners,

@@ -64,17 +64,31 @@ final class PlanningRounds
    * @param standing its transfers in the order free ports take them, with the instance
    * @param predictions the fresh stages' transfer phases predicted with the network measured so far
    *     ({@link TransferPrediction#ofStage})
+   * @param measured the network measured so far, to adopt its {@code auto} values from; null when
+   *     they were adopted less than {@link #ADOPT_EVERY_MS} ago or none is {@code auto}
    */
   record RoundPlan(
       Planner.Plan plan,
       StandingPlan standing,
-      Map<StageRef, TransferPrediction.Prediction> predictions) {}
+      Map<StageRef, TransferPrediction.Prediction> predictions,
+      NetworkEstimate measured) {}
+
+  /**
+   * Least time between two adoptions of the measured {@code auto} values while stages run, ms: a
+   * stage's own flows set β and the rates of its later plans ({@link
+   * LiveParameters#adoptMeasured}), not only the next stage's.
+   */
+  static final long ADOPT_EVERY_MS = 5_000;
 
   private final Roles r;
   private final Planner planner;
   private final DemandRequests requests;
   private final PlanningLoop<RoundInput, RoundPlan> loop;
   private final AtomicLong nextPlanId = new AtomicLong(1);
+
+  /** When the measured values were last adopted, epoch ms; touched by the planner thread only. */
+  private long adoptedAtMs;
+
   private boolean stopped;
 
   /**
@@ -224,6 +238,11 @@ final class PlanningRounds
   public RoundPlan plan(RoundInput in) {
     PlanningParameters p = in.parameters();
     Map<StageRef, TransferPrediction.Prediction> predictions = new LinkedHashMap<>();
+    NetworkEstimate measured = null;
+    if ((r.conf().betaAuto() || r.conf().platformAuto())
+        && r.clock().getAsLong() - adoptedAtMs >= ADOPT_EVERY_MS) {
+      measured = r.measuring().estimate();
+    }
     if (!in.freshStages().isEmpty()) {
       NetworkEstimate est = r.measuring().estimate();
       in.freshStages()
@@ -244,7 +263,7 @@ final class PlanningRounds
             nextPlanId.getAndIncrement(),
             plan.algorithm(),
             r.leases());
-    return new RoundPlan(plan, sp, predictions);
+    return new RoundPlan(plan, sp, predictions, measured);
   }
 
   @Override
@@ -266,6 +285,16 @@ final class PlanningRounds
             plan.schedule(),
             plan.nanos());
     r.listeners().fire(l -> l.onPlanComputed(pe));
+    if (out.measured() != null) {
+      adoptedAtMs = now;
+      if (r.parameters()
+          .adoptMeasured(out.measured(), r.conf(), r.clusterOf(), r.leases().total() == 0)) {
+        // a new link model: this round's plan was made on the old one
+        standing = null;
+        request();
+        return;
+      }
+    }
     boolean ungated =
         r.gate()
             .decideFresh(

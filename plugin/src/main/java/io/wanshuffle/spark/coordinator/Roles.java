@@ -14,6 +14,7 @@ import io.wanshuffle.spark.coordinator.network.MeasuringListener;
 import io.wanshuffle.spark.coordinator.plan.StepMode;
 import io.wanshuffle.spark.coordinator.track.StepGrants;
 import io.wanshuffle.spark.coordinator.track.StepTracker;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -22,6 +23,7 @@ import java.util.function.LongSupplier;
  * grants. Every role is used under the coordinator's lock.
  *
  * @param conf the validated configuration
+ * @param clusterOf the cluster of a host
  * @param clock epoch ms
  * @param timer the coordinator's timer; its actions run under the coordinator's lock as events
  * @param listeners the listener fan-out
@@ -39,6 +41,7 @@ import java.util.function.LongSupplier;
  */
 record Roles(
     WanShuffleConf conf,
+    Function<String, String> clusterOf,
     LongSupplier clock,
     CoordinatorTimer timer,
     Listeners listeners,

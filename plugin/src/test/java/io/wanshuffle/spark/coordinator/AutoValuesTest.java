@@ -120,6 +120,24 @@ class AutoValuesTest {
     assertEquals(measured, plannedBeta(c, 4), 1e-12);
   }
 
+  /**
+   * A stage's own flows set the β of its later plans: the measured values are adopted while it
+   * runs, at most every {@code ADOPT_EVERY_MS}, not only when it ends.
+   */
+  @Test
+  void aStagesLaterPlansUseTheBetaItsOwnFlowsMeasured() {
+    StepCoordinator c = coordinator("auto");
+    assertEquals(WanShuffleConf.AUTO_BETA_START_SECONDS, plannedBeta(c, 3), 1e-12);
+    measure(c.measuring().meter(), WanShuffleConf.AUTO_MIN_FLOWS);
+    double measured = c.measuring().estimate().betaSeconds();
+    timer.advance(PlanningRounds.ADOPT_EVERY_MS);
+    PlanEvent later = plan(c, 3, "b2", "a2");
+    assertEquals(measured, c.betaSeconds(), 1e-12, "adopted in stage 3, which still runs");
+    assertTrue(
+        later.platform().beta() == measured || plan(c, 3, "b3", "a3").platform().beta() == measured,
+        "the stage's later plans use it");
+  }
+
   @Test
   void aMeasuredBetaBelowTheFloorPlansWithTheFloor() {
     StepCoordinator c = coordinator("auto");

@@ -56,9 +56,9 @@ public final class LiveParameters {
   }
 
   /**
-   * Replaces the {@code auto} values later plans use by the measured ones, called when a stage ends
-   * (later shuffles plan with them), each switch logged in one INFO line naming the old and the new
-   * value. With {@code beta=auto}: the measured β, at least {@link
+   * Replaces the {@code auto} values later plans use by the measured ones, called while stages run
+   * (at most every few seconds) and when a stage ends, each switch logged in one INFO line naming
+   * the old and the new value. With {@code beta=auto}: the measured β, at least {@link
    * WanShuffleConf#AUTO_BETA_FLOOR_SECONDS}, once the measurement holds {@link
    * WanShuffleConf#AUTO_MIN_FLOWS} flows and some gated flow. With {@code k=auto} or {@code auto}
    * rates ({@link WanShuffleConf#platformAuto()}) on the KPBS platform of the rate keys (not with a
@@ -88,7 +88,7 @@ public final class LiveParameters {
       double planned = Math.max(WanShuffleConf.AUTO_BETA_FLOOR_SECONDS, measured);
       if (movedBeyond(p.betaSeconds(), planned)) {
         LOG.info(
-            "wan-shuffle {} = auto: later shuffles plan with β {} s instead of {} s (measured {} s"
+            "wan-shuffle {} = auto: plans from now on use β {} s instead of {} s (measured {} s"
                 + " over {} flows, floor {} s)",
             Settings.BETA.key(),
             fmt(planned),
@@ -105,7 +105,7 @@ public final class LiveParameters {
       LinkModel old = p.links();
       if (m != null && (m.k() != old.k() || movedBeyond(old.baseSpeed(), m.baseSpeed()))) {
         LOG.info(
-            "wan-shuffle auto rates / k: later shuffles plan with the measured k = {},"
+            "wan-shuffle auto rates / k: plans from now on use the measured k = {},"
                 + " base speed {} B/s (backbone {} B/s, slowest NIC {} B/s) instead of k = {}, base"
                 + " speed {} B/s ({} flows measured)",
             m.k(),
