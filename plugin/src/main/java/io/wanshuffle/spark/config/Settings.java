@@ -400,6 +400,15 @@ public final class Settings {
                   are logged and captured ([plugin.md](plugin.md#gating-only-where-it-pays)). \
                   `off`: every stage is gated."""));
 
+  public static final ConfigEntry<Boolean> GATE_TASK_BOUND =
+      declare(
+          ConfigEntry.builder("spark.wanshuffle.gate.ungateTaskBound", Words.trueOrFalse())
+              .section(Section.STEPS)
+              .defaultValue("true")
+              .doc(
+                  """
+                  Whether a gated stage that the network does not hold is ungated while it runs:                   once it had at least 20 grants over at least 10 s and at most 2 of its last 20                   grants waited for ports (its demands got their flows whenever they asked: its                   tasks, not the links, set its pace), its waiting and later tasks fetch at once                   as Spark does, saving a grant's round trip per step. The decision and its                   reason are logged and captured as a gating decision                   ([plugin.md](plugin.md#gating-only-where-it-pays)). `false`: a gated stage stays                   gated."""));
+
   public static final ConfigEntry<Long> ASK_TIMEOUT =
       declare(
           ConfigEntry.builder("spark.wanshuffle.coordinator.askTimeout", Times.atLeast(1))

@@ -9,6 +9,7 @@ import io.wanshuffle.spark.coordinator.demand.FlowKeeping;
 import io.wanshuffle.spark.coordinator.demand.GatherWindow;
 import io.wanshuffle.spark.coordinator.demand.StageGate;
 import io.wanshuffle.spark.coordinator.demand.StageLedger;
+import io.wanshuffle.spark.coordinator.demand.StageWaits;
 import io.wanshuffle.spark.coordinator.demand.TaskWaves;
 import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
 import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
@@ -79,6 +80,7 @@ final class CoordinatorWiring {
     CoordinatorTimer events = asEvents(timer, asEvent);
     FlowKeeping keeping = new FlowKeeping(conf.get(Settings.GATHER_WINDOW));
     DemandBook book = new DemandBook();
+    StageWaits waits = new StageWaits();
     StageLedger stages = new StageLedger();
     StepTracker steps =
         new StepTracker(
@@ -98,7 +100,8 @@ final class CoordinatorWiring {
             listeners,
             events,
             b.clock(),
-            this::requestPlan);
+            this::requestPlan,
+            waits);
     this.roles =
         new Roles(
             conf,
@@ -114,6 +117,7 @@ final class CoordinatorWiring {
             new TaskWaves(keeping),
             new GatherWindow(events, conf.get(Settings.GATHER_WINDOW)),
             new StageGate(conf.get(Settings.GATE_MARGIN).orElse(-1.0)),
+            waits,
             leases,
             steps,
             grants);

@@ -191,7 +191,7 @@ final class DemandRequests {
       return CompletableFuture.completedFuture(d.grantAll());
     }
     CompletableFuture<GrantReply> poll = new CompletableFuture<>();
-    CompletableFuture<GrantReply> replaced = d.park(poll);
+    CompletableFuture<GrantReply> replaced = d.park(poll, r.clock().getAsLong());
     if (replaced != null) {
       replaced.complete(GrantReply.of(GrantReply.Status.NOT_YET));
     }
@@ -338,6 +338,7 @@ final class DemandRequests {
   void stageCompleted(StageRef stage, Runnable beforeSummary) {
     r.waves().stageDone(stage);
     r.gate().forget(stage);
+    r.waits().forget(stage);
     releaseAll(r.book().ofStage(stage), "stage-done");
     r.grants().publishUnarrived(stage);
     beforeSummary.run();

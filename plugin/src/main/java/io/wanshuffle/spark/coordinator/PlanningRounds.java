@@ -6,6 +6,7 @@ import io.wanshuffle.spark.coordinator.assemble.StandingPlan;
 import io.wanshuffle.spark.coordinator.demand.Demand;
 import io.wanshuffle.spark.coordinator.demand.PendingTasks;
 import io.wanshuffle.spark.coordinator.demand.StageGate;
+import io.wanshuffle.spark.coordinator.demand.StageWaits;
 import io.wanshuffle.spark.coordinator.demand.TaskWaves;
 import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
 import io.wanshuffle.spark.coordinator.event.PlanEvent;
@@ -308,6 +309,7 @@ final class PlanningRounds
       request();
       return;
     }
+    ungateTaskBound(now);
     if (!r.grants().grantStep(sp, now, startedNanos, replies) && r.leases().total() == 0) {
       // nothing could be granted and no flow will end to trigger the next plan: never stall
       StandingPlan last =
@@ -322,5 +324,19 @@ final class PlanningRounds
     }
     standing = r.mode().planFitsFreePorts() ? null : sp;
     changedSinceStanding = false;
+  }
+
+  /**
+   * Ungates the stages the network does not hold ({@link StageWaits}, with {@code
+   * gate.ungateTaskBound}): their demands are released, their tasks fetch at once.
+   */
+  private void ungateTaskBound(long now) {
+    for (StageWaits.TaskBound t : r.waits().taskBound(now, r.leases())) {
+      if (!r.conf().get(Settings.GATE_TASK_BOUND) || r.gate().ungated(t.stage())) {
+        continue;
+      }
+      r.gate().ungateTaskBound(t, r.listeners());
+      requests.releaseAll(new ArrayList<>(r.book().ofStage(t.stage())), "stage-ungated");
+    }
   }
 }

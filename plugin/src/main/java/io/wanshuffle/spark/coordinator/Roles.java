@@ -5,6 +5,7 @@ import io.wanshuffle.spark.coordinator.demand.DemandBook;
 import io.wanshuffle.spark.coordinator.demand.GatherWindow;
 import io.wanshuffle.spark.coordinator.demand.StageGate;
 import io.wanshuffle.spark.coordinator.demand.StageLedger;
+import io.wanshuffle.spark.coordinator.demand.StageWaits;
 import io.wanshuffle.spark.coordinator.demand.TaskWaves;
 import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
 import io.wanshuffle.spark.coordinator.event.Listeners;
@@ -35,6 +36,7 @@ import java.util.function.LongSupplier;
  * @param waves the tasks before and around their registration
  * @param gather the gather window
  * @param gate the per-stage gating decisions
+ * @param waits whether each stage's grants waited for ports
  * @param leases the open flows
  * @param steps the running steps
  * @param grants grants steps and takes them back
@@ -53,6 +55,7 @@ record Roles(
     TaskWaves waves,
     GatherWindow gather,
     StageGate gate,
+    StageWaits waits,
     FlowLeases leases,
     StepTracker steps,
     StepGrants grants) {}

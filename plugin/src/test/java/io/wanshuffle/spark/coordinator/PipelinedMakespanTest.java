@@ -352,7 +352,8 @@ class PipelinedMakespanTest {
   /**
    * The coordinators' builder. Windows stay at the links' capacities: the simulation runs every
    * flow at the base speed whatever else a link carries, so there is no sharing for a window to
-   * measure.
+   * measure. Stages stay gated: the simulation's stages with idle waves between their tasks look
+   * task-bound, and an ungated task's fetch is outside the time model.
    *
    * @param replanWait {@code spark.wanshuffle.planning.replanWait}, null for the default
    */
@@ -367,6 +368,7 @@ class PipelinedMakespanTest {
             .set(Settings.STEP_MIN_DEADLINE.key(), "1h")
             .set(Settings.PLANNING_BUDGET.key(), "0")
             .set(Settings.WINDOW.key(), Settings.CAPACITY)
+            .set(Settings.GATE_TASK_BOUND.key(), "false")
             .set(Settings.BACKBONE_RATE.key(), Long.toString((long) BASE_SPEED * k));
     if (replanWait != null) {
       c.set(Settings.REPLAN_WAIT.key(), replanWait);

@@ -36,6 +36,9 @@ public final class Demand {
   /** Parked long-poll, null when the task is not waiting. */
   private CompletableFuture<GrantReply> waiter;
 
+  /** When {@link #waiter} was parked, epoch ms (driver clock). */
+  private long parkedAtMs;
+
   /**
    * When the first plan after {@link #waiter} was parked started, {@code System.nanoTime()}; 0
    * while none has.
@@ -209,14 +212,27 @@ public final class Demand {
    * Parks a long-poll of the task (phases without a grant).
    *
    * @param poll the poll's future, completed when a step grants the demand
+   * @param nowMs epoch ms (driver clock)
    * @return the poll it replaces (to be answered "not yet"), or null
    */
-  public CompletableFuture<GrantReply> park(CompletableFuture<GrantReply> poll) {
+  public CompletableFuture<GrantReply> park(CompletableFuture<GrantReply> poll, long nowMs) {
     assert !phase.holdsGrant() && !released() : "demand " + id + " parks a poll in " + phase;
     CompletableFuture<GrantReply> old = waiter;
     waiter = poll;
     firstPlanNanos = 0;
+    if (old == null) {
+      parkedAtMs = nowMs;
+    }
     return old;
+  }
+
+  /**
+   * @param nowMs epoch ms (driver clock)
+   * @return how long the parked poll has waited for a grant, ms (0 when none is parked); a poll
+   *     that replaced an unanswered one counts from the first
+   */
+  public long waitedMs(long nowMs) {
+    return waiter == null ? 0 : Math.max(0, nowMs - parkedAtMs);
   }
 
   /**

@@ -153,6 +153,28 @@ public final class StageGate {
   }
 
   /**
+   * Decides, while it runs, not to gate a stage the network does not hold ({@link StageWaits}): its
+   * waiting and later reads fetch at once. Logged; listeners get {@code onStageGated}.
+   *
+   * @param t the stage and its grants' waits
+   * @param listeners told of the decision
+   */
+  public void ungateTaskBound(StageWaits.TaskBound t, Listeners listeners) {
+    Decision before = decisions.get(t.stage());
+    Decision d =
+        new Decision(
+            false,
+            before == null ? Double.NaN : before.scheduledSeconds(),
+            before == null ? Double.NaN : before.defaultSeconds(),
+            t.reason());
+    decisions.put(t.stage(), d);
+    StageRef st = t.stage();
+    LOG.info("wan-shuffle stage {}.{} {}", st.stageId(), st.attempt(), d.reason());
+    listeners.fire(
+        l -> l.onStageGated(st, false, d.scheduledSeconds(), d.defaultSeconds(), d.reason()));
+  }
+
+  /**
    * @param stage a stage attempt that completed
    */
   public void forget(StageRef stage) {

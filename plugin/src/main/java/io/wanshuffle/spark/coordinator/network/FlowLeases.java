@@ -62,6 +62,24 @@ public final class FlowLeases {
   }
 
   /**
+   * @param fromMs start of an interval, epoch ms
+   * @param toMs its end, epoch ms
+   * @return the most any shared link (not a NIC) was held over the interval, as the mean number of
+   *     flows open on it over its window in force; 0 when no shared link was used
+   */
+  public double busiestSharedLink(long fromMs, long toMs) {
+    LinkFacts facts = facts();
+    double most = 0;
+    for (int l = 0; l < used.length; l++) {
+      double held = occupancy.meanHeld(l, fromMs, toMs);
+      if (held > 0 && !facts.isNic(l)) {
+        most = Math.max(most, held / facts.window(l));
+      }
+    }
+    return most;
+  }
+
+  /**
    * @param link a link id
    * @param fromMs start of an interval, epoch ms
    * @param toMs its end, epoch ms

@@ -6,6 +6,7 @@ import io.wanshuffle.spark.coordinator.demand.Demand;
 import io.wanshuffle.spark.coordinator.demand.DemandBook;
 import io.wanshuffle.spark.coordinator.demand.FlowKeeping;
 import io.wanshuffle.spark.coordinator.demand.StageLedger;
+import io.wanshuffle.spark.coordinator.demand.StageWaits;
 import io.wanshuffle.spark.coordinator.event.CoordinatorLogger;
 import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
 import io.wanshuffle.spark.coordinator.event.Listeners;
@@ -52,6 +53,7 @@ public final class StepGrants {
   private final CoordinatorTimer timer;
   private final LongSupplier clock;
   private final Runnable replan;
+  private final StageWaits waits;
 
   /** Set while a re-plan waits for the oldest kept flow's bound to end. */
   private CoordinatorTimer.Cancellable keepTimer;
@@ -67,6 +69,7 @@ public final class StepGrants {
    * @param timer the coordinator's timer, whose actions run under the coordinator's lock
    * @param clock epoch ms
    * @param replan asks for a plan (under the lock)
+   * @param waits told whether each granted demand waited for ports
    */
   public StepGrants(
       DemandBook book,
@@ -78,7 +81,8 @@ public final class StepGrants {
       Listeners listeners,
       CoordinatorTimer timer,
       LongSupplier clock,
-      Runnable replan) {
+      Runnable replan,
+      StageWaits waits) {
     this.book = book;
     this.steps = steps;
     this.leases = leases;
@@ -89,6 +93,7 @@ public final class StepGrants {
     this.timer = timer;
     this.clock = clock;
     this.replan = replan;
+    this.waits = waits;
   }
 
   /**
@@ -124,6 +129,7 @@ public final class StepGrants {
     Set<StageRef> stagesOfStep = new HashSet<>();
     for (Map.Entry<Long, StepAssembler.DemandGrant> e : a.grants().entrySet()) {
       Demand d = book.get(e.getKey());
+      waits.granted(d.stage(), d.waitedMs(now) >= StageWaits.WAITED_MS, now);
       CompletableFuture<GrantReply> w = d.takeWaiter();
       d.grant(new Demand.Grant(stepId, e.getValue().srcIdx(), e.getValue().budgets()), w != null);
       if (w != null) {

@@ -30,7 +30,7 @@ class DemandLifecycleTest {
     assertEquals(DemandPhase.WAITING, d.phase());
     assertTrue(d.plannable() && d.grantable());
     CompletableFuture<GrantReply> poll = new CompletableFuture<>();
-    assertNull(d.park(poll));
+    assertNull(d.park(poll, 0));
     assertTrue(d.parked());
     CompletableFuture<GrantReply> w = d.takeWaiter();
     assertSame(poll, w);
@@ -67,7 +67,7 @@ class DemandLifecycleTest {
     d.markIdle(true);
     assertEquals(DemandPhase.STANDING_ASIDE, d.phase());
     assertFalse(d.plannable(), "not planned while its task reads another shuffle");
-    d.park(new CompletableFuture<>());
+    d.park(new CompletableFuture<>(), 0);
     assertTrue(d.parked(), "an idle poll parks too");
     d.markIdle(false);
     assertEquals(DemandPhase.WAITING, d.phase());
@@ -103,7 +103,7 @@ class DemandLifecycleTest {
     Demand fetching = demand(1, "b1", "a1", 300);
     fetching.grant(grantOf(1, 300), true);
     assertThrows(AssertionError.class, () -> fetching.grant(grantOf(2, 300), false));
-    assertThrows(AssertionError.class, () -> fetching.park(new CompletableFuture<>()));
+    assertThrows(AssertionError.class, () -> fetching.park(new CompletableFuture<>(), 0));
     assertThrows(AssertionError.class, fetching::finish, "finished while fetching");
     Demand finished = demand(2, "b1", "a1", 10);
     TestDemands.setRemaining(finished, 0, 0);
