@@ -259,6 +259,18 @@ public final class WanShuffleConf {
   }
 
   /**
+   * The most a link's window (the gated flows the coordinator admits on the link at once) may reach
+   * over the link's capacity in flows (its rate / the base speed) under the window rule these
+   * settings put in force; what a run's most flows on a link over its capacity is checked against.
+   *
+   * @return 1.0: every link's window is its capacity (a flow is admitted on a link while fewer
+   *     flows than its capacity hold it)
+   */
+  public double maxWindowOverCapacity() {
+    return 1.0;
+  }
+
+  /**
    * @return k: most cross-cluster flows open at once across the application
    */
   public int k() {
