@@ -40,7 +40,7 @@ public final class BackboneShares {
    * @return the share, joining the split in the background when an arbiter is configured
    * @throws ConfigValueException naming {@link ArbiterSettings#NAMESPACE} when it is unset and no
    *     topology file can be read to derive it
-   * @throws IllegalStateException if the Curator client is not on the class path
+   * @throws IllegalStateException if ZooKeeper's client is not on the driver's class path
    */
   public static BackboneShare open(SparkConf sparkConf, WanShuffleConf conf, String applicationId) {
     String ensemble = conf.get(ArbiterSettings.ZOOKEEPER);
@@ -60,9 +60,9 @@ public final class BackboneShares {
     } catch (NoClassDefFoundError e) {
       throw new IllegalStateException(
           ArbiterSettings.ZOOKEEPER.key()
-              + " is set but Apache Curator is not on the driver's class path ("
+              + " is set but ZooKeeper's client is not on the driver's class path ("
               + e.getMessage()
-              + "); Spark's distributions ship it in jars/",
+              + "); Spark ships it in jars/ (zookeeper-*.jar, zookeeper-jute-*.jar)",
           e);
     }
     LOG.info(

@@ -26,16 +26,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Each link's window split between the drivers of the applications that share a namespace, through
- * ZooKeeper (Apache Curator as the client: the Curator and ZooKeeper client jars Spark ships).
+ * ZooKeeper: Apache Curator as the client (5.9, bundled relocated in the plugin jar) on the
+ * ZooKeeper client Spark ships (3.6.3 with Spark 3.5, 3.9 with 4.x); servers from ZooKeeper 3.5 on.
  *
  * <p>Each driver holds one EPHEMERAL node {@code <namespace>/<application>} with its weight and its
  * demand on every link it wants ({@link PublishedDemand}), and watches its siblings through a
- * Curator {@link PathChildrenCache} (ZooKeeper watches, no polling). From the nodes it read and its
- * own latest demand, every driver computes the same {@link FairSplit} of each link's window: {@link
- * #allowed} reads the last {@link ShareView}, a volatile snapshot, and never waits. All ZooKeeper
- * I/O runs on Curator's threads and the arbiter's publisher thread; {@link #publish} only stores
- * the demand and wakes that thread, which writes it at most once per publish interval (later
- * changes coalesced into the next write, unchanged demand not written again).
+ * Curator {@link PathChildrenCache} (ZooKeeper watches, no polling; Curator's newer {@code
+ * CuratorCache} needs the persistent watches of ZooKeeper 3.6 servers, which sites' YARN and HBase
+ * ensembles may predate). From the nodes it read and its own latest demand, every driver computes
+ * the same {@link FairSplit} of each link's window: {@link #allowed} reads the last {@link
+ * ShareView}, a volatile snapshot, and never waits. All ZooKeeper I/O runs on Curator's threads and
+ * the arbiter's publisher thread; {@link #publish} only stores the demand and wakes that thread,
+ * which writes it at most once per publish interval (later changes coalesced into the next write,
+ * unchanged demand not written again).
  *
  * <p>Cost of one update: one write (a {@code setData} of the node, about 13 + 14 x links + the
  * links' names in bytes); ZooKeeper then fires one data watch at every other driver, whose cache
@@ -53,6 +56,7 @@ import org.slf4j.LoggerFactory;
  * split applies once connected and the nodes read. {@link #close} deletes the node (the others take
  * the share at once) and returns within a second even when ZooKeeper is unreachable.
  */
+@SuppressWarnings("deprecation") // PathChildrenCache, for ZooKeeper 3.5 servers (see above)
 public final class ZooKeeperShare implements BackboneShare {
   private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperShare.class);
 
