@@ -2,6 +2,11 @@ package io.wanshuffle.it.bench;
 
 import io.wanshuffle.it.TestbedOptions;
 import io.wanshuffle.it.app.RunNetwork;
+import io.wanshuffle.it.concurrent.ConcurrentApps;
+import io.wanshuffle.it.concurrent.ConcurrentOptions;
+import io.wanshuffle.it.concurrent.ConcurrentReport;
+import io.wanshuffle.it.concurrent.RunGroup;
+import io.wanshuffle.it.concurrent.ZooKeeperServer;
 import io.wanshuffle.it.demo.Captured;
 import io.wanshuffle.it.demo.Comparison;
 import io.wanshuffle.it.demo.TraceInput;
@@ -59,6 +64,11 @@ import picocli.CommandLine.Option;
     })
 public final class E2eBenchCommand implements Callable<Integer> {
   @Mixin TestbedOptions net;
+
+  @Mixin ConcurrentOptions concurrency;
+
+  /** The applications that ran together, per cell, in the order they ran. */
+  private final List<RunGroup> groups = new ArrayList<>();
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec commandSpec;
 
@@ -221,6 +231,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
   public Integer call() {
     checkVariants();
     checkSizes();
+    concurrency.check(commandSpec.commandLine(), true);
     List<TestbedSpec> bases = checkedSpecs();
     Map<TestbedSpec, Map<String, double[][]>> matrices = new LinkedHashMap<>();
     double beta = 0;
@@ -391,18 +402,61 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   /** Runs every pattern with every variant on one testbed of {@code spec}. */
   private void runAtRtt(TestbedSpec spec, Map<String, double[][]> matrices, double beta) {
-    try (Experiment ex = startExperiment(spec)) {
+    try (Experiment ex = startExperiment(spec);
+        ZooKeeperServer zk =
+            concurrency.startArbiter(ex.testbed().control(), ex.spark().runDir())) {
       TopologyLinks model = TopologyLinks.load(ex.spark().topologyConfig());
       for (String pattern : patterns) {
         for (String name : variants) {
-          Experiment.Measured r =
-              runCell(ex, spec, pattern, matrices.get(pattern), new Variant(name));
-          E2eReport.Cell c = cellOf(spec, pattern, name, r, beta, model);
-          cells.add(c);
-          System.out.println(E2eReport.line(c));
+          Variant variant = new Variant(name);
+          List<Experiment.Measured> apps =
+              ConcurrentApps.atOnce(
+                  concurrency.apps(),
+                  i -> runCell(ex, spec, pattern, matrices.get(pattern), variant, i, zk));
+          List<Double> seconds = new ArrayList<>();
+          for (int i = 0; i < apps.size(); i++) {
+            String label = apps.size() == 1 ? pattern : pattern + " (app " + (i + 1) + ")";
+            E2eReport.Cell c = cellOf(spec, label, name, apps.get(i), beta, model);
+            cells.add(c);
+            seconds.add(
+                E2eReport.median(
+                    c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray()));
+            System.out.println(E2eReport.line(c));
+          }
+          noteGroup(spec, pattern, variant, apps, seconds, zk, model);
           writePartialReport(spec);
         }
       }
+    }
+  }
+
+  /**
+   * Notes the applications of one cell that ran together: the flows of all of them on the busiest
+   * link against the window rule's bound (printed, and reported with {@code --concurrent} or {@code
+   * --arbiter}).
+   */
+  private void noteGroup(
+      TestbedSpec spec,
+      String pattern,
+      Variant variant,
+      List<Experiment.Measured> apps,
+      List<Double> seconds,
+      ZooKeeperServer zk,
+      TopologyLinks model) {
+    if (concurrency.active()) {
+      RunGroup g =
+          RunGroup.measure(
+              pattern + " RTT " + spec.wanRttMillis() + " ms " + variant.name(),
+              variant.isDefault() || zk == null ? null : concurrency.arbiterName(),
+              seconds,
+              apps.stream().map(Experiment.Measured::captureDir).toList(),
+              model,
+              variant.isDefault()
+                  ? null
+                  : PluginSettings.check(spec, variant.algorithm(), extraConf)
+                      .maxWindowOverCapacity());
+      groups.add(g);
+      System.out.println(g.line());
     }
   }
 
@@ -416,7 +470,11 @@ public final class E2eBenchCommand implements Callable<Integer> {
         shapes.size() <= 1
             ? out.resolve("rtt-" + rtt)
             : out.resolve("shape-" + (shapeIndex(spec) + 1) + "-rtt-" + rtt);
-    Experiment ex = Experiment.start(spec, dir, ClusterOptions.defaults().withWorkerCores(cores));
+    Experiment ex =
+        Experiment.start(
+            spec,
+            dir,
+            concurrency.cluster(ClusterOptions.defaults().withWorkerCores(cores), "640m"));
     described =
         (shapes.size() <= 1
                     ? ex.testbed().describe()
@@ -539,7 +597,13 @@ public final class E2eBenchCommand implements Callable<Integer> {
    * --runs} measured runs.
    */
   private Experiment.Measured runCell(
-      Experiment ex, TestbedSpec spec, String pattern, double[][] matrix, Variant variant) {
+      Experiment ex,
+      TestbedSpec spec,
+      String pattern,
+      double[][] matrix,
+      Variant variant,
+      int app,
+      ZooKeeperServer zk) {
     Map<String, String> conf = ex.baseConf("640m");
     conf.put("spark.shuffle.compress", "false");
     if (!variant.isDefault()) {
@@ -547,7 +611,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
       PluginSettings.putAll(conf, extraConf);
       conf.putAll(variant.stepSettings());
     }
-    String runName = pattern + "-" + variant.fileName();
+    conf.putAll(
+        concurrency.appConf(ex.testbed().workers().size(), cores, !variant.isDefault(), zk));
+    String runName = concurrency.appName(pattern + "-" + variant.fileName(), app);
     boolean bothWays = pattern.equals(E2eReport.BOTH_WAYS);
     int all = spec.mapHosts() + spec.nodesB();
     JobRequest req =
@@ -572,10 +638,11 @@ public final class E2eBenchCommand implements Callable<Integer> {
   private void writePartialReport(TestbedSpec spec) {
     write(
         E2eReport.markdown(
-            cells,
-            described + " (PARTIAL: the benchmark is still running or was interrupted)",
-            (System.currentTimeMillis() - startedMs) / 1000.0,
-            spec.backboneBitsPerSecond()));
+                cells,
+                described + " (PARTIAL: the benchmark is still running or was interrupted)",
+                (System.currentTimeMillis() - startedMs) / 1000.0,
+                spec.backboneBitsPerSecond())
+            + ConcurrentReport.markdown("median reduce stage", groups));
   }
 
   /** The report with the command that made it, and the wrong answers if any. */
@@ -590,6 +657,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
                 + (traceDescription == null ? "" : ". Pattern trace: " + traceDescription),
             (System.currentTimeMillis() - startedMs) / 1000.0,
             bases.get(0).backboneBitsPerSecond());
+    md += ConcurrentReport.markdown("median reduce stage", groups);
     if (!wrongAnswers.isEmpty()) {
       md +=
           "\n**WRONG ANSWERS** (a variant's reduce tasks did not read exactly the records the first variant read):\n"
@@ -639,7 +707,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
                 + (coflow == null || traceDescription == null ? "" : " --coflow " + coflow))
         + extraConf.entrySet().stream()
             .map(e -> " --conf " + e.getKey() + "=" + e.getValue())
-            .reduce("", String::concat);
+            .reduce("", String::concat)
+        + concurrency.commandLine();
   }
 
   private picocli.CommandLine.ParameterException usage(String message) {
