@@ -2,6 +2,11 @@ package io.wanshuffle.it.app;
 
 import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.it.TestbedOptions;
+import io.wanshuffle.it.concurrent.ConcurrentApps;
+import io.wanshuffle.it.concurrent.ConcurrentOptions;
+import io.wanshuffle.it.concurrent.ConcurrentReport;
+import io.wanshuffle.it.concurrent.RunGroup;
+import io.wanshuffle.it.concurrent.ZooKeeperServer;
 import io.wanshuffle.it.experiment.AppRunner;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
@@ -12,6 +17,7 @@ import io.wanshuffle.it.fault.FaultOptions;
 import io.wanshuffle.it.fault.FaultRun;
 import io.wanshuffle.it.fault.FaultSession;
 import io.wanshuffle.it.links.TopologyLinks;
+import io.wanshuffle.it.links.WindowBound;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.spark.AppJars;
@@ -95,6 +101,8 @@ public final class AppCommand implements Callable<Integer> {
   @Mixin TestbedOptions net;
 
   @Mixin FaultOptions faults;
+
+  @Mixin ConcurrentOptions concurrency;
 
   @Option(
       names = "--jar",
@@ -229,12 +237,16 @@ public final class AppCommand implements Callable<Integer> {
   /** What the faults did in each run, in the order the runs ran (none without {@code --fault}). */
   final List<List<FaultRun>> faultRuns = new ArrayList<>();
 
+  /** The applications that ran together, per variant and run, in the order they ran. */
+  final List<RunGroup> groups = new ArrayList<>();
+
   /** The WAN round trip when {@code --rtt} is not given, ms: the demo's. */
   static final int DEFAULT_RTT_MS = 40;
 
   @Override
   public Integer call() throws Exception {
     checkArguments();
+    concurrency.check(spec.commandLine(), !master.equals(YARN));
     TestbedSpec tb =
         TestbedOptions.checked(
             spec.commandLine(),
@@ -270,6 +282,7 @@ public final class AppCommand implements Callable<Integer> {
     }
     figures.clear();
     faultRuns.clear();
+    groups.clear();
     long t0 = System.currentTimeMillis();
     String described;
     Path report = out.resolve("report.md");
@@ -277,16 +290,22 @@ public final class AppCommand implements Callable<Integer> {
     Map<String, Path> captures = new LinkedHashMap<>();
     Map<String, String> hostNames = new LinkedHashMap<>();
     try (AppRunner ex =
-        yarn
-            ? YarnExperiment.start(
-                tb,
-                out,
-                new YarnCluster.Options(
-                    (int) JavaUtils.byteStringAsMb(executorMemory),
-                    (int) JavaUtils.byteStringAsMb(driverMemory)),
-                cores,
-                deployMode)
-            : Experiment.start(tb, out, ClusterOptions.defaults().withWorkerCores(cores), home)) {
+            yarn
+                ? YarnExperiment.start(
+                    tb,
+                    out,
+                    new YarnCluster.Options(
+                        (int) JavaUtils.byteStringAsMb(executorMemory),
+                        (int) JavaUtils.byteStringAsMb(driverMemory)),
+                    cores,
+                    deployMode)
+                : Experiment.start(
+                    tb,
+                    out,
+                    concurrency.cluster(
+                        ClusterOptions.defaults().withWorkerCores(cores), executorMemory),
+                    home);
+        ZooKeeperServer zk = concurrency.startArbiter(ex.testbed().control(), out)) {
       described = ex.testbed().describe();
       if (!ex.testbed().shaped()) {
         System.out.println(
@@ -297,51 +316,70 @@ public final class AppCommand implements Callable<Integer> {
       TopologyLinks model = TopologyLinks.load(ex.topologyConfig());
       for (int run = 1; run <= runs; run++) {
         for (String variant : variants) {
+          boolean wanShuffle = !variant.equals(DEFAULT);
           Map<String, String> c = ex.clusterConf(executorMemory);
           c.putAll(conf);
           List<Path> jars = List.of();
-          if (!variant.equals(DEFAULT)) {
+          if (wanShuffle) {
             PluginSettings.putAll(c, ex.wanShuffleConf(variant));
             PluginSettings.putAll(c, pluginConf);
             jars = List.of(plugin);
           }
+          c.putAll(concurrency.appConf(ex.testbed().workers().size(), cores, wanShuffle, zk));
+          Submission app =
+              new Submission(jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory);
+          String name = variant + "-" + run;
           FaultSession injecting =
               faults.arm(
                   ex.testbed(),
                   c,
-                  out.resolve("faults").resolve(variant + "-" + run + ".signal"),
+                  out.resolve("faults").resolve(name + ".signal"),
                   FaultSession.Windows.FIRST_REDUCE_STAGE);
-          Submitted s =
-              ex.submit(
-                  variant + "-" + run,
-                  new Submission(jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory),
-                  timeout);
+          List<Submitted> subs =
+              ConcurrentApps.atOnce(
+                  concurrency.apps(), i -> ex.submit(concurrency.appName(name, i), app, timeout));
           faultRuns.add(FaultOptions.finish(injecting));
-          AppFigures f = AppFigures.of(variant, run, s, aHosts, model);
-          figures.add(f);
-          if (!variant.equals(DEFAULT) && s.captureDir() != null) {
-            captures.put(variant + " run " + run, s.captureDir());
+          List<Double> seconds = new ArrayList<>();
+          for (int i = 0; i < subs.size(); i++) {
+            Submitted s = subs.get(i);
+            AppFigures f = AppFigures.of(variant, run, s, aHosts, model);
+            figures.add(f);
+            seconds.add(f.wallSeconds());
+            String label = variant + " run " + run + (subs.size() == 1 ? "" : " app " + (i + 1));
+            if (wanShuffle && s.captureDir() != null) {
+              captures.put(label, s.captureDir());
+            }
+            System.out.printf(
+                "%s: %s, %.2f s (shuffle-reading stages %.2f s); stdout %s; driver log %s%n",
+                label,
+                f.failure() == null ? "ok" : "FAILED (" + f.failure() + ")",
+                f.wallSeconds(),
+                f.shuffleReadStageSeconds(),
+                s.stdout(),
+                s.driverLog());
           }
-          System.out.printf(
-              "%s run %d: %s, %.2f s (shuffle-reading stages %.2f s); stdout %s; driver log %s%n",
-              variant,
-              run,
-              f.failure() == null ? "ok" : "FAILED (" + f.failure() + ")",
-              f.wallSeconds(),
-              f.shuffleReadStageSeconds(),
-              s.stdout(),
-              s.driverLog());
+          groups.add(
+              RunGroup.measure(
+                  variant + " run " + run,
+                  wanShuffle ? concurrency.arbiterName() : null,
+                  seconds,
+                  subs.stream().map(Submitted::captureDir).toList(),
+                  model,
+                  wanShuffle ? windowBound(tb, variant, model) : null));
+          if (concurrency.active()) {
+            System.out.println(groups.get(groups.size() - 1).line());
+          }
           Files.writeString(
               report,
-              AppReport.markdown(
-                  header(described + " (PARTIAL: still running or" + " interrupted)", tb, t0),
-                  figures));
-          Files.writeString(json, AppReport.json(figures, faultRuns));
+              markdown(
+                  header(described + " (PARTIAL: still running or" + " interrupted)", tb, t0)));
+          Files.writeString(
+              json, ConcurrentReport.json(AppReport.json(figures, faultRuns), groups));
         }
       }
     }
-    Files.writeString(report, AppReport.markdown(header(described, tb, t0), figures));
-    Files.writeString(json, AppReport.json(figures, faultRuns));
+    Files.writeString(report, markdown(header(described, tb, t0)));
+    Files.writeString(json, ConcurrentReport.json(AppReport.json(figures, faultRuns), groups));
     Path html =
         AppReport.html(
                 header(described, tb, t0).replaceFirst("^# ", "").replace("`", ""),
@@ -369,6 +407,25 @@ public final class AppCommand implements Callable<Integer> {
           (checkOutput ? "ERROR" : "NOTE") + ": stdout differs between runs (see the report)");
     }
     return failed || faultFailed || (checkOutput && differs) ? 1 : 0;
+  }
+
+  /**
+   * @return {@code report.md}: the runs' table, and with {@code --concurrent} or {@code --arbiter}
+   *     the applications that ran together
+   */
+  private String markdown(String header) {
+    return AppReport.markdown(header, figures)
+        + (concurrency.active()
+            ? ConcurrentReport.markdown("spark-submit's wall time", groups)
+            : "");
+  }
+
+  /**
+   * @return the most a link's window may reach over its capacity in the wan-shuffle runs of {@code
+   *     variant}, under the window rule their settings put in force, on the testbed's links
+   */
+  private double windowBound(TestbedSpec tb, String variant, TopologyLinks model) {
+    return WindowBound.of(PluginSettings.check(tb, variant, conf, pluginConf), model);
   }
 
   /**
@@ -495,6 +552,7 @@ public final class AppCommand implements Callable<Integer> {
             + settings("--conf", conf)
             + settings("--plugin-conf", pluginConf)
             + faults.commandLine()
+            + concurrency.commandLine()
             + (appArgs.isEmpty() ? "" : " -- " + String.join(" ", appArgs));
     return "# run-app: "
         + (mainClass == null ? jar.getFileName().toString() : mainClass)

@@ -2,6 +2,12 @@ package io.wanshuffle.it.bench;
 
 import io.wanshuffle.cli.units.DurationConverters;
 import io.wanshuffle.it.TestbedOptions;
+import io.wanshuffle.it.concurrent.ConcurrentApps;
+import io.wanshuffle.it.concurrent.ConcurrentOptions;
+import io.wanshuffle.it.concurrent.ConcurrentReport;
+import io.wanshuffle.it.concurrent.RunGroup;
+import io.wanshuffle.it.concurrent.ZooKeeperServer;
+import io.wanshuffle.it.demo.Comparison;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.fault.FaultOptions;
@@ -10,6 +16,7 @@ import io.wanshuffle.it.fault.FaultSession;
 import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.links.TopologyLinks;
+import io.wanshuffle.it.links.WindowBound;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.spark.ClusterOptions;
@@ -72,8 +79,13 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Mixin FaultOptions faults;
 
+  @Mixin ConcurrentOptions concurrency;
+
   /** Whether a fault could not be injected or undone in some run. */
   private boolean faultFailed;
+
+  /** The applications that ran together, per cell, in the order they ran. */
+  private final List<RunGroup> groups = new ArrayList<>();
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec commandSpec;
 
@@ -241,6 +253,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
   public Integer call() {
     checkVariants();
     checkSizes();
+    concurrency.check(commandSpec.commandLine(), true);
     List<TestbedSpec> bases = checkedSpecs();
     patternMatrices = new PatternMatrices(mb * 1e6, traceDir, coflow);
     for (TestbedSpec base : bases) {
@@ -395,17 +408,60 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   /** Runs every pattern with every variant on one testbed of {@code spec}. */
   private void runAtRtt(TestbedSpec spec, Map<String, double[][]> matrices, double beta) {
-    try (Experiment ex = startExperiment(spec)) {
+    try (Experiment ex = startExperiment(spec);
+        ZooKeeperServer zk =
+            concurrency.startArbiter(ex.testbed().control(), ex.spark().runDir())) {
       TopologyLinks model = TopologyLinks.load(ex.spark().topologyConfig());
       for (String pattern : patterns) {
         for (String name : variants) {
-          Experiment.Measured r =
-              runCell(ex, spec, pattern, matrices.get(pattern), new Variant(name));
-          E2eReport.Cell c = cells.add(spec, shapeLabel, pattern, name, r, beta, model);
-          System.out.println(E2eReport.line(c));
+          Variant variant = new Variant(name);
+          List<Experiment.Measured> apps =
+              ConcurrentApps.atOnce(
+                  concurrency.apps(),
+                  i -> runCell(ex, spec, pattern, matrices.get(pattern), variant, i, zk));
+          List<Double> seconds = new ArrayList<>();
+          for (int i = 0; i < apps.size(); i++) {
+            String label = apps.size() == 1 ? pattern : pattern + " (app " + (i + 1) + ")";
+            E2eReport.Cell c = cells.add(spec, shapeLabel, label, name, apps.get(i), beta, model);
+            seconds.add(
+                E2eReport.median(
+                    c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray()));
+            System.out.println(E2eReport.line(c));
+          }
+          noteGroup(spec, pattern, variant, apps, seconds, zk, model);
           writePartialReport(spec);
         }
       }
+    }
+  }
+
+  /**
+   * Notes the applications of one cell that ran together: the flows of all of them on the busiest
+   * link against the window rule's bound (printed, and reported with {@code --concurrent} or {@code
+   * --arbiter}).
+   */
+  private void noteGroup(
+      TestbedSpec spec,
+      String pattern,
+      Variant variant,
+      List<Experiment.Measured> apps,
+      List<Double> seconds,
+      ZooKeeperServer zk,
+      TopologyLinks model) {
+    if (concurrency.active()) {
+      RunGroup g =
+          RunGroup.measure(
+              pattern + " RTT " + spec.wanRttMillis() + " ms " + variant.name(),
+              variant.isDefault() || zk == null ? null : concurrency.arbiterName(),
+              seconds,
+              apps.stream().map(Experiment.Measured::captureDir).toList(),
+              model,
+              variant.isDefault()
+                  ? null
+                  : WindowBound.of(
+                      PluginSettings.check(spec, variant.algorithm(), extraConf), model));
+      groups.add(g);
+      System.out.println(g.line());
     }
   }
 
@@ -419,7 +475,11 @@ public final class E2eBenchCommand implements Callable<Integer> {
         shapes.size() <= 1
             ? out.resolve("rtt-" + rtt)
             : out.resolve("shape-" + (shapeIndex(spec) + 1) + "-rtt-" + rtt);
-    Experiment ex = Experiment.start(spec, dir, ClusterOptions.defaults().withWorkerCores(cores));
+    Experiment ex =
+        Experiment.start(
+            spec,
+            dir,
+            concurrency.cluster(ClusterOptions.defaults().withWorkerCores(cores), "640m"));
     described =
         (shapes.size() <= 1
                     ? ex.testbed().describe()
@@ -456,7 +516,13 @@ public final class E2eBenchCommand implements Callable<Integer> {
    * --runs} measured runs.
    */
   private Experiment.Measured runCell(
-      Experiment ex, TestbedSpec spec, String pattern, double[][] matrix, Variant variant) {
+      Experiment ex,
+      TestbedSpec spec,
+      String pattern,
+      double[][] matrix,
+      Variant variant,
+      int app,
+      ZooKeeperServer zk) {
     Map<String, String> conf = ex.baseConf("640m");
     conf.put("spark.shuffle.compress", "false");
     if (!variant.isDefault()) {
@@ -464,15 +530,20 @@ public final class E2eBenchCommand implements Callable<Integer> {
       PluginSettings.putAll(conf, extraConf);
       conf.putAll(variant.stepSettings());
     }
-    String runName = pattern + "-" + variant.fileName();
+    conf.putAll(
+        concurrency.appConf(ex.testbed().workers().size(), cores, !variant.isDefault(), zk));
+    String runName = concurrency.appName(pattern + "-" + variant.fileName(), app);
     String tag = runName + "-rtt" + spec.wanRttMillis();
     Path faultsDir = ex.spark().runDir().resolveSibling("faults");
+    // one application of those running together injects the faults (they act on the testbed)
     FaultSession injecting =
-        faults.arm(
-            ex.testbed(),
-            conf,
-            faultsDir.resolve(tag + ".signal"),
-            FaultSession.Windows.MEASURED_RUNS);
+        app == 0
+            ? faults.arm(
+                ex.testbed(),
+                conf,
+                faultsDir.resolve(tag + ".signal"),
+                FaultSession.Windows.MEASURED_RUNS)
+            : null;
     boolean bothWays = pattern.equals(E2eReport.BOTH_WAYS);
     int all = spec.mapHosts() + spec.nodesB();
     JobRequest req =
@@ -505,10 +576,11 @@ public final class E2eBenchCommand implements Callable<Integer> {
   private void writePartialReport(TestbedSpec spec) {
     reportFile.write(
         E2eReport.markdown(
-            cells.cells(),
-            described + " (PARTIAL: the benchmark is still running or was interrupted)",
-            (System.currentTimeMillis() - startedMs) / 1000.0,
-            spec.backboneBitsPerSecond()));
+                cells.cells(),
+                described + " (PARTIAL: the benchmark is still running or was interrupted)",
+                (System.currentTimeMillis() - startedMs) / 1000.0,
+                spec.backboneBitsPerSecond())
+            + ConcurrentReport.markdown("median reduce stage", groups));
   }
 
   /** The report with the command that made it, and the wrong answers if any. */
@@ -525,6 +597,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
                     : ". Pattern trace: " + patternMatrices.traceDescription()),
             (System.currentTimeMillis() - startedMs) / 1000.0,
             bases.get(0).backboneBitsPerSecond());
+    md += ConcurrentReport.markdown("median reduce stage", groups);
     List<String> wrongAnswers = cells.wrongAnswers();
     if (!wrongAnswers.isEmpty()) {
       md +=
@@ -584,7 +657,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
         + extraConf.entrySet().stream()
             .map(e -> " --conf " + e.getKey() + "=" + e.getValue())
             .reduce("", String::concat)
-        + faults.commandLine();
+        + faults.commandLine()
+        + concurrency.commandLine();
   }
 
   private picocli.CommandLine.ParameterException usage(String message) {

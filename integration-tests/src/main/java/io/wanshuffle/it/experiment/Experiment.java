@@ -448,7 +448,7 @@ public final class Experiment implements AppRunner {
    */
   @Override
   public Submitted submit(String name, Submission app, Duration timeout) {
-    SubmissionRun run = SubmissionRun.of(runDir, ++seq, name, app.conf());
+    SubmissionRun run = SubmissionRun.of(runDir, nextSeq(), name, app.conf());
     Map<String, String> conf = new LinkedHashMap<>(run.conf());
     onExecutorClassPath(conf, app.jars().stream().map(Path::toString).toList());
     List<String> args = app.sparkSubmitArgs(spark.masterUrl(), "client", conf);
@@ -510,7 +510,14 @@ public final class Experiment implements AppRunner {
    * @return {@code NN-name}: the run's number in this experiment and its name, safe for file names
    */
   private String nextTag(String name) {
-    return String.format("%02d-%s", ++seq, name.replaceAll("[^A-Za-z0-9_.-]", "_"));
+    return String.format("%02d-%s", nextSeq(), name.replaceAll("[^A-Za-z0-9_.-]", "_"));
+  }
+
+  /**
+   * @return the next run's number (runs may start together from several threads)
+   */
+  private synchronized int nextSeq() {
+    return ++seq;
   }
 
   /** Stops Spark, then tears the testbed down. */

@@ -29,23 +29,42 @@ public final class LinkFlows {
    *     know
    */
   public static Map<String, Integer> maxFlows(Collection<FlowCapture> flows, TopologyLinks model) {
+    return maxFlowsOfApps(List.of(flows), model);
+  }
+
+  /**
+   * The same over several applications' flow logs at once (applications running together on one
+   * testbed; their clocks are the machine's): a pair's flows count once per application, two
+   * applications' flows on the same pair as two.
+   *
+   * @param apps per application, its realised flows, any order
+   * @param model the links and routes
+   * @return per link that some flow held, the most flows of all the applications together that held
+   *     it at one instant, in {@link TopologyLinks#links()} order
+   * @throws io.wanshuffle.scheduler.topology.TopologyException for a host the topology does not
+   *     know
+   */
+  public static Map<String, Integer> maxFlowsOfApps(
+      List<? extends Collection<FlowCapture>> apps, TopologyLinks model) {
     List<long[]> events = new ArrayList<>(); // time, +1/-1, pair index
     Map<String, Integer> pairIndex = new HashMap<>();
     List<List<String>> pairRoutes = new ArrayList<>();
-    for (FlowCapture f : flows) {
-      long until = f.heldUntilMs();
-      if (until <= f.startMs()) {
-        continue;
+    for (int app = 0; app < apps.size(); app++) {
+      for (FlowCapture f : apps.get(app)) {
+        long until = f.heldUntilMs();
+        if (until <= f.startMs()) {
+          continue;
+        }
+        String key = app + "\u0000" + f.srcHost() + "\u0000" + f.dstHost();
+        Integer idx = pairIndex.get(key);
+        if (idx == null) {
+          idx = pairRoutes.size();
+          pairIndex.put(key, idx);
+          pairRoutes.add(model.route(f.srcHost(), f.dstHost()));
+        }
+        events.add(new long[] {f.startMs(), 1, idx});
+        events.add(new long[] {until, -1, idx});
       }
-      String key = f.srcHost() + "\u0000" + f.dstHost();
-      Integer idx = pairIndex.get(key);
-      if (idx == null) {
-        idx = pairRoutes.size();
-        pairIndex.put(key, idx);
-        pairRoutes.add(model.route(f.srcHost(), f.dstHost()));
-      }
-      events.add(new long[] {f.startMs(), 1, idx});
-      events.add(new long[] {until, -1, idx});
     }
     // ends before starts at the same instant: [a,b) and [b,c) do not overlap
     events.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));

@@ -8,6 +8,7 @@ import static io.wanshuffle.it.links.LinksFixture.flow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.wanshuffle.spark.capture.FlowCapture;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -66,5 +67,22 @@ class LinkFlowsTest {
     assertEquals(1, max.get("nic.up[" + A1 + "]"));
     assertNull(max.get("nic.up[" + A2 + "]"), "zero-length and reversed intervals are ignored");
     assertEquals(Map.of(), LinkFlows.maxFlows(List.of(), m));
+  }
+
+  /**
+   * Two applications on the same pair at once are two flows: each driver counts its own; one
+   * application's tasks on one pair stay one.
+   */
+  @Test
+  void applicationsRunTogetherCountTheirFlowsApart() {
+    TopologyLinks m = LinksFixture.twoByTwo(dir, 2);
+    List<FlowCapture> first = List.of(flow(A1, B1, 0, 100), flow(A1, B1, 10, 50));
+    List<FlowCapture> second = List.of(flow(A1, B1, 20, 80), flow(A2, B2, 90, 120));
+    Map<String, Integer> both = LinkFlows.maxFlowsOfApps(List.of(first, second), m);
+    assertEquals(2, both.get("nic.up[" + A1 + "]"), "a1 -> b1 of both applications");
+    assertEquals(2, both.get("backbone.out[/A]"), "the two a1 -> b1, then a1 -> b1 and a2 -> b2");
+    assertEquals(1, both.get("nic.up[" + A2 + "]"));
+    assertEquals(
+        LinkFlows.maxFlows(first, m), LinkFlows.maxFlowsOfApps(List.of(first), m), "one app");
   }
 }

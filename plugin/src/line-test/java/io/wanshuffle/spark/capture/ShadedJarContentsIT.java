@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The plugin jar users pass to {@code spark-submit --jars}: bundles our classes, scheduler-core,
- * JGraphT and jheaps relocated under {@code io.wanshuffle.shaded}, and nothing Spark provides
- * (Spark, Scala, Hadoop, Jackson, Kryo, metrics, logging).
+ * JGraphT, jheaps and Apache Curator (the arbiter's ZooKeeper client) relocated under {@code
+ * io.wanshuffle.shaded}, and nothing Spark provides (Spark, Scala, Hadoop, Jackson, Kryo, metrics,
+ * logging, ZooKeeper).
  */
 class ShadedJarContentsIT {
   static List<String> entries = new ArrayList<>();
@@ -47,6 +48,10 @@ class ShadedJarContentsIT {
     assertTrue(count("io/wanshuffle/shaded/scheduler/") > 10, "scheduler-core relocated");
     assertTrue(count("io/wanshuffle/shaded/org/jgrapht/") > 100, "JGraphT relocated");
     assertTrue(count("io/wanshuffle/shaded/org/jheaps/") > 10, "jheaps relocated");
+    assertTrue(
+        count("io/wanshuffle/shaded/org/apache/curator/framework/recipes/cache/") > 10,
+        "Curator relocated, whatever Curator the line's Spark ships");
+    assertTrue(entries.contains("io/wanshuffle/spark/arbiter/ZooKeeperShare.class"));
   }
 
   @Test
@@ -64,10 +69,12 @@ class ShadedJarContentsIT {
             "io/netty/",
             "com/google/",
             "org/objenesis/",
+            "org/apache/zookeeper/",
             // unrelocated copies of what we bundle
             "io/wanshuffle/scheduler/",
             "org/jgrapht/",
-            "org/jheaps/");
+            "org/jheaps/",
+            "org/apache/curator/");
     List<String> bad =
         entries.stream().filter(n -> forbidden.stream().anyMatch(n::startsWith)).toList();
     assertEquals(List.of(), bad);
@@ -95,7 +102,12 @@ class ShadedJarContentsIT {
           if (constants.contains("$deserializeLambda$")) {
             constants = constants.replaceAll("\\([^()]*\\)L[^;]*;", "");
           }
-          for (String p : List.of("io/wanshuffle/scheduler/", "org/jgrapht/", "org/jheaps/")) {
+          for (String p :
+              List.of(
+                  "io/wanshuffle/scheduler/",
+                  "org/jgrapht/",
+                  "org/jheaps/",
+                  "org/apache/curator/")) {
             if (constants.replace("io/wanshuffle/shaded/" + p, "").contains(p)) {
               bad.add(je.getName() + " -> " + p);
             }

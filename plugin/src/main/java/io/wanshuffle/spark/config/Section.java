@@ -10,7 +10,12 @@ public enum Section {
   /** Step deadlines, the coordinator's timing, gating small reads, waiting and planning budgets. */
   STEPS,
   /** What the capture records and where ({@code spark.wanshuffle.capture.*}). */
-  CAPTURE;
+  CAPTURE,
+  /**
+   * Several applications on one backbone: the arbiter that splits each link's window between them
+   * ({@link ArbiterSettings}).
+   */
+  ARBITER;
 
   /**
    * @return the section's name in the documentation's markers, lower case

@@ -15,7 +15,9 @@ import org.apache.spark.SparkConf;
  * Read one with {@link WanShuffleConf#get} (the values checked at start-up), e.g. {@code
  * conf.get(Settings.GATHER_WINDOW)}, or with {@link ConfigEntry#get(SparkConf)} where there is no
  * {@link WanShuffleConf} (the capture listener). Times are read in milliseconds, sizes in bytes,
- * rates in bytes per second; a setting without a default reads as an {@link Optional}.
+ * rates in bytes per second; a setting without a default reads as an {@link Optional}. The settings
+ * of several applications on one backbone are declared in {@link ArbiterSettings}; {@link #all()}
+ * lists them after these.
  *
  * <p>Settings marked experimental select behaviours that measured worse than the defaults, or that
  * were never measured end to end; each says which measurement justifies keeping it.
@@ -575,8 +577,17 @@ public final class Settings {
                   "Register the `wanShuffle` metrics source with Spark's metrics system"
                       + " ([capture.md](capture.md))."));
 
+  // ---- several applications on one backbone: declared in ArbiterSettings -------------------
+
+  static {
+    ArbiterSettings.entries().forEach(Settings::register);
+  }
+
   private static <T> ConfigEntry<T> declare(ConfigEntry.Builder<T> b) {
-    ConfigEntry<T> e = b.build();
+    return register(b.build());
+  }
+
+  private static <T> ConfigEntry<T> register(ConfigEntry<T> e) {
     if (!e.key().startsWith(PREFIX)) {
       throw new IllegalStateException(e.key() + " is not under " + PREFIX);
     }
@@ -590,7 +601,8 @@ public final class Settings {
   }
 
   /**
-   * @return every declared setting, in declaration order
+   * @return every declared setting, in declaration order (this class's, then {@link
+   *     ArbiterSettings}')
    */
   public static List<ConfigEntry<?>> all() {
     return Collections.unmodifiableList(ALL);

@@ -259,6 +259,17 @@ public final class WanShuffleConf {
   }
 
   /**
+   * @return whether the shared links' windows move with their flows ({@code
+   *     spark.wanshuffle.window=adaptive}, gated, pipelined steps); false: every link's window is
+   *     its capacity in flows
+   */
+  public boolean adaptiveWindows() {
+    return gated()
+        && Settings.ADAPTIVE.equals(get(Settings.WINDOW))
+        && !Settings.BARRIER.equals(get(Settings.STEP_MODE));
+  }
+
+  /**
    * @return k: most cross-cluster flows open at once across the application
    */
   public int k() {

@@ -1,8 +1,9 @@
 /**
  * wan-shuffle's settings: each {@code spark.wanshuffle.*} key declared once in {@link
- * io.wanshuffle.spark.config.Settings} as a {@link io.wanshuffle.spark.config.ConfigEntry} (key,
- * type with bounds and unit, default, documentation, whether it is experimental), read and checked
- * at start-up into the immutable {@link io.wanshuffle.spark.config.WanShuffleConf}.
+ * io.wanshuffle.spark.config.Settings} (those of several applications on one backbone in {@link
+ * io.wanshuffle.spark.config.ArbiterSettings}) as a {@link io.wanshuffle.spark.config.ConfigEntry}
+ * (key, type with bounds and unit, default, documentation, whether it is experimental), read and
+ * checked at start-up into the immutable {@link io.wanshuffle.spark.config.WanShuffleConf}.
  *
  * <p>One small class per kind of value parses and bounds it (rates, times, sizes, flow counts,
  * decimals, words, lists, per-host rates); {@link io.wanshuffle.spark.config.PlatformRates} turns

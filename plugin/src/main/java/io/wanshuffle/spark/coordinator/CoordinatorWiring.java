@@ -71,7 +71,7 @@ final class CoordinatorWiring {
     FlowLeases leases = new FlowLeases(parameters, clusterOf, b.clock());
     List<CoordinatorListener> all = new ArrayList<>(b.listeners());
     all.add(measuring);
-    if (adaptiveWindows(conf, mode)) {
+    if (conf.adaptiveWindows()) {
       all.add(
           new WindowControl(parameters, leases, b.clock(), this::tellWindow, this::windowMoved));
     }
@@ -199,16 +199,6 @@ final class CoordinatorWiring {
   private void windowMoved() {
     rounds.dropStanding();
     rounds.request();
-  }
-
-  /**
-   * @return whether the shared links' windows move ({@code spark.wanshuffle.window=adaptive}, with
-   *     pipelined steps and gating on)
-   */
-  private static boolean adaptiveWindows(WanShuffleConf conf, StepMode mode) {
-    return conf.gated()
-        && Settings.ADAPTIVE.equals(conf.get(Settings.WINDOW))
-        && !mode.planFitsFreePorts();
   }
 
   private boolean planning() {

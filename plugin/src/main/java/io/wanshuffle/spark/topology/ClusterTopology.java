@@ -111,6 +111,24 @@ public final class ClusterTopology {
   }
 
   /**
+   * The file the topology is read from, found as {@link #from} finds it: the {@link
+   * Settings#TOPOLOGY_FILE} when set, else the Hadoop table file ({@value #TABLE_KEY}); a relative
+   * path that is not readable as given is the copy shipped with {@code --files}.
+   *
+   * @param conf the application's configuration
+   * @return the file's path (it may not exist), or empty when the mapping comes from a script or a
+   *     class
+   */
+  public static Optional<Path> sourceFile(SparkConf conf) {
+    Optional<String> topologyFile = Settings.TOPOLOGY_FILE.get(conf);
+    String given = topologyFile.orElseGet(() -> conf.get(TABLE_KEY, "").trim());
+    if (given.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(Path.of(shippedCopy(given, conf).orElse(given)));
+  }
+
+  /**
    * The topology of a file in the format of {@code ./wan-shuffle plan --topology} ({@link
    * Settings#TOPOLOGY_FILE}): its host mapping and its links.
    *

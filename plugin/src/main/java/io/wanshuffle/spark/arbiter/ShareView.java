@@ -1,0 +1,122 @@
+package io.wanshuffle.spark.arbiter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What one driver knows of the other applications at one moment, and the shares that follow: an
+ * immutable snapshot that the arbiter's threads replace as a whole when a node or the connection
+ * changes, read without a lock by {@link BackboneShare#allowed}. Shares are computed on first use
+ * for a (link, window, own claim) and kept for the snapshot's life.
+ *
+ * <p>Live (connected to ZooKeeper, the other nodes read): {@link FairSplit} over the other
+ * applications' claims on the link and this one's. Not live: the safe share max(1, window / n), n =
+ * the applications with demand on the link in the last nodes read, this one included (1 before any
+ * was read), at most the window.
+ */
+final class ShareView {
+  /** Most shares kept per snapshot before the cache starts over (windows may vary at will). */
+  private static final int MAX_KEPT = 4096;
+
+  /** Not connected, nothing read. */
+  static final ShareView NONE = new ShareView(false, Map.of());
+
+  private final boolean live;
+  private final Map<String, PublishedDemand> others;
+  private final ConcurrentHashMap<String, List<FairSplit.Claim>> claims = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Key, Integer> shares = new ConcurrentHashMap<>();
+
+  private record Key(String self, double weight, String link, int window, int ownFlows) {}
+
+  /**
+   * @param live whether the split applies (connected and the nodes read)
+   * @param others the other applications' published demands by their names in the arbiter
+   */
+  ShareView(boolean live, Map<String, PublishedDemand> others) {
+    this.live = live;
+    this.others = Map.copyOf(others);
+  }
+
+  /**
+   * @return whether the split applies (else the safe share)
+   */
+  boolean live() {
+    return live;
+  }
+
+  /**
+   * @return the other applications' published demands by name
+   */
+  Map<String, PublishedDemand> others() {
+    return others;
+  }
+
+  /**
+   * @param live whether the split applies
+   * @return a snapshot with the same nodes
+   */
+  ShareView withLive(boolean live) {
+    return live == this.live ? this : new ShareView(live, others);
+  }
+
+  /**
+   * @param self this application's name in the arbiter
+   * @param weight this application's weight
+   * @param link a link's name
+   * @param window the link's window, flows, &gt;= 0
+   * @param own this application's demand on the link, or null (it then claims 1 flow: it asks, so
+   *     it wants one)
+   * @return this application's share of the window, 0..window
+   */
+  int share(String self, double weight, String link, int window, LinkDemand own) {
+    if (window <= 0) {
+      return 0;
+    }
+    List<FairSplit.Claim> on = claimsOn(link);
+    if (on.isEmpty()) {
+      return window;
+    }
+    if (!live) {
+      return Math.min(window, Math.max(1, window / (on.size() + 1)));
+    }
+    int ownFlows = own == null ? 1 : own.claim();
+    Key key = new Key(self, weight, link, window, ownFlows);
+    Integer kept = shares.get(key);
+    if (kept != null) {
+      return kept;
+    }
+    List<FairSplit.Claim> all = new ArrayList<>(on);
+    all.add(new FairSplit.Claim(self, weight, ownFlows));
+    int s = FairSplit.split(window, all)[all.size() - 1];
+    if (shares.size() >= MAX_KEPT) {
+      shares.clear();
+    }
+    shares.put(key, s);
+    return s;
+  }
+
+  /**
+   * @param link a link's name
+   * @return the other applications' claims on it (those with demand there)
+   */
+  List<FairSplit.Claim> claimsOn(String link) {
+    List<FairSplit.Claim> on = claims.get(link);
+    if (on == null) {
+      List<FairSplit.Claim> c = new ArrayList<>();
+      others.forEach(
+          (app, d) -> {
+            LinkDemand l = d.links().get(link);
+            if (l != null) {
+              c.add(new FairSplit.Claim(app, d.weight(), l.claim()));
+            }
+          });
+      on = List.copyOf(c);
+      if (claims.size() < MAX_KEPT) {
+        claims.put(link, on);
+      }
+    }
+    return on;
+  }
+}

@@ -1,0 +1,40 @@
+package io.wanshuffle.spark.arbiter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ShareViewTest {
+  private static final String LINK = "backbone.out[/A]";
+
+  private static PublishedDemand wants(String link, int flows) {
+    return new PublishedDemand(1, Map.of(link, new LinkDemand(1 << 20, flows)));
+  }
+
+  @Test
+  void withoutOtherApplicationsOnTheLinkTheWholeWindow() {
+    ShareView v = new ShareView(true, Map.of("b", wants("nic.in[b1]", 5)));
+    assertEquals(10, v.share("a", 1, LINK, 10, new LinkDemand(100, 3)));
+    assertEquals(10, ShareView.NONE.share("a", 1, LINK, 10, null), "nothing read: alone");
+    assertEquals(0, v.share("a", 1, LINK, 0, null));
+  }
+
+  @Test
+  void liveTheFairSplitWithThisApplicationsOwnClaim() {
+    ShareView v = new ShareView(true, Map.of("b", wants(LINK, 50), "c", wants(LINK, 50)));
+    assertEquals(4, v.share("a", 1, LINK, 10, new LinkDemand(100, 50)), "a, b, c: 4, 3, 3");
+    assertEquals(2, v.share("a", 1, LINK, 10, new LinkDemand(100, 2)), "a wants 2");
+    assertEquals(1, v.share("a", 1, LINK, 10, null), "no published demand: claims 1 flow");
+    assertEquals(6, v.share("z", 3, LINK, 10, new LinkDemand(100, 50)), "weight 3 of 5");
+  }
+
+  @Test
+  void notLiveTheSafeShareOverTheApplicationsLastSeen() {
+    ShareView v = new ShareView(false, Map.of("b", wants(LINK, 50), "c", wants(LINK, 1)));
+    assertEquals(3, v.share("a", 5, LINK, 10, new LinkDemand(100, 50)), "10 / 3, weights aside");
+    assertEquals(1, v.share("a", 1, LINK, 2, null), "at least one flow");
+    assertEquals(
+        10, new ShareView(false, Map.of("b", wants("x", 1))).share("a", 1, LINK, 10, null));
+  }
+}

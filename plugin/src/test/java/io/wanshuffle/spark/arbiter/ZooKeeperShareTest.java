@@ -1,0 +1,212 @@
+package io.wanshuffle.spark.arbiter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several applications (one {@link ZooKeeperShare} each, in this JVM) splitting the windows through
+ * Curator's in-process ZooKeeper ({@link TestingServer}, 100 ms ticks so that sessions of 1 s are
+ * honoured).
+ */
+class ZooKeeperShareTest {
+  private static final String LINK = "backbone.out[/A]";
+  private static final String NS = "/wan-shuffle/test";
+  private static final long SESSION_MS = 1000;
+  private static final long PUBLISH_MS = 50;
+
+  /** Longest wait for a share to follow a change: a work-conserving change takes under 1 s. */
+  private static final long SETTLE_MS = 1000;
+
+  private TestingServer server;
+  private final List<ZooKeeperShare> shares = new ArrayList<>();
+
+  @BeforeEach
+  void startServer() throws Exception {
+    server = new TestingServer(spec(-1), true);
+  }
+
+  @AfterEach
+  void stopAll() throws Exception {
+    shares.forEach(ZooKeeperShare::close);
+    server.close();
+  }
+
+  private static InstanceSpec spec(int port) {
+    return new InstanceSpec(null, port, -1, -1, true, -1, 100, 0);
+  }
+
+  private ZooKeeperShare join(String app, double weight, String ensemble) {
+    ZooKeeperShare s = ZooKeeperShare.start(ensemble, NS, app, weight, SESSION_MS, PUBLISH_MS);
+    shares.add(s);
+    return s;
+  }
+
+  private ZooKeeperShare join(String app, double weight) {
+    return join(app, weight, server.getConnectString());
+  }
+
+  private static Map<String, LinkDemand> wants(int flows) {
+    return Map.of(LINK, new LinkDemand(100L << 20, flows));
+  }
+
+  /** Waits until {@code value} is {@code expected}, at most {@code ms}; returns the time taken. */
+  private static long settle(String what, int expected, IntSupplier value, long ms)
+      throws InterruptedException {
+    long t0 = System.nanoTime();
+    long deadline = t0 + ms * 1_000_000;
+    int v = value.getAsInt();
+    while (v != expected && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+      v = value.getAsInt();
+    }
+    assertEquals(expected, v, what);
+    return (System.nanoTime() - t0) / 1_000_000;
+  }
+
+  private static void live(ZooKeeperShare s) throws InterruptedException {
+    settle("joined: " + s.application(), 1, () -> s.live() ? 1 : 0, 10_000);
+  }
+
+  @Test
+  void oneTwoAndThreeApplicationsWithWeights() throws Exception {
+    ZooKeeperShare a = join("a", 1);
+    a.publish(wants(50));
+    live(a);
+    assertEquals(12, a.allowed(LINK, 12), "alone: the whole window");
+
+    ZooKeeperShare b = join("b", 1);
+    b.publish(wants(50));
+    live(b);
+    settle("a with b", 6, () -> a.allowed(LINK, 12), SETTLE_MS * 5);
+    settle("b with a", 6, () -> b.allowed(LINK, 12), SETTLE_MS);
+
+    ZooKeeperShare c = join("c", 2);
+    c.publish(wants(50));
+    live(c);
+    settle("c, weight 2 of 4", 6, () -> c.allowed(LINK, 12), SETTLE_MS * 5);
+    settle("a, weight 1 of 4", 3, () -> a.allowed(LINK, 12), SETTLE_MS);
+    settle("b, weight 1 of 4", 3, () -> b.allowed(LINK, 12), SETTLE_MS);
+    assertEquals(
+        12, a.allowed(LINK, 12) + b.allowed(LINK, 12) + c.allowed(LINK, 12), "the whole window");
+    assertEquals(12, a.allowed("nic.in[b1]", 12), "nobody else on another link");
+  }
+
+  @Test
+  void anApplicationWithoutDemandLeavesItsShareWithinASecond() throws Exception {
+    ZooKeeperShare a = join("a", 1);
+    ZooKeeperShare b = join("b", 1);
+    a.publish(wants(50));
+    b.publish(wants(50));
+    live(a);
+    live(b);
+    settle("split", 5, () -> a.allowed(LINK, 10), SETTLE_MS * 5);
+    AtomicInteger told = new AtomicInteger();
+    a.onChange(told::incrementAndGet);
+    b.publish(Map.of());
+    long took = settle("b has no demand", 10, () -> a.allowed(LINK, 10), SETTLE_MS);
+    assertTrue(took < SETTLE_MS, "within a second: " + took + " ms");
+    assertTrue(told.get() > 0, "a was told its share changed");
+    b.publish(wants(3));
+    settle("b wants 3 again", 7, () -> a.allowed(LINK, 10), SETTLE_MS);
+    assertEquals(3, b.allowed(LINK, 10));
+  }
+
+  @Test
+  void aDeadDriverFreesItsShareWhenItsSessionExpires() throws Exception {
+    ZooKeeperShare a = join("a", 1);
+    a.publish(wants(50));
+    try (TcpProxy cable = new TcpProxy(server.getPort())) {
+      ZooKeeperShare b = join("b", 1, cable.connectString());
+      b.publish(wants(50));
+      live(b);
+      settle("split", 4, () -> a.allowed(LINK, 8), SETTLE_MS * 5);
+      cable.close(); // b's driver is gone: no close, no heartbeat
+      Thread.sleep(SESSION_MS / 2);
+      assertEquals(4, a.allowed(LINK, 8), "b's share is held while its session lives");
+      long took = settle("b's session expired", 8, () -> a.allowed(LINK, 8), SESSION_MS * 4);
+      assertTrue(took >= SESSION_MS / 4, "freed by the expiry, not before: " + took + " ms");
+    }
+  }
+
+  @Test
+  void aDriverThatStopsFreesItsShareAtOnce() throws Exception {
+    ZooKeeperShare a = join("a", 1);
+    ZooKeeperShare b = join("b", 1);
+    a.publish(wants(50));
+    b.publish(wants(50));
+    settle("split", 5, () -> a.allowed(LINK, 10), SETTLE_MS * 5);
+    b.close();
+    long took = settle("b stopped", 10, () -> a.allowed(LINK, 10), SETTLE_MS);
+    assertTrue(took < SESSION_MS, "before any expiry: " + took + " ms");
+  }
+
+  @Test
+  void zooKeeperDownMidRunGivesTheSafeShareAtOnceThenTheSplitAgain() throws Exception {
+    ZooKeeperShare a = join("a", 3);
+    ZooKeeperShare b = join("b", 1);
+    a.publish(wants(50));
+    b.publish(wants(50));
+    settle("weights 3:1", 6, () -> a.allowed(LINK, 8), SETTLE_MS * 5);
+    settle("weights 3:1", 2, () -> b.allowed(LINK, 8), SETTLE_MS);
+
+    server.stop();
+    settle("a falls back to 8 / 2", 4, () -> a.allowed(LINK, 8), SESSION_MS * 3);
+    settle("b falls back to 8 / 2", 4, () -> b.allowed(LINK, 8), SESSION_MS);
+    assertFalse(a.live());
+    long t0 = System.nanoTime();
+    for (int i = 0; i < 1000; i++) {
+      a.publish(wants(40 + i % 7));
+      a.allowed(LINK, 8 + i % 3);
+    }
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertTrue(ms < 500, "1000 calls while ZooKeeper is down return at once: " + ms + " ms");
+
+    server.restart();
+    settle("a rejoined", 6, () -> a.allowed(LINK, 8), 15_000);
+    settle("b rejoined", 2, () -> b.allowed(LINK, 8), 15_000);
+  }
+
+  @Test
+  void zooKeeperUnreachableAtStartThenReachable() throws Exception {
+    int port = InstanceSpec.getRandomPort();
+    try (TestingServer later = new TestingServer(spec(port), false)) {
+      ZooKeeperShare a = join("a", 1, later.getConnectString());
+      ZooKeeperShare b = join("b", 1, later.getConnectString());
+      long t0 = System.nanoTime();
+      a.publish(wants(50));
+      b.publish(wants(50));
+      assertEquals(10, a.allowed(LINK, 10), "nothing seen: as without an arbiter");
+      assertTrue((System.nanoTime() - t0) / 1_000_000 < 200, "no call waits for ZooKeeper");
+      Thread.sleep(SESSION_MS);
+      assertFalse(a.live());
+      later.start();
+      settle("a joined late", 5, () -> a.allowed(LINK, 10), 15_000);
+      settle("b joined late", 5, () -> b.allowed(LINK, 10), SETTLE_MS);
+    }
+  }
+
+  @Test
+  void closingWhileZooKeeperIsDownDoesNotHang() throws Exception {
+    ZooKeeperShare a = join("a", 1);
+    a.publish(wants(50));
+    live(a);
+    server.stop();
+    long t0 = System.nanoTime();
+    a.close();
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertTrue(ms <= ZooKeeperShare.CLOSE_WAIT_MS + 300, "close took " + ms + " ms");
+    assertEquals(10, a.allowed(LINK, 10), "closed: nobody else seen, the whole window");
+  }
+}
