@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.spark.coordinator.CoordinatorEndpoint;
 import io.wanshuffle.spark.coordinator.StepCoordinator;
 import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
+import io.wanshuffle.spark.coordinator.plan.PlanningLoop;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,7 +83,7 @@ final class BenchDriver {
       throws InterruptedException {
     String load0 = load();
     DriverProbe probe = new DriverProbe();
-    ExecutorService planner = StepCoordinator.plannerThread("wan-shuffle-planner");
+    ExecutorService planner = PlanningLoop.thread("wan-shuffle-planner");
     StepCoordinator c = coordinator(platform, probe, planner);
     CoordinatorTimer pollTimer = CoordinatorTimer.daemon("wan-shuffle-poll");
     InProcessPort port = new InProcessPort(c, pollTimer);
@@ -150,7 +151,7 @@ final class BenchDriver {
     SparkConf sc = new SparkConf(false);
     RpcEnv env =
         RpcEnv$.MODULE$.create("bench-driver", "127.0.0.1", 0, sc, securityManager(sc), false);
-    ExecutorService planner = StepCoordinator.plannerThread("wan-shuffle-planner");
+    ExecutorService planner = PlanningLoop.thread("wan-shuffle-planner");
     StepCoordinator c = coordinator(platform, probe, planner);
     StageSpec warmup = config.warmupTasks() > 0 ? new StageSpec(config.warmup()) : null;
     BenchEndpoint bench = new BenchEndpoint(env, c, stage, warmup, probe::clear, config.clients());

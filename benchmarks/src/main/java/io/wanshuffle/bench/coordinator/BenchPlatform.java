@@ -54,7 +54,10 @@ final class BenchPlatform {
 
   /**
    * The Spark configuration of the coordinator: the configuration's algorithm and further keys, and
-   * the platform's rates (k, δ and the backbone rate, or the topology file).
+   * the platform's rates (k, δ and the backbone rate, or the topology file). Windows stay at the
+   * links' capacities unless {@code --conf} says otherwise: the harness's flows run at the rates
+   * its simulator gives them, with no link sharing for a window to measure, and its invariant is
+   * every link within its capacity at every instant.
    *
    * @param stage the stage
    * @param dir where a topology file is written (racks > 1)
@@ -63,7 +66,10 @@ final class BenchPlatform {
    */
   static SparkConf sparkConf(StageSpec stage, Path dir) throws IOException {
     BenchConfig c = stage.config();
-    SparkConf s = new SparkConf(false).set(Settings.ALGORITHM.key(), c.algorithm());
+    SparkConf s =
+        new SparkConf(false)
+            .set(Settings.ALGORITHM.key(), c.algorithm())
+            .set(Settings.WINDOW.key(), Settings.CAPACITY);
     long b = c.baseSpeed();
     if (c.racks() > 1) {
       Files.createDirectories(dir);

@@ -1,11 +1,13 @@
 package io.wanshuffle.spark.coordinator;
 
+import io.wanshuffle.spark.arbiter.BackboneShares;
 import io.wanshuffle.spark.config.ConfigValueException;
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.event.CoordinatorInfo;
 import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
 import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
+import io.wanshuffle.spark.coordinator.plan.PlanningLoop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -20,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * The driver side of wan-shuffle: builds the {@link StepCoordinator} (scheduler by name; the
  * capture listener when present, then the listeners named by {@link Settings#LISTENERS}), registers
  * its {@link CoordinatorEndpoint} on the driver's RpcEnv and, once the SparkContext is up, its
- * {@link CoordinatorSparkListener}.
+ * {@link CoordinatorSparkListener} and this application's share of the backbone ({@link
+ * BackboneShares}: the whole of every link's window without an arbiter).
  */
 public final class CoordinatorService {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorService.class);
@@ -57,7 +60,7 @@ public final class CoordinatorService {
     this.conf = conf;
     this.rpcEnv = rpcEnv;
     this.links = links;
-    this.planner = StepCoordinator.plannerThread("wan-shuffle-planner");
+    this.planner = PlanningLoop.thread("wan-shuffle-planner");
     this.coordinator =
         StepCoordinator.builder(conf)
             .configuredScheduler()
@@ -137,6 +140,11 @@ public final class CoordinatorService {
     attached = true;
     sc.addSparkListener(new CoordinatorSparkListener(coordinator));
     coordinator.start(new CoordinatorInfo(sparkConf, conf, links, sc));
+    if (conf.gated()) {
+      // the topology's file is in place by now (on Spark 3.5 at the first shuffle): it names the
+      // applications that share a backbone
+      coordinator.shareBackbone(BackboneShares.open(sparkConf, conf, sc.applicationId()));
+    }
   }
 
   /**

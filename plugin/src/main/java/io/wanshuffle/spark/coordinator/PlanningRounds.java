@@ -85,6 +85,7 @@ final class PlanningRounds
   private final Planner planner;
   private final DemandRequests requests;
   private final PlanningLoop<RoundInput, RoundPlan> loop;
+  private final BackboneArbitration arbitration = new BackboneArbitration();
   private final AtomicLong nextPlanId = new AtomicLong(1);
 
   /** When the measured values were last adopted, epoch ms; touched by the planner thread only. */
@@ -155,10 +156,29 @@ final class PlanningRounds
     standing = null;
   }
 
-  /** No more plans. */
+  /** No more plans; this application leaves the backbone's split. */
   void stop() {
     stopped = true;
     loop.stop();
+    arbitration.close();
+  }
+
+  /**
+   * @return this application's side of the backbone's split between applications
+   */
+  BackboneArbitration arbitration() {
+    return arbitration;
+  }
+
+  /**
+   * The shares of the links' windows may have moved (another application's demand changed): they
+   * are installed and, when one moved, the last plan is void and a plan is asked for.
+   */
+  void sharesChanged() {
+    if (!stopped && arbitration.refreshShares(r.parameters())) {
+      standing = null;
+      request();
+    }
   }
 
   /**
@@ -254,6 +274,7 @@ final class PlanningRounds
     }
     DemandMatrix m =
         DemandMatrix.of(in.residual(), r.leases(), r.mode(), p.betaSeconds(), p.baseSpeed());
+    arbitration.publish(m, p);
     Planner.Plan plan = planner.plan(m);
     List<Step> toGrant = r.mode().stepsToGrant(plan.schedule());
     StandingPlan sp =
@@ -310,6 +331,12 @@ final class PlanningRounds
       return;
     }
     ungateTaskBound(now);
+    if (arbitration.refreshShares(r.parameters())) {
+      // this application's share of a link moved: the plan was made on the old one
+      standing = null;
+      request();
+      return;
+    }
     if (!r.grants().grantStep(sp, now, startedNanos, replies) && r.leases().total() == 0) {
       // nothing could be granted and no flow will end to trigger the next plan: never stall
       StandingPlan last =

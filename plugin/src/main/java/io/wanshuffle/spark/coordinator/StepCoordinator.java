@@ -2,22 +2,14 @@ package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
-import io.wanshuffle.spark.coordinator.assemble.StepAssembler;
 import io.wanshuffle.spark.coordinator.demand.Demand;
-import io.wanshuffle.spark.coordinator.demand.DemandBook;
-import io.wanshuffle.spark.coordinator.demand.DemandPhase;
 import io.wanshuffle.spark.coordinator.demand.PendingTasks;
-import io.wanshuffle.spark.coordinator.demand.StageLedger;
-import io.wanshuffle.spark.coordinator.demand.TaskWaves;
 import io.wanshuffle.spark.coordinator.event.CoordinatorInfo;
 import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
 import io.wanshuffle.spark.coordinator.event.StageRef;
-import io.wanshuffle.spark.coordinator.matrix.DemandMatrix;
-import io.wanshuffle.spark.coordinator.network.FlowLeases;
 import io.wanshuffle.spark.coordinator.network.LiveParameters;
 import io.wanshuffle.spark.coordinator.network.MeasuringListener;
 import io.wanshuffle.spark.coordinator.plan.BottleneckFirstOrder;
-import io.wanshuffle.spark.coordinator.plan.Planner;
 import io.wanshuffle.spark.coordinator.plan.PlanningLoop;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.FlowArrived;
@@ -25,13 +17,9 @@ import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
 import io.wanshuffle.spark.coordinator.protocol.Registered;
 import io.wanshuffle.spark.coordinator.protocol.UngatedReport;
-import io.wanshuffle.spark.coordinator.track.StepGrants;
-import io.wanshuffle.spark.coordinator.track.StepTracker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
@@ -41,20 +29,10 @@ import java.util.function.Supplier;
  * receiving tasks (KPBS: GGP/OGGP paper, Cohen, Jeannot, Padoy, Wagner, sec. 2; δ-port: DGGP paper,
  * Jeannot and Wagner, sec. 2).
  *
- * <p>Data path, each role its own class (docs/architecture.md draws it):
- *
- * <ol>
- *   <li>{@link DemandRequests}: registrations, long-polls and releases drive each {@link Demand}
- *       through its {@link DemandPhase}s; {@link DemandBook}, {@link TaskWaves} and {@link
- *       StageLedger} record them;
- *   <li>{@link DemandMatrix}: the residual demand as a traffic matrix and platform, the one place
- *       where bytes become seconds at the base speed and back;
- *   <li>{@link PlanningRounds} and {@link Planner}: the scheduler within its time budget, off the
- *       lock, with the parameters in force ({@link LiveParameters});
- *   <li>{@link StepAssembler}: a plan becomes one step within every link's capacity ({@link
- *       FlowLeases});
- *   <li>{@link StepGrants} and {@link StepTracker}: grants, running steps, deadlines, reports.
- * </ol>
+ * <p>It delegates: {@link DemandRequests} drives each demand through its life cycle on the tasks'
+ * requests, {@link PlanningRounds} runs the planner's rounds, and the roles between them live in
+ * one sub-package each along the data path (demand, matrix, plan, assemble, track over network and
+ * event: this package's documentation; docs/architecture.md draws them).
  *
  * <p>Threading: every public method takes the lock only to record what happened and returns; it
  * never runs a scheduler. Planning runs on the planner ({@link PlanningLoop}): snapshot under the
@@ -82,20 +60,6 @@ public final class StepCoordinator {
    */
   public static StepCoordinatorBuilder builder(WanShuffleConf conf) {
     return new StepCoordinatorBuilder(conf);
-  }
-
-  /**
-   * @param name thread name
-   * @return a single daemon thread to plan on ({@link StepCoordinatorBuilder#planner}); shut it
-   *     down after {@link #stop}
-   */
-  public static ExecutorService plannerThread(String name) {
-    return Executors.newSingleThreadExecutor(
-        r -> {
-          Thread t = new Thread(r, name);
-          t.setDaemon(true);
-          return t;
-        });
   }
 
   /**
@@ -301,6 +265,23 @@ public final class StepCoordinator {
   }
 
   /**
+   * Splits every shared link's window with the other applications of the backbone ({@code
+   * spark.wanshuffle.arbiter.zookeeper}): from now on this application holds at most its share of
+   * each, publishes its demand with every plan, and re-plans when its shares move.
+   *
+   * @param share the application's share ({@code arbiter.BackboneShares#open}); closed when the
+   *     coordinator stops
+   */
+  public void shareBackbone(io.wanshuffle.spark.arbiter.BackboneShare share) {
+    run(
+        () -> {
+          rounds.arbitration().install(share);
+          rounds.arbitration().onChange(() -> run(rounds::sharesChanged));
+          rounds.sharesChanged();
+        });
+  }
+
+  /**
    * @return the listener that measures the realised flows (its meter takes synthetic flows in
    *     tests)
    */
@@ -406,16 +387,12 @@ public final class StepCoordinator {
 
   @Override
   public synchronized String toString() {
-    return "StepCoordinator["
-        + r.conf().get(Settings.ALGORITHM)
-        + ", demands="
-        + r.book().size()
-        + ", open flows="
-        + r.leases().total()
-        + ", steps="
-        + r.steps().runningIds()
-        + ", stages="
-        + r.stages()
-        + "]";
+    return String.format(
+        "StepCoordinator[%s, demands=%d, open flows=%d, steps=%s, stages=%s]",
+        r.conf().get(Settings.ALGORITHM),
+        r.book().size(),
+        r.leases().total(),
+        r.steps().runningIds(),
+        r.stages());
   }
 }

@@ -88,7 +88,7 @@ public final class StepCoordinatorBuilder {
   /**
    * @param p runs the planning loop (one run at a time is submitted); default: the thread that
    *     asked for a plan, after it released the lock (deterministic, for tests); production: one
-   *     daemon thread, {@link #plannerThread}
+   *     daemon thread, {@code plan.PlanningLoop#thread}
    * @return this builder
    */
   public StepCoordinatorBuilder planner(Executor p) {

@@ -17,6 +17,7 @@ import io.wanshuffle.spark.coordinator.event.CoordinatorTimer;
 import io.wanshuffle.spark.coordinator.event.FlowGrant;
 import io.wanshuffle.spark.coordinator.event.ManualTimer;
 import io.wanshuffle.spark.coordinator.plan.GreedyTestScheduler;
+import io.wanshuffle.spark.coordinator.plan.PlanningLoop;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply.Status;
@@ -49,7 +50,7 @@ import org.junit.jupiter.api.Test;
  */
 class StepCoordinatorPlannerTest {
   private static final long WAIT_S = 30;
-  private final ExecutorService planner = StepCoordinator.plannerThread("test-planner");
+  private final ExecutorService planner = PlanningLoop.thread("test-planner");
   private final List<String> lockHeldWhilePlanning = new CopyOnWriteArrayList<>();
 
   @AfterEach

@@ -299,6 +299,14 @@ public final class DemandMatrix {
   }
 
   /**
+   * @return the link ids of the route of each non-zero cell, in the order of {@link #nonZeroRows()}
+   *     (shared arrays: do not modify)
+   */
+  public int[][] nonZeroRoutes() {
+    return nzRoute;
+  }
+
+  /**
    * @return the largest id of the demands read for this matrix (0 when none): a demand of the book
    *     with a larger id registered after it was read
    */

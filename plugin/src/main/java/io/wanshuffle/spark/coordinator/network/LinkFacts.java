@@ -49,15 +49,40 @@ public final class LinkFacts {
   private final int[] windows;
 
   /**
+   * Per link id, this application's share of the link's window when several applications share it
+   * ({@code io.wanshuffle.spark.arbiter}), else -1 (no share: the whole window).
+   */
+  private final int[] shares;
+
+  /**
    * @param links the link model whose facts are copied; every window is its link's capacity
    */
   LinkFacts(LinkModel links) {
-    this(links, new int[0]);
+    this(links, new int[0], new int[0]);
   }
 
-  private LinkFacts(LinkModel links, int[] windows) {
+  private LinkFacts(LinkModel links, int[] windows, int[] shares) {
     this.links = Objects.requireNonNull(links, "links");
     this.windows = windows;
+    this.shares = shares;
+  }
+
+  /**
+   * @param caps per link id, this application's share of its window in flows, or -1 for none (the
+   *     whole window); links beyond the array have none
+   * @return these facts with those shares
+   */
+  public LinkFacts withShares(int[] caps) {
+    return new LinkFacts(links, windows, caps.clone());
+  }
+
+  /**
+   * @param link a link id
+   * @return this application's share of the link's window, flows, or -1 when it has the whole
+   *     window
+   */
+  public int share(int link) {
+    return link < shares.length ? shares[link] : -1;
   }
 
   /**
@@ -73,14 +98,26 @@ public final class LinkFacts {
     }
     int[] w = Arrays.copyOf(windows, Math.max(windows.length, link + 1));
     w[link] = window == capacity(link) ? 0 : window;
-    return new LinkFacts(links, w);
+    return new LinkFacts(links, w, shares);
   }
 
   /**
    * @param link a link id from {@link LinkModel#route}
-   * @return the flows it is admitted now: its window, at least 1
+   * @return the flows the link is admitted now: its own window, or this application's share of it
+   *     when that is smaller (0 when the other applications hold the link)
    */
   public int window(int link) {
+    int own = ownWindow(link);
+    int share = share(link);
+    return share >= 0 && share < own ? share : own;
+  }
+
+  /**
+   * @param link a link id from {@link LinkModel#route}
+   * @return the link's own window, at least 1: its capacity unless the window moved ({@link
+   *     WindowRule}), whatever other applications hold
+   */
+  public int ownWindow(int link) {
     return link < windows.length && windows[link] > 0 ? windows[link] : capacity(link);
   }
 

@@ -56,6 +56,16 @@ public final class LiveParameters {
   }
 
   /**
+   * Installs this application's shares of the links' windows (several applications on one backbone,
+   * {@code io.wanshuffle.spark.arbiter}).
+   *
+   * @param caps per link id, the share in flows, or -1 (the whole window)
+   */
+  public void setShares(int[] caps) {
+    current = current.withShares(caps);
+  }
+
+  /**
    * Replaces the {@code auto} values later plans use by the measured ones, called while stages run
    * (at most every few seconds) and when a stage ends, each switch logged in one INFO line naming
    * the old and the new value. With {@code beta=auto}: the measured β, at least {@link

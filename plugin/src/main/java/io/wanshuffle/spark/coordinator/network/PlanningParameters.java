@@ -73,6 +73,14 @@ public record PlanningParameters(
   }
 
   /**
+   * @param caps per link id, this application's share of its window, or -1 (the whole window)
+   * @return this snapshot with those shares ({@link LinkFacts#withShares})
+   */
+  public PlanningParameters withShares(int[] caps) {
+    return new PlanningParameters(links, facts.withShares(caps), betaSeconds, algorithm);
+  }
+
+  /**
    * @param model a new link model
    * @return this snapshot on that model, every window its link's capacity
    */

@@ -3,6 +3,8 @@ package io.wanshuffle.spark.coordinator.plan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -142,6 +144,20 @@ public final class PlanningLoop<I, O> {
     this.clockMs = clockMs;
     this.share = share;
     this.maxRestNanos = maxRestMs * 1_000_000;
+  }
+
+  /**
+   * @param name thread name
+   * @return a single daemon thread to plan on (the coordinator builder's {@code planner}); shut it
+   *     down after the coordinator stopped
+   */
+  public static ExecutorService thread(String name) {
+    return Executors.newSingleThreadExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /** Asks for a plan (under the lock). */

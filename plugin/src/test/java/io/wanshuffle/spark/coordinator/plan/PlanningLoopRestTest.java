@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.spark.coordinator.StepCoordinator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -24,7 +23,7 @@ class PlanningLoopRestTest {
   private static final long ROUND_MS = 60;
 
   private final Object lock = new Object();
-  private final ExecutorService thread = StepCoordinator.plannerThread("rest-test-planner");
+  private final ExecutorService thread = PlanningLoop.thread("rest-test-planner");
 
   /** Per round, {@code System.nanoTime()} at its snapshot and at the end of its apply. */
   private final BlockingQueue<long[]> rounds = new LinkedBlockingQueue<>();

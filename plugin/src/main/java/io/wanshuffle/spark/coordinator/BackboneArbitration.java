@@ -1,0 +1,119 @@
+package io.wanshuffle.spark.coordinator;
+
+import io.wanshuffle.spark.arbiter.Alone;
+import io.wanshuffle.spark.arbiter.BackboneShare;
+import io.wanshuffle.spark.arbiter.LinkDemand;
+import io.wanshuffle.spark.coordinator.matrix.DemandMatrix;
+import io.wanshuffle.spark.coordinator.network.LinkFacts;
+import io.wanshuffle.spark.coordinator.network.LiveParameters;
+import io.wanshuffle.spark.coordinator.network.PlanningParameters;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The coordinator's side of several applications on one backbone ({@code
+ * io.wanshuffle.spark.arbiter}): publishes this application's demand on each shared link from every
+ * plan's residual traffic matrix (bytes still to cross the link, host pairs that would hold it) and
+ * installs this application's share of each shared link's window in the planning parameters, so
+ * that no link carries more flows than its window over all the applications together. Without an
+ * arbiter ({@link Alone}) it does nothing and costs nothing.
+ *
+ * <p>{@link #publish} runs on the planner thread without the coordinator's lock; {@link
+ * #refreshShares} under it. The share never blocks ({@link BackboneShare}).
+ */
+final class BackboneArbitration implements AutoCloseable {
+  private volatile BackboneShare share = new Alone();
+
+  /**
+   * @param s the application's share, replacing {@link Alone}; closed with this
+   */
+  void install(BackboneShare s) {
+    BackboneShare old = share;
+    share = Objects.requireNonNull(s, "share");
+    old.close();
+  }
+
+  /**
+   * @return whether an arbiter splits the windows with other applications
+   */
+  boolean active() {
+    return !(share instanceof Alone);
+  }
+
+  /**
+   * @param onChange posted when the shares may have moved (another application's demand changed,
+   *     the arbiter was lost or found again)
+   */
+  void onChange(Runnable onChange) {
+    share.onChange(onChange);
+  }
+
+  /**
+   * Publishes this application's demand on each shared link (backbone sides, rack links): the bytes
+   * of the residual's cells whose routes cross it and the host pairs among them, at most the link's
+   * own window.
+   *
+   * @param m a plan's residual traffic matrix
+   * @param p the parameters it was planned with
+   */
+  void publish(DemandMatrix m, PlanningParameters p) {
+    if (!active()) {
+      return;
+    }
+    LinkFacts facts = p.facts();
+    Map<Integer, long[]> perLink = new HashMap<>();
+    int[][] routes = m.nonZeroRoutes();
+    long[] bytes = m.nonZeroBytes();
+    for (int e = 0; e < routes.length; e++) {
+      for (int l : routes[e]) {
+        if (!facts.isNic(l)) {
+          long[] d = perLink.computeIfAbsent(l, x -> new long[2]);
+          d[0] += bytes[e];
+          d[1]++;
+        }
+      }
+    }
+    Map<String, LinkDemand> demand = new HashMap<>();
+    perLink.forEach(
+        (l, d) ->
+            demand.put(
+                p.links().name(l), new LinkDemand(d[0], (int) Math.min(d[1], facts.ownWindow(l)))));
+    share.publish(demand);
+  }
+
+  /**
+   * Installs this application's share of every shared link's window, when one moved.
+   *
+   * @param parameters the parameters in force (under the coordinator's lock)
+   * @return true when a share moved (a plan made before is void)
+   */
+  boolean refreshShares(LiveParameters parameters) {
+    if (!active()) {
+      return false;
+    }
+    PlanningParameters p = parameters.current();
+    LinkFacts facts = p.facts();
+    int n = p.links().linkCount();
+    int[] caps = new int[n];
+    boolean moved = false;
+    for (int l = 0; l < n; l++) {
+      caps[l] = facts.isNic(l) ? -1 : share.allowed(p.links().name(l), facts.ownWindow(l));
+      moved |= caps[l] != facts.share(l);
+    }
+    if (moved) {
+      parameters.setShares(caps);
+    }
+    return moved;
+  }
+
+  @Override
+  public void close() {
+    share.close();
+  }
+
+  @Override
+  public String toString() {
+    return "BackboneArbitration[" + share.getClass().getSimpleName() + "]";
+  }
+}

@@ -1,0 +1,130 @@
+package io.wanshuffle.spark.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.wanshuffle.spark.arbiter.BackboneShare;
+import io.wanshuffle.spark.arbiter.LinkDemand;
+import io.wanshuffle.spark.config.Settings;
+import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.event.ManualTimer;
+import io.wanshuffle.spark.coordinator.plan.GreedyTestScheduler;
+import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
+import io.wanshuffle.spark.coordinator.protocol.GrantReply;
+import io.wanshuffle.spark.coordinator.protocol.RegisterDemand;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One application among several on a backbone (an arbiter's share, here a fake one the test sets):
+ * the coordinator publishes its demand per shared link with its plans, holds at most its share of a
+ * link's window, and takes a larger share as soon as it is given; two of its stages reading at once
+ * share its one window.
+ */
+class SharedBackboneTest {
+  private final ManualTimer timer = new ManualTimer();
+
+  /** A share the test sets per link; everything published is kept. */
+  private static final class FakeShare implements BackboneShare {
+    final Map<String, Integer> shares = new ConcurrentHashMap<>();
+    final List<Map<String, LinkDemand>> published = new ArrayList<>();
+    Runnable onChange = () -> {};
+
+    @Override
+    public synchronized void publish(Map<String, LinkDemand> demand) {
+      published.add(Map.copyOf(demand));
+    }
+
+    @Override
+    public int allowed(String link, int window) {
+      return Math.min(window, shares.getOrDefault(link, window));
+    }
+
+    @Override
+    public void onChange(Runnable listener) {
+      onChange = listener;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /** Two sites a and b, k = 2 flows per backbone side, δ = 1. */
+  private StepCoordinator coordinator() {
+    SparkConf c =
+        new SparkConf(false)
+            .set(Settings.ALGORITHM.key(), "greedy-test")
+            .set(Settings.K.key(), "2")
+            .set(Settings.DELTA.key(), "1")
+            .set(Settings.BETA.key(), "0ms")
+            .set(Settings.STEP_MIN_DEADLINE.key(), "1h")
+            .set(Settings.GATHER_WINDOW.key(), "0ms")
+            .set(Settings.PLANNING_BUDGET.key(), "0");
+    return StepCoordinator.builder(WanShuffleConf.from(c, Set.of("greedy-test")))
+        .scheduler(new GreedyTestScheduler())
+        .listeners(List.of())
+        .timer(timer)
+        .clock(timer::now)
+        .clusters(h -> h.substring(0, 1))
+        .build();
+  }
+
+  private static RegisterDemand demand(int stage, long task, String dst, String src) {
+    return new RegisterDemand(
+        stage, 0, 7, task, "e" + task, dst, new String[] {src}, new long[] {1_000_000});
+  }
+
+  private static List<CompletableFuture<GrantReply>> registerAndPoll(
+      StepCoordinator c, RegisterDemand... ds) {
+    List<CompletableFuture<GrantReply>> polls = new ArrayList<>();
+    for (RegisterDemand d : ds) {
+      polls.add(c.awaitGrant(AwaitGrant.poll(c.register(d).demandId())));
+    }
+    return polls;
+  }
+
+  private static long granted(List<CompletableFuture<GrantReply>> polls) {
+    return polls.stream()
+        .filter(f -> f.isDone() && f.join().status() == GrantReply.Status.GRANT)
+        .count();
+  }
+
+  @Test
+  void anApplicationHoldsAtMostItsShareAndTakesMoreWhenGiven() {
+    StepCoordinator c = coordinator();
+    FakeShare share = new FakeShare();
+    share.shares.put("backbone.out[/a]", 1);
+    c.shareBackbone(share);
+    List<CompletableFuture<GrantReply>> polls =
+        registerAndPoll(
+            c, demand(3, 1, "b1", "a1"), demand(3, 2, "b2", "a2"), demand(3, 3, "b3", "a3"));
+    timer.advance(10);
+    assertEquals(1, c.openFlowCount(), "one flow: the share of backbone.out[/a]");
+    assertEquals(1, granted(polls));
+    Map<String, LinkDemand> last = share.published.get(share.published.size() - 1);
+    assertEquals(new LinkDemand(3_000_000, 2), last.get("backbone.out[/a]"), last.toString());
+    share.shares.put("backbone.out[/a]", 2);
+    share.onChange.run(); // another application's demand went away
+    assertEquals(2, c.openFlowCount(), "the whole window of 2 once it is this application's");
+    assertEquals(2, granted(polls));
+    c.stop();
+  }
+
+  @Test
+  void twoStagesReadingAtOnceShareTheApplicationsWindow() {
+    StepCoordinator c = coordinator();
+    List<CompletableFuture<GrantReply>> polls = new ArrayList<>();
+    polls.addAll(registerAndPoll(c, demand(3, 1, "b1", "a1"), demand(3, 2, "b2", "a2")));
+    polls.addAll(registerAndPoll(c, demand(4, 3, "b3", "a3"), demand(4, 4, "b4", "a4")));
+    timer.advance(10);
+    assertTrue(c.openFlowCount() <= 2, "two stages, one window of 2: " + c.openFlowCount());
+    assertEquals(2, granted(polls));
+    c.stop();
+  }
+}
