@@ -26,12 +26,30 @@ public final class WindowBound {
     boolean racks = conf.get(Settings.TOPOLOGY_FILE).isPresent();
     double most = 1.0;
     for (String link : model.links().keySet()) {
-      boolean backbone = link.startsWith("backbone.");
-      boolean rack = link.startsWith("rack.");
-      if (backbone || (racks && rack)) {
-        most = Math.max(most, WindowControl.boundOverCapacity(model.capacityFlows(link)));
-      }
+      int capacity = model.capacityFlows(link);
+      most = Math.max(most, (double) mostFlows(link, capacity, true, racks) / capacity);
     }
     return most;
+  }
+
+  /**
+   * The most flows one link may carry at once: its capacity in flows where its window does not
+   * move, else the window rule's bound ({@link WindowControl#boundOverCapacity} times the
+   * capacity).
+   *
+   * @param link a link name as the topology writes it ({@code backbone.out[/A]}, {@code
+   *     rack.uplink[/A/rack0]}, {@code nic.down[HOST]})
+   * @param capacity the link's capacity in flows, at least 1
+   * @param adaptive whether the run's windows adapt ({@code spark.wanshuffle.window=adaptive} on
+   *     gated steps)
+   * @param racks whether the run planned with the topology file (its rack links' windows move too)
+   * @return flows, at least {@code capacity}
+   */
+  public static int mostFlows(String link, int capacity, boolean adaptive, boolean racks) {
+    boolean moves = link.startsWith("backbone.") || (racks && link.startsWith("rack."));
+    if (!adaptive || !moves) {
+      return capacity;
+    }
+    return (int) Math.round(WindowControl.boundOverCapacity(capacity) * capacity);
   }
 }

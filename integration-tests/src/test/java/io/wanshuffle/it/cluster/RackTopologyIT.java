@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
  * rate (2:1), site B's of one host: the jobs' answers under wan-shuffle with the testbed's topology
  * file equal Spark's sort shuffle's (the jobs' oracles), the plugin plans on the file's links (its
  * capture records them with the file's capacities), and the flow log keeps the per-link contract:
- * no link, rack uplinks of capacity 1 included, holds more flows at once than its capacity ({@link
+ * no link, rack uplinks of capacity 1 included, holds more flows at once than its window may reach
+ * (its capacity for NICs, the adaptive window rule's bound for rack and backbone links: {@link
  * TopologyContract}). One cluster for the class.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

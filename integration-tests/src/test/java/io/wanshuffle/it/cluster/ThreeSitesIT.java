@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Timeout;
  * reduces on B, so B's incoming side is shared. The answers under wan-shuffle with the testbed's
  * topology file equal Spark's sort shuffle's (the jobs' oracles), the plugin plans on the file's
  * links, and the flow log keeps the per-link contract: B's incoming side, of capacity 2, never
- * holds more than 2 flows at once from A and C together, nor any other link more than its capacity
- * ({@link TopologyContract}). One cluster for the class.
+ * holds more flows at once from A and C together than its adaptive window may reach (3), nor any
+ * other link more than its window ({@link TopologyContract}). One cluster for the class.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)

@@ -9,6 +9,7 @@ import io.wanshuffle.it.job.JobLayout;
 import io.wanshuffle.it.job.ShuffleJobs;
 import io.wanshuffle.it.links.LinkFlows;
 import io.wanshuffle.it.links.TopologyLinks;
+import io.wanshuffle.it.links.WindowBound;
 import io.wanshuffle.it.net.LoopbackTestbed;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
@@ -145,9 +146,10 @@ final class TopologyContract implements AutoCloseable {
 
   /**
    * The per-link contract from the flow log: only cross-site pairs are gated, and no link (NIC,
-   * rack uplink or downlink, backbone side) carries more flows at once than its capacity in flows
-   * (its rate over the topology file's base speed), a flow holding every link of its route from its
-   * start until it handed its ports back.
+   * rack uplink or downlink, backbone side) carries more flows at once than its window may reach
+   * (its capacity in flows, its rate over the topology file's base speed, for NICs; the adaptive
+   * window rule's bound for backbone and rack links, {@link WindowBound#mostFlows}), a flow holding
+   * every link of its route from its start until it handed its ports back.
    *
    * @return the most flows on each link
    */
@@ -173,10 +175,19 @@ final class TopologyContract implements AutoCloseable {
     }
     Map<String, Integer> max = LinkFlows.maxFlows(gated, model);
     max.forEach(
-        (link, n) ->
-            assertTrue(
-                n <= model.capacityFlows(link),
-                link + ": " + n + " flows at once, capacity " + model.capacityFlows(link)));
+        (link, n) -> {
+          int capacity = model.capacityFlows(link);
+          int window = WindowBound.mostFlows(link, capacity, true, true);
+          assertTrue(
+              n <= window,
+              link
+                  + ": "
+                  + n
+                  + " flows at once, capacity "
+                  + capacity
+                  + ", most its adaptive window reaches "
+                  + window);
+        });
     return max;
   }
 

@@ -216,7 +216,9 @@ class WanShuffleJobsIT {
       assertArrayEquals(e.registeredBytes(), c.registeredBytes(), "event and file agree");
       checkOnlyCrossClusterPairs(c);
       GatedStages.assertGatedWithinDelta(c, DELTA);
-      assertAtMostKPerDirection(c.flows());
+      // the gated flows: a stage ungated while it ran (its tasks set its pace) fetches the rest at
+      // once, as Spark does
+      assertAtMostKPerDirection(c.flows().stream().filter(f -> f.stepId() > 0).toList());
     }
     return captures;
   }
@@ -369,8 +371,10 @@ class WanShuffleJobsIT {
    * output's non-empty blocks at their average size (HighlyCompressedMapStatus above 2000
    * partitions), so the plan's byte counts are far off for the big block (its real size is about a
    * thousand times the average) and right in total only roughly. The answer is exact, every
-   * registered byte is fetched in granted steps within k and δ (runAndCheck), and the stage does
-   * not wait for bytes that the announced sizes promised.
+   * registered byte is fetched and counted once, in granted steps within k and δ (runAndCheck)
+   * until the coordinator ungates the stage (on loopback its 2100 tasks, not the links, set its
+   * pace: {@code gate.ungateTaskBound}), and the stage does not wait for bytes that the announced
+   * sizes promised.
    */
   @Test
   @Order(6)

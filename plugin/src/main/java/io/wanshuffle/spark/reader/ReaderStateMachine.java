@@ -163,7 +163,15 @@ final class ReaderStateMachine implements TaskReaders.Reader {
     } else if (e instanceof ReaderEvent.RegistrationAnswered r) {
       executor.gateThreshold().learn(r.reply());
       if (!r.reply().opensGatedDemand()) {
-        goUngated("the coordinator does not gate (algorithm none or stopping)");
+        if (r.reply().demandId() > 0) {
+          // the coordinator registered the demand and released it at once (its stage is not
+          // gated): the report names it, so its bytes count as registered once
+          conversation.registered(r.reply().demandId());
+          goUngated(
+              "its stage is not gated (the coordinator's decision, logged on the driver)", false);
+        } else {
+          goUngated("the coordinator does not gate (stopping)");
+        }
         return;
       }
       conversation.registered(r.reply().demandId());
@@ -410,6 +418,15 @@ final class ReaderStateMachine implements TaskReaders.Reader {
    * @param reason why, for the warning
    */
   void goUngated(String reason) {
+    goUngated(reason, true);
+  }
+
+  /**
+   * @param reason why, for the log
+   * @param warn true: a fall-back, warned; false: the coordinator's decision for the stage (logged
+   *     once on the driver), the released demand is not released again and the task logs at debug
+   */
+  private void goUngated(String reason, boolean warn) {
     if (phase == ReaderPhase.UNGATED) {
       return;
     }
@@ -422,15 +439,18 @@ final class ReaderStateMachine implements TaskReaders.Reader {
       toRead.addAll(conversation.drainOpened());
     }
     moveTo(ReaderPhase.UNGATED);
-    LOG.warn(
+    String line =
         "wan-shuffle: task {} (stage {}.{}, shuffle {}) fetches its remaining cross-cluster "
-            + "blocks without gating: {}",
-        demand.taskAttemptId(),
-        demand.stageId(),
-        demand.stageAttempt(),
-        demand.shuffleId(),
-        reason);
-    if (conversation.demandId() > 0) {
+            + "blocks without gating: {}";
+    Object[] args = {
+      demand.taskAttemptId(), demand.stageId(), demand.stageAttempt(), demand.shuffleId(), reason
+    };
+    if (warn) {
+      LOG.warn(line, args);
+    } else {
+      LOG.debug(line, args);
+    }
+    if (warn && conversation.demandId() > 0) {
       conversation.release("ungated");
     }
     ungated = UngatedFetch.start(blocks, fetchers);

@@ -1035,6 +1035,26 @@ class GatedBlockIteratorTest {
     assertTrue(client.released.isEmpty(), "nothing registered, nothing to release");
   }
 
+  /**
+   * A registration answered "not gated" (the coordinator decided the stage is not gated: at its
+   * first plan or while it runs) is fetched at once and its bytes reported with the demand's id, so
+   * that the coordinator counts them realised once and registered once.
+   */
+  @Test
+  void aRegistrationOfAnUngatedStageIsFetchedAndReportedWithItsDemandId() {
+    WanShuffleConf conf = conf();
+    CrossClusterBlocks b = blocks("b1", "a1", 100, "a2", 50);
+    SilentClient client = new SilentClient(new Registered(9, false));
+    GatedBlockIterator it =
+        new GatedBlockIterator(context, fakeFetch, b, client, conf, metrics, demandOf(b), executor);
+    assertEquals(2, drain(it));
+    assertEquals(1, client.reports.size(), "the ungated bytes are reported for the capture");
+    assertEquals(9, client.reports.get(0).demandId(), "with the registered demand's id");
+    assertEquals(150, java.util.Arrays.stream(client.reports.get(0).demand().bytes()).sum());
+    assertTrue(client.polls.isEmpty(), "no poll for a demand the coordinator does not gate");
+    assertTrue(client.released.isEmpty(), "the coordinator released it already");
+  }
+
   @Test
   void grantWaitIsBoundedByMaxWaitAndCountsAsFetchWait() {
     WanShuffleConf conf = conf(Settings.MAX_GRANT_WAIT.key(), "300ms");
