@@ -11,13 +11,9 @@ import io.wanshuffle.it.demo.Comparison;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.fault.FaultOptions;
-import io.wanshuffle.it.fault.FaultRun;
-import io.wanshuffle.it.fault.FaultSession;
-import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.links.WindowBound;
-import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.spark.ClusterOptions;
 import io.wanshuffle.scheduler.alg.Algorithms;
@@ -25,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -41,12 +36,13 @@ import picocli.CommandLine.Option;
  * <p>Its steps: check the options (variants, sizes, shapes, RTTs, patterns and the plugin settings,
  * all before any testbed starts and before the report is touched); then per shape and RTT one
  * testbed, on which every pattern runs with every variant (one Spark application per cell: a
- * warm-up run and the measured runs); after each cell the answers are compared with the pattern's
- * first and the partial report is written; at the end the final report with the command that made
- * it. Every run is also measured per link ({@link LinkRun}: the testbed's topology file, the flow
- * log, the link counters). The patterns' matrices come from {@link PatternMatrices}, the cells and
- * their answer checks are kept by {@link MeasuredCells}, the report is written by {@link
- * ReportFile}.
+ * warm-up run and the measured runs; with {@code --alternate} one per measured run, the variants in
+ * turns; with {@code --load} beside busy processes, {@link FillOptions}); after each cell the
+ * answers are compared with the pattern's first and the partial report is written; at the end the
+ * final report with the command that made it. Every run is also measured per link ({@link LinkRun}:
+ * the testbed's topology file, the flow log, the link counters). The patterns' matrices come from
+ * {@link PatternMatrices}, the cells and their answer checks are kept by {@link MeasuredCells}, the
+ * report is written by {@link ReportFile}.
  */
 @Command(
     name = "e2e-bench",
@@ -81,8 +77,10 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Mixin ConcurrentOptions concurrency;
 
+  @Mixin FillOptions fill;
+
   /** Whether a fault could not be injected or undone in some run. */
-  private boolean faultFailed;
+  private final CellRuns cellRuns = new CellRuns(this);
 
   /** The applications that ran together, per cell, in the order they ran. */
   private final List<RunGroup> groups = new ArrayList<>();
@@ -109,7 +107,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
           "default = Spark's sort shuffle; other names are wan-shuffle algorithms, pipelined steps, run"
               + " with the testbed's topology file (ALGORITHM-rackblind: without it, k and δ only, e.g."
               + " auto-rackblind); suffixes set a step option: ALGORITHM/barrier runs it with barrier steps, ALGORITHM/arrival with"
-              + " hand-over on arrival, ALGORITHM/predicted with predicted hand-over (the default), e.g."
+              + " hand-over on arrival, ALGORITHM/predicted with predicted hand-over (the default),"
+              + " ALGORITHM/capacity with fixed windows (each link admits its capacity in flows),"
+              + " ALGORITHM-rackblind/measured with no rate typed in (the topology table alone), e.g."
               + " auto/barrier/arrival (default ${DEFAULT-VALUE})")
   List<String> variants;
 
@@ -254,6 +254,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
     checkVariants();
     checkSizes();
     concurrency.check(commandSpec.commandLine(), true);
+    if (fill.loadProblem() != null) {
+      throw usage(fill.loadProblem());
+    }
     List<TestbedSpec> bases = checkedSpecs();
     patternMatrices = new PatternMatrices(mb * 1e6, traceDir, coflow);
     for (TestbedSpec base : bases) {
@@ -278,36 +281,15 @@ public final class E2eBenchCommand implements Callable<Integer> {
   }
 
   /**
-   * Every variant has known suffixes and names {@code default} or a known algorithm.
+   * Every variant has known suffixes and names {@code default} or a known algorithm ({@link
+   * Variant#problem}).
    *
    * @throws picocli.CommandLine.ParameterException otherwise, or when none is given
    */
   private void checkVariants() {
-    List<String> known = Algorithms.names();
-    for (String v : variants) {
-      if (!Variant.SUFFIXES.containsAll(new Variant(v).suffixes())) {
-        throw usage(
-            "--variants: '"
-                + v
-                + "': unknown suffix; the suffixes are "
-                + Variant.SUFFIXES.stream().map(x -> "/" + x).toList());
-      }
-    }
-    List<String> unknown =
-        variants.stream()
-            .filter(
-                v ->
-                    !v.equals(Variant.DEFAULT)
-                        && !PluginSettings.algorithm(new Variant(v).algorithm()).equals("none")
-                        && !known.contains(PluginSettings.algorithm(new Variant(v).algorithm())))
-            .toList();
-    if (variants.isEmpty() || !unknown.isEmpty()) {
-      throw usage(
-          "--variants: "
-              + (unknown.isEmpty() ? "none given" : "unknown " + unknown)
-              + "; give default and/or wan-shuffle"
-              + " algorithms "
-              + known);
+    String problem = Variant.problem(variants, Algorithms.names());
+    if (problem != null) {
+      throw usage("--variants: " + problem);
     }
   }
 
@@ -397,7 +379,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
       double beta = PluginSettings.check(base, "oggp", extraConf).betaSeconds();
       for (String v : variants) {
         if (!v.equals(Variant.DEFAULT)) {
-          PluginSettings.check(base, new Variant(v).algorithm(), extraConf);
+          Variant variant = new Variant(v);
+          PluginSettings.check(base, variant.algorithm(), extraConf, variant.stepSettings());
         }
       }
       return beta;
@@ -406,33 +389,77 @@ public final class E2eBenchCommand implements Callable<Integer> {
     }
   }
 
-  /** Runs every pattern with every variant on one testbed of {@code spec}. */
+  /**
+   * Runs every pattern with every variant on one testbed of {@code spec}, at each {@code --load}:
+   * the applications of a pattern in {@link FillOptions#schedule}'s order, each with the busy
+   * processes running beside it; a cell is added, printed and reported once its last application
+   * ran.
+   */
   private void runAtRtt(TestbedSpec spec, Map<String, double[][]> matrices, double beta) {
     try (Experiment ex = startExperiment(spec);
         ZooKeeperServer zk =
             concurrency.startArbiter(ex.testbed().control(), ex.spark().runDir())) {
       TopologyLinks model = TopologyLinks.load(ex.spark().topologyConfig());
-      for (String pattern : patterns) {
-        for (String name : variants) {
-          Variant variant = new Variant(name);
-          List<Experiment.Measured> apps =
-              ConcurrentApps.atOnce(
-                  concurrency.apps(),
-                  i -> runCell(ex, spec, pattern, matrices.get(pattern), variant, i, zk));
-          List<Double> seconds = new ArrayList<>();
-          for (int i = 0; i < apps.size(); i++) {
-            String label = apps.size() == 1 ? pattern : pattern + " (app " + (i + 1) + ")";
-            E2eReport.Cell c = cells.add(spec, shapeLabel, label, name, apps.get(i), beta, model);
-            seconds.add(
-                E2eReport.median(
-                    c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray()));
-            System.out.println(E2eReport.line(c));
+      for (int load : fill.loads) {
+        for (String pattern : patterns) {
+          // per variant, per application of those running together, its runs
+          Map<String, List<List<Experiment.Measured>>> apps = new LinkedHashMap<>();
+          for (FillOptions.Slot slot : FillOptions.schedule(variants, runs, fill.alternate)) {
+            List<Experiment.Measured> group;
+            try (MachineLoad busy = MachineLoad.start(load)) {
+              group =
+                  ConcurrentApps.atOnce(
+                      concurrency.apps(),
+                      i ->
+                          cellRuns.run(
+                              ex, spec, pattern, matrices.get(pattern), slot, load, i, zk));
+            }
+            List<List<Experiment.Measured>> perApp =
+                apps.computeIfAbsent(slot.variant(), v -> new ArrayList<>());
+            for (int i = 0; i < group.size(); i++) {
+              if (perApp.size() <= i) {
+                perApp.add(new ArrayList<>());
+              }
+              perApp.get(i).add(group.get(i));
+            }
+            if (slot.last()) {
+              noteCells(
+                  spec, fill.label(shapeLabel, load), pattern, slot, perApp, load, beta, zk, model);
+            }
           }
-          noteGroup(spec, pattern, variant, apps, seconds, zk, model);
-          writePartialReport(spec);
         }
       }
     }
+  }
+
+  /**
+   * A variant's cells once its last run of a pattern ended: one per application of those that ran
+   * together, each with its runs, and with several, their group's figures.
+   */
+  private void noteCells(
+      TestbedSpec spec,
+      String label,
+      String pattern,
+      FillOptions.Slot slot,
+      List<List<Experiment.Measured>> perApp,
+      int load,
+      double beta,
+      ZooKeeperServer zk,
+      TopologyLinks model) {
+    List<Double> seconds = new ArrayList<>();
+    List<Experiment.Measured> last = new ArrayList<>();
+    for (int i = 0; i < perApp.size(); i++) {
+      String p = perApp.size() == 1 ? pattern : pattern + " (app " + (i + 1) + ")";
+      List<Experiment.Measured> mine = perApp.get(i);
+      E2eReport.Cell c = cells.add(spec, label, p, slot.variant(), mine, load, beta, model);
+      seconds.add(
+          E2eReport.median(
+              c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray()));
+      last.add(mine.get(mine.size() - 1));
+      System.out.println(E2eReport.line(c));
+    }
+    noteGroup(spec, pattern, new Variant(slot.variant()), last, seconds, zk, model);
+    writePartialReport(spec);
   }
 
   /**
@@ -511,93 +538,34 @@ public final class E2eBenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  /**
-   * Runs one cell: one Spark application that shuffles {@code matrix} with a warm-up run and {@code
-   * --runs} measured runs.
-   */
-  private Experiment.Measured runCell(
-      Experiment ex,
-      TestbedSpec spec,
-      String pattern,
-      double[][] matrix,
-      Variant variant,
-      int app,
-      ZooKeeperServer zk) {
-    Map<String, String> conf = ex.baseConf("640m");
-    conf.put("spark.shuffle.compress", "false");
-    if (!variant.isDefault()) {
-      PluginSettings.putAll(conf, ex.wanShuffleConf(variant.algorithm()));
-      PluginSettings.putAll(conf, extraConf);
-      conf.putAll(variant.stepSettings());
-    }
-    conf.putAll(
-        concurrency.appConf(ex.testbed().workers().size(), cores, !variant.isDefault(), zk));
-    String runName = concurrency.appName(pattern + "-" + variant.fileName(), app);
-    String tag = runName + "-rtt" + spec.wanRttMillis();
-    Path faultsDir = ex.spark().runDir().resolveSibling("faults");
-    // one application of those running together injects the faults (they act on the testbed)
-    FaultSession injecting =
-        app == 0
-            ? faults.arm(
-                ex.testbed(),
-                conf,
-                faultsDir.resolve(tag + ".signal"),
-                FaultSession.Windows.MEASURED_RUNS)
-            : null;
-    boolean bothWays = pattern.equals(E2eReport.BOTH_WAYS);
-    int all = spec.mapHosts() + spec.nodesB();
-    JobRequest req =
-        new JobRequest(
-            runName,
-            conf,
-            Node.addresses(ex.testbed().mapSide()),
-            Node.addresses(ex.testbed().reduceSide()),
-            bothWays ? JobRequest.MATRIX_ALL : "matrix",
-            0,
-            tasksPerHost * (bothWays ? all : spec.mapHosts()),
-            tasksPerHost * (bothWays ? all : spec.nodesB()),
-            matrix,
-            64 * 1024,
-            runs,
-            true,
-            0,
-            warmup == Warmup.full);
-    try {
-      return ex.run(tag, req, 0);
-    } finally {
-      if (injecting != null) {
-        List<FaultRun> injected = FaultOptions.finish(injecting);
-        FaultOptions.write(faultsDir.resolve(tag + ".faults.json"), injected);
-        faultFailed |= injected.stream().anyMatch(FaultRun::failed);
-      }
-    }
-  }
-
   private void writePartialReport(TestbedSpec spec) {
     reportFile.write(
-        E2eReport.markdown(
-                cells.cells(),
-                described + " (PARTIAL: the benchmark is still running or was interrupted)",
-                (System.currentTimeMillis() - startedMs) / 1000.0,
-                spec.backboneBitsPerSecond())
-            + ConcurrentReport.markdown("median reduce stage", groups));
+        generated(
+            described + " (PARTIAL: the benchmark is still running or was interrupted)",
+            spec.backboneBitsPerSecond()));
+  }
+
+  /** The generated report: the table ({@link E2eReport}) and with --targets the fill sections. */
+  private String generated(String testbed, double backboneBits) {
+    return E2eReport.markdown(
+            cells.cells(), testbed, (System.currentTimeMillis() - startedMs) / 1000.0, backboneBits)
+        + (fill.targets ? FillReport.markdown(cells.fills()) : "")
+        + ConcurrentReport.markdown("median reduce stage", groups);
   }
 
   /** The report with the command that made it, and the wrong answers if any. */
   private void writeFinalReport(List<TestbedSpec> bases) {
     String md =
-        E2eReport.markdown(
-            cells.cells(),
+        generated(
             described
                 + "; command: `"
-                + command(bases.get(0))
+                + GeneratedBy.command(
+                    this, bases.get(0), patternMatrices.traceDescription() != null)
                 + "`"
                 + (patternMatrices.traceDescription() == null
                     ? ""
                     : ". Pattern trace: " + patternMatrices.traceDescription()),
-            (System.currentTimeMillis() - startedMs) / 1000.0,
             bases.get(0).backboneBitsPerSecond());
-    md += ConcurrentReport.markdown("median reduce stage", groups);
     List<String> wrongAnswers = cells.wrongAnswers();
     if (!wrongAnswers.isEmpty()) {
       md +=
@@ -614,7 +582,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
    */
   private int exitStatus() {
     List<String> wrongAnswers = cells.wrongAnswers();
-    if (faultFailed) {
+    if (cellRuns.faultFailed()) {
       System.err.println(
           "e2e-bench: a fault could not be injected or undone (see the runs' faults/*.faults.json)");
     }
@@ -623,42 +591,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
           "e2e-bench: " + wrongAnswers.size() + " run(s) with a wrong answer: " + wrongAnswers);
       return 1;
     }
-    return faultFailed ? 1 : 0;
-  }
-
-  /**
-   * @return the command line that reproduces this run, for the report's "Generated by" line
-   */
-  private String command(TestbedSpec base) {
-    return String.format(
-            Locale.ROOT,
-            "./wan-shuffle e2e-bench --patterns %s --variants %s --rtts %s"
-                + " --runs %d --mb %d%s%s%s",
-            String.join(",", patterns),
-            String.join(",", variants),
-            rtts.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""),
-            runs,
-            mb,
-            shapes.isEmpty()
-                ? TestbedOptions.shapeOptions(base)
-                : shapes.stream()
-                    .map(x -> " --shape '" + x.strip() + "'")
-                    .reduce("", String::concat),
-            net.tcpCongestionControl.equals(TestbedSpec.DEFAULT_TCP_CC)
-                ? ""
-                : " --tcp-cc " + net.tcpCongestionControl,
-            (cores == 1 ? "" : " --cores " + cores)
-                + (tasksPerHost == 2 ? "" : " --tasks-per-host " + tasksPerHost)
-                + (tcpSample ? " --tcp-sample" : "")
-                + (warmup == Warmup.full ? "" : " --warmup " + warmup)
-                + (coflow == null || patternMatrices.traceDescription() == null
-                    ? ""
-                    : " --coflow " + coflow))
-        + extraConf.entrySet().stream()
-            .map(e -> " --conf " + e.getKey() + "=" + e.getValue())
-            .reduce("", String::concat)
-        + faults.commandLine()
-        + concurrency.commandLine();
+    return cellRuns.faultFailed() ? 1 : 0;
   }
 
   private picocli.CommandLine.ParameterException usage(String message) {

@@ -365,6 +365,7 @@ final class E2eReport {
         }
       }
     }
+    boolean testbeds = cells.stream().anyMatch(c -> !c.testbed().isEmpty());
     StringBuilder sb =
         new StringBuilder(
             "\n## Prediction\n\nPer cell, medians over the runs: the cross-site transfer phase"
@@ -376,9 +377,12 @@ final class E2eReport {
                 + " prediction against the"
                 + " same run's phase, |error| of the default prediction against the default cell's"
                 + " phase, the measured β and the backbone sides' measured rates.\n\n"
+                + (testbeds ? "| testbed " : "")
                 + "| pattern | RTT (ms) | variant | transfer phase (s) | predicted scheduled (s) |"
                 + " scheduled |error| | predicted default (s) | default |error| | measured β (s) |"
-                + " measured backbone rates (Mbit/s) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+                + " measured backbone rates (Mbit/s) |\n"
+                + (testbeds ? "|---" : "")
+                + "|---|---|---|---|---|---|---|---|---|---|\n");
     for (Cell c : cells) {
       if (c.network().isEmpty()) {
         continue;
@@ -420,6 +424,9 @@ final class E2eReport {
                           median(v.stream().mapToDouble(Double::doubleValue).toArray())
                               * 8
                               / 1e6)));
+      if (testbeds) {
+        sb.append("| ").append(c.testbed()).append(' ');
+      }
       sb.append(
           String.format(
               Locale.ROOT,

@@ -7,6 +7,7 @@ import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.job.RunResult;
 import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.links.TopologyLinks;
+import io.wanshuffle.it.net.LinkTrace;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.spark.capture.FlowCapture;
 import java.util.ArrayList;
@@ -23,6 +24,11 @@ import java.util.Map;
  */
 final class MeasuredCells {
   private final List<E2eReport.Cell> cells = new ArrayList<>();
+
+  /**
+   * The cells with their load and bottleneck links' transfer phases, aligned with {@link #cells}.
+   */
+  private final List<FillCell> fills = new ArrayList<>();
 
   /** The runs whose answer differed from their pattern's first, as report lines. */
   private final List<String> wrongAnswers = new ArrayList<>();
@@ -50,48 +56,88 @@ final class MeasuredCells {
       Experiment.Measured r,
       double beta,
       TopologyLinks model) {
+    return add(spec, shapeLabel, pattern, variant, List.of(r), 0, beta, model);
+  }
+
+  /**
+   * Adds the cell of one or more measured applications of the same variant (with {@code
+   * --alternate}, one per measured run) and checks their runs' answers.
+   *
+   * @param spec the testbed they ran on
+   * @param label the testbed shape and machine load as the report's testbed column names them (""
+   *     with one shape on a quiet machine)
+   * @param pattern the pattern
+   * @param variant the variant's name
+   * @param apps the measured applications, in the order they ran
+   * @param load busy processes that ran beside them ({@code --load}), 0 for none
+   * @param beta the steps' setup time of the wan-shuffle variants, s
+   * @param model the testbed's links
+   * @return the cell: every application's runs in order
+   */
+  E2eReport.Cell add(
+      TestbedSpec spec,
+      String label,
+      String pattern,
+      String variant,
+      List<Experiment.Measured> apps,
+      int load,
+      double beta,
+      TopologyLinks model) {
     List<Comparison.Figures> figs = new ArrayList<>();
     List<Double> setups = new ArrayList<>();
     List<Integer> stalls = new ArrayList<>();
     List<LinkRun> links = new ArrayList<>();
     List<RunNetwork> network = new ArrayList<>();
+    List<String> bottlenecks = new ArrayList<>();
+    List<Double> phase = new ArrayList<>();
     int runNo = 0;
-    for (RunResult run : r.result().runs()) {
-      figs.add(Comparison.of(variant, run, r.backbone(), spec));
-      Captured captured = Captured.read(r.captureDir(), run);
-      List<FlowCapture> gated = captured.flows().stream().filter(f -> f.stepId() > 0).toList();
-      network.add(runNetwork(captured, r, run));
-      links.add(
-          LinkRun.of(
-              model,
-              run.trafficMatrix(),
-              run.senders(),
-              run.receivers(),
-              gated.isEmpty() ? null : gated,
-              r.links(),
-              run.reduceStageStartMs(),
-              run.reduceStageEndMs()));
-      if (r.tcp() != null) {
-        stalls.add(r.tcp().stalls(run.reduceStageStartMs(), run.reduceStageEndMs()).size());
+    for (Experiment.Measured r : apps) {
+      for (RunResult run : r.result().runs()) {
+        figs.add(Comparison.of(variant, run, r.backbone(), spec));
+        Captured captured = Captured.read(r.captureDir(), run);
+        List<FlowCapture> gated = captured.flows().stream().filter(f -> f.stepId() > 0).toList();
+        network.add(runNetwork(captured, r, run));
+        LinkRun linkRun =
+            LinkRun.of(
+                model,
+                run.trafficMatrix(),
+                run.senders(),
+                run.receivers(),
+                gated.isEmpty() ? null : gated,
+                r.links(),
+                run.reduceStageStartMs(),
+                run.reduceStageEndMs());
+        links.add(linkRun);
+        String bottleneck = linkRun.limit().link();
+        bottlenecks.add(bottleneck);
+        LinkTrace.Series counters =
+            bottleneck == null || r.links() == null ? null : r.links().series().get(bottleneck);
+        phase.add(
+            counters == null
+                ? null
+                : TransferPhase.utilisation(
+                    counters, run.reduceStageStartMs(), run.reduceStageEndMs()));
+        if (r.tcp() != null) {
+          stalls.add(r.tcp().stalls(run.reduceStageStartMs(), run.reduceStageEndMs()).size());
+        }
+        setups.add(
+            run.matrixTotal() > 0 ? E2eReport.setupSeconds(run.trafficMatrix(), spec, beta) : 0.0);
+        checkAnswer(label, pattern, spec.wanRttMillis(), variant + " run " + ++runNo, run.answer());
       }
-      setups.add(
-          run.matrixTotal() > 0 ? E2eReport.setupSeconds(run.trafficMatrix(), spec, beta) : 0.0);
-      checkAnswer(
-          shapeLabel, pattern, spec.wanRttMillis(), variant + " run " + ++runNo, run.answer());
     }
     E2eReport.Cell c =
         new E2eReport.Cell(
-            shapeLabel,
-            pattern,
-            spec.wanRttMillis(),
-            variant,
-            figs,
-            setups,
-            stalls,
-            links,
-            network);
+            label, pattern, spec.wanRttMillis(), variant, figs, setups, stalls, links, network);
     cells.add(c);
+    fills.add(new FillCell(c, load, bottlenecks, phase));
     return c;
+  }
+
+  /**
+   * @return the cells so far with their fill figures, in the order they ran (unmodifiable view)
+   */
+  List<FillCell> fills() {
+    return java.util.Collections.unmodifiableList(fills);
   }
 
   /**

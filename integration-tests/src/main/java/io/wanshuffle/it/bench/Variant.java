@@ -1,5 +1,6 @@
 package io.wanshuffle.it.bench;
 
+import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.spark.config.Settings;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,9 +8,12 @@ import java.util.Map;
 
 /**
  * A variant of the end-to-end benchmark as {@code --variants} names it: {@code default} (Spark's
- * sort shuffle), or a wan-shuffle algorithm with optional step suffixes, e.g. {@code auto/barrier}
+ * sort shuffle), or a wan-shuffle algorithm with optional suffixes, e.g. {@code auto/barrier}
  * (barrier steps), {@code oggp/arrival} (hand-over on arrival), {@code auto/predicted} (predicted
- * hand-over, the plugin's default).
+ * hand-over, the plugin's default), {@code auto/capacity} (each link admits its capacity in flows:
+ * fixed windows, {@code spark.wanshuffle.window=capacity}), {@code auto-rackblind/measured} (the
+ * testbed's rates not typed in: the plugin gets the topology table alone and measures every rate, k
+ * and β).
  *
  * @param name the name as given
  */
@@ -17,9 +21,15 @@ record Variant(String name) {
   /** The variant that runs Spark's sort shuffle. */
   static final String DEFAULT = "default";
 
-  /** Name suffixes: step mode barrier, hand-over predicted or on arrival. */
+  /** Suffix of a variant whose rates are not typed in: the plugin measures them. */
+  static final String MEASURED = "measured";
+
+  /**
+   * Name suffixes: step mode barrier, hand-over predicted or on arrival, fixed windows, measured
+   * rates.
+   */
   static final List<String> SUFFIXES =
-      List.of(Settings.BARRIER, Settings.PREDICTED, Settings.ARRIVAL);
+      List.of(Settings.BARRIER, Settings.PREDICTED, Settings.ARRIVAL, Settings.CAPACITY, MEASURED);
 
   /**
    * @return true for Spark's sort shuffle
@@ -45,8 +55,10 @@ record Variant(String name) {
   }
 
   /**
-   * @return the plugin settings the suffixes ask for ({@code spark.wanshuffle.step.mode}, {@code
-   *     spark.wanshuffle.step.handover}); empty without suffixes
+   * @return the plugin settings the suffixes ask for, to put over the variant's other settings:
+   *     {@code spark.wanshuffle.step.mode}, {@code spark.wanshuffle.step.handover}, {@code
+   *     spark.wanshuffle.window=capacity}, and for {@value #MEASURED} the backbone and NIC rates
+   *     {@code auto} (as if not typed in); empty without suffixes
    */
   Map<String, String> stepSettings() {
     Map<String, String> c = new LinkedHashMap<>();
@@ -58,7 +70,97 @@ record Variant(String name) {
         c.put(Settings.STEP_HANDOVER.key(), handover);
       }
     }
+    if (suffixes().contains(Settings.CAPACITY)) {
+      c.put(Settings.WINDOW.key(), Settings.CAPACITY);
+    }
+    if (measured()) {
+      c.put(Settings.BACKBONE_RATE.key(), Settings.AUTO);
+      c.put(Settings.NIC_RATE.key(), Settings.AUTO);
+    }
     return c;
+  }
+
+  /**
+   * Checks the variants a command line names.
+   *
+   * @param names the variants' names as given
+   * @param algorithms the wan-shuffle algorithms known
+   * @return null when every name is {@code default} or a known algorithm (or {@code none}), {@code
+   *     -rackblind} or not, with known and consistent suffixes ({@link #inconsistency()}); else
+   *     what is wrong, naming the first wrong variant or the unknown ones
+   */
+  static String problem(List<String> names, List<String> algorithms) {
+    if (names.isEmpty()) {
+      return "none given; give default and/or wan-shuffle algorithms " + algorithms;
+    }
+    for (String n : names) {
+      Variant v = new Variant(n);
+      if (!SUFFIXES.containsAll(v.suffixes())) {
+        return "'"
+            + n
+            + "': unknown suffix; the suffixes are "
+            + SUFFIXES.stream().map(x -> "/" + x).toList();
+      }
+      if (v.inconsistency() != null) {
+        return v.inconsistency();
+      }
+    }
+    List<String> unknown =
+        names.stream()
+            .filter(
+                n -> {
+                  String alg = PluginSettings.algorithm(new Variant(n).algorithm());
+                  return !n.equals(DEFAULT) && !alg.equals("none") && !algorithms.contains(alg);
+                })
+            .toList();
+    return unknown.isEmpty()
+        ? null
+        : "unknown " + unknown + "; give default and/or wan-shuffle algorithms " + algorithms;
+  }
+
+  /**
+   * @return whether the variant leaves the testbed's rates out ({@value #MEASURED})
+   */
+  boolean measured() {
+    return suffixes().contains(MEASURED);
+  }
+
+  /**
+   * A variant with {@value #MEASURED} must be rack-blind: a topology-aware one ships the testbed's
+   * topology file, whose links carry their rates (the plugin plans on them, docs/topology.md), so
+   * nothing would be measured that the other runs are not given.
+   *
+   * @return null when the name is consistent, else why not
+   */
+  String inconsistency() {
+    if (measured() && PluginSettings.topologyAware(algorithm())) {
+      return "'"
+          + name
+          + "': "
+          + MEASURED
+          + " leaves the testbed's rates out, but a topology-aware variant ships the topology"
+          + " file, whose links carry them; use "
+          + algorithm()
+          + PluginSettings.RACK_BLIND
+          + "/"
+          + MEASURED
+          + " (the topology table alone, every rate, k and β measured)";
+    }
+    return null;
+  }
+
+  /**
+   * @return the variant a {@value #MEASURED} variant is compared with: the same algorithm with the
+   *     testbed's topology file and its true rates, and the other suffixes ({@code
+   *     auto-rackblind/measured} -> {@code auto}); null for a variant without {@value #MEASURED}
+   */
+  String configuredReference() {
+    if (!measured()) {
+      return null;
+    }
+    StringBuilder sb = new StringBuilder(PluginSettings.algorithm(algorithm()));
+    suffixes().stream().filter(x -> !x.equals(MEASURED)).forEach(x -> sb.append('/').append(x));
+    return sb.toString();
   }
 
   /**

@@ -3,7 +3,6 @@ package io.wanshuffle.it.demo;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.job.JobRequest;
-import io.wanshuffle.it.job.RunResult;
 import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.net.Node;
@@ -11,10 +10,7 @@ import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.spark.ClusterOptions;
 import io.wanshuffle.it.spark.SparkHome;
 import io.wanshuffle.it.spark.SparkLines;
-import io.wanshuffle.tools.report.ApplicationCapture;
-import io.wanshuffle.tools.report.Charts;
 import io.wanshuffle.tools.report.HtmlReport;
-import io.wanshuffle.tools.report.OperatorReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -87,28 +83,17 @@ final class Demo {
                 + "comparable to a WAN; the answers are still checked.");
       }
       report.paragraph("Testbed: " + ex.testbed().describe() + ".");
-      identical &=
-          section(
-              ex,
-              report,
-              "TPC-H join, scale " + opt.scale,
-              tpchRequest(ex, spec),
-              variants,
-              model,
-              spec);
+      DemoSection section = new DemoSection(ex, report, model, spec, opt);
+      identical &= section.run("TPC-H join, scale " + opt.scale, tpchRequest(ex, spec), variants);
       if (trace != null) {
         String replay = "Trace replay: " + trace.describe() + ".";
         report.paragraph(replay);
         System.out.println(replay);
         identical &=
-            section(
-                ex,
-                report,
+            section.run(
                 "Facebook trace replay (" + trace.name() + ")",
                 matrixRequest(ex, spec, trace.bytes()),
-                variants,
-                model,
-                spec);
+                variants);
       }
     }
     Path html = report.write(out.resolve("report.html"));
@@ -214,20 +199,6 @@ final class Demo {
     return c;
   }
 
-  private static List<String> rename(List<String> hosts, Map<String, String> names) {
-    return hosts.stream().map(h -> names.getOrDefault(h, h)).toList();
-  }
-
-  private static void addRow(
-      List<List<String>> rows,
-      String name,
-      List<Captured> caps,
-      java.util.function.Function<Captured, String> cell) {
-    List<String> r = new ArrayList<>(List.of(name));
-    caps.forEach(c -> r.add(cell.apply(c)));
-    rows.add(r);
-  }
-
   /**
    * @param variant {@value #DEFAULT}, a wan-shuffle algorithm (with the topology file) or one with
    *     {@value PluginSettings#RACK_BLIND}
@@ -240,216 +211,6 @@ final class Demo {
     return "wan-shuffle ("
         + PluginSettings.algorithm(variant)
         + (PluginSettings.topologyAware(variant) ? ", topology-aware)" : ", rack-blind)");
-  }
-
-  /**
-   * Runs one job with each variant (the default shuffle, then the wan-shuffle ones); prints and
-   * reports; true if every answer was the first's.
-   */
-  private boolean section(
-      Experiment ex,
-      HtmlReport report,
-      String title,
-      JobRequest base,
-      List<String> variants,
-      TopologyLinks model,
-      TestbedSpec spec) {
-    System.out.println("\n== " + title);
-    List<Experiment.Measured> ms = new ArrayList<>();
-    for (String v : variants) {
-      if (v.equals(DEFAULT)) {
-        ms.add(ex.run(base.appName() + "-default", base, 0));
-      } else {
-        Map<String, String> c = new LinkedHashMap<>(base.sparkConf());
-        PluginSettings.putAll(c, ex.wanShuffleConf(v));
-        PluginSettings.putAll(c, opt.extraConf);
-        ms.add(
-            ex.run(base.appName() + "-" + v, base.withSparkConf(base.appName() + "-" + v, c), 0));
-      }
-    }
-    List<Comparison.Figures> figs = new ArrayList<>();
-    List<String> header = new ArrayList<>(List.of(title));
-    List<Captured> caps = new ArrayList<>();
-    List<LinkRun> links = new ArrayList<>();
-    for (int x = 0; x < ms.size(); x++) {
-      Experiment.Measured m = ms.get(x);
-      RunResult r = m.result().runs().get(0);
-      figs.add(Comparison.of(m.name(), r, m.backbone(), spec));
-      Captured c = Captured.read(m.captureDir(), r);
-      caps.add(c);
-      links.add(linkRun(model, r, c, m));
-      header.add(label(variants.get(x)));
-    }
-    List<List<String>> rows = Comparison.rows(figs, ex.testbed().shaped());
-    List<String> answer0 = ms.get(0).result().runs().get(0).answer();
-    boolean identical =
-        ms.stream().allMatch(m -> m.result().runs().get(0).answer().equals(answer0));
-    List<String> idRow =
-        new ArrayList<>(List.of("answer rows (identical: " + (identical ? "yes" : "NO") + ")"));
-    ms.forEach(m -> idRow.add(Integer.toString(m.result().runs().get(0).answer().size())));
-    rows.add(0, idRow);
-    addRow(
-        rows,
-        "steps granted (k)",
-        caps,
-        c -> c.stages().isEmpty() ? "-" : c.steps().size() + " (k=" + c.k() + ")");
-    addRow(
-        rows,
-        "most cross-cluster flows holding ports at once",
-        caps,
-        c -> c.stages().isEmpty() ? "-" : Integer.toString(c.gatedOverlap().maxPairs()));
-    rows.addAll(linkRows(links, figs, ex.testbed().shaped()));
-    double beta =
-        caps.stream()
-            .filter(c -> !c.stages().isEmpty())
-            .mapToDouble(Captured::betaSeconds)
-            .findFirst()
-            .orElse(0.05);
-    List<Prediction> preds = new ArrayList<>();
-    for (Experiment.Measured m : ms) {
-      RunResult r = m.result().runs().get(0);
-      preds.add(
-          r.matrixTotal() > 0 ? Prediction.of(r.trafficMatrix(), spec, opt.algorithm, beta) : null);
-    }
-    List<String> p1 = new ArrayList<>(List.of("predicted: step schedule cost (s)"));
-    List<String> p2 = new ArrayList<>(List.of("predicted: η lower bound (s)"));
-    List<String> p3 = new ArrayList<>(List.of("predicted: η_o, all at once with fair sharing (s)"));
-    for (Prediction p : preds) {
-      p1.add(
-          p == null
-              ? "-"
-              : Comparison.fmt("%.2f", p.scheduleSeconds())
-                  + " ("
-                  + p.algorithm()
-                  + ", "
-                  + p.steps()
-                  + " steps)");
-      p2.add(p == null ? "-" : Comparison.fmt("%.2f", p.etaSeconds()));
-      p3.add(p == null ? "-" : Comparison.fmt("%.2f", p.etaOSeconds()));
-    }
-    rows.addAll(List.of(p1, p2, p3));
-    List<MeasuredRows.Run> measured = new ArrayList<>();
-    for (int x = 0; x < ms.size(); x++) {
-      RunResult r = ms.get(x).result().runs().get(0);
-      measured.add(
-          new MeasuredRows.Run(
-              caps.get(x), ms.get(x).backbone(), r.reduceStageStartMs(), r.reduceStageEndMs()));
-    }
-    rows.addAll(MeasuredRows.of(measured));
-    System.out.print(Comparison.text(header, rows));
-    report.heading(title);
-    report.table(header, rows);
-    Map<String, String> names = new LinkedHashMap<>();
-    ex.testbed().workers().forEach(n -> names.put(n.address(), n.name()));
-    RunResult first = ms.get(0).result().runs().get(0);
-    report.image(
-        "Captured traffic matrix ("
-            + ms.get(0).name()
-            + "): shuffle bytes per (sender, receiver) host, "
-            + "from Spark's map output statistics fitted to the task metrics' exact bytes per host",
-        Charts.heatMap(
-            "traffic matrix, MB",
-            rename(first.senders(), names),
-            rename(first.receivers(), names),
-            first.trafficMatrix()));
-    Map<String, List<double[]>> lines = new LinkedHashMap<>();
-    for (int x = 0; x < ms.size(); x++) {
-      Experiment.Measured m = ms.get(x);
-      RunResult r = m.result().runs().get(0);
-      long t0 = r.reduceStageStartMs();
-      List<Charts.Bar> bars = new ArrayList<>();
-      for (RunResult.TaskSpan s : r.tasks()) {
-        bars.add(
-            new Charts.Bar(
-                names.getOrDefault(s.host(), s.host()),
-                "reduce task",
-                (s.launchMs() - t0) / 1000.0,
-                (s.finishMs() - t0) / 1000.0));
-      }
-      Captured c = caps.get(x);
-      for (io.wanshuffle.spark.capture.StepCapture st : c.steps()) {
-        long end = st.endMs() > 0 ? st.endMs() : r.reduceStageEndMs();
-        bars.add(
-            new Charts.Bar(
-                "step " + st.stepId() + " (" + st.flows().size() + " flows)",
-                "step",
-                (st.grantedAtMs() - t0) / 1000.0,
-                (end - t0) / 1000.0));
-      }
-      for (io.wanshuffle.spark.capture.FlowCapture f : c.flows()) {
-        bars.add(
-            new Charts.Bar(
-                names.getOrDefault(f.srcHost(), f.srcHost())
-                    + "→"
-                    + names.getOrDefault(f.dstHost(), f.dstHost()),
-                f.stepId() > 0 ? "gated flow" : "ungated flow",
-                (f.startMs() - t0) / 1000.0,
-                (f.endMs() - t0) / 1000.0));
-      }
-      report.image(
-          "Gantt chart of "
-              + m.name()
-              + ": reduce tasks per receiving host"
-              + (c.stages().isEmpty()
-                  ? ""
-                  : ", granted steps, and realised cross-cluster flows per host pair"),
-          Charts.gantt(m.name(), bars));
-      if (m.backbone() != null) {
-        lines.put(m.name(), m.backbone().rateSeries(r.reduceStageStartMs(), r.reduceStageEndMs()));
-      }
-    }
-    if (!lines.isEmpty()) {
-      report.image(
-          "Backbone throughput "
-              + (spec.sites() == 2 ? "A→B" : "into B")
-              + " during the reduce stage (interface counters, 200 ms samples)",
-          Charts.throughput(
-              spec.sites() == 2 ? "backbone A→B" : "backbone into B",
-              lines,
-              spec.backboneBitsPerSecond()));
-    }
-    List<String> busiest = busiestLinks(links, CHART_LINKS);
-    if (!busiest.isEmpty()) {
-      Map<String, Map<String, Double>> byRun = new LinkedHashMap<>();
-      for (int x = 0; x < ms.size(); x++) {
-        Map<String, Double> u = new LinkedHashMap<>();
-        for (String l : busiest) {
-          Double v = links.get(x).utilisation(l);
-          u.put(l, v == null ? 0.0 : v);
-        }
-        byRun.put(header.get(x + 1), u);
-      }
-      report.image(
-          "Utilisation of the busiest links during the reduce stage: bytes on each link's interface"
-              + " counters / (its rate x the reduce stage's time)",
-          Charts.linkUtilisation("busiest links", byRun));
-    }
-    for (int x = 0; x < ms.size(); x++) {
-      if (!caps.get(x).stages().isEmpty()) {
-        report.heading(title + ": " + header.get(x + 1) + ", what the plugin did");
-        OperatorReport.appendTo(
-            report,
-            ApplicationCapture.of(caps.get(x).stages(), ms.get(x).captureDir().toString()),
-            a -> names.getOrDefault(a, a));
-      }
-    }
-    return identical;
-  }
-
-  /** The run's links over its reduce stage: gated flows of the capture, counters, matrix. */
-  private static LinkRun linkRun(
-      TopologyLinks model, RunResult r, Captured c, Experiment.Measured m) {
-    List<io.wanshuffle.spark.capture.FlowCapture> gated =
-        c.flows().stream().filter(f -> f.stepId() > 0).toList();
-    return LinkRun.of(
-        model,
-        r.trafficMatrix(),
-        r.senders(),
-        r.receivers(),
-        gated.isEmpty() ? null : gated,
-        m.links(),
-        r.reduceStageStartMs(),
-        r.reduceStageEndMs());
   }
 
   /**

@@ -9,9 +9,10 @@ import picocli.CommandLine.Option;
 /**
  * {@code wan-shuffle demo}: the TPC-H join on a rack-level testbed (by default 2 sites x 2 racks x
  * 2 hosts, rack uplinks at the NIC rate: 2:1 oversubscribed), with Spark's default shuffle,
- * rack-blind wan-shuffle and topology-aware wan-shuffle, then the Facebook-trace replay; checks the
- * answers are identical, prints the side-by-side table (with the busiest links' utilisation),
- * writes the HTML report.
+ * rack-blind wan-shuffle and topology-aware wan-shuffle, then the Facebook-trace replay, each
+ * variant {@code --runs} times in turns ({@link DemoSection}); checks the answers are identical,
+ * prints the side-by-side table per variant (medians and ranges, the verdict against the default,
+ * the busiest links' utilisation), writes the HTML report.
  */
 @Command(
     name = "demo",
@@ -22,8 +23,11 @@ import picocli.CommandLine.Option;
       "Runs the TPC-H join (lineitem JOIN orders, grouped by order priority and ship mode) with "
           + "data generated on cluster A and the reduce side on cluster B, with Spark's default shuffle, with"
           + " rack-blind wan-shuffle (k and δ only) and with topology-aware wan-shuffle (the testbed's topology"
-          + " file); then replays a large shuffle of the Facebook coflow trace the same way. Checks that the"
-          + " answers are identical and writes an HTML report with each run's busiest links.",
+          + " file); then replays a large shuffle of the Facebook coflow trace the same way. Each variant"
+          + " runs --runs times, the variants taking turns. Checks that every answer is identical, prints"
+          + " per variant the median and range of each figure, calls a variant faster or slower than the"
+          + " default only where the medians differ by more than the runs' spread, and writes an HTML"
+          + " report with each run's figures and each variant's median run's busiest links.",
       "The testbed: 2 sites x 2 racks x 2 hosts (4 per site), rack uplinks and downlinks at the NIC"
           + " rate (2:1 oversubscribed), unless --sites, --racks, --hosts or --rack-uplink say otherwise.",
       "The testbed adds a WAN round trip of "
@@ -71,6 +75,14 @@ public final class DemoCommand implements Callable<Integer> {
           commandSpec.commandLine(),
           "--scale: the TPC-H scale factor must be a positive number, got " + opt.scale);
     }
+    if (opt.runs < MIN_RUNS) {
+      throw new picocli.CommandLine.ParameterException(
+          commandSpec.commandLine(),
+          "--runs: each variant runs at least "
+              + MIN_RUNS
+              + " times (a verdict needs the runs' spread), got "
+              + opt.runs);
+    }
     if (opt.traceMb < 0) {
       throw new picocli.CommandLine.ParameterException(
           commandSpec.commandLine(),
@@ -105,6 +117,9 @@ public final class DemoCommand implements Callable<Integer> {
   static final io.wanshuffle.it.TestbedOptions.ShapeDefaults SHAPE =
       new io.wanshuffle.it.TestbedOptions.ShapeDefaults(2, 4, true);
 
+  /** Fewest runs per variant: one run gives no spread to judge a difference against. */
+  static final int MIN_RUNS = 2;
+
   /** Options of the demo. */
   static final class DemoOptions {
     @Mixin io.wanshuffle.it.TestbedOptions net;
@@ -117,6 +132,16 @@ public final class DemoCommand implements Callable<Integer> {
             "TPC-H scale factor (default ${DEFAULT-VALUE}: "
                 + "lineitem of 600,572 rows, about 110 MB shuffled)")
     double scale;
+
+    @Option(
+        names = "--runs",
+        paramLabel = "N",
+        defaultValue = "2",
+        description =
+            "runs of each variant per input, the variants taking turns; the table gives each"
+                + " figure's median and range, and calls a variant faster or slower than the"
+                + " default only beyond the runs' spread (at least 2; default ${DEFAULT-VALUE})")
+    int runs;
 
     @Option(
         names = "--algorithm",

@@ -122,6 +122,10 @@ class E2eReportTest {
       {"--rtts", "0,5000", "--rtts: WAN RTT must be 0..2000 ms, got 5000"},
       {"--patterns", "skewed", "--patterns: unknown pattern 'skewed'"},
       {"--conf", "spark.wanshuffle.k=0", "--conf: spark.wanshuffle.k = '0'"},
+      {"--variants", "default,auto/fast", "'auto/fast': unknown suffix"},
+      {"--variants", "default,auto/measured", "use auto-rackblind/measured"},
+      {"--load", "-1", "--load: busy processes must be 0 or more, got [-1]"},
+      {"--load", "2,2", "--load: a count given twice: [2, 2]"},
     };
     for (String[] c : cases) {
       java.io.StringWriter err = new java.io.StringWriter();
@@ -296,5 +300,23 @@ class E2eReportTest {
             "| zipf | 40 | auto | 4.50 | 4.75 | 5 % | 9.45 | 5 % | 0.150 | backbone.out[/A] 100.0 |"),
         md);
     assertEquals("", E2eReport.prediction(List.of()));
+    String loaded =
+        E2eReport.prediction(
+            List.of(
+                new E2eReport.Cell(
+                    "2 busy processes",
+                    "zipf",
+                    40,
+                    "auto",
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(w1, w2))));
+    assertTrue(
+        loaded.contains(
+            "| 2 busy processes | zipf | 40 | auto | 4.50 | 4.75 | 5 % | 9.45 | - | 0.150 |"),
+        "cells of several shapes or loads name theirs: " + loaded);
+    assertTrue(loaded.contains("| testbed | pattern |"), loaded);
   }
 }

@@ -34,4 +34,48 @@ class VariantTest {
     assertEquals(Map.of(), v.stepSettings());
     assertTrue(new Variant("default").isDefault());
   }
+
+  @Test
+  void capacityFixesTheWindowsAndMeasuredLeavesTheRatesToThePlugin() {
+    assertEquals(
+        Map.of(Settings.WINDOW.key(), Settings.CAPACITY),
+        new Variant("auto/capacity").stepSettings());
+    Variant measured = new Variant("auto-rackblind/measured");
+    assertTrue(measured.measured());
+    assertEquals(
+        Map.of(Settings.BACKBONE_RATE.key(), "auto", Settings.NIC_RATE.key(), "auto"),
+        measured.stepSettings());
+    assertEquals(null, measured.inconsistency());
+    assertEquals("auto", measured.configuredReference(), "the topology file and its rates");
+    assertEquals(
+        "oggp/arrival", new Variant("oggp-rackblind/measured/arrival").configuredReference());
+    assertEquals(null, new Variant("auto/capacity").configuredReference());
+    assertFalse(new Variant("auto/capacity").measured());
+  }
+
+  @Test
+  void variantNamesAreCheckedBeforeAnyRun() {
+    List<String> algorithms = List.of("auto", "oggp");
+    assertEquals(
+        null,
+        Variant.problem(
+            List.of("default", "auto", "auto/capacity", "auto-rackblind/measured", "none"),
+            algorithms));
+    assertEquals(
+        "none given; give default and/or wan-shuffle algorithms [auto, oggp]",
+        Variant.problem(List.of(), algorithms));
+    assertEquals(
+        "'auto/fast': unknown suffix; the suffixes are [/barrier, /predicted, /arrival,"
+            + " /capacity, /measured]",
+        Variant.problem(List.of("default", "auto/fast"), algorithms));
+    assertTrue(
+        Variant.problem(List.of("auto/measured"), algorithms)
+            .endsWith(
+                "use auto-rackblind/measured (the topology table alone, every rate, k and β"
+                    + " measured)"),
+        "a topology-aware variant ships the file with its rates");
+    assertEquals(
+        "unknown [ogpp, ggp-rackblind]; give default and/or wan-shuffle algorithms [auto, oggp]",
+        Variant.problem(List.of("default", "ogpp", "ggp-rackblind"), algorithms));
+  }
 }

@@ -29,6 +29,7 @@ class DemoCommandTest {
     DemoCommand plain = new DemoCommand();
     new CommandLine(plain).parseArgs();
     assertTrue(plain.opt.extraConf.isEmpty(), "no --conf: the plugin's defaults");
+    assertEquals(2, plain.opt.runs, "every variant twice unless --runs says otherwise");
   }
 
   /** What a machine with root and iproute2 but no python3 lacks: only the delay line. */
@@ -85,6 +86,8 @@ class DemoCommandTest {
       {"--scale", "NaN", "must be a positive number, got NaN"},
       {"--scale", "Infinity", "must be a positive number, got Infinity"},
       {"--trace-mb", "-3", "--trace-mb: must be 0 (no trace replay) or more, got -3"},
+      {"--runs", "1", "--runs: each variant runs at least 2 times"},
+      {"--runs", "0", "(a verdict needs the runs' spread), got 0"},
     };
     for (String[] c : cases) {
       java.io.StringWriter err = new java.io.StringWriter();

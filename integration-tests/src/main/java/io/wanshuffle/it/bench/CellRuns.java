@@ -1,0 +1,107 @@
+package io.wanshuffle.it.bench;
+
+import io.wanshuffle.it.concurrent.ZooKeeperServer;
+import io.wanshuffle.it.experiment.Experiment;
+import io.wanshuffle.it.experiment.PluginSettings;
+import io.wanshuffle.it.fault.FaultOptions;
+import io.wanshuffle.it.fault.FaultRun;
+import io.wanshuffle.it.fault.FaultSession;
+import io.wanshuffle.it.job.JobRequest;
+import io.wanshuffle.it.net.Node;
+import io.wanshuffle.it.net.TestbedSpec;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The applications of {@code e2e-bench}'s cells: one Spark application per cell and slot, its
+ * settings from the variant and the command's options, the faults of {@code --fault} armed around
+ * the first application of those running together and undone after it.
+ */
+final class CellRuns {
+  private final E2eBenchCommand c;
+  private boolean faultFailed;
+
+  /**
+   * @param c the command whose options the applications take
+   */
+  CellRuns(E2eBenchCommand c) {
+    this.c = c;
+  }
+
+  /**
+   * @return true once a fault could not be injected or undone
+   */
+  boolean faultFailed() {
+    return faultFailed;
+  }
+
+  /**
+   * Runs one application of a cell: one Spark application that shuffles {@code matrix} with a
+   * warm-up run and the slot's measured runs.
+   */
+  Experiment.Measured run(
+      Experiment ex,
+      TestbedSpec spec,
+      String pattern,
+      double[][] matrix,
+      FillOptions.Slot slot,
+      int load,
+      int app,
+      ZooKeeperServer zk) {
+    Variant variant = new Variant(slot.variant());
+    Map<String, String> conf = ex.baseConf("640m");
+    conf.put("spark.shuffle.compress", "false");
+    if (!variant.isDefault()) {
+      PluginSettings.putAll(conf, ex.wanShuffleConf(variant.algorithm()));
+      PluginSettings.putAll(conf, c.extraConf);
+      conf.putAll(variant.stepSettings());
+    }
+    conf.putAll(
+        c.concurrency.appConf(ex.testbed().workers().size(), c.cores, !variant.isDefault(), zk));
+    String runName = c.concurrency.appName(pattern + "-" + variant.fileName(), app);
+    String tag =
+        runName
+            + "-rtt"
+            + spec.wanRttMillis()
+            + (load == 0 ? "" : "-load" + load)
+            + (c.fill.alternate ? "-r" + slot.round() : "");
+    Path faultsDir = ex.spark().runDir().resolveSibling("faults");
+    // one application of those running together injects the faults (they act on the testbed)
+    FaultSession injecting =
+        app == 0
+            ? c.faults.arm(
+                ex.testbed(),
+                conf,
+                faultsDir.resolve(tag + ".signal"),
+                FaultSession.Windows.MEASURED_RUNS)
+            : null;
+    boolean bothWays = pattern.equals(E2eReport.BOTH_WAYS);
+    int all = spec.mapHosts() + spec.nodesB();
+    JobRequest req =
+        new JobRequest(
+            runName,
+            conf,
+            Node.addresses(ex.testbed().mapSide()),
+            Node.addresses(ex.testbed().reduceSide()),
+            bothWays ? JobRequest.MATRIX_ALL : "matrix",
+            0,
+            c.tasksPerHost * (bothWays ? all : spec.mapHosts()),
+            c.tasksPerHost * (bothWays ? all : spec.nodesB()),
+            matrix,
+            64 * 1024,
+            slot.runs(),
+            true,
+            0,
+            c.warmup == E2eBenchCommand.Warmup.full);
+    try {
+      return ex.run(tag, req, 0);
+    } finally {
+      if (injecting != null) {
+        List<FaultRun> injected = FaultOptions.finish(injecting);
+        FaultOptions.write(faultsDir.resolve(tag + ".faults.json"), injected);
+        faultFailed |= injected.stream().anyMatch(FaultRun::failed);
+      }
+    }
+  }
+}
