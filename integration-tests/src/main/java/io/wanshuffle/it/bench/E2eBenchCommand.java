@@ -108,9 +108,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
               + " with the testbed's topology file (ALGORITHM-rackblind: without it, k and δ only, e.g."
               + " auto-rackblind); suffixes set a step option: ALGORITHM/barrier runs it with barrier steps, ALGORITHM/arrival with"
               + " hand-over on arrival, ALGORITHM/predicted with predicted hand-over (the default),"
-              + " ALGORITHM/capacity with fixed windows (each link admits its capacity in flows),"
-              + " ALGORITHM-rackblind/measured with no rate typed in (the topology table alone), e.g."
-              + " auto/barrier/arrival (default ${DEFAULT-VALUE})")
+              + " ALGORITHM/capacity with fixed windows (each link admits its capacity in flows;"
+              + " the default), ALGORITHM/adaptive with windows that move with its flows,"
+              + " ALGORITHM-rackblind/measured with no rate typed in (default ${DEFAULT-VALUE})")
   List<String> variants;
 
   @Option(

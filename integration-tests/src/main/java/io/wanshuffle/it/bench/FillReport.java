@@ -3,7 +3,6 @@ package io.wanshuffle.it.bench;
 import io.wanshuffle.it.demo.Comparison;
 import io.wanshuffle.it.demo.RunSpread;
 import io.wanshuffle.it.demo.Verdict;
-import io.wanshuffle.spark.config.Settings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -38,8 +37,8 @@ final class FillReport {
             "\n## Bottleneck fill\n\nPer cell over its runs: the reduce stage's median and range"
                 + " (min-max); against Spark's default, the difference of the medians, called"
                 + " faster or slower only where it exceeds the larger of the two ranges; against"
-                + " the same variant with fixed windows (`/capacity`: each link admits its"
-                + " capacity in flows); the bottleneck link (the link of the generalised physical"
+                + " the same variant with fixed windows (each link admits its capacity in flows:"
+                + " `auto/adaptive` against `auto`, `auto` against `auto/capacity`); the bottleneck link (the link of the generalised physical"
                 + " limit of the run's traffic matrix) and its utilisation over its transfer phase"
                 + " (from the first to the last 200 ms interval of the reduce stage in which its"
                 + " counters carried more than 2 % of its rate: bytes / (rate x that time)),"
@@ -56,10 +55,8 @@ final class FillReport {
       E2eReport.Cell c = f.cell();
       RunSpread own = spreads.get(c.where() + "/" + c.variant());
       RunSpread dflt = spreads.get(c.where() + "/" + Variant.DEFAULT);
-      RunSpread capacity =
-          new Variant(c.variant()).suffixes().contains(Settings.CAPACITY)
-              ? null
-              : spreads.get(c.where() + "/" + c.variant() + "/" + Settings.CAPACITY);
+      String fixed = new Variant(c.variant()).withFixedWindows();
+      RunSpread capacity = fixed == null ? null : spreads.get(c.where() + "/" + fixed);
       Double u = f.medianPhaseUtilisation();
       double retrans =
           E2eReport.median(

@@ -11,9 +11,10 @@ import java.util.Map;
  * sort shuffle), or a wan-shuffle algorithm with optional suffixes, e.g. {@code auto/barrier}
  * (barrier steps), {@code oggp/arrival} (hand-over on arrival), {@code auto/predicted} (predicted
  * hand-over, the plugin's default), {@code auto/capacity} (each link admits its capacity in flows:
- * fixed windows, {@code spark.wanshuffle.window=capacity}), {@code auto-rackblind/measured} (the
- * testbed's rates not typed in: the plugin gets the topology table alone and measures every rate, k
- * and β).
+ * fixed windows, {@code spark.wanshuffle.window=capacity}, the plugin's default), {@code
+ * auto/adaptive} (windows that move with the links' flows, {@code
+ * spark.wanshuffle.window=adaptive}), {@code auto-rackblind/measured} (the testbed's rates not
+ * typed in: the plugin gets the topology table alone and measures every rate, k and β).
  *
  * @param name the name as given
  */
@@ -25,11 +26,32 @@ record Variant(String name) {
   static final String MEASURED = "measured";
 
   /**
-   * Name suffixes: step mode barrier, hand-over predicted or on arrival, fixed windows, measured
-   * rates.
+   * Name suffixes: step mode barrier, hand-over predicted or on arrival, fixed or adaptive windows,
+   * measured rates.
    */
   static final List<String> SUFFIXES =
-      List.of(Settings.BARRIER, Settings.PREDICTED, Settings.ARRIVAL, Settings.CAPACITY, MEASURED);
+      List.of(
+          Settings.BARRIER,
+          Settings.PREDICTED,
+          Settings.ARRIVAL,
+          Settings.CAPACITY,
+          Settings.ADAPTIVE,
+          MEASURED);
+
+  /**
+   * @return the same variant with fixed windows, to compare its windows against: {@code
+   *     auto/adaptive} -> {@code auto}, {@code auto} -> {@code auto/capacity}; null for a variant
+   *     with {@code /capacity}
+   */
+  String withFixedWindows() {
+    if (suffixes().contains(Settings.CAPACITY)) {
+      return null;
+    }
+    if (suffixes().contains(Settings.ADAPTIVE)) {
+      return name.replace("/" + Settings.ADAPTIVE, "");
+    }
+    return name + "/" + Settings.CAPACITY;
+  }
 
   /**
    * @return true for Spark's sort shuffle
@@ -57,8 +79,8 @@ record Variant(String name) {
   /**
    * @return the plugin settings the suffixes ask for, to put over the variant's other settings:
    *     {@code spark.wanshuffle.step.mode}, {@code spark.wanshuffle.step.handover}, {@code
-   *     spark.wanshuffle.window=capacity}, and for {@value #MEASURED} the backbone and NIC rates
-   *     {@code auto} (as if not typed in); empty without suffixes
+   *     spark.wanshuffle.window=capacity} or {@code adaptive}, and for {@value #MEASURED} the
+   *     backbone and NIC rates {@code auto} (as if not typed in); empty without suffixes
    */
   Map<String, String> stepSettings() {
     Map<String, String> c = new LinkedHashMap<>();
@@ -70,8 +92,10 @@ record Variant(String name) {
         c.put(Settings.STEP_HANDOVER.key(), handover);
       }
     }
-    if (suffixes().contains(Settings.CAPACITY)) {
-      c.put(Settings.WINDOW.key(), Settings.CAPACITY);
+    for (String window : List.of(Settings.CAPACITY, Settings.ADAPTIVE)) {
+      if (suffixes().contains(window)) {
+        c.put(Settings.WINDOW.key(), window);
+      }
     }
     if (measured()) {
       c.put(Settings.BACKBONE_RATE.key(), Settings.AUTO);

@@ -30,11 +30,11 @@ import picocli.CommandLine.TypeConversionException;
  * FaultSession} injects the faults while the run goes on.
  */
 public final class FaultOptions {
-  /** The option's help, also in docs/cli.md. */
+  /** The option's help as picocli formats it ({@code %%} prints one %), also in docs/cli.md. */
   static final String HELP =
       "inject a fault into every run on the testbed (repeatable): KIND:TARGET:AT:FOR[:ARG], AT and"
           + " FOR from the start of the first reduce stage (seconds, or 500ms, 2min; FOR rest = to the"
-          + " end of the run): down:LINK:AT:FOR, loss:LINK:AT:FOR:P%, rate:LINK:AT:FOR:RATE,"
+          + " end of the run): down:LINK:AT:FOR, loss:LINK:AT:FOR:P%%, rate:LINK:AT:FOR:RATE,"
           + " delay:LINK:AT:FOR:MS (a backbone link, --rtt > 0), partition:HOST:AT:FOR (its traffic"
           + " with the driver's host dropped), kill:HOST:AT (SIGKILL its executor); LINK as the"
           + " reports name it, e.g. backbone.out[/A], rack.uplink[/A/rack0], nic.down[b1];"

@@ -54,6 +54,15 @@ class VariantTest {
   }
 
   @Test
+  void adaptiveLetsTheWindowsMoveAndIsComparedWithTheFixedOnes() {
+    Variant adaptive = new Variant("auto/adaptive");
+    assertEquals(Map.of(Settings.WINDOW.key(), Settings.ADAPTIVE), adaptive.stepSettings());
+    assertEquals("auto", adaptive.withFixedWindows(), "fixed windows are the plugin's default");
+    assertEquals("auto/capacity", new Variant("auto").withFixedWindows());
+    assertEquals(null, new Variant("auto/capacity").withFixedWindows());
+  }
+
+  @Test
   void variantNamesAreCheckedBeforeAnyRun() {
     List<String> algorithms = List.of("auto", "oggp");
     assertEquals(
@@ -66,7 +75,7 @@ class VariantTest {
         Variant.problem(List.of(), algorithms));
     assertEquals(
         "'auto/fast': unknown suffix; the suffixes are [/barrier, /predicted, /arrival,"
-            + " /capacity, /measured]",
+            + " /capacity, /adaptive, /measured]",
         Variant.problem(List.of("default", "auto/fast"), algorithms));
     assertTrue(
         Variant.problem(List.of("auto/measured"), algorithms)

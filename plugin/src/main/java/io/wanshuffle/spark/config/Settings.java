@@ -269,12 +269,24 @@ public final class Settings {
 
   public static final ConfigEntry<String> WINDOW =
       declare(
-          ConfigEntry.builder("spark.wanshuffle.window", Words.of(ADAPTIVE, CAPACITY))
+          ConfigEntry.builder("spark.wanshuffle.window", Words.of(CAPACITY, ADAPTIVE))
               .section(Section.STEPS)
-              .defaultValue(ADAPTIVE)
+              .defaultValue(CAPACITY)
               .doc(
                   """
-                  How many flows a shared link (a backbone side, a rack uplink or downlink) is                   admitted at once. `adaptive`: a window that starts at the link's capacity in                   flows and moves with the flows it carries while a stage runs: up while the link                   carries under 92 % of its rate with its flows held elsewhere (their NICs, TCP,                   the gaps of hand-overs), back when a flow added did not raise its throughput,                   down to the capacity of its measured rate when its flows all run far below                   their shares; at most its capacity plus half of it (at least one flow more).                   Every move is logged and captured. `capacity`: the capacity, never more (the                   window of every link is fixed). Pipelined steps only: barrier steps plan on the                   capacity. See [plugin.md](plugin.md#link-windows)."""));
+                  How many flows a shared link (a backbone side, a rack uplink or downlink) is \
+                  admitted at once. `capacity`: its capacity in flows, never more (the window of \
+                  every link is fixed). `adaptive`: a window that starts at the link's capacity in \
+                  flows and moves with the flows it carries while a stage runs: up while the link \
+                  carries under 92 % of its rate with its flows held elsewhere (their NICs, TCP, \
+                  the gaps of hand-overs), back when a flow added did not raise its throughput, \
+                  back to the capacity (never below) when its flows all run far below their \
+                  shares, their measured throughput then in force as its rate; at most its \
+                  capacity plus half of it (at least one flow more). Every move is logged and \
+                  captured; measured slower than `capacity` on the demo's shape at RTT 0 and \
+                  40 ms ([fill notes](benchmarks/2026-12-02-fill-notes.md)). Pipelined steps \
+                  only: barrier steps plan on the capacity. See \
+                  [plugin.md](plugin.md#link-windows)."""));
 
   public static final ConfigEntry<String> STEP_HANDOVER =
       declare(

@@ -51,10 +51,10 @@ class ZooKeeperValuesTest {
     assertThrows(
         ConfigValueException.class,
         () -> WanShuffleConf.from(new SparkConf(false).set(ArbiterSettings.ZOOKEEPER.key(), "zk")));
-    assertTrue(WanShuffleConf.from(new SparkConf(false)).adaptiveWindows(), "windows move");
-    assertFalse(
-        WanShuffleConf.from(new SparkConf(false).set(Settings.WINDOW.key(), Settings.CAPACITY))
+    assertFalse(WanShuffleConf.from(new SparkConf(false)).adaptiveWindows(), "fixed by default");
+    assertTrue(
+        WanShuffleConf.from(new SparkConf(false).set(Settings.WINDOW.key(), Settings.ADAPTIVE))
             .adaptiveWindows(),
-        "windows fixed");
+        "windows move");
   }
 }

@@ -63,7 +63,7 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(
       names = "--out",
       paramLabel = "FILE.html",
-      defaultValue = "wan-shuffle-report.html",
+      defaultValue = "run/report/wan-shuffle-report.html",
       description = "the page to write (default ${DEFAULT-VALUE})")
   Path out;
 

@@ -15,9 +15,12 @@ import java.util.Locale;
  *       at under {@value #SLOWED} of the share of every link of their routes (this link's rate over
  *       its window, the others' likewise), the link carries less than its rate: its measured
  *       throughput X = n̄ ρ (n̄ the flows it held on average while they ran, ρ their median rate)
- *       becomes its rate in force, and the window falls to that rate's capacity in flows, ⌈X / b⌉
- *       rounded to the nearest flow, at least 1. One slow host (one sender or one receiver) is its
- *       NIC's business, not the link's.
+ *       becomes its rate in force (for the predictions and the capture), and a window above the
+ *       link's capacity falls back to it; it never falls below: flows slowed together by their
+ *       hosts (CPU-bound tasks and fetches on a busy machine) look the same in flow records as a
+ *       slower link, and fewer flows than the capacity would leave the link idle in that case while
+ *       the capacity's flows fill a slower link too. One slow host (one sender or one receiver) is
+ *       its NIC's business, not the link's.
  *   <li><b>Revert.</b> After the window rose from w, a rise that did not raise the link's measured
  *       throughput by at least half the headroom it had at w (or half a flow of its rate then,
  *       whichever is smaller) is taken back, and the window stays at w for {@value #HOLD_MS} ms:
@@ -152,14 +155,15 @@ public final class WindowRule {
     if (o.flowRate() < SLOWED * Math.min(share, o.otherShare())
         && o.senders() >= 2
         && o.receivers() >= 2) {
-      int atRate = (int) Math.max(1, Math.round(x / baseSpeed));
-      int to = Math.min(w, atRate);
+      // flows slowed together by their hosts (CPU, disks) look the same in flow records as a
+      // slower link: the window keeps the capacity's flows, which fill the link either way
+      int to = Math.min(w, capacity);
       return new Decision(
           new State(to, x, 0, 0, nowMs + HOLD_MS),
           String.format(
               Locale.ROOT,
               "slowed: its flows ran at %s, under %.0f %% of every share on their routes (%s);"
-                  + " measured %s with %.2f flows held",
+                  + " measured %s with %.2f flows held, in force as its rate",
               rate(o.flowRate()),
               100 * SLOWED,
               rate(Math.min(share, o.otherShare())),

@@ -87,21 +87,34 @@ class WindowRuleTest {
   }
 
   @Test
-  void aLinkWhoseRateDropsFourTimesFallsToTheCapacityOfItsMeasuredRateAndRecovers() {
+  void aLinkWhoseRateDropsFourTimesHasItsMeasuredRateInForceAtItsCapacityAndRecovers() {
     State full = new State(3, RATE, 0, 0, 0);
     // the backbone at 50 Mbit/s: three flows of 16.7, under 60 % of every share on their routes
     Decision slowed = WindowRule.decide(flows(16.7, 3.0), full, C, RATE, B, 60_000);
-    assertEquals(1, slowed.state().window(), slowed.reason());
+    assertEquals(C, slowed.state().window(), "back to its capacity, not below: " + slowed.reason());
     assertEquals(50 * MBIT, slowed.state().rate(), 1 * MBIT, "its measured throughput in force");
     assertTrue(slowed.reason().startsWith("slowed"), slowed.reason());
-    // still slow: one flow of 50 Mbit/s is at its share of 50: holds
-    Decision still = WindowRule.decide(flows(50, 1.0), slowed.state(), C, RATE, B, 62_000);
-    assertEquals(1, still.state().window());
+    // still slow: two flows of 25 Mbit/s are at their share of 50: holds, no rise
+    Decision still = WindowRule.decide(flows(25, 2.0), slowed.state(), C, RATE, B, 62_000);
+    assertEquals(C, still.state().window());
     assertEquals("", still.reason());
     // the link back at 200: one flow at its NIC's 88 Mbit/s
     Decision back = WindowRule.decide(flows(88, 1.0), slowed.state(), C, RATE, B, 64_000);
     assertTrue(back.reason().startsWith("recovered"), back.reason());
     assertEquals(RATE, back.state().rate(), 1e-6);
+  }
+
+  /**
+   * Flows slowed together by their hosts (measured on the demo's shape at RTT 0 on a 2-core
+   * machine: two backbone flows at 54 Mbit/s each on a link of 200, every NIC and rack link at 100)
+   * keep the link's capacity: one flow fewer would halve what the link carries.
+   */
+  @Test
+  void flowsSlowedByTheirHostsNeverTakeTheWindowBelowCapacity() {
+    Observation hostBound = new Observation(6, 53.8 * MBIT, 1.9, NIC_SHARE, 3, 3);
+    Decision d = WindowRule.decide(hostBound, State.initial(C, RATE), C, RATE, B, 0);
+    assertTrue(d.reason().startsWith("slowed"), d.reason());
+    assertEquals(C, d.state().window(), d.reason());
   }
 
   @Test
