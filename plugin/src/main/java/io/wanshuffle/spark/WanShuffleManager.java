@@ -233,7 +233,7 @@ public class WanShuffleManager extends SortShuffleManager {
    * plugins (3.5).
    */
   private void warnIfEventsMayMissTheLog() {
-    if (!io.wanshuffle.spark.config.Settings.CAPTURE_EVENTS.get(sparkConf)
+    if (!io.wanshuffle.spark.config.CaptureSettings.CAPTURE_EVENTS.get(sparkConf)
         || !sparkConf.getBoolean("spark.eventLog.enabled", false)) {
       return;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.config.CaptureSettings;
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.event.CoordinatorInfo;
@@ -180,7 +181,7 @@ class WanShuffleManagerLocalTest {
                 .set(Settings.ALGORITHM.key(), "oggp")
                 .set(Settings.GATHER_WINDOW.key(), "0ms")
                 .set(Settings.K.key(), "1")
-                .set(Settings.LISTENERS.key(), Probe.class.getName())
+                .set(CaptureSettings.LISTENERS.key(), Probe.class.getName())
                 .set(Settings.POLL_INTERVAL.key(), "500ms"))) {
       assertTrue(SparkEnv.get().shuffleManager() instanceof WanShuffleManager);
       assertEquals(expected, jobs(sc));
@@ -249,7 +250,7 @@ class WanShuffleManagerLocalTest {
             () ->
                 new JavaSparkContext(
                         base(WanShuffleManager.class.getName())
-                            .set(Settings.LISTENERS.key(), "no.such.Listener"))
+                            .set(CaptureSettings.LISTENERS.key(), "no.such.Listener"))
                     .close());
     assertTrue(chain(e).contains("spark.wanshuffle.listeners = 'no.such.Listener'"), chain(e));
   }

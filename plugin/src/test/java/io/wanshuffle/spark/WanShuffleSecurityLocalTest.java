@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.config.CaptureSettings;
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.CoordinatorEndpoint;
@@ -77,7 +78,7 @@ class WanShuffleSecurityLocalTest {
         .set(Settings.ALGORITHM.key(), "oggp")
         .set(Settings.K.key(), "2")
         .set(Settings.GATHER_WINDOW.key(), "0ms")
-        .set(Settings.LISTENERS.key(), Demands.class.getName())
+        .set(CaptureSettings.LISTENERS.key(), Demands.class.getName())
         .set(ClusterTopology.TABLE_KEY, table.toString());
   }
 

@@ -15,7 +15,7 @@ import io.wanshuffle.it.spark.AppJars;
 import io.wanshuffle.it.spark.ClusterOptions;
 import io.wanshuffle.it.spark.SparkCluster;
 import io.wanshuffle.it.spark.SparkHome;
-import io.wanshuffle.spark.config.Settings;
+import io.wanshuffle.spark.config.CaptureSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -324,7 +324,7 @@ public final class Experiment implements AppRunner {
     if (PluginSettings.capturing(request.sparkConf())) {
       capture = runDir.resolve("capture-" + tag);
       Map<String, String> c = new LinkedHashMap<>(request.sparkConf());
-      c.put(Settings.CAPTURE_DIR.key(), capture.toString());
+      c.put(CaptureSettings.CAPTURE_DIR.key(), capture.toString());
       request = request.withSparkConf(request.appName(), c);
     }
     try {

@@ -1,6 +1,7 @@
 package io.wanshuffle.it.experiment;
 
 import io.wanshuffle.it.net.TestbedSpec;
+import io.wanshuffle.spark.config.CaptureSettings;
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import java.nio.file.Path;
@@ -96,7 +97,7 @@ public final class PluginSettings {
    */
   public static Map<String, String> of(TestbedSpec spec, String variant) {
     Map<String, String> c = new LinkedHashMap<>();
-    c.put(Settings.LISTENERS.key(), CAPTURE_LISTENER);
+    c.put(CaptureSettings.LISTENERS.key(), CAPTURE_LISTENER);
     c.put("spark.shuffle.manager", WAN_SHUFFLE_MANAGER);
     c.put("spark.plugins", WAN_SHUFFLE_PLUGIN);
     c.put(Settings.ALGORITHM.key(), algorithm(variant));
@@ -134,6 +135,6 @@ public final class PluginSettings {
    * @return whether they list the plugin's capture listener (the run then gets a capture folder)
    */
   static boolean capturing(Map<String, String> conf) {
-    return conf.getOrDefault(Settings.LISTENERS.key(), "").contains(CAPTURE_LISTENER);
+    return conf.getOrDefault(CaptureSettings.LISTENERS.key(), "").contains(CAPTURE_LISTENER);
   }
 }

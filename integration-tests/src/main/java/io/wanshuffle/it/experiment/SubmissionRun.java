@@ -1,6 +1,6 @@
 package io.wanshuffle.it.experiment;
 
-import io.wanshuffle.spark.config.Settings;
+import io.wanshuffle.spark.config.CaptureSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +43,7 @@ record SubmissionRun(String tag, Path dir, Map<String, String> conf) {
     Path dir = runDir.resolve(tag);
     Map<String, String> conf = new LinkedHashMap<>(appConf);
     if (PluginSettings.capturing(conf)) {
-      conf.put(Settings.CAPTURE_DIR.key(), dir.resolve("capture").toString());
+      conf.put(CaptureSettings.CAPTURE_DIR.key(), dir.resolve("capture").toString());
     }
     conf.put("spark.eventLog.enabled", "true");
     conf.put("spark.eventLog.dir", dir.resolve("events").toUri().toString());

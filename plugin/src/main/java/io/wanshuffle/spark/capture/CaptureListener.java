@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.capture;
 
+import io.wanshuffle.spark.config.CaptureSettings;
 import io.wanshuffle.spark.config.ConfigValueException;
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
@@ -130,9 +131,9 @@ public final class CaptureListener implements CoordinatorListener {
    *     true}/{@code false} or the capture folder cannot be created
    */
   public CaptureListener(SparkConf conf) {
-    postEvents = Settings.CAPTURE_EVENTS.get(conf);
-    registerMetrics = Settings.CAPTURE_METRICS.get(conf);
-    String dir = Settings.CAPTURE_DIR.get(conf).orElse("");
+    postEvents = CaptureSettings.CAPTURE_EVENTS.get(conf);
+    registerMetrics = CaptureSettings.CAPTURE_METRICS.get(conf);
+    String dir = CaptureSettings.CAPTURE_DIR.get(conf).orElse("");
     if (dir.isEmpty()) {
       captureDir = null;
     } else {
@@ -140,12 +141,12 @@ public final class CaptureListener implements CoordinatorListener {
         captureDir = Files.createDirectories(Path.of(dir)).toAbsolutePath();
       } catch (IOException | RuntimeException e) {
         throw new ConfigValueException(
-            Settings.CAPTURE_DIR.key(),
+            CaptureSettings.CAPTURE_DIR.key(),
             dir,
             "a folder that can be created and written (" + e + ")");
       }
       if (!Files.isWritable(captureDir)) {
-        throw new ConfigValueException(Settings.CAPTURE_DIR.key(), dir, "a writable folder");
+        throw new ConfigValueException(CaptureSettings.CAPTURE_DIR.key(), dir, "a writable folder");
       }
     }
   }

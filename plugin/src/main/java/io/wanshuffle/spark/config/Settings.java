@@ -539,59 +539,11 @@ public final class Settings {
                   for `auto` and 518 ms for `oggp` ([replan.md](benchmarks/replan.md)); no other \
                   fallback was measured end to end."""));
 
-  public static final ConfigEntry<List<String>> LISTENERS =
-      declare(
-          ConfigEntry.builder("spark.wanshuffle.listeners", Text.commaSeparated("class names"))
-              .section(Section.STEPS)
-              .defaultValue("")
-              .doc(
-                  """
-                  Extra `io.wanshuffle.spark.coordinator.event.CoordinatorListener` classes to \
-                  instantiate on the driver, comma-separated (constructor `(SparkConf)` or \
-                  no-arg). The capture listener (`io.wanshuffle.spark.capture.CaptureListener`) is \
-                  always added when it is in the jar. An unloadable class stops start-up naming \
-                  this key."""));
-
-  // ---- capture -----------------------------------------------------------------------------
-
-  public static final ConfigEntry<Optional<String>> CAPTURE_DIR =
-      declare(
-          ConfigEntry.builder("spark.wanshuffle.capture.dir", Text.trimmed("path"))
-              .section(Section.CAPTURE)
-              .noDefault("unset")
-              .blankIsUnset()
-              .doc(
-                  """
-                  Folder for capture files, created if missing; unset = no files. On the driver's \
-                  file system. A folder that cannot be created or written stops start-up naming \
-                  this key."""));
-
-  public static final ConfigEntry<Boolean> CAPTURE_EVENTS =
-      declare(
-          ConfigEntry.builder(
-                  "spark.wanshuffle.capture.events", Words.trueOrFalse().expecting("true or false"))
-              .section(Section.CAPTURE)
-              .defaultValue("true")
-              .doc(
-                  """
-                  Post the capture's SparkListener events (`WanShuffleStepCompleted`, \
-                  `WanShuffleStageCaptured`) on the driver's listener bus \
-                  ([capture.md](capture.md))."""));
-
-  public static final ConfigEntry<Boolean> CAPTURE_METRICS =
-      declare(
-          ConfigEntry.builder(
-                  "spark.wanshuffle.capture.metrics",
-                  Words.trueOrFalse().expecting("true or false"))
-              .section(Section.CAPTURE)
-              .defaultValue("true")
-              .doc(
-                  "Register the `wanShuffle` metrics source with Spark's metrics system"
-                      + " ([capture.md](capture.md))."));
-
+  // ---- listeners and capture: declared in CaptureSettings ----------------------------------
   // ---- several applications on one backbone: declared in ArbiterSettings -------------------
 
   static {
+    CaptureSettings.entries().forEach(Settings::register);
     ArbiterSettings.entries().forEach(Settings::register);
   }
 
@@ -614,7 +566,7 @@ public final class Settings {
 
   /**
    * @return every declared setting, in declaration order (this class's, then {@link
-   *     ArbiterSettings}')
+   *     CaptureSettings}', then {@link ArbiterSettings}')
    */
   public static List<ConfigEntry<?>> all() {
     return Collections.unmodifiableList(ALL);

@@ -1,8 +1,8 @@
 package io.wanshuffle.spark.coordinator;
 
 import io.wanshuffle.spark.arbiter.BackboneShares;
+import io.wanshuffle.spark.config.CaptureSettings;
 import io.wanshuffle.spark.config.ConfigValueException;
-import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
 import io.wanshuffle.spark.coordinator.event.CoordinatorInfo;
 import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
@@ -89,10 +89,10 @@ public final class CoordinatorService {
     List<CoordinatorListener> out = new ArrayList<>();
     List<String> names = new ArrayList<>();
     if (loader().getResource(CAPTURE_LISTENER.replace('.', '/') + ".class") != null
-        && !conf.get(Settings.LISTENERS).contains(CAPTURE_LISTENER)) {
+        && !conf.get(CaptureSettings.LISTENERS).contains(CAPTURE_LISTENER)) {
       names.add(CAPTURE_LISTENER);
     }
-    names.addAll(conf.get(Settings.LISTENERS));
+    names.addAll(conf.get(CaptureSettings.LISTENERS));
     for (String name : names) {
       try {
         Class<?> c = Class.forName(name, true, loader());
@@ -104,7 +104,7 @@ public final class CoordinatorService {
         }
         if (!(o instanceof CoordinatorListener l)) {
           throw new ConfigValueException(
-              Settings.LISTENERS.key(),
+              CaptureSettings.LISTENERS.key(),
               name,
               "class does not implement " + CoordinatorListener.class.getName());
         }
@@ -114,10 +114,12 @@ public final class CoordinatorService {
           throw cve;
         }
         throw new ConfigValueException(
-            Settings.LISTENERS.key(), name, "the listener's constructor failed: " + e.getCause());
+            CaptureSettings.LISTENERS.key(),
+            name,
+            "the listener's constructor failed: " + e.getCause());
       } catch (ReflectiveOperationException | LinkageError e) {
         throw new ConfigValueException(
-            Settings.LISTENERS.key(), name, "cannot instantiate the listener: " + e);
+            CaptureSettings.LISTENERS.key(), name, "cannot instantiate the listener: " + e);
       }
     }
     return out;

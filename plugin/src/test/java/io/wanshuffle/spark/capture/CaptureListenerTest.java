@@ -10,6 +10,7 @@ import io.wanshuffle.scheduler.Platform;
 import io.wanshuffle.scheduler.Schedule;
 import io.wanshuffle.scheduler.Step;
 import io.wanshuffle.scheduler.Transfer;
+import io.wanshuffle.spark.config.CaptureSettings;
 import io.wanshuffle.spark.config.ConfigValueException;
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
@@ -115,7 +116,8 @@ class CaptureListenerTest {
 
   @Test
   void writesTheStageCaptureMatrixCsvAndFlowLog() throws Exception {
-    CaptureListener l = start(new SparkConf(false).set(Settings.CAPTURE_DIR.key(), dir.toString()));
+    CaptureListener l =
+        start(new SparkConf(false).set(CaptureSettings.CAPTURE_DIR.key(), dir.toString()));
     runStage(l);
     // a stage without cross-cluster traffic leaves no file
     l.onStageDone(
@@ -182,7 +184,8 @@ class CaptureListenerTest {
 
   @Test
   void theStageCarriesTheMeasurementThePredictionsAndItsTransferPhase() throws Exception {
-    CaptureListener l = start(new SparkConf(false).set(Settings.CAPTURE_DIR.key(), dir.toString()));
+    CaptureListener l =
+        start(new SparkConf(false).set(CaptureSettings.CAPTURE_DIR.key(), dir.toString()));
     runStage(l);
     l.onCoordinatorStop();
     NetworkFigures n = CaptureFiles.readStages(dir.resolve("app-42")).get(0).network();
@@ -243,7 +246,7 @@ class CaptureListenerTest {
             ConfigValueException.class,
             () ->
                 new CaptureListener(
-                    new SparkConf(false).set(Settings.CAPTURE_EVENTS.key(), "yes")));
+                    new SparkConf(false).set(CaptureSettings.CAPTURE_EVENTS.key(), "yes")));
     assertEquals("spark.wanshuffle.capture.events = 'yes': true or false", e.getMessage());
     Path file = Files.writeString(dir.resolve("plain-file"), "x");
     e =
@@ -252,7 +255,7 @@ class CaptureListenerTest {
             () ->
                 new CaptureListener(
                     new SparkConf(false)
-                        .set(Settings.CAPTURE_DIR.key(), file.resolve("sub").toString())));
+                        .set(CaptureSettings.CAPTURE_DIR.key(), file.resolve("sub").toString())));
     assertTrue(
         e.getMessage()
             .startsWith(

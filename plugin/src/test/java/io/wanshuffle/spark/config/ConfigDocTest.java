@@ -82,7 +82,7 @@ class ConfigDocTest {
             .contains("| `" + Settings.NIC_RATES.key() + "` | empty |"));
     assertTrue(
         ConfigTables.table(Section.CAPTURE)
-            .contains("| `" + Settings.CAPTURE_DIR.key() + "` | unset |"));
+            .contains("| `" + CaptureSettings.CAPTURE_DIR.key() + "` | unset |"));
   }
 
   @Test

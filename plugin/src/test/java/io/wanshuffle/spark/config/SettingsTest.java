@@ -23,7 +23,8 @@ class SettingsTest {
   @Test
   void everyDeclarationIsListedOnceUnderThePrefix() throws IllegalAccessException {
     List<ConfigEntry<?>> fields = new ArrayList<>();
-    for (Class<?> declaring : List.of(Settings.class, ArbiterSettings.class)) {
+    for (Class<?> declaring :
+        List.of(Settings.class, CaptureSettings.class, ArbiterSettings.class)) {
       for (Field f : declaring.getDeclaredFields()) {
         if (f.getType() == ConfigEntry.class && Modifier.isStatic(f.getModifiers())) {
           fields.add((ConfigEntry<?>) f.get(null));
@@ -47,6 +48,7 @@ class SettingsTest {
       try (Stream<Path> files = Files.walk(main)) {
         for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
           if (f.endsWith(Path.of("config", "Settings.java"))
+              || f.endsWith(Path.of("config", "CaptureSettings.java"))
               || f.endsWith(Path.of("config", "ArbiterSettings.java"))) {
             continue;
           }
@@ -115,6 +117,7 @@ class SettingsTest {
         WanShuffleConf.undeclaredKeys(c));
     assertEquals(
         List.of(),
-        WanShuffleConf.undeclaredKeys(new SparkConf(false).set(Settings.CAPTURE_DIR.key(), "/x")));
+        WanShuffleConf.undeclaredKeys(
+            new SparkConf(false).set(CaptureSettings.CAPTURE_DIR.key(), "/x")));
   }
 }

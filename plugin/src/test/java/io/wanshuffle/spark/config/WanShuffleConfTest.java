@@ -219,7 +219,7 @@ class WanShuffleConfTest {
     assertEquals("", d.text(Settings.DELTA));
     assertEquals(Optional.empty(), d.get(Settings.GATE_MARGIN), "off");
     assertEquals(Optional.empty(), d.get(Settings.TOPOLOGY_FILE));
-    assertEquals(List.of(), d.get(Settings.LISTENERS));
+    assertEquals(List.of(), d.get(CaptureSettings.LISTENERS));
   }
 
   @Test
