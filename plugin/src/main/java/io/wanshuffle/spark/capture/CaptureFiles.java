@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * &lt;capture.dir&gt;/&lt;application id&gt;/
- *   stage-&lt;id&gt;.&lt;attempt&gt;.kryo        {@link StageCapture}, Kryo 4 (magic "WSCP", version 5)
+ *   stage-&lt;id&gt;.&lt;attempt&gt;.kryo        {@link StageCapture}, Kryo 4 (magic "WSCP", version 7)
  *   stage-&lt;id&gt;.&lt;attempt&gt;.matrix.csv  transfer matrix, bytes ({@link HostMatrix} CSV)
  *   flows.csv                         flow log of the whole application ({@link FlowCapture} rows)
  * </pre>
@@ -34,7 +34,7 @@ public final class CaptureFiles {
   public static final int MAGIC = 0x57534350;
 
   /** Format version written after the magic. */
-  public static final int VERSION = 6;
+  public static final int VERSION = 7;
 
   /**
    * Oldest format version read: version 2 lacks β, the host paths, the links and the link series
@@ -48,6 +48,11 @@ public final class CaptureFiles {
 
   /** Header line of {@code flows.csv}. */
   public static final String FLOW_LOG_HEADER =
+      "stepId,stageId,stageAttempt,shuffleId,taskAttemptId,srcHost,dstHost,bytes,startMs,endMs,"
+          + "handedOnMs,stalledMs";
+
+  /** Header line of an 11-column flow log, without the {@code stalledMs} column (read as well). */
+  static final String FLOW_LOG_HEADER_V2 =
       "stepId,stageId,stageAttempt,shuffleId,taskAttemptId,srcHost,dstHost,bytes,startMs,endMs,"
           + "handedOnMs";
 
@@ -247,12 +252,15 @@ public final class CaptureFiles {
             + f.endMs()
             + ","
             + f.handedOnMs()
+            + ","
+            + f.stalledMs()
             + "\n");
   }
 
   /**
-   * Reads a flow log, with or without the {@code handedOnMs} column (11 or 10 columns; without it,
-   * {@code handedOnMs} is 0 and a flow holds its ports until {@code endMs}).
+   * Reads a flow log of 12, 11 or 10 columns: without the {@code stalledMs} column no flow stalled;
+   * without {@code handedOnMs} as well, {@code handedOnMs} is 0 and a flow holds its ports until
+   * {@code endMs}.
    *
    * @param file {@code flows.csv}
    * @return its rows in file order
@@ -264,14 +272,17 @@ public final class CaptureFiles {
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     for (int i = 0; i < lines.size(); i++) {
       String l = lines.get(i).trim();
-      if (l.isEmpty() || l.equals(FLOW_LOG_HEADER) || l.equals(FLOW_LOG_HEADER_V1)) {
+      if (l.isEmpty()
+          || l.equals(FLOW_LOG_HEADER)
+          || l.equals(FLOW_LOG_HEADER_V2)
+          || l.equals(FLOW_LOG_HEADER_V1)) {
         continue;
       }
       String[] c = l.split(",", -1);
       try {
-        if (c.length != 11 && c.length != 10) {
+        if (c.length < 10 || c.length > 12) {
           throw new IllegalArgumentException(
-              "expected 11 columns (" + FLOW_LOG_HEADER + "), got " + c.length);
+              "expected 12 columns (" + FLOW_LOG_HEADER + "), got " + c.length);
         }
         out.add(
             new FlowCapture(
@@ -285,7 +296,8 @@ public final class CaptureFiles {
                 Long.parseLong(c[7]),
                 Long.parseLong(c[8]),
                 Long.parseLong(c[9]),
-                c.length == 11 ? Long.parseLong(c[10]) : 0));
+                c.length >= 11 ? Long.parseLong(c[10]) : 0,
+                c.length == 12 ? Long.parseLong(c[11]) : 0));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(file + ": line " + (i + 1) + ": " + e.getMessage(), e);
       }

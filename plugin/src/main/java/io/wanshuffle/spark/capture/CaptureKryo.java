@@ -30,13 +30,13 @@ final class CaptureKryo {
   /**
    * @param version the format version to read or write: 2 (without β, host paths, links and link
    *     series), 3 (without network figures), 4 (without the k, base speed and β planned with), 5
-   *     (plans' residuals as dense matrices) or 6 (plans' residuals as their non-zero cells)
+   *     (plans' residuals as dense matrices), 6 (flows without their stall) or 7
    * @return a Kryo instance that knows exactly the capture records (not thread-safe)
    */
   static Kryo newKryo(int version) {
     Kryo k = new Kryo();
     k.setRegistrationRequired(true);
-    k.register(FlowCapture.class, new FlowSerializer(), 100);
+    k.register(FlowCapture.class, new FlowSerializer(version), 100);
     k.register(StepCapture.class, new StepSerializer(), 101);
     k.register(PlanCapture.class, new PlanSerializer(version), 102);
     k.register(StageCapture.class, new StageSerializer(version), 103);
@@ -111,6 +111,12 @@ final class CaptureKryo {
   }
 
   static final class FlowSerializer extends Serializer<FlowCapture> {
+    private final int version;
+
+    FlowSerializer(int version) {
+      this.version = version;
+    }
+
     @Override
     public void write(Kryo k, Output o, FlowCapture f) {
       o.writeVarLong(f.stepId(), true);
@@ -124,6 +130,9 @@ final class CaptureKryo {
       o.writeVarLong(f.startMs(), true);
       o.writeVarLong(f.endMs(), true);
       o.writeVarLong(f.handedOnMs(), true);
+      if (version >= 7) {
+        o.writeVarLong(f.stalledMs(), true);
+      }
     }
 
     @Override
@@ -139,7 +148,8 @@ final class CaptureKryo {
           in.readVarLong(true),
           in.readVarLong(true),
           in.readVarLong(true),
-          in.readVarLong(true));
+          in.readVarLong(true),
+          version >= 7 ? in.readVarLong(true) : 0);
     }
   }
 

@@ -268,6 +268,9 @@ public final class CaptureListener implements CoordinatorListener {
     if (r.stepId() > 0) {
       st.stepIds.add(r.stepId());
     }
+    if (r.stalled()) {
+      metrics.stalledFlows.inc();
+    }
     List<FlowCapture> fresh = new ArrayList<>();
     for (int i = 0; i < r.srcHosts().size(); i++) {
       long b = r.bytes()[i];
@@ -283,7 +286,8 @@ public final class CaptureListener implements CoordinatorListener {
               b,
               r.startMs(),
               r.endMs(),
-              r.handedOnMs());
+              r.handedOnMs(),
+              r.stalledMs());
       st.flows.add(f);
       fresh.add(f);
       if (step != null) {

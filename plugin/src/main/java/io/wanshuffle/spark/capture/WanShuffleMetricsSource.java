@@ -15,6 +15,8 @@ import org.apache.spark.metrics.source.Source;
  *
  * <ul>
  *   <li>{@code steps} counter: steps completed; {@code stepsClosedByDeadline} counter
+ *   <li>{@code stalledFlows} counter: a task's flows of a step reported stalled ({@code
+ *       spark.wanshuffle.flow.stallTimeout}), their ports re-planned
  *   <li>{@code plans} counter; {@code planTimeMicros} histogram: scheduler time per plan, µs
  *   <li>{@code stepBytes} histogram: bytes realised per step
  *   <li>{@code stepDurationMs} histogram: grant to end of each step, ms
@@ -37,6 +39,7 @@ public final class WanShuffleMetricsSource implements Source {
   private final MetricRegistry registry = new MetricRegistry();
   final Counter steps = registry.counter("steps");
   final Counter stepsClosedByDeadline = registry.counter("stepsClosedByDeadline");
+  final Counter stalledFlows = registry.counter("stalledFlows");
   final Counter plans = registry.counter("plans");
   final Histogram planTimeMicros = registry.histogram("planTimeMicros");
   final Histogram stepBytes = registry.histogram("stepBytes");

@@ -249,6 +249,23 @@ public final class Settings {
               .defaultValue("5s")
               .doc("Lower bound of a step deadline."));
 
+  public static final ConfigEntry<Optional<Long>> FLOW_STALL_TIMEOUT =
+      declare(
+          ConfigEntry.builder("spark.wanshuffle.flow.stallTimeout", OrWords.offOr(Times.atLeast(1)))
+              .section(Section.STEPS)
+              .defaultValue("15s")
+              .doc(
+                  """
+                  A granted flow whose requested bytes have not advanced for this long (a link \
+                  down, a sender unreachable) is reported stalled: its ports go back to the \
+                  coordinator, which re-plans them at once and leaves the flow out of its rate \
+                  measurements; its blocks still arrive, or fail into Spark's fetch-failure path, \
+                  through Spark's fetch. The executor and the driver log it, the capture and the \
+                  report count it. Counted on the bytes as they stream in \
+                  (`step.progress=true`), on whole blocks otherwise. `off`: a stalled flow holds \
+                  its ports until its blocks arrive or fail. See \
+                  [plugin.md](plugin.md#failure-behaviour)."""));
+
   public static final ConfigEntry<String> STEP_MODE =
       declare(
           ConfigEntry.builder("spark.wanshuffle.step.mode", Words.of(PIPELINED, BARRIER))

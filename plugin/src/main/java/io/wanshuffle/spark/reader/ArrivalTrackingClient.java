@@ -133,6 +133,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
   private final HandoverPredictor predictor;
   private final LongSupplier clockMs;
   private final boolean streamProgress;
+  private final FlowProgress progress;
   private final Map<String, Flow> flows = new HashMap<>();
   private long toldAhead = -1;
   private long lastProgressCheckMs;
@@ -183,6 +184,41 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       HandoverPredictor predictor,
       LongSupplier clockMs,
       boolean streamProgress) {
+    this(
+        delegate,
+        expectedBlocks,
+        expectedBytes,
+        onArrived,
+        ahead,
+        predictor,
+        clockMs,
+        streamProgress,
+        new FlowProgress());
+  }
+
+  /**
+   * @param delegate Spark's block store client of the executor
+   * @param expectedBlocks blocks of the step, counted with {@link #coverage(BlockId)}
+   * @param expectedBytes bytes of the step per source host (as Spark's map statuses give them)
+   * @param onArrived runs once, on a network thread, when every block of the step arrived
+   * @param ahead told when the step may be reported ahead of its end; null for no prediction
+   * @param predictor the executor's estimates; receives the step's samples when it completes
+   * @param clockMs the clock that times requests and arrivals, epoch ms
+   * @param streamProgress as above
+   * @param progress told every request sent, every streamed chunk and every block settled (arrived
+   *     or failed), for the step's stall watch
+   */
+  ArrivalTrackingClient(
+      BlockStoreClient delegate,
+      long expectedBlocks,
+      Map<String, Long> expectedBytes,
+      Runnable onArrived,
+      AheadSignal ahead,
+      HandoverPredictor predictor,
+      LongSupplier clockMs,
+      boolean streamProgress,
+      FlowProgress progress) {
+    this.progress = progress;
     this.streamProgress = streamProgress;
     this.delegate = delegate;
     this.expectedBlocks = expectedBlocks;
@@ -226,6 +262,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
       covered += coverage(id);
     }
     long now = clockMs.getAsLong();
+    progress.requested(blockIds.length, now);
     synchronized (this) {
       requestedBlocks += covered;
       outstanding += blockIds.length;
@@ -281,6 +318,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
    */
   private void streamed(String host, long bytes) {
     long now = clockMs.getAsLong();
+    progress.advanced(now);
     synchronized (this) {
       Flow f = flows.get(host);
       if (f != null) {
@@ -306,6 +344,7 @@ final class ArrivalTrackingClient extends BlockStoreClient {
   private void arrived(String host, long bytes, boolean failure) {
     boolean fire;
     long now = clockMs.getAsLong();
+    progress.settled(now);
     synchronized (this) {
       outstanding--;
       failed |= failure;

@@ -105,13 +105,15 @@ final class Fetchers implements BlockOpener {
   /**
    * A fetcher whose requests go through an {@link ArrivalTrackingClient}: {@code onArrived} runs
    * when every block of the step is on this host, {@code ahead} when the executor's {@link
-   * HandoverPredictor} says the step may be reported ahead of its end.
+   * HandoverPredictor} says the step may be reported ahead of its end; {@code progress} follows its
+   * requests and bytes.
    */
   @Override
   public Iterator<Tuple2<BlockId, InputStream>> openStep(
       List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
       Runnable onArrived,
-      ArrivalTrackingClient.AheadSignal ahead) {
+      ArrivalTrackingClient.AheadSignal ahead,
+      FlowProgress progress) {
     long expected = 0;
     Map<String, Long> bytes = new HashMap<>();
     for (Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> t : blocks) {
@@ -129,7 +131,8 @@ final class Fetchers implements BlockOpener {
             ahead,
             predictor,
             System::currentTimeMillis,
-            streamProgress);
+            streamProgress,
+            progress);
     // a step the task did not finish (killed, failed) leaves the executor's connections with it
     context.addTaskCompletionListener((TaskCompletionListener) ctx -> client.close());
     return fetcher(blocks, client);

@@ -106,7 +106,8 @@ final class ReaderStateMachine implements TaskReaders.Reader {
             executor,
             task,
             metrics,
-            predictedHandover);
+            predictedHandover,
+            conf.get(Settings.FLOW_STALL_TIMEOUT).orElse(0L));
     this.taker = new StepTaker(env, conf.flowRateCap());
     this.opener =
         new StepOpener(

@@ -1,6 +1,7 @@
 package io.wanshuffle.spark.reader;
 
 import java.util.concurrent.ScheduledFuture;
+import java.util.function.LongSupplier;
 import javax.annotation.concurrent.GuardedBy;
 
 /**
@@ -15,7 +16,11 @@ import javax.annotation.concurrent.GuardedBy;
  *   <li>a network thread, when every block of the step has reached this host, before the task has
  *       read them ({@link #arrived()});
  *   <li>the task thread, when it has read the step to its end or cuts a paced step ({@link
- *       #reportOnce}).
+ *       #reportOnce});
+ *   <li>the stall watch, when the step's requests in flight have gone {@code
+ *       spark.wanshuffle.flow.stallTimeout} without their bytes advancing ({@link #watchStall}):
+ *       the step is reported ahead of its end, marked stalled, and its arrival (if its blocks come
+ *       after all) is sent later as for a predicted hand-over.
  * </ul>
  *
  * Reporting from the network and timer threads keeps the hand-over independent of the task, which
@@ -32,9 +37,11 @@ final class StepReport {
      *
      * @param endMs when the step's last block arrived or was read, epoch ms; 0 when reported ahead
      * @param idle whether the task reads another shuffle now (a paced step cut for it)
+     * @param stalledMs how long the step's flows went without progress when it is reported stalled,
+     *     ms; 0 otherwise
      * @return the report's call number, &gt; 0
      */
-    long send(long endMs, boolean idle);
+    long send(long endMs, boolean idle, long stalledMs);
 
     /**
      * Sends the arrival of a step reported ahead (one-way).
@@ -62,6 +69,10 @@ final class StepReport {
 
   @GuardedBy("this")
   private ScheduledFuture<?> timer;
+
+  /** The stall watch's next check, while the step is watched and not reported. */
+  @GuardedBy("this")
+  private ScheduledFuture<?> stallCheck;
 
   /** When the report was sent, epoch ms (0: not yet). */
   private volatile long sentMs;
@@ -93,7 +104,7 @@ final class StepReport {
   @GuardedBy("this")
   private void send(long endMs, boolean idle) {
     sentMs = System.currentTimeMillis();
-    call = sender.send(endMs, idle);
+    call = sender.send(endMs, idle, 0);
   }
 
   /**
@@ -132,10 +143,48 @@ final class StepReport {
     }
   }
 
-  /** Cancels the hand-over timer, if any. */
+  /**
+   * Watches the step's flows for a stall, until the step is reported: once {@code progress} says
+   * its requests in flight went {@code timeoutMs} without their bytes advancing, the step is
+   * reported ahead of its end, marked stalled with that quiet time, so that the coordinator takes
+   * its ports back and re-plans them. Checked on the executor's hand-over timer, each time at the
+   * earliest moment the flows could have been quiet that long. Any thread.
+   *
+   * @param progress the step's requests and bytes
+   * @param timeoutMs the quiet time that makes a stall, ms, positive
+   * @param clockMs the clock {@code progress} is fed with, epoch ms
+   */
+  synchronized void watchStall(FlowProgress progress, long timeoutMs, LongSupplier clockMs) {
+    if (call == 0) {
+      stallCheck = executor.schedule(() -> checkStall(progress, timeoutMs, clockMs), timeoutMs);
+    }
+  }
+
+  private synchronized void checkStall(
+      FlowProgress progress, long timeoutMs, LongSupplier clockMs) {
+    if (call != 0) {
+      return;
+    }
+    long quiet = progress.quietMs(clockMs.getAsLong());
+    if (quiet < timeoutMs) {
+      stallCheck =
+          executor.schedule(() -> checkStall(progress, timeoutMs, clockMs), timeoutMs - quiet);
+      return;
+    }
+    cancelTimer();
+    ahead = true;
+    reportedMs = System.currentTimeMillis();
+    sentMs = reportedMs;
+    call = sender.send(0, false, quiet);
+  }
+
+  /** Cancels the hand-over timer and the stall watch, if any. */
   synchronized void cancelTimer() {
     if (timer != null) {
       timer.cancel(false);
+    }
+    if (stallCheck != null) {
+      stallCheck.cancel(false);
     }
   }
 

@@ -11,6 +11,8 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockManagerId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.Tuple2;
 import scala.Tuple3;
 import scala.collection.Iterator;
@@ -32,7 +34,14 @@ import scala.collection.Seq;
  * StepReport}), reading the fields fixed when the step was taken.
  */
 final class StepRun {
-  /** What the steps of one reader use. */
+  private static final Logger LOG = LoggerFactory.getLogger(StepRun.class);
+
+  /**
+   * What the steps of one reader use.
+   *
+   * @param stallTimeoutMs quiet time after which a step's flows are reported stalled ({@code
+   *     spark.wanshuffle.flow.stallTimeout}), ms; 0 for never
+   */
   record Env(
       BlockOpener fetchers,
       CrossClusterBlocks blocks,
@@ -42,7 +51,8 @@ final class StepRun {
       ReaderContext executor,
       TaskContext task,
       ShuffleReadMetricsReporter metrics,
-      boolean predictedHandover) {}
+      boolean predictedHandover,
+      long stallTimeoutMs) {}
 
   /** Where the answer to a step's report goes. */
   interface Answers {
@@ -96,9 +106,18 @@ final class StepRun {
         new StepReport(
             new StepReport.Sender() {
               @Override
-              public long send(long endMs, boolean idle) {
+              public long send(long endMs, boolean idle, long stalledMs) {
+                if (stalledMs > 0) {
+                  LOG.info(
+                      "wan-shuffle demand {}: the flows of step {} made no progress for {} ms; the"
+                          + " step is reported stalled and its ports go back to the coordinator"
+                          + " (its blocks still arrive or fail through Spark's fetch)",
+                      env.conversation().demandId(),
+                      stepId,
+                      stalledMs);
+                }
                 CoordinatorConversation.ReportCall c =
-                    env.conversation().report(content(endMs, idle));
+                    env.conversation().report(content(endMs, idle, stalledMs));
                 answers.reported(StepRun.this, c.call(), c.reply(), idle);
                 return c.call();
               }
@@ -234,12 +253,17 @@ final class StepRun {
     }
     issuedBytes += chunkBytes.get(next);
     if (chunks.size() == 1 && paceBytesPerSecond <= 0) {
+      FlowProgress progress = new FlowProgress();
       current =
           env.fetchers()
               .openStep(
                   chunks.get(next++),
                   report::arrived,
-                  env.predictedHandover() ? report::aheadAt : null);
+                  env.predictedHandover() ? report::aheadAt : null,
+                  progress);
+      if (env.stallTimeoutMs() > 0) {
+        report.watchStall(progress, env.stallTimeoutMs(), System::currentTimeMillis);
+      }
     } else {
       current = env.fetchers().open(chunks.get(next++));
     }
@@ -250,7 +274,7 @@ final class StepRun {
    * The step's report: bytes fetched from each host and left to fetch, the flow's time span, and
    * whether the task reads another shuffle now ({@code idle}).
    */
-  private AwaitGrant content(long endMs, boolean idle) {
+  private AwaitGrant content(long endMs, boolean idle, long stalledMs) {
     return new AwaitGrant(
         env.conversation().demandId(),
         stepId,
@@ -259,7 +283,8 @@ final class StepRun {
         remaining,
         startMs,
         endMs,
-        idle);
+        idle,
+        stalledMs);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.wanshuffle.spark.capture;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -295,8 +296,63 @@ class CaptureFilesTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> CaptureFiles.readFlowLog(log));
     assertEquals(
-        log + ": line 4: expected 11 columns (" + CaptureFiles.FLOW_LOG_HEADER + "), got 3",
+        log + ": line 4: expected 12 columns (" + CaptureFiles.FLOW_LOG_HEADER + "), got 3",
         e.getMessage());
+  }
+
+  /**
+   * A stalled flow keeps its stall in the stage capture and the flow log; a version-6 capture and
+   * an 11-column flow log (without stalledMs) read with no flow stalled.
+   */
+  @Test
+  void aStalledFlowKeepsItsStallAndOlderFormatsReadWithoutIt() throws Exception {
+    FlowCapture stalled =
+        new FlowCapture(5, 7, 0, 2, 41, "a1", "b1", 700, 1002, 31_000, 16_000, 15_000);
+    assertTrue(stalled.stalled());
+    StageCapture s = sample();
+    StageCapture c =
+        new StageCapture(
+            s.appId(),
+            s.stageId(),
+            s.stageAttempt(),
+            s.shuffleIds(),
+            s.algorithm(),
+            s.k(),
+            s.bytesPerSecond(),
+            s.backboneBytesPerSecond(),
+            s.hosts(),
+            s.registeredBytes(),
+            s.realisedBytes(),
+            s.firstDemandMs(),
+            s.endMs(),
+            s.plans(),
+            s.steps(),
+            List.of(stalled),
+            s.betaSeconds(),
+            s.hostPaths(),
+            s.links(),
+            s.linkSeries(),
+            s.network());
+    Path v7 = dir.resolve("stage-7.0.kryo");
+    CaptureFiles.writeStage(v7, c);
+    assertEquals(List.of(stalled), CaptureFiles.readStage(v7).flows());
+    Path v6 = dir.resolve("stage-8.0.kryo");
+    CaptureFiles.writeStage(v6, c, 6);
+    FlowCapture read = CaptureFiles.readStage(v6).flows().get(0);
+    assertEquals(0, read.stalledMs());
+    assertEquals(stalled.handedOnMs(), read.handedOnMs());
+
+    Path log = dir.resolve(CaptureFiles.FLOW_LOG);
+    StringWriter w = new StringWriter();
+    w.write(CaptureFiles.FLOW_LOG_HEADER + "\n");
+    CaptureFiles.appendFlow(w, stalled);
+    Files.writeString(log, w.toString());
+    assertEquals(List.of(stalled), CaptureFiles.readFlowLog(log));
+    Files.writeString(
+        log, CaptureFiles.FLOW_LOG_HEADER_V2 + "\n5,7,0,2,41,a1,b1,700,1002,31000,16000\n");
+    FlowCapture old = CaptureFiles.readFlowLog(log).get(0);
+    assertEquals(16_000, old.handedOnMs());
+    assertFalse(old.stalled());
   }
 
   /** A flow log of 10 columns (without handedOnMs) reads with handedOnMs 0: held until its end. */

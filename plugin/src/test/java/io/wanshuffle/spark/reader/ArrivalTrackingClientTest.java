@@ -111,6 +111,36 @@ class ArrivalTrackingClientTest {
   }
 
   @Test
+  void theStepsProgressCountsItsRequestsInFlightAndWhenTheirBytesLastAdvanced() {
+    HeldRequests spark = new HeldRequests();
+    long[] now = {1_000};
+    FlowProgress progress = new FlowProgress();
+    ArrivalTrackingClient c =
+        new ArrivalTrackingClient(
+            spark,
+            2,
+            Map.of("a1", 8L),
+            () -> {},
+            null,
+            new HandoverPredictor(),
+            () -> now[0],
+            true,
+            progress);
+    Received fetcher = new Received();
+    String b0 = new ShuffleBlockId(1, 0, 5).name();
+    String b1 = new ShuffleBlockId(1, 1, 5).name();
+    c.fetchBlocks("a1", 7337, "e1", new String[] {b0, b1}, fetcher, null);
+    now[0] = 6_000;
+    assertEquals(5_000, progress.quietMs(now[0]), "quiet since the requests went out");
+    spark.listeners.get(0).onBlockFetchSuccess(b0, DATA);
+    now[0] = 7_000;
+    assertEquals(1_000, progress.quietMs(now[0]), "a block arrived at 6 s");
+    spark.listeners.get(0).onBlockFetchFailure(b1, new java.io.IOException("connection reset"));
+    now[0] = 60_000;
+    assertEquals(0, progress.quietMs(now[0]), "nothing in flight: never quiet");
+  }
+
+  @Test
   void aFailedBlockNeverSignalsArrival() {
     HeldRequests spark = new HeldRequests();
     AtomicInteger fired = new AtomicInteger();

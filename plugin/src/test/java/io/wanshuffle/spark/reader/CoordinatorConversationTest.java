@@ -85,7 +85,8 @@ class CoordinatorConversationTest {
             null,
             null,
             null,
-            false);
+            false,
+            0);
     return new StepRun(env, id, 0, (r, call, reply, idle) -> {});
   }
 

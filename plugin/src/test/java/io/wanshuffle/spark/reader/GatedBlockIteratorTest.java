@@ -383,7 +383,8 @@ class GatedBlockIteratorTest {
       public Iterator<Tuple2<BlockId, InputStream>> openStep(
           List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
           Runnable onArrived,
-          ArrivalTrackingClient.AheadSignal ahead) {
+          ArrivalTrackingClient.AheadSignal ahead,
+          FlowProgress progress) {
         Iterator<Tuple2<BlockId, InputStream>> it = fakeFetch.open(blocks);
         if (ahead != null && aheadInMs != null) {
           ahead.at(System.currentTimeMillis() + aheadInMs);

@@ -24,7 +24,8 @@ class OpenerGateTest {
             null,
             null,
             null,
-            false);
+            false,
+            0);
     StepRun s = new StepRun(env, id, 0, (r, call, reply, idle) -> {});
     s.addChunk(java.util.List.of(), bytes, new long[] {bytes});
     return s;

@@ -116,6 +116,9 @@ final class ReaderFixtures {
     /** Every step's hand-over signal (null when not predicted), in opening order. */
     final List<ArrivalTrackingClient.AheadSignal> aheads = new CopyOnWriteArrayList<>();
 
+    /** Every step's progress, in opening order (a test tells it what the network did). */
+    final List<FlowProgress> progresses = new CopyOnWriteArrayList<>();
+
     private final long maxInFlight;
 
     /** A failure for the next step opened, if set. */
@@ -148,7 +151,8 @@ final class ReaderFixtures {
     public Iterator<Tuple2<BlockId, InputStream>> openStep(
         List<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> blocks,
         Runnable onArrived,
-        ArrivalTrackingClient.AheadSignal ahead) {
+        ArrivalTrackingClient.AheadSignal ahead,
+        FlowProgress progress) {
       RuntimeException fail = failNextStep;
       if (fail != null) {
         failNextStep = null;
@@ -157,6 +161,7 @@ final class ReaderFixtures {
       Iterator<Tuple2<BlockId, InputStream>> it = open(blocks);
       arrivals.add(onArrived);
       aheads.add(ahead);
+      progresses.add(progress);
       return it;
     }
 

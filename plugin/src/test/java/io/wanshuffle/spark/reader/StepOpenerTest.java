@@ -27,7 +27,7 @@ class StepOpenerTest {
   private final OpenerGate gate = new OpenerGate();
   private final StepRun.Env env =
       new StepRun.Env(
-          fetch, blocks, blocks.hosts(), conversation, gate, executor, null, null, true);
+          fetch, blocks, blocks.hosts(), conversation, gate, executor, null, null, true, 0);
   private final StepTaker taker = new StepTaker(env, 0);
   private final StepOpener opener = new StepOpener(gate, conversation, taker, executor, true, 42);
 

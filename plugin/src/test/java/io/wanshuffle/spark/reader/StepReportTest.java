@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class StepReportTest {
   private final ReaderContext executor = new ReaderContext();
 
-  /** Each report as {endMs, idle ? 1 : 0}, each arrival as {reportedMs, endMs}. */
+  /** Each report as {endMs, idle ? 1 : 0, stalledMs}, each arrival as {reportedMs, endMs}. */
   private final List<long[]> sent = new CopyOnWriteArrayList<>();
 
   private final List<long[]> arrivals = new CopyOnWriteArrayList<>();
@@ -23,8 +23,8 @@ class StepReportTest {
       new StepReport(
           new StepReport.Sender() {
             @Override
-            public long send(long endMs, boolean idle) {
-              sent.add(new long[] {endMs, idle ? 1 : 0});
+            public long send(long endMs, boolean idle, long stalledMs) {
+              sent.add(new long[] {endMs, idle ? 1 : 0, stalledMs});
               return calls.incrementAndGet();
             }
 
@@ -98,6 +98,64 @@ class StepReportTest {
     report.aheadAt(System.currentTimeMillis() + 10);
     ReaderFixtures.await("reported at the second prediction", () -> report.call() != 0);
     assertEquals(1, sent.size());
+  }
+
+  @Test
+  void aStepWhoseRequestsGoQuietIsReportedStalledOnceAndItsArrivalFollows() {
+    FlowProgress progress = new FlowProgress();
+    long before = System.currentTimeMillis();
+    progress.requested(3, before);
+    report.watchStall(progress, 60, System::currentTimeMillis);
+    ReaderFixtures.await("reported stalled", () -> report.call() != 0);
+    assertEquals(1, sent.size());
+    assertEquals(0, sent.get(0)[0], "reported ahead of its end");
+    assertTrue(sent.get(0)[2] >= 60, "stalled for at least the timeout: " + sent.get(0)[2]);
+    assertTrue(report.sentMs() >= before + 55, "not before the timeout");
+    // the blocks arrive after all: their arrival once, no second report
+    report.arrived();
+    report.readAll();
+    assertEquals(1, sent.size());
+    assertEquals(1, arrivals.size());
+  }
+
+  @Test
+  void aFlowWhoseBytesKeepAdvancingIsNotStalledUntilTheyStop() throws InterruptedException {
+    FlowProgress progress = new FlowProgress();
+    progress.requested(1, System.currentTimeMillis());
+    report.watchStall(progress, 300, System::currentTimeMillis);
+    long until = System.currentTimeMillis() + 800;
+    while (System.currentTimeMillis() < until) {
+      progress.advanced(System.currentTimeMillis());
+      Thread.sleep(20);
+    }
+    assertEquals(0, report.call(), "bytes advanced every 20 ms: not stalled");
+    long stopped = System.currentTimeMillis();
+    ReaderFixtures.await("reported once the bytes stopped", () -> report.call() != 0);
+    assertTrue(report.sentMs() >= stopped + 250, "a full timeout after the last bytes");
+    assertTrue(sent.get(0)[2] >= 300);
+  }
+
+  @Test
+  void aStepWithNothingInFlightIsWaitingForItsTaskNotStalled() throws InterruptedException {
+    FlowProgress progress = new FlowProgress();
+    report.watchStall(progress, 30, System::currentTimeMillis);
+    Thread.sleep(200);
+    assertEquals(0, report.call(), "no request sent yet");
+    progress.requested(1, System.currentTimeMillis());
+    progress.settled(System.currentTimeMillis());
+    Thread.sleep(200);
+    assertEquals(0, report.call(), "every request settled: the fetcher waits for the task");
+  }
+
+  @Test
+  void aReportOnArrivalEndsTheWatch() throws InterruptedException {
+    FlowProgress progress = new FlowProgress();
+    progress.requested(1, System.currentTimeMillis());
+    report.watchStall(progress, 50, System::currentTimeMillis);
+    report.arrived();
+    Thread.sleep(200);
+    assertEquals(1, sent.size());
+    assertEquals(0, sent.get(0)[2], "reported on arrival, not stalled");
   }
 
   @Test

@@ -17,7 +17,7 @@ class StepTakerTest {
   private final RecordingOpener fetch = new RecordingOpener(200);
 
   private StepTaker taker(CrossClusterBlocks b, RecordingOpener opener, long rateCap) {
-    StepRun.Env env = new StepRun.Env(opener, b, b.hosts(), null, gate, null, null, null, false);
+    StepRun.Env env = new StepRun.Env(opener, b, b.hosts(), null, gate, null, null, null, false, 0);
     return new StepTaker(env, rateCap);
   }
 

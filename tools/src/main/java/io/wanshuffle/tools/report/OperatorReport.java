@@ -213,6 +213,7 @@ public final class OperatorReport {
     heatMap(r, c, f, hostName);
     gantts(r, c, f, flows, hostName);
     throughput(r, c);
+    stalled(r, c, f, hostName);
     if (c.hasLinks()) {
       List<List<String>> rows = new ArrayList<>();
       for (LinkFigures l : c.links()) {
@@ -336,7 +337,9 @@ public final class OperatorReport {
           realised.add(
               new Charts.Bar(
                   hostName.apply(x.srcHost()) + "→" + hostName.apply(x.dstHost()),
-                  x.stepId() > 0 ? "gated flow" : "ungated flow",
+                  x.stepId() <= 0
+                      ? "ungated flow"
+                      : x.stalled() ? "stalled gated flow" : "gated flow",
                   (x.startMs() - t0) / 1000.0,
                   (x.endMs() - t0) / 1000.0));
           realEnd = Math.max(realEnd, (x.endMs() - t0) / 1000.0);
@@ -389,6 +392,49 @@ public final class OperatorReport {
             + ": throughput on every backbone side and the bottleneck link, each flow's bytes spread"
             + " over its fetch (dashed: the links' rates)",
         Charts.throughput("link throughput", lines, limits));
+  }
+
+  /**
+   * The stage's stalled flows, if any: each flow whose task reported it stalled ({@code
+   * spark.wanshuffle.flow.stallTimeout}), when its ports went back and when its last block came.
+   */
+  private static void stalled(
+      HtmlReport r, StageCapture c, StageFigures f, Function<String, String> hostName) {
+    List<FlowCapture> stalled = c.flows().stream().filter(FlowCapture::stalled).toList();
+    if (stalled.isEmpty()) {
+      return;
+    }
+    long t0 = f.transferStartMs();
+    r.paragraph(
+        String.format(
+            Locale.ROOT,
+            "%d flow(s) stalled: their requested bytes stopped advancing (a link down, a host"
+                + " unreachable) and their tasks handed their ports back for the next flows; their"
+                + " blocks came later through Spark's fetch (arrived), or the task failed and Spark"
+                + " retried it. Seconds from the stage's first grant.",
+            stalled.size()));
+    List<List<String>> rows = new ArrayList<>();
+    for (FlowCapture x : stalled.subList(0, Math.min(stalled.size(), MAX_FLOW_LANES))) {
+      rows.add(
+          List.of(
+              Long.toString(x.taskAttemptId()),
+              hostName.apply(x.srcHost()) + " → " + hostName.apply(x.dstHost()),
+              mb(x.bytes()),
+              sec((x.startMs() - t0) / 1000.0),
+              sec(x.stalledMs() / 1000.0),
+              sec((x.handedOnMs() - t0) / 1000.0),
+              x.endMs() > x.handedOnMs() ? sec((x.endMs() - t0) / 1000.0) : "never"));
+    }
+    r.table(
+        List.of(
+            "task",
+            "flow",
+            "MB",
+            "started s",
+            "no progress for s",
+            "ports back at s",
+            "arrived at s"),
+        rows);
   }
 
   private static String mb(long bytes) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.capture.FlowCapture;
 import io.wanshuffle.spark.capture.StageCapture;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +46,80 @@ class OperatorReportTest {
     assertTrue(html.contains("<td>nic.down[10.0.2.1]</td><td>5.00</td>"), "summary: " + html);
     // plan cost 2 x 0.05 + 3 + 2 s; measured 100 -> 5600 ms
     assertTrue(html.contains("<td>5.10</td><td>5.50</td><td>1.08</td>"), html);
+  }
+
+  @Test
+  void aStalledFlowIsListedWithWhenItsPortsWentBackAndWhenItArrived() throws Exception {
+    StageCapture s = ReportFixtures.stage("app-1", 3, true);
+    List<FlowCapture> flows = new ArrayList<>(s.flows());
+    FlowCapture f = flows.get(0);
+    long t0 = s.steps().get(0).grantedAtMs();
+    flows.set(
+        0,
+        new FlowCapture(
+            f.stepId(),
+            f.stageId(),
+            f.stageAttempt(),
+            f.shuffleId(),
+            f.taskAttemptId(),
+            f.srcHost(),
+            f.dstHost(),
+            f.bytes(),
+            f.startMs(),
+            f.endMs(),
+            f.startMs() + 2000,
+            1500));
+    StageCapture c =
+        new StageCapture(
+            s.appId(),
+            s.stageId(),
+            s.stageAttempt(),
+            s.shuffleIds(),
+            s.algorithm(),
+            s.k(),
+            s.bytesPerSecond(),
+            s.backboneBytesPerSecond(),
+            s.hosts(),
+            s.registeredBytes(),
+            s.realisedBytes(),
+            s.firstDemandMs(),
+            s.endMs(),
+            s.plans(),
+            s.steps(),
+            flows,
+            s.betaSeconds(),
+            s.hostPaths(),
+            s.links(),
+            s.linkSeries(),
+            s.network());
+    Path app = ReportFixtures.captureDir(dir, "app-1", c);
+    ApplicationCapture a = ApplicationCaptures.fromCaptureDir(app).get(0);
+    String html = Files.readString(OperatorReport.render(a).write(dir.resolve("r.html")));
+    assertTrue(html.contains("1 flow(s) stalled"), html);
+    String started = String.format(java.util.Locale.ROOT, "%.2f", (f.startMs() - t0) / 1000.0);
+    String back = String.format(java.util.Locale.ROOT, "%.2f", (f.startMs() + 2000 - t0) / 1000.0);
+    String end = String.format(java.util.Locale.ROOT, "%.2f", (f.endMs() - t0) / 1000.0);
+    assertTrue(
+        html.contains(
+            "<td>1</td><td>10.0.1.1 → 10.0.2.1</td><td>3.0</td><td>"
+                + started
+                + "</td><td>1.50</td><td>"
+                + back
+                + "</td><td>"
+                + end
+                + "</td>"),
+        html);
+    String plain =
+        Files.readString(
+            OperatorReport.render(
+                    ApplicationCaptures.fromCaptureDir(
+                            ReportFixtures.captureDir(
+                                dir.resolve("plain"),
+                                "app-1",
+                                ReportFixtures.stage("app-1", 3, true)))
+                        .get(0))
+                .write(dir.resolve("p.html")));
+    assertFalse(plain.contains("stalled"), "no stalled flow, no section");
   }
 
   @Test

@@ -14,8 +14,9 @@ import java.util.Map;
 /**
  * Feeds the coordinator's realised flows to a {@link NetworkMeter}: each task's bytes per source
  * host in a step become a {@link MeasuredFlow} with the step's grant time (none for ungated
- * fetches), as the report arrives. A {@link CoordinatorListener}, so it sees what the capture sees;
- * not thread-safe on its own (callbacks run under the coordinator's lock), its meter is.
+ * fetches), as the report arrives; a flow reported stalled measures nothing. A {@link
+ * CoordinatorListener}, so it sees what the capture sees; not thread-safe on its own (callbacks run
+ * under the coordinator's lock), its meter is.
  */
 public final class MeasuringListener implements CoordinatorListener {
   /** Grant times kept, by step id (the most recent). */
@@ -58,6 +59,9 @@ public final class MeasuringListener implements CoordinatorListener {
 
   @Override
   public void onTransferRealised(TransferRecord r) {
+    if (r.stalled()) {
+      return; // its time span holds the stall: no rate of the path
+    }
     long granted = r.stepId() > 0 ? grantedAtMs.getOrDefault(r.stepId(), 0L) : 0;
     for (int i = 0; i < r.srcHosts().size(); i++) {
       meter.add(

@@ -87,8 +87,8 @@ public final class WindowControl implements CoordinatorListener {
 
   @Override
   public void onTransferRealised(TransferRecord r) {
-    if (r.stepId() <= 0 || r.endMs() <= r.startMs()) {
-      return; // ungated fetches span a task's whole read, waits included: no rate
+    if (r.stepId() <= 0 || r.endMs() <= r.startMs() || r.stalled()) {
+      return; // ungated fetches span a task's whole read, waits included, stalled ones the stall
     }
     PlanningParameters p = parameters.current();
     if (p.links() != statesOf) {

@@ -22,6 +22,10 @@ import java.io.Serializable;
  *     hands the grant back): the coordinator then takes back a grant the task has not started
  *     ({@code doneStepId} reports such a grant with zero fetched bytes) and plans the demand again
  *     only after a poll with {@code idle = false}
+ * @param stalledMs when {@code doneStepId} is reported ahead because its flows stalled: how long
+ *     its requested bytes went without advancing, ms ({@code spark.wanshuffle.flow.stallTimeout});
+ *     0 otherwise. The coordinator re-plans the ports at once and leaves the flow out of its rate
+ *     measurements.
  */
 public record AwaitGrant(
     long demandId,
@@ -31,8 +35,33 @@ public record AwaitGrant(
     long[] remainingBytes,
     long startMs,
     long endMs,
-    boolean idle)
+    boolean idle,
+    long stalledMs)
     implements Serializable {
+
+  /**
+   * A report that is not a stall ({@code stalledMs = 0}).
+   *
+   * @param demandId the demand
+   * @param doneStepId the step the task finished since its last request, 0 if none
+   * @param srcHosts source hosts of the demand (as registered)
+   * @param fetchedBytes bytes fetched from each source host in {@code doneStepId}
+   * @param remainingBytes bytes still to fetch from each source host after that step
+   * @param startMs when the task started fetching the step, epoch ms (0 if none)
+   * @param endMs when its last block of the step arrived, epoch ms (0 if none or reported ahead)
+   * @param idle true when the task will not start a grant of this demand now
+   */
+  public AwaitGrant(
+      long demandId,
+      long doneStepId,
+      String[] srcHosts,
+      long[] fetchedBytes,
+      long[] remainingBytes,
+      long startMs,
+      long endMs,
+      boolean idle) {
+    this(demandId, doneStepId, srcHosts, fetchedBytes, remainingBytes, startMs, endMs, idle, 0);
+  }
 
   /**
    * A request from a task reading this demand's shuffle ({@code idle = false}).

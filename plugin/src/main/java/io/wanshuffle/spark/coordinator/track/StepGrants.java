@@ -157,7 +157,8 @@ public final class StepGrants {
   /**
    * Applies a poll's report of its finished step, if it reports the grant the demand holds: the
    * realised transfer is recorded (or waits for its arrival when reported ahead) and the grant
-   * ends. A report of another step is stale and ignored.
+   * ends. A report of a stalled step ({@link AwaitGrant#stalledMs()}) is logged once, at WARN. A
+   * report of another step is stale and ignored.
    *
    * @param d the polling demand
    * @param m the poll
@@ -169,6 +170,16 @@ public final class StepGrants {
     if (d.grant() == null || d.grant().stepId() != m.doneStepId()) {
       LOG.debug("ignoring stale report of step {} for demand {}", m.doneStepId(), d.id());
       return;
+    }
+    if (m.stalledMs() > 0) {
+      LOG.warn(
+          "wan-shuffle task {}: its flows of step {} to {} made no progress for {} ms; reported"
+              + " stalled, their ports are re-planned now (its blocks still arrive, or fail, through"
+              + " Spark's fetch)",
+          d.taskAttemptId(),
+          m.doneStepId(),
+          d.dst(),
+          m.stalledMs());
     }
     TransferRecord rec = steps.report(d, m, clock.getAsLong(), stages.get(d.stage()));
     if (rec != null) {

@@ -200,15 +200,23 @@ public final class StepTracker {
     if (m.reportsAhead()) {
       // the ports are handed on now; the flow's record waits for the time its last block arrived
       long at = Math.max(m.startMs(), nowMs);
-      arriving.put(new DemandStep(d.id(), g.stepId()), record(d, g, hosts, bytes, m.startMs(), at));
+      arriving.put(
+          new DemandStep(d.id(), g.stepId()),
+          record(d, g, hosts, bytes, m.startMs(), at, Math.max(0, m.stalledMs())));
       return null;
     }
-    return record(d, g, hosts, bytes, m.startMs(), m.endMs());
+    return record(d, g, hosts, bytes, m.startMs(), m.endMs(), 0);
   }
 
   /** The realised transfer of {@code d}'s part of a step, handed on at its end. */
   private static TransferRecord record(
-      Demand d, Demand.Grant g, String[] hosts, long[] bytes, long startMs, long endMs) {
+      Demand d,
+      Demand.Grant g,
+      String[] hosts,
+      long[] bytes,
+      long startMs,
+      long endMs,
+      long stalledMs) {
     return new TransferRecord(
         g.stepId(),
         d.stage(),
@@ -219,7 +227,8 @@ public final class StepTracker {
         bytes,
         startMs,
         endMs,
-        endMs);
+        endMs,
+        stalledMs);
   }
 
   /**
@@ -247,7 +256,8 @@ public final class StepTracker {
         r.bytes(),
         r.startMs(),
         end,
-        Math.max(r.startMs(), Math.min(end, reportedMs)));
+        Math.max(r.startMs(), Math.min(end, reportedMs)),
+        r.stalledMs());
   }
 
   /**
