@@ -326,15 +326,16 @@ public final class AppCommand implements Callable<Integer> {
             jars = List.of(plugin);
           }
           c.putAll(concurrency.appConf(ex.testbed().workers().size(), cores, wanShuffle, zk));
-          Submission app =
-              new Submission(jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory);
           String name = variant + "-" + run;
+          // before the submission copies the settings: arming adds the reduce-stage listener
           FaultSession injecting =
               faults.arm(
                   ex.testbed(),
                   c,
                   out.resolve("faults").resolve(name + ".signal"),
                   FaultSession.Windows.FIRST_REDUCE_STAGE);
+          Submission app =
+              new Submission(jar.toAbsolutePath(), mainClass, appArgs, c, jars, driverMemory);
           List<Submitted> subs =
               ConcurrentApps.atOnce(
                   concurrency.apps(), i -> ex.submit(concurrency.appName(name, i), app, timeout));

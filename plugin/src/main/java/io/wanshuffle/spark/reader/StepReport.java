@@ -148,7 +148,9 @@ final class StepReport {
    * its requests in flight went {@code timeoutMs} without their bytes advancing, the step is
    * reported ahead of its end, marked stalled with that quiet time, so that the coordinator takes
    * its ports back and re-plans them. Checked on the executor's hand-over timer, each time at the
-   * earliest moment the flows could have been quiet that long. Any thread.
+   * earliest moment the flows could have been quiet that long, or a quarter timeout later while
+   * nothing is in flight: a stall is reported at most 1.25 timeouts after the flows' last bytes.
+   * Any thread.
    *
    * @param progress the step's requests and bytes
    * @param timeoutMs the quiet time that makes a stall, ms, positive
@@ -167,8 +169,10 @@ final class StepReport {
     }
     long quiet = progress.quietMs(clockMs.getAsLong());
     if (quiet < timeoutMs) {
-      stallCheck =
-          executor.schedule(() -> checkStall(progress, timeoutMs, clockMs), timeoutMs - quiet);
+      // nothing in flight yet (or bytes this instant): look again soon, so that a flow whose
+      // requests go out later is still reported within 1.25 timeouts of its last bytes
+      long next = quiet > 0 ? timeoutMs - quiet : Math.max(1, timeoutMs / 4);
+      stallCheck = executor.schedule(() -> checkStall(progress, timeoutMs, clockMs), next);
       return;
     }
     cancelTimer();

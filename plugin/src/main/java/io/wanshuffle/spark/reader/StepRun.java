@@ -254,6 +254,11 @@ final class StepRun {
     issuedBytes += chunkBytes.get(next);
     if (chunks.size() == 1 && paceBytesPerSecond <= 0) {
       FlowProgress progress = new FlowProgress();
+      if (env.stallTimeoutMs() > 0) {
+        // watched from before the requests: opening may block on a new connection to a host the
+        // network no longer reaches
+        report.watchStall(progress, env.stallTimeoutMs(), System::currentTimeMillis);
+      }
       current =
           env.fetchers()
               .openStep(
@@ -261,9 +266,6 @@ final class StepRun {
                   report::arrived,
                   env.predictedHandover() ? report::aheadAt : null,
                   progress);
-      if (env.stallTimeoutMs() > 0) {
-        report.watchStall(progress, env.stallTimeoutMs(), System::currentTimeMillis);
-      }
     } else {
       current = env.fetchers().open(chunks.get(next++));
     }
