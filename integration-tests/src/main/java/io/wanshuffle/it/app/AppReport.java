@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.wanshuffle.it.fault.FaultRecord;
 import io.wanshuffle.it.fault.FaultRun;
 import io.wanshuffle.it.links.LinkLoad;
+import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.tools.report.ApplicationCapture;
 import io.wanshuffle.tools.report.ApplicationCaptures;
 import io.wanshuffle.tools.report.HtmlReport;
@@ -48,22 +49,6 @@ final class AppReport {
               && r.stdoutSha256().equals(runs.get(0).stdoutSha256()));
     }
     return same;
-  }
-
-  /**
-   * @return {@code maxFlows / capacity link}, with {@code ABOVE} when over; "-" without gated flows
-   */
-  static String mostFlows(Map<String, LinkLoad> links) {
-    return LinkLoad.mostFlowsOverCapacity(links)
-        .map(
-            e ->
-                e.getValue().maxFlows()
-                    + " / "
-                    + e.getValue().capacityFlows()
-                    + " "
-                    + e.getKey()
-                    + (e.getValue().flowsOverCapacity() > 1 ? " ABOVE" : ""))
-        .orElse("-");
   }
 
   /**
@@ -244,7 +229,7 @@ final class AppReport {
                       + ")"
                       + (r.withinK() ? "" : " ABOVE k"),
               i == 0 ? "reference" : same.get(i) ? "same as run 1" : "DIFFERS from run 1",
-              mostFlows(r.links()),
+              LinkRun.mostFlows(r.links()),
               busiest(r.links())));
     }
     Map<String, Map<Integer, Double>> stages = new LinkedHashMap<>();

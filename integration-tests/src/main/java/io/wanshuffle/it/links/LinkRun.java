@@ -67,6 +67,15 @@ public record LinkRun(
    *     ({@code ABOVE} when over), or "-" without gated flows
    */
   public String mostFlows() {
+    return mostFlows(loads);
+  }
+
+  /**
+   * @param loads per link name, its load in a run
+   * @return {@code maxFlows / capacity link} of the link with the most flows against its capacity
+   *     ({@code ABOVE} when over), or "-" without gated flows
+   */
+  public static String mostFlows(Map<String, LinkLoad> loads) {
     return LinkLoad.mostFlowsOverCapacity(loads)
         .map(
             e ->

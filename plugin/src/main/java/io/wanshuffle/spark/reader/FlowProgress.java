@@ -23,6 +23,10 @@ final class FlowProgress {
   @GuardedBy("this")
   private long lastMs;
 
+  /** The longest time requests in flight went without their bytes advancing so far, ms. */
+  @GuardedBy("this")
+  private long longestQuietMs;
+
   /**
    * Requests for {@code blocks} blocks were sent.
    *
@@ -42,7 +46,15 @@ final class FlowProgress {
    * @param nowMs epoch ms
    */
   synchronized void advanced(long nowMs) {
+    noteGap(nowMs);
     lastMs = Math.max(lastMs, nowMs);
+  }
+
+  @GuardedBy("this")
+  private void noteGap(long nowMs) {
+    if (inFlight > 0) {
+      longestQuietMs = Math.max(longestQuietMs, nowMs - lastMs);
+    }
   }
 
   /**
@@ -51,6 +63,7 @@ final class FlowProgress {
    * @param nowMs epoch ms
    */
   synchronized void settled(long nowMs) {
+    noteGap(nowMs);
     inFlight = Math.max(0, inFlight - 1);
     lastMs = Math.max(lastMs, nowMs);
   }
@@ -62,5 +75,14 @@ final class FlowProgress {
    */
   synchronized long quietMs(long nowMs) {
     return inFlight > 0 ? Math.max(0, nowMs - lastMs) : 0;
+  }
+
+  /**
+   * @param nowMs epoch ms
+   * @return the longest time the requests in flight went without their bytes advancing, the current
+   *     quiet time included, ms
+   */
+  synchronized long longestQuietMs(long nowMs) {
+    return Math.max(longestQuietMs, quietMs(nowMs));
   }
 }

@@ -48,8 +48,10 @@ final class StepReport {
      *
      * @param reportedMs when the step was reported, epoch ms
      * @param endMs when its last block arrived, epoch ms
+     * @param stalledMs the longest time its requests went without progress when that reached the
+     *     stall timeout (reported ahead, then stalled before its end), ms; 0 otherwise
      */
-    void arrived(long reportedMs, long endMs);
+    void arrived(long reportedMs, long endMs, long stalledMs);
   }
 
   private final Sender sender;
@@ -73,6 +75,16 @@ final class StepReport {
   /** The stall watch's next check, while the step is watched and not reported. */
   @GuardedBy("this")
   private ScheduledFuture<?> stallCheck;
+
+  /** The watched step's progress and stall timeout (ms), null and 0 when not watched. */
+  @GuardedBy("this")
+  private FlowProgress watched;
+
+  @GuardedBy("this")
+  private long watchedTimeoutMs;
+
+  @GuardedBy("this")
+  private LongSupplier watchedClock;
 
   /** When the report was sent, epoch ms (0: not yet). */
   private volatile long sentMs;
@@ -157,6 +169,9 @@ final class StepReport {
    * @param clockMs the clock {@code progress} is fed with, epoch ms
    */
   synchronized void watchStall(FlowProgress progress, long timeoutMs, LongSupplier clockMs) {
+    watched = progress;
+    watchedTimeoutMs = timeoutMs;
+    watchedClock = clockMs;
     if (call == 0) {
       stallCheck = executor.schedule(() -> checkStall(progress, timeoutMs, clockMs), timeoutMs);
     }
@@ -218,6 +233,7 @@ final class StepReport {
 
   private void sendArrivalIfAhead(long endMs) {
     long reported;
+    long stalled = 0;
     synchronized (this) {
       cancelTimer();
       if (!ahead) {
@@ -225,7 +241,13 @@ final class StepReport {
       }
       ahead = false;
       reported = reportedMs;
+      if (watched != null) {
+        // a step handed on ahead of its end (predicted) whose bytes then stopped: its span holds
+        // the stall, which its arrival tells
+        long quiet = watched.longestQuietMs(watchedClock.getAsLong());
+        stalled = quiet >= watchedTimeoutMs ? quiet : 0;
+      }
     }
-    sender.arrived(reported, endMs);
+    sender.arrived(reported, endMs, stalled);
   }
 }

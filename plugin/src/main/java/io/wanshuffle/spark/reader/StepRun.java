@@ -123,10 +123,11 @@ final class StepRun {
               }
 
               @Override
-              public void arrived(long reportedMs, long endMs) {
+              public void arrived(long reportedMs, long endMs, long stalledMs) {
                 env.conversation()
                     .arrived(
-                        new FlowArrived(env.conversation().demandId(), stepId, reportedMs, endMs));
+                        new FlowArrived(
+                            env.conversation().demandId(), stepId, reportedMs, endMs, stalledMs));
               }
             },
             env.executor());

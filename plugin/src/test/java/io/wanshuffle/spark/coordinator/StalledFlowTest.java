@@ -57,6 +57,24 @@ class StalledFlowTest {
   }
 
   @Test
+  void aFlowHandedOnAheadThatThenStalledIsRecordedStalledAtItsArrival() {
+    StepCoordinator c = coordinator();
+    RegisterDemand d1 = demand(1, "b1", 3000);
+    long i1 = c.register(d1).demandId();
+    CompletableFuture<GrantReply> p1 = c.awaitGrant(AwaitGrant.poll(i1));
+    timer.advance(100);
+    GrantReply g = p1.join();
+    long t0 = timer.now();
+    c.awaitGrant(
+        new AwaitGrant(
+            i1, g.stepId(), new String[] {"a1"}, new long[] {3000}, new long[] {0}, t0, 0));
+    timer.advance(40_000);
+    c.flowArrived(new FlowArrived(i1, g.stepId(), t0, timer.now(), 38_000));
+    assertEquals(1, events.transfers.size());
+    assertEquals(38_000, events.transfers.get(0).stalledMs());
+  }
+
+  @Test
   void aStalledFlowHandsItsPortsOnAtOnceAndIsRecordedWithItsStall() {
     StepCoordinator c = coordinator();
     RegisterDemand d1 = demand(1, "b1", 3000);

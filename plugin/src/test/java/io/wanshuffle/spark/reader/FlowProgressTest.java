@@ -24,5 +24,7 @@ class FlowProgressTest {
     assertEquals(0, p.quietMs(60_000), "every request settled");
     p.requested(1, 70_000);
     assertEquals(1_000, p.quietMs(71_000), "a new request restarts the count");
+    assertEquals(3_500, p.longestQuietMs(71_000), "the longest gap: 1 s to 4.5 s");
+    assertEquals(5_000, p.longestQuietMs(75_000), "the current gap once longer");
   }
 }

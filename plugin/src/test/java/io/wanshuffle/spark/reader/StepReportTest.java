@@ -13,7 +13,10 @@ import org.junit.jupiter.api.Test;
 class StepReportTest {
   private final ReaderContext executor = new ReaderContext();
 
-  /** Each report as {endMs, idle ? 1 : 0, stalledMs}, each arrival as {reportedMs, endMs}. */
+  /**
+   * Each report as {endMs, idle ? 1 : 0, stalledMs}, each arrival as {reportedMs, endMs,
+   * stalledMs}.
+   */
   private final List<long[]> sent = new CopyOnWriteArrayList<>();
 
   private final List<long[]> arrivals = new CopyOnWriteArrayList<>();
@@ -29,8 +32,8 @@ class StepReportTest {
             }
 
             @Override
-            public void arrived(long reportedMs, long endMs) {
-              arrivals.add(new long[] {reportedMs, endMs});
+            public void arrived(long reportedMs, long endMs, long stalledMs) {
+              arrivals.add(new long[] {reportedMs, endMs, stalledMs});
             }
           },
           executor);
@@ -145,6 +148,36 @@ class StepReportTest {
     progress.settled(System.currentTimeMillis());
     Thread.sleep(200);
     assertEquals(0, report.call(), "every request settled: the fetcher waits for the task");
+  }
+
+  @Test
+  void aStepHandedOnAheadThatThenStallsTellsItsStallWithItsArrival() throws InterruptedException {
+    FlowProgress progress = new FlowProgress();
+    progress.requested(2, System.currentTimeMillis());
+    report.watchStall(progress, 100, System::currentTimeMillis);
+    progress.advanced(System.currentTimeMillis());
+    report.aheadAt(System.currentTimeMillis()); // predicted hand-over: reported ahead at once
+    ReaderFixtures.await("reported ahead", () -> report.call() != 0);
+    assertEquals(0, sent.get(0)[2], "handed on as predicted, not as stalled");
+    Thread.sleep(250); // then its bytes stop
+    progress.settled(System.currentTimeMillis());
+    progress.settled(System.currentTimeMillis());
+    report.arrived();
+    assertEquals(1, sent.size());
+    assertEquals(1, arrivals.size());
+    assertTrue(arrivals.get(0)[2] >= 250, "the arrival tells the stall: " + arrivals.get(0)[2]);
+  }
+
+  @Test
+  void aStepHandedOnAheadThatKeptMovingArrivesWithoutAStall() {
+    FlowProgress progress = new FlowProgress();
+    progress.requested(1, System.currentTimeMillis());
+    report.watchStall(progress, 60_000, System::currentTimeMillis);
+    report.aheadAt(System.currentTimeMillis());
+    ReaderFixtures.await("reported ahead", () -> report.call() != 0);
+    progress.settled(System.currentTimeMillis());
+    report.arrived();
+    assertEquals(0, arrivals.get(0)[2]);
   }
 
   @Test

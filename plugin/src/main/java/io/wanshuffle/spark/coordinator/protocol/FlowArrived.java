@@ -12,6 +12,22 @@ import java.io.Serializable;
  * @param reportedMs when the task reported the step ahead (handed its ports on), epoch ms, task's
  *     host clock
  * @param endMs when the step's last block arrived on the task's host, epoch ms
+ * @param stalledMs the longest time the step's requested bytes went without advancing, when that
+ *     reached {@code spark.wanshuffle.flow.stallTimeout} (the step was handed on ahead of its end,
+ *     then stalled), ms; 0 otherwise: the flow then measures no rate
  */
-public record FlowArrived(long demandId, long stepId, long reportedMs, long endMs)
-    implements Serializable {}
+public record FlowArrived(long demandId, long stepId, long reportedMs, long endMs, long stalledMs)
+    implements Serializable {
+
+  /**
+   * The arrival of a step that did not stall ({@code stalledMs = 0}).
+   *
+   * @param demandId the demand
+   * @param stepId the step reported ahead
+   * @param reportedMs when the task reported the step ahead, epoch ms
+   * @param endMs when the step's last block arrived, epoch ms
+   */
+  public FlowArrived(long demandId, long stepId, long reportedMs, long endMs) {
+    this(demandId, stepId, reportedMs, endMs, 0);
+  }
+}

@@ -204,14 +204,25 @@ public final class StepGrants {
   }
 
   /**
-   * Records the end of a step that was reported ahead of it (predicted hand-over): its realised
-   * transfer goes to the listeners with its arrival time. Unknown or already recorded steps are
-   * ignored.
+   * Records the end of a step that was reported ahead of it (predicted hand-over, or a stall): its
+   * realised transfer goes to the listeners with its arrival time; a stalled flow's arrival (its
+   * recovery) is logged once, at INFO. Unknown or already recorded steps are ignored.
    *
    * @param m the arrival
    */
   public void flowArrived(FlowArrived m) {
-    TransferRecord rec = steps.arrived(m.demandId(), m.stepId(), m.endMs(), m.reportedMs());
+    TransferRecord rec =
+        steps.arrived(m.demandId(), m.stepId(), m.endMs(), m.reportedMs(), m.stalledMs());
+    if (rec != null && rec.stalled()) {
+      LOG.info(
+          "wan-shuffle task {}: its flows of step {} to {}, which went {} ms without progress,"
+              + " arrived {} ms after their ports were handed on",
+          rec.taskAttemptId(),
+          rec.stepId(),
+          rec.dstHost(),
+          rec.stalledMs(),
+          rec.endMs() - rec.handedOnMs());
+    }
     if (rec != null) {
       listeners.fire(l -> l.onTransferRealised(rec));
     }

@@ -238,9 +238,11 @@ public final class StepTracker {
    * @param stepId its step
    * @param endMs when its last block arrived (task clock, epoch ms)
    * @param reportedMs when it was reported (task clock, epoch ms)
+   * @param stalledMs how long its bytes went without advancing after it was handed on, when it
+   *     stalled, ms; 0 otherwise
    * @return the realised transfer, or null when unknown or already published
    */
-  TransferRecord arrived(long demandId, long stepId, long endMs, long reportedMs) {
+  TransferRecord arrived(long demandId, long stepId, long endMs, long reportedMs, long stalledMs) {
     TransferRecord r = arriving.remove(new DemandStep(demandId, stepId));
     if (r == null) {
       return null;
@@ -257,7 +259,7 @@ public final class StepTracker {
         r.startMs(),
         end,
         Math.max(r.startMs(), Math.min(end, reportedMs)),
-        r.stalledMs());
+        Math.max(r.stalledMs(), Math.max(0, stalledMs)));
   }
 
   /**

@@ -251,25 +251,25 @@ class StepTrackerTest {
   void aTransferReportedAheadComesBackOnceThroughArrived() {
     startStepOne();
     assertNull(tracker.report(d2, ahead(d2, 1, 100), 400, null), "it waits for its arrival");
-    TransferRecord r = tracker.arrived(d2.id(), 1, 1500, 1200);
+    TransferRecord r = tracker.arrived(d2.id(), 1, 1500, 1200, 0);
     assertEquals(List.of("a1"), r.srcHosts());
     assertArrayEquals(new long[] {100}, r.bytes());
     assertEquals(100, r.startMs());
     assertEquals(1500, r.endMs());
     assertEquals(1200, r.handedOnMs(), "handed on when reported");
-    assertNull(tracker.arrived(d2.id(), 1, 1500, 1200), "published once");
-    assertNull(tracker.arrived(d1.id(), 1, 1500, 1200), "d1 reported nothing ahead");
+    assertNull(tracker.arrived(d2.id(), 1, 1500, 1200, 0), "published once");
+    assertNull(tracker.arrived(d1.id(), 1, 1500, 1200, 0), "d1 reported nothing ahead");
   }
 
   @Test
   void anArrivalIsClampedToStartAtOrBeforeItsHandOverAndEnd() {
     startStepOne();
     tracker.report(d2, ahead(d2, 1, 100), 400, null);
-    TransferRecord early = tracker.arrived(d2.id(), 1, 50, 40);
+    TransferRecord early = tracker.arrived(d2.id(), 1, 50, 40, 0);
     assertEquals(100, early.endMs(), "an end before the start (clock skew) is the start");
     assertEquals(100, early.handedOnMs());
     tracker.report(d3, ahead(d3, 1, 100), 400, null);
-    TransferRecord late = tracker.arrived(d3.id(), 1, 800, 900);
+    TransferRecord late = tracker.arrived(d3.id(), 1, 800, 900, 0);
     assertEquals(800, late.handedOnMs(), "never handed on after its end");
   }
 
@@ -287,7 +287,7 @@ class StepTrackerTest {
     assertEquals(400, mine.get(0).endMs(), "its report time");
     assertEquals(400, mine.get(0).handedOnMs());
     assertEquals(500, mine.get(1).endMs(), "never before its start");
-    assertNull(tracker.arrived(d2.id(), 1, 1000, 900), "drained: not published again");
+    assertNull(tracker.arrived(d2.id(), 1, 1000, 900, 0), "drained: not published again");
     assertTrue(tracker.drainArriving(TestDemands.STAGE).isEmpty());
     List<TransferRecord> rest = tracker.drainArriving(null);
     assertEquals(1, rest.size());
