@@ -135,9 +135,11 @@ class WanShuffleNetworkFaultsIT {
         !stalled.isEmpty(),
         "flows in flight during a 10 s outage are reported stalled: " + run.flows());
     for (FlowCapture x : stalled) {
+      // stalledMs is the flow's longest time without progress, the outage and TCP's backoff after
+      // it; its ports went back while it stalled, before its blocks came
       assertTrue(
-          x.stepId() > 0 && x.stalledMs() >= 3000 && x.stalledMs() <= 3750 + 1000,
-          "reported within 1.25 timeouts (and a second of a loaded machine): " + x);
+          x.stepId() > 0 && x.stalledMs() >= 3000 && x.handedOnMs() < x.endMs(),
+          "stalled for at least the timeout, its ports back before its blocks came: " + x);
       assertTrue(x.bytes() > 0, "its bytes still came: " + x);
     }
     assertTrue(run.figures().withinK(), "the gated flows held k: " + run.figures());
