@@ -75,8 +75,12 @@ class ZooKeeperShareTest {
     return (System.nanoTime() - t0) / 1_000_000;
   }
 
+  /**
+   * Waits until {@code s} has joined, at most 30 s: how long a session takes to open is not what
+   * these tests measure, and on a machine busy with a build it once took over 10 s.
+   */
   private static void live(ZooKeeperShare s) throws InterruptedException {
-    settle("joined: " + s.application(), 1, () -> s.live() ? 1 : 0, 10_000);
+    settle("joined: " + s.application(), 1, () -> s.live() ? 1 : 0, 30_000);
   }
 
   @Test
