@@ -173,21 +173,20 @@ final class StepReport {
     watchedTimeoutMs = timeoutMs;
     watchedClock = clockMs;
     if (call == 0) {
-      stallCheck = executor.schedule(() -> checkStall(progress, timeoutMs, clockMs), timeoutMs);
+      stallCheck = executor.schedule(this::checkStall, timeoutMs);
     }
   }
 
-  private synchronized void checkStall(
-      FlowProgress progress, long timeoutMs, LongSupplier clockMs) {
+  private synchronized void checkStall() {
     if (call != 0) {
       return;
     }
-    long quiet = progress.quietMs(clockMs.getAsLong());
-    if (quiet < timeoutMs) {
+    long quiet = watched.quietMs(watchedClock.getAsLong());
+    if (quiet < watchedTimeoutMs) {
       // nothing in flight yet (or bytes this instant): look again soon, so that a flow whose
       // requests go out later is still reported within 1.25 timeouts of its last bytes
-      long next = quiet > 0 ? timeoutMs - quiet : Math.max(1, timeoutMs / 4);
-      stallCheck = executor.schedule(() -> checkStall(progress, timeoutMs, clockMs), next);
+      long next = quiet > 0 ? watchedTimeoutMs - quiet : Math.max(1, watchedTimeoutMs / 4);
+      stallCheck = executor.schedule(this::checkStall, next);
       return;
     }
     cancelTimer();
