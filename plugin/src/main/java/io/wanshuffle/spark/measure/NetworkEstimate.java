@@ -82,7 +82,8 @@ public record NetworkEstimate(
   }
 
   /**
-   * @return one line for the driver log: β, its parts, and every link's rate in Mbit/s
+   * @return one line for the driver log: β, its parts, and every link's rate in Mbit/s (a link
+   *     whose rate dropped says so, {@link LinkRate#dropped()})
    */
   public String describe() {
     StringBuilder s = new StringBuilder();
@@ -98,7 +99,11 @@ public record NetworkEstimate(
     for (LinkRate r : rates.values()) {
       s.append(
           String.format(
-              java.util.Locale.ROOT, ", %s %.1f Mbit/s", r.link(), r.bytesPerSecond() * 8 / 1e6));
+              java.util.Locale.ROOT,
+              r.dropped() ? ", %s %.1f Mbit/s (dropped: its last %d flows)" : ", %s %.1f Mbit/s",
+              r.link(),
+              r.bytesPerSecond() * 8 / 1e6,
+              r.droppedFlows()));
     }
     return s.toString();
   }

@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Estimates each link's achieved rate, the step setup delay β and the flows' leads from realised
@@ -45,6 +47,14 @@ import java.util.Map;
  *       achieved for its flows: its capacity where it was their bottleneck, less where every flow
  *       was held back elsewhere. {@link LinkRate#reusedFlows()} counts the flows on reused
  *       connections it was measured over: a sample mostly of first flows reads the link low.
+ *   <li><b>A drop.</b> A link whose rate fell (a path rerouted, a shaper changed) keeps reading its
+ *       old rate in the quantile while most of its window was measured before: when its most recent
+ *       flows, at least {@value #DROP_FLOWS} in a row by end with as many before them, all read
+ *       under {@value #DROPPED} of R, and they come from two senders and go to two receivers (one
+ *       slow host is not the link; a NIC's flows share their host), the link's rate is their median
+ *       B / σ ({@link LinkRate#droppedFlows()}). The median, not R's quantile: the first of them
+ *       straddled the drop and read high. The first flow that reads at least half of R ends the
+ *       run: the window's quantile holds again, and the old rate comes back with the link's.
  *   <li><b>Leads a_w and a₁ (the ramp).</b> Per link whose flows differ in size (as for a), the
  *       Theil-Sen slope over the pairs of flows of the same kind (both first flows of their host
  *       pair, or both later flows) whose bytes differ by at least a tenth of their median, so that
@@ -75,6 +85,15 @@ public final class NetworkEstimator {
 
   /** Quantile of the flows' bytes per share time taken as a link's rate (class doc). */
   public static final double RATE_QUANTILE = 0.75;
+
+  /**
+   * A link's most recent flows reading under this share of its rate over the window mean its rate
+   * dropped (class doc).
+   */
+  public static final double DROPPED = 0.5;
+
+  /** Fewest most recent flows under {@link #DROPPED} of a link's rate for a drop. */
+  public static final int DROP_FLOWS = 4;
 
   /** Most rounds of counting n(t) and fitting the lead. */
   public static final int MAX_ROUNDS = 8;
@@ -263,10 +282,55 @@ public final class NetworkEstimator {
           }
         }
       }
-      rates.put(e.getKey(), new LinkRate(e.getKey(), rate, n, fitted, reused));
+      int dropped = droppedSuffix(on, from, perShare, rate);
+      if (dropped > 0) {
+        rate = Robust.median(Arrays.copyOfRange(perShare, n - dropped, n));
+      }
+      rates.put(e.getKey(), new LinkRate(e.getKey(), rate, n, fitted, reused, dropped));
     }
     double lead = intercepts.isEmpty() ? 0 : Math.max(0, Robust.median(toArray(intercepts)));
     return new Round(rates, Math.round(lead * 1000), laterLeads, firstLeads);
+  }
+
+  /**
+   * The drop rule (class doc): the run of the link's most recent flows that all read under {@link
+   * #DROPPED} of its rate over the window, when it is at least {@link #DROP_FLOWS} long, leaves at
+   * least as many flows before it, and its flows come from two senders and go to two receivers (or
+   * from and to as many as the link carried at all: a NIC's flows share their host).
+   *
+   * @param on the link's flows by end
+   * @param from the index in {@code on} of the window's first flow
+   * @param perShare per flow of the window, its bytes per share time, bytes/s
+   * @param rate the link's rate over the window, bytes/s
+   * @return the run's length, 0 when the rule does not find a drop
+   */
+  private static int droppedSuffix(
+      List<MeasuredFlow> on, int from, double[] perShare, double rate) {
+    int n = perShare.length;
+    int run = 0;
+    while (run < n && perShare[n - 1 - run] < DROPPED * rate) {
+      run++;
+    }
+    if (run < DROP_FLOWS || n - run < DROP_FLOWS) {
+      return 0;
+    }
+    Set<String> senders = new HashSet<>();
+    Set<String> receivers = new HashSet<>();
+    Set<String> allSenders = new HashSet<>();
+    Set<String> allReceivers = new HashSet<>();
+    for (int j = 0; j < n; j++) {
+      MeasuredFlow f = on.get(from + j);
+      allSenders.add(f.srcHost());
+      allReceivers.add(f.dstHost());
+      if (j >= n - run) {
+        senders.add(f.srcHost());
+        receivers.add(f.dstHost());
+      }
+    }
+    boolean spread =
+        senders.size() >= Math.min(2, allSenders.size())
+            && receivers.size() >= Math.min(2, allReceivers.size());
+    return spread ? run : 0;
   }
 
   /** Kind of a flow that is its host pair's first. */

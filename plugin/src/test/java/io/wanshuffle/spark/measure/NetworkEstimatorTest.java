@@ -191,4 +191,82 @@ class NetworkEstimatorTest {
     double lead = (Flows.wanActiveMs(4_000_000, NIC, 40) - 4_000_000 / NIC * 1000) / 1000;
     assertEquals(lead, e.rampSeconds(), 0.01, e.describe());
   }
+
+  /**
+   * 60 steps of two flows at the NIC rate over 40 ms, then the backbone drops to a quarter of its
+   * rate at the last flow's end: the next step's flows send half their bytes before the drop and
+   * half after, the later steps' at a quarter of the NIC rate each ({@code slowSender}: only a0's
+   * flows slow down, a1's keep the NIC rate), each after its request's round trip and TCP's slow
+   * start. Flows ending up to {@code untilMs} after the drop, then {@code tail}'s after them.
+   */
+  private static List<MeasuredFlow> dropAfter(
+      long untilMs, boolean slowSender, List<MeasuredFlow> tail) {
+    List<MeasuredFlow> flows = new ArrayList<>(Flows.wan(60, 2, NIC, 40, 100, 0, 0));
+    long drop = flows.stream().mapToLong(MeasuredFlow::endMs).max().orElseThrow();
+    long t = drop;
+    for (int s = 0; s < 40; s++) {
+      long bytes = 1_000_000 + 500_000L * (s % 8);
+      long end = t;
+      for (int p = 0; p < 2; p++) {
+        boolean slow = !slowSender || p == 0;
+        double rate = slow ? NIC / 4 : NIC;
+        long activeMs =
+            s == 0 && slow
+                ? Flows.wanActiveMs(bytes / 2, NIC, 40) + Math.round(bytes / 2.0 / rate * 1000)
+                : Flows.wanActiveMs(bytes, rate, 40);
+        long start = t + Flows.GRANT_MS;
+        long e = start + activeMs;
+        if (e <= drop + untilMs) {
+          flows.add(new MeasuredFlow("a" + p, "b" + ((p + s) % 2), bytes, t, start, e));
+        }
+        end = Math.max(end, e);
+      }
+      t = end;
+    }
+    long last = flows.stream().mapToLong(MeasuredFlow::endMs).max().orElseThrow();
+    for (MeasuredFlow f : tail) {
+      long shift = last - 1_000_000;
+      flows.add(
+          new MeasuredFlow(
+              f.srcHost(),
+              f.dstHost(),
+              f.bytes(),
+              f.grantedAtMs() + shift,
+              f.startMs() + shift,
+              f.endMs() + shift));
+    }
+    return flows;
+  }
+
+  @Test
+  void aBackboneThatDropsFourTimesIsMeasuredAtItsNewRateWithinFiveSecondsAndRecovers() {
+    double dropped = 2 * NIC / 4;
+    NetworkEstimate before =
+        NetworkEstimator.estimate(dropAfter(0, false, List.of()), Flows.routes(2));
+    assertEquals(2 * NIC, before.rate("backbone.out[/a]"), 2 * NIC * 0.10);
+    NetworkEstimate after =
+        NetworkEstimator.estimate(dropAfter(5_000, false, List.of()), Flows.routes(2));
+    LinkRate backbone = after.rates().get("backbone.out[/a]");
+    assertTrue(backbone.dropped(), after.describe());
+    assertEquals(dropped, backbone.bytesPerSecond(), dropped * 0.20, after.describe());
+    assertEquals(dropped, after.rate("backbone.in[/b]"), dropped * 0.20, after.describe());
+    assertTrue(after.describe().contains("(dropped: its last"), after.describe());
+    // the path comes back: three steps at the NIC rate again
+    NetworkEstimate back =
+        NetworkEstimator.estimate(
+            dropAfter(5_000, false, Flows.wan(3, 2, NIC, 40, 100, 0, 0)), Flows.routes(2));
+    assertFalse(back.rates().get("backbone.out[/a]").dropped(), back.describe());
+    assertEquals(2 * NIC, back.rate("backbone.out[/a]"), 2 * NIC * 0.10, back.describe());
+  }
+
+  @Test
+  void oneSlowSenderDropsItsNicsRateNotTheBackbones() {
+    NetworkEstimate e =
+        NetworkEstimator.estimate(dropAfter(30_000, true, List.of()), Flows.routes(2));
+    assertFalse(e.rates().get("backbone.out[/a]").dropped(), e.describe());
+    assertEquals(2 * NIC, e.rate("backbone.out[/a]"), 2 * NIC * 0.10, e.describe());
+    assertTrue(e.rates().get("nic.up[a0]").dropped(), e.describe());
+    assertEquals(NIC / 4, e.rate("nic.up[a0]"), NIC / 4 * 0.20, e.describe());
+    assertFalse(e.rates().get("nic.up[a1]").dropped(), e.describe());
+  }
 }
