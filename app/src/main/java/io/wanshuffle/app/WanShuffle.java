@@ -8,6 +8,7 @@ import io.wanshuffle.cli.plan.PlanCommand;
 import io.wanshuffle.it.TestbedCommand;
 import io.wanshuffle.it.app.AppCommand;
 import io.wanshuffle.it.bench.E2eBenchCommand;
+import io.wanshuffle.it.bench.FaultMatrixCommand;
 import io.wanshuffle.it.demo.DemoCommand;
 import io.wanshuffle.tools.report.ReportCommand;
 import java.io.PrintWriter;
@@ -61,6 +62,7 @@ import picocli.CommandLine.Spec;
       DemoCommand.class,
       AppCommand.class,
       E2eBenchCommand.class,
+      FaultMatrixCommand.class,
       TestbedCommand.class,
       Bench.class,
       CommandLine.HelpCommand.class

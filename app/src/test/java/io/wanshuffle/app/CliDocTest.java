@@ -98,7 +98,9 @@ class CliDocTest {
         List.of(),
         commands);
     assertEquals(
-        12, commands.size(), "plan, liquid, report, demo, run-app, e2e-bench, testbed, bench x5");
+        13,
+        commands.size(),
+        "plan, liquid, report, demo, run-app, e2e-bench, fault-matrix, testbed, bench x5");
     Set<String> testbed = doc.get(TESTBED).options;
     assertTrue(testbed.contains("--backbone"), "the testbed options' section: " + testbed);
     for (Map.Entry<String, CommandLine> e : commands.entrySet()) {

@@ -22,7 +22,16 @@ class WanShuffleTest {
   /** Every command of the product (issue 37's list) and picocli's help. */
   private static final Set<String> COMMANDS =
       Set.of(
-          "plan", "liquid", "report", "demo", "run-app", "e2e-bench", "testbed", "bench", "help");
+          "plan",
+          "liquid",
+          "report",
+          "demo",
+          "run-app",
+          "e2e-bench",
+          "fault-matrix",
+          "testbed",
+          "bench",
+          "help");
 
   @TempDir Path dir;
 

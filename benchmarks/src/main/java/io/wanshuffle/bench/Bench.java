@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    header = "Scheduler benchmarks: speed, quality, liquid, replan, coordinator.",
+    header = "Scheduler benchmarks: speed quality liquid replan coordinator.",
     description =
         "Scheduler benchmark reports, written to run/bench/ unless --report names a file (the"
             + " published ones are in docs/benchmarks/).",

@@ -10,6 +10,7 @@ import io.wanshuffle.it.job.JobRequest;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +22,9 @@ import java.util.Map;
 final class CellRuns {
   private final E2eBenchCommand c;
   private boolean faultFailed;
+
+  /** Per cell ("pattern|variant"), the faults of its runs in the order they ran. */
+  private final Map<String, List<FaultRun>> injected = new java.util.HashMap<>();
 
   /**
    * @param c the command whose options the applications take
@@ -34,6 +38,15 @@ final class CellRuns {
    */
   boolean faultFailed() {
     return faultFailed;
+  }
+
+  /**
+   * @param pattern a cell's pattern
+   * @param variant its variant's name
+   * @return the faults of its measured runs, in the order they ran (empty without {@code --fault})
+   */
+  List<FaultRun> faultsOf(String pattern, String variant) {
+    return List.copyOf(injected.getOrDefault(pattern + "|" + variant, List.of()));
   }
 
   /**
@@ -98,9 +111,12 @@ final class CellRuns {
       return ex.run(tag, req, 0);
     } finally {
       if (injecting != null) {
-        List<FaultRun> injected = FaultOptions.finish(injecting);
-        FaultOptions.write(faultsDir.resolve(tag + ".faults.json"), injected);
-        faultFailed |= injected.stream().anyMatch(FaultRun::failed);
+        List<FaultRun> runs = FaultOptions.finish(injecting);
+        FaultOptions.write(faultsDir.resolve(tag + ".faults.json"), runs);
+        faultFailed |= runs.stream().anyMatch(FaultRun::failed);
+        injected
+            .computeIfAbsent(pattern + "|" + slot.variant(), k -> new ArrayList<>())
+            .addAll(runs);
       }
     }
   }

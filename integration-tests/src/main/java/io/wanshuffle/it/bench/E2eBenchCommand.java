@@ -577,21 +577,15 @@ public final class E2eBenchCommand implements Callable<Integer> {
   }
 
   /**
-   * @return 1 when a run answered wrong or a fault could not be injected or undone (said on
-   *     standard error), else 0
+   * @return what the runs measured, their answers checked, and the faults injected (after {@link
+   *     #call()})
    */
+  E2eOutcome outcome() {
+    return new E2eOutcome(cells, cellRuns);
+  }
+
   private int exitStatus() {
-    List<String> wrongAnswers = cells.wrongAnswers();
-    if (cellRuns.faultFailed()) {
-      System.err.println(
-          "e2e-bench: a fault could not be injected or undone (see the runs' faults/*.faults.json)");
-    }
-    if (!wrongAnswers.isEmpty()) {
-      System.err.println(
-          "e2e-bench: " + wrongAnswers.size() + " run(s) with a wrong answer: " + wrongAnswers);
-      return 1;
-    }
-    return cellRuns.faultFailed() ? 1 : 0;
+    return outcome().exitStatus("e2e-bench");
   }
 
   private picocli.CommandLine.ParameterException usage(String message) {

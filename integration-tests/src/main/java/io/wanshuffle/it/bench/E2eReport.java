@@ -130,6 +130,14 @@ final class E2eReport {
   }
 
   /**
+   * @param v values, at least one
+   * @return (max - min) / median
+   */
+  static double spread(double[] v) {
+    return (Arrays.stream(v).max().orElse(0) - Arrays.stream(v).min().orElse(0)) / median(v);
+  }
+
+  /**
    * @return the console line of a finished cell: its reduce-stage times and, when sampled, its
    *     stalled flows
    */
@@ -183,11 +191,6 @@ final class E2eReport {
       bottlenecks.add(
           link + (u.length == 0 ? "" : String.format(Locale.ROOT, " %.0f%%", 100 * median(u))));
     }
-    LinkRun worst =
-        c.links().stream()
-            .filter(r -> r.maxFlowsOverCapacity() != null)
-            .max(java.util.Comparator.comparing(LinkRun::maxFlowsOverCapacity))
-            .orElse(null);
     double[] drops =
         c.links().stream()
             .map(LinkRun::drops)
@@ -200,8 +203,21 @@ final class E2eReport {
         vsBlind,
         String.format(Locale.ROOT, "%.2f", median(ratios)),
         bottlenecks.isEmpty() ? "-" : String.join(", ", bottlenecks),
-        worst == null ? "-" : worst.mostFlows(),
+        mostFlows(c),
         drops.length == 0 ? "-" : String.format(Locale.ROOT, "%.0f", median(drops)));
+  }
+
+  /**
+   * @param c a cell
+   * @return the most gated flows on one link at once against its capacity in its worst run ({@link
+   *     LinkRun#mostFlows}), or "-" when no run was gated
+   */
+  static String mostFlows(Cell c) {
+    return c.links().stream()
+        .filter(r -> r.maxFlowsOverCapacity() != null)
+        .max(java.util.Comparator.comparing(LinkRun::maxFlowsOverCapacity))
+        .map(LinkRun::mostFlows)
+        .orElse("-");
   }
 
   /**
@@ -294,7 +310,7 @@ final class E2eReport {
     for (Cell c : cells) {
       double[] t = c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray();
       double med = median(t);
-      double spread = (Arrays.stream(t).max().orElse(0) - Arrays.stream(t).min().orElse(0)) / med;
+      double spread = spread(t);
       double util = median(c.runs().stream().mapToDouble(f -> f.meanBitsPerSecond()).toArray());
       double limit =
           median(c.runs().stream().mapToDouble(Comparison.Figures::physicalLimitSeconds).toArray());

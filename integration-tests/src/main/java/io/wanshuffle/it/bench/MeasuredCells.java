@@ -155,6 +155,21 @@ final class MeasuredCells {
   }
 
   /**
+   * @param pattern a pattern
+   * @param rtt an RTT, ms
+   * @return the answer of the pattern's first run at that RTT on the only (or first) testbed shape
+   *     (its reduce tasks' records, one line per partition), or null when none ran
+   */
+  List<String> firstAnswer(String pattern, int rtt) {
+    for (Map.Entry<String, Map.Entry<String, List<String>>> e : firstAnswers.entrySet()) {
+      if (e.getKey().endsWith("|" + pattern + "@" + rtt)) {
+        return e.getValue().getValue();
+      }
+    }
+    return null;
+  }
+
+  /**
    * A run's network figures: from its capture, or for a run without one (Spark's default) its
    * transfer phase from the backbone's counters over the reduce stage.
    */

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
     name = "demo",
     modelTransformer = DemoCommand.Help.class,
     mixinStandardHelpOptions = true,
-    header = "TPC-H join and trace replay across sites: default vs wan-shuffle.",
+    header = "The demo: TPC-H join and trace replay, default vs wan-shuffle.",
     description = {
       "Runs the TPC-H join (lineitem JOIN orders, grouped by order priority and ship mode) with "
           + "data generated on cluster A and the reduce side on cluster B, with Spark's default shuffle, with"
