@@ -1,6 +1,5 @@
 package io.wanshuffle.it.bench;
 
-import io.wanshuffle.it.fault.FaultRun;
 import java.util.List;
 
 /**
@@ -11,15 +10,6 @@ import java.util.List;
  * @param runs the applications' runner, which holds the faults of each cell's runs
  */
 record E2eOutcome(MeasuredCells cells, CellRuns runs) {
-
-  /**
-   * @param pattern a cell's pattern
-   * @param variant its variant's name
-   * @return the faults of its measured runs, in the order they ran
-   */
-  List<FaultRun> faultsOf(String pattern, String variant) {
-    return runs.faultsOf(pattern, variant);
-  }
 
   /**
    * @param command the command's name for the error lines

@@ -160,7 +160,7 @@ public final class FaultMatrixCommand implements Callable<Integer> {
       if (a != null) {
         answers.putIfAbsent(c.pattern() + "@" + c.rtt(), a);
       }
-      faults.put(c.pattern() + "|" + c.variant(), o.faultsOf(c.pattern(), c.variant()));
+      faults.put(FaultMatrixReport.key(c), o.runs().faultsOf(c.pattern(), c.variant()));
     }
     return new FaultMatrixReport.Row(
         fault, rc, o.cells().cells(), answers, o.cells().wrongAnswers(), faults);

@@ -50,14 +50,9 @@ final class FaultMatrixReport {
    * @return the Markdown: legend, table and the rows whose run failed
    */
   static String markdown(List<Row> rows, String generated) {
-    Map<String, Double> free = new LinkedHashMap<>();
-    Map<String, List<String>> freeAnswers = Map.of();
-    if (!rows.isEmpty() && rows.get(0).fault() == null) {
-      for (E2eReport.Cell c : rows.get(0).cells()) {
-        free.put(c.pattern() + "|" + c.variant(), median(c));
-      }
-      freeAnswers = rows.get(0).answers();
-    }
+    Map<String, Double> free = freeMedians(rows);
+    Map<String, List<String>> freeAnswers =
+        !rows.isEmpty() && rows.get(0).fault() == null ? rows.get(0).answers() : Map.of();
     StringBuilder md = new StringBuilder("# Fault matrix: default shuffle vs wan-shuffle\n\n");
     md.append(generated).append("\n\n");
     md.append(
@@ -82,7 +77,7 @@ final class FaultMatrixReport {
         double med = median(c);
         E2eReport.Cell first =
             r.cells().stream().filter(x -> x.pattern().equals(c.pattern())).findFirst().orElse(c);
-        Double freeMed = free.get(c.pattern() + "|" + c.variant());
+        Double freeMed = free.get(key(c));
         long hung = hungRuns(c, freeMed, r);
         md.append(
             String.format(
@@ -103,7 +98,7 @@ final class FaultMatrixReport {
                 r.fault() == null || freeMed == null
                     ? "-"
                     : String.format(Locale.ROOT, "%+.1f", med - freeMed),
-                held(r.faults().getOrDefault(c.pattern() + "|" + c.variant(), List.of())),
+                held(r.faults().getOrDefault(key(c), List.of())),
                 E2eReport.mostFlows(c),
                 answers(r, c, freeAnswers),
                 hung));
@@ -147,18 +142,33 @@ final class FaultMatrixReport {
    *     fault-free median + the fault's planned end), 0 without a fault-free row
    */
   static long hungRuns(List<Row> rows) {
-    if (rows.isEmpty() || rows.get(0).fault() != null) {
-      return 0;
-    }
-    Map<String, Double> free = new LinkedHashMap<>();
-    rows.get(0).cells().forEach(c -> free.put(c.pattern() + "|" + c.variant(), median(c)));
+    Map<String, Double> free = freeMedians(rows);
     long n = 0;
-    for (Row r : rows.subList(1, rows.size())) {
+    for (Row r : rows) {
       for (E2eReport.Cell c : r.cells()) {
-        n += hungRuns(c, free.get(c.pattern() + "|" + c.variant()), r);
+        n += r.fault() == null ? 0 : hungRuns(c, free.get(key(c)), r);
       }
     }
     return n;
+  }
+
+  /**
+   * @return per cell ({@link #key}) of the fault-free row, its median; empty when the first row has
+   *     a fault
+   */
+  private static Map<String, Double> freeMedians(List<Row> rows) {
+    Map<String, Double> free = new LinkedHashMap<>();
+    if (!rows.isEmpty() && rows.get(0).fault() == null) {
+      rows.get(0).cells().forEach(c -> free.put(key(c), median(c)));
+    }
+    return free;
+  }
+
+  /**
+   * @return the cell's key in {@link Row#faults()}: "pattern|variant"
+   */
+  static String key(E2eReport.Cell c) {
+    return c.pattern() + "|" + c.variant();
   }
 
   private static long hungRuns(E2eReport.Cell c, Double freeMedian, Row r) {
@@ -166,7 +176,7 @@ final class FaultMatrixReport {
       return 0;
     }
     double planned = 0;
-    for (FaultRun run : r.faults().getOrDefault(c.pattern() + "|" + c.variant(), List.of())) {
+    for (FaultRun run : r.faults().getOrDefault(key(c), List.of())) {
       for (FaultRecord f : run.faults()) {
         planned = Math.max(planned, f.forSeconds() == null ? 0 : f.atSeconds() + f.forSeconds());
       }
