@@ -70,9 +70,9 @@ public final class FaultMatrixCommand implements Callable<Integer> {
       paramLabel = "SPEC",
       description =
           "a row of the matrix: one fault, as e2e-bench's --fault (repeatable; default the eight"
-              + " of docs/benchmarks/faults.md: a 30 s backbone outage, 5 % loss on the backbone"
+              + " of docs/benchmarks/faults.md: a 30 s backbone outage, 5 %% loss on the backbone"
               + " for 20 s, a 4x rate drop on it for the rest of the stage, a 60 s partition of b1"
-              + " from the driver, b1's NIC down 20 s, a 10 s outage of B's backbone side, 20 %"
+              + " from the driver, b1's NIC down 20 s, a 10 s outage of B's backbone side, 20 %%"
               + " loss on a1's NIC, a kill of a1's executor)")
   List<String> faults;
 

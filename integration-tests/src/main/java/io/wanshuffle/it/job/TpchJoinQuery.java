@@ -6,6 +6,7 @@ import io.trino.tpch.LineItemGenerator;
 import io.trino.tpch.Order;
 import io.trino.tpch.OrderGenerator;
 import io.trino.tpch.TextPool;
+import io.trino.tpch.TpchEntity;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,6 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -81,53 +83,29 @@ final class TpchJoinQuery {
     JavaPairRDD<Long, String> lineitem =
         Placement.seeds(jsc, mapParts, aHosts)
             .flatMapToPair(
-                part -> {
-                  Iterator<LineItem> it =
-                      new LineItemGenerator(
-                              scale,
-                              part + 1,
-                              mapParts,
-                              Distributions.getDefaultDistributions(),
-                              textPool())
-                          .iterator();
-                  return new Iterator<Tuple2<Long, String>>() {
-                    @Override
-                    public boolean hasNext() {
-                      return it.hasNext();
-                    }
-
-                    @Override
-                    public Tuple2<Long, String> next() {
-                      LineItem l = it.next();
-                      return new Tuple2<>(l.getOrderKey(), "L|" + l.toLine());
-                    }
-                  };
-                });
+                part ->
+                    keyedRows(
+                        new LineItemGenerator(
+                            scale,
+                            part + 1,
+                            mapParts,
+                            Distributions.getDefaultDistributions(),
+                            textPool()),
+                        LineItem::getOrderKey,
+                        "L|"));
     JavaPairRDD<Long, String> orders =
         Placement.seeds(jsc, mapParts, aHosts)
             .flatMapToPair(
-                part -> {
-                  Iterator<Order> it =
-                      new OrderGenerator(
-                              scale,
-                              part + 1,
-                              mapParts,
-                              Distributions.getDefaultDistributions(),
-                              textPool())
-                          .iterator();
-                  return new Iterator<Tuple2<Long, String>>() {
-                    @Override
-                    public boolean hasNext() {
-                      return it.hasNext();
-                    }
-
-                    @Override
-                    public Tuple2<Long, String> next() {
-                      Order o = it.next();
-                      return new Tuple2<>(o.getOrderKey(), "O|" + o.toLine());
-                    }
-                  };
-                });
+                part ->
+                    keyedRows(
+                        new OrderGenerator(
+                            scale,
+                            part + 1,
+                            mapParts,
+                            Distributions.getDefaultDistributions(),
+                            textPool()),
+                        Order::getOrderKey,
+                        "O|"));
     JavaPairRDD<Long, Iterable<String>> joined =
         lineitem.union(orders).groupByKey(new HashPartitioner(reduceParts));
     return Placement.seeds(jsc, reduceParts, bHosts)
@@ -163,6 +141,32 @@ final class TpchJoinQuery {
               }
               return List.of(agg).iterator();
             });
+  }
+
+  /**
+   * One generator part's rows keyed by order key, each row the TPC-H {@code |}-separated line
+   * behind its table's tag.
+   *
+   * @param generator one part of a TPC-H table's generator
+   * @param orderKey the row's order key
+   * @param tag {@code "L|"} for lineitem, {@code "O|"} for orders
+   * @return the rows as {@code (orderKey, tag + line)}, generated as they are read
+   */
+  private static <T extends TpchEntity> Iterator<Tuple2<Long, String>> keyedRows(
+      Iterable<T> generator, ToLongFunction<T> orderKey, String tag) {
+    Iterator<T> it = generator.iterator();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public Tuple2<Long, String> next() {
+        T row = it.next();
+        return new Tuple2<>(orderKey.applyAsLong(row), tag + row.toLine());
+      }
+    };
   }
 
   /**
