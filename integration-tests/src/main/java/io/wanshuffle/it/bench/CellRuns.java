@@ -50,8 +50,9 @@ final class CellRuns {
   }
 
   /**
-   * Runs one application of a cell: one Spark application that shuffles {@code matrix} with a
-   * warm-up run and the slot's measured runs.
+   * Runs one application of a cell: one Spark application that shuffles {@code matrix} (for the
+   * {@code tpch} pattern, null: the TPC-H join of about the same bytes) with a warm-up run and the
+   * slot's measured runs.
    */
   Experiment.Measured run(
       Experiment ex,
@@ -90,6 +91,7 @@ final class CellRuns {
                 FaultSession.Windows.MEASURED_RUNS)
             : null;
     boolean bothWays = pattern.equals(E2eReport.BOTH_WAYS);
+    boolean tpch = pattern.equals(PatternMatrices.TPCH);
     int all = spec.mapHosts() + spec.nodesB();
     JobRequest req =
         new JobRequest(
@@ -97,8 +99,8 @@ final class CellRuns {
             conf,
             Node.addresses(ex.testbed().mapSide()),
             Node.addresses(ex.testbed().reduceSide()),
-            bothWays ? JobRequest.MATRIX_ALL : "matrix",
-            0,
+            tpch ? "tpch" : bothWays ? JobRequest.MATRIX_ALL : "matrix",
+            tpch ? c.patternMatrices.tpchScale() : 0,
             c.tasksPerHost * (bothWays ? all : spec.mapHosts()),
             c.tasksPerHost * (bothWays ? all : spec.nodesB()),
             matrix,

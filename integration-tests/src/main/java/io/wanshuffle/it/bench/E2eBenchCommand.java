@@ -94,7 +94,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
       defaultValue = "uniform,zipf,fair-poor,fair-poor-grid,trace",
       description =
           "patterns: uniform, zipf, fair-poor (RR-5361 Fig. 3), fair-poor-grid (Fig. 3 widened: one"
-              + " long transfer and a grid of short ones), trace, both-ways (uniform A to B and Zipf B to A at once;"
+              + " long transfer and a grid of short ones), trace, tpch (the TPC-H join of lineitem and orders,"
+              + " generated on the map hosts, --mb of rows), both-ways (uniform A to B and Zipf B to A at once;"
               + " maps and reduces on every host) (default ${DEFAULT-VALUE})")
   List<String> patterns;
 
@@ -238,7 +239,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
   private ReportFile reportFile;
 
   /** Every pattern's traffic matrix (and how the trace pattern's was made); set by call(). */
-  private PatternMatrices patternMatrices;
+  PatternMatrices patternMatrices;
 
   /** The testbed as the report describes it (its RTT is the table's column). */
   private String described = "";

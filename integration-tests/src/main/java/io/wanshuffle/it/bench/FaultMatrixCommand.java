@@ -32,7 +32,7 @@ import picocli.CommandLine.Parameters;
           + " fault's planned end).",
       "e2e-bench options go after --, e.g. fault-matrix --fault kill:a1:1s -- --patterns uniform"
           + " --runs 3; without them: "
-          + "--patterns uniform,trace --variants default,auto --rtts 0 --runs 1 --mb 60 --warmup"
+          + "--patterns uniform,trace,tpch --variants default,auto --rtts 0 --runs 1 --mb 60 --warmup"
           + " small.",
       "Exit status 1 when a run answered wrong, a fault was not applied or undone, or a run hung."
     })
@@ -53,7 +53,7 @@ public final class FaultMatrixCommand implements Callable<Integer> {
   static final List<String> DEFAULT_BENCH =
       List.of(
           "--patterns",
-          "uniform,trace",
+          "uniform,trace,tpch",
           "--variants",
           "default,auto",
           "--rtts",

@@ -8,9 +8,22 @@ import java.nio.file.Path;
  * The traffic matrix of each {@code e2e-bench} pattern on a testbed, in bytes: {@code uniform},
  * {@code zipf} (exponent 1), {@code fair-poor} (RR-5361 Fig. 3), {@code fair-poor-grid}, {@code
  * both-ways} ({@link Patterns}) and {@code trace} (a coflow of the Facebook trace, {@link
- * TraceInput}).
+ * TraceInput}); {@code tpch} has none before it runs: its traffic matrix is where the TPC-H join's
+ * rows hash ({@link #tpchScale}).
  */
 final class PatternMatrices {
+  /**
+   * The pattern that runs the TPC-H join (lineitem and orders by order key) instead of a matrix.
+   */
+  static final String TPCH = "tpch";
+
+  /**
+   * Bytes the TPC-H join shuffles per unit of scale factor: every lineitem and orders row as its
+   * {@code |}-separated text and key (scale 0.1: 600,572 lineitem and 150,000 orders rows, about
+   * 110 MB).
+   */
+  private static final double TPCH_BYTES_PER_SCALE = 1.1e9;
+
   private final double totalBytes;
   private final Path traceDir;
   private final Long coflow;
@@ -33,7 +46,8 @@ final class PatternMatrices {
   /**
    * @param pattern a pattern's name
    * @param spec the testbed
-   * @return {@code [map hosts][B hosts]} bytes ({@code [A + B][A + B]} for {@code both-ways})
+   * @return {@code [map hosts][B hosts]} bytes ({@code [A + B][A + B]} for {@code both-ways}), or
+   *     null for {@code tpch}
    * @throws IllegalArgumentException for an unknown pattern, {@code both-ways} on more than two
    *     sites, a trace that is not found, or a coflow that is not in it
    */
@@ -58,6 +72,8 @@ final class PatternMatrices {
               "pattern " + E2eReport.BOTH_WAYS + " needs two sites, got " + spec.sites());
         }
         return Patterns.bothWays(spec.nodesA(), spec.nodesB(), totalBytes);
+      case TPCH:
+        return null;
       case "trace":
         TraceInput in = trace(maps, spec.nodesB());
         traceDescription = in.describe();
@@ -66,10 +82,17 @@ final class PatternMatrices {
         throw new IllegalArgumentException(
             "unknown pattern '"
                 + pattern
-                + "' (uniform, zipf, fair-poor, fair-poor-grid, trace, "
+                + "' (uniform, zipf, fair-poor, fair-poor-grid, trace, tpch, "
                 + E2eReport.BOTH_WAYS
                 + ")");
     }
+  }
+
+  /**
+   * @return the TPC-H scale factor whose join shuffles about the bytes of every pattern's matrix
+   */
+  double tpchScale() {
+    return totalBytes / TPCH_BYTES_PER_SCALE;
   }
 
   private TraceInput trace(int maps, int receivers) {

@@ -1,0 +1,42 @@
+package io.wanshuffle.it.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.trino.tpch.Distributions;
+import io.trino.tpch.LineItem;
+import io.trino.tpch.LineItemGenerator;
+import io.trino.tpch.Order;
+import io.trino.tpch.OrderGenerator;
+import io.trino.tpch.TextPool;
+import io.wanshuffle.it.net.TestbedSpec;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code tpch} pattern shuffles about the bytes {@code --mb} asks for: its scale factor's rows,
+ * as the join's map side writes them (an 8-byte order key and the tagged {@code |}-separated line),
+ * add up to the requested total within 15 %.
+ */
+class PatternMatricesTest {
+  @Test
+  void tpchScaleShufflesAboutTheRequestedBytes() {
+    double requested = 11e6;
+    PatternMatrices matrices = new PatternMatrices(requested, null, null);
+    double scale = matrices.tpchScale();
+    Distributions d = Distributions.getDefaultDistributions();
+    TextPool pool = new TextPool(1 << 20, d);
+    long bytes = 0;
+    for (LineItem l : new LineItemGenerator(scale, 1, 1, d, pool)) {
+      bytes += Long.BYTES + 2 + l.toLine().length();
+    }
+    for (Order o : new OrderGenerator(scale, 1, 1, d, pool)) {
+      bytes += Long.BYTES + 2 + o.toLine().length();
+    }
+    assertEquals(1.0, bytes / requested, 0.15, "shuffled " + bytes + " B at scale " + scale);
+    assertNull(
+        matrices.of(
+            PatternMatrices.TPCH,
+            new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0)),
+        "the TPC-H join's matrix is known only once it ran");
+  }
+}
