@@ -48,13 +48,17 @@ import java.util.Set;
  *       was held back elsewhere. {@link LinkRate#reusedFlows()} counts the flows on reused
  *       connections it was measured over: a sample mostly of first flows reads the link low.
  *   <li><b>A drop.</b> A link whose rate fell (a path rerouted, a shaper changed) keeps reading its
- *       old rate in the quantile while most of its window was measured before: when its most recent
- *       flows, at least {@value #DROP_FLOWS} in a row by end with as many before them, all read
- *       under {@value #DROPPED} of R, and they come from two senders and go to two receivers (one
- *       slow host is not the link; a NIC's flows share their host), the link's rate is their median
- *       B / σ ({@link LinkRate#droppedFlows()}). The median, not R's quantile: the first of them
- *       straddled the drop and read high. The first flow that reads at least half of R ends the
- *       run: the window's quantile holds again, and the old rate comes back with the link's.
+ *       old rate in the quantile while most of its window was measured before. When its most recent
+ *       {@value #DROP_FLOWS} flows (with at least twice as many before them) read under {@value
+ *       #DROPPED} of R both by their median B / σ and by the bytes they carried together over the
+ *       time one of them was sending (a held-back flow reads low alone; a link that dropped carries
+ *       less in all), and those of them under the bar come from two senders and go to two receivers
+ *       (one slow host is not the link; a NIC's flows share their host), the link's rate is the
+ *       {@value #RATE_QUANTILE} quantile of B / σ over the run of its most recent flows under the
+ *       bar ({@link LinkRate#droppedFlows()}), not over the window: the flows that straddled the
+ *       drop read near the old rate and are left out. Once the recent flows read the old rate again
+ *       the rule no longer holds and R comes back; once most of the window was measured after the
+ *       drop, R itself reads the new rate.
  *   <li><b>Leads a_w and a₁ (the ramp).</b> Per link whose flows differ in size (as for a), the
  *       Theil-Sen slope over the pairs of flows of the same kind (both first flows of their host
  *       pair, or both later flows) whose bytes differ by at least a tenth of their median, so that
@@ -90,10 +94,10 @@ public final class NetworkEstimator {
    * A link's most recent flows reading under this share of its rate over the window mean its rate
    * dropped (class doc).
    */
-  public static final double DROPPED = 0.5;
+  public static final double DROPPED = 2.0 / 3;
 
   /** Fewest most recent flows under {@link #DROPPED} of a link's rate for a drop. */
-  public static final int DROP_FLOWS = 4;
+  public static final int DROP_FLOWS = 5;
 
   /** Most rounds of counting n(t) and fitting the lead. */
   public static final int MAX_ROUNDS = 8;
@@ -284,7 +288,7 @@ public final class NetworkEstimator {
       }
       int dropped = droppedSuffix(on, from, perShare, rate);
       if (dropped > 0) {
-        rate = Robust.median(Arrays.copyOfRange(perShare, n - dropped, n));
+        rate = droppedRate(perShare, dropped, DROPPED * rate);
       }
       rates.put(e.getKey(), new LinkRate(e.getKey(), rate, n, fitted, reused, dropped));
     }
@@ -293,9 +297,11 @@ public final class NetworkEstimator {
   }
 
   /**
-   * The drop rule (class doc): the run of the link's most recent flows that all read under {@link
-   * #DROPPED} of its rate over the window, when it is at least {@link #DROP_FLOWS} long, leaves at
-   * least as many flows before it, and its flows come from two senders and go to two receivers (or
+   * The drop rule (class doc): when the link's {@link #DROP_FLOWS} most recent flows read under
+   * {@link #DROPPED} of its rate over the window by their median and by the bytes they carried
+   * together while one of them was sending, with at least twice as many flows before them, the run
+   * is those flows and the flows before them that read under it in a row (leaving the twice as
+   * many), provided that its flows under the bar come from two senders and go to two receivers (or
    * from and to as many as the link carried at all: a NIC's flows share their host).
    *
    * @param on the link's flows by end
@@ -307,12 +313,16 @@ public final class NetworkEstimator {
   private static int droppedSuffix(
       List<MeasuredFlow> on, int from, double[] perShare, double rate) {
     int n = perShare.length;
-    int run = 0;
-    while (run < n && perShare[n - 1 - run] < DROPPED * rate) {
-      run++;
-    }
-    if (run < DROP_FLOWS || n - run < DROP_FLOWS) {
+    int end = from + n;
+    double bar = DROPPED * rate;
+    if (n < 3 * DROP_FLOWS
+        || Robust.median(Arrays.copyOfRange(perShare, n - DROP_FLOWS, n)) >= bar
+        || carried(on.subList(end - DROP_FLOWS, end)) >= bar) {
       return 0;
+    }
+    int run = DROP_FLOWS;
+    while (run < n - 2 * DROP_FLOWS && perShare[n - run - 1] < bar) {
+      run++;
     }
     Set<String> senders = new HashSet<>();
     Set<String> receivers = new HashSet<>();
@@ -322,7 +332,7 @@ public final class NetworkEstimator {
       MeasuredFlow f = on.get(from + j);
       allSenders.add(f.srcHost());
       allReceivers.add(f.dstHost());
-      if (j >= n - run) {
+      if (j >= n - run && perShare[j] < bar) {
         senders.add(f.srcHost());
         receivers.add(f.dstHost());
       }
@@ -331,6 +341,47 @@ public final class NetworkEstimator {
         senders.size() >= Math.min(2, allSenders.size())
             && receivers.size() >= Math.min(2, allReceivers.size());
     return spread ? run : 0;
+  }
+
+  /**
+   * @param perShare per flow of a link's window, its bytes per share time, bytes/s
+   * @param run the length of the drop's run of most recent flows
+   * @param bar {@link #DROPPED} of the link's rate over the window, bytes/s
+   * @return the {@value #RATE_QUANTILE} quantile of bytes per share time over the run's flows that
+   *     read under {@code bar} (the run's first flows straddled the drop and may read the old
+   *     rate), bytes/s
+   */
+  private static double droppedRate(double[] perShare, int run, double bar) {
+    double[] under = new double[run];
+    int m = 0;
+    for (int j = perShare.length - run; j < perShare.length; j++) {
+      if (perShare[j] < bar) {
+        under[m++] = perShare[j];
+      }
+    }
+    return Robust.quantile(Arrays.copyOf(under, m), RATE_QUANTILE);
+  }
+
+  /**
+   * @param flows flows of one link
+   * @return the bytes they carried over the time at least one of them was active (start to last
+   *     byte), bytes/s
+   */
+  private static double carried(List<MeasuredFlow> flows) {
+    List<MeasuredFlow> byStart = new ArrayList<>(flows);
+    byStart.sort(Comparator.comparingLong(MeasuredFlow::startMs));
+    long busyMs = 0;
+    long coveredTo = Long.MIN_VALUE;
+    long bytes = 0;
+    for (MeasuredFlow f : byStart) {
+      bytes += f.bytes();
+      long s = Math.max(f.startMs(), coveredTo);
+      if (f.endMs() > s) {
+        busyMs += f.endMs() - s;
+        coveredTo = f.endMs();
+      }
+    }
+    return busyMs == 0 ? 0 : bytes * 1000.0 / busyMs;
   }
 
   /** Kind of a flow that is its host pair's first. */

@@ -5,9 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.wanshuffle.spark.capture.CaptureFiles;
+import io.wanshuffle.spark.capture.FlowCapture;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class NetworkEstimatorTest {
   @Test
@@ -257,6 +263,51 @@ class NetworkEstimatorTest {
             dropAfter(5_000, false, Flows.wan(3, 2, NIC, 40, 100, 0, 0)), Flows.routes(2));
     assertFalse(back.rates().get("backbone.out[/a]").dropped(), back.describe());
     assertEquals(2 * NIC, back.rate("backbone.out[/a]"), 2 * NIC * 0.10, back.describe());
+  }
+
+  /**
+   * Two flow logs of the testbed ({@code e2e-bench --patterns trace --variants auto --rtts 0}, 3 +
+   * 3 hosts, NIC 100 Mbit/s, a warm-up stage ungated, then a gated stage with k = 2 during which
+   * {@code rate:backbone.out[/A]:500ms:rest:50mbit} drops the backbone from 200 to 50 Mbit/s):
+   * estimated after each flow's end as the driver does, the backbone is not marked dropped before
+   * the drop, and from 2.5 s after it to the stage's end it reads within 20 % of 50 Mbit/s, marked
+   * dropped (the flows before it read 86-144 Mbit/s: the hosts' CPU, not the link, set them).
+   */
+  @ParameterizedTest
+  @CsvSource({"rate-drop-1.csv, 1796284764971", "rate-drop-2.csv, 1796284841396"})
+  void aTestbedBackboneDroppedFourTimesReadsItsNewRateWithinSeconds(String log, long dropMs)
+      throws Exception {
+    List<MeasuredFlow> flows = new ArrayList<>();
+    for (FlowCapture f :
+        CaptureFiles.readFlowLog(Path.of(getClass().getResource("/flows/" + log).toURI()))) {
+      flows.add(
+          new MeasuredFlow(
+              f.srcHost(),
+              f.dstHost(),
+              f.bytes(),
+              f.stepId() > 0 ? f.startMs() : 0,
+              f.startMs(),
+              f.endMs()));
+    }
+    flows.sort(Comparator.comparingLong(MeasuredFlow::endMs));
+    NetworkEstimator.Routes routes =
+        (src, dst) -> List.of("nic.up[" + src + "]", "backbone.out[/A]", "nic.down[" + dst + "]");
+    double newRate = 50e6 / 8;
+    int checked = 0;
+    for (int i = 1; i <= flows.size(); i++) {
+      long end = flows.get(i - 1).endMs();
+      NetworkEstimate e = NetworkEstimator.estimate(flows.subList(0, i), routes);
+      LinkRate backbone = e.rates().get("backbone.out[/A]");
+      String at = String.format("%+.2f s after the drop: %s", (end - dropMs) / 1000.0, backbone);
+      if (end <= dropMs) {
+        assertFalse(backbone.dropped(), at);
+      } else if (end >= dropMs + 2_500) {
+        assertTrue(backbone.dropped(), at);
+        assertEquals(newRate, backbone.bytesPerSecond(), 0.2 * newRate, at);
+        checked++;
+      }
+    }
+    assertTrue(checked >= 10, "flows ending 2.5 s or more after the drop: " + checked);
   }
 
   @Test
