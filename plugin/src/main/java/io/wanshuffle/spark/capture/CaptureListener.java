@@ -63,6 +63,9 @@ public final class CaptureListener implements CoordinatorListener {
 
   private SparkContext sc;
   private String appId = "app";
+  // the application's configured platform at the coordinator's start, recorded with every stage as
+  // its configuration; what a stage was planned with (measured β and rates adopted since) is in its
+  // NetworkFigures' planned values, from the coordinator's prediction event
   private String algorithm = "";
   private int k;
   private long baseSpeed;

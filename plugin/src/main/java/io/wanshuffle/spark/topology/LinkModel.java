@@ -39,7 +39,12 @@ import java.util.function.ToIntFunction;
  *       racks and any number of clusters; the base speed is the gcd of every rate the file sets.
  * </ul>
  *
- * <p>Link ids are given out as routes are first asked for and never change. Thread-safe.
+ * <p>Link ids are given out as routes are first asked for and never change. Thread-safe, with one
+ * lock: its routes and links are registered lazily, as hosts first show up, by whichever thread
+ * asks first (the coordinator under its own lock, and the capture, the measurement and the
+ * predictions off it), and each read of a link's facts by id takes the same lock as a registration
+ * that may grow the arrays behind them. The planner's hot loops do not call it per link: they read
+ * {@code LinkFacts}, an array copy taken once per model.
  */
 public final class LinkModel {
   /** The links of one route: ids and capacities, in route order. */
