@@ -66,6 +66,7 @@ final class CellRuns {
     Variant variant = new Variant(slot.variant());
     Map<String, String> conf = ex.baseConf("640m");
     conf.put("spark.shuffle.compress", "false");
+    c.sparkConf.applyTo(conf);
     if (!variant.isDefault()) {
       PluginSettings.putAll(conf, ex.wanShuffleConf(variant.algorithm()));
       PluginSettings.putAll(conf, c.extraConf);

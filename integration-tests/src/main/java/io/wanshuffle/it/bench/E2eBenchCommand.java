@@ -79,6 +79,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
 
   @Mixin FillOptions fill;
 
+  @Mixin SparkConfOptions sparkConf;
+
   /** Whether a fault could not be injected or undone in some run. */
   private final CellRuns cellRuns = new CellRuns(this);
 
