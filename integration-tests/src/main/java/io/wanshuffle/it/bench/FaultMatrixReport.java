@@ -82,12 +82,14 @@ final class FaultMatrixReport {
         md.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %s | %s | %.2f | %.1f%% | %s | %s | %s | %s | %s | %s |\n",
+                "| %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %s | %s |\n",
                 r.fault() == null ? "none (fault-free)" : "`" + r.fault() + "`",
                 c.pattern(),
                 c.variant(),
                 med,
-                100 * E2eReport.spread(seconds(c)),
+                c.runs().size() < 2
+                    ? "- (1 run)"
+                    : String.format(Locale.ROOT, "%.1f%%", 100 * E2eReport.spread(seconds(c))),
                 c == first
                     ? "-"
                     : String.format(
