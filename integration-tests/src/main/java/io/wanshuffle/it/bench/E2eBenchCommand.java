@@ -489,7 +489,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
               variant.isDefault()
                   ? null
                   : WindowBound.of(
-                      PluginSettings.check(spec, variant.algorithm(), extraConf), model));
+                      PluginSettings.check(
+                          spec, variant.algorithm(), extraConf, variant.stepSettings()),
+                      model));
       groups.add(g);
       System.out.println(g.line());
     }
