@@ -22,6 +22,14 @@ public final class Alone implements BackboneShare {
     return window;
   }
 
+  /**
+   * @return 0: no arbiter, no other application is known
+   */
+  @Override
+  public int othersOn(String link) {
+    return 0;
+  }
+
   /** Does nothing: the share never changes. */
   @Override
   public void onChange(Runnable listener) {}

@@ -37,6 +37,17 @@ public interface BackboneShare extends AutoCloseable {
   int allowed(String link, int window);
 
   /**
+   * How many other applications want flows on a link, as this application last read them: what
+   * {@link #allowed} split the window with. Reads the same snapshot, never waits.
+   *
+   * @param link the link's name
+   * @return the other applications with demand on the link, &gt;= 0; -1 when this share cannot say
+   */
+  default int othersOn(String link) {
+    return -1;
+  }
+
+  /**
    * Registers the one callback told when this application's shares may have grown or shrunk
    * (another application's demand changed on a link this one wants, or the connection to the
    * arbiter was lost or found again), so that a coordinator waiting on a full share re-plans.

@@ -217,6 +217,15 @@ public final class ZooKeeperShare implements BackboneShare {
     return view.share(self, weight, link, window, own.get(link));
   }
 
+  /**
+   * @return the other applications whose last read node has demand on the link (what the safe share
+   *     divides by when not connected)
+   */
+  @Override
+  public int othersOn(String link) {
+    return view.claimsOn(link).size();
+  }
+
   @Override
   public void onChange(Runnable listener) {
     this.listener = Objects.requireNonNull(listener, "listener");

@@ -27,7 +27,18 @@ import java.util.stream.Stream;
  *   stage-&lt;id&gt;.&lt;attempt&gt;.kryo        {@link StageCapture}, Kryo 4 (magic "WSCP", version 7)
  *   stage-&lt;id&gt;.&lt;attempt&gt;.matrix.csv  transfer matrix, bytes ({@link HostMatrix} CSV)
  *   flows.csv                         flow log of the whole application ({@link FlowCapture} rows)
+ *   link-windows.csv                  the shared links' windows and this application's shares over
+ *                                     time ({@link LinkChange} rows)
  * </pre>
+ *
+ * <p>{@code link-windows.csv} ({@link #LINK_LOG}): the header {@value #LINK_LOG_HEADER}, then one
+ * row per change, in time order, written as it happens: {@code timeMs} epoch ms (driver clock),
+ * {@code link} its name, {@code kind} what moved ({@code window}: the link's own window, {@code
+ * spark.wanshuffle.window=adaptive}; {@code share}: this application's share of it, an arbiter
+ * splitting the backbone between applications), then from that moment on the link's {@code window},
+ * this application's {@code share} of it (the whole window when not split) and the link's {@code
+ * capacity}, all in flows, and {@code otherApplications}, the other applications with demand on the
+ * link when the share last moved (-1: not known). A header alone: no window or share moved.
  */
 public final class CaptureFiles {
   /** First four bytes of a stage capture file: ASCII "WSCP". */
@@ -62,6 +73,13 @@ public final class CaptureFiles {
 
   /** File name of the flow log. */
   public static final String FLOW_LOG = "flows.csv";
+
+  /** File name of the link log: the shared links' windows and shares over time. */
+  public static final String LINK_LOG = "link-windows.csv";
+
+  /** Header line of {@code link-windows.csv}. */
+  public static final String LINK_LOG_HEADER =
+      "timeMs,link,kind,window,share,capacity,otherApplications";
 
   private static final Pattern STAGE_FILE = Pattern.compile("stage-(\\d+)\\.(\\d+)\\.kryo");
 
@@ -298,6 +316,67 @@ public final class CaptureFiles {
                 Long.parseLong(c[9]),
                 c.length >= 11 ? Long.parseLong(c[10]) : 0,
                 c.length == 12 ? Long.parseLong(c[11]) : 0));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(file + ": line " + (i + 1) + ": " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
+  /** Appends one link log row (no header). */
+  static void appendLinkChange(Writer w, LinkChange c) throws IOException {
+    w.write(
+        c.timeMs()
+            + ","
+            + c.link()
+            + ","
+            + c.kind().csv()
+            + ","
+            + c.window()
+            + ","
+            + c.share()
+            + ","
+            + c.capacity()
+            + ","
+            + c.otherApplications()
+            + "\n");
+  }
+
+  /**
+   * Reads a link log ({@value #LINK_LOG}). A link's name may hold commas: the columns after it are
+   * counted from the end of the row.
+   *
+   * @param file {@code link-windows.csv}
+   * @return its changes in file order (time order as written); empty when no window or share moved
+   * @throws IOException on read errors
+   * @throws IllegalArgumentException naming file and 1-based line of a malformed row (too few
+   *     columns, a number that does not parse, a kind other than {@code window} or {@code share}, a
+   *     share outside 0..window)
+   */
+  public static List<LinkChange> readLinkLog(Path file) throws IOException {
+    List<LinkChange> out = new ArrayList<>();
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    for (int i = 0; i < lines.size(); i++) {
+      String l = lines.get(i).trim();
+      if (l.isEmpty() || l.equals(LINK_LOG_HEADER)) {
+        continue;
+      }
+      String[] c = l.split(",", -1);
+      try {
+        if (c.length < 7) {
+          throw new IllegalArgumentException(
+              "expected 7 columns (" + LINK_LOG_HEADER + "), got " + c.length);
+        }
+        int n = c.length;
+        out.add(
+            new LinkChange(
+                Long.parseLong(c[0]),
+                String.join(",", java.util.Arrays.asList(c).subList(1, n - 5)),
+                LinkChange.Kind.ofCsv(c[n - 5]),
+                Integer.parseInt(c[n - 4]),
+                Integer.parseInt(c[n - 3]),
+                Integer.parseInt(c[n - 2]),
+                Integer.parseInt(c[n - 1])));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(file + ": line " + (i + 1) + ": " + e.getMessage(), e);
       }

@@ -9,10 +9,12 @@ import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
 import io.wanshuffle.spark.coordinator.event.DemandEvent;
 import io.wanshuffle.spark.coordinator.event.FlowGrant;
 import io.wanshuffle.spark.coordinator.event.PlanEvent;
+import io.wanshuffle.spark.coordinator.event.ShareChange;
 import io.wanshuffle.spark.coordinator.event.StageRef;
 import io.wanshuffle.spark.coordinator.event.StageSummary;
 import io.wanshuffle.spark.coordinator.event.StepEvent;
 import io.wanshuffle.spark.coordinator.event.TransferRecord;
+import io.wanshuffle.spark.coordinator.event.WindowChange;
 import io.wanshuffle.spark.coordinator.network.MeasuringListener;
 import io.wanshuffle.spark.measure.ConfiguredValueCheck;
 import io.wanshuffle.spark.measure.NetworkEstimate;
@@ -33,16 +35,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The capture: a {@link CoordinatorListener} that records, for every reduce stage with
- * cross-cluster traffic, the transfer matrix, the plans, the realised steps and flows, and
+ * cross-cluster traffic, the transfer matrix, the plans, the realised steps and flows, and for the
+ * application the shared links' windows and its shares of them over time ({@link LinkWindows}), and
  * publishes them three ways (docs/capture.md):
  *
  * <ol>
  *   <li>files under {@link Settings#CAPTURE_DIR} when set: per stage a Kryo {@link StageCapture}
  *       and the matrix CSV that {@code ./wan-shuffle plan --rate} reads, plus the application's
- *       flow log ({@link CaptureFiles});
- *   <li>SparkListener events {@link WanShuffleStepCompleted} and {@link WanShuffleStageCaptured} on
- *       the driver's listener bus (event log, History Server), unless {@link
- *       Settings#CAPTURE_EVENTS} is {@code false};
+ *       flow log and link log ({@link CaptureFiles});
+ *   <li>SparkListener events {@link WanShuffleStepCompleted}, {@link WanShuffleStageCaptured} and
+ *       {@link WanShuffleLinkChanged} on the driver's listener bus (event log, History Server),
+ *       unless {@link Settings#CAPTURE_EVENTS} is {@code false};
  *   <li>metrics in Spark's metrics system ({@link WanShuffleMetricsSource}), unless {@link
  *       Settings#CAPTURE_METRICS} is {@code false}.
  * </ol>
@@ -84,6 +87,7 @@ public final class CaptureListener implements CoordinatorListener {
   private final Map<StageRef, StageState> stages = new HashMap<>();
   private final Map<StageRef, double[]> predictions = new HashMap<>();
   private final Map<StageRef, String> decisions = new HashMap<>();
+  private final LinkWindows linkWindows = new LinkWindows(this::linkChanged);
 
   private static final class StepState {
     final StepEvent granted;
@@ -495,6 +499,27 @@ public final class CaptureListener implements CoordinatorListener {
         List.of(),
         List.of(),
         NetworkFigures.NONE);
+  }
+
+  /** Records a link's window that moved (the link log, an event). */
+  @Override
+  public void onWindowChanged(WindowChange change) {
+    linkWindows.window(change);
+  }
+
+  /** Records this application's share of a link that moved (the link log, an event). */
+  @Override
+  public void onShareChanged(ShareChange change) {
+    linkWindows.share(change);
+  }
+
+  private void linkChanged(LinkChange c) {
+    if (writer != null) {
+      writer.appendLinkChange(c);
+    }
+    if (postEvents && sc != null) {
+      sc.listenerBus().post(new WanShuffleLinkChanged(appId, c));
+    }
   }
 
   @Override

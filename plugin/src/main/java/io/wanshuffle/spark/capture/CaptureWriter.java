@@ -15,10 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes one application's capture files ({@link CaptureFiles}: the flow log, per stage the Kryo
- * capture, the matrix CSV and the link CSVs) on a single background thread, so that the
- * coordinator's callbacks never wait for a disk. Writes run in the order they were handed over. A
- * failing write is logged once (WARN) and the others are still tried; nothing is thrown to the
+ * Writes one application's capture files ({@link CaptureFiles}: the flow log, the link log, per
+ * stage the Kryo capture, the matrix CSV and the link CSVs) on a single background thread, so that
+ * the coordinator's callbacks never wait for a disk. Writes run in the order they were handed over.
+ * A failing write is logged once (WARN) and the others are still tried; nothing is thrown to the
  * caller.
  */
 final class CaptureWriter {
@@ -33,6 +33,9 @@ final class CaptureWriter {
   /** The flow log; opened, written and closed on the writer thread only. */
   private Writer flowLog;
 
+  /** The link log; opened, written and closed on the writer thread only. */
+  private Writer linkLog;
+
   private volatile boolean errorLogged;
 
   private interface IoTask {
@@ -40,7 +43,8 @@ final class CaptureWriter {
   }
 
   /**
-   * Starts the writer thread and creates the application's folder and flow log (on that thread).
+   * Starts the writer thread and creates the application's folder, flow log and link log (on that
+   * thread).
    *
    * @param appDir the application's capture folder ({@link CaptureFiles#appDir})
    */
@@ -63,6 +67,26 @@ final class CaptureWriter {
                   StandardOpenOption.CREATE,
                   StandardOpenOption.TRUNCATE_EXISTING);
           flowLog.write(CaptureFiles.FLOW_LOG_HEADER + "\n");
+          linkLog =
+              Files.newBufferedWriter(
+                  appDir.resolve(CaptureFiles.LINK_LOG),
+                  StandardCharsets.UTF_8,
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.TRUNCATE_EXISTING);
+          linkLog.write(CaptureFiles.LINK_LOG_HEADER + "\n");
+          linkLog.flush();
+        });
+  }
+
+  /**
+   * @param change a link's window or share that moved, appended to the link log and flushed (rare:
+   *     at most about once a second per link)
+   */
+  void appendLinkChange(LinkChange change) {
+    io(
+        () -> {
+          CaptureFiles.appendLinkChange(linkLog, change);
+          linkLog.flush();
         });
   }
 
@@ -142,15 +166,18 @@ final class CaptureWriter {
   }
 
   /**
-   * Closes the flow log after the writes handed over so far and waits for them, at most {@value
-   * #CLOSE_WAIT_SECONDS} s (a WARN names the folder when that is not enough). Later writes are
-   * dropped.
+   * Closes the flow log and the link log after the writes handed over so far and waits for them, at
+   * most {@value #CLOSE_WAIT_SECONDS} s (a WARN names the folder when that is not enough). Later
+   * writes are dropped.
    */
   void close() {
     io(
         () -> {
           if (flowLog != null) {
             flowLog.close();
+          }
+          if (linkLog != null) {
+            linkLog.close();
           }
         });
     writer.shutdown();

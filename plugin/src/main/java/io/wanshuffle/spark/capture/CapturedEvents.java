@@ -10,11 +10,13 @@ import java.util.Map;
  * The stages of one application as its {@link WanShuffleStepCompleted} and {@link
  * WanShuffleStageCaptured} events tell them (event log, History Server, live listener bus): the
  * steps collected by id, each stage's capture with the steps it names ({@link
- * WanShuffleStageCaptured#toCapture}). Not thread-safe.
+ * WanShuffleStageCaptured#toCapture}); and its links' windows and shares over time as its {@link
+ * WanShuffleLinkChanged} events tell them. Not thread-safe.
  */
 public final class CapturedEvents {
   private final Map<Long, StepCapture> steps = new HashMap<>();
   private final List<WanShuffleStageCaptured> stages = new ArrayList<>();
+  private final List<LinkChange> linkChanges = new ArrayList<>();
 
   /**
    * @param e a step's event
@@ -32,6 +34,26 @@ public final class CapturedEvents {
   public CapturedEvents add(WanShuffleStageCaptured e) {
     stages.add(e);
     return this;
+  }
+
+  /**
+   * @param e a link's window or share that moved
+   * @return this
+   */
+  public CapturedEvents add(WanShuffleLinkChanged e) {
+    if (e.change() != null) {
+      linkChanges.add(e.change());
+    }
+    return this;
+  }
+
+  /**
+   * @return the links' changes in time order (epoch ms; changes of one instant in the order added)
+   */
+  public List<LinkChange> linkChanges() {
+    List<LinkChange> out = new ArrayList<>(linkChanges);
+    out.sort(Comparator.comparingLong(LinkChange::timeMs));
+    return out;
   }
 
   /**

@@ -47,7 +47,7 @@ public final class CaptureSettings {
           .doc(
               """
               Post the capture's SparkListener events (`WanShuffleStepCompleted`, \
-              `WanShuffleStageCaptured`) on the driver's listener bus \
+              `WanShuffleStageCaptured`, `WanShuffleLinkChanged`) on the driver's listener bus \
               ([capture.md](capture.md)).""")
           .build();
 

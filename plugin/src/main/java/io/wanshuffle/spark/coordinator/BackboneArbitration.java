@@ -3,13 +3,19 @@ package io.wanshuffle.spark.coordinator;
 import io.wanshuffle.spark.arbiter.Alone;
 import io.wanshuffle.spark.arbiter.BackboneShare;
 import io.wanshuffle.spark.arbiter.LinkDemand;
+import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
+import io.wanshuffle.spark.coordinator.event.ShareChange;
 import io.wanshuffle.spark.coordinator.matrix.DemandMatrix;
 import io.wanshuffle.spark.coordinator.network.LinkFacts;
 import io.wanshuffle.spark.coordinator.network.LiveParameters;
 import io.wanshuffle.spark.coordinator.network.PlanningParameters;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * The coordinator's side of several applications on one backbone ({@code
@@ -17,13 +23,26 @@ import java.util.Objects;
  * plan's residual traffic matrix (bytes still to cross the link, host pairs that would hold it) and
  * installs this application's share of each shared link's window in the planning parameters, so
  * that no link carries more flows than its window over all the applications together. Without an
- * arbiter ({@link Alone}) it does nothing and costs nothing.
+ * arbiter ({@link Alone}) it does nothing and costs nothing. Each share that moves the flows the
+ * coordinator admits on a link is told to the listeners ({@link
+ * CoordinatorListener#onShareChanged}).
  *
  * <p>{@link #publish} runs on the planner thread without the coordinator's lock; {@link
  * #refreshShares} under it. The share never blocks ({@link BackboneShare}).
  */
 final class BackboneArbitration implements AutoCloseable {
+  private final LongSupplier clock;
+  private final Consumer<ShareChange> tell;
   private volatile BackboneShare share = new Alone();
+
+  /**
+   * @param clock epoch ms
+   * @param tell where a share that moved goes (the listeners, under the coordinator's lock)
+   */
+  BackboneArbitration(LongSupplier clock, Consumer<ShareChange> tell) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.tell = Objects.requireNonNull(tell, "tell");
+  }
 
   /**
    * @param s the application's share, replacing {@link Alone}; closed with this
@@ -83,7 +102,9 @@ final class BackboneArbitration implements AutoCloseable {
   }
 
   /**
-   * Installs this application's share of every shared link's window, when one moved.
+   * Installs this application's share of every shared link's window, when one moved, and tells each
+   * link whose admitted flows moved with it ({@link ShareChange}: from the flows admitted before,
+   * the whole window when the link had no share, to the share).
    *
    * @param parameters the parameters in force (under the coordinator's lock)
    * @return true when a share moved (a plan made before is void)
@@ -97,13 +118,32 @@ final class BackboneArbitration implements AutoCloseable {
     int n = p.links().linkCount();
     int[] caps = new int[n];
     boolean moved = false;
+    List<ShareChange> changes = new ArrayList<>();
     for (int l = 0; l < n; l++) {
-      caps[l] = facts.isNic(l) ? -1 : share.allowed(p.links().name(l), facts.ownWindow(l));
+      if (facts.isNic(l)) {
+        caps[l] = -1;
+      } else {
+        String name = p.links().name(l);
+        int window = facts.ownWindow(l);
+        caps[l] = share.allowed(name, window);
+        if (caps[l] != facts.window(l)) {
+          changes.add(
+              new ShareChange(
+                  name,
+                  facts.capacity(l),
+                  window,
+                  facts.window(l),
+                  caps[l],
+                  share.othersOn(name),
+                  clock.getAsLong()));
+        }
+      }
       moved |= caps[l] != facts.share(l);
     }
     if (moved) {
       parameters.setShares(caps);
     }
+    changes.forEach(tell);
     return moved;
   }
 

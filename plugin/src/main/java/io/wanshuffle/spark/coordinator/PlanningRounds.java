@@ -85,7 +85,7 @@ final class PlanningRounds
   private final Planner planner;
   private final DemandRequests requests;
   private final PlanningLoop<RoundInput, RoundPlan> loop;
-  private final BackboneArbitration arbitration = new BackboneArbitration();
+  private final BackboneArbitration arbitration;
   private final AtomicLong nextPlanId = new AtomicLong(1);
 
   /** When the measured values were last adopted, epoch ms; touched by the planner thread only. */
@@ -128,6 +128,9 @@ final class PlanningRounds
     this.planner = planner;
     this.requests = requests;
     this.loop = new PlanningLoop<>(lock, executor, this, roles.clock(), share, maxRestMs);
+    this.arbitration =
+        new BackboneArbitration(
+            roles.clock(), c -> roles.listeners().fire(l -> l.onShareChanged(c)));
   }
 
   /** Asks for a plan (under the lock); the planner takes it up once the lock is released. */

@@ -13,8 +13,9 @@ import java.util.function.Function;
 /**
  * The tab's main page: one row per gated stage with its transfer matrix in short, k, steps, bytes,
  * the most flows a step put on its bottleneck link, the lower bound, and the predicted and measured
- * transfer time ({@link StageFigures}); below, the executor hosts the topology maps and those it
- * does not ({@link HostsSection}).
+ * transfer time ({@link StageFigures}); below, the shared links' windows and this application's
+ * shares of them over time ({@link LinkWindowsSection}), and the executor hosts the topology maps
+ * and those it does not ({@link HostsSection}).
  */
 final class StagesPage implements TabPage {
   /** Column headings of the stage table. */
@@ -52,7 +53,9 @@ final class StagesPage implements TabPage {
 
   @Override
   public String body(Function<String, String> param, String base) {
-    return content(WanShuffleStore.of(tab.store()), base)
+    CapturedEvents events = WanShuffleStore.of(tab.store());
+    return content(events, base)
+        + LinkWindowsSection.of(events.linkChanges())
         + HostsSection.of(WanShuffleStore.hosts(tab.store()));
   }
 

@@ -1,5 +1,6 @@
 package io.wanshuffle.spark.ui;
 
+import io.wanshuffle.spark.capture.CapturedEvents;
 import io.wanshuffle.spark.compat.LineCheck;
 import io.wanshuffle.spark.compat.ScalaCollections;
 import java.util.List;
@@ -16,9 +17,9 @@ import org.slf4j.LoggerFactory;
  * The History Server's hook (Spark's {@link AppHistoryServerPlugin}, registered by the plugin jar's
  * {@code META-INF/services} file): while an event log is replayed, a {@link
  * WanShuffleStatusListener} keeps the capture's events in the application's store; the WAN Shuffle
- * tab is added to an application's UI when the store holds a gated stage or an executor host
- * checked against the topology. The History Server finds it when the plugin jar is on its class
- * path ({@code SPARK_DAEMON_CLASSPATH}).
+ * tab is added to an application's UI when the store holds a gated stage, a link's window or share
+ * that moved, or an executor host checked against the topology. The History Server finds it when
+ * the plugin jar is on its class path ({@code SPARK_DAEMON_CLASSPATH}).
  *
  * <p>A jar built for another Spark line or Scala version ({@link LineCheck}) adds nothing: the
  * History Server logs one error naming both versions and the jar to use, and replays every
@@ -74,10 +75,14 @@ public final class WanShuffleHistoryServerPlugin
 
   @Override
   public void setupUI(SparkUI ui) {
-    if (mismatch.isEmpty()
-        && (WanShuffleStore.of(ui.store().store()).stageCount() > 0
-            || !WanShuffleStore.hosts(ui.store().store()).isEmpty())) {
+    if (mismatch.isEmpty() && shows(WanShuffleStore.of(ui.store().store()), ui)) {
       ui.attachTab(new WanShuffleTab(ui, ui.store().store()));
     }
+  }
+
+  private static boolean shows(CapturedEvents events, SparkUI ui) {
+    return events.stageCount() > 0
+        || !events.linkChanges().isEmpty()
+        || !WanShuffleStore.hosts(ui.store().store()).isEmpty();
   }
 }

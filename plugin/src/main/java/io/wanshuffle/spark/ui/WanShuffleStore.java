@@ -10,21 +10,22 @@ import org.apache.spark.util.kvstore.KVStore;
 import org.apache.spark.util.kvstore.KVStoreIterator;
 
 /**
- * Reads the tab's rows ({@link StageRow}, {@link StepRow}, {@link HostRow}) back from a status
- * store.
+ * Reads the tab's rows ({@link StageRow}, {@link StepRow}, {@link LinkChangeRow}, {@link HostRow})
+ * back from a status store.
  */
 final class WanShuffleStore {
   private WanShuffleStore() {}
 
   /**
    * @param store an application's status store
-   * @return its stages and steps as events, joined ({@link CapturedEvents})
+   * @return its stages, steps and link changes as events, joined ({@link CapturedEvents})
    * @throws UncheckedIOException if the store cannot be read
    */
   static CapturedEvents of(KVStore store) {
     CapturedEvents events = new CapturedEvents();
     rows(store, StepRow.class, "step").forEach(r -> events.add(r.event));
     rows(store, StageRow.class, "stage").forEach(r -> events.add(r.event));
+    rows(store, LinkChangeRow.class, "link change").forEach(r -> events.add(r.event));
     return events;
   }
 

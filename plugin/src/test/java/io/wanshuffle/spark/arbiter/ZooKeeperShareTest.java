@@ -105,6 +105,9 @@ class ZooKeeperShareTest {
     assertEquals(
         12, a.allowed(LINK, 12) + b.allowed(LINK, 12) + c.allowed(LINK, 12), "the whole window");
     assertEquals(12, a.allowed("nic.in[b1]", 12), "nobody else on another link");
+    assertEquals(2, a.othersOn(LINK), "b and c want the link");
+    assertEquals(0, a.othersOn("nic.in[b1]"));
+    assertEquals(0, new Alone().othersOn(LINK), "no arbiter: nobody else known");
   }
 
   @Test

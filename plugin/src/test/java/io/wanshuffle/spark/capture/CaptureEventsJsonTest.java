@@ -33,6 +33,16 @@ class CaptureEventsJsonTest {
   }
 
   @Test
+  void linkChangedRoundTripsThroughSparksJsonProtocol() {
+    WanShuffleLinkChanged e =
+        new WanShuffleLinkChanged(
+            "app-1", new LinkChange(1234, "backbone.out[/A]", LinkChange.Kind.SHARE, 3, 1, 2, 2));
+    String json = JsonProtocol.sparkEventToJsonString(e);
+    assertTrue(json.contains("\"Event\":\"" + WanShuffleLinkChanged.class.getName() + "\""), json);
+    assertEquals(e, JsonProtocol.sparkEventFromJson(json));
+  }
+
+  @Test
   void stageCapturedRoundTripsThroughSparksJsonProtocol() {
     WanShuffleStageCaptured e =
         new WanShuffleStageCaptured(

@@ -300,6 +300,46 @@ class CaptureFilesTest {
         e.getMessage());
   }
 
+  @Test
+  void linkLogRoundTripsAndNamesFileAndLineOfABadRow() throws Exception {
+    List<LinkChange> changes =
+        List.of(
+            new LinkChange(1_000, "backbone.out[/A]", LinkChange.Kind.WINDOW, 3, 3, 2, -1),
+            new LinkChange(2_500, "backbone.out[/A]", LinkChange.Kind.SHARE, 3, 1, 2, 2),
+            new LinkChange(4_000, "rack.uplink[/A/r,0]", LinkChange.Kind.SHARE, 4, 4, 4, 0));
+    StringWriter w = new StringWriter();
+    w.write(CaptureFiles.LINK_LOG_HEADER + "\n");
+    for (LinkChange c : changes) {
+      CaptureFiles.appendLinkChange(w, c);
+    }
+    Path log = Files.writeString(dir.resolve(CaptureFiles.LINK_LOG), w.toString());
+    assertEquals(
+        "timeMs,link,kind,window,share,capacity,otherApplications\n"
+            + "1000,backbone.out[/A],window,3,3,2,-1\n"
+            + "2500,backbone.out[/A],share,3,1,2,2\n"
+            + "4000,rack.uplink[/A/r,0],share,4,4,4,0\n",
+        Files.readString(log));
+    assertEquals(changes, CaptureFiles.readLinkLog(log), "a comma in a link's name reads back");
+    Files.writeString(log, CaptureFiles.LINK_LOG_HEADER + "\n");
+    assertEquals(List.of(), CaptureFiles.readLinkLog(log), "the header alone: no change");
+
+    Files.writeString(log, w + "5000,backbone.in[/B],rate,2,2,2,0\n");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CaptureFiles.readLinkLog(log));
+    assertEquals(log + ": line 5: kind must be window or share, got 'rate'", e.getMessage());
+    Files.writeString(log, w + "5000,backbone.in[/B],share\n");
+    e = assertThrows(IllegalArgumentException.class, () -> CaptureFiles.readLinkLog(log));
+    assertEquals(
+        log + ": line 5: expected 7 columns (" + CaptureFiles.LINK_LOG_HEADER + "), got 3",
+        e.getMessage());
+    Files.writeString(log, w + "5000,backbone.in[/B],share,2,3,2,0\n");
+    e = assertThrows(IllegalArgumentException.class, () -> CaptureFiles.readLinkLog(log));
+    assertEquals(log + ": line 5: share must be 0..2 flows (the window), got 3", e.getMessage());
+    Files.writeString(log, w + "soon,backbone.in[/B],share,2,1,2,0\n");
+    e = assertThrows(IllegalArgumentException.class, () -> CaptureFiles.readLinkLog(log));
+    assertTrue(e.getMessage().startsWith(log + ": line 5: "), e.getMessage());
+  }
+
   /**
    * A stalled flow keeps its stall in the stage capture and the flow log; a version-6 capture and
    * an 11-column flow log (without stalledMs) read with no flow stalled.

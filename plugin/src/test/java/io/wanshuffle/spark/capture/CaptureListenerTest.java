@@ -19,10 +19,12 @@ import io.wanshuffle.spark.coordinator.event.DemandEvent;
 import io.wanshuffle.spark.coordinator.event.FlowGrant;
 import io.wanshuffle.spark.coordinator.event.PlanEvent;
 import io.wanshuffle.spark.coordinator.event.ResidualBytes;
+import io.wanshuffle.spark.coordinator.event.ShareChange;
 import io.wanshuffle.spark.coordinator.event.StageRef;
 import io.wanshuffle.spark.coordinator.event.StageSummary;
 import io.wanshuffle.spark.coordinator.event.StepEvent;
 import io.wanshuffle.spark.coordinator.event.TransferRecord;
+import io.wanshuffle.spark.coordinator.event.WindowChange;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -237,6 +239,42 @@ class CaptureListenerTest {
         Arrays.stream(m.backboneUtilisationPermille.getSnapshot().getValues())
             .anyMatch(v -> v == 450));
     assertEquals(null, l.appDir(), "no files without capture.dir");
+  }
+
+  /**
+   * A window that moves, then a share of it, then the window again under the share: each row of the
+   * link log carries the link's window and this application's share from then on.
+   */
+  @Test
+  void windowsAndSharesThatMoveAreLoggedWithTheLinksState() throws Exception {
+    CaptureListener l =
+        start(new SparkConf(false).set(CaptureSettings.CAPTURE_DIR.key(), dir.toString()));
+    String out = "backbone.out[/a]";
+    l.onWindowChanged(new WindowChange(out, 2, 2, 3, 3000, "under-filled", 1_000));
+    l.onWindowChanged(new WindowChange(out, 2, 3, 3, 1500, "slowed, rate only", 1_500));
+    l.onShareChanged(new ShareChange(out, 2, 3, 3, 1, 2, 2_000));
+    l.onWindowChanged(new WindowChange(out, 2, 3, 2, 2000, "back", 3_000));
+    l.onShareChanged(new ShareChange("backbone.in[/b]", 2, 2, 2, 1, 1, 3_500));
+    l.onWindowChanged(new WindowChange(out, 2, 2, 3, 3000, "under-filled", 4_000));
+    runStage(l);
+    l.onCoordinatorStop();
+    assertEquals(
+        List.of(
+            new LinkChange(1_000, out, LinkChange.Kind.WINDOW, 3, 3, 2, -1),
+            new LinkChange(2_000, out, LinkChange.Kind.SHARE, 3, 1, 2, 2),
+            new LinkChange(3_000, out, LinkChange.Kind.WINDOW, 2, 1, 2, 2),
+            new LinkChange(3_500, "backbone.in[/b]", LinkChange.Kind.SHARE, 2, 1, 2, 1),
+            new LinkChange(4_000, out, LinkChange.Kind.WINDOW, 3, 1, 2, 2)),
+        CaptureFiles.readLinkLog(dir.resolve("app-42").resolve(CaptureFiles.LINK_LOG)));
+
+    CaptureListener quiet =
+        start(
+            new SparkConf(false)
+                .set(CaptureSettings.CAPTURE_DIR.key(), dir.resolve("q").toString()));
+    runStage(quiet);
+    quiet.onCoordinatorStop();
+    Path log = dir.resolve("q").resolve("app-42").resolve(CaptureFiles.LINK_LOG);
+    assertEquals(List.of(CaptureFiles.LINK_LOG_HEADER), Files.readAllLines(log), "nothing moved");
   }
 
   @Test

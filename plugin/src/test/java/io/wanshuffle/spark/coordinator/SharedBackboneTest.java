@@ -7,7 +7,9 @@ import io.wanshuffle.spark.arbiter.BackboneShare;
 import io.wanshuffle.spark.arbiter.LinkDemand;
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
+import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
 import io.wanshuffle.spark.coordinator.event.ManualTimer;
+import io.wanshuffle.spark.coordinator.event.ShareChange;
 import io.wanshuffle.spark.coordinator.plan.GreedyTestScheduler;
 import io.wanshuffle.spark.coordinator.protocol.AwaitGrant;
 import io.wanshuffle.spark.coordinator.protocol.GrantReply;
@@ -18,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
 
@@ -33,8 +36,14 @@ class SharedBackboneTest {
   /** A share the test sets per link; everything published is kept. */
   private static final class FakeShare implements BackboneShare {
     final Map<String, Integer> shares = new ConcurrentHashMap<>();
+    final Map<String, Integer> others = new ConcurrentHashMap<>();
     final List<Map<String, LinkDemand>> published = new ArrayList<>();
     Runnable onChange = () -> {};
+
+    @Override
+    public int othersOn(String link) {
+      return others.getOrDefault(link, 0);
+    }
 
     @Override
     public synchronized void publish(Map<String, LinkDemand> demand) {
@@ -57,6 +66,11 @@ class SharedBackboneTest {
 
   /** Two sites a and b, k = 2 flows per backbone side, δ = 1. */
   private StepCoordinator coordinator() {
+    return coordinator(List.of());
+  }
+
+  /** The same, telling {@code listeners}. */
+  private StepCoordinator coordinator(List<CoordinatorListener> listeners) {
     SparkConf c =
         new SparkConf(false)
             .set(Settings.ALGORITHM.key(), "greedy-test")
@@ -68,7 +82,7 @@ class SharedBackboneTest {
             .set(Settings.PLANNING_BUDGET.key(), "0");
     return StepCoordinator.builder(WanShuffleConf.from(c, Set.of("greedy-test")))
         .scheduler(new GreedyTestScheduler())
-        .listeners(List.of())
+        .listeners(listeners)
         .timer(timer)
         .clock(timer::now)
         .clusters(h -> h.substring(0, 1))
@@ -112,6 +126,42 @@ class SharedBackboneTest {
     share.shares.put("backbone.out[/a]", 2);
     share.onChange.run(); // another application's demand went away
     assertEquals(2, c.openFlowCount(), "the whole window of 2 once it is this application's");
+    assertEquals(2, granted(polls));
+    c.stop();
+  }
+
+  @Test
+  void aShareThatMovesIsToldWithTheLinkItsWindowAndTheOtherApplications() {
+    List<ShareChange> told = new CopyOnWriteArrayList<>();
+    StepCoordinator c =
+        coordinator(
+            List.of(
+                new CoordinatorListener() {
+                  @Override
+                  public void onShareChanged(ShareChange change) {
+                    told.add(change);
+                  }
+                }));
+    FakeShare share = new FakeShare();
+    c.shareBackbone(share);
+    List<CompletableFuture<GrantReply>> polls =
+        registerAndPoll(
+            c, demand(3, 1, "b1", "a1"), demand(3, 2, "b2", "a2"), demand(3, 3, "b3", "a3"));
+    timer.advance(10);
+    assertEquals(List.of(), told, "every share the whole window: no change");
+    // two other applications want backbone.out[/a]: this one keeps 1 of its 2 flows
+    share.shares.put("backbone.out[/a]", 1);
+    share.others.put("backbone.out[/a]", 2);
+    share.onChange.run();
+    assertEquals(List.of(new ShareChange("backbone.out[/a]", 2, 2, 2, 1, 2, timer.now())), told);
+    timer.advance(500);
+    // they leave the link: the whole window again
+    share.shares.remove("backbone.out[/a]");
+    share.others.remove("backbone.out[/a]");
+    share.onChange.run();
+    assertEquals(new ShareChange("backbone.out[/a]", 2, 2, 1, 2, 0, timer.now()), told.get(1));
+    share.onChange.run();
+    assertEquals(2, told.size(), "a share that did not move is not told again");
     assertEquals(2, granted(polls));
     c.stop();
   }

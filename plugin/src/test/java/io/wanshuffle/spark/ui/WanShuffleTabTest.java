@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.wanshuffle.spark.capture.CapturedEvents;
+import io.wanshuffle.spark.capture.LinkChange;
 import io.wanshuffle.spark.capture.LinkLoads;
 import io.wanshuffle.spark.capture.PlanCapture;
 import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StepCapture;
+import io.wanshuffle.spark.capture.WanShuffleLinkChanged;
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
 import io.wanshuffle.spark.capture.WanShuffleStepCompleted;
 import io.wanshuffle.spark.coordinator.event.ResidualBytes;
@@ -147,6 +149,52 @@ class WanShuffleTabTest {
     String allMapped = HostsSection.of(List.of(new WanShuffleTopologyHost("1", "a1", "/dcA/r1")));
     assertFalse(allMapped.contains("wanshuffle-unmapped"), allMapped);
     assertTrue(allMapped.contains("maps 1 of 1 executor host."), allMapped);
+  }
+
+  @Test
+  void linkWindowsAndSharesAreKeptAndListedPerLinkOverTime() {
+    ElementTrackingStore store = store();
+    WanShuffleStatusListener l = new WanShuffleStatusListener(store);
+    // 2026-01-01T00:00:01Z and 2.5 s later
+    long t = 1_767_225_601_000L;
+    l.onOtherEvent(
+        new WanShuffleLinkChanged(
+            "app-1",
+            new LinkChange(t + 2500, "backbone.out[/a]", LinkChange.Kind.SHARE, 3, 1, 2, 2)));
+    l.onOtherEvent(
+        new WanShuffleLinkChanged(
+            "app-1",
+            new LinkChange(t + 1000, "backbone.in[/b]", LinkChange.Kind.SHARE, 2, 1, 2, 1)));
+    l.onOtherEvent(
+        new WanShuffleLinkChanged(
+            "app-1", new LinkChange(t, "backbone.out[/a]", LinkChange.Kind.WINDOW, 3, 3, 2, -1)));
+    List<LinkChange> changes = WanShuffleStore.of(store).linkChanges();
+    assertEquals(List.of(t, t + 1000, t + 2500), changes.stream().map(LinkChange::timeMs).toList());
+    String html = LinkWindowsSection.of(changes);
+    wellFormed(html);
+    assertTrue(html.contains("<h4>Link windows and shares</h4>"), html);
+    assertTrue(html.contains("id=\"wanshuffle-link-changes\""), html);
+    assertFalse(html.contains("wanshuffle-link-windows-none"), html);
+    // per link, in time order: backbone.in[/b] first, then backbone.out[/a]'s window and share
+    String in =
+        "<tr><td>backbone.in[/b]</td><td>2026-01-01 00:00:02.000</td><td>share</td>"
+            + "<td>2</td><td>1</td><td>2</td><td>1</td></tr>";
+    String window =
+        "<tr><td>backbone.out[/a]</td><td>2026-01-01 00:00:01.000</td><td>window</td>"
+            + "<td>3</td><td>3</td><td>2</td><td>-</td></tr>";
+    String share =
+        "<tr><td>backbone.out[/a]</td><td>2026-01-01 00:00:03.500</td><td>share</td>"
+            + "<td>3</td><td>1</td><td>2</td><td>2</td></tr>";
+    assertTrue(html.indexOf(in) >= 0 && html.indexOf(in) < html.indexOf(window), html);
+    assertTrue(html.indexOf(window) < html.indexOf(share), html);
+
+    String none = LinkWindowsSection.of(List.of());
+    wellFormed(none);
+    assertTrue(
+        none.contains(
+            "<p id=\"wanshuffle-link-windows-none\">No change: every link at its capacity, no other"
+                + " application on the backbone.</p>"),
+        none);
   }
 
   @Test

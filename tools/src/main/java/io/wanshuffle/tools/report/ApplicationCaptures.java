@@ -1,6 +1,7 @@
 package io.wanshuffle.tools.report;
 
 import io.wanshuffle.spark.capture.CaptureFiles;
+import io.wanshuffle.spark.capture.LinkChange;
 import io.wanshuffle.spark.capture.StageCapture;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,9 +14,10 @@ import java.util.stream.Stream;
 
 /**
  * Reads applications for the report from the plugin's capture folders ({@code
- * spark.wanshuffle.capture.dir}, docs/capture.md; Spark event logs: {@link EventLogs}). A file that
- * cannot be read (an older capture format, a truncated or corrupt file) becomes a note naming it,
- * and the rest is still read.
+ * spark.wanshuffle.capture.dir}, docs/capture.md; Spark event logs: {@link EventLogs}): the stage
+ * captures and the link log ({@code link-windows.csv}). A file that cannot be read (an older
+ * capture format, a truncated or corrupt file, a malformed row of the link log) becomes a note
+ * naming it, and the rest is still read.
  */
 public final class ApplicationCaptures {
   private static final Pattern STAGE_FILE = Pattern.compile("stage-\\d+\\.\\d+\\.kryo");
@@ -92,6 +94,17 @@ public final class ApplicationCaptures {
         Comparator.comparingInt(StageCapture::stageId)
             .thenComparingInt(StageCapture::stageAttempt));
     String id = stages.isEmpty() ? dir.getFileName().toString() : stages.get(0).appId();
-    return new ApplicationCapture(id, "", dir.toString(), stages, true, notes);
+    Path linkLog = dir.resolve(CaptureFiles.LINK_LOG);
+    List<LinkChange> changes = List.of();
+    boolean recorded = false;
+    if (Files.exists(linkLog)) {
+      try {
+        changes = CaptureFiles.readLinkLog(linkLog);
+        recorded = true;
+      } catch (IllegalArgumentException | IOException e) {
+        notes.add(e.getMessage() + " (the links' windows and shares are left out)");
+      }
+    }
+    return new ApplicationCapture(id, "", dir.toString(), stages, true, notes, changes, recorded);
   }
 }

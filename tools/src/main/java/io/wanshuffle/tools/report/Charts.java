@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -21,6 +22,7 @@ import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.LookupPaintScale;
 import org.jfree.chart.renderer.xy.XYBarRenderer;
 import org.jfree.chart.renderer.xy.XYBlockRenderer;
+import org.jfree.chart.renderer.xy.XYStepRenderer;
 import org.jfree.chart.title.PaintScaleLegend;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.data.xy.DefaultXYZDataset;
@@ -317,6 +319,53 @@ public final class Charts {
     if (top > plot.getRangeAxis().getUpperBound()) {
       plot.getRangeAxis().setUpperBound(top);
     }
+    chart.setBackgroundPaint(Color.WHITE);
+    return png(chart, 900, 360);
+  }
+
+  /**
+   * Step chart: each series holds its value from one point to the next (a window, a share), one
+   * line per series, the flows on a whole-number axis.
+   *
+   * @param title chart title
+   * @param xLabel the time axis' label
+   * @param yLabel the value axis' label
+   * @param lines legend name to (seconds, value) points in time order
+   * @param dashed legend names drawn dashed (the others solid)
+   * @return PNG image
+   */
+  public static byte[] steps(
+      String title,
+      String xLabel,
+      String yLabel,
+      Map<String, List<double[]>> lines,
+      Set<String> dashed) {
+    XYSeriesCollection ds = new XYSeriesCollection();
+    lines.forEach(
+        (name, pts) -> {
+          XYSeries s = new XYSeries(name, false, true);
+          for (double[] p : pts) {
+            s.add(p[0], p[1]);
+          }
+          ds.addSeries(s);
+        });
+    XYStepRenderer r = new XYStepRenderer();
+    BasicStroke dash =
+        new BasicStroke(
+            2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {6f, 4f}, 0f);
+    int i = 0;
+    for (String name : lines.keySet()) {
+      r.setSeriesStroke(i++, dashed.contains(name) ? dash : new BasicStroke(2f));
+    }
+    double top =
+        lines.values().stream().flatMap(List::stream).mapToDouble(p -> p[1]).max().orElse(0);
+    NumberAxis y = new NumberAxis(yLabel);
+    y.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+    y.setRange(0, Math.max(1, top) + 0.5);
+    XYPlot plot = new XYPlot(ds, new NumberAxis(xLabel), y, r);
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    JFreeChart chart = new JFreeChart(title, plot);
     chart.setBackgroundPaint(Color.WHITE);
     return png(chart, 900, 360);
   }

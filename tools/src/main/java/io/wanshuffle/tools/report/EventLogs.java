@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wanshuffle.spark.capture.CapturedEvents;
+import io.wanshuffle.spark.capture.WanShuffleLinkChanged;
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
 import io.wanshuffle.spark.capture.WanShuffleStepCompleted;
 import java.io.BufferedReader;
@@ -35,8 +36,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * events_<n>_<app id>} files and its {@code appstatus} file, read in index order) and opens each
  * file with the compression codec its name ends in ({@code lz4}, {@code lzf}, {@code snappy},
  * {@code zstd}, none for a plain log; an application still running writes {@code .inprogress}). The
- * {@code WanShuffleStageCaptured} and {@code WanShuffleStepCompleted} events are read back by
- * Spark's own {@link JsonProtocol}.
+ * {@code WanShuffleStageCaptured}, {@code WanShuffleStepCompleted} and {@code
+ * WanShuffleLinkChanged} events are read back by Spark's own {@link JsonProtocol}.
  *
  * <p>An input that is not an event log (a file whose first line is not a Spark event, an empty
  * file, data that does not decode with the codec its name gives) is refused with one line naming
@@ -48,6 +49,7 @@ public final class EventLogs {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String STAGE_EVENT = WanShuffleStageCaptured.class.getName();
   private static final String STEP_EVENT = WanShuffleStepCompleted.class.getName();
+  private static final String LINK_EVENT = WanShuffleLinkChanged.class.getName();
 
   private EventLogs() {}
 
@@ -188,13 +190,19 @@ public final class EventLogs {
               + ": stage events of an older wan-shuffle: no links, sites, racks, throughput over"
               + " time or plan for those stages");
     }
+    // a plugin that posts stage events with links also posts the link events (but for the
+    // versions just before the link events, whose logs then read as if nothing moved)
+    boolean linksRecorded =
+        !events.linkChanges().isEmpty() || (events.stageCount() > 0 && !events.anyWithoutLinks());
     return new ApplicationCapture(
         app[0].isEmpty() && events.stageCount() > 0 ? events.stages().get(0).appId() : app[0],
         app[1],
         source.toString(),
         events.stages(),
         false,
-        notes);
+        notes,
+        events.linkChanges(),
+        linksRecorded);
   }
 
   /**
@@ -327,13 +335,15 @@ public final class EventLogs {
     if (kind.equals("SparkListenerApplicationStart")) {
       app[0] = e.path("App ID").asText("");
       app[1] = e.path("App Name").asText("");
-    } else if (kind.equals(STAGE_EVENT) || kind.equals(STEP_EVENT)) {
+    } else if (kind.equals(STAGE_EVENT) || kind.equals(STEP_EVENT) || kind.equals(LINK_EVENT)) {
       try {
         SparkListenerEvent ev = JsonProtocol.sparkEventFromJson(line);
         if (ev instanceof WanShuffleStageCaptured s) {
           events.add(s);
         } else if (ev instanceof WanShuffleStepCompleted s) {
           events.add(s);
+        } else if (ev instanceof WanShuffleLinkChanged c) {
+          events.add(c);
         }
       } catch (RuntimeException ex) {
         notes.add(

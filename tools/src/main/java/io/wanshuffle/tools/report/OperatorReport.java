@@ -23,9 +23,10 @@ import java.util.function.Function;
  * transfer matrix as a heat map with hosts grouped by site and rack, the first plan's steps and the
  * realised steps as Gantt charts side by side, the bytes over time on every backbone side and the
  * bottleneck link, the lower bound, the predicted against the measured transfer time ({@link
- * StageFigures}), and the bytes and flows on every link; the notes of what could not be read come
- * first. Charts are drawn by JFreeChart ({@link Charts}) into one self-contained page ({@link
- * HtmlReport}).
+ * StageFigures}), and the bytes and flows on every link; for the application, its shared links'
+ * windows and its shares of them over time ({@link LinkWindowsReport}); the notes of what could not
+ * be read come first. Charts are drawn by JFreeChart ({@link Charts}) into one self-contained page
+ * ({@link HtmlReport}).
  */
 public final class OperatorReport {
   /** Most host pairs whose flows get a lane of their own in the realised Gantt chart. */
@@ -65,6 +66,7 @@ public final class OperatorReport {
     }
     if (app.stages().isEmpty()) {
       r.paragraph("No gated stage to show.");
+      LinkWindowsReport.append(r, app);
       return;
     }
     List<StageFigures> figures = app.stages().stream().map(StageFigures::of).toList();
@@ -113,6 +115,7 @@ public final class OperatorReport {
     r.image(
         "Transfer time of each gated stage: lower bound, predicted and measured (seconds)",
         Charts.groupedBars("transfer time per stage", "seconds", times));
+    LinkWindowsReport.append(r, app);
     for (StageCapture c : app.stages()) {
       stage(r, c, StageFigures.of(c), app.flowsRecorded(), hostName);
     }

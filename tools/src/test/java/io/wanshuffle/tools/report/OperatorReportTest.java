@@ -166,6 +166,86 @@ class OperatorReportTest {
   }
 
   @Test
+  void theLinksWindowsAndSharesAreChartedWhenTheyMovedAndSaidWhenNot() throws Exception {
+    Path app = ReportFixtures.captureDir(dir, "app-1", ReportFixtures.stage("app-1", 3, true));
+    String plain =
+        Files.readString(
+            OperatorReport.render(ApplicationCaptures.fromCaptureDir(app).get(0))
+                .write(dir.resolve("plain.html")));
+    assertFalse(plain.contains("Link windows and shares"), "no link log: the capture cannot say");
+
+    ReportFixtures.linkLog(app, List.of());
+    ApplicationCapture none = ApplicationCaptures.fromCaptureDir(app).get(0);
+    assertTrue(none.linkChangesRecorded());
+    String still = Files.readString(OperatorReport.render(none).write(dir.resolve("none.html")));
+    assertTrue(still.contains("<h2>Link windows and shares</h2>"), still);
+    assertTrue(still.contains(LinkWindowsReport.NO_CHANGE), still);
+    assertEquals(1 + 4, images(still), "a sentence, no chart");
+
+    ReportFixtures.linkLog(app, ReportFixtures.linkChanges());
+    ApplicationCapture moved = ApplicationCaptures.fromCaptureDir(app).get(0);
+    assertEquals(ReportFixtures.linkChanges(), moved.linkChanges());
+    String html = Files.readString(OperatorReport.render(moved).write(dir.resolve("moved.html")));
+    assertFalse(html.contains(LinkWindowsReport.NO_CHANGE), html);
+    assertTrue(html.contains("3 change(s) on 1 link(s)"), html);
+    assertEquals(1 + 1 + 4, images(html), "the step chart of the windows and shares");
+    assertTrue(
+        html.contains("<figcaption>Each link's window and this application's share of it (flows)"),
+        html);
+    // stage 3's first demand is at 1_700_000_300_000: the share halves 1 s in, the window grows 2 s
+    // in, the other application leaves 4 s in
+    assertTrue(
+        html.contains(
+            "<tr><td>1.00</td><td>backbone.out[/A]</td><td>share</td><td>2</td><td>1</td><td>2</td>"
+                + "<td>1</td></tr>"),
+        html);
+    assertTrue(
+        html.contains(
+            "<tr><td>2.00</td><td>backbone.out[/A]</td><td>window</td><td>3</td><td>1</td><td>2</td>"
+                + "<td>1</td></tr>"),
+        html);
+    assertTrue(
+        html.contains(
+            "<tr><td>4.00</td><td>backbone.out[/A]</td><td>share</td><td>3</td><td>3</td><td>2</td>"
+                + "<td>0</td></tr>"),
+        html);
+
+    Path log = app.resolve(io.wanshuffle.spark.capture.CaptureFiles.LINK_LOG);
+    Files.writeString(log, Files.readString(log) + "1,backbone.out[/A],share,2\n");
+    ApplicationCapture broken = ApplicationCaptures.fromCaptureDir(app).get(0);
+    assertEquals(1, broken.notes().size(), broken.notes().toString());
+    assertTrue(
+        broken.notes().get(0).startsWith(log + ": line 5: expected 7 columns"),
+        broken.notes().get(0));
+    assertFalse(broken.linkChangesRecorded());
+    assertEquals(1, broken.stages().size(), "the stages still read");
+  }
+
+  @Test
+  void anEventLogGivesTheLinksWindowsAndShares() throws Exception {
+    List<String> lines =
+        new ArrayList<>(ReportFixtures.eventLog("app-5", ReportFixtures.stage("app-5", 3, true)));
+    lines.addAll(
+        lines.size() - 1, ReportFixtures.linkEvents("app-5", ReportFixtures.linkChanges()));
+    Path log = Files.write(dir.resolve("app-5"), lines);
+    ApplicationCapture a = EventLogs.read(log).applications().get(0);
+    assertEquals(ReportFixtures.linkChanges(), a.linkChanges());
+    assertTrue(a.linkChangesRecorded());
+    String html = Files.readString(OperatorReport.render(a).write(dir.resolve("r.html")));
+    assertTrue(html.contains("3 change(s) on 1 link(s)"), html);
+    assertEquals(1 + 1 + 4, images(html));
+
+    Path quiet =
+        Files.write(
+            dir.resolve("app-6"),
+            ReportFixtures.eventLog("app-6", ReportFixtures.stage("app-6", 3, true)));
+    ApplicationCapture q = EventLogs.read(quiet).applications().get(0);
+    assertTrue(q.linkChangesRecorded(), "a stage event with links: nothing moved");
+    String qh = Files.readString(OperatorReport.render(q).write(dir.resolve("q.html")));
+    assertTrue(qh.contains(LinkWindowsReport.NO_CHANGE), qh);
+  }
+
+  @Test
   void hostsAreGroupedBySiteAndRack() {
     assertEquals(
         List.of(2, 1, 0),

@@ -2,10 +2,12 @@ package io.wanshuffle.tools.report;
 
 import io.wanshuffle.spark.capture.CaptureFiles;
 import io.wanshuffle.spark.capture.FlowCapture;
+import io.wanshuffle.spark.capture.LinkChange;
 import io.wanshuffle.spark.capture.LinkLoads;
 import io.wanshuffle.spark.capture.PlanCapture;
 import io.wanshuffle.spark.capture.StageCapture;
 import io.wanshuffle.spark.capture.StepCapture;
+import io.wanshuffle.spark.capture.WanShuffleLinkChanged;
 import io.wanshuffle.spark.capture.WanShuffleStageCaptured;
 import io.wanshuffle.spark.capture.WanShuffleStepCompleted;
 import io.wanshuffle.spark.coordinator.event.ResidualBytes;
@@ -160,6 +162,49 @@ final class ReportFixtures {
           a.resolve("stage-" + s.stageId() + "." + s.stageAttempt() + ".kryo"), s);
     }
     return a;
+  }
+
+  /**
+   * The changes of stage 3's time (it starts at {@code 1_700_000_300_000}): another application
+   * takes half of backbone.out[/A] 1 s into the stage, the window grows to 3 a second later, and
+   * the other application leaves at 4 s.
+   */
+  static List<LinkChange> linkChanges() {
+    long t = 1_700_000_300_000L;
+    return List.of(
+        new LinkChange(t + 1000, "backbone.out[/A]", LinkChange.Kind.SHARE, 2, 1, 2, 1),
+        new LinkChange(t + 2000, "backbone.out[/A]", LinkChange.Kind.WINDOW, 3, 1, 2, 1),
+        new LinkChange(t + 4000, "backbone.out[/A]", LinkChange.Kind.SHARE, 3, 3, 2, 0));
+  }
+
+  /**
+   * Writes {@code <app>/link-windows.csv} as the capture does (the documented columns).
+   *
+   * @return the file
+   */
+  static Path linkLog(Path app, List<LinkChange> changes) throws IOException {
+    StringBuilder sb = new StringBuilder(CaptureFiles.LINK_LOG_HEADER).append('\n');
+    for (LinkChange c : changes) {
+      sb.append(
+          String.join(
+                  ",",
+                  Long.toString(c.timeMs()),
+                  c.link(),
+                  c.kind().csv(),
+                  Integer.toString(c.window()),
+                  Integer.toString(c.share()),
+                  Integer.toString(c.capacity()),
+                  Integer.toString(c.otherApplications()))
+              + "\n");
+    }
+    return Files.writeString(app.resolve(CaptureFiles.LINK_LOG), sb.toString());
+  }
+
+  /** The event-log lines of {@code changes} as the capture posts them. */
+  static List<String> linkEvents(String app, List<LinkChange> changes) {
+    return changes.stream()
+        .map(c -> JsonProtocol.sparkEventToJsonString(new WanShuffleLinkChanged(app, c)))
+        .toList();
   }
 
   /**

@@ -130,6 +130,17 @@ public interface CoordinatorListener {
    */
   default void onWindowChanged(WindowChange change) {}
 
+  /**
+   * This application's share of a shared link's window moved: another application's demand on the
+   * link changed, the link's window moved under a split, or the arbiter was lost or found again
+   * ({@code io.wanshuffle.spark.arbiter}). Never told without an arbiter, nor while every share is
+   * its link's whole window.
+   *
+   * @param change the link, its capacity and window, the share before and after (flows), the other
+   *     applications with demand on it, and when (epoch ms)
+   */
+  default void onShareChanged(ShareChange change) {}
+
   /** The coordinator stopped (application end). Flush and close files here. */
   default void onCoordinatorStop() {}
 }
