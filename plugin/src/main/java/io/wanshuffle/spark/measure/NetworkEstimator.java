@@ -48,17 +48,19 @@ import java.util.Set;
  *       was held back elsewhere. {@link LinkRate#reusedFlows()} counts the flows on reused
  *       connections it was measured over: a sample mostly of first flows reads the link low.
  *   <li><b>A drop.</b> A link whose rate fell (a path rerouted, a shaper changed) keeps reading its
- *       old rate in the quantile while most of its window was measured before. When its most recent
- *       {@value #DROP_FLOWS} flows (with at least twice as many before them) read under {@value
- *       #DROPPED} of R both by their median B / σ and by the bytes they carried together over the
- *       time one of them was sending (a held-back flow reads low alone; a link that dropped carries
- *       less in all), and those of them under the bar come from two senders and go to two receivers
- *       (one slow host is not the link; a NIC's flows share their host), the link's rate is the
- *       {@value #RATE_QUANTILE} quantile of B / σ over the run of its most recent flows under the
- *       bar ({@link LinkRate#droppedFlows()}), not over the window: the flows that straddled the
- *       drop read near the old rate and are left out. Once the recent flows read the old rate again
- *       the rule no longer holds and R comes back; once most of the window was measured after the
- *       drop, R itself reads the new rate.
+ *       old rate in the quantile while most of its window was measured before. The bar is {@value
+ *       #DROPPED} of the {@value #RATE_QUANTILE} quantile of B / σ over the flows before a run of
+ *       most recent flows ({@value #DROP_FLOWS}, twice, four times as many..., at least twice
+ *       {@value #DROP_FLOWS} flows before it). The link dropped when its {@value #DROP_FLOWS} most
+ *       recent flows read under the bar both by their median B / σ and by the bytes they carried
+ *       together over the time one of them was sending (a held-back flow reads low alone; a link
+ *       that dropped carries less in all), the run reads under it by its median, and the run's
+ *       flows under the bar come from two senders and go to two receivers (one slow host is not the
+ *       link; a NIC's flows share their host). Of the runs that hold, the longest counts ({@link
+ *       LinkRate#droppedFlows()}), and the link's rate is the median B / σ of its flows under the
+ *       bar (the flows that straddled the drop read near the old rate and are left out), if that is
+ *       below R. Once the recent flows read the old rate again the rule no longer holds and R comes
+ *       back.
  *   <li><b>Leads a_w and a₁ (the ramp).</b> Per link whose flows differ in size (as for a), the
  *       Theil-Sen slope over the pairs of flows of the same kind (both first flows of their host
  *       pair, or both later flows) whose bytes differ by at least a tenth of their median, so that
@@ -286,44 +288,73 @@ public final class NetworkEstimator {
           }
         }
       }
-      int dropped = droppedSuffix(on, from, perShare, rate);
-      if (dropped > 0) {
-        rate = droppedRate(perShare, dropped, DROPPED * rate);
+      Drop drop = drop(on, from, perShare);
+      double droppedRate =
+          drop == null ? Double.NaN : droppedRate(perShare, drop.run(), drop.bar());
+      if (droppedRate < rate) {
+        rate = droppedRate;
+      } else {
+        drop = null;
       }
-      rates.put(e.getKey(), new LinkRate(e.getKey(), rate, n, fitted, reused, dropped));
+      rates.put(
+          e.getKey(),
+          new LinkRate(e.getKey(), rate, n, fitted, reused, drop == null ? 0 : drop.run()));
     }
     double lead = intercepts.isEmpty() ? 0 : Math.max(0, Robust.median(toArray(intercepts)));
     return new Round(rates, Math.round(lead * 1000), laterLeads, firstLeads);
   }
 
   /**
-   * The drop rule (class doc): when the link's {@link #DROP_FLOWS} most recent flows read under
-   * {@link #DROPPED} of its rate over the window by their median and by the bytes they carried
-   * together while one of them was sending, with at least twice as many flows before them, the run
-   * is those flows and the flows before them that read under it in a row (leaving the twice as
-   * many), provided that its flows under the bar come from two senders and go to two receivers (or
-   * from and to as many as the link carried at all: a NIC's flows share their host).
+   * A drop the drop rule found (class doc).
+   *
+   * @param run how many of the link's most recent flows it takes as measured after the drop
+   * @param bar {@link #DROPPED} of the link's rate over the flows before them, bytes/s
+   */
+  private record Drop(int run, double bar) {}
+
+  /**
+   * The drop rule (class doc): the link's {@link #DROP_FLOWS} most recent flows read under the bar
+   * by their median B / σ and by the bytes they carried together while one of them was sending, the
+   * run of most recent flows reads under it by its median, and the run's flows under it come from
+   * two senders and go to two receivers (or from and to as many as the link carried at all: a NIC's
+   * flows share their host); the bar is {@link #DROPPED} of the {@value #RATE_QUANTILE} quantile of
+   * B / σ over the flows before the run, at least twice {@link #DROP_FLOWS} of them. Runs of {@link
+   * #DROP_FLOWS}, twice, four times as many flows... are tried; the longest that holds is the drop.
+   * O(n log² n) for a window of n flows.
    *
    * @param on the link's flows by end
    * @param from the index in {@code on} of the window's first flow
    * @param perShare per flow of the window, its bytes per share time, bytes/s
-   * @param rate the link's rate over the window, bytes/s
-   * @return the run's length, 0 when the rule does not find a drop
+   * @return the drop, or null when the rule does not find one
    */
-  private static int droppedSuffix(
-      List<MeasuredFlow> on, int from, double[] perShare, double rate) {
+  private static Drop drop(List<MeasuredFlow> on, int from, double[] perShare) {
     int n = perShare.length;
+    if (n < 3 * DROP_FLOWS) {
+      return null;
+    }
     int end = from + n;
-    double bar = DROPPED * rate;
-    if (n < 3 * DROP_FLOWS
-        || Robust.median(Arrays.copyOfRange(perShare, n - DROP_FLOWS, n)) >= bar
-        || carried(on.subList(end - DROP_FLOWS, end)) >= bar) {
-      return 0;
+    double recentMedian = Robust.median(Arrays.copyOfRange(perShare, n - DROP_FLOWS, n));
+    double recentCarried = carried(on.subList(end - DROP_FLOWS, end));
+    Drop found = null;
+    for (int run = DROP_FLOWS; run <= n - 2 * DROP_FLOWS; run *= 2) {
+      double bar = DROPPED * Robust.quantile(Arrays.copyOf(perShare, n - run), RATE_QUANTILE);
+      if (recentMedian < bar
+          && recentCarried < bar
+          && Robust.median(Arrays.copyOfRange(perShare, n - run, n)) < bar
+          && spread(on, from, perShare, run, bar)) {
+        found = new Drop(run, bar);
+      }
     }
-    int run = DROP_FLOWS;
-    while (run < n - 2 * DROP_FLOWS && perShare[n - run - 1] < bar) {
-      run++;
-    }
+    return found;
+  }
+
+  /**
+   * @return whether the flows of the run that read under {@code bar} come from two senders and go
+   *     to two receivers, or from and to as many as the link's window carried
+   */
+  private static boolean spread(
+      List<MeasuredFlow> on, int from, double[] perShare, int run, double bar) {
+    int n = perShare.length;
     Set<String> senders = new HashSet<>();
     Set<String> receivers = new HashSet<>();
     Set<String> allSenders = new HashSet<>();
@@ -337,19 +368,16 @@ public final class NetworkEstimator {
         receivers.add(f.dstHost());
       }
     }
-    boolean spread =
-        senders.size() >= Math.min(2, allSenders.size())
-            && receivers.size() >= Math.min(2, allReceivers.size());
-    return spread ? run : 0;
+    return senders.size() >= Math.min(2, allSenders.size())
+        && receivers.size() >= Math.min(2, allReceivers.size());
   }
 
   /**
    * @param perShare per flow of a link's window, its bytes per share time, bytes/s
    * @param run the length of the drop's run of most recent flows
-   * @param bar {@link #DROPPED} of the link's rate over the window, bytes/s
-   * @return the {@value #RATE_QUANTILE} quantile of bytes per share time over the run's flows that
-   *     read under {@code bar} (the run's first flows straddled the drop and may read the old
-   *     rate), bytes/s
+   * @param bar {@link #DROPPED} of the link's rate over the flows before the run, bytes/s
+   * @return the median bytes per share time over the run's flows that read under {@code bar} (the
+   *     run's first flows straddled the drop and may read the old rate), bytes/s
    */
   private static double droppedRate(double[] perShare, int run, double bar) {
     double[] under = new double[run];
@@ -359,7 +387,7 @@ public final class NetworkEstimator {
         under[m++] = perShare[j];
       }
     }
-    return Robust.quantile(Arrays.copyOf(under, m), RATE_QUANTILE);
+    return Robust.median(Arrays.copyOf(under, m));
   }
 
   /**

@@ -274,7 +274,12 @@ class NetworkEstimatorTest {
    * dropped (the flows before it read 86-144 Mbit/s: the hosts' CPU, not the link, set them).
    */
   @ParameterizedTest
-  @CsvSource({"rate-drop-1.csv, 1796284764971", "rate-drop-2.csv, 1796284841396"})
+  @CsvSource({
+    "rate-drop-1.csv, 1796284764971",
+    "rate-drop-2.csv, 1796284841396",
+    "rate-drop-3.csv, 1796286451861",
+    "rate-drop-4.csv, 1796286533598"
+  })
   void aTestbedBackboneDroppedFourTimesReadsItsNewRateWithinSeconds(String log, long dropMs)
       throws Exception {
     List<MeasuredFlow> flows = new ArrayList<>();
