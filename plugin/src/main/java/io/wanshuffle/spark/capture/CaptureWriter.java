@@ -60,22 +60,24 @@ final class CaptureWriter {
     io(
         () -> {
           Files.createDirectories(appDir);
-          flowLog =
-              Files.newBufferedWriter(
-                  appDir.resolve(CaptureFiles.FLOW_LOG),
-                  StandardCharsets.UTF_8,
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.TRUNCATE_EXISTING);
-          flowLog.write(CaptureFiles.FLOW_LOG_HEADER + "\n");
-          linkLog =
-              Files.newBufferedWriter(
-                  appDir.resolve(CaptureFiles.LINK_LOG),
-                  StandardCharsets.UTF_8,
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.TRUNCATE_EXISTING);
-          linkLog.write(CaptureFiles.LINK_LOG_HEADER + "\n");
+          flowLog = newLog(CaptureFiles.FLOW_LOG, CaptureFiles.FLOW_LOG_HEADER);
+          linkLog = newLog(CaptureFiles.LINK_LOG, CaptureFiles.LINK_LOG_HEADER);
           linkLog.flush();
         });
+  }
+
+  /**
+   * @return a new (or emptied) log in the application's folder with its header line written
+   */
+  private Writer newLog(String name, String header) throws IOException {
+    Writer w =
+        Files.newBufferedWriter(
+            appDir.resolve(name),
+            StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING);
+    w.write(header + "\n");
+    return w;
   }
 
   /**
