@@ -569,7 +569,9 @@ class TwoClusterTestbedIT {
   @Order(6)
   void executorKilledOnReceivingClusterMidStageStillGivesTheAnswer() throws Exception {
     List<String> expected = defaultAnswer();
-    Experiment.Measured m = ex.run("tpch-wan-kill", tpch("tpch-wan-kill", wanConf(), 1), 1500);
+    // 300 ms after the first reduce task started: at this scale the reduce stage lasts 1-2 s, and a
+    // kill after it ended would find no executor (the application has stopped)
+    Experiment.Measured m = ex.run("tpch-wan-kill", tpch("tpch-wan-kill", wanConf(), 1), 300);
     RunResult r = m.result().runs().get(0);
     assertEquals(expected, r.answer());
     Path fault = m.driverLog().getParent().getParent();
