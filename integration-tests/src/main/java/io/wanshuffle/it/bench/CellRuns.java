@@ -50,15 +50,17 @@ final class CellRuns {
   }
 
   /**
-   * Runs one application of a cell: one Spark application that shuffles {@code matrix} (for the
-   * {@code tpch} pattern, null: the TPC-H join of about the same bytes) with a warm-up run and the
-   * slot's measured runs.
+   * Runs one application of a cell: one Spark application that shuffles its part's matrix (the
+   * pattern's part this application runs, {@link PatternMatrices#partOf}; for {@code tpch} the
+   * TPC-H join of about the same bytes) with a warm-up run and the slot's measured runs.
+   *
+   * @param matrices every part's matrix ({@link PatternMatrices#all})
    */
   Experiment.Measured run(
       Experiment ex,
       TestbedSpec spec,
       String pattern,
-      double[][] matrix,
+      Map<String, double[][]> matrices,
       FillOptions.Slot slot,
       int load,
       int app,
@@ -73,7 +75,13 @@ final class CellRuns {
       conf.putAll(variant.stepSettings());
     }
     conf.putAll(
-        c.concurrency.appConf(ex.testbed().workers().size(), c.cores, !variant.isDefault(), zk));
+        c.concurrency.appConf(
+            ex.testbed().workers().size(),
+            c.cores,
+            !variant.isDefault(),
+            variant.alone() ? null : zk));
+    String mine = PatternMatrices.partOf(pattern, app);
+    double[][] matrix = matrices.get(mine);
     String runName = c.concurrency.appName(pattern + "-" + variant.fileName(), app);
     String tag =
         runName
@@ -91,8 +99,8 @@ final class CellRuns {
                 faultsDir.resolve(tag + ".signal"),
                 FaultSession.Windows.MEASURED_RUNS)
             : null;
-    boolean bothWays = pattern.equals(E2eReport.BOTH_WAYS);
-    boolean tpch = pattern.equals(PatternMatrices.TPCH);
+    boolean bothWays = mine.equals(E2eReport.BOTH_WAYS);
+    boolean tpch = mine.equals(PatternMatrices.TPCH);
     int all = spec.mapHosts() + spec.nodesB();
     JobRequest req =
         new JobRequest(

@@ -98,7 +98,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
           "patterns: uniform, zipf, fair-poor (RR-5361 Fig. 3), fair-poor-grid (Fig. 3 widened: one"
               + " long transfer and a grid of short ones), trace, tpch (the TPC-H join of lineitem and orders,"
               + " generated on the map hosts, --mb of rows), both-ways (uniform A to B and Zipf B to A at once;"
-              + " maps and reduces on every host) (default ${DEFAULT-VALUE})")
+              + " maps and reduces on every host); with --concurrent, A+B runs A and B together"
+              + " (trace+tpch: the first application replays the trace, the second joins) (default"
+              + " ${DEFAULT-VALUE})")
   List<String> patterns;
 
   @Option(
@@ -113,7 +115,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
               + " hand-over on arrival, ALGORITHM/predicted with predicted hand-over (the default),"
               + " ALGORITHM/capacity with fixed windows (each link admits its capacity in flows;"
               + " the default), ALGORITHM/adaptive with windows that move with its flows,"
-              + " ALGORITHM-rackblind/measured with no rate typed in (default ${DEFAULT-VALUE})")
+              + " ALGORITHM-rackblind/measured with no rate typed in, ALGORITHM/alone without the"
+              + " --arbiter (default ${DEFAULT-VALUE})")
   List<String> variants;
 
   @Option(
@@ -359,15 +362,11 @@ public final class E2eBenchCommand implements Callable<Integer> {
    *     option order
    */
   private Map<String, double[][]> trafficMatrices(TestbedSpec base) {
-    Map<String, double[][]> matrices = new LinkedHashMap<>();
-    for (String pattern : patterns) {
-      try {
-        matrices.put(pattern, patternMatrices.of(pattern, base));
-      } catch (IllegalArgumentException e) {
-        throw usage("--patterns: " + e.getMessage());
-      }
+    try {
+      return patternMatrices.all(patterns, base, concurrency.apps());
+    } catch (IllegalArgumentException e) {
+      throw usage("--patterns: " + e.getMessage());
     }
-    return matrices;
   }
 
   /**
@@ -413,9 +412,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
               group =
                   ConcurrentApps.atOnce(
                       concurrency.apps(),
-                      i ->
-                          cellRuns.run(
-                              ex, spec, pattern, matrices.get(pattern), slot, load, i, zk));
+                      i -> cellRuns.run(ex, spec, pattern, matrices, slot, load, i, zk));
             }
             List<List<Experiment.Measured>> perApp =
                 apps.computeIfAbsent(slot.variant(), v -> new ArrayList<>());
@@ -452,7 +449,10 @@ public final class E2eBenchCommand implements Callable<Integer> {
     List<Double> seconds = new ArrayList<>();
     List<Experiment.Measured> last = new ArrayList<>();
     for (int i = 0; i < perApp.size(); i++) {
-      String p = perApp.size() == 1 ? pattern : pattern + " (app " + (i + 1) + ")";
+      String p =
+          perApp.size() == 1
+              ? pattern
+              : pattern + " (app " + (i + 1) + PatternMatrices.partLabel(pattern, i) + ")";
       List<Experiment.Measured> mine = perApp.get(i);
       E2eReport.Cell c = cells.add(spec, label, p, slot.variant(), mine, load, beta, model);
       seconds.add(
@@ -482,7 +482,9 @@ public final class E2eBenchCommand implements Callable<Integer> {
       RunGroup g =
           RunGroup.measure(
               pattern + " RTT " + spec.wanRttMillis() + " ms " + variant.name(),
-              variant.isDefault() || zk == null ? null : concurrency.arbiterName(),
+              variant.isDefault() || variant.alone() || zk == null
+                  ? null
+                  : concurrency.arbiterName(),
               seconds,
               apps.stream().map(Experiment.Measured::captureDir).toList(),
               model,

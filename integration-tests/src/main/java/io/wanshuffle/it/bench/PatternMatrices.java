@@ -3,6 +3,9 @@ package io.wanshuffle.it.bench;
 import io.wanshuffle.it.demo.TraceInput;
 import io.wanshuffle.it.net.TestbedSpec;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The traffic matrix of each {@code e2e-bench} pattern on a testbed, in bytes: {@code uniform},
@@ -16,6 +19,13 @@ final class PatternMatrices {
    * The pattern that runs the TPC-H join (lineitem and orders by order key) instead of a matrix.
    */
   static final String TPCH = "tpch";
+
+  /**
+   * Joins the patterns of applications that run together ({@code --concurrent}): {@code trace+tpch}
+   * runs the trace replay as the first application, the TPC-H join as the second, and so on round
+   * the list.
+   */
+  static final String TOGETHER = "+";
 
   /**
    * Bytes the TPC-H join shuffles per unit of scale factor: every lineitem and orders row as its
@@ -86,6 +96,71 @@ final class PatternMatrices {
                 + E2eReport.BOTH_WAYS
                 + ")");
     }
+  }
+
+  /**
+   * Every pattern's traffic matrix, built once (the trace pattern reads the trace file), a pattern
+   * of applications together ({@value #TOGETHER}) by its parts.
+   *
+   * @param patterns the patterns as {@code --patterns} names them
+   * @param spec the testbed
+   * @param apps the applications that run at once ({@code --concurrent})
+   * @return each pattern and each part of one to its matrix ({@link #of}; null for {@code tpch}),
+   *     in option order
+   * @throws IllegalArgumentException for an unknown pattern or part ({@link #of}), or a pattern of
+   *     more parts than applications at once
+   */
+  Map<String, double[][]> all(List<String> patterns, TestbedSpec spec, int apps) {
+    Map<String, double[][]> m = new LinkedHashMap<>();
+    for (String pattern : patterns) {
+      List<String> parts = parts(pattern);
+      if (parts.size() > apps) {
+        throw new IllegalArgumentException(
+            "'"
+                + pattern
+                + "' runs "
+                + parts.size()
+                + " applications together: give --concurrent "
+                + parts.size()
+                + " or more, got "
+                + apps);
+      }
+      for (String part : parts) {
+        if (!m.containsKey(part)) {
+          m.put(part, of(part, spec));
+        }
+      }
+    }
+    return m;
+  }
+
+  /**
+   * @param pattern a pattern as {@code --patterns} names it
+   * @return its parts: {@code trace+tpch} -> [trace, tpch], {@code zipf} -> [zipf]
+   */
+  static List<String> parts(String pattern) {
+    return List.of(pattern.split(java.util.regex.Pattern.quote(TOGETHER), -1));
+  }
+
+  /**
+   * @param pattern a pattern as {@code --patterns} names it
+   * @param app an application's place among those running together, from 0
+   * @return the pattern that application runs: its part round the list ({@code trace+tpch}, app 2
+   *     -> trace)
+   */
+  static String partOf(String pattern, int app) {
+    List<String> parts = parts(pattern);
+    return parts.get(app % parts.size());
+  }
+
+  /**
+   * @param pattern a pattern as {@code --patterns} names it
+   * @param app an application's place among those running together, from 0
+   * @return {@code ": "} and the part it runs for a pattern of several parts ({@code trace+tpch}, 1
+   *     -> {@code ": tpch"}), else empty
+   */
+  static String partLabel(String pattern, int app) {
+    return parts(pattern).size() > 1 ? ": " + partOf(pattern, app) : "";
   }
 
   /**

@@ -14,13 +14,21 @@ import java.util.Map;
  * fixed windows, {@code spark.wanshuffle.window=capacity}, the plugin's default), {@code
  * auto/adaptive} (windows that move with the links' flows, {@code
  * spark.wanshuffle.window=adaptive}), {@code auto-rackblind/measured} (the testbed's rates not
- * typed in: the plugin gets the topology table alone and measures every rate, k and β).
+ * typed in: the plugin gets the topology table alone and measures every rate, k and β), {@code
+ * auto/alone} (no arbiter for this variant's applications even with {@code --arbiter zookeeper}).
  *
  * @param name the name as given
  */
 record Variant(String name) {
   /** The variant that runs Spark's sort shuffle. */
   static final String DEFAULT = "default";
+
+  /**
+   * Suffix of a wan-shuffle variant that plans alone even when {@code --arbiter} is given: its
+   * applications hold every link's whole window (the arbiter-less plugin beside the arbitrated one
+   * in one alternated run).
+   */
+  static final String ALONE = "alone";
 
   /** Suffix of a variant whose rates are not typed in: the plugin measures them. */
   static final String MEASURED = "measured";
@@ -36,7 +44,8 @@ record Variant(String name) {
           Settings.ARRIVAL,
           Settings.CAPACITY,
           Settings.ADAPTIVE,
-          MEASURED);
+          MEASURED,
+          ALONE);
 
   /**
    * @return the same variant with fixed windows, to compare its windows against: {@code
@@ -140,6 +149,13 @@ record Variant(String name) {
     return unknown.isEmpty()
         ? null
         : "unknown " + unknown + "; give default and/or wan-shuffle algorithms " + algorithms;
+  }
+
+  /**
+   * @return whether the variant's applications plan without the arbiter ({@value #ALONE})
+   */
+  boolean alone() {
+    return suffixes().contains(ALONE);
   }
 
   /**

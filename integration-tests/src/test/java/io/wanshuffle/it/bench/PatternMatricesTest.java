@@ -2,6 +2,8 @@ package io.wanshuffle.it.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.Distributions;
 import io.trino.tpch.LineItem;
@@ -10,6 +12,8 @@ import io.trino.tpch.Order;
 import io.trino.tpch.OrderGenerator;
 import io.trino.tpch.TextPool;
 import io.wanshuffle.it.net.TestbedSpec;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,5 +42,35 @@ class PatternMatricesTest {
             PatternMatrices.TPCH,
             new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0)),
         "the TPC-H join's matrix is known only once it ran");
+  }
+
+  @Test
+  void aPatternOfApplicationsTogetherRunsItsPartsRoundTheList() {
+    TestbedSpec spec =
+        new TestbedSpec(3, 3, TestbedSpec.DEFAULT_NIC, TestbedSpec.DEFAULT_BACKBONE, 0);
+    PatternMatrices matrices = new PatternMatrices(6e6, null, null);
+    Map<String, double[][]> all = matrices.all(List.of("uniform+tpch", "zipf"), spec, 3);
+    assertEquals(List.of("uniform", "tpch", "zipf"), List.copyOf(all.keySet()));
+    assertNull(all.get("tpch"));
+    double sum = 0;
+    for (double[] row : all.get("uniform")) {
+      for (double b : row) {
+        sum += b;
+      }
+    }
+    assertEquals(6e6, sum, 1, "the uniform part's matrix carries --mb");
+    assertEquals("uniform", PatternMatrices.partOf("uniform+tpch", 0));
+    assertEquals("tpch", PatternMatrices.partOf("uniform+tpch", 1));
+    assertEquals("uniform", PatternMatrices.partOf("uniform+tpch", 2));
+    assertEquals(": tpch", PatternMatrices.partLabel("uniform+tpch", 1));
+    assertEquals("", PatternMatrices.partLabel("zipf", 1));
+    IllegalArgumentException few =
+        assertThrows(
+            IllegalArgumentException.class, () -> matrices.all(List.of("uniform+tpch"), spec, 1));
+    assertTrue(few.getMessage().contains("--concurrent 2"), few.getMessage());
+    IllegalArgumentException unknown =
+        assertThrows(
+            IllegalArgumentException.class, () -> matrices.all(List.of("uniform+nope"), spec, 2));
+    assertTrue(unknown.getMessage().contains("'nope'"), unknown.getMessage());
   }
 }

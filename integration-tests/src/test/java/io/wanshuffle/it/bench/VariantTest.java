@@ -75,7 +75,7 @@ class VariantTest {
         Variant.problem(List.of(), algorithms));
     assertEquals(
         "'auto/fast': unknown suffix; the suffixes are [/barrier, /predicted, /arrival,"
-            + " /capacity, /adaptive, /measured]",
+            + " /capacity, /adaptive, /measured, /alone]",
         Variant.problem(List.of("default", "auto/fast"), algorithms));
     assertTrue(
         Variant.problem(List.of("auto/measured"), algorithms)
@@ -86,5 +86,16 @@ class VariantTest {
     assertEquals(
         "unknown [ogpp, ggp-rackblind]; give default and/or wan-shuffle algorithms [auto, oggp]",
         Variant.problem(List.of("default", "ogpp", "ggp-rackblind"), algorithms));
+  }
+
+  @Test
+  void aloneRunsWithoutTheArbiterAndChangesNoPluginSetting() {
+    Variant alone = new Variant("auto/alone");
+    assertTrue(alone.alone());
+    assertEquals("auto", alone.algorithm());
+    assertEquals(Map.of(), alone.stepSettings());
+    assertEquals("auto-alone", alone.fileName());
+    assertEquals(null, Variant.problem(List.of("default", "auto/alone", "auto"), List.of("auto")));
+    assertTrue(!new Variant("auto").alone());
   }
 }

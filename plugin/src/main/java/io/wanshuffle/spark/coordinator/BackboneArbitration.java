@@ -19,12 +19,12 @@ import java.util.function.LongSupplier;
 
 /**
  * The coordinator's side of several applications on one backbone ({@code
- * io.wanshuffle.spark.arbiter}): publishes this application's demand on each shared link from every
- * plan's residual traffic matrix (bytes still to cross the link, host pairs that would hold it) and
- * installs this application's share of each shared link's window in the planning parameters, so
- * that no link carries more flows than its window over all the applications together. Without an
- * arbiter ({@link Alone}) it does nothing and costs nothing. Each share that moves the flows the
- * coordinator admits on a link is told to the listeners ({@link
+ * io.wanshuffle.spark.arbiter}): publishes this application's demand on each link from every plan's
+ * residual traffic matrix (bytes still to cross the link, host pairs that would hold it) and
+ * installs this application's share of each link's window in the planning parameters, so that no
+ * link (a backbone side, a rack link, a host's NIC) carries more flows than its window over all the
+ * applications together. Without an arbiter ({@link Alone}) it does nothing and costs nothing. Each
+ * share that moves the flows the coordinator admits on a link is told to the listeners ({@link
  * CoordinatorListener#onShareChanged}).
  *
  * <p>{@link #publish} runs on the planner thread without the coordinator's lock; {@link
@@ -69,9 +69,9 @@ final class BackboneArbitration implements AutoCloseable {
   }
 
   /**
-   * Publishes this application's demand on each shared link (backbone sides, rack links): the bytes
-   * of the residual's cells whose routes cross it and the host pairs among them, at most the link's
-   * own window.
+   * Publishes this application's demand on each link its residual's routes cross (NICs, rack links,
+   * backbone sides): the bytes of the residual's cells whose routes cross it and the host pairs
+   * among them, at most the link's own window.
    *
    * @param m a plan's residual traffic matrix
    * @param p the parameters it was planned with
@@ -86,11 +86,9 @@ final class BackboneArbitration implements AutoCloseable {
     long[] bytes = m.nonZeroBytes();
     for (int e = 0; e < routes.length; e++) {
       for (int l : routes[e]) {
-        if (!facts.isNic(l)) {
-          long[] d = perLink.computeIfAbsent(l, x -> new long[2]);
-          d[0] += bytes[e];
-          d[1]++;
-        }
+        long[] d = perLink.computeIfAbsent(l, x -> new long[2]);
+        d[0] += bytes[e];
+        d[1]++;
       }
     }
     Map<String, LinkDemand> demand = new HashMap<>();
@@ -102,9 +100,10 @@ final class BackboneArbitration implements AutoCloseable {
   }
 
   /**
-   * Installs this application's share of every shared link's window, when one moved, and tells each
-   * link whose admitted flows moved with it ({@link ShareChange}: from the flows admitted before,
-   * the whole window when the link had no share, to the share).
+   * Installs this application's share of every link's window (a host's NIC too: two applications
+   * whose tasks run on one host split its δ), when one moved, and tells each link whose admitted
+   * flows moved with it ({@link ShareChange}: from the flows admitted before, the whole window when
+   * the link had no share, to the share).
    *
    * @param parameters the parameters in force (under the coordinator's lock)
    * @return true when a share moved (a plan made before is void)
@@ -118,32 +117,33 @@ final class BackboneArbitration implements AutoCloseable {
     int n = p.links().linkCount();
     int[] caps = new int[n];
     boolean moved = false;
-    List<ShareChange> changes = new ArrayList<>();
+    List<ShareChange> changes = null;
     for (int l = 0; l < n; l++) {
-      if (facts.isNic(l)) {
-        caps[l] = -1;
-      } else {
-        String name = p.links().name(l);
-        int window = facts.ownWindow(l);
-        caps[l] = share.allowed(name, window);
-        if (caps[l] != facts.window(l)) {
-          changes.add(
-              new ShareChange(
-                  name,
-                  facts.capacity(l),
-                  window,
-                  facts.window(l),
-                  caps[l],
-                  share.othersOn(name),
-                  clock.getAsLong()));
+      String name = p.links().name(l);
+      int window = facts.ownWindow(l);
+      caps[l] = share.allowed(name, window);
+      if (caps[l] != facts.window(l)) {
+        if (changes == null) {
+          changes = new ArrayList<>();
         }
+        changes.add(
+            new ShareChange(
+                name,
+                facts.capacity(l),
+                window,
+                facts.window(l),
+                caps[l],
+                share.othersOn(name),
+                clock.getAsLong()));
       }
       moved |= caps[l] != facts.share(l);
     }
     if (moved) {
       parameters.setShares(caps);
     }
-    changes.forEach(tell);
+    if (changes != null) {
+      changes.forEach(tell);
+    }
     return moved;
   }
 

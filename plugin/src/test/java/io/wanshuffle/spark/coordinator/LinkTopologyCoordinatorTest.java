@@ -62,12 +62,34 @@ class LinkTopologyCoordinatorTest {
   }
 
   /**
+   * One application among several ({@link FakeShare}: a random share of every link's window, NICs
+   * included, as an arbiter would hand out; 0 on some links until the other applications leave
+   * them): at every instant no link carries more granted flows than this application's share of it,
+   * every byte is still realised once every share is at least 1 flow, and the demand published
+   * names the NIC links too (the arbiter splits a host's δ between the applications reading on it).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"auto", "liquid", "oggp", GreedyFirstStep.NAME})
+  void withAShareOfEveryLinkNoLinkCarriesMoreThanItsShare(String algorithm) throws IOException {
+    randomTopologies(algorithm, 0, true);
+    randomTopologies(algorithm, 1, true); // grants from the last plan while the planner is busy
+  }
+
+  /**
    * Random rounds of topologies and demands.
    *
    * @param planLagMs 0: the planner runs at once; above 0: its rounds run that many ms of the timer
    *     after they were asked for, with {@code planning.replanWait = 0}
    */
   private void randomTopologies(String algorithm, long planLagMs) throws IOException {
+    randomTopologies(algorithm, planLagMs, false);
+  }
+
+  /**
+   * @param shared whether an arbiter's share (random, at least 1 flow) caps every link
+   */
+  private void randomTopologies(String algorithm, long planLagMs, boolean shared)
+      throws IOException {
     Random rnd = new Random(7);
     for (int round = 0; round < 12; round++) {
       int sites = 2 + rnd.nextInt(3);
@@ -111,7 +133,7 @@ class LinkTopologyCoordinatorTest {
       Path file = dir.resolve("t" + round + ".conf");
       Files.writeString(file, conf);
       LinkModel links = LinkModel.of(Topology.load(file), "test");
-      runRound(algorithm, links, hosts, site, rnd, planLagMs);
+      runRound(algorithm, links, hosts, site, rnd, planLagMs, shared);
     }
   }
 
@@ -121,7 +143,8 @@ class LinkTopologyCoordinatorTest {
       List<String> hosts,
       Map<String, String> site,
       Random rnd,
-      long planLagMs) {
+      long planLagMs,
+      boolean shared) {
     RecordingListener ev = new RecordingListener();
     PlanValidator validator = new PlanValidator();
     ManualTimer t = new ManualTimer();
@@ -151,6 +174,23 @@ class LinkTopologyCoordinatorTest {
             .clusters(site::get)
             .links(links)
             .build();
+    for (String a : hosts) {
+      for (String b : hosts) {
+        links.route(a, b); // the model names a route's links when it is first asked for
+      }
+    }
+    int[] limit = new int[links.linkCount()];
+    FakeShare share = new FakeShare();
+    for (int l = 0; l < limit.length; l++) {
+      limit[l] = links.capacity(l);
+      if (shared && rnd.nextBoolean()) {
+        limit[l] = rnd.nextInt(limit[l] + 1); // 0: the other applications hold the link
+        share.shares.put(links.name(l), limit[l]);
+      }
+    }
+    if (shared) {
+      c.shareBackbone(share);
+    }
     Map<Long, RegisterDemand> regs = new HashMap<>();
     Map<Long, long[]> rem = new HashMap<>();
     Map<Long, CompletableFuture<GrantReply>> polls = new HashMap<>();
@@ -192,7 +232,17 @@ class LinkTopologyCoordinatorTest {
           }
         }
       }
-      checkLinks(holding, regs, links);
+      checkLinks(holding, regs, links, limit);
+      if (shared && guard == 1) {
+        // the other applications leave the links they held whole: at least 1 flow on each
+        for (int l = 0; l < limit.length; l++) {
+          if (limit[l] == 0) {
+            limit[l] = 1;
+            share.shares.put(links.name(l), 1);
+          }
+        }
+        share.onChange.run();
+      }
       if (holding.isEmpty()) {
         t.advance(1000);
         continue;
@@ -215,11 +265,20 @@ class LinkTopologyCoordinatorTest {
     }
     assertEquals(total, realised, "every registered byte was granted and realised");
     assertEquals(List.of(), validator.invalid, algorithm + " produced an invalid plan");
+    if (shared && total > 0) {
+      assertTrue(
+          share.published.stream()
+              .anyMatch(m -> m.keySet().stream().anyMatch(n -> n.startsWith("nic.down["))),
+          "the demand on the receivers' NICs is published: " + share.published);
+    }
   }
 
-  /** The distinct host pairs the holders fetch hold every link of their routes. */
+  /**
+   * The distinct host pairs the holders fetch hold every link of their routes, at most {@code
+   * limit} flows per link id (its capacity, or this application's share of it).
+   */
   private static void checkLinks(
-      Map<Long, GrantReply> holding, Map<Long, RegisterDemand> regs, LinkModel links) {
+      Map<Long, GrantReply> holding, Map<Long, RegisterDemand> regs, LinkModel links, int[] limit) {
     Set<List<String>> pairs = new HashSet<>();
     for (Map.Entry<Long, GrantReply> e : holding.entrySet()) {
       for (String s : e.getValue().srcHosts()) {
@@ -234,12 +293,14 @@ class LinkTopologyCoordinatorTest {
     }
     for (Map.Entry<Integer, Integer> e : used.entrySet()) {
       assertTrue(
-          e.getValue() <= links.capacity(e.getKey()),
+          e.getValue() <= limit[e.getKey()],
           links.name(e.getKey())
               + " carries "
               + e.getValue()
               + " flows, capacity "
               + links.capacity(e.getKey())
+              + ", allowed "
+              + limit[e.getKey()]
               + ": "
               + pairs);
     }

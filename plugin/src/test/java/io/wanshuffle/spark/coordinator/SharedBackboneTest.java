@@ -3,7 +3,6 @@ package io.wanshuffle.spark.coordinator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.wanshuffle.spark.arbiter.BackboneShare;
 import io.wanshuffle.spark.arbiter.LinkDemand;
 import io.wanshuffle.spark.config.Settings;
 import io.wanshuffle.spark.config.WanShuffleConf;
@@ -19,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
@@ -32,37 +30,6 @@ import org.junit.jupiter.api.Test;
  */
 class SharedBackboneTest {
   private final ManualTimer timer = new ManualTimer();
-
-  /** A share the test sets per link; everything published is kept. */
-  private static final class FakeShare implements BackboneShare {
-    final Map<String, Integer> shares = new ConcurrentHashMap<>();
-    final Map<String, Integer> others = new ConcurrentHashMap<>();
-    final List<Map<String, LinkDemand>> published = new ArrayList<>();
-    Runnable onChange = () -> {};
-
-    @Override
-    public int othersOn(String link) {
-      return others.getOrDefault(link, 0);
-    }
-
-    @Override
-    public synchronized void publish(Map<String, LinkDemand> demand) {
-      published.add(Map.copyOf(demand));
-    }
-
-    @Override
-    public int allowed(String link, int window) {
-      return Math.min(window, shares.getOrDefault(link, window));
-    }
-
-    @Override
-    public void onChange(Runnable listener) {
-      onChange = listener;
-    }
-
-    @Override
-    public void close() {}
-  }
 
   /** Two sites a and b, k = 2 flows per backbone side, δ = 1. */
   private StepCoordinator coordinator() {

@@ -65,10 +65,10 @@ public final class StandingPlan {
   /** The largest load among the plan's transfers, bytes per port. */
   private final double heaviest;
 
-  /** Per sender row of the matrix, δ as a sender. */
+  /** Per sender row of the matrix, δ as a sender (at most its NIC link's window). */
   private final int[] sendPorts;
 
-  /** Per receiver column of the matrix, δ as a receiver. */
+  /** Per receiver column of the matrix, δ as a receiver (at most its NIC link's window). */
   private final int[] receivePorts;
 
   /**
@@ -155,10 +155,10 @@ public final class StandingPlan {
       shared[i] = Arrays.copyOf(shared[i], sharedCount);
       sharedCapacity[i] = capacities(shared[i], facts);
       if (sendPorts[row] < 0) {
-        sendPorts[row] = leases.sendPorts(matrix.senders()[row]);
+        sendPorts[row] = ports(leases.sendPorts(matrix.senders()[row]), nicUp[i], facts);
       }
       if (receivePorts[col] < 0) {
-        receivePorts[col] = leases.receivePorts(matrix.receivers()[col]);
+        receivePorts[col] = ports(leases.receivePorts(matrix.receivers()[col]), nicDown[i], facts);
       }
       everyRouteCrosses &= crossesOut && crossesIn;
     }
@@ -166,6 +166,14 @@ public final class StandingPlan {
     this.inLinks = everyRouteCrosses ? toArray(in) : new int[0];
     this.outCapacity = capacities(outLinks, facts);
     this.inCapacity = capacities(inLinks, facts);
+  }
+
+  /**
+   * @return δ of a host, at most its NIC link's window (this application's share of it when several
+   *     applications share the NIC); δ when the route has no NIC link
+   */
+  private static int ports(int delta, int nic, LinkFacts facts) {
+    return nic < 0 ? delta : Math.min(delta, facts.window(nic));
   }
 
   private static int[] capacities(int[] links, LinkFacts facts) {

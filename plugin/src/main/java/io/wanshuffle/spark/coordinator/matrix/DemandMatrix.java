@@ -259,7 +259,10 @@ public final class DemandMatrix {
       int[] mapped = new int[route.length];
       for (int x = 0; x < route.length; x++) {
         int l = route[x];
-        mapped[x] = ids.computeIfAbsent(l, id -> b.addLink(links.name(id), facts.window(id)));
+        // a link another application holds whole (a share of 0 flows) is planned at 1 flow: the
+        // leases grant nothing on it until the share moves, and the plan is made again then
+        mapped[x] =
+            ids.computeIfAbsent(l, id -> b.addLink(links.name(id), Math.max(1, facts.window(id))));
       }
       b.route(
           i,

@@ -134,7 +134,10 @@ public final class WindowControl implements CoordinatorListener {
     return (double) p.facts().capacity(link) * p.baseSpeed();
   }
 
-  /** The smallest share of the route's links other than {@code link}: rate in force / window. */
+  /**
+   * The smallest share of the route's links other than {@code link}: rate in force / the link's own
+   * window (the flows of every application on it, not this application's share of them).
+   */
   private double otherShare(PlanningParameters p, int[] route, int link) {
     double min = Double.POSITIVE_INFINITY;
     for (int l : route) {
@@ -143,7 +146,7 @@ public final class WindowControl implements CoordinatorListener {
       }
       Link other = links.get(l);
       double rate = other != null ? other.state.rate() : configuredRate(p, l);
-      min = Math.min(min, rate / p.facts().window(l));
+      min = Math.min(min, rate / p.facts().ownWindow(l));
     }
     return min;
   }
