@@ -76,6 +76,10 @@ public final class CaptureListener implements CoordinatorListener {
   private double betaSeconds;
   private io.wanshuffle.spark.topology.LinkModel links;
   private MeasuringListener measuring;
+
+  /** The network measured from the realised flows: the coordinator's, else {@link #measuring}'s. */
+  private java.util.function.Supplier<NetworkEstimate> network = () -> NetworkEstimate.EMPTY;
+
   private ConfiguredValueCheck valueCheck;
   private Path appDir;
   private CaptureWriter writer;
@@ -181,7 +185,13 @@ public final class CaptureListener implements CoordinatorListener {
     betaSeconds = c.betaSeconds();
     links = info.links();
     k = links != null ? links.k() : c.k();
-    measuring = links != null ? new MeasuringListener(links) : null;
+    // the coordinator's own measurement when it started this capture (one estimate per new flow
+    // for both); a meter of the capture's own only without one
+    measuring = info.network() == null && links != null ? new MeasuringListener(links) : null;
+    network =
+        info.network() != null
+            ? info.network()
+            : measuring != null ? measuring::estimate : () -> NetworkEstimate.EMPTY;
     valueCheck =
         links != null
             ? new ConfiguredValueCheck(
@@ -378,7 +388,7 @@ public final class CaptureListener implements CoordinatorListener {
    * reason, null when it took none); logged on one INFO line and recorded in the metrics.
    */
   private NetworkFigures network(StageCapture cap, double[] predicted, String decided) {
-    NetworkEstimate est = measuring != null ? measuring.estimate() : NetworkEstimate.EMPTY;
+    NetworkEstimate est = network.get();
     double[] p = predicted != null ? predicted : new double[] {Double.NaN, Double.NaN};
     double phase = transferPhaseSeconds(cap.flows());
     String decision = decided != null ? decided : cap.steps().isEmpty() ? "ungated" : "gated";

@@ -75,7 +75,8 @@ public final class StepCoordinator {
    * @param info what the listeners learn
    */
   public synchronized void start(CoordinatorInfo info) {
-    r.listeners().fire(l -> l.onCoordinatorStart(info));
+    CoordinatorInfo measured = info.withNetwork(r.measuring()::estimate);
+    r.listeners().fire(l -> l.onCoordinatorStart(measured));
   }
 
   /**

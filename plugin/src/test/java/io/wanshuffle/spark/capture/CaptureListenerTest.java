@@ -25,11 +25,13 @@ import io.wanshuffle.spark.coordinator.event.StageSummary;
 import io.wanshuffle.spark.coordinator.event.StepEvent;
 import io.wanshuffle.spark.coordinator.event.TransferRecord;
 import io.wanshuffle.spark.coordinator.event.WindowChange;
+import io.wanshuffle.spark.measure.NetworkEstimate;
 import io.wanshuffle.spark.topology.LinkModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
@@ -208,6 +210,28 @@ class CaptureListenerTest {
         Math.round(n.measuredBetaSeconds() * 1000),
         m.metricRegistry().getGauges().get("measuredBetaMs").getValue());
     assertTrue(m.metricRegistry().getGauges().containsKey("measuredRate.backbone.out[/a]"));
+  }
+
+  @Test
+  void theStageTakesTheCoordinatorsMeasurementWhenItHasOne() throws Exception {
+    SparkConf c =
+        new SparkConf(false)
+            .set(CaptureSettings.CAPTURE_DIR.key(), dir.toString())
+            .set(Settings.ALGORITHM.key(), "t")
+            .set(Settings.K.key(), "2")
+            .set(Settings.BACKBONE_RATE.key(), "2000b")
+            .set("spark.app.id", "app-42");
+    CaptureListener l = new CaptureListener(c);
+    WanShuffleConf conf = WanShuffleConf.from(c, Set.of("t"));
+    NetworkEstimate coordinators = new NetworkEstimate(0.25, 0.01, 0.02, Map.of(), 9);
+    l.onCoordinatorStart(
+        new CoordinatorInfo(c, conf, LinkModel.flat(conf, h -> h.substring(0, 1)), null)
+            .withNetwork(() -> coordinators));
+    runStage(l);
+    l.onCoordinatorStop();
+    NetworkFigures n = CaptureFiles.readStages(dir.resolve("app-42")).get(0).network();
+    assertEquals(9, n.measuredFlows(), "the coordinator's estimate, not one of its own");
+    assertEquals(0.25, n.measuredBetaSeconds(), 1e-9);
   }
 
   @Test
