@@ -81,7 +81,6 @@ final class CellRuns {
             !variant.isDefault(),
             variant.alone() ? null : zk));
     String mine = PatternMatrices.partOf(pattern, app);
-    double[][] matrix = matrices.get(mine);
     String runName = c.concurrency.appName(pattern + "-" + variant.fileName(), app);
     String tag =
         runName
@@ -101,6 +100,7 @@ final class CellRuns {
             : null;
     boolean bothWays = mine.equals(E2eReport.BOTH_WAYS);
     boolean tpch = mine.equals(PatternMatrices.TPCH);
+    double[][] matrix = tpch ? null : matrices.get(mine); // the join is run by its scale
     int all = spec.mapHosts() + spec.nodesB();
     JobRequest req =
         new JobRequest(

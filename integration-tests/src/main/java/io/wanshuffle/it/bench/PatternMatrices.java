@@ -56,10 +56,10 @@ final class PatternMatrices {
   /**
    * @param pattern a pattern's name
    * @param spec the testbed
-   * @return {@code [map hosts][B hosts]} bytes ({@code [A + B][A + B]} for {@code both-ways}), or
-   *     null for {@code tpch}
-   * @throws IllegalArgumentException for an unknown pattern, {@code both-ways} on more than two
-   *     sites, a trace that is not found, or a coflow that is not in it
+   * @return {@code [map hosts][B hosts]} bytes ({@code [A + B][A + B]} for {@code both-ways})
+   * @throws IllegalArgumentException for an unknown pattern, {@code tpch} (a job, not a matrix:
+   *     {@link #tpchScale}), {@code both-ways} on more than two sites, a trace that is not found,
+   *     or a coflow that is not in it
    */
   double[][] of(String pattern, TestbedSpec spec) {
     int maps = spec.mapHosts();
@@ -83,7 +83,11 @@ final class PatternMatrices {
         }
         return Patterns.bothWays(spec.nodesA(), spec.nodesB(), totalBytes);
       case TPCH:
-        return null;
+        throw new IllegalArgumentException(
+            "pattern "
+                + TPCH
+                + " has no traffic matrix before it runs (where the join's rows hash decides it):"
+                + " run it by its scale, tpchScale()");
       case "trace":
         TraceInput in = trace(maps, spec.nodesB());
         traceDescription = in.describe();
@@ -105,8 +109,8 @@ final class PatternMatrices {
    * @param patterns the patterns as {@code --patterns} names them
    * @param spec the testbed
    * @param apps the applications that run at once ({@code --concurrent})
-   * @return each pattern and each part of one to its matrix ({@link #of}; null for {@code tpch}),
-   *     in option order
+   * @return each pattern and each part of one to its matrix ({@link #of}), in option order; {@code
+   *     tpch} has none (it runs by its scale, {@link #tpchScale})
    * @throws IllegalArgumentException for an unknown pattern or part ({@link #of}), or a pattern of
    *     more parts than applications at once
    */
@@ -126,7 +130,7 @@ final class PatternMatrices {
                 + apps);
       }
       for (String part : parts) {
-        if (!m.containsKey(part)) {
+        if (!m.containsKey(part) && !part.equals(TPCH)) {
           m.put(part, of(part, spec));
         }
       }
