@@ -7,6 +7,7 @@ import io.wanshuffle.it.fault.FaultOptions;
 import io.wanshuffle.it.fault.FaultRun;
 import io.wanshuffle.it.fault.FaultSession;
 import io.wanshuffle.it.job.JobRequest;
+import io.wanshuffle.it.job.StartTogether;
 import io.wanshuffle.it.net.Node;
 import io.wanshuffle.it.net.TestbedSpec;
 import java.nio.file.Path;
@@ -88,6 +89,18 @@ final class CellRuns {
             + spec.wanRttMillis()
             + (load == 0 ? "" : "-load" + load)
             + (c.fill.alternate ? "-r" + slot.round() : "");
+    if (c.concurrency.apps() > 1) {
+      // the group's applications begin each measured run together (their warm-ups differ)
+      conf.put(
+          StartTogether.DIR_KEY,
+          ex.spark()
+              .runDir()
+              .resolveSibling("together-" + ProcessHandle.current().pid())
+              .resolve(tag.replace(runName, pattern + "-" + variant.fileName()))
+              .toAbsolutePath()
+              .toString());
+      conf.put(StartTogether.APPS_KEY, Integer.toString(c.concurrency.apps()));
+    }
     Path faultsDir = ex.spark().runDir().resolveSibling("faults");
     // one application of those running together injects the faults (they act on the testbed)
     FaultSession injecting =

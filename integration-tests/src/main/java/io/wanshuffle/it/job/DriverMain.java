@@ -21,6 +21,7 @@ import org.apache.spark.api.java.JavaSparkContext;
  * <p>Marks each measured run in the fault signal file when the settings name one ({@link
  * ReduceStageSignal#mark}). Prints {@value #REDUCE_STARTED} on standard output when the first
  * reduce task of the first measured run starts, so the orchestrator can inject a fault mid-stage.
+ * Applications started together begin each measured run together ({@link StartTogether}).
  */
 public final class DriverMain {
   /** Marker line printed when the first measured reduce stage starts its first task. */
@@ -57,6 +58,7 @@ public final class DriverMain {
       }
       List<RunResult> runs = new ArrayList<>();
       for (int r = 0; r < req.runs(); r++) {
+        StartTogether.await(req.sparkConf(), req.appName(), r);
         ReduceStageSignal.mark(req.sparkConf(), ReduceStageSignal.BEGIN);
         runs.add(runOnce(jsc, rec, req, false));
         ReduceStageSignal.mark(req.sparkConf(), ReduceStageSignal.END);
