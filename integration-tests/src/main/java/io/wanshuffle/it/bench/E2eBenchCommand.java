@@ -14,9 +14,11 @@ import io.wanshuffle.it.fault.FaultOptions;
 import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.links.TopologyLinks;
 import io.wanshuffle.it.links.WindowBound;
+import io.wanshuffle.it.links.WindowBound.Rule;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.it.spark.ClusterOptions;
 import io.wanshuffle.scheduler.alg.Algorithms;
+import io.wanshuffle.spark.config.WanShuffleConf;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -379,12 +381,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
   private double checkPluginSettings(TestbedSpec base) {
     try {
       double beta = PluginSettings.check(base, "oggp", extraConf).betaSeconds();
-      for (String v : variants) {
-        if (!v.equals(Variant.DEFAULT)) {
-          Variant variant = new Variant(v);
-          PluginSettings.check(base, variant.algorithm(), extraConf, variant.stepSettings());
-        }
-      }
+      variants.forEach(v -> new Variant(v).settings(base, extraConf));
       return beta;
     } catch (IllegalArgumentException e) {
       throw usage("--conf: " + e.getMessage());
@@ -448,20 +445,22 @@ public final class E2eBenchCommand implements Callable<Integer> {
       TopologyLinks model) {
     List<Double> seconds = new ArrayList<>();
     List<Experiment.Measured> last = new ArrayList<>();
+    WanShuffleConf settings = new Variant(slot.variant()).settings(spec, extraConf);
     for (int i = 0; i < perApp.size(); i++) {
       String p =
           perApp.size() == 1
               ? pattern
               : pattern + " (app " + (i + 1) + PatternMatrices.partLabel(pattern, i) + ")";
       List<Experiment.Measured> mine = perApp.get(i);
-      E2eReport.Cell c = cells.add(spec, label, p, slot.variant(), mine, load, beta, model);
+      E2eReport.Cell c =
+          cells.add(spec, label, p, slot.variant(), mine, load, beta, model, Rule.of(settings));
       seconds.add(
           E2eReport.median(
               c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray()));
       last.add(mine.get(mine.size() - 1));
       System.out.println(E2eReport.line(c));
     }
-    noteGroup(spec, pattern, new Variant(slot.variant()), last, seconds, zk, model);
+    noteGroup(spec, pattern, new Variant(slot.variant()), settings, last, seconds, zk, model);
     writePartialReport(spec);
   }
 
@@ -474,6 +473,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
       TestbedSpec spec,
       String pattern,
       Variant variant,
+      WanShuffleConf settings,
       List<Experiment.Measured> apps,
       List<Double> seconds,
       ZooKeeperServer zk,
@@ -488,12 +488,7 @@ public final class E2eBenchCommand implements Callable<Integer> {
               seconds,
               apps.stream().map(Experiment.Measured::captureDir).toList(),
               model,
-              variant.isDefault()
-                  ? null
-                  : WindowBound.of(
-                      PluginSettings.check(
-                          spec, variant.algorithm(), extraConf, variant.stepSettings()),
-                      model));
+              settings == null ? null : WindowBound.of(settings, model));
       groups.add(g);
       System.out.println(g.line());
     }

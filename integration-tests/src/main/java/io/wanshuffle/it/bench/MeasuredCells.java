@@ -7,6 +7,7 @@ import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.job.RunResult;
 import io.wanshuffle.it.links.LinkRun;
 import io.wanshuffle.it.links.TopologyLinks;
+import io.wanshuffle.it.links.WindowBound;
 import io.wanshuffle.it.net.LinkTrace;
 import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.spark.capture.FlowCapture;
@@ -37,29 +38,6 @@ final class MeasuredCells {
   private final Map<String, Map.Entry<String, List<String>>> firstAnswers = new HashMap<>();
 
   /**
-   * Adds the cell of a measured application and checks its runs' answers.
-   *
-   * @param spec the testbed it ran on
-   * @param shapeLabel the testbed shape as the report's testbed column names it ("" with one shape)
-   * @param pattern the pattern
-   * @param variant the variant's name
-   * @param r the measured application
-   * @param beta the steps' setup time of the wan-shuffle variants, s
-   * @param model the testbed's links
-   * @return the cell
-   */
-  E2eReport.Cell add(
-      TestbedSpec spec,
-      String shapeLabel,
-      String pattern,
-      String variant,
-      Experiment.Measured r,
-      double beta,
-      TopologyLinks model) {
-    return add(spec, shapeLabel, pattern, variant, List.of(r), 0, beta, model);
-  }
-
-  /**
    * Adds the cell of one or more measured applications of the same variant (with {@code
    * --alternate}, one per measured run) and checks their runs' answers.
    *
@@ -72,6 +50,8 @@ final class MeasuredCells {
    * @param load busy processes that ran beside them ({@code --load}), 0 for none
    * @param beta the steps' setup time of the wan-shuffle variants, s
    * @param model the testbed's links
+   * @param windows the window rule the variant's runs planned under (what a link's flows are marked
+   *     against)
    * @return the cell: every application's runs in order
    */
   E2eReport.Cell add(
@@ -82,7 +62,8 @@ final class MeasuredCells {
       List<Experiment.Measured> apps,
       int load,
       double beta,
-      TopologyLinks model) {
+      TopologyLinks model,
+      WindowBound.Rule windows) {
     List<Comparison.Figures> figs = new ArrayList<>();
     List<Double> setups = new ArrayList<>();
     List<Integer> stalls = new ArrayList<>();
@@ -99,14 +80,15 @@ final class MeasuredCells {
         network.add(runNetwork(captured, r, run));
         LinkRun linkRun =
             LinkRun.of(
-                model,
-                run.trafficMatrix(),
-                run.senders(),
-                run.receivers(),
-                gated.isEmpty() ? null : gated,
-                r.links(),
-                run.reduceStageStartMs(),
-                run.reduceStageEndMs());
+                    model,
+                    run.trafficMatrix(),
+                    run.senders(),
+                    run.receivers(),
+                    gated.isEmpty() ? null : gated,
+                    r.links(),
+                    run.reduceStageStartMs(),
+                    run.reduceStageEndMs())
+                .withWindows(windows);
         links.add(linkRun);
         String bottleneck = linkRun.limit().link();
         bottlenecks.add(bottleneck);

@@ -1,7 +1,9 @@
 package io.wanshuffle.it.bench;
 
 import io.wanshuffle.it.experiment.PluginSettings;
+import io.wanshuffle.it.net.TestbedSpec;
 import io.wanshuffle.spark.config.Settings;
+import io.wanshuffle.spark.config.WanShuffleConf;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,6 +151,16 @@ record Variant(String name) {
     return unknown.isEmpty()
         ? null
         : "unknown " + unknown + "; give default and/or wan-shuffle algorithms " + algorithms;
+  }
+
+  /**
+   * @param spec the testbed
+   * @param extraConf the plugin settings of every wan-shuffle variant ({@code --conf})
+   * @return the plugin settings of this variant's runs on {@code spec}; null for {@value #DEFAULT}
+   * @throws IllegalArgumentException naming the key and value the plugin refuses
+   */
+  WanShuffleConf settings(TestbedSpec spec, Map<String, String> extraConf) {
+    return isDefault() ? null : PluginSettings.check(spec, algorithm(), extraConf, stepSettings());
   }
 
   /**

@@ -18,9 +18,27 @@ import java.util.Optional;
  * @param loads per link, its load during the stage
  * @param limit the generalised physical limit of the stage's traffic matrix
  * @param bottlenecks the bottleneck links, most loaded first
+ * @param windows the window rule the run was planned under (what {@link #mostFlows()} marks a
+ *     link's flows against)
  */
 public record LinkRun(
-    Map<String, LinkLoad> loads, TopologyLinks.Limit limit, List<String> bottlenecks) {
+    Map<String, LinkLoad> loads,
+    TopologyLinks.Limit limit,
+    List<String> bottlenecks,
+    WindowBound.Rule windows) {
+
+  /** The same with windows fixed at the links' capacities ({@link WindowBound.Rule#FIXED}). */
+  public LinkRun(Map<String, LinkLoad> loads, TopologyLinks.Limit limit, List<String> bottlenecks) {
+    this(loads, limit, bottlenecks, WindowBound.Rule.FIXED);
+  }
+
+  /**
+   * @param rule the window rule the run was planned under
+   * @return this run with it: {@link #mostFlows()} then marks a link against its window's bound
+   */
+  public LinkRun withWindows(WindowBound.Rule rule) {
+    return new LinkRun(loads, limit, bottlenecks, rule);
+  }
 
   /** Share of the limit above which a link is a bottleneck. */
   static final double BOTTLENECK_SHARE = 0.9;
@@ -63,11 +81,13 @@ public record LinkRun(
   }
 
   /**
-   * @return {@code maxFlows / capacity link} of the link with the most flows against its capacity
-   *     ({@code ABOVE} when over), or "-" without gated flows
+   * @return {@code maxFlows / capacity link} of the link with the most flows against the most its
+   *     window may reach under the run's rule ({@link #windows()}), that bound in brackets where it
+   *     is above the capacity ({@code (window <= N)}), {@code ABOVE} when over it; "-" without
+   *     gated flows
    */
   public String mostFlows() {
-    return mostFlows(loads);
+    return mostFlows(loads, windows);
   }
 
   /**
@@ -76,16 +96,37 @@ public record LinkRun(
    *     ({@code ABOVE} when over), or "-" without gated flows
    */
   public static String mostFlows(Map<String, LinkLoad> loads) {
-    return LinkLoad.mostFlowsOverCapacity(loads)
-        .map(
-            e ->
-                e.getValue().maxFlows()
-                    + " / "
-                    + e.getValue().capacityFlows()
-                    + " "
-                    + e.getKey()
-                    + (e.getValue().flowsOverCapacity() > 1 ? " ABOVE" : ""))
-        .orElse("-");
+    return mostFlows(loads, WindowBound.Rule.FIXED);
+  }
+
+  private static String mostFlows(Map<String, LinkLoad> loads, WindowBound.Rule rule) {
+    Map.Entry<String, LinkLoad> most = null;
+    double mostShare = -1;
+    for (Map.Entry<String, LinkLoad> e : loads.entrySet()) {
+      LinkLoad l = e.getValue();
+      if (l.flowsOverCapacity() != null) {
+        double share = l.maxFlows() / (double) rule.mostFlows(e.getKey(), l.capacityFlows());
+        // the link nearest its bound; among equals the one most over its capacity, then the first
+        if (share > mostShare
+            || (share == mostShare
+                && l.flowsOverCapacity() > most.getValue().flowsOverCapacity())) {
+          most = e;
+          mostShare = share;
+        }
+      }
+    }
+    if (most == null) {
+      return "-";
+    }
+    LinkLoad l = most.getValue();
+    int bound = rule.mostFlows(most.getKey(), l.capacityFlows());
+    return l.maxFlows()
+        + " / "
+        + l.capacityFlows()
+        + " "
+        + most.getKey()
+        + (bound > l.capacityFlows() ? " (window <= " + bound + ")" : "")
+        + (l.maxFlows() > bound ? " ABOVE" : "");
   }
 
   /**

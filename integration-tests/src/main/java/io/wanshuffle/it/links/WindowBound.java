@@ -52,4 +52,35 @@ public final class WindowBound {
     }
     return (int) Math.round(WindowControl.boundOverCapacity(capacity) * capacity);
   }
+
+  /**
+   * The window rule of a run, as far as the flows a link may carry go.
+   *
+   * @param adaptive whether its windows adapt ({@code spark.wanshuffle.window=adaptive} on gated
+   *     steps)
+   * @param racks whether it planned with the topology file (its rack links' windows move too)
+   */
+  public record Rule(boolean adaptive, boolean racks) {
+    /** Windows fixed at the links' capacities (and Spark's default shuffle). */
+    public static final Rule FIXED = new Rule(false, false);
+
+    /**
+     * @param conf a wan-shuffle run's settings, or null for Spark's default shuffle
+     * @return the rule those settings put in force
+     */
+    public static Rule of(WanShuffleConf conf) {
+      return conf == null
+          ? FIXED
+          : new Rule(conf.adaptiveWindows(), conf.get(Settings.TOPOLOGY_FILE).isPresent());
+    }
+
+    /**
+     * @param link a link name
+     * @param capacity its capacity in flows, at least 1
+     * @return the most flows it may carry at once under this rule ({@link WindowBound#mostFlows})
+     */
+    public int mostFlows(String link, int capacity) {
+      return WindowBound.mostFlows(link, capacity, adaptive, racks);
+    }
+  }
 }

@@ -68,4 +68,31 @@ class LinkRunTest {
     assertNull(ungated.drops());
     assertNull(ungated.maxFlowsOverCapacity());
   }
+
+  /**
+   * With windows that adapt, a backbone side may carry more flows than its capacity up to the
+   * rule's bound: marked ABOVE only past it; a NIC's window never moves, so a NIC over its capacity
+   * is ABOVE under either rule.
+   */
+  @Test
+  void flowsAreMarkedAgainstTheWindowRulesBound() {
+    TopologyLinks.Limit limit = new TopologyLinks.Limit(1.0, "backbone.out[/A]");
+    LinkLoad three = new LinkLoad(2, 3, 1L, null, null, null);
+    LinkLoad nicOk = new LinkLoad(1, 1, 1L, null, null, null);
+    Map<String, LinkLoad> loads = new java.util.LinkedHashMap<>();
+    loads.put("nic.up[a1]", nicOk);
+    loads.put("backbone.out[/A]", three);
+    LinkRun fixed = new LinkRun(loads, limit, List.of());
+    assertEquals("3 / 2 backbone.out[/A] ABOVE", fixed.mostFlows());
+    WindowBound.Rule adaptive = new WindowBound.Rule(true, true);
+    assertEquals("3 / 2 backbone.out[/A] (window <= 3)", fixed.withWindows(adaptive).mostFlows());
+    loads.put("backbone.out[/A]", new LinkLoad(2, 4, 1L, null, null, null));
+    assertEquals(
+        "4 / 2 backbone.out[/A] (window <= 3) ABOVE",
+        new LinkRun(loads, limit, List.of(), adaptive).mostFlows());
+    loads.put("backbone.out[/A]", three);
+    loads.put("nic.up[a1]", new LinkLoad(1, 2, 1L, null, null, null));
+    assertEquals(
+        "2 / 1 nic.up[a1] ABOVE", new LinkRun(loads, limit, List.of(), adaptive).mostFlows());
+  }
 }
