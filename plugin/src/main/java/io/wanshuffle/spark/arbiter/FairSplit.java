@@ -16,8 +16,10 @@ import java.util.PriorityQueue;
  * 1):
  *
  * <ol>
- *   <li>W &lt; n: the W claims first by weight (highest first), then by application name (lowest
- *       first) get 1 flow each, the others 0.
+ *   <li>W &lt; n: the W claims first by weight (highest first), then by the start of their demand
+ *       on the link (earliest first: an application already crossing the link keeps it rather than
+ *       handing it to one that came later), then by application name (lowest first) get 1 flow
+ *       each, the others 0.
  *   <li>Otherwise every claim gets 1 flow; then, one flow at a time, the next flow goes to the
  *       claim below its c with the lowest (share + 1) / w, ties to the lowest application name,
  *       until the window is used up or every claim has its c;
@@ -39,8 +41,14 @@ final class FairSplit {
    * @param app the application's name in the arbiter (unique)
    * @param weight its weight, &gt; 0
    * @param flows the flows it wants, &gt;= 1
+   * @param sinceMs since when it has wanted the link, epoch ms (0: not known, first)
    */
-  record Claim(String app, double weight, int flows) {
+  record Claim(String app, double weight, int flows, long sinceMs) {
+    /** A claim whose start is not known ({@code sinceMs} 0). */
+    Claim(String app, double weight, int flows) {
+      this(app, weight, flows, 0);
+    }
+
     /** Checks the values. */
     Claim {
       if (!(weight > 0) || Double.isInfinite(weight) || flows < 1) {
@@ -73,6 +81,7 @@ final class FairSplit {
       }
       order.sort(
           Comparator.<Integer>comparingDouble(i -> -claims.get(i).weight())
+              .thenComparingLong(i -> claims.get(i).sinceMs())
               .thenComparing(i -> claims.get(i).app()));
       for (int i = 0; i < window; i++) {
         share[order.get(i)] = 1;

@@ -7,15 +7,40 @@ package io.wanshuffle.spark.arbiter;
  * @param bytesWanted bytes still to cross the link in the application's registered demand, >= 0
  * @param flowsWanted flows the application could hold on the link at once now (e.g. its host pairs
  *     with residual demand whose routes hold the link), >= 0
- * @throws IllegalArgumentException if either is negative
+ * @param sinceMs since when the application has wanted the link without a break, epoch ms (0: not
+ *     known; the arbiter stamps it when it publishes)
+ * @throws IllegalArgumentException if a value is negative
  */
-public record LinkDemand(long bytesWanted, int flowsWanted) {
+public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs) {
   /** Checks the values (see the components). */
   public LinkDemand {
-    if (bytesWanted < 0 || flowsWanted < 0) {
+    if (bytesWanted < 0 || flowsWanted < 0 || sinceMs < 0) {
       throw new IllegalArgumentException(
-          "bytesWanted and flowsWanted must be >= 0, got " + bytesWanted + ", " + flowsWanted);
+          "bytesWanted, flowsWanted and sinceMs must be >= 0, got "
+              + bytesWanted
+              + ", "
+              + flowsWanted
+              + ", "
+              + sinceMs);
     }
+  }
+
+  /**
+   * A demand whose start the arbiter stamps when it publishes it ({@code sinceMs} 0).
+   *
+   * @param bytesWanted bytes still to cross the link, >= 0
+   * @param flowsWanted flows the application could hold on the link at once now, >= 0
+   */
+  public LinkDemand(long bytesWanted, int flowsWanted) {
+    this(bytesWanted, flowsWanted, 0);
+  }
+
+  /**
+   * @param at since when the application has wanted the link, epoch ms
+   * @return this demand with that start
+   */
+  LinkDemand since(long at) {
+    return new LinkDemand(bytesWanted, flowsWanted, at);
   }
 
   /**

@@ -11,16 +11,18 @@ import java.util.TreeMap;
 
 /**
  * What one driver publishes in its node: its weight and its demand on each link it wants, and the
- * node's bytes: version 1, the weight (double), the number of links (int), then per link in name
- * order its name (modified UTF-8), bytes wanted (long) and flows wanted (int). One node per
- * application holds all its links, so a change of demand on any number of links is one write.
+ * node's bytes: version 2, the weight (double), the number of links (int), then per link in name
+ * order its name (modified UTF-8), bytes wanted (long), flows wanted (int) and since when it has
+ * wanted the link (long, epoch ms). A version-1 node (the same without the start) still reads, its
+ * starts 0. One node per application holds all its links, so a change of demand on any number of
+ * links is one write.
  *
  * @param weight the application's weight, &gt; 0
  * @param links per link name, the demand ({@link LinkDemand#any()} true for every entry)
  */
 record PublishedDemand(double weight, Map<String, LinkDemand> links) {
   /** The layout's version, the node's first byte. */
-  static final int VERSION = 1;
+  static final int VERSION = 2;
 
   /** Keeps the links with demand, sorted by name. */
   PublishedDemand {
@@ -47,6 +49,7 @@ record PublishedDemand(double weight, Map<String, LinkDemand> links) {
         out.writeUTF(e.getKey());
         out.writeLong(e.getValue().bytesWanted());
         out.writeInt(e.getValue().flowsWanted());
+        out.writeLong(e.getValue().sinceMs());
       }
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory", e);
@@ -57,8 +60,8 @@ record PublishedDemand(double weight, Map<String, LinkDemand> links) {
   /**
    * @param node a node's bytes
    * @return what they hold
-   * @throws IllegalArgumentException if they are not a version-1 layout with a weight &gt; 0 and
-   *     demands &gt;= 0 (a driver of another plugin version, or a node someone else wrote)
+   * @throws IllegalArgumentException if they are not a version-1 or -2 layout with a weight &gt; 0
+   *     and demands &gt;= 0 (a driver of another plugin version, or a node someone else wrote)
    */
   static PublishedDemand decode(byte[] node) {
     if (node == null || node.length == 0) {
@@ -66,8 +69,9 @@ record PublishedDemand(double weight, Map<String, LinkDemand> links) {
     }
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(node))) {
       int version = in.readUnsignedByte();
-      if (version != VERSION) {
-        throw new IllegalArgumentException("layout version " + version + ", expected " + VERSION);
+      if (version != VERSION && version != 1) {
+        throw new IllegalArgumentException(
+            "layout version " + version + ", expected 1 or " + VERSION);
       }
       double weight = in.readDouble();
       if (!(weight > 0) || Double.isInfinite(weight)) {
@@ -79,7 +83,9 @@ record PublishedDemand(double weight, Map<String, LinkDemand> links) {
       }
       Map<String, LinkDemand> links = new TreeMap<>();
       for (int i = 0; i < n; i++) {
-        links.put(in.readUTF(), new LinkDemand(in.readLong(), in.readInt()));
+        links.put(
+            in.readUTF(),
+            new LinkDemand(in.readLong(), in.readInt(), version == 1 ? 0 : in.readLong()));
       }
       if (in.available() > 0) {
         throw new IllegalArgumentException(in.available() + " bytes after the last link");

@@ -28,7 +28,8 @@ final class ShareView {
   private final ConcurrentHashMap<String, List<FairSplit.Claim>> claims = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Key, Integer> shares = new ConcurrentHashMap<>();
 
-  private record Key(String self, double weight, String link, int window, int ownFlows) {}
+  private record Key(
+      String self, double weight, String link, int window, int ownFlows, long ownSince) {}
 
   /**
    * @param live whether the split applies (connected and the nodes read)
@@ -66,8 +67,8 @@ final class ShareView {
    * @param weight this application's weight
    * @param link a link's name
    * @param window the link's window, flows, &gt;= 0
-   * @param own this application's demand on the link, or null (it then claims 1 flow: it asks, so
-   *     it wants one)
+   * @param own this application's demand on the link, or null (it then claims 1 flow from now: it
+   *     asks, so it wants one)
    * @return this application's share of the window, 0..window
    */
   int share(String self, double weight, String link, int window, LinkDemand own) {
@@ -82,13 +83,14 @@ final class ShareView {
       return Math.min(window, Math.max(1, window / (on.size() + 1)));
     }
     int ownFlows = own == null ? 1 : own.claim();
-    Key key = new Key(self, weight, link, window, ownFlows);
+    long ownSince = own == null ? System.currentTimeMillis() : own.sinceMs();
+    Key key = new Key(self, weight, link, window, ownFlows, own == null ? -1 : ownSince);
     Integer kept = shares.get(key);
     if (kept != null) {
       return kept;
     }
     List<FairSplit.Claim> all = new ArrayList<>(on);
-    all.add(new FairSplit.Claim(self, weight, ownFlows));
+    all.add(new FairSplit.Claim(self, weight, ownFlows, ownSince));
     int s = FairSplit.split(window, all)[all.size() - 1];
     if (shares.size() >= MAX_KEPT) {
       shares.clear();
@@ -109,7 +111,7 @@ final class ShareView {
           (app, d) -> {
             LinkDemand l = d.links().get(link);
             if (l != null) {
-              c.add(new FairSplit.Claim(app, d.weight(), l.claim()));
+              c.add(new FairSplit.Claim(app, d.weight(), l.claim(), l.sinceMs()));
             }
           });
       on = List.copyOf(c);

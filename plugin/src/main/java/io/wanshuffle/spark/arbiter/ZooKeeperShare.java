@@ -195,11 +195,16 @@ public final class ZooKeeperShare implements BackboneShare {
 
   @Override
   public void publish(Map<String, LinkDemand> demand) {
+    Map<String, LinkDemand> before = own;
+    long now = System.currentTimeMillis();
     Map<String, LinkDemand> kept = new HashMap<>();
     demand.forEach(
         (l, d) -> {
           if (d.any()) {
-            kept.put(l, d);
+            // a link wanted without a break keeps the start of its demand (what the split
+            // orders a link of fewer flows than applications by)
+            LinkDemand was = before.get(l);
+            kept.put(l, d.since(was != null ? was.sinceMs() : now));
           }
         });
     own = Map.copyOf(kept);

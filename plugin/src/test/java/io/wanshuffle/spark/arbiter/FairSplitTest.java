@@ -25,6 +25,25 @@ class FairSplitTest {
     assertArrayEquals(new int[0], FairSplit.split(10, List.of()));
   }
 
+  /**
+   * A window of fewer flows than applications: an application already crossing the link keeps it
+   * against one that came later, whatever their names; equal starts fall back to the names.
+   */
+  @Test
+  void fewerFlowsThanApplicationsGoToTheEarliestDemand() {
+    FairSplit.Claim late = new FairSplit.Claim("a", 1, 5, 2_000);
+    FairSplit.Claim early = new FairSplit.Claim("b", 1, 5, 1_000);
+    assertArrayEquals(new int[] {0, 1}, FairSplit.split(1, List.of(late, early)));
+    assertArrayEquals(
+        new int[] {1, 0},
+        FairSplit.split(1, List.of(new FairSplit.Claim("a", 1, 5, 1_000), early)),
+        "same start: the lowest name");
+    assertArrayEquals(
+        new int[] {1, 0},
+        FairSplit.split(1, List.of(new FairSplit.Claim("a", 2, 5, 2_000), early)),
+        "the heavier first, whenever it came");
+  }
+
   @Test
   void equalWeightsSplitEvenlyTheRemainderToTheLowestNames() {
     assertArrayEquals(

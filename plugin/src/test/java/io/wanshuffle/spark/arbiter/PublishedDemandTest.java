@@ -14,16 +14,36 @@ class PublishedDemandTest {
         new PublishedDemand(
             2.5,
             Map.of(
-                "backbone.out[/A]", new LinkDemand(1_000_000, 4),
+                "backbone.out[/A]", new LinkDemand(1_000_000, 4, 1_796_000_000_000L),
                 "nic.in[b1]", new LinkDemand(500, 0),
                 "nic.in[b2]", new LinkDemand(0, 0)));
     PublishedDemand back = PublishedDemand.decode(d.encode());
     assertEquals(2.5, back.weight());
     assertEquals(
         Map.of(
-            "backbone.out[/A]", new LinkDemand(1_000_000, 4), "nic.in[b1]", new LinkDemand(500, 0)),
+            "backbone.out[/A]",
+            new LinkDemand(1_000_000, 4, 1_796_000_000_000L),
+            "nic.in[b1]",
+            new LinkDemand(500, 0)),
         back.links());
     assertEquals(1, back.links().get("nic.in[b1]").claim(), "bytes alone claim one flow");
+  }
+
+  /** A node of the first layout (no starts), from a driver of an earlier plugin, still reads. */
+  @Test
+  void aVersionOneNodeReadsWithUnknownStarts() throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+      out.writeByte(1);
+      out.writeDouble(1.5);
+      out.writeInt(1);
+      out.writeUTF("backbone.out[/A]");
+      out.writeLong(700);
+      out.writeInt(2);
+    }
+    PublishedDemand v1 = PublishedDemand.decode(bytes.toByteArray());
+    assertEquals(1.5, v1.weight());
+    assertEquals(Map.of("backbone.out[/A]", new LinkDemand(700, 2, 0)), v1.links());
   }
 
   @Test

@@ -110,6 +110,29 @@ class ZooKeeperShareTest {
     assertEquals(0, new Alone().othersOn(LINK), "no arbiter: nobody else known");
   }
 
+  /**
+   * A link of fewer flows than applications stays with the application that wanted it first (its
+   * demand's start travels in its node), whatever the names; it passes on once that demand ends,
+   * and the one that came back later waits in turn.
+   */
+  @Test
+  void aLinkOfOneFlowStaysWithTheApplicationThatWantedItFirst() throws Exception {
+    ZooKeeperShare a = join("a", 1);
+    ZooKeeperShare b = join("b", 1);
+    b.publish(wants(5));
+    live(b);
+    Thread.sleep(20);
+    a.publish(wants(5));
+    live(a);
+    settle("a, later than b", 0, () -> a.allowed(LINK, 1), SETTLE_MS * 5);
+    settle("b, first", 1, () -> b.allowed(LINK, 1), SETTLE_MS);
+    b.publish(Map.of());
+    settle("b done: a's", 1, () -> a.allowed(LINK, 1), SETTLE_MS);
+    b.publish(wants(5));
+    settle("b back, after a", 0, () -> b.allowed(LINK, 1), SETTLE_MS * 5);
+    settle("a keeps it", 1, () -> a.allowed(LINK, 1), SETTLE_MS);
+  }
+
   @Test
   void anApplicationWithoutDemandLeavesItsShareWithinASecond() throws Exception {
     ZooKeeperShare a = join("a", 1);
