@@ -35,6 +35,9 @@ final class BackboneArbitration implements AutoCloseable {
   private final Consumer<ShareChange> tell;
   private volatile BackboneShare share = new Alone();
 
+  /** Whether the last demand published was none. */
+  private volatile boolean publishedNone;
+
   /**
    * @param clock epoch ms
    * @param tell where a share that moved goes (the listeners, under the coordinator's lock)
@@ -96,7 +99,19 @@ final class BackboneArbitration implements AutoCloseable {
         (l, d) ->
             demand.put(
                 p.links().name(l), new LinkDemand(d[0], (int) Math.min(d[1], facts.ownWindow(l)))));
+    publishedNone = demand.isEmpty();
     share.publish(demand);
+  }
+
+  /**
+   * Publishes that this application wants no link now (its demand is fetched or released), so that
+   * the other applications take its shares at once; nothing is written when it already said so.
+   */
+  void publishNone() {
+    if (active() && !publishedNone) {
+      publishedNone = true;
+      share.publish(Map.of());
+    }
   }
 
   /**

@@ -236,6 +236,11 @@ final class PlanningRounds
   @Override
   public RoundInput snapshot(long startedNanos) {
     requests.planStarted(startedNanos);
+    if (!hasDemand()) {
+      // nothing left to fetch: the other applications get this one's shares now, not at its next
+      // plan (there may be none for a long while)
+      arbitration.publishNone();
+    }
     if (stopped || !r.conf().gated() || !r.mode().mayPlan(!r.steps().isEmpty())) {
       return null;
     }
@@ -256,6 +261,16 @@ final class PlanningRounds
       }
     }
     return new RoundInput(p, residual, r.waves().estimate(), fresh);
+  }
+
+  /** Whether a demand in the book still has bytes to fetch through the coordinator. */
+  private boolean hasDemand() {
+    for (Demand d : r.book().all()) {
+      if (!d.released() && d.remainingTotal() > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -133,6 +133,33 @@ class SharedBackboneTest {
     c.stop();
   }
 
+  /**
+   * Once its last demand is fetched the application publishes that it wants nothing, so that the
+   * others take its shares at once rather than at its next plan, which may be an application's
+   * lifetime away.
+   */
+  @Test
+  void anApplicationWhoseDemandIsFetchedPublishesNone() {
+    StepCoordinator c = coordinator();
+    FakeShare share = new FakeShare();
+    c.shareBackbone(share);
+    RegisterDemand d = demand(3, 1, "b1", "a1");
+    long id = c.register(d).demandId();
+    CompletableFuture<GrantReply> poll = c.awaitGrant(AwaitGrant.poll(id));
+    timer.advance(10);
+    assertTrue(poll.isDone() && poll.join().status() == GrantReply.Status.GRANT);
+    assertTrue(
+        share.lastPublished().containsKey("backbone.out[/a]"),
+        "its demand is published: " + share.lastPublished());
+    long[] left = d.bytes().clone();
+    CompletableFuture<GrantReply> next =
+        c.awaitGrant(FlowSimulation.reportOf(id, d, poll.join(), left));
+    timer.advance(10);
+    assertEquals(GrantReply.Status.FINISHED, next.join().status());
+    assertEquals(Map.of(), share.lastPublished(), "nothing left: no link wanted");
+    c.stop();
+  }
+
   @Test
   void twoStagesReadingAtOnceShareTheApplicationsWindow() {
     StepCoordinator c = coordinator();
