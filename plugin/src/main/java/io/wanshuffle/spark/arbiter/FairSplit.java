@@ -16,9 +16,11 @@ import java.util.PriorityQueue;
  * 1):
  *
  * <ol>
- *   <li>W &lt; n: the W claims first by weight (highest first), then by the start of their demand
- *       on the link (earliest first: an application already crossing the link keeps it rather than
- *       handing it to one that came later), then by application name (lowest first) get 1 flow
+ *   <li>W &lt; n: the W claims first by weight (highest first), then by the start of their
+ *       application's demand (earliest first: an application already crossing the backbone keeps
+ *       its links rather than handing them to one that came later; one start per application, the
+ *       same on every link, so that the order is the same on every link and no two applications
+ *       each hold one of two links both need), then by application name (lowest first) get 1 flow
  *       each, the others 0.
  *   <li>Otherwise every claim gets 1 flow; then, one flow at a time, the next flow goes to the
  *       claim below its c with the lowest (share + 1) / w, ties to the lowest application name,
@@ -41,7 +43,8 @@ final class FairSplit {
    * @param app the application's name in the arbiter (unique)
    * @param weight its weight, &gt; 0
    * @param flows the flows it wants, &gt;= 1
-   * @param sinceMs since when it has wanted the link, epoch ms (0: not known, first)
+   * @param sinceMs since when its application has wanted some link without a break, epoch ms (0:
+   *     not known, first)
    */
   record Claim(String app, double weight, int flows, long sinceMs) {
     /** A claim whose start is not known ({@code sinceMs} 0). */

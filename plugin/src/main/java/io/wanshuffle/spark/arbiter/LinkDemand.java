@@ -7,8 +7,8 @@ package io.wanshuffle.spark.arbiter;
  * @param bytesWanted bytes still to cross the link in the application's registered demand, >= 0
  * @param flowsWanted flows the application could hold on the link at once now (e.g. its host pairs
  *     with residual demand whose routes hold the link), >= 0
- * @param sinceMs since when the application has wanted the link without a break, epoch ms (0: not
- *     known; the arbiter stamps it when it publishes)
+ * @param sinceMs since when the application has wanted some link without a break, epoch ms (0: not
+ *     known; the arbiter stamps it when it publishes, the same on each of its links)
  * @throws IllegalArgumentException if a value is negative
  */
 public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs) {
@@ -36,7 +36,7 @@ public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs) {
   }
 
   /**
-   * @param at since when the application has wanted the link, epoch ms
+   * @param at since when the application has wanted some link, epoch ms
    * @return this demand with that start
    */
   LinkDemand since(long at) {

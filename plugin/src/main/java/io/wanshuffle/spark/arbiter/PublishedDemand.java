@@ -12,10 +12,10 @@ import java.util.TreeMap;
 /**
  * What one driver publishes in its node: its weight and its demand on each link it wants, and the
  * node's bytes: version 2, the weight (double), the number of links (int), then per link in name
- * order its name (modified UTF-8), bytes wanted (long), flows wanted (int) and since when it has
- * wanted the link (long, epoch ms). A version-1 node (the same without the start) still reads, its
- * starts 0. One node per application holds all its links, so a change of demand on any number of
- * links is one write.
+ * order its name (modified UTF-8), bytes wanted (long), flows wanted (int) and since when the
+ * application has wanted some link without a break (long, epoch ms; the same on every link). A
+ * version-1 node (the same without the start) still reads, its starts 0. One node per application
+ * holds all its links, so a change of demand on any number of links is one write.
  *
  * @param weight the application's weight, &gt; 0
  * @param links per link name, the demand ({@link LinkDemand#any()} true for every entry)

@@ -79,6 +79,12 @@ public final class ZooKeeperShare implements BackboneShare {
   /** The demand {@link #publish} was last given (links with demand only). */
   private volatile Map<String, LinkDemand> own = Map.of();
 
+  /**
+   * Since when this application has wanted some link without a break, epoch ms; 0 while it wants
+   * none (written by {@link #publish} alone).
+   */
+  private volatile long demandSinceMs;
+
   /** The snapshot {@link #allowed} reads. */
   private volatile ShareView view = ShareView.NONE;
 
@@ -195,18 +201,22 @@ public final class ZooKeeperShare implements BackboneShare {
 
   @Override
   public void publish(Map<String, LinkDemand> demand) {
-    Map<String, LinkDemand> before = own;
-    long now = System.currentTimeMillis();
     Map<String, LinkDemand> kept = new HashMap<>();
     demand.forEach(
         (l, d) -> {
           if (d.any()) {
-            // a link wanted without a break keeps the start of its demand (what the split
-            // orders a link of fewer flows than applications by)
-            LinkDemand was = before.get(l);
-            kept.put(l, d.since(was != null ? was.sinceMs() : now));
+            kept.put(l, d);
           }
         });
+    // every link carries the start of the application's demand, not of its demand on that link:
+    // one order of the applications on every link of fewer flows than applications, so that two
+    // applications never each hold one of two links that both need (a circular wait)
+    if (kept.isEmpty()) {
+      demandSinceMs = 0;
+    } else if (demandSinceMs == 0) {
+      demandSinceMs = System.currentTimeMillis();
+    }
+    kept.replaceAll((l, d) -> d.since(demandSinceMs));
     own = Map.copyOf(kept);
     if (!closed && !writeDue.getAndSet(true)) {
       long wait = Math.max(0, lastWriteMs + publishIntervalMs - System.currentTimeMillis());

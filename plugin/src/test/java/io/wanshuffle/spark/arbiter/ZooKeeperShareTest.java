@@ -133,6 +133,31 @@ class ZooKeeperShareTest {
     settle("a keeps it", 1, () -> a.allowed(LINK, 1), SETTLE_MS);
   }
 
+  /**
+   * Two applications that started wanting two single-flow links in opposite orders: the one whose
+   * demand started first holds both, the other neither (never one each: each would wait for the
+   * other's link, a circular wait).
+   */
+  @Test
+  void theOrderOnSingleFlowLinksIsTheSameOnEveryLink() throws Exception {
+    String other = "nic.down[b1]";
+    ZooKeeperShare a = join("a", 1);
+    ZooKeeperShare b = join("b", 1);
+    b.publish(Map.of(LINK, new LinkDemand(100, 1)));
+    live(b);
+    Thread.sleep(20);
+    a.publish(Map.of(other, new LinkDemand(100, 1)));
+    live(a);
+    Thread.sleep(20);
+    // a wanted `other` before b did, b wanted LINK before a did; b's demand started first
+    b.publish(Map.of(LINK, new LinkDemand(100, 1), other, new LinkDemand(100, 1)));
+    a.publish(Map.of(LINK, new LinkDemand(100, 1), other, new LinkDemand(100, 1)));
+    settle("b on LINK", 1, () -> b.allowed(LINK, 1), SETTLE_MS * 5);
+    settle("b on the other link", 1, () -> b.allowed(other, 1), SETTLE_MS * 5);
+    settle("a on LINK", 0, () -> a.allowed(LINK, 1), SETTLE_MS * 5);
+    settle("a on the other link", 0, () -> a.allowed(other, 1), SETTLE_MS * 5);
+  }
+
   @Test
   void anApplicationWithoutDemandLeavesItsShareWithinASecond() throws Exception {
     ZooKeeperShare a = join("a", 1);
