@@ -20,14 +20,13 @@ public final class WindowBound {
    *     their δ)
    */
   public static double of(WanShuffleConf conf, TopologyLinks model) {
-    if (!conf.adaptiveWindows()) {
-      return 1.0;
-    }
-    boolean racks = conf.get(Settings.TOPOLOGY_FILE).isPresent();
+    Rule rule = Rule.of(conf);
     double most = 1.0;
-    for (String link : model.links().keySet()) {
-      int capacity = model.capacityFlows(link);
-      most = Math.max(most, (double) mostFlows(link, capacity, true, racks) / capacity);
+    if (rule.adaptive()) {
+      for (String link : model.links().keySet()) {
+        int capacity = model.capacityFlows(link);
+        most = Math.max(most, (double) rule.mostFlows(link, capacity) / capacity);
+      }
     }
     return most;
   }

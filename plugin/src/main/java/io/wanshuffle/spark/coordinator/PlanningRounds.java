@@ -236,7 +236,7 @@ final class PlanningRounds
   @Override
   public RoundInput snapshot(long startedNanos) {
     requests.planStarted(startedNanos);
-    if (!hasDemand()) {
+    if (arbitration.active() && !hasDemand()) {
       // nothing left to fetch: the other applications get this one's shares now, not at its next
       // plan (there may be none for a long while)
       arbitration.publishNone();
