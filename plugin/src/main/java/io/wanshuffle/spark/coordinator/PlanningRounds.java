@@ -13,6 +13,7 @@ import io.wanshuffle.spark.coordinator.event.PlanEvent;
 import io.wanshuffle.spark.coordinator.event.StageRef;
 import io.wanshuffle.spark.coordinator.matrix.DemandMatrix;
 import io.wanshuffle.spark.coordinator.matrix.ResidualSnapshot;
+import io.wanshuffle.spark.coordinator.network.LinkFacts;
 import io.wanshuffle.spark.coordinator.network.PlanningParameters;
 import io.wanshuffle.spark.coordinator.plan.Planner;
 import io.wanshuffle.spark.coordinator.plan.PlanningLoop;
@@ -349,8 +350,12 @@ final class PlanningRounds
       return;
     }
     ungateTaskBound(now);
-    if (arbitration.refreshShares(r.parameters())) {
-      // this application's share of a link moved: the plan was made on the old one
+    LinkFacts inForce = r.parameters().current().facts();
+    if (arbitration.refreshShares(r.parameters())
+        || in.parameters().facts().admitsMoreThan(inForce)
+        || sp.facts().admitsMoreThan(inForce)) {
+      // this application's share or window of a link moved down, now or since the round read it
+      // (an arbiter's callback installs shares at any time): the plan may exceed it
       standing = null;
       request();
       return;

@@ -18,14 +18,20 @@ final class FakeShare implements BackboneShare {
   final List<Map<String, LinkDemand>> published = new ArrayList<>();
   Runnable onChange = () -> {};
 
+  /** Run after each publish (on the planner's thread, while its round plans). */
+  volatile Runnable afterPublish = () -> {};
+
   @Override
   public int othersOn(String link) {
     return others.getOrDefault(link, 0);
   }
 
   @Override
-  public synchronized void publish(Map<String, LinkDemand> demand) {
-    published.add(Map.copyOf(demand));
+  public void publish(Map<String, LinkDemand> demand) {
+    synchronized (this) {
+      published.add(Map.copyOf(demand));
+    }
+    afterPublish.run();
   }
 
   /**

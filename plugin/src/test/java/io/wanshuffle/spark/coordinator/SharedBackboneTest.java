@@ -97,6 +97,45 @@ class SharedBackboneTest {
     c.stop();
   }
 
+  /**
+   * The arbiter moves a share down after a round built its plan and before the plan is granted (its
+   * callback runs at any time, here from a listener of the plan): the plan, made on the larger
+   * share, is not granted; the next one, on the share in force, is.
+   */
+  @Test
+  void aPlanMadeBeforeTheShareMovedDownIsNotGranted() {
+    FakeShare share = new FakeShare();
+    java.util.concurrent.atomic.AtomicReference<Runnable> onPlan =
+        new java.util.concurrent.atomic.AtomicReference<>(() -> {});
+    StepCoordinator c =
+        coordinator(
+            List.of(
+                new CoordinatorListener() {
+                  @Override
+                  public void onPlanComputed(io.wanshuffle.spark.coordinator.event.PlanEvent e) {
+                    onPlan.getAndSet(() -> {}).run();
+                  }
+                }));
+    share.shares.put("backbone.out[/a]", 0);
+    c.shareBackbone(share);
+    List<CompletableFuture<GrantReply>> polls =
+        registerAndPoll(
+            c, demand(3, 1, "b1", "a1"), demand(3, 2, "b2", "a2"), demand(3, 3, "b3", "a3"));
+    timer.advance(10);
+    assertEquals(0, c.openFlowCount(), "another application holds backbone.out[/a]");
+    share.shares.put("backbone.out[/a]", 2); // the other one is done: the next round plans on 2
+    onPlan.set(
+        () -> {
+          share.shares.put("backbone.out[/a]", 1); // a third application came meanwhile
+          share.onChange.run();
+        });
+    share.onChange.run();
+    timer.advance(10);
+    assertEquals(1, c.openFlowCount(), "the share of backbone.out[/a] moved to 1 before the grant");
+    assertEquals(1, granted(polls));
+    c.stop();
+  }
+
   @Test
   void aShareThatMovesIsToldWithTheLinkItsWindowAndTheOtherApplications() {
     List<ShareChange> told = new CopyOnWriteArrayList<>();

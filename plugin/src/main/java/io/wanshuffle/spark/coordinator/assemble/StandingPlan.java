@@ -56,6 +56,9 @@ public final class StandingPlan {
 
   private final int[][] sharedCapacity;
 
+  /** The links' windows and shares the plan's capacities were read from. */
+  private final LinkFacts facts;
+
   /** Per transfer, the link id of its sender's NIC (up), -1 when the route has none. */
   private final int[] nicUp;
 
@@ -113,6 +116,7 @@ public final class StandingPlan {
     Arrays.fill(sendPorts, -1);
     Arrays.fill(receivePorts, -1);
     LinkFacts facts = leases.facts();
+    this.facts = facts;
     double heaviestLoad = 0;
     for (BottleneckFirstOrder.Ranked r : this.order) {
       heaviestLoad = Math.max(heaviestLoad, r.load());
@@ -182,6 +186,14 @@ public final class StandingPlan {
       c[x] = facts.window(links[x]);
     }
     return c;
+  }
+
+  /**
+   * @return the links' windows and shares this plan grants within (those in force when it was
+   *     built)
+   */
+  public LinkFacts facts() {
+    return facts;
   }
 
   private static int[] toArray(Set<Integer> s) {

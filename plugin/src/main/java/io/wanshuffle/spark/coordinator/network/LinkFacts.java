@@ -122,6 +122,23 @@ public final class LinkFacts {
   }
 
   /**
+   * @param now the facts in force now
+   * @return true when a plan made on these facts may put more flows on some link than {@code now}
+   *     admits: a link's window or share moved down since, or the link model was replaced
+   */
+  public boolean admitsMoreThan(LinkFacts now) {
+    if (links != now.links) {
+      return true;
+    }
+    for (int l = 0; l < links.linkCount(); l++) {
+      if (window(l) > now.window(l)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * @param model a link model
    * @return true when these are the facts of {@code model}
    */
