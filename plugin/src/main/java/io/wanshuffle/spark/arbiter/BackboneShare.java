@@ -26,6 +26,20 @@ public interface BackboneShare extends AutoCloseable {
   void publish(Map<String, LinkDemand> demand);
 
   /**
+   * Makes this application's demand known with the routes it comes from, so that the split counts
+   * on each link only the flows the application could hold given its shares of the other links
+   * ({@link RouteDemand#usable}, the split's second pass in {@link ShareView}); the arbiter works
+   * the usable flows out again whenever the other applications' demands move. Without an arbiter
+   * that splits in two passes, the same as {@link #publish(Map)}.
+   *
+   * @param demand per link name, this application's demand on it (as {@link #publish(Map)})
+   * @param routes the routes the demand comes from, their link ids named as in {@code demand}
+   */
+  default void publish(Map<String, LinkDemand> demand, RouteDemand routes) {
+    publish(demand);
+  }
+
+  /**
    * How many flows this application may hold on a link now.
    *
    * @param link the link's name

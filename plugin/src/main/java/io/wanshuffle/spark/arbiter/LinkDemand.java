@@ -9,9 +9,13 @@ package io.wanshuffle.spark.arbiter;
  *     with residual demand whose routes hold the link), >= 0
  * @param sinceMs since when the application has wanted some link without a break, epoch ms (0: not
  *     known; the arbiter stamps it when it publishes, the same on each of its links)
- * @throws IllegalArgumentException if a value is negative
+ * @param flowsUsable of the flows wanted, those the application could hold given its shares of the
+ *     other links of their routes ({@link RouteDemand#usable}), 0..{@code flowsWanted}; the arbiter
+ *     works it out when it publishes (equal to {@code flowsWanted} when not known)
+ * @throws IllegalArgumentException if a value is negative or {@code flowsUsable} is over {@code
+ *     flowsWanted}
  */
-public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs) {
+public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs, int flowsUsable) {
   /** Checks the values (see the components). */
   public LinkDemand {
     if (bytesWanted < 0 || flowsWanted < 0 || sinceMs < 0) {
@@ -23,6 +27,21 @@ public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs) {
               + ", "
               + sinceMs);
     }
+    if (flowsUsable < 0 || flowsUsable > flowsWanted) {
+      throw new IllegalArgumentException(
+          "flowsUsable must be in 0.." + flowsWanted + " (flowsWanted), got " + flowsUsable);
+    }
+  }
+
+  /**
+   * A demand all of whose flows are usable.
+   *
+   * @param bytesWanted bytes still to cross the link, >= 0
+   * @param flowsWanted flows the application could hold on the link at once now, >= 0
+   * @param sinceMs since when the application has wanted some link, epoch ms (0: not known)
+   */
+  public LinkDemand(long bytesWanted, int flowsWanted, long sinceMs) {
+    this(bytesWanted, flowsWanted, sinceMs, flowsWanted);
   }
 
   /**
@@ -40,7 +59,15 @@ public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs) {
    * @return this demand with that start
    */
   LinkDemand since(long at) {
-    return new LinkDemand(bytesWanted, flowsWanted, at);
+    return new LinkDemand(bytesWanted, flowsWanted, at, flowsUsable);
+  }
+
+  /**
+   * @param flows the usable flows, 0..{@link #flowsWanted}
+   * @return this demand with them
+   */
+  LinkDemand usable(int flows) {
+    return flows == flowsUsable ? this : new LinkDemand(bytesWanted, flowsWanted, sinceMs, flows);
   }
 
   /**
@@ -56,5 +83,13 @@ public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs) {
    */
   int claim() {
     return Math.max(1, flowsWanted);
+  }
+
+  /**
+   * @return the flows the split's second pass may give the application before its share is capped:
+   *     {@link #claim()} when every flow wanted is usable, else {@code flowsUsable} (0: no claim)
+   */
+  int usableClaim() {
+    return flowsUsable == flowsWanted ? claim() : flowsUsable;
   }
 }

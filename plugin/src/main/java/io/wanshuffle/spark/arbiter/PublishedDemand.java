@@ -11,18 +11,19 @@ import java.util.TreeMap;
 
 /**
  * What one driver publishes in its node: its weight and its demand on each link it wants, and the
- * node's bytes: version 2, the weight (double), the number of links (int), then per link in name
- * order its name (modified UTF-8), bytes wanted (long), flows wanted (int) and since when the
- * application has wanted some link without a break (long, epoch ms; the same on every link). A
- * version-1 node (the same without the start) still reads, its starts 0. One node per application
- * holds all its links, so a change of demand on any number of links is one write.
+ * node's bytes: version 3, the weight (double), the number of links (int), then per link in name
+ * order its name (modified UTF-8), bytes wanted (long), flows wanted (int), since when the
+ * application has wanted some link without a break (long, epoch ms; the same on every link) and the
+ * usable flows (int). Version-2 nodes (without the usable flows: all usable) and version-1 nodes
+ * (without the start either: starts 0) still read. One node per application holds all its links, so
+ * a change of demand on any number of links is one write.
  *
  * @param weight the application's weight, &gt; 0
  * @param links per link name, the demand ({@link LinkDemand#any()} true for every entry)
  */
 record PublishedDemand(double weight, Map<String, LinkDemand> links) {
   /** The layout's version, the node's first byte. */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   /** Keeps the links with demand, sorted by name. */
   PublishedDemand {
@@ -50,6 +51,7 @@ record PublishedDemand(double weight, Map<String, LinkDemand> links) {
         out.writeLong(e.getValue().bytesWanted());
         out.writeInt(e.getValue().flowsWanted());
         out.writeLong(e.getValue().sinceMs());
+        out.writeInt(e.getValue().flowsUsable());
       }
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory", e);
@@ -60,8 +62,9 @@ record PublishedDemand(double weight, Map<String, LinkDemand> links) {
   /**
    * @param node a node's bytes
    * @return what they hold
-   * @throws IllegalArgumentException if they are not a version-1 or -2 layout with a weight &gt; 0
-   *     and demands &gt;= 0 (a driver of another plugin version, or a node someone else wrote)
+   * @throws IllegalArgumentException if they are not a version-1, -2 or -3 layout with a weight
+   *     &gt; 0 and demands &gt;= 0 (a driver of another plugin version, or a node someone else
+   *     wrote)
    */
   static PublishedDemand decode(byte[] node) {
     if (node == null || node.length == 0) {
@@ -69,9 +72,9 @@ record PublishedDemand(double weight, Map<String, LinkDemand> links) {
     }
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(node))) {
       int version = in.readUnsignedByte();
-      if (version != VERSION && version != 1) {
+      if (version < 1 || version > VERSION) {
         throw new IllegalArgumentException(
-            "layout version " + version + ", expected 1 or " + VERSION);
+            "layout version " + version + ", expected 1 to " + VERSION);
       }
       double weight = in.readDouble();
       if (!(weight > 0) || Double.isInfinite(weight)) {
@@ -83,9 +86,12 @@ record PublishedDemand(double weight, Map<String, LinkDemand> links) {
       }
       Map<String, LinkDemand> links = new TreeMap<>();
       for (int i = 0; i < n; i++) {
-        links.put(
-            in.readUTF(),
-            new LinkDemand(in.readLong(), in.readInt(), version == 1 ? 0 : in.readLong()));
+        String link = in.readUTF();
+        long bytes = in.readLong();
+        int flows = in.readInt();
+        long since = version == 1 ? 0 : in.readLong();
+        int usable = version < 3 ? flows : in.readInt();
+        links.put(link, new LinkDemand(bytes, flows, since, usable));
       }
       if (in.available() > 0) {
         throw new IllegalArgumentException(in.available() + " bytes after the last link");

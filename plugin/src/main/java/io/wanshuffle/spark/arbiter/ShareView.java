@@ -11,10 +11,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * changes, read without a lock by {@link BackboneShare#allowed}. Shares are computed on first use
  * for a (link, window, own claim) and kept for the snapshot's life.
  *
- * <p>Live (connected to ZooKeeper, the other nodes read): {@link FairSplit} over the other
- * applications' claims on the link and this one's. Not live: the safe share max(1, window / n), n =
- * the applications with demand on the link in the last nodes read, this one included (1 before any
- * was read), at most the window.
+ * <p>Live (connected to ZooKeeper, the other nodes read), the split has two passes, each a {@link
+ * FairSplit} of the link's window:
+ *
+ * <ol>
+ *   <li>{@link #wantedShare}: over every application's claim of the flows it wants on the link;
+ *   <li>{@link #share}: over the claims of usable flows ({@link LinkDemand#flowsUsable}: what each
+ *       application could hold on the link given its first-pass shares of the other links of its
+ *       routes, {@link RouteDemand#usable}). An application with no usable flow on the link gets 0
+ *       while another one has some; when none has, each keeps its first-pass share.
+ * </ol>
+ *
+ * Every driver computes both passes on the same published demands, so the shares of each pass sum
+ * to the window. The second pass hands a link held in the first for an application that is blocked
+ * on another link (e.g. one whose NICs and rack links another application holds whole) to the
+ * applications that can use it. Not live: the safe share max(1, window / n), n = the applications
+ * with demand on the link in the last nodes read, this one included (1 before any was read), at
+ * most the window.
  */
 final class ShareView {
   /** Most shares kept per snapshot before the cache starts over (windows may vary at will). */
@@ -26,10 +39,18 @@ final class ShareView {
   private final boolean live;
   private final Map<String, PublishedDemand> others;
   private final ConcurrentHashMap<String, List<FairSplit.Claim>> claims = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, List<FairSplit.Claim>> usableClaims =
+      new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Key, Integer> shares = new ConcurrentHashMap<>();
 
   private record Key(
-      String self, double weight, String link, int window, int ownFlows, long ownSince) {}
+      boolean usable,
+      String self,
+      double weight,
+      String link,
+      int window,
+      int ownFlows,
+      long ownSince) {}
 
   /**
    * @param live whether the split applies (connected and the nodes read)
@@ -63,6 +84,34 @@ final class ShareView {
   }
 
   /**
+   * This application's share of a link's window counting every application's flows wanted (the
+   * split's first pass): what its usable flows are worked out from.
+   *
+   * @param self this application's name in the arbiter
+   * @param weight this application's weight
+   * @param link a link's name
+   * @param window the link's window, flows, &gt;= 0
+   * @param own this application's demand on the link, or null (it then claims 1 flow from now: it
+   *     asks, so it wants one)
+   * @return this application's first-pass share of the window, 0..window
+   */
+  int wantedShare(String self, double weight, String link, int window, LinkDemand own) {
+    if (window <= 0) {
+      return 0;
+    }
+    List<FairSplit.Claim> on = claimsOn(link);
+    if (on.isEmpty()) {
+      return window;
+    }
+    if (!live) {
+      return safeShare(window, on.size());
+    }
+    return split(false, self, weight, link, window, on, own == null ? 1 : own.claim(), own);
+  }
+
+  /**
+   * This application's share of a link's window (the split's second pass, over usable flows).
+   *
    * @param self this application's name in the arbiter
    * @param weight this application's weight
    * @param link a link's name
@@ -80,11 +129,35 @@ final class ShareView {
       return window;
     }
     if (!live) {
-      return Math.min(window, Math.max(1, window / (on.size() + 1)));
+      return safeShare(window, on.size());
     }
-    int ownFlows = own == null ? 1 : own.claim();
+    List<FairSplit.Claim> usable = usableClaimsOn(link);
+    int ownFlows = own == null ? 1 : own.usableClaim();
+    if (ownFlows == 0) {
+      // nothing usable here: the link goes to those who can use it, if anyone can
+      return usable.isEmpty() ? wantedShare(self, weight, link, window, own) : 0;
+    }
+    return usable.isEmpty()
+        ? window
+        : split(true, self, weight, link, window, usable, ownFlows, own);
+  }
+
+  private static int safeShare(int window, int others) {
+    return Math.min(window, Math.max(1, window / (others + 1)));
+  }
+
+  /** A {@link FairSplit} of the others' claims and this application's, kept for the snapshot. */
+  private int split(
+      boolean usable,
+      String self,
+      double weight,
+      String link,
+      int window,
+      List<FairSplit.Claim> on,
+      int ownFlows,
+      LinkDemand own) {
     long ownSince = own == null ? System.currentTimeMillis() : own.sinceMs();
-    Key key = new Key(self, weight, link, window, ownFlows, own == null ? -1 : ownSince);
+    Key key = new Key(usable, self, weight, link, window, ownFlows, own == null ? -1 : ownSince);
     Integer kept = shares.get(key);
     if (kept != null) {
       return kept;
@@ -117,6 +190,29 @@ final class ShareView {
       on = List.copyOf(c);
       if (claims.size() < MAX_KEPT) {
         claims.put(link, on);
+      }
+    }
+    return on;
+  }
+
+  /**
+   * @param link a link's name
+   * @return the other applications' claims of usable flows on it (those with some)
+   */
+  private List<FairSplit.Claim> usableClaimsOn(String link) {
+    List<FairSplit.Claim> on = usableClaims.get(link);
+    if (on == null) {
+      List<FairSplit.Claim> c = new ArrayList<>();
+      others.forEach(
+          (app, d) -> {
+            LinkDemand l = d.links().get(link);
+            if (l != null && l.usableClaim() > 0) {
+              c.add(new FairSplit.Claim(app, d.weight(), l.usableClaim(), l.sinceMs()));
+            }
+          });
+      on = List.copyOf(c);
+      if (usableClaims.size() < MAX_KEPT) {
+        usableClaims.put(link, on);
       }
     }
     return on;

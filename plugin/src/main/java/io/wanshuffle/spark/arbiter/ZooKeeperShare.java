@@ -40,13 +40,19 @@ import org.slf4j.LoggerFactory;
  * which writes it at most once per publish interval (later changes coalesced into the next write,
  * unchanged demand not written again).
  *
- * <p>Cost of one update: one write (a {@code setData} of the node, about 13 + 14 x links + the
+ * <p>The node carries, per link, the flows usable under this application's first-pass shares
+ * ({@link RouteDemand#usable}, from the routes given to {@link #publish(Map, RouteDemand)}); they
+ * are worked out again whenever a snapshot is installed, and a change is written like a change of
+ * demand. Usable flows move only the second pass of the split ({@link ShareView}), so the others'
+ * writes they cause cause no further ones.
+ *
+ * <p>Cost of one update: one write (a {@code setData} of the node, about 13 + 26 x links + the
  * links' names in bytes); ZooKeeper then fires one data watch at every other driver, whose cache
  * reads the node again (one read each) and re-arms its watch. At 100 applications each publishing
  * at most every 250 ms: at most 4 writes per second per application, 400 writes per second across
  * the ensemble, 400 x 99 = 39,600 notifications and as many reads per second (each driver receiving
  * at most 396 per second). Joining or leaving adds one child watch at every driver and one listing
- * each. A driver with unchanged demand writes nothing.
+ * each. A driver with unchanged demand and usable flows writes nothing.
  *
  * <p>Faults: a driver that dies frees its share when ZooKeeper expires its session (the session
  * timeout after its last heartbeat), when its node disappears. Not connected (ZooKeeper unreachable
@@ -76,8 +82,17 @@ public final class ZooKeeperShare implements BackboneShare {
   private final PathChildrenCache cache;
   private final ScheduledExecutorService publisher;
 
-  /** The demand {@link #publish} was last given (links with demand only). */
+  /**
+   * The demand {@link #publish} was last given (links with demand only), its usable flows worked
+   * out on the last snapshot; replaced under {@link #ownLock}.
+   */
   private volatile Map<String, LinkDemand> own = Map.of();
+
+  /** The routes {@link #own} comes from, or null (every flow usable); under {@link #ownLock}. */
+  private RouteDemand routes;
+
+  /** Guards the replacement of {@link #own} and {@link #routes} (planner and cache threads). */
+  private final Object ownLock = new Object();
 
   /**
    * Since when this application has wanted some link without a break, epoch ms; 0 while it wants
@@ -201,6 +216,11 @@ public final class ZooKeeperShare implements BackboneShare {
 
   @Override
   public void publish(Map<String, LinkDemand> demand) {
+    publish(demand, null);
+  }
+
+  @Override
+  public void publish(Map<String, LinkDemand> demand, RouteDemand routesOfDemand) {
     Map<String, LinkDemand> kept = new HashMap<>();
     demand.forEach(
         (l, d) -> {
@@ -217,10 +237,49 @@ public final class ZooKeeperShare implements BackboneShare {
       demandSinceMs = System.currentTimeMillis();
     }
     kept.replaceAll((l, d) -> d.since(demandSinceMs));
-    own = Map.copyOf(kept);
+    synchronized (ownLock) {
+      routes = routesOfDemand;
+      own = usable(kept, routesOfDemand);
+    }
+    writeSoon();
+  }
+
+  /**
+   * @return {@code demand} with its usable flows worked out on the current snapshot (all usable
+   *     without routes or while the split does not apply); under {@link #ownLock}
+   */
+  private Map<String, LinkDemand> usable(Map<String, LinkDemand> demand, RouteDemand r) {
+    ShareView v = view;
+    if (r == null || !v.live()) {
+      Map<String, LinkDemand> all = new HashMap<>(demand);
+      all.replaceAll((l, d) -> d.usable(d.flowsWanted()));
+      return Map.copyOf(all);
+    }
+    return r.markUsable(
+        demand, (link, window) -> v.wantedShare(self, weight, link, window, demand.get(link)));
+  }
+
+  /** Schedules a write of this driver's node, at most one per publish interval. */
+  private void writeSoon() {
     if (!closed && !writeDue.getAndSet(true)) {
       long wait = Math.max(0, lastWriteMs + publishIntervalMs - System.currentTimeMillis());
       submit(() -> write(false), wait);
+    }
+  }
+
+  /**
+   * Works this application's usable flows out again from the snapshot just installed (the others'
+   * demands moved its first-pass shares); writes the node when they changed.
+   */
+  private void refreshUsable() {
+    boolean changed;
+    synchronized (ownLock) {
+      Map<String, LinkDemand> now = usable(own, routes);
+      changed = !now.equals(own);
+      own = now;
+    }
+    if (changed) {
+      writeSoon();
     }
   }
 
@@ -477,6 +536,7 @@ public final class ZooKeeperShare implements BackboneShare {
       after = new ShareView(connected && nodesRead && !closed, others);
       view = after;
     }
+    refreshUsable();
     if (tell || before.live() != after.live()) {
       try {
         listener.run();

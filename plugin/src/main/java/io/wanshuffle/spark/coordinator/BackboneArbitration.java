@@ -3,6 +3,7 @@ package io.wanshuffle.spark.coordinator;
 import io.wanshuffle.spark.arbiter.Alone;
 import io.wanshuffle.spark.arbiter.BackboneShare;
 import io.wanshuffle.spark.arbiter.LinkDemand;
+import io.wanshuffle.spark.arbiter.RouteDemand;
 import io.wanshuffle.spark.coordinator.event.CoordinatorListener;
 import io.wanshuffle.spark.coordinator.event.ShareChange;
 import io.wanshuffle.spark.coordinator.matrix.DemandMatrix;
@@ -74,7 +75,8 @@ final class BackboneArbitration implements AutoCloseable {
   /**
    * Publishes this application's demand on each link its residual's routes cross (NICs, rack links,
    * backbone sides): the bytes of the residual's cells whose routes cross it and the host pairs
-   * among them, at most the link's own window.
+   * among them, at most the link's own window; with the routes, from which the arbiter works out
+   * the flows usable under this application's shares of the other links.
    *
    * @param m a plan's residual traffic matrix
    * @param p the parameters it was planned with
@@ -100,7 +102,14 @@ final class BackboneArbitration implements AutoCloseable {
             demand.put(
                 p.links().name(l), new LinkDemand(d[0], (int) Math.min(d[1], facts.ownWindow(l)))));
     publishedNone = demand.isEmpty();
-    share.publish(demand);
+    int n = p.links().linkCount();
+    String[] names = new String[n];
+    int[] windows = new int[n];
+    for (int l = 0; l < n; l++) {
+      names[l] = p.links().name(l);
+      windows[l] = facts.ownWindow(l);
+    }
+    share.publish(demand, new RouteDemand(names, windows, routes, bytes));
   }
 
   /**

@@ -14,7 +14,7 @@ class PublishedDemandTest {
         new PublishedDemand(
             2.5,
             Map.of(
-                "backbone.out[/A]", new LinkDemand(1_000_000, 4, 1_796_000_000_000L),
+                "backbone.out[/A]", new LinkDemand(1_000_000, 4, 1_796_000_000_000L, 3),
                 "nic.in[b1]", new LinkDemand(500, 0),
                 "nic.in[b2]", new LinkDemand(0, 0)));
     PublishedDemand back = PublishedDemand.decode(d.encode());
@@ -22,7 +22,7 @@ class PublishedDemandTest {
     assertEquals(
         Map.of(
             "backbone.out[/A]",
-            new LinkDemand(1_000_000, 4, 1_796_000_000_000L),
+            new LinkDemand(1_000_000, 4, 1_796_000_000_000L, 3),
             "nic.in[b1]",
             new LinkDemand(500, 0)),
         back.links());
@@ -44,6 +44,23 @@ class PublishedDemandTest {
     PublishedDemand v1 = PublishedDemand.decode(bytes.toByteArray());
     assertEquals(1.5, v1.weight());
     assertEquals(Map.of("backbone.out[/A]", new LinkDemand(700, 2, 0)), v1.links());
+  }
+
+  /** A node of the second layout (no usable flows) reads with every flow usable. */
+  @Test
+  void aVersionTwoNodeReadsWithEveryFlowUsable() throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+      out.writeByte(2);
+      out.writeDouble(1);
+      out.writeInt(1);
+      out.writeUTF("backbone.out[/A]");
+      out.writeLong(700);
+      out.writeInt(2);
+      out.writeLong(42);
+    }
+    PublishedDemand v2 = PublishedDemand.decode(bytes.toByteArray());
+    assertEquals(Map.of("backbone.out[/A]", new LinkDemand(700, 2, 42, 2)), v2.links());
   }
 
   @Test
@@ -78,5 +95,9 @@ class PublishedDemandTest {
     Arrays.fill(zeroWeight, 1, 9, (byte) 0);
     assertThrows(IllegalArgumentException.class, () -> PublishedDemand.decode(zeroWeight));
     assertThrows(IllegalArgumentException.class, () -> new LinkDemand(-1, 0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new LinkDemand(1, 2, 0, 3),
+        "more usable than wanted");
   }
 }

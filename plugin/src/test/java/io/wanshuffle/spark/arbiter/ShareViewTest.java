@@ -37,4 +37,33 @@ class ShareViewTest {
     assertEquals(
         10, new ShareView(false, Map.of("b", wants("x", 1))).share("a", 1, LINK, 10, null));
   }
+
+  /**
+   * The second pass: an application with no usable flow on the link gets 0 while another has some,
+   * and the link goes whole to those who can use it; when nobody can, the first pass stands.
+   */
+  @Test
+  void theSecondPassCountsUsableFlowsOnly() {
+    PublishedDemand blocked =
+        new PublishedDemand(1, Map.of(LINK, new LinkDemand(1 << 20, 2, 5, 0)));
+    ShareView fromA = new ShareView(true, Map.of("b", blocked));
+    LinkDemand aWants = new LinkDemand(1 << 20, 2, 1, 2);
+    assertEquals(1, fromA.wantedShare("a", 1, LINK, 2, aWants), "first pass: 1 each");
+    assertEquals(2, fromA.share("a", 1, LINK, 2, aWants), "b cannot use its flow: a gets both");
+    ShareView fromB =
+        new ShareView(true, Map.of("a", new PublishedDemand(1, Map.of(LINK, aWants))));
+    assertEquals(0, fromB.share("b", 1, LINK, 2, blocked.links().get(LINK)));
+    ShareView bothBlocked =
+        new ShareView(
+            true,
+            Map.of("b", new PublishedDemand(1, Map.of(LINK, new LinkDemand(1 << 20, 2, 5, 0)))));
+    assertEquals(
+        1,
+        bothBlocked.share("a", 1, LINK, 2, new LinkDemand(1 << 20, 2, 1, 0)),
+        "nobody can use it: the first pass");
+    assertEquals(
+        2,
+        fromA.share("a", 1, LINK, 2, new LinkDemand(1 << 20, 2, 1, 1)),
+        "a can use 1 but nobody else can use any: the whole window");
+  }
 }

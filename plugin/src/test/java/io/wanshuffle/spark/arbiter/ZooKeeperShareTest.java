@@ -158,6 +158,42 @@ class ZooKeeperShareTest {
     settle("a on the other link", 0, () -> a.allowed(other, 1), SETTLE_MS * 5);
   }
 
+  /**
+   * Two host pairs through one backbone side of 2 flows, each pair's flow also on its sender's NIC
+   * of 1 flow: the application that wanted them first holds both NICs, so the other can use none of
+   * its backbone share, which goes whole to the first (not 1 flow each, half the backbone idle);
+   * once the first is done the second holds everything.
+   */
+  @Test
+  void aBackboneShareThatAnApplicationCannotUseGoesToTheOneThatCan() throws Exception {
+    String[] names = {LINK, "nic.up[a1]", "nic.up[a2]"};
+    RouteDemand routes =
+        new RouteDemand(
+            names, new int[] {2, 1, 1}, new int[][] {{0, 1}, {0, 2}}, new long[] {5, 5});
+    Map<String, LinkDemand> both =
+        Map.of(
+            LINK,
+            new LinkDemand(10, 2),
+            "nic.up[a1]",
+            new LinkDemand(5, 1),
+            "nic.up[a2]",
+            new LinkDemand(5, 1));
+    ZooKeeperShare a = join("a", 1);
+    ZooKeeperShare b = join("b", 1);
+    a.publish(both, routes);
+    live(a);
+    Thread.sleep(20);
+    b.publish(both, routes);
+    live(b);
+    settle("b holds no NIC", 0, () -> b.allowed("nic.up[a1]", 1), SETTLE_MS * 5);
+    settle("so no backbone flow for b", 0, () -> b.allowed(LINK, 2), SETTLE_MS * 5);
+    settle("and the whole backbone for a", 2, () -> a.allowed(LINK, 2), SETTLE_MS * 5);
+    assertEquals(1, a.allowed("nic.up[a2]", 1));
+    a.publish(Map.of(), routes);
+    settle("a done: b's backbone", 2, () -> b.allowed(LINK, 2), SETTLE_MS);
+    settle("a done: b's NIC", 1, () -> b.allowed("nic.up[a2]", 1), SETTLE_MS);
+  }
+
   @Test
   void anApplicationWithoutDemandLeavesItsShareWithinASecond() throws Exception {
     ZooKeeperShare a = join("a", 1);
