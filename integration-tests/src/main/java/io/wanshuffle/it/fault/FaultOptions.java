@@ -36,7 +36,8 @@ public final class FaultOptions {
           + " FOR from the start of the first reduce stage (seconds, or 500ms, 2min; FOR rest = to the"
           + " end of the run): down:LINK:AT:FOR, loss:LINK:AT:FOR:P%%, rate:LINK:AT:FOR:RATE,"
           + " delay:LINK:AT:FOR:MS (a backbone link, --rtt > 0), partition:HOST:AT:FOR (its traffic"
-          + " with the driver's host dropped), kill:HOST:AT (SIGKILL its executor); LINK as the"
+          + " with the driver's host dropped), kill:HOST:AT (SIGKILL its executor; kill:zookeeper:AT: the"
+          + " --arbiter zookeeper server); LINK as the"
           + " reports name it, e.g. backbone.out[/A], rack.uplink[/A/rack0], nic.down[b1];"
           + " HOST e.g. b1";
 

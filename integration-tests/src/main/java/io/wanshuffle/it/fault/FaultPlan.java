@@ -33,7 +33,15 @@ public final class FaultPlan {
      * @return the target's canonical name: the link's name (a NIC by address) or the host's name
      */
     public String target() {
-      return link != null ? link.link() : host.name();
+      return link != null ? link.link() : arbiter() ? FaultSpec.ARBITER : host.name();
+    }
+
+    /**
+     * @return true for {@code kill:zookeeper:AT}: the arbiter's ZooKeeper server (on the control
+     *     host, {@link #host()}) is killed, not an executor
+     */
+    public boolean arbiter() {
+      return spec.kind() == FaultKind.KILL && FaultSpec.ARBITER.equals(spec.target());
     }
   }
 
@@ -120,6 +128,9 @@ public final class FaultPlan {
   }
 
   private static Node host(FaultSpec s, TestbedLayout layout) {
+    if (s.kind() == FaultKind.KILL && FaultSpec.ARBITER.equals(s.target())) {
+      return layout.control(); // the arbiter's ZooKeeper server runs beside the drivers
+    }
     Optional<Node> h = layout.host(s.target());
     if (h.isEmpty() || h.get().equals(layout.control())) {
       throw bad(

@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  *       testbed with a WAN round trip: the delay line adds it);
  *   <li>{@code partition:HOST:AT:FOR}: the host's traffic to and from the control host (the
  *       driver's) is dropped, its traffic with every other host kept;
- *   <li>{@code kill:HOST:AT}: the host's Spark executors get SIGKILL.
+ *   <li>{@code kill:HOST:AT}: the host's Spark executors get SIGKILL; {@code kill:zookeeper:AT}:
+ *       the arbiter's ZooKeeper server (run-app's and e2e-bench's {@code --arbiter zookeeper}, on
+ *       the driver's host) gets SIGKILL and stays down.
  * </ul>
  *
  * <p>LINK is a link's name as the topology and the reports write it ({@code backbone.out[/A]},
@@ -41,6 +43,9 @@ import java.util.regex.Pattern;
  */
 public record FaultSpec(
     String text, FaultKind kind, String target, long atMillis, long forMillis, double argument) {
+
+  /** The target of {@code kill:zookeeper:AT}: the arbiter's ZooKeeper server. */
+  public static final String ARBITER = "zookeeper";
 
   /** {@link #forMillis()} of a fault that lasts to the end of the run. */
   public static final long REST = -1;

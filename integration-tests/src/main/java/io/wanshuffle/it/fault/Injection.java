@@ -29,8 +29,9 @@ import java.util.Locale;
  *       address to the host (egress hook): the host's stack sees the loss as a network's, its
  *       traffic with the other hosts goes on. Undone by deleting the table.
  *   <li>{@code kill}: {@code kill -KILL} of every process in the host's namespace whose command
- *       line runs Spark's {@code CoarseGrainedExecutorBackend} ({@code ip netns pids}); nothing to
- *       undo.
+ *       line runs Spark's {@code CoarseGrainedExecutorBackend} ({@code ip netns pids}), or for
+ *       {@code kill:zookeeper} the testbed's ZooKeeper server ({@code ZooKeeperMain}) in the
+ *       control host's; nothing to undo.
  * </ul>
  */
 final class Injection {
@@ -38,6 +39,9 @@ final class Injection {
 
   /** What a Spark executor's command line contains (standalone and YARN). */
   static final String EXECUTOR_CLASS = "CoarseGrainedExecutorBackend";
+
+  /** What the testbed's ZooKeeper server's command line contains ({@code --arbiter zookeeper}). */
+  static final String ZOOKEEPER_CLASS = io.wanshuffle.it.concurrent.ZooKeeperMain.class.getName();
 
   private final FaultPlan.Fault fault;
   private final FaultNetwork net;
@@ -201,22 +205,33 @@ final class Injection {
 
   private String kill() {
     Node h = fault.host();
+    String what = fault.arbiter() ? ZOOKEEPER_CLASS : EXECUTOR_CLASS;
     List<String> pids = new ArrayList<>();
     for (String pid : net.run(List.of("ip", "netns", "pids", h.namespace())).split("\\s+")) {
       if (!pid.isBlank()
           && net.commandLine(Long.parseLong(pid.strip()))
-              .map(c -> c.contains(EXECUTOR_CLASS))
+              .map(c -> c.contains(what))
               .orElse(false)) {
         pids.add(pid.strip());
       }
     }
     if (pids.isEmpty()) {
       throw new IllegalStateException(
-          "no Spark executor runs on " + h.name() + " (namespace " + h.namespace() + ")");
+          (fault.arbiter()
+                  ? "no ZooKeeper server runs (run with --arbiter zookeeper)"
+                  : "no Spark executor runs on " + h.name())
+              + " (namespace "
+              + h.namespace()
+              + ")");
     }
     List<String> cmd = new ArrayList<>(List.of("kill", "-KILL"));
     cmd.addAll(pids);
     net.run(cmd);
-    return "SIGKILL to the executor(s) on " + h.name() + ": pid " + String.join(", ", pids);
+    return "SIGKILL to the "
+        + (fault.arbiter() ? "ZooKeeper server" : "executor(s)")
+        + " on "
+        + h.name()
+        + ": pid "
+        + String.join(", ", pids);
   }
 }

@@ -111,30 +111,11 @@ public record LinkLoad(
 
   /**
    * @param loads a run's links
-   * @return the link with the most flows against its capacity (the first in order among equals), if
-   *     any has both figures
-   */
-  public static Optional<Map.Entry<String, LinkLoad>> mostFlowsOverCapacity(
-      Map<String, LinkLoad> loads) {
-    return loads.entrySet().stream()
-        .filter(e -> e.getValue().flowsOverCapacity() != null)
-        .max(
-            Comparator.comparing(
-                    (Map.Entry<String, LinkLoad> e) -> e.getValue().flowsOverCapacity())
-                .thenComparing(e -> -indexOf(loads, e.getKey())));
-  }
-
-  /**
-   * @param loads a run's links
    * @return the link of the highest utilisation, if any was measured and carried traffic
    */
   public static Optional<Map.Entry<String, LinkLoad>> busiest(Map<String, LinkLoad> loads) {
     return loads.entrySet().stream()
         .filter(e -> e.getValue().utilisation() != null && e.getValue().utilisation() > 0)
         .max(Comparator.comparing(e -> e.getValue().utilisation()));
-  }
-
-  private static int indexOf(Map<String, LinkLoad> loads, String key) {
-    return new ArrayList<>(loads.keySet()).indexOf(key);
   }
 }

@@ -1,6 +1,7 @@
 package io.wanshuffle.it.fault;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,6 +40,11 @@ class FaultPlanTest {
     assertEquals("b1", f.get(3).target(), "a host by address, as its name");
     assertEquals("wst-b1", f.get(3).host().namespace());
     assertEquals("a1", f.get(4).target());
+    assertFalse(f.get(4).arbiter());
+    FaultPlan.Fault zk = plan(TWO_SITES_40MS, "kill:zookeeper:2").faults().get(0);
+    assertTrue(zk.arbiter());
+    assertEquals("zookeeper", zk.target());
+    assertEquals(TestbedLayout.of(TWO_SITES_40MS).control(), zk.host(), "beside the drivers");
     assertTrue(p.needsNft());
     assertTrue(!plan(TWO_SITES_40MS, "rate:backbone.out[/A]:1:1:10mbit").needsNft());
   }

@@ -150,4 +150,21 @@ class InjectionTest {
     IllegalStateException e = assertThrows(IllegalStateException.class, i::apply);
     assertEquals("no Spark executor runs on b1 (namespace wst-b1)", e.getMessage());
   }
+
+  @Test
+  void killZookeeperSendsSigkillToTheArbitersServerOnTheControlHost() {
+    FakeNetwork net = new FakeNetwork(TWO_SITES_40MS);
+    net.outputs.put("ip netns pids wst-ctl", "201\n202\n");
+    net.commandLines.put(201L, "java -cp ... org.apache.spark.deploy.master.Master");
+    net.commandLines.put(
+        202L, "java -cp ... io.wanshuffle.it.concurrent.ZooKeeperMain 10.77.0.2 0 /tmp/zk");
+    Injection i = injection(net, "kill:zookeeper:2");
+    assertEquals("SIGKILL to the ZooKeeper server on ctl: pid 202", i.apply());
+    assertEquals(List.of("ip netns pids wst-ctl", "kill -KILL 202"), net.calls());
+    net.outputs.put("ip netns pids wst-ctl", "201\n");
+    IllegalStateException e = assertThrows(IllegalStateException.class, i::apply);
+    assertEquals(
+        "no ZooKeeper server runs (run with --arbiter zookeeper) (namespace wst-ctl)",
+        e.getMessage());
+  }
 }
