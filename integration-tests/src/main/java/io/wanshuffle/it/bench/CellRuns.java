@@ -83,12 +83,12 @@ final class CellRuns {
             variant.alone() ? null : zk));
     String mine = PatternMatrices.partOf(pattern, app);
     String runName = c.concurrency.appName(pattern + "-" + variant.fileName(), app);
-    String tag =
-        runName
-            + "-rtt"
+    String run =
+        "-rtt"
             + spec.wanRttMillis()
             + (load == 0 ? "" : "-load" + load)
             + (c.fill.alternate ? "-r" + slot.round() : "");
+    String tag = runName + run;
     if (c.concurrency.apps() > 1) {
       // the group's applications begin each measured run together (their warm-ups differ)
       conf.put(
@@ -96,7 +96,7 @@ final class CellRuns {
           ex.spark()
               .runDir()
               .resolveSibling("together-" + ProcessHandle.current().pid())
-              .resolve(tag.replace(runName, pattern + "-" + variant.fileName()))
+              .resolve(pattern + "-" + variant.fileName() + run)
               .toAbsolutePath()
               .toString());
       conf.put(StartTogether.APPS_KEY, Integer.toString(c.concurrency.apps()));

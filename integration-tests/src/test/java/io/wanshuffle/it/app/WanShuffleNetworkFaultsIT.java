@@ -32,8 +32,9 @@ import picocli.CommandLine;
  * re-plans their ports; the blocks arrive when the link is back), the backbone from site A dropped
  * to 50 Mbit/s for the rest of the run, and a receiving host cut from the driver's host for 15 s
  * (its tasks cannot reach the coordinator and fetch ungated after {@code coordinator.askTimeout};
- * its data path stays up). Every run ends in time with every record once, sorted, and the fault
- * applied and undone.
+ * its data path stays up), and the arbiter's ZooKeeper server killed while two copies of the sort
+ * split the links through it. Every run ends in time with every record once, sorted, and the fault
+ * applied (and undone where it lasts).
  *
  * <p>Needs root, iproute2 and nftables; not run on loopback (no link to fault).
  */
@@ -59,6 +60,15 @@ class WanShuffleNetworkFaultsIT {
 
   /** Runs the sort once with the plugin under {@code fault}; checks the answer and the fault. */
   private static Run runWith(String name, String fault, String... pluginConf) throws IOException {
+    return runWith(name, fault, List.of(), pluginConf);
+  }
+
+  /**
+   * Runs the sort once with the plugin under {@code fault}, with more run-app options (e.g. {@code
+   * --concurrent 2}); checks every application's answer and the fault.
+   */
+  private static Run runWith(String name, String fault, List<String> options, String... pluginConf)
+      throws IOException {
     Path out = runs.resolve(name);
     AppCommand cmd = new AppCommand();
     List<String> args =
@@ -90,20 +100,30 @@ class WanShuffleNetworkFaultsIT {
       args.add("--plugin-conf");
       args.add(kv);
     }
+    args.addAll(options);
     args.addAll(List.of("--", Integer.toString(RECORDS), Integer.toString(PARTITIONS)));
     int status = new CommandLine(cmd).execute(args.toArray(String[]::new));
-    AppFigures f = cmd.figures.get(0);
-    assertNull(f.failure(), name + ": the application ended in time and well");
+    for (AppFigures f : cmd.figures) {
+      assertNull(f.failure(), name + ": every application ended in time and well");
+    }
     assertEquals(0, status, String.join(" ", args));
-    List<String> answer = Files.readAllLines(out.resolve("01-auto-1").resolve("stdout.txt"));
-    assertEquals(PARTITIONS + 1, answer.size(), answer.toString());
-    assertEquals("sorted true", answer.get(PARTITIONS), name);
-    assertEquals(
-        RECORDS,
-        answer.subList(0, PARTITIONS).stream()
-            .mapToLong(l -> Long.parseLong(l.split(" ")[1]))
-            .sum(),
-        name + ": every record once");
+    List<Path> stdouts;
+    try (Stream<Path> files = Files.walk(out)) {
+      stdouts = files.filter(p -> p.endsWith("stdout.txt")).toList();
+    }
+    assertEquals(cmd.figures.size(), stdouts.size(), "one answer per application: " + stdouts);
+    for (Path stdout : stdouts) {
+      List<String> answer = Files.readAllLines(stdout);
+      assertEquals(PARTITIONS + 1, answer.size(), answer.toString());
+      assertEquals("sorted true", answer.get(PARTITIONS), name);
+      assertEquals(
+          RECORDS,
+          answer.subList(0, PARTITIONS).stream()
+              .mapToLong(l -> Long.parseLong(l.split(" ")[1]))
+              .sum(),
+          name + ": every record once in " + stdout);
+    }
+    AppFigures f = cmd.figures.get(0);
     FaultRun faults = cmd.faultRuns.get(0).get(0);
     assertTrue(!faults.failed(), name + ": " + faults);
     FaultRecord r = faults.faults().get(0);
@@ -175,5 +195,30 @@ class WanShuffleNetworkFaultsIT {
             "spark.wanshuffle.grant.pollInterval=4s");
     assertTrue(run.fault().undoOk(), "undone: " + run.fault());
     assertTrue(run.figures().withinK(), "the gated flows held k: " + run.figures());
+  }
+
+  /**
+   * Two gated applications split the links through a ZooKeeper server that is killed (SIGKILL, not
+   * restarted) 1 s into the first reduce stage: each driver falls back to the safe share, warns
+   * once, and both sorts complete with every record once.
+   */
+  @Test
+  void zooKeeperKilledWhileTwoApplicationsShareTheLinksBothComplete() throws Exception {
+    Run run =
+        runWith(
+            "arbiter-killed",
+            "kill:zookeeper:1s",
+            List.of("--concurrent", "2", "--arbiter", "zookeeper"));
+    assertTrue(run.fault().applied(), "ZooKeeper was killed: " + run.fault());
+    List<String> lost = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(runs.resolve("arbiter-killed"))) {
+      for (Path p : files.filter(x -> x.getFileName().toString().startsWith("driver-")).toList()) {
+        String log = Files.readString(p);
+        if (log.contains("wan-shuffle arbiter: connection to ZooKeeper")) {
+          lost.add(p.getFileName().toString());
+        }
+      }
+    }
+    assertEquals(2, lost.size(), "both drivers were connected and saw the server go: " + lost);
   }
 }
