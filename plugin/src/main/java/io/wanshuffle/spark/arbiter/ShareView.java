@@ -96,17 +96,12 @@ final class ShareView {
    * @return this application's first-pass share of the window, 0..window
    */
   int wantedShare(String self, double weight, String link, int window, LinkDemand own) {
-    if (window <= 0) {
-      return 0;
+    int plain = withoutSplit(link, window);
+    if (plain >= 0) {
+      return plain;
     }
-    List<FairSplit.Claim> on = claimsOn(link);
-    if (on.isEmpty()) {
-      return window;
-    }
-    if (!live) {
-      return safeShare(window, on.size());
-    }
-    return split(false, self, weight, link, window, on, own == null ? 1 : own.claim(), own);
+    return split(
+        false, self, weight, link, window, claimsOn(link), own == null ? 1 : own.claim(), own);
   }
 
   /**
@@ -121,15 +116,9 @@ final class ShareView {
    * @return this application's share of the window, 0..window
    */
   int share(String self, double weight, String link, int window, LinkDemand own) {
-    if (window <= 0) {
-      return 0;
-    }
-    List<FairSplit.Claim> on = claimsOn(link);
-    if (on.isEmpty()) {
-      return window;
-    }
-    if (!live) {
-      return safeShare(window, on.size());
+    int plain = withoutSplit(link, window);
+    if (plain >= 0) {
+      return plain;
     }
     List<FairSplit.Claim> usable = usableClaimsOn(link);
     int ownFlows = own == null ? 1 : own.usableClaim();
@@ -142,8 +131,19 @@ final class ShareView {
         : split(true, self, weight, link, window, usable, ownFlows, own);
   }
 
-  private static int safeShare(int window, int others) {
-    return Math.min(window, Math.max(1, window / (others + 1)));
+  /**
+   * @return the share when no split is made: 0 for an empty window, the whole window with nobody
+   *     else on the link, the safe share when not live; -1 when the split applies
+   */
+  private int withoutSplit(String link, int window) {
+    if (window <= 0) {
+      return 0;
+    }
+    int others = claimsOn(link).size();
+    if (others == 0) {
+      return window;
+    }
+    return live ? -1 : Math.min(window, Math.max(1, window / (others + 1)));
   }
 
   /** A {@link FairSplit} of the others' claims and this application's, kept for the snapshot. */
