@@ -3,6 +3,10 @@ package io.wanshuffle.it.fault;
 import io.wanshuffle.it.net.Exec;
 import io.wanshuffle.it.net.NamespaceTestbed;
 import io.wanshuffle.it.net.TestbedLayout;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -32,8 +36,18 @@ public final class NamespaceFaultNetwork implements FaultNetwork {
     testbed.setExtraDelay(link, extraOneWayMillis);
   }
 
+  /**
+   * Reads {@code /proc/PID/cmdline} whole (Java's {@code ProcessHandle.Info.commandLine} stops at
+   * 4096 bytes on Linux: a JVM's long class path hides its main class), the arguments joined by
+   * spaces; empty when the process is gone.
+   */
   @Override
   public Optional<String> commandLine(long pid) {
-    return ProcessHandle.of(pid).flatMap(p -> p.info().commandLine());
+    try {
+      byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
+      return Optional.of(new String(raw, StandardCharsets.UTF_8).replace('\0', ' ').strip());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
   }
 }

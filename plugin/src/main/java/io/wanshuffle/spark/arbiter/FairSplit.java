@@ -29,10 +29,16 @@ import java.util.PriorityQueue;
  *       application alone gets the whole window).
  * </ol>
  *
- * <p>So the shares sum to exactly W when n &gt;= 1, each claim gets at least 1 flow when W &gt;= n,
- * and with equal weights shares differ by at most 1 flow among claims not capped (the lowest (share
- * + 1) / w first is D'Hondt's apportionment: with demand beyond the window, shares are proportional
- * to weights within one flow). Time O(W log n).
+ * <p>Then no share stays below its claim's held flows (the flows the application holds on the link
+ * now: a share never preempts an open flow): a share below them is raised to them and the flows
+ * this adds are taken back from the other shares above their held flows, the highest share / weight
+ * first. The shares sum to W but while the held flows alone exceed it (a view not yet updated),
+ * when each share is its held flows.
+ *
+ * <p>So, with nothing held, the shares sum to exactly W when n &gt;= 1, each claim gets at least 1
+ * flow when W &gt;= n, and with equal weights shares differ by at most 1 flow among claims not
+ * capped (the lowest (share + 1) / w first is D'Hondt's apportionment: with demand beyond the
+ * window, shares are proportional to weights within one flow). Time O(W log n).
  */
 final class FairSplit {
   private FairSplit() {}
@@ -45,23 +51,32 @@ final class FairSplit {
    * @param flows the flows it wants, &gt;= 1
    * @param sinceMs since when its application has wanted some link without a break, epoch ms (0:
    *     not known, first)
+   * @param held the flows it holds on the link now, &gt;= 0: its share is never below them
    */
-  record Claim(String app, double weight, int flows, long sinceMs) {
-    /** A claim whose start is not known ({@code sinceMs} 0). */
+  record Claim(String app, double weight, int flows, long sinceMs, int held) {
+    /** A claim whose start is not known ({@code sinceMs} 0), holding nothing. */
     Claim(String app, double weight, int flows) {
-      this(app, weight, flows, 0);
+      this(app, weight, flows, 0, 0);
+    }
+
+    /** A claim holding nothing. */
+    Claim(String app, double weight, int flows, long sinceMs) {
+      this(app, weight, flows, sinceMs, 0);
     }
 
     /** Checks the values. */
     Claim {
-      if (!(weight > 0) || Double.isInfinite(weight) || flows < 1) {
+      if (!(weight > 0) || Double.isInfinite(weight) || flows < 1 || held < 0) {
         throw new IllegalArgumentException(
             "claim of "
                 + app
                 + ": weight must be > 0 and flows >= 1, got "
                 + weight
                 + ", "
-                + flows);
+                + flows
+                + " (held "
+                + held
+                + ")");
       }
     }
   }
@@ -72,6 +87,46 @@ final class FairSplit {
    * @return each claim's share in flows, in the order of {@code claims}
    */
   static int[] split(int window, List<Claim> claims) {
+    int[] share = fair(window, claims);
+    keepHeld(share, claims);
+    return share;
+  }
+
+  /**
+   * Raises each share below its claim's held flows to them (shares do not preempt open flows) and
+   * takes the flows this adds from the claims whose shares are above their held flows, one at a
+   * time from the one of the highest share / weight (the last the fair rule served; ties to the
+   * highest name), until the shares sum to the window again or no share is above its held flows
+   * (the open flows alone fill the window: every share is its held flows).
+   */
+  private static void keepHeld(int[] share, List<Claim> claims) {
+    int excess = 0;
+    for (int i = 0; i < share.length; i++) {
+      int held = claims.get(i).held();
+      if (share[i] < held) {
+        excess += held - share[i];
+        share[i] = held;
+      }
+    }
+    Comparator<Integer> last =
+        Comparator.<Integer>comparingDouble(i -> share[i] / claims.get(i).weight())
+            .thenComparing(i -> claims.get(i).app());
+    while (excess > 0) {
+      int from = -1;
+      for (int i = 0; i < share.length; i++) {
+        if (share[i] > claims.get(i).held() && (from < 0 || last.compare(i, from) > 0)) {
+          from = i;
+        }
+      }
+      if (from < 0) {
+        return;
+      }
+      share[from]--;
+      excess--;
+    }
+  }
+
+  private static int[] fair(int window, List<Claim> claims) {
     int n = claims.size();
     int[] share = new int[n];
     if (n == 0 || window <= 0) {

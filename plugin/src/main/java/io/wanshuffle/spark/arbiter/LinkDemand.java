@@ -12,10 +12,14 @@ package io.wanshuffle.spark.arbiter;
  * @param flowsUsable of the flows wanted, those the application could hold given its shares of the
  *     other links of their routes ({@link RouteDemand#usable}), 0..{@code flowsWanted}; the arbiter
  *     works it out when it publishes (equal to {@code flowsWanted} when not known)
- * @throws IllegalArgumentException if a value is negative or {@code flowsUsable} is over {@code
- *     flowsWanted}
+ * @param flowsOpen of the flows wanted, those the application holds on the link now (granted, not
+ *     handed on), 0..{@code flowsWanted}: its share never falls below them in the split ({@link
+ *     FairSplit}: shares do not preempt open flows)
+ * @throws IllegalArgumentException if a value is negative or {@code flowsUsable} or {@code
+ *     flowsOpen} is over {@code flowsWanted}
  */
-public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs, int flowsUsable) {
+public record LinkDemand(
+    long bytesWanted, int flowsWanted, long sinceMs, int flowsUsable, int flowsOpen) {
   /** Checks the values (see the components). */
   public LinkDemand {
     if (bytesWanted < 0 || flowsWanted < 0 || sinceMs < 0) {
@@ -27,10 +31,27 @@ public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs, int fl
               + ", "
               + sinceMs);
     }
-    if (flowsUsable < 0 || flowsUsable > flowsWanted) {
+    if (flowsUsable < 0 || flowsUsable > flowsWanted || flowsOpen < 0 || flowsOpen > flowsWanted) {
       throw new IllegalArgumentException(
-          "flowsUsable must be in 0.." + flowsWanted + " (flowsWanted), got " + flowsUsable);
+          "flowsUsable and flowsOpen must be in 0.."
+              + flowsWanted
+              + " (flowsWanted), got "
+              + flowsUsable
+              + " and "
+              + flowsOpen);
     }
+  }
+
+  /**
+   * A demand without open flows.
+   *
+   * @param bytesWanted bytes still to cross the link, >= 0
+   * @param flowsWanted flows the application could hold on the link at once now, >= 0
+   * @param sinceMs since when the application has wanted some link, epoch ms (0: not known)
+   * @param flowsUsable the flows it could hold given its shares of the other links, 0..flowsWanted
+   */
+  public LinkDemand(long bytesWanted, int flowsWanted, long sinceMs, int flowsUsable) {
+    this(bytesWanted, flowsWanted, sinceMs, flowsUsable, 0);
   }
 
   /**
@@ -59,7 +80,7 @@ public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs, int fl
    * @return this demand with that start
    */
   LinkDemand since(long at) {
-    return new LinkDemand(bytesWanted, flowsWanted, at, flowsUsable);
+    return new LinkDemand(bytesWanted, flowsWanted, at, flowsUsable, flowsOpen);
   }
 
   /**
@@ -67,7 +88,9 @@ public record LinkDemand(long bytesWanted, int flowsWanted, long sinceMs, int fl
    * @return this demand with them
    */
   LinkDemand usable(int flows) {
-    return flows == flowsUsable ? this : new LinkDemand(bytesWanted, flowsWanted, sinceMs, flows);
+    return flows == flowsUsable
+        ? this
+        : new LinkDemand(bytesWanted, flowsWanted, sinceMs, flows, flowsOpen);
   }
 
   /**

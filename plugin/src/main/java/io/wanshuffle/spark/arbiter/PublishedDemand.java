@@ -13,10 +13,10 @@ import java.util.TreeMap;
  * What one driver publishes in its node: its weight and its demand on each link it wants, and the
  * node's bytes: version 3, the weight (double), the number of links (int), then per link in name
  * order its name (modified UTF-8), bytes wanted (long), flows wanted (int), since when the
- * application has wanted some link without a break (long, epoch ms; the same on every link) and the
- * usable flows (int). Version-2 nodes (without the usable flows: all usable) and version-1 nodes
- * (without the start either: starts 0) still read. One node per application holds all its links, so
- * a change of demand on any number of links is one write.
+ * application has wanted some link without a break (long, epoch ms; the same on every link), the
+ * usable flows (int) and the open flows (int). Version-2 nodes (without those two: all usable, none
+ * open) and version-1 nodes (without the start either: starts 0) still read. One node per
+ * application holds all its links, so a change of demand on any number of links is one write.
  *
  * @param weight the application's weight, &gt; 0
  * @param links per link name, the demand ({@link LinkDemand#any()} true for every entry)
@@ -52,6 +52,7 @@ record PublishedDemand(double weight, Map<String, LinkDemand> links) {
         out.writeInt(e.getValue().flowsWanted());
         out.writeLong(e.getValue().sinceMs());
         out.writeInt(e.getValue().flowsUsable());
+        out.writeInt(e.getValue().flowsOpen());
       }
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory", e);
@@ -91,7 +92,8 @@ record PublishedDemand(double weight, Map<String, LinkDemand> links) {
         int flows = in.readInt();
         long since = version == 1 ? 0 : in.readLong();
         int usable = version < 3 ? flows : in.readInt();
-        links.put(link, new LinkDemand(bytes, flows, since, usable));
+        int open = version < 3 ? 0 : in.readInt();
+        links.put(link, new LinkDemand(bytes, flows, since, usable, open));
       }
       if (in.available() > 0) {
         throw new IllegalArgumentException(in.available() + " bytes after the last link");

@@ -28,7 +28,10 @@ public final class RouteDemand {
   /** Per link id, the routes through it, the largest bytes first. */
   private final int[][] through;
 
-  /** Per link id, the flows wanted: routes through it, at most its window. */
+  /** Per link id, the application's flows holding it now. */
+  private final int[] open;
+
+  /** Per link id, the flows wanted: routes through it and open flows, at most its window. */
   private final int[] wanted;
 
   /** The last shares {@link #usable} was asked for and its answer (the shares seldom move). */
@@ -47,8 +50,27 @@ public final class RouteDemand {
    *     link id out of range
    */
   public RouteDemand(String[] linkNames, int[] windows, int[][] routes, long[] bytes) {
+    this(linkNames, windows, routes, bytes, new int[linkNames.length]);
+  }
+
+  /**
+   * @param linkNames per link id, its name (the topology's names, the same in every application)
+   * @param windows per link id, the flows one application alone may hold on it (its own window),
+   *     &gt;= 0; same length as {@code linkNames}
+   * @param routes per host pair with demand, the link ids its flow crosses (each id once)
+   * @param bytes per host pair, the bytes left to fetch (orders the pairs: the largest are tried
+   *     first), same length as {@code routes}
+   * @param open per link id, the application's flows holding it now (granted, not handed on): they
+   *     count as wanted and usable on their links and take room under the shares of the others,
+   *     &gt;= 0; same length as {@code linkNames}
+   * @throws IllegalArgumentException if the lengths differ, a window or open count is negative or a
+   *     route names a link id out of range
+   */
+  public RouteDemand(String[] linkNames, int[] windows, int[][] routes, long[] bytes, int[] open) {
     Objects.requireNonNull(linkNames, "linkNames");
-    if (windows.length != linkNames.length || bytes.length != routes.length) {
+    if (windows.length != linkNames.length
+        || open.length != linkNames.length
+        || bytes.length != routes.length) {
       throw new IllegalArgumentException(
           "one window per link and one byte count per route: got "
               + linkNames.length
@@ -78,17 +100,19 @@ public final class RouteDemand {
         count[l]++;
       }
     }
-    for (int w : windows) {
-      if (w < 0) {
-        throw new IllegalArgumentException("windows must be >= 0, got " + w);
+    for (int l = 0; l < n; l++) {
+      if (windows[l] < 0 || open[l] < 0) {
+        throw new IllegalArgumentException(
+            "windows and open flows must be >= 0, got " + windows[l] + " and " + open[l]);
       }
     }
+    this.open = open.clone();
     this.through = new int[n][];
     this.wanted = new int[n];
     int[] fill = new int[n];
     for (int l = 0; l < n; l++) {
       through[l] = new int[count[l]];
-      wanted[l] = Math.min(count[l], windows[l]);
+      wanted[l] = Math.min(count[l] + open[l], windows[l]);
     }
     for (int e : order) {
       for (int l : routes[e]) {
@@ -122,7 +146,8 @@ public final class RouteDemand {
 
   /**
    * @param link a link id
-   * @return the flows wanted on it: host pairs whose routes cross it, at most its window
+   * @return the flows wanted on it: host pairs whose routes cross it and open flows, at most its
+   *     window
    */
   public int wanted(int link) {
     return wanted[link];
@@ -130,9 +155,10 @@ public final class RouteDemand {
 
   /**
    * For each link, how many flows the application could hold on it at once when it may hold at most
-   * {@code shares[m]} flows on every other link m: greedily, the host pairs through the link
-   * largest bytes first, each taken when every other link of its route has room, up to the link's
-   * window. The pairs taken are a maximal set (no further pair fits), not always a maximum one.
+   * {@code shares[m]} flows on every other link m: its open flows on the link, then greedily the
+   * host pairs through the link largest bytes first, each taken when every other link of its route
+   * has room besides the open flows there, up to the link's window. The pairs taken are a maximal
+   * set (no further pair fits), not always a maximum one.
    *
    * @param shares per link id, the flows this application may hold on it (the split's first pass),
    *     &gt;= 0
@@ -156,14 +182,14 @@ public final class RouteDemand {
         continue;
       }
       int round = l + 1;
-      int taken = 0;
+      int taken = Math.min(open[l], wanted[l]);
       for (int i = 0; i < through[l].length && taken < wanted[l]; i++) {
         int[] route = routes[through[l][i]];
-        if (fits(route, l, shares, held, stamp, round)) {
+        if (fits(route, l, shares, held, stamp, round, open)) {
           for (int m : route) {
             if (stamp[m] != round) {
               stamp[m] = round;
-              held[m] = 0;
+              held[m] = open[m];
             }
             held[m]++;
           }
@@ -207,9 +233,9 @@ public final class RouteDemand {
 
   /** Whether every link of the route but {@code self} has room under its share. */
   private static boolean fits(
-      int[] route, int self, int[] shares, int[] held, int[] stamp, int round) {
+      int[] route, int self, int[] shares, int[] held, int[] stamp, int round, int[] open) {
     for (int m : route) {
-      if (m != self && (stamp[m] == round ? held[m] : 0) >= shares[m]) {
+      if (m != self && (stamp[m] == round ? held[m] : open[m]) >= shares[m]) {
         return false;
       }
     }

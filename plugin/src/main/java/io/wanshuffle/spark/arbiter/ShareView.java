@@ -50,7 +50,8 @@ final class ShareView {
       String link,
       int window,
       int ownFlows,
-      long ownSince) {}
+      long ownSince,
+      int ownHeld) {}
 
   /**
    * @param live whether the split applies (connected and the nodes read)
@@ -157,13 +158,15 @@ final class ShareView {
       int ownFlows,
       LinkDemand own) {
     long ownSince = own == null ? System.currentTimeMillis() : own.sinceMs();
-    Key key = new Key(usable, self, weight, link, window, ownFlows, own == null ? -1 : ownSince);
+    int ownHeld = own == null ? 0 : own.flowsOpen();
+    Key key =
+        new Key(usable, self, weight, link, window, ownFlows, own == null ? -1 : ownSince, ownHeld);
     Integer kept = shares.get(key);
     if (kept != null) {
       return kept;
     }
     List<FairSplit.Claim> all = new ArrayList<>(on);
-    all.add(new FairSplit.Claim(self, weight, ownFlows, ownSince));
+    all.add(new FairSplit.Claim(self, weight, ownFlows, ownSince, ownHeld));
     int s = FairSplit.split(window, all)[all.size() - 1];
     if (shares.size() >= MAX_KEPT) {
       shares.clear();
@@ -184,7 +187,7 @@ final class ShareView {
           (app, d) -> {
             LinkDemand l = d.links().get(link);
             if (l != null) {
-              c.add(new FairSplit.Claim(app, d.weight(), l.claim(), l.sinceMs()));
+              c.add(new FairSplit.Claim(app, d.weight(), l.claim(), l.sinceMs(), l.flowsOpen()));
             }
           });
       on = List.copyOf(c);
@@ -207,7 +210,9 @@ final class ShareView {
           (app, d) -> {
             LinkDemand l = d.links().get(link);
             if (l != null && l.usableClaim() > 0) {
-              c.add(new FairSplit.Claim(app, d.weight(), l.usableClaim(), l.sinceMs()));
+              c.add(
+                  new FairSplit.Claim(
+                      app, d.weight(), l.usableClaim(), l.sinceMs(), l.flowsOpen()));
             }
           });
       on = List.copyOf(c);

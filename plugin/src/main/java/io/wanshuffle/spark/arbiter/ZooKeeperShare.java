@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * demand. Usable flows move only the second pass of the split ({@link ShareView}), so the others'
  * writes they cause cause no further ones.
  *
- * <p>Cost of one update: one write (a {@code setData} of the node, about 13 + 26 x links + the
+ * <p>Cost of one update: one write (a {@code setData} of the node, about 13 + 30 x links + the
  * links' names in bytes); ZooKeeper then fires one data watch at every other driver, whose cache
  * reads the node again (one read each) and re-arms its watch. At 100 applications each publishing
  * at most every 250 ms: at most 4 writes per second per application, 400 writes per second across

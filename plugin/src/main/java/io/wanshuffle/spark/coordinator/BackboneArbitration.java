@@ -74,42 +74,55 @@ final class BackboneArbitration implements AutoCloseable {
 
   /**
    * Publishes this application's demand on each link its residual's routes cross (NICs, rack links,
-   * backbone sides): the bytes of the residual's cells whose routes cross it and the host pairs
-   * among them, at most the link's own window; with the routes, from which the arbiter works out
-   * the flows usable under this application's shares of the other links.
+   * backbone sides) or its open flows hold: the bytes of the residual's cells whose routes cross
+   * it, and the host pairs among them plus the open flows on it, at most the link's own window;
+   * with the routes, from which the arbiter works out the flows usable under this application's
+   * shares of the other links. A link keeps its claim while a flow of this application holds it, so
+   * that no other application is given the link before that flow is handed on (shares do not
+   * preempt).
    *
    * @param m a plan's residual traffic matrix
    * @param p the parameters it was planned with
+   * @param open per link id of {@code p}'s link model, this application's flows holding it when the
+   *     residual was read (null: none)
    */
-  void publish(DemandMatrix m, PlanningParameters p) {
+  void publish(DemandMatrix m, PlanningParameters p, int[] open) {
     if (!active()) {
       return;
     }
+    publish(p, m.nonZeroRoutes(), m.nonZeroBytes(), open);
+  }
+
+  private void publish(PlanningParameters p, int[][] routes, long[] bytes, int[] open) {
     LinkFacts facts = p.facts();
-    Map<Integer, long[]> perLink = new HashMap<>();
-    int[][] routes = m.nonZeroRoutes();
-    long[] bytes = m.nonZeroBytes();
+    int n = p.links().linkCount();
+    long[] linkBytes = new long[n];
+    int[] flows = new int[n];
     for (int e = 0; e < routes.length; e++) {
       for (int l : routes[e]) {
-        long[] d = perLink.computeIfAbsent(l, x -> new long[2]);
-        d[0] += bytes[e];
-        d[1]++;
+        linkBytes[l] += bytes[e];
+        flows[l]++;
       }
     }
-    Map<String, LinkDemand> demand = new HashMap<>();
-    perLink.forEach(
-        (l, d) ->
-            demand.put(
-                p.links().name(l), new LinkDemand(d[0], (int) Math.min(d[1], facts.ownWindow(l)))));
-    publishedNone = demand.isEmpty();
-    int n = p.links().linkCount();
     String[] names = new String[n];
     int[] windows = new int[n];
+    int[] held = new int[n];
+    Map<String, LinkDemand> demand = new HashMap<>();
     for (int l = 0; l < n; l++) {
       names[l] = p.links().name(l);
       windows[l] = facts.ownWindow(l);
+      held[l] = open != null && l < open.length ? open[l] : 0;
+      if (flows[l] > 0 || held[l] > 0) {
+        demand.put(
+            names[l], wanted(linkBytes[l], Math.min(flows[l] + held[l], windows[l]), held[l]));
+      }
     }
-    share.publish(demand, new RouteDemand(names, windows, routes, bytes));
+    if (demand.isEmpty()) {
+      publishNone();
+      return;
+    }
+    publishedNone = false;
+    share.publish(demand, new RouteDemand(names, windows, routes, bytes, held));
   }
 
   /**
@@ -169,6 +182,11 @@ final class BackboneArbitration implements AutoCloseable {
       changes.forEach(tell);
     }
     return moved;
+  }
+
+  /** A link's demand: its open flows are part of the flows wanted (at most those). */
+  private static LinkDemand wanted(long bytes, int flows, int open) {
+    return new LinkDemand(bytes, flows, 0, flows, Math.min(open, flows));
   }
 
   @Override

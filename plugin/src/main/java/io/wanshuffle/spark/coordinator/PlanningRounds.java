@@ -52,12 +52,15 @@ final class PlanningRounds
    * @param freshStages per stage attempt with unreleased demand not predicted yet, its whole
    *     traffic ({@link TaskWaves#stageTraffic}): predicted without the lock, recorded and decided
    *     on by the plan's apply
+   * @param openFlows per link id, this application's flows holding it when the round was read
+   *     (published with the demand when an arbiter shares the links), or null without an arbiter
    */
   record RoundInput(
       PlanningParameters parameters,
       ResidualSnapshot residual,
       PendingTasks.Estimate expected,
-      Map<StageRef, List<PlannedFlow>> freshStages) {}
+      Map<StageRef, List<PlannedFlow>> freshStages,
+      int[] openFlows) {}
 
   /**
    * A round's plan, computed without the lock.
@@ -253,15 +256,28 @@ final class PlanningRounds
     ResidualSnapshot residual =
         ResidualSnapshot.read(r.book().all(), r.leases(), r.mode(), p.betaSeconds());
     if (residual == null) {
+      // nothing can start now (ports full, or shares used): the demand last published stands
       return null;
     }
+    int[] open = arbitration.active() ? openFlows(p) : null;
     Map<StageRef, List<PlannedFlow>> fresh = new LinkedHashMap<>();
     for (Demand d : r.book().all()) {
       if (!d.released() && !r.gate().predicted(d.stage()) && !fresh.containsKey(d.stage())) {
         fresh.put(d.stage(), r.waves().stageTraffic(d.stage(), r.book().ofStage(d.stage())));
       }
     }
-    return new RoundInput(p, residual, r.waves().estimate(), fresh);
+    return new RoundInput(p, residual, r.waves().estimate(), fresh, open);
+  }
+
+  /**
+   * @return per link id of the parameters' link model, this application's flows holding it now
+   */
+  private int[] openFlows(PlanningParameters p) {
+    int[] open = new int[p.links().linkCount()];
+    for (int l = 0; l < open.length; l++) {
+      open[l] = r.leases().used(l);
+    }
+    return open;
   }
 
   /** Whether a demand in the book still has bytes to fetch through the coordinator. */
@@ -293,7 +309,7 @@ final class PlanningRounds
     }
     DemandMatrix m =
         DemandMatrix.of(in.residual(), r.leases(), r.mode(), p.betaSeconds(), p.baseSpeed());
-    arbitration.publish(m, p);
+    arbitration.publish(m, p, in.openFlows());
     Planner.Plan plan = planner.plan(m);
     List<Step> toGrant = r.mode().stepsToGrant(plan.schedule());
     StandingPlan sp =

@@ -129,6 +129,48 @@ class FairSplitTest {
     }
   }
 
+  /** Open flows are never preempted: a share below them is raised, the others pay for it. */
+  @Test
+  void noShareFallsBelowTheFlowsItsApplicationHolds() {
+    FairSplit.Claim x = new FairSplit.Claim("x", 1, 2, 5, 2);
+    FairSplit.Claim y = new FairSplit.Claim("y", 1, 2, 9, 0);
+    assertArrayEquals(
+        new int[] {2, 0}, FairSplit.split(2, List.of(x, y)), "x's two flows open: y waits");
+    assertArrayEquals(
+        new int[] {2, 2},
+        FairSplit.split(4, List.of(new FairSplit.Claim("x", 1, 4, 5, 2), claim("y", 1, 4))),
+        "held within the fair split: as without");
+    FairSplit.Claim first = new FairSplit.Claim("a", 1, 1, 1, 0);
+    FairSplit.Claim holding = new FairSplit.Claim("b", 1, 1, 9, 1);
+    assertArrayEquals(
+        new int[] {0, 1},
+        FairSplit.split(1, List.of(first, holding)),
+        "one flow, first in the order to a, but b's flow is still on it");
+    assertArrayEquals(
+        new int[] {2, 1},
+        FairSplit.split(
+            2, List.of(new FairSplit.Claim("x", 1, 2, 5, 2), new FairSplit.Claim("y", 1, 2, 9, 1))),
+        "open flows beyond the window (an old view): each keeps its own, none gets more");
+    Random r = new Random(56);
+    for (int trial = 0; trial < 500; trial++) {
+      int n = 1 + r.nextInt(5);
+      int window = r.nextInt(12);
+      List<FairSplit.Claim> claims = new ArrayList<>();
+      int heldAll = 0;
+      for (int i = 0; i < n; i++) {
+        int flows = 1 + r.nextInt(6);
+        int held = heldAll < window ? r.nextInt(Math.min(flows, window - heldAll) + 1) : 0;
+        heldAll += held;
+        claims.add(new FairSplit.Claim("app" + i, 0.5 + r.nextInt(4), flows, r.nextInt(3), held));
+      }
+      int[] s = FairSplit.split(window, claims);
+      assertEquals(window, Arrays.stream(s).sum(), "open flows within the window: all handed out");
+      for (int i = 0; i < n; i++) {
+        assertTrue(s[i] >= claims.get(i).held(), "trial " + trial + ": " + Arrays.toString(s));
+      }
+    }
+  }
+
   @Test
   void badClaimsAreRefused() {
     assertThrows(IllegalArgumentException.class, () -> claim("a", 0, 1));

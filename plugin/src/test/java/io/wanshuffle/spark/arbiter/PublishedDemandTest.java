@@ -14,7 +14,7 @@ class PublishedDemandTest {
         new PublishedDemand(
             2.5,
             Map.of(
-                "backbone.out[/A]", new LinkDemand(1_000_000, 4, 1_796_000_000_000L, 3),
+                "backbone.out[/A]", new LinkDemand(1_000_000, 4, 1_796_000_000_000L, 3, 2),
                 "nic.in[b1]", new LinkDemand(500, 0),
                 "nic.in[b2]", new LinkDemand(0, 0)));
     PublishedDemand back = PublishedDemand.decode(d.encode());
@@ -22,7 +22,7 @@ class PublishedDemandTest {
     assertEquals(
         Map.of(
             "backbone.out[/A]",
-            new LinkDemand(1_000_000, 4, 1_796_000_000_000L, 3),
+            new LinkDemand(1_000_000, 4, 1_796_000_000_000L, 3, 2),
             "nic.in[b1]",
             new LinkDemand(500, 0)),
         back.links());

@@ -88,6 +88,37 @@ class RouteDemandTest {
    * one flow could be held (no link left for an application that could use it).
    */
   @Test
+  void openFlowsStayWantedAndUsableAndTakeRoomOnTheirLinks() {
+    RouteDemand plain = demoShape();
+    int n = plain.linkCount();
+    String[] names = new String[n];
+    int[] windows = new int[n];
+    for (int l = 0; l < n; l++) {
+      names[l] = plain.name(l);
+      windows[l] = plain.window(l);
+    }
+    int[] open = new int[n];
+    for (int l : new int[] {6, 2, 0, 1, 4, 10}) {
+      open[l] = 1; // a1 -> b1 is open
+    }
+    // only a3 -> b3 left to fetch: rack1 and the backbone
+    RouteDemand d =
+        new RouteDemand(
+            names, windows, new int[][] {{8, 3, 0, 1, 5, 12}}, new long[] {1 << 20}, open);
+    assertEquals(1, d.wanted(6), "a1's NIC: no pair left, its open flow still wanted");
+    assertEquals(2, d.wanted(0), "the backbone: one open flow and one pair");
+    int[] u = d.usable(windows.clone());
+    assertEquals(1, u[6]);
+    assertEquals(2, u[0]);
+    assertEquals(0, d.wanted(7), "a2's NIC: nothing");
+    int[] shares = windows.clone();
+    shares[0] = 1;
+    shares[1] = 1;
+    assertEquals(
+        0, d.usable(shares)[3], "the open flow holds the share's one backbone flow: rack1 waits");
+  }
+
+  @Test
   void neverMoreThanCanBeHeldAndNeverNoneWhereOneFits() {
     Random rnd = new Random(7);
     for (int trial = 0; trial < 400; trial++) {
@@ -96,10 +127,12 @@ class RouteDemandTest {
       String[] names = new String[links];
       int[] windows = new int[links];
       int[] shares = new int[links];
+      int[] open = new int[links];
       for (int l = 0; l < links; l++) {
         names[l] = "l" + l;
         windows[l] = 1 + rnd.nextInt(3);
         shares[l] = rnd.nextInt(windows[l] + 1);
+        open[l] = trial % 2 == 0 ? 0 : rnd.nextInt(Math.min(shares[l], 1) + 1);
       }
       int[][] routes = new int[pairs][];
       long[] bytes = new long[pairs];
@@ -116,20 +149,24 @@ class RouteDemandTest {
         routes[e] = on.stream().mapToInt(Integer::intValue).toArray();
         bytes[e] = 1 + rnd.nextInt(1000);
       }
-      RouteDemand d = new RouteDemand(names, windows, routes, bytes);
+      RouteDemand d = new RouteDemand(names, windows, routes, bytes, open);
       int[] u = d.usable(shares);
       for (int l = 0; l < links; l++) {
-        int best = mostHeld(routes, windows, shares, l);
+        int best = Math.min(d.wanted(l), open[l] + mostHeld(routes, windows, shares, open, l));
         assertTrue(u[l] <= best, "trial " + trial + " link " + l + ": " + u[l] + " > " + best);
         assertTrue(
-            best == 0 || u[l] >= 1, "trial " + trial + " link " + l + ": none, best " + best);
+            best == 0 || u[l] >= Math.min(best, open[l] + 1),
+            "trial " + trial + " link " + l + ": " + u[l] + ", best " + best);
         assertTrue(u[l] <= d.wanted(l));
       }
     }
   }
 
-  /** The most pairs through {@code link} held at once within the shares (the link's window). */
-  private static int mostHeld(int[][] routes, int[] windows, int[] shares, int link) {
+  /**
+   * The most pairs through {@code link} held at once besides the open flows, within the shares (the
+   * link's window).
+   */
+  private static int mostHeld(int[][] routes, int[] windows, int[] shares, int[] open, int link) {
     int best = 0;
     for (int mask = 1; mask < 1 << routes.length; mask++) {
       int[] held = new int[windows.length];
@@ -145,7 +182,7 @@ class RouteDemandTest {
         ok = through;
         for (int l : routes[e]) {
           held[l]++;
-          ok &= held[l] <= (l == link ? windows[l] : shares[l]);
+          ok &= held[l] + open[l] <= (l == link ? windows[l] : shares[l]);
         }
       }
       if (ok) {

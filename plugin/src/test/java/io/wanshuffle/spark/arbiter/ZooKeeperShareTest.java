@@ -194,6 +194,24 @@ class ZooKeeperShareTest {
     settle("a done: b's NIC", 1, () -> b.allowed("nic.up[a2]", 1), SETTLE_MS);
   }
 
+  /**
+   * A flow still open keeps its link: b, first in the order, wants the single-flow link that a's
+   * last flow holds; b gets it once a's flow is handed on (a publishes the flow gone), not before.
+   */
+  @Test
+  void aLinkStaysWithTheApplicationWhoseFlowHoldsIt() throws Exception {
+    ZooKeeperShare a = join("a", 3);
+    ZooKeeperShare b = join("b", 5); // heavier: first in the order on a link of one flow
+    a.publish(Map.of(LINK, new LinkDemand(0, 1, 0, 1, 1)));
+    live(a);
+    b.publish(wants(1));
+    live(b);
+    settle("b waits for a's open flow", 0, () -> b.allowed(LINK, 1), SETTLE_MS * 5);
+    assertEquals(1, a.allowed(LINK, 1));
+    a.publish(Map.of());
+    settle("a's flow handed on: b's", 1, () -> b.allowed(LINK, 1), SETTLE_MS);
+  }
+
   @Test
   void anApplicationWithoutDemandLeavesItsShareWithinASecond() throws Exception {
     ZooKeeperShare a = join("a", 1);

@@ -98,6 +98,32 @@ class SharedBackboneTest {
   }
 
   /**
+   * A granted flow's links stay in the demand this application publishes until the flow is handed
+   * on, though no byte is left to plan on them: another application is not given a link this one's
+   * flow still holds (shares do not preempt open flows).
+   */
+  @Test
+  void anOpenFlowKeepsItsLinksClaimed() {
+    StepCoordinator c = coordinator();
+    FakeShare share = new FakeShare();
+    c.shareBackbone(share);
+    List<CompletableFuture<GrantReply>> polls =
+        registerAndPoll(c, demand(3, 1, "b1", "a1"), demand(3, 2, "b2", "a1"));
+    timer.advance(10);
+    assertEquals(1, c.openFlowCount(), "a1 sends one flow at a time (δ = 1)");
+    String dst = granted(polls.subList(0, 1)) == 1 ? "b1" : "b2";
+    polls.addAll(registerAndPoll(c, demand(3, 3, "b3", "a2"))); // the next round
+    timer.advance(10);
+    Map<String, LinkDemand> last = share.lastPublished();
+    LinkDemand held = last.get("nic.down[" + dst + "]");
+    assertEquals(1, held.flowsWanted(), "the open flow's receiver NIC: " + last);
+    assertEquals(0, held.bytesWanted(), "nothing left to plan there");
+    assertEquals(1, last.get("nic.up[a1]").flowsWanted());
+    assertEquals(2, last.get("backbone.out[/a]").flowsWanted(), "one open flow, two pairs left");
+    c.stop();
+  }
+
+  /**
    * The arbiter moves a share down after a round built its plan and before the plan is granted (its
    * callback runs at any time, here from a listener of the plan): the plan, made on the larger
    * share, is not granted; the next one, on the share in force, is.
