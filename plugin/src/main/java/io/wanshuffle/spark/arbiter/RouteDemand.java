@@ -31,6 +31,9 @@ public final class RouteDemand {
   /** Per link id, the application's flows holding it now. */
   private final int[] open;
 
+  /** Per link id, the bytes of the routes through it. */
+  private final long[] bytesOn;
+
   /** Per link id, the flows wanted: routes through it and open flows, at most its window. */
   private final int[] wanted;
 
@@ -92,12 +95,14 @@ public final class RouteDemand {
     }
     Arrays.sort(order, (a, b) -> Long.compare(bytes[b], bytes[a]));
     int[] count = new int[n];
-    for (int[] r : routes) {
-      for (int l : r) {
+    this.bytesOn = new long[n];
+    for (int e = 0; e < routes.length; e++) {
+      for (int l : routes[e]) {
         if (l < 0 || l >= n) {
           throw new IllegalArgumentException("route crosses link id " + l + " of " + n + " links");
         }
         count[l]++;
+        bytesOn[l] += bytes[e];
       }
     }
     for (int l = 0; l < n; l++) {
@@ -200,6 +205,25 @@ public final class RouteDemand {
     }
     this.last = new Last(shares.clone(), usable.clone());
     return usable;
+  }
+
+  /**
+   * The demand these routes make on each link, as published ({@link BackboneShare#publish(Map,
+   * RouteDemand)}): the bytes of the routes through it and the flows wanted there ({@link #wanted},
+   * its open flows among them), every flow usable until {@link #markUsable} works them out.
+   *
+   * @return per link name, the demand of every link some route crosses or some open flow holds
+   *     (empty when none)
+   */
+  public Map<String, LinkDemand> demand() {
+    Map<String, LinkDemand> demand = new HashMap<>();
+    for (int l = 0; l < names.length; l++) {
+      if (through[l].length > 0 || open[l] > 0) {
+        int flows = wanted[l];
+        demand.put(names[l], new LinkDemand(bytesOn[l], flows, 0, flows, Math.min(open[l], flows)));
+      }
+    }
+    return demand;
   }
 
   /**

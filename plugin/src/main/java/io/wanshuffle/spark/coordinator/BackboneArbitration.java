@@ -11,7 +11,6 @@ import io.wanshuffle.spark.coordinator.network.LinkFacts;
 import io.wanshuffle.spark.coordinator.network.LiveParameters;
 import io.wanshuffle.spark.coordinator.network.PlanningParameters;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -96,33 +95,22 @@ final class BackboneArbitration implements AutoCloseable {
   private void publish(PlanningParameters p, int[][] routes, long[] bytes, int[] open) {
     LinkFacts facts = p.facts();
     int n = p.links().linkCount();
-    long[] linkBytes = new long[n];
-    int[] flows = new int[n];
-    for (int e = 0; e < routes.length; e++) {
-      for (int l : routes[e]) {
-        linkBytes[l] += bytes[e];
-        flows[l]++;
-      }
-    }
     String[] names = new String[n];
     int[] windows = new int[n];
     int[] held = new int[n];
-    Map<String, LinkDemand> demand = new HashMap<>();
     for (int l = 0; l < n; l++) {
       names[l] = p.links().name(l);
       windows[l] = facts.ownWindow(l);
       held[l] = open != null && l < open.length ? open[l] : 0;
-      if (flows[l] > 0 || held[l] > 0) {
-        demand.put(
-            names[l], wanted(linkBytes[l], Math.min(flows[l] + held[l], windows[l]), held[l]));
-      }
     }
+    RouteDemand routesOfDemand = new RouteDemand(names, windows, routes, bytes, held);
+    Map<String, LinkDemand> demand = routesOfDemand.demand();
     if (demand.isEmpty()) {
       publishNone();
       return;
     }
     publishedNone = false;
-    share.publish(demand, new RouteDemand(names, windows, routes, bytes, held));
+    share.publish(demand, routesOfDemand);
   }
 
   /**
@@ -182,11 +170,6 @@ final class BackboneArbitration implements AutoCloseable {
       changes.forEach(tell);
     }
     return moved;
-  }
-
-  /** A link's demand: its open flows are part of the flows wanted (at most those). */
-  private static LinkDemand wanted(long bytes, int flows, int open) {
-    return new LinkDemand(bytes, flows, 0, flows, Math.min(open, flows));
   }
 
   @Override

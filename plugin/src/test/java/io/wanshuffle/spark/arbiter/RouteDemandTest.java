@@ -111,6 +111,10 @@ class RouteDemandTest {
     assertEquals(1, u[6]);
     assertEquals(2, u[0]);
     assertEquals(0, d.wanted(7), "a2's NIC: nothing");
+    Map<String, LinkDemand> demand = d.demand();
+    assertEquals(new LinkDemand(0, 1, 0, 1, 1), demand.get("nic.up[a1]"), "held, nothing to plan");
+    assertEquals(new LinkDemand(1 << 20, 2, 0, 2, 1), demand.get("backbone.out[/A]"));
+    assertEquals(null, demand.get("nic.up[a2]"), "no route, no open flow: no demand");
     int[] shares = windows.clone();
     shares[0] = 1;
     shares[1] = 1;

@@ -130,7 +130,8 @@ public final class LinkFacts {
     if (links != now.links) {
       return true;
     }
-    for (int l = 0; l < links.linkCount(); l++) {
+    int count = links.linkCount();
+    for (int l = 0; l < count; l++) {
       if (window(l) > now.window(l)) {
         return true;
       }
