@@ -20,8 +20,9 @@ import java.util.PriorityQueue;
  *       application's demand (earliest first: an application already crossing the backbone keeps
  *       its links rather than handing them to one that came later; one start per application, the
  *       same on every link, so that the order is the same on every link and no two applications
- *       each hold one of two links both need), then by application name (lowest first) get 1 flow
- *       each, the others 0.
+ *       each hold one of two links both need; starts are ordered by ZooKeeper's order of the writes
+ *       that published them, which every driver reads alike), then by application name (lowest
+ *       first) get 1 flow each, the others 0.
  *   <li>Otherwise every claim gets 1 flow; then, one flow at a time, the next flow goes to the
  *       claim below its c with the lowest (share + 1) / w, ties to the lowest application name,
  *       until the window is used up or every claim has its c;
@@ -49,19 +50,19 @@ final class FairSplit {
    * @param app the application's name in the arbiter (unique)
    * @param weight its weight, &gt; 0
    * @param flows the flows it wants, &gt;= 1
-   * @param sinceMs since when its application has wanted some link without a break, epoch ms (0:
-   *     not known, first)
+   * @param order its application's place in the order of demand starts, lower first ({@link
+   *     PublishedDemand#order()}: the zxid of the write that published the start; 0 first)
    * @param held the flows it holds on the link now, &gt;= 0: its share is never below them
    */
-  record Claim(String app, double weight, int flows, long sinceMs, int held) {
-    /** A claim whose start is not known ({@code sinceMs} 0), holding nothing. */
+  record Claim(String app, double weight, int flows, long order, int held) {
+    /** A claim first in the order ({@code order} 0), holding nothing. */
     Claim(String app, double weight, int flows) {
       this(app, weight, flows, 0, 0);
     }
 
     /** A claim holding nothing. */
-    Claim(String app, double weight, int flows, long sinceMs) {
-      this(app, weight, flows, sinceMs, 0);
+    Claim(String app, double weight, int flows, long order) {
+      this(app, weight, flows, order, 0);
     }
 
     /** Checks the values. */
@@ -139,7 +140,7 @@ final class FairSplit {
       }
       order.sort(
           Comparator.<Integer>comparingDouble(i -> -claims.get(i).weight())
-              .thenComparingLong(i -> claims.get(i).sinceMs())
+              .thenComparingLong(i -> claims.get(i).order())
               .thenComparing(i -> claims.get(i).app()));
       for (int i = 0; i < window; i++) {
         share[order.get(i)] = 1;

@@ -50,7 +50,7 @@ final class ShareView {
       String link,
       int window,
       int ownFlows,
-      long ownSince,
+      long ownOrder,
       int ownHeld) {}
 
   /**
@@ -90,19 +90,29 @@ final class ShareView {
    *
    * @param self this application's name in the arbiter
    * @param weight this application's weight
+   * @param order this application's place in the order of demand starts ({@link
+   *     PublishedDemand#order()}; 0: not known yet, after every other)
    * @param link a link's name
    * @param window the link's window, flows, &gt;= 0
-   * @param own this application's demand on the link, or null (it then claims 1 flow from now: it
-   *     asks, so it wants one)
+   * @param own this application's demand on the link, or null (it then claims 1 flow, last in the
+   *     order: it asks, so it wants one)
    * @return this application's first-pass share of the window, 0..window
    */
-  int wantedShare(String self, double weight, String link, int window, LinkDemand own) {
+  int wantedShare(String self, double weight, long order, String link, int window, LinkDemand own) {
     int plain = withoutSplit(link, window);
     if (plain >= 0) {
       return plain;
     }
     return split(
-        false, self, weight, link, window, claimsOn(link), own == null ? 1 : own.claim(), own);
+        false,
+        self,
+        weight,
+        order,
+        link,
+        window,
+        claimsOn(link),
+        own == null ? 1 : own.claim(),
+        own);
   }
 
   /**
@@ -110,13 +120,14 @@ final class ShareView {
    *
    * @param self this application's name in the arbiter
    * @param weight this application's weight
+   * @param order this application's place in the order of demand starts (0: not known yet)
    * @param link a link's name
    * @param window the link's window, flows, &gt;= 0
-   * @param own this application's demand on the link, or null (it then claims 1 flow from now: it
-   *     asks, so it wants one)
+   * @param own this application's demand on the link, or null (it then claims 1 flow, last in the
+   *     order: it asks, so it wants one)
    * @return this application's share of the window, 0..window
    */
-  int share(String self, double weight, String link, int window, LinkDemand own) {
+  int share(String self, double weight, long order, String link, int window, LinkDemand own) {
     int plain = withoutSplit(link, window);
     if (plain >= 0) {
       return plain;
@@ -125,11 +136,11 @@ final class ShareView {
     int ownFlows = own == null ? 1 : own.usableClaim();
     if (ownFlows == 0) {
       // nothing usable here: the link goes to those who can use it, if anyone can
-      return usable.isEmpty() ? wantedShare(self, weight, link, window, own) : 0;
+      return usable.isEmpty() ? wantedShare(self, weight, order, link, window, own) : 0;
     }
     return usable.isEmpty()
         ? window
-        : split(true, self, weight, link, window, usable, ownFlows, own);
+        : split(true, self, weight, order, link, window, usable, ownFlows, own);
   }
 
   /**
@@ -152,21 +163,21 @@ final class ShareView {
       boolean usable,
       String self,
       double weight,
+      long order,
       String link,
       int window,
       List<FairSplit.Claim> on,
       int ownFlows,
       LinkDemand own) {
-    long ownSince = own == null ? System.currentTimeMillis() : own.sinceMs();
+    long ownOrder = own == null || order <= 0 ? Long.MAX_VALUE : order;
     int ownHeld = own == null ? 0 : own.flowsOpen();
-    Key key =
-        new Key(usable, self, weight, link, window, ownFlows, own == null ? -1 : ownSince, ownHeld);
+    Key key = new Key(usable, self, weight, link, window, ownFlows, ownOrder, ownHeld);
     Integer kept = shares.get(key);
     if (kept != null) {
       return kept;
     }
     List<FairSplit.Claim> all = new ArrayList<>(on);
-    all.add(new FairSplit.Claim(self, weight, ownFlows, ownSince, ownHeld));
+    all.add(new FairSplit.Claim(self, weight, ownFlows, ownOrder, ownHeld));
     int s = FairSplit.split(window, all)[all.size() - 1];
     if (shares.size() >= MAX_KEPT) {
       shares.clear();
@@ -187,7 +198,7 @@ final class ShareView {
           (app, d) -> {
             LinkDemand l = d.links().get(link);
             if (l != null) {
-              c.add(new FairSplit.Claim(app, d.weight(), l.claim(), l.sinceMs(), l.flowsOpen()));
+              c.add(new FairSplit.Claim(app, d.weight(), l.claim(), d.order(), l.flowsOpen()));
             }
           });
       on = List.copyOf(c);
@@ -211,8 +222,7 @@ final class ShareView {
             LinkDemand l = d.links().get(link);
             if (l != null && l.usableClaim() > 0) {
               c.add(
-                  new FairSplit.Claim(
-                      app, d.weight(), l.usableClaim(), l.sinceMs(), l.flowsOpen()));
+                  new FairSplit.Claim(app, d.weight(), l.usableClaim(), d.order(), l.flowsOpen()));
             }
           });
       on = List.copyOf(c);

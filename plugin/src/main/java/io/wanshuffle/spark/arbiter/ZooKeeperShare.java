@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -21,6 +22,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,13 +48,25 @@ import org.slf4j.LoggerFactory;
  * demand. Usable flows move only the second pass of the split ({@link ShareView}), so the others'
  * writes they cause cause no further ones.
  *
- * <p>Cost of one update: one write (a {@code setData} of the node, about 13 + 30 x links + the
+ * <p>Claims are confirmed before they are granted on ({@link OwnClaim}): a write that claims a link
+ * this application did not claim before (the start of its demand included) is made at once, not at
+ * the next publish interval, and once ZooKeeper acknowledges it the publisher thread lists the
+ * namespace and reads every sibling node (a read after one's own acknowledged write sees every
+ * write before it); until then this application's share of that link is 0. Links of fewer flows
+ * than applications go by the order of the applications' demand starts, which is ZooKeeper's order
+ * of the writes that published them ({@link PublishedDemand#order()}), so two drivers that start at
+ * the same moment agree on which one is first, and the second one's confirmation sees the first's
+ * claim.
+ *
+ * <p>Cost of one update: one write (a {@code setData} of the node, about 21 + 30 x links + the
  * links' names in bytes); ZooKeeper then fires one data watch at every other driver, whose cache
  * reads the node again (one read each) and re-arms its watch. At 100 applications each publishing
  * at most every 250 ms: at most 4 writes per second per application, 400 writes per second across
  * the ensemble, 400 x 99 = 39,600 notifications and as many reads per second (each driver receiving
  * at most 396 per second). Joining or leaving adds one child watch at every driver and one listing
- * each. A driver with unchanged demand and usable flows writes nothing.
+ * each. A driver with unchanged demand and usable flows writes nothing. A new claim adds one
+ * listing and one read per application in the namespace (99 at 100 applications), once per start of
+ * demand or newly claimed link, not per update.
  *
  * <p>Faults: a driver that dies frees its share when ZooKeeper expires its session (the session
  * timeout after its last heartbeat), when its node disappears. Not connected (ZooKeeper unreachable
@@ -82,23 +96,8 @@ public final class ZooKeeperShare implements BackboneShare {
   private final PathChildrenCache cache;
   private final ScheduledExecutorService publisher;
 
-  /**
-   * The demand {@link #publish} was last given (links with demand only), its usable flows worked
-   * out on the last snapshot; replaced under {@link #ownLock}.
-   */
-  private volatile Map<String, LinkDemand> own = Map.of();
-
-  /** The routes {@link #own} comes from, or null (every flow usable); under {@link #ownLock}. */
-  private RouteDemand routes;
-
-  /** Guards the replacement of {@link #own} and {@link #routes} (planner and cache threads). */
-  private final Object ownLock = new Object();
-
-  /**
-   * Since when this application has wanted some link without a break, epoch ms; 0 while it wants
-   * none (written by {@link #publish} alone).
-   */
-  private volatile long demandSinceMs;
+  /** This application's claim: its demand, order and confirmed links. */
+  private final OwnClaim own;
 
   /** The snapshot {@link #allowed} reads. */
   private volatile ShareView view = ShareView.NONE;
@@ -115,17 +114,20 @@ public final class ZooKeeperShare implements BackboneShare {
   /** Whether the current outage was reported. */
   private final AtomicBoolean outageReported = new AtomicBoolean();
 
-  /** Guards {@link #others} and the replacement of {@link #view} (cache and connection threads). */
+  /**
+   * Guards {@link #nodes} and the replacement of {@link #view} (cache, connection and publisher
+   * threads).
+   */
   private final Object viewLock = new Object();
 
-  /** The other applications' nodes as read, by name; under {@link #viewLock}. */
-  private final Map<String, PublishedDemand> others = new HashMap<>();
-
-  /** Nodes left out because they do not decode, each reported once; under {@link #viewLock}. */
-  private final java.util.Set<String> refused = new java.util.HashSet<>();
+  /** The other applications' nodes as read; under {@link #viewLock}. */
+  private final SiblingNodes nodes;
 
   /** The payload last written; publisher thread only (null: write whatever is due). */
   private byte[] written;
+
+  /** Whether a write was asked for while a claim awaited its confirmation; publisher thread. */
+  private boolean deferred;
 
   private ZooKeeperShare(
       String ensemble,
@@ -138,6 +140,8 @@ public final class ZooKeeperShare implements BackboneShare {
     this.namespace = namespace;
     this.self = self;
     this.selfPath = namespace + "/" + self;
+    this.nodes = new SiblingNodes(self);
+    this.own = new OwnClaim(self, weight);
     this.weight = weight;
     this.publishIntervalMs = publishIntervalMs;
     this.publisher = Executors.newSingleThreadScheduledExecutor(daemons("publisher"));
@@ -221,47 +225,22 @@ public final class ZooKeeperShare implements BackboneShare {
 
   @Override
   public void publish(Map<String, LinkDemand> demand, RouteDemand routesOfDemand) {
-    Map<String, LinkDemand> kept = new HashMap<>();
-    demand.forEach(
-        (l, d) -> {
-          if (d.any()) {
-            kept.put(l, d);
-          }
-        });
-    // every link carries the start of the application's demand, not of its demand on that link:
-    // one order of the applications on every link of fewer flows than applications, so that two
-    // applications never each hold one of two links that both need (a circular wait)
-    if (kept.isEmpty()) {
-      demandSinceMs = 0;
-    } else if (demandSinceMs == 0) {
-      demandSinceMs = System.currentTimeMillis();
-    }
-    kept.replaceAll((l, d) -> d.since(demandSinceMs));
-    synchronized (ownLock) {
-      routes = routesOfDemand;
-      own = usable(kept, routesOfDemand);
-    }
-    writeSoon();
+    writeSoon(own.set(demand, routesOfDemand, view));
   }
 
   /**
-   * @return {@code demand} with its usable flows worked out on the current snapshot (all usable
-   *     without routes or while the split does not apply); under {@link #ownLock}
+   * Schedules a write of this driver's node, at most one per publish interval; at once when it
+   * claims a link not confirmed yet (a start of demand, or a link it did not want: its grants on
+   * that link wait for the claim's confirmation).
    */
-  private Map<String, LinkDemand> usable(Map<String, LinkDemand> demand, RouteDemand r) {
-    ShareView v = view;
-    if (r == null || !v.live()) {
-      Map<String, LinkDemand> all = new HashMap<>(demand);
-      all.replaceAll((l, d) -> d.usable(d.flowsWanted()));
-      return Map.copyOf(all);
+  private void writeSoon(boolean claims) {
+    if (closed) {
+      return;
     }
-    return r.markUsable(
-        demand, (link, window) -> v.wantedShare(self, weight, link, window, demand.get(link)));
-  }
-
-  /** Schedules a write of this driver's node, at most one per publish interval. */
-  private void writeSoon() {
-    if (!closed && !writeDue.getAndSet(true)) {
+    if (claims) {
+      writeDue.set(true);
+      submit(() -> write(false), 0);
+    } else if (!writeDue.getAndSet(true)) {
       long wait = Math.max(0, lastWriteMs + publishIntervalMs - System.currentTimeMillis());
       submit(() -> write(false), wait);
     }
@@ -272,14 +251,8 @@ public final class ZooKeeperShare implements BackboneShare {
    * demands moved its first-pass shares); writes the node when they changed.
    */
   private void refreshUsable() {
-    boolean changed;
-    synchronized (ownLock) {
-      Map<String, LinkDemand> now = usable(own, routes);
-      changed = !now.equals(own);
-      own = now;
-    }
-    if (changed) {
-      writeSoon();
+    if (own.refresh(view)) {
+      writeSoon(false);
     }
   }
 
@@ -288,7 +261,12 @@ public final class ZooKeeperShare implements BackboneShare {
     if (window < 0) {
       throw new IllegalArgumentException("window of " + link + " must be >= 0, got " + window);
     }
-    return view.share(self, weight, link, window, own.get(link));
+    LinkDemand mine = own.demand().get(link);
+    ShareView v = view;
+    if (mine != null && v.live() && !own.confirmedOn(link)) {
+      return 0; // its claim is not confirmed yet: an application that claimed it before may hold it
+    }
+    return v.share(self, weight, own.order(), link, window, mine);
   }
 
   /**
@@ -359,8 +337,13 @@ public final class ZooKeeperShare implements BackboneShare {
       written = null;
       return;
     }
-    byte[] data = new PublishedDemand(weight, own).encode();
+    if (own.awaiting()) {
+      deferred = true; // written once the claim in flight is confirmed
+      return;
+    }
+    byte[] data = own.toWrite().encode();
     if (!force && Arrays.equals(data, written)) {
+      own.abandon(); // written before: confirmed then
       return;
     }
     written = data;
@@ -376,7 +359,7 @@ public final class ZooKeeperShare implements BackboneShare {
     if (!connected) {
       return;
     }
-    byte[] data = new PublishedDemand(weight, own).encode();
+    byte[] data = own.toWrite().encode();
     written = data;
     try {
       client
@@ -406,9 +389,11 @@ public final class ZooKeeperShare implements BackboneShare {
   private void afterSet(CuratorEvent e) {
     KeeperException.Code code = KeeperException.Code.get(e.getResultCode());
     if (code == KeeperException.Code.NONODE) {
-      submit(this::create, 0);
+      submit(this::createAgain, 0);
     } else if (code != KeeperException.Code.OK) {
       failedWrite("setData", code.toString());
+    } else if (own.awaiting()) {
+      submit(this::confirm, 0);
     }
   }
 
@@ -417,16 +402,100 @@ public final class ZooKeeperShare implements BackboneShare {
     if (code == KeeperException.Code.NODEEXISTS) {
       // a node of an earlier session of this driver, not expired yet: update it; when it
       // expires the watch sees it go and the node is created again
-      submit(() -> write(true), 0);
+      submit(this::forceWrite, 0);
     } else if (code != KeeperException.Code.OK) {
       failedWrite("create", code.toString());
+    } else if (own.awaiting()) {
+      submit(this::confirm, 0);
     }
   }
 
-  /** A write that failed is written again on the next change or reconnection. */
+  /**
+   * Creates the node after a write found none (a claim in flight is then written by the create).
+   */
+  private void createAgain() {
+    own.abandon();
+    create();
+  }
+
+  /** Writes the node in any case (a claim in flight is written again and confirmed after). */
+  private void forceWrite() {
+    own.abandon();
+    write(true);
+  }
+
+  /**
+   * A write that failed is written again on the next change or reconnection, a claim awaiting its
+   * confirmation at the next publish interval.
+   */
   private void failedWrite(String what, String why) {
     LOG.debug("wan-shuffle arbiter: {} of {} failed: {}", what, selfPath, why);
-    submit(() -> written = null, 0);
+    submit(
+        () -> {
+          written = null;
+          if (own.awaiting()) {
+            deferred = true; // a claim is written again (at the next publish interval)
+          }
+          endConfirming();
+        },
+        0);
+  }
+
+  /**
+   * Confirms the claim just written (publisher thread): reads every sibling node after the write's
+   * acknowledgement, keeps what is newer than the watch's copies, learns this application's order
+   * from its own node when it was not known, and lets the planner grant on the links claimed. A
+   * failed read leaves the claim unconfirmed and writes it again.
+   */
+  private void confirm() {
+    if (!own.awaiting()) {
+      return;
+    }
+    boolean done = false;
+    try {
+      Map<String, Stat> stats = new HashMap<>();
+      Map<String, byte[]> data = new HashMap<>();
+      for (String child : client.getChildren().forPath(namespace)) {
+        String path = namespace + "/" + child;
+        Stat stat = new Stat();
+        try {
+          data.put(path, client.getData().storingStatIn(stat).forPath(path));
+          stats.put(path, stat);
+        } catch (KeeperException.NoNodeException gone) {
+          // removed meanwhile: the watch tells
+        }
+      }
+      Stat mine = stats.get(selfPath);
+      if (mine == null) {
+        throw new IllegalStateException("own node " + selfPath + " not found after its write");
+      }
+      synchronized (viewLock) {
+        Set<String> ownLinks = own.demand().keySet();
+        data.forEach(
+            (path, bytes) -> {
+              Stat st = stats.get(path);
+              nodes.read(path, bytes, st.getCzxid(), st.getMzxid(), ownLinks);
+            });
+      }
+      done = own.confirm(mine.getMzxid());
+    } catch (Exception e) {
+      LOG.debug("wan-shuffle arbiter: confirming the claim of {} failed: {}", selfPath, e);
+      written = null;
+    }
+    if (!done) {
+      deferred = true; // write the claim again (and confirm that write)
+    }
+    endConfirming();
+    replaceView(true);
+  }
+
+  /** Ends a confirmation; a write asked for meanwhile follows. */
+  private void endConfirming() {
+    own.abandon();
+    if (deferred) {
+      deferred = false;
+      writeSoon(false);
+    }
   }
 
   private void connectionChanged(ConnectionState state) {
@@ -440,7 +509,7 @@ public final class ZooKeeperShare implements BackboneShare {
             ensemble,
             namespace);
       }
-      submit(() -> write(true), 0);
+      submit(this::forceWrite, 0);
     } else if (outageReported.compareAndSet(false, true)) {
       LOG.warn(
           "wan-shuffle arbiter: connection to ZooKeeper {} {}: each link's share is max(1, window /"
@@ -454,28 +523,30 @@ public final class ZooKeeperShare implements BackboneShare {
   private void nodeChanged(PathChildrenCacheEvent event) {
     boolean changed;
     synchronized (viewLock) {
+      Set<String> ownLinks = own.demand().keySet();
       switch (event.getType()) {
         case INITIALIZED:
-          others.clear();
+          nodes.clear();
           for (ChildData d : cache.getCurrentData()) {
-            read(d);
+            read(d, ownLinks);
           }
           nodesRead = true;
           changed = true;
           break;
         case CHILD_ADDED:
         case CHILD_UPDATED:
-          changed = read(event.getData());
+          changed = read(event.getData(), ownLinks);
           break;
         case CHILD_REMOVED:
-          String name = name(event.getData());
-          if (name.equals(self)) {
+          ChildData d = event.getData();
+          if (SiblingNodes.name(d.getPath()).equals(self)) {
             if (connected && !closed) {
-              submit(this::create, 0);
+              submit(this::createAgain, 0);
             }
             changed = false;
           } else {
-            changed = wants(others.remove(name));
+            Stat st = d.getStat();
+            changed = nodes.remove(d.getPath(), st == null ? 0 : st.getCzxid(), ownLinks);
           }
           break;
         default:
@@ -485,46 +556,15 @@ public final class ZooKeeperShare implements BackboneShare {
     replaceView(changed);
   }
 
-  /**
-   * Reads one node into {@link #others} (under {@link #viewLock}).
-   *
-   * @return whether it changes this application's shares: the node's demand, old or new, is on a
-   *     link this application wants
-   */
-  private boolean read(ChildData d) {
-    String name = name(d);
-    if (name.equals(self)) {
-      return false;
-    }
-    PublishedDemand now;
-    try {
-      now = PublishedDemand.decode(d.getData());
-    } catch (IllegalArgumentException e) {
-      if (refused.add(name)) {
-        LOG.warn(
-            "wan-shuffle arbiter: node {} is not a wan-shuffle demand ({}); left out of the split",
-            d.getPath(),
-            e.getMessage());
-      }
-      return wants(others.remove(name));
-    }
-    PublishedDemand before = others.put(name, now);
-    return wants(before) || wants(now);
-  }
-
-  /**
-   * @return whether a published demand is on a link this application wants now
-   */
-  private boolean wants(PublishedDemand d) {
-    if (d == null) {
-      return false;
-    }
-    for (String link : own.keySet()) {
-      if (d.links().containsKey(link)) {
-        return true;
-      }
-    }
-    return false;
+  /** Reads one node of the watch's cache into {@link #nodes} (under {@link #viewLock}). */
+  private boolean read(ChildData d, Set<String> ownLinks) {
+    Stat st = d.getStat();
+    return nodes.read(
+        d.getPath(),
+        d.getData(),
+        st == null ? 0 : st.getCzxid(),
+        st == null ? 0 : st.getMzxid(),
+        ownLinks);
   }
 
   /** Replaces the snapshot from the nodes read and the connection; tells the listener if asked. */
@@ -533,7 +573,7 @@ public final class ZooKeeperShare implements BackboneShare {
     ShareView after;
     synchronized (viewLock) {
       before = view;
-      after = new ShareView(connected && nodesRead && !closed, others);
+      after = new ShareView(connected && nodesRead && !closed, nodes.demands());
       view = after;
     }
     refreshUsable();
@@ -544,11 +584,6 @@ public final class ZooKeeperShare implements BackboneShare {
         LOG.warn("wan-shuffle arbiter: the share listener failed", e);
       }
     }
-  }
-
-  private static String name(ChildData d) {
-    String p = d.getPath();
-    return p.substring(p.lastIndexOf('/') + 1);
   }
 
   private void submit(Runnable r, long delayMs) {

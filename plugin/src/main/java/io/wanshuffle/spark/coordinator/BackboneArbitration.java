@@ -38,6 +38,11 @@ final class BackboneArbitration implements AutoCloseable {
   /** Whether the last demand published was none. */
   private volatile boolean publishedNone;
 
+  /** The last demand published from a plan, published again with the flows open after a grant. */
+  private volatile Published last;
+
+  private record Published(PlanningParameters parameters, int[][] routes, long[] bytes) {}
+
   /**
    * @param clock epoch ms
    * @param tell where a share that moved goes (the listeners, under the coordinator's lock)
@@ -89,7 +94,26 @@ final class BackboneArbitration implements AutoCloseable {
     if (!active()) {
       return;
     }
-    publish(p, m.nonZeroRoutes(), m.nonZeroBytes(), open);
+    Published now = new Published(p, m.nonZeroRoutes(), m.nonZeroBytes());
+    last = now;
+    publish(p, now.routes(), now.bytes(), open);
+  }
+
+  /**
+   * Publishes the last plan's demand again with the flows open now, after a grant: the links of the
+   * flows just granted stay claimed until those flows are handed on, even when no later plan
+   * publishes (its residual may have nothing left to start). Nothing is published when the last
+   * demand published was none or the link model moved since that plan.
+   *
+   * @param p the parameters in force
+   * @param open per link id of {@code p}'s link model, this application's flows holding it now
+   */
+  void publishOpen(PlanningParameters p, int[] open) {
+    Published was = last;
+    if (!active() || publishedNone || was == null || was.parameters().links() != p.links()) {
+      return;
+    }
+    publish(was.parameters(), was.routes(), was.bytes(), open);
   }
 
   private void publish(PlanningParameters p, int[][] routes, long[] bytes, int[] open) {

@@ -210,10 +210,11 @@ final class PlanningRounds
         return;
       }
       changedSinceStanding = false;
-      if (!r.grants().grantStep(standing, r.clock().getAsLong(), System.nanoTime(), replies)
-          && !standing.full(r.leases())) {
-        loop.wake();
+      if (granted(r.grants().grantStep(standing, r.clock().getAsLong(), System.nanoTime(), replies))
+          || standing.full(r.leases())) {
+        return;
       }
+      loop.wake();
       return;
     }
     if (standing == null || !loop.isBusy()) {
@@ -234,7 +235,22 @@ final class PlanningRounds
       }
     }
     changedSinceStanding = false;
-    r.grants().grantStep(standing, r.clock().getAsLong(), System.nanoTime(), replies);
+    granted(r.grants().grantStep(standing, r.clock().getAsLong(), System.nanoTime(), replies));
+  }
+
+  /**
+   * After a grant, publishes this application's claim again with its flows open now (with an
+   * arbiter), so that the granted flows keep their links claimed from now on.
+   *
+   * @param any whether the grant started some flow
+   * @return {@code any}
+   */
+  private boolean granted(boolean any) {
+    if (any && arbitration.active()) {
+      PlanningParameters p = r.parameters().current();
+      arbitration.publishOpen(p, openFlows(p));
+    }
+    return any;
   }
 
   @Override
@@ -376,7 +392,7 @@ final class PlanningRounds
       request();
       return;
     }
-    if (!r.grants().grantStep(sp, now, startedNanos, replies) && r.leases().total() == 0) {
+    if (!granted(r.grants().grantStep(sp, now, startedNanos, replies)) && r.leases().total() == 0) {
       // nothing could be granted and no flow will end to trigger the next plan: never stall
       StandingPlan last =
           new StandingPlan(
@@ -386,7 +402,7 @@ final class PlanningRounds
               sp.planId(),
               sp.algorithm(),
               r.leases());
-      r.grants().grantStep(last, now, startedNanos, replies);
+      granted(r.grants().grantStep(last, now, startedNanos, replies));
     }
     standing = r.mode().planFitsFreePorts() ? null : sp;
     changedSinceStanding = false;

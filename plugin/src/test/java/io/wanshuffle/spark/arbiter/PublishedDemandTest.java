@@ -63,6 +63,28 @@ class PublishedDemandTest {
     assertEquals(Map.of("backbone.out[/A]", new LinkDemand(700, 2, 42, 2)), v2.links());
   }
 
+  /** The order travels in the node; a node of the third layout (no order) reads with order 0. */
+  @Test
+  void theOrderReadsBackAndAVersionThreeNodeReadsWithoutOne() throws Exception {
+    PublishedDemand d =
+        new PublishedDemand(1, 0x1_0000_002AL, Map.of("l", new LinkDemand(7, 1, 3, 1, 1)));
+    assertEquals(d, PublishedDemand.decode(d.encode()));
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+      out.writeByte(3);
+      out.writeDouble(1);
+      out.writeInt(1);
+      out.writeUTF("l");
+      out.writeLong(7);
+      out.writeInt(1);
+      out.writeLong(3);
+      out.writeInt(1);
+      out.writeInt(1);
+    }
+    assertEquals(d.withOrder(0), PublishedDemand.decode(bytes.toByteArray()));
+    assertThrows(IllegalArgumentException.class, () -> d.withOrder(-1));
+  }
+
   @Test
   void theSameDemandIsTheSameBytesSoAnUnchangedDemandIsNotWrittenAgain() {
     Map<String, LinkDemand> a = new java.util.HashMap<>();

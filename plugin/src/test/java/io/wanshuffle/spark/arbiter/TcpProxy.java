@@ -12,11 +12,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A TCP relay from a local port to a server, whose {@link #close} cuts every connection and refuses
  * new ones: a ZooKeeper client behind it loses its server the way a driver that dies or loses its
- * network does, while the server keeps its session until it expires.
+ * network does, while the server keeps its session until it expires; {@link #hold} delays what the
+ * clients send.
  */
 final class TcpProxy implements AutoCloseable {
   private final ServerSocket listener;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+
+  /** Whether what clients send is held back (not forwarded to the server until released). */
+  private boolean holding;
 
   TcpProxy(int serverPort) throws IOException {
     listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -34,8 +38,8 @@ final class TcpProxy implements AutoCloseable {
                     closeQuietly(out);
                     break;
                   }
-                  pipe(in, out);
-                  pipe(out, in);
+                  pipe(in, out, true);
+                  pipe(out, in, false);
                 } catch (IOException e) {
                   // closed, or the server refused: the client retries
                 }
@@ -53,7 +57,27 @@ final class TcpProxy implements AutoCloseable {
     return InetAddress.getLoopbackAddress().getHostAddress() + ":" + listener.getLocalPort();
   }
 
-  private void pipe(Socket from, Socket to) {
+  /**
+   * Holds back what the clients send (the server's answers and watch events still pass), as a slow
+   * or congested path to the server would: the client's requests reach it only once released.
+   */
+  synchronized void hold() {
+    holding = true;
+  }
+
+  /** Forwards what was held back and what follows. */
+  synchronized void release() {
+    holding = false;
+    notifyAll();
+  }
+
+  private synchronized void awaitRelease() throws InterruptedException {
+    while (holding) {
+      wait();
+    }
+  }
+
+  private void pipe(Socket from, Socket to, boolean toServer) {
     Thread t =
         new Thread(
             () -> {
@@ -61,11 +85,16 @@ final class TcpProxy implements AutoCloseable {
               try (InputStream in = from.getInputStream();
                   OutputStream out = to.getOutputStream()) {
                 for (int n; (n = in.read(buf)) >= 0; ) {
+                  if (toServer) {
+                    awaitRelease();
+                  }
                   out.write(buf, 0, n);
                   out.flush();
                 }
               } catch (IOException e) {
                 // cut
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
               } finally {
                 closeQuietly(from);
                 closeQuietly(to);
@@ -78,6 +107,7 @@ final class TcpProxy implements AutoCloseable {
 
   @Override
   public void close() {
+    release();
     closeQuietly(listener);
     sockets.forEach(TcpProxy::closeQuietly);
   }

@@ -89,7 +89,10 @@ class SharedBackboneTest {
     assertEquals(1, c.openFlowCount(), "one flow: the share of backbone.out[/a]");
     assertEquals(1, granted(polls));
     Map<String, LinkDemand> last = share.published.get(share.published.size() - 1);
-    assertEquals(new LinkDemand(3_000_000, 2), last.get("backbone.out[/a]"), last.toString());
+    assertEquals(
+        new LinkDemand(3_000_000, 2, 0, 2, 1),
+        last.get("backbone.out[/a]"),
+        "republished after the grant, its flow open: " + last);
     share.shares.put("backbone.out[/a]", 2);
     share.onChange.run(); // another application's demand went away
     assertEquals(2, c.openFlowCount(), "the whole window of 2 once it is this application's");
@@ -120,6 +123,26 @@ class SharedBackboneTest {
     assertEquals(0, held.bytesWanted(), "nothing left to plan there");
     assertEquals(1, last.get("nic.up[a1]").flowsWanted());
     assertEquals(2, last.get("backbone.out[/a]").flowsWanted(), "one open flow, two pairs left");
+    c.stop();
+  }
+
+  /**
+   * A grant publishes the claim again with the flow it opened, though no later plan follows (the
+   * only pair's flow is on its way, nothing is left to start): another application learns that the
+   * flow holds its links when it is granted, not at this application's next plan.
+   */
+  @Test
+  void aGrantPublishesItsOpenFlowAtOnce() {
+    StepCoordinator c = coordinator();
+    FakeShare share = new FakeShare();
+    c.shareBackbone(share);
+    registerAndPoll(c, demand(3, 1, "b1", "a1"));
+    timer.advance(10);
+    assertEquals(1, c.openFlowCount());
+    Map<String, LinkDemand> last = share.lastPublished();
+    for (String link : List.of("nic.up[a1]", "backbone.out[/a]", "nic.down[b1]")) {
+      assertEquals(1, last.get(link).flowsOpen(), "the granted flow holds " + link + ": " + last);
+    }
     c.stop();
   }
 
