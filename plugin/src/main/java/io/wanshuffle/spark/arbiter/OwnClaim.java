@@ -83,7 +83,7 @@ final class OwnClaim {
     kept.replaceAll((l, d) -> d.since(since));
     routes = routesOfDemand;
     demand = usable(kept, view);
-    return !confirmed.containsAll(kept.keySet());
+    return claimsUnconfirmed();
   }
 
   /**
@@ -162,6 +162,14 @@ final class OwnClaim {
     }
     pendingLinks = null;
     return done;
+  }
+
+  /**
+   * @return whether the demand claims a link whose claim is not confirmed
+   */
+  boolean claimsUnconfirmed() {
+    Map<String, LinkDemand> d = demand;
+    return !d.isEmpty() && (order == 0 || !confirmed.containsAll(d.keySet()));
   }
 
   /**

@@ -342,8 +342,7 @@ public final class ZooKeeperShare implements BackboneShare {
       return;
     }
     byte[] data = own.toWrite().encode();
-    if (!force && Arrays.equals(data, written)) {
-      own.abandon(); // written before: confirmed then
+    if (!force && !own.awaiting() && Arrays.equals(data, written)) {
       return;
     }
     written = data;
@@ -436,7 +435,7 @@ public final class ZooKeeperShare implements BackboneShare {
           if (own.awaiting()) {
             deferred = true; // a claim is written again (at the next publish interval)
           }
-          endConfirming();
+          endConfirming(false);
         },
         0);
   }
@@ -485,16 +484,22 @@ public final class ZooKeeperShare implements BackboneShare {
     if (!done) {
       deferred = true; // write the claim again (and confirm that write)
     }
-    endConfirming();
+    endConfirming(done);
     replaceView(true);
   }
 
-  /** Ends a confirmation; a write asked for meanwhile follows. */
-  private void endConfirming() {
+  /**
+   * Ends a confirmation; a write asked for meanwhile follows, at once when it claims a link not
+   * confirmed yet and the confirmation succeeded (else at the next publish interval: a failing
+   * ZooKeeper is not written to in a loop).
+   *
+   * @param succeeded whether the confirmation succeeded
+   */
+  private void endConfirming(boolean succeeded) {
     own.abandon();
     if (deferred) {
       deferred = false;
-      writeSoon(false);
+      writeSoon(succeeded && own.claimsUnconfirmed());
     }
   }
 
