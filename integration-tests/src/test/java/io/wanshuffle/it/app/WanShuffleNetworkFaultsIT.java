@@ -166,6 +166,41 @@ class WanShuffleNetworkFaultsIT {
   }
 
   /**
+   * A backbone outage longer than Spark's fetch retries (a request timeout of 3 s, one retry 1 s
+   * later): the reduce tasks' fetches from site A fail, Spark reports FetchFailed and re-runs the
+   * lost map outputs and the reduce stage (its own retry path; the plugin's demands of the failed
+   * attempt are released with its tasks), and the sort completes with every record once after the
+   * link is back.
+   */
+  @Test
+  void aBackboneOutageLongerThanTheFetchRetriesEndsInFetchFailedAndTheSortCompletes()
+      throws Exception {
+    String name = "outage-fetch-failed";
+    Run run =
+        runWith(
+            name,
+            "down:backbone.out[/A]:0s:15s",
+            List.of(
+                "--conf",
+                "spark.shuffle.io.connectionTimeout=3s",
+                "--conf",
+                "spark.shuffle.io.maxRetries=1",
+                "--conf",
+                "spark.shuffle.io.retryWait=1s"),
+            "spark.wanshuffle.flow.stallTimeout=3s");
+    assertTrue(run.fault().undoOk(), "undone: " + run.fault());
+    List<String> fetchFailed = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(runs.resolve(name))) {
+      for (Path p : files.filter(x -> x.getFileName().toString().startsWith("driver-")).toList()) {
+        if (Files.readString(p).contains("FetchFailed")) {
+          fetchFailed.add(p.getFileName().toString());
+        }
+      }
+    }
+    assertEquals(1, fetchFailed.size(), "the outage outlasted the fetch retries: FetchFailed");
+  }
+
+  /**
    * The dropped rate holds to the end of the run. The measured rate is printed, not asserted: on
    * this 3 s stage of 16 short flows, some sent before the drop, the estimate of the dropped link
    * read 63 and 125 Mbit/s in two runs (see docs/benchmarks/faults.md).
