@@ -361,6 +361,7 @@ public final class AppCommand implements Callable<Integer> {
           }
           groups.add(
               RunGroup.measure(
+                  variant,
                   variant + " run " + run,
                   wanShuffle ? concurrency.arbiterName() : null,
                   seconds,

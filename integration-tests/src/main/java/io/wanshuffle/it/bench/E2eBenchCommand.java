@@ -7,7 +7,6 @@ import io.wanshuffle.it.concurrent.ConcurrentOptions;
 import io.wanshuffle.it.concurrent.ConcurrentReport;
 import io.wanshuffle.it.concurrent.RunGroup;
 import io.wanshuffle.it.concurrent.ZooKeeperServer;
-import io.wanshuffle.it.demo.Comparison;
 import io.wanshuffle.it.experiment.Experiment;
 import io.wanshuffle.it.experiment.PluginSettings;
 import io.wanshuffle.it.fault.FaultOptions;
@@ -443,8 +442,6 @@ public final class E2eBenchCommand implements Callable<Integer> {
       double beta,
       ZooKeeperServer zk,
       TopologyLinks model) {
-    List<Double> seconds = new ArrayList<>();
-    List<Experiment.Measured> last = new ArrayList<>();
     WanShuffleConf settings = new Variant(slot.variant()).settings(spec, extraConf);
     for (int i = 0; i < perApp.size(); i++) {
       String p =
@@ -454,44 +451,52 @@ public final class E2eBenchCommand implements Callable<Integer> {
       List<Experiment.Measured> mine = perApp.get(i);
       E2eReport.Cell c =
           cells.add(spec, label, p, slot.variant(), mine, load, beta, model, Rule.of(settings));
-      seconds.add(
-          E2eReport.median(
-              c.runs().stream().mapToDouble(Comparison.Figures::reduceSeconds).toArray()));
-      last.add(mine.get(mine.size() - 1));
       System.out.println(E2eReport.line(c));
     }
-    noteGroup(spec, pattern, new Variant(slot.variant()), settings, last, seconds, zk, model);
+    noteGroup(spec, pattern, new Variant(slot.variant()), settings, perApp, zk, model);
     writePartialReport(spec);
   }
 
   /**
-   * Notes the applications of one cell that ran together: the flows of all of them on the busiest
-   * link against the window rule's bound (printed, and reported with {@code --concurrent} or {@code
-   * --arbiter}).
+   * Notes the applications of one cell that ran together, run by run: their times and the flows of
+   * all of them on the busiest link against the window rule's bound (printed, and reported with
+   * {@code --concurrent} or {@code --arbiter}).
+   *
+   * @param apps per application, its measured runs in order
    */
   private void noteGroup(
       TestbedSpec spec,
       String pattern,
       Variant variant,
       WanShuffleConf settings,
-      List<Experiment.Measured> apps,
-      List<Double> seconds,
+      List<List<Experiment.Measured>> apps,
       ZooKeeperServer zk,
       TopologyLinks model) {
-    if (concurrency.active()) {
-      RunGroup g =
-          RunGroup.measure(
-              pattern + " RTT " + spec.wanRttMillis() + " ms " + variant.name(),
-              variant.isDefault() || variant.alone() || zk == null
-                  ? null
-                  : concurrency.arbiterName(),
-              seconds,
-              apps.stream().map(Experiment.Measured::captureDir).toList(),
-              model,
-              settings == null ? null : WindowBound.of(settings, model));
-      groups.add(g);
-      System.out.println(g.line());
+    if (!concurrency.active()) {
+      return;
     }
+    List<RunGroup> each =
+        RunGroup.ofRuns(
+            pattern + " RTT " + spec.wanRttMillis() + " ms " + variant.name(),
+            variant.isDefault() || variant.alone() || zk == null ? null : concurrency.arbiterName(),
+            apps.stream()
+                .map(
+                    a ->
+                        a.stream()
+                            .flatMap(m -> m.result().runs().stream())
+                            .map(
+                                r ->
+                                    new RunGroup.Stage(
+                                        r.reduceStageStartMs(), r.reduceStageEndMs()))
+                            .toList())
+                .toList(),
+            apps.stream()
+                .map(a -> a.stream().map(Experiment.Measured::captureDir).toList())
+                .toList(),
+            model,
+            settings == null ? null : WindowBound.of(settings, model));
+    each.forEach(g -> System.out.println(g.line()));
+    groups.addAll(each);
   }
 
   /**

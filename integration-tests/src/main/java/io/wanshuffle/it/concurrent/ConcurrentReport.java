@@ -5,8 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -68,9 +72,11 @@ public final class ConcurrentReport {
    * @param timed what each application's seconds are, for the legend (e.g. {@code spark-submit's
    *     wall time})
    * @param groups the groups, in order
-   * @return a section "Applications run together": per group the applications, their times, the
-   *     slowest, the most flows of all of them on one link against its capacity and the window
-   *     rule's bound; "" without groups
+   * @return a section "Applications run together": per group (one run) the applications, their
+   *     times, the slowest, when the last one ended and their sum, the most flows of all of them on
+   *     one link against its capacity and the window rule's bound; then, where a cell has several
+   *     runs, per cell the medians over its runs of the slowest application, of the last end and of
+   *     the sum, and its worst run's most flows; "" without groups
    */
   public static String markdown(String timed, List<RunGroup> groups) {
     if (groups.isEmpty()) {
@@ -81,37 +87,78 @@ public final class ConcurrentReport {
             .append(
                 "Per run, the applications started at once (one driver each), each one's time ("
                     + timed
-                    + "), the slowest; most flows / capacity, all applications = the most gated"
-                    + " flows of all of them (their flow logs swept together) holding one link at"
-                    + " once against its capacity in flows; window bound = the most a link's window"
-                    + " may reach over its capacity under the plugin's window rule (1: windows are"
-                    + " the capacities). With an arbiter the applications together should stay"
-                    + " within the bound.\n\n")
+                    + "), the slowest, when the last one ended (from the first reduce stage's start"
+                    + " among them; the slowest where the applications are timed from a common"
+                    + " start) and the sum; most flows / capacity, all applications = the"
+                    + " most gated flows of all of them (their flow logs swept together) holding one"
+                    + " link at once against its capacity in flows; window bound = the most a"
+                    + " link's window may reach over its capacity under the plugin's window rule (1:"
+                    + " windows are the capacities). With an arbiter the applications together"
+                    + " should stay within the bound in every run.\n\n")
             .append(
-                "| run | applications | arbiter | seconds per application | slowest (s) | most flows"
-                    + " / capacity, all applications | window bound |\n")
-            .append("|---|---|---|---|---|---|---|\n");
+                "| run | applications | arbiter | seconds per application | slowest (s) | last end"
+                    + " (s) | sum (s) | most flows / capacity, all applications | window bound |\n")
+            .append("|---|---|---|---|---|---|---|---|---|\n");
     for (RunGroup g : groups) {
       sb.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %s | %s | %.2f | %s | %s |\n",
+              "| %s | %d | %s | %s | %.2f | %.2f | %.2f | %s | %s |\n",
               g.what(),
               g.apps(),
               g.arbiter() == null ? "-" : g.arbiter(),
               g.seconds().stream()
                   .map(s -> String.format(Locale.ROOT, "%.2f", s))
                   .collect(Collectors.joining(", ")),
-              g.seconds().stream().mapToDouble(Double::doubleValue).max().orElse(0),
-              g.peak() == null
-                  ? "-"
-                  : g.peak()
-                      + String.format(Locale.ROOT, " (%.2f)", g.peak().overCapacity())
-                      + (g.windowBound() != null && g.peak().overCapacity() > g.windowBound()
-                          ? " ABOVE"
-                          : ""),
-              g.windowBound() == null ? "-" : String.format(Locale.ROOT, "%.2f", g.windowBound())));
+              g.slowest(),
+              g.lastEnded(),
+              g.sum(),
+              peak(g.peak(), g.windowBound()),
+              bound(g.windowBound())));
+    }
+    Map<String, List<RunGroup>> cells = new LinkedHashMap<>();
+    groups.forEach(g -> cells.computeIfAbsent(g.cell(), c -> new ArrayList<>()).add(g));
+    if (cells.values().stream().anyMatch(runs -> runs.size() > 1)) {
+      sb.append(
+              "\nPer cell, over its runs: the medians of the slowest application, of when the last"
+                  + " one ended and of the sum;")
+          .append(" the run with the most flows on a link of all the applications.\n\n")
+          .append(
+              "| cell | runs | slowest, median (s) | last end, median (s) | sum, median (s) | most"
+                  + " flows / capacity, worst run | window bound |\n")
+          .append("|---|---|---|---|---|---|---|\n");
+      cells.forEach(
+          (cell, runs) -> {
+            RunGroup worst =
+                runs.stream()
+                    .filter(g -> g.peak() != null)
+                    .max(Comparator.comparingDouble(g -> g.peak().overCapacity()))
+                    .orElse(runs.get(0));
+            sb.append(
+                String.format(
+                    Locale.ROOT,
+                    "| %s | %d | %.2f | %.2f | %.2f | %s | %s |\n",
+                    cell,
+                    runs.size(),
+                    RunGroup.median(runs.stream().map(RunGroup::slowest).toList()),
+                    RunGroup.median(runs.stream().map(RunGroup::lastEnded).toList()),
+                    RunGroup.median(runs.stream().map(RunGroup::sum).toList()),
+                    peak(worst.peak(), worst.windowBound()),
+                    bound(worst.windowBound())));
+          });
     }
     return sb.toString();
+  }
+
+  private static String peak(AllAppsFlows.Peak peak, Double windowBound) {
+    return peak == null
+        ? "-"
+        : peak
+            + String.format(Locale.ROOT, " (%.2f)", peak.overCapacity())
+            + (windowBound != null && peak.overCapacity() > windowBound ? " ABOVE" : "");
+  }
+
+  private static String bound(Double windowBound) {
+    return windowBound == null ? "-" : String.format(Locale.ROOT, "%.2f", windowBound);
   }
 }

@@ -1,6 +1,7 @@
 package io.wanshuffle.it.concurrent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,11 +60,37 @@ class ConcurrentReportTest {
   @Test
   void theSectionFlagsFlowsAboveTheWindowBound() {
     String md = ConcurrentReport.markdown("spark-submit's wall time", List.of(DEFAULT, AUTO));
-    assertTrue(md.contains("| default run 1 | 2 | - | 10.00, 11.00 | 11.00 | - | - |"), md);
+    assertTrue(
+        md.contains("| default run 1 | 2 | - | 10.00, 11.00 | 11.00 | 11.00 | 21.00 | - | - |"),
+        md);
     assertTrue(
         md.contains(
-            "| auto run 1 | 2 | zookeeper | 9.00, 9.50 | 9.50 | 3 / 2 backbone.out[/A] (1.50) ABOVE | 1.00 |"),
+            "| auto run 1 | 2 | zookeeper | 9.00, 9.50 | 9.50 | 9.50 | 18.50 | 3 / 2 backbone.out[/A] (1.50)"
+                + " ABOVE | 1.00 |"),
         md);
+    assertFalse(md.contains("Per cell"), "one run per cell: no medians over runs");
     assertEquals("", ConcurrentReport.markdown("x", List.of()));
+  }
+
+  /**
+   * The medians over a cell's runs are of each run's slowest application, last end and sum (not the
+   * slowest of per-application medians: the applications take turns at being last), and the worst
+   * run's flows are shown, over the bound in one run of three.
+   */
+  @Test
+  void perCellTheMediansOfEachRunsSlowestAndSumAndTheWorstRun() {
+    AllAppsFlows.Peak held = new AllAppsFlows.Peak("nic.up[a1]", 1, 1);
+    AllAppsFlows.Peak over = new AllAppsFlows.Peak("nic.up[a1]", 2, 1);
+    List<RunGroup> runs =
+        List.of(
+            new RunGroup("c run 1", 2, "zookeeper", List.of(21.0, 11.0), held, 1.0, "c", 21.5),
+            new RunGroup("c run 2", 2, "zookeeper", List.of(11.0, 22.0), over, 1.0, "c", 24.0),
+            new RunGroup("c run 3", 2, "zookeeper", List.of(12.0, 23.0), held, 1.0, "c", 23.0));
+    String md = ConcurrentReport.markdown("reduce stage", runs);
+    assertTrue(
+        md.contains("| c run 2 | 2 | zookeeper | 11.00, 22.00 | 22.00 | 24.00 | 33.00 |"), md);
+    assertTrue(
+        md.contains("| c | 3 | 22.00 | 23.00 | 33.00 | 2 / 1 nic.up[a1] (2.00) ABOVE | 1.00 |"),
+        md);
   }
 }
