@@ -480,15 +480,8 @@ public final class E2eBenchCommand implements Callable<Integer> {
             pattern + " RTT " + spec.wanRttMillis() + " ms " + variant.name(),
             variant.isDefault() || variant.alone() || zk == null ? null : concurrency.arbiterName(),
             apps.stream()
-                .map(
-                    a ->
-                        a.stream()
-                            .flatMap(m -> m.result().runs().stream())
-                            .map(
-                                r ->
-                                    new RunGroup.Stage(
-                                        r.reduceStageStartMs(), r.reduceStageEndMs()))
-                            .toList())
+                .map(a -> a.stream().flatMap(m -> m.result().runs().stream()).toList())
+                .map(runs -> runs.stream().map(RunGroup.Stage::of).toList())
                 .toList(),
             apps.stream()
                 .map(a -> a.stream().map(Experiment.Measured::captureDir).toList())

@@ -1,5 +1,6 @@
 package io.wanshuffle.it.concurrent;
 
+import io.wanshuffle.it.job.RunResult;
 import io.wanshuffle.it.links.TopologyLinks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,6 +45,14 @@ public record RunGroup(
    * @param endMs its end, epoch ms
    */
   public record Stage(long startMs, long endMs) {
+    /**
+     * @param run a measured run
+     * @return its reduce stage
+     */
+    public static Stage of(RunResult run) {
+      return new Stage(run.reduceStageStartMs(), run.reduceStageEndMs());
+    }
+
     /**
      * @return its duration, s
      */

@@ -1,7 +1,7 @@
 package io.wanshuffle.spark.arbiter;
 
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -452,31 +452,17 @@ public final class ZooKeeperShare implements BackboneShare {
     }
     boolean done = false;
     try {
-      Map<String, Stat> stats = new HashMap<>();
-      Map<String, byte[]> data = new HashMap<>();
-      for (String child : client.getChildren().forPath(namespace)) {
-        String path = namespace + "/" + child;
-        Stat stat = new Stat();
-        try {
-          data.put(path, client.getData().storingStatIn(stat).forPath(path));
-          stats.put(path, stat);
-        } catch (KeeperException.NoNodeException gone) {
-          // removed meanwhile: the watch tells
-        }
-      }
-      Stat mine = stats.get(selfPath);
-      if (mine == null) {
-        throw new IllegalStateException("own node " + selfPath + " not found after its write");
-      }
+      List<ChildData> listed = NamespaceListing.read(client, namespace);
+      ChildData mine =
+          listed.stream()
+              .filter(d -> d.getPath().equals(selfPath))
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("own node " + selfPath + " not found"));
       synchronized (viewLock) {
         Set<String> ownLinks = own.demand().keySet();
-        data.forEach(
-            (path, bytes) -> {
-              Stat st = stats.get(path);
-              nodes.read(path, bytes, st.getCzxid(), st.getMzxid(), ownLinks);
-            });
+        listed.forEach(d -> read(d, ownLinks));
       }
-      done = own.confirm(mine.getMzxid());
+      done = own.confirm(mine.getStat().getMzxid());
     } catch (Exception e) {
       LOG.debug("wan-shuffle arbiter: confirming the claim of {} failed: {}", selfPath, e);
       written = null;
