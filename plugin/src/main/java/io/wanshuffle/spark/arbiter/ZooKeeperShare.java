@@ -114,10 +114,7 @@ public final class ZooKeeperShare implements BackboneShare {
   /** Whether the current outage was reported. */
   private final AtomicBoolean outageReported = new AtomicBoolean();
 
-  /**
-   * Guards {@link #nodes} and the replacement of {@link #view} (cache, connection and publisher
-   * threads).
-   */
+  /** Guards {@link #nodes} and {@link #view}'s replacement (watch, connection, publisher). */
   private final Object viewLock = new Object();
 
   /** The other applications' nodes as read; under {@link #viewLock}. */
@@ -297,6 +294,11 @@ public final class ZooKeeperShare implements BackboneShare {
     return view.others().size();
   }
 
+  /** Whether this application's claim on {@code link} is confirmed (for tests). */
+  boolean confirmedOn(String link) {
+    return own.confirmedOn(link);
+  }
+
   @Override
   public void close() {
     if (closed) {
@@ -409,9 +411,7 @@ public final class ZooKeeperShare implements BackboneShare {
     }
   }
 
-  /**
-   * Creates the node after a write found none (a claim in flight is then written by the create).
-   */
+  /** Creates the node after a write found none (a claim in flight is written by the create). */
   private void createAgain() {
     own.abandon();
     create();

@@ -162,26 +162,27 @@ class ZooKeeperShareTest {
   /**
    * Two applications start wanting a link of one flow at the same moment; the one whose demand
    * started first by the clock writes its claim second (what it sends is held on the way to
-   * ZooKeeper). They never both hold the link: neither is given it before its claim is written and
-   * the others' nodes read after that write, and both place the first writer first.
+   * ZooKeeper). Once both want the link they never both hold it: neither is given it before its
+   * claim is written and the others' nodes read after that write, and both place the first writer
+   * first.
    */
   @Test
-  @org.junit.jupiter.api.Disabled(
-      "fails intermittently (about half the runs on 3 Dec 2026): both applications read 1 at one"
-          + " moment; the confirmation does not close the race in every interleaving yet")
   void twoApplicationsThatStartTogetherNeverBothHoldALinkOfOneFlow() throws Exception {
     try (TcpProxy slow = new TcpProxy(server.getPort())) {
       ZooKeeperShare a = join("a", 1);
       ZooKeeperShare b = join("b", 1, slow.connectString());
       live(a);
       live(b);
+      AtomicBoolean bothWant = new AtomicBoolean();
       AtomicBoolean both = new AtomicBoolean();
       AtomicBoolean watching = new AtomicBoolean(true);
       Thread watch =
           new Thread(
               () -> {
                 while (watching.get()) {
-                  if (a.allowed(LINK, 1) == 1 && b.allowed(LINK, 1) == 1) {
+                  // an application without demand is given the link but holds nothing on it
+                  boolean armed = bothWant.get();
+                  if (armed && a.allowed(LINK, 1) == 1 && b.allowed(LINK, 1) == 1) {
                     both.set(true);
                   }
                   Thread.yield();
@@ -192,6 +193,7 @@ class ZooKeeperShareTest {
       b.publish(wants(1)); // b's demand starts first, its write waits on the way
       Thread.sleep(20);
       a.publish(wants(1));
+      bothWant.set(true);
       settle("a, whose claim ZooKeeper wrote first", 1, () -> a.allowed(LINK, 1), SETTLE_MS * 5);
       slow.release();
       settle("b, second in ZooKeeper's order", 0, () -> b.allowed(LINK, 1), SETTLE_MS * 5);
@@ -252,8 +254,9 @@ class ZooKeeperShareTest {
     live(a);
     b.publish(wants(1));
     live(b);
-    settle("b waits for a's open flow", 0, () -> b.allowed(LINK, 1), SETTLE_MS * 5);
-    assertEquals(1, a.allowed(LINK, 1));
+    settle("a's claim confirmed: its flow's link", 1, () -> a.allowed(LINK, 1), SETTLE_MS * 5);
+    settle("b's claim confirmed", 1, () -> b.confirmedOn(LINK) ? 1 : 0, SETTLE_MS * 5);
+    assertEquals(0, b.allowed(LINK, 1), "b waits for a's open flow");
     a.publish(Map.of());
     settle("a's flow handed on: b's", 1, () -> b.allowed(LINK, 1), SETTLE_MS);
   }
