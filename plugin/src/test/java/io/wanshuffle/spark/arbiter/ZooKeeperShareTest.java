@@ -84,6 +84,17 @@ class ZooKeeperShareTest {
     settle("joined: " + s.application(), 1, () -> s.live() ? 1 : 0, 30_000);
   }
 
+  /**
+   * Waits until {@code s}'s claim on {@code link} is confirmed (before that its share is 0 whatever
+   * the split), then asserts its share.
+   */
+  private static void confirmedShare(
+      String what, int expected, ZooKeeperShare s, String link, int window)
+      throws InterruptedException {
+    settle(what + ": claim confirmed", 1, () -> s.confirmedOn(link) ? 1 : 0, SETTLE_MS * 5);
+    settle(what, expected, () -> s.allowed(link, window), SETTLE_MS * 5);
+  }
+
   @Test
   void oneTwoAndThreeApplicationsWithWeights() throws Exception {
     ZooKeeperShare a = join("a", 1);
@@ -125,12 +136,12 @@ class ZooKeeperShareTest {
     Thread.sleep(20);
     a.publish(wants(5));
     live(a);
-    settle("a, later than b", 0, () -> a.allowed(LINK, 1), SETTLE_MS * 5);
+    confirmedShare("a, later than b", 0, a, LINK, 1);
     settle("b, first", 1, () -> b.allowed(LINK, 1), SETTLE_MS);
     b.publish(Map.of());
     settle("b done: a's", 1, () -> a.allowed(LINK, 1), SETTLE_MS);
     b.publish(wants(5));
-    settle("b back, after a", 0, () -> b.allowed(LINK, 1), SETTLE_MS * 5);
+    confirmedShare("b back, after a", 0, b, LINK, 1);
     settle("a keeps it", 1, () -> a.allowed(LINK, 1), SETTLE_MS);
   }
 
@@ -155,8 +166,8 @@ class ZooKeeperShareTest {
     a.publish(Map.of(LINK, new LinkDemand(100, 1), other, new LinkDemand(100, 1)));
     settle("b on LINK", 1, () -> b.allowed(LINK, 1), SETTLE_MS * 5);
     settle("b on the other link", 1, () -> b.allowed(other, 1), SETTLE_MS * 5);
-    settle("a on LINK", 0, () -> a.allowed(LINK, 1), SETTLE_MS * 5);
-    settle("a on the other link", 0, () -> a.allowed(other, 1), SETTLE_MS * 5);
+    confirmedShare("a on LINK", 0, a, LINK, 1);
+    confirmedShare("a on the other link", 0, a, other, 1);
   }
 
   /**
@@ -196,7 +207,7 @@ class ZooKeeperShareTest {
       bothWant.set(true);
       settle("a, whose claim ZooKeeper wrote first", 1, () -> a.allowed(LINK, 1), SETTLE_MS * 5);
       slow.release();
-      settle("b, second in ZooKeeper's order", 0, () -> b.allowed(LINK, 1), SETTLE_MS * 5);
+      confirmedShare("b, second in ZooKeeper's order", 0, b, LINK, 1);
       Thread.sleep(300);
       watching.set(false);
       watch.join();
@@ -233,8 +244,8 @@ class ZooKeeperShareTest {
     Thread.sleep(20);
     b.publish(both, routes);
     live(b);
-    settle("b holds no NIC", 0, () -> b.allowed("nic.up[a1]", 1), SETTLE_MS * 5);
-    settle("so no backbone flow for b", 0, () -> b.allowed(LINK, 2), SETTLE_MS * 5);
+    confirmedShare("b holds no NIC", 0, b, "nic.up[a1]", 1);
+    confirmedShare("so no backbone flow for b", 0, b, LINK, 2);
     settle("and the whole backbone for a", 2, () -> a.allowed(LINK, 2), SETTLE_MS * 5);
     assertEquals(1, a.allowed("nic.up[a2]", 1));
     a.publish(Map.of(), routes);
@@ -255,8 +266,7 @@ class ZooKeeperShareTest {
     b.publish(wants(1));
     live(b);
     settle("a's claim confirmed: its flow's link", 1, () -> a.allowed(LINK, 1), SETTLE_MS * 5);
-    settle("b's claim confirmed", 1, () -> b.confirmedOn(LINK) ? 1 : 0, SETTLE_MS * 5);
-    assertEquals(0, b.allowed(LINK, 1), "b waits for a's open flow");
+    confirmedShare("b waits for a's open flow", 0, b, LINK, 1);
     a.publish(Map.of());
     settle("a's flow handed on: b's", 1, () -> b.allowed(LINK, 1), SETTLE_MS);
   }
