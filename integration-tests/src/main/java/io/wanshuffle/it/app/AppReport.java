@@ -149,6 +149,7 @@ final class AppReport {
     m.put("utilisation", l.utilisation());
     m.put("peakBitsPerSecond", l.peakBitsPerSecond());
     m.put("drops", l.drops());
+    m.put("wireFlows", l.wireFlows());
     return m;
   }
 

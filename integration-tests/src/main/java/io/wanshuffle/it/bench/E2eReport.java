@@ -221,6 +221,19 @@ final class E2eReport {
   }
 
   /**
+   * @param c a cell
+   * @return the most gated flows on the wire on one link at once against its capacity in its worst
+   *     run ({@link LinkRun#mostOnTheWire}), or "-" when no run was gated
+   */
+  static String mostOnTheWire(Cell c) {
+    return c.links().stream()
+        .filter(r -> r.maxWireFlowsOverCapacity() != null)
+        .max(java.util.Comparator.comparing(LinkRun::maxWireFlowsOverCapacity))
+        .map(LinkRun::mostOnTheWire)
+        .orElse("-");
+  }
+
+  /**
    * @return the rack-blind variant of a wan-shuffle variant: {@code auto} -> {@code
    *     auto-rackblind}, {@code auto/barrier} -> {@code auto-rackblind/barrier}
    */

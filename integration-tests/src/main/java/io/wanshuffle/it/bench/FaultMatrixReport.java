@@ -13,7 +13,8 @@ import java.util.Map;
  * The table of {@code fault-matrix} ({@code docs/benchmarks/faults.md}): per fault (the fault-free
  * row first), pattern and variant, the reduce stage's median against the first variant and against
  * the same cell without a fault, how long the fault held, the most flows on a link against its
- * capacity, whether every run answered as the fault-free runs did, and the hung runs.
+ * capacity (until hand-over, and on the wire), whether every run answered as the fault-free runs
+ * did, and the hung runs.
  */
 final class FaultMatrixReport {
   /**
@@ -61,7 +62,10 @@ final class FaultMatrixReport {
             + " reduce stage over the measured runs; over fault-free = median - the same cell's"
             + " fault-free median; fault held = median over the runs of the time from the fault's"
             + " application to its undoing (`kill`: none); most flows / capacity = the most gated"
-            + " flows holding one link at once against its capacity, worst run; answers ="
+            + " flows holding one link at once against its capacity, worst run (a flow counted"
+            + " until its ports were handed on); on the wire / capacity = the same with each flow"
+            + " counted until its last block arrived (a flow reported stalled and the flow granted"
+            + " in its place both count while both have bytes to deliver), worst run; answers ="
             + " `identical` when every run read exactly the records of the fault-free row's first"
             + " run of the pattern; hung = runs over "
             + (int) HUNG_FACTOR
@@ -69,8 +73,9 @@ final class FaultMatrixReport {
             + " or a fault held to the end of the run).\n\n");
     md.append(
         "| fault | pattern | variant | reduce stage median (s) | spread | vs first variant |"
-            + " over fault-free (s) | fault held (s) | most flows / capacity | answers | hung |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " over fault-free (s) | fault held (s) | most flows / capacity |"
+            + " on the wire / capacity | answers | hung |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     List<String> failed = new ArrayList<>();
     for (Row r : rows) {
       for (E2eReport.Cell c : r.cells()) {
@@ -82,7 +87,7 @@ final class FaultMatrixReport {
         md.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %s | %s |\n",
+                "| %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %s | %s | %s |\n",
                 r.fault() == null ? "none (fault-free)" : "`" + r.fault() + "`",
                 c.pattern(),
                 c.variant(),
@@ -102,6 +107,7 @@ final class FaultMatrixReport {
                     : String.format(Locale.ROOT, "%+.1f", med - freeMed),
                 held(r.faults().getOrDefault(key(c), List.of())),
                 E2eReport.mostFlows(c),
+                E2eReport.mostOnTheWire(c),
                 answers(r, c, freeAnswers),
                 hung));
       }

@@ -27,6 +27,9 @@ import java.util.Optional;
  *     tbf burst); null without counters or rate
  * @param peakBitsPerSecond its highest rate over any 1 s window of the recording, bits/s
  * @param drops packets its tbf dropped over the recording (null when not shaped or not measured)
+ * @param wireFlows most gated flows with bytes on the wire on it at one instant, each from its
+ *     start to its last block's arrival ({@link LinkFlows#maxFlowsOnTheWire}: a flow handed on
+ *     before its end still counts); null without a gated flow log
  */
 public record LinkLoad(
     Integer capacityFlows,
@@ -34,7 +37,26 @@ public record LinkLoad(
     Long bytes,
     Double utilisation,
     Double peakBitsPerSecond,
-    Long drops) {
+    Long drops,
+    Integer wireFlows) {
+
+  /** The same without the flows on the wire. */
+  public LinkLoad(
+      Integer capacityFlows,
+      Integer maxFlows,
+      Long bytes,
+      Double utilisation,
+      Double peakBitsPerSecond,
+      Long drops) {
+    this(capacityFlows, maxFlows, bytes, utilisation, peakBitsPerSecond, drops, null);
+  }
+
+  /**
+   * @return {@code wireFlows / capacityFlows}, or null when either is unknown
+   */
+  public Double wireFlowsOverCapacity() {
+    return wireFlows == null || capacityFlows == null ? null : wireFlows / (double) capacityFlows;
+  }
 
   /**
    * @return {@code maxFlows / capacityFlows}, or null when either is unknown
@@ -61,6 +83,8 @@ public record LinkLoad(
       LinkTrace trace,
       List<long[]> windows) {
     Map<String, Integer> flows = gatedFlows == null ? null : LinkFlows.maxFlows(gatedFlows, model);
+    Map<String, Integer> wire =
+        gatedFlows == null ? null : LinkFlows.maxFlowsOnTheWire(gatedFlows, model);
     List<String> names = new ArrayList<>(model.links().keySet());
     if (trace != null) {
       trace.links().stream().filter(l -> !model.links().containsKey(l)).forEach(names::add);
@@ -70,6 +94,7 @@ public record LinkLoad(
       Link l = model.links().get(name);
       Integer cap = l == null ? null : model.capacityFlows(name);
       Integer max = flows == null ? null : flows.getOrDefault(name, 0);
+      Integer onWire = wire == null ? null : wire.getOrDefault(name, 0);
       Long bytes = null;
       Double util = null;
       Double peak = null;
@@ -91,7 +116,7 @@ public record LinkLoad(
         peak = s.peakBitsPerSecond(1000);
         drops = s.drops() < 0 ? null : s.drops();
       }
-      out.put(name, new LinkLoad(cap, max, bytes, util, peak, drops));
+      out.put(name, new LinkLoad(cap, max, bytes, util, peak, drops, onWire));
     }
     return out;
   }

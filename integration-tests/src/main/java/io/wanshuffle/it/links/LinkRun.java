@@ -130,6 +130,38 @@ public record LinkRun(
   }
 
   /**
+   * @return {@code wireFlows / capacity link} of the link with the most gated flows on the wire
+   *     against its capacity ({@link LinkLoad#wireFlows}: each flow until its last block arrived,
+   *     also after its ports were handed on), the first such link among equals; "-" without gated
+   *     flows
+   */
+  public String mostOnTheWire() {
+    Map.Entry<String, LinkLoad> most = null;
+    for (Map.Entry<String, LinkLoad> e : loads.entrySet()) {
+      Double share = e.getValue().wireFlowsOverCapacity();
+      if (share != null && (most == null || share > most.getValue().wireFlowsOverCapacity())) {
+        most = e;
+      }
+    }
+    if (most == null) {
+      return "-";
+    }
+    LinkLoad l = most.getValue();
+    return l.wireFlows() + " / " + l.capacityFlows() + " " + most.getKey();
+  }
+
+  /**
+   * @return the largest flows on the wire / capacity over the links, or null without gated flows
+   */
+  public Double maxWireFlowsOverCapacity() {
+    return loads.values().stream()
+        .map(LinkLoad::wireFlowsOverCapacity)
+        .filter(x -> x != null)
+        .max(Double::compare)
+        .orElse(null);
+  }
+
+  /**
    * @return the largest flows / capacity over the links, or null without gated flows
    */
   public Double maxFlowsOverCapacity() {

@@ -85,4 +85,25 @@ class LinkFlowsTest {
     assertEquals(
         LinkFlows.maxFlows(first, m), LinkFlows.maxFlowsOfApps(List.of(first), m), "one app");
   }
+
+  /**
+   * A flow reported stalled hands its ports on at once, and the flow granted in its place runs
+   * while the stalled one still delivers its last bytes after the outage: one flow on the link by
+   * hand-over, two on the wire.
+   */
+  @Test
+  void aStalledFlowHandedOnStillCountsOnTheWireUntilItsLastBlock() {
+    TopologyLinks m = LinksFixture.twoByTwo(dir, 2);
+    FlowCapture stalled = new FlowCapture(1, 3, 0, 1, 7, A1, B1, 1000, 0, 5000, 1000, 900);
+    FlowCapture replacement = new FlowCapture(2, 3, 0, 1, 8, A1, B2, 1000, 1000, 3000, 3000, 0);
+    List<FlowCapture> flows = List.of(stalled, replacement);
+    assertEquals(1, LinkFlows.maxFlows(flows, m).get("nic.up[" + A1 + "]"), "by hand-over");
+    Map<String, Integer> wire = LinkFlows.maxFlowsOnTheWire(flows, m);
+    assertEquals(2, wire.get("nic.up[" + A1 + "]"), "both deliver bytes in [1000, 3000)");
+    assertEquals(1, wire.get("nic.down[" + B1 + "]"));
+    LinkLoad nic = LinkLoad.of(m, flows, null, List.of()).get("nic.up[" + A1 + "]");
+    assertEquals(1, nic.maxFlows());
+    assertEquals(2, nic.wireFlows());
+    assertEquals(2.0, nic.wireFlowsOverCapacity());
+  }
 }

@@ -95,4 +95,24 @@ class LinkRunTest {
     assertEquals(
         "2 / 1 nic.up[a1] ABOVE", new LinkRun(loads, limit, List.of(), adaptive).mostFlows());
   }
+
+  /**
+   * The flows on the wire are marked on the link most over its capacity by them, apart from the
+   * flows by hand-over.
+   */
+  @Test
+  void theMostFlowsOnTheWireNameTheirLink() {
+    TopologyLinks.Limit limit = new TopologyLinks.Limit(1.0, "backbone.out[/A]");
+    Map<String, LinkLoad> loads = new java.util.LinkedHashMap<>();
+    loads.put("nic.up[a1]", new LinkLoad(1, 1, 1L, null, null, null, 2));
+    loads.put("backbone.out[/A]", new LinkLoad(2, 2, 1L, null, null, null, 3));
+    LinkRun run = new LinkRun(loads, limit, List.of());
+    assertEquals("2 / 1 nic.up[a1]", run.mostOnTheWire());
+    assertEquals(2.0, run.maxWireFlowsOverCapacity());
+    assertEquals(1.0, run.maxFlowsOverCapacity(), "by hand-over, within capacity");
+    Map<String, LinkLoad> ungated =
+        Map.of("nic.up[a1]", new LinkLoad(1, null, 1L, 0.9, null, null));
+    assertEquals("-", new LinkRun(ungated, limit, List.of()).mostOnTheWire());
+    assertEquals(null, new LinkRun(ungated, limit, List.of()).maxWireFlowsOverCapacity());
+  }
 }
