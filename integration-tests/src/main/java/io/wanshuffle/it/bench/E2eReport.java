@@ -213,11 +213,7 @@ final class E2eReport {
    *     LinkRun#mostFlows}), or "-" when no run was gated
    */
   static String mostFlows(Cell c) {
-    return c.links().stream()
-        .filter(r -> r.maxFlowsOverCapacity() != null)
-        .max(java.util.Comparator.comparing(LinkRun::maxFlowsOverCapacity))
-        .map(LinkRun::mostFlows)
-        .orElse("-");
+    return worstRun(c, LinkRun::maxFlowsOverCapacity, LinkRun::mostFlows);
   }
 
   /**
@@ -226,10 +222,18 @@ final class E2eReport {
    *     run ({@link LinkRun#mostOnTheWire}), or "-" when no run was gated
    */
   static String mostOnTheWire(Cell c) {
+    return worstRun(c, LinkRun::maxWireFlowsOverCapacity, LinkRun::mostOnTheWire);
+  }
+
+  /** What {@code says} of the cell's run of the largest {@code by}, or "-" when none has it. */
+  private static String worstRun(
+      Cell c,
+      java.util.function.Function<LinkRun, Double> by,
+      java.util.function.Function<LinkRun, String> says) {
     return c.links().stream()
-        .filter(r -> r.maxWireFlowsOverCapacity() != null)
-        .max(java.util.Comparator.comparing(LinkRun::maxWireFlowsOverCapacity))
-        .map(LinkRun::mostOnTheWire)
+        .filter(r -> by.apply(r) != null)
+        .max(java.util.Comparator.comparing(by))
+        .map(says)
         .orElse("-");
   }
 

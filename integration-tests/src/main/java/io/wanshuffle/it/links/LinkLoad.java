@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * One link's load in one run: its capacity in the topology, the most flows that held it at once
@@ -127,8 +128,17 @@ public record LinkLoad(
    *     contract held), or null when no link has both figures (an ungated run)
    */
   public static Double maxFlowsOverCapacity(Map<String, LinkLoad> loads) {
+    return largest(loads, LinkLoad::flowsOverCapacity);
+  }
+
+  /**
+   * @param loads a run's links
+   * @param figure a figure of a link, null when not known
+   * @return the largest figure over the links, or null when no link has it
+   */
+  static Double largest(Map<String, LinkLoad> loads, Function<LinkLoad, Double> figure) {
     return loads.values().stream()
-        .map(LinkLoad::flowsOverCapacity)
+        .map(figure)
         .filter(x -> x != null)
         .max(Double::compare)
         .orElse(null);

@@ -154,11 +154,7 @@ public record LinkRun(
    * @return the largest flows on the wire / capacity over the links, or null without gated flows
    */
   public Double maxWireFlowsOverCapacity() {
-    return loads.values().stream()
-        .map(LinkLoad::wireFlowsOverCapacity)
-        .filter(x -> x != null)
-        .max(Double::compare)
-        .orElse(null);
+    return LinkLoad.largest(loads, LinkLoad::wireFlowsOverCapacity);
   }
 
   /**
